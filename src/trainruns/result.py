@@ -1,0 +1,72 @@
+"""What a search returns: the run (one route per running train) and how sure it is."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Route:
+    """One train's route.
+
+    ``stops`` are ``(hex id, stop index)`` in order along the route; ``counted`` says which
+    of them earn (all, except for N/M trains); ``track`` lists ``(hex id, path index)``
+    of the paths the route runs on, in order, so the route can be drawn or audited.
+    """
+
+    train: str
+    stops: list[tuple[str, int]]
+    revenue: int
+    counted: list[bool] = field(default_factory=list)
+    track: list[tuple[str, int]] = field(default_factory=list)
+    bonuses: list[tuple[str, int]] = field(default_factory=list)
+
+    def stop_labels(self):
+        return [f"{h}.{k}" for h, k in self.stops]
+
+
+@dataclass
+class Run:
+    """The result of a solve: the routes, their total, and whether it is proven best.
+
+    ``bound`` is an upper bound on the best revenue (equal to ``revenue`` when proven).
+    """
+
+    routes: list[Route]
+    revenue: int
+    optimal: bool
+    bound: int
+    seconds: float = 0.0
+    candidates: int = 0
+    nodes: int = 0
+    idle: list[str] = field(default_factory=list)
+    engine: str = "search"
+
+    def to_json(self, with_seconds=True):
+        out = {
+            "revenue": self.revenue,
+            "optimal": self.optimal,
+            "routes": [
+                {"train": r.train, "revenue": r.revenue, "stops": r.stop_labels(),
+                 "hexes": _hexes_along(r.track)}
+                | ({"counted": r.counted} if not all(r.counted) else {})
+                | ({"bonuses": [{"name": n, "amount": a} for n, a in r.bonuses]} if r.bonuses else {})
+                for r in self.routes
+            ],
+        }
+        if not self.optimal:
+            out["bound"] = self.bound
+        if self.idle:
+            out["idle"] = list(self.idle)
+        if with_seconds:
+            out["seconds"] = round(self.seconds, 6)
+        out["candidates"] = self.candidates
+        return out
+
+
+def _hexes_along(track):
+    hexes = []
+    for hex_id, _ in track:
+        if not hexes or hexes[-1] != hex_id:
+            hexes.append(hex_id)
+    return hexes
