@@ -1,0 +1,55 @@
+"""The ``trainruns`` command: subcommands live in :mod:`trainruns.commands`.
+
+Exit status (../shared/CONTRACT.md): 0 success, 1 a negative verdict, 2 bad input with
+one line on stderr saying what is wrong and where (never a traceback).
+"""
+
+import argparse
+import importlib
+import sys
+
+from .errors import InputError
+from .commands import COMMANDS
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        # argparse's own usage errors are bad input too: one line, exit 2.
+        sys.stderr.write(f"trainruns: error: {message}\n")
+        raise SystemExit(2)
+
+
+def build_parser():
+    parser = _Parser(prog="trainruns", description="Proven-optimal train runs for 18xx games.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(f"{__package__}.commands.{name}")
+        except ModuleNotFoundError as e:
+            if e.name == f"{__package__}.commands.{name}":
+                continue  # a command not written yet
+            raise
+        module.register(sub)
+    return parser
+
+
+def main(argv=None):
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        return args.func(args) or 0
+    except InputError as e:
+        sys.stderr.write(f"trainruns: error: {e}\n")
+        return 2
+    except KeyboardInterrupt:
+        sys.stderr.write("trainruns: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,65 @@
+"""``trainruns solve POSITION``: the best run, as a table or as CONTRACT.md's JSON."""
+
+import json
+import sys
+
+from ..errors import InputError
+from ..position import load_position
+from ..search import solve
+from .progress import TerminalProgress
+
+
+def register(sub):
+    p = sub.add_parser("solve", help="find the proven best run of a position")
+    p.add_argument("position", help="position file (JSON)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--time-limit", type=float, metavar="SECONDS",
+                   help="stop after this long with the best run found and an upper bound")
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    p.set_defaults(func=run)
+
+
+def run(args):
+    if args.time_limit is not None and not args.time_limit > 0:
+        raise InputError(f"--time-limit must be a positive number of seconds, not {args.time_limit}")
+    board = load_position(args.position)
+    progress = None if args.quiet else TerminalProgress()
+    result = solve(board, time_limit=args.time_limit, progress=progress)
+    if progress:
+        progress.close()
+    if args.json:
+        print(json.dumps(result.to_json()))
+    else:
+        print(format_run(board, result))
+    return 0
+
+
+def stop_name(board, ref):
+    hx = board.hexes[ref[0]]
+    label = f"{ref[0]}.{ref[1]}"
+    name = board.stop(ref).name or hx.name
+    return f"{label} {name}" if name else label
+
+
+def format_run(board, result):
+    """A table a player reads at the table: each train's stops with their values."""
+    lines = [f"{board.corporation} in phase {board.phase}" if board.phase else board.corporation]
+    width = max([len(r.train) for r in result.routes] + [5])
+    for r in result.routes:
+        parts = []
+        for ref, counted in zip(r.stops, r.counted):
+            value = board.stop(ref).value
+            parts.append(f"{stop_name(board, ref)} ({value})" if counted else f"{stop_name(board, ref)} (not counted)")
+        extra = "".join(f" + {name} {amount}" for name, amount in r.bonuses)
+        lines.append(f"  {r.train:<{width}}  {r.revenue:>5}  " + " - ".join(parts) + extra)
+    for name in result.idle:
+        lines.append(f"  {name:<{width}}  {0:>5}  (no route)")
+    verdict = "proven optimal" if result.optimal else f"not proven optimal: upper bound {result.bound}"
+    lines.append(f"  {'total':<{width}}  {result.revenue:>5}  {verdict}")
+    lines.append(f"  {result.candidates} candidate routes, {result.nodes} search nodes, "
+                 f"{result.seconds * 1000:.1f} ms")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(1)

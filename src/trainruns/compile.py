@@ -1,0 +1,245 @@
+"""Compile a :class:`~trainruns.board.Board` into flat numpy arrays for the kernels.
+
+The track graph has three kinds of node: stops, junctions, and *hex sides* (the edge
+shared by two hexes, or a map-edge side with no hex beyond). A path joins two nodes.
+Crossing a hex side means arriving on a path of one hex and leaving on a path of the
+other one; turning back into the same hex is not a move.
+
+Between two stops, track runs as a *chain*: the paths and hex sides from one stop to the
+next with no stop in between. The search walks chains, never single paths, so its
+adjacency is stop -> outgoing chains in CSR form.
+
+Every piece of track that two routes could both use gets one bit: each path, and each
+hex side where two or more paths meet on *both* hexes (elsewhere a crossing always uses
+the single path on one side, whose bit already says it), and each junction. "Do two routes share track" is
+then a bitwise AND of their masks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .board import TOWN, Board
+from .hexgrid import neighbour, opposite
+
+
+@dataclass
+class CompiledBoard:
+    """The board as arrays. Stop ids index ``stop_refs``; chain ids index ``chain_*``."""
+
+    board: Board
+    stop_refs: list            # stop id -> (hex id, stop index)
+    stop_value: np.ndarray     # int64, value in this phase for this corporation
+    stop_town: np.ndarray      # bool, a town (for N+S trains)
+    stop_passable: np.ndarray  # bool, a route may run through it
+    stop_own: np.ndarray       # bool, a city holding the corporation's token
+    stop_groups: np.ndarray    # int64 bit mask of the bonus groups the stop is in
+    paths: list                # path id -> (hex id, path index)
+    n_bits: int
+    words: int
+    adj_ptr: np.ndarray        # int64 [n_stops + 1]
+    adj_chain: np.ndarray      # int64 chain ids, grouped by the stop they leave
+    chain_from: np.ndarray     # int64
+    chain_to: np.ndarray       # int64
+    chain_bits: np.ndarray     # uint64 [n_chains, words]
+    chain_path_ptr: np.ndarray # int64 [n_chains + 1]
+    chain_paths: np.ndarray    # int64 path ids in order from chain_from to chain_to
+    bonus_required: np.ndarray # int64 group mask each bonus needs
+    bonus_amount: np.ndarray   # int64
+    bonus_names: list = field(default_factory=list)
+    bonus_trains: list = field(default_factory=list)  # frozenset of train names, empty: all
+
+    @property
+    def n_stops(self):
+        return len(self.stop_refs)
+
+    @property
+    def n_chains(self):
+        return len(self.chain_to)
+
+    def stop_id(self, ref):
+        return self._stop_ids[tuple(ref)]
+
+    def __post_init__(self):
+        self._stop_ids = {ref: i for i, ref in enumerate(self.stop_refs)}
+
+
+def compile_board(board: Board) -> CompiledBoard:
+    """Compile the board's stops, track and bonuses into arrays (see module docstring)."""
+    stop_refs = list(board.stop_refs())
+    stop_ids = {ref: i for i, ref in enumerate(stop_refs)}
+    stops = [board.stop(ref) for ref in stop_refs]
+
+    nodes = _TrackNodes(board, stop_ids)
+    paths, path_nodes = [], []
+    for hex_id, hx in board.hexes.items():
+        for j, (a, b) in enumerate(hx.paths):
+            paths.append((hex_id, j))
+            path_nodes.append((nodes.node(hex_id, a), nodes.node(hex_id, b)))
+
+    # incidence: node -> [(path id, which end)]
+    incident = [[] for _ in range(nodes.count)]
+    for p, (na, nb) in enumerate(path_nodes):
+        incident[na].append(p)
+        incident[nb].append(p)
+
+    # bits: one per path, then one per hex side with >= 2 paths on both hexes
+    side_bit = {}
+    n_bits = len(paths)
+    for node, kind in nodes.kind.items():
+        if kind == "junction":
+            # a junction is a point on the track: no route passes it twice
+            side_bit[node] = n_bits
+            n_bits += 1
+    for node, hex_sides in nodes.side_hexes.items():
+        if len(hex_sides) == 2:
+            per_hex = {}
+            for p in incident[node]:
+                per_hex.setdefault(paths[p][0], []).append(p)
+            if len(per_hex) == 2 and all(len(v) >= 2 for v in per_hex.values()):
+                side_bit[node] = n_bits
+                n_bits += 1
+    words = max(1, (n_bits + 63) // 64)
+
+    enterable = [s.enterable for s in stops]
+    chains = []  # (from stop, to stop, [path ids], [bit ids])
+    for s, stop in enumerate(stops):
+        if enterable[s]:
+            _chains_from(s, stop_ids, nodes, incident, path_nodes, paths, side_bit, enterable, chains)
+
+    chains.sort(key=lambda c: c[0])
+    n_chains = len(chains)
+    chain_from = np.array([c[0] for c in chains], dtype=np.int64)
+    chain_to = np.array([c[1] for c in chains], dtype=np.int64)
+    chain_bits = np.zeros((n_chains, words), dtype=np.uint64)
+    path_ptr = np.zeros(n_chains + 1, dtype=np.int64)
+    flat_paths = []
+    for i, (_, _, ps, bits) in enumerate(chains):
+        for b in bits:
+            chain_bits[i, b >> 6] |= np.uint64(1) << np.uint64(b & 63)
+        flat_paths.extend(ps)
+        path_ptr[i + 1] = len(flat_paths)
+    adj_ptr = np.zeros(len(stops) + 1, dtype=np.int64)
+    np.add.at(adj_ptr, chain_from + 1, 1)
+    adj_ptr = np.cumsum(adj_ptr)
+
+    groups, bonus_required = _bonus_groups(board, stop_ids)
+    stop_groups = np.zeros(len(stops), dtype=np.int64)
+    for s, mask in groups.items():
+        stop_groups[s] = mask
+
+    return CompiledBoard(
+        board=board,
+        stop_refs=stop_refs,
+        stop_value=np.array([s.value for s in stops], dtype=np.int64),
+        stop_town=np.array([s.kind == TOWN for s in stops], dtype=np.bool_),
+        stop_passable=np.array([board.is_passable(s) and s.enterable for s in stops], dtype=np.bool_),
+        stop_own=np.array([board.is_own_token(s) and s.enterable for s in stops], dtype=np.bool_),
+        stop_groups=stop_groups,
+        paths=paths,
+        n_bits=n_bits,
+        words=words,
+        adj_ptr=adj_ptr.astype(np.int64),
+        adj_chain=np.arange(n_chains, dtype=np.int64),
+        chain_from=chain_from,
+        chain_to=chain_to,
+        chain_bits=chain_bits,
+        chain_path_ptr=path_ptr,
+        chain_paths=np.array(flat_paths, dtype=np.int64),
+        bonus_required=np.array(bonus_required, dtype=np.int64),
+        bonus_amount=np.array([b.amount for b in board.bonuses], dtype=np.int64),
+        bonus_names=[b.name for b in board.bonuses],
+        bonus_trains=[b.trains for b in board.bonuses],
+    )
+
+
+class _TrackNodes:
+    """Numbers the nodes of the track graph: stops first, then junctions and hex sides."""
+
+    def __init__(self, board: Board, stop_ids):
+        self.board = board
+        self.stop_ids = stop_ids
+        self.count = len(stop_ids)
+        self.ids = {}
+        self.side_hexes = {}  # hex-side node -> set of hexes whose paths reach it
+        self.kind = {}        # node -> "side" | "junction"
+        self.at = {(hx.x, hx.y): hid for hid, hx in board.hexes.items()}
+
+    def node(self, hex_id, end):
+        what, k = end
+        if what == "stop":
+            return self.stop_ids[(hex_id, k)]
+        if what == "junction":
+            key = ("junction", hex_id, k)
+        else:
+            hx = self.board.hexes[hex_id]
+            other = self.at.get(neighbour(hx.x, hx.y, k, self.board.layout))
+            key = ("side",) + tuple(sorted([(hex_id, k)] + ([(other, opposite(k))] if other else [])))
+        if key not in self.ids:
+            self.ids[key] = self.count
+            self.kind[self.count] = key[0]
+            self.count += 1
+        node = self.ids[key]
+        if what == "side":
+            self.side_hexes.setdefault(node, set()).add(hex_id)
+            if len(key) == 3:
+                self.side_hexes[node] |= {key[1][0], key[2][0]}
+        return node
+
+
+def _chains_from(start, stop_ids, nodes, incident, path_nodes, paths, side_bit, enterable, out):
+    """Every chain of track from stop ``start`` to another enterable stop.
+
+    A chain uses no path, hex side or junction twice. Stops end it; it never turns back
+    into the hex it came from at a hex side.
+    """
+    n_stops = len(stop_ids)
+
+    def other_end(p, node):
+        a, b = path_nodes[p]
+        return b if a == node else a
+
+    # explicit stack: (node, arrived by path, paths so far, bits so far, nodes used)
+    stack = []
+    for p in incident[start]:
+        stack.append((other_end(p, start), p, [p], [p], {start}))
+    while stack:
+        node, via, ps, bits, used = stack.pop()
+        if node < n_stops:
+            if node != start and enterable[node]:
+                out.append((start, node, ps, bits))
+            continue
+        if node in used:
+            continue
+        used = used | {node}
+        if node in side_bit:
+            bits = bits + [side_bit[node]]
+        came_from_hex = paths[via][0]
+        is_side = nodes.kind[node] == "side"
+        for q in incident[node]:
+            if q == via or q in ps:
+                continue
+            if is_side and paths[q][0] == came_from_hex:
+                continue  # at a hex side, track continues in the other hex only
+            stack.append((other_end(q, node), q, ps + [q], bits + [q], used))
+
+
+def _bonus_groups(board, stop_ids):
+    """Give each distinct stop group of the bonuses a bit; a stop's mask says which
+    groups it belongs to, a bonus's mask which groups a route must touch."""
+    group_bit, stop_mask, required = {}, {}, []
+    for bonus in board.bonuses:
+        need = 0
+        for group in bonus.groups:
+            if group not in group_bit:
+                if len(group_bit) == 63:
+                    raise ValueError("more than 63 distinct bonus stop groups")
+                group_bit[group] = len(group_bit)
+                for ref in group:
+                    s = stop_ids[tuple(ref)]
+                    stop_mask[s] = stop_mask.get(s, 0) | (1 << group_bit[group])
+            need |= 1 << group_bit[group]
+        required.append(need)
+    return stop_mask, required

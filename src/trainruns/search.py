@@ -1,0 +1,272 @@
+"""The Python face of the search: compile, enumerate routes, value them, assign trains.
+
+``solve`` is the whole pipeline. Its stages are public too, so that audits and what-if
+rankings can reuse a compiled board and its routes between candidates.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from .board import Board
+from .compile import CompiledBoard, compile_board
+from .kernels import warm_up
+from .kernels.assign import branch_and_bound, open_bound
+from .kernels.routes import enumerate_routes
+from .kernels.values import route_values
+from .result import Route, Run
+from .trains import UNLIMITED
+
+
+@dataclass
+class RouteSet:
+    """Every legal route of the corporation, and what each train kind earns on it."""
+
+    compiled: CompiledBoard
+    ptr: np.ndarray      # int64 [n + 1]: stops of route r are stops[ptr[r]:ptr[r+1]]
+    stops: np.ndarray    # int64 stop ids
+    chains: np.ndarray   # int64 chain ids, aligned with stops (one fewer per route)
+    split: np.ndarray    # int64: the first split[r] chains of route r run backwards
+    bits: np.ndarray     # uint64 [n, words]
+    kinds: list          # train kind names (distinct train names)
+    values: np.ndarray   # int64 [n, len(kinds)], -1 where the kind may not run it
+    complete: bool = True
+
+    def __len__(self):
+        return len(self.ptr) - 1
+
+
+class Progress:
+    """Receives progress of a long search; the command prints it, the API ignores it."""
+
+    def update(self, stage: str, **info):  # pragma: no cover - interface
+        pass
+
+
+def solve(source, time_limit: float | None = None, progress: Progress | None = None) -> Run:
+    """The best run of a position (path, dict or Board) under its rules.
+
+    With no time limit the answer is proven optimal. With one, the best run found when
+    time runs out is returned with ``optimal=False`` and an upper bound in ``bound``.
+    """
+    from .position import load_position
+
+    board = source if isinstance(source, Board) else load_position(source)
+    warm_up()
+    t0 = time.perf_counter()
+    deadline = None if time_limit is None else t0 + time_limit
+    compiled = compile_board(board)
+    routes = enumerate_all(compiled, deadline=deadline, progress=progress)
+    run = assign_trains(routes, deadline=deadline, progress=progress)
+    run.seconds = time.perf_counter() - t0
+    return run
+
+
+def train_kinds(board: Board):
+    """Distinct train names in first-seen order, with their (visits, counts, nontowns)."""
+    kinds = {}
+    for t in board.trains:
+        kinds.setdefault(t.name, t)
+    return list(kinds.values())
+
+
+def enumerate_all(compiled: CompiledBoard, deadline=None, progress=None) -> RouteSet:
+    """All legal routes from the corporation's tokens, for its longest train.
+
+    Roots are enumerated one at a time so a deadline can stop between them (the set is
+    then marked incomplete)."""
+    board = compiled.board
+    kinds = train_kinds(board)
+    n_stops = compiled.n_stops
+    max_visits = min(max((t.visits for t in kinds), default=0), n_stops, UNLIMITED)
+    max_nontowns = min(max((t.nontowns for t in kinds), default=0), n_stops)
+    roots = np.flatnonzero(compiled.stop_own).astype(np.int64)
+    parts, complete = [], True
+    for i, root in enumerate(roots):
+        if deadline is not None and time.perf_counter() > deadline:
+            complete = False
+            break
+        parts.append(_enumerate_root(compiled, np.array([root]), max_visits, max_nontowns))
+        if progress:
+            progress.update("routes", roots_done=i + 1, roots=len(roots),
+                            routes=sum(len(p[0]) - 1 for p in parts))
+    ptr, stops, chains, split, bits = _concat(parts, compiled.words)
+    values = _value(compiled, ptr, stops, kinds)
+    return RouteSet(compiled, ptr, stops, chains, split, bits, [k.name for k in kinds], values,
+                    complete)
+
+
+def _enumerate_root(compiled, roots, max_visits, max_nontowns, cap=1 << 14):
+    if max_visits < 2:
+        return (np.zeros(1, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64),
+                np.zeros(0, np.int64), np.zeros((0, compiled.words), np.uint64))
+    avg = min(max_visits, 8)
+    while True:
+        ptr = np.zeros(cap + 1, dtype=np.int64)
+        stops = np.empty(cap * avg, dtype=np.int64)
+        chains = np.empty(cap * avg, dtype=np.int64)
+        split = np.empty(cap, dtype=np.int64)
+        bits = np.empty((cap, compiled.words), dtype=np.uint64)
+        n = enumerate_routes(roots, compiled.adj_ptr, compiled.adj_chain, compiled.chain_to,
+                             compiled.chain_bits, compiled.stop_passable, compiled.stop_own,
+                             compiled.stop_town, max_visits, max_nontowns,
+                             ptr, stops, chains, split, bits)
+        if n <= cap and ptr[n] > 0 or n == 0:
+            end = ptr[n]
+            return ptr[: n + 1], stops[:end], chains[:end], split[:n], bits[:n]
+        # too small: grow to what was counted (stops per route at most max_visits)
+        cap = max(cap * 2, n + 1)
+        avg = max_visits if max_visits <= 16 else avg * 2
+
+
+def _concat(parts, words):
+    if not parts:
+        return (np.zeros(1, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64),
+                np.zeros(0, np.int64), np.zeros((0, words), np.uint64))
+    ptrs, offset = [np.zeros(1, np.int64)], 0
+    for p in parts:
+        ptrs.append(p[0][1:] + offset)
+        offset += p[0][-1]
+    return (np.concatenate(ptrs), np.concatenate([p[1] for p in parts]),
+            np.concatenate([p[2] for p in parts]), np.concatenate([p[3] for p in parts]),
+            np.concatenate([p[4] for p in parts]))
+
+
+def _value(compiled, ptr, stops, kinds):
+    kind_arr = np.array([[min(t.visits, UNLIMITED), min(t.counts, UNLIMITED), min(t.nontowns, UNLIMITED)]
+                         for t in kinds], dtype=np.int64).reshape(-1, 3)
+    ok = np.array([[not names or k.name in names for k in kinds] for names in compiled.bonus_trains],
+                  dtype=np.bool_).reshape(len(compiled.bonus_trains), len(kinds))
+    return route_values(ptr, stops, len(ptr) - 1, compiled.stop_value, compiled.stop_town,
+                        compiled.stop_own, compiled.stop_groups, compiled.bonus_required,
+                        compiled.bonus_amount, ok, kind_arr)
+
+
+def assign_trains(routes: RouteSet, deadline=None, progress=None, budget=1 << 20) -> Run:
+    """The best disjoint choice of one route per train (branch and bound, see
+    :mod:`trainruns.kernels.assign`). Proven optimal unless the deadline stops it."""
+    board = routes.compiled.board
+    # bigger trains first: their routes are worth most, so the bound bites early
+    order = sorted(range(len(board.trains)),
+                   key=lambda i: (-board.trains[i].visits, -board.trains[i].counts, board.trains[i].name))
+    trains = [board.trains[i] for i in order]
+    kind_index = {name: k for k, name in enumerate(routes.kinds)}
+    seg, cand_route, cand_value = {}, [], []
+    offset = 0
+    for t in trains:
+        if t.name in seg:
+            continue
+        v = routes.values[:, kind_index[t.name]] if len(routes) else np.zeros(0, np.int64)
+        idx = np.flatnonzero(v > 0)
+        idx = idx[np.argsort(-v[idx], kind="stable")]
+        seg[t.name] = (offset, offset + len(idx))
+        cand_route.append(idx)
+        cand_value.append(v[idx])
+        offset += len(idx)
+    cand_route = np.concatenate(cand_route) if cand_route else np.zeros(0, np.int64)
+    cand_value = np.concatenate(cand_value) if cand_value else np.zeros(0, np.int64)
+    n = len(trains)
+    start = np.array([seg[t.name][0] for t in trains], dtype=np.int64)
+    end = np.array([seg[t.name][1] for t in trains], dtype=np.int64)
+    twin = np.array([i > 0 and trains[i].name == trains[i - 1].name for i in range(n)], dtype=np.bool_)
+    top = np.array([cand_value[s] if e > s else 0 for s, e in zip(start, end)], dtype=np.int64)
+    rest = np.zeros(n + 1, dtype=np.int64)
+    for i in range(n - 1, -1, -1):
+        rest[i] = rest[i + 1] + top[i]
+
+    words = routes.bits.shape[1]
+    depth = np.array([-1], dtype=np.int64)
+    pos = np.zeros(n + 1, dtype=np.int64)
+    stage = np.zeros(n + 1, dtype=np.int64)
+    used = np.zeros((n + 1, words), dtype=np.uint64)
+    val = np.zeros(n + 1, dtype=np.int64)
+    choice = np.full(n + 1, -1, dtype=np.int64)
+    best = np.zeros(1, dtype=np.int64)
+    best_choice = np.full(max(n, 1), -1, dtype=np.int64)
+    nodes = np.zeros(1, dtype=np.int64)
+    finished = False
+    while True:
+        status = branch_and_bound(start, end, twin, cand_route, cand_value, routes.bits, rest,
+                                  depth, pos, stage, used, val, choice, best, best_choice, budget,
+                                  nodes)
+        if status == 0:
+            finished = True
+            break
+        if progress:
+            progress.update("assign", nodes=int(nodes[0]), best=int(best[0]),
+                            bound=int(open_bound(depth, val, rest, best)))
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+
+    revenue = int(best[0])
+    if finished and routes.complete:
+        bound = revenue
+    elif routes.complete:
+        bound = int(open_bound(depth, val, rest, best))
+    else:
+        bound = max(revenue, stop_value_bound(routes.compiled))
+    chosen = []
+    idle = []
+    for i, t in enumerate(trains):
+        k = best_choice[i] if n else -1
+        if k < 0:
+            idle.append(t.name)
+        else:
+            chosen.append(describe_route(routes, int(cand_route[k]), t))
+    # report trains in the order the position lists them
+    chosen.sort(key=lambda r: [t.name for t in board.trains].index(r.train))
+    return Run(routes=chosen, revenue=revenue, optimal=bound == revenue, bound=bound,
+               candidates=len(routes), nodes=int(nodes[0]), idle=idle)
+
+
+def stop_value_bound(compiled: CompiledBoard) -> int:
+    """An upper bound that needs no routes: each train earns at most its ``counts`` best
+    stops plus every bonus."""
+    values = np.sort(compiled.stop_value[compiled.stop_value > 0])[::-1]
+    bonus = int(compiled.bonus_amount[compiled.bonus_amount > 0].sum())
+    total = 0
+    for t in compiled.board.trains:
+        total += int(values[: min(t.counts, len(values))].sum()) + bonus
+    return total
+
+
+def describe_route(routes: RouteSet, r: int, train) -> Route:
+    """A route of the set as the result type: stops, counted stops, track, bonuses."""
+    comp = routes.compiled
+    a, b = routes.ptr[r], routes.ptr[r + 1]
+    stop_ids = routes.stops[a:b]
+    refs = [comp.stop_refs[s] for s in stop_ids]
+    track = []
+    for i in range(b - a - 1):
+        c = routes.chains[a + i]
+        ps = comp.chain_paths[comp.chain_path_ptr[c]:comp.chain_path_ptr[c + 1]]
+        ps = ps[::-1] if i < routes.split[r] else ps
+        track.extend(comp.paths[p] for p in ps)
+    counted = counted_stops([int(comp.stop_value[s]) for s in stop_ids],
+                            [bool(comp.stop_own[s]) for s in stop_ids], train.counts)
+    groups = 0
+    for s in stop_ids:
+        groups |= int(comp.stop_groups[s])
+    bonuses = [(name, int(amt)) for name, amt, req, trains in
+               zip(comp.bonus_names, comp.bonus_amount, comp.bonus_required, comp.bonus_trains)
+               if groups & int(req) == int(req) and (not trains or train.name in trains)]
+    kind = routes.kinds.index(train.name)
+    return Route(train=train.name, stops=refs, revenue=int(routes.values[r, kind]),
+                 counted=counted, track=track, bonuses=bonuses)
+
+
+def counted_stops(values, own, counts):
+    """Which stops earn: the ``counts`` best, including at least one token city."""
+    n = len(values)
+    if counts >= n:
+        return [True] * n
+    order = sorted(range(n), key=lambda i: -values[i])
+    chosen = set(order[:counts])
+    if not any(own[i] for i in chosen):
+        best_own = max((i for i in range(n) if own[i]), key=lambda i: values[i])
+        chosen.discard(order[counts - 1])
+        chosen.add(best_own)
+    return [i in chosen for i in range(n)]
