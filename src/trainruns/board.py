@@ -100,6 +100,11 @@ class Board:
     bonuses: list[Bonus] = field(default_factory=list)
     title: str | None = None
     axes: dict = field(default_factory=lambda: {"x": "letter", "y": "number"})
+    # A title whose routes are not the plain rules' (1831: token to token, typed trains)
+    # supplies its own route model: an object with
+    # ``routes(compiled, kinds, deadline, progress) -> trainruns.search.RouteSet``.
+    # Assigning trains to routes stays the core's.
+    route_model: object = None
 
     def stop(self, ref):
         hex_id, k = ref

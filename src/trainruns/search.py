@@ -80,6 +80,8 @@ def enumerate_all(compiled: CompiledBoard, deadline=None, progress=None) -> Rout
     then marked incomplete)."""
     board = compiled.board
     kinds = train_kinds(board)
+    if board.route_model is not None:
+        return board.route_model.routes(compiled, kinds, deadline, progress)
     n_stops = compiled.n_stops
     max_visits = min(max((t.visits for t in kinds), default=0), n_stops, UNLIMITED)
     max_nontowns = min(max((t.nontowns for t in kinds), default=0), n_stops)

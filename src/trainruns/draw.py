@@ -1,0 +1,420 @@
+"""Draw a board and a run with matplotlib: the map as players know it, each train's route.
+
+``draw_board(board, run)`` draws onto matplotlib axes (a notebook shows them inline);
+``save(board, run, path)`` writes an .svg or .png. Positions come from
+:mod:`trainruns.geometry`; this module only decides how things look.
+
+Sizes are given in hex units (a hex has circumradius 1) and turned into points from the
+axes' scale, so a small map and a large one look alike.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+
+import numpy as np
+from matplotlib import patheffects
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.patches import Circle, FancyBboxPatch, Polygon, Rectangle
+
+from . import geometry as geo
+from .board import CITY, OFFBOARD, TOWN
+from .colors import (EMPTY_CELL, corporation_color, text_color_on, tile_color, train_color)
+from .errors import InputError
+
+INCHES_PER_UNIT = 0.42   # a hex about 0.73 in across: ids and values stay legible
+SLOT_RADIUS = 0.2
+FORMATS = (".svg", ".png", ".pdf")
+
+# Drawing order, bottom to top.
+Z_HEX, Z_LABEL, Z_TRACK, Z_ROUTE, Z_STOP, Z_TOKEN, Z_MARK, Z_VALUE = range(1, 9)
+
+
+class _Style:
+    """Converts hex units into points for the axes being drawn on."""
+
+    def __init__(self, points_per_unit):
+        self.u = points_per_unit
+
+    def pt(self, units):
+        return units * self.u
+
+    def font(self, units, minimum=3.5):
+        return max(minimum, units * self.u)
+
+
+# --- the board ----------------------------------------------------------------------
+
+
+def _extent(board):
+    pts = np.array([geo.hex_center(board, h) for h in board.hexes]) if board.hexes else np.zeros((1, 2))
+    lo, hi = pts.min(axis=0) - 1.15, pts.max(axis=0) + 1.15
+    return lo, hi
+
+
+def _points_per_unit(ax, lo, hi):
+    """Points per data unit once the axes show [lo, hi] at equal aspect."""
+    fig = ax.figure
+    box = ax.get_position()
+    w_in, h_in = box.width * fig.get_figwidth(), box.height * fig.get_figheight()
+    span = hi - lo
+    return 72.0 * min(w_in / span[0], h_in / span[1])
+
+
+def _hex_color(hx):
+    color = hx.extra.get("color") or hx.extra.get("colour")
+    if color is None and any(s.kind == OFFBOARD for s in hx.stops):
+        color = "red"  # off-boards are red on every printed map
+    return tile_color(color)
+
+
+def _draw_hexes(ax, board, st, show_ids, fill_grid):
+    layout = board.layout
+    occupied = {(hx.x, hx.y) for hx in board.hexes.values()}
+    if fill_grid and board.hexes:
+        # Faint empty cells between the listed hexes keep the map's shape readable when a
+        # position lists only the hexes that have something on them.
+        xs = [x for x, _ in occupied]
+        ys = [y for _, y in occupied]
+        parity = (xs[0] + ys[0]) % 2
+        for x in range(min(xs), max(xs) + 1):
+            for y in range(min(ys), max(ys) + 1):
+                if (x + y) % 2 == parity and (x, y) not in occupied:
+                    c = geo.grid_center(layout, x, y)
+                    ax.add_patch(Polygon(geo.corners(layout, c), closed=True, facecolor=EMPTY_CELL,
+                                         edgecolor="#d8d2c0", linewidth=st.pt(0.02), zorder=Z_HEX))
+    for hex_id, hx in board.hexes.items():
+        c = geo.hex_center(board, hex_id)
+        ax.add_patch(Polygon(geo.corners(layout, c), closed=True, facecolor=_hex_color(hx),
+                             edgecolor="#555555", linewidth=st.pt(0.03), zorder=Z_HEX,
+                             gid=f"hex-{hex_id}"))
+        if show_ids:
+            ax.text(c[0], c[1] - 0.68, hex_id, ha="center", va="center", fontsize=st.font(0.2),
+                    color="#444444", zorder=Z_LABEL, gid=f"id-{hex_id}")
+        _draw_hex_labels(ax, hx, c, st)
+
+
+def _terrain_text(extra):
+    """'▲60' / '≈40' from the forms titles keep terrain in (a cost, a dict, a list)."""
+    t = extra.get("terrain")
+    if t is None:
+        t = extra.get("terrain_cost")
+    if not t:
+        return None
+    items = t if isinstance(t, list) else [t]
+    parts = []
+    for item in items:
+        if isinstance(item, (int, float)):
+            parts.append(f"▲{item:g}")
+            continue
+        if isinstance(item, str):
+            parts.append(item)
+            continue
+        if isinstance(item, dict):
+            kinds = item.get("terrains") or [item.get("type") or item.get("kind") or "mountain"]
+            kinds = [kinds] if isinstance(kinds, str) else kinds
+            symbol = "≈" if any(k in ("water", "river", "lake", "swamp") for k in kinds) else "▲"
+            parts.append(f"{symbol}{item.get('cost', '')}")
+    return " ".join(parts) or None
+
+
+def _draw_hex_labels(ax, hx, c, st):
+    name = hx.name or next((s.name for s in hx.stops if s.name), None)
+    if name:
+        ax.text(c[0], c[1] + 0.66, _shorten(name, 16), ha="center", va="center",
+                fontsize=st.font(0.17), color="#222222", zorder=Z_LABEL, style="italic")
+    terrain = _terrain_text(hx.extra)
+    if terrain:
+        ax.text(c[0] - 0.52, c[1] - 0.3, terrain, ha="center", va="center", fontsize=st.font(0.17),
+                color="#5b3a1a", zorder=Z_LABEL, fontweight="bold")
+    labels = [str(label) for label in hx.extra.get("labels", []) or []]
+    icons = [str(i) for i in hx.extra.get("icons", []) or [] if len(str(i)) <= 8]
+    tag = " ".join(labels + icons)
+    if tag:
+        ax.text(c[0] + 0.52, c[1] - 0.3, tag, ha="center", va="center", fontsize=st.font(0.16),
+                color="#1a3a6b", zorder=Z_LABEL, fontweight="bold")
+
+
+def _shorten(text, n):
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def _draw_track(ax, board, st):
+    for hex_id, hx in board.hexes.items():
+        for j in range(len(hx.paths)):
+            pts = geo.path_points(board, hex_id, j)
+            ax.plot(pts[:, 0], pts[:, 1], color="black", linewidth=st.pt(0.11),
+                    solid_capstyle="butt", zorder=Z_TRACK)
+
+
+# --- stops --------------------------------------------------------------------------
+
+
+def _slot_centers(n, r):
+    """Token slot centres relative to the city's position: in a row for 1-2, a ring above."""
+    if n <= 1:
+        return [np.zeros(2)]
+    if n == 2:
+        return [np.array([-r, 0.0]), np.array([r, 0.0])]
+    ring = r / math.sin(math.pi / n)
+    return [ring * np.array([math.cos(a), math.sin(a)])
+            for a in (-math.pi / 2 + 2 * math.pi * i / n for i in range(n))]
+
+
+def city_radius(stop):
+    """How far a city's drawing reaches from its position (for rings and value bubbles)."""
+    n = max(1, stop.slots)
+    if n == 1:
+        return SLOT_RADIUS
+    if n == 2:
+        return 2 * SLOT_RADIUS
+    return SLOT_RADIUS / math.sin(math.pi / n) + SLOT_RADIUS
+
+
+def stop_radius(stop):
+    if stop.kind == CITY:
+        return city_radius(stop)
+    if stop.kind == TOWN:
+        return 0.14
+    return 0.22
+
+
+def _draw_city(ax, stop, p, st):
+    n = max(1, stop.slots)
+    centers = [p + d for d in _slot_centers(n, SLOT_RADIUS)]
+    if n == 2:
+        ax.add_patch(Rectangle(p - [SLOT_RADIUS, SLOT_RADIUS], 2 * SLOT_RADIUS, 2 * SLOT_RADIUS,
+                               facecolor="white", edgecolor="none", zorder=Z_STOP))
+    elif n > 2:
+        ax.add_patch(Circle(p, city_radius(stop) - 0.02, facecolor="white", edgecolor="black",
+                            linewidth=st.pt(0.025), zorder=Z_STOP))
+    for i, c in enumerate(centers):
+        corp = stop.tokens[i] if i < len(stop.tokens) else None
+        fill = corporation_color(corp) if corp else "white"
+        ax.add_patch(Circle(c, SLOT_RADIUS, facecolor=fill, edgecolor="black",
+                            linewidth=st.pt(0.03), zorder=Z_TOKEN))
+        if corp:
+            ax.text(c[0], c[1], _shorten(corp, 4), ha="center", va="center",
+                    fontsize=st.font(0.32 / max(2.2, len(corp[:4]))), color=text_color_on(fill),
+                    fontweight="bold", zorder=Z_TOKEN + 0.1)
+
+
+def _draw_town(ax, board, hex_id, k, p, st):
+    hx = board.hexes[hex_id]
+    sides = geo._sides_of(hx, "stop", k)
+    if len(sides) == 2:
+        # A bar across the track, like the printed tiles.
+        d = geo.side_direction(board.layout, sides[0]) - geo.side_direction(board.layout, sides[1])
+        along = d / np.linalg.norm(d) if np.linalg.norm(d) > 1e-6 else np.array([1.0, 0.0])
+        across = np.array([-along[1], along[0]])
+        a, b = p - 0.17 * across, p + 0.17 * across
+        ax.plot([a[0], b[0]], [a[1], b[1]], color="black", linewidth=st.pt(0.13),
+                solid_capstyle="butt", zorder=Z_STOP)
+    else:
+        ax.add_patch(Circle(p, 0.1, facecolor="black", edgecolor="none", zorder=Z_STOP))
+
+
+def _value_spot(board, hex_id, k, p, radius):
+    """Where a stop's value bubble goes: towards a hex corner away from its track."""
+    hx = board.hexes[hex_id]
+    away = [geo.side_direction(board.layout, s) for s in geo._sides_of(hx, "stop", k)]
+    centre = geo.hex_center(board, hex_id)
+    best, best_score = None, -9.0
+    corner_angles = (0.0 if board.layout == "flat" else 30.0) + 60.0 * np.arange(6)
+    for i, a in enumerate(np.radians(corner_angles)):
+        d = np.array([math.cos(a), math.sin(a)])
+        spot = p + (radius + 0.17) * d
+        clearance = min((1 - float(d @ s) for s in away), default=2.0)
+        inside = -max(0.0, np.linalg.norm(spot - centre) - 0.62)  # keep within the hex
+        # Small tie-break towards the upper right, where 18xx tiles usually print values.
+        score = clearance + 3 * inside + 0.01 * (d[0] - d[1])
+        if score > best_score:
+            best, best_score = spot, score
+    return best
+
+
+def _draw_stops(ax, board, st):
+    for hex_id, hx in board.hexes.items():
+        for k, stop in enumerate(hx.stops):
+            p = geo.stop_position(board, hex_id, k)
+            if stop.kind == CITY:
+                _draw_city(ax, stop, p, st)
+            elif stop.kind == TOWN:
+                _draw_town(ax, board, hex_id, k, p, st)
+            if stop.kind == OFFBOARD:
+                ax.text(p[0], p[1], str(stop.value), ha="center", va="center",
+                        fontsize=st.font(0.26), fontweight="bold", zorder=Z_VALUE,
+                        bbox=dict(boxstyle="round,pad=0.25", facecolor="white", edgecolor="black",
+                                  linewidth=st.pt(0.03)), gid=f"value-{hex_id}.{k}")
+            elif stop.value or stop.kind == CITY:
+                spot = _value_spot(board, hex_id, k, p, stop_radius(stop))
+                ax.text(spot[0], spot[1], str(stop.value), ha="center", va="center",
+                        fontsize=st.font(0.2), zorder=Z_VALUE, gid=f"value-{hex_id}.{k}",
+                        bbox=dict(boxstyle="circle,pad=0.15", facecolor="white", edgecolor="black",
+                                  linewidth=st.pt(0.02)))
+
+
+# --- the run ------------------------------------------------------------------------
+
+
+def _shared_stop_offsets(routes):
+    """Sideways offsets (hex units) for trains that share a stop, so both lines show."""
+    owners = {}
+    for i, r in enumerate(routes):
+        for ref in r.stops:
+            owners.setdefault(tuple(ref), []).append(i)
+    offsets = [0.0] * len(routes)
+    for group in owners.values():
+        if len(group) > 1:
+            for rank, i in enumerate(group):
+                if offsets[i] == 0.0:
+                    offsets[i] = 0.07 * (rank - (len(group) - 1) / 2) or 0.05
+    return offsets
+
+
+def _draw_routes(ax, board, routes, st, problem_trains):
+    offsets = _shared_stop_offsets(routes)
+    handles = []
+    for i, route in enumerate(routes):
+        color = train_color(i)
+        pts = geo.offset_polyline(geo.route_geometry(board, route), offsets[i])
+        dashed = not route.track or route.train in problem_trains
+        ax.plot(pts[:, 0], pts[:, 1], color=color, linewidth=st.pt(0.16), zorder=Z_ROUTE,
+                linestyle=(0, (2, 1)) if dashed else "-", solid_capstyle="round",
+                solid_joinstyle="round", gid=f"route-{i}",
+                path_effects=[patheffects.withStroke(linewidth=st.pt(0.22), foreground="white")])
+        counted = route.counted or [True] * len(route.stops)
+        for rank, (ref, earns) in enumerate(zip(route.stops, counted)):
+            hex_id, k = ref
+            stop = board.hexes[hex_id].stops[k]
+            p = geo.stop_position(board, hex_id, k)
+            ring = stop_radius(stop) + 0.07 + 0.07 * _ring_index(routes, i, ref)
+            ax.add_patch(Circle(p, ring, facecolor="none", edgecolor=color, zorder=Z_MARK,
+                                linewidth=st.pt(0.07), linestyle="-" if earns else (0, (1, 1))))
+        handles.append(Line2D([], [], color=color, linewidth=3,
+                              linestyle="--" if dashed else "-", label=_route_label(route)))
+    return handles
+
+
+def _ring_index(routes, i, ref):
+    """Rings of several trains at one stop nest instead of overlapping."""
+    return sum(1 for r in routes[:i] if tuple(ref) in {tuple(s) for s in r.stops})
+
+
+def _route_label(route):
+    label = f"{route.train}-train: {route.revenue}"
+    if route.counted and not all(route.counted):
+        label += f" (best {sum(route.counted)} of {len(route.stops)} count)"
+    if route.bonuses:
+        label += " incl. " + ", ".join(f"{n} +{a}" for n, a in route.bonuses)
+    return label
+
+
+def total_label(run, caption=None):
+    """The legend's last line: the run's total and how sure it is."""
+    if caption is not None:
+        return f"Total: {run.revenue} ({caption})" if caption else f"Total: {run.revenue}"
+    if run.optimal:
+        return f"Total: {run.revenue} (proven optimal)"
+    return f"Total: {run.revenue} (best found; at most {run.bound})"
+
+
+# --- entry points -------------------------------------------------------------------
+
+
+def draw_board(board, run=None, ax=None, *, title=None, show_ids=True, fill_grid=True,
+               legend=True, caption=None, problems=None):
+    """Draw ``board`` (and ``run``'s routes, if given) onto matplotlib axes.
+
+    ``ax``: the axes to draw on; None makes a figure sized to the map (in a notebook it
+    shows inline). ``caption`` replaces "(proven optimal)" after the total;
+    ``problems`` (a list of ``{"train", "rule", "message"}``, an audit's findings)
+    draws those trains dashed and lists the messages under the map. Returns the axes.
+    """
+    lo, hi = _extent(board)
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        fig, ax = plt.subplots(figsize=_figsize(lo, hi, run is not None and legend))
+    ax.set_xlim(lo[0], hi[0])
+    ax.set_ylim(hi[1], lo[1])  # south is down
+    ax.set_aspect("equal")
+    ax.axis("off")
+    st = _Style(_points_per_unit(ax, lo, hi))
+    _draw_hexes(ax, board, st, show_ids, fill_grid)
+    _draw_track(ax, board, st)
+    _draw_stops(ax, board, st)
+    heading = title if title is not None else _default_title(board)
+    if heading:
+        ax.set_title(heading, fontsize=max(9, min(14, st.font(0.4))))
+    if run is None:
+        return ax
+    problems = list(problems or [])
+    handles = _draw_routes(ax, board, run.routes, st, {p.get("train") for p in problems})
+    for name in run.idle:
+        handles.append(Line2D([], [], color="#999999", linewidth=3, linestyle=":",
+                              label=f"{name}-train: idle"))
+    handles.append(Line2D([], [], color="none", label=total_label(run, caption)))
+    if legend:
+        leg = ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0),
+                        fontsize=10, frameon=True, title="Run", title_fontsize=10)
+        leg.get_texts()[-1].set_fontweight("bold")
+    if problems:
+        text = "\n".join(f"{p.get('train', '?')}-train [{p.get('rule', '?')}]: {p.get('message', '')}"
+                         for p in problems)
+        ax.text(0.0, -0.02, text, transform=ax.transAxes, ha="left", va="top", fontsize=9,
+                color="#b00020", wrap=True)
+    return ax
+
+
+def _default_title(board):
+    who = f"{board.corporation}" + (f", phase {board.phase}" if board.phase else "")
+    return f"{board.title} — {who}" if board.title else who
+
+
+def _figsize(lo, hi, with_legend):
+    w, h = (hi - lo) * INCHES_PER_UNIT
+    return (max(w, 3.0) + (3.2 if with_legend else 0.0), max(h, 2.5) + 0.5)
+
+
+def save(board, run, path, **options):
+    """Draw ``board`` with ``run`` (None: the board alone) into an .svg, .png or .pdf file.
+
+    Text stays text in an SVG (searchable, and tests can read it). Raises
+    :class:`~trainruns.errors.InputError` for an unknown extension or an unwritable path.
+    """
+    ext = os.path.splitext(str(path))[1].lower()
+    if ext not in FORMATS:
+        raise InputError(f"cannot draw to a '{ext or 'extension-less'}' file; use "
+                         + ", ".join(FORMATS), str(path))
+    lo, hi = _extent(board)
+    fig = Figure(figsize=_figsize(lo, hi, run is not None and options.get("legend", True)))
+    ax = fig.add_axes([0.02, 0.06, 0.96 * _map_share(lo, hi, run is not None), 0.88])
+    draw_board(board, run, ax=ax, **options)
+    import matplotlib
+
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "trainruns"}):
+        try:
+            fig.savefig(path, dpi=150, bbox_inches="tight", metadata=_metadata(ext))
+        except OSError as e:
+            raise InputError(f"cannot write the picture ({e.strerror or e})", str(path)) from None
+    return path
+
+
+def _map_share(lo, hi, with_legend):
+    """The share of the figure's width the map gets (the legend takes the rest)."""
+    if not with_legend:
+        return 1.0
+    w = max((hi - lo)[0] * INCHES_PER_UNIT, 3.0)
+    return w / (w + 3.2)
+
+
+def _metadata(ext):
+    # No dates in SVG/PDF: the same run draws the same file.
+    if ext == ".svg":
+        return {"Date": None}
+    if ext == ".pdf":
+        return {"CreationDate": None}
+    return {}
