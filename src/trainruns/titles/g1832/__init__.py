@@ -1,0 +1,132 @@
+"""1832: The South (rulebook ../shared/rules/1832.md), complete for running trains.
+
+Layout of this package, so that a game-state machine can move in later beside it:
+
+- ``data/``: the title's facts as JSON (map, tiles, manifest and upgrade chart, trains,
+  phases, companies), written by tools/convert_1832.py from the reference and rulebook;
+- ``__init__.py`` (this file): reads a position into a core Board: the tiled map
+  (titles/tiled.py), the phase, the running corporation, its trains and the tokens;
+- ``rules.py``: the route-rule hooks of "Operate Trains" and "Miami";
+- later: ``state.py`` / ``rounds.py`` for stock and operating rounds (tile lays with
+  terrain costs, token purchases, train buying and rusting, mergers). They should reuse
+  ``FACTS`` and produce positions in the same format rather than Boards directly.
+"""
+
+from __future__ import annotations
+
+from ...board import Board, Train
+from ...errors import InputError
+from ...position import parse_phase, place_tokens
+from ..tiled import load_data, read_tiled
+from . import rules
+
+PACKAGE = __name__
+
+
+class Facts:
+    """The 1832 data files, read once."""
+
+    def __init__(self):
+        self.tiled = read_tiled(PACKAGE)
+        base = self.tiled.base
+        self.coal_fields, self.miami, self.atlanta = base["coal_fields"], base["miami"], base["atlanta"]
+        self.port_hexes = base["port_hexes"]
+        phases = load_data(PACKAGE, "phases.json")["phases"]
+        self.phase_names = [p["name"] for p in phases]
+        assert self.phase_names == self.tiled.phases
+        self.phase_table = {p["name"]: p for p in phases}
+        self.trains = {t["name"]: t for t in load_data(PACKAGE, "trains.json")["trains"]}
+        companies = load_data(PACKAGE, "companies.json")
+        self.corporations = {c["id"]: c for c in companies["corporations"] + companies["systems"]}
+        self._ids = {}
+        for c in self.corporations.values():
+            for name in [c["id"], *c.get("aliases", [])]:
+                self._ids[name.lower()] = c["id"]
+        privates = {p["id"]: p for p in companies["privates"]}
+        self.cotton_bonus = privates["P2"]["bonus_owner"]
+        self.port_bonus_owner = privates["P3"]["bonus_owner"]
+        self.port_bonus_other = privates["P3"]["bonus_others"]
+        self.key_west_owner = next(c["id"] for c in companies["corporations"] if c.get("key_west"))
+        self.key_west_bonus = 50  # [7.5] "adds $50 the value of Miami for the FEC only"
+
+    def corporation_id(self, name, where, what="corporation"):
+        """A company id of the reference (SALR) or the rulebook's abbreviation (SAL)."""
+        if not isinstance(name, str) or name.lower() not in self._ids:
+            known = ", ".join(sorted(self.corporations))
+            raise InputError(f"unknown {what} {name!r} (1832 companies: {known}; the rulebook's "
+                             "abbreviations SAL, CoG, FEC, GM&O, Sou are accepted too)", where)
+        return self._ids[name.lower()]
+
+    def train(self, name, phase, where) -> Train:
+        """[10], Table 1: a train of the game that exists in ``phase`` (bought from the
+        bank at the earliest in its own phase, scrapped at the phase Table 1 names)."""
+        if isinstance(name, int) and not isinstance(name, bool):
+            name = str(name)
+        if name not in self.trains:
+            hint = " (the 1830 Diesels variant is not supported)" if str(name).upper() in ("D", "DIESEL") else ""
+            raise InputError(f"unknown train {name!r}: 1832 has {', '.join(self.trains)}-trains{hint}", where)
+        t = self.trains[name]
+        idx = self.phase_names.index(phase)
+        if idx < self.phase_names.index(name):
+            raise InputError(f"no {name}-train exists in phase {phase}: the first one starts phase {name}", where)
+        if t["scrapped_in"] and idx >= self.phase_names.index(t["scrapped_in"]):
+            raise InputError(f"the {name}-trains were scrapped at the start of phase {t['scrapped_in']}; "
+                             f"it is phase {phase}", where)
+        n = t["stops"]
+        return Train(name, n, n, n)
+
+
+class Title1832:
+    """``build_board(position, where)`` for ``"title": "1832"``."""
+
+    name = "1832"
+
+    def __init__(self):
+        self._facts = None
+
+    @property
+    def facts(self) -> Facts:
+        if self._facts is None:
+            self._facts = Facts()
+        return self._facts
+
+    def build_board(self, data: dict, where: str) -> Board:
+        f = self.facts
+        phase = parse_phase(data, f.phase_names, where)
+        corp = f.corporation_id(data.get("corporation"), where)
+        trains = self._trains(data, corp, phase, where)
+        laid = f.tiled.lay(data.get("tiles", []), phase, where)
+        board = Board(layout=f.tiled.layout, hexes=f.tiled.build_hexes(laid, phase, where), phase=phase,
+                      corporation=corp, trains=trains, phases=list(f.phase_names), title=self.name,
+                      axes=dict(f.tiled.axes))
+        place_tokens(board, self._tokens(data, where), where)
+        rules.apply_all(board, f, data, where)
+        return board
+
+    def _trains(self, data, corp, phase, where):
+        raw = data.get("trains", [])
+        if not isinstance(raw, list):
+            raise InputError("field 'trains' must be a list of train names", where)
+        trains = [self.facts.train(t, phase, f"{where}: trains[{i}]") for i, t in enumerate(raw)]
+        # [10.2] train limit by phase (Table 1); a System has two shells, so twice as many.
+        limit = self.facts.phase_table[phase]["train_limit"] * self.facts.corporations[corp].get("shells", 1)
+        if len(trains) > limit:
+            raise InputError(f"{corp} has {len(trains)} trains but the limit in phase {phase} is {limit}",
+                             f"{where}: trains")
+        return trains
+
+    def _tokens(self, data, where):
+        """Tokens with company ids made canonical (so SAL and SALR are one company).
+        Home slots of unstarted companies are not tokens: [8.1 f] they do not block."""
+        tokens = data.get("tokens", [])
+        if not isinstance(tokens, list):
+            raise InputError("field 'tokens' must be a list", where)
+        out = []
+        for i, t in enumerate(tokens):
+            if isinstance(t, dict) and "corporation" in t:
+                t = dict(t, corporation=self.facts.corporation_id(t["corporation"], f"{where}: tokens[{i}]"))
+            out.append(t)
+        return out
+
+
+TITLE = Title1832()

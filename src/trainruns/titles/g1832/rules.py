@@ -1,0 +1,127 @@
+"""1832's route rules: "Operate Trains" [8], "Miami" [8.5], and the tokens of [7]/[16.2].
+
+Each hook takes the board the tiled map produced (values already those of the phase, by
+Table 1's first / second / last value) and applies one rule for the running corporation.
+They only change stop values and stop access, so the core search needs no 1832 knowledge.
+
+Position fields (all optional):
+
+- ``coal_token`` (bool): the corporation holds a West Virginia Coal Fields token.
+- ``cotton`` ({"hex", "stop"} or null) and ``cotton_owner``: the Cotton Warehouse token.
+- ``port`` ({"hex"} or null) and ``port_owner``: the Atlantic Shipping Port token.
+- ``key_west`` (bool): the FEC's Key West token lies in Miami.
+- ``miami_run`` (bool): some company has already run to Miami.
+"""
+
+from __future__ import annotations
+
+from ...board import CITY, Board
+from ...errors import InputError
+
+
+def phase_index(facts, phase):
+    return facts.phase_names.index(phase)
+
+
+def phase_rule(facts, phase, key):
+    return facts.phase_table[phase][key]
+
+
+def read_bool(data, key, where):
+    value = data.get(key, False)
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise InputError(f"field '{key}' must be true or false, not {value!r}", where)
+    return value
+
+
+def apply_coal_fields(board: Board, facts, has_token: bool):
+    """[8.1 c], [6.5.2]: only a company with a WVCF token may run to or through the Coal
+    Fields; without one the stop may not be entered at all (so not passed either)."""
+    stop = board.hexes[facts.coal_fields].stops[0]
+    stop.enterable = has_token
+    stop.passable = True if has_token else False
+
+
+def apply_miami(board: Board, facts, data, where):
+    """[8.5] Miami: before phase five it is worth $0 until some company has run there
+    (``miami_run``); after that, and from phase five, its printed value by phase. The
+    FEC's Key West token adds $50 for the FEC only ([7.5]; removed at phase eight)."""
+    stop = board.hexes[facts.miami].stops[0]
+    miami_run = read_bool(data, "miami_run", where)
+    if phase_rule(facts, board.phase, "miami_first_run_zero") and not miami_run:
+        stop.value = 0
+    key_west = read_bool(data, "key_west", where)
+    if key_west:
+        if not phase_rule(facts, board.phase, "key_west"):
+            when = "placed before phase 3" if phase_index(facts, board.phase) < phase_index(facts, "3") \
+                else "in play from phase 8 (removed at the start of phase eight)"
+            raise InputError(f"the Key West token cannot be {when}; it is phase {board.phase}",
+                             f"{where}: key_west")
+        if board.corporation == facts.key_west_owner:
+            stop.value += facts.key_west_bonus
+
+
+def apply_cotton(board: Board, facts, data, where):
+    """[16.2 P2] Cotton Warehouse: +$10 to one non-coastal city, for the token's owner
+    only. Placed from phase 3 (a public company must own P2); removed at phase six."""
+    cotton = data.get("cotton")
+    if cotton is None:
+        return
+    w = f"{where}: cotton"
+    _check_private_phase(facts, board.phase, "Cotton", w)
+    if not isinstance(cotton, dict):
+        raise InputError("field 'cotton' must be {\"hex\": ..., \"stop\": ...} or null", w)
+    hex_id = cotton.get("hex")
+    if hex_id not in board.hexes:
+        raise InputError(f"unknown hex {hex_id!r}", w)
+    if hex_id in facts.port_hexes:
+        raise InputError(f"{hex_id} is a coastal city (anchor); the Cotton token goes on a non-coastal city", w)
+    hx = board.hexes[hex_id]
+    k = cotton.get("stop", 0)
+    if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < len(hx.stops) or hx.stops[k].kind != CITY:
+        raise InputError(f"{hex_id} has no city {k!r} for the Cotton token (its stops: "
+                         f"{', '.join(s.kind for s in hx.stops) or 'none'})", w)
+    owner = facts.corporation_id(data.get("cotton_owner"), f"{where}: cotton_owner", "the Cotton token's owner")
+    if owner == board.corporation:
+        hx.stops[k].value += facts.cotton_bonus
+
+
+def apply_port(board: Board, facts, data, where):
+    """[16.2 P3] Port token on a coastal (anchor) city: +$20 for its owner, +$10 for
+    every other company. Placed from phase 3; removed at phase six."""
+    port = data.get("port")
+    if port is None:
+        return
+    w = f"{where}: port"
+    _check_private_phase(facts, board.phase, "Port", w)
+    if not isinstance(port, dict):
+        raise InputError("field 'port' must be {\"hex\": ...} or null", w)
+    hex_id = port.get("hex")
+    if hex_id not in board.hexes:
+        raise InputError(f"unknown hex {hex_id!r}", w)
+    if hex_id not in facts.port_hexes:
+        raise InputError(f"{hex_id} has no anchor; the Port token goes on one of {', '.join(facts.port_hexes)}", w)
+    hx = board.hexes[hex_id]
+    if not hx.stops:
+        raise InputError(f"{hex_id} has no stop for the Port token", w)
+    owner = facts.corporation_id(data.get("port_owner"), f"{where}: port_owner", "the Port token's owner")
+    hx.stops[0].value += facts.port_bonus_owner if owner == board.corporation else facts.port_bonus_other
+
+
+def _check_private_phase(facts, phase, name, w):
+    if phase_rule(facts, phase, "cotton_port"):
+        return
+    if phase_index(facts, phase) < phase_index(facts, "3"):
+        raise InputError(f"the {name} token cannot be on the map in phase {phase}: only a public company "
+                         "may place it, and it may buy the private company from phase 3", w)
+    raise InputError(f"the {name} token was removed at the start of phase six; it is phase {phase}", w)
+
+
+def apply_all(board: Board, facts, data, where):
+    """Every 1832 route-rule hook, in the order the rulebook states them."""
+    apply_coal_fields(board, facts, read_bool(data, "coal_token", where))
+    apply_miami(board, facts, data, where)
+    apply_cotton(board, facts, data, where)
+    apply_port(board, facts, data, where)

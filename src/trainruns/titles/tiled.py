@@ -1,0 +1,247 @@
+"""A title played on a printed base map with a manifest of track tiles.
+
+What every such title shares, whatever its rules: load the base map and the tiles from
+the title's ``data/`` folder, lay a position's ``tiles`` ([{hex, tile, rotation}]) over
+the map, check each lay (known hex and tile, rotation 0-5, a colour the phase allows,
+a legal first tile or upgrade per the upgrade chart, existing track kept, no track
+running off the map or into a printed hex's blank side, the manifest's counts), and
+turn the result into core :class:`~trainruns.board.Hex` objects.
+
+The title-specific facts come from JSON (``map.json``, ``tiles.json``,
+``manifest.json``, see g1832/data for the shape); the title's own rules (bonuses,
+restrictions) stay in its package.
+
+A position may list one hex several times: the entries are then the successive tiles
+laid there, each an upgrade of the one before. A hex listed once holds its current tile;
+when that tile can only have come by upgrades, the chain is checked to exist but its
+history cannot be, so its track-keeping is not checked.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from importlib import resources
+
+from ..board import Hex
+from ..errors import InputError
+from ..hexgrid import neighbour, opposite, parse_hex_id
+from ..position import parse_paths, parse_stop
+
+FIXED_COLOURS = ("gray", "red")  # printed hexes no tile goes on
+
+
+def load_data(package: str, name: str) -> dict:
+    """One JSON file of a title's ``data/`` folder (shipped as package data)."""
+    with resources.files(package).joinpath("data", name).open(encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+@dataclass
+class Tiled:
+    """The base map, tiles and manifest of one title, as read from its data files."""
+
+    base: dict       # map.json
+    tiles: dict      # tiles.json["tiles"]: name -> {color, stops, paths, labels}
+    manifest: dict   # manifest.json
+    hexes: dict = field(init=False)
+
+    def __post_init__(self):
+        self.hexes = {h["id"]: h for h in self.base["hexes"]}
+        self.layout = self.base["layout"]
+        self.axes = self.base["axes"]
+        self.phases = self.base["phases"]
+        self._coords = {parse_hex_id(h, self.axes): h for h in self.hexes}
+
+    # --- laying tiles -----------------------------------------------------------------
+
+    def lay(self, entries, phase: str, where: str) -> dict:
+        """Check a position's ``tiles`` and return hex id -> (tile name, rotation) of the
+        tile each hex now holds (hexes without an entry keep their printed face)."""
+        if entries is None:
+            entries = []
+        if not isinstance(entries, list):
+            raise InputError("field 'tiles' must be a list of {hex, tile, rotation}", where)
+        current: dict[str, tuple[str, int]] = {}
+        for i, e in enumerate(entries):
+            w = f"{where}: tiles[{i}]"
+            hex_id, tile, rot = self._read_entry(e, w)
+            self.check_lay(hex_id, tile, rot, current.get(hex_id), phase, w)
+            current[hex_id] = (tile, rot)
+        self.check_counts(current, where)
+        return current
+
+    def _read_entry(self, e, w):
+        if not isinstance(e, dict):
+            raise InputError("a tile lay must be an object {hex, tile, rotation}", w)
+        hex_id = e.get("hex")
+        if hex_id not in self.hexes:
+            raise InputError(f"unknown hex {hex_id!r} (not on the {self.base.get('title', '')} map)", w)
+        tile = e.get("tile")
+        if isinstance(tile, int) and not isinstance(tile, bool):
+            tile = str(tile)
+        if tile not in self.tiles:
+            raise InputError(f"unknown tile {tile!r} (not in the tile manifest)", w)
+        rot = e.get("rotation", 0)
+        if isinstance(rot, bool) or not isinstance(rot, int) or not 0 <= rot <= 5:
+            raise InputError(f"rotation must be a whole number 0-5, not {rot!r}", w)
+        return hex_id, tile, rot
+
+    def check_lay(self, hex_id, tile, rot, before, phase, w):
+        """Upgrade chart and tile placement rules for one lay on ``hex_id``."""
+        printed = self.hexes[hex_id]
+        kind = printed.get("kind", "clear")
+        colour = self.tiles[tile]["color"]
+        m = self.manifest
+        if printed.get("color") in FIXED_COLOURS:
+            raise InputError(f"hex {hex_id} is printed {printed['color']}; no tile may be laid there", w)
+        if hex_id not in m.get("tile_only_on", {}).get(tile, [hex_id]):
+            only = ", ".join(m["tile_only_on"][tile])
+            raise InputError(f"tile {tile} may only be laid on {only}, not {hex_id}", w)
+        if tile in m.get("hex_excludes", {}).get(hex_id, []):
+            raise InputError(f"tile {tile} may not be laid on {hex_id} (see the upgrade chart)", w)
+        if not self.phase_at_least(phase, m["colour_from_phase"][colour]):
+            raise InputError(f"a {colour} tile ({tile}) may not be laid in phase {phase}", w)
+        if before is None:
+            firsts = m["first_tiles"].get(kind, [])
+            printed_track = m.get("printed_upgrades", {}).get(kind)
+            if printed_track is not None:  # printed track: the first tile is an upgrade
+                self._need_upgrade_phase(tile, hex_id, phase, w)
+                if tile not in printed_track and not self._reachable(printed_track, tile, kind):
+                    raise InputError(f"tile {tile} is not an upgrade of {hex_id}'s printed track "
+                                     f"(legal: {', '.join(printed_track)})", w)
+                if tile in printed_track:
+                    self._check_keeps_track(printed, None, tile, rot, hex_id, w)
+            elif tile not in firsts:
+                if not firsts:
+                    raise InputError(f"no tile may be laid on {hex_id}", w)
+                if not self._reachable(firsts, tile, kind):
+                    raise InputError(f"tile {tile} cannot stand on {hex_id} (a {kind.replace('_', ' ')} hex "
+                                     f"takes {', '.join(firsts)} and their upgrades)", w)
+                self._need_upgrade_phase(tile, hex_id, phase, w)
+        else:
+            old, old_rot = before
+            legal = self.upgrades_of(old, kind)
+            if tile not in legal:
+                raise InputError(f"tile {tile} is not an upgrade of tile {old} on {hex_id} "
+                                 f"(legal: {', '.join(legal) or 'none'})", w)
+            self._need_upgrade_phase(tile, hex_id, phase, w)
+            self._check_keeps_track(self.tiles[old], old_rot, tile, rot, hex_id, w)
+        self._check_track_ends(hex_id, tile, rot, w)
+
+    def upgrades_of(self, tile, kind):
+        extra = self.manifest.get("kind_upgrades", {}).get(kind, {}).get(tile, [])
+        return list(self.manifest["upgrades"].get(tile, [])) + list(extra)
+
+    def _reachable(self, starts, target, kind):
+        seen, todo = set(starts), list(starts)
+        while todo:
+            t = todo.pop()
+            if t == target:
+                return True
+            for u in self.upgrades_of(t, kind):
+                if u not in seen:
+                    seen.add(u)
+                    todo.append(u)
+        return False
+
+    def _need_upgrade_phase(self, tile, hex_id, phase, w):
+        first = self.manifest.get("upgrades_from_phase")
+        if first and not self.phase_at_least(phase, first):
+            raise InputError(f"tile {tile} on {hex_id} needs an upgrade, and no tile may be upgraded "
+                             f"before phase {first}", w)
+
+    def phase_at_least(self, phase, first):
+        return self.phases.index(phase) >= self.phases.index(first)
+
+    # --- track --------------------------------------------------------------------------
+
+    def _shape(self, spec, rot):
+        """(edge-edge paths, edge set of every stop) of a tile or printed hex, rotated."""
+        paths = parse_paths(spec.get("paths", []), len(spec.get("stops", [])), 0, "tile", rot or 0)
+        edges, stops = set(), {}
+        for a, b in paths:
+            if a[0] == "side" and b[0] == "side":
+                edges.add(frozenset((a[1], b[1])))
+            else:
+                side, stop = (a, b) if a[0] == "side" else (b, a)
+                if side[0] == "side":
+                    stops.setdefault(stop[1], set()).add(side[1])
+        return edges, stops
+
+    def _check_keeps_track(self, old_spec, old_rot, tile, rot, hex_id, w):
+        """An upgrade only adds track ([6.3]): every old track section stays, and the
+        sides meeting at one old stop still meet at one new stop."""
+        old_edges, old_stops = self._shape(old_spec, old_rot)
+        new_edges, new_stops = self._shape(self.tiles[tile], rot)
+        lost = [f"{min(p)}-{max(p)}" for p in old_edges if p not in new_edges]
+        for sides in old_stops.values():
+            if not any(sides <= ns for ns in new_stops.values()):
+                lost.append("stop at side(s) " + "/".join(map(str, sorted(sides))))
+        if lost:
+            raise InputError(f"tile {tile} at rotation {rot} does not keep the track already on {hex_id} "
+                             f"({', '.join(lost)})", w)
+
+    def _check_track_ends(self, hex_id, tile, rot, w):
+        """[6.4] placement: no track may end at the map edge or against the blank side of
+        a printed grey or red hex."""
+        _, stops = self._shape(self.tiles[tile], rot)
+        edges, _ = self._shape(self.tiles[tile], rot)
+        sides = set().union(*stops.values(), *edges) if (stops or edges) else set()
+        x, y = parse_hex_id(hex_id, self.axes)
+        for side in sorted(sides):
+            other = self._coords.get(neighbour(x, y, side, self.layout))
+            if other is None:
+                raise InputError(f"tile {tile} at rotation {rot} on {hex_id} runs track off the map "
+                                 f"at side {side}", w)
+            spec = self.hexes[other]
+            if spec.get("color") in FIXED_COLOURS:
+                _, o_stops = self._shape(spec, 0)
+                o_edges, _ = self._shape(spec, 0)
+                o_sides = set().union(*o_stops.values(), *o_edges) if (o_stops or o_edges) else set()
+                if opposite(side) not in o_sides:
+                    raise InputError(f"tile {tile} at rotation {rot} on {hex_id} runs track at side {side} "
+                                     f"into a blank side of {other}", w)
+
+    def check_counts(self, current, where):
+        """The manifest's count of each tile bounds how many are on the map at once."""
+        used = {}
+        for tile, _ in current.values():
+            used[tile] = used.get(tile, 0) + 1
+        counts = self.manifest["counts"]
+        for tile, n in sorted(used.items()):
+            if n > counts.get(tile, 0):
+                hexes = sorted(h for h, (t, _) in current.items() if t == tile)
+                raise InputError(f"tile {tile} is laid {n} times ({', '.join(hexes)}) but the manifest "
+                                 f"has {counts.get(tile, 0)}", f"{where}: tiles")
+
+    # --- the board's hexes -------------------------------------------------------------
+
+    def build_hexes(self, current, phase, where) -> dict[str, Hex]:
+        """Core hexes of the map as it stands: laid tiles (rotated) over printed faces;
+        values resolved for ``phase``."""
+        out = {}
+        for hex_id, printed in self.hexes.items():
+            x, y = parse_hex_id(hex_id, self.axes)
+            w = f"{where}: hex {hex_id}"
+            if hex_id in current:
+                name, rot = current[hex_id]
+                spec = self.tiles[name]
+                colour = spec["color"]
+            else:
+                name, rot, spec, colour = None, 0, printed, printed.get("color")
+            stops = [parse_stop(s, self.phases, phase, f"{w}.stops[{k}]") for k, s in enumerate(spec["stops"])]
+            paths = parse_paths(spec.get("paths", []), len(stops), 0, w, rot)
+            extra = {"color": colour, "kind": printed.get("kind")}
+            for key in ("terrain", "labels", "port", "future_label"):
+                if key in printed:
+                    extra[key] = printed[key]
+            out[hex_id] = Hex(id=hex_id, x=x, y=y, stops=stops, paths=paths, name=printed.get("name"),
+                              tile=name, rotation=rot, extra=extra)
+        return out
+
+
+def read_tiled(package: str) -> Tiled:
+    """The Tiled facts of a title package with data/map.json, tiles.json, manifest.json."""
+    return Tiled(load_data(package, "map.json"), load_data(package, "tiles.json")["tiles"],
+                 load_data(package, "manifest.json"))
