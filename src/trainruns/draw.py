@@ -91,9 +91,20 @@ def _draw_hexes(ax, board, st, show_ids, fill_grid):
                              edgecolor="#555555", linewidth=st.pt(0.03), zorder=Z_HEX,
                              gid=f"hex-{hex_id}"))
         if show_ids:
-            ax.text(c[0], c[1] - 0.68, hex_id, ha="center", va="center", fontsize=st.font(0.2),
-                    color="#444444", zorder=Z_LABEL, gid=f"id-{hex_id}")
-        _draw_hex_labels(ax, hx, c, st)
+            spot = c + _ID_SPOT[layout]
+            ax.text(spot[0], spot[1], hex_id, ha="center", va="center", fontsize=st.font(0.19),
+                    color="#333333", zorder=Z_VALUE, gid=f"id-{hex_id}", path_effects=_halo(st))
+        _draw_hex_labels(ax, hx, c, st, layout)
+
+
+# Ids and names go towards corners, where no track reaches a side midpoint.
+_ID_SPOT = {"flat": np.array([-0.36, -0.6]), "pointy": np.array([0.0, -0.7])}
+_NAME_SPOT = {"flat": np.array([0.0, 0.62]), "pointy": np.array([0.0, 0.68])}
+
+
+def _halo(st, width=0.07):
+    """A white outline that keeps small text legible where it crosses track."""
+    return [patheffects.withStroke(linewidth=st.pt(width), foreground="white")]
 
 
 def _terrain_text(extra):
@@ -120,17 +131,23 @@ def _terrain_text(extra):
     return " ".join(parts) or None
 
 
-def _draw_hex_labels(ax, hx, c, st):
+def _draw_hex_labels(ax, hx, c, st, layout):
     name = hx.name or next((s.name for s in hx.stops if s.name), None)
     if name:
-        ax.text(c[0], c[1] + 0.66, _shorten(name, 16), ha="center", va="center",
-                fontsize=st.font(0.17), color="#222222", zorder=Z_LABEL, style="italic")
+        spot = c + _NAME_SPOT[layout]
+        ax.text(spot[0], spot[1], _shorten(name, 16), ha="center", va="center",
+                fontsize=st.font(0.16), color="#222222", zorder=Z_VALUE, style="italic",
+                path_effects=_halo(st))
     terrain = _terrain_text(hx.extra)
     if terrain:
         ax.text(c[0] - 0.52, c[1] - 0.3, terrain, ha="center", va="center", fontsize=st.font(0.17),
                 color="#5b3a1a", zorder=Z_LABEL, fontweight="bold")
     labels = [str(label) for label in hx.extra.get("labels", []) or []]
     icons = [str(i) for i in hx.extra.get("icons", []) or [] if len(str(i)) <= 8]
+    if hx.extra.get("port"):
+        icons.append("⚓")
+    if "coal" in str(hx.extra.get("kind", "")):
+        icons.append("coal")
     tag = " ".join(labels + icons)
     if tag:
         ax.text(c[0] + 0.52, c[1] - 0.3, tag, ha="center", va="center", fontsize=st.font(0.16),
@@ -221,7 +238,9 @@ def _value_spot(board, hex_id, k, p, radius):
     hx = board.hexes[hex_id]
     away = [geo.side_direction(board.layout, s) for s in geo._sides_of(hx, "stop", k)]
     centre = geo.hex_center(board, hex_id)
-    best, best_score = None, -9.0
+    others = [(geo.stop_position(board, hex_id, i), stop_radius(s))
+              for i, s in enumerate(hx.stops) if i != k]
+    best, best_score = None, -99.0
     corner_angles = (0.0 if board.layout == "flat" else 30.0) + 60.0 * np.arange(6)
     for i, a in enumerate(np.radians(corner_angles)):
         d = np.array([math.cos(a), math.sin(a)])
@@ -229,7 +248,8 @@ def _value_spot(board, hex_id, k, p, radius):
         clearance = min((1 - float(d @ s) for s in away), default=2.0)
         inside = -max(0.0, np.linalg.norm(spot - centre) - 0.62)  # keep within the hex
         # Small tie-break towards the upper right, where 18xx tiles usually print values.
-        score = clearance + 3 * inside + 0.01 * (d[0] - d[1])
+        crowding = sum(max(0.0, r + 0.2 - np.linalg.norm(spot - q)) for q, r in others)
+        score = clearance + 3 * inside - 5 * crowding + 0.01 * (d[0] - d[1])
         if score > best_score:
             best, best_score = spot, score
     return best
@@ -248,7 +268,7 @@ def _draw_stops(ax, board, st):
                         fontsize=st.font(0.26), fontweight="bold", zorder=Z_VALUE,
                         bbox=dict(boxstyle="round,pad=0.25", facecolor="white", edgecolor="black",
                                   linewidth=st.pt(0.03)), gid=f"value-{hex_id}.{k}")
-            elif stop.value or stop.kind == CITY:
+            elif stop.value:  # 0: an unbuilt city or town site
                 spot = _value_spot(board, hex_id, k, p, stop_radius(stop))
                 ax.text(spot[0], spot[1], str(stop.value), ha="center", va="center",
                         fontsize=st.font(0.2), zorder=Z_VALUE, gid=f"value-{hex_id}.{k}",
@@ -324,12 +344,13 @@ def total_label(run, caption=None):
 # --- entry points -------------------------------------------------------------------
 
 
-def draw_board(board, run=None, ax=None, *, title=None, show_ids=True, fill_grid=True,
+def draw_board(board, run=None, ax=None, *, title=None, show_ids=True, fill_grid=None,
                legend=True, caption=None, problems=None):
     """Draw ``board`` (and ``run``'s routes, if given) onto matplotlib axes.
 
     ``ax``: the axes to draw on; None makes a figure sized to the map (in a notebook it
-    shows inline). ``caption`` replaces "(proven optimal)" after the total;
+    shows inline). ``fill_grid``: draw faint empty cells between the hexes (default: for
+    custom maps, which often list only the hexes with something on them). ``caption`` replaces "(proven optimal)" after the total;
     ``problems`` (a list of ``{"train", "rule", "message"}``, an audit's findings)
     draws those trains dashed and lists the messages under the map. Returns the axes.
     """
@@ -343,6 +364,8 @@ def draw_board(board, run=None, ax=None, *, title=None, show_ids=True, fill_grid
     ax.set_aspect("equal")
     ax.axis("off")
     st = _Style(_points_per_unit(ax, lo, hi))
+    if fill_grid is None:
+        fill_grid = board.title is None
     _draw_hexes(ax, board, st, show_ids, fill_grid)
     _draw_track(ax, board, st)
     _draw_stops(ax, board, st)

@@ -1,0 +1,130 @@
+"""Declared routes (``{"routes": [{"train": "3", "stops": ["B2.0", "C3.0"]}]}``) for drawing.
+
+A declaration names stops only. To draw it along the track, each leg between two
+consecutive stops gets the shortest run of track that joins them without visiting any
+other stop and without reusing track an earlier leg or train took. This is a drawing
+aid, not a legality check (that is the audit's job): a leg with no such track is drawn
+as a straight dashed line.
+"""
+
+from __future__ import annotations
+
+import re
+
+import networkx as nx
+
+from .errors import InputError
+from .hexgrid import neighbour, opposite
+from .position import read_json
+from .result import Route, Run
+
+_STOP = re.compile(r"^([A-Z]+\d+)\.(\d+)$")
+
+
+def parse_declaration(source, board, where=None):
+    """Read a declaration (a path or a parsed dict) into ``[(train, [(hex, k), ...])]``."""
+    if not isinstance(source, dict):
+        where = where or str(source)
+        source = read_json(source, "declared routes")
+    where = where or "declared routes"
+    routes = source.get("routes") if isinstance(source, dict) else None
+    if not isinstance(routes, list):
+        raise InputError("a declaration is an object with a list 'routes'", where)
+    out = []
+    for i, r in enumerate(routes):
+        w = f"{where}: routes[{i}]"
+        if not isinstance(r, dict) or not isinstance(r.get("stops"), list):
+            raise InputError("a declared route needs 'train' and a list 'stops'", w)
+        train = str(r.get("train", i + 1))
+        stops = []
+        for s in r["stops"]:
+            m = _STOP.match(s) if isinstance(s, str) else None
+            if not m:
+                raise InputError(f"{s!r} is not a stop name like 'B2.0' (hex.stop)", w)
+            hex_id, k = m.group(1), int(m.group(2))
+            if hex_id not in board.hexes or k >= len(board.hexes[hex_id].stops):
+                raise InputError(f"the board has no stop {s}", w)
+            stops.append((hex_id, k))
+        out.append((train, stops))
+    return out
+
+
+def _path_graph(board):
+    """Directed graph of ways to run a path: node ``(hex, j, e)`` is path j of a hex
+    entered by its end e (0 or 1), left by the other; an edge means the second can follow
+    the first (across a hex side into the neighbour, or through a junction)."""
+    g = nx.DiGraph()
+    at_side, at_junction = {}, {}
+    for hex_id, hx in board.hexes.items():
+        for j, ends in enumerate(hx.paths):
+            for e, (kind, k) in enumerate(ends):
+                g.add_node((hex_id, j, e))
+                if kind == "side":
+                    at_side.setdefault((hex_id, k), []).append((j, e))
+                elif kind == "junction":
+                    at_junction.setdefault((hex_id, k), []).append((j, e))
+    for (hex_id, side), here in at_side.items():
+        hx = board.hexes[hex_id]
+        nx_, ny_ = neighbour(hx.x, hx.y, side, board.layout)
+        other = next((h for h, o in board.hexes.items() if (o.x, o.y) == (nx_, ny_)), None)
+        for j2, e2 in at_side.get((other, opposite(side)), []) if other else []:
+            for j, e in here:
+                # Leave path j through its end e, enter path j2 through its end e2.
+                g.add_edge((hex_id, j, 1 - e), (other, j2, e2))
+    for (hex_id, _), here in at_junction.items():
+        for j, e in here:
+            for j2, e2 in here:
+                if j2 != j:
+                    g.add_edge((hex_id, j, 1 - e), (hex_id, j2, e2))
+    return g
+
+
+def find_track(board, stops, used=()):
+    """Track ``[(hex, path index)]`` joining the stops in order, or None if some leg has
+    none. ``used``: paths already taken (by other trains), never reused."""
+    g = _path_graph(board)
+    taken = set(used)
+    track = []
+    for a, b in zip(stops, stops[1:]):
+        leg = _leg(board, g, a, b, taken)
+        if leg is None:
+            return None
+        track.extend(leg)
+        taken.update(leg)
+    return track
+
+
+def _leg(board, g, a, b, taken):
+    h = g.copy()
+    h.remove_nodes_from([n for n in g if (n[0], n[1]) in taken])
+    for hex_id, hx in board.hexes.items():
+        for j, ends in enumerate(hx.paths):
+            for e, end in enumerate(ends):
+                if end == ("stop", a[1]) and hex_id == a[0] and (hex_id, j, e) in h:
+                    h.add_edge("start", (hex_id, j, e))
+                if end == ("stop", b[1]) and hex_id == b[0] and (hex_id, j, 1 - e) in h:
+                    h.add_edge((hex_id, j, 1 - e), "end")
+    if "start" not in h or "end" not in h:
+        return None
+    try:
+        nodes = nx.shortest_path(h, "start", "end")
+    except nx.NetworkXNoPath:
+        return None
+    return [(n[0], n[1]) for n in nodes[1:-1]]
+
+
+def declared_run(board, source, where=None):
+    """A :class:`Run` of the declared routes, with track found where it simply can be.
+
+    Revenues are the plain sums of the stops' current values (an audit knows better);
+    a route whose track was not found has empty ``track`` and is drawn dashed.
+    """
+    routes, used = [], set()
+    for train, stops in parse_declaration(source, board, where):
+        track = find_track(board, stops, used) or []
+        used.update(track)
+        revenue = sum(board.stop((h, k)).value for h, k in stops)
+        routes.append(Route(train=train, stops=stops, revenue=revenue,
+                            counted=[True] * len(stops), track=track))
+    total = sum(r.revenue for r in routes)
+    return Run(routes=routes, revenue=total, optimal=False, bound=total, engine="declared")
