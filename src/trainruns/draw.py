@@ -92,7 +92,7 @@ def _draw_hexes(ax, board, st, show_ids, fill_grid):
                              gid=f"hex-{hex_id}"))
         if show_ids:
             spot = c + _ID_SPOT[layout]
-            ax.text(spot[0], spot[1], hex_id, ha="center", va="center", fontsize=st.font(0.19),
+            ax.text(spot[0], spot[1], hex_id, ha="center", va="center", clip_on=True, fontsize=st.font(0.19),
                     color="#333333", zorder=Z_VALUE, gid=f"id-{hex_id}", path_effects=_halo(st))
         _draw_hex_labels(ax, hx, c, st, layout)
 
@@ -135,12 +135,12 @@ def _draw_hex_labels(ax, hx, c, st, layout):
     name = hx.name or next((s.name for s in hx.stops if s.name), None)
     if name:
         spot = c + _NAME_SPOT[layout]
-        ax.text(spot[0], spot[1], _shorten(name, 16), ha="center", va="center",
+        ax.text(spot[0], spot[1], _shorten(name, 16), ha="center", va="center", clip_on=True,
                 fontsize=st.font(0.16), color="#222222", zorder=Z_VALUE, style="italic",
                 path_effects=_halo(st))
     terrain = _terrain_text(hx.extra)
     if terrain:
-        ax.text(c[0] - 0.52, c[1] - 0.3, terrain, ha="center", va="center", fontsize=st.font(0.17),
+        ax.text(c[0] - 0.52, c[1] - 0.3, terrain, ha="center", va="center", clip_on=True, fontsize=st.font(0.17),
                 color="#5b3a1a", zorder=Z_LABEL, fontweight="bold")
     labels = [str(label) for label in hx.extra.get("labels", []) or []]
     icons = [str(i) for i in hx.extra.get("icons", []) or [] if len(str(i)) <= 8]
@@ -150,7 +150,7 @@ def _draw_hex_labels(ax, hx, c, st, layout):
         icons.append("coal")
     tag = " ".join(labels + icons)
     if tag:
-        ax.text(c[0] + 0.52, c[1] - 0.3, tag, ha="center", va="center", fontsize=st.font(0.16),
+        ax.text(c[0] + 0.52, c[1] - 0.3, tag, ha="center", va="center", clip_on=True, fontsize=st.font(0.16),
                 color="#1a3a6b", zorder=Z_LABEL, fontweight="bold")
 
 
@@ -213,7 +213,7 @@ def _draw_city(ax, stop, p, st):
         ax.add_patch(Circle(c, SLOT_RADIUS, facecolor=fill, edgecolor="black",
                             linewidth=st.pt(0.03), zorder=Z_TOKEN))
         if corp:
-            ax.text(c[0], c[1], _shorten(corp, 4), ha="center", va="center",
+            ax.text(c[0], c[1], _shorten(corp, 4), ha="center", va="center", clip_on=True,
                     fontsize=st.font(0.32 / max(2.2, len(corp[:4]))), color=text_color_on(fill),
                     fontweight="bold", zorder=Z_TOKEN + 0.1)
 
@@ -264,13 +264,13 @@ def _draw_stops(ax, board, st):
             elif stop.kind == TOWN:
                 _draw_town(ax, board, hex_id, k, p, st)
             if stop.kind == OFFBOARD:
-                ax.text(p[0], p[1], str(stop.value), ha="center", va="center",
+                ax.text(p[0], p[1], str(stop.value), ha="center", va="center", clip_on=True,
                         fontsize=st.font(0.26), fontweight="bold", zorder=Z_VALUE,
                         bbox=dict(boxstyle="round,pad=0.25", facecolor="white", edgecolor="black",
                                   linewidth=st.pt(0.03)), gid=f"value-{hex_id}.{k}")
             elif stop.value:  # 0: an unbuilt city or town site
                 spot = _value_spot(board, hex_id, k, p, stop_radius(stop))
-                ax.text(spot[0], spot[1], str(stop.value), ha="center", va="center",
+                ax.text(spot[0], spot[1], str(stop.value), ha="center", va="center", clip_on=True,
                         fontsize=st.font(0.2), zorder=Z_VALUE, gid=f"value-{hex_id}.{k}",
                         bbox=dict(boxstyle="circle,pad=0.15", facecolor="white", edgecolor="black",
                                   linewidth=st.pt(0.02)))
@@ -393,8 +393,9 @@ def draw_board(board, run=None, ax=None, *, title=None, show_ids=True, fill_grid
 
 
 def _default_title(board):
-    who = f"{board.corporation}" + (f", phase {board.phase}" if board.phase else "")
-    return f"{board.title} — {who}" if board.title else who
+    parts = [board.title, board.corporation, f"phase {board.phase}" if board.phase else None,
+             "trains " + ", ".join(t.name for t in board.trains) if board.trains else None]
+    return " · ".join(p for p in parts if p)
 
 
 def _figsize(lo, hi, with_legend):
