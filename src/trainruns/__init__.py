@@ -5,12 +5,13 @@ Data flows one way: ``load_position`` (parse, apply the title's rules) -> Board 
 kernels) -> :class:`Run`.
 """
 
+from .audit import AuditResult, audit
 from .board import Board, Bonus, Hex, Stop, Train
 from .errors import InputError
 from .position import load_position
 from .result import Route, Run
 from .search import solve
 
-__all__ = ["solve", "load_position", "Board", "Hex", "Stop", "Train", "Bonus", "Run", "Route",
+__all__ = ["solve", "audit", "AuditResult", "load_position", "Board", "Hex", "Stop", "Train", "Bonus", "Run", "Route",
            "InputError"]
 __version__ = "0.1.0"

@@ -1,0 +1,72 @@
+"""``trainruns audit POSITION DECLARED``: is a declared run legal, and what is the best?
+
+Prints every problem (train, rule id, sentence), what the declaration earns by the
+rules, the proven best run and the difference; ``--json`` prints CONTRACT.md's object
+(``legal``, ``declared_revenue``, ``best_revenue``, ``problems``) with ``difference``,
+``routes`` and ``best`` (solve's JSON) added. Exit 1 when the declaration is illegal,
+0 when legal (also when a better run exists), 2 on bad input.
+"""
+
+import json
+
+from ..audit import audit
+from ..errors import InputError
+from ..position import load_position
+from .progress import TerminalProgress
+from .solve import format_run, stop_name
+
+
+def register(sub):
+    p = sub.add_parser("audit", help="check a declared run: legal or not, every reason, and the best run")
+    p.add_argument("position", help="position file (JSON)")
+    p.add_argument("declared", help='declared routes (JSON): {"routes": [{"train": "3", "stops": ["B2.0", ...]}]}')
+    p.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    p.add_argument("--time-limit", type=float, metavar="SECONDS",
+                   help="bound the search for the best run (it may then be unproven)")
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    p.set_defaults(func=run)
+
+
+def run(args):
+    if args.time_limit is not None and not args.time_limit > 0:
+        raise InputError(f"--time-limit must be a positive number of seconds, not {args.time_limit}")
+    board = load_position(args.position)
+    from ..audit import read_declaration
+
+    read_declaration(args.declared)  # bad input fails before the (possibly long) search
+    progress = None if args.quiet or args.json else TerminalProgress()
+    from ..search import solve
+
+    best = solve(board, time_limit=args.time_limit, progress=progress)
+    if progress:
+        progress.close()
+    result = audit(board, args.declared, best=best)
+    if args.json:
+        print(json.dumps(result.to_json()))
+    else:
+        print(format_audit(result))
+    return 0 if result.legal else 1
+
+
+def format_audit(result):
+    """The verdict for a player: the declared routes with their values, the problems,
+    then the best run and the difference."""
+    board = result.board
+    lines = [f"Declared run of {board.corporation}" + (f" in phase {board.phase}" if board.phase else "")]
+    width = max([len(r.train) for r in result.routes] + [5])
+    for r in result.routes:
+        known = [ref for ref in r.refs if ref is not None]
+        parts = [f"{stop_name(board, ref)} ({v})" if c else f"{stop_name(board, ref)} (not counted)"
+                 for ref, v, c in zip(known, r.values, r.counted)]
+        parts += [f"{label} (unknown)" for label, ref in zip(r.labels, r.refs) if ref is None]
+        extra = "".join(f" + {name} {amount}" for name, amount in r.bonuses)
+        lines.append(f"  {r.train:<{width}}  {r.revenue:>5}  " + " - ".join(parts) + extra)
+    lines.append(f"  {'total':<{width}}  {result.declared_revenue:>5}")
+    if result.problems:
+        lines.append("Problems:")
+        for p in result.problems:
+            lines.append(f"  {p.train}: [{p.rule}] {p.message}")
+    lines.append("Best run:")
+    lines.extend("  " + line for line in format_run(board, result.best).splitlines()[1:])
+    lines.append(result.verdict()[0].upper() + result.verdict()[1:] + ".")
+    return "\n".join(lines)
