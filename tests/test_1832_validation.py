@@ -61,7 +61,7 @@ CASES = {
                                     ["F10", "190"]),
     "upgrade-on-town-loses-track": ({"phase": "3", "trains": ["3"]},
                                     [{"hex": "B18", "tile": "4", "rotation": 1},
-                                     {"hex": "B18", "tile": "143", "rotation": 0}], ["does not keep the track"]),
+                                     {"hex": "B18", "tile": "141", "rotation": 0}], ["does not keep the track"]),
     "savannah-tile-elsewhere": ({"phase": "5", "trains": ["5"]}, [{"hex": "C7", "tile": "193", "rotation": 0}],
                                 ["193", "H16"]),
     "no-63-on-charleston": ({"phase": "5", "trains": ["5"]}, [{"hex": "G17", "tile": "63", "rotation": 0}],
