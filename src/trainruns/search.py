@@ -247,6 +247,9 @@ def describe_route(routes: RouteSet, r: int, train) -> Route:
         ps = comp.chain_paths[comp.chain_path_ptr[c]:comp.chain_path_ptr[c + 1]]
         ps = ps[::-1] if i < routes.split[r] else ps
         track.extend(comp.paths[p] for p in ps)
+    if routes.split[r] == len(stop_ids) - 1:
+        # the route ends at its root token: list it from the token outwards
+        stop_ids, refs, track = stop_ids[::-1], refs[::-1], track[::-1]
     counted = counted_stops([int(comp.stop_value[s]) for s in stop_ids],
                             [bool(comp.stop_own[s]) for s in stop_ids], train.counts)
     groups = 0
