@@ -93,7 +93,7 @@ def _draw_hexes(ax, board, st, show_ids, fill_grid):
         if show_ids:
             spot = c + _ID_SPOT[layout]
             ax.text(spot[0], spot[1], hex_id, ha="center", va="center", clip_on=True, fontsize=st.font(0.19),
-                    color="#333333", zorder=Z_VALUE, gid=f"id-{hex_id}", path_effects=_halo(st))
+                    color="#333333", zorder=Z_VALUE, gid=f"id-{hex_id}", bbox=_backing())
         _draw_hex_labels(ax, hx, c, st, layout)
 
 
@@ -102,9 +102,10 @@ _ID_SPOT = {"flat": np.array([-0.36, -0.6]), "pointy": np.array([0.0, -0.7])}
 _NAME_SPOT = {"flat": np.array([0.0, 0.62]), "pointy": np.array([0.0, 0.68])}
 
 
-def _halo(st, width=0.07):
-    """A white outline that keeps small text legible where it crosses track."""
-    return [patheffects.withStroke(linewidth=st.pt(width), foreground="white")]
+def _backing():
+    """A faint white box that keeps small text legible where it crosses track. (Not a
+    stroke path effect: that turns SVG text into outlines nobody can search.)"""
+    return dict(boxstyle="round,pad=0.08", facecolor="white", alpha=0.6, edgecolor="none")
 
 
 def _terrain_text(extra):
@@ -137,7 +138,7 @@ def _draw_hex_labels(ax, hx, c, st, layout):
         spot = c + _NAME_SPOT[layout]
         ax.text(spot[0], spot[1], _shorten(name, 16), ha="center", va="center", clip_on=True,
                 fontsize=st.font(0.16), color="#222222", zorder=Z_VALUE, style="italic",
-                path_effects=_halo(st))
+                bbox=_backing())
     terrain = _terrain_text(hx.extra)
     if terrain:
         ax.text(c[0] - 0.52, c[1] - 0.3, terrain, ha="center", va="center", clip_on=True, fontsize=st.font(0.17),
@@ -233,23 +234,24 @@ def _draw_town(ax, board, hex_id, k, p, st):
         ax.add_patch(Circle(p, 0.1, facecolor="black", edgecolor="none", zorder=Z_STOP))
 
 
-def _value_spot(board, hex_id, k, p, radius):
-    """Where a stop's value bubble goes: towards a hex corner away from its track."""
+def _value_spot(board, hex_id, k, p, radius, placed):
+    """Where a stop's value bubble goes: beside the stop, away from its track, inside
+    the hex, clear of the hex's other stops and of bubbles already ``placed``."""
     hx = board.hexes[hex_id]
     away = [geo.side_direction(board.layout, s) for s in geo._sides_of(hx, "stop", k)]
     centre = geo.hex_center(board, hex_id)
+    sides = [geo.side_direction(board.layout, e) for e in range(6)]
     others = [(geo.stop_position(board, hex_id, i), stop_radius(s))
-              for i, s in enumerate(hx.stops) if i != k]
-    best, best_score = None, -99.0
-    corner_angles = (0.0 if board.layout == "flat" else 30.0) + 60.0 * np.arange(6)
-    for i, a in enumerate(np.radians(corner_angles)):
+              for i, s in enumerate(hx.stops) if i != k] + [(q, 0.14) for q in placed]
+    best, best_score = None, -1e9
+    for a in np.radians(15.0 * np.arange(24)):
         d = np.array([math.cos(a), math.sin(a)])
-        spot = p + (radius + 0.17) * d
+        spot = p + (radius + 0.16) * d
         clearance = min((1 - float(d @ s) for s in away), default=2.0)
-        inside = -max(0.0, np.linalg.norm(spot - centre) - 0.62)  # keep within the hex
+        outside = max(0.0, max(float((spot - centre) @ s) for s in sides) - (geo.APOTHEM - 0.16))
+        crowding = sum(max(0.0, r + 0.16 - np.linalg.norm(spot - q)) for q, r in others)
         # Small tie-break towards the upper right, where 18xx tiles usually print values.
-        crowding = sum(max(0.0, r + 0.2 - np.linalg.norm(spot - q)) for q, r in others)
-        score = clearance + 3 * inside - 5 * crowding + 0.01 * (d[0] - d[1])
+        score = clearance - 10 * outside - 10 * crowding + 0.05 * (d[0] - d[1])
         if score > best_score:
             best, best_score = spot, score
     return best
@@ -257,6 +259,7 @@ def _value_spot(board, hex_id, k, p, radius):
 
 def _draw_stops(ax, board, st):
     for hex_id, hx in board.hexes.items():
+        placed = []
         for k, stop in enumerate(hx.stops):
             p = geo.stop_position(board, hex_id, k)
             if stop.kind == CITY:
@@ -269,7 +272,8 @@ def _draw_stops(ax, board, st):
                         bbox=dict(boxstyle="round,pad=0.25", facecolor="white", edgecolor="black",
                                   linewidth=st.pt(0.03)), gid=f"value-{hex_id}.{k}")
             elif stop.value:  # 0: an unbuilt city or town site
-                spot = _value_spot(board, hex_id, k, p, stop_radius(stop))
+                spot = _value_spot(board, hex_id, k, p, stop_radius(stop), placed)
+                placed.append(spot)
                 ax.text(spot[0], spot[1], str(stop.value), ha="center", va="center", clip_on=True,
                         fontsize=st.font(0.2), zorder=Z_VALUE, gid=f"value-{hex_id}.{k}",
                         bbox=dict(boxstyle="circle,pad=0.15", facecolor="white", edgecolor="black",

@@ -16,7 +16,7 @@ from .hexgrid import NEIGHBOUR_OFFSETS
 
 SQRT3 = math.sqrt(3.0)
 APOTHEM = SQRT3 / 2  # centre to side midpoint, for circumradius 1
-_SAMPLES = 24  # points per drawn path: smooth at any sensible zoom
+_SAMPLES = 25  # points per drawn path: smooth at any zoom; odd, so a straight one has its centre
 
 
 def _scale(layout):

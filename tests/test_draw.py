@@ -1,0 +1,229 @@
+"""The drawing shows what it should: routes along their track, every hex id, the legend."""
+
+import json
+import pathlib
+import xml.etree.ElementTree as ET
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+from trainruns import geometry as geo  # noqa: E402
+from trainruns.cli import main  # noqa: E402
+from trainruns.declared import declared_run, find_track  # noqa: E402
+from trainruns.draw import draw_board, save  # noqa: E402
+from trainruns.errors import InputError  # noqa: E402
+from trainruns.hexgrid import neighbour, opposite  # noqa: E402
+from trainruns.position import load_position  # noqa: E402
+from trainruns.result import Route, Run  # noqa: E402
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+SMALL = ROOT / "fixtures" / "custom" / "draw_small.json"
+REAL = pathlib.Path("/work/shared/positions/real")
+
+# The proven best run of draw_small.json, written out so these tests need no search:
+# 3-train Brockton - B4 - Ashford along D4, C5, B4, B2; 2-train Lakeport - Ashford.
+BEST = Run(routes=[
+    Route(train="3", stops=[("D4", 0), ("B4", 0), ("B2", 0)], revenue=90, counted=[True] * 3,
+          track=[("D4", 2), ("C5", 0), ("B4", 1), ("B4", 0), ("B2", 2)]),
+    Route(train="2", stops=[("A1", 0), ("B2", 0)], revenue=60, counted=[True] * 2,
+          track=[("A1", 0), ("B2", 0)]),
+], revenue=150, optimal=True, bound=150)
+
+
+@pytest.fixture(scope="module")
+def board():
+    return load_position(SMALL)
+
+
+def svg_texts(path):
+    """Every text string of an SVG (matplotlib writes text as <text> with fonttype none)."""
+    root = ET.parse(path).getroot()
+    return ["".join(el.itertext()) for el in root.iter() if el.tag.endswith("}text")]
+
+
+def distance_to(points, p):
+    return np.min(np.linalg.norm(points - p, axis=1)), int(np.argmin(np.linalg.norm(points - p, axis=1)))
+
+
+# --- geometry -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", [SMALL, REAL / "1830-26855-318.json", REAL / "1889-3-6-KO-160.json"])
+def test_neighbours_share_the_side_midpoint(path):
+    """Track crossing a side leaves one hex and enters the next at the same point, in both
+    layouts and with swapped axes."""
+    b = load_position(path)
+    where = {(h.x, h.y): h.id for h in b.hexes.values()}
+    checked = 0
+    for h in b.hexes.values():
+        for side in range(6):
+            other = where.get(neighbour(h.x, h.y, side, b.layout))
+            if other:
+                a = geo.side_midpoint(b, h.id, side)
+                c = geo.side_midpoint(b, other, opposite(side))
+                assert np.allclose(a, c), (h.id, side, other)
+                checked += 1
+    assert checked > 0
+
+
+def test_side_midpoints_lie_on_the_hex_outline(board):
+    c = geo.hex_center(board, "B2")
+    for side in range(6):
+        assert np.isclose(np.linalg.norm(geo.side_midpoint(board, "B2", side) - c), geo.APOTHEM)
+    # Flat layout: side 0 is due south (y grows southward in map coordinates).
+    assert np.allclose(geo.side_direction("flat", 0), [0, 1])
+    assert np.allclose(geo.side_direction("pointy", 1), [-1, 0])
+
+
+def test_straight_path_runs_through_the_centre_and_curves_stay_inside(board):
+    # C5 joins sides 2 and 4 (a gentle curve): it stays inside the hex, ends on the sides.
+    pts = geo.path_points(board, "C5", 0)
+    c = geo.hex_center(board, "C5")
+    assert np.allclose(pts[0], geo.side_midpoint(board, "C5", 2))
+    assert np.allclose(pts[-1], geo.side_midpoint(board, "C5", 4))
+    assert np.all(np.linalg.norm(pts - c, axis=1) <= 1.0 + 1e-9)
+    # A straight tile (1830's B5 joins sides 0 and 3) passes through the hex centre.
+    b = load_position(REAL / "1889-3-6-KO-160.json")
+    j = b.hexes["B5"].paths.index((("side", 0), ("side", 3)))
+    pts = geo.path_points(b, "B5", j)
+    assert distance_to(pts, geo.hex_center(b, "B5"))[0] < 1e-9
+
+
+def test_route_line_passes_through_its_stops_in_order_along_the_track(board):
+    for route in BEST.routes:
+        line = geo.route_geometry(board, route)
+        # Continuous: no jump longer than a sample step.
+        assert np.max(np.linalg.norm(np.diff(line, axis=0), axis=1)) < 0.2
+        hits = [distance_to(line, geo.stop_position(board, h, k)) for h, k in route.stops]
+        assert all(d < 1e-9 for d, _ in hits), hits
+        order = [i for _, i in hits]
+        assert order == sorted(order)
+        # Every hex on the track is crossed through its interior, C5 included.
+        for hex_id, _ in route.track:
+            assert distance_to(line, geo.hex_center(board, hex_id))[0] < 0.9
+
+
+def test_route_line_of_the_3_train_bends_through_c5(board):
+    line = geo.route_geometry(board, BEST.routes[0])
+    # It crosses from D4 into C5 and from C5 into B4 at the shared side midpoints.
+    assert distance_to(line, geo.side_midpoint(board, "C5", 4))[0] < 1e-9
+    assert distance_to(line, geo.side_midpoint(board, "C5", 2))[0] < 1e-9
+    # ... and never goes near C3, which the 2-train's city shares but this route avoids.
+    assert distance_to(line, geo.hex_center(board, "C3"))[0] > 0.8
+
+
+def test_multi_stop_hexes_place_stops_apart():
+    b = load_position(REAL / "1830-26855-318.json")
+    for hex_id in ("G19", "E11", "F20"):
+        pos = [geo.stop_position(b, hex_id, k) for k in range(len(b.hexes[hex_id].stops))]
+        assert np.linalg.norm(pos[0] - pos[1]) > 0.4
+    # E11's city 0 leaves by side 3 (north-east), so it sits on that side of the centre.
+    d = geo.stop_position(b, "E11", 0) - geo.hex_center(b, "E11")
+    assert d @ geo.side_direction("pointy", 3) > 0.3
+
+
+# --- the picture --------------------------------------------------------------------
+
+
+def test_svg_has_every_hex_id_and_a_legend_with_each_revenue_and_the_total(board, tmp_path):
+    out = save(board, BEST, tmp_path / "run.svg")
+    texts = svg_texts(out)
+    for hex_id in board.hexes:
+        assert hex_id in texts
+    assert "3-train: 90" in texts
+    assert "2-train: 60" in texts
+    assert "Total: 150 (proven optimal)" in texts
+    for name in ("Lakeport", "Ashford", "Brockton"):
+        assert name in texts
+    # Current values: Lakeport pays 30 in phase 3, tokens show their corporations.
+    assert "30" in texts and "A" in texts and "B" in texts
+
+
+def test_drawn_route_lines_follow_the_route_geometry(board):
+    ax = draw_board(board, BEST)
+    lines = {ln.get_gid(): ln for ln in ax.get_lines() if (ln.get_gid() or "").startswith("route-")}
+    assert set(lines) == {"route-0", "route-1"}
+    for i, route in enumerate(BEST.routes):
+        drawn = np.asarray(lines[f"route-{i}"].get_xydata())
+        # Both trains stop in Ashford, so each line is moved a little sideways there.
+        for h, k in route.stops:
+            assert distance_to(drawn, geo.stop_position(board, h, k))[0] < 0.1
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert labels == ["3-train: 90", "2-train: 60", "Total: 150 (proven optimal)"]
+    matplotlib.pyplot.close(ax.figure)
+
+
+def test_board_alone_png(board, tmp_path):
+    out = save(board, None, tmp_path / "board.png")
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_unknown_extension_is_bad_input(board, tmp_path):
+    with pytest.raises(InputError):
+        save(board, BEST, tmp_path / "run.gif")
+
+
+def test_1832_map_is_recognisable(tmp_path):
+    b = load_position({"title": "1832", "phase": "2", "corporation": "SALR", "trains": ["2"],
+                       "tokens": [{"hex": "D20", "stop": 0, "corporation": "SALR"}]})
+    texts = svg_texts(save(b, None, tmp_path / "map.svg"))
+    for name in ("Atlanta", "Miami", "Raleigh", "Louisville", "N16", "B14"):
+        assert name in texts, name
+    assert "coal" in texts  # the West Virginia Coal Fields are marked
+    assert any(t.startswith("▲") for t in texts) and any(t.startswith("≈") for t in texts)
+
+
+# --- declared routes and the command ------------------------------------------------
+
+
+def test_declared_routes_find_the_track_the_solver_used(board):
+    run = declared_run(board, {"routes": [{"train": "3", "stops": ["D4.0", "B4.0", "B2.0"]},
+                                          {"train": "2", "stops": ["A1.0", "B2.0"]}]})
+    assert [r.track for r in run.routes] == [r.track for r in BEST.routes]
+    assert run.revenue == 150
+    # A leg with no track (C3 to B4 are not joined) draws as a straight line instead.
+    assert find_track(board, [("C3", 0), ("B4", 0)]) is None
+
+
+def test_declared_stop_not_on_board_is_bad_input(board):
+    with pytest.raises(InputError, match="Z9.0"):
+        declared_run(board, {"routes": [{"train": "2", "stops": ["Z9.0", "B2.0"]}]})
+
+
+def test_command_draws_declared_routes(tmp_path, capsys):
+    decl = tmp_path / "declared.json"
+    decl.write_text(json.dumps({"routes": [{"train": "2", "stops": ["A1.0", "B2.0"]}]}))
+    out = tmp_path / "declared.svg"
+    assert main(["draw", str(SMALL), "--routes", str(decl), "--out", str(out)]) == 0
+    texts = svg_texts(out)
+    assert "2-train: 60" in texts
+    assert any(t.startswith("Total: 60 (declared") for t in texts)
+
+
+def test_command_draws_the_best_run(tmp_path):
+    out = tmp_path / "best.svg"
+    assert main(["draw", str(SMALL), "--out", str(out)]) == 0
+    assert "Total: 150 (proven optimal)" in svg_texts(out)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--out", "x.gif"], "'.gif'"),
+    (["--out", "x"], "extension-less"),
+    (["--out", "x.png", "--routes", "/nonexistent/declared.json"], "no such declared routes file"),
+])
+def test_command_bad_input_is_one_line_and_exit_2(tmp_path, capsys, args, message):
+    args = [a if not a.startswith("x") else str(tmp_path / a) for a in args]
+    assert main(["draw", str(SMALL)] + args) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_command_unreadable_position_is_exit_2(tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    assert main(["draw", str(bad), "--out", str(tmp_path / "x.png")]) == 2
+    assert "malformed JSON" in capsys.readouterr().err
