@@ -68,8 +68,8 @@ MESSAGES = {
     "unknown-train": "{corporation} owns no {name}-train (its trains: {owned}).",
     "train-declared-twice": "{train} is declared {n} times but {corporation} owns {owned} of them; "
                             "each train runs at most once.",
-    "unknown-stop": "There is no stop {stop} on the board (a stop is HEX.K, K counting the "
-                    "hex's stops from 0).",
+    "unknown-stop": "There is no stop {stop}: {detail} (a stop is HEX.K, K counting the hex's "
+                    "stops from 0).",
     "unknown-hex": "There is no hex {hex} on the board, so the route cannot run through it.",
     "too-few-stops": "{train} runs {n} stop(s); a route needs at least 2.",
     "too-many-stops": "{train} visits {n} stops but may visit at most {limit}.",
@@ -113,8 +113,8 @@ TITLE_SECTIONS = {
 }
 TITLE_MESSAGES = {
     "1832": {
-        "stop-not-enterable": "{stop} is the West Virginia Coal Fields: only a company holding a "
-                              "WVCF token may run to or through it, and {corporation} has none.",
+        "stop-not-enterable": "{stop}: only a company holding a WVCF token may run to or "
+                              "through the West Virginia Coal Fields, and {corporation} has none.",
     },
 }
 
@@ -386,7 +386,12 @@ class _Auditor:
         """Every stop named exists on the board (``unknown-stop``)."""
         for label, ref in zip(r.labels, r.refs):
             if ref is None:
-                self._report(r, "unknown-stop", stop=label)
+                hex_id, k = _STOP.match(label).groups()
+                hx = self.board.hexes.get(hex_id)
+                detail = (f"the board has no hex {hex_id}" if hx is None else
+                          f"hex {hex_id} has no stops" if not hx.stops else
+                          f"hex {hex_id} has only {len(hx.stops)} stop(s)")
+                self._report(r, "unknown-stop", stop=label, detail=detail)
 
     def _check_known_hexes(self, r):
         """Every hex of the ``hexes`` pin exists on the board (``unknown-hex``)."""

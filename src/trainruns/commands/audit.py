@@ -55,10 +55,14 @@ def format_audit(result):
     lines = [f"Declared run of {board.corporation}" + (f" in phase {board.phase}" if board.phase else "")]
     width = max([len(r.train) for r in result.routes] + [5])
     for r in result.routes:
-        known = [ref for ref in r.refs if ref is not None]
-        parts = [f"{stop_name(board, ref)} ({v})" if c else f"{stop_name(board, ref)} (not counted)"
-                 for ref, v, c in zip(known, r.values, r.counted)]
-        parts += [f"{label} (unknown)" for label, ref in zip(r.labels, r.refs) if ref is None]
+        valued = iter(zip(r.values, r.counted))  # values and counted skip unknown stops
+        parts = []
+        for label, ref in zip(r.labels, r.refs):
+            if ref is None:
+                parts.append(f"{label} (no such stop)")
+                continue
+            v, c = next(valued)
+            parts.append(f"{stop_name(board, ref)} ({v})" if c else f"{stop_name(board, ref)} (not counted)")
         extra = "".join(f" + {name} {amount}" for name, amount in r.bonuses)
         lines.append(f"  {r.train:<{width}}  {r.revenue:>5}  " + " - ".join(parts) + extra)
     lines.append(f"  {'total':<{width}}  {result.declared_revenue:>5}")
