@@ -201,7 +201,17 @@ def test_command_draws_declared_routes(tmp_path, capsys):
     assert main(["draw", str(SMALL), "--routes", str(decl), "--out", str(out)]) == 0
     texts = svg_texts(out)
     assert "2-train: 60" in texts
-    assert any(t.startswith("Total: 60 (declared") for t in texts)
+    assert "Total: 60 (declared, legal; best is 150)" in texts
+
+
+def test_command_marks_an_illegal_declaration_in_the_audits_words(tmp_path):
+    decl = tmp_path / "declared.json"
+    decl.write_text(json.dumps({"routes": [{"train": "2", "stops": ["A1.0", "B2.0", "C3.0"]}]}))
+    out = tmp_path / "illegal.svg"
+    assert main(["draw", str(SMALL), "--routes", str(decl), "--out", str(out)]) == 0
+    texts = svg_texts(out)
+    assert any("NOT legal" in t for t in texts)
+    assert any("[too-many-stops]" in t for t in texts)
 
 
 def test_command_draws_the_best_run(tmp_path):

@@ -317,8 +317,9 @@ def _draw_routes(ax, board, routes, st, problem_trains):
             ring = stop_radius(stop) + 0.07 + 0.07 * _ring_index(routes, i, ref)
             ax.add_patch(Circle(p, ring, facecolor="none", edgecolor=color, zorder=Z_MARK,
                                 linewidth=st.pt(0.07), linestyle="-" if earns else (0, (1, 1))))
+        label = _route_label(route) + (" — NOT legal" if route.train in problem_trains else "")
         handles.append(Line2D([], [], color=color, linewidth=3,
-                              linestyle="--" if dashed else "-", label=_route_label(route)))
+                              linestyle="--" if dashed else "-", label=label))
     return handles
 
 

@@ -1,16 +1,17 @@
 """``trainruns draw POSITION --out FILE``: a picture of the board and a run (.svg, .png, .pdf).
 
 ``--routes best`` (the default) draws the proven best run; ``--routes none`` the board
-alone; ``--routes DECLARED.json`` a declared run, with the audit's findings marked when
-the audit module is available.
+alone; ``--routes DECLARED.json`` a declared run, with the audit's findings marked (an
+illegal route dashed, its problems in the audit's words under the map). The exit status
+is 0 whenever the picture is drawn, legal or not; ``trainruns audit`` gives the verdict.
 """
 
-import importlib
 import os
 
 from ..draw import FORMATS, save
 from ..errors import InputError
 from ..position import load_position, read_json
+from ..result import Run
 
 
 def register(sub):
@@ -44,47 +45,35 @@ def run(args):
 
         result = solve(board, time_limit=args.time_limit)
     else:
-        result, extra = declared(board, args.position, args.routes)
+        result, extra = declared(board, args.routes)
         options.update(extra)
     save(board, result, args.out, **options)
     print(args.out)
     return 0
 
 
-def declared(board, position_path, routes_path):
-    """The declared run to draw and the drawing options that say what is wrong with it."""
-    from ..declared import declared_run
+def declared(board, routes_path):
+    """The declared run to draw, and the drawing options that carry the audit's verdict.
+
+    The audit (:mod:`trainruns.audit`) picks the track of each legal route; a route it
+    finds no legal track for is drawn along the shortest track joining its stops (or, if
+    there is none, straight dashed lines), and its problems are listed under the map.
+    """
+    from ..audit import audit
+    from ..declared import find_track
 
     data = read_json(routes_path, "declared routes")
-    result = declared_run(board, data, where=routes_path)
-    verdict = _audit(board, data)
-    if verdict is None:
-        return result, {"caption": "declared; track drawn is the shortest that joins the stops"}
-    problems = list(verdict.get("problems", []))
-    if "declared_revenue" in verdict:
-        result.revenue = verdict["declared_revenue"]
-    caption = "declared, legal" if verdict.get("legal") else "declared, NOT legal"
-    if "best_revenue" in verdict:
-        caption += f"; best is {verdict['best_revenue']}"
+    verdict = audit(board, data)
+    routes, used = [], set()
+    for declared_route in verdict.routes:
+        route = declared_route.as_route()
+        if not route.track and len(route.stops) > 1:
+            route.track = find_track(board, route.stops, used) or []
+        used.update(route.track)
+        routes.append(route)
+    result = Run(routes=routes, revenue=verdict.declared_revenue, optimal=False,
+                 bound=verdict.declared_revenue, engine="declared")
+    caption = "declared, legal" if verdict.legal else "declared, NOT legal"
+    caption += f"; best is {verdict.best_revenue}"
+    problems = [p.to_json() for p in verdict.problems]
     return result, {"caption": caption, "problems": problems}
-
-
-def _audit(board, data):
-    """The audit's verdict as CONTRACT.md's JSON dict, or None while there is no audit.
-
-    The audit module is written separately; this asks it only for what the contract
-    fixes (``legal``, ``declared_revenue``, ``best_revenue``, ``problems``).
-    """
-    try:
-        module = importlib.import_module("trainruns.audit")
-    except ModuleNotFoundError as e:
-        if e.name in ("trainruns.audit",):
-            return None
-        raise
-    fn = getattr(module, "audit", None)
-    if fn is None:
-        return None
-    verdict = fn(board, data)
-    if hasattr(verdict, "to_json"):
-        verdict = verdict.to_json()
-    return verdict if isinstance(verdict, dict) else None
