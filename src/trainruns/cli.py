@@ -6,6 +6,7 @@ one line on stderr saying what is wrong and where (never a traceback).
 
 import argparse
 import importlib
+import os
 import sys
 
 from .errors import InputError
@@ -49,6 +50,12 @@ def main(argv=None):
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as e:  # a bug, not bad input: still one line, but say so
+        if os.environ.get("TRAINRUNS_DEBUG"):
+            raise
+        sys.stderr.write(f"trainruns: internal error ({type(e).__name__}: {e}); "
+                         "set TRAINRUNS_DEBUG=1 for the traceback and please report it\n")
+        return 3
 
 
 if __name__ == "__main__":
