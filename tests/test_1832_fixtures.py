@@ -9,7 +9,16 @@ import pytest
 import trainruns
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-FIXTURES = sorted(glob.glob(os.path.join(HERE, "..", "fixtures", "1832", "*.json")))
+
+
+def _checked(path):
+    # Other positions may live beside the hand-checked ones (the notebook's worked
+    # example); only those carrying an expected revenue are fixtures of this test.
+    with open(path) as fh:
+        return "expected_revenue" in json.load(fh)
+
+
+FIXTURES = [p for p in sorted(glob.glob(os.path.join(HERE, "..", "fixtures", "1832", "*.json"))) if _checked(p)]
 
 
 def test_there_are_a_dozen_fixtures():
