@@ -1,0 +1,221 @@
+"""The two 1833NE route rules that Board data cannot say, as a route model.
+
+The core enumerates and values the plain routes (board.route_model is set aside while it
+does); this model then
+
+- revalues the routes that reach A12 (P6 Delaware & Hudson): A12 is a location worth its
+  value only when the route "goes to or through Montreal", else $0 (so for an N/M train it
+  competes for the N counted places only then);
+- adds *extended* routes for interconnection bonuses: "a route may extend beyond what the
+  train allows, along track not used by any of the corporation's other routes and even
+  through blocked cities, to collect an interconnection bonus". An extended route is a
+  legal route for the train (its *core*: limits, token, passing rules all as usual) with
+  extra track at one or both ends that may pass cities full of other tokens (not
+  off-boards); the extension's stops earn nothing, but the bonus counts places on the
+  whole line. Its track is the whole line, so other trains may not use the extension.
+
+Direct bonuses and ferries stay core :class:`~trainruns.board.Bonus` entries and pay on
+the core only.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ...board import CITY
+
+
+@dataclass(frozen=True)
+class ConditionalStop:
+    """A stop worth ``value`` only on a route that also visits one of ``needs``."""
+
+    ref: tuple
+    value: int
+    needs: frozenset
+
+
+@dataclass(frozen=True)
+class ExtendedBonus:
+    """An interconnection bonus: ``amount`` when the line touches both groups."""
+
+    name: str
+    amount: int
+    a: frozenset
+    b: frozenset
+
+
+@dataclass
+class RouteModel1833NE:
+    """``routes(compiled, kinds, deadline, progress)`` for the search (Board.route_model)."""
+
+    conditional: list = field(default_factory=list)
+    extended: list = field(default_factory=list)
+
+    def routes(self, compiled, kinds, deadline, progress):
+        from ... import search
+
+        board = compiled.board
+        saved, board.route_model = board.route_model, None
+        try:
+            plain = search.enumerate_all(compiled, deadline=deadline, progress=progress)
+        finally:
+            board.route_model = saved
+        ctx = _Context(compiled, kinds, self)
+        if self.conditional:
+            self._revalue_conditional(ctx, plain)
+        if not self.extended:
+            return plain
+        extra = self._extended_routes(ctx, deadline)
+        if extra is None:
+            return plain
+        ptr, stops, chains, split, bits, values = extra
+        n0 = len(plain)
+        return search.RouteSet(
+            plain.compiled,
+            np.concatenate([plain.ptr, ptr[1:] + plain.ptr[-1]]),
+            np.concatenate([plain.stops, stops]),
+            np.concatenate([plain.chains, chains]),
+            np.concatenate([plain.split, split]),
+            np.concatenate([plain.bits, bits]) if n0 else bits,
+            plain.kinds,
+            np.concatenate([plain.values, values]) if n0 else values,
+            plain.complete,
+        )
+
+    # --- A12 ------------------------------------------------------------------------
+
+    def _revalue_conditional(self, ctx, rs):
+        """Routes through a conditional stop whose condition holds: value them again
+        with the stop worth its value (the core valued it at 0)."""
+        for r in range(len(rs)):
+            stops = rs.stops[rs.ptr[r]:rs.ptr[r + 1]]
+            if not any(int(s) in ctx.cond_ids for s in stops):
+                continue
+            for k, kind in enumerate(ctx.kinds):
+                if rs.values[r, k] >= 0:
+                    rs.values[r, k] = ctx.core_value(list(map(int, stops)), kind, None)
+
+    # --- interconnection ------------------------------------------------------------
+
+    def _extended_routes(self, ctx, deadline):
+        """Enumerate lines that may pass blocked cities and run past the limit, keep the
+        ones where an interconnection bonus needs the extension, value them."""
+        from ... import search
+
+        comp = ctx.compiled
+        board = comp.board
+        passable = comp.stop_passable.copy()
+        for s, ref in enumerate(comp.stop_refs):
+            stop = board.stop(ref)
+            if stop.kind == CITY and stop.enterable and stop.passable is None:
+                passable[s] = True  # "even through blocked cities"
+        loose = dataclasses.replace(comp, stop_passable=passable)
+        n = comp.n_stops
+        parts = []
+        roots = np.flatnonzero(comp.stop_own).astype(np.int64)
+        for root in roots:
+            parts.append(search._enumerate_root(loose, np.array([root]), n, n))
+        ptr, stops, chains, split, bits = search._concat(parts, comp.words)
+        keep, values = [], []
+        for r in range(len(ptr) - 1):
+            line = list(map(int, stops[ptr[r]:ptr[r + 1]]))
+            row = ctx.extended_values(line)
+            if row is not None:
+                keep.append(r)
+                values.append(row)
+        if not keep:
+            return None
+        sel_ptr, sel_stops, sel_chains = [0], [], []
+        for r in keep:
+            a, b = ptr[r], ptr[r + 1]
+            sel_stops.append(stops[a:b])
+            sel_chains.append(chains[a:b])
+            sel_ptr.append(sel_ptr[-1] + (b - a))
+        return (np.array(sel_ptr, dtype=np.int64), np.concatenate(sel_stops), np.concatenate(sel_chains),
+                split[keep], bits[keep], np.array(values, dtype=np.int64).reshape(len(keep), len(ctx.kinds)))
+
+
+class _Context:
+    """Per-stop facts and route valuation in plain Python (the rules in words)."""
+
+    def __init__(self, compiled, kinds, model):
+        self.compiled = compiled
+        self.kinds = kinds
+        board = compiled.board
+        ids = {ref: i for i, ref in enumerate(compiled.stop_refs)}
+        self.value = [int(v) for v in compiled.stop_value]
+        self.town = [bool(t) for t in compiled.stop_town]
+        self.own = [bool(o) for o in compiled.stop_own]
+        self.passable = [bool(p) for p in compiled.stop_passable]
+        self.cond = {ids[c.ref]: (c.value, {ids[x] for x in c.needs if x in ids}) for c in model.conditional
+                     if c.ref in ids}
+        self.cond_ids = set(self.cond)
+        self.bonuses = [(b.amount, [{ids[x] for x in g if x in ids} for g in b.groups], b.trains)
+                        for b in board.bonuses]
+        self.extended = [(e.amount, {ids[x] for x in e.a if x in ids}, {ids[x] for x in e.b if x in ids})
+                         for e in model.extended]
+        self.board = board
+
+    def core_value(self, stops, kind, line):
+        """What ``kind`` earns on core ``stops`` (None: it may not run them): the
+        ``counts`` best places including a token city, every core bonus it reaches, and
+        (with ``line``, the whole extended line) the interconnection bonuses."""
+        n = len(stops)
+        if n < 2 or n > kind.visits or sum(not self.town[s] for s in stops) > kind.nontowns:
+            return None
+        if not any(self.own[s] for s in stops):
+            return None
+        if any(not self.passable[s] for s in stops[1:-1]):
+            return None
+        on = set(stops)
+        vals = []
+        for s in stops:
+            v = self.value[s]
+            if s in self.cond:
+                v, needs = self.cond[s]
+                v = v if on & needs else 0
+            vals.append(v)
+        order = sorted(range(n), key=lambda i: -vals[i])
+        counted = order[: kind.counts]
+        if not any(self.own[stops[i]] for i in counted):
+            best_own = max((i for i in range(n) if self.own[stops[i]]), key=lambda i: vals[i])
+            counted = counted[:-1] + [best_own]
+        total = sum(vals[i] for i in counted)
+        for amount, groups, trains in self.bonuses:
+            if trains and kind.name not in trains:
+                continue
+            if all(on & g for g in groups):
+                total += amount
+        if line is not None:
+            whole = set(line)
+            for amount, a, b in self.extended:
+                # the core already paid those it reaches by itself (they are core Bonuses)
+                if whole & a and whole & b and not (on & a and on & b):
+                    total += amount
+        return total
+
+    def extended_values(self, line):
+        """Best value per kind of ``line`` over cores that leave a non-empty extension
+        which some interconnection bonus needs; None when no kind gains from it."""
+        whole = set(line)
+        if not any(whole & a and whole & b for _, a, b in self.extended):
+            return None
+        n = len(line)
+        row = [-1] * len(self.kinds)
+        for i in range(n):
+            for j in range(i + 1, n):
+                if i == 0 and j == n - 1:
+                    continue  # no extension: a plain route, already enumerated
+                core = line[i:j + 1]
+                on = set(core)
+                if not any(whole & a and whole & b and not (on & a and on & b) for _, a, b in self.extended):
+                    continue  # the extension earns nothing: not a legal use of it
+                for k, kind in enumerate(self.kinds):
+                    v = self.core_value(core, kind, line)
+                    if v is not None and v > row[k]:
+                        row[k] = v
+        return row if max(row) > 0 else None
+

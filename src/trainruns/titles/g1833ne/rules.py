@@ -1,0 +1,260 @@
+"""1833NE's route rules, applied to the board the tiled map produced.
+
+Each hook names the section of rules/1833NE.md it implements. Most only change Board
+data (stop values, stop access, tokens, :class:`~trainruns.board.Bonus` entries); the
+two rules a stop value or a bonus cannot say (A12's value that depends on Montreal, and
+interconnection bonuses that let a route run past its train's limit) are handed to the
+search through ``board.route_model`` (:mod:`.routes`).
+"""
+
+from __future__ import annotations
+
+from ...board import CITY, Board, Bonus
+from ...errors import InputError
+from ...hexgrid import neighbour, opposite, parse_hex_id
+from ...position import phase_value
+from .routes import ConditionalStop, ExtendedBonus, RouteModel1833NE
+
+BOSTON, MONTREAL, SHERBROOKE = "G22", "B3", "F5"
+OGDENSBURG, DELAWARE_HUDSON = "A6", "A12"
+JOINT = ("StL&A", "A&StL")
+
+
+def read_bool(data, key, where):
+    value = data.get(key, False)
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise InputError(f"field '{key}' must be true or false, not {value!r}", where)
+    return value
+
+
+def read_amount(value, facts, phase, where):
+    """A bonus amount: a number, or {phase: number} where a phase without an entry pays
+    nothing ("These bonuses appear and disappear by phase")."""
+    if isinstance(value, dict):
+        if phase not in value:
+            for key in value:
+                if key not in facts.phase_names:
+                    raise InputError(f"amount names phase {key!r}, which is not one of {facts.phase_names}", where)
+            return 0
+        value = value[phase]
+    return phase_value(value, facts.phase_names, phase, where)
+
+
+# --- map checks -----------------------------------------------------------------------
+
+
+def check_borders(facts, laid, where):
+    """Map: impassable borders (the reference's) carry no track; a tile whose track
+    runs across one cannot be laid there."""
+    tiled = facts.tiled
+    blocked = set()
+    for pair in facts.base["impassable_borders"]:
+        a, b = pair["hexes"]
+        xa, ya = parse_hex_id(a)
+        for side in range(6):
+            if tiled._coords.get(neighbour(xa, ya, side, tiled.layout)) == b:
+                blocked.add((a, side))
+                blocked.add((b, opposite(side)))
+    for hex_id, (tile, rot) in laid.items():
+        edges, stops = tiled._shape(tiled.tiles[tile], rot)
+        sides = set().union(*stops.values(), *edges) if (stops or edges) else set()
+        for side in sorted(sides):
+            if (hex_id, side) in blocked:
+                raise InputError(f"tile {tile} at rotation {rot} on {hex_id} runs track across the impassable "
+                                 f"border at side {side}", f"{where}: tiles")
+
+
+# --- companies ------------------------------------------------------------------------
+
+
+def read_privates(board: Board, facts, data, where):
+    """"List of private companies": the privates the running corporation owns, with
+    those the phase has removed (P1-P2 from III, P3-P5 from IV) refused."""
+    raw = data.get("privates", [])
+    if not isinstance(raw, list):
+        raise InputError("field 'privates' must be a list of private ids such as \"P4\"", where)
+    removed = facts.phase_table[board.phase]["privates_removed"]
+    out = set()
+    for i, p in enumerate(raw):
+        w = f"{where}: privates[{i}]"
+        if p not in facts.private_ids:
+            raise InputError(f"unknown private {p!r} (1833NE privates: {', '.join(facts.private_ids)})", w)
+        if p in removed:
+            raise InputError(f"private {p} was removed by phase {board.phase}", w)
+        if p in out:
+            raise InputError(f"private {p} is listed twice", w)
+        out.add(p)
+    return out
+
+
+def apply_joint_token(board: Board, facts, laid, where):
+    """"List of corporations": the StL&A and the A&StL share a joint token placed free in
+    Sherbrooke once its yellow tile is laid; it is a token of both."""
+    if SHERBROOKE not in laid:
+        return
+    stop = board.hexes[SHERBROOKE].stops[0]
+    others = [t for t in stop.tokens if t not in JOINT]
+    if others:
+        raise InputError(f"Sherbrooke's token space holds the StL&A / A&StL joint token, not {others[0]}'s",
+                         f"{where}: tokens")
+    stop.tokens[:] = list(JOINT)
+    stop.slots = max(stop.slots, len(stop.tokens))  # one space, two owners
+
+
+def apply_lowell(board: Board, data, laid, where):
+    """P2 Lowell Merchants: until a corporation buys it, the B&L can't run routes in
+    phase I, nor afterwards while Boston has not been upgraded."""
+    if board.corporation != "B&L" or read_bool(data, "lowell_merchants_bought", where):
+        return
+    if board.phase == "I" or BOSTON not in laid:
+        board.trains = []
+
+
+def apply_private_tokens(board: Board, facts, privates, model):
+    """P4 and P6: their corporation runs routes from A6 / A12 "as if it had a token
+    there". P6: only its owner may run to A12, worth its value only on a route that goes
+    to or through Montreal (else $0)."""
+    for private, hex_id in (("P4", OGDENSBURG), ("P6", DELAWARE_HUDSON)):
+        stop = board.hexes[hex_id].stops[0]
+        if private in privates:
+            # A token stop for the core: an own-token "city" that may only end a route.
+            stop.kind, stop.slots, stop.tokens, stop.passable = CITY, 1, [board.corporation], False
+    a12 = board.hexes[DELAWARE_HUDSON].stops[0]
+    if "P6" not in privates:
+        a12.enterable = False
+        a12.passable = False
+    else:
+        model.conditional.append(ConditionalStop((DELAWARE_HUDSON, 0), a12.value,
+                                                 frozenset(city_refs(board, MONTREAL))))
+        a12.value = 0
+
+
+# --- bonuses and ferries --------------------------------------------------------------
+
+
+def city_refs(board: Board, hex_id):
+    """The stops a hex stands for in a bonus: its cities, or all its stops if none."""
+    hx = board.hexes[hex_id]
+    cities = [(hex_id, k) for k, s in enumerate(hx.stops) if s.kind == CITY]
+    return cities or [(hex_id, k) for k in range(len(hx.stops))]
+
+
+def read_place(board: Board, spec, where):
+    """One end of a bonus: a hex id, "HEX.K", or a list of those."""
+    items = spec if isinstance(spec, list) else [spec]
+    refs = []
+    for item in items:
+        if not isinstance(item, str):
+            raise InputError(f"a bonus end must be a hex id or \"HEX.K\", not {item!r}", where)
+        hex_id, _, k = item.partition(".")
+        if hex_id not in board.hexes:
+            raise InputError(f"unknown hex {hex_id!r} in a bonus", where)
+        if k:
+            if not k.isdigit() or int(k) >= len(board.hexes[hex_id].stops):
+                raise InputError(f"{hex_id} has no stop {k!r} (it has {len(board.hexes[hex_id].stops)})", where)
+            refs.append((hex_id, int(k)))
+        else:
+            refs.extend(city_refs(board, hex_id))
+    if not refs:
+        raise InputError(f"bonus end {spec!r} has no stop on the map as it stands", where)
+    return frozenset(refs)
+
+
+def bonus_entries(facts, data, where):
+    """The shipped bonus table (data/bonuses.json) with the position's entries added;
+    a position entry with a shipped name replaces it."""
+    entries = {b["name"]: (b, "data/bonuses.json") for b in facts.bonuses}
+    raw = data.get("bonuses", [])
+    if not isinstance(raw, list):
+        raise InputError("field 'bonuses' must be a list of {name, between, amount}", where)
+    for i, b in enumerate(raw):
+        w = f"{where}: bonuses[{i}]"
+        if not isinstance(b, dict) or not isinstance(b.get("name"), str):
+            raise InputError("a bonus must be an object with 'name', 'between' and 'amount'", w)
+        if not isinstance(b.get("between"), list) or len(b["between"]) != 2:
+            raise InputError("'between' must list the two places the bonus connects", w)
+        if "amount" not in b:
+            raise InputError("bonus has no 'amount'", w)
+        entries[b["name"]] = (b, w)
+    return list(entries.values())
+
+
+def apply_bonuses(board: Board, facts, data, privates, model, where):
+    """"Direct connection and interconnection bonuses between Boston, Montreal, Portland
+    and the off-board areas", by phase. A direct bonus needs the route itself to reach
+    both places; an interconnection bonus may be reached past the train's limit
+    (:mod:`.routes`). P4 doubles the bonuses between A6 and Boston in phases I-III."""
+    ogdensburg_doubles = "P4" in privates and facts.phase_index(board.phase) <= facts.phase_index("III")
+    a6, boston = frozenset(city_refs(board, OGDENSBURG)), frozenset(city_refs(board, BOSTON))
+    for b, w in bonus_entries(facts, data, where):
+        amount = read_amount(b["amount"], facts, board.phase, w)
+        if amount == 0:
+            continue
+        ga, gb = (read_place(board, side, w) for side in b["between"])
+        if ogdensburg_doubles and {ga, gb} == {a6, boston}:
+            amount *= 2
+        inter = b.get("interconnection", False)
+        if not isinstance(inter, bool):
+            raise InputError(f"'interconnection' must be true or false, not {inter!r}", w)
+        board.bonuses.append(Bonus(b["name"], amount, (ga, gb)))
+        if inter:
+            model.extended.append(ExtendedBonus(b["name"], amount, ga, gb))
+
+
+def apply_ferries(board: Board, facts, data, privates, where):
+    """Ferries: +value for a route reaching the ferry's city, the "New" (and "Last")
+    ferry bonus on the ferry that carries it; none from phase IV. P5 Luxury Ferry
+    Service doubles one ferry, including its New/Last bonus."""
+    raw = data.get("ferries", [])
+    if not isinstance(raw, list):
+        raise InputError("field 'ferries' must be a list of {hex, value, ...}", where)
+    if raw and not facts.phase_table[board.phase]["ferries"]:
+        raise InputError(f"all ferries were removed at the start of phase IV; it is phase {board.phase}",
+                         f"{where}: ferries")
+    luxury = 0
+    for i, fe in enumerate(raw):
+        w = f"{where}: ferries[{i}]"
+        if not isinstance(fe, dict):
+            raise InputError("a ferry must be an object {hex, value, ...}", w)
+        hex_id = fe.get("hex")
+        place = read_place(board, hex_id, w)
+        value = _whole(fe, "value", w, required=True)
+        for flag, amount in (("new", "new_bonus"), ("last", "last_bonus")):
+            if read_bool(fe, flag, w):
+                value += _whole(fe, amount, w, required=True)
+            elif amount in fe:
+                raise InputError(f"'{amount}' is given but the ferry is not marked '{flag}'", w)
+        if read_bool(fe, "luxury", w):
+            if "P5" not in privates:
+                raise InputError("a ferry marked 'luxury' needs P5 Luxury Ferry Service among 'privates'", w)
+            luxury += 1
+            value *= 2
+        board.bonuses.append(Bonus(f"ferry {hex_id}", value, (place,)))
+    if luxury > 1:
+        raise InputError("P5 Luxury Ferry Service doubles only one ferry", f"{where}: ferries")
+
+
+def _whole(obj, key, where, required=False):
+    if key not in obj:
+        if required:
+            raise InputError(f"missing field '{key}'", where)
+        return 0
+    v = obj[key]
+    if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+        raise InputError(f"field '{key}' must be a whole number of dollars, not {v!r}", where)
+    return v
+
+
+def apply_all(board: Board, facts, data, laid, tokens, where):
+    """Every 1833NE route rule, in the order of the summary."""
+    privates = read_privates(board, facts, data, where)
+    model = RouteModel1833NE()
+    apply_joint_token(board, facts, laid, where)
+    apply_lowell(board, data, laid, where)
+    apply_private_tokens(board, facts, privates, model)
+    apply_bonuses(board, facts, data, privates, model, where)
+    apply_ferries(board, facts, data, privates, where)
+    if model.conditional or model.extended:
+        board.route_model = model
