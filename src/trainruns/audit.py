@@ -49,6 +49,7 @@ the proven best run (:func:`trainruns.solve`) is given with the difference.
 from __future__ import annotations
 
 import copy
+import os
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -228,7 +229,7 @@ def read_declaration(source, where=None):
 
     Only the structure is checked here (see the module docstring for the boundary);
     whether the stops exist is the audit's business."""
-    if not isinstance(source, dict):
+    if isinstance(source, (str, os.PathLike)):
         where = where or str(source)
         source = read_json(source, "declared routes")
     where = where or "declared routes"
@@ -491,7 +492,8 @@ class _Auditor:
                 else:
                     self._report(r, "track-reused", train=who, stops=stops)
                 continue
-            plans[i] = plan
+            if r.train_spec is not None:  # a train the corporation lacks does not run
+                plans[i] = plan
         order = sorted(plans)
         chosen = _choose(self, [plans[i] for i in order])
         if chosen is None:
