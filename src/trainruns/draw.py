@@ -48,8 +48,13 @@ class _Style:
 # --- the board ----------------------------------------------------------------------
 
 
-def _extent(board):
-    pts = np.array([geo.hex_center(board, h) for h in board.hexes]) if board.hexes else np.zeros((1, 2))
+def _extent(board, focus=None):
+    """Data bounds of the hexes shown: all of them, or only those named in ``focus``."""
+    shown = [h for h in (focus or board.hexes) if h in board.hexes]
+    if focus and len(shown) < len(set(focus)):
+        missing = sorted(set(focus) - set(board.hexes))
+        raise InputError(f"cannot focus on hexes the board does not have: {', '.join(missing)}")
+    pts = np.array([geo.hex_center(board, h) for h in shown]) if shown else np.zeros((1, 2))
     lo, hi = pts.min(axis=0) - 1.15, pts.max(axis=0) + 1.15
     return lo, hi
 
@@ -350,16 +355,18 @@ def total_label(run, caption=None):
 
 
 def draw_board(board, run=None, ax=None, *, title=None, show_ids=True, fill_grid=None,
-               legend=True, caption=None, problems=None):
+               legend=True, caption=None, problems=None, focus=None):
     """Draw ``board`` (and ``run``'s routes, if given) onto matplotlib axes.
 
     ``ax``: the axes to draw on; None makes a figure sized to the map (in a notebook it
     shows inline). ``fill_grid``: draw faint empty cells between the hexes (default: for
     custom maps, which often list only the hexes with something on them). ``caption`` replaces "(proven optimal)" after the total;
     ``problems`` (a list of ``{"train", "rule", "message"}``, an audit's findings)
-    draws those trains dashed and lists the messages under the map. Returns the axes.
+    draws those trains dashed and lists the messages under the map. ``focus``: hex ids
+    to zoom onto (the picture shows just around them, text sized for that zoom).
+    Returns the axes.
     """
-    lo, hi = _extent(board)
+    lo, hi = _extent(board, focus)
     if ax is None:
         import matplotlib.pyplot as plt
 
@@ -418,7 +425,7 @@ def save(board, run, path, **options):
     if ext not in FORMATS:
         raise InputError(f"cannot draw to a '{ext or 'extension-less'}' file; use "
                          + ", ".join(FORMATS), str(path))
-    lo, hi = _extent(board)
+    lo, hi = _extent(board, options.get("focus"))
     fig = Figure(figsize=_figsize(lo, hi, run is not None and options.get("legend", True)))
     ax = fig.add_axes([0.02, 0.06, 0.96 * _map_share(lo, hi, run is not None), 0.88])
     draw_board(board, run, ax=ax, **options)
