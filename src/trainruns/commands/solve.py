@@ -2,8 +2,10 @@
 
 import json
 import sys
+import time
 
 from ..errors import InputError
+from ..kernels import warm_up
 from ..position import load_position
 from ..search import solve
 from .progress import TerminalProgress
@@ -23,6 +25,7 @@ def run(args):
     if args.time_limit is not None and not args.time_limit > 0:
         raise InputError(f"--time-limit must be a positive number of seconds, not {args.time_limit}")
     board = load_position(args.position)
+    compile_notice(args.quiet)
     progress = None if args.quiet else TerminalProgress()
     result = solve(board, time_limit=args.time_limit, progress=progress)
     if progress:
@@ -32,6 +35,17 @@ def run(args):
     else:
         print(format_run(board, result))
     return 0
+
+
+def compile_notice(quiet):
+    """Load the kernels before any clock starts; the first run on a machine compiles
+    them, which takes a while, so say what is happening."""
+    t0 = time.perf_counter()
+    warm_up()
+    took = time.perf_counter() - t0
+    if took > 2 and not quiet:
+        sys.stderr.write(f"trainruns: compiled the search kernels in {took:.0f} s "
+                         "(once per machine; later runs load them)\n")
 
 
 def stop_name(board, ref):
