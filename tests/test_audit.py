@@ -356,3 +356,83 @@ def test_best_run_declared_back_is_legal_and_worth_the_same(seed):
         assert result.declared_revenue == run.revenue
         assert [r.revenue for r in result.routes] == [r.revenue for r in run.routes]
         assert result.difference == 0
+
+
+# --- randomized: legality agrees with the search's own list of legal routes ----------
+
+def _oracle(routes, decl_routes, board):
+    """Legal iff each declared route is some enumerated route (either direction) its
+    train may run, with pairwise disjoint track: brute force over the route set."""
+    from collections import Counter
+
+    owned = Counter(t.name for t in board.trains)
+    if any(n > owned[name] for name, n in Counter(t for t, _ in decl_routes).items()):
+        return False, None
+    comp = routes.compiled
+    options = []
+    for train, labels in decl_routes:
+        try:
+            ids = tuple(comp.stop_id((l.split(".")[0], int(l.split(".")[1]))) for l in labels)
+        except KeyError:
+            return False, None
+        kind = routes.kinds.index(train)
+        opts = []
+        for k in range(len(routes)):
+            stops = tuple(routes.stops[routes.ptr[k]:routes.ptr[k + 1]].tolist())
+            if (stops == ids or stops[::-1] == ids) and routes.values[k, kind] >= 0:
+                opts.append((sum(int(w) << (64 * j) for j, w in enumerate(routes.bits[k])),
+                             int(routes.values[k, kind])))
+        options.append(opts)
+
+    def go(i, used):
+        if i == len(options):
+            return 0
+        for mask, value in options[i]:
+            if not used & mask:
+                rest = go(i + 1, used | mask)
+                if rest is not None:
+                    return value + rest
+        return None
+
+    total = go(0, 0)
+    return total is not None, total
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_legality_agrees_with_the_route_set(seed):
+    import random
+
+    from trainruns.compile import compile_board
+    from trainruns.search import enumerate_all
+
+    rng = random.Random(1000 + seed)
+    board = trainruns.load_position(random_position(seed, trains=["2", "3", "99", "3", "2+1", "2/3"]))
+    routes = enumerate_all(compile_board(board))
+    run = trainruns.solve(board)
+    labels = [board.stop_label(ref) for ref in board.stop_refs()]
+    set_routes = [[board.stop_label(routes.compiled.stop_refs[s])
+                   for s in routes.stops[routes.ptr[k]:routes.ptr[k + 1]]] for k in range(len(routes))]
+    if not set_routes or not labels:
+        pytest.skip("no route on this board")
+    for _ in range(25):
+        decl = []
+        for t in rng.sample(board.trains, rng.randint(1, 3)):
+            stops = list(rng.choice(set_routes))
+            if rng.random() < 0.5:
+                stops.reverse()
+            roll = rng.random()
+            if roll < 0.15:
+                stops.append(rng.choice(labels))
+            elif roll < 0.3 and len(stops) > 2:
+                stops.pop(rng.randrange(len(stops)))
+            elif roll < 0.45:
+                i, j = rng.randrange(len(stops)), rng.randrange(len(stops))
+                stops[i], stops[j] = stops[j], stops[i]
+            decl.append((t.name, stops))
+        legal, value = _oracle(routes, decl, board)
+        result = audit(board, {"routes": [{"train": t, "stops": s} for t, s in decl]}, best=run)
+        assert result.legal == legal, (decl, [p.to_json() for p in result.problems])
+        if legal:
+            assert result.declared_revenue == value
+        else:
+            assert result.problems
