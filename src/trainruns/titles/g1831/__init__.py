@@ -1,0 +1,89 @@
+"""1831 (rulebook ../shared/rules/1831.md), for running trains: typed token sites,
+typed trains, token-to-token runs, track rights and commuter runs.
+
+The printed map is not in any public source (docs/gaps.md), so an 1831 position brings
+its own ``map`` in the custom-map format with 1831 extensions (docs/rules-1831.md).
+
+- ``trains.py``: train names, phases, token values, retirement (3.3, 5.2.7.5, 5.3.5);
+- ``mapformat.py``: the map extensions, tokens on typed sites, track rights (5.2.3, 5.5);
+- ``model.py``: the Board's ``route_model`` (5.6); ``kernels.py`` its numba kernels;
+- ``commuter.py``: commuter runs (5.6.7); ``explain.py``: which stops a train runs to.
+"""
+
+from __future__ import annotations
+
+from ...board import Board
+from ...errors import InputError
+from .mapformat import mark_blocks, place_tokens, read_map, read_rights
+from .model import Model1831
+from .trains import parse_trains, phase_number
+
+
+class Title1831:
+    """``build_board(position, where)`` for ``"title": "1831"``."""
+
+    name = "1831"
+
+    def build_board(self, data: dict, where: str) -> Board:
+        """An 1831 position as a core Board whose ``route_model`` runs 1831's rules."""
+        if "map" not in data:
+            raise InputError("an 1831 position needs its own 'map' (the printed map is not shipped; "
+                             "see docs/rules-1831.md)", where)
+        board, facts = read_map(data, where)
+        phase = phase_number(board.phase, where)
+        board.trains = parse_trains(data, phase, where)
+        place_tokens(board, facts, phase, data, where)
+        read_rights(board, facts, data, where)
+        mark_blocks(board, facts)
+        board.route_model = Model1831(board, facts, phase, strict=_strict(data, where))
+        for hx in board.hexes.values():
+            hx.extra["1831"] = {k: [vars(s) for s in facts.sites.get((hx.id, k), [])]
+                                for k in range(len(hx.stops))}
+        return board
+
+
+def _strict(data, where):
+    """``"rules": {"pass_own_tokens": false}`` makes a train run to every token of its
+    type that it passes (see docs/rules-1831.md for the default)."""
+    rules = data.get("rules", {})
+    if not isinstance(rules, dict):
+        raise InputError("field 'rules' must be an object", where)
+    unknown = set(rules) - {"pass_own_tokens"}
+    if unknown:
+        raise InputError(f"unknown 1831 rule option(s) {sorted(unknown)} (known: pass_own_tokens)", f"{where}: rules")
+    value = rules.get("pass_own_tokens", True)
+    if not isinstance(value, bool):
+        raise InputError("rules.pass_own_tokens must be true or false", f"{where}: rules")
+    return not value
+
+
+def solve(source, time_limit=None, progress=None):
+    """The core's solve, with each route's ``counted`` flags set to the tokens its
+    train runs to (the core's describe_route cannot know them; docs/rules-1831.md)."""
+    from ...position import load_position
+    from ...search import solve as core_solve
+
+    board = source if isinstance(source, Board) else load_position(source)
+    run = core_solve(board, time_limit=time_limit, progress=progress)
+    model = board.route_model
+    if model is None or model.last is None:
+        return run
+    rs = model.last
+    for route in run.routes:
+        r = _route_index(rs, route)
+        if r is not None:
+            route.counted = rs.counted_for(r, route.train)
+    return run
+
+
+def _route_index(rs, route):
+    comp = rs.compiled
+    want = [comp.stop_id(ref) for ref in route.stops]
+    for r in range(len(rs)):
+        a, b = rs.ptr[r], rs.ptr[r + 1]
+        if list(rs.stops[a:b]) == want and rs.values[r, rs.kinds.index(route.train)] == route.revenue:
+            return r
+    return None
+
+
+TITLE = Title1831()

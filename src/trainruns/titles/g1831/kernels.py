@@ -1,0 +1,286 @@
+"""numba kernels of the 1831 route model (model.py is their Python face).
+
+``token_paths``: every line of track from one of the corporation's tokens to another
+(5.6.2, 5.6.2.5), passing cities that do not block, using no track twice and no city
+hex twice except the Delaware large city (5.6.2.1). Each path is found from both ends
+and kept once.
+
+``best_counts``: for one path and one train, the best choice of tokens to run to
+(5.6.2.3, 5.6.2.5, 5.6.3), per set of bought track rights covered (5.6.5).
+
+``assign_covering``: trains to routes with no shared track, every bought right run to
+by some train (5.6.2, 5.6.5).
+"""
+
+import numba as nb
+import numpy as np
+
+NEG = -(1 << 60)
+
+
+@nb.njit(cache=True)
+def _overlaps(a, b):
+    for w in range(a.shape[0]):
+        if a[w] & b[w]:
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def _toggle(dst, a):
+    for w in range(dst.shape[0]):
+        dst[w] ^= a[w]
+
+
+@nb.njit(cache=True)
+def token_paths(root, adj_ptr, adj_chain, chain_to, chain_bits, chain_und, stop_group, stop_pass,
+                stop_own, rev_a, rev_b, out_ptr, out_stops, out_chains, out_bits):
+    """Fill the buffers with the paths found from ``root``; return how many there are
+    (more than the buffers hold means: call again with larger buffers).
+
+    A path enters a city group once; stops of one group are entered one after the other
+    (a city and its red extension, 5.2.3.10). A group with ``rev_a >= 0`` (Delaware) may
+    be entered a second time once the path has entered groups ``rev_a`` and ``rev_b``
+    since its first entry. A path is kept from the end with the lower stop id (for a loop
+    back to its start: the lower undirected id of its first chain)."""
+    n_stops = stop_group.shape[0]
+    n_groups = rev_a.shape[0]
+    words = chain_bits.shape[1]
+    cap = n_stops + 2
+    path = np.empty(cap, np.int64)
+    chains = np.empty(cap, np.int64)
+    it = np.empty(cap, np.int64)
+    visits = np.zeros(n_stops, np.int64)
+    uses = np.zeros(n_groups, np.int64)
+    first = np.full(n_groups, -1, np.int64)
+    used = np.zeros(words, np.uint64)
+    n = 0
+    overflow = False
+    out_ptr[0] = 0
+    path[0] = root
+    visits[root] = 1
+    uses[stop_group[root]] = 1
+    first[stop_group[root]] = 0
+    it[0] = adj_ptr[root]
+    depth = 1
+    while depth > 0:
+        cur = path[depth - 1]
+        moved = False
+        if depth == 1 or stop_pass[cur]:
+            while it[depth - 1] < adj_ptr[cur + 1]:
+                c = adj_chain[it[depth - 1]]
+                it[depth - 1] += 1
+                if _overlaps(used, chain_bits[c]):
+                    continue
+                t = chain_to[c]
+                g, gc = stop_group[t], stop_group[cur]
+                if g == gc:
+                    if visits[t] > 0:
+                        continue
+                elif uses[g] > 0:
+                    a = rev_a[g]
+                    if not (uses[g] == 1 and a >= 0 and first[a] > first[g] and first[rev_b[g]] > first[g]):
+                        continue
+                if depth + 1 > cap:
+                    continue
+                chains[depth - 1] = c
+                path[depth] = t
+                visits[t] += 1
+                if g != gc:
+                    uses[g] += 1
+                    if uses[g] == 1:
+                        first[g] = depth
+                _toggle(used, chain_bits[c])
+                it[depth] = adj_ptr[t]
+                depth += 1
+                moved = True
+                if stop_own[t] and (t > root or t == root and chain_und[chains[0]] < chain_und[c]):
+                    start = out_ptr[n]
+                    if not overflow and n + 1 < out_ptr.shape[0] and start + depth <= out_stops.shape[0]:
+                        for i in range(depth):
+                            out_stops[start + i] = path[i]
+                            out_chains[start + i] = chains[i] if i < depth - 1 else -1
+                        out_ptr[n + 1] = start + depth
+                        out_bits[n, :] = used
+                    else:
+                        overflow = True
+                    n += 1
+                break
+        if not moved:
+            depth -= 1
+            if depth == 0:
+                break
+            t = path[depth]
+            g, gc = stop_group[t], stop_group[path[depth - 1]]
+            visits[t] -= 1
+            if g != gc:
+                uses[g] -= 1
+                if uses[g] == 0:
+                    first[g] = -1
+            _toggle(used, chain_bits[chains[depth - 1]])
+    return n
+
+
+@nb.njit(cache=True)
+def best_counts(ptr, stops, stop_group, st_val, yd_val, st_right, yd_right, kind_type, kind_size,
+                strict, n_masks, out):
+    """``out[r, k, m]``: the most train kind ``k`` earns on path ``r`` while running to
+    exactly the bought rights ``m`` (bit i: right i), or -1.
+
+    Rules: the first and last stops are run to (5.6.2.5); 2..size tokens; an S train
+    runs to Stations, a YD train to Rail Yards, an MX train to at least one of each
+    (5.6.2.3; a 2MX: one of each); at most one token per visit of a city (a city and its
+    red extension are one visit); each earns city value + token value (5.6.3, given in
+    ``st_val`` / ``yd_val``, -1 where the corporation has no such token). With ``strict``
+    the train may not pass a token it could run to without running to it.
+    ``kind_type``: 0 S, 1 YD, 2 MX."""
+    n_routes = ptr.shape[0] - 1
+    n_kinds = kind_type.shape[0]
+    out[:, :, :] = -1
+    local = np.empty(64, np.int64)
+    for r in range(n_routes):
+        a, b = ptr[r], ptr[r + 1]
+        length = b - a
+        # the rights met on this path, renumbered 0.. so the state stays small
+        n_local = 0
+        for i in range(a, b):
+            for rb in (st_right[stops[i]], yd_right[stops[i]]):
+                if rb >= 0:
+                    seen = False
+                    for j in range(n_local):
+                        if local[j] == rb:
+                            seen = True
+                    if not seen and n_local < 64:
+                        local[n_local] = rb
+                        n_local += 1
+        lm = 1 << n_local
+        for k in range(n_kinds):
+            ty, size = kind_type[k], kind_size[k]
+            size = min(size, length)
+            # state index: ((count * 4 + typemask) * lm + rightmask) * 2 + counted_in_visit
+            n_state = (size + 1) * 4 * lm * 2
+            cur = np.full(n_state, NEG, np.int64)
+            nxt = np.full(n_state, NEG, np.int64)
+            for i in range(length):
+                s = stops[a + i]
+                same = i > 0 and stop_group[s] == stop_group[stops[a + i - 1]]
+                can_s = ty != 1 and st_val[s] >= 0
+                can_y = ty != 0 and yd_val[s] >= 0
+                lrs, lry = 0, 0
+                for j in range(n_local):
+                    if local[j] == st_right[s]:
+                        lrs = 1 << j
+                    if local[j] == yd_right[s]:
+                        lry = 1 << j
+                if i == 0:
+                    if can_s:
+                        idx = ((1 * 4 + 1) * lm + lrs) * 2 + 1
+                        cur[idx] = max(cur[idx], st_val[s])
+                    if can_y:
+                        idx = ((1 * 4 + 2) * lm + lry) * 2 + 1
+                        cur[idx] = max(cur[idx], yd_val[s])
+                    continue
+                nxt[:] = NEG
+                last = i == length - 1
+                for c in range(size + 1):
+                    for tm in range(4):
+                        for rm in range(lm):
+                            for f in range(2):
+                                v = cur[((c * 4 + tm) * lm + rm) * 2 + f]
+                                if v == NEG:
+                                    continue
+                                fr = f if same else 0
+                                if not last and (not strict or fr == 1 or not (can_s or can_y)):
+                                    idx = ((c * 4 + tm) * lm + rm) * 2 + fr
+                                    nxt[idx] = max(nxt[idx], v)
+                                if fr == 0 and c < size:
+                                    if can_s:
+                                        idx = (((c + 1) * 4 + (tm | 1)) * lm + (rm | lrs)) * 2 + 1
+                                        nxt[idx] = max(nxt[idx], v + st_val[s])
+                                    if can_y:
+                                        idx = (((c + 1) * 4 + (tm | 2)) * lm + (rm | lry)) * 2 + 1
+                                        nxt[idx] = max(nxt[idx], v + yd_val[s])
+                tmp = cur
+                cur = nxt
+                nxt = tmp
+            want = 1 if ty == 0 else (2 if ty == 1 else 3)
+            for c in range(2, size + 1):
+                for rm in range(lm):
+                    for f in range(2):
+                        v = cur[((c * 4 + want) * lm + rm) * 2 + f]
+                        if v == NEG:
+                            continue
+                        gm = 0
+                        for j in range(n_local):
+                            if rm & (1 << j):
+                                gm |= 1 << local[j]
+                        if gm < n_masks and v > out[r, k, gm]:
+                            out[r, k, gm] = v
+    return out
+
+
+@nb.njit(cache=True)
+def assign_covering(start, end, twin, cand_route, cand_value, cand_mask, route_bits, rest, full,
+                    best_choice):
+    """Depth-first branch and bound: train d takes a candidate of ``start[d]:end[d]``
+    (sorted by value, best first) or idles; no two share a track bit; a complete choice
+    counts only if the candidates' masks cover ``full``. Returns the best total (-1:
+    no choice covers ``full``); ``best_choice`` gets its candidate per train (-1 idle)."""
+    n = start.shape[0]
+    words = route_bits.shape[1]
+    pos = np.zeros(n + 1, np.int64)
+    stage = np.zeros(n + 1, np.int64)
+    val = np.zeros(n + 1, np.int64)
+    cov = np.zeros(n + 1, np.int64)
+    used = np.zeros((n + 1, words), np.uint64)
+    choice = np.full(n + 1, -1, np.int64)
+    best = -1
+    if n == 0:
+        return 0 if full == 0 else -1
+    d = 0
+    pos[0] = start[0]
+    while d >= 0:
+        if d == n:
+            if cov[d] == full and val[d] > best:
+                best = val[d]
+                for i in range(n):
+                    best_choice[i] = choice[i]
+            d -= 1
+            continue
+        if stage[d] == 0:
+            descended = False
+            while pos[d] < end[d]:
+                k = pos[d]
+                pos[d] += 1
+                if val[d] + cand_value[k] + rest[d + 1] <= best:
+                    pos[d] = end[d]
+                    break
+                r = cand_route[k]
+                if _overlaps(used[d], route_bits[r]):
+                    continue
+                choice[d] = k
+                val[d + 1] = val[d] + cand_value[k]
+                cov[d + 1] = cov[d] | cand_mask[k]
+                for w in range(words):
+                    used[d + 1, w] = used[d, w] | route_bits[r, w]
+                if d + 1 < n:
+                    pos[d + 1] = k + 1 if twin[d + 1] else start[d + 1]
+                    stage[d + 1] = 0
+                d += 1
+                descended = True
+                break
+            if descended:
+                continue
+            stage[d] = 1
+            if val[d] + rest[d + 1] > best:
+                choice[d] = -1
+                val[d + 1] = val[d]
+                cov[d + 1] = cov[d]
+                used[d + 1, :] = used[d]
+                if d + 1 < n:
+                    pos[d + 1] = end[d + 1] if twin[d + 1] else start[d + 1]
+                    stage[d + 1] = 0
+                d += 1
+                continue
+        d -= 1
+    return best

@@ -1,0 +1,278 @@
+"""Read an 1831 position: the custom-map format of CONTRACT.md plus typed city slots.
+
+The printed 1831 map is not available (docs/gaps.md), so an 1831 position carries its
+own ``map``. The extensions (documented in docs/rules-1831.md):
+
+- a city stop lists its open token sites, ``"slot_types": ["station", "yard"]``
+  (5.2.3.9: circles are Stations, squares Rail Yards); ``slots`` defaults to its length;
+- a token names its site, ``{"hex", "stop", "corporation", "slot": i}`` (or ``"type"``:
+  the first free site of that type);
+- a hex ``"part_of": "F20"`` is a red extension of that city (5.2.3.10);
+- a hex ``"revisit_after": ["G21", "H22"]`` is the Delaware large city (5.6.2.1);
+- the map's ``"commuter_runs"`` (5.6.7), the position's ``"track_rights"`` (5.5).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+
+from ...board import CITY, OFFBOARD, Board
+from ...errors import InputError
+from ...position import (check_coordinates_unique, parse_axes, parse_corporation, parse_hex,
+                         parse_layout, parse_phase, parse_phases, require)
+
+SLOT_TYPES = ("station", "yard")
+
+
+@dataclass
+class Site:
+    """One open token site of a city: its type and who holds it (None: a vacancy)."""
+
+    type: str
+    holder: str | None = None
+    right: int = -1  # index into the position's track rights, when bought (5.5)
+
+
+@dataclass
+class Map1831:
+    """1831 facts the core Board has no field for (kept beside it, see model.py)."""
+
+    sites: dict = field(default_factory=dict)      # (hex, stop) -> [Site]
+    group: dict = field(default_factory=dict)      # (hex, stop) -> city group (hex id)
+    revisit: dict = field(default_factory=dict)    # group -> (group, group) run to between visits
+    commuter: list = field(default_factory=list)   # [{"name", "cycle": [group], "any_start"}]
+    rights: list = field(default_factory=list)     # [(hex, stop, slot)]
+
+
+def read_map(data: dict, where: str):
+    """The map, phase and corporation of an 1831 position: (Board without trains, Map1831)."""
+    m = require(data, "map", dict, where)
+    layout, axes = parse_layout(m, where), parse_axes(m, where)
+    phases = parse_phases(m.get("phases"), where)
+    phase = parse_phase(data, phases, where)
+    raw_hexes = require(m, "hexes", list, f"{where}: map")
+    by_id = {h.get("id"): h for h in raw_hexes if isinstance(h, dict)}
+    hexes, facts = {}, Map1831()
+    for i, h in enumerate(raw_hexes):
+        w = f"{where}: map.hexes[{i}]"
+        h = _fill_extension_values(h, by_id, w)
+        hx = parse_hex(_with_slot_counts(h, w), layout, axes, phases, phase, w)
+        if hx.id in hexes:
+            raise InputError(f"hex {hx.id} is listed twice", w)
+        hexes[hx.id] = hx
+        for k, (stop, raw) in enumerate(zip(hx.stops, h.get("stops", []))):
+            if stop.kind == CITY:
+                facts.sites[(hx.id, k)] = [Site(t) for t in raw.get("slot_types", [])]
+    check_coordinates_unique(hexes, where)
+    _read_groups(raw_hexes, hexes, facts, where)
+    facts.commuter = _read_commuter(m.get("commuter_runs", []), hexes, facts, where)
+    board = Board(layout=layout, hexes=hexes, phase=phase, corporation=parse_corporation(data, where),
+                  trains=[], phases=phases, title="1831", axes=axes)
+    return board, facts
+
+
+def _fill_extension_values(h, by_id, where):
+    """5.2.3.10: a red extension's sites count as the city's, so its stops take the
+    city's value unless the map gives one."""
+    if not isinstance(h, dict) or "part_of" not in h:
+        return h
+    main = by_id.get(h["part_of"])
+    if main is None:
+        raise InputError(f"part_of names hex {h['part_of']!r}, which is not on the map", where)
+    main_city = next((s for s in main.get("stops", []) if isinstance(s, dict) and s.get("kind") == CITY), None)
+    h = copy.deepcopy(h)
+    for s in h.get("stops", []):
+        if isinstance(s, dict) and "value" not in s and main_city is not None and "value" in main_city:
+            s["value"] = main_city["value"]
+    return h
+
+
+def _with_slot_counts(h, where):
+    """Check ``slot_types`` and give ``slots`` its default (the number of sites)."""
+    if not isinstance(h, dict):
+        return h
+    h = copy.deepcopy(h)
+    for k, s in enumerate(h.get("stops", []) if isinstance(h.get("stops"), list) else []):
+        w = f"{where} ({h.get('id')}).stops[{k}]"
+        if not isinstance(s, dict):
+            continue
+        types = s.get("slot_types")
+        if s.get("kind") != CITY:
+            if types:
+                raise InputError(f"only a city has token sites, not a {s.get('kind')}", w)
+            continue
+        if types is None:
+            if s.get("slots", 1):
+                raise InputError("an 1831 city needs 'slot_types', e.g. [\"station\", \"yard\"] "
+                                 "(circles are Stations, squares Rail Yards: 5.2.3.9)", w)
+            types = s["slot_types"] = []
+        if not isinstance(types, list):
+            raise InputError("slot_types must be a list of 'station' / 'yard'", w)
+        for t in types:
+            if t not in SLOT_TYPES:
+                raise InputError(f"unknown slot type {t!r} (expected 'station' or 'yard')", w)
+        if "slots" in s and s["slots"] != len(types):
+            raise InputError(f"slots is {s['slots']!r} but slot_types lists {len(types)} site(s)", w)
+        s["slots"] = len(types)
+    return h
+
+
+def _read_groups(raw_hexes, hexes, facts, where):
+    """City groups: a city hex and its red extensions are one city (5.2.3.10); every
+    other stop is its own group. The Delaware exception names two groups (5.6.2.1)."""
+    for i, h in enumerate(raw_hexes):
+        hid, w = h["id"], f"{where}: map.hexes[{i}] ({h['id']})"
+        main = h.get("part_of", hid)
+        if main != hid and "part_of" in raw_hexes[[x["id"] for x in raw_hexes].index(main)]:
+            raise InputError(f"part_of names {main}, which is itself an extension", w)
+        for k, stop in enumerate(hexes[hid].stops):
+            facts.group[(hid, k)] = main if stop.kind == CITY else f"{hid}.{k}"
+        if "revisit_after" in h:
+            via = h["revisit_after"]
+            if (not isinstance(via, list) or len(via) != 2
+                    or not all(isinstance(v, str) and v in hexes for v in via) or via[0] == via[1]):
+                raise InputError("revisit_after must name two other hexes of the map (the two cities "
+                                 "south of the Delaware large city, 5.6.2.1)", w)
+            if not any(s.kind == CITY for s in hexes[hid].stops):
+                raise InputError("revisit_after is for a city hex (the Delaware large city)", w)
+            facts.revisit[main] = (via[0], via[1])
+    # name the two cities by their groups (a red extension answers for its city)
+    for g, via in list(facts.revisit.items()):
+        facts.revisit[g] = tuple(next(facts.group[(v, k)] for k, s in enumerate(hexes[v].stops) if s.kind == CITY)
+                                 if any(s.kind == CITY for s in hexes[v].stops) else _no_city(v, where)
+                                 for v in via)
+
+
+def _no_city(hex_id, where):
+    raise InputError(f"revisit_after names {hex_id}, which has no city", where)
+
+
+def _read_commuter(raw, hexes, facts, where):
+    """5.6.7: each commuter run is a cycle of city hexes, started at the first one
+    (or at any of them with ``"any_start": true``: Baltimore - Washington)."""
+    w = f"{where}: map.commuter_runs"
+    if not isinstance(raw, list):
+        raise InputError("commuter_runs must be a list", w)
+    runs = []
+    for i, r in enumerate(raw):
+        wi = f"{w}[{i}]"
+        if not isinstance(r, dict) or not isinstance(r.get("cycle"), list) or len(r["cycle"]) < 2:
+            raise InputError("a commuter run needs a 'cycle' of at least two city hexes", wi)
+        for hid in r["cycle"]:
+            if hid not in hexes or not any(s.kind == CITY for s in hexes[hid].stops):
+                raise InputError(f"commuter cycle names {hid!r}, which is not a city hex of the map", wi)
+        any_start = r.get("any_start", False)
+        if not isinstance(any_start, bool):
+            raise InputError("any_start must be true or false", wi)
+        cycle = [facts.group[(hid, next(k for k, s in enumerate(hexes[hid].stops) if s.kind == CITY))]
+                 for hid in r["cycle"]]
+        runs.append({"name": r.get("name", f"commuter {i}"), "cycle": cycle, "any_start": any_start})
+    return runs
+
+
+def _find_site(board, facts, t, w, want_free):
+    """The (hex, stop, slot) a token or a track right names, checked."""
+    if not isinstance(t, dict):
+        raise InputError("expected an object with 'hex', 'stop' and 'slot'", w)
+    hex_id = t.get("hex")
+    if hex_id not in board.hexes:
+        raise InputError(f"unknown hex {hex_id!r}", w)
+    k = t.get("stop", 0)
+    hx = board.hexes[hex_id]
+    if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < len(hx.stops):
+        raise InputError(f"hex {hex_id} has no stop {k!r} (it has {len(hx.stops)})", w)
+    if hx.stops[k].kind != CITY:
+        raise InputError(f"{hex_id}.{k} is a {hx.stops[k].kind}; tokens go on cities", w)
+    sites = facts.sites[(hex_id, k)]
+    ttype = t.get("type")
+    if ttype is not None and ttype not in SLOT_TYPES:
+        raise InputError(f"unknown slot type {ttype!r} (expected 'station' or 'yard')", w)
+    if "slot" in t:
+        j = t["slot"]
+        if isinstance(j, bool) or not isinstance(j, int) or not 0 <= j < len(sites):
+            raise InputError(f"{hex_id}.{k} has no slot {j!r} (it has {len(sites)}: "
+                             f"{', '.join(s.type for s in sites) or 'none'})", w)
+        if ttype is not None and sites[j].type != ttype:
+            raise InputError(f"slot {j} of {hex_id}.{k} is a {sites[j].type} site, not a {ttype}", w)
+        return hex_id, k, j
+    if ttype is None:
+        raise InputError("give the token's 'slot' (index into slot_types) or its 'type'", w)
+    for j, s in enumerate(sites):
+        if s.type == ttype and (s.holder is None) == want_free:
+            return hex_id, k, j
+    raise InputError(f"{hex_id}.{k} has no {'free ' if want_free else 'taken '}{ttype} site", w)
+
+
+def place_tokens(board: Board, facts: Map1831, phase: int, data, where):
+    """Tokens on their typed sites (5.2.7.2), checked against 5.2.7.6: one token per
+    corporation per city hex before the first 3-train, then at most one of each type."""
+    tokens = data.get("tokens", [])
+    if not isinstance(tokens, list):
+        raise InputError("field 'tokens' must be a list", where)
+    held = {}  # (corp, group) -> [types]
+    for i, t in enumerate(tokens):
+        w = f"{where}: tokens[{i}]"
+        hex_id, k, j = _find_site(board, facts, t, w, want_free=True)
+        corp = t.get("corporation")
+        if not isinstance(corp, str) or not corp:
+            raise InputError("token has no 'corporation'", w)
+        site = facts.sites[(hex_id, k)][j]
+        if site.holder is not None:
+            raise InputError(f"slot {j} of {hex_id}.{k} already holds {site.holder}'s token", w)
+        group = facts.group[(hex_id, k)]
+        types = held.setdefault((corp, group), [])
+        if site.type in types:
+            raise InputError(f"{corp} would have two {site.type}s in city {group} (5.2.7.6)", w)
+        if types and phase < 3:
+            raise InputError(f"{corp} would have two tokens in city {group} before the first "
+                             "3-train (5.2.7.6)", w)
+        types.append(site.type)
+        site.holder = corp
+        board.hexes[hex_id].stops[k].tokens.append(corp)
+
+
+def read_rights(board: Board, facts: Map1831, data, where):
+    """5.5: other corporations' tokens bought for this round, ``"track_rights": [{"hex",
+    "stop", "slot"}]`` (or ``"type"`` instead of ``"slot"``)."""
+    raw = data.get("track_rights", [])
+    if not isinstance(raw, list):
+        raise InputError("field 'track_rights' must be a list", where)
+    corp = board.corporation
+    for i, t in enumerate(raw):
+        w = f"{where}: track_rights[{i}]"
+        hex_id, k, j = _find_site(board, facts, t, w, want_free=False)
+        site = facts.sites[(hex_id, k)][j]
+        if site.holder is None:
+            raise InputError(f"slot {j} of {hex_id}.{k} is empty: track rights are bought on "
+                             "another corporation's token", w)
+        if site.holder == corp:
+            raise InputError(f"slot {j} of {hex_id}.{k} holds {corp}'s own token", w)
+        if site.right >= 0:
+            raise InputError(f"the token in slot {j} of {hex_id}.{k} is bought twice", w)
+        if any(s.right >= 0 and s.type == site.type for s in facts.sites[(hex_id, k)]):
+            raise InputError(f"two {site.type} rights in {hex_id}.{k}: a train runs to one token "
+                             "per city, so this is not supported", w)
+        site.right = len(facts.rights)
+        facts.rights.append((hex_id, k, j))
+
+
+def mark_blocks(board: Board, facts: Map1831):
+    """5.2.4.1: a city hex full of other corporations' tokens blocks; fullness is over
+    the whole city, red extensions included (5.2.3.10). Off-boards end nothing in 1831
+    (only tokens earn), so they are dead ends."""
+    corp = board.corporation
+    by_group = {}
+    for ref, sites in facts.sites.items():
+        by_group.setdefault(facts.group[ref], []).extend(sites)
+    for (hex_id, k), group in facts.group.items():
+        stop = board.hexes[hex_id].stops[k]
+        if stop.kind == OFFBOARD:
+            stop.passable = False
+        elif stop.kind == CITY:
+            sites = by_group[group]
+            full = bool(sites) and all(s.holder is not None for s in sites)
+            ours = any(s.holder == corp or s.right >= 0 for s in sites)
+            stop.passable = not full or ours
+        else:
+            stop.passable = True

@@ -1,0 +1,257 @@
+"""The 1831 route model: the object a Board carries as ``route_model`` (board.py).
+
+``routes(compiled, kinds, deadline, progress)`` returns every token-to-token path with,
+per train kind, the most that kind earns on it (kernels.py), plus the commuter runs
+(commuter.py). Assigning trains to routes stays the core's, except when the
+corporation bought track rights: each must be run to by some train (5.6.5), which the
+core's assignment cannot say, so then this model assigns the trains itself
+(``kernels.assign_covering``) and hands the core only the chosen routes.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...errors import InputError
+from ...search import RouteSet
+from . import kernels
+from .commuter import commuter_paths
+from .trains import MIXED, STATION, YARD, parse_train_name, token_values
+
+TYPE_CODE = {STATION: 0, YARD: 1, MIXED: 2}
+MAX_RIGHTS = 16
+
+
+@dataclass
+class TypedRouteSet(RouteSet):
+    """A RouteSet whose routes pass cities without running to them: ``counted_for``
+    says which stops a train runs to (the core's describe_route cannot know)."""
+
+    model: object = None
+
+    def counted_for(self, r, train_name):
+        """The stops train ``train_name`` runs to on route ``r`` (5.6.2.3, 5.6.3)."""
+        return self.model.counted(self, r, train_name)
+
+
+class Model1831:
+    """Per-stop 1831 facts by stop reference, and the search over them."""
+
+    def __init__(self, board, facts, phase, strict):
+        self.board, self.facts, self.strict = board, facts, strict
+        self.token_value = token_values(phase)
+        self.last = None
+
+    # --- arrays by stop id ----------------------------------------------------------
+
+    def _arrays(self, compiled):
+        board, facts, corp = self.board, self.facts, self.board.corporation
+        refs = compiled.stop_refs
+        n = len(refs)
+        groups = sorted({facts.group[r] for r in refs})
+        self.group_id = {g: i for i, g in enumerate(groups)}
+        self.stop_group = np.array([self.group_id[facts.group[r]] for r in refs], np.int64)
+        self.stop_pass = np.array([bool(board.stop(r).passable) for r in refs], np.bool_)
+        self.st_val = np.full(n, -1, np.int64)
+        self.yd_val = np.full(n, -1, np.int64)
+        self.st_right = np.full(n, -1, np.int64)
+        self.yd_right = np.full(n, -1, np.int64)
+        for s, ref in enumerate(refs):
+            city = board.stop(ref).value
+            for site in facts.sites.get(ref, []):
+                if site.holder == corp or site.right >= 0:
+                    val, right = (self.st_val, self.st_right) if site.type == "station" else (self.yd_val, self.yd_right)
+                    val[s] = city + self.token_value[site.type]
+                    if site.right >= 0:
+                        right[s] = site.right
+        self.stop_own = (self.st_val >= 0) | (self.yd_val >= 0)
+        self.rev_a = np.full(len(groups), -1, np.int64)
+        self.rev_b = np.full(len(groups), -1, np.int64)
+        for g, (a, b) in facts.revisit.items():
+            if g in self.group_id and a in self.group_id and b in self.group_id:
+                self.rev_a[self.group_id[g]] = self.group_id[a]
+                self.rev_b[self.group_id[g]] = self.group_id[b]
+        # a chain and the same track walked the other way share one undirected id
+        key = {}
+        for c in range(compiled.n_chains):
+            ps = tuple(compiled.chain_paths[compiled.chain_path_ptr[c]:compiled.chain_path_ptr[c + 1]])
+            key[(int(compiled.chain_from[c]), int(compiled.chain_to[c]), ps)] = c
+        self.chain_und = np.array(
+            [min(c, key.get((int(compiled.chain_to[c]), int(compiled.chain_from[c]),
+                             tuple(compiled.chain_paths[compiled.chain_path_ptr[c]:compiled.chain_path_ptr[c + 1]][::-1])), c))
+             for c in range(compiled.n_chains)], np.int64)
+
+    # --- the hook --------------------------------------------------------------------
+
+    def routes(self, compiled, kinds, deadline=None, progress=None):
+        """Every route of the corporation, valued per train kind (see module docstring)."""
+        self.compiled = compiled
+        self._arrays(compiled)
+        n_rights = len(self.facts.rights)
+        if n_rights > MAX_RIGHTS:
+            raise InputError(f"at most {MAX_RIGHTS} track rights are supported, not {n_rights}", "track_rights")
+        self.kind_names = [k.name for k in kinds]
+        types = [parse_train_name(k.name) for k in kinds]
+        kind_type = np.array([TYPE_CODE[t.type] for t in types], np.int64)
+        kind_size = np.array([t.size for t in types], np.int64)
+        n_masks = 1 << n_rights
+        ptr, stops, chains, bits, complete = self._paths(compiled, deadline, progress)
+        values = np.empty((len(ptr) - 1, len(kinds), n_masks), np.int64)
+        kernels.best_counts(ptr, stops, self.stop_group, self.st_val, self.yd_val, self.st_right,
+                            self.yd_right, kind_type, kind_size, self.strict, n_masks, values)
+        visit = np.ones(len(stops), np.bool_)
+        n_plain = len(ptr) - 1
+        ptr, stops, chains, bits, values, visit = self._add_commuter(
+            compiled, types, n_masks, ptr, stops, chains, bits, values, visit)
+        self.visit = visit
+        self.commuter = np.arange(len(ptr) - 1) >= n_plain
+        if n_rights == 0:
+            flat = values[:, :, 0]
+            keep = np.flatnonzero((flat >= 0).any(axis=1))
+            rs = self._subset(compiled, ptr, stops, chains, bits, flat, keep, complete)
+        else:
+            rs = self._assign_with_rights(compiled, kinds, ptr, stops, chains, bits, values, complete)
+        self.last = rs
+        return rs
+
+    def _paths(self, compiled, deadline, progress):
+        roots = np.flatnonzero(self.stop_own)
+        parts, complete = [], True
+        for i, root in enumerate(roots):
+            if deadline is not None and time.perf_counter() > deadline:
+                complete = False
+                break
+            parts.append(self._paths_from(compiled, int(root)))
+            if progress:
+                progress.update("routes", roots_done=i + 1, roots=len(roots),
+                                routes=sum(len(p[0]) - 1 for p in parts))
+        ptrs, stops, chains, bits, off = [np.zeros(1, np.int64)], [], [], [], 0
+        for p, s, c, b in parts:
+            ptrs.append(p[1:] + off)
+            off += p[-1]
+            stops.append(s)
+            chains.append(c)
+            bits.append(b)
+        words = compiled.words
+        cat = (lambda xs, empty: np.concatenate(xs) if xs else empty)
+        return (np.concatenate(ptrs), cat(stops, np.zeros(0, np.int64)), cat(chains, np.zeros(0, np.int64)),
+                cat(bits, np.zeros((0, words), np.uint64)), complete)
+
+    def _paths_from(self, compiled, root, cap=1 << 12):
+        avg = 8
+        while True:
+            ptr = np.zeros(cap + 1, np.int64)
+            stops = np.empty(cap * avg, np.int64)
+            chains = np.empty(cap * avg, np.int64)
+            bits = np.empty((cap, compiled.words), np.uint64)
+            n = kernels.token_paths(root, compiled.adj_ptr, compiled.adj_chain, compiled.chain_to,
+                                    compiled.chain_bits, self.chain_und, self.stop_group, self.stop_pass,
+                                    self.stop_own, self.rev_a, self.rev_b, ptr, stops, chains, bits)
+            if n < cap and (n == 0 or ptr[n] > 0):
+                end = ptr[n]
+                return ptr[: n + 1], stops[:end], chains[:end], bits[:n]
+            cap, avg = max(cap * 2, n + 1), min(avg * 2, compiled.n_stops + 2)
+
+    def _add_commuter(self, compiled, types, n_masks, ptr, stops, chains, bits, values, visit):
+        """5.6.7: commuter runs are valued here: every visit runs to its Station."""
+        size = max([t.size for t in types if t.type == STATION], default=0)
+        extra = list(commuter_paths(self, size))
+        if not extra:
+            return ptr, stops, chains, bits, values, visit
+        ptr, stops, chains, visit = list(ptr), [stops], [chains], [visit]
+        new_bits, new_vals = [bits], []
+        for st, ch, vis, b in extra:
+            ptr.append(ptr[-1] + len(st))
+            stops.append(np.array(st, np.int64))
+            chains.append(np.array(ch + [-1], np.int64))
+            visit.append(np.array(vis, np.bool_))
+            new_bits.append(b.reshape(1, -1))
+            total = sum(int(self.st_val[s]) for s, v in zip(st, vis) if v)
+            mask = 0
+            for s, v in zip(st, vis):
+                if v and self.st_right[s] >= 0:
+                    mask |= 1 << int(self.st_right[s])
+            row = np.full((1, len(types), n_masks), -1, np.int64)
+            for k, t in enumerate(types):
+                if t.type == STATION and t.size >= max(5, sum(vis)):
+                    row[0, k, mask] = total
+            new_vals.append(row)
+        return (np.array(ptr, np.int64), np.concatenate(stops), np.concatenate(chains),
+                np.concatenate(new_bits), np.concatenate([values] + new_vals), np.concatenate(visit))
+
+    def _subset(self, compiled, ptr, stops, chains, bits, values, keep, complete):
+        """The routes ``keep`` as a TypedRouteSet (chains aligned with stops as the
+        core's are: chain i joins stops i and i+1, the last one unused; all forwards)."""
+        new_ptr = np.zeros(len(keep) + 1, np.int64)
+        lens = ptr[keep + 1] - ptr[keep]
+        new_ptr[1:] = np.cumsum(lens)
+        idx = np.concatenate([np.arange(ptr[r], ptr[r + 1]) for r in keep]) if len(keep) else np.zeros(0, np.int64)
+        self.kept_visit = self.visit[idx]
+        self.kept_commuter = self.commuter[keep]
+        return TypedRouteSet(compiled, new_ptr, stops[idx], chains[idx], np.zeros(len(keep), np.int64),
+                             bits[keep], list(self.kind_names), values[keep].copy(), complete, model=self)
+
+    def _assign_with_rights(self, compiled, kinds, ptr, stops, chains, bits, values, complete):
+        """5.6.5: choose the run here, every bought right run to by some train, and hand
+        the core only the chosen routes, each valued for its own train's kind."""
+        trains = sorted(self.board.trains, key=lambda t: (-t.visits, t.name))
+        n_masks = values.shape[2]
+        # a (route, rights) candidate is useless when a superset of rights earns as much
+        best_super = np.full(values.shape, -1, np.int64)
+        for m in range(n_masks):
+            sup = [m2 for m2 in range(n_masks) if m2 & m == m and m2 != m]
+            if sup:
+                best_super[:, :, m] = values[:, :, sup].max(axis=2)
+        useful = (values >= 0) & (values > best_super)
+        kind_index = {name: k for k, name in enumerate(self.kind_names)}
+        seg, cr, cv, cm, off = {}, [], [], [], 0
+        for t in trains:
+            if t.name in seg:
+                continue
+            k = kind_index[t.name]
+            r, m = np.nonzero(useful[:, k, :])
+            v = values[r, k, m]
+            order = np.argsort(-v, kind="stable")
+            cr.append(r[order])
+            cv.append(v[order])
+            cm.append(m[order])
+            seg[t.name] = (off, off + len(r))
+            off += len(r)
+        cat = (lambda xs: np.concatenate(xs).astype(np.int64) if xs else np.zeros(0, np.int64))
+        cr, cv, cm = cat(cr), cat(cv), cat(cm)
+        start = np.array([seg[t.name][0] for t in trains], np.int64)
+        end = np.array([seg[t.name][1] for t in trains], np.int64)
+        twin = np.array([i > 0 and trains[i].name == trains[i - 1].name for i in range(len(trains))], np.bool_)
+        rest = np.zeros(len(trains) + 1, np.int64)
+        for i in range(len(trains) - 1, -1, -1):
+            rest[i] = rest[i + 1] + (cv[start[i]] if end[i] > start[i] else 0)
+        choice = np.full(max(len(trains), 1), -1, np.int64)
+        best = kernels.assign_covering(start, end, twin, cr, cv, cm, bits, rest, n_masks - 1, choice)
+        if best < 0:
+            names = ", ".join(f"{h}.{k} slot {j}" for h, k, j in self.facts.rights)
+            raise InputError(f"no run of {self.board.corporation}'s trains runs to every bought track right "
+                             f"({names}); 5.6.5 requires each to be used", "track_rights")
+        chosen = [(i, int(choice[i])) for i in range(len(trains)) if choice[i] >= 0]
+        keep = np.array([cr[k] for _, k in chosen], np.int64)
+        forced = np.full((len(keep), len(self.kind_names)), -1, np.int64)
+        self.forced_mask = {}
+        for row, (i, k) in enumerate(chosen):
+            forced[row, kind_index[trains[i].name]] = cv[k]
+            self.forced_mask[row] = int(cm[k])
+        return self._subset(compiled, ptr, stops, chains, bits, forced, keep, complete)
+
+    # --- describing a route ------------------------------------------------------------
+
+    def counted(self, rs, r, train_name):
+        """Which stops of route ``r`` the train runs to, recomputed for display: the
+        best counting (ties: the first found), covering this route's rights if forced."""
+        from .explain import best_counting
+
+        a, b = rs.ptr[r], rs.ptr[r + 1]
+        if self.kept_commuter[r]:  # a commuter run: its visits are fixed
+            return [bool(v) for v in self.kept_visit[a:b]]
+        need = getattr(self, "forced_mask", {}).get(r, 0) if len(self.facts.rights) else 0
+        return best_counting(self, [int(s) for s in rs.stops[a:b]], parse_train_name(train_name), need)[1]
