@@ -21,6 +21,7 @@ the core only.
 from __future__ import annotations
 
 import dataclasses
+import time
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -53,6 +54,7 @@ class RouteModel1833NE:
 
     conditional: list = field(default_factory=list)
     extended: list = field(default_factory=list)
+    incomplete: bool = False
 
     def routes(self, compiled, kinds, deadline, progress):
         from ... import search
@@ -68,8 +70,10 @@ class RouteModel1833NE:
             self._revalue_conditional(ctx, plain)
         if not self.extended:
             return plain
+        self.incomplete = False
         extra = self._extended_routes(ctx, deadline)
         if extra is None:
+            plain.complete = plain.complete and not self.incomplete
             return plain
         ptr, stops, chains, split, bits, values = extra
         n0 = len(plain)
@@ -82,7 +86,7 @@ class RouteModel1833NE:
             np.concatenate([plain.bits, bits]) if n0 else bits,
             plain.kinds,
             np.concatenate([plain.values, values]) if n0 else values,
-            plain.complete,
+            plain.complete and not self.incomplete,
         )
 
     # --- A12 ------------------------------------------------------------------------
@@ -90,10 +94,11 @@ class RouteModel1833NE:
     def _revalue_conditional(self, ctx, rs):
         """Routes through a conditional stop whose condition holds: value them again
         with the stop worth its value (the core valued it at 0)."""
-        for r in range(len(rs)):
+        # only the routes through a conditional stop (found with numpy: sets can be large)
+        hit = np.isin(rs.stops, np.array(sorted(ctx.cond_ids), dtype=np.int64))
+        owner = np.repeat(np.arange(len(rs)), np.diff(rs.ptr))
+        for r in np.unique(owner[hit]):
             stops = rs.stops[rs.ptr[r]:rs.ptr[r + 1]]
-            if not any(int(s) in ctx.cond_ids for s in stops):
-                continue
             for k, kind in enumerate(ctx.kinds):
                 if rs.values[r, k] >= 0:
                     rs.values[r, k] = ctx.core_value(list(map(int, stops)), kind, None)
@@ -117,6 +122,9 @@ class RouteModel1833NE:
         parts = []
         roots = np.flatnonzero(comp.stop_own).astype(np.int64)
         for root in roots:
+            if deadline is not None and time.perf_counter() > deadline:
+                self.incomplete = True  # the search then reports no proof of optimality
+                break
             parts.append(search._enumerate_root(loose, np.array([root]), n, n))
         ptr, stops, chains, split, bits = search._concat(parts, comp.words)
         keep, values = [], []
