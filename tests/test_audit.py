@@ -436,3 +436,41 @@ def test_legality_agrees_with_the_route_set(seed):
             assert result.declared_revenue == value
         else:
             assert result.problems
+
+
+# --- a title with its own route model (as 1831's token-to-token runs) ----------------
+
+class TokenToToken:
+    """A toy route model: the plain routes whose two ends both hold the company's token."""
+
+    def routes(self, compiled, kinds, deadline, progress):
+        import numpy as np
+
+        from trainruns.search import RouteSet, enumerate_all
+
+        board = compiled.board
+        board.route_model = None
+        try:
+            rs = enumerate_all(compiled)
+        finally:
+            board.route_model = self
+        keep = [k for k in range(len(rs))
+                if compiled.stop_own[rs.stops[rs.ptr[k]]] and compiled.stop_own[rs.stops[rs.ptr[k + 1] - 1]]]
+        parts = [np.arange(rs.ptr[k], rs.ptr[k + 1]) for k in keep]
+        idx = np.concatenate(parts) if parts else np.zeros(0, np.int64)
+        ptr = np.concatenate([[0], np.cumsum([len(p) for p in parts])]).astype(np.int64)
+        return RouteSet(compiled, ptr, rs.stops[idx], rs.chains[idx], rs.split[keep], rs.bits[keep],
+                        rs.kinds, rs.values[keep])
+
+
+def test_route_model_title_checks_routes_against_the_model(board):
+    b = copy.deepcopy(board)
+    b.route_model = TokenToToken()
+    run = trainruns.solve(b)
+    assert rules(b, run, ("3", "J2.0 J2.1")) == []
+    assert rules(b, run, ("3", "J2.1 J4.0")) == ["not-a-title-route"]
+    assert rules(b, run, ("99", "A1.0 A3.0")) == ["not-a-title-route"]
+    assert rules(b, run, ("2", "A3.0 A5.0")) == ["no-token"]     # generic problems still named
+    decl = {"routes": [{"train": r.train, "stops": r.stop_labels()} for r in run.routes]}
+    result = audit(b, decl, best=run)
+    assert result.legal and result.declared_revenue == run.revenue

@@ -304,6 +304,7 @@ class _Auditor:
         self._chain_hexes = [self._hexes_of_chain(c) for c in range(self.track.n_chains)]
         self.sections, self.messages, self.title = _wording(board)
         self.problems: list[Problem] = []
+        self._faulty = set()  # id() of the routes with a problem
 
     # -- driver --
 
@@ -338,6 +339,7 @@ class _Auditor:
         if section:
             text = f"{text} (rulebook: {section})"
         train = route.train if isinstance(route, DeclaredRoute) else route
+        self._faulty.add(id(route))
         self.problems.append(Problem(train=train, rule=rule, message=text))
 
     def _name(self, ref):
@@ -544,7 +546,8 @@ class _Auditor:
         checks must be one of them (``not-a-title-route``), and the trains must still
         fit on disjoint track when only such routes are allowed (``track-shared``);
         the routes are then valued as the model values them."""
-        ready = [i for i, r in enumerate(routes) if r.chains]
+        # a route already known to be illegal is not looked up again: one reason is enough
+        ready = [i for i, r in enumerate(routes) if r.chains and id(r) not in self._faulty]
         if not ready:
             return
         rs = enumerate_all(self.compiled)
