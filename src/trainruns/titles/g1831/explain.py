@@ -13,7 +13,8 @@ def best_counting(model, stops, train, need=0):
     """(value, counted flags) of the best choice of tokens for ``train`` on the path
     ``stops`` (stop ids) that runs to at least the rights in ``need``; (-1, all False)
     when there is none. Same rules as kernels.best_counts (5.6.2.3, 5.6.2.5, 5.6.3)."""
-    # state: (count, has station, has yard, rights, counted in this city visit) -> (value, flags)
+    # state: (count, has station, has yard, rights, f) -> (value, flags); f as in the
+    # kernel: 0 nothing yet in this city visit, 1 ran to a token, 2 owes one (strict)
     states = {}
     n = len(stops)
     for i, s in enumerate(stops):
@@ -30,17 +31,20 @@ def best_counting(model, stops, train, need=0):
         same = model.stop_group[s] == model.stop_group[stops[i - 1]]
         nxt = {}
         for (c, hs, hy, rm, f), (v, flags) in states.items():
+            if not same and f == 2:
+                continue
             fr = f if same else 0
-            if i < n - 1 and (not model.strict or fr or not opts):
-                _keep(nxt, (c, hs, hy, rm, fr), v, flags + (False,))
-            if not fr and c < train.size:
+            if i < n - 1:
+                fs = 2 if fr == 0 and model.strict and opts else fr
+                _keep(nxt, (c, hs, hy, rm, fs), v, flags + (False,))
+            if fr != 1 and c < train.size:
                 for ov, os_, oy, rb in opts:
                     _keep(nxt, (c + 1, hs | os_, hy | oy, rm | rb, 1), v + ov, flags + (True,))
         states = nxt
     best = (-1, [False] * n)
     for (c, hs, hy, rm, f), (v, flags) in states.items():
         ok_type = {STATION: hs and not hy, YARD: hy and not hs, MIXED: hs and hy}[train.type]
-        if c >= 2 and ok_type and rm & need == need and v > best[0]:
+        if f == 1 and c >= 2 and ok_type and rm & need == need and v > best[0]:
             best = (v, list(flags))
     return best
 

@@ -157,8 +157,10 @@ def best_counts(ptr, stops, stop_group, st_val, yd_val, st_right, yd_right, kind
         for k in range(n_kinds):
             ty, size = kind_type[k], kind_size[k]
             size = min(size, length)
-            # state index: ((count * 4 + typemask) * lm + rightmask) * 2 + counted_in_visit
-            n_state = (size + 1) * 4 * lm * 2
+            # state index: ((count * 4 + typemask) * lm + rightmask) * 3 + f, where f says
+            # what happened in the current city visit: 0 nothing, 1 ran to a token,
+            # 2 (strict only) passed a token it could run to, still owing one
+            n_state = (size + 1) * 4 * lm * 3
             cur = np.full(n_state, NEG, np.int64)
             nxt = np.full(n_state, NEG, np.int64)
             for i in range(length):
@@ -174,10 +176,10 @@ def best_counts(ptr, stops, stop_group, st_val, yd_val, st_right, yd_right, kind
                         lry = 1 << j
                 if i == 0:
                     if can_s:
-                        idx = ((1 * 4 + 1) * lm + lrs) * 2 + 1
+                        idx = ((1 * 4 + 1) * lm + lrs) * 3 + 1
                         cur[idx] = max(cur[idx], st_val[s])
                     if can_y:
-                        idx = ((1 * 4 + 2) * lm + lry) * 2 + 1
+                        idx = ((1 * 4 + 2) * lm + lry) * 3 + 1
                         cur[idx] = max(cur[idx], yd_val[s])
                     continue
                 nxt[:] = NEG
@@ -185,20 +187,25 @@ def best_counts(ptr, stops, stop_group, st_val, yd_val, st_right, yd_right, kind
                 for c in range(size + 1):
                     for tm in range(4):
                         for rm in range(lm):
-                            for f in range(2):
-                                v = cur[((c * 4 + tm) * lm + rm) * 2 + f]
+                            for f in range(3):
+                                v = cur[((c * 4 + tm) * lm + rm) * 3 + f]
                                 if v == NEG:
                                     continue
+                                if not same and f == 2:
+                                    continue  # left a city owing a token (strict)
                                 fr = f if same else 0
-                                if not last and (not strict or fr == 1 or not (can_s or can_y)):
-                                    idx = ((c * 4 + tm) * lm + rm) * 2 + fr
+                                if not last:
+                                    fs = fr
+                                    if fr == 0 and strict and (can_s or can_y):
+                                        fs = 2
+                                    idx = ((c * 4 + tm) * lm + rm) * 3 + fs
                                     nxt[idx] = max(nxt[idx], v)
-                                if fr == 0 and c < size:
+                                if fr != 1 and c < size:
                                     if can_s:
-                                        idx = (((c + 1) * 4 + (tm | 1)) * lm + (rm | lrs)) * 2 + 1
+                                        idx = (((c + 1) * 4 + (tm | 1)) * lm + (rm | lrs)) * 3 + 1
                                         nxt[idx] = max(nxt[idx], v + st_val[s])
                                     if can_y:
-                                        idx = (((c + 1) * 4 + (tm | 2)) * lm + (rm | lry)) * 2 + 1
+                                        idx = (((c + 1) * 4 + (tm | 2)) * lm + (rm | lry)) * 3 + 1
                                         nxt[idx] = max(nxt[idx], v + yd_val[s])
                 tmp = cur
                 cur = nxt
@@ -206,16 +213,15 @@ def best_counts(ptr, stops, stop_group, st_val, yd_val, st_right, yd_right, kind
             want = 1 if ty == 0 else (2 if ty == 1 else 3)
             for c in range(2, size + 1):
                 for rm in range(lm):
-                    for f in range(2):
-                        v = cur[((c * 4 + want) * lm + rm) * 2 + f]
-                        if v == NEG:
-                            continue
-                        gm = 0
-                        for j in range(n_local):
-                            if rm & (1 << j):
-                                gm |= 1 << local[j]
-                        if gm < n_masks and v > out[r, k, gm]:
-                            out[r, k, gm] = v
+                    v = cur[((c * 4 + want) * lm + rm) * 3 + 1]
+                    if v == NEG:
+                        continue
+                    gm = 0
+                    for j in range(n_local):
+                        if rm & (1 << j):
+                            gm |= 1 << local[j]
+                    if gm < n_masks and v > out[r, k, gm]:
+                        out[r, k, gm] = v
     return out
 
 

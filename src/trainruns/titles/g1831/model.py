@@ -111,7 +111,7 @@ class Model1831:
         if n_rights == 0:
             flat = values[:, :, 0]
             keep = np.flatnonzero((flat >= 0).any(axis=1))
-            rs = self._subset(compiled, ptr, stops, chains, bits, flat, keep, complete)
+            rs = self._subset(compiled, ptr, stops, chains, bits, flat[keep], keep, complete)
         else:
             rs = self._assign_with_rights(compiled, kinds, ptr, stops, chains, bits, values, complete)
         self.last = rs
@@ -183,7 +183,7 @@ class Model1831:
                 np.concatenate(new_bits), np.concatenate([values] + new_vals), np.concatenate(visit))
 
     def _subset(self, compiled, ptr, stops, chains, bits, values, keep, complete):
-        """The routes ``keep`` as a TypedRouteSet (chains aligned with stops as the
+        """The routes ``keep`` (valued ``values``, one row each) as a TypedRouteSet (chains aligned with stops as the
         core's are: chain i joins stops i and i+1, the last one unused; all forwards)."""
         new_ptr = np.zeros(len(keep) + 1, np.int64)
         lens = ptr[keep + 1] - ptr[keep]
@@ -192,7 +192,7 @@ class Model1831:
         self.kept_visit = self.visit[idx]
         self.kept_commuter = self.commuter[keep]
         return TypedRouteSet(compiled, new_ptr, stops[idx], chains[idx], np.zeros(len(keep), np.int64),
-                             bits[keep], list(self.kind_names), values[keep].copy(), complete, model=self)
+                             bits[keep], list(self.kind_names), np.ascontiguousarray(values), complete, model=self)
 
     def _assign_with_rights(self, compiled, kinds, ptr, stops, chains, bits, values, complete):
         """5.6.5: choose the run here, every bought right run to by some train, and hand

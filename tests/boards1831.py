@@ -1,0 +1,235 @@
+"""Small 1831 boards for the tests: builders for hand-worked positions, and seeded
+random typed boards with a plain-Python brute force (independent of the g1831 kernels)."""
+
+import itertools
+import random
+
+from trainruns.compile import compile_board
+from trainruns.position import load_position
+from trainruns.titles.g1831.trains import parse_train_name, token_values
+
+
+def city(hid, value, types, paths, **extra):
+    """A hex with one city of typed sites."""
+    return {"id": hid, "stops": [{"kind": "city", "value": value, "slot_types": list(types)}],
+            "paths": paths, **extra}
+
+
+def line(specs, phase="3", trains=("2S",), tokens=(), **extra):
+    """Cities on a diagonal line A1 - B2 - C3 - ... joined by one track each (flat layout,
+    side 5 to the next hex's side 2). ``specs``: [(value, [slot types])]."""
+    hexes = []
+    for i, (value, types) in enumerate(specs):
+        hid = f"{chr(65 + i)}{i + 1}"
+        paths = ([[2, "s0"]] if i else []) + ([["s0", 5]] if i < len(specs) - 1 else [])
+        hexes.append(city(hid, value, types, paths))
+    return position(hexes, phase, trains, tokens, **extra)
+
+
+def position(hexes, phase="3", trains=("2S",), tokens=(), corporation="A", **extra):
+    toks = [{"hex": h, "stop": 0, "corporation": c, "slot": s} for h, s, c in tokens]
+    return {"title": "1831", "phase": phase, "corporation": corporation, "trains": list(trains),
+            "map": {"layout": "flat", "hexes": hexes, **extra.pop("map_extra", {})}, "tokens": toks, **extra}
+
+
+# --- random typed boards -----------------------------------------------------------
+
+OFF = ((0, 2), (-1, 1), (-1, -1), (0, -2), (1, -1), (1, 1))
+KINDS = ["2S", "3S", "2YD", "3YD", "2MX", "3MX", "4MX", "5S"]
+
+
+def random_position(seed):
+    rng = random.Random(seed)
+    cols, rows = rng.randint(2, 4), rng.randint(2, 3)
+    cells = [(i, 2 * j + (i % 2)) for i in range(cols) for j in range(rows)]
+    present = set(cells)
+    joined = {}
+    for (x, y) in cells:
+        for e in range(6):
+            nb = (x + OFF[e][0], y + OFF[e][1])
+            if nb in present:
+                key = frozenset([((x, y), e), (nb, (e + 3) % 6)])
+                joined.setdefault(key, rng.random() < 0.7)
+    phase = rng.choice(["2", "3", "5", "9"])
+    hexes, cities = [], []
+    for (x, y) in cells:
+        hid = f"{chr(65 + x)}{y + 1}"
+        sides = [e for e in range(6) if (x + OFF[e][0], y + OFF[e][1]) in present
+                 and joined[frozenset([((x, y), e), ((x + OFF[e][0], y + OFF[e][1]), (e + 3) % 6)])]]
+        if not sides:
+            continue
+        if rng.random() < 0.7:
+            types = [rng.choice(["station", "yard"]) for _ in range(rng.randint(1, 3))]
+            hexes.append(city(hid, rng.choice([10, 20, 30, 40]), types, [[e, "s0"] for e in sides]))
+            cities.append(hid)
+        else:
+            rng.shuffle(sides)
+            paths = [[sides[i], sides[j]] for i in range(len(sides)) for j in range(i + 1, len(sides))
+                     if rng.random() < 0.5]
+            hexes.append({"id": hid, "stops": [], "paths": paths})
+    if len(cities) >= 3 and rng.random() < 0.3:
+        d, a, b = rng.sample(cities, 3)
+        next(h for h in hexes if h["id"] == d)["revisit_after"] = [a, b]
+    if len(cities) >= 2 and rng.random() < 0.2:
+        a, b = rng.sample(cities, 2)
+        ha = next(h for h in hexes if h["id"] == a)
+        if "revisit_after" not in ha and not any(h.get("revisit_after") and a in h["revisit_after"] for h in hexes):
+            ha["part_of"] = b
+    tokens, rights = [], []
+    holder = set()
+    for h in hexes:
+        if not h["stops"]:
+            continue
+        g = h.get("part_of", h["id"])
+        for j, t in enumerate(h["stops"][0]["slot_types"]):
+            corp = rng.choice(["A", "A", "A", "B", "C", None])
+            if corp and ((corp, g, t) in holder or phase == "2" and (corp, g) in holder):
+                corp = None
+            if corp:
+                holder |= {(corp, g, t), (corp, g)}
+                tokens.append({"hex": h["id"], "stop": 0, "corporation": corp, "slot": j})
+                if corp != "A" and rng.random() < 0.15 and len(rights) < 2 and \
+                        not any(r["hex"] == h["id"] and h["stops"][0]["slot_types"][r["slot"]] == t for r in rights):
+                    rights.append({"hex": h["id"], "stop": 0, "slot": j})
+    trains = rng.sample(KINDS, rng.randint(1, 2))
+    pos = {"title": "1831", "phase": phase, "corporation": "A", "trains": trains,
+           "map": {"layout": "flat", "hexes": hexes}, "tokens": tokens, "track_rights": rights}
+    if rng.random() < 0.2:
+        pos["rules"] = {"pass_own_tokens": False}
+    return pos
+
+
+def brute_force(pos):
+    """Best revenue by the rules as written, by exhaustion: every walk over the track
+    between stops, every choice of tokens on it, every combination of trains. None when
+    the bought rights cannot all be run to."""
+    board = load_position(pos)
+    comp = compile_board(board)
+    facts = board.route_model.facts
+    corp = board.corporation
+    tv = token_values(int(board.phase))
+    strict = pos.get("rules", {}).get("pass_own_tokens") is False
+    refs = comp.stop_refs
+    group = [facts.group[r] for r in refs]
+    passable = [bool(board.stop(r).passable) for r in refs]
+    # per stop: options (type, value, right index or -1)
+    opts = []
+    for r in refs:
+        o = []
+        for site in facts.sites.get(r, []):
+            if site.holder == corp or site.right >= 0:
+                o.append((site.type, board.stop(r).value + tv[site.type], site.right))
+        opts.append(o)
+
+    def bits(c):
+        return frozenset(i for i in range(comp.n_bits) if int(comp.chain_bits[c, i >> 6]) >> (i & 63) & 1)
+
+    walks = []
+
+    def extend(stops, used, uses, first):
+        cur = stops[-1]
+        if len(stops) > 1 and opts[cur]:
+            walks.append((list(stops), used))
+        if len(stops) > 1 and not passable[cur]:
+            return
+        for idx in range(comp.adj_ptr[cur], comp.adj_ptr[cur + 1]):
+            c = int(comp.adj_chain[idx])
+            b = bits(c)
+            if b & used:
+                continue
+            t = int(comp.chain_to[c])
+            g = group[t]
+            if g == group[cur]:
+                if t in stops[len(stops) - _run_len(stops, group):]:
+                    continue
+            elif uses.get(g, 0):
+                rv = facts.revisit.get(g)
+                if not (uses[g] == 1 and rv and all(first.get(v, -1) > first[g] for v in rv)):
+                    continue
+            new_uses, new_first = dict(uses), dict(first)
+            if g != group[cur]:
+                new_uses[g] = new_uses.get(g, 0) + 1
+                new_first.setdefault(g, len(stops))
+            extend(stops + [t], used | b, new_uses, new_first)
+
+    for s in range(comp.n_stops):
+        if opts[s]:
+            extend([s], frozenset(), {group[s]: 1}, {group[s]: 0})
+
+    trains = [parse_train_name(t.name) for t in board.trains]
+    n_rights = len(facts.rights)
+    cands = {}  # train name -> [(value, bits, rights mask)]
+    for tt in {t.name: t for t in trains}.values():
+        best = {}
+        for stops, used in walks:
+            for choice in itertools.product(*[[None] + opts[s] for s in stops]):
+                v = _valid(choice, stops, group, tt, strict, opts)
+                if v is None:
+                    continue
+                mask = 0
+                for o in choice:
+                    if o and o[2] >= 0:
+                        mask |= 1 << o[2]
+                key = (used, mask)
+                best[key] = max(best.get(key, -1), v)
+        cands[tt.name] = [(v, used, m) for (used, m), v in best.items()]
+    full = (1 << n_rights) - 1
+    result = [None]
+
+    def assign(i, used, mask, total):
+        if i == len(trains):
+            if mask == full and (result[0] is None or total > result[0]):
+                result[0] = total
+            return
+        assign(i + 1, used, mask, total)
+        for v, b, m in cands[trains[i].name]:
+            if not b & used:
+                assign(i + 1, used | b, mask | m, total + v)
+
+    assign(0, frozenset(), 0, 0)
+    return result[0]
+
+
+def _run_len(stops, group):
+    n = 1
+    while n < len(stops) and group[stops[-n - 1]] == group[stops[-1]]:
+        n += 1
+    return n
+
+
+def _valid(choice, stops, group, tt, strict, opts):
+    """The value of running to ``choice`` (None: skip) along ``stops``, or None if the
+    rules forbid it."""
+    if choice[0] is None or choice[-1] is None:
+        return None
+    n = sum(1 for o in choice if o)
+    if not 2 <= n <= tt.size:
+        return None
+    kinds = {o[0] for o in choice if o}
+    if tt.type == "S" and kinds != {"station"} or tt.type == "YD" and kinds != {"yard"}:
+        return None
+    if tt.type == "MX" and kinds != {"station", "yard"}:
+        return None
+    # one token per visit of a city (consecutive stops of one group are one visit)
+    for i in range(1, len(stops)):
+        if group[stops[i]] == group[stops[i - 1]] and choice[i] and any(
+                choice[j] for j in range(_visit_start(stops, group, i), i)):
+            return None
+    if strict:
+        for i in range(1, len(stops) - 1):
+            eligible = [o for o in opts[stops[i]] if tt.type == "MX" or (o[0] == "station") == (tt.type == "S")]
+            if eligible and not choice[i] and not any(choice[j] for j in range(_visit_start(stops, group, i), _visit_end(stops, group, i) + 1) if j != i):
+                return None
+    return sum(o[1] for o in choice if o)
+
+
+def _visit_start(stops, group, i):
+    while i > 0 and group[stops[i - 1]] == group[stops[i]]:
+        i -= 1
+    return i
+
+
+def _visit_end(stops, group, i):
+    while i < len(stops) - 1 and group[stops[i + 1]] == group[stops[i]]:
+        i += 1
+    return i
