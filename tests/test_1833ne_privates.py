@@ -36,12 +36,17 @@ def test_p6_a12_value_by_phase():
 
 def test_p6_only_its_owner_may_run_to_a12():
     """"Only that corporation may run to A12": the HR, with a token in Montreal but no
-    P6, runs Montreal-Westport (the line past it ends at A12, closed to it)."""
+    P6, on the A12 line alone runs Montreal-Westport (70), not on to A12 (which would
+    make 110)."""
+    pos = fixture("delaware_hudson", corporation="HR", privates=[],
+                  tokens=[{"hex": "B3", "stop": 0, "corporation": "HR"}])
+    pos["tiles"] = [t for t in pos["tiles"] if t["hex"] in ("B9", "B5", "B3")]
+    assert run(pos) == (70, [("3/5", ["B3.0", "B11.0"], 70)])
+    # with the southern line too it runs south instead: Montreal 50 - St. Jean - Lowell
+    # 20 - Boston 30, plus $150, and still never A12
     pos = fixture("delaware_hudson", corporation="HR", privates=[],
                   tokens=[{"hex": "B3", "stop": 0, "corporation": "HR"}])
     revenue, routes = run(pos)
-    assert all("A12.0" not in r[1] for r in routes)
-    # it runs south instead: Montreal 50 - St. Jean - Lowell 20 - Boston 30, plus $150
     assert revenue == 50 + 30 + 20 + 150
     assert routes[0][1] == ["B3.0", "C4.0", "G20.0", "G22.1"]
 
