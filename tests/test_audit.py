@@ -154,7 +154,7 @@ def test_problem_names_train_and_says_why(board, best):
     result = audit(board, declare(("2", "A3.0 A5.0")), best=best)
     (p,) = result.problems
     assert p.train == "2" and p.rule == "no-token"
-    assert "A token" in p.message and p.message.endswith(".")
+    assert "token of A" in p.message and p.message.endswith(".")
 
 
 def test_stop_the_corporation_may_not_enter(board, best):

@@ -63,8 +63,9 @@ from .search import counted_stops, describe_route, enumerate_all, solve
 
 _STOP = re.compile(r"^([A-Z]+\d+)\.(\d+)$")
 
-# Default sentence per rule id. Fields: {train} "the 3-train", {stop}, {stops}, {a}, {b},
-# {n}, {limit}, {corporation}, {other}, {hexes}, {hex}.
+# Default sentence per rule id (a title may override any of them). Fields: {train} "The
+# 3-train", {other} "the 4-train", {corporation}, {stop}, {stops}, {a}, {b}, {n}, {limit},
+# {times}, {hexes}, {hex}, {name}, {owned}, {detail}.
 MESSAGES = {
     "unknown-train": "{corporation} owns no {name}-train (its trains: {owned}).",
     "train-declared-twice": "{train} is declared {n} times but {corporation} owns {owned} of them; "
@@ -75,13 +76,14 @@ MESSAGES = {
     "too-few-stops": "{train} runs {n} stop(s); a route needs at least 2.",
     "too-many-stops": "{train} visits {n} stops but may visit at most {limit}.",
     "too-many-nontowns": "{train} visits {n} stops that are not towns but may visit at most {limit}.",
-    "stop-repeated": "{train} visits {stop} {n} times; a route visits each stop at most once.",
+    "stop-repeated": "{train} visits {stop} {times}; a route visits each stop at most once.",
     "stop-not-enterable": "{corporation} may not run to or through {stop}.",
     "passes-offboard": "{train} runs through the off-board {stop}; an off-board may only "
                        "start or end a route.",
     "passes-blocked-city": "{train} runs through {stop}, which is full of other companies' "
                            "tokens; such a city may only start or end a route.",
-    "no-token": "{train}'s route has no city with a {corporation} token.",
+    "no-token": "{train}'s route includes no city holding a token of {corporation}; every "
+                "route must.",
     "stops-not-connected": "{train}: no track joins {a} to {b} without passing another stop.",
     "track-reused": "{train} cannot run {stops}: every way along the track uses some track "
                     "(a path or a hex edge) twice.",
@@ -425,7 +427,8 @@ class _Auditor:
         counts = Counter(ref for ref in r.refs if ref is not None)
         for ref, n in counts.items():
             if n > 1:
-                self._report(r, "stop-repeated", train=who.capitalize(), stop=self._name(ref), n=n)
+                self._report(r, "stop-repeated", train=who.capitalize(), stop=self._name(ref),
+                             times="twice" if n == 2 else f"{n} times")
 
     def _check_enterable(self, r):
         """A title may forbid the corporation a stop altogether (1832: the Coal Fields
