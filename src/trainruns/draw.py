@@ -255,6 +255,10 @@ def _value_spot(board, hex_id, k, p, radius, placed):
         clearance = min((1 - float(d @ s) for s in away), default=2.0)
         outside = max(0.0, max(float((spot - centre) @ s) for s in sides) - (geo.APOTHEM - 0.16))
         crowding = sum(max(0.0, r + 0.16 - np.linalg.norm(spot - q)) for q, r in others)
+        # A bubble must read as this stop's: nearer to it than to any other stop.
+        mine = np.linalg.norm(spot - p) - radius
+        crowding += sum(max(0.0, mine + 0.15 - (np.linalg.norm(spot - q) - r))
+                        for q, r in others[: len(hx.stops) - 1])
         # Small tie-break towards the upper right, where 18xx tiles usually print values.
         score = clearance - 10 * outside - 10 * crowding + 0.05 * (d[0] - d[1])
         if score > best_score:
@@ -262,9 +266,27 @@ def _value_spot(board, hex_id, k, p, radius, placed):
     return best
 
 
+def _shared_value_spot(board, hex_id):
+    """One spot for the value all of a hex's stops share (an OO tile, Atlanta): the hex
+    corner farthest from its stops, as the printed tiles show a single value."""
+    hx = board.hexes[hex_id]
+    centre = geo.hex_center(board, hex_id)
+    stops = [(geo.stop_position(board, hex_id, k), stop_radius(s)) for k, s in enumerate(hx.stops)]
+    spots = [centre] + [centre + 0.62 * (c - centre) for c in geo.corners(board.layout, centre)]
+    return max(spots, key=lambda q: min(np.linalg.norm(q - p) - r for p, r in stops))
+
+
 def _draw_stops(ax, board, st):
     for hex_id, hx in board.hexes.items():
         placed = []
+        values = {(s.kind, s.value) for s in hx.stops}
+        shared = len(hx.stops) > 1 and len(values) == 1 and hx.stops[0].kind != OFFBOARD
+        if shared and hx.stops[0].value:
+            spot = _shared_value_spot(board, hex_id)
+            ax.text(spot[0], spot[1], str(hx.stops[0].value), ha="center", va="center", clip_on=True,
+                    fontsize=st.font(0.2), zorder=Z_VALUE, gid=f"value-{hex_id}",
+                    bbox=dict(boxstyle="circle,pad=0.15", facecolor="white", edgecolor="black",
+                              linewidth=st.pt(0.02)))
         for k, stop in enumerate(hx.stops):
             p = geo.stop_position(board, hex_id, k)
             if stop.kind == CITY:
@@ -276,7 +298,7 @@ def _draw_stops(ax, board, st):
                         fontsize=st.font(0.26), fontweight="bold", zorder=Z_VALUE,
                         bbox=dict(boxstyle="round,pad=0.25", facecolor="white", edgecolor="black",
                                   linewidth=st.pt(0.03)), gid=f"value-{hex_id}.{k}")
-            elif stop.value:  # 0: an unbuilt city or town site
+            elif stop.value and not shared:  # 0: an unbuilt city or town site
                 spot = _value_spot(board, hex_id, k, p, stop_radius(stop), placed)
                 placed.append(spot)
                 ax.text(spot[0], spot[1], str(stop.value), ha="center", va="center", clip_on=True,
@@ -410,8 +432,13 @@ def _default_title(board):
     return " · ".join(p for p in parts if p)
 
 
+def _scale(lo, hi):
+    """Inches per hex unit: the usual scale, larger for a few hexes so they fill a picture."""
+    return max(INCHES_PER_UNIT, 5.0 / max(hi - lo))
+
+
 def _figsize(lo, hi, with_legend):
-    w, h = (hi - lo) * INCHES_PER_UNIT
+    w, h = (hi - lo) * _scale(lo, hi)
     return (max(w, 3.0) + (3.2 if with_legend else 0.0), max(h, 2.5) + 0.5)
 
 
@@ -443,7 +470,7 @@ def _map_share(lo, hi, with_legend):
     """The share of the figure's width the map gets (the legend takes the rest)."""
     if not with_legend:
         return 1.0
-    w = max((hi - lo)[0] * INCHES_PER_UNIT, 3.0)
+    w = max((hi - lo)[0] * _scale(lo, hi), 3.0)
     return w / (w + 3.2)
 
 
