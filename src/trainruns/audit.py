@@ -625,11 +625,31 @@ def _choose(auditor: _Auditor, plans):
     them and each plan's track runs through exactly its pinned hexes (if any).
 
     ``plans``: ``[(legs, hexes or None)]``, ``legs`` a list of candidate chain lists.
-    Returns the chosen chains per plan, or None when no choice works. Exact
-    backtracking: the first leg of the first plan, then the next, ..."""
+    Returns the chosen chains per plan, or None when no choice works.
+
+    Exact backtracking over the legs, with two things that keep it fast when many legs
+    are ambiguous: without pins, legs are taken in the order of the track they may use
+    (so legs competing for the same track meet early, not after every choice between
+    them has been tried), and a state that failed once is remembered. A state is the
+    leg, the used bits that later legs could still collide with, and how much of the
+    pin is matched (the matched hexes are the pin's prefix of that length)."""
     masks, chain_hexes = auditor._chain_mask, auditor._chain_hexes
-    flat = [(p, leg) for p, (legs, _) in enumerate(plans) for leg in legs]
+    flat = [(p, i, leg) for p, (legs, _) in enumerate(plans) for i, leg in enumerate(legs)]
+    if all(pin is None for _, pin in plans):
+        def lowest_bit(leg):
+            union = 0
+            for c in leg:
+                union |= masks[c]
+            return (union & -union).bit_length()
+
+        flat.sort(key=lambda f: (lowest_bit(f[2]), len(f[2])))
+    future = [0] * (len(flat) + 1)  # bits the legs from k on may use
+    for k in range(len(flat) - 1, -1, -1):
+        future[k] = future[k + 1]
+        for c in flat[k][2]:
+            future[k] |= masks[c]
     chosen = [None] * len(flat)
+    failed = set()
 
     def fits(pin, hexes):
         return pin is None or (len(hexes) <= len(pin) and pin[:len(hexes)] == hexes)
@@ -637,30 +657,32 @@ def _choose(auditor: _Auditor, plans):
     def go(k, used, hexes):
         if k == len(flat):
             return True
-        p, leg = flat[k]
+        p, i, leg = flat[k]
         pin = plans[p][1]
-        if k > 0 and flat[k - 1][0] != p:
-            hexes = []  # a new route begins
+        if i == 0:
+            hexes = []  # a new route begins (pinned plans keep their legs in order)
+        key = (k, used & future[k], len(hexes))
+        if key in failed:
+            return False
+        last = i + 1 == len(plans[p][0])
         for c in leg:
             m = masks[c]
             if used & m:
                 continue
-            h = _join_hexes(hexes, chain_hexes[c])
-            if not fits(pin, h):
-                continue
-            last = k + 1 == len(flat) or flat[k + 1][0] != p
-            if last and pin is not None and h != pin:
+            h = _join_hexes(hexes, chain_hexes[c]) if pin is not None else hexes
+            if not fits(pin, h) or (last and pin is not None and h != pin):
                 continue
             chosen[k] = c
             if go(k + 1, used | m, h):
                 return True
+        failed.add(key)
         return False
 
     if not go(0, 0, []):
         return None
-    out = [[] for _ in plans]
-    for (p, _), c in zip(flat, chosen):
-        out[p].append(c)
+    out = [[None] * len(legs) for legs, _ in plans]
+    for (p, i, _), c in zip(flat, chosen):
+        out[p][i] = c
     return out
 
 
