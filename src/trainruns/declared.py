@@ -63,10 +63,10 @@ def _path_graph(board):
                     at_side.setdefault((hex_id, k), []).append((j, e))
                 elif kind == "junction":
                     at_junction.setdefault((hex_id, k), []).append((j, e))
+    at = {(hx.x, hx.y): hex_id for hex_id, hx in board.hexes.items()}
     for (hex_id, side), here in at_side.items():
         hx = board.hexes[hex_id]
-        nx_, ny_ = neighbour(hx.x, hx.y, side, board.layout)
-        other = next((h for h, o in board.hexes.items() if (o.x, o.y) == (nx_, ny_)), None)
+        other = at.get(neighbour(hx.x, hx.y, side, board.layout))
         for j2, e2 in at_side.get((other, opposite(side)), []) if other else []:
             for j, e in here:
                 # Leave path j through its end e, enter path j2 through its end e2.

@@ -17,7 +17,7 @@ import numpy as np
 from matplotlib import patheffects
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
-from matplotlib.patches import Circle, FancyBboxPatch, Polygon, Rectangle
+from matplotlib.patches import Circle, Polygon, Rectangle
 
 from . import geometry as geo
 from .board import CITY, OFFBOARD, TOWN
