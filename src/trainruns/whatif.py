@@ -266,7 +266,9 @@ def tile_candidates(data, board=None):
                 except InputError:
                     continue
                 new_paths = [tuple(p) for p in track - old_track]
-                if not connects(board, reached, hex_id, new_paths, old_stops_reached and bool(new_paths)):
+                # an upgrade adding no segment (town #4 -> city #57) is legal when its stop is on
+                # the company's network: "or a town or city on the new tile must be on a route"
+                if not connects(board, reached, hex_id, new_paths, old_stops_reached):
                     continue
                 move = {"hex": hex_id, "tile": tile, "rotation": rot}
                 if before is not None:
