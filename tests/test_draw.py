@@ -237,3 +237,21 @@ def test_command_unreadable_position_is_exit_2(tmp_path, capsys):
     bad.write_text("{not json")
     assert main(["draw", str(bad), "--out", str(tmp_path / "x.png")]) == 2
     assert "malformed JSON" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("fixture", ["1831/example.json", "1832/06-phase3-atlanta-distinct-cities.json",
+                                     "1833NE/boston_montreal.json", "1832/worked_example.json"])
+def test_every_title_draws_its_best_run_along_the_track(fixture, tmp_path):
+    import trainruns
+
+    b = load_position(ROOT / "fixtures" / fixture)
+    run = trainruns.solve(b)
+    for route in run.routes:
+        assert route.track, route.train
+        line = geo.route_geometry(b, route)
+        assert np.max(np.linalg.norm(np.diff(line, axis=0), axis=1)) < 0.2  # no jumps
+        for h, k in route.stops:
+            assert distance_to(line, geo.stop_position(b, h, k))[0] < 1e-9, (route.train, h, k)
+    texts = svg_texts(save(b, run, tmp_path / "run.svg"))
+    assert set(b.hexes) <= set(texts)
+    assert f"Total: {run.revenue} (proven optimal)" in texts
