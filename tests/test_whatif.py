@@ -2,7 +2,9 @@
 (rules/1832.md "Laying Track" and "Placing a Token"), rankings whose best move is
 known by hand, and the commands' output and exit codes."""
 
+import contextlib
 import copy
+import io
 import json
 import subprocess
 import sys
@@ -11,6 +13,7 @@ import time
 import pytest
 
 from conftest import ROOT, SHARED
+from trainruns.cli import main
 from trainruns.hexgrid import neighbour, parse_hex_id
 from trainruns.position import parse_paths
 from trainruns.titles.g1832 import TITLE
@@ -284,7 +287,24 @@ def test_variants_do_not_touch_the_caller_position():
 
 
 def cli(*args):
-    return subprocess.run([sys.executable, "-m", "trainruns", *map(str, args)], capture_output=True, text=True)
+    """The command in this process (a subprocess pays the kernel load each time; one
+    test below runs the real executable)."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main([str(a) for a in args])
+        except SystemExit as e:
+            code = e.code
+    return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
+
+
+def test_real_executable_exit_codes(tmp_path):
+    ok = subprocess.run([sys.executable, "-m", "trainruns", "bench", str(ROOT / "fixtures" / "1832"), "--csv"],
+                        capture_output=True, text=True)
+    assert ok.returncode == 0 and ok.stdout.startswith("path,")
+    bad = subprocess.run([sys.executable, "-m", "trainruns", "whatif", str(tmp_path / "none.json"), "--tiles"],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
 
 
 def test_bench_matches_every_expected_revenue():
