@@ -15,6 +15,7 @@ from __future__ import annotations
 from ...board import Board
 from ...errors import InputError
 from .mapformat import mark_blocks, place_tokens, read_map, read_rights
+from . import kernels
 from .model import Model1831
 from .trains import parse_trains, phase_number
 
@@ -36,6 +37,7 @@ class Title1831:
         read_rights(board, facts, data, where)
         mark_blocks(board, facts)
         board.route_model = Model1831(board, facts, phase, strict=_strict(data, where))
+        kernels.warm_up()
         for hx in board.hexes.values():
             hx.extra["1831"] = {k: [vars(s) for s in facts.sites.get((hx.id, k), [])]
                                 for k in range(len(hx.stops))}

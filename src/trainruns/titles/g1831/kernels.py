@@ -290,3 +290,23 @@ def assign_covering(start, end, twin, cand_route, cand_value, cand_mask, route_b
                 continue
         d -= 1
     return best
+
+
+_warm = False
+
+
+def warm_up():
+    """Load (or compile, the first time on a machine) the kernels on a tiny input, so a
+    solve's timing excludes it (called when a position is read, before the search)."""
+    global _warm
+    if _warm:
+        return
+    z = np.zeros(1, np.int64)
+    one_bit = np.zeros((1, 1), np.uint64)
+    flag = np.ones(1, np.bool_)
+    token_paths(0, np.zeros(2, np.int64), z, z, one_bit, z, z, flag, flag, np.full(1, -1, np.int64),
+                np.full(1, -1, np.int64), np.zeros(2, np.int64), z.copy(), z.copy(), one_bit.copy())
+    best_counts(np.zeros(1, np.int64), z, z, z, z, z - 1, z - 1, z, z + 2, False, 1,
+                np.zeros((0, 1, 1), np.int64))
+    assign_covering(z, z, np.zeros(1, np.bool_), z, z, z, one_bit, np.zeros(2, np.int64), 0, z.copy())
+    _warm = True
