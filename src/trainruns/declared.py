@@ -5,6 +5,10 @@ consecutive stops gets the shortest run of track that joins them without visitin
 other stop and without reusing track an earlier leg or train took. This is a drawing
 aid, not a legality check (that is the audit's job): a leg with no such track is drawn
 as a straight dashed line.
+
+:func:`audited_run` is what the ``draw`` command and the notebook use: the audit's own
+track and verdict, with the shortest-track fallback only for routes the audit rejects;
+:func:`declared_run` does without the audit.
 """
 
 from __future__ import annotations
@@ -128,3 +132,35 @@ def declared_run(board, source, where=None):
                             counted=[True] * len(stops), track=track))
     total = sum(r.revenue for r in routes)
     return Run(routes=routes, revenue=total, optimal=False, bound=total, engine="declared")
+
+
+def audited_run(board, declaration, best=None, where=None):
+    """The declared run as the audit (:mod:`trainruns.audit`) sees it, ready to draw.
+
+    Returns ``(run, verdict)``: the audit's :class:`~trainruns.audit.AuditResult` and a
+    :class:`Run` whose legal routes follow the track the audit chose; a route it found
+    no legal track for follows the shortest track joining its stops, if any (else it is
+    drawn straight and dashed). Pass ``caption_for(verdict)`` and
+    ``[p.to_json() for p in verdict.problems]`` to ``draw_board`` to mark what is wrong.
+    """
+    from .audit import audit
+
+    if not isinstance(declaration, dict):
+        where = where or str(declaration)
+        declaration = read_json(declaration, "declared routes")
+    verdict = audit(board, declaration, best=best)
+    routes, used = [], set()
+    for declared_route in verdict.routes:
+        route = declared_route.as_route()
+        if not route.track and len(route.stops) > 1:
+            route.track = find_track(board, route.stops, used) or []
+        used.update(route.track)
+        routes.append(route)
+    total = verdict.declared_revenue
+    return Run(routes=routes, revenue=total, optimal=False, bound=total, engine="declared"), verdict
+
+
+def caption_for(verdict):
+    """What the legend says after a declared run's total."""
+    head = "declared, legal" if verdict.legal else "declared, NOT legal"
+    return f"{head}; best is {verdict.best_revenue}"

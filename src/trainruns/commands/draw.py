@@ -11,7 +11,6 @@ import os
 from ..draw import FORMATS, save
 from ..errors import InputError
 from ..position import load_position, read_json
-from ..result import Run
 
 
 def register(sub):
@@ -53,27 +52,10 @@ def run(args):
 
 
 def declared(board, routes_path):
-    """The declared run to draw, and the drawing options that carry the audit's verdict.
+    """The declared run to draw, and the drawing options that carry the audit's verdict
+    (an illegal route dashed, the problems in the audit's words under the map)."""
+    from ..declared import audited_run, caption_for
 
-    The audit (:mod:`trainruns.audit`) picks the track of each legal route; a route it
-    finds no legal track for is drawn along the shortest track joining its stops (or, if
-    there is none, straight dashed lines), and its problems are listed under the map.
-    """
-    from ..audit import audit
-    from ..declared import find_track
-
-    data = read_json(routes_path, "declared routes")
-    verdict = audit(board, data)
-    routes, used = [], set()
-    for declared_route in verdict.routes:
-        route = declared_route.as_route()
-        if not route.track and len(route.stops) > 1:
-            route.track = find_track(board, route.stops, used) or []
-        used.update(route.track)
-        routes.append(route)
-    result = Run(routes=routes, revenue=verdict.declared_revenue, optimal=False,
-                 bound=verdict.declared_revenue, engine="declared")
-    caption = "declared, legal" if verdict.legal else "declared, NOT legal"
-    caption += f"; best is {verdict.best_revenue}"
-    problems = [p.to_json() for p in verdict.problems]
-    return result, {"caption": caption, "problems": problems}
+    result, verdict = audited_run(board, read_json(routes_path, "declared routes"))
+    return result, {"caption": caption_for(verdict),
+                    "problems": [p.to_json() for p in verdict.problems]}
