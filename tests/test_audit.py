@@ -470,7 +470,39 @@ def test_route_model_title_checks_routes_against_the_model(board):
     assert rules(b, run, ("3", "J2.0 J2.1")) == []
     assert rules(b, run, ("3", "J2.1 J4.0")) == ["not-a-title-route"]
     assert rules(b, run, ("99", "A1.0 A3.0")) == ["not-a-title-route"]
-    assert rules(b, run, ("2", "A3.0 A5.0")) == ["no-token"]     # generic problems still named
+    # the model decides route shape and length; the generic facts are still named
+    assert rules(b, run, ("2", "A3.0 A5.0")) == ["not-a-title-route"]
+    assert rules(b, run, ("2", "A1.0 Z9.0")) == ["unknown-stop"]
+    assert rules(b, run, ("2", "A1.0 E1.0")) == ["stops-not-connected"]
+    assert rules(b, run, ("2", "J2.0 J2.1"), ("3", "J2.1 J2.0")) == []
+    assert rules(b, run, ("2", "J2.0 J2.1"), ("3", "J2.1 J2.0"), ("99", "J2.0 J2.1")) == ["track-shared"]
     decl = {"routes": [{"train": r.train, "stops": r.stop_labels()} for r in run.routes]}
     result = audit(b, decl, best=run)
     assert result.legal and result.declared_revenue == run.revenue
+
+
+# --- every shipped title: its fixtures' best runs, declared back, are legal ----------
+
+def _title_fixtures():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent / "fixtures"
+    return sorted(str(p) for title in ("1831", "1832", "1833NE") for p in (root / title).glob("*.json"))
+
+
+@pytest.mark.parametrize("path", _title_fixtures(), ids=lambda p: "/".join(p.split("/")[-2:]))
+def test_shipped_title_best_run_declared_back(path):
+    board = trainruns.load_position(path)
+    run = trainruns.solve(board)
+    for reverse in (False, True):
+        decl = {"routes": [{"train": r["train"], "stops": r["stops"][::-1] if reverse else r["stops"]}
+                           | ({} if reverse else {"hexes": r["hexes"]})
+                           for r in run.to_json()["routes"]]}
+        result = audit(board, decl, best=run)
+        assert result.problems == [] and result.declared_revenue == run.revenue
+    if run.routes:
+        # dropping the first route's last stop is legal or named, never silently worth the same
+        r = run.routes[0]
+        decl = {"routes": [{"train": r.train, "stops": r.stop_labels()[:-1]}]}
+        result = audit(board, decl, best=run)
+        assert result.problems or result.declared_revenue <= run.revenue

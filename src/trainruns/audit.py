@@ -54,6 +54,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from .board import OFFBOARD, Board
 from .compile import CompiledBoard, compile_board
 from .errors import InputError
@@ -94,6 +96,10 @@ MESSAGES = {
                     "may not.",
     "not-a-title-route": "{train}: {stops} is not a route this title's rules allow.",
 }
+
+# Rules a title with its own route model decides by its route set, not generically.
+ROUTE_MODEL_DECIDES = frozenset({"too-few-stops", "too-many-stops", "stop-repeated", "passes-offboard",
+                                 "passes-blocked-city", "no-token"})
 
 # Rulebook sections of the shipped titles (used when the title object has none).
 _R1832 = "1832 rulebook, Operate Trains"
@@ -307,6 +313,12 @@ class _Auditor:
         self.sections, self.messages, self.title = _wording(board)
         self.problems: list[Problem] = []
         self._faulty = set()  # id() of the routes with a problem
+        # With its own route model a title decides these rules itself (1831 runs to a
+        # city twice on commuter runs, its trains' lengths are its own): the generic
+        # check would be wrong, and the model's verdict is ``not-a-title-route``.
+        self.model_decides = set()
+        if board.route_model is not None:
+            self.model_decides = set(getattr(self.title, "audit_model_decides", ROUTE_MODEL_DECIDES))
 
     # -- driver --
 
@@ -315,7 +327,9 @@ class _Auditor:
         self._check_trains(routes)
         for i, r in enumerate(routes):
             self._check_route(i, r, routes)
-        self._check_track(routes)
+        if self.board.route_model is None:
+            self._check_track(routes)
+        # (a title's route model decides track itself: see _check_route_model)
         self._check_title_rules(routes)
         for r in routes:
             self._value(r)
@@ -333,6 +347,8 @@ class _Auditor:
 
     def _report(self, route, rule, template=None, **fields):
         """Record a problem of ``rule``; ``template`` picks another sentence for it."""
+        if rule in self.model_decides:
+            return
         key = template or rule
         template = self.messages.get(key) or MESSAGES[key]
         fields.setdefault("corporation", self.board.corporation)
@@ -550,25 +566,36 @@ class _Auditor:
         fit on disjoint track when only such routes are allowed (``track-shared``);
         the routes are then valued as the model values them."""
         # a route already known to be illegal is not looked up again: one reason is enough
-        ready = [i for i, r in enumerate(routes) if r.chains and id(r) not in self._faulty]
+        ready = [i for i, r in enumerate(routes)
+                 if r.train_spec is not None and len(r.refs) >= 2 and None not in r.refs
+                 and id(r) not in self._faulty]
         if not ready:
             return
         rs = enumerate_all(self.compiled)
-        by_stops = {}
-        for k in range(len(rs)):
-            stops = tuple(rs.stops[rs.ptr[k]:rs.ptr[k + 1]].tolist())
-            by_stops.setdefault(stops, []).append(k)
-            by_stops.setdefault(stops[::-1], []).append(k)
+        first = rs.stops[rs.ptr[:-1]] if len(rs) else np.zeros(0, np.int64)
+        last = rs.stops[rs.ptr[1:] - 1] if len(rs) else np.zeros(0, np.int64)
+        length = np.diff(rs.ptr)
+
+        def matching(stops):
+            """Routes of the set with exactly these stops, in this order or reversed."""
+            a, b = stops[0], stops[-1]
+            near = np.flatnonzero((length == len(stops)) & (((first == a) & (last == b)) | ((first == b) & (last == a))))
+            out = []
+            for k in near.tolist():
+                seq = tuple(rs.stops[rs.ptr[k]:rs.ptr[k + 1]].tolist())
+                if seq == stops or seq[::-1] == stops:
+                    out.append(k)
+            return out
+
         options = {}
         for i in ready:
             r = routes[i]
             stops = tuple(self.compiled.stop_id(ref) for ref in r.refs)
             kind = rs.kinds.index(r.train) if r.train in rs.kinds else -1
-            ks = [k for k in by_stops.get(stops, []) if kind >= 0 and rs.values[k, kind] >= 0]
+            ks = [k for k in matching(stops) if kind >= 0 and rs.values[k, kind] >= 0]
             if r.hexes is not None:
                 ks = [k for k in ks if _hexes_along(describe_route(rs, k, r.train_spec).track) == r.hexes]
             if not ks:
-                r.chains, r.track = [], []
                 self._report(r, "not-a-title-route", train=self._train_words(routes, i).capitalize(),
                              stops=" - ".join(self._name(ref) for ref in r.refs))
             else:
