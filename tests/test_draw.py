@@ -255,3 +255,15 @@ def test_every_title_draws_its_best_run_along_the_track(fixture, tmp_path):
     texts = svg_texts(save(b, run, tmp_path / "run.svg"))
     assert set(b.hexes) <= set(texts)
     assert f"Total: {run.revenue} (proven optimal)" in texts
+
+
+def test_a_declared_leg_without_track_is_drawn_straight_the_rest_along_track(board):
+    # C3 to B4 has no track: that leg is a straight jump, the others follow the track.
+    stops = [("A1", 0), ("B2", 0), ("C3", 0), ("B4", 0)]
+    track = find_track(board, stops, partial=True)
+    assert track == [("A1", 0), ("B2", 0), ("B2", 1), ("C3", 0)]
+    line = geo.route_geometry(board, Route(train="4", stops=stops, revenue=0, track=track))
+    hits = [distance_to(line, geo.stop_position(board, h, k)) for h, k in stops]
+    assert all(d < 1e-9 for d, _ in hits) and [i for _, i in hits] == sorted(i for _, i in hits)
+    assert distance_to(line, geo.side_midpoint(board, "B2", 5))[0] < 1e-9
+    assert np.allclose(line[-1], geo.stop_position(board, "B4", 0))

@@ -83,15 +83,19 @@ def _path_graph(board):
     return g
 
 
-def find_track(board, stops, used=()):
+def find_track(board, stops, used=(), partial=False):
     """Track ``[(hex, path index)]`` joining the stops in order, or None if some leg has
-    none. ``used``: paths already taken (by other trains), never reused."""
+    none (``partial``: the legs that have track, the others left out, so the drawing
+    follows the track where there is some). ``used``: paths already taken by other
+    trains, never reused."""
     g = _path_graph(board)
     taken = set(used)
     track = []
     for a, b in zip(stops, stops[1:]):
         leg = _leg(board, g, a, b, taken)
         if leg is None:
+            if partial:
+                continue
             return None
         track.extend(leg)
         taken.update(leg)
@@ -153,7 +157,7 @@ def audited_run(board, declaration, best=None, where=None):
     for declared_route in verdict.routes:
         route = declared_route.as_route()
         if not route.track and len(route.stops) > 1:
-            route.track = find_track(board, route.stops, used) or []
+            route.track = find_track(board, route.stops, used, partial=True) or []
         used.update(route.track)
         routes.append(route)
     total = verdict.declared_revenue

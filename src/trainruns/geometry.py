@@ -162,29 +162,44 @@ def route_geometry(board, route):
 
     Follows ``route.track`` path by path, turning each path so that it starts where the
     previous one ended (consecutive paths meet at a shared side midpoint, stop or
-    junction). Without track, the stops' positions joined by straight lines.
+    junction). Where the track has a gap (a declared leg no track was found for), the
+    line jumps straight to the next stop; without any track it joins the stops straight.
     """
+    stops = [stop_position(board, h, k) for h, k in route.stops]
     if not route.track:
-        return np.array([stop_position(board, h, k) for h, k in route.stops]).reshape(-1, 2)
+        return np.array(stops).reshape(-1, 2)
     pieces = [path_points(board, h, j) for h, j in route.track]
-    if len(pieces) > 1:
-        first, second = pieces[0], pieces[1]
-        gap_end = min(np.linalg.norm(first[-1] - second[0]), np.linalg.norm(first[-1] - second[-1]))
-        gap_start = min(np.linalg.norm(first[0] - second[0]), np.linalg.norm(first[0] - second[-1]))
+
+    def at_stop(p):
+        return any(np.linalg.norm(p - q) < 1e-6 for q in stops)
+
+    first = pieces[0]
+    if stops and np.linalg.norm(first[-1] - stops[0]) < 1e-6:
+        first = first[::-1]  # run it from the route's first stop
+    elif len(pieces) > 1 and not (stops and np.linalg.norm(first[0] - stops[0]) < 1e-6):
+        nxt = pieces[1]
+        gap_end = min(np.linalg.norm(first[-1] - nxt[0]), np.linalg.norm(first[-1] - nxt[-1]))
+        gap_start = min(np.linalg.norm(first[0] - nxt[0]), np.linalg.norm(first[0] - nxt[-1]))
         if gap_start < gap_end:
-            pieces[0] = first[::-1]
-    elif route.stops:
-        # One path: run it from the route's first stop.
-        start = stop_position(board, *route.stops[0])
-        if np.linalg.norm(pieces[0][-1] - start) < np.linalg.norm(pieces[0][0] - start):
-            pieces[0] = pieces[0][::-1]
-    out = [pieces[0]]
+            first = first[::-1]
+    out = [first]
     for piece in pieces[1:]:
         end = out[-1][-1]
-        if np.linalg.norm(piece[-1] - end) < np.linalg.norm(piece[0] - end):
-            piece = piece[::-1]
-        out.append(piece[1:])
-    return np.concatenate(out)
+        d_start, d_end = np.linalg.norm(piece[0] - end), np.linalg.norm(piece[-1] - end)
+        if min(d_start, d_end) > 1e-6:
+            # A gap: the next found leg starts at a stop, so start the piece there.
+            flip = at_stop(piece[-1]) and not at_stop(piece[0])
+        else:
+            flip = d_end < d_start
+        out.append(piece[::-1] if flip else piece)
+    line = np.concatenate([out[0]] + [p if np.linalg.norm(p[0] - q[-1]) > 1e-6 else p[1:]
+                                      for q, p in zip(out, out[1:])])
+    # The first or last leg may be the missing one: reach the end stops straight.
+    if stops and np.linalg.norm(line[0] - stops[0]) > 1e-6:
+        line = np.vstack([stops[0], line])
+    if stops and np.linalg.norm(line[-1] - stops[-1]) > 1e-6:
+        line = np.vstack([line, stops[-1]])
+    return line
 
 
 def offset_polyline(points, distance):
