@@ -14,6 +14,7 @@ import pytest
 
 from conftest import ROOT, SHARED
 from trainruns.cli import main
+from trainruns.errors import InputError
 from trainruns.hexgrid import neighbour, parse_hex_id
 from trainruns.position import parse_paths
 from trainruns.titles.g1832 import TITLE
@@ -255,15 +256,29 @@ def test_bigger_train_earns_more_on_a_long_network():
 
 
 def test_title_trains_are_those_of_the_phase_within_the_limit():
-    """[10], Table 1: in phase 8 the 5-, 6- and 8-trains exist (2-4 are scrapped, 10
-    and 12 not yet bought); the phase-8 limit is 2 trains, so with two none is legal."""
+    """[10], Table 1: in phase 8 the 5-, 6- and 8-trains exist (2-4 are scrapped, 12 not
+    yet bought), and the first 10-train would start phase 10 [4.2]; the phase-8 limit
+    is 2 trains, so with two none is legal."""
     data = json.loads((ROOT / "fixtures/1832/whatif_late.json").read_text())
     one = dict(data, trains=["8"])
-    assert [m["train"] for m, _ in train_candidates(one)] == ["5", "6", "8"]
+    assert [m["train"] for m, _ in train_candidates(one)] == ["5", "6", "8", "10"]
     assert train_candidates(dict(data, trains=["8", "6"])) == []
     moves = rank_trains(one)
     by = {m.move["train"]: m.revenue for m in moves}
     assert by["8"] >= by["6"] >= by["5"]
+
+
+def test_first_train_of_next_type_starts_its_phase():
+    """[4.2] / Table 1: in phase 3 the first 4-train starts phase 4, which scraps the
+    2-trains; the candidate is that variant (phase 4, the 3 and the new 4)."""
+    data = json.loads((ROOT / "fixtures/1832/worked_example.json").read_text())
+    cands = train_candidates(data)
+    assert [m["train"] for m, _ in cands] == ["2", "3", "4"]
+    move, variant = cands[-1]
+    assert move == {"train": "4", "starts_phase": "4", "scrapped": ["2"]}
+    assert variant["phase"] == "4" and variant["trains"] == ["3", "4"]
+    with pytest.raises(InputError):
+        train_candidates(data, names=["7"])  # a name the caller gives must exist
 
 
 def test_late_tile_ranking_takes_seconds():

@@ -62,7 +62,11 @@ class Move:
             return f"tile {m['tile']} on {m['hex']} rotation {m['rotation']}{up}"
         if self.kind == "token":
             return f"token on {m['hex']}.{m['stop']}" + (f" {m['name']}" if m.get("name") else "")
-        return f"buy a {m['train']}-train"
+        text = f"buy a {m['train']}-train"
+        if m.get("starts_phase"):
+            text += f" (the first: starts phase {m['starts_phase']}"
+            text += f"; scraps {', '.join(m['scrapped'])})" if m.get("scrapped") else ")"
+        return text
 
     def to_json(self):
         out = {"kind": self.kind, "move": dict(self.move), "revenue": self.revenue, "gain": self.gain,
@@ -79,7 +83,8 @@ class Ranking:
     kind: str
     base: Run
     moves: list[Move] = field(default_factory=list)
-    considered: int = 0   # candidate variants solved
+    considered: int = 0   # legal variants solved
+    rejected: int = 0     # candidates the title's loader refused
     seconds: float = 0.0
 
     def to_json(self, top=None):
@@ -106,12 +111,19 @@ def _rank(kind, data, variants, time_limit, progress):
     ranking = Ranking(kind=kind, base=base)
     if progress:
         progress.start(len(variants))
-    for i, (move, variant) in enumerate(variants):
-        run = _solve(variant, time_limit)
-        ranking.moves.append(Move(kind, move, run.revenue, run.revenue - base.revenue, run.optimal, run))
+    for move, variant in variants:
+        try:
+            run = _solve(variant, time_limit)
+        except InputError:
+            # The title's loader is the last judge of legality: a rule it checks that
+            # the candidate filter does not know (1833NE's impassable borders) rejects
+            # the move here instead of failing the whole ranking.
+            ranking.rejected += 1
+        else:
+            ranking.moves.append(Move(kind, move, run.revenue, run.revenue - base.revenue, run.optimal, run))
         if progress:
             progress.advance()
-    ranking.considered = len(variants)
+    ranking.considered = len(ranking.moves)
     ranking.moves.sort(key=lambda m: -m.revenue)  # stable: ties keep candidate order
     ranking.seconds = time.perf_counter() - t0
     return ranking
@@ -332,24 +344,59 @@ def train_candidates(data, names=None):
     earliest in its own phase, not yet scrapped); for a custom map, ``names``. A
     variant over the phase's train limit is not a legal purchase and is left out (the
     title's loader says so)."""
-    if names is None:
+    explicit = names is not None
+    if not explicit:
         title = _title(data)
         trains = getattr(getattr(title, "facts", None), "trains", None) if title else None
         if not trains:
             raise InputError("no train data for this position: name the candidate trains (--train NAME)",
                              "position")
         names = list(trains)
+        later = _next_phase_train(data, title)  # listed last: on a tie the plain buy ranks first
+    else:
+        later = []
     out = []
     for name in names:
         variant = dict(data, trains=list(data.get("trains", [])) + [name])
         try:
             load_position(variant)
         except InputError:
-            if _title(data) is None:
-                raise  # a custom map: the caller named this train, so a bad name is bad input
-            continue
+            if explicit:
+                raise  # the caller named this train, so a bad name is bad input
+            continue  # a title's train that does not exist in this phase
         out.append(({"train": str(name)}, variant))
-    return out
+    return out + later
+
+
+def _next_phase_train(data, title):
+    """rules/1832.md [4.2]: buying the first train of the next type starts its phase,
+    which scraps older trains (Table 1) and changes off-board values; that purchase is a
+    candidate too, as the variant in the new phase. (Whether the current type is sold
+    out is not part of a position; the move says which phase it starts.)"""
+    facts = title.facts
+    phases = getattr(facts, "phase_names", None)
+    if not phases or data.get("phase") not in phases:
+        return []
+    i = phases.index(str(data["phase"]))
+    if i + 1 >= len(phases) or phases[i + 1] not in facts.trains:
+        return []
+    nxt = phases[i + 1]
+    keep, scrapped = [], []
+    for t in data.get("trains", []):
+        gone = facts.trains.get(str(t), {}).get("scrapped_in")
+        if gone is not None and phases.index(gone) <= i + 1:
+            scrapped.append(str(t))
+        else:
+            keep.append(t)
+    variant = dict(data, phase=nxt, trains=keep + [nxt])
+    try:
+        load_position(variant)
+    except InputError:
+        return []  # over the new phase's train limit, or state the new phase removes
+    move = {"train": nxt, "starts_phase": nxt}
+    if scrapped:
+        move["scrapped"] = scrapped
+    return [(move, variant)]
 
 
 def rank_trains(position, names=None, time_limit=None, progress=None) -> list[Move]:
