@@ -32,7 +32,11 @@ Rule ids (stable, kebab-case): ``unknown-train``, ``train-declared-twice``,
 ``stop-repeated``, ``stop-not-enterable``, ``passes-offboard``, ``passes-blocked-city``,
 ``no-token``, ``stops-not-connected``, ``track-reused``, ``hexes-not-followed``,
 ``track-shared``, and ``not-a-title-route`` for titles with their own route model
-(1831's token-to-token runs) when a route breaks a rule the generic checks do not know.
+(1831's token-to-token and commuter runs). For those, the model's list of legal routes
+(:func:`trainruns.search.enumerate_all`) decides what only it knows (the rules in
+``ROUTE_MODEL_DECIDES``: length, repeats, passing, tokens) and the track: a declared
+route must be one of its routes (stops in either order, hexes pin honoured), the trains'
+routes pairwise disjoint, and each is valued as the model values it.
 
 Messages are sentences a player understands. A title cites its rulebook: it may give
 ``audit_sections`` (rule id -> section, appended as "(rulebook: ...)") and
