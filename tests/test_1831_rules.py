@@ -228,3 +228,18 @@ def test_counted_flags_show_the_tokens_run_to():
     toks = [("A1", 0, "A"), ("B2", 0, "A"), ("C3", 0, "A")]
     run = solve(line([(40, [S]), (10, [Y]), (40, [S])], trains=["2S"], tokens=toks))
     assert run.routes[0].counted == [True, False, True]
+
+
+def test_5_5_all_routes_lists_every_route_for_audits():
+    from trainruns.compile import compile_board
+    from trainruns.position import load_position
+    from trainruns.search import train_kinds
+
+    specs = [(40, [S]), (40, [S]), (10, [S])]
+    pos = line(specs, trains=["2S"], tokens=[("A1", 0, "A"), ("B2", 0, "A"), ("C3", 0, "B")],
+               track_rights=[{"hex": "C3", "stop": 0, "slot": 0}])
+    board = load_position(pos)
+    comp = compile_board(board)
+    full = board.route_model.all_routes(comp, train_kinds(board))
+    assert sorted(full.values[:, 0].tolist()) == [70, 70, 100]  # B2-C3, A1..C3, A1-B2
+    assert board.route_model.routes(comp, train_kinds(board)).values[:, 0].tolist() == [70]

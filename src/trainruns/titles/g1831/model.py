@@ -86,7 +86,13 @@ class Model1831:
 
     # --- the hook --------------------------------------------------------------------
 
-    def routes(self, compiled, kinds, deadline=None, progress=None):
+    def all_routes(self, compiled, kinds, deadline=None, progress=None):
+        """Every legal route valued per train kind, bought rights or not: what an audit
+        of declared routes needs (``routes`` keeps only the best run when rights were
+        bought, since the core cannot enforce 5.6.5)."""
+        return self.routes(compiled, kinds, deadline, progress, enforce_rights=False)
+
+    def routes(self, compiled, kinds, deadline=None, progress=None, enforce_rights=True):
         """Every route of the corporation, valued per train kind (see module docstring)."""
         self.compiled = compiled
         self._arrays(compiled)
@@ -108,8 +114,8 @@ class Model1831:
             compiled, types, n_masks, ptr, stops, chains, bits, values, visit)
         self.visit = visit
         self.commuter = np.arange(len(ptr) - 1) >= n_plain
-        if n_rights == 0:
-            flat = values[:, :, 0]
+        if n_rights == 0 or not enforce_rights:
+            flat = values.max(axis=2)
             keep = np.flatnonzero((flat >= 0).any(axis=1))
             rs = self._subset(compiled, ptr, stops, chains, bits, flat[keep], keep, complete)
         else:
