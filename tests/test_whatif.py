@@ -18,7 +18,7 @@ from trainruns.errors import InputError
 from trainruns.hexgrid import neighbour, parse_hex_id
 from trainruns.position import parse_paths
 from trainruns.titles.g1832 import TITLE
-from trainruns.whatif import (rank_tiles, rank_tokens, rank_trains, tile_candidates,
+from trainruns.whatif import (rank_tiles, rank_tokens, rank_tokens_full, rank_trains, tile_candidates,
                               token_candidates, train_candidates)
 
 TILED = TITLE.facts.tiled
@@ -242,6 +242,19 @@ def test_token_rules_full_own_and_unreachable_cities():
     own = _line_map()
     own["tokens"].append({"hex": "B4", "stop": 0, "corporation": "A"})
     assert [m["hex"] for m, _ in token_candidates(own)] == ["A5"]  # not B2/B4: already ours
+
+
+@pytest.mark.parametrize("path", [ROOT / "fixtures/1832/whatif_late.json",
+                                  SHARED / "positions/real/1889-4-9-SR-180.json",
+                                  SHARED / "positions/real/1850-115810-784.json"], ids=lambda p: p.name)
+def test_token_flag_flip_equals_solving_the_variant(path):
+    """The fast token ranking (one compile, a flag flipped per candidate) gives the same
+    revenues as loading and solving each variant position."""
+    data = json.loads(path.read_text())
+    fast = rank_tokens_full(data)
+    slow = rank_tokens_full(data, reuse=False)
+    assert fast.moves and [(m.move["hex"], m.move["stop"], m.revenue) for m in fast.moves] == \
+        [(m.move["hex"], m.move["stop"], m.revenue) for m in slow.moves]
 
 
 def test_bigger_train_earns_more_on_a_long_network():

@@ -98,9 +98,10 @@ class Ranking:
 
 
 def _solve(variant, time_limit):
+    from .board import Board
     from .search import solve
 
-    return solve(load_position(variant), time_limit=time_limit)
+    return solve(variant if isinstance(variant, Board) else load_position(variant), time_limit=time_limit)
 
 
 def _rank(kind, data, variants, time_limit, progress):
@@ -330,9 +331,51 @@ def rank_tokens(position, time_limit=None, progress=None) -> list[Move]:
     return rank_tokens_full(position, time_limit, progress).moves
 
 
-def rank_tokens_full(position, time_limit=None, progress=None) -> Ranking:
+def rank_tokens_full(position, time_limit=None, progress=None, reuse=True) -> Ranking:
+    """Rank token placements. Where a token only makes its city a root of routes (plain
+    rules and 1832: no title rule reads station tokens), the base board is compiled
+    once and each candidate flips that city's "own token" flag, which skips loading and
+    compiling a variant; other titles (1831 runs token to token) solve each variant."""
     data = _as_dict(position)
-    return _rank("token", data, token_candidates(data), time_limit, progress)
+    cands = token_candidates(data)
+    board = load_position(data)
+    if not (reuse and board.route_model is None and board.title in TOKEN_FLIP_TITLES):
+        return _rank("token", data, cands, time_limit, progress)
+    from dataclasses import replace
+
+    from .compile import compile_board
+    from .search import assign_trains, enumerate_all
+
+    t0 = time.perf_counter()
+    base = _solve(board, time_limit)
+    compiled = compile_board(board)
+    ranking = Ranking(kind="token", base=base)
+    if progress:
+        progress.start(len(cands))
+    for move, _variant in cands:
+        s = compiled.stop_id((move["hex"], move["stop"]))
+        stop = board.stop((move["hex"], move["stop"]))
+        own, passable = compiled.stop_own.copy(), compiled.stop_passable.copy()
+        own[s] = stop.enterable
+        # with its own token a city is never blocked (Board.is_passable), unless a
+        # title rule fixed it
+        passable[s] = (True if stop.passable is None else stop.passable) and stop.enterable
+        flipped = replace(compiled, stop_own=own, stop_passable=passable)
+        t1 = time.perf_counter()
+        deadline = None if time_limit is None else t1 + time_limit
+        run = assign_trains(enumerate_all(flipped, deadline=deadline), deadline=deadline)
+        run.seconds = time.perf_counter() - t1
+        ranking.moves.append(Move("token", move, run.revenue, run.revenue - base.revenue, run.optimal, run))
+        if progress:
+            progress.advance()
+    ranking.considered = len(ranking.moves)
+    ranking.moves.sort(key=lambda m: -m.revenue)
+    ranking.seconds = time.perf_counter() - t0
+    return ranking
+
+
+# Titles whose rules never read station tokens, so a token is exactly a flag flip.
+TOKEN_FLIP_TITLES = (None, "1832")
 
 
 # --- trains ---------------------------------------------------------------------------
