@@ -195,10 +195,11 @@ class Model1831:
         lens = ptr[keep + 1] - ptr[keep]
         new_ptr[1:] = np.cumsum(lens)
         idx = np.concatenate([np.arange(ptr[r], ptr[r + 1]) for r in keep]) if len(keep) else np.zeros(0, np.int64)
-        self.kept_visit = self.visit[idx]
-        self.kept_commuter = self.commuter[keep]
-        return TypedRouteSet(compiled, new_ptr, stops[idx], chains[idx], np.zeros(len(keep), np.int64),
-                             bits[keep], list(self.kind_names), np.ascontiguousarray(values), complete, model=self)
+        rs = TypedRouteSet(compiled, new_ptr, stops[idx], chains[idx], np.zeros(len(keep), np.int64),
+                           bits[keep], list(self.kind_names), np.ascontiguousarray(values), complete, model=self)
+        # kept on the set itself: a later call of routes() must not change how this one reads
+        rs.visit, rs.is_commuter, rs.forced_mask = self.visit[idx], self.commuter[keep], {}
+        return rs
 
     def _assign_with_rights(self, compiled, kinds, ptr, stops, chains, bits, values, complete):
         """5.6.5: choose the run here, every bought right run to by some train, and hand
@@ -243,11 +244,11 @@ class Model1831:
         chosen = [(i, int(choice[i])) for i in range(len(trains)) if choice[i] >= 0]
         keep = np.array([cr[k] for _, k in chosen], np.int64)
         forced = np.full((len(keep), len(self.kind_names)), -1, np.int64)
-        self.forced_mask = {}
         for row, (i, k) in enumerate(chosen):
             forced[row, kind_index[trains[i].name]] = cv[k]
-            self.forced_mask[row] = int(cm[k])
-        return self._subset(compiled, ptr, stops, chains, bits, forced, keep, complete)
+        rs = self._subset(compiled, ptr, stops, chains, bits, forced, keep, complete)
+        rs.forced_mask = {row: int(cm[k]) for row, (_, k) in enumerate(chosen)}
+        return rs
 
     # --- describing a route ------------------------------------------------------------
 
@@ -257,7 +258,7 @@ class Model1831:
         from .explain import best_counting
 
         a, b = rs.ptr[r], rs.ptr[r + 1]
-        if self.kept_commuter[r]:  # a commuter run: its visits are fixed
-            return [bool(v) for v in self.kept_visit[a:b]]
-        need = getattr(self, "forced_mask", {}).get(r, 0) if len(self.facts.rights) else 0
+        if rs.is_commuter[r]:  # a commuter run: its visits are fixed
+            return [bool(v) for v in rs.visit[a:b]]
+        need = rs.forced_mask.get(r, 0)
         return best_counting(self, [int(s) for s in rs.stops[a:b]], parse_train_name(train_name), need)[1]
