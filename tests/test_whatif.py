@@ -18,7 +18,8 @@ from trainruns.errors import InputError
 from trainruns.hexgrid import neighbour, parse_hex_id
 from trainruns.position import parse_paths
 from trainruns.titles.g1832 import TITLE
-from trainruns.whatif import (rank_tiles, rank_tokens, rank_tokens_full, rank_trains, tile_candidates,
+from trainruns.commands.progressbar import ProgressBar
+from trainruns.whatif import (rank_tiles, rank_tiles_full, rank_tokens, rank_tokens_full, rank_trains, tile_candidates,
                               token_candidates, train_candidates)
 
 TILED = TITLE.facts.tiled
@@ -302,6 +303,21 @@ def test_late_tile_ranking_takes_seconds():
     took = time.perf_counter() - t0
     assert len(moves) > 20 and took < 10
     assert moves == sorted(moves, key=lambda m: -m.revenue)
+    # the candidate filter and the title's own loader agree: no candidate is refused
+    assert rank_tiles_full(data).rejected == 0
+
+
+def test_progress_bar_draws_and_clears():
+    stream = io.StringIO()
+    bar = ProgressBar(4, "x", stream=stream, enabled=True)
+    for _ in range(4):
+        bar.advance()
+    assert "4/4" in stream.getvalue() and "#" * 30 in stream.getvalue()
+    bar.close()
+    assert stream.getvalue().endswith("\r\x1b[K")
+    quiet = io.StringIO()
+    ProgressBar(3, stream=quiet).advance()  # not a terminal: nothing drawn
+    assert quiet.getvalue() == ""
 
 
 def test_variants_do_not_touch_the_caller_position():

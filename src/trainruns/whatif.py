@@ -90,7 +90,7 @@ class Ranking:
     def to_json(self, top=None):
         moves = self.moves if top is None else self.moves[:top]
         return {"kind": self.kind, "current_revenue": self.base.revenue, "current_optimal": self.base.optimal,
-                "considered": self.considered, "seconds": round(self.seconds, 6),
+                "considered": self.considered, "rejected": self.rejected, "seconds": round(self.seconds, 6),
                 "moves": [m.to_json() for m in moves]}
 
 
