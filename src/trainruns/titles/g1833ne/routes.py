@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ...board import CITY
+from ...board import CITY, Train
 
 
 @dataclass(frozen=True)
@@ -117,16 +117,15 @@ class RouteModel1833NE:
             stop = board.stop(ref)
             if stop.kind == CITY and stop.enterable and stop.passable is None:
                 passable[s] = True  # "even through blocked cities"
-        loose = dataclasses.replace(comp, stop_passable=passable)
+        # The core's own enumeration (public API only) on a copy of the board whose one
+        # train reaches every stop, with blocked cities passable.
         n = comp.n_stops
-        parts = []
-        roots = np.flatnonzero(comp.stop_own).astype(np.int64)
-        for root in roots:
-            if deadline is not None and time.perf_counter() > deadline:
-                self.incomplete = True  # the search then reports no proof of optimality
-                break
-            parts.append(search._enumerate_root(loose, np.array([root]), n, n))
-        ptr, stops, chains, split, bits = search._concat(parts, comp.words)
+        wide = dataclasses.replace(board, trains=[Train("line", n, n, n)], route_model=None)
+        loose = dataclasses.replace(comp, board=wide, stop_passable=passable)
+        lines = search.enumerate_all(loose, deadline=deadline)
+        if not lines.complete:
+            self.incomplete = True  # the search then reports no proof of optimality
+        ptr, stops, chains, split, bits = lines.ptr, lines.stops, lines.chains, lines.split, lines.bits
         keep, values = [], []
         for r in range(len(ptr) - 1):
             line = list(map(int, stops[ptr[r]:ptr[r + 1]]))
