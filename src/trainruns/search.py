@@ -46,21 +46,59 @@ class Progress:
         pass
 
 
-def solve(source, time_limit: float | None = None, progress: Progress | None = None) -> Run:
+ENGINES = ("auto", "search", "cpsat")
+
+# Routes kept in memory at most (about 200 bytes each): beyond this the route set is
+# marked incomplete and the answer comes with an upper bound instead of a proof.
+MAX_ROUTES = 12_000_000
+# Enumeration speed assumed to turn a deadline into a route budget (routes per second,
+# a slow machine's figure: the budget must never overshoot the deadline much).
+ROUTES_PER_SECOND = 4_000_000
+# ``auto``: branch-and-bound nodes before the CP-SAT engine is asked to finish the proof.
+AUTO_NODES = 3_000_000
+# ``auto``: the CP-SAT fallback only when the program stays this small (columns).
+AUTO_CPSAT_COLUMNS = 60_000
+
+
+def solve(source, time_limit: float | None = None, progress: Progress | None = None,
+          engine: str = "auto") -> Run:
     """The best run of a position (path, dict or Board) under its rules.
 
     With no time limit the answer is proven optimal. With one, the best run found when
     time runs out is returned with ``optimal=False`` and an upper bound in ``bound``.
+
+    ``engine`` chooses how trains are assigned to the enumerated routes: ``search``
+    (the numba branch and bound), ``cpsat`` (the 0-1 program of :mod:`trainruns.cpsat`)
+    or ``auto``: branch and bound first; if it has not finished after ``AUTO_NODES``
+    nodes and the reduced 0-1 program has at most ``AUTO_CPSAT_COLUMNS`` columns, CP-SAT
+    finishes the proof starting from the incumbent (see benchmarks/README.md for why
+    the branch and bound is the default).
     """
     from .position import load_position
 
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {ENGINES}, not {engine!r}")
     board = source if isinstance(source, Board) else load_position(source)
     warm_up()
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + time_limit
     compiled = compile_board(board)
     routes = enumerate_all(compiled, deadline=deadline, progress=progress)
-    run = assign_trains(routes, deadline=deadline, progress=progress)
+    if engine == "cpsat":
+        run = assign_cpsat(routes, deadline=deadline)
+    elif engine == "search":
+        run = assign_trains(routes, deadline=deadline, progress=progress)
+    else:
+        run = assign_trains(routes, deadline=deadline, progress=progress, max_nodes=AUTO_NODES)
+        if not run.optimal and routes.complete and (deadline is None or time.perf_counter() < deadline):
+            from .cpsat import useful_columns
+
+            counts = _kind_counts(routes)
+            cols = useful_columns(routes, counts, run.revenue)
+            if sum(len(c) for c in cols.values()) <= AUTO_CPSAT_COLUMNS:
+                run = assign_cpsat(routes, deadline=deadline, start=run)
+            else:
+                run = assign_trains(routes, deadline=deadline, progress=progress)
     run.seconds = time.perf_counter() - t0
     return run
 
@@ -86,25 +124,38 @@ def enumerate_all(compiled: CompiledBoard, deadline=None, progress=None) -> Rout
     max_visits = min(max((t.visits for t in kinds), default=0), n_stops, UNLIMITED)
     max_nontowns = min(max((t.nontowns for t in kinds), default=0), n_stops)
     roots = np.flatnonzero(compiled.stop_own).astype(np.int64)
-    parts, complete = [], True
+    parts, complete, total = [], True, 0
     for i, root in enumerate(roots):
-        if deadline is not None and time.perf_counter() > deadline:
+        limit = MAX_ROUTES - total
+        if deadline is not None:
+            left = deadline - time.perf_counter()
+            if left <= 0 and i > 0:  # the first root always runs: some answer beats none
+                complete = False
+                break
+            # one root can hold millions of routes: give it a budget it can enumerate in
+            # the time left, so the deadline holds inside a root too
+            limit = min(limit, max(1000, int(left * ROUTES_PER_SECOND)))
+        part, cut = _enumerate_root(compiled, np.array([root]), max_visits, max_nontowns, limit)
+        parts.append(part)
+        total += len(part[0]) - 1
+        if progress:
+            progress.update("routes", roots_done=i + 1, roots=len(roots), routes=total)
+        if cut:
             complete = False
             break
-        parts.append(_enumerate_root(compiled, np.array([root]), max_visits, max_nontowns))
-        if progress:
-            progress.update("routes", roots_done=i + 1, roots=len(roots),
-                            routes=sum(len(p[0]) - 1 for p in parts))
     ptr, stops, chains, split, bits = _concat(parts, compiled.words)
     values = _value(compiled, ptr, stops, kinds)
     return RouteSet(compiled, ptr, stops, chains, split, bits, [k.name for k in kinds], values,
                     complete)
 
 
-def _enumerate_root(compiled, roots, max_visits, max_nontowns, cap=1 << 14):
+def _enumerate_root(compiled, roots, max_visits, max_nontowns, limit, cap=1 << 14):
+    """The routes of ``roots`` as arrays, at most ``limit`` of them; returns (arrays,
+    cut) where ``cut`` says the limit was reached (more routes exist)."""
     if max_visits < 2:
         return (np.zeros(1, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64),
-                np.zeros(0, np.int64), np.zeros((0, compiled.words), np.uint64))
+                np.zeros(0, np.int64), np.zeros((0, compiled.words), np.uint64)), False
+    cap = max(1, min(cap, limit))
     avg = min(max_visits, 8)
     while True:
         ptr = np.zeros(cap + 1, dtype=np.int64)
@@ -115,12 +166,14 @@ def _enumerate_root(compiled, roots, max_visits, max_nontowns, cap=1 << 14):
         n = enumerate_routes(roots, compiled.adj_ptr, compiled.adj_chain, compiled.chain_to,
                              compiled.chain_bits, compiled.stop_passable, compiled.stop_own,
                              compiled.stop_town, max_visits, max_nontowns,
-                             ptr, stops, chains, split, bits)
-        if n <= cap and ptr[n] > 0 or n == 0:
+                             ptr, stops, chains, split, bits, limit)
+        cut = n > limit
+        n = min(n, limit)
+        if n <= cap and (ptr[n] > 0 or n == 0):
             end = ptr[n]
-            return ptr[: n + 1], stops[:end], chains[:end], split[:n], bits[:n]
+            return (ptr[: n + 1], stops[:end], chains[:end], split[:n], bits[:n]), cut
         # too small: grow to what was counted (stops per route at most max_visits)
-        cap = max(cap * 2, n + 1)
+        cap = max(min(cap * 2, limit), n)
         avg = max_visits if max_visits <= 16 else avg * 2
 
 
@@ -147,9 +200,14 @@ def _value(compiled, ptr, stops, kinds):
                         compiled.bonus_amount, ok, kind_arr)
 
 
-def assign_trains(routes: RouteSet, deadline=None, progress=None, budget=1 << 20) -> Run:
+def assign_trains(routes: RouteSet, deadline=None, progress=None, budget=1 << 16,
+                  scan_cap=32, max_nodes=None) -> Run:
     """The best disjoint choice of one route per train (branch and bound, see
-    :mod:`trainruns.kernels.assign`). Proven optimal unless the deadline stops it."""
+    :mod:`trainruns.kernels.assign`). Proven optimal unless the deadline (or
+    ``max_nodes``) stops it; then ``bound`` is an upper bound on the optimum.
+
+    ``budget`` is the nodes per kernel call between deadline checks; ``scan_cap`` how
+    far a node's bound looks down each train's list for a compatible route."""
     board = routes.compiled.board
     # bigger trains first: their routes are worth most, so the bound bites early
     order = sorted(range(len(board.trains)),
@@ -174,54 +232,96 @@ def assign_trains(routes: RouteSet, deadline=None, progress=None, budget=1 << 20
     start = np.array([seg[t.name][0] for t in trains], dtype=np.int64)
     end = np.array([seg[t.name][1] for t in trains], dtype=np.int64)
     twin = np.array([i > 0 and trains[i].name == trains[i - 1].name for i in range(n)], dtype=np.bool_)
-    top = np.array([cand_value[s] if e > s else 0 for s, e in zip(start, end)], dtype=np.int64)
-    rest = np.zeros(n + 1, dtype=np.int64)
-    for i in range(n - 1, -1, -1):
-        rest[i] = rest[i + 1] + top[i]
-
     words = routes.bits.shape[1]
     depth = np.array([-1], dtype=np.int64)
     pos = np.zeros(n + 1, dtype=np.int64)
     stage = np.zeros(n + 1, dtype=np.int64)
     used = np.zeros((n + 1, words), dtype=np.uint64)
     val = np.zeros(n + 1, dtype=np.int64)
+    restb = np.zeros(n + 1, dtype=np.int64)
+    nodebound = np.zeros(n + 1, dtype=np.int64)
+    found = np.zeros((n + 1, n + 1), dtype=np.int64)
+    bval = np.zeros((n + 1, n + 1), dtype=np.int64)
     choice = np.full(n + 1, -1, dtype=np.int64)
     best = np.zeros(1, dtype=np.int64)
     best_choice = np.full(max(n, 1), -1, dtype=np.int64)
-    nodes = np.zeros(1, dtype=np.int64)
+    nodes = np.zeros(3, dtype=np.int64)  # expanded nodes, candidate checks (loop, bounds)
     finished = False
     while True:
-        status = branch_and_bound(start, end, twin, cand_route, cand_value, routes.bits, rest,
-                                  depth, pos, stage, used, val, choice, best, best_choice, budget,
-                                  nodes)
+        status = branch_and_bound(start, end, twin, cand_route, cand_value, routes.bits, restb,
+                                  nodebound, found, bval, depth, pos, stage, used, val, choice, best, best_choice, budget,
+                                  nodes, scan_cap)
         if status == 0:
             finished = True
             break
         if progress:
             progress.update("assign", nodes=int(nodes[0]), best=int(best[0]),
-                            bound=int(open_bound(depth, val, rest, best)))
+                            bound=int(open_bound(depth, nodebound, best)))
         if deadline is not None and time.perf_counter() > deadline:
+            break
+        if max_nodes is not None and nodes[0] >= max_nodes:
             break
 
     revenue = int(best[0])
     if finished and routes.complete:
         bound = revenue
     elif routes.complete:
-        bound = int(open_bound(depth, val, rest, best))
+        bound = int(open_bound(depth, nodebound, best))
     else:
         bound = max(revenue, stop_value_bound(routes.compiled))
-    chosen = []
-    idle = []
+    chosen, idle, picks = [], [], []
     for i, t in enumerate(trains):
         k = best_choice[i] if n else -1
         if k < 0:
             idle.append(t.name)
         else:
             chosen.append(describe_route(routes, int(cand_route[k]), t))
+            picks.append((kind_index[t.name], int(cand_route[k])))
     # report trains in the order the position lists them
     chosen.sort(key=lambda r: [t.name for t in board.trains].index(r.train))
-    return Run(routes=chosen, revenue=revenue, optimal=bound == revenue, bound=bound,
-               candidates=len(routes), nodes=int(nodes[0]), idle=idle)
+    run = Run(routes=chosen, revenue=revenue, optimal=bound == revenue, bound=bound,
+              candidates=len(routes), nodes=int(nodes[0]), idle=idle)
+    run.checks = int(nodes[1] + nodes[2])  # candidate checks: machine-independent work
+    run.picks = picks  # (kind index, route index) of the chosen routes  # candidate checks: a machine-independent work figure
+    return run
+
+
+def _kind_counts(routes: RouteSet):
+    counts = [0] * len(routes.kinds)
+    for t in routes.compiled.board.trains:
+        counts[routes.kinds.index(t.name)] += 1
+    return counts
+
+
+def assign_cpsat(routes: RouteSet, deadline=None, start: Run | None = None) -> Run:
+    """The same assignment as :func:`assign_trains`, by the CP-SAT 0-1 program of
+    :mod:`trainruns.cpsat`. ``start`` (a run already found on these routes) gives the
+    lower bound that prunes columns and the solution hint."""
+    from .cpsat import solve_cpsat
+
+    board = routes.compiled.board
+    if start is None:
+        # a few thousand branch-and-bound nodes give a good incumbent to prune columns
+        start = assign_trains(routes, max_nodes=2000, budget=2000)
+    hint = list(getattr(start, "picks", []))
+    value, picks, bound, proven = solve_cpsat(routes, board.trains, lower=start.revenue,
+                                              hint=hint, deadline=deadline)
+    if not routes.complete:
+        bound = max(value, bound, stop_value_bound(routes.compiled))
+        proven = False
+    elif start.optimal:
+        bound, proven = value, True
+    chosen, idle = [], []
+    left = list(board.trains)
+    for k, r in sorted(picks, key=lambda p: -int(routes.values[p[1], p[0]])):
+        t = next(t for t in left if t.name == routes.kinds[k])
+        left.remove(t)
+        chosen.append(describe_route(routes, r, t))
+    idle = [t.name for t in left]
+    names = [t.name for t in board.trains]
+    chosen.sort(key=lambda r: names.index(r.train))
+    return Run(routes=chosen, revenue=value, optimal=proven and bound == value, bound=max(bound, value),
+               candidates=len(routes), nodes=start.nodes, idle=idle, engine="cpsat")
 
 
 def stop_value_bound(compiled: CompiledBoard) -> int:

@@ -17,6 +17,9 @@ def register(sub):
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--time-limit", type=float, metavar="SECONDS",
                    help="stop after this long with the best run found and an upper bound")
+    p.add_argument("--engine", choices=["auto", "search", "cpsat"], default="auto",
+                   help="train assignment: numba branch and bound (search), the CP-SAT 0-1 program "
+                        "(cpsat), or auto: branch and bound, CP-SAT if it explodes (default)")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(func=run)
 
@@ -27,7 +30,7 @@ def run(args):
     board = load_position(args.position)
     compile_notice(args.quiet)
     progress = None if args.quiet else TerminalProgress()
-    result = solve(board, time_limit=args.time_limit, progress=progress)
+    result = solve(board, time_limit=args.time_limit, progress=progress, engine=args.engine)
     if progress:
         progress.close()
     if args.json:

@@ -15,12 +15,13 @@ def warm_up():
     bits = np.zeros((1, 1), np.uint64)
     flags = np.zeros(1, np.bool_)
     enumerate_routes(np.zeros(0, np.int64), np.zeros(2, np.int64), z, z, bits, flags, flags, flags,
-                     2, 2, np.zeros(2, np.int64), z.copy(), z.copy(), z.copy(), bits.copy())
+                     2, 2, np.zeros(2, np.int64), z.copy(), z.copy(), z.copy(), bits.copy(), 10)
     route_values(np.zeros(1, np.int64), z, 0, z, flags, flags, z, np.zeros(0, np.int64),
                  np.zeros(0, np.int64), np.zeros((0, 1), np.bool_), np.ones((1, 3), np.int64))
     one = np.zeros(1, np.int64)
-    branch_and_bound(one, one, flags, z, z, bits, np.zeros(2, np.int64), np.array([-1]),
+    branch_and_bound(one, one, flags, z, z, bits, np.zeros(2, np.int64), np.zeros(2, np.int64),
+                     np.zeros((2, 2), np.int64), np.zeros((2, 2), np.int64), np.array([-1]),
                      np.zeros(2, np.int64), np.zeros(2, np.int64), np.zeros((2, 1), np.uint64),
                      np.zeros(2, np.int64), np.zeros(2, np.int64), np.zeros(1, np.int64),
-                     np.zeros(1, np.int64), 10, np.zeros(1, np.int64))
-    open_bound(np.array([0]), np.zeros(2, np.int64), np.zeros(2, np.int64), np.zeros(1, np.int64))
+                     np.zeros(1, np.int64), 10, np.zeros(3, np.int64), 16)
+    open_bound(np.array([0]), np.zeros(2, np.int64), np.zeros(1, np.int64))

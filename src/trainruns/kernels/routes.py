@@ -67,9 +67,11 @@ def _emit(n, route_ptr, route_stops, route_chains, route_split, route_bits, used
 @nb.njit(cache=True)
 def enumerate_routes(roots, adj_ptr, adj_chain, chain_to, chain_bits, stop_passable, stop_own,
                      stop_town, max_visits, max_nontowns,
-                     route_ptr, route_stops, route_chains, route_split, route_bits):
+                     route_ptr, route_stops, route_chains, route_split, route_bits, limit):
     """Fill the route buffers; return the number of routes (more than the buffers hold
-    means: call again with larger buffers). ``route_chains[route_ptr[r] + i]`` is the
+    means: call again with larger buffers). Counting stops at ``limit + 1`` routes: a
+    return above ``limit`` means the enumeration was cut short (the caller's budget),
+    and the routes written are still legal, just not all of them. ``route_chains[route_ptr[r] + i]`` is the
     chain between stops i and i+1 of route r; the first ``route_split[r]`` of them are
     walked backwards (they are arm 1 reversed)."""
     n_stops = stop_own.shape[0]
@@ -117,6 +119,8 @@ def enumerate_routes(roots, adj_ptr, adj_chain, chain_to, chain_bits, stop_passa
                                           route_bits, used, root, arm1, d1, arm2, 0, chain_to):
                 overflow = True
             n += 1
+            if n > limit:
+                return n
             # arm 2: the root is passed through, so it must be passable
             if not stop_passable[root]:
                 continue
@@ -152,5 +156,7 @@ def enumerate_routes(roots, adj_ptr, adj_chain, chain_to, chain_bits, stop_passa
                                               route_bits, used, root, arm1, d1, arm2, d2, chain_to):
                     overflow = True
                 n += 1
+                if n > limit:
+                    return n
         on_route[root] = False
     return n

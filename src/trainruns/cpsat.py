@@ -1,0 +1,120 @@
+"""The CP-SAT engine: the whole multi-train assignment as one 0-1 program (OR-Tools).
+
+Given the enumerated routes (:class:`trainruns.search.RouteSet`), choose for each train
+kind ``k`` (with ``m_k`` trains of that name) a set of routes:
+
+    maximise   sum v[r, k] x[r, k]
+    subject to sum_r x[r, k] <= m_k                 for every kind k
+               sum_{(r, k): bit b in route r} x[r, k] <= 1   for every track bit b
+               x[r, k] in {0, 1}
+
+Any route has at least one bit, so the bit rows also forbid one route for two trains.
+Identical trains share one column per route, so there is no symmetry between them.
+The bit rows are "at most one" constraints, which CP-SAT turns into clique cuts; its
+linear relaxation is far tighter than a branch and bound that bounds each remaining
+train on its own, which is where this engine pays: many trains whose best routes share
+track.
+
+The program only needs the columns that could beat a known run: a column whose value
+plus the best value of every other train is no better than ``lower`` is dropped (an
+exact reduction), and of routes with identical bits only the most valuable is kept per
+kind. The known run is also given as a solution hint.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+
+def useful_columns(routes, kinds_count, lower):
+    """Per kind, the routes that could take part in a run worth more than ``lower``:
+    ``{kind index: int64 route indices}`` (the exact reduction of the module docstring)."""
+    n_kinds = len(routes.kinds)
+    tops = []
+    for k in range(n_kinds):
+        v = routes.values[:, k] if len(routes) else np.zeros(0, np.int64)
+        pos = np.sort(v[v > 0])[::-1]
+        tops.append(pos[: kinds_count[k]])
+    total_top = sum(int(t.sum()) for t in tops)
+    cols = {}
+    for k in range(n_kinds):
+        if kinds_count[k] == 0:
+            continue
+        v = routes.values[:, k]
+        # the others: every other train at its best (for this kind, its m_k - 1 best)
+        others = total_top - (int(tops[k][-1]) if len(tops[k]) == kinds_count[k] else 0)
+        idx = np.flatnonzero((v > 0) & (v + others > lower))
+        if len(idx):
+            # identical track: keep the most valuable (first after a stable sort by -value)
+            idx = idx[np.argsort(-v[idx], kind="stable")]
+            _, first = np.unique(routes.bits[idx], axis=0, return_index=True)
+            idx = np.sort(idx[first])
+        cols[k] = idx
+    return cols
+
+
+def solve_cpsat(routes, trains, lower=0, hint=None, deadline=None, workers=2):
+    """Solve the program of the module docstring.
+
+    ``trains`` are the board's trains; ``lower`` a revenue already reached (by ``hint``,
+    a list of ``(kind index, route index)``). Returns ``(value, picks, bound, proven)``
+    where picks lists ``(kind index, route index)``; when no column can beat ``lower``
+    it returns ``(lower, hint, lower, True)`` without building a model."""
+    from ortools.sat.python import cp_model
+
+    kind_of = {name: k for k, name in enumerate(routes.kinds)}
+    count = [0] * len(routes.kinds)
+    for t in trains:
+        count[kind_of[t.name]] += 1
+    cols = useful_columns(routes, count, lower)
+    n_cols = sum(len(c) for c in cols.values())
+    if n_cols == 0:
+        return lower, list(hint or []), lower, True
+
+    model = cp_model.CpModel()
+    col_kind, col_route, col_var = [], [], []
+    for k, idx in cols.items():
+        xs = [model.new_bool_var("") for _ in range(len(idx))]
+        model.add(cp_model.LinearExpr.sum(xs) <= count[k])
+        col_kind.extend([k] * len(idx))
+        col_route.extend(idx.tolist())
+        col_var.extend(xs)
+    col_route_arr = np.array(col_route, dtype=np.int64)
+    col_kind_arr = np.array(col_kind, dtype=np.int64)
+    # bit rows: unpack the masks of the columns' routes to (column, bit) pairs
+    masks = routes.bits[col_route_arr]
+    unpacked = np.unpackbits(masks.view(np.uint8), axis=1, bitorder="little")
+    col_ids, bit_ids = np.nonzero(unpacked)
+    order = np.argsort(bit_ids, kind="stable")
+    col_ids, bit_ids = col_ids[order], bit_ids[order]
+    cuts = np.flatnonzero(np.diff(bit_ids)) + 1
+    for group in np.split(col_ids, cuts):
+        if len(group) > 1:
+            model.add_at_most_one([col_var[i] for i in group])
+    values = routes.values[col_route_arr, col_kind_arr]
+    model.maximize(cp_model.LinearExpr.weighted_sum(col_var, values.tolist()))
+    if hint:
+        chosen = set(hint)
+        for i, (k, r) in enumerate(zip(col_kind, col_route)):
+            model.add_hint(col_var[i], (k, r) in chosen)
+    # a run worth ``lower`` is known: ask only for better ones (an empty program then
+    # proves the known run optimal)
+    model.add(cp_model.LinearExpr.weighted_sum(col_var, values.tolist()) >= lower + 1)
+
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = workers
+    if deadline is not None:
+        solver.parameters.max_time_in_seconds = max(0.01, deadline - time.perf_counter())
+    status = solver.solve(model)
+    if status == cp_model.INFEASIBLE:
+        return lower, list(hint or []), lower, True
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        picks = [(k, r) for k, r, x in zip(col_kind, col_route, col_var) if solver.boolean_value(x)]
+        value = int(round(solver.objective_value))
+        bound = int(np.floor(solver.best_objective_bound + 1e-6))
+        return value, picks, max(bound, value), status == cp_model.OPTIMAL
+    # unknown (time out before a better run or a proof): the bound is all we learnt
+    bound = max(lower, int(np.floor(solver.best_objective_bound + 1e-6)))
+    return lower, list(hint or []), bound, False
