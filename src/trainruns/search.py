@@ -129,7 +129,7 @@ def enumerate_all(compiled: CompiledBoard, deadline=None, progress=None) -> Rout
         limit = MAX_ROUTES - total
         if deadline is not None:
             left = deadline - time.perf_counter()
-            if left <= 0 and i > 0:  # the first root always runs: some answer beats none
+            if left <= 0:
                 complete = False
                 break
             # one root can hold millions of routes: give it a budget it can enumerate in
