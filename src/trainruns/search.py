@@ -14,7 +14,7 @@ import numpy as np
 from .board import Board
 from .compile import CompiledBoard, compile_board
 from .kernels import warm_up
-from .kernels.assign import branch_and_bound, open_bound
+from .kernels.assign import block_masks, branch_and_bound, open_bound
 from .kernels.routes import enumerate_routes
 from .kernels.values import route_values
 from .result import Route, Run
@@ -50,7 +50,7 @@ ENGINES = ("auto", "search", "cpsat")
 
 # Routes kept in memory at most (about 200 bytes each): beyond this the route set is
 # marked incomplete and the answer comes with an upper bound instead of a proof.
-MAX_ROUTES = 12_000_000
+MAX_ROUTES = 6_000_000
 # Enumeration speed assumed to turn a deadline into a route budget (routes per second,
 # a slow machine's figure: the budget must never overshoot the deadline much).
 ROUTES_PER_SECOND = 4_000_000
@@ -201,13 +201,14 @@ def _value(compiled, ptr, stops, kinds):
 
 
 def assign_trains(routes: RouteSet, deadline=None, progress=None, budget=1 << 16,
-                  scan_cap=32, max_nodes=None) -> Run:
+                  scan_cap=16, max_nodes=None) -> Run:
     """The best disjoint choice of one route per train (branch and bound, see
     :mod:`trainruns.kernels.assign`). Proven optimal unless the deadline (or
     ``max_nodes``) stops it; then ``bound`` is an upper bound on the optimum.
 
     ``budget`` is the nodes per kernel call between deadline checks; ``scan_cap`` how
-    far a node's bound looks down each train's list for a compatible route."""
+    many blocks of 64 candidates a node's bound looks down each train's list for a
+    compatible route (0: the static bound, each train at its best)."""
     board = routes.compiled.board
     # bigger trains first: their routes are worth most, so the bound bites early
     order = sorted(range(len(board.trains)),
@@ -245,12 +246,20 @@ def assign_trains(routes: RouteSet, deadline=None, progress=None, budget=1 << 16
     choice = np.full(n + 1, -1, dtype=np.int64)
     best = np.zeros(1, dtype=np.int64)
     best_choice = np.full(max(n, 1), -1, dtype=np.int64)
-    nodes = np.zeros(3, dtype=np.int64)  # expanded nodes, candidate checks (loop, bounds)
+    nodes = np.zeros(2, dtype=np.int64)  # expanded nodes, blocks of 64 candidates checked
+    masks = block_masks(cand_route, routes.bits)
+    ub = np.zeros((n + 1, words * 64), dtype=np.int64)
+    nub = np.zeros(n + 1, dtype=np.int64)
     finished = False
+    t_start = time.perf_counter()
+    t_best, last_best = 0.0, 0
     while True:
-        status = branch_and_bound(start, end, twin, cand_route, cand_value, routes.bits, restb,
-                                  nodebound, found, bval, depth, pos, stage, used, val, choice, best, best_choice, budget,
-                                  nodes, scan_cap)
+        status = branch_and_bound(start, end, twin, cand_route, cand_value, routes.bits, masks, ub, nub,
+                                  restb, nodebound, found, bval, depth, pos, stage, used, val, choice,
+                                  best, best_choice, budget, nodes, scan_cap)
+        if best[0] != last_best:
+            # when the final incumbent appeared (to the resolution of ``budget`` nodes)
+            t_best, last_best = time.perf_counter() - t_start, int(best[0])
         if status == 0:
             finished = True
             break
@@ -281,7 +290,8 @@ def assign_trains(routes: RouteSet, deadline=None, progress=None, budget=1 << 16
     chosen.sort(key=lambda r: [t.name for t in board.trains].index(r.train))
     run = Run(routes=chosen, revenue=revenue, optimal=bound == revenue, bound=bound,
               candidates=len(routes), nodes=int(nodes[0]), idle=idle)
-    run.checks = int(nodes[1] + nodes[2])  # candidate checks: machine-independent work
+    run.checks = int(nodes[1])  # blocks checked: machine-independent work
+    run.time_to_best = t_best
     run.picks = picks  # (kind index, route index) of the chosen routes  # candidate checks: a machine-independent work figure
     return run
 

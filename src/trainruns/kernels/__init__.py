@@ -7,7 +7,7 @@ def warm_up():
     that timings of a real search exclude it."""
     import numpy as np
 
-    from .assign import branch_and_bound, open_bound
+    from .assign import block_masks, branch_and_bound, open_bound
     from .routes import enumerate_routes
     from .values import route_values
 
@@ -19,9 +19,11 @@ def warm_up():
     route_values(np.zeros(1, np.int64), z, 0, z, flags, flags, z, np.zeros(0, np.int64),
                  np.zeros(0, np.int64), np.zeros((0, 1), np.bool_), np.ones((1, 3), np.int64))
     one = np.zeros(1, np.int64)
-    branch_and_bound(one, one, flags, z, z, bits, np.zeros(2, np.int64), np.zeros(2, np.int64),
-                     np.zeros((2, 2), np.int64), np.zeros((2, 2), np.int64), np.array([-1]),
-                     np.zeros(2, np.int64), np.zeros(2, np.int64), np.zeros((2, 1), np.uint64),
-                     np.zeros(2, np.int64), np.zeros(2, np.int64), np.zeros(1, np.int64),
-                     np.zeros(1, np.int64), 10, np.zeros(3, np.int64), 16)
+    i2 = np.zeros(2, np.int64)
+    routes_bits = np.zeros((1, 1), np.uint64)
+    masks = block_masks(z, routes_bits)
+    branch_and_bound(one, one, flags, z, z, routes_bits, masks, np.zeros((2, 64), np.int64), i2.copy(),
+                     i2.copy(), i2.copy(), np.zeros((2, 2), np.int64), np.zeros((2, 2), np.int64),
+                     np.array([-1]), i2.copy(), i2.copy(), np.zeros((2, 1), np.uint64), i2.copy(),
+                     i2.copy(), np.zeros(1, np.int64), np.zeros(1, np.int64), 10, i2.copy(), 4)
     open_bound(np.array([0]), np.zeros(2, np.int64), np.zeros(1, np.int64))

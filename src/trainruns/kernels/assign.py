@@ -23,12 +23,88 @@ arrays passed in, so the caller can report progress and honour a time limit.
 import numba as nb
 import numpy as np
 
-from .bits import overlaps, set_or
+from .bits import set_or
+
+# de Bruijn multiplication: the index of the lowest set bit of a uint64 in O(1)
+_DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
+_CTZ = np.zeros(64, dtype=np.int64)
+for _i in range(64):
+    _CTZ[((1 << _i) * 0x03F79D71B4CB0A89 & 0xFFFFFFFFFFFFFFFF) >> 58] = _i
 
 
 @nb.njit(cache=True)
-def _enter(d, n_trains, start, end, twin, cand_route, cand_value, route_bits, pos, used, restb,
-           nodebound, val, found, bval, best, work, scan_cap):
+def block_masks(cand_route, route_bits):
+    """Candidates transposed into blocks of 64: bit i of ``masks[b, t]`` says candidate
+    ``64 b + i`` uses track bit ``t``. "Which of these 64 candidates clash with the used
+    track" is then one OR per used bit instead of 64 mask comparisons."""
+    n = cand_route.shape[0]
+    words = route_bits.shape[1]
+    masks = np.zeros(((n + 63) // 64, words * 64), dtype=np.uint64)
+    for k in range(n):
+        r = cand_route[k]
+        one = np.uint64(1) << np.uint64(k & 63)
+        for w in range(words):
+            x = route_bits[r, w]
+            while x:
+                low = x & (~x + np.uint64(1))
+                t = w * 64 + _CTZ[(low * _DEBRUIJN) >> np.uint64(58)]
+                masks[k >> 6, t] |= one
+                x ^= low
+    return masks
+
+
+@nb.njit(cache=True, inline="always")
+def _first_free(masks, ub, nub, lo, hi, cand_value, floor, max_blocks, work):
+    """The first candidate in [lo, hi) using none of the track bits ``ub[:nub]``.
+
+    Returns hi when there is none, or when the scan reaches candidates worth at most
+    ``floor`` (sorted lists: nothing later can matter); returns the first unchecked
+    index (< hi) after ``max_blocks`` blocks, which the caller treats as a bound only."""
+    k = lo
+    blocks = 0
+    while k < hi:
+        if cand_value[k] <= floor:
+            return hi
+        if blocks == max_blocks:
+            return -k - 1  # cut: -(index) - 1
+        b = k >> 6
+        blocked = np.uint64(0)
+        for i in range(nub):
+            blocked |= masks[b, ub[i]]
+        work[1] += 1
+        off = k & 63
+        if off:
+            blocked |= (np.uint64(1) << np.uint64(off)) - np.uint64(1)
+        free = ~blocked
+        top = hi - (b << 6)
+        if top < 64:
+            free &= (np.uint64(1) << np.uint64(top)) - np.uint64(1)
+        if free:
+            low = free & (~free + np.uint64(1))
+            return (b << 6) + _CTZ[(low * _DEBRUIJN) >> np.uint64(58)]
+        k = (b + 1) << 6
+        blocks += 1
+    return hi
+
+
+@nb.njit(cache=True, inline="always")
+def _push_bits(ub, nub, d, route_bits, r):
+    """Used bits of depth d + 1: those of depth d plus route r's."""
+    n = nub[d]
+    ub[d + 1, :n] = ub[d, :n]
+    for w in range(route_bits.shape[1]):
+        x = route_bits[r, w]
+        while x:
+            low = x & (~x + np.uint64(1))
+            ub[d + 1, n] = w * 64 + _CTZ[(low * _DEBRUIJN) >> np.uint64(58)]
+            n += 1
+            x ^= low
+    nub[d + 1] = n
+
+
+@nb.njit(cache=True)
+def _enter(d, n_trains, start, end, twin, cand_value, masks, ub, nub, pos, restb, nodebound, val,
+           found, bval, best, work, scan_cap):
     """Compute the conditional bound of the node at depth ``d`` (see module docstring);
     move ``pos[d]`` to train d's first compatible candidate.
 
@@ -36,16 +112,17 @@ def _enter(d, n_trains, start, end, twin, cand_route, cand_value, route_bits, po
     its value: a child only adds track, so its scan for j may start there, and the
     parent's value bounds the child's. With those as optimistic stand-ins for the trains
     not scanned yet, a scan stops as soon as the node cannot beat ``best`` (its bound is
-    then recorded as at most ``best``, and the caller backtracks): without this, a
-    train with no compatible candidate left would walk its whole list."""
+    then recorded as at most ``best``, and the caller backtracks): without this, a train
+    with no compatible candidate left would walk its whole list. A scan also stops after
+    ``scan_cap`` blocks: the candidate reached bounds every later one."""
     optimistic = val[d]
     for j in range(d, n_trains):
         optimistic += bval[d - 1, j] if d > 0 else (cand_value[start[j]] if end[j] > start[j] else 0)
     total = val[d]
     prev = -1
     for j in range(d, n_trains):
-        ub = bval[d - 1, j] if d > 0 else (cand_value[start[j]] if end[j] > start[j] else 0)
-        optimistic -= ub
+        ub_j = bval[d - 1, j] if d > 0 else (cand_value[start[j]] if end[j] > start[j] else 0)
+        optimistic -= ub_j
         if j == d:
             lo = pos[d]
         elif twin[j]:
@@ -55,21 +132,14 @@ def _enter(d, n_trains, start, end, twin, cand_route, cand_value, route_bits, po
         if d > 0 and found[d - 1, j] > lo:
             lo = found[d - 1, j]
         hi = end[j]
-        k = lo
-        limit = lo + scan_cap
-        while k < hi and k < limit:
-            work[2] += 1
-            if total + cand_value[k] + optimistic <= best:
-                nodebound[d] = total + cand_value[k] + optimistic
-                return
-            if not overlaps(used[d], route_bits[cand_route[k]]):
-                break
-            k += 1
-        found[d, j] = k
-        prev = k
-        # stopped at the cap: candidate k is unchecked but bounds every later one
+        k = _first_free(masks, ub[d], nub[d], lo, hi, cand_value, best - total - (optimistic - val[d]),
+                        scan_cap, work)
+        if k < 0:  # cut short: candidate -k-1 is unchecked but bounds every later one
+            k = -k - 1
         b = cand_value[k] if k < hi else 0
+        found[d, j] = k
         bval[d, j] = b
+        prev = k
         if j == d:
             pos[d] = k
         total += b
@@ -78,13 +148,15 @@ def _enter(d, n_trains, start, end, twin, cand_route, cand_value, route_bits, po
 
 
 @nb.njit(cache=True)
-def branch_and_bound(start, end, twin, cand_route, cand_value, route_bits, restb, nodebound, found,
-                     bval, depth_arr, pos, stage, used, val, choice, best_arr, best_choice, budget, nodes_arr,
-                     scan_cap):
+def branch_and_bound(start, end, twin, cand_route, cand_value, route_bits, masks, ub, nub, restb,
+                     nodebound, found, bval, depth_arr, pos, stage, used, val, choice, best_arr,
+                     best_choice, budget, nodes_arr, scan_cap):
     """Run until the search is finished (return 0) or ``budget`` nodes were expanded
-    (return 1); ``nodes_arr[0]`` counts expanded nodes. ``depth_arr[0]`` is the current
-    depth (-1 before the start: it is then initialised); ``best_arr[0]`` the incumbent
-    value; ``best_choice`` its candidate indices (-1 = idle)."""
+    (or 64 times as many blocks checked: return 1); ``nodes_arr[0]`` counts expanded nodes, ``nodes_arr[1]`` blocks of 64
+    candidates checked. ``depth_arr[0]`` is the current depth (-1 before the start: it
+    is then initialised); ``best_arr[0]`` the incumbent value; ``best_choice`` its
+    candidate indices (-1 = idle). ``masks`` come from :func:`block_masks`; ``ub[d]``
+    lists the used track bits at depth d (``nub[d]`` of them)."""
     n_trains = start.shape[0]
     d = depth_arr[0]
     best = best_arr[0]
@@ -97,9 +169,13 @@ def branch_and_bound(start, end, twin, cand_route, cand_value, route_bits, restb
         stage[0] = 0
         val[0] = 0
         used[0, :] = 0
-        _enter(0, n_trains, start, end, twin, cand_route, cand_value, route_bits, pos, used, restb,
-               nodebound, val, found, bval, best, nodes_arr, scan_cap)
+        nub[0] = 0
+        _enter(0, n_trains, start, end, twin, cand_value, masks, ub, nub, pos, restb, nodebound, val,
+               found, bval, best, nodes_arr, scan_cap)
     nodes = 0
+    # blocks checked count as work too: one node can scan a long list, and the caller's
+    # deadline must still be seen every so often
+    block_budget = nodes_arr[1] + 64 * budget
     while d >= 0:
         if d == n_trains:
             if val[d] > best:
@@ -108,7 +184,7 @@ def branch_and_bound(start, end, twin, cand_route, cand_value, route_bits, restb
                     best_choice[i] = choice[i]
             d -= 1
             continue
-        if nodes >= budget:
+        if nodes >= budget or nodes_arr[1] >= block_budget:
             depth_arr[0] = d
             best_arr[0] = best
             nodes_arr[0] += nodes
@@ -117,42 +193,36 @@ def branch_and_bound(start, end, twin, cand_route, cand_value, route_bits, restb
             d -= 1
             continue
         if stage[d] == 0:
-            descended = False
-            while pos[d] < end[d]:
-                k = pos[d]
-                pos[d] += 1
-                v = cand_value[k]
-                if val[d] + v + restb[d] <= best:
-                    pos[d] = end[d]
-                    break
+            k = _first_free(masks, ub[d], nub[d], pos[d], end[d], cand_value, best - val[d] - restb[d],
+                            -1, nodes_arr)
+            if k < end[d]:
+                pos[d] = k + 1
                 r = cand_route[k]
-                nodes_arr[1] += 1
-                if overlaps(used[d], route_bits[r]):
-                    continue
                 choice[d] = k
-                val[d + 1] = val[d] + v
+                val[d + 1] = val[d] + cand_value[k]
                 set_or(used[d + 1], used[d], route_bits[r])
+                _push_bits(ub, nub, d, route_bits, r)
                 if d + 1 < n_trains:
                     pos[d + 1] = k + 1 if twin[d + 1] else start[d + 1]
                     stage[d + 1] = 0
-                    _enter(d + 1, n_trains, start, end, twin, cand_route, cand_value, route_bits,
-                           pos, used, restb, nodebound, val, found, bval, best, nodes_arr, scan_cap)
+                    _enter(d + 1, n_trains, start, end, twin, cand_value, masks, ub, nub, pos, restb,
+                           nodebound, val, found, bval, best, nodes_arr, scan_cap)
                 d += 1
                 nodes += 1
-                descended = True
-                break
-            if descended:
                 continue
+            pos[d] = end[d]
             stage[d] = 1
             if val[d] + restb[d] > best:
                 choice[d] = -1
                 val[d + 1] = val[d]
                 used[d + 1, :] = used[d]
+                nub[d + 1] = nub[d]
+                ub[d + 1, :nub[d]] = ub[d, :nub[d]]
                 if d + 1 < n_trains:
                     pos[d + 1] = end[d + 1] if twin[d + 1] else start[d + 1]
                     stage[d + 1] = 0
-                    _enter(d + 1, n_trains, start, end, twin, cand_route, cand_value, route_bits,
-                           pos, used, restb, nodebound, val, found, bval, best, nodes_arr, scan_cap)
+                    _enter(d + 1, n_trains, start, end, twin, cand_value, masks, ub, nub, pos, restb,
+                           nodebound, val, found, bval, best, nodes_arr, scan_cap)
                 d += 1
                 nodes += 1
                 continue

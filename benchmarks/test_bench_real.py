@@ -1,0 +1,11 @@
+"""The shipped positions (../shared/positions/real, fixtures/ when present)."""
+
+import pytest
+
+from boards import shipped
+
+
+@pytest.mark.parametrize("name,path", shipped(), ids=[n for n, _ in shipped()])
+def test_real(record, name, path):
+    row, run = record(path)
+    assert run.optimal
