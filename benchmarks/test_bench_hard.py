@@ -7,4 +7,4 @@ from boards import hard
 
 @pytest.mark.parametrize("name,pos", hard(), ids=[n for n, _ in hard()])
 def test_hard(record, name, pos):
-    record(pos, time_limit=30.0)
+    record(pos, time_limit=20.0)

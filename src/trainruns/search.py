@@ -52,8 +52,9 @@ ENGINES = ("auto", "search", "cpsat")
 # marked incomplete and the answer comes with an upper bound instead of a proof.
 MAX_ROUTES = 6_000_000
 # Enumeration speed assumed to turn a deadline into a route budget (routes per second,
-# a slow machine's figure: the budget must never overshoot the deadline much).
-ROUTES_PER_SECOND = 4_000_000
+# a busy machine's figure, including valuing them: the budget must not overshoot the
+# deadline much, and half the time left is kept for the assignment).
+ROUTES_PER_SECOND = 1_000_000
 # ``auto``: branch-and-bound nodes before the CP-SAT engine is asked to finish the proof.
 AUTO_NODES = 3_000_000
 # ``auto``: the CP-SAT fallback only when the program stays this small (columns).
@@ -134,7 +135,7 @@ def enumerate_all(compiled: CompiledBoard, deadline=None, progress=None) -> Rout
                 break
             # one root can hold millions of routes: give it a budget it can enumerate in
             # the time left, so the deadline holds inside a root too
-            limit = min(limit, max(1000, int(left * ROUTES_PER_SECOND)))
+            limit = min(limit, max(1000, int(left / 2 * ROUTES_PER_SECOND)))
         part, cut = _enumerate_root(compiled, np.array([root]), max_visits, max_nontowns, limit)
         parts.append(part)
         total += len(part[0]) - 1
