@@ -97,9 +97,9 @@ def test_route_budget_cuts_enumeration_and_keeps_a_bound(monkeypatch):
 
     pos = hard_board(1, n_hexes=30)
     exact = solve(pos)
-    monkeypatch.setattr(search, "MAX_ROUTES", 500)
+    monkeypatch.setattr(search, "MAX_ROUTES", 100)
     routes = enumerate_all(compile_board(load_position(pos)))
-    assert not routes.complete and len(routes) == 500
+    assert not routes.complete and 0 < len(routes) <= 100
     cut = assign_trains(routes)
     assert not cut.optimal and cut.revenue <= exact.revenue <= cut.bound
 

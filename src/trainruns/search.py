@@ -6,7 +6,9 @@ rankings can reuse a compiled board and its routes between candidates.
 
 from __future__ import annotations
 
+import os
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -47,6 +49,8 @@ class Progress:
 
 
 ENGINES = ("auto", "search", "cpsat")
+# threads for route enumeration (one root each): this machine's cores, at most 2
+WORKERS = max(1, min(2, os.cpu_count() or 1))
 
 # Routes kept in memory at most (about 200 bytes each): beyond this the route set is
 # marked incomplete and the answer comes with an upper bound instead of a proof.
@@ -126,24 +130,36 @@ def enumerate_all(compiled: CompiledBoard, deadline=None, progress=None) -> Rout
     max_nontowns = min(max((t.nontowns for t in kinds), default=0), n_stops)
     roots = np.flatnonzero(compiled.stop_own).astype(np.int64)
     parts, complete, total = [], True, 0
-    for i, root in enumerate(roots):
-        limit = MAX_ROUTES - total
-        if deadline is not None:
-            left = deadline - time.perf_counter()
-            if left <= 0:
-                complete = False
+    # roots are independent: enumerate WORKERS at a time on threads (the kernel releases
+    # the GIL); parts are kept in root order, so the route set is the same as serially
+    step = WORKERS if len(roots) > 1 else 1
+    pool = ThreadPoolExecutor(step) if step > 1 else None
+    try:
+        for i in range(0, len(roots), step):
+            limit = (MAX_ROUTES - total) // step
+            if deadline is not None:
+                left = deadline - time.perf_counter()
+                if left <= 0:
+                    complete = False
+                    break
+                # one root can hold millions of routes: give it a budget it can enumerate
+                # in the time left, so the deadline holds inside a root too
+                limit = min(limit, max(1000, int(left / 2 * ROUTES_PER_SECOND / step)))
+            batch = roots[i:i + step]
+            args = [(compiled, np.array([root]), max_visits, max_nontowns, limit) for root in batch]
+            results = list(pool.map(lambda a: _enumerate_root(*a), args)) if pool else [_enumerate_root(*args[0])]
+            for part, cut in results:
+                parts.append(part)
+                total += len(part[0]) - 1
+                if cut:
+                    complete = False
+            if progress:
+                progress.update("routes", roots_done=min(i + step, len(roots)), roots=len(roots), routes=total)
+            if not complete:
                 break
-            # one root can hold millions of routes: give it a budget it can enumerate in
-            # the time left, so the deadline holds inside a root too
-            limit = min(limit, max(1000, int(left / 2 * ROUTES_PER_SECOND)))
-        part, cut = _enumerate_root(compiled, np.array([root]), max_visits, max_nontowns, limit)
-        parts.append(part)
-        total += len(part[0]) - 1
-        if progress:
-            progress.update("routes", roots_done=i + 1, roots=len(roots), routes=total)
-        if cut:
-            complete = False
-            break
+    finally:
+        if pool:
+            pool.shutdown()
     ptr, stops, chains, split, bits = _concat(parts, compiled.words)
     values = _value(compiled, ptr, stops, kinds)
     return RouteSet(compiled, ptr, stops, chains, split, bits, [k.name for k in kinds], values,
@@ -196,9 +212,20 @@ def _value(compiled, ptr, stops, kinds):
                          for t in kinds], dtype=np.int64).reshape(-1, 3)
     ok = np.array([[not names or k.name in names for k in kinds] for names in compiled.bonus_trains],
                   dtype=np.bool_).reshape(len(compiled.bonus_trains), len(kinds))
-    return route_values(ptr, stops, len(ptr) - 1, compiled.stop_value, compiled.stop_town,
-                        compiled.stop_own, compiled.stop_groups, compiled.bonus_required,
-                        compiled.bonus_amount, ok, kind_arr)
+    n = len(ptr) - 1
+
+    def part(a, b):
+        # ptr is absolute into stops, so a slice of it values routes a..b-1
+        return route_values(ptr[a:b + 1], stops, b - a, compiled.stop_value, compiled.stop_town,
+                            compiled.stop_own, compiled.stop_groups, compiled.bonus_required,
+                            compiled.bonus_amount, ok, kind_arr)
+
+    if WORKERS < 2 or n < 200_000:
+        return part(0, n)
+    mid = n // 2
+    with ThreadPoolExecutor(2) as pool:
+        halves = list(pool.map(lambda ab: part(*ab), [(0, mid), (mid, n)]))
+    return np.concatenate(halves)
 
 
 def assign_trains(routes: RouteSet, deadline=None, progress=None, budget=1 << 16,

@@ -64,7 +64,7 @@ def _emit(n, route_ptr, route_stops, route_chains, route_split, route_bits, used
     return True
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)  # nogil: roots run on both cores
 def enumerate_routes(roots, adj_ptr, adj_chain, chain_to, chain_bits, stop_passable, stop_own,
                      stop_town, max_visits, max_nontowns,
                      route_ptr, route_stops, route_chains, route_split, route_bits, limit):

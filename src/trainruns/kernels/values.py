@@ -9,7 +9,7 @@ import numba as nb
 import numpy as np
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)  # nogil: halves of a big route set run on both cores
 def route_values(route_ptr, route_stops, n_routes, stop_value, stop_town, stop_own, stop_groups,
                  bonus_required, bonus_amount, bonus_kind_ok, kinds):
     """Return an int64 array [n_routes, n_kinds] of revenues (-1: not runnable).
@@ -17,7 +17,10 @@ def route_values(route_ptr, route_stops, n_routes, stop_value, stop_town, stop_o
     ``bonus_kind_ok[b, k]`` says whether bonus b pays trains of kind k."""
     n_kinds = kinds.shape[0]
     out = np.full((n_routes, n_kinds), -1, dtype=np.int64)
-    buf = np.empty(route_stops.shape[0] + 1, dtype=np.int64)
+    longest = 0
+    for r in range(n_routes):
+        longest = max(longest, route_ptr[r + 1] - route_ptr[r])
+    buf = np.empty(longest + 1, dtype=np.int64)  # one route's stop values at a time
     for r in range(n_routes):
         a, b = route_ptr[r], route_ptr[r + 1]
         length = b - a
