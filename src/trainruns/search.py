@@ -130,12 +130,12 @@ def enumerate_all(compiled: CompiledBoard, deadline=None, progress=None) -> Rout
     max_nontowns = min(max((t.nontowns for t in kinds), default=0), n_stops)
     roots = np.flatnonzero(compiled.stop_own).astype(np.int64)
     parts, complete, total = [], True, 0
-    # roots are independent: enumerate WORKERS at a time on threads (the kernel releases
-    # the GIL); parts are kept in root order, so the route set is the same as serially
-    step = WORKERS if len(roots) > 1 else 1
-    pool = ThreadPoolExecutor(step) if step > 1 else None
+    # roots are independent: once one root has taken a while, enumerate WORKERS at a time
+    # on threads (the kernel releases the GIL); parts are kept in root order, so the
+    # route set is the same as serially. Small boards never pay for a thread pool.
+    pool, step, i = None, 1, 0
     try:
-        for i in range(0, len(roots), step):
+        while i < len(roots):
             limit = (MAX_ROUTES - total) // step
             if deadline is not None:
                 left = deadline - time.perf_counter()
@@ -147,16 +147,20 @@ def enumerate_all(compiled: CompiledBoard, deadline=None, progress=None) -> Rout
                 limit = min(limit, max(1000, int(left / 2 * ROUTES_PER_SECOND / step)))
             batch = roots[i:i + step]
             args = [(compiled, np.array([root]), max_visits, max_nontowns, limit) for root in batch]
+            t_batch = time.perf_counter()
             results = list(pool.map(lambda a: _enumerate_root(*a), args)) if pool else [_enumerate_root(*args[0])]
             for part, cut in results:
                 parts.append(part)
                 total += len(part[0]) - 1
                 if cut:
                     complete = False
+            i += len(batch)
             if progress:
-                progress.update("routes", roots_done=min(i + step, len(roots)), roots=len(roots), routes=total)
+                progress.update("routes", roots_done=i, roots=len(roots), routes=total)
             if not complete:
                 break
+            if pool is None and WORKERS > 1 and time.perf_counter() - t_batch > 0.005:
+                pool, step = ThreadPoolExecutor(WORKERS), WORKERS
     finally:
         if pool:
             pool.shutdown()
