@@ -103,6 +103,14 @@ def solve_cpsat(routes, trains, lower=0, hint=None, deadline=None, workers=2):
     # proves the known run optimal)
     model.add(cp_model.LinearExpr.weighted_sum(col_var, values.tolist()) >= lower + 1)
 
+    # every train at its best route: a bound that needs no solver, and a cap on the
+    # solver's own (which is meaningless when it stops before finding anything)
+    trivial = 0
+    for k, c in enumerate(count):
+        v = routes.values[:, k]
+        trivial += int(np.sort(v[v > 0])[::-1][:c].sum()) if len(v) else 0
+    trivial = max(trivial, lower)
+
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = workers
     if deadline is not None:
@@ -113,8 +121,8 @@ def solve_cpsat(routes, trains, lower=0, hint=None, deadline=None, workers=2):
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         picks = [(k, r) for k, r, x in zip(col_kind, col_route, col_var) if solver.boolean_value(x)]
         value = int(round(solver.objective_value))
-        bound = int(np.floor(solver.best_objective_bound + 1e-6))
+        bound = min(trivial, int(np.floor(solver.best_objective_bound + 1e-6)))
         return value, picks, max(bound, value), status == cp_model.OPTIMAL
     # unknown (time out before a better run or a proof): the bound is all we learnt
-    bound = max(lower, int(np.floor(solver.best_objective_bound + 1e-6)))
+    bound = max(lower, min(trivial, int(np.floor(solver.best_objective_bound + 1e-6))))
     return lower, list(hint or []), bound, False

@@ -279,14 +279,14 @@ def assign_trains(routes: RouteSet, deadline=None, progress=None, budget=1 << 16
     best = np.zeros(1, dtype=np.int64)
     best_choice = np.full(max(n, 1), -1, dtype=np.int64)
     nodes = np.zeros(2, dtype=np.int64)  # expanded nodes, blocks of 64 candidates checked
-    masks = block_masks(cand_route, routes.bits)
+    masks, built = block_masks(cand_route, routes.bits)
     ub = np.zeros((n + 1, words * 64), dtype=np.int64)
     nub = np.zeros(n + 1, dtype=np.int64)
     finished = False
     t_start = time.perf_counter()
     t_best, last_best = 0.0, 0
     while True:
-        status = branch_and_bound(start, end, twin, cand_route, cand_value, routes.bits, masks, ub, nub,
+        status = branch_and_bound(start, end, twin, cand_route, cand_value, routes.bits, masks, built, ub, nub,
                                   restb, nodebound, found, bval, depth, pos, stage, used, val, choice,
                                   best, best_choice, budget, nodes, scan_cap)
         if best[0] != last_best:

@@ -21,8 +21,8 @@ def warm_up():
     one = np.zeros(1, np.int64)
     i2 = np.zeros(2, np.int64)
     routes_bits = np.zeros((1, 1), np.uint64)
-    masks = block_masks(z, routes_bits)
-    branch_and_bound(one, one, flags, z, z, routes_bits, masks, np.zeros((2, 64), np.int64), i2.copy(),
+    masks, built = block_masks(z, routes_bits)
+    branch_and_bound(one, one, flags, z, z, routes_bits, masks, built, np.zeros((2, 64), np.int64), i2.copy(),
                      i2.copy(), i2.copy(), np.zeros((2, 2), np.int64), np.zeros((2, 2), np.int64),
                      np.array([-1]), i2.copy(), i2.copy(), np.zeros((2, 1), np.uint64), i2.copy(),
                      i2.copy(), np.zeros(1, np.int64), np.zeros(1, np.int64), 10, i2.copy(), 4)

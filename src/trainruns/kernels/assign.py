@@ -32,29 +32,35 @@ for _i in range(64):
     _CTZ[((1 << _i) * 0x03F79D71B4CB0A89 & 0xFFFFFFFFFFFFFFFF) >> 58] = _i
 
 
-@nb.njit(cache=True)
 def block_masks(cand_route, route_bits):
-    """Candidates transposed into blocks of 64: bit i of ``masks[b, t]`` says candidate
-    ``64 b + i`` uses track bit ``t``. "Which of these 64 candidates clash with the used
-    track" is then one OR per used bit instead of 64 mask comparisons."""
+    """Room for the candidates transposed into blocks of 64: bit i of ``masks[b, t]``
+    says candidate ``64 b + i`` uses track bit ``t``. "Which of these 64 candidates
+    clash with the used track" is then one OR per used bit instead of 64 mask
+    comparisons. Blocks are filled on first use (``built``): the low-value tail of a
+    long list is usually never reached, and filling it would cost more than the search.
+    np.zeros leaves untouched pages unallocated."""
     n = cand_route.shape[0]
     words = route_bits.shape[1]
-    masks = np.zeros(((n + 63) // 64, words * 64), dtype=np.uint64)
-    for k in range(n):
+    return np.zeros(((n + 63) // 64, words * 64), dtype=np.uint64), np.zeros((n + 63) // 64, dtype=np.bool_)
+
+
+@nb.njit(cache=True)
+def _build_block(masks, b, cand_route, route_bits):
+    n = cand_route.shape[0]
+    for k in range(b << 6, min(n, (b + 1) << 6)):
         r = cand_route[k]
         one = np.uint64(1) << np.uint64(k & 63)
-        for w in range(words):
+        for w in range(route_bits.shape[1]):
             x = route_bits[r, w]
             while x:
                 low = x & (~x + np.uint64(1))
-                t = w * 64 + _CTZ[(low * _DEBRUIJN) >> np.uint64(58)]
-                masks[k >> 6, t] |= one
+                masks[b, w * 64 + _CTZ[(low * _DEBRUIJN) >> np.uint64(58)]] |= one
                 x ^= low
-    return masks
 
 
 @nb.njit(cache=True, inline="always")
-def _first_free(masks, ub, nub, lo, hi, cand_value, floor, max_blocks, work):
+def _first_free(masks, built, cand_route, route_bits, ub, nub, lo, hi, cand_value, floor, max_blocks,
+                work):
     """The first candidate in [lo, hi) using none of the track bits ``ub[:nub]``.
 
     Returns hi when there is none, or when the scan reaches candidates worth at most
@@ -68,6 +74,9 @@ def _first_free(masks, ub, nub, lo, hi, cand_value, floor, max_blocks, work):
         if blocks == max_blocks:
             return -k - 1  # cut: -(index) - 1
         b = k >> 6
+        if not built[b]:
+            _build_block(masks, b, cand_route, route_bits)
+            built[b] = True
         blocked = np.uint64(0)
         for i in range(nub):
             blocked |= masks[b, ub[i]]
@@ -103,7 +112,8 @@ def _push_bits(ub, nub, d, route_bits, r):
 
 
 @nb.njit(cache=True)
-def _enter(d, n_trains, start, end, twin, cand_value, masks, ub, nub, pos, restb, nodebound, val,
+def _enter(d, n_trains, start, end, twin, cand_route, route_bits, cand_value, masks, built, ub, nub,
+           pos, restb, nodebound, val,
            found, bval, best, work, scan_cap):
     """Compute the conditional bound of the node at depth ``d`` (see module docstring);
     move ``pos[d]`` to train d's first compatible candidate.
@@ -132,7 +142,8 @@ def _enter(d, n_trains, start, end, twin, cand_value, masks, ub, nub, pos, restb
         if d > 0 and found[d - 1, j] > lo:
             lo = found[d - 1, j]
         hi = end[j]
-        k = _first_free(masks, ub[d], nub[d], lo, hi, cand_value, best - total - (optimistic - val[d]),
+        k = _first_free(masks, built, cand_route, route_bits, ub[d], nub[d], lo, hi, cand_value,
+                        best - total - (optimistic - val[d]),
                         scan_cap, work)
         if k < 0:  # cut short: candidate -k-1 is unchecked but bounds every later one
             k = -k - 1
@@ -148,7 +159,7 @@ def _enter(d, n_trains, start, end, twin, cand_value, masks, ub, nub, pos, restb
 
 
 @nb.njit(cache=True)
-def branch_and_bound(start, end, twin, cand_route, cand_value, route_bits, masks, ub, nub, restb,
+def branch_and_bound(start, end, twin, cand_route, cand_value, route_bits, masks, built, ub, nub, restb,
                      nodebound, found, bval, depth_arr, pos, stage, used, val, choice, best_arr,
                      best_choice, budget, nodes_arr, scan_cap):
     """Run until the search is finished (return 0) or ``budget`` nodes were expanded
@@ -170,7 +181,8 @@ def branch_and_bound(start, end, twin, cand_route, cand_value, route_bits, masks
         val[0] = 0
         used[0, :] = 0
         nub[0] = 0
-        _enter(0, n_trains, start, end, twin, cand_value, masks, ub, nub, pos, restb, nodebound, val,
+        _enter(0, n_trains, start, end, twin, cand_route, route_bits, cand_value, masks, built, ub, nub,
+               pos, restb, nodebound, val,
                found, bval, best, nodes_arr, scan_cap)
     nodes = 0
     # blocks checked count as work too: one node can scan a long list, and the caller's
@@ -193,7 +205,8 @@ def branch_and_bound(start, end, twin, cand_route, cand_value, route_bits, masks
             d -= 1
             continue
         if stage[d] == 0:
-            k = _first_free(masks, ub[d], nub[d], pos[d], end[d], cand_value, best - val[d] - restb[d],
+            k = _first_free(masks, built, cand_route, route_bits, ub[d], nub[d], pos[d], end[d], cand_value,
+                            best - val[d] - restb[d],
                             -1, nodes_arr)
             if k < end[d]:
                 pos[d] = k + 1
@@ -205,7 +218,8 @@ def branch_and_bound(start, end, twin, cand_route, cand_value, route_bits, masks
                 if d + 1 < n_trains:
                     pos[d + 1] = k + 1 if twin[d + 1] else start[d + 1]
                     stage[d + 1] = 0
-                    _enter(d + 1, n_trains, start, end, twin, cand_value, masks, ub, nub, pos, restb,
+                    _enter(d + 1, n_trains, start, end, twin, cand_route, route_bits, cand_value, masks,
+                           built, ub, nub, pos, restb,
                            nodebound, val, found, bval, best, nodes_arr, scan_cap)
                 d += 1
                 nodes += 1
@@ -221,7 +235,8 @@ def branch_and_bound(start, end, twin, cand_route, cand_value, route_bits, masks
                 if d + 1 < n_trains:
                     pos[d + 1] = end[d + 1] if twin[d + 1] else start[d + 1]
                     stage[d + 1] = 0
-                    _enter(d + 1, n_trains, start, end, twin, cand_value, masks, ub, nub, pos, restb,
+                    _enter(d + 1, n_trains, start, end, twin, cand_route, route_bits, cand_value, masks,
+                           built, ub, nub, pos, restb,
                            nodebound, val, found, bval, best, nodes_arr, scan_cap)
                 d += 1
                 nodes += 1
