@@ -362,7 +362,9 @@ def assign_cpsat(routes: RouteSet, deadline=None, start: Run | None = None) -> R
     idle = [t.name for t in left]
     names = [t.name for t in board.trains]
     chosen.sort(key=lambda r: names.index(r.train))
-    return Run(routes=chosen, revenue=value, optimal=proven and bound == value, bound=max(bound, value),
+    bound = max(bound, value)
+    # a valid upper bound equal to the value found is a proof, whatever the solver status
+    return Run(routes=chosen, revenue=value, optimal=bound == value, bound=bound,
                candidates=len(routes), nodes=start.nodes, idle=idle, engine="cpsat")
 
 
