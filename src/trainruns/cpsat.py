@@ -121,8 +121,10 @@ def solve_cpsat(routes, trains, lower=0, hint=None, deadline=None, workers=2):
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         picks = [(k, r) for k, r, x in zip(col_kind, col_route, col_var) if solver.boolean_value(x)]
         value = int(round(solver.objective_value))
-        bound = min(trivial, int(np.floor(solver.best_objective_bound + 1e-6)))
+        # only a finished search's bound is trusted (see the unknown case below)
+        bound = value if status == cp_model.OPTIMAL else trivial
         return value, picks, max(bound, value), status == cp_model.OPTIMAL
-    # unknown (time out before a better run or a proof): the bound is all we learnt
-    bound = max(lower, min(trivial, int(np.floor(solver.best_objective_bound + 1e-6))))
-    return lower, list(hint or []), bound, False
+    # unknown (time out before a better run or a proof): the solver's objective bound is
+    # not a bound on the program then (it reports values below known runs), so only the
+    # trivial one holds
+    return lower, list(hint or []), trivial, False
