@@ -113,3 +113,21 @@ def test_generator_is_deterministic():
 def test_unknown_engine_is_refused():
     with pytest.raises(ValueError):
         solve(random_board(0, n_hexes=8), engine="magic")
+
+
+def test_cpsat_stopped_early_keeps_a_true_bound():
+    pos = hard_board(2, n_hexes=40)
+    exact = solve(pos, engine="search")
+    quick = solve(pos, engine="cpsat", time_limit=0.3)
+    assert quick.revenue <= exact.revenue <= quick.bound
+    assert quick.optimal == (quick.revenue == quick.bound)
+
+
+def test_auto_falls_back_to_cpsat_and_stays_exact(monkeypatch):
+    import trainruns.search as search
+
+    monkeypatch.setattr(search, "AUTO_NODES", 20)
+    for seed in range(3):
+        pos = hard_board(seed, n_hexes=24, trains=("5", "4", "3"), own_tokens=2)
+        auto, plain = solve(pos, engine="auto"), solve(pos, engine="search")
+        assert auto.optimal and auto.revenue == plain.revenue
