@@ -14,9 +14,13 @@ SHARED = os.path.join(HERE, "..", "..", "shared", "positions")
 
 
 def shipped():
+    """The real positions, then the repository's fixtures (titles and custom maps)."""
     paths = sorted(glob.glob(os.path.join(SHARED, "real", "*.json")))
     paths += sorted(glob.glob(os.path.join(SHARED, "fixtures", "*.json")))
-    return [(os.path.basename(p)[:-5], p) for p in paths]
+    paths += sorted(glob.glob(os.path.join(HERE, "..", "fixtures", "**", "*.json"), recursive=True))
+    # name: the file, with its folder for fixtures (two titles have an example.json)
+    return [(os.path.basename(p)[:-5] if "positions" in p else
+             os.path.basename(os.path.dirname(p)) + "/" + os.path.basename(p)[:-5], p) for p in paths]
 
 
 # (track hexes, trains): real-game sizes first, then beyond. Dense track (several

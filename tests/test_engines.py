@@ -14,7 +14,9 @@ from trainruns.generate import hard_board, random_board
 from trainruns.position import load_position
 from trainruns.search import assign_cpsat, assign_trains, enumerate_all, solve
 
-REAL = sorted(glob.glob(os.path.join(os.path.dirname(__file__), "..", "..", "shared", "positions", "real", "*.json")))
+HERE = os.path.dirname(__file__)
+REAL = sorted(glob.glob(os.path.join(HERE, "..", "..", "shared", "positions", "real", "*.json")))
+FIXTURES = sorted(glob.glob(os.path.join(HERE, "..", "fixtures", "**", "*.json"), recursive=True))
 
 
 def brute_force(routes, trains):
@@ -39,8 +41,8 @@ def brute_force(routes, trains):
     return best
 
 
-@pytest.mark.parametrize("path", REAL, ids=os.path.basename)
-def test_engines_agree_on_real_positions(path):
+@pytest.mark.parametrize("path", REAL + FIXTURES, ids=os.path.basename)
+def test_engines_agree_on_real_positions_and_fixtures(path):
     expected = json.load(open(path)).get("expected_revenue")
     board = load_position(path)
     routes = enumerate_all(compile_board(board))
