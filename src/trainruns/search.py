@@ -59,6 +59,9 @@ MAX_ROUTES = 6_000_000
 # a busy machine's figure, including valuing them: the budget must not overshoot the
 # deadline much, and half the time left is kept for the assignment).
 ROUTES_PER_SECOND = 1_000_000
+# Seconds (at least; or as long as the enumeration took) for assigning trains when the
+# route set had to be cut without a time limit: the result cannot be proven anyway.
+INCOMPLETE_SECONDS = 5.0
 # ``auto``: branch-and-bound nodes before the CP-SAT engine is asked to finish the proof.
 AUTO_NODES = 3_000_000
 # ``auto``: the CP-SAT fallback only when the program stays this small (columns).
@@ -69,8 +72,11 @@ def solve(source, time_limit: float | None = None, progress: Progress | None = N
           engine: str = "auto") -> Run:
     """The best run of a position (path, dict or Board) under its rules.
 
-    With no time limit the answer is proven optimal. With one, the best run found when
-    time runs out is returned with ``optimal=False`` and an upper bound in ``bound``.
+    With no time limit the answer is proven optimal, unless the board has more than
+    ``MAX_ROUTES`` routes: then the best run over the routes listed (searched for at
+    most ``INCOMPLETE_SECONDS`` or the enumeration's time) comes with an upper bound.
+    With a limit, the best run found when time runs out is returned with
+    ``optimal=False`` and an upper bound in ``bound``.
 
     ``engine`` chooses how trains are assigned to the enumerated routes: ``search``
     (the numba branch and bound), ``cpsat`` (the 0-1 program of :mod:`trainruns.cpsat`)
@@ -90,6 +96,10 @@ def solve(source, time_limit: float | None = None, progress: Progress | None = N
     deadline = None if time_limit is None else t0 + time_limit
     compiled = compile_board(board)
     routes = enumerate_all(compiled, deadline=deadline, progress=progress)
+    if not routes.complete and deadline is None:
+        # more routes than memory holds (MAX_ROUTES): no proof is possible, so the
+        # assignment over the routes listed gets bounded effort, not an open-ended search
+        deadline = time.perf_counter() + max(INCOMPLETE_SECONDS, time.perf_counter() - t0)
     if engine == "cpsat":
         run = assign_cpsat(routes, deadline=deadline)
     elif engine == "search":
