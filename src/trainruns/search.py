@@ -2,6 +2,11 @@
 
 ``solve`` is the whole pipeline. Its stages are public too, so that audits and what-if
 rankings can reuse a compiled board and its routes between candidates.
+
+Two engines assign trains to the enumerated routes: ``assign_trains`` (the numba
+branch and bound of :mod:`trainruns.kernels.assign`, the default) and ``assign_cpsat``
+(the 0-1 program of :mod:`trainruns.cpsat`); ``solve(engine=...)`` chooses. The figures
+behind the choice are in benchmarks/README.md.
 """
 
 from __future__ import annotations
