@@ -45,6 +45,28 @@ class RouteSet:
     def __len__(self):
         return len(self.ptr) - 1
 
+    # A title's route model may return a subclass that overrides the two methods below
+    # (1831 runs to some stops and passes others; 1833NE lines extend past their core).
+
+    def counted_for(self, r: int, train_name: str) -> list:
+        """Which stops of route ``r`` (in stored order) earn for that train: the plain
+        rules' ``counts`` best, including a token city."""
+        train = next(t for t in self.compiled.board.trains if t.name == train_name)
+        ids = self.stops[self.ptr[r]:self.ptr[r + 1]]
+        return counted_stops([int(self.compiled.stop_value[s]) for s in ids],
+                             [bool(self.compiled.stop_own[s]) for s in ids], train.counts)
+
+    def bonuses_for(self, r: int, train_name: str) -> list:
+        """The bonuses ``(name, amount)`` route ``r`` earns for that train: those whose
+        stop groups it all touches."""
+        comp = self.compiled
+        groups = 0
+        for s in self.stops[self.ptr[r]:self.ptr[r + 1]]:
+            groups |= int(comp.stop_groups[s])
+        return [(name, int(amt)) for name, amt, req, trains in
+                zip(comp.bonus_names, comp.bonus_amount, comp.bonus_required, comp.bonus_trains)
+                if groups & int(req) == int(req) and (not trains or train_name in trains)]
+
 
 class Progress:
     """Receives progress of a long search; the command prints it, the API ignores it."""
@@ -415,17 +437,11 @@ def describe_route(routes: RouteSet, r: int, train) -> Route:
         ps = comp.chain_paths[comp.chain_path_ptr[c]:comp.chain_path_ptr[c + 1]]
         ps = ps[::-1] if i < routes.split[r] else ps
         track.extend(comp.paths[p] for p in ps)
+    counted = list(routes.counted_for(r, train.name))
     if routes.split[r] == len(stop_ids) - 1:
         # the route ends at its root token: list it from the token outwards
-        stop_ids, refs, track = stop_ids[::-1], refs[::-1], track[::-1]
-    counted = counted_stops([int(comp.stop_value[s]) for s in stop_ids],
-                            [bool(comp.stop_own[s]) for s in stop_ids], train.counts)
-    groups = 0
-    for s in stop_ids:
-        groups |= int(comp.stop_groups[s])
-    bonuses = [(name, int(amt)) for name, amt, req, trains in
-               zip(comp.bonus_names, comp.bonus_amount, comp.bonus_required, comp.bonus_trains)
-               if groups & int(req) == int(req) and (not trains or train.name in trains)]
+        refs, track, counted = refs[::-1], track[::-1], counted[::-1]
+    bonuses = routes.bonuses_for(r, train.name)
     kind = routes.kinds.index(train.name)
     return Route(train=train.name, stops=refs, revenue=int(routes.values[r, kind]),
                  counted=counted, track=track, bonuses=bonuses)

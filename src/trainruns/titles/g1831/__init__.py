@@ -60,32 +60,11 @@ def _strict(data, where):
 
 
 def solve(source, time_limit=None, progress=None):
-    """The core's solve, with each route's ``counted`` flags set to the tokens its
-    train runs to (the core's describe_route cannot know them; docs/rules-1831.md)."""
-    from ...position import load_position
+    """The core's solve (kept as this title's entry point): the core asks the route set
+    which tokens each train runs to (``TypedRouteSet.counted_for``)."""
     from ...search import solve as core_solve
 
-    board = source if isinstance(source, Board) else load_position(source)
-    run = core_solve(board, time_limit=time_limit, progress=progress)
-    model = board.route_model
-    if model is None or model.last is None:
-        return run
-    rs = model.last
-    for route in run.routes:
-        r = _route_index(rs, route)
-        if r is not None:
-            route.counted = rs.counted_for(r, route.train)
-    return run
-
-
-def _route_index(rs, route):
-    comp = rs.compiled
-    want = [comp.stop_id(ref) for ref in route.stops]
-    for r in range(len(rs)):
-        a, b = rs.ptr[r], rs.ptr[r + 1]
-        if list(rs.stops[a:b]) == want and rs.values[r, rs.kinds.index(route.train)] == route.revenue:
-            return r
-    return None
+    return core_solve(source, time_limit=time_limit, progress=progress)
 
 
 TITLE = Title1831()
