@@ -91,3 +91,15 @@ def test_bonus_input_is_checked():
                      ({"name": "x", "between": ["G22", "B3.7"], "amount": 5}, "no stop")]:
         with pytest.raises(InputError, match=msg):
             load_position(fixture("boston_montreal", bonuses=[bad]))
+
+
+def test_extended_line_reads_out_what_earns():
+    """The run as reported: on an interconnection line only the core's stops count, and
+    the bonus is named (the revenue is their sum)."""
+    from trainruns import solve
+
+    result = solve(load_position(_inter(trains=["2"])))
+    route = result.routes[0]
+    assert route.stop_labels() == ["G22.1", "G20.0", "C4.0", "B3.0"]
+    assert route.counted == [True, True, False, False]
+    assert route.bonuses == [("Boston-Montreal", 150)]

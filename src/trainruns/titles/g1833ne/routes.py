@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ...board import CITY, Train
+from ...search import RouteSet
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,39 @@ class ExtendedBonus:
 
 
 @dataclass
+class LineRouteSet(RouteSet):
+    """Routes valued by this model: it says which stops earn and which bonuses pay
+    (an extended line's extension earns nothing; A12 counts only with Montreal)."""
+
+    context: object = None
+    n_plain: int = 0
+
+    def _detail(self, r, train_name):
+        ctx = self.context
+        kind = ctx.kinds[self.kinds.index(train_name)]
+        line = list(map(int, self.stops[self.ptr[r]:self.ptr[r + 1]]))
+        i, j, whole = 0, len(line) - 1, None
+        if r >= self.n_plain:
+            where = ctx.best_core(line, kind)
+            if where is None:
+                return None
+            (i, j), whole = where, line
+        detail = ctx.core_detail(line[i:j + 1], kind, whole)
+        if detail is None:
+            return None
+        _, counted, earned = detail
+        return [i <= p <= j and (p - i) in counted for p in range(len(line))], earned
+
+    def counted_for(self, r, train_name):
+        detail = self._detail(r, train_name)
+        return detail[0] if detail else super().counted_for(r, train_name)
+
+    def bonuses_for(self, r, train_name):
+        detail = self._detail(r, train_name)
+        return detail[1] if detail else super().bonuses_for(r, train_name)
+
+
+@dataclass
 class RouteModel1833NE:
     """``routes(compiled, kinds, deadline, progress)`` for the search (Board.route_model)."""
 
@@ -68,16 +102,16 @@ class RouteModel1833NE:
         ctx = _Context(compiled, kinds, self)
         if self.conditional:
             self._revalue_conditional(ctx, plain)
-        if not self.extended:
-            return plain
-        self.incomplete = False
-        extra = self._extended_routes(ctx, deadline)
+        extra = None
+        if self.extended:
+            self.incomplete = False
+            extra = self._extended_routes(ctx, deadline)
         if extra is None:
-            plain.complete = plain.complete and not self.incomplete
-            return plain
+            return LineRouteSet(**_fields(plain), context=ctx, n_plain=len(plain),
+                                complete=plain.complete and not self.incomplete)
         ptr, stops, chains, split, bits, values = extra
         n0 = len(plain)
-        return search.RouteSet(
+        return LineRouteSet(
             plain.compiled,
             np.concatenate([plain.ptr, ptr[1:] + plain.ptr[-1]]),
             np.concatenate([plain.stops, stops]),
@@ -87,6 +121,8 @@ class RouteModel1833NE:
             plain.kinds,
             np.concatenate([plain.values, values]) if n0 else values,
             plain.complete and not self.incomplete,
+            context=ctx,
+            n_plain=n0,
         )
 
     # --- A12 ------------------------------------------------------------------------
@@ -160,9 +196,9 @@ class _Context:
         self.cond = {ids[c.ref]: (c.value, {ids[x] for x in c.needs if x in ids}) for c in model.conditional
                      if c.ref in ids}
         self.cond_ids = set(self.cond)
-        self.bonuses = [(b.amount, [{ids[x] for x in g if x in ids} for g in b.groups], b.trains)
+        self.bonuses = [(b.name, b.amount, [{ids[x] for x in g if x in ids} for g in b.groups], b.trains)
                         for b in board.bonuses]
-        self.extended = [(e.amount, {ids[x] for x in e.a if x in ids}, {ids[x] for x in e.b if x in ids})
+        self.extended = [(e.name, e.amount, {ids[x] for x in e.a if x in ids}, {ids[x] for x in e.b if x in ids})
                          for e in model.extended]
         self.board = board
 
@@ -170,6 +206,12 @@ class _Context:
         """What ``kind`` earns on core ``stops`` (None: it may not run them): the
         ``counts`` best places including a token city, every core bonus it reaches, and
         (with ``line``, the whole extended line) the interconnection bonuses."""
+        detail = self.core_detail(stops, kind, line)
+        return None if detail is None else detail[0]
+
+    def core_detail(self, stops, kind, line):
+        """``core_value`` with its reasons: (total, positions of the counted stops in
+        ``stops``, bonuses earned as (name, amount)); None when ``kind`` may not run it."""
         n = len(stops)
         if n < 2 or n > kind.visits or sum(not self.town[s] for s in stops) > kind.nontowns:
             return None
@@ -191,24 +233,44 @@ class _Context:
             best_own = max((i for i in range(n) if self.own[stops[i]]), key=lambda i: vals[i])
             counted = counted[:-1] + [best_own]
         total = sum(vals[i] for i in counted)
-        for amount, groups, trains in self.bonuses:
+        earned = []
+        for name, amount, groups, trains in self.bonuses:
             if trains and kind.name not in trains:
                 continue
             if all(on & g for g in groups):
-                total += amount
+                earned.append((name, amount))
         if line is not None:
             whole = set(line)
-            for amount, a, b in self.extended:
+            for name, amount, a, b in self.extended:
                 # the core already paid those it reaches by itself (they are core Bonuses)
                 if whole & a and whole & b and not (on & a and on & b):
-                    total += amount
-        return total
+                    earned.append((name, amount))
+        return total + sum(a for _, a in earned), set(counted), earned
+
+    def best_core(self, line, kind):
+        """The core ``(i, j)`` of an extended ``line`` that earns ``kind`` the most (the
+        one ``extended_values`` valued the line by), or None."""
+        whole = set(line)
+        best, where = -1, None
+        n = len(line)
+        for i in range(n):
+            for j in range(i + 1, n):
+                if i == 0 and j == n - 1:
+                    continue
+                core = line[i:j + 1]
+                on = set(core)
+                if not any(whole & a and whole & b and not (on & a and on & b) for _, _, a, b in self.extended):
+                    continue
+                v = self.core_value(core, kind, line)
+                if v is not None and v > best:
+                    best, where = v, (i, j)
+        return where
 
     def extended_values(self, line):
         """Best value per kind of ``line`` over cores that leave a non-empty extension
         which some interconnection bonus needs; None when no kind gains from it."""
         whole = set(line)
-        if not any(whole & a and whole & b for _, a, b in self.extended):
+        if not any(whole & a and whole & b for _, _, a, b in self.extended):
             return None
         n = len(line)
         row = [-1] * len(self.kinds)
@@ -218,7 +280,7 @@ class _Context:
                     continue  # no extension: a plain route, already enumerated
                 core = line[i:j + 1]
                 on = set(core)
-                if not any(whole & a and whole & b and not (on & a and on & b) for _, a, b in self.extended):
+                if not any(whole & a and whole & b and not (on & a and on & b) for _, _, a, b in self.extended):
                     continue  # the extension earns nothing: not a legal use of it
                 for k, kind in enumerate(self.kinds):
                     v = self.core_value(core, kind, line)
@@ -226,3 +288,7 @@ class _Context:
                         row[k] = v
         return row if max(row) > 0 else None
 
+
+def _fields(rs):
+    """The plain RouteSet's fields, to re-wrap it as a LineRouteSet."""
+    return {f.name: getattr(rs, f.name) for f in dataclasses.fields(RouteSet) if f.name != "complete"}
