@@ -243,3 +243,22 @@ def test_5_5_all_routes_lists_every_route_for_audits():
     full = board.route_model.all_routes(comp, train_kinds(board))
     assert sorted(full.values[:, 0].tolist()) == [70, 70, 100]  # B2-C3, A1..C3, A1-B2
     assert board.route_model.routes(comp, train_kinds(board)).values[:, 0].tolist() == [70]
+
+
+def test_5_5_audit_with_bought_rights():
+    """5.5 / 5.6.5 in an audit: any legal run that uses the bought right is legal (not
+    only the best one), and a run that leaves the right unused is illegal."""
+    from trainruns import audit, load_position
+
+    specs = [(40, [S]), (40, [S]), (10, [S])]
+    toks = [("A1", 0, "A"), ("B2", 0, "A"), ("C3", 0, "B")]
+    board = load_position(line(specs, trains=["2S", "2S"], tokens=toks,
+                               track_rights=[{"hex": "C3", "stop": 0, "slot": 0}]))
+    best = audit(board, {"routes": [{"train": "2S", "stops": ["A1.0", "B2.0"]},
+                                    {"train": "2S", "stops": ["B2.0", "C3.0"]}]})
+    assert best.legal and best.declared_revenue == 170
+    weaker = audit(board, {"routes": [{"train": "2S", "stops": ["B2.0", "C3.0"]}]})
+    assert weaker.legal and weaker.declared_revenue == 70 and best.best_revenue == 170
+    unused = audit(board, {"routes": [{"train": "2S", "stops": ["A1.0", "B2.0"]}]})
+    assert not unused.legal
+    assert [p.rule for p in unused.problems] == ["track-right-unused"]

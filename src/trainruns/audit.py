@@ -65,7 +65,7 @@ from .compile import CompiledBoard, compile_board
 from .errors import InputError
 from .position import load_position, read_json
 from .result import Route, Run
-from .search import counted_stops, describe_route, enumerate_all, solve
+from .search import counted_stops, describe_route, enumerate_all, solve, train_kinds
 
 _STOP = re.compile(r"^([A-Z]+\d+)\.(\d+)$")
 
@@ -575,7 +575,10 @@ class _Auditor:
                  and id(r) not in self._faulty]
         if not ready:
             return
-        rs = enumerate_all(self.compiled)
+        # every legal route, not just those the title's own assignment keeps (1831 keeps
+        # only the best run when track rights were bought)
+        lister = getattr(self.board.route_model, "all_routes", None)
+        rs = lister(self.compiled, train_kinds(self.board)) if lister else enumerate_all(self.compiled)
         first = rs.stops[rs.ptr[:-1]] if len(rs) else np.zeros(0, np.int64)
         last = rs.stops[rs.ptr[1:] - 1] if len(rs) else np.zeros(0, np.int64)
         length = np.diff(rs.ptr)

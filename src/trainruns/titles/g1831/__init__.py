@@ -24,6 +24,24 @@ class Title1831:
     """``build_board(position, where)`` for ``"title": "1831"``."""
 
     name = "1831"
+    audit_sections = {"track-right-unused": "1831 rules 5.5 and 5.6.5 (track rights)"}
+
+    def audit_checks(self, board, routes):
+        """5.6.5: every track right bought for this round must be run to by some train.
+        A declared run that leaves one out is illegal as a whole; the problem is put on
+        the last declared train."""
+        model = board.route_model
+        rights = getattr(getattr(model, "facts", None), "rights", [])
+        if not rights or not routes:
+            return []
+        visited = {tuple(ref) for r in routes for ref in (r.refs or []) if ref is not None}
+        problems = []
+        for hex_id, k, slot in rights:
+            if (hex_id, k) not in visited:
+                problems.append((len(routes) - 1, "track-right-unused",
+                                 f"the track right bought on {hex_id}.{k} (slot {slot}) is run to by "
+                                 "no train; every right bought must be used this round (5.6.5)"))
+        return problems
 
     def build_board(self, data: dict, where: str) -> Board:
         """An 1831 position as a core Board whose ``route_model`` runs 1831's rules."""
