@@ -416,7 +416,11 @@ def assign_cpsat(routes: RouteSet, deadline=None, start: Run | None = None) -> R
 
 def stop_value_bound(compiled: CompiledBoard) -> int:
     """An upper bound that needs no routes: each train earns at most its ``counts`` best
-    stops plus every bonus."""
+    stops plus every bonus. A title's route model that values routes its own way gives
+    its own (``upper_bound(compiled)``)."""
+    model_bound = getattr(compiled.board.route_model, "upper_bound", None)
+    if model_bound is not None:
+        return int(model_bound(compiled))
     values = np.sort(compiled.stop_value[compiled.stop_value > 0])[::-1]
     bonus = int(compiled.bonus_amount[compiled.bonus_amount > 0].sum())
     total = 0

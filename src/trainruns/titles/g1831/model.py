@@ -84,7 +84,17 @@ class Model1831:
                              tuple(compiled.chain_paths[compiled.chain_path_ptr[c]:compiled.chain_path_ptr[c + 1]][::-1])), c))
              for c in range(compiled.n_chains)], np.int64)
 
-    # --- the hook --------------------------------------------------------------------
+    # --- the hooks -------------------------------------------------------------------
+
+    def upper_bound(self, compiled):
+        """No run earns more than each train running to its ``size`` best tokens (city
+        plus token value), each token counted at most twice (a commuter run or the
+        Delaware city may pass a city twice): the bound of a search stopped early."""
+        self._arrays(compiled)
+        best = np.maximum(self.st_val, self.yd_val)
+        best = best[best > 0]
+        twice = np.sort(np.concatenate([best, best]))[::-1]
+        return int(sum(twice[: t.visits].sum() for t in self.board.trains))
 
     def all_routes(self, compiled, kinds, deadline=None, progress=None):
         """Every legal route valued per train kind, bought rights or not: what an audit
@@ -237,6 +247,12 @@ class Model1831:
             rest[i] = rest[i + 1] + (cv[start[i]] if end[i] > start[i] else 0)
         choice = np.full(max(len(trains), 1), -1, np.int64)
         best = kernels.assign_covering(start, end, twin, cr, cv, cm, bits, rest, n_masks - 1, choice)
+        if best < 0 and not complete:
+            # stopped early (time limit): not finding a covering run proves nothing; the
+            # core reports no run and the model's upper bound
+            keep = np.zeros(0, np.int64)
+            return self._subset(compiled, ptr, stops, chains, bits,
+                                np.zeros((0, len(self.kind_names)), np.int64), keep, complete)
         if best < 0:
             names = ", ".join(f"{h}.{k} slot {j}" for h, k, j in self.facts.rights)
             raise InputError(f"no run of {self.board.corporation}'s trains runs to every bought track right "

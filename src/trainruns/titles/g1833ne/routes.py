@@ -90,6 +90,20 @@ class RouteModel1833NE:
     extended: list = field(default_factory=list)
     incomplete: bool = False
 
+    def upper_bound(self, compiled):
+        """No run earns more than each train counting its best stops at their full
+        value (A12 included), plus every bonus, interconnection bonuses too: the bound of
+        a search stopped early."""
+        values = [int(v) for v in compiled.stop_value]
+        ids = {ref: i for i, ref in enumerate(compiled.stop_refs)}
+        for c in self.conditional:
+            if c.ref in ids:
+                values[ids[c.ref]] = max(values[ids[c.ref]], c.value)
+        values = sorted((v for v in values if v > 0), reverse=True)
+        bonus = sum(max(0, b.amount) for b in compiled.board.bonuses)
+        bonus += sum(max(0, e.amount) for e in self.extended)
+        return sum(sum(values[: t.counts]) + bonus for t in compiled.board.trains)
+
     def routes(self, compiled, kinds, deadline, progress):
         from ... import search
 
