@@ -5,10 +5,7 @@ import copy
 import json
 import os
 
-import pytest
-
 import trainruns
-from trainruns.errors import InputError
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 

@@ -2,8 +2,6 @@
 never below the true optimum, also for titles that value routes their own way (1831's
 token values and commuter runs, 1833NE's A12 and interconnection bonuses)."""
 
-import json
-from pathlib import Path
 
 import pytest
 

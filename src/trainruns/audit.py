@@ -64,7 +64,7 @@ from .board import OFFBOARD, Board
 from .compile import CompiledBoard, compile_board
 from .errors import InputError
 from .position import load_position, read_json
-from .result import Route, Run
+from .result import Route, Run, hexes_along
 from .search import counted_stops, describe_route, enumerate_all, solve, train_kinds
 
 _STOP = re.compile(r"^([A-Z]+\d+)\.(\d+)$")
@@ -173,7 +173,7 @@ class DeclaredRoute:
         if self.bonuses:
             out["bonuses"] = [{"name": n, "amount": a} for n, a in self.bonuses]
         if self.track:
-            out["hexes"] = _hexes_along(self.track)
+            out["hexes"] = hexes_along(self.track)
         return out
 
     def as_route(self) -> Route:
@@ -549,7 +549,7 @@ class _Auditor:
         return comp.chain_paths[comp.chain_path_ptr[c]:comp.chain_path_ptr[c + 1]].tolist()
 
     def _hexes_of_chain(self, c):
-        return _hexes_along([self.track.paths[p] for p in self._chain_paths(c)])
+        return hexes_along([self.track.paths[p] for p in self._chain_paths(c)])
 
     # -- title rules --
 
@@ -601,7 +601,7 @@ class _Auditor:
             kind = rs.kinds.index(r.train) if r.train in rs.kinds else -1
             ks = [k for k in matching(stops) if kind >= 0 and rs.values[k, kind] >= 0]
             if r.hexes is not None:
-                ks = [k for k in ks if _hexes_along(describe_route(rs, k, r.train_spec).track) == r.hexes]
+                ks = [k for k in ks if hexes_along(describe_route(rs, k, r.train_spec).track) == r.hexes]
             if not ks:
                 self._report(r, "not-a-title-route", train=self._train_words(routes, i).capitalize(),
                              stops=" - ".join(self._name(ref) for ref in r.refs))
@@ -746,12 +746,6 @@ def _join_hexes(hexes, more):
     return hexes + more
 
 
-def _hexes_along(track):
-    hexes = []
-    for hex_id, _ in track:
-        if not hexes or hexes[-1] != hex_id:
-            hexes.append(hex_id)
-    return hexes
 
 
 def _wording(board):

@@ -13,7 +13,6 @@ track and verdict, with the shortest-track fallback only for routes the audit re
 
 from __future__ import annotations
 
-import re
 
 import networkx as nx
 
@@ -22,33 +21,21 @@ from .hexgrid import neighbour, opposite
 from .position import read_json
 from .result import Route, Run
 
-_STOP = re.compile(r"^([A-Z]+\d+)\.(\d+)$")
 
 
 def parse_declaration(source, board, where=None):
-    """Read a declaration (a path or a parsed dict) into ``[(train, [(hex, k), ...])]``."""
-    if not isinstance(source, dict):
-        where = where or str(source)
-        source = read_json(source, "declared routes")
-    where = where or "declared routes"
-    routes = source.get("routes") if isinstance(source, dict) else None
-    if not isinstance(routes, list):
-        raise InputError("a declaration is an object with a list 'routes'", where)
+    """Read a declaration (a path or a parsed dict) into ``[(train, [(hex, k), ...])]``;
+    its structure is checked by the audit's reader, and every stop must exist here."""
+    from .audit import read_declaration
+
     out = []
-    for i, r in enumerate(routes):
-        w = f"{where}: routes[{i}]"
-        if not isinstance(r, dict) or not isinstance(r.get("stops"), list):
-            raise InputError("a declared route needs 'train' and a list 'stops'", w)
-        train = str(r.get("train", i + 1))
+    for i, (train, labels, _) in enumerate(read_declaration(source, where)):
         stops = []
-        for s in r["stops"]:
-            m = _STOP.match(s) if isinstance(s, str) else None
-            if not m:
-                raise InputError(f"{s!r} is not a stop name like 'B2.0' (hex.stop)", w)
-            hex_id, k = m.group(1), int(m.group(2))
-            if hex_id not in board.hexes or k >= len(board.hexes[hex_id].stops):
-                raise InputError(f"the board has no stop {s}", w)
-            stops.append((hex_id, k))
+        for label in labels:
+            hex_id, k = label.rsplit(".", 1)
+            if hex_id not in board.hexes or int(k) >= len(board.hexes[hex_id].stops):
+                raise InputError(f"the board has no stop {label}", f"{where or 'declared routes'}: routes[{i}]")
+            stops.append((hex_id, int(k)))
         out.append((train, stops))
     return out
 

@@ -96,6 +96,16 @@ def _article(name):
     return {"dict": "an object", "list": "a list", "str": "a string", "int": "a whole number"}.get(name, name)
 
 
+def read_bool(data, key, where):
+    """An optional true/false field (absent or null: false)."""
+    value = data.get(key, False)
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise InputError(f"field '{key}' must be true or false, not {value!r}", where)
+    return value
+
+
 def parse_layout(m, where):
     layout = m.get("layout", "flat")
     if layout not in ("flat", "pointy"):

@@ -48,7 +48,7 @@ class Run:
             "optimal": self.optimal,
             "routes": [
                 {"train": r.train, "revenue": r.revenue, "stops": r.stop_labels(),
-                 "hexes": _hexes_along(r.track)}
+                 "hexes": hexes_along(r.track)}
                 | ({"counted": r.counted} if not all(r.counted) else {})
                 | ({"bonuses": [{"name": n, "amount": a} for n, a in r.bonuses]} if r.bonuses else {})
                 for r in self.routes
@@ -64,7 +64,8 @@ class Run:
         return out
 
 
-def _hexes_along(track):
+def hexes_along(track):
+    """The hexes a route's track runs through, in order, each once per visit."""
     hexes = []
     for hex_id, _ in track:
         if not hexes or hexes[-1] != hex_id:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from ...board import CITY, Board
 from ...errors import InputError
+from ...position import read_bool
 
 
 def phase_index(facts, phase):
@@ -25,15 +26,6 @@ def phase_index(facts, phase):
 
 def phase_rule(facts, phase, key):
     return facts.phase_table[phase][key]
-
-
-def read_bool(data, key, where):
-    value = data.get(key, False)
-    if value is None:
-        return False
-    if not isinstance(value, bool):
-        raise InputError(f"field '{key}' must be true or false, not {value!r}", where)
-    return value
 
 
 def apply_coal_fields(board: Board, facts, has_token: bool):

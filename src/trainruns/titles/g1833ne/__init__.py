@@ -39,7 +39,7 @@ says which section of the summary each implements.
 
 from __future__ import annotations
 
-from ...board import Board, Train
+from ...board import Board
 from ...errors import InputError
 from ...position import parse_phase, place_tokens
 from ...trains import parse_train

@@ -12,21 +12,12 @@ from __future__ import annotations
 from ...board import CITY, Board, Bonus
 from ...errors import InputError
 from ...hexgrid import neighbour, opposite, parse_hex_id
-from ...position import phase_value
+from ...position import phase_value, read_bool
 from .routes import ConditionalStop, ExtendedBonus, RouteModel1833NE
 
 BOSTON, MONTREAL, SHERBROOKE = "G22", "B3", "F5"
 OGDENSBURG, DELAWARE_HUDSON = "A6", "A12"
 JOINT = ("StL&A", "A&StL")
-
-
-def read_bool(data, key, where):
-    value = data.get(key, False)
-    if value is None:
-        return False
-    if not isinstance(value, bool):
-        raise InputError(f"field '{key}' must be true or false, not {value!r}", where)
-    return value
 
 
 def read_amount(value, facts, phase, where):
