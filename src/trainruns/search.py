@@ -75,7 +75,7 @@ class Progress:
         pass
 
 
-ENGINES = ("auto", "search", "cpsat")
+ENGINES = ("auto", "search", "cpsat", "flow")
 # threads for route enumeration (one root each): this machine's cores, at most 2
 WORKERS = max(1, min(2, os.cpu_count() or 1))
 
@@ -93,6 +93,9 @@ INCOMPLETE_SECONDS = 5.0
 AUTO_NODES = 3_000_000
 # ``auto``: the CP-SAT fallback only when the program stays this small (columns).
 AUTO_CPSAT_COLUMNS = 20_000
+# Seconds (at least; or as long as the enumeration took) for the flow model of
+# :mod:`trainruns.cpsat_flow` when the route set was cut without a time limit.
+FLOW_SECONDS = 10.0
 
 
 def solve(source, time_limit: float | None = None, progress: Progress | None = None,
@@ -122,7 +125,24 @@ def solve(source, time_limit: float | None = None, progress: Progress | None = N
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + time_limit
     compiled = compile_board(board)
+    if engine == "flow" and board.route_model is None:
+        # the CP-SAT model over the chain graph alone: no routes listed
+        from .cpsat_flow import flow_run, solve_flow
+
+        chains, bound, proven = solve_flow(compiled, board.trains, deadline=deadline)
+        run = flow_run(compiled, chains or [], bound, proven)
+        run.seconds = time.perf_counter() - t0
+        return run
     routes = enumerate_all(compiled, deadline=deadline, progress=progress)
+    flow_deadline = None
+    if not routes.complete and board.route_model is None:
+        # cut route set: the flow model (no routes listed) gets the rest of the time, or
+        # as long as the enumeration took (at least FLOW_SECONDS), to prove or bound it
+        now = time.perf_counter()
+        if deadline is None:
+            flow_deadline = now + max(FLOW_SECONDS, now - t0)
+        else:
+            flow_deadline, deadline = deadline, now + (deadline - now) / 2
     if not routes.complete and deadline is None:
         # more routes than memory holds (MAX_ROUTES): no proof is possible, so the
         # assignment over the routes listed gets bounded effort, not an open-ended search
@@ -150,6 +170,10 @@ def solve(source, time_limit: float | None = None, progress: Progress | None = N
                 run = tried if tried.optimal or tried.revenue > run.revenue else run
             if not run.optimal and (deadline is None or time.perf_counter() < deadline):
                 run = assign_trains(routes, deadline=deadline, progress=progress)
+    if flow_deadline is not None and not run.optimal:
+        from .cpsat_flow import improve
+
+        run = improve(compiled, run, deadline=flow_deadline)
     run.seconds = time.perf_counter() - t0
     return run
 

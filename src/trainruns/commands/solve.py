@@ -17,9 +17,10 @@ def register(sub):
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--time-limit", type=float, metavar="SECONDS",
                    help="stop after this long with the best run found and an upper bound")
-    p.add_argument("--engine", choices=["auto", "search", "cpsat"], default="auto",
+    p.add_argument("--engine", choices=["auto", "search", "cpsat", "flow"], default="auto",
                    help="train assignment: numba branch and bound (search), the CP-SAT 0-1 program "
-                        "(cpsat), or auto: branch and bound, CP-SAT if it explodes (default)")
+                        "(cpsat), the CP-SAT model over the track graph with no routes listed (flow) "
+                        "or auto: branch and bound, CP-SAT if it explodes, flow when the routes are too many (default)")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(func=run)
 
