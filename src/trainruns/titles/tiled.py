@@ -23,7 +23,7 @@ import json
 from dataclasses import dataclass, field
 from importlib import resources
 
-from ..board import Hex
+from ..board import Board, Hex
 from ..errors import InputError
 from ..hexgrid import neighbour, opposite, parse_hex_id
 from ..position import parse_paths, parse_stop
@@ -245,3 +245,32 @@ def read_tiled(package: str) -> Tiled:
     """The Tiled facts of a title package with data/map.json, tiles.json, manifest.json."""
     return Tiled(load_data(package, "map.json"), load_data(package, "tiles.json")["tiles"],
                  load_data(package, "manifest.json"))
+
+
+class TiledTitle:
+    """What every title with a printed map and a tile manifest does to build a board:
+    read its facts once (``facts_class()``, which has a ``tiled``), lay the position's
+    tiles, and make the core Board; the title's rules are applied by the subclass."""
+
+    name = ""
+    facts_class = None
+
+    def __init__(self):
+        self._facts = None
+
+    @property
+    def facts(self):
+        if self._facts is None:
+            self._facts = self.facts_class()
+        return self._facts
+
+    def lay_tiles(self, data, phase, where) -> dict:
+        """The position's ``tiles`` laid over the printed map, every lay checked."""
+        return self.facts.tiled.lay(data.get("tiles", []), phase, where)
+
+    def board_of(self, laid, phase, corporation, trains, where) -> Board:
+        """The core Board of the laid map (tokens and title rules still to come)."""
+        tiled = self.facts.tiled
+        return Board(layout=tiled.layout, hexes=tiled.build_hexes(laid, phase, where), phase=phase,
+                     corporation=corporation, trains=trains, phases=list(self.facts.phase_names),
+                     title=self.name, axes=dict(tiled.axes))

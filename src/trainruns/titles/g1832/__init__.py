@@ -17,7 +17,7 @@ from __future__ import annotations
 from ...board import Board, Train
 from ...errors import InputError
 from ...position import parse_phase, place_tokens
-from ..tiled import load_data, read_tiled
+from ..tiled import TiledTitle, load_data, read_tiled
 from . import rules
 
 PACKAGE = __name__
@@ -76,29 +76,18 @@ class Facts:
         return Train(name, n, n, n)
 
 
-class Title1832:
+class Title1832(TiledTitle):
     """``build_board(position, where)`` for ``"title": "1832"``."""
 
     name = "1832"
-
-    def __init__(self):
-        self._facts = None
-
-    @property
-    def facts(self) -> Facts:
-        if self._facts is None:
-            self._facts = Facts()
-        return self._facts
+    facts_class = Facts
 
     def build_board(self, data: dict, where: str) -> Board:
         f = self.facts
         phase = parse_phase(data, f.phase_names, where)
         corp = f.corporation_id(data.get("corporation"), where)
         trains = self._trains(data, corp, phase, where)
-        laid = f.tiled.lay(data.get("tiles", []), phase, where)
-        board = Board(layout=f.tiled.layout, hexes=f.tiled.build_hexes(laid, phase, where), phase=phase,
-                      corporation=corp, trains=trains, phases=list(f.phase_names), title=self.name,
-                      axes=dict(f.tiled.axes))
+        board = self.board_of(self.lay_tiles(data, phase, where), phase, corp, trains, where)
         place_tokens(board, self._tokens(data, where), where)
         rules.apply_all(board, f, data, where)
         return board

@@ -43,7 +43,7 @@ from ...board import Board
 from ...errors import InputError
 from ...position import parse_phase, place_tokens
 from ...trains import parse_train
-from ..tiled import load_data, read_tiled
+from ..tiled import TiledTitle, load_data, read_tiled
 from . import rules
 
 PACKAGE = __name__
@@ -106,19 +106,11 @@ class Facts:
         return parse_train(name, where), phased_out
 
 
-class Title1833NE:
+class Title1833NE(TiledTitle):
     """``build_board(position, where)`` for ``"title": "1833NE"``."""
 
     name = "1833NE"
-
-    def __init__(self):
-        self._facts = None
-
-    @property
-    def facts(self) -> Facts:
-        if self._facts is None:
-            self._facts = Facts()
-        return self._facts
+    facts_class = Facts
 
     def build_board(self, data: dict, where: str) -> Board:
         """Lay the tiles, place the tokens, then apply every route rule of the summary."""
@@ -127,11 +119,9 @@ class Title1833NE:
         takeover = rules.read_bool(data, "takeover_game", where)
         corp = f.corporation_id(data.get("corporation"), f"{where}: corporation", takeover)
         trains = self._trains(data, phase, takeover, where)
-        laid = f.tiled.lay(data.get("tiles", []), phase, where)
+        laid = self.lay_tiles(data, phase, where)
         rules.check_borders(f, laid, where)
-        board = Board(layout=f.tiled.layout, hexes=f.tiled.build_hexes(laid, phase, where), phase=phase,
-                      corporation=corp, trains=trains, phases=list(f.phase_names), title=self.name,
-                      axes=dict(f.tiled.axes))
+        board = self.board_of(laid, phase, corp, trains, where)
         tokens = self._tokens(data, takeover, where)
         place_tokens(board, tokens, where)
         rules.apply_all(board, f, data, laid, tokens, where)
