@@ -91,3 +91,18 @@ def test_route_model_boards_are_out_of_scope():
     comp = compile_board(board)
     board.route_model = object()
     assert solve_flow(comp, board.trains) == (None, None, False)
+
+
+def test_flow_stopped_early_keeps_a_true_bound():
+    # stopped before any run (even inside presolve, where CP-SAT reports a bound of 0)
+    board = load_position(random_board(3, n_hexes=25, trains=["4", "3"], dense=True))
+    exact = solve(board, engine="search")
+    comp = compile_board(board)
+    import time
+
+    for seconds in (0.001, 0.05):
+        routes, bound, proven = solve_flow(comp, board.trains, lower=10,
+                                           deadline=time.perf_counter() + seconds)
+        assert bound >= exact.revenue
+        if routes is not None:
+            assert flow_run(comp, routes, bound, proven).revenue <= exact.revenue

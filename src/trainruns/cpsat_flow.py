@@ -34,6 +34,9 @@ import numpy as np
 
 from .result import Route
 
+# extra CP-SAT parameters (name: value), for experiments
+SOLVER_PARAMS = {}
+
 
 def _reachable(compiled):
     """Stops a route may touch: reachable from a token city, passing only passable stops."""
@@ -50,6 +53,35 @@ def _reachable(compiled):
                 seen.add(u)
                 stack.append(u)
     return sorted(seen)
+
+
+def _undominated(compiled, chains):
+    """Drop a chain when a parallel one (same stops, same direction) uses a subset of its
+    track: swapping it in keeps every constraint, so the optimum is unchanged. Returns
+    (kept chains, {dropped chain: a kept chain it may be swapped for})."""
+    by_pair = {}
+    for c in chains:
+        by_pair.setdefault((int(compiled.chain_from[c]), int(compiled.chain_to[c])), []).append(c)
+    kept, rep = [], {}
+    for cs in by_pair.values():
+        if len(cs) == 1:
+            kept.extend(cs)
+            continue
+        bits = compiled.chain_bits[cs]
+        # fewest bits first: a chain can only be dominated by one with no more bits
+        ones = [sum(bin(int(w)).count("1") for w in row) for row in bits]
+        order = sorted(range(len(cs)), key=lambda i: ones[i])
+        mine = []
+        for i in order:
+            for j in mine:
+                if np.all((bits[j] & ~bits[i]) == 0):
+                    rep[cs[i]] = cs[j]
+                    break
+            else:
+                mine.append(i)
+        kept.extend(cs[i] for i in mine)
+    kept.sort()
+    return kept, rep
 
 
 def _chain_bit_lists(compiled, chains):
@@ -130,6 +162,7 @@ def solve_flow(compiled, trains, lower=0, hint_run=None, deadline=None, workers=
     node_set = set(nodes)
     chains = [c for c in range(compiled.n_chains)
               if compiled.chain_from[c] in node_set and compiled.chain_to[c] in node_set]
+    chains, rep = _undominated(compiled, chains)
     if not trains or not chains:
         return ([], lower, True) if lower == 0 else (None, trivial, False)
     if deadline is not None and deadline - time.perf_counter() <= 0.01:
@@ -230,19 +263,19 @@ def solve_flow(compiled, trains, lower=0, hint_run=None, deadline=None, workers=
     if lower > 0:
         model.add(total >= lower)
     if hint_run is not None:
-        _add_hint(model, compiled, trains, hint_run, x, visited, chains)
+        _add_hint(model, compiled, trains, hint_run, x, visited, chains, rep)
 
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = workers
+    for key, val in SOLVER_PARAMS.items():
+        setattr(solver.parameters, key, val)
     if deadline is not None:
         solver.parameters.max_time_in_seconds = max(0.01, deadline - time.perf_counter())
     status = solver.solve(model)
-    if status == cp_model.INFEASIBLE:
-        # nothing reaches ``lower``: only possible when ``lower`` was not reached by a run
-        return None, lower, False
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        bound = min(trivial, int(np.floor(solver.best_objective_bound + 1e-6)))
-        return None, max(bound, lower), False
+        # no run: the solver's objective bound is not trusted then (stopped in presolve it
+        # reports 0), and INFEASIBLE can only mean ``lower`` was not reached by a run
+        return None, trivial, False
     routes = []
     for t, xt in zip(trains, x):
         used = [c for c in chains if solver.boolean_value(xt[c])]
@@ -268,7 +301,7 @@ def _order(compiled, used):
     return out
 
 
-def _add_hint(model, compiled, trains, run, x, visited, chains):
+def _add_hint(model, compiled, trains, run, x, visited, chains, rep):
     """Hint the chain literals of a known run (its routes matched to trains by name)."""
     left = list(range(len(trains)))
     given = {}
@@ -278,6 +311,7 @@ def _add_hint(model, compiled, trains, run, x, visited, chains):
         if i is None or cs is None:
             return
         left.remove(i)
+        cs = [rep.get(c, c) for c in cs]
         ids = [int(compiled.chain_from[cs[0]])] + [int(compiled.chain_to[c]) for c in cs]
         if ids[0] > ids[-1]:
             cs = [_twin(compiled, c) for c in reversed(cs)]

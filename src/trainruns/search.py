@@ -134,13 +134,13 @@ def solve(source, time_limit: float | None = None, progress: Progress | None = N
         run.seconds = time.perf_counter() - t0
         return run
     routes = enumerate_all(compiled, deadline=deadline, progress=progress)
-    flow_deadline = None
+    flow_deadline = flow_seconds = None
     if not routes.complete and board.route_model is None:
-        # cut route set: the flow model (no routes listed) gets the rest of the time, or
-        # as long as the enumeration took (at least FLOW_SECONDS), to prove or bound it
+        # cut route set: the flow model (no routes listed) gets, after the assignment, as
+        # long as the enumeration took (at least FLOW_SECONDS), or half the time left
         now = time.perf_counter()
         if deadline is None:
-            flow_deadline = now + max(FLOW_SECONDS, now - t0)
+            flow_seconds = max(FLOW_SECONDS, now - t0)
         else:
             flow_deadline, deadline = deadline, now + (deadline - now) / 2
     if not routes.complete and deadline is None:
@@ -170,9 +170,11 @@ def solve(source, time_limit: float | None = None, progress: Progress | None = N
                 run = tried if tried.optimal or tried.revenue > run.revenue else run
             if not run.optimal and (deadline is None or time.perf_counter() < deadline):
                 run = assign_trains(routes, deadline=deadline, progress=progress)
-    if flow_deadline is not None and not run.optimal:
+    if (flow_deadline is not None or flow_seconds is not None) and not run.optimal:
         from .cpsat_flow import improve
 
+        if flow_seconds is not None:
+            flow_deadline = time.perf_counter() + flow_seconds
         run = improve(compiled, run, deadline=flow_deadline)
     run.seconds = time.perf_counter() - t0
     return run
