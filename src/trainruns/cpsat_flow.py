@@ -55,35 +55,6 @@ def _reachable(compiled):
     return sorted(seen)
 
 
-def _undominated(compiled, chains):
-    """Drop a chain when a parallel one (same stops, same direction) uses a subset of its
-    track: swapping it in keeps every constraint, so the optimum is unchanged. Returns
-    (kept chains, {dropped chain: a kept chain it may be swapped for})."""
-    by_pair = {}
-    for c in chains:
-        by_pair.setdefault((int(compiled.chain_from[c]), int(compiled.chain_to[c])), []).append(c)
-    kept, rep = [], {}
-    for cs in by_pair.values():
-        if len(cs) == 1:
-            kept.extend(cs)
-            continue
-        bits = compiled.chain_bits[cs]
-        # fewest bits first: a chain can only be dominated by one with no more bits
-        ones = [sum(bin(int(w)).count("1") for w in row) for row in bits]
-        order = sorted(range(len(cs)), key=lambda i: ones[i])
-        mine = []
-        for i in order:
-            for j in mine:
-                if np.all((bits[j] & ~bits[i]) == 0):
-                    rep[cs[i]] = cs[j]
-                    break
-            else:
-                mine.append(i)
-        kept.extend(cs[i] for i in mine)
-    kept.sort()
-    return kept, rep
-
-
 def _chain_bit_lists(compiled, chains):
     """{bit: [chain ids]} over the given chains."""
     masks = compiled.chain_bits[np.asarray(chains, dtype=np.int64)]
@@ -162,7 +133,7 @@ def solve_flow(compiled, trains, lower=0, hint_run=None, deadline=None, workers=
     node_set = set(nodes)
     chains = [c for c in range(compiled.n_chains)
               if compiled.chain_from[c] in node_set and compiled.chain_to[c] in node_set]
-    chains, rep = _undominated(compiled, chains)
+    rep = {}
     if not trains or not chains:
         return ([], lower, True) if lower == 0 else (None, trivial, False)
     if deadline is not None and deadline - time.perf_counter() <= 0.01:
