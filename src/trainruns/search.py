@@ -95,7 +95,7 @@ AUTO_NODES = 3_000_000
 AUTO_CPSAT_COLUMNS = 20_000
 # Seconds (at least; or as long as the enumeration took) for the flow model of
 # :mod:`trainruns.cpsat_flow` when the route set was cut without a time limit.
-FLOW_SECONDS = 10.0
+FLOW_SECONDS = 20.0
 
 
 def solve(source, time_limit: float | None = None, progress: Progress | None = None,
