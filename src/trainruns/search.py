@@ -104,17 +104,14 @@ def solve(source, time_limit: float | None = None, progress: Progress | None = N
 
     With no time limit the answer is proven optimal, unless the board has more than
     ``MAX_ROUTES`` routes: then the best run over the routes listed (searched for at
-    most ``INCOMPLETE_SECONDS`` or the enumeration's time) comes with an upper bound.
-    With a limit, the best run found when time runs out is returned with
-    ``optimal=False`` and an upper bound in ``bound``.
+    most ``INCOMPLETE_SECONDS`` or the enumeration's time) is improved by the flow model
+    (:mod:`trainruns.cpsat_flow`, which lists no routes) and comes with an upper bound,
+    proven when the flow model proves it. With a limit, the best run found when time
+    runs out is returned with ``optimal=False`` and an upper bound in ``bound``.
 
-    ``engine`` chooses how trains are assigned to the enumerated routes: ``search``
-    (the numba branch and bound), ``cpsat`` (the 0-1 program of :mod:`trainruns.cpsat`)
-    or ``auto``: branch and bound first; if it has not finished after ``AUTO_NODES``
-    nodes and the reduced 0-1 program has at most ``AUTO_CPSAT_COLUMNS`` columns, CP-SAT
-    tries to finish the proof from the incumbent, for at most as long as the branch and
-    bound ran; failing that the branch and bound runs to the end (see
-    benchmarks/README.md for why the branch and bound is the default).
+    ``engine`` chooses how trains are assigned to routes: ``search`` (the numba branch
+    and bound), ``cpsat`` (the 0-1 program of :mod:`trainruns.cpsat`), ``flow`` (the
+    CP-SAT model over the track graph alone) or ``auto`` (see :func:`assign_auto`).
     """
     from .position import load_position
 
@@ -126,7 +123,6 @@ def solve(source, time_limit: float | None = None, progress: Progress | None = N
     deadline = None if time_limit is None else t0 + time_limit
     compiled = compile_board(board)
     if engine == "flow" and board.route_model is None:
-        # the CP-SAT model over the chain graph alone: no routes listed
         from .cpsat_flow import flow_run, solve_flow
 
         chains, bound, proven = solve_flow(compiled, board.trains, deadline=deadline)
@@ -152,24 +148,7 @@ def solve(source, time_limit: float | None = None, progress: Progress | None = N
     elif engine == "search":
         run = assign_trains(routes, deadline=deadline, progress=progress)
     else:
-        t_bb = time.perf_counter()
-        run = assign_trains(routes, deadline=deadline, progress=progress, max_nodes=AUTO_NODES)
-        if not run.optimal and routes.complete and (deadline is None or time.perf_counter() < deadline):
-            from .cpsat import useful_columns
-
-            cols = useful_columns(routes, _kind_counts(routes), run.revenue)
-            if sum(len(c) for c in cols.values()) <= AUTO_CPSAT_COLUMNS:
-                # CP-SAT gets as long as the branch and bound has had, no more: it was the
-                # slower engine on every benchmarked board, so it must not turn a long
-                # proof into an endless one
-                spent = time.perf_counter() - t_bb
-                cp_deadline = time.perf_counter() + spent
-                if deadline is not None:
-                    cp_deadline = min(cp_deadline, deadline)
-                tried = assign_cpsat(routes, deadline=cp_deadline, start=run)
-                run = tried if tried.optimal or tried.revenue > run.revenue else run
-            if not run.optimal and (deadline is None or time.perf_counter() < deadline):
-                run = assign_trains(routes, deadline=deadline, progress=progress)
+        run = assign_auto(routes, deadline=deadline, progress=progress)
     if (flow_deadline is not None or flow_seconds is not None) and not run.optimal:
         from .cpsat_flow import improve
 
@@ -177,6 +156,33 @@ def solve(source, time_limit: float | None = None, progress: Progress | None = N
             flow_deadline = time.perf_counter() + flow_seconds
         run = improve(compiled, run, deadline=flow_deadline)
     run.seconds = time.perf_counter() - t0
+    return run
+
+
+def assign_auto(routes: RouteSet, deadline=None, progress=None) -> Run:
+    """``auto``: branch and bound first; if it has not finished after ``AUTO_NODES``
+    nodes and the reduced 0-1 program has at most ``AUTO_CPSAT_COLUMNS`` columns, CP-SAT
+    tries to finish the proof from the incumbent, for at most as long as the branch and
+    bound ran; failing that the branch and bound runs to the end (benchmarks/README.md
+    says why the branch and bound is the default)."""
+    t_bb = time.perf_counter()
+    run = assign_trains(routes, deadline=deadline, progress=progress, max_nodes=AUTO_NODES)
+    if run.optimal or not routes.complete or (deadline is not None and time.perf_counter() >= deadline):
+        return run
+    from .cpsat import useful_columns
+
+    cols = useful_columns(routes, _kind_counts(routes), run.revenue)
+    if sum(len(c) for c in cols.values()) <= AUTO_CPSAT_COLUMNS:
+        # CP-SAT gets as long as the branch and bound has had, no more: it was the slower
+        # engine on every benchmarked board, so it must not turn a long proof into an
+        # endless one
+        cp_deadline = time.perf_counter() + (time.perf_counter() - t_bb)
+        if deadline is not None:
+            cp_deadline = min(cp_deadline, deadline)
+        tried = assign_cpsat(routes, deadline=cp_deadline, start=run)
+        run = tried if tried.optimal or tried.revenue > run.revenue else run
+    if not run.optimal and (deadline is None or time.perf_counter() < deadline):
+        run = assign_trains(routes, deadline=deadline, progress=progress)
     return run
 
 
@@ -418,13 +424,12 @@ def assign_cpsat(routes: RouteSet, deadline=None, start: Run | None = None) -> R
         # a few thousand branch-and-bound nodes give a good incumbent to prune columns
         start = assign_trains(routes, max_nodes=2000, budget=2000)
     hint = list(getattr(start, "picks", []))
-    value, picks, bound, proven = solve_cpsat(routes, board.trains, lower=start.revenue,
-                                              hint=hint, deadline=deadline)
+    value, picks, bound, _ = solve_cpsat(routes, board.trains, lower=start.revenue,
+                                         hint=hint, deadline=deadline)
     if not routes.complete:
         bound = max(value, bound, stop_value_bound(routes.compiled))
-        proven = False
     elif start.optimal:
-        bound, proven = value, True
+        bound = value
     chosen, idle = [], []
     left = list(board.trains)
     for k, r in sorted(picks, key=lambda p: -int(routes.values[p[1], p[0]])):
