@@ -40,8 +40,7 @@ routes pairwise disjoint, and each is valued as the model values it.
 
 Messages are sentences a player understands. A title cites its rulebook: it may give
 ``audit_sections`` (rule id -> section, appended as "(rulebook: ...)") and
-``audit_messages`` (rule id -> message template, see ``MESSAGES``) on its title object;
-the defaults for shipped titles are in ``TITLE_SECTIONS`` / ``TITLE_MESSAGES`` here.
+``audit_messages`` (rule id -> message template, see ``MESSAGES``) on its title object.
 A title object may also provide ``audit_checks(board, routes) -> [(route index, rule,
 message)]`` for rules of its own.
 
@@ -64,6 +63,7 @@ from .board import OFFBOARD, Board
 from .compile import CompiledBoard, compile_board
 from .errors import InputError
 from .position import load_position, read_json
+from .audit_track import choose_track, pick_disjoint
 from .result import Route, Run, hexes_along
 from .search import counted_stops, describe_route, enumerate_all, solve, train_kinds
 
@@ -104,33 +104,6 @@ MESSAGES = {
 # Rules a title with its own route model decides by its route set, not generically.
 ROUTE_MODEL_DECIDES = frozenset({"too-few-stops", "too-many-stops", "stop-repeated", "passes-offboard",
                                  "passes-blocked-city", "no-token"})
-
-# Rulebook sections of the shipped titles (used when the title object has none).
-_R1832 = "1832 rulebook, Operate Trains"
-TITLE_SECTIONS = {
-    "1832": {
-        "unknown-train": _R1832,
-        "train-declared-twice": f"{_R1832} (each train runs once)",
-        "no-token": f"{_R1832}, Routes [8.1 a]",
-        "stops-not-connected": f"{_R1832}, Routes [8.1 a]",
-        "passes-offboard": f"{_R1832}, Routes [8.1 b]",
-        "stop-not-enterable": f"{_R1832}, Routes [8.1 c] and the WVCF [16.2 P5]",
-        "stop-repeated": f"{_R1832}, Routes [8.1 d]",
-        "track-reused": f"{_R1832}, Routes [8.1 e]",
-        "hexes-not-followed": f"{_R1832}, Routes [8.1 e]",
-        "passes-blocked-city": f"{_R1832}, Routes [8.1 f] and Tokens [7]",
-        "track-shared": f"{_R1832}, Routes (more than one train)",
-        "too-few-stops": f"{_R1832}, Route Length",
-        "too-many-stops": f"{_R1832}, Route Length",
-    },
-}
-TITLE_MESSAGES = {
-    "1832": {
-        "stop-not-enterable": "{stop}: only a company holding a WVCF token may run to or "
-                              "through the West Virginia Coal Fields, and {corporation} has none.",
-    },
-}
-
 
 @dataclass
 class Problem:
@@ -510,8 +483,8 @@ class _Auditor:
             who = self._train_words(routes, i).capitalize()
             stops = " - ".join(self._name(ref) for ref in r.refs)
             plan = (legs, r.hexes)
-            if _choose(self, [plan]) is None:
-                if r.hexes is not None and _choose(self, [(legs, None)]) is not None:
+            if choose_track(self._chain_mask, self._chain_hexes, [plan]) is None:
+                if r.hexes is not None and choose_track(self._chain_mask, self._chain_hexes, [(legs, None)]) is not None:
                     self._report(r, "hexes-not-followed", train=who, stops=stops,
                                  hexes=", ".join(r.hexes))
                 else:
@@ -520,7 +493,7 @@ class _Auditor:
             if r.train_spec is not None:  # a train the corporation lacks does not run
                 plans[i] = plan
         order = sorted(plans)
-        chosen = _choose(self, [plans[i] for i in order])
+        chosen = choose_track(self._chain_mask, self._chain_hexes, [plans[i] for i in order])
         if chosen is None:
             self._report_shared(routes, plans, order)
             return
@@ -534,7 +507,7 @@ class _Auditor:
         pairs = []
         for x, i in enumerate(order):
             for j in order[x + 1:]:
-                if _choose(self, [plans[i], plans[j]]) is None:
+                if choose_track(self._chain_mask, self._chain_hexes, [plans[i], plans[j]]) is None:
                     pairs.append((i, j))
         for i, j in pairs:
             self._report(routes[j], "track-shared", train=self._train_words(routes, j).capitalize(),
@@ -610,10 +583,10 @@ class _Auditor:
         masks = {k: sum(int(w) << (64 * j) for j, w in enumerate(rs.bits[k]))
                  for ks in options.values() for k in ks}
         order = sorted(options)
-        picked = _pick(order, options, masks)
+        picked = pick_disjoint(order, options, masks)
         if picked is None:
             pairs = [(i, j) for x, i in enumerate(order) for j in order[x + 1:]
-                     if _pick([i, j], options, masks) is None]
+                     if pick_disjoint([i, j], options, masks) is None]
             for i, j in pairs or [(order[-2], order[-1])]:
                 self._report(routes[j], "track-shared", train=self._train_words(routes, j).capitalize(),
                              other=self._train_words(routes, i))
@@ -654,103 +627,9 @@ class _Auditor:
             r.counted, r.bonuses, r.revenue = list(m.counted), list(m.bonuses), m.revenue
 
 
-def _choose(auditor: _Auditor, plans):
-    """One chain per leg of every plan so that no track bit is used twice over all of
-    them and each plan's track runs through exactly its pinned hexes (if any).
-
-    ``plans``: ``[(legs, hexes or None)]``, ``legs`` a list of candidate chain lists.
-    Returns the chosen chains per plan, or None when no choice works.
-
-    Exact backtracking over the legs, with two things that keep it fast when many legs
-    are ambiguous: without pins, legs are taken in the order of the track they may use
-    (so legs competing for the same track meet early, not after every choice between
-    them has been tried), and a state that failed once is remembered. A state is the
-    leg, the used bits that later legs could still collide with, and how much of the
-    pin is matched (the matched hexes are the pin's prefix of that length)."""
-    masks, chain_hexes = auditor._chain_mask, auditor._chain_hexes
-    flat = [(p, i, leg) for p, (legs, _) in enumerate(plans) for i, leg in enumerate(legs)]
-    if all(pin is None for _, pin in plans):
-        def lowest_bit(leg):
-            union = 0
-            for c in leg:
-                union |= masks[c]
-            return (union & -union).bit_length()
-
-        flat.sort(key=lambda f: (lowest_bit(f[2]), len(f[2])))
-    future = [0] * (len(flat) + 1)  # bits the legs from k on may use
-    for k in range(len(flat) - 1, -1, -1):
-        future[k] = future[k + 1]
-        for c in flat[k][2]:
-            future[k] |= masks[c]
-    chosen = [None] * len(flat)
-    failed = set()
-
-    def fits(pin, hexes):
-        return pin is None or (len(hexes) <= len(pin) and pin[:len(hexes)] == hexes)
-
-    def go(k, used, hexes):
-        if k == len(flat):
-            return True
-        p, i, leg = flat[k]
-        pin = plans[p][1]
-        if i == 0:
-            hexes = []  # a new route begins (pinned plans keep their legs in order)
-        key = (k, used & future[k], len(hexes))
-        if key in failed:
-            return False
-        last = i + 1 == len(plans[p][0])
-        for c in leg:
-            m = masks[c]
-            if used & m:
-                continue
-            h = _join_hexes(hexes, chain_hexes[c]) if pin is not None else hexes
-            if not fits(pin, h) or (last and pin is not None and h != pin):
-                continue
-            chosen[k] = c
-            if go(k + 1, used | m, h):
-                return True
-        failed.add(key)
-        return False
-
-    if not go(0, 0, []):
-        return None
-    out = [[None] * len(legs) for legs, _ in plans]
-    for (p, i, _), c in zip(flat, chosen):
-        out[p][i] = c
-    return out
-
-
-def _pick(order, options, masks):
-    """One option (a route of the title's route set) per route in ``order`` with
-    pairwise disjoint track masks, or None (exact backtracking)."""
-    chosen = []
-
-    def go(x, used):
-        if x == len(order):
-            return True
-        for k in options[order[x]]:
-            if not used & masks[k]:
-                chosen.append(k)
-                if go(x + 1, used | masks[k]):
-                    return True
-                chosen.pop()
-        return False
-
-    return chosen if go(0, 0) else None
-
-
-def _join_hexes(hexes, more):
-    """The hexes along track, consecutive repeats merged (as solve's JSON lists them)."""
-    if hexes and more and hexes[-1] == more[0]:
-        return hexes + more[1:]
-    return hexes + more
-
-
-
-
 def _wording(board):
-    """The title's rulebook sections and message overrides (its title object first,
-    then this module's defaults), and the title object itself (None for custom maps)."""
+    """The title's rulebook sections and message overrides (``audit_sections`` and
+    ``audit_messages`` of its title object), and the title object (None: custom map)."""
     if not board.title:
         return {}, {}, None
     from . import titles
@@ -760,9 +639,6 @@ def _wording(board):
         title = titles.get(board.title)
     except InputError:
         pass
-    key = getattr(title, "name", board.title)
-    sections = dict(TITLE_SECTIONS.get(key, {}))
-    messages = dict(TITLE_MESSAGES.get(key, {}))
-    sections.update(getattr(title, "audit_sections", None) or {})
-    messages.update(getattr(title, "audit_messages", None) or {})
+    sections = dict(getattr(title, "audit_sections", None) or {})
+    messages = dict(getattr(title, "audit_messages", None) or {})
     return sections, messages, title

@@ -82,6 +82,27 @@ class Title1832(TiledTitle):
     name = "1832"
     facts_class = Facts
 
+    # what the audit cites (rule id -> rulebook section) and says in 1832's words
+    audit_sections = {
+        "unknown-train": "1832 rulebook, Operate Trains",
+        "train-declared-twice": "1832 rulebook, Operate Trains (each train runs once)",
+        "no-token": "1832 rulebook, Operate Trains, Routes [8.1 a]",
+        "stops-not-connected": "1832 rulebook, Operate Trains, Routes [8.1 a]",
+        "passes-offboard": "1832 rulebook, Operate Trains, Routes [8.1 b]",
+        "stop-not-enterable": "1832 rulebook, Operate Trains, Routes [8.1 c] and the WVCF [16.2 P5]",
+        "stop-repeated": "1832 rulebook, Operate Trains, Routes [8.1 d]",
+        "track-reused": "1832 rulebook, Operate Trains, Routes [8.1 e]",
+        "hexes-not-followed": "1832 rulebook, Operate Trains, Routes [8.1 e]",
+        "passes-blocked-city": "1832 rulebook, Operate Trains, Routes [8.1 f] and Tokens [7]",
+        "track-shared": "1832 rulebook, Operate Trains, Routes (more than one train)",
+        "too-few-stops": "1832 rulebook, Operate Trains, Route Length",
+        "too-many-stops": "1832 rulebook, Operate Trains, Route Length",
+    }
+    audit_messages = {
+        "stop-not-enterable": "{stop}: only a company holding a WVCF token may run to or "
+                              "through the West Virginia Coal Fields, and {corporation} has none.",
+    }
+
     def build_board(self, data: dict, where: str) -> Board:
         f = self.facts
         phase = parse_phase(data, f.phase_names, where)
