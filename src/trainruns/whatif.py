@@ -339,7 +339,7 @@ def rank_tokens_full(position, time_limit=None, progress=None, reuse=True) -> Ra
     data = _as_dict(position)
     cands = token_candidates(data)
     board = load_position(data)
-    if not (reuse and board.route_model is None and board.title in TOKEN_FLIP_TITLES):
+    if not (reuse and board.route_model is None and _tokens_are_plain(board)):
         return _rank("token", data, cands, time_limit, progress)
     from dataclasses import replace
 
@@ -374,8 +374,14 @@ def rank_tokens_full(position, time_limit=None, progress=None, reuse=True) -> Ra
     return ranking
 
 
-# Titles whose rules never read station tokens, so a token is exactly a flag flip.
-TOKEN_FLIP_TITLES = (None, "1832")
+def _tokens_are_plain(board):
+    """Custom maps, and titles that say so (``tokens_are_plain`` on the title object):
+    no rule reads station tokens beyond the plain ones, so a token is a flag flip."""
+    if not board.title:
+        return True
+    from . import titles
+
+    return bool(getattr(titles.get(board.title), "tokens_are_plain", False))
 
 
 # --- trains ---------------------------------------------------------------------------

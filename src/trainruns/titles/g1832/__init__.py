@@ -81,6 +81,9 @@ class Title1832(TiledTitle):
 
     name = "1832"
     facts_class = Facts
+    # a station token only makes its city a root and unblocks it: no 1832 rule reads it
+    # otherwise (what-if rankings may flip a compiled flag instead of rebuilding)
+    tokens_are_plain = True
 
     # what the audit cites (rule id -> rulebook section) and says in 1832's words
     audit_sections = {
