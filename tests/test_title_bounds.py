@@ -28,3 +28,17 @@ def test_1833ne_bound_counts_a12_and_interconnection():
     best = solve(load_position(pos))
     assert best.revenue == 200
     assert solve(load_position(pos), time_limit=1e-9).bound >= 200
+
+
+def test_1831_rights_assignment_stopped_by_its_budget(monkeypatch):
+    """The 1831 assignment that must cover bought track rights (5.6.5) honours a time
+    limit through a node budget; stopped at once, the run is not claimed optimal and
+    the bound still covers the optimum."""
+    from trainruns.titles.g1831 import model
+
+    path = ROOT / "fixtures" / "1831" / "example.json"
+    best = solve(load_position(path))
+    monkeypatch.setattr(model, "_node_budget", lambda deadline: 0)
+    stopped = solve(load_position(path), time_limit=60)
+    assert not stopped.optimal
+    assert stopped.bound >= best.revenue >= stopped.revenue

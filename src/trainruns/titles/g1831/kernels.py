@@ -227,11 +227,13 @@ def best_counts(ptr, stops, stop_group, st_val, yd_val, st_right, yd_right, kind
 
 @nb.njit(cache=True)
 def assign_covering(start, end, twin, cand_route, cand_value, cand_mask, route_bits, rest, full,
-                    best_choice):
+                    best_choice, max_nodes, stopped):
     """Depth-first branch and bound: train d takes a candidate of ``start[d]:end[d]``
     (sorted by value, best first) or idles; no two share a track bit; a complete choice
     counts only if the candidates' masks cover ``full``. Returns the best total (-1:
-    no choice covers ``full``); ``best_choice`` gets its candidate per train (-1 idle)."""
+    no choice covers ``full``); ``best_choice`` gets its candidate per train (-1 idle).
+    After ``max_nodes`` nodes (a time limit's share; negative: no limit) it stops with
+    the best found so far and sets ``stopped[0]``."""
     n = start.shape[0]
     words = route_bits.shape[1]
     pos = np.zeros(n + 1, np.int64)
@@ -245,7 +247,12 @@ def assign_covering(start, end, twin, cand_route, cand_value, cand_mask, route_b
         return 0 if full == 0 else -1
     d = 0
     pos[0] = start[0]
+    nodes = 0
     while d >= 0:
+        nodes += 1
+        if max_nodes >= 0 and nodes > max_nodes:
+            stopped[0] = True
+            return best
         if d == n:
             if cov[d] == full and val[d] > best:
                 best = val[d]
@@ -308,5 +315,6 @@ def warm_up():
                 np.full(1, -1, np.int64), np.zeros(2, np.int64), z.copy(), z.copy(), one_bit.copy())
     best_counts(np.zeros(1, np.int64), z, z, z, z, z - 1, z - 1, z, z + 2, False, 1,
                 np.zeros((0, 1, 1), np.int64))
-    assign_covering(z, z, np.zeros(1, np.bool_), z, z, z, one_bit, np.zeros(2, np.int64), 0, z.copy())
+    assign_covering(z, z, np.zeros(1, np.bool_), z, z, z, one_bit, np.zeros(2, np.int64), 0, z.copy(),
+                    -1, np.zeros(1, np.bool_))
     _warm = True

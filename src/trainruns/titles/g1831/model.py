@@ -129,7 +129,8 @@ class Model1831:
             keep = np.flatnonzero((flat >= 0).any(axis=1))
             rs = self._subset(compiled, ptr, stops, chains, bits, flat[keep], keep, complete)
         else:
-            rs = self._assign_with_rights(compiled, kinds, ptr, stops, chains, bits, values, complete)
+            rs = self._assign_with_rights(compiled, kinds, ptr, stops, chains, bits, values, complete,
+                                          deadline)
         self.last = rs
         return rs
 
@@ -211,7 +212,7 @@ class Model1831:
         rs.visit, rs.is_commuter, rs.forced_mask = self.visit[idx], self.commuter[keep], {}
         return rs
 
-    def _assign_with_rights(self, compiled, kinds, ptr, stops, chains, bits, values, complete):
+    def _assign_with_rights(self, compiled, kinds, ptr, stops, chains, bits, values, complete, deadline=None):
         """5.6.5: choose the run here, every bought right run to by some train, and hand
         the core only the chosen routes, each valued for its own train's kind."""
         trains = sorted(self.board.trains, key=lambda t: (-t.visits, t.name))
@@ -246,7 +247,10 @@ class Model1831:
         for i in range(len(trains) - 1, -1, -1):
             rest[i] = rest[i + 1] + (cv[start[i]] if end[i] > start[i] else 0)
         choice = np.full(max(len(trains), 1), -1, np.int64)
-        best = kernels.assign_covering(start, end, twin, cr, cv, cm, bits, rest, n_masks - 1, choice)
+        stopped = np.zeros(1, np.bool_)
+        best = kernels.assign_covering(start, end, twin, cr, cv, cm, bits, rest, n_masks - 1, choice,
+                                       _node_budget(deadline), stopped)
+        complete = complete and not stopped[0]
         if best < 0 and not complete:
             # stopped early (time limit): not finding a covering run proves nothing; the
             # core reports no run and the model's upper bound
@@ -278,3 +282,15 @@ class Model1831:
             return [bool(v) for v in rs.visit[a:b]]
         need = rs.forced_mask.get(r, 0)
         return best_counting(self, [int(s) for s in rs.stops[a:b]], parse_train_name(train_name), need)[1]
+
+
+# Branch-and-bound nodes a second, a busy machine's figure: turns what is left of a
+# time limit into a node budget for the rights-covering assignment (its kernel is not
+# resumable, so the clock cannot be checked inside it).
+NODES_PER_SECOND = 2_000_000
+
+
+def _node_budget(deadline):
+    if deadline is None:
+        return -1
+    return max(1000, int((deadline - time.perf_counter()) * NODES_PER_SECOND))
