@@ -31,8 +31,9 @@ def stop_value(value, phases, phase):
     return best
 
 
-def all_routes(pos):
-    """Every route (as stops, paths used, sides crossed), each listed once."""
+def all_routes(pos, max_stops=None):
+    """Every route (as stops, paths used, sides crossed), each listed once; with
+    ``max_stops``, only routes of at most that many stops."""
     m = pos["map"]
     layout, axes = m["layout"], m.get("axes", {"x": "letter", "y": "number"})
     phases, phase = m.get("phases", []), pos.get("phase")
@@ -86,7 +87,7 @@ def all_routes(pos):
                 return
             new = stops + [stop]
             record(new, paths, sides)
-            if info(stop)[3]:
+            if info(stop)[3] and (max_stops is None or len(new) < max_stops):
                 walk(new, paths, sides, stop)
             return
         nxt = across(h, end[1])
@@ -142,9 +143,9 @@ def train_value(name, infos):
     return sum(values)
 
 
-def best_run(pos):
+def best_run(pos, max_stops=None):
     """The best total over every assignment of routes to trains (idle allowed)."""
-    routes = all_routes(pos)
+    routes = all_routes(pos, max_stops)
     trains = pos["trains"]
     values = [[train_value(t, r[3]) for r in routes] for t in trains]
 
