@@ -13,11 +13,14 @@ from .errors import InputError
 from .commands import COMMANDS
 
 
+class _UsageError(Exception):
+    pass
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message):
-        # argparse's own usage errors are bad input too: one line, exit 2.
-        sys.stderr.write(f"trainruns: error: {message}\n")
-        raise SystemExit(2)
+        # argparse's own usage errors are bad input too: one line, exit 2
+        raise _UsageError(message)
 
 
 def build_parser():
@@ -36,7 +39,11 @@ def build_parser():
 
 def main(argv=None):
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except _UsageError as e:
+        sys.stderr.write(f"trainruns: error: {e}\n")
+        return 2
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)
         return 2

@@ -10,10 +10,10 @@ rules, the proven best run and the difference; ``--json`` prints CONTRACT.md's o
 import json
 
 from ..audit import audit
-from ..errors import InputError
 from ..position import load_position
 from .progress import TerminalProgress
 from .solve import format_run, stop_name
+from . import add_time_limit
 
 
 def register(sub):
@@ -21,15 +21,12 @@ def register(sub):
     p.add_argument("position", help="position file (JSON)")
     p.add_argument("declared", help='declared routes (JSON): {"routes": [{"train": "3", "stops": ["B2.0", ...]}]}')
     p.add_argument("--json", action="store_true", help="print the verdict as JSON")
-    p.add_argument("--time-limit", type=float, metavar="SECONDS",
-                   help="bound the search for the best run (it may then be unproven)")
+    add_time_limit(p, "bound the search for the best run (it may then be unproven)")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(func=run)
 
 
 def run(args):
-    if args.time_limit is not None and not args.time_limit > 0:
-        raise InputError(f"--time-limit must be a positive number of seconds, not {args.time_limit}")
     board = load_position(args.position)
     from ..audit import read_declaration
 

@@ -21,12 +21,13 @@ from pathlib import Path
 from ..errors import InputError
 from .progressbar import ProgressBar
 from .solve import compile_notice
+from . import add_time_limit
 
 
 def register(sub):
     p = sub.add_parser("bench", help="solve many positions: revenue, proof, time, expected-revenue match")
     p.add_argument("positions", nargs="+", metavar="POSITION", help="position files or folders (recursive *.json)")
-    p.add_argument("--time-limit", type=float, metavar="SECONDS", help="bound each position's search")
+    add_time_limit(p, "bound each position's search")
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="print the rows as a JSON list")
     fmt.add_argument("--csv", action="store_true", help="print the rows as CSV")
@@ -117,8 +118,6 @@ def bench(paths, time_limit=None, bar=None):
 
 
 def run(args):
-    if args.time_limit is not None and not args.time_limit > 0:
-        raise InputError(f"--time-limit must be a positive number of seconds, not {args.time_limit}")
     files = collect(args.positions)
     compile_notice(args.quiet or args.json or args.csv)
     bar = None if args.quiet else ProgressBar(len(files), "bench")

@@ -11,6 +11,7 @@ import os
 from ..draw import FORMATS, save
 from ..errors import InputError
 from ..position import load_position, read_json
+from . import add_time_limit
 
 
 def register(sub):
@@ -21,8 +22,7 @@ def register(sub):
     p.add_argument("--routes", default="best", metavar="best|none|DECLARED",
                    help="'best' (default): the proven best run; 'none': the board alone; "
                         "or a declared-routes JSON file")
-    p.add_argument("--time-limit", type=float, metavar="SECONDS",
-                   help="bound the search for the best run")
+    add_time_limit(p, "bound the search for the best run")
     p.add_argument("--title", help="heading over the map (default: corporation and phase)")
     p.set_defaults(func=run)
 
@@ -33,8 +33,6 @@ def run(args):
         # Checked first: a typo in --out should not cost a solve.
         raise InputError(f"cannot draw to a '{ext or 'extension-less'}' file; use "
                          + ", ".join(FORMATS), f"--out {args.out}")
-    if args.time_limit is not None and not args.time_limit > 0:
-        raise InputError(f"--time-limit must be a positive number of seconds, not {args.time_limit}")
     board = load_position(args.position)
     options = {"title": args.title}
     if args.routes == "none":

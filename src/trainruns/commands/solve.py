@@ -4,19 +4,18 @@ import json
 import sys
 import time
 
-from ..errors import InputError
 from ..kernels import warm_up
 from ..position import load_position
 from ..search import solve
 from .progress import TerminalProgress
+from . import add_time_limit
 
 
 def register(sub):
     p = sub.add_parser("solve", help="find the proven best run of a position")
     p.add_argument("position", help="position file (JSON)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
-    p.add_argument("--time-limit", type=float, metavar="SECONDS",
-                   help="stop after this long with the best run found and an upper bound")
+    add_time_limit(p, "stop after this long with the best run found and an upper bound")
     p.add_argument("--engine", choices=["auto", "search", "cpsat", "flow"], default="auto",
                    help="train assignment: numba branch and bound (search), the CP-SAT 0-1 program "
                         "(cpsat), the CP-SAT model over the track graph with no routes listed (flow) "
@@ -26,8 +25,6 @@ def register(sub):
 
 
 def run(args):
-    if args.time_limit is not None and not args.time_limit > 0:
-        raise InputError(f"--time-limit must be a positive number of seconds, not {args.time_limit}")
     board = load_position(args.position)
     compile_notice(args.quiet)
     progress = None if args.quiet else TerminalProgress()

@@ -12,6 +12,7 @@ from ..errors import InputError
 from ..whatif import _as_dict, rank_tiles_full, rank_tokens_full, rank_trains_full
 from .progressbar import ProgressBar
 from .solve import compile_notice
+from . import add_time_limit
 
 
 def register(sub):
@@ -24,7 +25,7 @@ def register(sub):
     p.add_argument("--train", action="append", metavar="NAME",
                    help="with --trains: a candidate train (repeat; needed for a custom map)")
     p.add_argument("--top", type=int, default=10, metavar="N", help="moves to print (default 10)")
-    p.add_argument("--time-limit", type=float, metavar="SECONDS", help="bound each variant's search")
+    add_time_limit(p, "bound each variant's search")
     p.add_argument("--json", action="store_true", help="print the ranking as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
     p.set_defaults(func=run)
@@ -50,8 +51,6 @@ class _Bar:
 def run(args):
     if args.top < 1:
         raise InputError(f"--top must be at least 1, not {args.top}")
-    if args.time_limit is not None and not args.time_limit > 0:
-        raise InputError(f"--time-limit must be a positive number of seconds, not {args.time_limit}")
     if args.train and not args.trains:
         raise InputError("--train names candidates for --trains only")
     data = _as_dict(args.position)
