@@ -64,6 +64,27 @@ def _emit(n, route_ptr, route_stops, route_chains, route_split, route_bits, used
     return True
 
 
+@nb.njit(cache=True, nogil=True, inline="always")
+def _extend(arm, depth, c, it, adj_ptr, chain_to, chain_bits, stop_town, on_route, used, nontowns):
+    """Put chain ``c`` at ``depth`` of an arm; return the new count of non-town stops."""
+    t = chain_to[c]
+    arm[depth] = c
+    on_route[t] = True
+    toggle(used, chain_bits[c])
+    it[depth + 1] = adj_ptr[t]
+    return nontowns if stop_town[t] else nontowns + 1
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _retract(arm, depth, chain_to, chain_bits, stop_town, on_route, used, nontowns):
+    """Take back the chain at ``depth`` of an arm; return the new count of non-town stops."""
+    c = arm[depth]
+    t = chain_to[c]
+    on_route[t] = False
+    toggle(used, chain_bits[c])
+    return nontowns if stop_town[t] else nontowns - 1
+
+
 @nb.njit(cache=True, nogil=True)  # nogil: roots run on both cores
 def enumerate_routes(roots, adj_ptr, adj_chain, chain_to, chain_bits, stop_passable, stop_own,
                      stop_town, max_visits, max_nontowns,
@@ -101,20 +122,11 @@ def enumerate_routes(roots, adj_ptr, adj_chain, chain_to, chain_bits, stop_passa
                 if d1 == 0:
                     break
                 d1 -= 1
-                t = chain_to[arm1[d1]]
-                on_route[t] = False
-                if not stop_town[t]:
-                    nontown1 -= 1
-                toggle(used, chain_bits[arm1[d1]])
+                nontown1 = _retract(arm1, d1, chain_to, chain_bits, stop_town, on_route, used, nontown1)
                 continue
-            t = chain_to[c]
-            arm1[d1] = c
+            nontown1 = _extend(arm1, d1, c, it1, adj_ptr, chain_to, chain_bits, stop_town, on_route, used,
+                               nontown1)
             d1 += 1
-            on_route[t] = True
-            if not stop_town[t]:
-                nontown1 += 1
-            toggle(used, chain_bits[c])
-            it1[d1] = adj_ptr[t]
             if not overflow and not _emit(n, route_ptr, route_stops, route_chains, route_split,
                                           route_bits, used, root, arm1, d1, arm2, 0, chain_to):
                 overflow = True
@@ -138,20 +150,11 @@ def enumerate_routes(roots, adj_ptr, adj_chain, chain_to, chain_bits, stop_passa
                     if d2 == 0:
                         break
                     d2 -= 1
-                    t2 = chain_to[arm2[d2]]
-                    on_route[t2] = False
-                    if not stop_town[t2]:
-                        nontown -= 1
-                    toggle(used, chain_bits[arm2[d2]])
+                    nontown = _retract(arm2, d2, chain_to, chain_bits, stop_town, on_route, used, nontown)
                     continue
-                t2 = chain_to[c2]
-                arm2[d2] = c2
+                nontown = _extend(arm2, d2, c2, it2, adj_ptr, chain_to, chain_bits, stop_town, on_route, used,
+                                  nontown)
                 d2 += 1
-                on_route[t2] = True
-                if not stop_town[t2]:
-                    nontown += 1
-                toggle(used, chain_bits[c2])
-                it2[d2] = adj_ptr[t2]
                 if not overflow and not _emit(n, route_ptr, route_stops, route_chains, route_split,
                                               route_bits, used, root, arm1, d1, arm2, d2, chain_to):
                     overflow = True
