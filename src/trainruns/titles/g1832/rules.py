@@ -62,12 +62,7 @@ def apply_cotton(board: Board, facts, data, where):
     if cotton is None:
         return
     w = f"{where}: cotton"
-    _check_private_phase(facts, board.phase, "Cotton", w)
-    if not isinstance(cotton, dict):
-        raise InputError("field 'cotton' must be {\"hex\": ..., \"stop\": ...} or null", w)
-    hex_id = cotton.get("hex")
-    if hex_id not in board.hexes:
-        raise InputError(f"unknown hex {hex_id!r}", w)
+    hex_id = _token_hex(board, facts, cotton, "Cotton", '{"hex": ..., "stop": ...}', w)
     if hex_id in facts.port_hexes:
         raise InputError(f"{hex_id} is a coastal city (anchor); the Cotton token goes on a non-coastal city", w)
     hx = board.hexes[hex_id]
@@ -87,12 +82,7 @@ def apply_port(board: Board, facts, data, where):
     if port is None:
         return
     w = f"{where}: port"
-    _check_private_phase(facts, board.phase, "Port", w)
-    if not isinstance(port, dict):
-        raise InputError("field 'port' must be {\"hex\": ...} or null", w)
-    hex_id = port.get("hex")
-    if hex_id not in board.hexes:
-        raise InputError(f"unknown hex {hex_id!r}", w)
+    hex_id = _token_hex(board, facts, port, "Port", '{"hex": ...}', w)
     if hex_id not in facts.port_hexes:
         raise InputError(f"{hex_id} has no anchor; the Port token goes on one of {', '.join(facts.port_hexes)}", w)
     hx = board.hexes[hex_id]
@@ -100,6 +90,19 @@ def apply_port(board: Board, facts, data, where):
         raise InputError(f"{hex_id} has no stop for the Port token", w)
     owner = facts.corporation_id(data.get("port_owner"), f"{where}: port_owner", "the Port token's owner")
     hx.stops[0].value += facts.port_bonus_owner if owner == board.corporation else facts.port_bonus_other
+
+
+def _token_hex(board, facts, spec, name, shape, w):
+    """The hex of a private company's token field (Cotton, Port): in play in this phase,
+    an object, on a hex of the map."""
+    _check_private_phase(facts, board.phase, name, w)
+    field = name.lower()
+    if not isinstance(spec, dict):
+        raise InputError(f"field '{field}' must be {shape} or null", w)
+    hex_id = spec.get("hex")
+    if hex_id not in board.hexes:
+        raise InputError(f"unknown hex {hex_id!r}", w)
+    return hex_id
 
 
 def _check_private_phase(facts, phase, name, w):
