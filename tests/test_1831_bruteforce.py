@@ -7,7 +7,7 @@ import pytest
 
 from boards1831 import brute_force, random_position
 from trainruns.errors import InputError
-from trainruns.titles.g1831 import solve
+from trainruns import solve
 
 SEEDS = range(300)
 

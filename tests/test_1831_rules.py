@@ -6,7 +6,7 @@ import pytest
 
 from boards1831 import city, line, position
 from trainruns.errors import InputError
-from trainruns.titles.g1831 import solve
+from trainruns import solve
 
 S, Y = "station", "yard"
 

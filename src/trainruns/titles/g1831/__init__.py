@@ -77,12 +77,4 @@ def _strict(data, where):
     return not value
 
 
-def solve(source, time_limit=None, progress=None):
-    """The core's solve (kept as this title's entry point): the core asks the route set
-    which tokens each train runs to (``TypedRouteSet.counted_for``)."""
-    from ...search import solve as core_solve
-
-    return core_solve(source, time_limit=time_limit, progress=progress)
-
-
 TITLE = Title1831()
