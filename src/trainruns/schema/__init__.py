@@ -45,20 +45,37 @@ def schema_files() -> dict[str, dict]:
     return out
 
 
-@lru_cache(maxsize=None)
-def _registry():
-    from referencing import Registry, Resource
+def bundled(name: str, base: str | None = None) -> dict:
+    """Schema file ``name`` with every ``$ref`` replaced by what it points to (the
+    schemas have no cycles). The checker validates this self-contained copy: the same
+    rules, without a reference lookup per hex, so a 5,000-hex map is checked quickly."""
+    return _inline(schema_files()[name], name, {})
 
-    return Registry().with_resources((name, Resource.from_contents(contents))
-                                     for name, contents in schema_files().items())
+
+def _inline(node, base, memo):
+    if isinstance(node, list):
+        return [_inline(x, base, memo) for x in node]
+    if not isinstance(node, dict):
+        return node
+    out = {k: _inline(v, base, memo) for k, v in node.items() if k not in ("$ref", "$defs")}
+    ref = node.get("$ref")
+    if ref is None:
+        return out
+    target_file, _, pointer = ref.partition("#")
+    target_file = target_file or base
+    key = (target_file, pointer)
+    if key not in memo:
+        memo[key] = _inline(_pointer(schema_files()[target_file], pointer), target_file, memo)
+    # {"$ref": X, more...} means "X and more" (draft 2020-12): an allOf keeps the
+    # properties X evaluates visible to unevaluatedProperties
+    return {**out, "allOf": [memo[key]]} if out else memo[key]
 
 
 @lru_cache(maxsize=None)
 def _validator(kind):
     from jsonschema import Draft202012Validator
 
-    registry = _registry()
-    return Draft202012Validator(registry.contents(SCHEMAS[kind]), registry=registry)
+    return Draft202012Validator(bundled(SCHEMAS[kind]))
 
 
 def check(data, kind: str, where: str) -> None:
@@ -68,19 +85,19 @@ def check(data, kind: str, where: str) -> None:
 
     error = best_match(_validator(kind).iter_errors(data))
     if error is not None:
-        raise InputError(*_explain(error, kind, where))
+        raise InputError(*_explain(error, where))
 
 
 # --- one line from a jsonschema error ---------------------------------------------------
 
 
-def _explain(error, kind, where):
+def _explain(error, where):
     """(what, where) for the error: the field's path in the file, and a sentence."""
     path = _path(error.absolute_path)
     place = f"{where}: {path}" if path else where
     instance, validator = error.instance, error.validator
     if validator in ("additionalProperties", "unevaluatedProperties"):
-        known = _known_keys(error.schema, SCHEMAS[kind])
+        known = _known_keys(error.schema)
         unknown = sorted(k for k in instance if k not in known)
         if unknown:
             name = unknown[0]
@@ -88,7 +105,7 @@ def _explain(error, kind, where):
             return f"unknown field '{name}'{hint} (known: {', '.join(sorted(known))})", place
     if validator == "required":
         missing = next(k for k in error.validator_value if k not in instance)
-        known = _known_keys(error.schema, SCHEMAS[kind])
+        known = _known_keys(error.schema)
         typo = difflib.get_close_matches(missing, [k for k in instance if k not in known], 1, 0.6)
         hint = f" (is '{typo[0]}' a typo of it?)" if typo else ""
         what = known[missing].get("description") if isinstance(known.get(missing), dict) else None
@@ -135,46 +152,21 @@ def _did_you_mean(name, candidates):
     return f" (did you mean '{close[0]}'?)" if close else ""
 
 
-def _known_keys(schema, root) -> dict:
-    """Property name -> its schema (``$ref`` resolved), for the properties an object
-    schema allows, following its ``$ref`` into the shared definitions (a ref ``#/...``
-    may be local to ``root`` or to common.json)."""
-    files = schema_files()
-    keys, todo, seen = {}, [(schema, root)], set()
+def _known_keys(schema) -> dict:
+    """Property name -> its schema, for the properties an object schema allows (its own
+    and those of the schemas it extends through ``allOf``)."""
+    keys, todo = {}, [schema]
     while todo:
-        s, base = todo.pop()
-        if not isinstance(s, dict) or id(s) in seen:
-            continue
-        seen.add(id(s))
-        for name, sub in s.get("properties", {}).items():
-            keys.setdefault(name, _resolve(sub, base, files))
-        for sub in s.get("allOf", []):
-            todo.append((sub, base))
-        ref = s.get("$ref")
-        if ref:
-            target_file, _, pointer = ref.partition("#")
-            for f in ([target_file] if target_file else [base, COMMON]):
-                node = _pointer(files.get(f), pointer)
-                if node is not None:
-                    todo.append((node, f))
-                    break
+        s = todo.pop()
+        if isinstance(s, dict):
+            for name, sub in s.get("properties", {}).items():
+                keys.setdefault(name, sub)
+            todo.extend(s.get("allOf", []))
     return keys
 
 
-def _resolve(schema, base, files):
-    """A property's schema with a plain ``$ref`` followed (for its description)."""
-    ref = schema.get("$ref") if isinstance(schema, dict) else None
-    if not ref or "description" in schema:
-        return schema
-    target_file, _, pointer = ref.partition("#")
-    for f in ([target_file] if target_file else [base, COMMON]):
-        node = _pointer(files.get(f), pointer)
-        if node is not None:
-            return node
-    return schema
-
-
 def _pointer(doc, pointer):
+    """The node a JSON pointer such as ``/$defs/hex`` names in ``doc`` (None: none)."""
     node = doc
     for part in [p for p in pointer.split("/") if p]:
         if not isinstance(node, dict) or part not in node:
