@@ -81,9 +81,10 @@ def _validator(kind):
 def check(data, kind: str, where: str) -> None:
     """Raise :class:`InputError` (one line) unless ``data`` fits schema ``kind``
     (``custom``, ``1831``, ``1832``, ``1833NE`` or ``declared``)."""
-    from jsonschema.exceptions import best_match
+    from jsonschema.exceptions import best_match, by_relevance
 
-    error = best_match(_validator(kind).iter_errors(data))
+    # of two errors on one object, the unknown key (a typo, with its hint) comes first
+    error = best_match(_validator(kind).iter_errors(data), key=by_relevance(strong={"additionalProperties"}))
     if error is not None:
         raise InputError(*_explain(error, where))
 
