@@ -92,16 +92,17 @@ def check_depth(data, where):
             todo.extend((child, depth + 1) for child in (node.values() if isinstance(node, dict) else node))
 
 
-def load_position(source) -> Board:
-    """Build the board of a position given as a file path or an already parsed dict.
+def load_position(source, where: str | None = None) -> Board:
+    """Build the board of a position given as a file path or an already parsed dict
+    (``where`` names it in errors; default: the path, or "position").
 
     The position is first checked against its JSON Schema (:mod:`trainruns.schema`:
     one per title, one for a custom map); a company with no token on the map is
     warned about (:class:`~trainruns.errors.InputWarning`), since it can run nothing."""
     if isinstance(source, (str, os.PathLike)):
-        data, where = read_json(source), str(source)
+        data, where = read_json(source), where or str(source)
     else:
-        data, where = source, "position"
+        data, where = source, where or "position"
     if not isinstance(data, dict):
         raise InputError("a position must be a JSON object", where)
     title = data.get("title")

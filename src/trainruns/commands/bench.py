@@ -92,7 +92,7 @@ def bench_one(path, time_limit=None):
             exp = data.get("expected_revenue")
             if isinstance(exp, int) and not isinstance(exp, bool):
                 row.expected = exp
-        board = load_position(data if isinstance(data, dict) else path)
+        board = load_position(data if isinstance(data, dict) else path, where=path)
         run_ = solve(board, time_limit=time_limit)
     except InputError as e:
         row.error = str(e)
