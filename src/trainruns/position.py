@@ -128,8 +128,8 @@ def warn_if_no_token(board: Board, where: str):
     """Every route needs a token of the running company (CONTRACT.md, plain rules;
     each title's route rules): without one on the map the answer is 0, so say why."""
     if not any(board.corporation in stop.tokens for hx in board.hexes.values() for stop in hx.stops):
-        warnings.warn(InputWarning(f"{where}: {board.corporation} has no token on the map, so no route "
-                                   "can start (revenue 0)"), stacklevel=2)
+        warnings.warn(InputWarning(f"{where}: {board.corporation} has no token of its own on the map "
+                                   "(check 'tokens' and the company's name): its routes need one"), stacklevel=2)
 
 
 def board_from_custom_map(data: dict, where: str) -> Board:
@@ -195,9 +195,8 @@ def parse_layout(m, where):
 
 
 def parse_axes(m, where):
-    axes = m.get("axes", {"x": "letter", "y": "number"})
-    if (not isinstance(axes, dict) or sorted(axes) != ["x", "y"]
-            or sorted(axes.values()) != ["letter", "number"]):
+    axes = m.get("axes", {"x": "letter", "y": "number"})  # its keys and words: the schema's
+    if sorted(axes.values()) != ["letter", "number"]:
         raise InputError("axes must be {'x': 'letter', 'y': 'number'} or {'x': 'number', 'y': 'letter'}",
                          f"{where}: map")
     return dict(axes)
