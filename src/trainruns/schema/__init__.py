@@ -66,8 +66,7 @@ def _inline(node, base, memo):
     key = (target_file, pointer)
     if key not in memo:
         memo[key] = _inline(_pointer(schema_files()[target_file], pointer), target_file, memo)
-    # {"$ref": X, more...} means "X and more" (draft 2020-12): an allOf keeps the
-    # properties X evaluates visible to unevaluatedProperties
+    # {"$ref": X, more...} means "X and more" (draft 2020-12), which is an allOf
     return {**out, "allOf": [memo[key]]} if out else memo[key]
 
 
@@ -97,7 +96,7 @@ def _explain(error, where):
     path = _path(error.absolute_path)
     place = f"{where}: {path}" if path else where
     instance, validator = error.instance, error.validator
-    if validator in ("additionalProperties", "unevaluatedProperties"):
+    if validator == "additionalProperties":
         known = _known_keys(error.schema)
         unknown = sorted(k for k in instance if k not in known)
         if unknown:
