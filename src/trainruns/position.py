@@ -97,8 +97,8 @@ def load_position(source, where: str | None = None) -> Board:
     (``where`` names it in errors; default: the path, or "position").
 
     The position is first checked against its JSON Schema (:mod:`trainruns.schema`:
-    one per title, one for a custom map); a company with no token on the map is
-    warned about (:class:`~trainruns.errors.InputWarning`), since it can run nothing."""
+    one per title, one for a custom map); a company with no token of its own on the
+    map is warned about (:class:`~trainruns.errors.InputWarning`): its routes need one."""
     if isinstance(source, (str, os.PathLike)):
         data, where = read_json(source), where or str(source)
     else:
@@ -126,7 +126,8 @@ def load_position(source, where: str | None = None) -> Board:
 
 def warn_if_no_token(board: Board, where: str):
     """Every route needs a token of the running company (CONTRACT.md, plain rules;
-    each title's route rules): without one on the map the answer is 0, so say why."""
+    each title's route rules): without one on the map the answer is almost surely 0
+    because of a slip in ``tokens``, so say so (the answer is still given)."""
     if not any(board.corporation in stop.tokens for hx in board.hexes.values() for stop in hx.stops):
         warnings.warn(InputWarning(f"{where}: {board.corporation} has no token of its own on the map "
                                    "(check 'tokens' and the company's name): its routes need one"), stacklevel=2)
