@@ -85,6 +85,8 @@ class Model1831:
                     if site.right >= 0:
                         right[s] = site.right
         self.stop_own = (self.st_val >= 0) | (self.yd_val >= 0)
+        self.group_has_station = np.zeros(len(groups), np.bool_)
+        self.group_has_station[self.stop_group[self.st_val >= 0]] = True
         self.rev_a = np.full(len(groups), -1, np.int64)
         self.rev_b = np.full(len(groups), -1, np.int64)
         for g, (a, b) in facts.revisit.items():
