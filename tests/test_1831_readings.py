@@ -71,3 +71,47 @@ def test_5_6_2_5_pass_own_tokens_false_applies_to_commuter_legs():
     run = best(_shuttle(strict=True))
     assert run.revenue == 170
     assert ("C3", 0) not in run.routes[0].stops
+
+
+# --- black sites and the home token (5.2.5.1, 5.2.7.2) --------------------------------
+
+def test_5_2_5_1_home_token_on_a_black_site():
+    # A1 (20): A's Station; B2 (20): its only site is black-filled, where A placed its
+    # home token as a Station before the upgrade came out. Phase 3: a Station adds $10,
+    # so the 2S runs A1 - B2 for 30 + 30 (leaving the black site out, as the docs
+    # advised, left A with no token in B2: 0)
+    hexes = [city("A1", 20, [S], [["s0", 5]]), city("B2", 20, ["black"], [[2, "s0"]])]
+    toks = [{"hex": "A1", "stop": 0, "slot": 0, "corporation": "A"},
+            {"hex": "B2", "stop": 0, "slot": 0, "corporation": "A", "home": True, "type": "station"}]
+    pos = position(hexes, phase="3", trains=["2S"])
+    pos["tokens"] = toks
+    assert best(pos).revenue == 60
+    # "The home token does not have to match the correct type": as a Rail Yard, a 2MX
+    # runs to it for 20 + 20 (and a 2S no longer can)
+    toks[1]["type"] = "yard"
+    assert best(dict(pos, trains=["2MX"])).revenue == 70
+    assert best(dict(pos, trains=["2S"])).revenue == 0
+
+
+def test_5_2_7_2_black_site_takes_no_other_token_and_is_no_vacancy():
+    hexes = [city("A1", 20, [S], [["s0", 5]]), city("B2", 20, [S, "black"], [[2, "s0"], ["s0", 5]]),
+             city("C3", 20, [S], [[2, "s0"]])]
+    pos = position(hexes, phase="3", trains=["2S"], tokens=[("A1", 0, "A"), ("C3", 0, "A")])
+    assert best(pos).revenue == 60  # B2 has a vacancy: A passes it
+    # "City sites that are filled in with black are not available for tokens"
+    with pytest.raises(InputError, match="black"):
+        load_position(position(hexes, phase="3", tokens=[("B2", 1, "B")]))
+    # B2's one open site taken by B: the city is full and blocks A (5.2.4.1)
+    full = position(hexes, phase="3", trains=["2S"], tokens=[("A1", 0, "A"), ("C3", 0, "A"), ("B2", 0, "B")])
+    assert best(full).revenue == 0
+
+
+# --- receivership (5.4.7) --------------------------------------------------------------
+
+def test_5_4_7_receivership_may_not_buy_track_rights():
+    hexes = [city("A1", 40, [S], [["s0", 5]]), city("B2", 10, [S], [[2, "s0"]])]
+    pos = position(hexes, trains=["2S"], tokens=[("A1", 0, "A"), ("B2", 0, "B")],
+                   track_rights=[{"hex": "B2", "stop": 0, "slot": 0}])
+    assert best(pos).revenue == 70
+    with pytest.raises(InputError, match="5.4.7"):
+        solve(dict(pos, receivership=True))

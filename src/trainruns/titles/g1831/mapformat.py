@@ -6,7 +6,9 @@ own ``map``. The extensions (documented in docs/rules-1831.md):
 - a city stop lists its open token sites, ``"slot_types": ["station", "yard"]``
   (5.2.3.9: circles are Stations, squares Rail Yards); ``slots`` defaults to its length;
 - a token names its site, ``{"hex", "stop", "corporation", "slot": i}`` (or ``"type"``:
-  the first free site of that type);
+  the first free site of that type); ``"black"`` in ``slot_types`` is a black-filled
+  site (5.2.7.2), where only a home token may stand, ``"home": true`` with its own
+  ``"type"`` (5.2.5.1);
 - a hex ``"part_of": "F20"`` is a red extension of that city (5.2.3.10);
 - a hex ``"revisit_after": ["G21", "H22"]`` is the Delaware large city (5.6.2.1);
 - the map's ``"commuter_runs"`` (5.6.7), the position's ``"track_rights"`` (5.5).
@@ -23,15 +25,23 @@ from ...position import (check_coordinates_unique, parse_axes, parse_corporation
                          parse_layout, parse_phase, parse_phases, require)
 
 SLOT_TYPES = ("station", "yard")
+BLACK = "black"  # a black-filled site (5.2.7.2): only a home token may stand there (5.2.5.1)
 
 
 @dataclass
 class Site:
-    """One open token site of a city: its type and who holds it (None: a vacancy)."""
+    """One token site of a city: its type and who holds it (None: a vacancy). A black
+    site (5.2.7.2) is no vacancy; a home token placed there (5.2.5.1) gives it its type."""
 
     type: str
     holder: str | None = None
     right: int = -1  # index into the position's track rights, when bought (5.5)
+    black: bool = False
+
+    @property
+    def open(self):
+        """A site a token stands on or may be placed on (an empty black site is neither)."""
+        return not self.black or self.holder is not None
 
 
 @dataclass
@@ -63,7 +73,7 @@ def read_map(data: dict, where: str):
         hexes[hx.id] = hx
         for k, (stop, raw) in enumerate(zip(hx.stops, h.get("stops", []))):
             if stop.kind == CITY:
-                facts.sites[(hx.id, k)] = [Site(t) for t in raw.get("slot_types", [])]
+                facts.sites[(hx.id, k)] = [Site(t, black=t == BLACK) for t in raw.get("slot_types", [])]
     check_coordinates_unique(hexes, where)
     _read_groups(raw_hexes, hexes, facts, where)
     facts.commuter = _read_commuter(m.get("commuter_runs", []), hexes, facts, where)
@@ -108,10 +118,10 @@ def _with_slot_counts(h, where):
                                  "(circles are Stations, squares Rail Yards: 5.2.3.9)", w)
             types = s["slot_types"] = []
         if not isinstance(types, list):
-            raise InputError("slot_types must be a list of 'station' / 'yard'", w)
+            raise InputError("slot_types must be a list of 'station' / 'yard' / 'black'", w)
         for t in types:
-            if t not in SLOT_TYPES:
-                raise InputError(f"unknown slot type {t!r} (expected 'station' or 'yard')", w)
+            if t not in SLOT_TYPES + (BLACK,):
+                raise InputError(f"unknown slot type {t!r} (expected 'station', 'yard' or 'black')", w)
         if "slots" in s and s["slots"] != len(types):
             raise InputError(f"slots is {s['slots']!r} but slot_types lists {len(types)} site(s)", w)
         s["slots"] = len(types)
@@ -193,13 +203,22 @@ def _find_site(board, facts, t, w, want_free):
         if isinstance(j, bool) or not isinstance(j, int) or not 0 <= j < len(sites):
             raise InputError(f"{hex_id}.{k} has no slot {j!r} (it has {len(sites)}: "
                              f"{', '.join(s.type for s in sites) or 'none'})", w)
+        if sites[j].black and sites[j].holder is None:
+            if not want_free:
+                raise InputError(f"slot {j} of {hex_id}.{k} is a black site with no token", w)
+            if t.get("home") is not True or ttype is None:
+                raise InputError(f"slot {j} of {hex_id}.{k} is black-filled: only a home token may be "
+                                 "placed there, marked \"home\": true with its own \"type\" (5.2.5.1, 5.2.7.2)", w)
+            return hex_id, k, j
         if ttype is not None and sites[j].type != ttype:
             raise InputError(f"slot {j} of {hex_id}.{k} is a {sites[j].type} site, not a {ttype}", w)
         return hex_id, k, j
     if ttype is None:
         raise InputError("give the token's 'slot' (index into slot_types) or its 'type'", w)
     for j, s in enumerate(sites):
-        if s.type == ttype and (s.holder is None) == want_free:
+        if s.type == ttype and not s.black and (s.holder is None) == want_free:
+            return hex_id, k, j
+        if s.black and s.holder is not None and s.type == ttype and not want_free:
             return hex_id, k, j
     raise InputError(f"{hex_id}.{k} has no {'free ' if want_free else 'taken '}{ttype} site", w)
 
@@ -217,9 +236,13 @@ def place_tokens(board: Board, facts: Map1831, phase: int, data, where):
         corp = t.get("corporation")
         if not isinstance(corp, str) or not corp:
             raise InputError("token has no 'corporation'", w)
+        if not isinstance(t.get("home", False), bool):
+            raise InputError("'home' must be true or false", w)
         site = facts.sites[(hex_id, k)][j]
         if site.holder is not None:
             raise InputError(f"slot {j} of {hex_id}.{k} already holds {site.holder}'s token", w)
+        if site.black:
+            site.type = t["type"]  # the home token's own type (5.2.5.1)
         group = facts.group[(hex_id, k)]
         types = held.setdefault((corp, group), [])
         if site.type in types:
@@ -238,6 +261,9 @@ def read_rights(board: Board, facts: Map1831, data, where):
     raw = data.get("track_rights", [])
     if not isinstance(raw, list):
         raise InputError("field 'track_rights' must be a list", where)
+    if raw and data.get("receivership") is True:
+        raise InputError("a corporation in receivership may not buy track rights (5.4.7: it \"may not "
+                         "pay Track Right Fees (Phase 5) to extend their runs\")", f"{where}: track_rights")
     corp = board.corporation
     for i, t in enumerate(raw):
         w = f"{where}: track_rights[{i}]"
@@ -259,12 +285,13 @@ def read_rights(board: Board, facts: Map1831, data, where):
 
 def mark_blocks(board: Board, facts: Map1831):
     """5.2.4.1: a city hex full of other corporations' tokens blocks; fullness is over
-    the whole city, red extensions included (5.2.3.10). Off-boards end nothing in 1831
+    the whole city, red extensions included (5.2.3.10); an empty black site is no
+    vacancy (5.2.7.2: "not available for tokens"). Off-boards end nothing in 1831
     (only tokens earn), so they are dead ends."""
     corp = board.corporation
     by_group = {}
     for ref, sites in facts.sites.items():
-        by_group.setdefault(facts.group[ref], []).extend(sites)
+        by_group.setdefault(facts.group[ref], []).extend(s for s in sites if s.open)
     for (hex_id, k), group in facts.group.items():
         stop = board.hexes[hex_id].stops[k]
         if stop.kind == OFFBOARD:
