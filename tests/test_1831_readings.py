@@ -115,3 +115,51 @@ def test_5_4_7_receivership_may_not_buy_track_rights():
     assert best(pos).revenue == 70
     with pytest.raises(InputError, match="5.4.7"):
         solve(dict(pos, receivership=True))
+
+
+# --- readings made options (docs/rules-1831.md, docs/gaps.md) -------------------------
+
+def _delaware(south=None, c1_token=False):
+    """B2, the Delaware large city (40, A's Station), with track to C1 and C3 (20 each),
+    its two cities south, and C1 - C3 joined: a loop B2 - C1 - C3 - B2. C3 has A's
+    Station; C1's Station site is vacant unless ``c1_token``. Phase 3 ($10 a Station)."""
+    hexes = [city("B2", 40, [S], [[4, "s0"], ["s0", 5]], revisit_after=["C1", "C3"]),
+             city("C1", 20, [S], [[1, "s0"], ["s0", 0]]),
+             city("C3", 20, [S], [[2, "s0"], ["s0", 3]])]
+    toks = [("B2", 0, "A"), ("C3", 0, "A")] + ([("C1", 0, "A")] if c1_token else [])
+    extra = {"rules": {"delaware_south": south}} if south else {}
+    return position(hexes, trains=["4S"], tokens=toks, **extra)
+
+
+def test_5_6_2_1_delaware_runs_to_both_cities_south_as_an_option():
+    # "as long as the train runs to both cities south of the large city before returning"
+    # read as entering them (default): B2, C1 passed, C3, B2 again: 50 + 30 + 50
+    assert best(_delaware()).revenue == 130
+    assert best(_delaware("enter")).revenue == 130
+    # read as running to a token in each: C1 has none, so no return: B2 .. C3, 50 + 30
+    run = best(_delaware("run_to"))
+    assert run.revenue == 80
+    # with A's Station in C1 both readings give B2 C1 C3 B2: 50 + 30 + 30 + 50
+    assert best(_delaware("run_to", c1_token=True)).revenue == 160
+    assert best(_delaware("enter", c1_token=True)).revenue == 160
+    with pytest.raises(InputError, match="delaware_south"):
+        load_position(_delaware("both"))
+
+
+def test_5_6_2_3_mixed_train_counts_as_an_option():
+    # a line of four cities: Stations at A1 (40), B2 (40), C3 (40), a Rail Yard at D4 (10);
+    # "Mixed trains may only run to the correct number of each type of token"
+    specs = [(40, S), (40, S), (40, S), (10, Y)]
+    hexes = [city(f"{chr(65 + i)}{i + 1}", v, [t], ([[2, "s0"]] if i else []) + ([["s0", 5]] if i < 3 else []))
+             for i, (v, t) in enumerate(specs)]
+    toks = [("A1", 0, "A"), ("B2", 0, "A"), ("C3", 0, "A"), ("D4", 0, "A")]
+    pos = position(hexes, trains=["4MX"], tokens=toks)
+    # default: at least one of each, any mix: 50 + 50 + 50 + 30
+    assert best(pos).revenue == 180
+    # printed as 2 Stations and 2 Rail Yards: B2 passed (or A1), 50 + 50 + 30
+    two = dict(pos, rules={"mixed_counts": {"4MX": {"station": 2, "yard": 2}}})
+    assert best(two).revenue == 130
+    run = best(two)
+    assert sum(a for _, name, a in run.routes[0].parts() if name == "station") == 20
+    with pytest.raises(InputError, match="mixed"):
+        load_position(dict(pos, rules={"mixed_counts": {"4S": {"station": 2, "yard": 2}}}))
