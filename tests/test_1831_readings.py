@@ -163,3 +163,44 @@ def test_5_6_2_3_mixed_train_counts_as_an_option():
     assert sum(a for _, name, a in run.routes[0].parts() if name == "station") == 20
     with pytest.raises(InputError, match="mixed"):
         load_position(dict(pos, rules={"mixed_counts": {"4S": {"station": 2, "yard": 2}}}))
+
+
+def _double(double):
+    """Baltimore B2 (30) - blank B4 - Washington B6 (40), A's Stations; with ``double``
+    every piece of track between them is a double track (tile #301 in B4, 5.2.6.9)."""
+    d = {"double_track": [[0, "s0"]]} if double else {}
+    hexes = [city("B2", 30, [S], [[0, "s0"]], **d),
+             {"id": "B4", "stops": [], "paths": [[3, 0]], **({"double_track": [[3, 0]]} if double else {})},
+             city("B6", 40, [S], [[3, "s0"]], **({"double_track": [["s0", 3]]} if double else {}))]
+    runs = [{"name": "Baltimore - Washington", "cycle": ["B2", "B6"], "any_start": True}]
+    return position(hexes, phase="5", trains=["5S"], tokens=[("B2", 0, "A"), ("B6", 0, "A")],
+                    map_extra={"commuter_runs": runs})
+
+
+def test_5_6_2_4_double_track_is_two_tracks():
+    # one track: Baltimore - Washington once, 50 + 60
+    assert best(_double(False)).revenue == 110
+    # double track all the way: the commuter run passes on different track each time
+    # (5.6.7.2): W B W, 60 + 50 + 60
+    assert best(_double(True)).revenue == 170
+    # and two trains each take one of the two tracks (5.6.2): 110 + 110
+    assert best(dict(_double(True), trains=["2S", "2S"], phase="3")).revenue == 2 * (40 + 50)
+    with pytest.raises(InputError, match="double_track"):
+        load_position(position([{"id": "B4", "stops": [], "paths": [[3, 0]], "double_track": [[1, 4]]}]))
+
+
+def test_double_track_bits_agree_with_the_core_elsewhere():
+    """track.chain_bits rebuilds the core's track bits; away from double track, two
+    chains share track in it exactly when they do in the core's (5.6.2)."""
+    from boards1831 import random_position
+    from trainruns.compile import compile_board
+    from trainruns.titles.g1831.track import chain_bits
+
+    for seed in range(60):
+        board = load_position(random_position(seed))
+        comp = compile_board(board)
+        mine = chain_bits(board, comp, {("none", 0)})
+        core = comp.chain_bits
+        for i in range(comp.n_chains):
+            assert [bool((core[i] & core[j]).any()) for j in range(comp.n_chains)] == \
+                   [bool((mine[i] & mine[j]).any()) for j in range(comp.n_chains)]

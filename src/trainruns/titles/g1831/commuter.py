@@ -59,7 +59,7 @@ def _walk(ctx, seq, members, root, first_repeat, max_size):
         want = seq[n] if n < len(seq) else -1
         for idx in range(comp.adj_ptr[here], comp.adj_ptr[here + 1]):
             c = int(comp.adj_chain[idx])
-            cb = comp.chain_bits[c]
+            cb = ctx.chain_bits[c]
             if np.any(bits & cb):
                 continue
             t = int(comp.chain_to[c])

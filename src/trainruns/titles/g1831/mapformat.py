@@ -10,6 +10,7 @@ own ``map``. The extensions (documented in docs/rules-1831.md):
   site (5.2.7.2), where only a home token may stand, ``"home": true`` with its own
   ``"type"`` (5.2.5.1);
 - a hex ``"part_of": "F20"`` is a red extension of that city (5.2.3.10);
+- a hex ``"double_track": [[0, 3]]`` doubles those of its paths (5.6.2.4, tiles #301/#401);
 - a hex ``"revisit_after": ["G21", "H22"]`` is the Delaware large city (5.6.2.1);
 - the map's ``"commuter_runs"`` (5.6.7), the position's ``"track_rights"`` (5.5).
 """
@@ -53,6 +54,7 @@ class Map1831:
     revisit: dict = field(default_factory=dict)    # group -> (group, group) run to between visits
     commuter: list = field(default_factory=list)   # [{"name", "cycle": [group], "any_start"}]
     rights: list = field(default_factory=list)     # [(hex, stop, slot)]
+    double_sides: set = field(default_factory=set) # {(hex, side)} where a double track ends
 
 
 def read_map(data: dict, where: str):
@@ -66,7 +68,7 @@ def read_map(data: dict, where: str):
     hexes, facts = {}, Map1831()
     for i, h in enumerate(raw_hexes):
         w = f"{where}: map.hexes[{i}]"
-        h = _fill_extension_values(h, by_id, w)
+        h = _with_double_track(_fill_extension_values(h, by_id, w), w, facts)
         hx = parse_hex(_with_slot_counts(h, w), layout, axes, phases, phase, w)
         if hx.id in hexes:
             raise InputError(f"hex {hx.id} is listed twice", w)
@@ -95,6 +97,38 @@ def _fill_extension_values(h, by_id, where):
     for s in h.get("stops", []):
         if isinstance(s, dict) and "value" not in s and main_city is not None and "value" in main_city:
             s["value"] = main_city["value"]
+    return h
+
+
+def _with_double_track(h, where, facts):
+    """``"double_track": [[a, b], ...]``: each listed path of the hex is two tracks side
+    by side (tiles #301 and #401, 5.2.6.9). Each is track of its own (5.6.2: no two
+    trains use the same track; 5.6.7: a commuter run passes on different track each
+    time), and both meet whatever touches their hex edge (5.6.2.4: "A single track
+    touching a double track is connected to both tracks"). The second track is written
+    for the core as the same ends joined through a junction of its own."""
+    if not isinstance(h, dict) or "double_track" not in h:
+        return h
+    double = h["double_track"]
+    paths = h.get("paths", [])
+    if not isinstance(double, list) or not isinstance(paths, list):
+        raise InputError("double_track must be a list of paths of the hex, such as [[0, 3]]", where)
+    h = copy.deepcopy(h)
+    junctions = h.get("junctions", 0)
+    if isinstance(junctions, bool) or not isinstance(junctions, int):
+        return h  # parse_hex reports it
+    extra = []
+    for i, p in enumerate(double):
+        if not isinstance(p, list) or len(p) != 2 or not any(q == p or q == p[::-1] for q in paths):
+            raise InputError(f"double_track[{i}] {p!r} is not one of the hex's paths (list it in 'paths' "
+                             "too: a double track is that path and a second one beside it)", where)
+        j = f"j{junctions}"
+        junctions += 1
+        extra += [[p[0], j], [j, p[1]]]
+        facts.double_sides |= {(h.get("id"), e) for e in p if isinstance(e, int) and not isinstance(e, bool)}
+    h["paths"] = paths + extra
+    h["junctions"] = junctions
+    del h["double_track"]
     return h
 
 

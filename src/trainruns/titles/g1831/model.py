@@ -17,7 +17,7 @@ import numpy as np
 
 from ...errors import InputError
 from ...search import RouteSet
-from . import kernels
+from . import kernels, track
 from .commuter import commuter_paths
 from .trains import MIXED, STATION, YARD, parse_train_name, token_values
 
@@ -85,6 +85,7 @@ class Model1831:
                     if site.right >= 0:
                         right[s] = site.right
         self.stop_own = (self.st_val >= 0) | (self.yd_val >= 0)
+        self.chain_bits = track.chain_bits(board, compiled, facts.double_sides)
         self.group_has_station = np.zeros(len(groups), np.bool_)
         self.group_has_station[self.stop_group[self.st_val >= 0]] = True
         self.rev_a = np.full(len(groups), -1, np.int64)
@@ -220,7 +221,7 @@ class Model1831:
             chains = np.empty(cap * avg, np.int64)
             bits = np.empty((cap, compiled.words), np.uint64)
             n = kernels.token_paths(root, compiled.adj_ptr, compiled.adj_chain, compiled.chain_to,
-                                    compiled.chain_bits, self.chain_und, self.stop_group, self.stop_pass,
+                                    self.chain_bits, self.chain_und, self.stop_group, self.stop_pass,
                                     self.stop_own, self.rev_a, self.rev_b, ptr, stops, chains, bits)
             if n < cap and (n == 0 or ptr[n] > 0):
                 end = ptr[n]
