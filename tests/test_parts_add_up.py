@@ -70,3 +70,19 @@ def test_1831_random_boards_add_up():
         check_adds_up(board, run)
         checked += len(run.routes)
     assert checked > 80
+
+
+@pytest.mark.parametrize("path", [p for p in FIXTURES if p.parent.name in ("1831", "1833NE")],
+                         ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_audit_of_the_best_run_adds_up(path):
+    """An audit's declared routes show what each counted stop earns (1831: its city and
+    its token, 5.6.3; 1833NE: A12 with Montreal), adding up to each route's revenue."""
+    from trainruns import audit
+
+    board = load_position(str(path))
+    run = solve(board)
+    declared = {"routes": [{"train": r.train, "stops": r.stop_labels()} for r in run.routes]}
+    result = audit(board, declared)
+    assert result.legal and result.declared_revenue == run.revenue
+    for r in result.routes:
+        assert sum(v for v, c in zip(r.values, r.counted) if c) + sum(a for _, a in r.bonuses) == r.revenue

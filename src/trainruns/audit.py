@@ -625,6 +625,9 @@ class _Auditor:
         if r.model_route is not None:  # the title's route model knows its own values
             m = r.model_route
             r.counted, r.bonuses, r.revenue = list(m.counted), list(m.bonuses), m.revenue
+            # what each counted stop earns there (1831: city plus token), so the values add up
+            r.values = [sum(a for _, a in e) if e else v for e, v in zip(m.earned, r.values)] \
+                if len(m.earned) == len(r.values) else r.values
 
 
 def _wording(board):
