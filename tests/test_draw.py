@@ -374,3 +374,33 @@ def test_tile_numbers_names_whole_and_legend_parts(tmp_path):
     legend = " ".join(texts[start:end])  # one text per legend line
     numbers = [int(x) for x in legend.split("=", 1)[1].replace("+", " ").split() if x.lstrip("-").isdigit()]
     assert sum(numbers) == run.routes[0].revenue == 230
+
+
+def test_1831_sites_drawn_by_type_each_token_on_its_own_site():
+    """5.2.3.9: Stations are circles, Rail Yards squares; 5.2.7.2: black sites black; a
+    token is drawn on the site it stands on (here the second one), not the first."""
+    from matplotlib.colors import to_rgba
+    from matplotlib.patches import Circle, Rectangle
+
+    pos = {"title": "1831", "phase": "3", "corporation": "A", "trains": ["2S"],
+           "map": {"layout": "flat", "hexes": [
+               {"id": "B2", "tile": "601", "stops": [{"kind": "city", "value": 20,
+                                                      "slot_types": ["station", "yard", "black"]}],
+                "paths": []}]},
+           "tokens": [{"hex": "B2", "stop": 0, "slot": 1, "corporation": "A"}]}
+    b = load_position(pos)
+    ax = draw_board(b)
+    p = geo.stop_position(b, "B2", 0)
+    sites = [q for q in ax.patches if isinstance(q, (Circle, Rectangle))
+             and getattr(q, "get_zorder")() == 6]  # Z_TOKEN
+    assert len(sites) == 3
+    shapes = ["square" if isinstance(q, Rectangle) else "circle" for q in sites]
+    assert shapes == ["circle", "square", "circle"]
+    assert sites[2].get_facecolor() == to_rgba("black")
+    assert sites[0].get_facecolor() == to_rgba("white")
+    assert sites[1].get_facecolor() not in (to_rgba("white"), to_rgba("black"))
+    assert all(np.linalg.norm(np.array(q.get_center() if isinstance(q, Circle) else
+                                       np.array(q.get_xy()) + q.get_width() / 2) - p) < 0.6 for q in sites)
+    assert any(t.get_text() == "#601" for t in ax.texts)
+    import matplotlib.pyplot as plt
+    plt.close("all")

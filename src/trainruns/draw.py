@@ -254,7 +254,11 @@ def _slot_centers(n, r):
             for a in (-math.pi / 2 + 2 * math.pi * i / n for i in range(n))]
 
 
-def _draw_city(ax, stop, p, st):
+def _draw_city(ax, stop, p, st, sites=None):
+    """A city's token slots with their tokens. ``sites`` (a title's drawing hint, hex
+    ``extra["sites"][k]``): per slot ``{"shape": "circle" | "square", "black": bool,
+    "holder": corporation or None}`` - 1831's Stations are circles, its Rail Yards
+    squares (5.2.3.9), black-filled sites black (5.2.7.2), each token on its own site."""
     n = max(1, stop.slots)
     centers = [p + d for d in _slot_centers(n, SLOT_RADIUS)]
     if n == 2:
@@ -264,10 +268,16 @@ def _draw_city(ax, stop, p, st):
         ax.add_patch(Circle(p, city_radius(stop) - 0.02, facecolor="white", edgecolor="black",
                             linewidth=st.pt(0.025), zorder=Z_STOP))
     for i, c in enumerate(centers):
-        corp = stop.tokens[i] if i < len(stop.tokens) else None
-        fill = corporation_color(corp) if corp else "white"
-        ax.add_patch(Circle(c, SLOT_RADIUS, facecolor=fill, edgecolor="black",
-                            linewidth=st.pt(0.03), zorder=Z_TOKEN))
+        site = sites[i] if sites and i < len(sites) else {}
+        corp = site.get("holder") if sites else (stop.tokens[i] if i < len(stop.tokens) else None)
+        fill = corporation_color(corp) if corp else ("black" if site.get("black") else "white")
+        if site.get("shape") == "square":
+            r = SLOT_RADIUS * 0.9
+            ax.add_patch(Rectangle(c - [r, r], 2 * r, 2 * r, facecolor=fill, edgecolor="black",
+                                   linewidth=st.pt(0.03), zorder=Z_TOKEN))
+        else:
+            ax.add_patch(Circle(c, SLOT_RADIUS, facecolor=fill, edgecolor="black",
+                                linewidth=st.pt(0.03), zorder=Z_TOKEN))
         if corp:
             ax.text(c[0], c[1], _shorten(corp, 4), ha="center", va="center", clip_on=True,
                     fontsize=st.font(0.32 / max(2.2, len(corp[:4]))), color=text_color_on(fill),
@@ -346,7 +356,7 @@ def _draw_stops(ax, board, st):
         for k, stop in enumerate(hx.stops):
             p = geo.stop_position(board, hex_id, k)
             if stop.kind == CITY:
-                _draw_city(ax, stop, p, st)
+                _draw_city(ax, stop, p, st, (hx.extra.get("sites") or {}).get(k))
             elif stop.kind == TOWN:
                 _draw_town(ax, board, hex_id, k, p, st)
             if stop.kind == OFFBOARD:

@@ -59,8 +59,11 @@ class Title1831:
         board.route_model = Model1831(board, facts, phase, read_options(data, where))
         kernels.warm_up()
         for hx in board.hexes.values():
-            hx.extra["1831"] = {k: [vars(s) for s in facts.sites.get((hx.id, k), [])]
-                                for k in range(len(hx.stops))}
+            # the drawing's hint: Stations round, Rail Yards square (5.2.3.9), black sites
+            hx.extra["sites"] = {k: [{"shape": "square" if s.type == "yard" else "circle",
+                                      "black": s.black, "holder": s.holder}
+                                     for s in facts.sites.get((hx.id, k), [])]
+                                 for k in range(len(hx.stops))}
         return board
 
 

@@ -72,6 +72,8 @@ def read_map(data: dict, where: str):
         hx = parse_hex(_with_slot_counts(h, w), layout, axes, phases, phase, w)
         if hx.id in hexes:
             raise InputError(f"hex {hx.id} is listed twice", w)
+        if isinstance(h.get("tile"), (str, int)) and not isinstance(h.get("tile"), bool):
+            hx.tile = str(h["tile"])  # the tile laid (drawn, to check a typed board)
         hexes[hx.id] = hx
         for k, (stop, raw) in enumerate(zip(hx.stops, h.get("stops", []))):
             if stop.kind == CITY:
