@@ -372,7 +372,8 @@ def _draw_stops(ax, board, st):
                         fontsize=st.font(0.2), zorder=Z_VALUE, gid=f"value-{hex_id}.{k}",
                         bbox=dict(boxstyle="circle,pad=0.15", facecolor="white", edgecolor="black",
                                   linewidth=st.pt(0.02)))
-        taken[hex_id] = ([(geo.stop_position(board, hex_id, k), stop_radius(s), stop_radius(s))
+        ring = 0.14  # room for the rings a run draws round its stops
+        taken[hex_id] = ([(geo.stop_position(board, hex_id, k), stop_radius(s) + ring, stop_radius(s) + ring)
                           for k, s in enumerate(hx.stops)]
                          + [(q, 0.14, 0.14) for q in placed]
                          + [(q, 0.06, 0.06) for j in range(len(hx.paths))
