@@ -204,3 +204,21 @@ def test_double_track_bits_agree_with_the_core_elsewhere():
         for i in range(comp.n_chains):
             assert [bool((core[i] & core[j]).any()) for j in range(comp.n_chains)] == \
                    [bool((mine[i] & mine[j]).any()) for j in range(comp.n_chains)]
+
+
+def test_5_6_7_2_bound_allows_a_city_every_other_visit():
+    """A search stopped early reports the model's upper bound. Over four tracks (a double
+    track direct, one through A3, one through C3) a 5S commuter run goes W B W B W (5.6.7.2), Washington three times: a bound counting each token at
+    most twice (60 + 60 + 50 + 50 = 220) was below the answer, 280."""
+    from trainruns.compile import compile_board
+
+    hexes = [city("B2", 30, [S], [[0, "s0"], [1, "s0"], [5, "s0"]], double_track=[[0, "s0"]]),
+             city("B4", 40, [S], [[3, "s0"], [2, "s0"], [4, "s0"]], double_track=[[3, "s0"]]),
+             {"id": "A3", "stops": [], "paths": [[4, 5]]},
+             {"id": "C3", "stops": [], "paths": [[2, 1]]}]
+    runs = [{"name": "Baltimore - Washington", "cycle": ["B2", "B4"], "any_start": True}]
+    pos = position(hexes, phase="5", trains=["5S"], tokens=[("B2", 0, "A"), ("B4", 0, "A")],
+                   map_extra={"commuter_runs": runs})
+    assert best(pos).revenue == 3 * 60 + 2 * 50
+    board = load_position(pos)
+    assert board.route_model.upper_bound(compile_board(board)) >= 280

@@ -108,13 +108,20 @@ class Model1831:
 
     def upper_bound(self, compiled):
         """No run earns more than each train running to its ``size`` best tokens (city
-        plus token value), each token counted at most twice (a commuter run or the
-        Delaware city may pass a city twice): the bound of a search stopped early."""
+        plus token value), each token counted at most twice (the Delaware city may be
+        run to twice, 5.6.2.1), or, on a commuter run, as often as it can come round:
+        consecutive visits are to different cities, so at most every other one, half
+        the train's size rounded up (5.6.7): the bound of a search stopped early."""
         self._arrays(compiled)
         best = np.maximum(self.st_val, self.yd_val)
-        best = best[best > 0]
-        twice = np.sort(np.concatenate([best, best]))[::-1]
-        return int(sum(twice[: t.visits].sum() for t in self.board.trains))
+        best = np.sort(best[best > 0])[::-1]
+        total = 0
+        for t in self.board.trains:
+            times = 2
+            if self.facts.commuter and t.visits >= 5:
+                times = max(times, (t.visits + 1) // 2)
+            total += int(np.repeat(best, times)[: t.visits].sum())
+        return total
 
     def all_routes(self, compiled, kinds, deadline=None, progress=None):
         """Every legal route valued per train kind, bought rights or not: what an audit
