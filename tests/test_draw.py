@@ -200,7 +200,7 @@ def test_command_draws_declared_routes(tmp_path, capsys):
     out = tmp_path / "declared.svg"
     assert main(["draw", str(SMALL), "--routes", str(decl), "--out", str(out)]) == 0
     texts = svg_texts(out)
-    assert "2-train: 60" in texts
+    assert "2-train: 60 = A1 30 + B2 30" in texts  # with the parts that add up to it
     assert "Total: 60 (declared, legal; best is 150)" in texts
 
 

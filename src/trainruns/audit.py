@@ -150,9 +150,11 @@ class DeclaredRoute:
         return out
 
     def as_route(self) -> Route:
+        earned = (list(self.model_route.earned) if self.model_route is not None
+                  else [[("value", v)] if c else [] for v, c in zip(self.values, self.counted)])
         return Route(train=self.train, stops=[r for r in self.refs if r is not None],
                      revenue=self.revenue, counted=list(self.counted), track=list(self.track),
-                     bonuses=list(self.bonuses))
+                     bonuses=list(self.bonuses), earned=earned)
 
 
 @dataclass
