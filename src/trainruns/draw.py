@@ -434,7 +434,7 @@ def _route_label(route, width=52):
     up like the table ("360 = E1 20+20 + E3 50+20 + ..."; a bonus by its name)."""
     label = f"{route.train}-train: {route.revenue}"
     if route.counted and not all(route.counted):
-        label += f" (best {sum(route.counted)} of {len(route.stops)} count)"
+        label += f" ({sum(route.counted)} of {len(route.stops)} stops earn)"
     parts = [f"{hex_id} " + "+".join(str(a) for _, a in earned)
              for (hex_id, _), earned in zip(route.stops, route.earned) if earned]
     parts += [f"{n} {a}" for n, a in route.bonuses]
