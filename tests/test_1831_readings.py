@@ -208,8 +208,9 @@ def test_double_track_bits_agree_with_the_core_elsewhere():
 
 def test_5_6_7_2_bound_allows_a_city_every_other_visit():
     """A search stopped early reports the model's upper bound. Over four tracks (a double
-    track direct, one through A3, one through C3) a 5S commuter run goes W B W B W (5.6.7.2), Washington three times: a bound counting each token at
-    most twice (60 + 60 + 50 + 50 = 220) was below the answer, 280."""
+    track direct, one through A3, one through C3) a 5S commuter run goes W B W B W
+    (5.6.7.2), Washington three times: a bound counting each token at most twice
+    (60 + 60 + 50 + 50 = 220) was below the answer, 280."""
     from trainruns.compile import compile_board
 
     hexes = [city("B2", 30, [S], [[0, "s0"], [1, "s0"], [5, "s0"]], double_track=[[0, "s0"]]),

@@ -5,7 +5,6 @@ and in the text table. 1831 5.6.3: a train earns "the value of the city ... plus
 value of the token in the city"; the 7S of fixtures/1831/example.json showed only the
 cities (220 against 360)."""
 
-import json
 import re
 from pathlib import Path
 
