@@ -164,17 +164,16 @@ def _label_spots(layout, c):
                              c + _TERRAIN_SPOT, c + _TAG_SPOT]
 
 
+def _clearance(q, hw, hh, taken):
+    """How far a label of half sizes ``hw`` x ``hh`` at ``q`` keeps from what is
+    ``taken`` (boxes ``(centre, hw, hh)``: stops, value bubbles, track, labels)."""
+    return min((max(abs(q[0] - p[0]) - hw - w, abs(q[1] - p[1]) - hh - h) for p, w, h in taken), default=1.0)
+
+
 def _free_spot(spots, want, hw, hh, taken):
-    """The spot for a label of half sizes ``hw`` x ``hh``: clear of what is ``taken``
-    (boxes ``(centre, hw, hh)``: stops, value bubbles, track, labels already placed),
+    """The spot for a label of half sizes ``hw`` x ``hh``: clear of what is ``taken``,
     near ``want``."""
-    def clearance(q):
-        return min((max(abs(q[0] - p[0]) - hw - w, abs(q[1] - p[1]) - hh - h) for p, w, h in taken), default=1.0)
-
-    def score(q):
-        return min(clearance(q), 0.05) * 20 - np.linalg.norm(q - want)
-
-    return max(spots, key=score)
+    return max(spots, key=lambda q: min(_clearance(q, hw, hh, taken), 0.05) * 20 - np.linalg.norm(q - want))
 
 
 def _draw_hex_labels(ax, board, hex_id, st, show_ids, taken):
@@ -186,8 +185,13 @@ def _draw_hex_labels(ax, board, hex_id, st, show_ids, taken):
 
     def put(text, want, size, gid=None, **style):
         lines = text.split("\n")
-        hw, hh = 0.3 * size * max(len(x) for x in lines) + 0.02, 0.55 * size * len(lines) + 0.02
-        spot = _free_spot(spots, want, hw, hh, taken)
+        for shrink in (1.0, 0.8, 0.65):  # smaller where no spot is clear at full size
+            s = size * shrink
+            hw, hh = 0.3 * s * max(len(x) for x in lines) + 0.02, 0.55 * s * len(lines) + 0.02
+            spot = _free_spot(spots, want, hw, hh, taken)
+            if _clearance(spot, hw, hh, taken) >= 0:
+                break
+        size = s
         taken.append((spot, hw, hh))
         ax.text(spot[0], spot[1], text, ha="center", va="center", clip_on=True, fontsize=st.font(size),
                 zorder=Z_VALUE, gid=gid, linespacing=0.95, **style)
