@@ -404,3 +404,31 @@ def test_1831_sites_drawn_by_type_each_token_on_its_own_site():
     assert any(t.get_text() == "#601" for t in ax.texts)
     import matplotlib.pyplot as plt
     plt.close("all")
+
+
+def test_hex_ids_and_names_keep_off_the_stops():
+    """Boston (1833NE G22: two cities and a $0 node) was cluttered: its name sat on its
+    stops. Every id and name of the map is drawn clear of its hex's stops (the text's
+    box, about 0.3 of its size wide per letter, kept off each stop's disc)."""
+    b = load_position(ROOT / "fixtures" / "1833NE" / "boston_montreal.json")
+    ax = draw_board(b)
+    checked = set()
+    for t in ax.texts:
+        q = np.array(t.get_position())
+        text = t.get_text()
+        owners = [h for h, hx in b.hexes.items() if text == h or hx.name in (text.replace("\n", " "), text.replace("\n", ""))]
+        if not owners:
+            continue
+        hex_id = min(owners, key=lambda h: np.linalg.norm(geo.hex_center(b, h) - q))
+        size = t.get_fontsize()  # points
+        lines = text.split("\n")
+        units = size / (72.0 * ax.bbox.width / ax.figure.dpi / (ax.get_xlim()[1] - ax.get_xlim()[0]))
+        hw, hh = 0.3 * units * max(map(len, lines)), 0.5 * units * len(lines)
+        for k, stop in enumerate(b.hexes[hex_id].stops):
+            p = geo.stop_position(b, hex_id, k)
+            gap = max(abs(q[0] - p[0]) - hw, abs(q[1] - p[1]) - hh) - geo.stop_radius(stop)
+            assert gap > 0, (hex_id, text, k, gap)
+        checked.add((hex_id, text))
+    assert ("G22", "G22") in checked and ("G22", "Boston") in checked and len(checked) > 140
+    import matplotlib.pyplot as plt
+    plt.close("all")
