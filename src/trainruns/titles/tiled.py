@@ -29,6 +29,7 @@ from ..hexgrid import neighbour, opposite, parse_hex_id
 from ..position import parse_paths, parse_stop
 
 FIXED_COLOURS = ("gray", "red")  # printed hexes no tile goes on
+KIND_WORDS = {"city": "the city", "town": "the town", "offboard": "the off-board"}
 
 
 def load_data(package: str, name: str) -> dict:
@@ -170,14 +171,24 @@ class Tiled:
         return edges, stops
 
     def _check_keeps_track(self, old_spec, old_rot, tile, rot, hex_id, w):
-        """An upgrade only adds track ([6.3]): every old track section stays, and the
-        sides meeting at one old stop still meet at one new stop."""
+        """An upgrade only adds track ([6.3]): every old track section stays, the sides
+        meeting at one old stop still meet at one new stop, and that stop is of the same
+        kind when the new tile has a stop of that kind (a tile without one merges it:
+        a medium city's town becomes a city, 1832 [6.4.2]; brown Boston is one city)."""
         old_edges, old_stops = self._shape(old_spec, old_rot)
         new_edges, new_stops = self._shape(self.tiles[tile], rot)
         lost = [f"{min(p)}-{max(p)}" for p in old_edges if p not in new_edges]
-        for sides in old_stops.values():
-            if not any(sides <= ns for ns in new_stops.values()):
+        old_kinds = [s["kind"] for s in old_spec["stops"]]
+        new_kinds = [s["kind"] for s in self.tiles[tile]["stops"]]
+        for k, sides in old_stops.items():
+            at = [j for j, ns in new_stops.items() if sides <= ns]
+            if not at:
                 lost.append("stop at side(s) " + "/".join(map(str, sorted(sides))))
+            elif new_kinds[at[0]] != old_kinds[k] and old_kinds[k] in new_kinds:
+                # green Boston (1833NE) has an off-board of its own: the $0 node may not
+                # become a city, which would move the cities (and whose home each is)
+                lost.append(f"{KIND_WORDS[old_kinds[k]]} at side(s) {'/'.join(map(str, sorted(sides)))} "
+                            f"would become {KIND_WORDS[new_kinds[at[0]]].replace('the o', 'an o').replace('the ', 'a ')}")
         if lost:
             raise InputError(f"tile {tile} at rotation {rot} does not keep the track already on {hex_id} "
                              f"({', '.join(lost)})", w)

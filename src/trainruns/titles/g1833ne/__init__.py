@@ -31,6 +31,12 @@ A position names ``"title": "1833NE"`` and lays ``tiles`` over the printed map
   "new": bool, "new_bonus": N, "last": bool, "last_bonus": N, "luxury": bool}].
 - ``lowell_merchants_bought``: whether a corporation has bought P2 (the B&L runs
   nothing in phase I, nor later while Boston is unupgraded, until then).
+- ``privates_bought``: ids of the privates some corporation has bought (the running
+  corporation's ``privates`` and P2 with ``lowell_merchants_bought`` count too). In
+  phases I-II a private still held by a player blocks its hexes: no tile on H23 (P1),
+  G20 (P2), C4 or C6 (P3).
+- Reserved spots (phases I-III): a Worcester (E22) token of another corporation may not
+  fill the B&W's spot, nor, once Boston is green, a Boston token the B&P's.
 - ``takeover_game`` (bool) and ``takeovers`` (int): Takeover-game train limits.
 
 The rules themselves are in :mod:`.rules` and :mod:`.routes`; docs/rules-1833NE.md
@@ -64,7 +70,9 @@ class Facts:
         self.sides = {s["name"]: c for c in self.cards for s in c["sides"]}
         companies = load_data(PACKAGE, "companies.json")
         self.corporations = {c["id"]: c for c in companies["corporations"]}
-        self.private_ids = [p["id"] for p in companies["privates"]]
+        self.privates = {p["id"]: p for p in companies["privates"]}
+        self.private_ids = list(self.privates)
+        self.player_privates_removed_in = companies["player_privates_removed_in"]
         self.joint_token = companies["sherbrooke_joint_token"]
         self._ids = {}
         for c in self.corporations.values():
@@ -121,6 +129,7 @@ class Title1833NE(TiledTitle):
         trains = self._trains(data, phase, takeover, where)
         laid = self.lay_tiles(data, phase, where)
         rules.check_borders(f, laid, where)
+        rules.check_blocked_hexes(f, laid, data, phase, where)
         board = self.board_of(laid, phase, corp, trains, where)
         tokens = self._tokens(data, takeover, where)
         place_tokens(board, tokens, where)
