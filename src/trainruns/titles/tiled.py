@@ -27,6 +27,7 @@ from ..board import Board, Hex
 from ..errors import InputError
 from ..hexgrid import neighbour, opposite, parse_hex_id
 from ..position import parse_paths, parse_stop
+from . import moves
 
 FIXED_COLOURS = ("gray", "red")  # printed hexes no tile goes on
 KIND_WORDS = {"city": "the city", "town": "the town", "offboard": "the off-board"}
@@ -285,3 +286,29 @@ class TiledTitle:
         return Board(layout=tiled.layout, hexes=tiled.build_hexes(laid, phase, where), phase=phase,
                      corporation=corporation, trains=trains, phases=list(self.facts.phase_names),
                      title=self.name, axes=dict(tiled.axes))
+
+    # --- moves: what the operating company may do next (trainruns.whatif ranks them) ---
+
+    def tile_lays(self, data, board, reached) -> list:
+        """Every legal tile lay or upgrade as ``(move, variant)`` (:func:`.moves.tile_lays`);
+        ``reached``: the company's runs (:func:`trainruns.reach.reach`)."""
+        return moves.tile_lays(self, data, board, reached)
+
+    def token_places(self, data, board, reached) -> list:
+        """Every legal token placement as ``(move, variant)`` (:func:`.moves.token_places`)."""
+        return moves.token_places(self, data, board, reached)
+
+    def token_refusal(self, data, board, ref):
+        """Why the operating company may not put a token on ``ref`` although it reaches a
+        free slot there (a reserved spot), or None. The title's rule."""
+        return None
+
+    def moved_stops(self, data, hex_id, mapping) -> dict:
+        """Position fields (beyond ``tokens``) naming a stop of ``hex_id``, carried to the
+        upgraded tile's stops by ``mapping`` (old index -> new): the fields that change."""
+        return {}
+
+    def train_purchases(self, data) -> list:
+        """Each train the company could buy next as ``(move, variant)``: the title's
+        trains and phases. The loader then drops the variants that are not legal."""
+        return []

@@ -1,0 +1,204 @@
+"""Legal moves on a tiled title's map, as position variants: tile lays and token
+placements (rules/1832.md "Laying Track" and "Placing a Token"; 1833NE follows the same
+1830 rules), and the train choices a purchase leaves when the train limit forces a
+discard. The titles' hooks (:class:`~trainruns.titles.tiled.TiledTitle`) build on these;
+``trainruns.whatif`` ranks what they return.
+
+A move is ``(move, variant)``: the change itself (a dict) and the position dict after
+it. The title's loader stays the last judge of every variant (counts, colours by
+phase, track kept, train limits); what only the moving company's situation decides
+(reach, reserved spots) is decided here.
+
+Stops are numbered as the hex's current tile lists them, so an upgrade renumbers them.
+Tokens never move ([7] "Once a token is placed, it cannot be moved"): a variant that
+upgrades a hex carries each token (and each title field naming a stop of the hex) to
+the new tile's stop on the same track, found by the stop's exits, which an upgrade
+keeps ([6.3]).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from ..board import CITY
+from ..errors import InputError
+from ..position import parse_paths
+from ..reach import side_node
+
+
+def stop_sides(spec, rot):
+    """Stop index -> set of hex sides its track leaves by, for a tile or printed hex."""
+    out = {k: set() for k in range(len(spec.get("stops", [])))}
+    for a, b in parse_paths(spec.get("paths", []), len(spec.get("stops", [])), 0, "tile", rot or 0):
+        for end, other in ((a, b), (b, a)):
+            if end[0] == "stop" and other[0] == "side":
+                out[end[1]].add(other[1])
+    return out
+
+
+def stop_map(old_spec, old_rot, new_spec, new_rot):
+    """Old stop index -> new stop index after an upgrade: the new stop whose exits
+    include the old stop's exits; a stop without track keeps its number."""
+    old, new = stop_sides(old_spec, old_rot), stop_sides(new_spec, new_rot)
+    out = {}
+    for k, sides in old.items():
+        at = [j for j, ns in new.items() if sides and sides <= ns]
+        if at:
+            out[k] = at[0]
+        elif k < len(new):
+            out[k] = k
+    return out
+
+
+def current_stop(tiled, laid, hex_id, printed_k):
+    """The stop that printed stop ``printed_k`` of ``hex_id`` is now (by its exits)."""
+    if hex_id not in laid:
+        return printed_k
+    tile, rot = laid[hex_id]
+    return stop_map(tiled.hexes[hex_id], 0, tiled.tiles[tile], rot).get(printed_k, printed_k)
+
+
+def relocate_tokens(tokens, hex_id, mapping):
+    """The position's tokens with those on ``hex_id`` carried by ``mapping``; a company
+    with two tokens in one city keeps one ([7]: "one of them is removed")."""
+    out, seen = [], set()
+    for t in tokens:
+        if isinstance(t, dict) and t.get("hex") == hex_id and t.get("stop", 0) in mapping:
+            t = dict(t, stop=mapping[t.get("stop", 0)])
+            key = (t["stop"], t.get("corporation"))
+            if key in seen:
+                continue
+            seen.add(key)
+        out.append(t)
+    return out
+
+
+def lay_variant(title, data, hex_id, tile, rot, before):
+    """The position after laying ``tile`` at ``rot`` on ``hex_id`` (``before``: the
+    (tile, rotation) there now, or None for the printed face), tokens carried over."""
+    tiled = title.facts.tiled
+    old_spec, old_rot = (tiled.hexes[hex_id], 0) if before is None else (tiled.tiles[before[0]], before[1])
+    mapping = stop_map(old_spec, old_rot, tiled.tiles[tile], rot)
+    variant = dict(data, tiles=list(data.get("tiles", [])) + [{"hex": hex_id, "tile": tile, "rotation": rot}])
+    if isinstance(data.get("tokens"), list):
+        variant["tokens"] = relocate_tokens(data["tokens"], hex_id, mapping)
+    variant.update(title.moved_stops(data, hex_id, mapping))
+    return variant
+
+
+def _track(spec, rot):
+    """A tile's track at a rotation as a set of paths (each a frozenset of two ends)."""
+    return frozenset(frozenset(p) for p in parse_paths(spec.get("paths", []), len(spec.get("stops", [])), 0,
+                                                        "tile", rot))
+
+
+def connects(board, reached, hex_id, new_paths, old_stops_reached):
+    """rules/1832.md "Laying Track": some new track on the tile continues a run of the
+    company (a run arrives at a hex side of it on the neighbour's track, or at a stop of
+    it it may pass), or, for an upgrade, a town or city of the tile is already on a run
+    ("or a town or city on the new tile must be on a route of the company")."""
+    if old_stops_reached:
+        return True
+    at = {(hx.x, hx.y): hid for hid, hx in board.hexes.items()}
+    stops = board.hexes[hex_id].stops
+    for a, b in new_paths:
+        for end in (a, b):
+            if end[0] == "side":
+                if reached.arrives_at_side(side_node(board, hex_id, end[1], at), hex_id):
+                    return True
+            elif end[0] == "stop" and (hex_id, end[1]) in reached.stops:
+                stop = stops[end[1]] if end[1] < len(stops) else None
+                if stop is None or board.is_passable(stop) or board.is_own_token(stop):
+                    return True
+    return False
+
+
+def tile_lays(title, data, board, reached):
+    """Every legal single lay or upgrade for the operating company: the title's tile
+    checks (hex kind, first tiles, upgrade chart, colours by phase, counts, track kept,
+    placement restrictions) decide whether a tile may stand; ``reached`` (the company's
+    runs) decides whether this company may lay it. Rotations giving identical track are
+    one move."""
+    tiled = title.facts.tiled
+    phase = board.phase
+    current = tiled.lay(data.get("tiles", []), phase, "position")
+    used = {}
+    for tile, _ in current.values():
+        used[tile] = used.get(tile, 0) + 1
+    counts = tiled.manifest["counts"]
+    out = []
+    for hex_id, printed in tiled.hexes.items():
+        if printed.get("color") in ("gray", "red"):
+            continue
+        kind = printed.get("kind", "clear")
+        before = current.get(hex_id)
+        if before is None:
+            options = list(tiled.manifest["first_tiles"].get(kind, []))
+            options += tiled.manifest.get("printed_upgrades", {}).get(kind, [])
+            old_track = _track(printed, 0)
+        else:
+            options = tiled.upgrades_of(before[0], kind)
+            old_track = _track(tiled.tiles[before[0]], before[1])
+        old_stops_reached = bool(old_track) and any((hex_id, k) in reached.stops
+                                                    for k in range(len(board.hexes[hex_id].stops)))
+        for tile in options:
+            if used.get(tile, 0) >= counts.get(tile, 0):
+                continue  # the manifest's count: none left in the supply
+            seen_tracks = set()
+            for rot in range(6):
+                track = _track(tiled.tiles[tile], rot)
+                if track in seen_tracks:
+                    continue  # a symmetric tile: this rotation is a lay already listed
+                seen_tracks.add(track)
+                try:
+                    tiled.check_lay(hex_id, tile, rot, before, phase, "lay")
+                except InputError:
+                    continue
+                new_paths = [tuple(p) for p in track - old_track]
+                # an upgrade adding no segment (town #4 -> city #57) is legal when its stop is on
+                # the company's network: "or a town or city on the new tile must be on a route"
+                if not connects(board, reached, hex_id, new_paths, old_stops_reached):
+                    continue
+                move = {"hex": hex_id, "tile": tile, "rotation": rot}
+                if before is not None:
+                    move["replaces"] = before[0]
+                out.append((move, lay_variant(title, data, hex_id, tile, rot, before)))
+    return out
+
+
+def token_places(title, data, board, reached):
+    """Every legal token placement (rules/1832.md "Placing a Token": "trace a valid
+    train route from one of its station tokens to the city ... The city must have space
+    for the token and must not already contain a token of the company"), less those
+    the title refuses (``title.token_refusal``: reserved spots)."""
+    out = []
+    order = {h: i for i, h in enumerate(board.hexes)}
+    for ref in sorted(reached.stops, key=lambda r: (order[r[0]], r[1])):
+        stop = board.stop(ref)
+        if stop.kind != CITY or board.corporation in stop.tokens or len(stop.tokens) >= stop.slots:
+            continue
+        if title is not None and title.token_refusal(data, board, ref) is not None:
+            continue
+        move = {"hex": ref[0], "stop": ref[1]}
+        name = stop.name or board.hexes[ref[0]].name
+        if name:
+            move["name"] = name
+        token = {"hex": ref[0], "stop": ref[1], "corporation": data["corporation"]}
+        out.append((move, dict(data, tokens=list(data.get("tokens", [])) + [token])))
+    return out
+
+
+def keep_choices(trains, room):
+    """Each distinct way to keep ``room`` of ``trains`` (the president "decides which
+    train is discarded"): a list of (kept, discarded), kept trains in their order."""
+    if len(trains) <= room:
+        return [(list(trains), [])]
+    out, seen = [], set()
+    for keep in combinations(range(len(trains)), max(room, 0)):
+        kept = [trains[i] for i in keep]
+        key = tuple(sorted(map(str, kept)))
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append((kept, [trains[i] for i in range(len(trains)) if i not in keep]))
+    return out
