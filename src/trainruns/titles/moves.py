@@ -58,6 +58,32 @@ def current_stop(tiled, laid, hex_id, printed_k):
     return stop_map(tiled.hexes[hex_id], 0, tiled.tiles[tile], rot).get(printed_k, printed_k)
 
 
+def started(corporation_id, data):
+    """Corporations with a token on the map (``corporation_id``: the title's reading of a
+    name). A company places its home token when it first operates (1832 [7.1]), so one
+    without any has not started (docs/gaps.md)."""
+    out = set()
+    for t in data.get("tokens", []) or []:
+        if isinstance(t, dict) and isinstance(t.get("corporation"), str):
+            out.add(corporation_id(t["corporation"]))
+    return out
+
+
+def home_refusal(tiled, data, board, ref, homes, going, rule):
+    """The home spot of a company that has not started is kept for it: ``homes`` lists
+    (company, hex, printed stop); a city keeps a free space for each company in
+    ``homes`` not in ``going`` whose home it is now (the printed city followed through
+    upgrades by its track). Returns ``rule`` with the companies named, or None."""
+    hex_id, k = ref
+    laid = tiled.lay(data.get("tiles", []), board.phase, "position")
+    waiting = sorted(c for c, h, printed_k in homes if h == hex_id and c not in going
+                     and current_stop(tiled, laid, hex_id, printed_k) == k)
+    stop = board.stop(ref)
+    if waiting and stop.slots - len(stop.tokens) <= len(waiting):
+        return f"{hex_id}.{k} is the home city of {', '.join(waiting)}, not yet started: {rule}"
+    return None
+
+
 def relocate_tokens(tokens, hex_id, mapping):
     """The position's tokens with those on ``hex_id`` carried by ``mapping``; a company
     with two tokens in one city keeps one ([7]: "one of them is removed")."""
@@ -152,6 +178,7 @@ def tile_lays(title, data, board, reached):
                 seen_tracks.add(track)
                 try:
                     tiled.check_lay(hex_id, tile, rot, before, phase, "lay")
+                    title.check_map(data, {hex_id: (tile, rot)}, phase, "lay")
                 except InputError:
                     continue
                 new_paths = [tuple(p) for p in track - old_track]

@@ -277,8 +277,15 @@ class TiledTitle:
         return self._facts
 
     def lay_tiles(self, data, phase, where) -> dict:
-        """The position's ``tiles`` laid over the printed map, every lay checked."""
-        return self.facts.tiled.lay(data.get("tiles", []), phase, where)
+        """The position's ``tiles`` laid over the printed map, every lay checked (the
+        tile checks every tiled title shares, then the title's own :meth:`check_map`)."""
+        laid = self.facts.tiled.lay(data.get("tiles", []), phase, where)
+        self.check_map(data, laid, phase, where)
+        return laid
+
+    def check_map(self, data, laid, phase, where):
+        """The title's own rules on where tiles stand (``laid``: hex -> (tile, rotation)),
+        beyond the shared ones; raise InputError. None by default."""
 
     def board_of(self, laid, phase, corporation, trains, where) -> Board:
         """The core Board of the laid map (tokens and title rules still to come)."""
@@ -292,7 +299,13 @@ class TiledTitle:
     def tile_lays(self, data, board, reached) -> list:
         """Every legal tile lay or upgrade as ``(move, variant)`` (:func:`.moves.tile_lays`);
         ``reached``: the company's runs (:func:`trainruns.reach.reach`)."""
+        if self.may_lay(data, board) is not None:
+            return []
         return moves.tile_lays(self, data, board, reached)
+
+    def may_lay(self, data, board):
+        """Why the operating company may lay no tile at all now, or None."""
+        return None
 
     def token_places(self, data, board, reached) -> list:
         """Every legal token placement as ``(move, variant)`` (:func:`.moves.token_places`)."""

@@ -5,36 +5,18 @@ token carried across an upgrade ([7] tokens never move), and train purchases ([1
 
 from __future__ import annotations
 
-from ..moves import current_stop, keep_choices
-
-
-def started(facts, data):
-    """Companies with a token on the map. A company places its home token "at the
-    beginning of its first operating round" [7.1], so one without any has not started
-    (docs/gaps.md)."""
-    out = set()
-    for t in data.get("tokens", []) or []:
-        if isinstance(t, dict) and isinstance(t.get("corporation"), str):
-            out.add(facts.corporation_id(t["corporation"], "position: tokens"))
-    return out
+from .. import moves
+from ..moves import keep_choices, started
 
 
 def home_refusal(facts, data, board, ref):
     """[7.3] "A company cannot use the last token space in a starting city for a railway
-    that has not yet started": the city keeps a free space for each such company whose
-    home it is (its printed home city followed through upgrades by its track)."""
-    hex_id, k = ref
-    laid = facts.tiled.lay(data.get("tiles", []), board.phase, "position")
-    going = started(facts, data) | {board.corporation}
-    waiting = sorted(c["id"] for c in facts.corporations.values()
-                     if c.get("home") == hex_id and c["id"] not in going
-                     and current_stop(facts.tiled, laid, hex_id, c.get("home_stop", 0)) == k)
-    stop = board.stop(ref)
-    if waiting and stop.slots - len(stop.tokens) <= len(waiting):
-        return (f"{hex_id}.{k} is the home city of {', '.join(waiting)}, not yet started: "
-                "a company cannot use the last token space in a starting city for a railway "
-                "that has not yet started [7.3]")
-    return None
+    that has not yet started"."""
+    homes = [(c["id"], c["home"], c.get("home_stop", 0)) for c in facts.corporations.values() if c.get("home")]
+    going = started(lambda name: facts.corporation_id(name, "position: tokens"), data) | {board.corporation}
+    return moves.home_refusal(facts.tiled, data, board, ref, homes, going,
+                              "a company cannot use the last token space in a starting city for a railway "
+                              "that has not yet started [7.3]")
 
 
 def moved_cotton(data, hex_id, mapping):

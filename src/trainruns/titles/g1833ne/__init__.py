@@ -50,7 +50,7 @@ from ...errors import InputError
 from ...position import parse_phase, place_tokens
 from ...trains import parse_train
 from ..tiled import TiledTitle, load_data, read_tiled
-from . import rules
+from . import moves, rules
 
 PACKAGE = __name__
 
@@ -128,13 +128,31 @@ class Title1833NE(TiledTitle):
         corp = f.corporation_id(data.get("corporation"), f"{where}: corporation", takeover)
         trains = self._trains(data, phase, takeover, where)
         laid = self.lay_tiles(data, phase, where)
-        rules.check_borders(f, laid, where)
-        rules.check_blocked_hexes(f, laid, data, phase, where)
         board = self.board_of(laid, phase, corp, trains, where)
         tokens = self._tokens(data, takeover, where)
         place_tokens(board, tokens, where)
         rules.apply_all(board, f, data, laid, tokens, where)
         return board
+
+    def check_map(self, data, laid, phase, where):
+        """Impassable borders carry no track; a player's private blocks its hexes."""
+        rules.check_borders(self.facts, laid, where)
+        rules.check_blocked_hexes(self.facts, laid, data, phase, where)
+
+    # --- moves (trainruns whatif) ------------------------------------------------------
+
+    def may_lay(self, data, board):
+        """P2: "Until a corporation buys it, the Boston & Lowell can't lay track in phase I"."""
+        return moves.lowell_lay_refusal(self.facts, data, board)
+
+    def token_refusal(self, data, board, ref):
+        return moves.token_refusal(self.facts, data, board, ref)
+
+    def moved_stops(self, data, hex_id, mapping):
+        return moves.moved_bonus_stops(data, hex_id, mapping)
+
+    def train_purchases(self, data):
+        return moves.train_purchases(self.facts, data)
 
     def _trains(self, data, phase, takeover, where):
         raw = data.get("trains", [])
