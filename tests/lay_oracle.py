@@ -62,6 +62,14 @@ def lay(data, hex_id, tile, rot, base_board):
     """The variant with the lay, tokens of the hex carried by their exits; None when the
     title's loader refuses it."""
     tiles = list(data.get("tiles", [])) + [{"hex": hex_id, "tile": tile, "rotation": rot}]
+    cotton = data.get("cotton")
+    if not any(t.get("hex") == hex_id for t in data.get("tokens", [])) and not (
+            isinstance(cotton, dict) and cotton.get("hex") == hex_id):
+        variant = dict(data, tiles=tiles)  # nothing on the hex to carry over
+        try:
+            return variant, load_position(variant)
+        except InputError:
+            return None
     here = [t for t in data.get("tokens", []) if t.get("hex") == hex_id]
     rest = [t for t in data.get("tokens", []) if t.get("hex") != hex_id]
     try:

@@ -252,10 +252,10 @@ def train_candidates(data, names=None):
                  for name in names]
     else:
         title = _tiled(_title(data))
-        cands = title.train_purchases(data) if title is not None else []
-        if not cands:
+        if title is None:
             raise InputError("no train data for this position: name the candidate trains (--train NAME)",
                              "position")
+        cands = title.train_purchases(data)
     out = []
     for move, variant in cands:
         try:
