@@ -7,7 +7,7 @@ train limits, blocked hexes, reserved spots) decide legality exactly as they do 
 position file, and the value is the proven best run of the variant.
 
 Which moves the operating company may make is the title's to say (its move hooks,
-:class:`~trainruns.titles.tiled.TiledTitle`: ``tile_lays``, ``token_places``,
+:class:`~trainruns.titles.moves.TitleMoves`: ``tile_lays``, ``token_places``,
 ``train_purchases``); this module asks for them, solves and ranks. What is generic:
 
 - reach (:mod:`trainruns.reach`): the stops and track a single legal run from one of
@@ -137,23 +137,25 @@ def _title(data):
 # --- the title's moves -----------------------------------------------------------------
 
 
-def _tiled(title):
-    from .titles.tiled import TiledTitle
-
-    return title if isinstance(title, TiledTitle) else None
+def _moves(data):
+    """The title's move hooks (:class:`~trainruns.titles.moves.TitleMoves`), or None
+    (a custom map, or a title that declares none)."""
+    title = _title(data)
+    return title if isinstance(title, moves.TitleMoves) else None
 
 
 def tile_candidates(data, board=None):
     """Every legal single lay or upgrade for the operating company, as the title lays
-    them (:meth:`~trainruns.titles.tiled.TiledTitle.tile_lays`: its tile checks say
-    whether a tile may stand, the company's runs whether it may lay it; tokens stay on
-    their cities across an upgrade). Returns a list of ``(move, variant position)``."""
-    title = _tiled(_title(data))
-    if title is None:
-        raise InputError("tile lays need a title with a tile manifest (1832, 1833NE); "
-                         "a custom map has no tiles to lay", "position")
+    them (``tile_lays``: its tile checks say whether a tile may stand, the company's
+    runs whether it may lay it; tokens stay on their cities across an upgrade).
+    Returns a list of ``(move, variant position)``."""
+    hooks = _moves(data)
     board = board or load_position(data)
-    return title.tile_lays(data, board, reach(board))
+    lays = hooks.tile_lays(data, board, reach(board)) if hooks is not None else None
+    if lays is None:
+        raise InputError("tile lays need a title with a tile manifest (1832, 1833NE); "
+                         "this position has no tiles to lay", "position")
+    return lays
 
 
 def token_candidates(data, board=None):
@@ -162,7 +164,7 @@ def token_candidates(data, board=None):
     for the token and must not already contain a token of the company"), less the spots
     the title reserves."""
     board = board or load_position(data)
-    return moves.token_places(_tiled(_title(data)), data, board, reach(board))
+    return moves.token_places(_moves(data), data, board, reach(board))
 
 
 def rank_tiles(position, time_limit=None, progress=None) -> list[Move]:
@@ -251,11 +253,11 @@ def train_candidates(data, names=None):
         cands = [({"train": str(name)}, dict(data, trains=list(data.get("trains", [])) + [name]))
                  for name in names]
     else:
-        title = _tiled(_title(data))
-        if title is None:
+        hooks = _moves(data)
+        cands = hooks.train_purchases(data) if hooks is not None else None
+        if cands is None:
             raise InputError("no train data for this position: name the candidate trains (--train NAME)",
                              "position")
-        cands = title.train_purchases(data)
     out = []
     for move, variant in cands:
         try:

@@ -26,6 +26,35 @@ from ..position import parse_paths
 from ..reach import side_node
 
 
+class TitleMoves:
+    """The move hooks a title declares (``trainruns.whatif`` asks only these). A title
+    class inherits them and overrides what its rules say; the defaults: no tile lays
+    and no train data (None: the title cannot say), tokens by reach alone."""
+
+    def tile_lays(self, data, board, reached):
+        """Every legal tile lay or upgrade as ``(move, variant)``, or None: no tiles."""
+        return None
+
+    def token_places(self, data, board, reached) -> list:
+        """Every legal token placement as ``(move, variant)`` (:func:`token_places`)."""
+        return token_places(self, data, board, reached)
+
+    def token_refusal(self, data, board, ref):
+        """Why the operating company may not put a token on ``ref`` although it reaches a
+        free slot there (a reserved spot), or None. The title's rule."""
+        return None
+
+    def moved_stops(self, data, hex_id, mapping) -> dict:
+        """Position fields (beyond ``tokens``) naming a stop of ``hex_id``, carried to the
+        upgraded tile's stops by ``mapping`` (old index -> new): the fields that change."""
+        return {}
+
+    def train_purchases(self, data):
+        """Each train the company could buy next as ``(move, variant)`` (the loader then
+        drops the variants that are not legal), or None: no train data."""
+        return None
+
+
 def stop_sides(spec, rot):
     """Stop index -> set of hex sides its track leaves by, for a tile or printed hex."""
     out = {k: set() for k in range(len(spec.get("stops", [])))}

@@ -259,10 +259,11 @@ def read_tiled(package: str) -> Tiled:
                  load_data(package, "manifest.json"))
 
 
-class TiledTitle:
+class TiledTitle(moves.TitleMoves):
     """What every title with a printed map and a tile manifest does to build a board:
     read its facts once (``facts_class()``, which has a ``tiled``), lay the position's
-    tiles, and make the core Board; the title's rules are applied by the subclass."""
+    tiles, and make the core Board; the title's rules are applied by the subclass. Its
+    tile lays are the manifest's (:func:`.moves.tile_lays`)."""
 
     name = ""
     facts_class = None
@@ -306,22 +307,3 @@ class TiledTitle:
     def may_lay(self, data, board):
         """Why the operating company may lay no tile at all now, or None."""
         return None
-
-    def token_places(self, data, board, reached) -> list:
-        """Every legal token placement as ``(move, variant)`` (:func:`.moves.token_places`)."""
-        return moves.token_places(self, data, board, reached)
-
-    def token_refusal(self, data, board, ref):
-        """Why the operating company may not put a token on ``ref`` although it reaches a
-        free slot there (a reserved spot), or None. The title's rule."""
-        return None
-
-    def moved_stops(self, data, hex_id, mapping) -> dict:
-        """Position fields (beyond ``tokens``) naming a stop of ``hex_id``, carried to the
-        upgraded tile's stops by ``mapping`` (old index -> new): the fields that change."""
-        return {}
-
-    def train_purchases(self, data) -> list:
-        """Each train the company could buy next as ``(move, variant)``: the title's
-        trains and phases. The loader then drops the variants that are not legal."""
-        return []
