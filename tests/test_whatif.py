@@ -392,3 +392,16 @@ def test_whatif_command(tmp_path):
     late = cli("whatif", ROOT / "fixtures/1832/whatif_late.json", "--tiles", "--top", "3")
     assert late.returncode == 0 and sum(line.strip()[:1].isdigit() and ". " in line
                                                  for line in late.stdout.splitlines()[2:]) == 3
+
+
+def test_reach_with_a_budget_says_it_is_not_complete():
+    """Bounded everywhere: a reach walk stopped by its budget says so, and what it found
+    is part of the full reach (never a place no run reaches)."""
+    from trainruns import load_position
+    from trainruns.reach import reach
+
+    board = load_position(json.loads((ROOT / "fixtures/1832/whatif_late.json").read_text()))
+    full, cut = reach(board), reach(board, budget=5)
+    assert full.complete and not cut.complete
+    assert cut.stops <= full.stops and len(cut.stops) < len(full.stops)
+    assert all(hexes <= full.sides.get(node, set()) for node, hexes in cut.sides.items())

@@ -28,7 +28,7 @@ import networkx as nx
 from .board import Board
 from .hexgrid import neighbour, opposite
 
-BUDGET = 2_000_000  # run-walking steps before the reach gives up being exact
+BUDGET = 500_000  # run-walking steps (a few seconds) before the reach gives up being exact
 
 
 @dataclass

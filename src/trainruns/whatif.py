@@ -82,12 +82,16 @@ class Ranking:
     considered: int = 0   # legal variants solved
     rejected: int = 0     # candidates the title's loader refused
     seconds: float = 0.0
+    reach_complete: bool = True  # False: the reach walk hit its budget; moves may be missing
 
     def to_json(self, top=None):
         moves = self.moves if top is None else self.moves[:top]
-        return {"kind": self.kind, "current_revenue": self.base.revenue, "current_optimal": self.base.optimal,
-                "considered": self.considered, "rejected": self.rejected, "seconds": round(self.seconds, 6),
-                "moves": [m.to_json() for m in moves]}
+        out = {"kind": self.kind, "current_revenue": self.base.revenue, "current_optimal": self.base.optimal,
+               "considered": self.considered, "rejected": self.rejected, "seconds": round(self.seconds, 6),
+               "moves": [m.to_json() for m in moves]}
+        if not self.reach_complete:
+            out["reach_complete"] = False
+        return out
 
 
 # --- solving variants ------------------------------------------------------------------
@@ -144,27 +148,28 @@ def _moves(data):
     return title if isinstance(title, moves.TitleMoves) else None
 
 
-def tile_candidates(data, board=None):
+def tile_candidates(data, board=None, reached=None):
     """Every legal single lay or upgrade for the operating company, as the title lays
     them (``tile_lays``: its tile checks say whether a tile may stand, the company's
     runs whether it may lay it; tokens stay on their cities across an upgrade).
     Returns a list of ``(move, variant position)``."""
     hooks = _moves(data)
     board = board or load_position(data)
-    lays = hooks.tile_lays(data, board, reach(board)) if hooks is not None else None
+    reached = reached or reach(board)
+    lays = hooks.tile_lays(data, board, reached) if hooks is not None else None
     if lays is None:
         raise InputError("tile lays need a title with a tile manifest (1832, 1833NE); "
                          "this position has no tiles to lay", "position")
     return lays
 
 
-def token_candidates(data, board=None):
+def token_candidates(data, board=None, reached=None):
     """Every legal token placement (rules/1832.md "Placing a Token": "trace a valid
     train route from one of its station tokens to the city ... The city must have space
     for the token and must not already contain a token of the company"), less the spots
     the title reserves."""
     board = board or load_position(data)
-    return moves.token_places(_moves(data), data, board, reach(board))
+    return moves.token_places(_moves(data), data, board, reached or reach(board))
 
 
 def rank_tiles(position, time_limit=None, progress=None) -> list[Move]:
@@ -175,7 +180,11 @@ def rank_tiles(position, time_limit=None, progress=None) -> list[Move]:
 
 def rank_tiles_full(position, time_limit=None, progress=None) -> Ranking:
     data = _as_dict(position)
-    return _rank("tile", data, tile_candidates(data), time_limit, progress)
+    board = load_position(data)
+    reached = reach(board)
+    ranking = _rank("tile", data, tile_candidates(data, board, reached), time_limit, progress)
+    ranking.reach_complete = reached.complete
+    return ranking
 
 
 # --- tokens ---------------------------------------------------------------------------
@@ -192,10 +201,13 @@ def rank_tokens_full(position, time_limit=None, progress=None, reuse=True) -> Ra
     once and each candidate flips that city's "own token" flag, which skips loading and
     compiling a variant; other titles (1831 runs token to token) solve each variant."""
     data = _as_dict(position)
-    cands = token_candidates(data)
     board = load_position(data)
-    if not (reuse and board.route_model is None and _tokens_are_plain(board)):
-        return _rank("token", data, cands, time_limit, progress)
+    reached = reach(board)
+    cands = token_candidates(data, board, reached)
+    if not (reuse and board.route_model is None and _tokens_are_plain(data)):
+        ranking = _rank("token", data, cands, time_limit, progress)
+        ranking.reach_complete = reached.complete
+        return ranking
     from dataclasses import replace
 
     from .compile import compile_board
@@ -204,7 +216,7 @@ def rank_tokens_full(position, time_limit=None, progress=None, reuse=True) -> Ra
     t0 = time.perf_counter()
     base = _solve(board, time_limit)
     compiled = compile_board(board)
-    ranking = Ranking(kind="token", base=base)
+    ranking = Ranking(kind="token", base=base, reach_complete=reached.complete)
     if progress:
         progress.start(len(cands))
     for move, _variant in cands:
@@ -229,14 +241,13 @@ def rank_tokens_full(position, time_limit=None, progress=None, reuse=True) -> Ra
     return ranking
 
 
-def _tokens_are_plain(board):
-    """Custom maps, and titles that say so (``tokens_are_plain`` on the title object):
-    no rule reads station tokens beyond the plain ones, so a token is a flag flip."""
-    if not board.title:
+def _tokens_are_plain(data):
+    """Custom maps, and titles that say so (``TitleMoves.tokens_are_plain``): no rule
+    reads station tokens beyond the plain ones, so a token is a flag flip."""
+    if _title(data) is None:
         return True
-    from . import titles
-
-    return bool(getattr(titles.get(board.title), "tokens_are_plain", False))
+    hooks = _moves(data)
+    return hooks is not None and hooks.tokens_are_plain
 
 
 # --- trains ---------------------------------------------------------------------------

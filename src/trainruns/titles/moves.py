@@ -31,6 +31,11 @@ class TitleMoves:
     class inherits them and overrides what its rules say; the defaults: no tile lays
     and no train data (None: the title cannot say), tokens by reach alone."""
 
+    # True when no rule of the title reads a station token beyond making its city a
+    # root of routes and unblocking it: whatif may then flip a compiled flag per token
+    # instead of solving each variant.
+    tokens_are_plain = False
+
     def tile_lays(self, data, board, reached):
         """Every legal tile lay or upgrade as ``(move, variant)``, or None: no tiles."""
         return None
