@@ -104,3 +104,25 @@ def test_green_boston_keeps_the_tokens_on_their_cities():
     assert [(m["tile"], m["rotation"]) for m, _ in ups] == [("N23", 4)]
     assert ups[0][1]["tokens"] == [{"hex": "G22", "stop": 0, "corporation": "B&L"}]
     assert solve(ups[0][1]).revenue >= solve(pos).revenue
+
+
+def test_whatif_command_ranks_1833ne_moves(capsys):
+    """`trainruns whatif fixtures/1833NE/boston_montreal.json --trains` used to exit 2
+    ("no train data for this position"). The first phase III card starts phase III,
+    where Boston-Montreal pays $200 instead of $150 (and the 4/7 counts Lowell too)."""
+    import json
+
+    from _1833ne import FIXTURES
+
+    from trainruns.cli import main
+
+    path = f"{FIXTURES}/boston_montreal.json"
+    for kind in ("--tiles", "--tokens", "--trains"):
+        assert main(["whatif", path, kind, "--json", "--quiet"]) == 0
+        out = json.loads(capsys.readouterr().out)
+        assert out["moves"] and out["rejected"] == 0
+        if kind == "--trains":
+            best = out["moves"][0]
+            assert best["move"] == {"train": "4/7", "starts_phase": "III"}
+            pos = fixture("boston_montreal", phase="III", trains=["3/5", "4/7"])
+            assert best["revenue"] == solve(pos).revenue > out["current_revenue"]
