@@ -123,3 +123,42 @@ def test_first_train_of_a_phase_with_a_forced_discard():
     assert max(m.revenue for m in best.moves if m.move.get("starts_phase")) == by_hand
     # at the limit (three trains in phase 4) no train may be bought at all [10.2]
     assert train_candidates(dict(data, trains=["3", "4", "4"])) == []
+
+
+# A board grown by legal lays (phase 4): Raleigh's track runs D20 - E19 (#7, sides 3-4) -
+# F18 (#23) and on; E19's upgrade to #26 adds a path from side 4 to side 1.
+GROWN = {"title": "1832", "phase": "4", "corporation": "SALR", "trains": ["4", "3"],
+         "tokens": [{"hex": "D20", "stop": 0, "corporation": "SALR"}],
+         "tiles": [{"hex": "D20", "tile": "5", "rotation": 0},
+                   {"hex": "D20", "tile": "14", "rotation": 0},
+                   {"hex": "E19", "tile": "7", "rotation": 3},
+                   {"hex": "D18", "tile": "8", "rotation": 4},
+                   {"hex": "E21", "tile": "3", "rotation": 1},
+                   {"hex": "E17", "tile": "4", "rotation": 0},
+                   {"hex": "F16", "tile": "7", "rotation": 3},
+                   {"hex": "F18", "tile": "9", "rotation": 1},
+                   {"hex": "E21", "tile": "143", "rotation": 0},
+                   {"hex": "D18", "tile": "29", "rotation": 4},
+                   {"hex": "F18", "tile": "23", "rotation": 1},
+                   {"hex": "C21", "tile": "7", "rotation": 0}]}
+
+
+def test_no_lay_reachable_only_by_reversing_at_a_stop():
+    """"Laying Track": the new track must be reached by "an unblocked ... train run of any
+    length from one of its tokens". #26 on E19 adds track from side 4, which a run reaches
+    only on E19's own track (it must go on into F18 there); arriving from F18 would take
+    a run out to a stop and back the way it came. No route of the brute force uses the new
+    track, and whatif no longer lists the lay (a trace allowed to turn at a stop did)."""
+    from bruteforce import all_routes
+    from lay_oracle import custom_map
+
+    from trainruns.reach import loose_reach, reach, side_node
+
+    board = load_position(GROWN)
+    node = side_node(board, "E19", 4)
+    assert loose_reach(board).arrives_at_side(node, "E19") and not reach(board).arrives_at_side(node, "E19")
+    assert not any(m["hex"] == "E19" and m["tile"] == "26" and m["rotation"] == 4
+                   for m, _ in tile_candidates(GROWN))
+    variant = load_position(dict(GROWN, tiles=GROWN["tiles"] + [{"hex": "E19", "tile": "26", "rotation": 4}]))
+    new = [("E19", j) for j, p in enumerate(variant.hexes["E19"].paths) if set(p) == {("side", 4), ("side", 1)}]
+    assert new and not any(set(new) & paths for _, paths, _, _ in all_routes(custom_map(variant)))
