@@ -14,7 +14,8 @@ from trainruns.whatif import rank_tiles, rank_trains_full, tile_candidates, toke
 # Atlanta (F10) printed: three cities, F10.0 toward F12 (side 4), F10.1 toward Columbus
 # (G9, side 0), F10.2 toward E9 (side 2). Columbus holds a town tile (#3) facing Atlanta.
 ATLANTA = {"title": "1832", "phase": "3", "trains": ["2"], "tiles": [{"hex": "G9", "tile": "3", "rotation": 2}],
-           "tokens": [{"hex": "F10", "stop": 0, "corporation": "GRR"}, {"hex": "F10", "stop": 1, "corporation": "A&WP"}]}
+           "tokens": [{"hex": "F10", "stop": 0, "corporation": "GRR"},
+                      {"hex": "F10", "stop": 1, "corporation": "A&WP"}]}
 
 
 def green_atlanta(corporation):

@@ -57,7 +57,8 @@ def test_tokens_respect_two_stations_and_home_spots():
     B&L's home. With two stations it may place none."""
     pos = fixture("delaware_hudson")
     assert sorted(m["hex"] for m, _ in token_candidates(pos)) == ["B3", "G20"]
-    two = dict(pos, tokens=[{"hex": "C12", "stop": 0, "corporation": "RR"}, {"hex": "G20", "stop": 0, "corporation": "RR"}])
+    two = dict(pos, tokens=[{"hex": "C12", "stop": 0, "corporation": "RR"},
+                            {"hex": "G20", "stop": 0, "corporation": "RR"}])
     with pytest.raises(InputError):
         load_position(dict(two, tokens=two["tokens"] + [{"hex": "B3", "stop": 0, "corporation": "RR"}]))
     assert token_candidates(two) == []

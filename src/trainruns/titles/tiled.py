@@ -30,7 +30,8 @@ from ..position import parse_paths, parse_stop
 from . import moves
 
 FIXED_COLOURS = ("gray", "red")  # printed hexes no tile goes on
-KIND_WORDS = {"city": "the city", "town": "the town", "offboard": "the off-board"}
+KIND_WORDS = {"city": ("the city", "a city"), "town": ("the town", "a town"),
+              "offboard": ("the off-board", "an off-board")}
 
 
 def load_data(package: str, name: str) -> dict:
@@ -188,8 +189,8 @@ class Tiled:
             elif new_kinds[at[0]] != old_kinds[k] and old_kinds[k] in new_kinds:
                 # green Boston (1833NE) has an off-board of its own: the $0 node may not
                 # become a city, which would move the cities (and whose home each is)
-                lost.append(f"{KIND_WORDS[old_kinds[k]]} at side(s) {'/'.join(map(str, sorted(sides)))} "
-                            f"would become {KIND_WORDS[new_kinds[at[0]]].replace('the o', 'an o').replace('the ', 'a ')}")
+                lost.append(f"{KIND_WORDS[old_kinds[k]][0]} at side(s) {'/'.join(map(str, sorted(sides)))} "
+                            f"would become {KIND_WORDS[new_kinds[at[0]]][1]}")
         if lost:
             raise InputError(f"tile {tile} at rotation {rot} does not keep the track already on {hex_id} "
                              f"({', '.join(lost)})", w)
