@@ -118,3 +118,23 @@ def test_boston_green_tile_keeps_its_zero_node_an_off_board(rot):
            "tiles": [{"hex": "G22", "tile": "N23", "rotation": rot}], "tokens": []}
     refused(pos, "N23", "off-board")
     load_position(dict(pos, tiles=[{"hex": "G22", "tile": "N23", "rotation": 4}]))
+
+
+def test_refusals_exit_2_with_one_line(tmp_path, capsys):
+    """Bad input: exit 2 and one line on stderr (the BRIEF's standard), for each kind
+    of impossible position above."""
+    worcester = {"title": "1833NE", "phase": "II", "corporation": "FRR", "trains": ["3/5"],
+                 "tiles": [{"hex": "E22", "tile": "57", "rotation": 0}],
+                 "tokens": [{"hex": "E22", "stop": 0, "corporation": "FRR"}]}
+    from trainruns.titles.g1833ne import TITLE
+
+    rot = next(r for r in range(6) if _stands(TITLE, "H23", "3", r))
+    quincy = dict(worcester, tiles=[{"hex": "H23", "tile": "3", "rotation": rot}], tokens=[])
+    boston = dict(worcester, tiles=[{"hex": "G22", "tile": "N23", "rotation": 0}], tokens=[])
+    for i, (pos, words) in enumerate(((worcester, "reserved spot in Worcester"), (quincy, "P1 Granite Railway"),
+                                      (boston, "off-board"))):
+        path = tmp_path / f"p{i}.json"
+        path.write_text(json.dumps(pos))
+        assert main(["solve", str(path)]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "Traceback" not in err and words in err
