@@ -8,7 +8,7 @@ from __future__ import annotations
 from ...position import read_bool
 from .. import moves
 from ..moves import keep_choices, started
-from .rules import bought_privates
+from .rules import bought_privates, reservation_filled
 
 
 def lowell_lay_refusal(facts, data, board):
@@ -25,32 +25,20 @@ def token_refusal(facts, data, board, ref):
     Worcester spot and (once Boston is green) the B&P's Boston spot are reserved until
     phase IV: a token that would fill the last spot there is refused."""
     corp = board.corporation
+    takeover = read_bool(data, "takeover_game", "position")
     mine = [t for t in data.get("tokens", []) or [] if isinstance(t, dict) and
-            facts.corporation_id(t.get("corporation"), "position: tokens",
-                                 read_bool(data, "takeover_game", "position")) == corp]
+            facts.corporation_id(t.get("corporation"), "position: tokens", takeover) == corp]
     if len(mine) >= 2:
         return f"{corp} has both its stations on the map (its home and one more)"
-    takeover = read_bool(data, "takeover_game", "position")
     homes = [(c["id"], c["home"], c.get("home_city", 0)) for c in facts.corporations.values()]
     going = started(lambda name: facts.corporation_id(name, "position: tokens", takeover), data) | {corp}
     home = moves.home_refusal(facts.tiled, data, board, ref, homes, going,
                               "its home spot is kept for it until it launches (docs/gaps.md)")
     if home is not None:
         return home
-    hex_id = ref[0]
-    for other, c in facts.corporations.items():
-        r = c.get("reserved")
-        if other == corp or r is None or r["hex"] != hex_id:
-            continue
-        if facts.phase_index(board.phase) >= facts.phase_index(r["until_phase"]):
-            continue
-        if "from_color" in r and board.hexes[hex_id].extra.get("color") != r["from_color"]:
-            continue
-        stops = board.hexes[hex_id].stops
-        if any(other in s.tokens for s in stops):
-            continue
-        if sum(len(s.tokens) for s in stops) + 1 >= sum(s.slots for s in stops if s.kind == "city"):
-            return f"the {(c.get('aliases') or [other])[0]} {r['rule']}"
+    filled = reservation_filled(facts, board, ref[0], placing=corp)
+    if filled is not None:
+        return f"the {filled[0]} {filled[1]['rule']}"
     return None
 
 

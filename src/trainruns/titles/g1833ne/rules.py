@@ -97,33 +97,43 @@ def check_blocked_hexes(facts, laid, data, phase, where):
                                  f"\"privates_bought\": [\"{private['id']}\"])", f"{where}: tiles")
 
 
-def check_reservations(board: Board, facts, laid, tokens, where):
+def reservation_filled(facts, board: Board, hex_id, placing=None):
     """"List of corporations": the B&W "has a reserved spot in Worcester until phase
     IV" and the B&P "has a reserved spot in Boston (once its green tile is laid) until
     phase IV" ("Phase IV: ... city spot reservations end"). Until then the other
-    corporations' tokens there leave one spot free for it."""
+    corporations' tokens in the hex leave one spot free for it. Returns (corporation,
+    its reservation) when the tokens there, and one more of ``placing`` if given, would
+    fill that spot; else None."""
     for corp, c in facts.corporations.items():
         r = c.get("reserved")
-        if r is None or facts.phase_index(board.phase) >= facts.phase_index(r["until_phase"]):
+        if r is None or r["hex"] != hex_id or corp == placing:
             continue
-        hex_id = r["hex"]
-        if "from_color" in r:
-            tile = laid.get(hex_id)
-            if tile is None or facts.tiled.tiles[tile[0]]["color"] != r["from_color"]:
-                continue
+        if facts.phase_index(board.phase) >= facts.phase_index(r["until_phase"]):
+            continue
+        if "from_color" in r and board.hexes[hex_id].extra.get("color") != r["from_color"]:
+            continue
         stops = board.hexes[hex_id].stops
         if any(corp in s.tokens for s in stops):
             continue
-        others = [t for s in stops for t in s.tokens]
-        if len(others) >= sum(s.slots for s in stops if s.kind == CITY):
-            last = max((i for i, t in enumerate(tokens) if isinstance(t, dict) and t.get("hex") == hex_id),
-                       default=None)
-            w = f"{where}: tokens[{last}]" if last is not None else f"{where}: tokens"
-            raise InputError(f"the {(c.get('aliases') or [corp])[0]} {r['rule']}: "
-                             f"{', '.join(others)} fill every spot of {hex_id} ({r['name']}) in phase "
-                             f"{board.phase}", w)
+        taken = sum(len(s.tokens) for s in stops) + (placing is not None)
+        if taken >= sum(s.slots for s in stops if s.kind == CITY):
+            return (c.get("aliases") or [corp])[0], r
+    return None
 
 
+def check_reservations(board: Board, facts, tokens, where):
+    """Tokens in a reserved spot (:func:`reservation_filled`) are refused."""
+    for hex_id in sorted({c["reserved"]["hex"] for c in facts.corporations.values() if c.get("reserved")}):
+        filled = reservation_filled(facts, board, hex_id)
+        if filled is None:
+            continue
+        name, r = filled
+        last = max((i for i, t in enumerate(tokens) if isinstance(t, dict) and t.get("hex") == hex_id),
+                   default=None)
+        w = f"{where}: tokens[{last}]" if last is not None else f"{where}: tokens"
+        others = [t for s in board.hexes[hex_id].stops for t in s.tokens]
+        raise InputError(f"the {name} {r['rule']}: {', '.join(others)} fill every spot of {hex_id} "
+                         f"({r['name']}) in phase {board.phase}", w)
 
 
 def read_privates(board: Board, facts, data, where):
@@ -309,7 +319,7 @@ def apply_all(board: Board, facts, data, laid, tokens, where):
     privates = read_privates(board, facts, data, where)
     model = RouteModel1833NE()
     apply_joint_token(board, facts, laid, where)
-    check_reservations(board, facts, laid, tokens, where)
+    check_reservations(board, facts, tokens, where)
     apply_lowell(board, facts, data, laid, where)
     apply_private_tokens(board, facts, privates, model)
     apply_bonuses(board, facts, data, privates, model, where)
