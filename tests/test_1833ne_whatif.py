@@ -127,3 +127,26 @@ def test_whatif_command_ranks_1833ne_moves(capsys):
             assert best["move"] == {"train": "4/7", "starts_phase": "III"}
             pos = fixture("boston_montreal", phase="III", trains=["3/5", "4/7"])
             assert best["revenue"] == solve(pos).revenue > out["current_revenue"]
+
+
+def test_champlain_and_st_lawrence_lays_c4_and_c6_without_reaching_them():
+    """P3 "lets its corporation lay two extra free tiles there [C4, C6], connected to
+    each other and with the C4 tile connected to Montreal, without needing to reach
+    them from its own tokens". The RR (Montreal line, no C4/C6 tiles) reaches no C6 lay
+    by itself; with P3 it may lay C6, and every C4 tile runs track on its Montreal edge
+    (2). With a tile on C4 a P3 lay on C6 meets it at their common side."""
+    from trainruns.titles.g1833ne import TITLE
+    from trainruns.titles.moves import track_sides
+
+    pos = fixture("delaware_hudson", privates_bought=["P2"])
+    pos["tiles"] = [t for t in pos["tiles"] if t["hex"] not in ("C4", "C6")]
+    assert not [m for m, _ in tile_candidates(pos) if m["hex"] == "C6"]
+    p3 = dict(pos, privates=["P6", "P3"])
+    lays = [m for m, _ in tile_candidates(p3)]
+    assert [m for m in lays if m["hex"] == "C6"] and all(m.get("private") == "P3" for m in lays if m["hex"] == "C6")
+    tiles = TITLE.facts.tiled.tiles
+    assert all(2 in track_sides(tiles[m["tile"]], m["rotation"]) for m in lays if m["hex"] == "C4")
+    with_c4 = dict(p3, tiles=p3["tiles"] + [{"hex": "C4", "tile": "58", "rotation": 0}])
+    assert 0 in track_sides(tiles["58"], 0)  # C4's side 0 faces C6 (whose side 3 faces C4)
+    c6 = [m for m, _ in tile_candidates(with_c4) if m["hex"] == "C6"]
+    assert c6 and all(3 in track_sides(tiles[m["tile"]], m["rotation"]) for m in c6)

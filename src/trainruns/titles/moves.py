@@ -70,6 +70,12 @@ def stop_sides(spec, rot):
     return out
 
 
+def track_sides(spec, rot):
+    """The hex sides a tile (or printed hex) at ``rot`` has track on."""
+    return {e[1] for p in parse_paths(spec.get("paths", []), len(spec.get("stops", [])), 0, "tile", rot or 0)
+            for e in p if e[0] == "side"}
+
+
 def stop_map(old_spec, old_rot, new_spec, new_rot):
     """Old stop index -> new stop index after an upgrade: the new stop whose exits
     include the old stop's exits; a stop without track keeps its number."""
@@ -146,8 +152,9 @@ def lay_variant(title, data, hex_id, tile, rot, before):
     return variant
 
 
-def _track(spec, rot):
-    """A tile's track at a rotation as a set of paths (each a frozenset of two ends)."""
+def track_key(spec, rot):
+    """A tile's track at a rotation as a set of paths (each a frozenset of two ends):
+    two rotations with the same key lay the same track."""
     return frozenset(frozenset(p) for p in parse_paths(spec.get("paths", []), len(spec.get("stops", [])), 0,
                                                         "tile", rot))
 
@@ -195,10 +202,10 @@ def tile_lays(title, data, board, reached):
         if before is None:
             options = list(tiled.manifest["first_tiles"].get(kind, []))
             options += tiled.manifest.get("printed_upgrades", {}).get(kind, [])
-            old_track = _track(printed, 0)
+            old_track = track_key(printed, 0)
         else:
             options = tiled.upgrades_of(before[0], kind)
-            old_track = _track(tiled.tiles[before[0]], before[1])
+            old_track = track_key(tiled.tiles[before[0]], before[1])
         old_stops_reached = bool(old_track) and any((hex_id, k) in reached.stops
                                                     for k in range(len(board.hexes[hex_id].stops)))
         for tile in options:
@@ -206,7 +213,7 @@ def tile_lays(title, data, board, reached):
                 continue  # the manifest's count: none left in the supply
             seen_tracks = set()
             for rot in range(6):
-                track = _track(tiled.tiles[tile], rot)
+                track = track_key(tiled.tiles[tile], rot)
                 if track in seen_tracks:
                     continue  # a symmetric tile: this rotation is a lay already listed
                 seen_tracks.add(track)

@@ -49,6 +49,7 @@ from ...board import Board
 from ...errors import InputError
 from ...position import parse_phase, place_tokens
 from ...trains import parse_train
+from ..moves import track_key
 from ..tiled import TiledTitle, load_data, read_tiled
 from . import moves, rules
 
@@ -140,6 +141,23 @@ class Title1833NE(TiledTitle):
         rules.check_blocked_hexes(self.facts, laid, data, phase, where)
 
     # --- moves (trainruns whatif) ------------------------------------------------------
+
+    def tile_lays(self, data, board, reached):
+        """The lays a corporation's runs reach, and P3's free lays in C4 and C6."""
+        out = super().tile_lays(data, board, reached)
+        if self.may_lay(data, board) is not None:
+            return out
+        tiles = self.facts.tiled.tiles
+
+        def key(m):  # rotations giving identical track are one move
+            return m["hex"], m["tile"], track_key(tiles[m["tile"]], m["rotation"])
+
+        have = {key(m) for m, _ in out}
+        for m, v in moves.p3_lays(self, data, board):
+            if key(m) not in have:
+                have.add(key(m))
+                out.append((m, v))
+        return out
 
     def may_lay(self, data, board):
         """P2: "Until a corporation buys it, the Boston & Lowell can't lay track in phase I"."""

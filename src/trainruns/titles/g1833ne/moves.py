@@ -5,9 +5,11 @@ prices", "Number of phases")."""
 
 from __future__ import annotations
 
+from ...errors import InputError
+from ...hexgrid import neighbour, parse_hex_id
 from ...position import read_bool
 from .. import moves
-from ..moves import keep_choices, started
+from ..moves import keep_choices, lay_variant, started, track_sides
 from .rules import bought_privates, reservation_filled
 
 
@@ -17,6 +19,51 @@ def lowell_lay_refusal(facts, data, board):
     if board.corporation == "B&L" and board.phase == "I" and "P2" not in bought_privates(facts, data, "position"):
         return "until a corporation buys P2 Lowell Merchants, the Boston & Lowell can't lay track in phase I"
     return None
+
+
+def p3_lays(title, data, board):
+    """P3 Champlain & St. Lawrence "lets its corporation lay two extra free tiles there
+    [C4 and C6], connected to each other and with the C4 tile connected to Montreal,
+    without needing to reach them from its own tokens" (until P3 is removed in phase
+    IV). A C4 tile needs track on its Montreal edge; with a tile on the other hex, the
+    two must meet at their common side. Returns ``(move, variant)`` lays."""
+    facts = title.facts
+    privates = data.get("privates", [])
+    if not isinstance(privates, list) or "P3" not in privates:
+        return []
+    rule = facts.privates["P3"]["free_lays"]
+    if facts.phase_index(board.phase) >= facts.phase_index(rule["until_phase"]):
+        return []
+    tiled = facts.tiled
+    laid = tiled.lay(data.get("tiles", []), board.phase, "position")
+    a, b = rule["hexes"]
+    common = {a: _side_towards(tiled, a, b), b: _side_towards(tiled, b, a)}
+    out = []
+    for hex_id in rule["hexes"]:
+        if hex_id in laid:
+            continue  # the free lays are first tiles
+        other = b if hex_id == a else a
+        for tile in tiled.manifest["first_tiles"].get(tiled.hexes[hex_id].get("kind", "clear"), []):
+            for rot in range(6):
+                sides = track_sides(tiled.tiles[tile], rot)
+                if hex_id == rule["anchor"]["hex"] and rule["anchor"]["edge"] not in sides:
+                    continue
+                if other in laid and not (common[hex_id] in sides and
+                                          common[other] in track_sides(tiled.tiles[laid[other][0]], laid[other][1])):
+                    continue
+                try:
+                    tiled.check_lay(hex_id, tile, rot, None, board.phase, "lay")
+                    title.check_map(data, {hex_id: (tile, rot)}, board.phase, "lay")
+                except InputError:
+                    continue
+                move = {"hex": hex_id, "tile": tile, "rotation": rot, "private": "P3"}
+                out.append((move, lay_variant(title, data, hex_id, tile, rot, None)))
+    return out
+
+
+def _side_towards(tiled, hex_id, other):
+    x, y = parse_hex_id(hex_id, tiled.axes)
+    return next(e for e in range(6) if tiled._coords.get(neighbour(x, y, e, tiled.layout)) == other)
 
 
 def token_refusal(facts, data, board, ref):
