@@ -53,6 +53,7 @@ class Move:
         m = self.move
         if self.kind == "tile":
             up = f" (upgrade of {m['replaces']})" if m.get("replaces") else ""
+            up += f" ({m['private']}'s lay)" if m.get("private") else ""
             return f"tile {m['tile']} on {m['hex']} rotation {m['rotation']}{up}"
         if self.kind == "token":
             return f"token on {m['hex']}.{m['stop']}" + (f" {m['name']}" if m.get("name") else "")
