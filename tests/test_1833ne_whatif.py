@@ -105,6 +105,10 @@ def test_green_boston_keeps_the_tokens_on_their_cities():
     assert [(m["tile"], m["rotation"]) for m, _ in ups] == [("N23", 4)]
     assert ups[0][1]["tokens"] == [{"hex": "G22", "stop": 0, "corporation": "B&L"}]
     assert solve(ups[0][1]).revenue >= solve(pos).revenue
+    # a bonus end named "HEX.K" follows its stop too
+    bonus = {"name": "Lowell side", "between": ["G22.1", "B3"], "amount": 10}
+    ups = [v for m, v in tile_candidates(dict(pos, bonuses=[bonus])) if m["hex"] == "G22"]
+    assert ups[0]["bonuses"] == [dict(bonus, between=["G22.0", "B3"])]
 
 
 def test_whatif_command_ranks_1833ne_moves(capsys):
