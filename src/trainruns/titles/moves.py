@@ -1,8 +1,8 @@
-"""Legal moves on a tiled title's map, as position variants: tile lays and token
-placements (rules/1832.md "Laying Track" and "Placing a Token"; 1833NE follows the same
-1830 rules), and the train choices a purchase leaves when the train limit forces a
-discard. The titles' hooks (:class:`~trainruns.titles.tiled.TiledTitle`) build on these;
-``trainruns.whatif`` ranks what they return.
+"""The moves a company may make next, as position variants: the hooks a title
+declares (:class:`TitleMoves`), and what the titles share to answer them: tile lays and
+token placements on a tiled map (rules/1832.md "Laying Track" and "Placing a Token";
+1833NE follows the same 1830 rules), home spots, and the choices a purchase leaves when
+the train limit forces a discard. ``trainruns.whatif`` ranks what the hooks return.
 
 A move is ``(move, variant)``: the change itself (a dict) and the position dict after
 it. The title's loader stays the last judge of every variant (counts, colours by
@@ -10,7 +10,7 @@ phase, track kept, train limits); what only the moving company's situation decid
 (reach, reserved spots) is decided here.
 
 Stops are numbered as the hex's current tile lists them, so an upgrade renumbers them.
-Tokens never move ([7] "Once a token is placed, it cannot be moved"): a variant that
+Tokens never move ([7.3] "Once a token is placed, it cannot be moved"): a variant that
 upgrades a hex carries each token (and each title field naming a stop of the hex) to
 the new tile's stop on the same track, found by the stop's exits, which an upgrade
 keeps ([6.3]).
@@ -126,7 +126,7 @@ def home_refusal(tiled, data, board, ref, homes, going, rule):
 
 def relocate_tokens(tokens, hex_id, mapping):
     """The position's tokens with those on ``hex_id`` carried by ``mapping``; a company
-    with two tokens in one city keeps one ([7]: "one of them is removed")."""
+    with two tokens in one city keeps one ([7.3]: "one of them is removed")."""
     out, seen = [], set()
     for t in tokens:
         if isinstance(t, dict) and t.get("hex") == hex_id and t.get("stop", 0) in mapping:
