@@ -1,6 +1,6 @@
 """1832's rules for the moves a company may make next (``trainruns whatif``): the home
 spots kept for companies that have not started ([7.3] "Placing a Token"), the Cotton
-token carried across an upgrade ([7] tokens never move), and train purchases ([10],
+token carried across an upgrade ([7.3] tokens never move), and train purchases ([10],
 [4.2] phases, [10.2.1] "Exceeding Train Limits")."""
 
 from __future__ import annotations
