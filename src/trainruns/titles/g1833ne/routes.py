@@ -295,8 +295,8 @@ class _Context:
         """Best value per kind of ``line`` over cores that leave a non-empty extension
         which some interconnection bonus needs; None when no kind gains from it."""
         whole = set(line)
-        if not any(whole & a and whole & b for _, _, a, b in self.extended):
-            return None
+        if not self.kinds or not any(whole & a and whole & b for _, _, a, b in self.extended):
+            return None  # no train to run it (the B&L before P2 is bought), or no bonus
         n = len(line)
         row = [-1] * len(self.kinds)
         for i in range(n):
