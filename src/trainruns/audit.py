@@ -63,6 +63,7 @@ from .board import OFFBOARD, Board
 from .compile import CompiledBoard, compile_board
 from .errors import InputError
 from .position import load_position, read_json
+from .schema import check
 from .audit_track import choose_track, pick_disjoint
 from .result import Route, Run, hexes_along
 from .search import counted_stops, describe_route, enumerate_all, solve, train_kinds
@@ -220,6 +221,8 @@ def read_declaration(source, where=None):
         where = where or str(source)
         source = read_json(source, "declared routes")
     where = where or "declared routes"
+    if isinstance(source, dict):
+        check(source, "declared", where)  # every object of the declaration: schema/declared.json
     routes = source.get("routes") if isinstance(source, dict) else None
     if not isinstance(routes, list):
         raise InputError("a declaration is an object with a list 'routes'", where)

@@ -1,15 +1,21 @@
 """The ``trainruns`` command: subcommands live in :mod:`trainruns.commands`.
 
 Exit status (../shared/CONTRACT.md): 0 success, 1 a negative verdict, 2 bad input with
-one line on stderr saying what is wrong and where (never a traceback).
+one line on stderr saying what is wrong and where (never a traceback). A warning
+(:class:`~trainruns.errors.InputWarning`) is one ``trainruns: warning:`` line.
+
+Building the parser imports only the command modules, which import the search, numba,
+OR-Tools and matplotlib inside their ``run``: ``--help`` and ``--version`` stay fast.
 """
 
 import argparse
 import importlib
 import os
 import sys
+import warnings
 
-from .errors import InputError
+from . import __version__
+from .errors import InputError, InputWarning
 from .commands import COMMANDS
 
 
@@ -25,6 +31,7 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser():
     parser = _Parser(prog="trainruns", description="Proven-optimal train runs for 18xx games.")
+    parser.add_argument("--version", action="version", version=f"trainruns {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMANDS:
         try:
@@ -48,7 +55,10 @@ def main(argv=None):
         parser.print_help(sys.stderr)
         return 2
     try:
-        return args.func(args) or 0
+        with warnings.catch_warnings():
+            warnings.simplefilter("default", InputWarning)
+            warnings.showwarning = _show_warning
+            return args.func(args) or 0
     except InputError as e:
         sys.stderr.write(f"trainruns: error: {e}\n")
         return 2
@@ -63,6 +73,12 @@ def main(argv=None):
         sys.stderr.write(f"trainruns: internal error ({type(e).__name__}: {e}); "
                          "set TRAINRUNS_DEBUG=1 for the traceback and please report it\n")
         return 3
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None):
+    # only ours: a library's warning (numba's, say) is not the user's business
+    if issubclass(category, InputWarning):
+        sys.stderr.write(f"trainruns: warning: {message}\n")
 
 
 if __name__ == "__main__":

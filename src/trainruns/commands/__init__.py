@@ -12,13 +12,14 @@ def seconds(text):
     """argparse type of ``--time-limit``: a positive number of seconds (anything else is
     a usage error: one line, exit 2)."""
     import argparse
+    import math
 
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text}")
+    if not (value > 0 and math.isfinite(value)):  # nan, inf, 0 and below are no time limit
+        raise argparse.ArgumentTypeError(f"must be a positive, finite number of seconds, not {text}")
     return value
 
 

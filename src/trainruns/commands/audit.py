@@ -9,9 +9,6 @@ rules, the proven best run and the difference; ``--json`` prints CONTRACT.md's o
 
 import json
 
-from ..audit import audit
-from ..position import load_position
-from .progress import TerminalProgress
 from .solve import format_run, stop_name
 from . import add_time_limit
 
@@ -27,8 +24,11 @@ def register(sub):
 
 
 def run(args):
+    from ..audit import audit, read_declaration
+    from ..position import load_position
+    from .progress import TerminalProgress
+
     board = load_position(args.position)
-    from ..audit import read_declaration
 
     read_declaration(args.declared)  # bad input fails before the (possibly long) search
     progress = None if args.quiet or args.json else TerminalProgress()

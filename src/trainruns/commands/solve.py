@@ -4,11 +4,10 @@ import json
 import sys
 import time
 
-from ..kernels import warm_up
-from ..position import load_position
-from ..search import solve
-from .progress import TerminalProgress
 from . import add_time_limit
+
+# The search (numba, ortools) is imported when a command runs, not when the parser is
+# built: `trainruns --help` stays fast.
 
 
 def register(sub):
@@ -25,6 +24,10 @@ def register(sub):
 
 
 def run(args):
+    from ..position import load_position
+    from ..search import solve
+    from .progress import TerminalProgress
+
     board = load_position(args.position)
     compile_notice(args.quiet)
     progress = None if args.quiet else TerminalProgress()
@@ -41,6 +44,8 @@ def run(args):
 def compile_notice(quiet):
     """Load the kernels before any clock starts; the first run on a machine compiles
     them, which takes a while, so say what is happening."""
+    from ..kernels import warm_up
+
     t0 = time.perf_counter()
     warm_up()
     took = time.perf_counter() - t0
