@@ -59,10 +59,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .board import OFFBOARD, Board
+from .board import OFFBOARD, Board, stop_name
 from .compile import CompiledBoard, compile_board
 from .errors import InputError
-from .position import load_position, read_json
+from .load import load_position
+from .position import read_json
 from .schema import check
 from .audit_track import choose_track, pick_disjoint
 from .result import Route, Run, hexes_along
@@ -300,7 +301,7 @@ class _Auditor:
         # check would be wrong, and the model's verdict is ``not-a-title-route``.
         self.model_decides = set()
         if board.route_model is not None:
-            self.model_decides = set(getattr(self.title, "audit_model_decides", ROUTE_MODEL_DECIDES))
+            self.model_decides = set(self.title.audit_model_decides or ROUTE_MODEL_DECIDES)
 
     # -- driver --
 
@@ -343,8 +344,6 @@ class _Auditor:
         self.problems.append(Problem(train=train, rule=rule, message=text))
 
     def _name(self, ref):
-        from .commands.solve import stop_name
-
         return stop_name(self.board, ref)
 
     def _train_words(self, routes, i):
@@ -534,10 +533,8 @@ class _Auditor:
     def _check_title_rules(self, routes):
         """A title's own rules (``audit_checks`` on its title object), and for a title
         with its own route model, that each route is one the model allows."""
-        checks = getattr(self.title, "audit_checks", None)
-        if checks is not None:
-            for i, rule, message in checks(self.board, routes):
-                self.problems.append(Problem(train=routes[i].train, rule=rule, message=message))
+        for i, rule, message in self.title.audit_checks(self.board, routes):
+            self.problems.append(Problem(train=routes[i].train, rule=rule, message=message))
         if self.board.route_model is not None:
             self._check_route_model(routes)
 
@@ -636,17 +633,9 @@ class _Auditor:
 
 
 def _wording(board):
-    """The title's rulebook sections and message overrides (``audit_sections`` and
-    ``audit_messages`` of its title object), and the title object (None: custom map)."""
-    if not board.title:
-        return {}, {}, None
+    """The title's rulebook sections and message overrides (its declared wording,
+    :class:`~trainruns.titles.base.Title`), and the title (the custom map is one too)."""
     from . import titles
 
-    title = None
-    try:
-        title = titles.get(board.title)
-    except InputError:
-        pass
-    sections = dict(getattr(title, "audit_sections", None) or {})
-    messages = dict(getattr(title, "audit_messages", None) or {})
-    return sections, messages, title
+    title = titles.of_board(board)
+    return dict(title.audit_sections), dict(title.audit_messages), title

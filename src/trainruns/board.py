@@ -132,3 +132,12 @@ class Board:
     def stop_label(self, ref) -> str:
         hex_id, k = ref
         return f"{hex_id}.{k}"
+
+
+def stop_name(board: Board, ref) -> str:
+    """A stop as a player names it: "E5.0 Atlanta" (its label and its name, the
+    stop's own or the hex's), or "E5.0" when it has none."""
+    hx = board.hexes[ref[0]]
+    label = f"{ref[0]}.{ref[1]}"
+    name = board.stop(ref).name or hx.name
+    return f"{label} {name}" if name else label

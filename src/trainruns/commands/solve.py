@@ -4,6 +4,7 @@ import json
 import sys
 import time
 
+from ..board import stop_name
 from . import add_time_limit
 
 # The search (numba, ortools) is imported when a command runs, not when the parser is
@@ -24,7 +25,7 @@ def register(sub):
 
 
 def run(args):
-    from ..position import load_position
+    from ..load import load_position
     from ..search import solve
     from .progress import TerminalProgress
 
@@ -52,13 +53,6 @@ def compile_notice(quiet):
     if took > 2 and not quiet:
         sys.stderr.write(f"trainruns: compiled the search kernels in {took:.0f} s "
                          "(once per machine; later runs load them)\n")
-
-
-def stop_name(board, ref):
-    hx = board.hexes[ref[0]]
-    label = f"{ref[0]}.{ref[1]}"
-    name = board.stop(ref).name or hx.name
-    return f"{label} {name}" if name else label
 
 
 def earned_text(board, ref, route, i):

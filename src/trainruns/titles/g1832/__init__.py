@@ -81,6 +81,7 @@ class Title1832(TiledTitle):
     """``build_board(position, where)`` for ``"title": "1832"``."""
 
     name = "1832"
+    schema = "1832"
     facts_class = Facts
     # a station token only makes its city a root and unblocks it: no 1832 rule reads it
     # otherwise (what-if rankings may flip a compiled flag instead of rebuilding)

@@ -119,6 +119,7 @@ class Title1833NE(TiledTitle):
     """``build_board(position, where)`` for ``"title": "1833NE"``."""
 
     name = "1833NE"
+    schema = "1833NE"
     facts_class = Facts
 
     def build_board(self, data: dict, where: str) -> Board:
