@@ -1,0 +1,51 @@
+"""Every title, the custom map included, declares trainruns.titles.base.Title (issue
+14): reading a position gives a snapshot after every check, building is pure (a fresh
+Board each time, the snapshot untouched), and the board a snapshot gives runs to the
+same answer as load_position's (CONTRACT.md: the same position, the same run)."""
+
+import json
+import pathlib
+
+import pytest
+
+from trainruns import InputError, load_position, solve, titles
+from trainruns.titles.base import Snapshot, Title
+
+FIX = pathlib.Path(__file__).parent.parent / "fixtures"
+POSITIONS = ["custom/example.json", "1831/example.json", "1832/worked_example.json", "1833NE/boston_montreal.json"]
+
+
+@pytest.mark.parametrize("name", POSITIONS)
+def test_snapshot_then_board_is_the_loaded_board(name):
+    data = json.loads((FIX / name).read_text())
+    title = titles.of_position(data, name)
+    assert isinstance(title, Title)
+    snap = title.read(data, name)
+    assert isinstance(snap, Snapshot) and snap.title == title.name
+    one, two = title.board(snap), title.board(snap)
+    assert one is not two and one is not snap.board
+    one.hexes.clear()  # a caller changing its board leaves the snapshot whole
+    assert snap.board.hexes and two.hexes
+    assert solve(title.board(snap)).revenue == solve(load_position(data, name)).revenue
+
+
+def test_every_shipped_title_and_the_custom_map_declare_the_interface():
+    for name in titles.TITLES:
+        assert isinstance(titles.get(name), Title)
+    assert titles.of_position({"map": {}}).name == "custom"
+
+
+def test_read_checks_everything():
+    """Reading is where bad input is refused (one line, InputError)."""
+    data = json.loads((FIX / "1832/worked_example.json").read_text())
+    with pytest.raises(InputError, match="unknown train"):
+        titles.get("1832").read(dict(data, trains=["9"]), "pos")
+    with pytest.raises(InputError, match="'title' or a 'map'"):
+        titles.of_position({"corporation": "X"})
+
+
+def test_wording_is_declared():
+    """The audit asks the title for its citations; a custom map has none."""
+    assert titles.get("1832").audit_sections["stop-repeated"].startswith("1832 rulebook")
+    assert titles.of_position({"map": {}}).audit_sections == {}
+    assert titles.of_position({"map": {}}).audit_checks(None, []) == []
