@@ -55,14 +55,13 @@ class Move:
             up += f" ({m['private']}'s lay)" if m.get("private") else ""
             return f"tile {m['tile']} on {m['hex']} rotation {m['rotation']}{up}"
         if self.kind == "token":
-            return f"token on {m['hex']}.{m['stop']}" + (f" {m['name']}" if m.get("name") else "")
+            kind = f" ({m['type']})" if m.get("type") else ""
+            return f"token on {m['hex']}.{m['stop']}" + (f" {m['name']}" if m.get("name") else "") + kind
         text = f"buy a {m['train']}-train"
-        if m.get("starts_phase"):
-            text += f" (the first: starts phase {m['starts_phase']}"
-            text += f"; scraps {', '.join(m['scrapped'])}" if m.get("scrapped") else ""
-            text += f"; discards {', '.join(m['discarded'])}" if m.get("discarded") else ""
-            text += ")"
-        return text
+        notes = [f"the first: starts phase {m['starts_phase']}"] if m.get("starts_phase") else []
+        notes += [f"scraps {', '.join(m['scrapped'])}"] if m.get("scrapped") else []
+        notes += [f"discards {', '.join(m['discarded'])}"] if m.get("discarded") else []
+        return text + (f" ({'; '.join(notes)})" if notes else "")
 
     def to_json(self):
         out = {"kind": self.kind, "move": dict(self.move), "revenue": self.revenue, "gain": self.gain,

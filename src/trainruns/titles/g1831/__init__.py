@@ -17,7 +17,7 @@ from ...board import Board
 from ...errors import InputError
 from .mapformat import mark_blocks, place_tokens, read_map, read_rights
 from ..base import Title
-from . import kernels
+from . import kernels, moves
 from .model import Model1831
 from .options import read_options
 from .trains import parse_trains, phase_number
@@ -67,6 +67,15 @@ class Title1831(Title):
                                      for s in facts.sites.get((hx.id, k), [])]
                                  for k in range(len(hx.stops))}
         return board
+
+    # --- moves (trainruns whatif) ------------------------------------------------------
+
+    def token_places(self, data, board, reached):
+        facts = board.route_model.facts
+        return moves.token_places(data, board, reached, facts.sites, facts.group)
+
+    def train_purchases(self, data):
+        return moves.train_purchases(data)
 
 
 TITLE = Title1831()
