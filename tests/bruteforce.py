@@ -1,5 +1,6 @@
 """An independent brute force of the plain rules (CONTRACT.md), written as plainly as
-possible and sharing no code with trainruns: it walks the raw JSON map path by path.
+possible and sharing no code with trainruns: it walks the raw JSON map path by path
+(hex sides, junctions "jK" and stops "sK" as docs/custom-map.md defines them).
 
 Used only on small boards: it lists every route explicitly and tries every combination.
 """
@@ -59,7 +60,12 @@ def all_routes(pos, max_stops=None):
     def ends(h, path):
         out = []
         for e in path:
-            out.append(("stop", (h, int(e[1:]))) if isinstance(e, str) else ("side", e))
+            if isinstance(e, int):
+                out.append(("side", e))
+            elif e.startswith("j"):
+                out.append(("junction", int(e[1:])))
+            else:
+                out.append(("stop", (h, int(e[1:]))))
         return out
 
     def across(h, side):
@@ -89,6 +95,19 @@ def all_routes(pos, max_stops=None):
             record(new, paths, sides)
             if info(stop)[3] and (max_stops is None or len(new) < max_stops):
                 walk(new, paths, sides, stop)
+            return
+        if end[0] == "junction":
+            # a point where the hex's paths meet: go on along any other path touching
+            # it; no route passes a junction twice, no two trains share one
+            point = ("junction", h, end[1])
+            if point in sides:
+                return
+            for pi, path in enumerate(hexes[h]["paths"]):
+                e = ends(h, path)
+                if end not in e or (h, pi) in paths:
+                    continue
+                other = e[1] if e[0] == end else e[0]
+                follow(stops, paths | {(h, pi)}, sides | {point}, h, other)
             return
         nxt = across(h, end[1])
         if nxt is None:

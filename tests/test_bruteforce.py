@@ -46,6 +46,37 @@ def test_mixed_train_kinds_match_brute_force(seed):
     check_run(pos, solve(pos))
 
 
+def with_junctions(pos, seed):
+    """The board with junctions (docs/custom-map.md: "jK" path ends): some hexes of
+    plain track become one junction every side runs to (a star), and some cities are
+    reached through a junction their sides meet at first."""
+    rng = random.Random(seed)
+    for h in pos["map"]["hexes"]:
+        sides = sorted({e for p in h["paths"] for e in p if isinstance(e, int)})
+        if not h["stops"] and len(sides) >= 3 and rng.random() < 0.7:
+            h["junctions"] = 1
+            h["paths"] = [[e, "j0"] for e in sides]
+        elif [s["kind"] for s in h["stops"]] == ["city"] and len(sides) >= 3 and rng.random() < 0.5:
+            h["junctions"] = 1
+            h["paths"] = [[e, "j0"] for e in sides[:-1]] + [["j0", "s0"], [sides[-1], "s0"]]
+    return pos
+
+
+@pytest.mark.parametrize("seed", range(2000, 2150))
+def test_junctions_match_brute_force(seed):
+    pos = with_junctions(random_position(seed, size=(4, 4), density=0.7), seed)
+    check_run(pos, solve(pos))
+
+
+def test_junction_boards_route_through_junctions():
+    """The junction boards above do run through junctions (else they prove little)."""
+    through = 0
+    for seed in range(2000, 2150):
+        routes = all_routes(with_junctions(random_position(seed, size=(4, 4), density=0.7), seed))
+        through += any(p[0] == "junction" for r in routes for p in r[2] if isinstance(p, tuple))
+    assert through >= 75
+
+
 def test_generator_covers_the_rules():
     """The random boards do exercise what they are meant to (else the comparison above
     proves little): blocked cities, off-boards, towns, shared sides, phase values."""
