@@ -162,11 +162,22 @@ def train_value(name, infos):
     return sum(values)
 
 
-def best_run(pos, max_stops=None):
-    """The best total over every assignment of routes to trains (idle allowed)."""
+def bonus_value(train, stops, bonuses):
+    """What a route earns beyond its stops: each bonus ``(amount, groups, trains)``
+    whose every group (a set of (hex, stop)) holds a stop of the route, for a train
+    the bonus names (no names: every train)."""
+    on = set(stops)
+    return sum(amount for amount, groups, trains in bonuses
+               if (not trains or train in trains) and all(on & set(g) for g in groups))
+
+
+def best_run(pos, max_stops=None, bonuses=()):
+    """The best total over every assignment of routes to trains (idle allowed); each
+    route earns its stops and the ``bonuses`` it reaches (:func:`bonus_value`)."""
     routes = all_routes(pos, max_stops)
     trains = pos["trains"]
-    values = [[train_value(t, r[3]) for r in routes] for t in trains]
+    values = [[None if (v := train_value(t, r[3])) is None else v + bonus_value(t, r[0], bonuses)
+               for r in routes] for t in trains]
 
     best = 0
 
