@@ -49,3 +49,31 @@ def test_wording_is_declared():
     assert titles.get("1832").audit_sections["stop-repeated"].startswith("1832 rulebook")
     assert titles.of_position({"map": {}}).audit_sections == {}
     assert titles.of_position({"map": {}}).audit_checks(None, []) == []
+
+
+def _state(obj):
+    """An object's attributes, arrays compared by content."""
+    import numpy as np
+
+    return {k: (v.tobytes() if isinstance(v, np.ndarray) else v) for k, v in vars(obj).items()}
+
+
+INTERCONNECTION = {"bonuses": [{"name": "Boston-Montreal", "between": ["G22", "B3"], "amount": 150,
+                                "interconnection": True}], "trains": ["2"]}
+
+
+@pytest.mark.parametrize("name, changes", [("1831/example.json", {}), ("1833NE/delaware_hudson.json", {}),
+                                           ("1833NE/boston_montreal.json", INTERCONNECTION)])
+def test_route_models_keep_no_state(name, changes):
+    """Issue 14: a route model is stateless. Solving twice (and listing every route for
+    the audit) leaves the model's attributes and the board's model as they were, and the
+    second answer equals the first."""
+    board = load_position(dict(json.loads((FIX / name).read_text()), **changes), name)
+    model = board.route_model
+    assert model is not None
+    before = _state(model)
+    first = solve(board)
+    again = solve(board)
+    assert board.route_model is model and _state(model).keys() == before.keys()
+    assert all(_state(model)[k] is before[k] or _state(model)[k] == before[k] for k in before)
+    assert (again.revenue, [r.stops for r in again.routes]) == (first.revenue, [r.stops for r in first.routes])
