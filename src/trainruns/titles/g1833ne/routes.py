@@ -27,6 +27,7 @@ import numpy as np
 
 from ...board import CITY, Train
 from ...search import RouteSet
+from ...value import counted, earned_bonuses, may_run
 
 
 @dataclass(frozen=True)
@@ -235,7 +236,7 @@ class _Context:
         ``stops``, bonuses earned as (name, amount), each stop's value on this route);
         None when ``kind`` may not run it."""
         n = len(stops)
-        if n < 2 or n > kind.visits or sum(not self.town[s] for s in stops) > kind.nontowns:
+        if n < 2 or not may_run(n, sum(self.town[s] for s in stops), kind):
             return None
         if not any(self.own[s] for s in stops):
             return None
@@ -249,25 +250,18 @@ class _Context:
                 v, needs = self.cond[s]
                 v = v if on & needs else 0
             vals.append(v)
-        order = sorted(range(n), key=lambda i: -vals[i])
-        counted = order[: kind.counts]
-        if not any(self.own[stops[i]] for i in counted):
-            best_own = max((i for i in range(n) if self.own[stops[i]]), key=lambda i: vals[i])
-            counted = counted[:-1] + [best_own]
-        total = sum(vals[i] for i in counted)
-        earned = []
-        for name, amount, groups, trains in self.bonuses:
-            if trains and kind.name not in trains:
-                continue
-            if all(on & g for g in groups):
-                earned.append((name, amount))
+        # the plain rule (trainruns.value): the counts best with a token city, the bonuses
+        flags = counted(vals, [self.own[s] for s in stops], kind.counts)
+        counted_at = [i for i in range(n) if flags[i]]
+        total = sum(vals[i] for i in counted_at)
+        earned = earned_bonuses(stops, self.bonuses, kind.name)
         if line is not None:
             whole = set(line)
             for name, amount, a, b in self.extended:
                 # the core already paid those it reaches by itself (they are core Bonuses)
                 if whole & a and whole & b and not (on & a and on & b):
                     earned.append((name, amount))
-        return total + sum(a for _, a in earned), set(counted), earned, vals
+        return total + sum(a for _, a in earned), set(counted_at), earned, vals
 
     def best_core(self, line, kind):
         """The core ``(i, j)`` of an extended ``line`` that earns ``kind`` the most (the
