@@ -9,6 +9,7 @@ import pathlib
 import pytest
 
 from trainruns import InputError, load_position, solve, titles
+from trainruns.board import RouteModel
 from trainruns.titles.base import Snapshot, Title
 
 FIX = pathlib.Path(__file__).parent.parent / "fixtures"
@@ -70,7 +71,7 @@ def test_route_models_keep_no_state(name, changes):
     second answer equals the first."""
     board = load_position(dict(json.loads((FIX / name).read_text()), **changes), name)
     model = board.route_model
-    assert model is not None
+    assert isinstance(model, RouteModel)
     before = _state(model)
     first = solve(board)
     again = solve(board)

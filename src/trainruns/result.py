@@ -57,6 +57,9 @@ class Run:
     nodes: int = 0
     idle: list[str] = field(default_factory=list)
     engine: str = "search"
+    # (kind index, route index) of the chosen routes in the route set they came from:
+    # a later search over the same set may start from them (not part of the answer)
+    picks: list = field(default_factory=list, repr=False, compare=False)
 
     def to_json(self, with_seconds=True):
         out = {

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ...board import RouteModel
 from ...errors import InputError
 from ...search import RouteSet
 from . import kernels, track
@@ -95,7 +96,7 @@ class StopArrays:
         return None
 
 
-class Model1831:
+class Model1831(RouteModel):
     """Per-stop 1831 facts by stop reference, and the search over them. Read-only
     after construction: every call works on its own :class:`StopArrays`."""
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ...board import CITY, Train
+from ...board import CITY, RouteModel, Train
 from ...search import RouteSet
 from ...value import counted, earned_bonuses, may_run
 
@@ -94,7 +94,7 @@ class LineRouteSet(RouteSet):
 
 
 @dataclass
-class RouteModel1833NE:
+class RouteModel1833NE(RouteModel):
     """``routes(compiled, kinds, deadline, progress)`` for the search (Board.route_model)."""
 
     conditional: list = field(default_factory=list)
