@@ -8,9 +8,12 @@ import argparse
 import importlib
 import os
 import sys
+import threading
+import time
 
 from .errors import InputError
 from .commands import COMMANDS
+from .limits import process_start
 
 
 class _UsageError(Exception):
@@ -38,6 +41,30 @@ def build_parser():
 
 
 def main(argv=None):
+    # a command's clock starts with its process (loading modules counts); a call from
+    # Python (argv given) starts it now
+    started = process_start() if argv is None else time.perf_counter()
+    try:
+        return _main(argv, started)
+    except KeyboardInterrupt:
+        return _interrupted()
+
+
+def _interrupted():
+    """Ctrl-C, at any moment: one line, exit 130. A kernel still running on a helper
+    thread would keep the process alive, so then it ends at once."""
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        pass
+    sys.stderr.write("trainruns: interrupted\n")
+    sys.stderr.flush()
+    if threading.active_count() > 1:
+        os._exit(130)
+    return 130
+
+
+def _main(argv, started):
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -47,14 +74,14 @@ def main(argv=None):
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)
         return 2
+    args.started = started
     try:
         return args.func(args) or 0
     except InputError as e:
         sys.stderr.write(f"trainruns: error: {e}\n")
         return 2
     except KeyboardInterrupt:
-        sys.stderr.write("trainruns: interrupted\n")
-        return 130
+        raise
     except BrokenPipeError:
         return 0
     except Exception as e:  # a bug, not bad input: still one line, but say so

@@ -50,6 +50,10 @@ class CompiledBoard:
     bonus_amount: np.ndarray   # int64
     bonus_names: list = field(default_factory=list)
     bonus_trains: list = field(default_factory=list)  # frozenset of train names, empty: all
+    # False when compiling stopped early (deadline, memory budget or work cap): the chains
+    # are all real track, but some are missing, so no route set or model built on them
+    # proves anything
+    complete: bool = True
 
     @property
     def n_stops(self):
@@ -66,8 +70,31 @@ class CompiledBoard:
         self._stop_ids = {ref: i for i, ref in enumerate(self.stop_refs)}
 
 
-def compile_board(board: Board) -> CompiledBoard:
-    """Compile the board's stops, track and bonuses into arrays (see module docstring)."""
+# Chains between two stops can be exponentially many (a hex with all 15 side-to-side
+# paths, repeated). Compiling stops after this many steps of the chain walk, or when the
+# chains would outgrow their share of the memory budget, or at the deadline; the board
+# is then marked incomplete (see ``CompiledBoard.complete``).
+MAX_CHAIN_STEPS = 10_000_000
+# bytes one chain takes while compiling (Python lists) and after (arrays), a generous figure
+CHAIN_BYTES = 1000
+# look at the clock every this many steps of the chain walk (a few milliseconds), and
+# not before this many: even past the deadline the token cities get some track
+CHECK_STEPS = 2048
+MIN_STEPS = 20_000
+
+
+def compile_board(board: Board, limits=None, own_only=False) -> CompiledBoard:
+    """Compile the board's stops, track and bonuses into arrays (see module docstring).
+
+    ``limits`` (a :class:`trainruns.limits.Limits`) bounds the chain walk: past its
+    deadline, or with more chains than a quarter of its memory budget holds, compiling
+    stops with the chains found so far and ``complete=False``.
+
+    ``own_only``: compile only the track connected to the corporation's tokens (what
+    its routes can use; a huge map's far side costs nothing then). Stop ids stay those
+    of the whole board; track bits are renumbered in the same order with the unused ones
+    left out, so on a board whose track is all connected nothing changes.
+    """
     stop_refs = list(board.stop_refs())
     stop_ids = {ref: i for i, ref in enumerate(stop_refs)}
     stops = [board.stop(ref) for ref in stop_refs]
@@ -101,13 +128,25 @@ def compile_board(board: Board) -> CompiledBoard:
             if len(per_hex) == 2 and all(len(v) >= 2 for v in per_hex.values()):
                 side_bit[node] = n_bits
                 n_bits += 1
-    words = max(1, (n_bits + 63) // 64)
-
     enterable = [s.enterable for s in stops]
+    reach = None
+    if own_only:
+        reach = _connected(incident, path_nodes, nodes.count,
+                           [i for i, s in enumerate(stops) if s.enterable and board.is_own_token(s)])
     chains = []  # (from stop, to stop, [path ids], [bit ids])
-    for s, stop in enumerate(stops):
-        if enterable[s]:
-            _chains_from(s, stop_ids, nodes, incident, path_nodes, paths, side_bit, enterable, chains)
+    walk = _Walk(limits)
+    # the token cities' chains first: when the walk is cut, routes can still start there
+    # (chains are sorted by their first stop below, so the order is the same either way)
+    own = [s for s in range(len(stops)) if stops[s].enterable and board.is_own_token(stops[s])]
+    own_set = set(own)
+    for s in own + [s for s in range(len(stops)) if s not in own_set]:
+        if enterable[s] and (reach is None or reach[s]):
+            if not _chains_from(s, stop_ids, nodes, incident, path_nodes, paths, side_bit, enterable,
+                                chains, walk):
+                break
+    if own_only:
+        chains, n_bits = _renumber_bits(chains)
+    words = max(1, (n_bits + 63) // 64)
 
     chains.sort(key=lambda c: c[0])
     n_chains = len(chains)
@@ -152,7 +191,56 @@ def compile_board(board: Board) -> CompiledBoard:
         bonus_amount=np.array([b.amount for b in board.bonuses], dtype=np.int64),
         bonus_names=[b.name for b in board.bonuses],
         bonus_trains=[b.trains for b in board.bonuses],
+        complete=walk.complete,
     )
+
+
+class _Walk:
+    """The budget of the chain walk: steps, chains kept, the deadline."""
+
+    def __init__(self, limits):
+        self.limits = limits
+        self.steps = 0
+        self.max_chains = None
+        if limits is not None:
+            self.max_chains = max(1000, limits.array_budget() // 4 // CHAIN_BYTES)
+        self.complete = True
+
+    def step(self, n_chains):
+        """Count one step; False when the walk must stop."""
+        self.steps += 1
+        if self.steps % CHECK_STEPS:
+            return True
+        if (self.steps >= MAX_CHAIN_STEPS
+                or (self.max_chains is not None and n_chains >= self.max_chains)
+                or (self.limits is not None and self.steps >= MIN_STEPS and self.limits.expired())):
+            self.complete = False
+        return self.complete
+
+
+def _connected(incident, path_nodes, n_nodes, sources):
+    """Which track nodes are joined to ``sources`` by track (through anything)."""
+    seen = [False] * n_nodes
+    stack = list(sources)
+    for s in stack:
+        seen[s] = True
+    while stack:
+        node = stack.pop()
+        for p in incident[node]:
+            a, b = path_nodes[p]
+            other = b if a == node else a
+            if not seen[other]:
+                seen[other] = True
+                stack.append(other)
+    return seen
+
+
+def _renumber_bits(chains):
+    """The chains with their track bits renumbered 0.. in the same order, leaving out
+    bits no chain uses; returns (chains, number of bits)."""
+    used = sorted({b for c in chains for b in c[3]})
+    new = {b: i for i, b in enumerate(used)}
+    return [(a, b, ps, [new[x] for x in bits]) for a, b, ps, bits in chains], len(used)
 
 
 class _TrackNodes:
@@ -189,11 +277,12 @@ class _TrackNodes:
         return node
 
 
-def _chains_from(start, stop_ids, nodes, incident, path_nodes, paths, side_bit, enterable, out):
+def _chains_from(start, stop_ids, nodes, incident, path_nodes, paths, side_bit, enterable, out, walk):
     """Every chain of track from stop ``start`` to another enterable stop.
 
     A chain uses no path, hex side or junction twice. Stops end it; it never turns back
-    into the hex it came from at a hex side.
+    into the hex it came from at a hex side. Returns False when ``walk`` (the budget)
+    stopped it early.
     """
     n_stops = len(stop_ids)
 
@@ -206,6 +295,8 @@ def _chains_from(start, stop_ids, nodes, incident, path_nodes, paths, side_bit, 
     for p in incident[start]:
         stack.append((other_end(p, start), p, [p], [p], {start}))
     while stack:
+        if not walk.step(len(out)):
+            return False
         node, via, ps, bits, used = stack.pop()
         if node < n_stops:
             if node != start and enterable[node]:
@@ -224,6 +315,7 @@ def _chains_from(start, stop_ids, nodes, incident, path_nodes, paths, side_bit, 
             if is_side and paths[q][0] == came_from_hex:
                 continue  # at a hex side, track continues in the other hex only
             stack.append((other_end(q, node), q, ps + [q], bits + [q], used))
+    return True
 
 
 def _bonus_groups(board, stop_ids):

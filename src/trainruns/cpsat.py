@@ -31,6 +31,37 @@ import numpy as np
 # Building the model from Python costs about this much per column (measured: 40,000
 # columns in 7 s on a busy 2-core machine); used to keep a deadline.
 SECONDS_PER_COLUMN = 2e-4
+# bytes a column costs: its Python variable and CP-SAT's copies of it, a generous figure
+BYTES_PER_COLUMN = 4096
+
+
+def run_solver(solver, model):
+    """``solver.solve(model)`` where Ctrl-C can stop it: the solve runs on a daemon
+    thread (CP-SAT's own SIGINT handler is switched off: it would end the search and
+    return a partial answer as if nothing happened) and the caller waits where Python
+    sees the signal; on Ctrl-C the search is told to stop and KeyboardInterrupt goes on."""
+    import threading
+
+    solver.parameters.catch_sigint_signal = False
+    out = {}
+
+    def work():
+        try:
+            out["status"] = solver.solve(model)
+        except BaseException as e:  # re-raised on the caller's thread
+            out["error"] = e
+
+    thread = threading.Thread(target=work, daemon=True)
+    thread.start()
+    try:
+        while thread.is_alive():
+            thread.join(0.5)
+    except KeyboardInterrupt:
+        solver.stop_search()
+        raise
+    if "error" in out:
+        raise out["error"]
+    return out["status"]
 
 
 def _trivial_bound(routes, count, lower):
@@ -70,13 +101,15 @@ def useful_columns(routes, kinds_count, lower):
     return cols
 
 
-def solve_cpsat(routes, trains, lower=0, hint=None, deadline=None, workers=2):
+def solve_cpsat(routes, trains, lower=0, hint=None, deadline=None, workers=2, memory=None):
     """Solve the program of the module docstring.
 
     ``trains`` are the board's trains; ``lower`` a revenue already reached (by ``hint``,
     a list of ``(kind index, route index)``). Returns ``(value, picks, bound, proven)``
     where picks lists ``(kind index, route index)``; when no column can beat ``lower``
-    it returns ``(lower, hint, lower, True)`` without building a model."""
+    it returns ``(lower, hint, lower, True)`` without building a model. A program that
+    would take more than ``memory`` bytes is not built either (the known run is kept,
+    with the trivial bound)."""
     from ortools.sat.python import cp_model
 
     kind_of = {name: k for k, name in enumerate(routes.kinds)}
@@ -87,7 +120,9 @@ def solve_cpsat(routes, trains, lower=0, hint=None, deadline=None, workers=2):
     n_cols = sum(len(c) for c in cols.values())
     if n_cols == 0:
         return lower, list(hint or []), lower, True
-    if deadline is not None and n_cols * SECONDS_PER_COLUMN > deadline - time.perf_counter():
+    words = routes.bits.shape[1]
+    too_big = memory is not None and n_cols * (BYTES_PER_COLUMN + 64 * words) > memory
+    if too_big or (deadline is not None and n_cols * SECONDS_PER_COLUMN > deadline - time.perf_counter()):
         # building the model alone would overrun the deadline: keep the known run and
         # the bound of every train at its best route
         return lower, list(hint or []), _trivial_bound(routes, count, lower), False
@@ -128,7 +163,7 @@ def solve_cpsat(routes, trains, lower=0, hint=None, deadline=None, workers=2):
     solver.parameters.num_workers = workers
     if deadline is not None:
         solver.parameters.max_time_in_seconds = max(0.01, deadline - time.perf_counter())
-    status = solver.solve(model)
+    status = run_solver(solver, model)
     if status == cp_model.INFEASIBLE:
         return lower, list(hint or []), lower, True
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):

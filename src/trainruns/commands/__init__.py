@@ -24,3 +24,26 @@ def seconds(text):
 
 def add_time_limit(parser, help):
     parser.add_argument("--time-limit", type=seconds, metavar="SECONDS", help=help)
+
+
+def memory_size(text):
+    """argparse type of ``--memory``: bytes, or a number with K, M or G (powers of 1024)."""
+    import argparse
+
+    units = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
+    t = text.strip().lower().removesuffix("b")
+    scale = units.get(t[-1:], 1)
+    number = t[:-1] if t[-1:] in units else t
+    try:
+        value = float(number) if number.isascii() else float("nan")
+    except ValueError:
+        value = float("nan")
+    if not (0 < value < 1 << 50):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a memory size (like 2G or 500M)")
+    return int(value * scale)
+
+
+def add_memory(parser):
+    parser.add_argument("--memory", type=memory_size, metavar="SIZE", default=None,
+                        help="memory the search may take (default 2G); past it the best run found "
+                             "is given with an upper bound, not proven")

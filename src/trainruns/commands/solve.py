@@ -5,17 +5,21 @@ import sys
 import time
 
 from ..kernels import warm_up
+from ..limits import Limits
 from ..position import load_position
 from ..search import solve
 from .progress import TerminalProgress
-from . import add_time_limit
+from . import add_memory, add_time_limit
 
 
 def register(sub):
     p = sub.add_parser("solve", help="find the proven best run of a position")
     p.add_argument("position", help="position file (JSON)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
-    add_time_limit(p, "stop after this long with the best run found and an upper bound")
+    add_time_limit(p, "stop after this long (counted from the command's start, kept within 10%% or "
+                      "0.5 s) with the best run found and an upper bound; Ctrl-C then prints the best "
+                      "run found so far")
+    add_memory(p)
     p.add_argument("--engine", choices=["auto", "search", "cpsat", "flow"], default="auto",
                    help="train assignment: numba branch and bound (search), the CP-SAT 0-1 program "
                         "(cpsat), the CP-SAT model over the track graph with no routes listed (flow) "
@@ -25,17 +29,35 @@ def register(sub):
 
 
 def run(args):
+    limits = Limits(args.time_limit, args.memory, start=getattr(args, "started", None))
     board = load_position(args.position)
-    compile_notice(args.quiet)
-    progress = None if args.quiet else TerminalProgress()
-    result = solve(board, time_limit=args.time_limit, progress=progress, engine=args.engine)
+    if not limits.expired():
+        compile_notice(args.quiet)
+    progress = None if args.quiet else TerminalProgress(start=limits.start)
+    try:
+        result = solve(board, progress=progress, engine=args.engine, limits=limits)
+    except KeyboardInterrupt:
+        # with a time limit the user asked for the best run in bounded time: Ctrl-C
+        # gives the best found so far (still not proven), then the interruption
+        if progress:
+            progress.close()
+        if args.time_limit is not None and limits.best is not None:
+            best = limits.best
+            best.optimal = False
+            best.seconds = time.perf_counter() - limits.start
+            show(args, board, best)
+        raise
     if progress:
         progress.close()
-    if args.json:
-        print(json.dumps(result.to_json()))
-    else:
-        print(format_run(board, result))
+    show(args, board, result)
     return 0
+
+
+def show(args, board, result):
+    if args.json:
+        print(json.dumps(result.to_json()), flush=True)
+    else:
+        print(format_run(board, result), flush=True)
 
 
 def compile_notice(quiet):

@@ -1,0 +1,145 @@
+"""A quick legal run, found in milliseconds before any kernel is loaded.
+
+Whatever the deadline, ``solve`` never answers below this run: it is computed first, in
+plain Python over the compiled board, with a fixed amount of work. Trains take turns,
+biggest first; each walks a bounded depth-first search out from the corporation's token
+cities (next stops by value, best first) and takes the best route it saw that uses no
+track an earlier train took. The routes obey the plain rules of CONTRACT.md like every
+listed route: an unbranched line of 2..visits stops, at most ``nontowns`` of them not
+towns, no stop or track twice, only its ends impassable, a token city on it; a route
+earns its ``counts`` best stops (a token city among them) plus its bonuses.
+"""
+
+from __future__ import annotations
+
+from .result import Run
+
+# steps (chains tried) per train, and in all: a few milliseconds of Python each
+STEPS_PER_TRAIN = 3000
+MAX_STEPS = 60_000
+
+
+def greedy_run(compiled, bound: int, steps_per_train=STEPS_PER_TRAIN, max_steps=MAX_STEPS) -> Run:
+    """The run of the module docstring; ``bound`` (an upper bound on the best revenue,
+    known to the caller) is passed through to the result."""
+    from .cpsat_flow import route_of_chains
+
+    board = compiled.board
+    order = sorted(board.trains, key=lambda t: (-t.visits, -t.counts, t.name))
+    masks = _ChainMasks(compiled)
+    adjacency = _by_value(compiled)
+    roots = [int(s) for s in compiled.stop_own.nonzero()[0]]
+    taken = 0
+    routes = []
+    total_steps = 0
+    for train in order:
+        if total_steps >= max_steps or not roots:
+            break
+        steps = min(steps_per_train, max_steps - total_steps)
+        chains, used = _best_line(compiled, masks, adjacency, roots, train, taken, steps)
+        total_steps += steps
+        if chains is None:
+            continue
+        route = route_of_chains(compiled, chains, train)
+        if route.revenue <= 0:
+            continue
+        routes.append(route)
+        taken |= used
+    names = [t.name for t in board.trains]
+    routes.sort(key=lambda r: names.index(r.train))
+    idle = list(names)
+    for r in routes:
+        idle.remove(r.train)
+    revenue = sum(r.revenue for r in routes)
+    bound = max(bound, revenue)
+    return Run(routes=routes, revenue=revenue, optimal=bound == revenue, bound=bound, idle=idle,
+               engine="greedy")
+
+
+class _ChainMasks:
+    """Chain track masks as Python ints, made on first use."""
+
+    def __init__(self, compiled):
+        self.bits = compiled.chain_bits
+        self.cache = {}
+
+    def __getitem__(self, c):
+        m = self.cache.get(c)
+        if m is None:
+            m = 0
+            for i, w in enumerate(self.bits[c].tolist()):
+                m |= int(w) << (64 * i)
+            self.cache[c] = m
+        return m
+
+
+def _by_value(compiled):
+    """Per stop, its outgoing chains, the most valuable next stop first."""
+    value = compiled.stop_value
+    out = {}
+
+    def get(s):
+        if s not in out:
+            cs = [int(compiled.adj_chain[i]) for i in range(compiled.adj_ptr[s], compiled.adj_ptr[s + 1])]
+            cs.sort(key=lambda c: -int(value[compiled.chain_to[c]]))
+            out[s] = cs
+        return out[s]
+
+    return get
+
+
+def _line_value(compiled, stops, train):
+    """What a line of stops earns for the train (the counted-stops rule and bonuses)."""
+    from .search import counted_stops
+
+    values = [int(compiled.stop_value[s]) for s in stops]
+    counted = counted_stops(values, [bool(compiled.stop_own[s]) for s in stops], train.counts)
+    total = sum(v for v, c in zip(values, counted) if c)
+    groups = 0
+    for s in stops:
+        groups |= int(compiled.stop_groups[s])
+    for amount, req, trains in zip(compiled.bonus_amount, compiled.bonus_required, compiled.bonus_trains):
+        if groups & int(req) == int(req) and (not trains or train.name in trains):
+            total += int(amount)
+    return total
+
+
+def _best_line(compiled, masks, adjacency, roots, train, taken, steps):
+    """The best line out of a token city found in ``steps`` chain tries: (chains, track
+    mask), or (None, 0)."""
+    best, best_chains, best_mask = 0, None, 0
+    per_root = max(1, steps // len(roots))
+    for root in roots:
+        budget = [per_root]
+        stops, chains = [root], []
+        nontowns = 0 if compiled.stop_town[root] else 1
+        # explicit stack of (stop, chain iterator position)
+        stack = [(root, 0, taken, nontowns)]
+        while stack and budget[0] > 0:
+            s, k, used, nt = stack[-1]
+            nxt = adjacency(s)
+            if (len(stack) > 1 and not compiled.stop_passable[s]) or len(stops) >= train.visits or k >= len(nxt):
+                stack.pop()
+                if chains:
+                    chains.pop()
+                    stops.pop()
+                continue
+            stack[-1] = (s, k + 1, used, nt)
+            c = nxt[k]
+            budget[0] -= 1
+            t = int(compiled.chain_to[c])
+            if t in stops:
+                continue
+            nt2 = nt if compiled.stop_town[t] else nt + 1
+            if nt2 > train.nontowns:
+                continue
+            m = masks[c]
+            if used & m:
+                continue
+            stops.append(t)
+            chains.append(c)
+            v = _line_value(compiled, stops, train)
+            if v > best:
+                best, best_chains, best_mask = v, list(chains), (used | m) & ~taken
+            stack.append((t, 0, used | m, nt2))
+    return best_chains, best_mask
