@@ -109,12 +109,16 @@ def _best_line(compiled, masks, adjacency, roots, train, taken, steps):
     mask), or (None, 0)."""
     best, best_chains, best_mask = 0, None, 0
     per_root = max(1, steps // len(roots))
+    # every stop counts and no bonus pays: a line's value is a running sum (the root is
+    # the token city); otherwise it is worked out afresh, which costs its length in steps
+    simple = train.counts >= train.visits and not len(compiled.bonus_amount)
     for root in roots:
         budget = [per_root]
         stops, chains = [root], []
         nontowns = 0 if compiled.stop_town[root] else 1
         # explicit stack of (stop, chain iterator position)
         stack = [(root, 0, taken, nontowns)]
+        sums = [int(compiled.stop_value[root])]
         while stack and budget[0] > 0:
             s, k, used, nt = stack[-1]
             nxt = adjacency(s)
@@ -123,6 +127,7 @@ def _best_line(compiled, masks, adjacency, roots, train, taken, steps):
                 if chains:
                     chains.pop()
                     stops.pop()
+                    sums.pop()
                 continue
             stack[-1] = (s, k + 1, used, nt)
             c = nxt[k]
@@ -138,7 +143,12 @@ def _best_line(compiled, masks, adjacency, roots, train, taken, steps):
                 continue
             stops.append(t)
             chains.append(c)
-            v = _line_value(compiled, stops, train)
+            sums.append(sums[-1] + int(compiled.stop_value[t]))
+            if simple:
+                v = sums[-1]
+            else:
+                v = _line_value(compiled, stops, train)
+                budget[0] -= len(stops)
             if v > best:
                 best, best_chains, best_mask = v, list(chains), (used | m) & ~taken
             stack.append((t, 0, used | m, nt2))
