@@ -132,10 +132,13 @@ def solve(source, time_limit: float | None = None, progress: Progress | None = N
         quick = greedy_run(compiled, stop_value_bound(compiled))
         limits.offer(quick)
         if progress:
-            progress.update("assign", nodes=0, best=quick.revenue, bound=quick.bound)
+            progress.update("quick", best=quick.revenue, bound=quick.bound)
     if quick is not None and limits.expired():
         return _final(quick, quick, compiled, 0.0)
+    t0 = time.perf_counter()
     warm_up()
+    if progress:
+        progress.update("kernels", seconds=time.perf_counter() - t0)
     t0 = time.perf_counter()
     deadline = limits.deadline
     if quick is not None and limits.expired():
@@ -522,8 +525,9 @@ def assign_trains(routes: RouteSet, deadline=None, progress=None, budget=1 << 16
         here = int(open_bound(depth, nodebound, best))
         low_bound = here if low_bound is None else min(low_bound, here)
         if progress:
-            shown = low_bound if routes.complete else max(int(best[0]), stop_value_bound(routes.compiled))
-            progress.update("assign", nodes=int(nodes[0]), best=int(best[0]), bound=shown)
+            known = max(int(best[0]), limits.best.revenue if limits is not None and limits.best else 0)
+            shown = low_bound if routes.complete else max(known, stop_value_bound(routes.compiled))
+            progress.update("assign", nodes=int(nodes[0]), best=known, bound=max(shown, known))
         if deadline is not None and time.perf_counter() > deadline:
             break
         if max_nodes is not None and nodes[0] >= max_nodes:

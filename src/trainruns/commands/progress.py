@@ -21,6 +21,11 @@ class TerminalProgress(Progress):
 
     def update(self, stage, **info):
         now = time.perf_counter() - self.t0
+        if stage == "kernels":
+            from .solve import kernels_notice
+
+            kernels_notice(self.stream, info["seconds"])
+            return
         if now < self.delay or (not self.tty and self.shown and now - self.last < self.every):
             return
         self.last = now
@@ -28,6 +33,8 @@ class TerminalProgress(Progress):
             text = f"routes: {info['routes']:,} from {info['roots_done']}/{info['roots']} tokens"
             if "seconds" in info:
                 text += f", listing token {info['roots_done'] + 1}"
+        elif stage == "quick":
+            text = f"quick run: {info['best']}, bound {info['bound']}"
         else:
             text = f"search: {info['nodes']:,} nodes, best {info['best']}, bound {info['bound']}"
         text = f"[{now:6.1f}s] {text}"

@@ -31,8 +31,8 @@ def register(sub):
 def run(args):
     limits = Limits(args.time_limit, args.memory, start=getattr(args, "started", None))
     board = load_position(args.position)
-    if not limits.expired():
-        compile_notice(args.quiet)
+    # the kernels are loaded by solve, after its quick run (a short limit may need no
+    # kernel at all); the progress reports a first-time compilation
     progress = None if args.quiet else TerminalProgress(start=limits.start)
     try:
         result = solve(board, progress=progress, engine=args.engine, limits=limits)
@@ -66,9 +66,14 @@ def compile_notice(quiet):
     t0 = time.perf_counter()
     warm_up()
     took = time.perf_counter() - t0
-    if took > 2 and not quiet:
-        sys.stderr.write(f"trainruns: compiled the search kernels in {took:.0f} s "
-                         "(once per machine; later runs load them)\n")
+    if not quiet:
+        kernels_notice(sys.stderr, took)
+
+
+def kernels_notice(stream, took):
+    if took > 2:
+        stream.write(f"trainruns: compiled the search kernels in {took:.0f} s "
+                     "(once per machine; later runs load them)\n")
 
 
 def stop_name(board, ref):
