@@ -110,8 +110,6 @@ def solve_cpsat(routes, trains, lower=0, hint=None, deadline=None, workers=2, me
     it returns ``(lower, hint, lower, True)`` without building a model. A program that
     would take more than ``memory`` bytes is not built either (the known run is kept,
     with the trivial bound)."""
-    from ortools.sat.python import cp_model
-
     kind_of = {name: k for k, name in enumerate(routes.kinds)}
     count = [0] * len(routes.kinds)
     for t in trains:
@@ -126,6 +124,9 @@ def solve_cpsat(routes, trains, lower=0, hint=None, deadline=None, workers=2, me
         # building the model alone would overrun the deadline: keep the known run and
         # the bound of every train at its best route
         return lower, list(hint or []), _trivial_bound(routes, count, lower), False
+
+    # (OR-Tools loads in about a second: only once the model is sure to be built)
+    from ortools.sat.python import cp_model
 
     model = cp_model.CpModel()
     col_kind, col_route, col_var = [], [], []

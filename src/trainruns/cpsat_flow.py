@@ -127,9 +127,6 @@ def solve_flow(compiled, trains, lower=0, hint_run=None, deadline=None, workers=
     the routes are proven best. A model bigger than ``memory`` bytes is not built; on a
     board compiled only in part (``compiled.complete`` false) its runs are legal but its
     bound and proof say nothing, so only the trivial bound is returned."""
-    from ortools.sat.python import cp_model
-
-    from .cpsat import run_solver
     from .search import stop_value_bound
 
     board = compiled.board
@@ -150,6 +147,11 @@ def solve_flow(compiled, trains, lower=0, hint_run=None, deadline=None, workers=
             0.01, SECONDS_PER_CHAIN_LITERAL * len(chains) * len(trains)):
         # CP-SAT's set-up of a big model ignores its time limit: keep the deadline
         return None, trivial, False
+    # (OR-Tools loads in about a second: only once the model is sure to be built)
+    from ortools.sat.python import cp_model
+
+    from .cpsat import run_solver
+
     idx = {s: i + 1 for i, s in enumerate(nodes)}  # circuit node of a stop; 0 is the depot
     by_pair = {}
     for c in chains:

@@ -77,13 +77,10 @@ ENGINES = ("auto", "search", "cpsat", "flow")
 # threads for route enumeration (one root each): this machine's cores, at most 2
 WORKERS = max(1, min(2, os.cpu_count() or 1))
 
-# Routes kept in memory at most (about 200 bytes each): beyond this the route set is
-# marked incomplete and the answer comes with an upper bound instead of a proof.
+# Routes kept in memory at most (about 200 bytes each; the memory budget of
+# :class:`trainruns.limits.Limits` may allow fewer): beyond this the route set is marked
+# incomplete and the answer comes with an upper bound instead of a proof.
 MAX_ROUTES = 6_000_000
-# Enumeration speed assumed to turn a deadline into a route budget (routes per second,
-# a busy machine's figure, including valuing them: the budget must not overshoot the
-# deadline much, and half the time left is kept for the assignment).
-ROUTES_PER_SECOND = 1_000_000
 # Seconds (at least; or as long as the enumeration took) for assigning trains when the
 # route set had to be cut without a time limit: the result cannot be proven anyway.
 INCOMPLETE_SECONDS = 5.0
@@ -171,6 +168,9 @@ def solve(source, time_limit: float | None = None, progress: Progress | None = N
     else:
         run = assign_auto(routes, deadline=deadline, progress=progress, limits=limits)
     limits.offer(run)
+    if quick is not None:
+        # the quick run may be the answer: it reports the search's work
+        quick.candidates, quick.nodes = run.candidates, run.nodes
     if (flow_deadline is not None or flow_seconds is not None) and not run.optimal:
         from .cpsat_flow import improve
 
@@ -270,6 +270,10 @@ def enumerate_all(compiled: CompiledBoard, deadline=None, progress=None, limits:
     # route set is the same as serially. Small boards never pay for threads.
     step, i = 1, 0
     t_start = time.perf_counter()
+    # with a deadline, listing gets half the time left (the assignment and the flow
+    # model the rest): the kernel is told to stop then, even inside a root
+    until = None if deadline is None else t_start + (deadline - t_start) / 2
+    stop = np.zeros(1, dtype=np.int64)
     while i < len(roots):
         limit = (MAX_ROUTES - total) // step
         # what the memory budget still holds, at the bytes per route seen so far (or the
@@ -279,23 +283,17 @@ def enumerate_all(compiled: CompiledBoard, deadline=None, progress=None, limits:
         if limit <= 0:
             complete = False
             break
-        if deadline is not None:
-            left = deadline - time.perf_counter()
-            if left <= 0:
-                complete = False
-                break
-            # one root can hold millions of routes: give it a budget it can enumerate
-            # in the time left, so the deadline holds inside a root too
-            # (long routes take longer to list and value: the rate is for 8 stops)
-            rate = ROUTES_PER_SECOND * 8 / min(max(max_visits, 8), 40)
-            limit = min(limit, max(1000, int(left / 2 * rate / step)))
+        if until is not None and time.perf_counter() >= until:
+            complete = False
+            break
         batch = roots[i:i + step]
         t_batch = time.perf_counter()
-        results = _in_threads([(compiled, np.array([root]), max_visits, max_nontowns, limit,
+        results = _in_threads([(compiled, np.array([root]), max_visits, max_nontowns, limit, stop,
                                 (budget - 2 * held) // step) for root in batch],
                               lambda: progress and progress.update(
                                   "routes", roots_done=i, roots=len(roots), routes=total,
-                                  seconds=time.perf_counter() - t_start))
+                                  seconds=time.perf_counter() - t_start),
+                              stop, until)
         for part, cut in results:
             parts.append(part)
             total += len(part[0]) - 1
@@ -316,11 +314,12 @@ def enumerate_all(compiled: CompiledBoard, deadline=None, progress=None, limits:
                     complete)
 
 
-def _in_threads(calls, tick):
+def _in_threads(calls, tick, stop, until=None):
     """``_enumerate_root(*args)`` for each args of ``calls``, each on its own daemon
     thread; the caller waits where Ctrl-C reaches it (a numba kernel holds off Python's
     signal handling while it runs on the main thread) and calls ``tick()`` every half
-    second (progress). A thread left running after Ctrl-C dies with the process."""
+    second (progress). At ``until`` (a ``perf_counter`` time) or on Ctrl-C it sets
+    ``stop[0]``, which the kernels see within 1,024 routes."""
     import threading
 
     out = [None] * len(calls)
@@ -335,52 +334,78 @@ def _in_threads(calls, tick):
     threads = [threading.Thread(target=work, args=(k, a), daemon=True) for k, a in enumerate(calls)]
     for t in threads:
         t.start()
-    for t in threads:
-        while t.is_alive():
-            t.join(0.5)
-            if t.is_alive():
-                tick()
+    last = time.perf_counter()
+    try:
+        for t in threads:
+            while t.is_alive():
+                t.join(0.05)
+                now = time.perf_counter()
+                if until is not None and now >= until:
+                    stop[0] = 1
+                if t.is_alive() and now - last >= 0.5:
+                    last = now
+                    tick()
+    except KeyboardInterrupt:
+        stop[0] = 1
+        raise
     if errors:
         raise errors[0]
     return out
 
 
-def _enumerate_root(compiled, roots, max_visits, max_nontowns, limit, max_bytes=None, cap=1 << 14):
+def _enumerate_root(compiled, roots, max_visits, max_nontowns, limit, stop, max_bytes=None):
     """The routes of ``roots`` as arrays, at most ``limit`` of them; returns (arrays,
-    cut) where ``cut`` says the limit was reached (more routes exist). The buffers never
-    grow past ``max_bytes``: the routes that fit are kept and the set is cut."""
+    cut) where ``cut`` says the limit was reached (more routes exist), or ``stop[0]``
+    was set (see :func:`_in_threads`). The buffers never take more than ``max_bytes``:
+    when that holds fewer routes than ``limit``, the routes that fit are kept and the
+    set is cut.
+
+    A big budget is allocated at once (pages are only taken as routes are written, so
+    an unused tail costs nothing) to list the routes in one pass: growing a small buffer
+    means listing everything again."""
     from .kernels.routes import enumerate_routes
 
     if max_visits < 2:
         return (np.zeros(1, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64),
                 np.zeros(0, np.int64), np.zeros((0, compiled.words), np.uint64)), False
-    cap = max(1, min(cap, limit))
-    avg = min(max_visits, 8)
+    words = compiled.words
+    avg = min(max_visits, 16)
+
+    def room(avg):
+        # route slots that fit in max_bytes with ``avg`` stops per route
+        per_route = 8 * (3 + 2 * avg) + 8 * words
+        return limit if max_bytes is None else max(1, min(limit, int(max_bytes // per_route)))
+
+    cap = room(avg)
     while True:
-        ptr = np.zeros(cap + 1, dtype=np.int64)
-        stops = np.empty(cap * avg, dtype=np.int64)
-        chains = np.empty(cap * avg, dtype=np.int64)
-        split = np.empty(cap, dtype=np.int64)
-        bits = np.empty((cap, compiled.words), dtype=np.uint64)
+        try:
+            ptr = np.zeros(cap + 1, dtype=np.int64)
+            stops = np.empty(cap * avg, dtype=np.int64)
+            chains = np.empty(cap * avg, dtype=np.int64)
+            split = np.empty(cap, dtype=np.int64)
+            bits = np.empty((cap, words), dtype=np.uint64)
+        except MemoryError:
+            # the system has less than the budget says (a ulimit): ask for less
+            if cap == 1:
+                raise
+            cap = max(1, cap // 4)
+            limit = cap
+            continue
         n = enumerate_routes(roots, compiled.adj_ptr, compiled.adj_chain, compiled.chain_to,
                              compiled.chain_bits, compiled.stop_passable, compiled.stop_own,
                              compiled.stop_town, max_visits, max_nontowns,
-                             ptr, stops, chains, split, bits, limit)
-        cut = n > limit
-        n = min(n, limit)
-        if n <= cap and (ptr[n] > 0 or n == 0):
+                             ptr, stops, chains, split, bits, cap, stop)
+        cut = n > cap or stop[0] != 0
+        n = min(n, cap)
+        if ptr[n] == 0 and n > 0 and stop[0] != 0:
+            # stopped with the buffers full: keep the routes written whole
+            n = int(np.flatnonzero(ptr[1:n + 1])[-1]) + 1 if ptr[1] > 0 else 0
+        if ptr[n] > 0 or n == 0:
             end = ptr[n]
             return (ptr[: n + 1], stops[:end], chains[:end], split[:n], bits[:n]), cut
-        # too small: grow to what was counted (stops per route at most max_visits)
-        new_cap = max(min(cap * 2, limit), n)
-        new_avg = max_visits if max_visits <= 16 else avg * 2
-        if max_bytes is not None and new_cap * (8 * (3 + 2 * new_avg) + 8 * compiled.words) > max_bytes:
-            # the memory budget holds no more: keep the routes the buffers took whole
-            done = int(np.flatnonzero(ptr[1:cap + 1] > 0)[-1]) + 1 if ptr[1] > 0 else 0
-            end = ptr[done]
-            return (ptr[: done + 1].copy(), stops[:end].copy(), chains[:end].copy(), split[:done].copy(),
-                    bits[:done].copy()), True
-        cap, avg = new_cap, new_avg
+        # the routes are longer than ``avg`` stops on average: room for longer ones
+        avg = min(avg * 2, max(max_visits, 2))
+        cap = room(avg)
 
 
 def _concat(parts, words):
