@@ -54,6 +54,9 @@ class CompiledBoard:
     # are all real track, but some are missing, so no route set or model built on them
     # proves anything
     complete: bool = True
+    # compiled for one corporation only (``own_only``): which stops its track joins to a
+    # token (no route reaches the others); None: every stop
+    stop_reach: np.ndarray = None
 
     @property
     def n_stops(self):
@@ -100,8 +103,11 @@ def compile_board(board: Board, limits=None, own_only=False) -> CompiledBoard:
     stops = [board.stop(ref) for ref in stop_refs]
 
     nodes = _TrackNodes(board, stop_ids)
+    kept = _hexes_joined_to_tokens(board, nodes.at) if own_only else None
     paths, path_nodes = [], []
     for hex_id, hx in board.hexes.items():
+        if kept is not None and hex_id not in kept:
+            continue
         for j, (a, b) in enumerate(hx.paths):
             paths.append((hex_id, j))
             path_nodes.append((nodes.node(hex_id, a), nodes.node(hex_id, b)))
@@ -192,6 +198,7 @@ def compile_board(board: Board, limits=None, own_only=False) -> CompiledBoard:
         bonus_names=[b.name for b in board.bonuses],
         bonus_trains=[b.trains for b in board.bonuses],
         complete=walk.complete,
+        stop_reach=None if reach is None else np.array(reach[:len(stops)], dtype=np.bool_),
     )
 
 
@@ -216,6 +223,26 @@ class _Walk:
                 or (self.limits is not None and self.steps >= MIN_STEPS and self.limits.expired())):
             self.complete = False
         return self.complete
+
+
+def _hexes_joined_to_tokens(board, at):
+    """The hexes whose track may join a hex holding one of the corporation's tokens
+    (across sides where both hexes have track): the rest cannot be on its routes."""
+    def sides(hx):
+        return {k for a, b in hx.paths for what, k in (a, b) if what == "side"}
+
+    start = [hid for hid, hx in board.hexes.items()
+             if any(s.enterable and board.is_own_token(s) for s in hx.stops)]
+    seen = set(start)
+    stack = list(start)
+    while stack:
+        hx = board.hexes[stack.pop()]
+        for k in sides(hx):
+            other = at.get(neighbour(hx.x, hx.y, k, board.layout))
+            if other is not None and other not in seen and opposite(k) in sides(board.hexes[other]):
+                seen.add(other)
+                stack.append(other)
+    return seen
 
 
 def _connected(incident, path_nodes, n_nodes, sources):

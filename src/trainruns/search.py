@@ -21,7 +21,7 @@ from .board import Board
 from .compile import CompiledBoard, compile_board
 from .greedy import greedy_run
 from .limits import CHECK_SECONDS, Limits
-from .kernels import warm_up
+from .kernels import loaded as kernels_loaded, warm_up
 from .result import Route, Run
 from .trains import UNLIMITED
 
@@ -84,6 +84,9 @@ MAX_ROUTES = 6_000_000
 # Seconds (at least; or as long as the enumeration took) for assigning trains when the
 # route set had to be cut without a time limit: the result cannot be proven anyway.
 INCOMPLETE_SECONDS = 5.0
+# Seconds a new process takes to load the numba kernels (0.45 s measured, more on a
+# busy machine): with less time left than this, the quick run is the answer.
+WARM_UP_SECONDS = 0.5
 # ``auto``: branch-and-bound nodes before the CP-SAT engine is asked to finish the proof.
 AUTO_NODES = 3_000_000
 # ``auto``: the CP-SAT fallback only when the program stays this small (columns).
@@ -130,7 +133,9 @@ def solve(source, time_limit: float | None = None, progress: Progress | None = N
         limits.offer(quick)
         if progress:
             progress.update("quick", best=quick.revenue, bound=quick.bound)
-    if quick is not None and limits.expired():
+    short = limits.left() is not None and limits.left() < WARM_UP_SECONDS and not kernels_loaded()
+    if quick is not None and (limits.expired() or short):
+        # loading the kernels alone would take the time left: the quick run is the answer
         return _final(quick, quick, compiled, 0.0)
     t0 = time.perf_counter()
     warm_up()
@@ -632,12 +637,14 @@ def assign_cpsat(routes: RouteSet, deadline=None, start: Run | None = None, limi
 
 def stop_value_bound(compiled: CompiledBoard) -> int:
     """An upper bound that needs no routes: each train earns at most its ``counts`` best
-    stops plus every bonus. A title's route model that values routes its own way gives
-    its own (``upper_bound(compiled)``)."""
+    stops plus every bonus (only stops joined to a token by track, when the board was
+    compiled for its routes alone). A title's route model that values routes its own way
+    gives its own (``upper_bound(compiled)``)."""
     model_bound = getattr(compiled.board.route_model, "upper_bound", None)
     if model_bound is not None:
         return int(model_bound(compiled))
-    values = np.sort(compiled.stop_value[compiled.stop_value > 0])[::-1]
+    values = compiled.stop_value if compiled.stop_reach is None else compiled.stop_value[compiled.stop_reach]
+    values = np.sort(values[values > 0])[::-1]
     bonus = int(compiled.bonus_amount[compiled.bonus_amount > 0].sum())
     total = 0
     for t in compiled.board.trains:

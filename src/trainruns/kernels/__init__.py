@@ -2,9 +2,20 @@
 compiled once per machine (``cache=True``); :mod:`trainruns.search` is their Python API."""
 
 
+_loaded = False
+
+
+def loaded() -> bool:
+    """Whether :func:`warm_up` has run in this process (the kernels are ready)."""
+    return _loaded
+
+
 def warm_up():
     """Load (or compile, the first time on a machine) every kernel on a tiny board, so
     that timings of a real search exclude it."""
+    global _loaded
+    if _loaded:
+        return
     import numpy as np
 
     from .assign import block_masks, branch_and_bound, open_bound
@@ -28,3 +39,4 @@ def warm_up():
                      np.array([-1]), i2.copy(), i2.copy(), np.zeros((2, 1), np.uint64), i2.copy(),
                      i2.copy(), np.zeros(1, np.int64), np.zeros(1, np.int64), 10, i2.copy(), 4)
     open_bound(np.array([0]), np.zeros(2, np.int64), np.zeros(1, np.int64))
+    _loaded = True
