@@ -333,3 +333,28 @@ def test_ctrl_c_under_cp_sat(tmp_path):
     code, out, err = _interrupt(proc)
     assert code == 130 and out == ""
     assert err.endswith("trainruns: interrupted\n") and "Traceback" not in err
+
+
+def test_ctrl_c_after_the_cp_sat_fallback_in_auto(tmp_path):
+    # issue 13: after auto's CP-SAT fallback the process died with no message (CP-SAT's
+    # own SIGINT handler had been installed). The fallback is forced early here by
+    # lowering auto's node count; the branch and bound then runs on for minutes
+    path = tmp_path / "h45.json"
+    path.write_text(json.dumps(hard_board(1, n_hexes=45, trains=("6", "5", "4", "3", "3"))))
+    code = ("import sys, trainruns.search as s\n"
+            "s.AUTO_NODES, s.AUTO_CPSAT_COLUMNS, real = 1000, 10 ** 9, s.assign_cpsat\n"
+            "def loud(*a, **k):\n"
+            "    run = real(*a, **k)\n"
+            "    sys.stderr.write('fallback done\\n')\n"
+            "    sys.stderr.flush()\n"
+            "    return run\n"
+            "s.assign_cpsat = loud\n"
+            "from trainruns.cli import main\n"
+            "sys.exit(main())\n")
+    proc = subprocess.Popen([sys.executable, "-c", code, "solve", str(path), "--json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    _wait_for(proc, "fallback done")
+    time.sleep(0.5)
+    code, out, err = _interrupt(proc)
+    assert code == 130 and out == ""
+    assert err.endswith("trainruns: interrupted\n") and "Traceback" not in err
