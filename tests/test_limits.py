@@ -192,7 +192,7 @@ def test_cut_route_list_never_answers_below_the_quick_run(monkeypatch):
     pos = hard_board(1, n_hexes=30)
     exact = solve(pos)
     monkeypatch.setattr(search, "MAX_ROUTES", 30)
-    monkeypatch.setattr(flow, "improve", lambda compiled, run, deadline=None, memory=None: run)
+    monkeypatch.setattr(flow, "improve", lambda compiled, run, **kw: run)
     board = load_position(pos)
     compiled = compile_board(board)
     quick = greedy_run(compiled, stop_value_bound(compiled))

@@ -17,6 +17,7 @@ then a bitwise AND of their masks.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -78,15 +79,17 @@ class CompiledBoard:
 # chains would outgrow their share of the memory budget, or at the deadline; the board
 # is then marked incomplete (see ``CompiledBoard.complete``).
 MAX_CHAIN_STEPS = 10_000_000
-# bytes one chain takes while compiling (Python lists) and after (arrays), a generous figure
+# bytes one chain takes while compiling (Python lists) and after (arrays), a generous
+# figure, and the time turning it into arrays takes (measured: 18 us on a busy machine)
 CHAIN_BYTES = 1000
+SECONDS_PER_CHAIN = 2e-5
 # look at the clock every this many steps of the chain walk (a few milliseconds), and
 # not before this many: even past the deadline the token cities get some track
 CHECK_STEPS = 2048
 MIN_STEPS = 20_000
 
 
-def compile_board(board: Board, limits=None, own_only=False) -> CompiledBoard:
+def compile_board(board: Board, limits=None, own_only=False, progress=None) -> CompiledBoard:
     """Compile the board's stops, track and bonuses into arrays (see module docstring).
 
     ``limits`` (a :class:`trainruns.limits.Limits`) bounds the chain walk: past its
@@ -97,6 +100,8 @@ def compile_board(board: Board, limits=None, own_only=False) -> CompiledBoard:
     its routes can use; a huge map's far side costs nothing then). Stop ids stay those
     of the whole board; track bits are renumbered in the same order with the unused ones
     left out, so on a board whose track is all connected nothing changes.
+
+    ``progress`` (a :class:`trainruns.search.Progress`) hears of a long chain walk.
     """
     stop_refs = list(board.stop_refs())
     stop_ids = {ref: i for i, ref in enumerate(stop_refs)}
@@ -140,7 +145,7 @@ def compile_board(board: Board, limits=None, own_only=False) -> CompiledBoard:
         reach = _connected(incident, path_nodes, nodes.count,
                            [i for i, s in enumerate(stops) if s.enterable and board.is_own_token(s)])
     chains = []  # (from stop, to stop, [path ids], [bit ids])
-    walk = _Walk(limits)
+    walk = _Walk(limits, progress)
     # the token cities' chains first: when the walk is cut, routes can still start there
     # (chains are sorted by their first stop below, so the order is the same either way)
     own = [s for s in range(len(stops)) if stops[s].enterable and board.is_own_token(stops[s])]
@@ -150,22 +155,27 @@ def compile_board(board: Board, limits=None, own_only=False) -> CompiledBoard:
             if not _chains_from(s, stop_ids, nodes, incident, path_nodes, paths, side_bit, enterable,
                                 chains, walk):
                 break
-    if own_only:
-        chains, n_bits = _renumber_bits(chains)
-    words = max(1, (n_bits + 63) // 64)
-
     chains.sort(key=lambda c: c[0])
     n_chains = len(chains)
     chain_from = np.array([c[0] for c in chains], dtype=np.int64)
     chain_to = np.array([c[1] for c in chains], dtype=np.int64)
+    # (whole arrays at once: a cut walk can leave a hundred thousand chains)
+    n_bit_ids = np.array([len(c[3]) for c in chains], dtype=np.int64)
+    bit_ids = np.fromiter(itertools.chain.from_iterable(c[3] for c in chains), dtype=np.int64,
+                          count=int(n_bit_ids.sum()))
+    if own_only:
+        # renumber the bits the chains use 0.. in the same order, leaving out the rest
+        used_bits, bit_ids = np.unique(bit_ids, return_inverse=True)
+        bit_ids = bit_ids.astype(np.int64).reshape(-1)
+        n_bits = len(used_bits)
+    words = max(1, (n_bits + 63) // 64)
     chain_bits = np.zeros((n_chains, words), dtype=np.uint64)
+    rows = np.repeat(np.arange(n_chains, dtype=np.int64), n_bit_ids)
+    np.bitwise_or.at(chain_bits, (rows, bit_ids >> 6),
+                     np.left_shift(np.uint64(1), (bit_ids & 63).astype(np.uint64)))
     path_ptr = np.zeros(n_chains + 1, dtype=np.int64)
-    flat_paths = []
-    for i, (_, _, ps, bits) in enumerate(chains):
-        for b in bits:
-            chain_bits[i, b >> 6] |= np.uint64(1) << np.uint64(b & 63)
-        flat_paths.extend(ps)
-        path_ptr[i + 1] = len(flat_paths)
+    path_ptr[1:] = np.cumsum([len(c[2]) for c in chains])
+    flat_paths = list(itertools.chain.from_iterable(c[2] for c in chains))
     adj_ptr = np.zeros(len(stops) + 1, dtype=np.int64)
     np.add.at(adj_ptr, chain_from + 1, 1)
     adj_ptr = np.cumsum(adj_ptr)
@@ -205,8 +215,9 @@ def compile_board(board: Board, limits=None, own_only=False) -> CompiledBoard:
 class _Walk:
     """The budget of the chain walk: steps, chains kept, the deadline."""
 
-    def __init__(self, limits):
+    def __init__(self, limits, progress=None):
         self.limits = limits
+        self.progress = progress
         self.steps = 0
         self.max_chains = None
         if limits is not None:
@@ -218,9 +229,13 @@ class _Walk:
         self.steps += 1
         if self.steps % CHECK_STEPS:
             return True
+        if self.progress and self.steps % (64 * CHECK_STEPS) == 0:
+            self.progress.update("compile", chains=n_chains, steps=self.steps)
+        left = None if self.limits is None else self.limits.left()
         if (self.steps >= MAX_CHAIN_STEPS
                 or (self.max_chains is not None and n_chains >= self.max_chains)
-                or (self.limits is not None and self.steps >= MIN_STEPS and self.limits.expired())):
+                # (turning the chains into arrays takes time too: keep it for that)
+                or (left is not None and self.steps >= MIN_STEPS and left <= n_chains * SECONDS_PER_CHAIN)):
             self.complete = False
         return self.complete
 
@@ -260,14 +275,6 @@ def _connected(incident, path_nodes, n_nodes, sources):
                 seen[other] = True
                 stack.append(other)
     return seen
-
-
-def _renumber_bits(chains):
-    """The chains with their track bits renumbered 0.. in the same order, leaving out
-    bits no chain uses; returns (chains, number of bits)."""
-    used = sorted({b for c in chains for b in c[3]})
-    new = {b: i for i, b in enumerate(used)}
-    return [(a, b, ps, [new[x] for x in bits]) for a, b, ps, bits in chains], len(used)
 
 
 class _TrackNodes:

@@ -116,7 +116,8 @@ def route_of_chains(compiled, chains, train) -> Route:
                  counted=counted, track=track, bonuses=bonuses)
 
 
-def solve_flow(compiled, trains, lower=0, hint_run=None, deadline=None, workers=2, memory=None):
+def solve_flow(compiled, trains, lower=0, hint_run=None, deadline=None, workers=2, memory=None,
+               progress=None):
     """Solve the model of the module docstring.
 
     ``trains``: the board's trains; ``lower``: a revenue already reached (``hint_run``,
@@ -260,7 +261,7 @@ def solve_flow(compiled, trains, lower=0, hint_run=None, deadline=None, workers=
         setattr(solver.parameters, key, val)
     if deadline is not None:
         solver.parameters.max_time_in_seconds = max(0.01, deadline - time.perf_counter())
-    status = run_solver(solver, model)
+    status = run_solver(solver, model, progress, "flow model")
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         # no run: the solver's objective bound is not trusted then (stopped in presolve it
         # reports 0), and INFEASIBLE can only mean ``lower`` was not reached by a run
@@ -356,13 +357,13 @@ def flow_run(compiled, routes, bound, proven, engine="flow"):
                idle=idle, engine=engine)
 
 
-def improve(compiled, run, deadline=None, memory=None):
+def improve(compiled, run, deadline=None, memory=None, progress=None):
     """Hand a run found on a cut route set to the flow model: its run if better, its
     bound if lower, and the proof when it finds one. ``run`` is updated and returned."""
     if compiled.board.route_model is not None:
         return run
     routes, bound, proven = solve_flow(compiled, compiled.board.trains, lower=run.revenue,
-                                       hint_run=run, deadline=deadline, memory=memory)
+                                       hint_run=run, deadline=deadline, memory=memory, progress=progress)
     if bound is None:
         return run
     if routes is not None:

@@ -126,7 +126,7 @@ def solve(source, time_limit: float | None = None, progress: Progress | None = N
         limits = Limits(time_limit, memory)
     board = source if isinstance(source, Board) else load_position(source)
     plain = board.route_model is None
-    compiled = compile_board(board, limits, own_only=plain)
+    compiled = compile_board(board, limits, own_only=plain, progress=progress)
     quick = None
     if plain:
         quick = greedy_run(compiled, stop_value_bound(compiled))
@@ -137,6 +137,21 @@ def solve(source, time_limit: float | None = None, progress: Progress | None = N
     if quick is not None and (limits.expired() or short):
         # loading the kernels alone would take the time left: the quick run is the answer
         return _final(quick, quick, compiled, 0.0)
+    try:
+        return _search(board, compiled, quick, limits, progress, engine)
+    except MemoryError:
+        # the system gave less than the budget promised (a ulimit, other processes): the
+        # best run found so far is the answer, not proven
+        best = limits.best or Run(routes=[], revenue=0, optimal=False, bound=0,
+                                  idle=[t.name for t in board.trains])
+        best.bound = max(best.revenue, stop_value_bound(compiled))
+        best.optimal = best.bound == best.revenue
+        return best
+
+
+def _search(board, compiled, quick, limits, progress, engine):
+    """The stages of :func:`solve` after the quick run."""
+    plain = board.route_model is None
     t0 = time.perf_counter()
     warm_up()
     if progress:
@@ -149,7 +164,7 @@ def solve(source, time_limit: float | None = None, progress: Progress | None = N
         from .cpsat_flow import flow_run, solve_flow
 
         chains, bound, proven = solve_flow(compiled, board.trains, deadline=deadline,
-                                           memory=limits.array_budget())
+                                           memory=limits.array_budget(), progress=progress)
         run = flow_run(compiled, chains or [], bound, proven)
         return _final(run, quick, compiled, time.perf_counter() - t0)
     routes = enumerate_all(compiled, deadline=deadline, progress=progress, limits=limits)
@@ -167,7 +182,7 @@ def solve(source, time_limit: float | None = None, progress: Progress | None = N
         # routes listed gets bounded effort, not an open-ended search
         deadline = time.perf_counter() + max(INCOMPLETE_SECONDS, time.perf_counter() - t0)
     if engine == "cpsat":
-        run = assign_cpsat(routes, deadline=deadline, limits=limits)
+        run = assign_cpsat(routes, deadline=deadline, limits=limits, progress=progress)
     elif engine == "search":
         run = assign_trains(routes, deadline=deadline, progress=progress, limits=limits)
     else:
@@ -182,7 +197,7 @@ def solve(source, time_limit: float | None = None, progress: Progress | None = N
         if flow_seconds is not None:
             flow_deadline = time.perf_counter() + flow_seconds
         start = run if quick is None or run.revenue >= quick.revenue else _with_bound(quick, run.bound)
-        run = improve(compiled, start, deadline=flow_deadline, memory=limits.array_budget())
+        run = improve(compiled, start, deadline=flow_deadline, memory=limits.array_budget(), progress=progress)
     return _final(run, quick, compiled, time.perf_counter() - t0)
 
 
@@ -221,15 +236,16 @@ def assign_auto(routes: RouteSet, deadline=None, progress=None, limits: Limits |
         return run
     from .cpsat import useful_columns
 
-    cols = useful_columns(routes, _kind_counts(routes), run.revenue)
-    if sum(len(c) for c in cols.values()) <= AUTO_CPSAT_COLUMNS:
+    # (more than twice the columns before merging identical track: too many after it)
+    cols = useful_columns(routes, _kind_counts(routes), run.revenue, limit=2 * AUTO_CPSAT_COLUMNS)
+    if cols is not None and sum(len(c) for c in cols.values()) <= AUTO_CPSAT_COLUMNS:
         # CP-SAT gets as long as the branch and bound has had, no more: it was the slower
         # engine on every benchmarked board, so it must not turn a long proof into an
         # endless one
         cp_deadline = time.perf_counter() + (time.perf_counter() - t_bb)
         if deadline is not None:
             cp_deadline = min(cp_deadline, deadline)
-        tried = assign_cpsat(routes, deadline=cp_deadline, start=run, limits=limits)
+        tried = assign_cpsat(routes, deadline=cp_deadline, start=run, limits=limits, progress=progress)
         bound = min(run.bound, tried.bound)
         run = tried if tried.optimal or tried.revenue > run.revenue else run
         run = _with_bound(run, bound)
@@ -601,7 +617,8 @@ def _kind_counts(routes: RouteSet):
     return counts
 
 
-def assign_cpsat(routes: RouteSet, deadline=None, start: Run | None = None, limits: Limits | None = None) -> Run:
+def assign_cpsat(routes: RouteSet, deadline=None, start: Run | None = None, limits: Limits | None = None,
+                 progress: Progress | None = None) -> Run:
     """The same assignment as :func:`assign_trains`, by the CP-SAT 0-1 program of
     :mod:`trainruns.cpsat`. ``start`` (a run already found on these routes) gives the
     lower bound that prunes columns and the solution hint; ``limits`` the memory budget
@@ -615,7 +632,8 @@ def assign_cpsat(routes: RouteSet, deadline=None, start: Run | None = None, limi
     hint = list(getattr(start, "picks", []))
     value, picks, bound, _ = solve_cpsat(routes, board.trains, lower=start.revenue,
                                          hint=hint, deadline=deadline,
-                                         memory=None if limits is None else limits.array_budget())
+                                         memory=None if limits is None else limits.array_budget(),
+                                         progress=progress)
     if not routes.complete:
         bound = max(value, bound, stop_value_bound(routes.compiled))
     elif start.optimal:

@@ -33,6 +33,10 @@ class TerminalProgress(Progress):
             text = f"routes: {info['routes']:,} from {info['roots_done']}/{info['roots']} tokens"
             if "seconds" in info:
                 text += f", listing token {info['roots_done'] + 1}"
+        elif stage == "compile":
+            text = f"compiling the track: {info['chains']:,} chains so far"
+        elif stage == "cpsat":
+            text = f"CP-SAT {info['model']}: {info['seconds']:.0f} s"
         elif stage == "quick":
             text = f"quick run: {info['best']}, bound {info['bound']}"
         else:
