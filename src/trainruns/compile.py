@@ -18,6 +18,7 @@ then a bitwise AND of their masks.
 from __future__ import annotations
 
 import itertools
+import time
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -92,9 +93,9 @@ MIN_STEPS = 20_000
 def compile_board(board: Board, limits=None, own_only=False, progress=None) -> CompiledBoard:
     """Compile the board's stops, track and bonuses into arrays (see module docstring).
 
-    ``limits`` (a :class:`trainruns.limits.Limits`) bounds the chain walk: past its
-    deadline, or with more chains than a quarter of its memory budget holds, compiling
-    stops with the chains found so far and ``complete=False``.
+    ``limits`` (a :class:`trainruns.limits.Limits`) bounds the chain walk: past half
+    the time left to its deadline, or with more chains than a quarter of its memory
+    budget holds, compiling stops with the chains found so far and ``complete=False``.
 
     ``own_only``: compile only the track connected to the corporation's tokens (what
     its routes can use; a huge map's far side costs nothing then). Stop ids stay those
@@ -150,11 +151,13 @@ def compile_board(board: Board, limits=None, own_only=False, progress=None) -> C
     # (chains are sorted by their first stop below, so the order is the same either way)
     own = [s for s in range(len(stops)) if stops[s].enterable and board.is_own_token(stops[s])]
     own_set = set(own)
-    for s in own + [s for s in range(len(stops)) if s not in own_set]:
-        if enterable[s] and (reach is None or reach[s]):
-            if not _chains_from(s, stop_ids, nodes, incident, path_nodes, paths, side_bit, enterable,
-                                chains, walk):
-                break
+    starts = [s for s in own + [s for s in range(len(stops)) if s not in own_set]
+              if enterable[s] and (reach is None or reach[s])]
+    for k, s in enumerate(starts):
+        walk.begin(len(starts) - k)
+        _chains_from(s, stop_ids, nodes, incident, path_nodes, paths, side_bit, enterable, chains, walk)
+        if walk.stopped:
+            break
     chains.sort(key=lambda c: c[0])
     n_chains = len(chains)
     chain_from = np.array([c[0] for c in chains], dtype=np.int64)
@@ -213,31 +216,61 @@ def compile_board(board: Board, limits=None, own_only=False, progress=None) -> C
 
 
 class _Walk:
-    """The budget of the chain walk: steps, chains kept, the deadline."""
+    """The budget of the chain walk: steps, chains kept, the deadline.
+
+    When the walk must be cut, no single stop, and no single way out of a stop, may
+    take it all (the all-15-paths hexes make one way out exponential): each start stop
+    gets its share of the steps and time left, and each way out of it a share of the
+    stop's. A share used up cuts that part only; the budget as a whole (steps, chains,
+    half the time left) ends the walk."""
 
     def __init__(self, limits, progress=None):
-        self.limits = limits
         self.progress = progress
         self.steps = 0
         self.max_chains = None
+        # compiling may take half the time left: listing routes and assigning trains
+        # on what it found need the rest
+        self.until = None
         if limits is not None:
             self.max_chains = max(1000, limits.array_budget() // 4 // CHAIN_BYTES)
+            if limits.deadline is not None:
+                self.until = time.perf_counter() + max(limits.left(), 0.0) / 2
         self.complete = True
+        self.stopped = False
+        self.share = (None, MAX_CHAIN_STEPS)          # (time, steps) the current part may reach
+        self.outer = self.share
+
+    def begin(self, parts_left, inner=False):
+        """Start one of ``parts_left`` parts (a start stop, or ``inner``: a way out of
+        it) with its share of what is left."""
+        until, steps = self.outer if inner else (self.until, MAX_CHAIN_STEPS)
+        now = time.perf_counter()
+        share_time = None if until is None else now + max(until - now, 0.0) / parts_left
+        self.share = (share_time, self.steps + max(steps - self.steps, 0) // parts_left)
+        if not inner:
+            self.outer = self.share
 
     def step(self, n_chains):
-        """Count one step; False when the walk must stop."""
+        """Count one step; False when this part (or the whole walk) must stop."""
         self.steps += 1
         if self.steps % CHECK_STEPS:
             return True
         if self.progress and self.steps % (64 * CHECK_STEPS) == 0:
             self.progress.update("compile", chains=n_chains, steps=self.steps)
-        left = None if self.limits is None else self.limits.left()
+        now = time.perf_counter()
+        # (turning the chains into arrays takes time too: keep it for that)
+        finish = n_chains * SECONDS_PER_CHAIN
         if (self.steps >= MAX_CHAIN_STEPS
                 or (self.max_chains is not None and n_chains >= self.max_chains)
-                # (turning the chains into arrays takes time too: keep it for that)
-                or (left is not None and self.steps >= MIN_STEPS and left <= n_chains * SECONDS_PER_CHAIN)):
+                or (self.until is not None and self.steps >= MIN_STEPS and now + finish >= self.until)):
             self.complete = False
-        return self.complete
+            self.stopped = True
+            return False
+        until, steps = self.share
+        if self.steps >= steps or (until is not None and self.steps >= MIN_STEPS and now >= until):
+            self.complete = False
+            return False
+        return True
 
 
 def _hexes_joined_to_tokens(board, at):
@@ -315,8 +348,10 @@ def _chains_from(start, stop_ids, nodes, incident, path_nodes, paths, side_bit, 
     """Every chain of track from stop ``start`` to another enterable stop.
 
     A chain uses no path, hex side or junction twice. Stops end it; it never turns back
-    into the hex it came from at a hex side. Returns False when ``walk`` (the budget)
-    stopped it early.
+    into the hex it came from at a hex side. ``walk`` (the budget) may cut it short.
+
+    The ways out of the start are walked one after the other, the last first: the
+    order of a single depth-first search with all of them on its stack.
     """
     n_stops = len(stop_ids)
 
@@ -324,13 +359,21 @@ def _chains_from(start, stop_ids, nodes, incident, path_nodes, paths, side_bit, 
         a, b = path_nodes[p]
         return b if a == node else a
 
+    ways = incident[start][::-1]
+    for k, p in enumerate(ways):
+        walk.begin(len(ways) - k, inner=True)
+        _walk_way(start, p, n_stops, nodes, incident, paths, side_bit, enterable, other_end, out, walk)
+        if walk.stopped:
+            return
+
+
+def _walk_way(start, p, n_stops, nodes, incident, paths, side_bit, enterable, other_end, out, walk):
+    """The chains of ``_chains_from`` that leave ``start`` by path ``p``."""
     # explicit stack: (node, arrived by path, paths so far, bits so far, nodes used)
-    stack = []
-    for p in incident[start]:
-        stack.append((other_end(p, start), p, [p], [p], {start}))
+    stack = [(other_end(p, start), p, [p], [p], {start})]
     while stack:
         if not walk.step(len(out)):
-            return False
+            return
         node, via, ps, bits, used = stack.pop()
         if node < n_stops:
             if node != start and enterable[node]:
@@ -349,7 +392,6 @@ def _chains_from(start, stop_ids, nodes, incident, path_nodes, paths, side_bit, 
             if is_side and paths[q][0] == came_from_hex:
                 continue  # at a hex side, track continues in the other hex only
             stack.append((other_end(q, node), q, ps + [q], bits + [q], used))
-    return True
 
 
 def _bonus_groups(board, stop_ids):
