@@ -191,6 +191,7 @@ def _search(board, compiled, quick, limits, progress, engine):
     if quick is not None:
         # the quick run may be the answer: it reports the search's work
         quick.candidates, quick.nodes = run.candidates, run.nodes
+    del routes  # (the flow model lists no routes: their memory is the model's now)
     if (flow_deadline is not None or flow_seconds is not None) and not run.optimal:
         from .cpsat_flow import improve
 
@@ -267,9 +268,9 @@ def enumerate_all(compiled: CompiledBoard, deadline=None, progress=None, limits:
     """All legal routes from the corporation's tokens, for its longest train.
 
     Roots are enumerated one at a time so a deadline can stop between them (the set is
-    then marked incomplete); within a root the route budget is what the time left and
-    the memory budget of ``limits`` allow (and ``MAX_ROUTES``). A board compiled only in
-    part gives an incomplete set too."""
+    then marked incomplete); within a root the listing stops at half the time left to
+    ``deadline`` and at what the memory budget of ``limits`` holds (and ``MAX_ROUTES``).
+    A board compiled only in part gives an incomplete set too."""
     board = compiled.board
     kinds = train_kinds(board)
     if board.route_model is not None:
@@ -423,7 +424,11 @@ def _enumerate_root(compiled, roots, max_visits, max_nontowns, limit, stop, max_
             n = int(np.flatnonzero(ptr[1:n + 1])[-1]) + 1 if ptr[1] > 0 else 0
         if ptr[n] > 0 or n == 0:
             end = ptr[n]
-            return (ptr[: n + 1], stops[:end], chains[:end], split[:n], bits[:n]), cut
+            out = (ptr[: n + 1], stops[:end], chains[:end], split[:n], bits[:n])
+            if 2 * n < cap:
+                # a compact copy lets the buffer's unused address space go
+                out = tuple(a.copy() for a in out)
+            return out, cut
         # the routes are longer than ``avg`` stops on average: room for longer ones
         avg = min(avg * 2, max(max_visits, 2))
         cap = room(avg)
