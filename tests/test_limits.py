@@ -358,3 +358,22 @@ def test_ctrl_c_after_the_cp_sat_fallback_in_auto(tmp_path):
     code, out, err = _interrupt(proc)
     assert code == 130 and out == ""
     assert err.endswith("trainruns: interrupted\n") and "Traceback" not in err
+
+
+def test_drawing_a_declared_route_of_1100_stops_copies_no_graph_per_leg(monkeypatch):
+    # the drawing aid found each leg's track on a fresh copy of the board's graph:
+    # quadratic in a long declaration. Its track must still follow every leg
+    import networkx as nx
+
+    from trainruns.declared import declared_run
+
+    board = _line(1100, ["1100"])
+    decl = {"routes": [{"train": "1100", "stops": [f"A{2 * k + 1}.0" for k in range(1100)]}]}
+
+    def refuse(self, *a, **k):
+        raise AssertionError("graph copied")
+
+    monkeypatch.setattr(nx.DiGraph, "copy", refuse)
+    run = declared_run(board, decl)
+    # each leg: the path out of one stop and the path into the next (CONTRACT.md track)
+    assert len(run.routes[0].track) == 2 * 1099
