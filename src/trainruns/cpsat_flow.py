@@ -133,7 +133,14 @@ def solve_flow(compiled, trains, lower=0, hint_run=None, deadline=None, workers=
     board = compiled.board
     if board.route_model is not None:
         return None, None, False
-    trains = list(trains)
+    # each running train takes a track bit of its own at least: beyond that many, the
+    # trains of a name idle in every run and are left out of the model
+    kept, seen = [], {}
+    for t in trains:
+        seen[t.name] = seen.get(t.name, 0) + 1
+        if seen[t.name] <= max(compiled.n_bits, 1):
+            kept.append(t)
+    trains = kept
     trivial = max(stop_value_bound(compiled), lower)
     nodes = _reachable(compiled)
     node_set = set(nodes)

@@ -575,6 +575,11 @@ def assign_trains(routes: RouteSet, deadline=None, progress=None, budget=1 << 16
             break
         here = int(open_bound(depth, nodebound, best))
         low_bound = here if low_bound is None else min(low_bound, here)
+        if limits is not None and (limits.best is None or best[0] > limits.best.revenue):
+            # Ctrl-C under a time limit prints the best run so far: keep it at hand
+            so_far = low_bound if routes.complete else stop_value_bound(routes.compiled)
+            limits.offer(_run_of(routes, trains, all_trains, best_choice, cand_route, kind_index,
+                                 int(best[0]), max(int(best[0]), so_far)))
         if progress:
             known = max(int(best[0]), limits.best.revenue if limits is not None and limits.best else 0)
             shown = low_bound if routes.complete else max(known, stop_value_bound(routes.compiled))
@@ -591,9 +596,20 @@ def assign_trains(routes: RouteSet, deadline=None, progress=None, budget=1 << 16
         bound = max(revenue, min(low_bound, int(open_bound(depth, nodebound, best))))
     else:
         bound = max(revenue, stop_value_bound(routes.compiled))
+    run = _run_of(routes, trains, all_trains, best_choice, cand_route, kind_index, revenue, bound)
+    run.nodes = int(nodes[0])
+    run.checks = int(nodes[1])  # blocks checked: machine-independent work
+    run.time_to_best = t_best
+    return run
+
+
+def _run_of(routes, trains, all_trains, best_choice, cand_route, kind_index, revenue, bound) -> Run:
+    """The branch and bound's incumbent as a :class:`Run` (``picks``: the (kind index,
+    route index) of its routes)."""
+    board = routes.compiled.board
     chosen, idle, picks = [], [], []
     for i, t in enumerate(trains):
-        k = best_choice[i] if n else -1
+        k = best_choice[i] if len(trains) else -1
         if k >= 0:
             chosen.append(describe_route(routes, int(cand_route[k]), t))
             picks.append((kind_index[t.name], int(cand_route[k])))
@@ -608,10 +624,8 @@ def assign_trains(routes: RouteSet, deadline=None, progress=None, budget=1 << 16
     # report trains in the order the position lists them
     chosen.sort(key=lambda r: [t.name for t in board.trains].index(r.train))
     run = Run(routes=chosen, revenue=revenue, optimal=bound == revenue, bound=bound,
-              candidates=len(routes), nodes=int(nodes[0]), idle=idle)
-    run.checks = int(nodes[1])  # blocks checked: machine-independent work
-    run.time_to_best = t_best
-    run.picks = picks  # (kind index, route index) of the chosen routes
+              candidates=len(routes), idle=idle)
+    run.picks = picks
     return run
 
 

@@ -26,6 +26,9 @@ def add_time_limit(parser, help):
     parser.add_argument("--time-limit", type=seconds, metavar="SECONDS", help=help)
 
 
+MIN_MEMORY = 256 << 20
+
+
 def memory_size(text):
     """argparse type of ``--memory``: bytes, or a number with K, M or G (powers of 1024)."""
     import argparse
@@ -40,6 +43,9 @@ def memory_size(text):
         value = float("nan")
     if not (0 < value < 1 << 50):
         raise argparse.ArgumentTypeError(f"{text!r} is not a memory size (like 2G or 500M)")
+    if value * scale < MIN_MEMORY:
+        # the interpreter and its libraries alone take about this much
+        raise argparse.ArgumentTypeError(f"{text!r} is less than the {MIN_MEMORY >> 20}M a search needs")
     return int(value * scale)
 
 
