@@ -683,10 +683,10 @@ def stop_value_bound(compiled: CompiledBoard) -> int:
     values = compiled.stop_value if compiled.stop_reach is None else compiled.stop_value[compiled.stop_reach]
     values = np.sort(values[values > 0])[::-1]
     bonus = int(compiled.bonus_amount[compiled.bonus_amount > 0].sum())
-    total = 0
-    for t in compiled.board.trains:
-        total += int(values[: min(t.counts, len(values))].sum()) + bonus
-    return total
+    each = sorted((int(values[: min(t.counts, len(values))].sum()) + bonus for t in compiled.board.trains),
+                  reverse=True)
+    # every running train takes a track bit of its own: at most that many run
+    return sum(each[: max(compiled.n_bits, 1)])
 
 
 def describe_route(routes: RouteSet, r: int, train) -> Route:
