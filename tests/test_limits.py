@@ -271,6 +271,22 @@ def _start(tmp_path, *args):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
 
 
+def _loading_numpy(proc, timeout=60):
+    """Wait until the child is loading numpy: trainruns' command has started and is
+    importing its modules (numpy, then numba: a second or more). Before the interpreter
+    runs any of trainruns, Ctrl-C is Python's own business (a traceback from its
+    start-up, exit 1); Linux's /proc shows the library being mapped."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            if "numpy" in Path(f"/proc/{proc.pid}/maps").read_text():
+                return
+        except OSError:
+            break
+        time.sleep(0.002)
+    time.sleep(0.5)  # not Linux: a moment by which the interpreter has surely started
+
+
 def _wait_for(proc, text, timeout=120):
     """Read stderr lines until one contains ``text``; return them."""
     lines, end = [], time.monotonic() + timeout
@@ -298,7 +314,7 @@ def _interrupt(proc, wait=5):
 def test_ctrl_c_during_start_up(tmp_path):
     # issue 13: in the first moments (modules loading) it printed a Python traceback
     proc = _start(tmp_path, "--json")
-    time.sleep(0.3)
+    _loading_numpy(proc)
     code, out, err = _interrupt(proc)
     assert code == 130 and out == ""
     assert err.endswith("trainruns: interrupted\n") and "Traceback" not in err
