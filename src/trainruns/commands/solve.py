@@ -43,7 +43,7 @@ def run(args):
             progress.close()
         if args.time_limit is not None and limits.best is not None:
             best = limits.best
-            best.optimal = False
+            best.optimal = best.bound == best.revenue
             best.seconds = time.perf_counter() - limits.start
             show(args, board, best)
         raise
