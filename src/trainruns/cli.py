@@ -80,8 +80,6 @@ def _main(argv, started):
     except InputError as e:
         sys.stderr.write(f"trainruns: error: {e}\n")
         return 2
-    except KeyboardInterrupt:
-        raise
     except BrokenPipeError:
         return 0
     except Exception as e:  # a bug, not bad input: still one line, but say so

@@ -41,7 +41,7 @@ def memory_size(text):
         value = float(number) if number.isascii() else float("nan")
     except ValueError:
         value = float("nan")
-    if not (0 < value < 1 << 50):
+    if not (0 < value * scale < 1 << 50):
         raise argparse.ArgumentTypeError(f"{text!r} is not a memory size (like 2G or 500M)")
     if value * scale < MIN_MEMORY:
         # the interpreter and its libraries alone take about this much
