@@ -35,6 +35,24 @@ SECONDS_PER_COLUMN = 2e-4
 BYTES_PER_COLUMN = 4096
 
 
+def load_cp_model():
+    """OR-Tools' ``cp_model`` module. The first import takes a second or two of native
+    start-up; it runs on a thread the caller waits on, so that Ctrl-C meanwhile neither
+    waits for it nor breaks it (a KeyboardInterrupt inside it comes out as ImportError)."""
+    import importlib
+    import sys
+    import threading
+
+    name = "ortools.sat.python.cp_model"
+    if name in sys.modules:
+        return sys.modules[name]
+    thread = threading.Thread(target=lambda: importlib.import_module(name), daemon=True)
+    thread.start()
+    while thread.is_alive():
+        thread.join(0.05)
+    return importlib.import_module(name)  # (loaded now; or its error, raised here)
+
+
 def run_solver(solver, model, progress=None, what="CP-SAT"):
     """``solver.solve(model)`` where Ctrl-C can stop it: the solve runs on a daemon
     thread (CP-SAT's own SIGINT handler is switched off: it would end the search and
@@ -139,7 +157,7 @@ def solve_cpsat(routes, trains, lower=0, hint=None, deadline=None, workers=2, me
         return lower, list(hint or []), _trivial_bound(routes, count, lower), False
 
     # (OR-Tools loads in about a second: only once the model is sure to be built)
-    from ortools.sat.python import cp_model
+    cp_model = load_cp_model()
 
     model = cp_model.CpModel()
     col_kind, col_route, col_var = [], [], []

@@ -158,9 +158,9 @@ def solve_flow(compiled, trains, lower=0, hint_run=None, deadline=None, workers=
         # CP-SAT's set-up of a big model ignores its time limit: keep the deadline
         return None, trivial, False
     # (OR-Tools loads in about a second: only once the model is sure to be built)
-    from ortools.sat.python import cp_model
+    from .cpsat import load_cp_model, run_solver
 
-    from .cpsat import run_solver
+    cp_model = load_cp_model()
 
     idx = {s: i + 1 for i, s in enumerate(nodes)}  # circuit node of a stop; 0 is the depot
     by_pair = {}

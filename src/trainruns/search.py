@@ -573,12 +573,17 @@ def assign_trains(routes: RouteSet, deadline=None, progress=None, budget=1 << 16
     # without a proof, the bound is the lowest seen: the open nodes' bound is valid at
     # every stop and only the incumbent moves between them
     low_bound = None
+    slow = False
     while True:
         t_call = time.perf_counter()
-        status = branch_and_bound(start, end, twin, cand_route, cand_value, routes.bits, masks, built, ub, nub,
-                                  restb, nodebound, found, bval, depth, pos, stage, used, val, choice,
-                                  best, best_choice, budget, nodes, scan_cap)
-        if time.perf_counter() - t_call > CHECK_SECONDS and budget > 64:
+        args = (start, end, twin, cand_route, cand_value, routes.bits, masks, built, ub, nub, restb, nodebound,
+                found, bval, depth, pos, stage, used, val, choice, best, best_choice, budget, nodes, scan_cap)
+        # once calls take a while, they run on a thread the caller waits on, where Ctrl-C
+        # reaches it (a kernel on the main thread holds Python's signal handling off)
+        status = _on_thread(branch_and_bound, args) if slow else branch_and_bound(*args)
+        took = time.perf_counter() - t_call
+        slow = slow or took > 0.02
+        if took > CHECK_SECONDS and budget > 64:
             budget //= 2
         if best[0] != last_best:
             # when the final incumbent appeared (to the resolution of ``budget`` nodes)
@@ -614,6 +619,20 @@ def assign_trains(routes: RouteSet, deadline=None, progress=None, budget=1 << 16
     run.checks = int(nodes[1])  # blocks checked: machine-independent work
     run.time_to_best = t_best
     return run
+
+
+def _on_thread(kernel, args):
+    """``kernel(*args)`` on a daemon thread; the caller waits where Ctrl-C reaches it."""
+    import threading
+
+    out = []
+    thread = threading.Thread(target=lambda: out.append(kernel(*args)), daemon=True)
+    thread.start()
+    while thread.is_alive():
+        thread.join(0.05)
+    if not out:
+        raise RuntimeError("the search kernel failed")
+    return out[0]
 
 
 def _run_of(routes, trains, all_trains, best_choice, cand_route, kind_index, revenue, bound) -> Run:

@@ -7,6 +7,15 @@ and raises :class:`~trainruns.errors.InputError` on bad input (exit 2).
 
 COMMANDS = ["solve", "audit", "draw", "whatif", "bench"]
 
+# what a running command still prints when Ctrl-C ends it (the best run so far of a
+# solve with a time limit); trainruns.cli calls them, once, before its last line
+LAST_WORDS = []
+
+
+def on_interrupt(fn):
+    """Have ``fn()`` called if Ctrl-C ends the running command."""
+    LAST_WORDS.append(fn)
+
 
 def seconds(text):
     """argparse type of ``--time-limit``: a positive number of seconds (anything else is

@@ -9,7 +9,7 @@ from ..limits import Limits
 from ..position import load_position
 from ..search import solve
 from .progress import TerminalProgress
-from . import add_memory, add_time_limit
+from . import add_memory, add_time_limit, on_interrupt
 
 
 def register(sub):
@@ -34,11 +34,10 @@ def run(args):
     # the kernels are loaded by solve, after its quick run (a short limit may need no
     # kernel at all); the progress reports a first-time compilation
     progress = None if args.quiet else TerminalProgress(start=limits.start)
-    try:
-        result = solve(board, progress=progress, engine=args.engine, limits=limits)
-    except KeyboardInterrupt:
+
+    def last_words():
         # with a time limit the user asked for the best run in bounded time: Ctrl-C
-        # gives the best found so far (still not proven), then the interruption
+        # gives the best found so far (proven only if its bound says so)
         if progress:
             progress.close()
         if args.time_limit is not None and limits.best is not None:
@@ -46,7 +45,9 @@ def run(args):
             best.optimal = best.bound == best.revenue
             best.seconds = time.perf_counter() - limits.start
             show(args, board, best)
-        raise
+
+    on_interrupt(last_words)
+    result = solve(board, progress=progress, engine=args.engine, limits=limits)
     if progress:
         progress.close()
     show(args, board, result)
