@@ -20,10 +20,17 @@ def _key(position: dict) -> str:
 
 @lru_cache(maxsize=256)
 def _tile_moves(key: str) -> tuple:
-    from ...whatif import tile_candidates
+    from ... import load_position
+    from ...whatif import reach, tile_candidates
 
+    data = json.loads(key)
+    board = load_position(data)
+    # only hexes the company's track reaches (a reached stop, or a side reached from a
+    # neighbour) can take a connected lay: the rest need not be tried
+    stops, sides = reach(board)
+    near = {h for h, _k in stops} | {h for node in sides for h, _e in node[1]}
     return tuple((m["hex"], m["tile"], m["rotation"], bool(m.get("replaces")))
-                 for m, _variant in tile_candidates(json.loads(key)))
+                 for m, _variant in tile_candidates(data, board, hexes=near))
 
 
 @lru_cache(maxsize=256)
