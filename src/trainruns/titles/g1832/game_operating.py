@@ -338,6 +338,8 @@ class OperatingRules:
                     self.sell_shares(d, a["player"], a["count"], self.market.price(d.cell), stock_round=False)
                     if c.closed:
                         step.done = True
+                    else:
+                        self.enter_buy_train(step)   # prices fell: can he still raise it?
                     return a
             raise Refusal("train.emergency-sale", "only the president's sales needed for a forced train purchase "
                                                   "are allowed now, without changing the buying company's "
