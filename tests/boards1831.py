@@ -5,7 +5,7 @@ import itertools
 import random
 
 from trainruns.compile import compile_board
-from trainruns.position import load_position
+from trainruns.load import load_position
 from trainruns.titles.g1831.trains import parse_train_name, token_values
 
 

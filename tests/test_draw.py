@@ -17,7 +17,7 @@ from trainruns.declared import declared_run, find_track  # noqa: E402
 from trainruns.draw import draw_board, save  # noqa: E402
 from trainruns.errors import InputError  # noqa: E402
 from trainruns.hexgrid import neighbour, opposite  # noqa: E402
-from trainruns.position import load_position  # noqa: E402
+from trainruns.load import load_position  # noqa: E402
 from trainruns.result import Route, Run  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]

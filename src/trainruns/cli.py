@@ -11,12 +11,16 @@ OR-Tools and matplotlib inside their ``run``: ``--help`` and ``--version`` stay 
 import argparse
 import importlib
 import os
+import signal
 import sys
+import threading
+import time
 import warnings
 
 from . import __version__
 from .errors import InputError, InputWarning
-from .commands import COMMANDS
+from .commands import COMMANDS, LAST_WORDS
+from .limits import process_start
 
 
 class _UsageError(Exception):
@@ -45,6 +49,75 @@ def build_parser():
 
 
 def main(argv=None):
+    # a command's clock starts with its process (loading modules counts); a call from
+    # Python (argv given) starts it now
+    started = process_start() if argv is None else time.perf_counter()
+    if argv is None:
+        signal.signal(signal.SIGINT, _on_sigint)
+    try:
+        return _main(argv, started)
+    except KeyboardInterrupt:
+        return _interrupted(exit_now=argv is None)
+    finally:
+        LAST_WORDS.clear()
+
+
+_SIGNALLED = []
+_FINISHING = threading.Lock()
+# Ctrl-C is answered within this long even when the KeyboardInterrupt is lost (raised
+# inside a ctypes callback of numba's compiler, Python only prints that it was ignored)
+_GRACE = 0.4
+
+
+def _on_sigint(signum, frame):
+    """Python's own Ctrl-C, remembered (a library whose start-up it interrupts may turn
+    the KeyboardInterrupt into another error: OR-Tools raises ImportError), with a
+    watchdog that ends the command if the interruption does not reach :func:`main`."""
+    first = not _SIGNALLED
+    _SIGNALLED.append(signum)
+    if first:
+        threading.Thread(target=_watchdog, daemon=True).start()
+        raise KeyboardInterrupt
+    # a second Ctrl-C: the first is being answered (the watchdog sees to it)
+
+
+def _watchdog():
+    time.sleep(_GRACE)
+    if _FINISHING.acquire(blocking=False):
+        _last_line()
+        os._exit(130)
+
+
+def _interrupted(exit_now=False):
+    """Ctrl-C, at any moment: what the command still has to say (its LAST_WORDS), one
+    line, exit 130. A kernel still running on a helper thread would keep the process
+    alive, so then (and for a real command) it ends at once."""
+    if not _FINISHING.acquire(blocking=False):
+        # the watchdog is saying it already
+        time.sleep(_GRACE + 1)
+        os._exit(130)
+    _last_line()
+    if exit_now or threading.active_count() > 1:
+        os._exit(130)
+    _FINISHING.release()
+    return 130
+
+
+def _last_line():
+    for fn in list(LAST_WORDS):
+        try:
+            fn()
+        except Exception:  # what it could not print is lost; the line below is not
+            pass
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        pass
+    sys.stderr.write("trainruns: interrupted\n")
+    sys.stderr.flush()
+
+
+def _main(argv, started):
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -54,6 +127,7 @@ def main(argv=None):
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)
         return 2
+    args.started = started
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("default", InputWarning)
@@ -62,12 +136,11 @@ def main(argv=None):
     except InputError as e:
         sys.stderr.write(f"trainruns: error: {e}\n")
         return 2
-    except KeyboardInterrupt:
-        sys.stderr.write("trainruns: interrupted\n")
-        return 130
     except BrokenPipeError:
         return 0
     except Exception as e:  # a bug, not bad input: still one line, but say so
+        if _SIGNALLED:
+            raise KeyboardInterrupt from e
         if os.environ.get("TRAINRUNS_DEBUG"):
             raise
         sys.stderr.write(f"trainruns: internal error ({type(e).__name__}: {e}); "

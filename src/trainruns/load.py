@@ -40,3 +40,11 @@ def warn_if_no_token(board: Board, where: str):
     if not any(board.corporation in stop.tokens for hx in board.hexes.values() for stop in hx.stops):
         warnings.warn(InputWarning(f"{where}: {board.corporation} has no token of its own on the map "
                                    "(check 'tokens' and the company's name): its routes need one"), stacklevel=3)
+
+
+def solve(source, **options):
+    """``trainruns.solve``: the best run of a position given as a file path, a dict or a
+    Board (:func:`trainruns.search.solve` on its Board, with the same ``options``)."""
+    from .search import solve as solve_board
+
+    return solve_board(source if isinstance(source, Board) else load_position(source), **options)

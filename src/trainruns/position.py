@@ -89,13 +89,6 @@ def check_depth(data, where):
             todo.extend((child, depth + 1) for child in (node.values() if isinstance(node, dict) else node))
 
 
-def load_position(source, where: str | None = None) -> Board:
-    """Kept for callers not moved yet: :func:`trainruns.load.load_position`."""
-    from .load import load_position as load
-
-    return load(source, where)
-
-
 def board_from_custom_map(data: dict, where: str) -> Board:
     """A position with an inline ``map``: plain rules of CONTRACT.md."""
     m = require(data, "map", dict, where)
@@ -348,4 +341,4 @@ def place_tokens(board: Board, tokens, where):
         stop.tokens.append(corp)
 
 
-__all__ = ["load_position", "board_from_custom_map", "read_json", "InputError", "OFFBOARD"]
+__all__ = ["board_from_custom_map", "read_json", "InputError", "OFFBOARD"]

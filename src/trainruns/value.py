@@ -10,10 +10,12 @@ the trains the bonus names (all trains when it names none).
 This module is the rule; :func:`trainruns.kernels.values.route_values` is its numba
 mirror for whole route sets (tests/test_value_rule.py checks that the two agree on
 every route of many boards). Describing a route, the audit and the titles' own route
-models ask this module.
+models ask this module. :func:`stop_value_bound` is the rule's bound without routes.
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 
 def may_run(length: int, towns: int, train) -> bool:
@@ -25,10 +27,8 @@ def may_run(length: int, towns: int, train) -> bool:
 def counted(values, own, counts) -> list:
     """Which stops earn: the ``counts`` best by value, including at least one token city
     (the best one replaces the weakest counted stop when none is among them). Ties keep
-    the route's order. Raises ValueError when no stop is a token city."""
+    the route's order. A route with no token city is no route: ValueError."""
     n = len(values)
-    if not any(own):
-        raise ValueError("a route needs a token city")
     if counts >= n:
         return [True] * n
     order = sorted(range(n), key=lambda i: -values[i])
@@ -61,3 +61,22 @@ def route_revenue(stops, values, own, towns, train, bonuses):
     if not may_run(len(values), sum(1 for t in towns if t), train):
         return None
     return stops_value(values, own, train.counts) + sum(a for _, a in earned_bonuses(stops, bonuses, train.name))
+
+
+def stop_value_bound(compiled) -> int:
+    """An upper bound that needs no routes: each train earns at most its ``counts`` best
+    stops plus every bonus (only stops joined to a token by track, when the board was
+    compiled for its routes alone). A title's route model that values routes its own way
+    gives its own (``upper_bound(compiled)``)."""
+    model = compiled.board.route_model
+    if model is not None:
+        model_bound = model.upper_bound(compiled)
+        if model_bound is not None:
+            return int(model_bound)
+    values = compiled.stop_value if compiled.stop_reach is None else compiled.stop_value[compiled.stop_reach]
+    values = np.sort(values[values > 0])[::-1]
+    bonus = int(compiled.bonus_amount[compiled.bonus_amount > 0].sum())
+    each = sorted((int(values[: min(t.counts, len(values))].sum()) + bonus for t in compiled.board.trains),
+                  reverse=True)
+    # every running train takes a track bit of its own: at most that many run
+    return sum(each[: max(compiled.n_bits, 1)])
