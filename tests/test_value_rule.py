@@ -8,7 +8,7 @@ import pytest
 from test_bruteforce import random_bonuses
 
 from boards import random_position
-from trainruns import Bonus, load_position
+from trainruns import Bonus, InputError, load_position, solve
 from trainruns.compile import compile_board
 from trainruns.search import enumerate_all, train_kinds
 from trainruns.value import counted, route_revenue
@@ -51,3 +51,22 @@ def test_counted_takes_the_best_token_city_when_none_is_among_the_best():
     """A 2-train on 50 - 40 - 10(token): the token city must count, so 50 + 10."""
     assert counted([50, 40, 10], [False, False, True], 2) == [True, False, True]
     assert counted([50, 40, 10], [False, True, False], 2) == [True, True, False]
+
+
+def test_more_than_63_bonus_groups_is_bad_input():
+    """Issue 14: bonuses naming more than 63 distinct stop groups are refused as bad
+    input (InputError: one line, exit 2 from the command line), not an internal error
+    (a ValueError, exit 3): here 70 stop bonuses, each on its own pair of stops."""
+    import itertools
+
+    pos = random_position(5, trains=["3"], size=(6, 6), density=0.9)
+    board = load_position(pos)
+    stops = [(h, k) for h, hx in board.hexes.items() for k in range(len(hx.stops))]
+    pairs = list(itertools.combinations(stops, 2))[:70]
+    board.bonuses = [Bonus(f"x{i}", 10, (frozenset(p),)) for i, p in enumerate(pairs)]
+    with pytest.raises(InputError, match="more than 63 distinct groups"):
+        compile_board(board)
+    with pytest.raises(InputError):
+        solve(board)
+    board.bonuses = board.bonuses[:63]  # at the limit: solved
+    assert solve(board).revenue >= 0
