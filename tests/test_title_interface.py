@@ -78,3 +78,17 @@ def test_route_models_keep_no_state(name, changes):
     assert board.route_model is model and _state(model).keys() == before.keys()
     assert all(_state(model)[k] is before[k] or _state(model)[k] == before[k] for k in before)
     assert (again.revenue, [r.stops for r in again.routes]) == (first.revenue, [r.stops for r in first.routes])
+
+
+def test_run_says_which_engine_ran():
+    """Issue 14: --engine flow on a board with a route model runs the branch and bound
+    (the flow model knows the plain rules only), and the Run and its JSON say so; on a
+    plain board the flow engine's run says flow."""
+    data = json.loads((FIX / "1831/example.json").read_text())
+    run = solve(load_position(data), engine="flow")
+    assert run.engine == "search" and run.to_json()["engine"] == "search"
+    assert run.revenue == solve(load_position(data)).revenue
+    plain = json.loads((FIX / "custom/example.json").read_text())
+    flow = solve(load_position(plain), engine="flow")
+    assert flow.to_json()["engine"] in ("flow", "greedy")
+    assert flow.revenue == solve(load_position(plain), engine="search").revenue

@@ -175,7 +175,11 @@ def _search(board, compiled, quick, limits, progress, engine):
     deadline = limits.deadline
     if quick is not None and limits.expired():
         return _final(quick, quick, compiled, 0.0)
-    if engine == "flow" and plain:
+    if engine == "flow" and not plain:
+        # the flow model knows the plain rules only, not a title's route model: the branch
+        # and bound assigns the model's routes, and the Run says so (engine "search")
+        engine = "search"
+    if engine == "flow":
         from .cpsat_flow import flow_run, solve_flow
 
         chains, bound, proven = solve_flow(compiled, board.trains, deadline=deadline,
