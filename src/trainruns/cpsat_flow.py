@@ -145,7 +145,6 @@ def solve_flow(compiled, trains, lower=0, hint_run=None, deadline=None, workers=
     node_set = set(nodes)
     chains = [c for c in range(compiled.n_chains)
               if compiled.chain_from[c] in node_set and compiled.chain_to[c] in node_set]
-    rep = {}
     if not trains or not chains:
         return ([], lower, True) if lower == 0 else (None, trivial, False)
     if memory is not None and BYTES_PER_CHAIN_LITERAL * len(chains) * len(trains) > memory:
@@ -259,7 +258,7 @@ def solve_flow(compiled, trains, lower=0, hint_run=None, deadline=None, workers=
     if lower > 0:
         model.add(total >= lower)
     if hint_run is not None:
-        _add_hint(model, compiled, trains, hint_run, x, visited, chains, rep, aux)
+        _add_hint(model, compiled, trains, hint_run, x, visited, chains, aux)
 
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = workers
@@ -299,7 +298,7 @@ def _order(compiled, used):
     return out
 
 
-def _add_hint(model, compiled, trains, run, x, visited, chains, rep, aux):
+def _add_hint(model, compiled, trains, run, x, visited, chains, aux):
     """Hint a known run (its routes matched to trains by name): its chains, stops,
     ends and arcs, so the solver starts from a complete solution."""
     left = list(range(len(trains)))
@@ -310,7 +309,6 @@ def _add_hint(model, compiled, trains, run, x, visited, chains, rep, aux):
         if i is None or cs is None:
             return
         left.remove(i)
-        cs = [rep.get(c, c) for c in cs]
         ids = [int(compiled.chain_from[cs[0]])] + [int(compiled.chain_to[c]) for c in cs]
         if ids[0] > ids[-1]:
             cs = [_twin(compiled, c) for c in reversed(cs)]
