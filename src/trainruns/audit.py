@@ -67,7 +67,8 @@ from .position import read_json
 from .schema import check
 from .audit_track import choose_track, first_clashes, pick_disjoint
 from .result import Route, Run, hexes_along
-from .search import counted_stops, describe_route, enumerate_all, solve, train_kinds
+from .search import describe_route, enumerate_all, solve, train_kinds
+from .value import compiled_bonuses, counted as counted_stops
 
 _STOP = re.compile(r"^([A-Z]+\d+)\.(\d+)$")
 
@@ -630,13 +631,7 @@ class _Auditor:
         else:  # an illegal route; count its best stops so the number still means something
             best = sorted(range(len(refs)), key=lambda i: -r.values[i])[:counts]
             r.counted = [i in best for i in range(len(refs))]
-        groups = 0
-        for ref in refs:
-            groups |= int(self.track.stop_groups[self.track.stop_id(ref)])
-        comp = self.track
-        r.bonuses = [(name, int(amt)) for name, amt, req, trains in
-                     zip(comp.bonus_names, comp.bonus_amount, comp.bonus_required, comp.bonus_trains)
-                     if groups & int(req) == int(req) and (not trains or r.train in trains)]
+        r.bonuses = compiled_bonuses(self.track, [self.track.stop_id(ref) for ref in refs], r.train)
         r.revenue = sum(v for v, c in zip(r.values, r.counted) if c) + sum(a for _, a in r.bonuses)
         if r.model_route is not None:  # the title's route model knows its own values
             m = r.model_route

@@ -33,7 +33,7 @@ import time
 import numpy as np
 
 from .result import Route
-from .value import counted as counted_stops, stop_value_bound
+from .value import compiled_bonuses, counted as counted_stops, stop_value_bound
 
 # extra CP-SAT parameters (name: value), for experiments
 SOLVER_PARAMS = {}
@@ -103,13 +103,7 @@ def route_of_chains(compiled, chains, train) -> Route:
         track.extend(compiled.paths[p] for p in ps)
     values = [int(compiled.stop_value[s]) for s in stops]
     counted = counted_stops(values, [bool(compiled.stop_own[s]) for s in stops], train.counts)
-    groups = 0
-    for s in stops:
-        groups |= int(compiled.stop_groups[s])
-    bonuses = [(name, int(amt)) for name, amt, req, trains in
-               zip(compiled.bonus_names, compiled.bonus_amount, compiled.bonus_required,
-                   compiled.bonus_trains)
-               if groups & int(req) == int(req) and (not trains or train.name in trains)]
+    bonuses = compiled_bonuses(compiled, stops, train.name)
     revenue = sum(v for v, c in zip(values, counted) if c) + sum(a for _, a in bonuses)
     return Route(train=train.name, stops=[compiled.stop_refs[s] for s in stops], revenue=revenue,
                  counted=counted, track=track, bonuses=bonuses,

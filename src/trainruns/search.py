@@ -24,7 +24,7 @@ from .limits import CHECK_SECONDS, Limits
 from .kernels import loaded as kernels_loaded, warm_up
 from .result import Route, Run
 from .trains import UNLIMITED
-from .value import counted as counted_stops, stop_value_bound  # the rule lives in value.py
+from .value import compiled_bonuses, counted as counted_stops, stop_value_bound  # the rule: value.py
 
 
 @dataclass
@@ -66,13 +66,7 @@ class RouteSet:
     def bonuses_for(self, r: int, train_name: str) -> list:
         """The bonuses ``(name, amount)`` route ``r`` earns for that train: those whose
         stop groups it all touches."""
-        comp = self.compiled
-        groups = 0
-        for s in self.stops[self.ptr[r]:self.ptr[r + 1]]:
-            groups |= int(comp.stop_groups[s])
-        return [(name, int(amt)) for name, amt, req, trains in
-                zip(comp.bonus_names, comp.bonus_amount, comp.bonus_required, comp.bonus_trains)
-                if groups & int(req) == int(req) and (not trains or train_name in trains)]
+        return compiled_bonuses(self.compiled, self.stops[self.ptr[r]:self.ptr[r + 1]], train_name)
 
 
 class Progress:

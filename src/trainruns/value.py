@@ -55,6 +55,17 @@ def earned_bonuses(stops, bonuses, train_name) -> list:
             if all(on & set(g) for g in groups) and (not trains or train_name in trains)]
 
 
+def compiled_bonuses(compiled, stop_ids, train_name) -> list:
+    """:func:`earned_bonuses` on a compiled board, whose groups are bits (compile.py:
+    ``stop_groups`` per stop, ``bonus_required`` per bonus): [(name, amount)]."""
+    reached = 0
+    for s in stop_ids:
+        reached |= int(compiled.stop_groups[s])
+    return [(name, int(amount)) for name, amount, required, trains in
+            zip(compiled.bonus_names, compiled.bonus_amount, compiled.bonus_required, compiled.bonus_trains)
+            if reached & int(required) == int(required) and (not trains or train_name in trains)]
+
+
 def route_revenue(stops, values, own, towns, train, bonuses):
     """What ``train`` earns on the route ``stops`` whose stops have ``values``, ``own``
     (token city) and ``towns`` flags; None when it may not run it."""
