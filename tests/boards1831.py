@@ -5,7 +5,7 @@ import itertools
 import random
 
 from trainruns.compile import compile_board
-from trainruns.position import load_position
+from trainruns.load import load_position
 from trainruns.titles.g1831.trains import parse_train_name, token_values
 
 
@@ -185,6 +185,8 @@ def brute_force(pos):
                         mask |= 1 << o[2]
                 key = (used, mask)
                 best[key] = max(best.get(key, -1), v)
+        for v, used, mask in commuter_runs(comp, facts, group, passable, opts, tt, strict, bits):
+            best[(used, mask)] = max(best.get((used, mask), -1), v)
         cands[tt.name] = [(v, used, m) for (used, m), v in best.items()]
     full = (1 << n_rights) - 1
     result = [None]
@@ -201,6 +203,74 @@ def brute_force(pos):
 
     assign(0, frozenset(), 0, 0)
     return result[0]
+
+
+def commuter_runs(comp, facts, group, passable, opts, tt, strict, bits):
+    """5.6.7 commuter runs, by exhaustion, for boards whose cities have one stop each:
+    an S train of size 5 or more goes round the run's cycle of cities (from its first
+    one, or from any with ``any_start``), each leg on track no earlier leg used,
+    passing only cities off the cycle that do not block it (with ``pass_own_tokens:
+    false`` none where it has a Station), each such city passed at most once in the
+    whole run (docs/rules-1831.md, "Choices": a route enters a city once), and runs to
+    its Station in every city it visits; the corporation has a Station (own or bought)
+    in every city of the cycle. Runs that repeat no city are ordinary routes. Yields
+    (value, track used, rights mask)."""
+    if tt.type != "S" or tt.size < 5:
+        return
+    station = {s: o for s in range(comp.n_stops) for o in opts[s] if o[0] == "station"}
+    has_station = {group[s] for s in station}
+    for run in facts.commuter:
+        cycle = run["cycle"]
+        members = set(cycle)
+        if not members <= has_station:
+            continue
+        distinct = len(members)
+        for rot in (range(len(cycle)) if run["any_start"] else [0]):
+            seq = [cycle[(rot + i) % len(cycle)] for i in range(tt.size)]
+            todo = [(root, frozenset(), frozenset(), 1, station[root][1], _right(station[root]))
+                    for root in station if group[root] == seq[0]]
+            while todo:
+                here, used, passed, n, value, mask = todo.pop()
+                for idx in range(comp.adj_ptr[here], comp.adj_ptr[here + 1]):
+                    c = int(comp.adj_chain[idx])
+                    b = bits(c)
+                    if b & used:
+                        continue
+                    t = int(comp.chain_to[c])
+                    g = group[t]
+                    if g == seq[n] and t in station:
+                        v, m = value + station[t][1], mask | _right(station[t])
+                        if n + 1 > distinct:
+                            yield v, used | b, m
+                        if n + 1 < tt.size:
+                            todo.append((t, used | b, passed, n + 1, v, m))
+                    elif g not in members and g not in passed and passable[t] and not (strict and g in has_station):
+                        todo.append((t, used | b, passed | {g}, n, value, mask))
+
+
+def _right(option):
+    return 1 << option[2] if option[2] >= 0 else 0
+
+
+def random_commuter_position(seed):
+    """A random typed board (as above, without red extensions or a Delaware city) with a
+    commuter run through two or three cities where the corporation has a Station, and
+    an S train long enough to run it (5.6.7)."""
+    pos = random_position(seed)
+    rng = random.Random(seed + 7_000_001)
+    for h in pos["map"]["hexes"]:
+        h.pop("part_of", None)
+        h.pop("revisit_after", None)
+    pos.get("rules", {}).pop("delaware_south", None)
+    types = {h["id"]: h["stops"][0]["slot_types"] for h in pos["map"]["hexes"] if h["stops"]}
+    mine = sorted({t["hex"] for t in pos["tokens"] if t["corporation"] == "A"
+                   and types[t["hex"]][t["slot"]] == "station"})
+    mine += sorted({r["hex"] for r in pos["track_rights"] if types[r["hex"]][r["slot"]] == "station"} - set(mine))
+    if len(mine) >= 2:
+        cycle = rng.sample(mine, min(len(mine), rng.choice([2, 2, 3])))
+        pos["map"]["commuter_runs"] = [{"name": "commuter", "cycle": cycle, "any_start": rng.random() < 0.5}]
+    pos["trains"] = [rng.choice(["5S", "6S", "7S"])] + pos["trains"][:1]
+    return pos
 
 
 def _run_len(stops, group):

@@ -1,5 +1,6 @@
 """An independent brute force of the plain rules (CONTRACT.md), written as plainly as
-possible and sharing no code with trainruns: it walks the raw JSON map path by path.
+possible and sharing no code with trainruns: it walks the raw JSON map path by path
+(hex sides, junctions "jK" and stops "sK" as docs/custom-map.md defines them).
 
 Used only on small boards: it lists every route explicitly and tries every combination.
 """
@@ -59,7 +60,12 @@ def all_routes(pos, max_stops=None):
     def ends(h, path):
         out = []
         for e in path:
-            out.append(("stop", (h, int(e[1:]))) if isinstance(e, str) else ("side", e))
+            if isinstance(e, int):
+                out.append(("side", e))
+            elif e.startswith("j"):
+                out.append(("junction", int(e[1:])))
+            else:
+                out.append(("stop", (h, int(e[1:]))))
         return out
 
     def across(h, side):
@@ -89,6 +95,19 @@ def all_routes(pos, max_stops=None):
             record(new, paths, sides)
             if info(stop)[3] and (max_stops is None or len(new) < max_stops):
                 walk(new, paths, sides, stop)
+            return
+        if end[0] == "junction":
+            # a point where the hex's paths meet: go on along any other path touching
+            # it; no route passes a junction twice, no two trains share one
+            point = ("junction", h, end[1])
+            if point in sides:
+                return
+            for pi, path in enumerate(hexes[h]["paths"]):
+                e = ends(h, path)
+                if end not in e or (h, pi) in paths:
+                    continue
+                other = e[1] if e[0] == end else e[0]
+                follow(stops, paths | {(h, pi)}, sides | {point}, h, other)
             return
         nxt = across(h, end[1])
         if nxt is None:
@@ -143,11 +162,22 @@ def train_value(name, infos):
     return sum(values)
 
 
-def best_run(pos, max_stops=None):
-    """The best total over every assignment of routes to trains (idle allowed)."""
+def bonus_value(train, stops, bonuses):
+    """What a route earns beyond its stops: each bonus ``(amount, groups, trains)``
+    whose every group (a set of (hex, stop)) holds a stop of the route, for a train
+    the bonus names (no names: every train)."""
+    on = set(stops)
+    return sum(amount for amount, groups, trains in bonuses
+               if (not trains or train in trains) and all(on & set(g) for g in groups))
+
+
+def best_run(pos, max_stops=None, bonuses=()):
+    """The best total over every assignment of routes to trains (idle allowed); each
+    route earns its stops and the ``bonuses`` it reaches (:func:`bonus_value`)."""
     routes = all_routes(pos, max_stops)
     trains = pos["trains"]
-    values = [[train_value(t, r[3]) for r in routes] for t in trains]
+    values = [[None if (v := train_value(t, r[3])) is None else v + bonus_value(t, r[0], bonuses)
+               for r in routes] for t in trains]
 
     best = 0
 

@@ -1,10 +1,13 @@
 """Random 1832 boards grown from the manifest by legal tile lays (trainruns.whatif
 finds them), solved and compared with the independent brute force of
-tests/bruteforce.py run on the same board written out as a custom map: the real map's
-geometry (pointy hexes, swapped axes, Atlanta's cities, the preprinted track and
-off-boards), with every 1832 value rule already applied by the title."""
+tests/bruteforce.py run on the same position written out as a custom map by this test
+from the title's data files (not through the package's Board): the real map's geometry
+(pointy hexes, swapped axes, Atlanta's cities, the preprinted track and off-boards)
+and the value rules that apply to a company without privates."""
 
+import json
 import random
+from importlib import resources
 
 import pytest
 
@@ -29,36 +32,47 @@ def grown(seed):
     return data
 
 
-def as_custom_map(board):
-    """The board as CONTRACT.md's custom map: values already those of the phase and
-    the corporation; stops it may not enter are cut off from the track."""
-    hexes, tokens = [], []
-    for hex_id, hx in board.hexes.items():
-        closed = {k for k, s in enumerate(hx.stops) if not s.enterable}
-        # a title override of passability must agree with the plain rules here (the
-        # Coal Fields: a town, passable with a coal token, closed without)
-        assert all(s.passable is None or not s.enterable or (s.passable and s.kind == "town") for s in hx.stops)
+def data_file(name):
+    with resources.files("trainruns.titles.g1832").joinpath("data", name).open(encoding="utf-8") as fh:
+        return json.load(fh)
 
-        def end(e):
-            return e[1] if e[0] == "side" else f"s{e[1]}"
 
-        paths = [[end(a), end(b)] for a, b in hx.paths
-                 if not any(e[0] == "stop" and e[1] in closed for e in (a, b))]
-        stops = [{"kind": s.kind, "value": s.value} | ({"slots": s.slots} if s.kind == "city" else {})
-                 for s in hx.stops]
-        hexes.append({"id": hex_id, "stops": stops, "paths": paths})
-        for k, s in enumerate(hx.stops):
-            tokens += [{"hex": hex_id, "stop": k, "corporation": c} for c in s.tokens]
-    return {"map": {"layout": board.layout, "axes": board.axes, "hexes": hexes},
-            "corporation": board.corporation, "trains": [t.name for t in board.trains], "tokens": tokens}
+def as_custom_map(data):
+    """The 1832 position written out as CONTRACT.md's custom map, read from the title's
+    data files and the rulebook here, not through the package's Board: the printed map
+    with each hex's last laid tile turned by its rotation (side e of the tile lies on
+    side (e + rotation) % 6), values by phase as printed (Table 1's first / second /
+    last off-board values are the map's phase entries), and two rules of
+    "Operate Trains" for a company without privates: [8.1 c] no company without a
+    WVCF token enters the Coal Fields (its track is cut), and [8.5] Miami is worth $0
+    before phase five until some company has run there."""
+    base, tiles = data_file("map.json"), data_file("tiles.json")["tiles"]
+    laid = {t["hex"]: t for t in data.get("tiles", [])}
+    phase = data["phase"]
+    before_five = base["phases"].index(phase) < base["phases"].index("5")
+    hexes = []
+    for h in base["hexes"]:
+        spec, rot = h, 0
+        if h["id"] in laid:
+            spec, rot = tiles[laid[h["id"]]["tile"]], laid[h["id"]]["rotation"]
+        stops = [{"kind": st["kind"], "value": st["value"]} | ({"slots": st.get("slots", 1)} if st["kind"] == "city"
+                                                                 else {}) for st in spec.get("stops", [])]
+        if h["id"] == base["miami"] and before_five and not data.get("miami_run"):
+            stops[0]["value"] = 0
+        paths = [[(e + rot) % 6 if isinstance(e, int) else e for e in p] for p in spec.get("paths", [])]
+        if h["id"] == base["coal_fields"] and not data.get("coal_token"):
+            paths = []
+        hexes.append({"id": h["id"], "stops": stops, "paths": paths})
+    return {"map": {"layout": base["layout"], "axes": base["axes"], "phases": base["phases"], "hexes": hexes},
+            "phase": phase, "corporation": data["corporation"], "trains": list(data["trains"]),
+            "tokens": [dict(t) for t in data.get("tokens", [])]}
 
 
 @pytest.mark.parametrize("seed", range(25))
 def test_random_1832_board_matches_brute_force(seed):
     data = grown(seed)
-    board = load_position(data)
-    custom = as_custom_map(board)
+    custom = as_custom_map(data)
     best, _ = best_run(custom, max_stops=max(int(t) for t in custom["trains"]))
-    run = solve(board)
+    run = solve(load_position(data))
     assert run.optimal and run.revenue == best
     assert solve(custom).revenue == best

@@ -11,6 +11,7 @@ import pytest
 from boards import random_position
 
 import trainruns
+from trainruns.board import RouteModel
 from trainruns.audit import audit, read_declaration
 from trainruns.board import Bonus
 from trainruns.cli import main
@@ -440,8 +441,9 @@ def test_legality_agrees_with_the_route_set(seed):
 
 # --- a title with its own route model (as 1831's token-to-token runs) ----------------
 
-class TokenToToken:
-    """A toy route model: the plain routes whose two ends both hold the company's token."""
+class TokenToToken(RouteModel):
+    """A toy route model (it declares board.RouteModel): the plain routes whose two ends
+    both hold the company's token."""
 
     def routes(self, compiled, kinds, deadline, progress):
         import numpy as np

@@ -13,11 +13,11 @@ import pytest  # noqa: E402
 
 from trainruns import geometry as geo  # noqa: E402
 from trainruns.cli import main  # noqa: E402
-from trainruns.declared import declared_run, find_track  # noqa: E402
+from trainruns.declared import audited_run, find_track  # noqa: E402
 from trainruns.draw import draw_board, save  # noqa: E402
 from trainruns.errors import InputError  # noqa: E402
 from trainruns.hexgrid import neighbour, opposite  # noqa: E402
-from trainruns.position import load_position  # noqa: E402
+from trainruns.load import load_position  # noqa: E402
 from trainruns.result import Route, Run  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -181,17 +181,19 @@ def test_1832_map_is_recognisable(tmp_path):
 
 
 def test_declared_routes_find_the_track_the_solver_used(board):
-    run = declared_run(board, {"routes": [{"train": "3", "stops": ["D4.0", "B4.0", "B2.0"]},
-                                          {"train": "2", "stops": ["A1.0", "B2.0"]}]})
+    run, verdict = audited_run(board, {"routes": [{"train": "3", "stops": ["D4.0", "B4.0", "B2.0"]},
+                                                  {"train": "2", "stops": ["A1.0", "B2.0"]}]})
+    assert verdict.legal
     assert [r.track for r in run.routes] == [r.track for r in BEST.routes]
     assert run.revenue == 150
     # A leg with no track (C3 to B4 are not joined) draws as a straight line instead.
     assert find_track(board, [("C3", 0), ("B4", 0)]) is None
 
 
-def test_declared_stop_not_on_board_is_bad_input(board):
-    with pytest.raises(InputError, match="Z9.0"):
-        declared_run(board, {"routes": [{"train": "2", "stops": ["Z9.0", "B2.0"]}]})
+def test_declared_stop_not_on_board_is_named_by_the_audit(board):
+    _, verdict = audited_run(board, {"routes": [{"train": "2", "stops": ["Z9.0", "B2.0"]}]})
+    assert not verdict.legal and [p.rule for p in verdict.problems] == ["unknown-stop"]
+    assert "Z9.0" in verdict.problems[0].message
 
 
 def test_command_draws_declared_routes(tmp_path, capsys):

@@ -387,15 +387,15 @@ def test_drawing_a_declared_route_of_1100_stops_copies_no_graph_per_leg(monkeypa
     # quadratic in a long declaration. Its track must still follow every leg
     import networkx as nx
 
-    from trainruns.declared import declared_run
+    from trainruns.declared import find_track
 
     board = _line(1100, ["1100"])
-    decl = {"routes": [{"train": "1100", "stops": [f"A{2 * k + 1}.0" for k in range(1100)]}]}
+    stops = [(f"A{2 * k + 1}", 0) for k in range(1100)]
 
     def refuse(self, *a, **k):
         raise AssertionError("graph copied")
 
     monkeypatch.setattr(nx.DiGraph, "copy", refuse)
-    run = declared_run(board, decl)
+    track = find_track(board, stops)
     # each leg: the path out of one stop and the path into the next (CONTRACT.md track)
-    assert len(run.routes[0].track) == 2 * 1099
+    assert len(track) == 2 * 1099

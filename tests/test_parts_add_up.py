@@ -15,7 +15,8 @@ from trainruns import load_position, solve
 from trainruns.errors import InputError
 from trainruns.commands.solve import format_run
 
-FIXTURES = sorted((Path(__file__).parent.parent / "fixtures").rglob("*.json"))
+FIXTURES = sorted(p for p in (Path(__file__).parent.parent / "fixtures").rglob("*.json")
+                  if "games" not in p.parts)  # fixtures/games: game logs, not positions
 
 
 def check_adds_up(board, run):

@@ -15,7 +15,7 @@ import types
 __version__ = "0.1.0"
 
 _WHERE = {
-    "solve": "search", "audit": "audit", "AuditResult": "audit", "load_position": "position",
+    "solve": "load", "audit": "audit", "AuditResult": "audit", "load_position": "load",
     "Board": "board", "Bonus": "board", "Hex": "board", "Stop": "board", "Train": "board",
     "Run": "result", "Route": "result", "InputError": "errors",
 }

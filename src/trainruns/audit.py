@@ -59,14 +59,16 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .board import OFFBOARD, Board
+from .board import OFFBOARD, Board, stop_name
 from .compile import CompiledBoard, compile_board
 from .errors import InputError
-from .position import load_position, read_json
+from .load import load_position
+from .position import read_json
 from .schema import check
 from .audit_track import choose_track, first_clashes, pick_disjoint
 from .result import Route, Run, hexes_along
-from .search import counted_stops, describe_route, enumerate_all, solve, train_kinds
+from .search import describe_route, enumerate_all, solve, train_kinds
+from .value import compiled_bonuses, counted as counted_stops
 
 _STOP = re.compile(r"^([A-Z]+\d+)\.(\d+)$")
 
@@ -300,7 +302,7 @@ class _Auditor:
         # check would be wrong, and the model's verdict is ``not-a-title-route``.
         self.model_decides = set()
         if board.route_model is not None:
-            self.model_decides = set(getattr(self.title, "audit_model_decides", ROUTE_MODEL_DECIDES))
+            self.model_decides = set(self.title.audit_model_decides or ROUTE_MODEL_DECIDES)
 
     # -- driver --
 
@@ -344,8 +346,6 @@ class _Auditor:
         self.problems.append(Problem(train=train, rule=rule, message=text))
 
     def _name(self, ref):
-        from .commands.solve import stop_name
-
         return stop_name(self.board, ref)
 
     def _train_words(self, routes, i):
@@ -542,10 +542,8 @@ class _Auditor:
     def _check_title_rules(self, routes):
         """A title's own rules (``audit_checks`` on its title object), and for a title
         with its own route model, that each route is one the model allows."""
-        checks = getattr(self.title, "audit_checks", None)
-        if checks is not None:
-            for i, rule, message in checks(self.board, routes):
-                self.problems.append(Problem(train=routes[i].train, rule=rule, message=message))
+        for i, rule, message in self.title.audit_checks(self.board, routes):
+            self.problems.append(Problem(train=routes[i].train, rule=rule, message=message))
         if self.board.route_model is not None:
             self._check_route_model(routes)
 
@@ -563,7 +561,7 @@ class _Auditor:
             return
         # every legal route, not just those the title's own assignment keeps (1831 keeps
         # only the best run when track rights were bought)
-        lister = getattr(self.board.route_model, "all_routes", None)
+        lister = self.board.route_model.all_routes if self.board.route_model is not None else None
         rs = lister(self.compiled, train_kinds(self.board)) if lister else enumerate_all(self.compiled)
         first = rs.stops[rs.ptr[:-1]] if len(rs) else np.zeros(0, np.int64)
         last = rs.stops[rs.ptr[1:] - 1] if len(rs) else np.zeros(0, np.int64)
@@ -633,13 +631,7 @@ class _Auditor:
         else:  # an illegal route; count its best stops so the number still means something
             best = sorted(range(len(refs)), key=lambda i: -r.values[i])[:counts]
             r.counted = [i in best for i in range(len(refs))]
-        groups = 0
-        for ref in refs:
-            groups |= int(self.track.stop_groups[self.track.stop_id(ref)])
-        comp = self.track
-        r.bonuses = [(name, int(amt)) for name, amt, req, trains in
-                     zip(comp.bonus_names, comp.bonus_amount, comp.bonus_required, comp.bonus_trains)
-                     if groups & int(req) == int(req) and (not trains or r.train in trains)]
+        r.bonuses = compiled_bonuses(self.track, [self.track.stop_id(ref) for ref in refs], r.train)
         r.revenue = sum(v for v, c in zip(r.values, r.counted) if c) + sum(a for _, a in r.bonuses)
         if r.model_route is not None:  # the title's route model knows its own values
             m = r.model_route
@@ -650,17 +642,9 @@ class _Auditor:
 
 
 def _wording(board):
-    """The title's rulebook sections and message overrides (``audit_sections`` and
-    ``audit_messages`` of its title object), and the title object (None: custom map)."""
-    if not board.title:
-        return {}, {}, None
+    """The title's rulebook sections and message overrides (its declared wording,
+    :class:`~trainruns.titles.base.Title`), and the title (the custom map is one too)."""
     from . import titles
 
-    title = None
-    try:
-        title = titles.get(board.title)
-    except InputError:
-        pass
-    sections = dict(getattr(title, "audit_sections", None) or {})
-    messages = dict(getattr(title, "audit_messages", None) or {})
-    return sections, messages, title
+    title = titles.of_board(board)
+    return dict(title.audit_sections), dict(title.audit_messages), title

@@ -87,6 +87,27 @@ class Bonus:
     trains: frozenset = frozenset()
 
 
+class RouteModel:
+    """What a title's route model declares (``Board.route_model``, issue 14): a title
+    whose routes are not the plain rules' lists them itself. It keeps no state between
+    calls: each call works from its arguments alone.
+
+    - ``routes(compiled, kinds, deadline, progress)``: the route set the search assigns
+      trains to (a :class:`~trainruns.search.RouteSet`);
+    - ``all_routes(...)``: every legal route, for the audit (default: ``routes``);
+    - ``upper_bound(compiled)``: no run earns more (the bound of a stopped search), or
+      None when the title cannot say."""
+
+    def routes(self, compiled, kinds, deadline=None, progress=None):
+        raise NotImplementedError
+
+    def all_routes(self, compiled, kinds, deadline=None, progress=None):
+        return self.routes(compiled, kinds, deadline, progress)
+
+    def upper_bound(self, compiled):
+        return None
+
+
 @dataclass
 class Board:
     """Everything the search needs about one corporation's run."""
@@ -104,7 +125,7 @@ class Board:
     # supplies its own route model: an object with
     # ``routes(compiled, kinds, deadline, progress) -> trainruns.search.RouteSet``.
     # Assigning trains to routes stays the core's.
-    route_model: object = None
+    route_model: RouteModel | None = None
 
     def stop(self, ref):
         hex_id, k = ref
@@ -132,3 +153,12 @@ class Board:
     def stop_label(self, ref) -> str:
         hex_id, k = ref
         return f"{hex_id}.{k}"
+
+
+def stop_name(board: Board, ref) -> str:
+    """A stop as a player names it: "E5.0 Atlanta" (its label and its name, the
+    stop's own or the hex's), or "E5.0" when it has none."""
+    hx = board.hexes[ref[0]]
+    label = f"{ref[0]}.{ref[1]}"
+    name = board.stop(ref).name or hx.name
+    return f"{label} {name}" if name else label

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .board import TOWN, Board
+from .errors import InputError
 from .hexgrid import neighbour, opposite
 
 
@@ -394,6 +395,9 @@ def _walk_way(start, p, n_stops, nodes, incident, paths, side_bit, enterable, ot
             stack.append((other_end(q, node), q, ps + [q], bits + [q], used))
 
 
+MAX_BONUS_GROUPS = 63  # one bit each in the stops' int64 masks
+
+
 def _bonus_groups(board, stop_ids):
     """Give each distinct stop group of the bonuses a bit; a stop's mask says which
     groups it belongs to, a bonus's mask which groups a route must touch."""
@@ -402,8 +406,11 @@ def _bonus_groups(board, stop_ids):
         need = 0
         for group in bonus.groups:
             if group not in group_bit:
-                if len(group_bit) == 63:
-                    raise ValueError("more than 63 distinct bonus stop groups")
+                if len(group_bit) == MAX_BONUS_GROUPS:
+                    # bad input, not a bug: say what and where (exit 2), not an internal error
+                    raise InputError(f"the bonuses name more than {MAX_BONUS_GROUPS} distinct groups of stops "
+                                     f"(bonus {bonus.name!r}); the search keeps each group in one bit of a "
+                                     "64-bit mask", "bonuses")
                 group_bit[group] = len(group_bit)
                 for ref in group:
                     s = stop_ids[tuple(ref)]

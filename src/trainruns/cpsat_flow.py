@@ -33,6 +33,7 @@ import time
 import numpy as np
 
 from .result import Route
+from .value import compiled_bonuses, counted as counted_stops, stop_value_bound
 
 # extra CP-SAT parameters (name: value), for experiments
 SOLVER_PARAMS = {}
@@ -95,8 +96,6 @@ def hint_chains(compiled, route: Route):
 def route_of_chains(compiled, chains, train) -> Route:
     """A route given as chain ids in order, as the result type (stops, counted, track,
     bonuses, revenue by the plain rules)."""
-    from .search import counted_stops
-
     stops = [int(compiled.chain_from[chains[0]])] + [int(compiled.chain_to[c]) for c in chains]
     track = []
     for c in chains:
@@ -104,13 +103,7 @@ def route_of_chains(compiled, chains, train) -> Route:
         track.extend(compiled.paths[p] for p in ps)
     values = [int(compiled.stop_value[s]) for s in stops]
     counted = counted_stops(values, [bool(compiled.stop_own[s]) for s in stops], train.counts)
-    groups = 0
-    for s in stops:
-        groups |= int(compiled.stop_groups[s])
-    bonuses = [(name, int(amt)) for name, amt, req, trains in
-               zip(compiled.bonus_names, compiled.bonus_amount, compiled.bonus_required,
-                   compiled.bonus_trains)
-               if groups & int(req) == int(req) and (not trains or train.name in trains)]
+    bonuses = compiled_bonuses(compiled, stops, train.name)
     revenue = sum(v for v, c in zip(values, counted) if c) + sum(a for _, a in bonuses)
     return Route(train=train.name, stops=[compiled.stop_refs[s] for s in stops], revenue=revenue,
                  counted=counted, track=track, bonuses=bonuses,
@@ -130,8 +123,6 @@ def solve_flow(compiled, trains, lower=0, hint_run=None, deadline=None, workers=
     the routes are proven best. A model bigger than ``memory`` bytes is not built; on a
     board compiled only in part (``compiled.complete`` false) its runs are legal but its
     bound and proof say nothing, so only the trivial bound is returned."""
-    from .search import stop_value_bound
-
     board = compiled.board
     if board.route_model is not None:
         return None, None, False
@@ -148,7 +139,6 @@ def solve_flow(compiled, trains, lower=0, hint_run=None, deadline=None, workers=
     node_set = set(nodes)
     chains = [c for c in range(compiled.n_chains)
               if compiled.chain_from[c] in node_set and compiled.chain_to[c] in node_set]
-    rep = {}
     if not trains or not chains:
         return ([], lower, True) if lower == 0 else (None, trivial, False)
     if memory is not None and BYTES_PER_CHAIN_LITERAL * len(chains) * len(trains) > memory:
@@ -262,7 +252,7 @@ def solve_flow(compiled, trains, lower=0, hint_run=None, deadline=None, workers=
     if lower > 0:
         model.add(total >= lower)
     if hint_run is not None:
-        _add_hint(model, compiled, trains, hint_run, x, visited, chains, rep, aux)
+        _add_hint(model, compiled, trains, hint_run, x, visited, chains, aux)
 
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = workers
@@ -302,7 +292,7 @@ def _order(compiled, used):
     return out
 
 
-def _add_hint(model, compiled, trains, run, x, visited, chains, rep, aux):
+def _add_hint(model, compiled, trains, run, x, visited, chains, aux):
     """Hint a known run (its routes matched to trains by name): its chains, stops,
     ends and arcs, so the solver starts from a complete solution."""
     left = list(range(len(trains)))
@@ -313,7 +303,6 @@ def _add_hint(model, compiled, trains, run, x, visited, chains, rep, aux):
         if i is None or cs is None:
             return
         left.remove(i)
-        cs = [rep.get(c, c) for c in cs]
         ids = [int(compiled.chain_from[cs[0]])] + [int(compiled.chain_to[c]) for c in cs]
         if ids[0] > ids[-1]:
             cs = [_twin(compiled, c) for c in reversed(cs)]

@@ -7,8 +7,8 @@ aid, not a legality check (that is the audit's job): a leg with no such track is
 as a straight dashed line.
 
 :func:`audited_run` is what the ``draw`` command and the notebook use: the audit's own
-track and verdict, with the shortest-track fallback only for routes the audit rejects;
-:func:`declared_run` does without the audit.
+track, verdict and values (the one revenue rule, :mod:`trainruns.value`), with the
+shortest-track fallback only for routes the audit rejects.
 """
 
 from __future__ import annotations
@@ -16,28 +16,10 @@ from __future__ import annotations
 
 import networkx as nx
 
-from .errors import InputError
 from .hexgrid import neighbour, opposite
 from .position import read_json
-from .result import Route, Run
+from .result import Run
 
-
-
-def parse_declaration(source, board, where=None):
-    """Read a declaration (a path or a parsed dict) into ``[(train, [(hex, k), ...])]``;
-    its structure is checked by the audit's reader, and every stop must exist here."""
-    from .audit import read_declaration
-
-    out = []
-    for i, (train, labels, _) in enumerate(read_declaration(source, where)):
-        stops = []
-        for label in labels:
-            hex_id, k = label.rsplit(".", 1)
-            if hex_id not in board.hexes or int(k) >= len(board.hexes[hex_id].stops):
-                raise InputError(f"the board has no stop {label}", f"{where or 'declared routes'}: routes[{i}]")
-            stops.append((hex_id, int(k)))
-        out.append((train, stops))
-    return out
 
 
 def _path_graph(board):
@@ -114,23 +96,6 @@ def _leg(board, g, a, b, taken):
     finally:
         g.remove_nodes_from(["start", "end"])
     return [(n[0], n[1]) for n in nodes[1:-1]]
-
-
-def declared_run(board, source, where=None):
-    """A :class:`Run` of the declared routes, with track found where it simply can be.
-
-    Revenues are the plain sums of the stops' current values (an audit knows better);
-    a route whose track was not found has empty ``track`` and is drawn dashed.
-    """
-    routes, used = [], set()
-    for train, stops in parse_declaration(source, board, where):
-        track = find_track(board, stops, used) or []
-        used.update(track)
-        revenue = sum(board.stop((h, k)).value for h, k in stops)
-        routes.append(Route(train=train, stops=stops, revenue=revenue,
-                            counted=[True] * len(stops), track=track))
-    total = sum(r.revenue for r in routes)
-    return Run(routes=routes, revenue=total, optimal=False, bound=total, engine="declared")
 
 
 def audited_run(board, declaration, best=None, where=None):

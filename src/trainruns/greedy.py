@@ -14,6 +14,7 @@ earns its ``counts`` best stops (a token city among them) plus its bonuses.
 from __future__ import annotations
 
 from .result import Run
+from .value import compiled_bonuses, counted as counted_stops
 
 # steps (chains tried) per train, and in all: a few milliseconds of Python each
 STEPS_PER_TRAIN = 3000
@@ -103,18 +104,10 @@ def _by_value(compiled):
 
 def _line_value(compiled, stops, train):
     """What a line of stops earns for the train (the counted-stops rule and bonuses)."""
-    from .search import counted_stops
-
     values = [int(compiled.stop_value[s]) for s in stops]
     counted = counted_stops(values, [bool(compiled.stop_own[s]) for s in stops], train.counts)
     total = sum(v for v, c in zip(values, counted) if c)
-    groups = 0
-    for s in stops:
-        groups |= int(compiled.stop_groups[s])
-    for amount, req, trains in zip(compiled.bonus_amount, compiled.bonus_required, compiled.bonus_trains):
-        if groups & int(req) == int(req) and (not trains or train.name in trains):
-            total += int(amount)
-    return total
+    return total + sum(a for _, a in compiled_bonuses(compiled, stops, train.name))
 
 
 def _best_line(compiled, masks, adjacency, roots, train, taken, steps):

@@ -48,10 +48,5 @@ def neighbour(x: int, y: int, side: int, layout: str):
     return x + dx, y + dy
 
 
-def rotate_side(side: int, rotation: int) -> int:
-    """A tile's rotation ``r`` turns side ``e`` of the unrotated tile into ``(e + r) % 6``."""
-    return (side + rotation) % 6
-
-
 def opposite(side: int) -> int:
     return (side + 3) % 6

@@ -9,14 +9,11 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
-import warnings
 
 from .board import CITY, OFFBOARD, STOP_KINDS, Board, Hex, Stop
-from .errors import InputError, InputWarning
+from .errors import InputError
 from .hexgrid import parse_hex_id
-from .schema import check
 from .trains import parse_train
 
 _END = re.compile(r"^([sj])([0-9]+)$")  # ASCII digits only
@@ -90,47 +87,6 @@ def check_depth(data, where):
             if depth > MAX_DEPTH:
                 raise InputError(f"JSON nested more than {MAX_DEPTH} levels deep", where)
             todo.extend((child, depth + 1) for child in (node.values() if isinstance(node, dict) else node))
-
-
-def load_position(source, where: str | None = None) -> Board:
-    """Build the board of a position given as a file path or an already parsed dict
-    (``where`` names it in errors; default: the path, or "position").
-
-    The position is first checked against its JSON Schema (:mod:`trainruns.schema`:
-    one per title, one for a custom map); a company with no token of its own on the
-    map is warned about (:class:`~trainruns.errors.InputWarning`): its routes need one."""
-    if isinstance(source, (str, os.PathLike)):
-        data, where = read_json(source), where or str(source)
-    else:
-        data, where = source, where or "position"
-    if not isinstance(data, dict):
-        raise InputError("a position must be a JSON object", where)
-    title = data.get("title")
-    if title is not None:
-        from . import titles
-
-        if not isinstance(title, str):
-            raise InputError(f"field 'title' must be a title name ({', '.join(titles.names())}), "
-                             f"not {json.dumps(title)[:40]}", where)
-        game = titles.get(title, where)
-        check(data, game.name, where)
-        board = game.build_board(data, where)
-    else:
-        if "map" not in data:
-            raise InputError("a position needs a 'title' or a 'map'", where)
-        check(data, "custom", where)
-        board = board_from_custom_map(data, where)
-    warn_if_no_token(board, where)
-    return board
-
-
-def warn_if_no_token(board: Board, where: str):
-    """Every route needs a token of the running company (CONTRACT.md, plain rules;
-    each title's route rules): without one on the map the answer is almost surely 0
-    because of a slip in ``tokens``, so say so (the answer is still given)."""
-    if not any(board.corporation in stop.tokens for hx in board.hexes.values() for stop in hx.stops):
-        warnings.warn(InputWarning(f"{where}: {board.corporation} has no token of its own on the map "
-                                   "(check 'tokens' and the company's name): its routes need one"), stacklevel=2)
 
 
 def board_from_custom_map(data: dict, where: str) -> Board:
@@ -385,4 +341,4 @@ def place_tokens(board: Board, tokens, where):
         stop.tokens.append(corp)
 
 
-__all__ = ["load_position", "board_from_custom_map", "read_json", "InputError", "OFFBOARD"]
+__all__ = ["board_from_custom_map", "read_json", "InputError", "OFFBOARD"]

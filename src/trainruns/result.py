@@ -46,6 +46,9 @@ class Run:
     """The result of a solve: the routes, their total, and whether it is proven best.
 
     ``bound`` is an upper bound on the best revenue (equal to ``revenue`` when proven).
+    ``engine`` names the engine whose run this is: ``greedy`` (the quick run), ``search``
+    (the branch and bound), ``cpsat`` or ``flow``; the one asked for may not be the one
+    that ran (``flow`` on a title with its own route model runs the search).
     """
 
     routes: list[Route]
@@ -57,6 +60,9 @@ class Run:
     nodes: int = 0
     idle: list[str] = field(default_factory=list)
     engine: str = "search"
+    # (kind index, route index) of the chosen routes in the route set they came from:
+    # a later search over the same set may start from them (not part of the answer)
+    picks: list = field(default_factory=list, repr=False, compare=False)
 
     def to_json(self, with_seconds=True):
         out = {
@@ -78,6 +84,7 @@ class Run:
         if with_seconds:
             out["seconds"] = round(self.seconds, 6)
         out["candidates"] = self.candidates
+        out["engine"] = self.engine  # the engine whose run this is (greedy, search, cpsat, flow)
         return out
 
 

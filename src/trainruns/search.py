@@ -24,6 +24,7 @@ from .limits import CHECK_SECONDS, Limits
 from .kernels import loaded as kernels_loaded, warm_up
 from .result import Route, Run
 from .trains import UNLIMITED
+from .value import compiled_bonuses, counted as counted_stops, stop_value_bound  # the rule: value.py
 
 
 @dataclass
@@ -65,13 +66,7 @@ class RouteSet:
     def bonuses_for(self, r: int, train_name: str) -> list:
         """The bonuses ``(name, amount)`` route ``r`` earns for that train: those whose
         stop groups it all touches."""
-        comp = self.compiled
-        groups = 0
-        for s in self.stops[self.ptr[r]:self.ptr[r + 1]]:
-            groups |= int(comp.stop_groups[s])
-        return [(name, int(amt)) for name, amt, req, trains in
-                zip(comp.bonus_names, comp.bonus_amount, comp.bonus_required, comp.bonus_trains)
-                if groups & int(req) == int(req) and (not trains or train_name in trains)]
+        return compiled_bonuses(self.compiled, self.stops[self.ptr[r]:self.ptr[r + 1]], train_name)
 
 
 class Progress:
@@ -111,7 +106,8 @@ FLOW_SECONDS = 20.0
 
 def solve(source, time_limit: float | None = None, progress: Progress | None = None,
           engine: str = "auto", memory: int | None = None, limits: Limits | None = None) -> Run:
-    """The best run of a position (path, dict or Board) under its rules.
+    """The best run of a Board under its rules (:func:`trainruns.solve` also takes a
+    position file or dict: :func:`trainruns.load.solve`).
 
     With no time limit the answer is proven optimal, unless the board has more routes
     than the memory budget holds (or ``MAX_ROUTES``): then the best run over the routes
@@ -131,13 +127,13 @@ def solve(source, time_limit: float | None = None, progress: Progress | None = N
     and bound), ``cpsat`` (the 0-1 program of :mod:`trainruns.cpsat`), ``flow`` (the
     CP-SAT model over the track graph alone) or ``auto`` (see :func:`assign_auto`).
     """
-    from .position import load_position
-
+    if not isinstance(source, Board):
+        raise TypeError("search.solve takes a Board; trainruns.solve takes a position file or dict too")
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {ENGINES}, not {engine!r}")
     if limits is None:
         limits = Limits(time_limit, memory)
-    board = source if isinstance(source, Board) else load_position(source)
+    board = source
     plain = board.route_model is None
     compiled = compile_board(board, limits, own_only=plain, progress=progress)
     quick = None
@@ -173,7 +169,11 @@ def _search(board, compiled, quick, limits, progress, engine):
     deadline = limits.deadline
     if quick is not None and limits.expired():
         return _final(quick, quick, compiled, 0.0)
-    if engine == "flow" and plain:
+    if engine == "flow" and not plain:
+        # the flow model knows the plain rules only, not a title's route model: the branch
+        # and bound assigns the model's routes, and the Run says so (engine "search")
+        engine = "search"
+    if engine == "flow":
         from .cpsat_flow import flow_run, solve_flow
 
         chains, bound, proven = solve_flow(compiled, board.trains, deadline=deadline,
@@ -680,7 +680,7 @@ def assign_cpsat(routes: RouteSet, deadline=None, start: Run | None = None, limi
     if start is None:
         # a few thousand branch-and-bound nodes give a good incumbent to prune columns
         start = assign_trains(routes, max_nodes=2000, budget=2000)
-    hint = list(getattr(start, "picks", []))
+    hint = list(start.picks)
     value, picks, bound, _ = solve_cpsat(routes, board.trains, lower=start.revenue,
                                          hint=hint, deadline=deadline,
                                          memory=None if limits is None else limits.array_budget(),
@@ -704,23 +704,6 @@ def assign_cpsat(routes: RouteSet, deadline=None, start: Run | None = None, limi
                candidates=len(routes), nodes=start.nodes, idle=idle, engine="cpsat")
 
 
-def stop_value_bound(compiled: CompiledBoard) -> int:
-    """An upper bound that needs no routes: each train earns at most its ``counts`` best
-    stops plus every bonus (only stops joined to a token by track, when the board was
-    compiled for its routes alone). A title's route model that values routes its own way
-    gives its own (``upper_bound(compiled)``)."""
-    model_bound = getattr(compiled.board.route_model, "upper_bound", None)
-    if model_bound is not None:
-        return int(model_bound(compiled))
-    values = compiled.stop_value if compiled.stop_reach is None else compiled.stop_value[compiled.stop_reach]
-    values = np.sort(values[values > 0])[::-1]
-    bonus = int(compiled.bonus_amount[compiled.bonus_amount > 0].sum())
-    each = sorted((int(values[: min(t.counts, len(values))].sum()) + bonus for t in compiled.board.trains),
-                  reverse=True)
-    # every running train takes a track bit of its own: at most that many run
-    return sum(each[: max(compiled.n_bits, 1)])
-
-
 def describe_route(routes: RouteSet, r: int, train) -> Route:
     """A route of the set as the result type: stops, counted stops, track, bonuses."""
     comp = routes.compiled
@@ -742,17 +725,3 @@ def describe_route(routes: RouteSet, r: int, train) -> Route:
     kind = routes.kinds.index(train.name)
     return Route(train=train.name, stops=refs, revenue=int(routes.values[r, kind]),
                  counted=counted, track=track, bonuses=bonuses, earned=earned)
-
-
-def counted_stops(values, own, counts):
-    """Which stops earn: the ``counts`` best, including at least one token city."""
-    n = len(values)
-    if counts >= n:
-        return [True] * n
-    order = sorted(range(n), key=lambda i: -values[i])
-    chosen = set(order[:counts])
-    if not any(own[i] for i in chosen):
-        best_own = max((i for i in range(n) if own[i]), key=lambda i: values[i])
-        chosen.discard(order[counts - 1])
-        chosen.add(best_own)
-    return [i in chosen for i in range(n)]

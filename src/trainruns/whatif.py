@@ -26,10 +26,9 @@ import time
 from dataclasses import dataclass, field
 
 from .errors import InputError
-from .position import load_position
+from .load import load_position
 from .reach import reach
 from .result import Run
-from .titles import moves
 
 
 @dataclass
@@ -56,14 +55,13 @@ class Move:
             up += f" ({m['private']}'s lay)" if m.get("private") else ""
             return f"tile {m['tile']} on {m['hex']} rotation {m['rotation']}{up}"
         if self.kind == "token":
-            return f"token on {m['hex']}.{m['stop']}" + (f" {m['name']}" if m.get("name") else "")
+            kind = f" ({m['type']})" if m.get("type") else ""
+            return f"token on {m['hex']}.{m['stop']}" + (f" {m['name']}" if m.get("name") else "") + kind
         text = f"buy a {m['train']}-train"
-        if m.get("starts_phase"):
-            text += f" (the first: starts phase {m['starts_phase']}"
-            text += f"; scraps {', '.join(m['scrapped'])}" if m.get("scrapped") else ""
-            text += f"; discards {', '.join(m['discarded'])}" if m.get("discarded") else ""
-            text += ")"
-        return text
+        notes = [f"the first: starts phase {m['starts_phase']}"] if m.get("starts_phase") else []
+        notes += [f"scraps {', '.join(m['scrapped'])}"] if m.get("scrapped") else []
+        notes += [f"discards {', '.join(m['discarded'])}"] if m.get("discarded") else []
+        return text + (f" ({'; '.join(notes)})" if notes else "")
 
     def to_json(self):
         out = {"kind": self.kind, "move": dict(self.move), "revenue": self.revenue, "gain": self.gain,
@@ -131,22 +129,15 @@ def _rank(kind, data, variants, time_limit, progress):
     return ranking
 
 
-def _title(data):
-    if data.get("title") is None:
-        return None
-    from . import titles
-
-    return titles.get(data["title"], "position")
-
-
 # --- the title's moves -----------------------------------------------------------------
 
 
 def _moves(data):
-    """The title's move hooks (:class:`~trainruns.titles.moves.TitleMoves`), or None
-    (a custom map, or a title that declares none)."""
-    title = _title(data)
-    return title if isinstance(title, moves.TitleMoves) else None
+    """The title's move hooks (:class:`~trainruns.titles.moves.TitleMoves`, part of
+    every :class:`~trainruns.titles.base.Title`; the custom map is a title too)."""
+    from . import titles
+
+    return titles.of_position(data, "position")
 
 
 def tile_candidates(data, board=None, reached=None):
@@ -157,7 +148,7 @@ def tile_candidates(data, board=None, reached=None):
     hooks = _moves(data)
     board = board or load_position(data)
     reached = reached or reach(board)
-    lays = hooks.tile_lays(data, board, reached) if hooks is not None else None
+    lays = hooks.tile_lays(data, board, reached)
     if lays is None:
         raise InputError("tile lays need a title with a tile manifest (1832, 1833NE); "
                          "this position has no tiles to lay", "position")
@@ -170,7 +161,7 @@ def token_candidates(data, board=None, reached=None):
     for the token and must not already contain a token of the company"), less the spots
     the title reserves."""
     board = board or load_position(data)
-    return moves.token_places(_moves(data), data, board, reached or reach(board))
+    return _moves(data).token_places(data, board, reached or reach(board))
 
 
 def rank_tiles(position, time_limit=None, progress=None) -> list[Move]:
@@ -205,7 +196,7 @@ def rank_tokens_full(position, time_limit=None, progress=None, reuse=True) -> Ra
     board = load_position(data)
     reached = reach(board)
     cands = token_candidates(data, board, reached)
-    if not (reuse and board.route_model is None and _tokens_are_plain(data)):
+    if not (reuse and board.route_model is None and _moves(data).tokens_are_plain):
         ranking = _rank("token", data, cands, time_limit, progress)
         ranking.reach_complete = reached.complete
         return ranking
@@ -242,15 +233,6 @@ def rank_tokens_full(position, time_limit=None, progress=None, reuse=True) -> Ra
     return ranking
 
 
-def _tokens_are_plain(data):
-    """Custom maps, and titles that say so (``TitleMoves.tokens_are_plain``): no rule
-    reads station tokens beyond the plain ones, so a token is a flag flip."""
-    if _title(data) is None:
-        return True
-    hooks = _moves(data)
-    return hooks is not None and hooks.tokens_are_plain
-
-
 # --- trains ---------------------------------------------------------------------------
 
 
@@ -266,7 +248,7 @@ def train_candidates(data, names=None):
                  for name in names]
     else:
         hooks = _moves(data)
-        cands = hooks.train_purchases(data) if hooks is not None else None
+        cands = hooks.train_purchases(data)
         if cands is None:
             raise InputError("no train data for this position: name the candidate trains (--train NAME)",
                              "position")

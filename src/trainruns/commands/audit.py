@@ -26,7 +26,7 @@ def register(sub):
 
 def run(args):
     from ..audit import audit, read_declaration
-    from ..position import load_position
+    from ..load import load_position
     from .progress import TerminalProgress
 
     board = load_position(args.position)

@@ -82,7 +82,8 @@ def collect(paths):
 
 def bench_one(path, time_limit=None):
     """Solve one position file into a :class:`BenchRow`; never raises on a bad file."""
-    from ..position import load_position, read_json
+    from ..load import load_position
+    from ..position import read_json
     from ..search import solve
 
     row = BenchRow(path=path)

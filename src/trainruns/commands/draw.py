@@ -33,7 +33,7 @@ def register(sub):
 
 def run(args):
     from ..draw import FORMATS, extent, save
-    from ..position import load_position
+    from ..load import load_position
 
     ext = os.path.splitext(args.out)[1].lower()
     if ext not in FORMATS:

@@ -22,8 +22,6 @@ class TerminalProgress(Progress):
     def update(self, stage, **info):
         now = time.perf_counter() - self.t0
         if stage == "kernels":
-            from .solve import kernels_notice
-
             kernels_notice(self.stream, info["seconds"])
             return
         if now < self.delay or (not self.tty and self.shown and now - self.last < self.every):
@@ -53,3 +51,10 @@ class TerminalProgress(Progress):
         if self.shown and self.tty:
             self.stream.write("\r\x1b[K")
             self.stream.flush()
+
+
+def kernels_notice(stream, took):
+    """Say so when the first run on a machine compiled the kernels (it takes a while)."""
+    if took > 2:
+        stream.write(f"trainruns: compiled the search kernels in {took:.0f} s "
+                     "(once per machine; later runs load them)\n")

@@ -4,6 +4,7 @@ import json
 import sys
 import time
 
+from ..board import stop_name
 from . import add_memory, add_time_limit, on_interrupt
 
 # The search (numba, ortools) is imported when a command runs, not when the parser is
@@ -28,7 +29,7 @@ def register(sub):
 
 def run(args):
     from ..limits import Limits
-    from ..position import load_position
+    from ..load import load_position
     from ..search import solve
     from .progress import TerminalProgress
 
@@ -73,20 +74,9 @@ def compile_notice(quiet):
     warm_up()
     took = time.perf_counter() - t0
     if not quiet:
+        from .progress import kernels_notice
+
         kernels_notice(sys.stderr, took)
-
-
-def kernels_notice(stream, took):
-    if took > 2:
-        stream.write(f"trainruns: compiled the search kernels in {took:.0f} s "
-                     "(once per machine; later runs load them)\n")
-
-
-def stop_name(board, ref):
-    hx = board.hexes[ref[0]]
-    label = f"{ref[0]}.{ref[1]}"
-    name = board.stop(ref).name or hx.name
-    return f"{label} {name}" if name else label
 
 
 def earned_text(board, ref, route, i):

@@ -5,10 +5,13 @@
   :class:`~trainruns.board.Board` (values by phase, title bonuses, restrictions);
 - later, the title's game state (stock and operating rounds) beside them.
 
-The core never asks which title it runs: a title hands it a Board.
+The core never asks which title it runs: a title hands it a Board. What a title
+declares is :class:`.base.Title`; a position with its own ``map`` is the custom title
+(:mod:`.custom`).
 """
 
 import importlib
+import json
 
 from ..errors import InputError
 
@@ -17,12 +20,8 @@ TITLES = {"1831": "g1831", "1832": "g1832", "1833NE": "g1833ne"}
 _ALIASES = {"1832: The South": "1832", "1833ne": "1833NE", "1833": "1833NE"}
 
 
-def names():
-    return list(TITLES)
-
-
 def get(name, where=None):
-    """The title object (with ``build_board(data, where)``) for a title name."""
+    """The :class:`~.base.Title` of a shipped title's name."""
     key = _ALIASES.get(name, name) if isinstance(name, str) else name
     if key not in TITLES:
         raise InputError(f"unknown title {name!r} (shipped: {', '.join(TITLES)})", where)
@@ -31,3 +30,24 @@ def get(name, where=None):
     except ModuleNotFoundError:
         raise InputError(f"title {key} is not available in this version of trainruns", where) from None
     return module.TITLE
+
+
+def of_position(data: dict, where: str = "position"):
+    """The :class:`~.base.Title` a position dict runs under: its ``title``, or the
+    custom title when it carries its own ``map``."""
+    title = data.get("title")
+    if title is None:
+        if "map" not in data:
+            raise InputError("a position needs a 'title' or a 'map'", where)
+        return importlib.import_module(f"{__name__}.custom").TITLE
+    if not isinstance(title, str):
+        raise InputError(f"field 'title' must be a title name ({', '.join(TITLES)}), "
+                         f"not {json.dumps(title)[:40]}", where)
+    return get(title, where)
+
+
+def of_board(board):
+    """The :class:`~.base.Title` a Board was built by (``board.title``; empty: custom)."""
+    if not board.title:
+        return importlib.import_module(f"{__name__}.custom").TITLE
+    return get(board.title)

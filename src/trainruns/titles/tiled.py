@@ -28,6 +28,7 @@ from ..errors import InputError
 from ..hexgrid import neighbour, opposite, parse_hex_id
 from ..position import parse_paths, parse_stop
 from . import moves
+from .base import Title
 
 FIXED_COLOURS = ("gray", "red")  # printed hexes no tile goes on
 KIND_WORDS = {"city": ("the city", "a city"), "town": ("the town", "a town"),
@@ -267,7 +268,7 @@ def read_tiled(package: str) -> Tiled:
                  load_data(package, "manifest.json"))
 
 
-class TiledTitle(moves.TitleMoves):
+class TiledTitle(Title):
     """What every title with a printed map and a tile manifest does to build a board:
     read its facts once (``facts_class()``, which has a ``tiled``), lay the position's
     tiles, and make the core Board; the title's rules are applied by the subclass. Its

@@ -16,16 +16,18 @@ from __future__ import annotations
 from ...board import Board
 from ...errors import InputError
 from .mapformat import mark_blocks, place_tokens, read_map, read_rights
-from . import kernels
+from ..base import Title
+from . import kernels, moves
 from .model import Model1831
 from .options import read_options
 from .trains import parse_trains, phase_number
 
 
-class Title1831:
+class Title1831(Title):
     """``build_board(position, where)`` for ``"title": "1831"``."""
 
     name = "1831"
+    schema = "1831"
     audit_sections = {"track-right-unused": "1831 rules 5.5 and 5.6.5 (track rights)"}
 
     def audit_checks(self, board, routes):
@@ -33,7 +35,7 @@ class Title1831:
         A declared run that leaves one out is illegal as a whole; the problem is put on
         the last declared train."""
         model = board.route_model
-        rights = getattr(getattr(model, "facts", None), "rights", [])
+        rights = model.facts.rights if model is not None else []
         if not rights or not routes:
             return []
         visited = {tuple(ref) for r in routes for ref in (r.refs or []) if ref is not None}
@@ -65,6 +67,15 @@ class Title1831:
                                      for s in facts.sites.get((hx.id, k), [])]
                                  for k in range(len(hx.stops))}
         return board
+
+    # --- moves (trainruns whatif) ------------------------------------------------------
+
+    def token_places(self, data, board, reached):
+        facts = board.route_model.facts
+        return moves.token_places(data, board, reached, facts.sites, facts.group)
+
+    def train_purchases(self, data):
+        return moves.train_purchases(data)
 
 
 TITLE = Title1831()

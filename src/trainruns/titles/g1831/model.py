@@ -6,15 +6,20 @@ per train kind, the most that kind earns on it (kernels.py), plus the commuter r
 corporation bought track rights: each must be run to by some train (5.6.5), which the
 core's assignment cannot say, so then this model assigns the trains itself
 (``kernels.assign_covering``) and hands the core only the chosen routes.
+
+The model keeps no state between calls (issue 14): what it works out for one compiled
+board (:class:`StopArrays`) is passed along explicitly and kept on the route set it
+returns, so two calls never see each other's arrays.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
+from ...board import RouteModel
 from ...errors import InputError
 from ...search import RouteSet
 from . import kernels, track
@@ -30,7 +35,11 @@ class TypedRouteSet(RouteSet):
     """A RouteSet whose routes pass cities without running to them: ``counted_for``
     says which stops a train runs to (the core's describe_route cannot know)."""
 
-    model: object = None
+    model: object = None                 # the Model1831 that listed the routes
+    arrays: object = None                # its StopArrays for this compiled board
+    visit: np.ndarray = None             # per stop entry: the train runs to it (commuter runs pass some)
+    is_commuter: np.ndarray = None       # per route: a commuter run (5.6.7)
+    forced_mask: dict = field(default_factory=dict)  # route -> the track rights it must run to (5.6.5)
 
     def counted_for(self, r, train_name):
         """The stops train ``train_name`` runs to on route ``r`` (5.6.2.3, 5.6.3)."""
@@ -42,14 +51,59 @@ class TypedRouteSet(RouteSet):
         return self.model.earned(self, r, train_name)
 
 
-class Model1831:
-    """Per-stop 1831 facts by stop reference, and the search over them."""
+@dataclass
+class StopArrays:
+    """The 1831 facts of one compiled board by stop id (the kernels' input): city
+    groups, what a Station or Rail Yard of the corporation (or a bought right) is
+    worth at each stop, the track bits with double track, the Delaware revisits."""
+
+    model: object
+    compiled: object
+    group_id: dict
+    stop_group: np.ndarray
+    stop_pass: np.ndarray
+    st_val: np.ndarray
+    yd_val: np.ndarray
+    st_right: np.ndarray
+    yd_right: np.ndarray
+    stop_own: np.ndarray
+    chain_bits: np.ndarray
+    group_has_station: np.ndarray
+    rev_a: np.ndarray
+    rev_b: np.ndarray
+    chain_und: np.ndarray
+
+    @property
+    def facts(self):
+        return self.model.facts
+
+    @property
+    def strict(self):
+        return self.model.strict
+
+    def type_caps(self, train):
+        return self.model.type_caps(train)
+
+    def south_of(self, stops):
+        """(Delaware group, city a, city b) when the path ``stops`` enters the Delaware
+        large city twice (5.6.2.1), else None."""
+        groups = [int(self.stop_group[s]) for s in stops]
+        for g in set(groups):
+            if self.rev_a[g] >= 0:
+                entries = sum(1 for i, x in enumerate(groups) if x == g and (i == 0 or groups[i - 1] != g))
+                if entries > 1:
+                    return g, int(self.rev_a[g]), int(self.rev_b[g])
+        return None
+
+
+class Model1831(RouteModel):
+    """Per-stop 1831 facts by stop reference, and the search over them. Read-only
+    after construction: every call works on its own :class:`StopArrays`."""
 
     def __init__(self, board, facts, phase, options):
         self.board, self.facts, self.options = board, facts, options
         self.strict = options.strict
         self.token_value = token_values(phase)
-        self.last = None
 
     def type_caps(self, train):
         """(most Stations, most Rail Yards) ``train`` runs to (5.6.2.3): its size for the
@@ -64,45 +118,49 @@ class Model1831:
 
     # --- arrays by stop id ----------------------------------------------------------
 
-    def _arrays(self, compiled):
+    def _arrays(self, compiled) -> StopArrays:
+        """The facts of ``compiled`` by stop id (a new object each call)."""
         board, facts, corp = self.board, self.facts, self.board.corporation
         refs = compiled.stop_refs
         n = len(refs)
         groups = sorted({facts.group[r] for r in refs})
-        self.group_id = {g: i for i, g in enumerate(groups)}
-        self.stop_group = np.array([self.group_id[facts.group[r]] for r in refs], np.int64)
-        self.stop_pass = np.array([bool(board.stop(r).passable) for r in refs], np.bool_)
-        self.st_val = np.full(n, -1, np.int64)
-        self.yd_val = np.full(n, -1, np.int64)
-        self.st_right = np.full(n, -1, np.int64)
-        self.yd_right = np.full(n, -1, np.int64)
+        group_id = {g: i for i, g in enumerate(groups)}
+        stop_group = np.array([group_id[facts.group[r]] for r in refs], np.int64)
+        stop_pass = np.array([bool(board.stop(r).passable) for r in refs], np.bool_)
+        st_val = np.full(n, -1, np.int64)
+        yd_val = np.full(n, -1, np.int64)
+        st_right = np.full(n, -1, np.int64)
+        yd_right = np.full(n, -1, np.int64)
         for s, ref in enumerate(refs):
             city = board.stop(ref).value
             for site in facts.sites.get(ref, []):
                 if site.holder == corp or site.right >= 0:
-                    val, right = (self.st_val, self.st_right) if site.type == "station" else (self.yd_val, self.yd_right)
+                    val, right = (st_val, st_right) if site.type == "station" else (yd_val, yd_right)
                     val[s] = city + self.token_value[site.type]
                     if site.right >= 0:
                         right[s] = site.right
-        self.stop_own = (self.st_val >= 0) | (self.yd_val >= 0)
-        self.chain_bits = track.chain_bits(board, compiled, facts.double_sides)
-        self.group_has_station = np.zeros(len(groups), np.bool_)
-        self.group_has_station[self.stop_group[self.st_val >= 0]] = True
-        self.rev_a = np.full(len(groups), -1, np.int64)
-        self.rev_b = np.full(len(groups), -1, np.int64)
+        stop_own = (st_val >= 0) | (yd_val >= 0)
+        chain_bits = track.chain_bits(board, compiled, facts.double_sides)
+        group_has_station = np.zeros(len(groups), np.bool_)
+        group_has_station[stop_group[st_val >= 0]] = True
+        rev_a = np.full(len(groups), -1, np.int64)
+        rev_b = np.full(len(groups), -1, np.int64)
         for g, (a, b) in facts.revisit.items():
-            if g in self.group_id and a in self.group_id and b in self.group_id:
-                self.rev_a[self.group_id[g]] = self.group_id[a]
-                self.rev_b[self.group_id[g]] = self.group_id[b]
+            if g in group_id and a in group_id and b in group_id:
+                rev_a[group_id[g]] = group_id[a]
+                rev_b[group_id[g]] = group_id[b]
         # a chain and the same track walked the other way share one undirected id
         key = {}
         for c in range(compiled.n_chains):
             ps = tuple(compiled.chain_paths[compiled.chain_path_ptr[c]:compiled.chain_path_ptr[c + 1]])
             key[(int(compiled.chain_from[c]), int(compiled.chain_to[c]), ps)] = c
-        self.chain_und = np.array(
+        chain_und = np.array(
             [min(c, key.get((int(compiled.chain_to[c]), int(compiled.chain_from[c]),
                              tuple(compiled.chain_paths[compiled.chain_path_ptr[c]:compiled.chain_path_ptr[c + 1]][::-1])), c))
              for c in range(compiled.n_chains)], np.int64)
+        return StopArrays(self, compiled, group_id, stop_group, stop_pass, st_val, yd_val, st_right, yd_right,
+                          stop_own, chain_bits, group_has_station, rev_a, rev_b, chain_und)
+
 
     # --- the hooks -------------------------------------------------------------------
 
@@ -112,8 +170,8 @@ class Model1831:
         run to twice, 5.6.2.1), or, on a commuter run, as often as it can come round:
         consecutive visits are to different cities, so at most every other one, half
         the train's size rounded up (5.6.7): the bound of a search stopped early."""
-        self._arrays(compiled)
-        best = np.maximum(self.st_val, self.yd_val)
+        arrays = self._arrays(compiled)
+        best = np.maximum(arrays.st_val, arrays.yd_val)
         best = np.sort(best[best > 0])[::-1]
         total = 0
         for t in self.board.trains:
@@ -131,80 +189,65 @@ class Model1831:
 
     def routes(self, compiled, kinds, deadline=None, progress=None, enforce_rights=True):
         """Every route of the corporation, valued per train kind (see module docstring)."""
-        self.compiled = compiled
-        self._arrays(compiled)
+        arrays = self._arrays(compiled)
         n_rights = len(self.facts.rights)
         if n_rights > MAX_RIGHTS:
             raise InputError(f"at most {MAX_RIGHTS} track rights are supported, not {n_rights}", "track_rights")
-        self.kind_names = [k.name for k in kinds]
+        kind_names = [k.name for k in kinds]
         types = [parse_train_name(k.name) for k in kinds]
         kind_type = np.array([TYPE_CODE[t.type] for t in types], np.int64)
         kind_size = np.array([t.size for t in types], np.int64)
         caps = np.array([self.type_caps(t) for t in types], np.int64).reshape(-1, 2)
         n_masks = 1 << n_rights
-        ptr, stops, chains, bits, complete = self._paths(compiled, deadline, progress)
+        ptr, stops, chains, bits, complete = self._paths(arrays, deadline, progress)
         values = np.empty((len(ptr) - 1, len(kinds), n_masks), np.int64)
-        kernels.best_counts(ptr, stops, self.stop_group, self.st_val, self.yd_val, self.st_right,
-                            self.yd_right, kind_type, kind_size, np.ascontiguousarray(caps[:, 0]),
+        kernels.best_counts(ptr, stops, arrays.stop_group, arrays.st_val, arrays.yd_val, arrays.st_right,
+                            arrays.yd_right, kind_type, kind_size, np.ascontiguousarray(caps[:, 0]),
                             np.ascontiguousarray(caps[:, 1]), self.strict, n_masks, values)
         if self.options.delaware_south == "run_to":
-            self._revalue_delaware(ptr, stops, types, values)
+            self._revalue_delaware(arrays, ptr, stops, types, values)
         visit = np.ones(len(stops), np.bool_)
         n_plain = len(ptr) - 1
         ptr, stops, chains, bits, values, visit = self._add_commuter(
-            compiled, types, n_masks, ptr, stops, chains, bits, values, visit)
-        self.visit = visit
-        self.commuter = np.arange(len(ptr) - 1) >= n_plain
+            arrays, types, n_masks, ptr, stops, chains, bits, values, visit)
+        found = _Found(arrays, kind_names, ptr, stops, chains, bits, visit,
+                       np.arange(len(ptr) - 1) >= n_plain, complete)
         if n_rights == 0 or not enforce_rights:
             flat = values.max(axis=2)
             keep = np.flatnonzero((flat >= 0).any(axis=1))
-            rs = self._subset(compiled, ptr, stops, chains, bits, flat[keep], keep, complete)
-        else:
-            rs = self._assign_with_rights(compiled, kinds, ptr, stops, chains, bits, values, complete,
-                                          deadline)
-        self.last = rs
-        return rs
+            return self._subset(found, flat[keep], keep)
+        return self._assign_with_rights(found, values, deadline)
 
-    def south_of(self, stops):
-        """(Delaware group, city a, city b) when the path ``stops`` enters the Delaware
-        large city twice (5.6.2.1), else None."""
-        groups = [int(self.stop_group[s]) for s in stops]
-        for g in set(groups):
-            if self.rev_a[g] >= 0:
-                entries = sum(1 for i, x in enumerate(groups) if x == g and (i == 0 or groups[i - 1] != g))
-                if entries > 1:
-                    return g, int(self.rev_a[g]), int(self.rev_b[g])
-        return None
-
-    def _revalue_delaware(self, ptr, stops, types, values):
+    def _revalue_delaware(self, arrays, ptr, stops, types, values):
         """``delaware_south: "run_to"``: a path back to the Delaware large city earns only
         with tokens run to in both cities south between its two visits (5.6.2.1); the
         kernel checked only that it entered them, so such paths are valued again here."""
         from .explain import best_per_rights
 
-        has_rev = np.flatnonzero(self.rev_a >= 0)
+        has_rev = np.flatnonzero(arrays.rev_a >= 0)
         if not len(has_rev):
             return
-        hit = np.isin(self.stop_group[stops], has_rev)
+        hit = np.isin(arrays.stop_group[stops], has_rev)
         owner = np.repeat(np.arange(len(ptr) - 1), np.diff(ptr))
         for r in np.unique(owner[hit]):
             path = [int(s) for s in stops[ptr[r]:ptr[r + 1]]]
-            south = self.south_of(path)
+            south = arrays.south_of(path)
             if south is None:
                 continue
             values[r] = -1
             for k, t in enumerate(types):
-                for m, (v, _) in best_per_rights(self, path, t, south).items():
+                for m, (v, _) in best_per_rights(arrays, path, t, south).items():
                     values[r, k, m] = v
 
-    def _paths(self, compiled, deadline, progress):
-        roots = np.flatnonzero(self.stop_own)
+    def _paths(self, arrays, deadline, progress):
+        compiled = arrays.compiled
+        roots = np.flatnonzero(arrays.stop_own)
         parts, complete = [], True
         for i, root in enumerate(roots):
             if deadline is not None and time.perf_counter() > deadline:
                 complete = False
                 break
-            parts.append(self._paths_from(compiled, int(root)))
+            parts.append(self._paths_from(arrays, int(root)))
             if progress:
                 progress.update("routes", roots_done=i + 1, roots=len(roots),
                                 routes=sum(len(p[0]) - 1 for p in parts))
@@ -220,7 +263,8 @@ class Model1831:
         return (np.concatenate(ptrs), cat(stops, np.zeros(0, np.int64)), cat(chains, np.zeros(0, np.int64)),
                 cat(bits, np.zeros((0, words), np.uint64)), complete)
 
-    def _paths_from(self, compiled, root, cap=1 << 12):
+    def _paths_from(self, arrays, root, cap=1 << 12):
+        compiled, a = arrays.compiled, arrays
         avg = 8
         while True:
             ptr = np.zeros(cap + 1, np.int64)
@@ -228,17 +272,17 @@ class Model1831:
             chains = np.empty(cap * avg, np.int64)
             bits = np.empty((cap, compiled.words), np.uint64)
             n = kernels.token_paths(root, compiled.adj_ptr, compiled.adj_chain, compiled.chain_to,
-                                    self.chain_bits, self.chain_und, self.stop_group, self.stop_pass,
-                                    self.stop_own, self.rev_a, self.rev_b, ptr, stops, chains, bits)
+                                    a.chain_bits, a.chain_und, a.stop_group, a.stop_pass,
+                                    a.stop_own, a.rev_a, a.rev_b, ptr, stops, chains, bits)
             if n < cap and (n == 0 or ptr[n] > 0):
                 end = ptr[n]
                 return ptr[: n + 1], stops[:end], chains[:end], bits[:n]
             cap, avg = max(cap * 2, n + 1), min(avg * 2, compiled.n_stops + 2)
 
-    def _add_commuter(self, compiled, types, n_masks, ptr, stops, chains, bits, values, visit):
+    def _add_commuter(self, arrays, types, n_masks, ptr, stops, chains, bits, values, visit):
         """5.6.7: commuter runs are valued here: every visit runs to its Station."""
         size = max([t.size for t in types if t.type == STATION], default=0)
-        extra = list(commuter_paths(self, size))
+        extra = list(commuter_paths(arrays, size))
         if not extra:
             return ptr, stops, chains, bits, values, visit
         ptr, stops, chains, visit = list(ptr), [stops], [chains], [visit]
@@ -249,11 +293,11 @@ class Model1831:
             chains.append(np.array(ch + [-1], np.int64))
             visit.append(np.array(vis, np.bool_))
             new_bits.append(b.reshape(1, -1))
-            total = sum(int(self.st_val[s]) for s, v in zip(st, vis) if v)
+            total = sum(int(arrays.st_val[s]) for s, v in zip(st, vis) if v)
             mask = 0
             for s, v in zip(st, vis):
-                if v and self.st_right[s] >= 0:
-                    mask |= 1 << int(self.st_right[s])
+                if v and arrays.st_right[s] >= 0:
+                    mask |= 1 << int(arrays.st_right[s])
             row = np.full((1, len(types), n_masks), -1, np.int64)
             for k, t in enumerate(types):
                 if t.type == STATION and t.size >= max(5, sum(vis)):
@@ -262,22 +306,25 @@ class Model1831:
         return (np.array(ptr, np.int64), np.concatenate(stops), np.concatenate(chains),
                 np.concatenate(new_bits), np.concatenate([values] + new_vals), np.concatenate(visit))
 
-    def _subset(self, compiled, ptr, stops, chains, bits, values, keep, complete):
-        """The routes ``keep`` (valued ``values``, one row each) as a TypedRouteSet (chains aligned with stops as the
-        core's are: chain i joins stops i and i+1, the last one unused; all forwards)."""
+    def _subset(self, found, values, keep, complete=None):
+        """The routes ``keep`` of ``found`` (valued ``values``, one row each) as a
+        TypedRouteSet (chains aligned with stops as the core's are: chain i joins stops i
+        and i+1, the last one unused; all forwards)."""
+        ptr, compiled = found.ptr, found.arrays.compiled
+        complete = found.complete if complete is None else complete
         new_ptr = np.zeros(len(keep) + 1, np.int64)
         lens = ptr[keep + 1] - ptr[keep]
         new_ptr[1:] = np.cumsum(lens)
         idx = np.concatenate([np.arange(ptr[r], ptr[r + 1]) for r in keep]) if len(keep) else np.zeros(0, np.int64)
-        rs = TypedRouteSet(compiled, new_ptr, stops[idx], chains[idx], np.zeros(len(keep), np.int64),
-                           bits[keep], list(self.kind_names), np.ascontiguousarray(values), complete, model=self)
-        # kept on the set itself: a later call of routes() must not change how this one reads
-        rs.visit, rs.is_commuter, rs.forced_mask = self.visit[idx], self.commuter[keep], {}
-        return rs
+        return TypedRouteSet(compiled, new_ptr, found.stops[idx], found.chains[idx], np.zeros(len(keep), np.int64),
+                             found.bits[keep], list(found.kind_names), np.ascontiguousarray(values), complete,
+                             model=self, arrays=found.arrays, visit=found.visit[idx],
+                             is_commuter=found.commuter[keep])
 
-    def _assign_with_rights(self, compiled, kinds, ptr, stops, chains, bits, values, complete, deadline=None):
+    def _assign_with_rights(self, found, values, deadline=None):
         """5.6.5: choose the run here, every bought right run to by some train, and hand
         the core only the chosen routes, each valued for its own train's kind."""
+        bits, complete = found.bits, found.complete
         trains = sorted(self.board.trains, key=lambda t: (-t.visits, t.name))
         n_masks = values.shape[2]
         # a (route, rights) candidate is useless when a superset of rights earns as much
@@ -287,7 +334,7 @@ class Model1831:
             if sup:
                 best_super[:, :, m] = values[:, :, sup].max(axis=2)
         useful = (values >= 0) & (values > best_super)
-        kind_index = {name: k for k, name in enumerate(self.kind_names)}
+        kind_index = {name: k for k, name in enumerate(found.kind_names)}
         seg, cr, cv, cm, off = {}, [], [], [], 0
         for t in trains:
             if t.name in seg:
@@ -318,18 +365,17 @@ class Model1831:
             # stopped early (time limit): not finding a covering run proves nothing; the
             # core reports no run and the model's upper bound
             keep = np.zeros(0, np.int64)
-            return self._subset(compiled, ptr, stops, chains, bits,
-                                np.zeros((0, len(self.kind_names)), np.int64), keep, complete)
+            return self._subset(found, np.zeros((0, len(found.kind_names)), np.int64), keep, complete)
         if best < 0:
             names = ", ".join(f"{h}.{k} slot {j}" for h, k, j in self.facts.rights)
             raise InputError(f"no run of {self.board.corporation}'s trains runs to every bought track right "
                              f"({names}); 5.6.5 requires each to be used", "track_rights")
         chosen = [(i, int(choice[i])) for i in range(len(trains)) if choice[i] >= 0]
         keep = np.array([cr[k] for _, k in chosen], np.int64)
-        forced = np.full((len(keep), len(self.kind_names)), -1, np.int64)
+        forced = np.full((len(keep), len(found.kind_names)), -1, np.int64)
         for row, (i, k) in enumerate(chosen):
             forced[row, kind_index[trains[i].name]] = cv[k]
-        rs = self._subset(compiled, ptr, stops, chains, bits, forced, keep, complete)
+        rs = self._subset(found, forced, keep, complete)
         rs.forced_mask = {row: int(cm[k]) for row, (_, k) in enumerate(chosen)}
         return rs
 
@@ -345,8 +391,8 @@ class Model1831:
         if rs.is_commuter[r]:  # a commuter run: its visits run to Stations (5.6.7)
             return ["station" if v else None for v in rs.visit[a:b]]
         path = [int(s) for s in rs.stops[a:b]]
-        south = self.south_of(path) if self.options.delaware_south == "run_to" else None
-        return best_choice(self, path, parse_train_name(train_name), rs.forced_mask.get(r, 0), south)[1]
+        south = rs.arrays.south_of(path) if self.options.delaware_south == "run_to" else None
+        return best_choice(rs.arrays, path, parse_train_name(train_name), rs.forced_mask.get(r, 0), south)[1]
 
     def earned(self, rs, r, train_name):
         """Per stop of route ``r``: [("city", value), (token type, token value)] where the
@@ -354,6 +400,22 @@ class Model1831:
         refs = [rs.compiled.stop_refs[s] for s in rs.stops[rs.ptr[r]:rs.ptr[r + 1]]]
         return [[("city", self.board.stop(ref).value), (ty, self.token_value[ty])] if ty else []
                 for ref, ty in zip(refs, self.chosen(rs, r, train_name))]
+
+
+@dataclass
+class _Found:
+    """What one call of :meth:`Model1831.routes` found before choosing (passed along
+    explicitly instead of kept on the model)."""
+
+    arrays: StopArrays
+    kind_names: list
+    ptr: np.ndarray
+    stops: np.ndarray
+    chains: np.ndarray
+    bits: np.ndarray
+    visit: np.ndarray
+    commuter: np.ndarray
+    complete: bool
 
 
 # Branch-and-bound nodes a second, a busy machine's figure: turns what is left of a

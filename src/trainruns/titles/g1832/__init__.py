@@ -70,10 +70,10 @@ class Facts:
         idx = self.phase_names.index(phase)
         if idx < self.phase_names.index(name):
             raise InputError(f"no {name}-train exists in phase {phase}: the first one starts phase {name}", where)
-        if t["scrapped_in"] and idx >= self.phase_names.index(t["scrapped_in"]):
-            raise InputError(f"the {name}-trains were scrapped at the start of phase {t['scrapped_in']}; "
+        if t["rusts_on"] and idx >= self.phase_names.index(t["rusts_on"]):
+            raise InputError(f"the {name}-trains were scrapped at the start of phase {t['rusts_on']}; "
                              f"it is phase {phase}", where)
-        n = t["stops"]
+        n = t["distance"]
         return Train(name, n, n, n)
 
 
@@ -81,6 +81,7 @@ class Title1832(TiledTitle):
     """``build_board(position, where)`` for ``"title": "1832"``."""
 
     name = "1832"
+    schema = "1832"
     facts_class = Facts
     # a station token only makes its city a root and unblocks it: no 1832 rule reads it
     # otherwise (what-if rankings may flip a compiled flag instead of rebuilding)

@@ -45,7 +45,7 @@ def train_purchases(facts, data):
     nxt = phases[i + 1]
     keep, scrapped = [], []
     for t in trains:
-        gone = facts.trains.get(str(t), {}).get("scrapped_in")
+        gone = facts.trains.get(str(t), {}).get("rusts_on")
         if gone is not None and phases.index(gone) <= i + 1:
             scrapped.append(str(t))
         else:

@@ -68,7 +68,7 @@ class Facts:
         assert self.phase_names == self.tiled.phases
         self.phase_table = {p["name"]: p for p in phases}
         self.cards = load_data(PACKAGE, "trains.json")["trains"]
-        self.sides = {s["name"]: c for c in self.cards for s in c["sides"]}
+        self.sides = {s["name"]: c for c in self.cards for s in c["variants"]}
         companies = load_data(PACKAGE, "companies.json")
         self.corporations = {c["id"]: c for c in companies["corporations"]}
         self.privates = {p["id"]: p for p in companies["privates"]}
@@ -101,17 +101,17 @@ class Facts:
         if isinstance(name, int) and not isinstance(name, bool):
             name = str(name)
         if not isinstance(name, str) or name not in self.sides:
-            sides = ", ".join(" or ".join(s["name"] for s in c["sides"]) for c in self.cards)
+            sides = ", ".join(" or ".join(s["name"] for s in c["variants"]) for c in self.cards)
             raise InputError(f"unknown train {name!r}: 1833NE train cards are {sides}", where)
         card = self.sides[name]
         idx = self.phase_index(phase)
-        if idx < self.phase_index(card["phase"]):
+        if idx < self.phase_index(card["available_on"]):
             raise InputError(f"no {name}-train exists in phase {phase}: its card comes out in phase "
-                             f"{card['phase']}", where)
-        if card["removed_in"] and idx >= self.phase_index(card["removed_in"]):
-            raise InputError(f"the {name}-train (a phase {card['phase']} card) was removed at the start of "
-                             f"phase {card['removed_in']}; it is phase {phase}", where)
-        phased_out = bool(card["phased_out_in"]) and idx >= self.phase_index(card["phased_out_in"])
+                             f"{card['available_on']}", where)
+        if card["rusts_on"] and idx >= self.phase_index(card["rusts_on"]):
+            raise InputError(f"the {name}-train (a phase {card['available_on']} card) was removed at the start of "
+                             f"phase {card['rusts_on']}; it is phase {phase}", where)
+        phased_out = bool(card["obsolete_on"]) and idx >= self.phase_index(card["obsolete_on"])
         return parse_train(name, where), phased_out
 
 
@@ -119,6 +119,7 @@ class Title1833NE(TiledTitle):
     """``build_board(position, where)`` for ``"title": "1833NE"``."""
 
     name = "1833NE"
+    schema = "1833NE"
     facts_class = Facts
 
     def build_board(self, data: dict, where: str) -> Board:

@@ -123,7 +123,7 @@ def _live(facts, trains, phase):
     out = []
     for t in trains:
         card = facts.sides.get(str(t))
-        if card and card["phased_out_in"] and idx >= facts.phase_index(card["phased_out_in"]):
+        if card and card["obsolete_on"] and idx >= facts.phase_index(card["obsolete_on"]):
             continue
         out.append(t)
     return out
@@ -144,8 +144,8 @@ def train_purchases(facts, data):
     if len(_live(facts, trains, phase)) + 1 > _limit(facts, data, phase):
         return out  # over the limit: no purchase at all
     for card in facts.cards:
-        if card["phase"] == phase:
-            out += [({"train": s["name"]}, dict(data, trains=trains + [s["name"]])) for s in card["sides"]]
+        if card["available_on"] == phase:
+            out += [({"train": s["name"]}, dict(data, trains=trains + [s["name"]])) for s in card["variants"]]
     if i + 1 >= len(facts.phase_names):
         return out
     nxt = facts.phase_names[i + 1]
@@ -153,7 +153,7 @@ def train_purchases(facts, data):
     keep, removed = [], []
     for t in trains:
         card = facts.sides.get(str(t))
-        if card and card["removed_in"] and i + 1 >= facts.phase_index(card["removed_in"]):
+        if card and card["rusts_on"] and i + 1 >= facts.phase_index(card["rusts_on"]):
             removed.append(str(t))
         else:
             keep.append(t)
@@ -165,9 +165,9 @@ def train_purchases(facts, data):
     live = _live(facts, keep, nxt)
     out_live = [t for t in keep if t not in live]
     for card in facts.cards:
-        if card["phase"] != nxt:
+        if card["available_on"] != nxt:
             continue
-        for side in card["sides"]:
+        for side in card["variants"]:
             for kept, discarded in keep_choices(live, _limit(facts, data, nxt) - 1):
                 move = {"train": side["name"], "starts_phase": nxt}
                 if removed:

@@ -25,8 +25,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ...board import CITY, Train
+from ...board import CITY, RouteModel, Train
 from ...search import RouteSet
+from ...value import counted, earned_bonuses, may_run
 
 
 @dataclass(frozen=True)
@@ -93,12 +94,11 @@ class LineRouteSet(RouteSet):
 
 
 @dataclass
-class RouteModel1833NE:
+class RouteModel1833NE(RouteModel):
     """``routes(compiled, kinds, deadline, progress)`` for the search (Board.route_model)."""
 
     conditional: list = field(default_factory=list)
     extended: list = field(default_factory=list)
-    incomplete: bool = False
 
     def upper_bound(self, compiled):
         """No run earns more than each train counting its best stops at their full
@@ -117,22 +117,20 @@ class RouteModel1833NE:
     def routes(self, compiled, kinds, deadline, progress):
         from ... import search
 
-        board = compiled.board
-        saved, board.route_model = board.route_model, None
-        try:
-            plain = search.enumerate_all(compiled, deadline=deadline, progress=progress)
-        finally:
-            board.route_model = saved
+        # the core's plain enumeration, on a view of the board without this model (the
+        # shared board is never changed: the model keeps no state between calls)
+        bare = dataclasses.replace(compiled, board=dataclasses.replace(compiled.board, route_model=None))
+        plain = search.enumerate_all(bare, deadline=deadline, progress=progress)
+        plain.compiled = compiled
         ctx = _Context(compiled, kinds, self)
         if self.conditional:
             self._revalue_conditional(ctx, plain)
-        extra = None
+        extra, lines_complete = None, True
         if self.extended:
-            self.incomplete = False
-            extra = self._extended_routes(ctx, deadline)
+            extra, lines_complete = self._extended_routes(ctx, deadline)
         if extra is None:
             return LineRouteSet(**_fields(plain), context=ctx, n_plain=len(plain),
-                                complete=plain.complete and not self.incomplete)
+                                complete=plain.complete and lines_complete)
         ptr, stops, chains, split, bits, values = extra
         n0 = len(plain)
         return LineRouteSet(
@@ -144,7 +142,7 @@ class RouteModel1833NE:
             np.concatenate([plain.bits, bits]) if n0 else bits,
             plain.kinds,
             np.concatenate([plain.values, values]) if n0 else values,
-            plain.complete and not self.incomplete,
+            plain.complete and lines_complete,
             context=ctx,
             n_plain=n0,
         )
@@ -167,7 +165,8 @@ class RouteModel1833NE:
 
     def _extended_routes(self, ctx, deadline):
         """Enumerate lines that may pass blocked cities and run past the limit, keep the
-        ones where an interconnection bonus needs the extension, value them."""
+        ones where an interconnection bonus needs the extension, value them. Returns
+        (the lines or None, whether their enumeration was complete)."""
         from ... import search
 
         comp = ctx.compiled
@@ -183,8 +182,7 @@ class RouteModel1833NE:
         wide = dataclasses.replace(board, trains=[Train("line", n, n, n)], route_model=None)
         loose = dataclasses.replace(comp, board=wide, stop_passable=passable)
         lines = search.enumerate_all(loose, deadline=deadline)
-        if not lines.complete:
-            self.incomplete = True  # the search then reports no proof of optimality
+        complete = lines.complete  # if not, the search reports no proof of optimality
         ptr, stops, chains, split, bits = lines.ptr, lines.stops, lines.chains, lines.split, lines.bits
         keep, values = [], []
         for r in range(len(ptr) - 1):
@@ -194,7 +192,7 @@ class RouteModel1833NE:
                 keep.append(r)
                 values.append(row)
         if not keep:
-            return None
+            return None, complete
         sel_ptr, sel_stops, sel_chains = [0], [], []
         for r in keep:
             a, b = ptr[r], ptr[r + 1]
@@ -202,7 +200,7 @@ class RouteModel1833NE:
             sel_chains.append(chains[a:b])
             sel_ptr.append(sel_ptr[-1] + (b - a))
         return (np.array(sel_ptr, dtype=np.int64), np.concatenate(sel_stops), np.concatenate(sel_chains),
-                split[keep], bits[keep], np.array(values, dtype=np.int64).reshape(len(keep), len(ctx.kinds)))
+                split[keep], bits[keep], np.array(values, dtype=np.int64).reshape(len(keep), len(ctx.kinds))), complete
 
 
 class _Context:
@@ -238,7 +236,7 @@ class _Context:
         ``stops``, bonuses earned as (name, amount), each stop's value on this route);
         None when ``kind`` may not run it."""
         n = len(stops)
-        if n < 2 or n > kind.visits or sum(not self.town[s] for s in stops) > kind.nontowns:
+        if n < 2 or not may_run(n, sum(self.town[s] for s in stops), kind):
             return None
         if not any(self.own[s] for s in stops):
             return None
@@ -252,25 +250,18 @@ class _Context:
                 v, needs = self.cond[s]
                 v = v if on & needs else 0
             vals.append(v)
-        order = sorted(range(n), key=lambda i: -vals[i])
-        counted = order[: kind.counts]
-        if not any(self.own[stops[i]] for i in counted):
-            best_own = max((i for i in range(n) if self.own[stops[i]]), key=lambda i: vals[i])
-            counted = counted[:-1] + [best_own]
-        total = sum(vals[i] for i in counted)
-        earned = []
-        for name, amount, groups, trains in self.bonuses:
-            if trains and kind.name not in trains:
-                continue
-            if all(on & g for g in groups):
-                earned.append((name, amount))
+        # the plain rule (trainruns.value): the counts best with a token city, the bonuses
+        flags = counted(vals, [self.own[s] for s in stops], kind.counts)
+        counted_at = [i for i in range(n) if flags[i]]
+        total = sum(vals[i] for i in counted_at)
+        earned = earned_bonuses(stops, self.bonuses, kind.name)
         if line is not None:
             whole = set(line)
             for name, amount, a, b in self.extended:
                 # the core already paid those it reaches by itself (they are core Bonuses)
                 if whole & a and whole & b and not (on & a and on & b):
                     earned.append((name, amount))
-        return total + sum(a for _, a in earned), set(counted), earned, vals
+        return total + sum(a for _, a in earned), set(counted_at), earned, vals
 
     def best_core(self, line, kind):
         """The core ``(i, j)`` of an extended ``line`` that earns ``kind`` the most (the

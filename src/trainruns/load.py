@@ -1,0 +1,50 @@
+"""Read a position (a file path or a parsed dict) into a :class:`~trainruns.board.Board`
+through its title (:mod:`trainruns.titles`; a position with its own ``map`` is the
+custom title). It stands above the titles and the field readers of
+:mod:`trainruns.position`, which the titles use."""
+
+from __future__ import annotations
+
+import os
+import warnings
+
+from .board import Board
+from .errors import InputError, InputWarning
+from .position import read_json
+
+
+def load_position(source, where: str | None = None) -> Board:
+    """Build the board of a position given as a file path or an already parsed dict
+    (``where`` names it in errors; default: the path, or "position").
+
+    The position is first checked against its JSON Schema (:mod:`trainruns.schema`:
+    one per title, one for a custom map); a company with no token of its own on the
+    map is warned about (:class:`~trainruns.errors.InputWarning`): its routes need one."""
+    from . import titles
+
+    if isinstance(source, (str, os.PathLike)):
+        data, where = read_json(source), where or str(source)
+    else:
+        data, where = source, where or "position"
+    if not isinstance(data, dict):
+        raise InputError("a position must be a JSON object", where)
+    board = titles.of_position(data, where).load(data, where)
+    warn_if_no_token(board, where)
+    return board
+
+
+def warn_if_no_token(board: Board, where: str):
+    """Every route needs a token of the running company (CONTRACT.md, plain rules;
+    each title's route rules): without one on the map the answer is almost surely 0
+    because of a slip in ``tokens``, so say so (the answer is still given)."""
+    if not any(board.corporation in stop.tokens for hx in board.hexes.values() for stop in hx.stops):
+        warnings.warn(InputWarning(f"{where}: {board.corporation} has no token of its own on the map "
+                                   "(check 'tokens' and the company's name): its routes need one"), stacklevel=3)
+
+
+def solve(source, **options):
+    """``trainruns.solve``: the best run of a position given as a file path, a dict or a
+    Board (:func:`trainruns.search.solve` on its Board, with the same ``options``)."""
+    from .search import solve as solve_board
+
+    return solve_board(source if isinstance(source, Board) else load_position(source), **options)

@@ -1,0 +1,86 @@
+"""The declared interface between the route core and a title (issue 14).
+
+The core and the commands ask a title only what :class:`Title` declares; nothing
+generic reads a title's attributes by name. A title is data plus these hooks:
+
+- reading: :meth:`Title.read` turns position JSON into a :class:`Snapshot`, and every
+  check of the input happens there (the JSON Schema of the title, then the title's own
+  rules: phase, company, trains, tiles, tokens);
+- building: :meth:`Title.board` turns a snapshot into a core
+  :class:`~trainruns.board.Board`, a pure function (each call a fresh Board, the
+  snapshot unchanged), so a game engine may hand over a snapshot and ask for boards;
+- route model: optional, set on the Board by the title (1831's token-to-token runs,
+  1833NE's interconnection bonus); it keeps no state between calls;
+- moves: :class:`~trainruns.titles.moves.TitleMoves` (tile lays, token placements,
+  train purchases), each title's own;
+- wording: the rule ids and citations the audit gives (:attr:`Title.audit_sections`,
+  :attr:`Title.audit_messages`), the title's own audit checks
+  (:meth:`Title.audit_checks`), and which generic rules its route model decides
+  (:attr:`Title.audit_model_decides`).
+
+The custom map (CONTRACT.md's plain rules) is a title too (:mod:`.custom`).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+
+from ..board import Board
+from ..schema import check
+from .moves import TitleMoves
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A position after every check: which title, the position as read (``data``, a
+    private copy), where it came from (for messages), and the Board it describes.
+    ``board`` is the snapshot's own; :meth:`Title.board` hands out copies."""
+
+    title: str
+    data: dict
+    where: str
+    board: Board = field(repr=False)
+
+
+class Title(TitleMoves):
+    """What every title declares. A subclass sets ``name`` and ``schema`` and
+    implements :meth:`build_board` (read and build in one pass: the titles check their
+    input while they lay it out); :meth:`read` and :meth:`board` split it for callers
+    that hold on to a snapshot."""
+
+    name = ""
+    schema = ""  # the JSON Schema of its positions (trainruns/schema/position-NAME.json)
+
+    # --- wording (audit) ---------------------------------------------------------------
+    audit_sections: dict = {}   # rule id -> rulebook section, cited after the message
+    audit_messages: dict = {}   # rule id -> message template in the title's words
+    # the generic rules a route model decides by itself (None: the audit's default set)
+    audit_model_decides: frozenset | None = None
+
+    def audit_checks(self, board: Board, routes: list) -> list:
+        """The title's own rules on a declared run: [(route index, rule id, message)]."""
+        return []
+
+    # --- reading and building -----------------------------------------------------------
+
+    def load(self, data: dict, where: str = "position") -> Board:
+        """Check a position dict of this title and build its Board in one pass (what
+        :func:`trainruns.load_position` does: no snapshot kept, nothing copied)."""
+        check(data, self.schema or self.name, where)
+        return self.build_board(data, where)
+
+    def read(self, data: dict, where: str = "position") -> Snapshot:
+        """Check a position dict of this title (schema, then the title's rules) and
+        return its snapshot. Bad input raises :class:`~trainruns.errors.InputError`."""
+        check(data, self.schema or self.name, where)
+        data = copy.deepcopy(data)
+        return Snapshot(self.name, data, where, self.build_board(data, where))
+
+    def board(self, snapshot: Snapshot) -> Board:
+        """A fresh Board of ``snapshot`` (pure: the snapshot is not changed)."""
+        return copy.deepcopy(snapshot.board)
+
+    def build_board(self, data: dict, where: str) -> Board:
+        """The Board of a schema-checked position dict, checking the title's rules."""
+        raise NotImplementedError

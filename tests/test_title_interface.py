@@ -1,0 +1,94 @@
+"""Every title, the custom map included, declares trainruns.titles.base.Title (issue
+14): reading a position gives a snapshot after every check, building is pure (a fresh
+Board each time, the snapshot untouched), and the board a snapshot gives runs to the
+same answer as load_position's (CONTRACT.md: the same position, the same run)."""
+
+import json
+import pathlib
+
+import pytest
+
+from trainruns import InputError, load_position, solve, titles
+from trainruns.board import RouteModel
+from trainruns.titles.base import Snapshot, Title
+
+FIX = pathlib.Path(__file__).parent.parent / "fixtures"
+POSITIONS = ["custom/example.json", "1831/example.json", "1832/worked_example.json", "1833NE/boston_montreal.json"]
+
+
+@pytest.mark.parametrize("name", POSITIONS)
+def test_snapshot_then_board_is_the_loaded_board(name):
+    data = json.loads((FIX / name).read_text())
+    title = titles.of_position(data, name)
+    assert isinstance(title, Title)
+    snap = title.read(data, name)
+    assert isinstance(snap, Snapshot) and snap.title == title.name
+    one, two = title.board(snap), title.board(snap)
+    assert one is not two and one is not snap.board
+    one.hexes.clear()  # a caller changing its board leaves the snapshot whole
+    assert snap.board.hexes and two.hexes
+    assert solve(title.board(snap)).revenue == solve(load_position(data, name)).revenue
+
+
+def test_every_shipped_title_and_the_custom_map_declare_the_interface():
+    for name in titles.TITLES:
+        assert isinstance(titles.get(name), Title)
+    assert titles.of_position({"map": {}}).name == "custom"
+
+
+def test_read_checks_everything():
+    """Reading is where bad input is refused (one line, InputError)."""
+    data = json.loads((FIX / "1832/worked_example.json").read_text())
+    with pytest.raises(InputError, match="unknown train"):
+        titles.get("1832").read(dict(data, trains=["9"]), "pos")
+    with pytest.raises(InputError, match="'title' or a 'map'"):
+        titles.of_position({"corporation": "X"})
+
+
+def test_wording_is_declared():
+    """The audit asks the title for its citations; a custom map has none."""
+    assert titles.get("1832").audit_sections["stop-repeated"].startswith("1832 rulebook")
+    assert titles.of_position({"map": {}}).audit_sections == {}
+    assert titles.of_position({"map": {}}).audit_checks(None, []) == []
+
+
+def _state(obj):
+    """An object's attributes, arrays compared by content."""
+    import numpy as np
+
+    return {k: (v.tobytes() if isinstance(v, np.ndarray) else v) for k, v in vars(obj).items()}
+
+
+INTERCONNECTION = {"bonuses": [{"name": "Boston-Montreal", "between": ["G22", "B3"], "amount": 150,
+                                "interconnection": True}], "trains": ["2"]}
+
+
+@pytest.mark.parametrize("name, changes", [("1831/example.json", {}), ("1833NE/delaware_hudson.json", {}),
+                                           ("1833NE/boston_montreal.json", INTERCONNECTION)])
+def test_route_models_keep_no_state(name, changes):
+    """Issue 14: a route model is stateless. Solving twice (and listing every route for
+    the audit) leaves the model's attributes and the board's model as they were, and the
+    second answer equals the first."""
+    board = load_position(dict(json.loads((FIX / name).read_text()), **changes), name)
+    model = board.route_model
+    assert isinstance(model, RouteModel)
+    before = _state(model)
+    first = solve(board)
+    again = solve(board)
+    assert board.route_model is model and _state(model).keys() == before.keys()
+    assert all(_state(model)[k] is before[k] or _state(model)[k] == before[k] for k in before)
+    assert (again.revenue, [r.stops for r in again.routes]) == (first.revenue, [r.stops for r in first.routes])
+
+
+def test_run_says_which_engine_ran():
+    """Issue 14: --engine flow on a board with a route model runs the branch and bound
+    (the flow model knows the plain rules only), and the Run and its JSON say so; on a
+    plain board the flow engine's run says flow."""
+    data = json.loads((FIX / "1831/example.json").read_text())
+    run = solve(load_position(data), engine="flow")
+    assert run.engine == "search" and run.to_json()["engine"] == "search"
+    assert run.revenue == solve(load_position(data)).revenue
+    plain = json.loads((FIX / "custom/example.json").read_text())
+    flow = solve(load_position(plain), engine="flow")
+    assert flow.to_json()["engine"] in ("flow", "greedy")
+    assert flow.revenue == solve(load_position(plain), engine="search").revenue
