@@ -1,0 +1,370 @@
+// trainruns serve: the page. Plain JS, no build step; talks JSON to /api/*.
+"use strict";
+
+const TOKEN = new URLSearchParams(location.search).get("token");
+const $ = (id) => document.getElementById(id);
+let state = null;          // the server's /api/state
+let tool = "tiles";        // tiles | tokens | audit
+let selected = null;       // hex id clicked last
+let audit = { routes: [], current: 0 };
+let polling = {};          // job kind -> timer
+
+// --- talking to the server -------------------------------------------------------------
+
+async function api(path, body) {
+  const headers = {};
+  if (TOKEN) headers["X-Trainruns-Token"] = TOKEN;
+  const opts = { headers };
+  if (body !== undefined) {
+    opts.method = "POST";
+    headers["Content-Type"] = "application/json";
+    opts.body = JSON.stringify(body);
+  }
+  const r = await fetch(path, opts);
+  const type = r.headers.get("content-type") || "";
+  const data = type.includes("json") ? await r.json() : await r.text();
+  if (!r.ok) throw new Error(data.error ? (data.where ? `${data.where}: ${data.error}` : data.error) : r.statusText);
+  return data;
+}
+
+function toast(text, bad = true) {
+  const t = $("toast");
+  t.textContent = text;
+  t.className = bad ? "bad" : "";
+  t.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => (t.hidden = true), 6000);
+}
+
+async function change(body) {
+  try {
+    show(await api("api/edit", body));
+  } catch (e) {
+    toast(e.message);
+  }
+}
+
+function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else if (k === "class") e.className = v;
+    else e.setAttribute(k, v);
+  }
+  for (const c of children) e.append(c);
+  return e;
+}
+
+// --- the map ----------------------------------------------------------------------------
+
+function setMap(svgText) {
+  const map = $("map");
+  map.innerHTML = svgText;
+  const svg = map.querySelector("svg");
+  if (!svg) return;
+  svg.removeAttribute("width");
+  svg.removeAttribute("height");
+  for (const g of svg.querySelectorAll('g[id^="hex-"]')) {
+    const id = g.id.slice(4);
+    g.addEventListener("click", () => clickHex(id));
+  }
+  mark();
+}
+
+function mark() {
+  for (const g of document.querySelectorAll("#map g.selected, #map g.picked")) g.classList.remove("selected", "picked");
+  const picked = new Set(audit.routes.flatMap((r) => r.stops.map((s) => s.split(".")[0])));
+  for (const h of picked) document.getElementById("hex-" + h)?.classList.add("picked");
+  if (selected) document.getElementById("hex-" + selected)?.classList.add("selected");
+}
+
+async function loadBoard() {
+  const v = state.version;
+  try {
+    const svg = await api(`api/map.svg?version=${v}&what=board`);
+    if (state.version === v && !$("map").dataset.best) setMap(svg);
+  } catch (e) { /* a newer version is on its way */ }
+}
+
+function clickHex(id) {
+  selected = id;
+  mark();
+  if (tool === "tiles") showLays(id);
+  else if (tool === "tokens") showTokenStops(id);
+  else pickStop(id);
+}
+
+// --- what the server says -----------------------------------------------------------
+
+function show(s) {
+  const before = state ? state.version : null;
+  state = s;
+  if (s.empty) {
+    $("heading").textContent = "no position open";
+    $("map").innerHTML = '<p class="hint">Open a position file (JSON) with <b>Open…</b> above.</p>';
+    return;
+  }
+  $("heading").textContent = [s.title || "custom map", s.corporation, "phase " + s.phase,
+    "trains " + (s.trains.join(", ") || "none")].join(" · ");
+  $("undo").disabled = !s.undo;
+  $("download").href = "api/position" + (TOKEN ? "?token=" + encodeURIComponent(TOKEN) : "");
+  $("download").setAttribute("download", s.name.endsWith(".json") ? s.name : s.name + ".json");
+  $("corp").value = s.corporation;
+  if (!$("token-corp").value) $("token-corp").value = s.corporation;
+  const phase = $("phase");
+  phase.replaceChildren(...(s.phases.length ? s.phases : [s.phase]).map((p) => el("option", { value: p }, p)));
+  phase.value = s.phase;
+  showTrains(s);
+  if (before !== s.version) {
+    delete $("map").dataset.best;
+    loadBoard();
+    $("lays").replaceChildren();
+    $("rank-list").replaceChildren();
+    $("rank-status").textContent = "";
+    $("audit-verdict").replaceChildren();
+    audit = { routes: s.trains.map((t) => ({ train: t, stops: [] })), current: 0 };
+    showAudit();
+    if (selected && tool === "tiles") showLays(selected);
+    if (selected && tool === "tokens") showTokenStops(selected);
+  }
+  if (s.solve) follow(s.solve, showSolve);
+}
+
+function showTrains(s) {
+  $("trains").replaceChildren(...s.trains.map((t, i) =>
+    el("span", { class: "chip" }, `${t}`, el("button", {
+      class: "x", title: `remove the ${t}-train`, "aria-label": `remove ${t}`,
+      onclick: () => change({ op: "trains", trains: s.trains.filter((_, j) => j !== i) }),
+    }, "×"))));
+  const add = $("add-train");
+  const named = $("add-train-name");
+  if (s.trains_to_buy === null) {
+    add.hidden = true;
+    named.hidden = false;
+  } else {
+    named.hidden = true;
+    add.hidden = false;
+    add.replaceChildren(el("option", { value: "" }, "+ add a train"),
+      ...s.trains_to_buy.map((t) => el("option", { value: t }, `${t}-train`)));
+  }
+}
+
+// --- jobs (solve, audit, rank) ---------------------------------------------------------
+
+function follow(job, render) {
+  clearTimeout(polling[job.kind]);
+  render(job);
+  if (job.status === "queued" || job.status === "running") {
+    polling[job.kind] = setTimeout(async () => {
+      try {
+        follow(await api("api/job/" + job.id), render);
+      } catch (e) {
+        toast(e.message);
+      }
+    }, 600);
+  }
+}
+
+function progressText(job) {
+  const p = job.progress || {};
+  if (p.stage === "routes") return `listing routes: ${p.routes.toLocaleString()} from ${p.roots_done}/${p.roots} tokens`;
+  if (p.stage === "assign") return `searching: ${p.nodes.toLocaleString()} nodes, best ${p.best}, bound ${p.bound}`;
+  if (p.stage === "variants") return `${p.done} of ${p.total} lays solved`;
+  return job.status === "queued" ? "waiting…" : "solving…";
+}
+
+function showSolve(job) {
+  if (!state || job.version !== state.version) return;
+  const routes = $("run-routes");
+  if (job.status === "done") {
+    const r = job.result;
+    $("revenue").textContent = r.revenue;
+    $("run-status").textContent = r.optimal ? `proven best · ${r.seconds.toFixed(1)} s`
+      : `best found; at most ${r.bound} (not proven in the time limit)`;
+    $("run-status").className = r.optimal ? "muted" : "warn";
+    routes.replaceChildren(...r.routes.map((x, i) => el("li", {},
+      el("span", { class: "swatch", style: `background:${r.colors[i]}` }),
+      el("b", {}, `${x.train}-train`), ` ${x.revenue}`, el("span", { class: "stops" }, x.stops.join(" → ")))));
+    for (const t of r.idle || []) routes.append(el("li", { class: "muted" }, `${t}-train idle`));
+    if (r.svg) {
+      setMap(r.svg);
+      $("map").dataset.best = "1";
+    }
+  } else if (job.status === "failed") {
+    $("revenue").textContent = "—";
+    $("run-status").textContent = job.error;
+    $("run-status").className = "warn";
+  } else {
+    $("revenue").textContent = "…";
+    const p = job.progress || {};
+    $("run-status").textContent = progressText(job) + ` · ${job.seconds.toFixed(0)} s` +
+      (p.stage === "assign" ? ` · at most ${p.bound}` : "");
+    $("run-status").className = "muted";
+    routes.replaceChildren();
+  }
+}
+
+// --- tiles ------------------------------------------------------------------------------
+
+async function showLays(id) {
+  const box = $("lays");
+  box.replaceChildren(el("p", {}, `${id}: looking up legal lays…`));
+  try {
+    const r = await api("api/lays?hex=" + encodeURIComponent(id));
+    if (r.hex !== selected) return;
+    if (!r.lays.length) {
+      box.replaceChildren(el("p", {}, el("b", {}, id), ": no legal lay for ", state.corporation, " here now."));
+      return;
+    }
+    box.replaceChildren(el("p", {}, el("b", {}, id), `: ${r.lays.length} legal lay(s)`),
+      el("div", { class: "choices" }, ...r.lays.map((m) => el("button", {
+        class: "choice", "data-tile": m.tile, "data-rotation": m.rotation,
+        onclick: () => change({ op: "lay", hex: id, tile: String(m.tile), rotation: m.rotation }),
+      }, `#${m.tile} ↻${m.rotation}` + (m.replaces ? ` (on #${m.replaces})` : "")))));
+  } catch (e) {
+    box.replaceChildren(el("p", { class: "warn" }, e.message));
+  }
+}
+
+// --- tokens -----------------------------------------------------------------------------
+
+function stopLabel(id, k, s) {
+  const name = s.name ? ` ${s.name}` : "";
+  const tokens = s.kind === "city" ? ` [${s.tokens.join(", ") || "—"} / ${s.slots}]` : "";
+  return `${id}.${k} ${s.kind}${name} ${s.value}${tokens}`;
+}
+
+function showTokenStops(id) {
+  const corp = $("token-corp").value.trim() || state.corporation;
+  const stops = (state.hexes[id] || []).map((s, k) => [s, k]).filter(([s]) => s.kind === "city");
+  const box = $("token-stops");
+  if (!stops.length) {
+    box.replaceChildren(el("p", {}, `${id} has no city.`));
+    return;
+  }
+  box.replaceChildren(...stops.map(([s, k]) => el("div", { class: "row" }, stopLabel(id, k, s), " ",
+    el("button", { onclick: () => change({ op: "token", hex: id, stop: k, corporation: corp }) },
+      s.tokens.includes(corp) ? `remove ${corp}` : `place ${corp}`))));
+}
+
+// --- audit ------------------------------------------------------------------------------
+
+function showAudit() {
+  const box = $("audit-trains");
+  box.replaceChildren(...audit.routes.map((r, i) => el("div", {
+    class: "audit-train" + (i === audit.current ? " current" : ""),
+    onclick: () => { audit.current = i; showAudit(); },
+  }, el("b", {}, `${r.train}-train`), ": ", r.stops.length ? r.stops.join(" → ") : el("span", { class: "muted" }, "no stops yet"),
+    r.stops.length ? el("button", { class: "x", title: "take back the last stop",
+      onclick: (ev) => { ev.stopPropagation(); r.stops.pop(); showAudit(); } }, "⌫") : "")));
+  mark();
+}
+
+function pickStop(id) {
+  const stops = state.hexes[id] || [];
+  const choice = $("audit-choice");
+  choice.replaceChildren();
+  const add = (k) => {
+    const r = audit.routes[audit.current];
+    if (!r) return;
+    r.stops.push(`${id}.${k}`);
+    choice.replaceChildren();
+    showAudit();
+  };
+  if (!stops.length) choice.append(el("p", {}, `${id} has no stop.`));
+  else if (stops.length === 1) add(0);
+  else choice.append(el("p", {}, `Which stop of ${id}? `, ...stops.map((s, k) =>
+    el("button", { onclick: () => add(k) }, stopLabel(id, k, s)))));
+}
+
+function showVerdict(job) {
+  const box = $("audit-verdict");
+  if (job.status === "done") {
+    const r = job.result;
+    box.replaceChildren(
+      el("p", { class: r.legal ? "good" : "warn" }, r.verdict),
+      el("p", {}, `Declared ${r.declared_revenue}; best ${r.best_revenue}.`),
+      ...r.problems.map((p) => el("p", { class: "problem" }, `${p.train}-train [${p.rule}]: ${p.message}`)));
+    setMap(r.svg);
+    $("map").dataset.best = "";
+  } else if (job.status === "failed") {
+    box.replaceChildren(el("p", { class: "warn" }, job.error));
+  } else {
+    box.replaceChildren(el("p", { class: "muted" }, "auditing… " + progressText(job)));
+  }
+}
+
+// --- ranking ----------------------------------------------------------------------------
+
+function showRank(job) {
+  if (!state || job.version !== state.version) return;
+  if (job.status === "done") {
+    const r = job.result;
+    $("rank-status").textContent = `${r.considered} legal lays; best run now ${r.current_revenue}` +
+      (r.current_optimal ? "" : " (not proven)");
+    $("rank-list").replaceChildren(...r.moves.slice(0, 15).map((m) => el("li", {},
+      el("span", { class: "rev" }, `${m.revenue}`), el("span", { class: m.gain > 0 ? "gain good" : "gain" },
+        `${m.gain >= 0 ? "+" : ""}${m.gain}`),
+      ` #${m.move.tile} on ${m.move.hex} ↻${m.move.rotation}` + (m.optimal ? "" : " (not proven)"), " ",
+      el("button", { onclick: () => change({ op: "lay", hex: m.move.hex, tile: String(m.move.tile), rotation: m.move.rotation }) }, "lay"))));
+  } else if (job.status === "failed") {
+    $("rank-status").textContent = job.error;
+  } else {
+    $("rank-status").textContent = progressText(job);
+  }
+}
+
+// --- wiring -----------------------------------------------------------------------------
+
+for (const b of document.querySelectorAll(".tab")) {
+  b.addEventListener("click", () => {
+    tool = b.dataset.tool;
+    for (const t of document.querySelectorAll(".tab")) t.classList.toggle("active", t === b);
+    for (const t of ["tiles", "tokens", "audit"]) $("tool-" + t).hidden = t !== tool;
+    if (selected && tool === "tiles") showLays(selected);
+    if (selected && tool === "tokens") showTokenStops(selected);
+  });
+}
+$("undo").addEventListener("click", () => change({ op: "undo" }));
+$("phase").addEventListener("change", (e) => change({ op: "phase", phase: e.target.value }));
+$("corp").addEventListener("change", (e) => change({ op: "corporation", corporation: e.target.value.trim() }));
+$("add-train").addEventListener("change", (e) => {
+  if (e.target.value) change({ op: "trains", trains: [...state.trains, e.target.value] });
+});
+$("add-train-name").addEventListener("change", (e) => {
+  if (e.target.value.trim()) change({ op: "trains", trains: [...state.trains, e.target.value.trim()] });
+  e.target.value = "";
+});
+$("audit-clear").addEventListener("click", () => {
+  audit = { routes: state.trains.map((t) => ({ train: t, stops: [] })), current: 0 };
+  $("audit-verdict").replaceChildren();
+  showAudit();
+});
+$("audit-run").addEventListener("click", async () => {
+  const routes = audit.routes.filter((r) => r.stops.length).map((r) => ({ train: r.train, stops: r.stops }));
+  try {
+    follow(await api("api/audit", { routes }), showVerdict);
+  } catch (e) {
+    toast(e.message);
+  }
+});
+$("rank").addEventListener("click", async () => {
+  try {
+    follow(await api("api/rank", {}), showRank);
+  } catch (e) {
+    toast(e.message);
+  }
+});
+$("open-file").addEventListener("change", async (e) => {
+  const file = e.target.files[0];
+  if (!file) return;
+  try {
+    const position = JSON.parse(await file.text());
+    show(await api("api/open", { position }));
+  } catch (err) {
+    toast(`${file.name}: ${err.message}`);
+  }
+  e.target.value = "";
+});
+
+api("api/state").then(show).catch((e) => toast(e.message));
