@@ -153,6 +153,11 @@ function showTrains(s) {
 
 function follow(job, render) {
   clearTimeout(polling[job.kind]);
+  if (job.status === "done" && !("result" in job)) {
+    // a summary (from /api/state): fetch the job with its result
+    api("api/job/" + job.id).then((full) => follow(full, render)).catch((e) => toast(e.message));
+    return;
+  }
   render(job);
   if (job.status === "queued" || job.status === "running") {
     polling[job.kind] = setTimeout(async () => {

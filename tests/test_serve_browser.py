@@ -1,0 +1,106 @@
+"""``trainruns serve`` driven in a real headless Chromium, as a player uses the page.
+
+The server is the real command in its own process; the browser is Debian's Chromium
+(skipped, saying why, where it is not installed). Each revenue the page shows is
+compared with an independent solve of the position built by hand.
+"""
+
+import json
+
+import pytest
+
+from conftest import ROOT
+from serve_helpers import Server, browser_missing, chromium, click_hex, close, text_of, wait_for
+from trainruns.search import solve
+
+pytestmark = pytest.mark.skipif(browser_missing() is not None, reason=browser_missing() or "")
+
+FIXTURE = ROOT / "fixtures" / "1832" / "worked_example.json"
+
+
+def position():
+    return json.loads(FIXTURE.read_text())
+
+
+@pytest.fixture(scope="module")
+def server():
+    s = Server(FIXTURE)
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def driver():
+    d = chromium()
+    yield d
+    close(d)
+
+
+def revenue_shown(d):
+    """The revenue once the solve of the position on screen is done (else None)."""
+    text = text_of(d, "revenue")
+    return int(text) if text.isdigit() else None
+
+
+def open_page(d, server):
+    d.get(server.url)
+    return wait_for(d, revenue_shown, what="the best run's revenue")
+
+
+def test_open_a_fixture_and_see_its_best_run(server, driver):
+    best = solve(position())
+    assert open_page(driver, server) == best.revenue
+    assert "proven best" in text_of(driver, "run-status")
+    routes = text_of(driver, "run-routes")
+    for r in best.routes:
+        assert f"{r.train}-train {r.revenue}" in routes
+    # the map is trainruns' drawing, with each train's route in the legend
+    legend = driver.find_element("id", "map").text
+    assert f"Total: {best.revenue} (proven optimal)" in legend
+
+
+def test_lay_a_tile_and_see_the_revenue_change(server, driver):
+    """rules/1832.md "Laying Track": click E21 (next to SALR's Raleigh track), pick tile 3
+    at rotation 1 among the legal lays; the revenue becomes that of the position with
+    that tile, solved independently. Undo brings the old revenue back."""
+    base = open_page(driver, server)
+    click_hex(driver, "E21")
+    button = wait_for(driver, lambda d: d.find_elements(
+        "css selector", '#lays button[data-tile="3"][data-rotation="1"]'), what="the legal lays of E21")[0]
+    by_hand = position()
+    by_hand["tiles"].append({"hex": "E21", "tile": "3", "rotation": 1})
+    expected = solve(by_hand).revenue
+    assert expected != base
+    button.click()
+    assert wait_for(driver, lambda d: revenue_shown(d) == expected and expected, what="the new revenue")
+    driver.find_element("id", "undo").click()
+    assert wait_for(driver, lambda d: revenue_shown(d) == base, what="the revenue after undo")
+
+
+def test_audit_a_run_by_clicking_its_stops(server, driver):
+    """The best run, declared by clicking its stops, is legal and earns the best; a
+    2-train given three stops is refused with the rule rules/1832.md "Operate Trains"
+    states ("a 2-train must run routes of exactly length two")."""
+    best = solve(position())
+    open_page(driver, server)
+    driver.find_element("css selector", '.tab[data-tool="audit"]').click()
+    trains = driver.find_elements("css selector", "#audit-trains .audit-train")
+    names = [t.text.split("-train")[0] for t in trains]
+    for route in best.routes:
+        driver.find_elements("css selector", "#audit-trains .audit-train")[names.index(route.train)].click()
+        for hex_id, _ in route.stops:
+            click_hex(driver, hex_id)
+    driver.find_element("id", "audit-run").click()
+    verdict = wait_for(driver, lambda d: "legal" in text_of(d, "audit-verdict") and text_of(d, "audit-verdict"),
+                       what="the audit's verdict")
+    assert "the declared run is legal and earns the most possible" in verdict
+    assert f"Declared {best.revenue}; best {best.revenue}." in verdict
+
+    driver.find_element("id", "audit-clear").click()
+    driver.find_elements("css selector", "#audit-trains .audit-train")[names.index("2")].click()
+    for hex_id in ("A21", "D20", "B24"):
+        click_hex(driver, hex_id)
+    driver.find_element("id", "audit-run").click()
+    verdict = wait_for(driver, lambda d: "NOT legal" in text_of(d, "audit-verdict") and text_of(d, "audit-verdict"),
+                       what="the refusal")
+    assert "[too-many-stops]" in verdict
