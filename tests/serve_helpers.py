@@ -18,6 +18,7 @@ import time
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 ADDRESS = re.compile(r"open (http://\S+)")
+os.environ.setdefault("SE_AVOID_STATS", "true")  # selenium: no usage report
 
 
 class Server:

@@ -61,7 +61,7 @@ def test_open_a_fixture_and_see_its_best_run(server, driver):
 
 def test_lay_a_tile_and_see_the_revenue_change(server, driver):
     """rules/1832.md "Laying Track": click E21 (next to SALR's Raleigh track), pick tile 3
-    at rotation 1 among the legal lays; the revenue becomes that of the position with
+    at rotation 1 among the legal lays and confirm it after its preview; the revenue becomes that of the position with
     that tile, solved independently. Undo brings the old revenue back."""
     base = open_page(driver, server)
     click_hex(driver, "E21")
@@ -71,7 +71,8 @@ def test_lay_a_tile_and_see_the_revenue_change(server, driver):
     by_hand["tiles"].append({"hex": "E21", "tile": "3", "rotation": 1})
     expected = solve(by_hand).revenue
     assert expected != base
-    button.click()
+    button.click()  # a preview of the lay, then the lay itself
+    wait_for(driver, lambda d: d.find_elements("id", "lay-confirm"), what="the lay's preview")[0].click()
     assert wait_for(driver, lambda d: revenue_shown(d) == expected and expected, what="the new revenue")
     driver.find_element("id", "undo").click()
     assert wait_for(driver, lambda d: revenue_shown(d) == base, what="the revenue after undo")

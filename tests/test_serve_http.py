@@ -73,6 +73,8 @@ def test_lay_changes_the_revenue_and_undo_restores_it(served):
     client, _ = served
     lays = client.get("/api/lays", params={"hex": "E21"}).json()["lays"]
     assert {"hex": "E21", "tile": "3", "rotation": 1} in lays
+    preview = client.get("/api/preview.svg", params={"hex": "E21", "tile": "3", "rotation": 1})
+    assert preview.headers["content-type"].startswith("image/svg+xml") and 'id="hex-E21"' in preview.text
     before_version, before = snapshot(client)
     state = client.post("/api/edit", json={"op": "lay", "hex": "E21", "tile": "3", "rotation": 1}).json()
     assert state["version"] == before_version + 1
@@ -173,6 +175,9 @@ HOSTILE = [
     ("post", "/api/audit", {"json": {"routes": [{"train": "3", "stops": ["D20"]}]}}, 400),
     ("post", "/api/audit", {"json": {"routes": "all"}}, 400),
     ("get", "/api/lays", {}, 400),
+    ("get", "/api/preview.svg?hex=N16&tile=3&rotation=0", {}, 400),
+    ("get", "/api/preview.svg?hex=E21&tile=3&rotation=x", {}, 400),
+    ("get", "/api/preview.svg?hex=E21&rotation=1", {}, 400),
     ("get", "/api/job/12345", {}, 404),
     ("get", "/api/map.svg?version=abc", {}, 400),
     ("get", "/api/map.svg?version=99", {}, 400),

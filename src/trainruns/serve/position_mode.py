@@ -15,6 +15,7 @@ import threading
 from ..board import CITY
 from ..colors import train_color
 from ..errors import InputError
+from ..hexgrid import neighbour
 from ..position import load_position
 from . import lays, picture
 
@@ -114,6 +115,16 @@ class PositionMode:
                 raise InputError("the best run of this version is not solved yet", "map")
             self._svg[key] = picture.svg(board, run)
         return self._svg[key]
+
+    def preview(self, hex_id, tile, rotation):
+        """SVG of the hex and its neighbours after a legal lay (the lay is not made)."""
+        self._need_position("preview")
+        _, variant = lays.lay(self.data, hex_id, tile, rotation)
+        board = load_position(variant)
+        hx = board.hexes[hex_id]
+        at = {(h.x, h.y): hid for hid, h in board.hexes.items()}
+        around = [hex_id] + [at[n] for n in (neighbour(hx.x, hx.y, e, board.layout) for e in range(6)) if n in at]
+        return picture.svg(board, None, focus=around, title="", show_ids=True)
 
     def _need_position(self, where):
         if self.board is None:

@@ -221,11 +221,32 @@ async function showLays(id) {
       box.replaceChildren(el("p", {}, el("b", {}, id), ": no legal lay for ", state.corporation, " here now."));
       return;
     }
-    box.replaceChildren(el("p", {}, el("b", {}, id), `: ${r.lays.length} legal lay(s)`),
+    const preview = el("div", { id: "lay-preview" });
+    box.replaceChildren(el("p", {}, el("b", {}, id), `: ${r.lays.length} legal lay(s); pick one to see it`),
       el("div", { class: "choices" }, ...r.lays.map((m) => el("button", {
         class: "choice", "data-tile": m.tile, "data-rotation": m.rotation,
-        onclick: () => change({ op: "lay", hex: id, tile: String(m.tile), rotation: m.rotation }),
-      }, `#${m.tile} ↻${m.rotation}` + (m.replaces ? ` (on #${m.replaces})` : "")))));
+        onclick: (ev) => previewLay(ev.currentTarget, id, m, preview),
+      }, `#${m.tile} ↻${m.rotation}` + (m.replaces ? ` (on #${m.replaces})` : "")))), preview);
+  } catch (e) {
+    box.replaceChildren(el("p", { class: "warn" }, e.message));
+  }
+}
+
+async function previewLay(button, id, m, box) {
+  for (const b of document.querySelectorAll("#lays .choice")) b.classList.toggle("active", b === button);
+  const q = `hex=${encodeURIComponent(id)}&tile=${encodeURIComponent(m.tile)}&rotation=${m.rotation}`;
+  box.replaceChildren(el("p", { class: "muted" }, "drawing…"));
+  try {
+    const svg = await api("api/preview.svg?" + q);
+    const pic = el("div", { class: "preview" });
+    pic.innerHTML = svg;
+    pic.querySelector("svg")?.removeAttribute("width");
+    pic.querySelector("svg")?.removeAttribute("height");
+    box.replaceChildren(pic, el("div", { class: "row" },
+      el("button", { id: "lay-confirm", class: "primary",
+        onclick: () => change({ op: "lay", hex: id, tile: String(m.tile), rotation: m.rotation }) },
+      `Lay #${m.tile} ↻${m.rotation} on ${id}`),
+      el("button", { onclick: () => { box.replaceChildren(); button.classList.remove("active"); } }, "Cancel")));
   } catch (e) {
     box.replaceChildren(el("p", { class: "warn" }, e.message));
   }
@@ -289,7 +310,9 @@ function showVerdict(job) {
     box.replaceChildren(
       el("p", { class: r.legal ? "good" : "warn" }, r.verdict),
       el("p", {}, `Declared ${r.declared_revenue}; best ${r.best_revenue}.`),
-      ...r.problems.map((p) => el("p", { class: "problem" }, `${p.train}-train [${p.rule}]: ${p.message}`)));
+      ...r.problems.map((p) => el("p", { class: "problem" }, `${p.train}-train [${p.rule}]: ${p.message}`)),
+      el("button", { id: "show-best", onclick: () => api("api/state").then((s) => { state = null; show(s); }) },
+        "Show the best run again"));
     setMap(r.svg);
     $("map").dataset.best = "";
   } else if (job.status === "failed") {
@@ -310,7 +333,7 @@ function showRank(job) {
     $("rank-list").replaceChildren(...r.moves.slice(0, 15).map((m) => el("li", {},
       el("span", { class: "rev" }, `${m.revenue}`), el("span", { class: m.gain > 0 ? "gain good" : "gain" },
         `${m.gain >= 0 ? "+" : ""}${m.gain}`),
-      ` #${m.move.tile} on ${m.move.hex} ↻${m.move.rotation}` + (m.optimal ? "" : " (not proven)"), " ",
+      el("span", { class: "what" }, `#${m.move.tile} on ${m.move.hex} ↻${m.move.rotation}` + (m.optimal ? "" : " (not proven)")),
       el("button", { onclick: () => change({ op: "lay", hex: m.move.hex, tile: String(m.move.tile), rotation: m.move.rotation }) }, "lay"))));
   } else if (job.status === "failed") {
     $("rank-status").textContent = job.error;

@@ -1,0 +1,62 @@
+"""Screenshots of ``trainruns serve`` for docs/ (docs/serve-*.png), in headless Chromium.
+
+    python tools/serve_screenshots.py
+
+Starts the real command on the 1832 worked example, drives the page as a player does
+and saves: the best run, a tile lay being picked, an audit refusing a run, a ranking.
+"""
+
+import json
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from serve_helpers import Server, chromium, click_hex, close, text_of, wait_for  # noqa: E402
+
+FIXTURE = ROOT / "fixtures" / "1832" / "worked_example.json"
+DOCS = ROOT / "docs"
+
+
+def shot(d, name):
+    time.sleep(0.5)
+    d.save_screenshot(str(DOCS / f"serve-{name}.png"))
+    print(DOCS / f"serve-{name}.png")
+
+
+def main():
+    server = Server(FIXTURE)
+    d = chromium(1400, 900)
+    try:
+        d.get(server.url)
+        wait_for(d, lambda d: text_of(d, "revenue").isdigit(), what="the revenue")
+        shot(d, "best-run")
+
+        click_hex(d, "E21")
+        wait_for(d, lambda d: d.find_elements("css selector", '#lays button[data-tile="3"]'))[0].click()
+        wait_for(d, lambda d: d.find_elements("id", "lay-confirm"))
+        shot(d, "tile-lay")
+
+        d.find_element("css selector", '.tab[data-tool="audit"]').click()
+        trains = d.find_elements("css selector", "#audit-trains .audit-train")
+        trains[1].click()
+        for hex_id in ("A21", "D20", "B24"):
+            click_hex(d, hex_id)
+        d.find_element("id", "audit-run").click()
+        wait_for(d, lambda d: "NOT legal" in text_of(d, "audit-verdict"))
+        shot(d, "audit")
+
+        d.find_element("css selector", '.tab[data-tool="tiles"]').click()
+        d.find_element("id", "rank").click()
+        wait_for(d, lambda d: d.find_elements("css selector", "#rank-list li"), timeout=300)
+        d.execute_script("document.getElementById('rank-box').scrollIntoView()")
+        shot(d, "ranking")
+    finally:
+        close(d)
+        server.stop()
+
+
+if __name__ == "__main__":
+    main()
