@@ -278,3 +278,20 @@ def test_busy_port_is_one_line_exit_2():
         r = _serve(str(FIXTURE), "--port", str(taken.getsockname()[1]))
     assert r.returncode == 2 and "is in use" in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_a_solve_cut_by_the_time_limit_says_its_bound():
+    """A solve the time limit cuts short reports the best found and an upper bound that
+    the proven best (solved here without a limit) never exceeds; the page shows both."""
+    data = json.loads((ROOT / "fixtures" / "1832" / "whatif_late.json").read_text())
+    proven = solve(data)
+    jobs = Jobs()
+    mode = PositionMode(data, jobs, time_limit=0.005)
+    with TestClient(create_app(mode, jobs), base_url=LOCAL) as client:
+        result = finished(client, client.get("/api/state").json()["solve"])["result"]
+    jobs.close()
+    if result["optimal"]:  # a fast machine proved it within the limit after all
+        assert result["revenue"] == proven.revenue
+    else:
+        assert result["revenue"] <= proven.revenue <= result["bound"]
+        assert f"at most {result['bound']}" in result["svg"]
