@@ -228,7 +228,7 @@ def _track(spec, rot):
                                                         "tile", rot))
 
 
-def tile_candidates(data, board=None):
+def tile_candidates(data, board=None, hexes=None):
     """Every legal single lay or upgrade for the operating company, per rules/1832.md
     "Laying Track": the title's tile checks (hex kind, first tiles, upgrade chart
     [23], colours by phase [4.2], counts, track kept, "Tile Placement Restrictions")
@@ -252,7 +252,7 @@ def tile_candidates(data, board=None):
     counts = tiled.manifest["counts"]
     out = []
     for hex_id, printed in tiled.hexes.items():
-        if printed.get("color") in ("gray", "red"):
+        if printed.get("color") in ("gray", "red") or (hexes is not None and hex_id not in hexes):
             continue
         kind = printed.get("kind", "clear")
         before = current.get(hex_id)

@@ -5,7 +5,7 @@ Each module has ``register(subparsers)``, which adds its subparser and sets
 and raises :class:`~trainruns.errors.InputError` on bad input (exit 2).
 """
 
-COMMANDS = ["solve", "audit", "draw", "whatif", "bench", "serve"]
+COMMANDS = ["solve", "audit", "draw", "whatif", "bench", "play", "replay", "serve"]
 
 
 def seconds(text):

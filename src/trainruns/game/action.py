@@ -1,0 +1,77 @@
+"""Actions are plain records: dicts with a ``type`` and the fields that type needs.
+
+:func:`validate` checks a record on entry (GAME-CONTRACT.md "The action log"): an
+unknown type, a missing field or a field of the wrong JSON type is bad input
+(:class:`~trainruns.errors.InputError`, exit 2). Unknown extra fields are ignored, not
+errors. Whether the ids exist and the action is legal now is the game's business.
+"""
+
+from __future__ import annotations
+
+from ..errors import InputError
+
+_STR, _INT, _LIST, _ANY = "a string", "an integer", "a list", "anything"
+
+# type -> {field: (kind, required)}
+SCHEMA = {
+    "pass": {"player": (_STR, False), "corporation": (_STR, False)},
+    "undo": {},
+    "buy_private": {"player": (_STR, False), "corporation": (_STR, False), "private": (_STR, True),
+                    "price": (_INT, False), "from": (_STR, False)},
+    "bid": {"player": (_STR, True), "private": (_STR, True), "price": (_INT, True)},
+    "par": {"player": (_STR, True), "corporation": (_STR, True), "price": (_INT, True)},
+    "buy_shares": {"player": (_STR, True), "corporation": (_STR, True), "from": (_STR, True),
+                   "count": (_INT, False)},
+    "sell_shares": {"player": (_STR, True), "corporation": (_STR, True), "count": (_INT, True)},
+    "protect": {"player": (_STR, True), "corporation": (_STR, True)},
+    "redeem": {"player": (_STR, False), "corporation": (_STR, True), "from": (_STR, False)},
+    "reissue": {"player": (_STR, False), "corporation": (_STR, True)},
+    "exchange": {"player": (_STR, True), "private": (_STR, True), "corporation": (_STR, True)},
+    "lay_tile": {"corporation": (_STR, True), "hex": (_STR, True), "tile": (_STR, True),
+                 "rotation": (_INT, True)},
+    "place_token": {"corporation": (_STR, True), "hex": (_STR, True), "stop": (_INT, False),
+                    "kind": (_STR, False)},
+    "run_routes": {"corporation": (_STR, True), "routes": (_ANY, True)},
+    "dividend": {"corporation": (_STR, True), "kind": (_STR, True)},
+    "buy_train": {"corporation": (_STR, True), "from": (_STR, True), "train": (_STR, True),
+                  "price": (_INT, False)},
+    "discard_train": {"corporation": (_STR, True), "train": (_STR, True)},
+    "buy_token": {"corporation": (_STR, True), "kind": (_STR, True)},
+}
+
+
+def _is(value, kind):
+    if kind is _STR:
+        return isinstance(value, str)
+    if kind is _INT:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind is _LIST:
+        return isinstance(value, list)
+    return True
+
+
+def validate(action, where="action") -> dict:
+    """A copy of ``action`` with its known fields checked (types only)."""
+    if not isinstance(action, dict):
+        raise InputError("an action must be a JSON object", where)
+    kind = action.get("type")
+    if not isinstance(kind, str):
+        raise InputError("an action needs a string field 'type'", where)
+    if kind not in SCHEMA:
+        raise InputError(f"unknown action type {kind!r} (known: {', '.join(SCHEMA)})", where)
+    action = dict(action)
+    if isinstance(action.get("train"), int) and not isinstance(action.get("train"), bool):
+        action["train"] = str(action["train"])  # train names: "2" or 2
+    for name, (what, required) in SCHEMA[kind].items():
+        if name not in action:
+            if required:
+                raise InputError(f"a {kind} action needs the field {name!r}", where)
+            continue
+        value = action[name]
+        if not _is(value, what):
+            raise InputError(f"field {name!r} of a {kind} action must be {what}, not {value!r}", where)
+    if kind == "run_routes":
+        routes = action["routes"]
+        if routes != "best" and not isinstance(routes, list):
+            raise InputError("field 'routes' must be \"best\" or a list of routes", where)
+    return action

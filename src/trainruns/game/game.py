@@ -1,0 +1,127 @@
+"""A game: a title's setup plus its log replayed (GAME-CONTRACT.md, DESIGN.md).
+
+:meth:`Game.act` checks one decision and appends it; :meth:`Game.replay` rebuilds a
+game from a log (``undo`` included: see :func:`.log.effective`). The current round's
+current step lists the legal actions and processes one; whatever follows by rule
+without a choice happens in :meth:`_advance` and is reported as ``events``.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+
+from ..errors import InputError
+from .action import validate
+from .errors import Refusal
+from .log import effective, new_log, read_log
+
+# title name -> module holding its ``Rules`` class (titles/<title>/game.py)
+TITLES = {"1832": "trainruns.titles.g1832.game"}
+
+
+def rules_class(title: str, where="title"):
+    if title not in TITLES:
+        raise InputError(f"no game engine for title {title!r} (games: {', '.join(TITLES)})", where)
+    return importlib.import_module(TITLES[title]).Rules
+
+
+class Game:
+    def __init__(self, title: str, players: list[str], seed=None, variants=(), config=None):
+        self.header = new_log(title, players, seed, variants, config)
+        self.finished = False
+        self.end_reason = None
+        self.result = None
+        self.entries: list[dict] = []   # the log's actions as recorded (undo included)
+        self.applied: list[dict] = []   # the decisions that stand
+        self.rules = rules_class(title)(self, list(players), seed, list(variants or []), config)
+        self.state = self.rules.state
+        self.round = self.rules.first_round()
+        self._advance()
+
+    # --- building ------------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, log: dict) -> "Game":
+        return cls(log["title"], log["players"], log.get("seed"), log.get("variants"), log.get("config"))
+
+    @classmethod
+    def replay(cls, log, upto: int | None = None, where="log") -> "Game":
+        """The game of a log (or of its first ``upto`` actions). A recorded action the
+        game refuses makes the log bad input."""
+        data = read_log(log, where)
+        game = cls.new(data)
+        entries = data["actions"] if upto is None else data["actions"][:upto]
+        for i, a in enumerate(effective(entries)):
+            try:
+                game._apply(a, f"{where}: actions[{i}]")
+            except Refusal as r:
+                raise InputError(f"the log's decision {i} is illegal: {r.rule}: {r.message}",
+                                 f"{where}: actions") from None
+        game.entries = list(entries)
+        return game
+
+    def log(self) -> dict:
+        return dict(copy.deepcopy(self.header), actions=copy.deepcopy(self.entries))
+
+    # --- acting --------------------------------------------------------------------------
+
+    def act(self, action, where="action"):
+        """Check and apply one action (``undo`` included). Raises :class:`Refusal`
+        (the game is unchanged) or :class:`InputError`."""
+        a = validate(action, where)
+        if a["type"] == "undo":
+            if not self.applied:
+                raise Refusal("undo.nothing", "there is no decision to take back")
+            other = Game.replay(dict(self.header, actions=self.entries + [{"type": "undo"}]))
+            self.__dict__.update(other.__dict__)
+            return
+        self._apply(a, where)
+        self.entries.append(self.applied[-1])
+
+    def _apply(self, action: dict, where: str):
+        a = validate(action, where)
+        self.rules.check_ids(a, where)
+        if self.finished:
+            raise Refusal("game.finished", f"the game is over ({self.end_reason})")
+        step = self.round.step()
+        before = self.state.events
+        self.state.events = []
+        try:
+            recorded = step.process(a)
+        except Refusal:
+            self.state.events = before
+            raise
+        self.applied.append(recorded or a)
+        self._advance()
+
+    def _advance(self):
+        while not self.finished:
+            self.round.settle()
+            if self.finished or not self.round.over:
+                return
+            self.round = self.rules.next_round()
+
+    def finish(self, reason: str):
+        self.finished = True
+        self.end_reason = reason
+        self.result = {p.name: self.rules.value(p.name) for p in self.state.players}
+        self.state.event("game_end", reason=reason)
+
+    # --- reading -------------------------------------------------------------------------
+
+    def actions(self) -> list[dict]:
+        if self.finished:
+            return []
+        return self.round.step().actions()
+
+    def active(self) -> dict | None:
+        if self.finished:
+            return None
+        return self.round.step().active()
+
+    def to_json(self) -> dict:
+        return self.rules.state_json()
+
+    def position(self, corporation: str | None = None) -> dict:
+        return self.rules.position(corporation)

@@ -1,0 +1,58 @@
+"""The action log (GAME-CONTRACT.md): format ``trainruns-game/1``.
+
+A log is ``{"format", "title", "players", "seed", "variants", "config", "actions"}``;
+a game is the log replayed from the title's setup (deterministic: randomness, if a title
+needs any, comes from ``seed`` only). ``undo`` is an entry of the log too: it takes back
+the last decision still standing, so the game after ``log + undo`` is the game of the
+log without that decision (:func:`effective`).
+"""
+
+from __future__ import annotations
+
+from ..errors import InputError
+
+FORMAT = "trainruns-game/1"
+
+
+def new_log(title: str, players: list[str], seed=None, variants=None, config=None) -> dict:
+    return {"format": FORMAT, "title": title, "players": list(players), "seed": seed,
+            "variants": list(variants or []), "config": config, "actions": []}
+
+
+def read_log(data, where="log") -> dict:
+    """Check a log's frame (bad input: exit 2); actions are checked as they replay."""
+    if not isinstance(data, dict):
+        raise InputError("a game log must be a JSON object", where)
+    if data.get("format") != FORMAT:
+        raise InputError(f"field 'format' must be {FORMAT!r}, not {data.get('format')!r}", where)
+    if not isinstance(data.get("title"), str):
+        raise InputError("field 'title' must be a string", where)
+    players = data.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
+        raise InputError("field 'players' must be a list of player names", where)
+    if len(set(players)) != len(players):
+        raise InputError("player names must be distinct", where)
+    seed = data.get("seed")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise InputError("field 'seed' must be an integer or null", where)
+    variants = data.get("variants") or []
+    if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
+        raise InputError("field 'variants' must be a list of strings", where)
+    actions = data.get("actions", [])
+    if not isinstance(actions, list):
+        raise InputError("field 'actions' must be a list", where)
+    return {"format": FORMAT, "title": data["title"], "players": list(players), "seed": seed,
+            "variants": list(variants), "config": data.get("config"), "actions": list(actions)}
+
+
+def effective(actions: list) -> list:
+    """The decisions that stand once every ``undo`` has taken back the one before it
+    (an undo with nothing left to take back takes back nothing)."""
+    out = []
+    for a in actions:
+        if isinstance(a, dict) and a.get("type") == "undo":
+            if out:
+                out.pop()
+        else:
+            out.append(a)
+    return out

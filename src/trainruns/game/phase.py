@@ -1,0 +1,37 @@
+"""Phases ([4.2]): a phase starts when the first train of its type is bought.
+
+Phases are rows in the 18xx.games shape: ``name``, ``on`` (the train that starts it),
+``train_limit``, ``tiles``, ``operating_rounds``, ``status`` (the title's flags). The
+title reacts to a new phase in its own hook (scrapping, closing privates, ...)."""
+
+from __future__ import annotations
+
+
+class Phases:
+    def __init__(self, rows: list[dict], trains: list[dict]):
+        self.rows = rows
+        self.by_name = {r["name"]: r for r in rows}
+        self.names = [r["name"] for r in rows]
+        self.rusts = {t["name"]: t.get("rusts_on") for t in trains}
+
+    def after_buying(self, current: str, train: str) -> list[str]:
+        """The phases a purchase of ``train`` starts (usually none or one)."""
+        out = []
+        i = self.names.index(current)
+        for row in self.rows[i + 1:]:
+            if row["on"] == train:
+                out.append(row["name"])
+        return out
+
+    def scrapped_at(self, phase: str) -> list[str]:
+        """Train types scrapped when ``phase`` starts (Table 1)."""
+        return [t for t, p in self.rusts.items() if p == phase]
+
+    def limit(self, phase: str) -> int:
+        return self.by_name[phase]["train_limit"]
+
+    def has(self, phase: str, flag: str) -> bool:
+        return flag in self.by_name[phase].get("status", [])
+
+    def index(self, phase: str) -> int:
+        return self.names.index(phase)

@@ -1,0 +1,93 @@
+"""Rounds made of steps (DIGEST 5.1, kept small).
+
+A :class:`Step` lists the legal actions of the entity acting now and processes one;
+``done`` says it is finished. A step with no decision to offer finishes by itself in
+:meth:`Step.enter` (and records what happened as events). A :class:`Round` owns the
+steps of its current entity and knows which entity comes next; the game asks the title
+for the next round when one is over.
+"""
+
+from __future__ import annotations
+
+from .errors import Refusal
+
+
+class Step:
+    done = False
+
+    def __init__(self, game):
+        self.game = game
+        self.state = game.state
+
+    def enter(self):
+        """Called when the step becomes current: finish at once when there is nothing
+        to decide."""
+
+    def active(self) -> dict:
+        raise NotImplementedError
+
+    def actions(self) -> list[dict]:
+        raise NotImplementedError
+
+    def process(self, action: dict):
+        raise NotImplementedError
+
+    # helpers for refusals
+    def require_listed(self, action: dict, keys: tuple, rule: str, message: str):
+        """Refuse unless some listed action agrees with ``action`` on ``keys``."""
+        for a in self.actions():
+            if a["type"] == action["type"] and all(a.get(k) == action.get(k) for k in keys):
+                return a
+        raise Refusal(rule, message)
+
+
+class Round:
+    """A round: ``kind`` (GAME-CONTRACT.md round.kind), a current step, and hooks."""
+
+    kind = "round"
+
+    def __init__(self, game):
+        self.game = game
+        self.state = game.state
+        self.over = False
+
+    def info(self) -> dict:
+        return {"kind": self.kind}
+
+    def step(self) -> Step | None:
+        raise NotImplementedError
+
+    def settle(self):
+        """Advance past finished steps and entities; set ``over`` at the end."""
+        raise NotImplementedError
+
+
+class StepsRound(Round):
+    """A round whose entities each go through a fixed list of steps; a step may push
+    an interrupting step (a discard, a price protection) in front of the others."""
+
+    def __init__(self, game):
+        super().__init__(game)
+        self.queue: list[Step] = []
+
+    def step(self):
+        return self.queue[0] if self.queue else None
+
+    def push(self, step: Step):
+        self.queue.insert(0, step)
+        step.enter()
+
+    def settle(self):
+        while not self.over and not self.game.finished:
+            while self.queue and self.queue[0].done:
+                self.queue.pop(0)
+                if self.queue:
+                    self.queue[0].enter()
+            if self.queue:
+                return
+            if not self.next_entity():
+                self.over = True
+
+    def next_entity(self) -> bool:
+        """Load the steps of the next entity; False when the round is over."""
+        raise NotImplementedError

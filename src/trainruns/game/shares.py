@@ -1,0 +1,66 @@
+"""Share rules common to the 1830 family (1832 [5.3]-[5.5]).
+
+- certificates: a president's certificate is one certificate of ``president`` shares;
+  the other shares are one certificate each ([5.4]);
+- presidency ([5.5]): a player holding more shares than the president takes the
+  presidency; among equal candidates the one closest to the president's left wins; the
+  president's certificate is traded for ordinary shares, which moves no share count.
+"""
+
+from __future__ import annotations
+
+from .state import Corporation, State, player_key
+
+
+def certificates(corp: Corporation, name: str, president_size: int) -> int:
+    n = corp.held(player_key(name))
+    if n and corp.president == name:
+        return n - president_size + 1
+    return n
+
+
+def seat_order_from(state: State, name: str) -> list[str]:
+    """The other players clockwise from ``name``'s left."""
+    names = [p.name for p in state.players]
+    i = names.index(name)
+    return names[i + 1:] + names[:i]
+
+
+def update_president(state: State, corp: Corporation) -> str | None:
+    """[5.5] Change of Presidency: the player with more shares than the president
+    becomes president (ties: closest to the old president's left). Returns the new
+    president when it changed."""
+    if corp.president is None:
+        return None
+    best, best_n = corp.president, corp.held(player_key(corp.president))
+    for name in seat_order_from(state, corp.president):
+        n = corp.held(player_key(name))
+        if n > best_n:
+            best, best_n = name, n
+    if best != corp.president:
+        old = corp.president
+        corp.president = best
+        state.event("president", corporation=corp.id, player=best, previous=old)
+        return best
+    return None
+
+
+def market_room(corp: Corporation, limit: int) -> int:
+    """[5.4] Open Market: at most ``limit`` shares of a company in the open market."""
+    return max(0, limit - corp.held("market"))
+
+
+def max_sellable(state: State, corp: Corporation, name: str, market_limit: int, president_size: int) -> int:
+    """How many shares ``name`` may sell of ``corp`` now ([5.4] market limit, [5.5] a
+    president keeps his certificate unless another player holds at least as many as
+    the president's certificate and can take it)."""
+    held = corp.held(player_key(name))
+    room = market_room(corp, market_limit)
+    if corp.president != name:
+        return min(held, room)
+    others = max((corp.held(player_key(p.name)) for p in state.players if p.name != name), default=0)
+    if others >= president_size:
+        # he may sell down below the other player, who takes the certificate: he then
+        # holds ordinary shares only; never more than the room in the market
+        return min(held, room)
+    return min(held - president_size, room)

@@ -1,0 +1,1 @@
+"""The steps rounds are made of: each lists its legal actions and processes one."""

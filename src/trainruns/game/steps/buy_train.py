@@ -1,0 +1,37 @@
+"""Buying trains (1832 [10]): from the bank in order, from the open market at the
+printed price; optional unless the company has a route and no train, when the
+president's cash and then his share sales must make up the price (the forced purchase,
+[10] Train Purchase Funds); the title lists what is legal and settles phase changes."""
+
+from __future__ import annotations
+
+from ..errors import Refusal
+from .operating import CorporationStep
+
+
+class BuyTrainStep(CorporationStep):
+    def enter(self):
+        self.game.rules.enter_buy_train(self)
+        if not self.done and not self._buys():
+            self.done = True
+
+    def _buys(self):
+        return self.game.rules.train_buys(self)
+
+    def actions(self):
+        out = self._buys()
+        if not self.game.rules.must_buy(self):
+            out = out + [self.pass_action()]
+        return out
+
+    def process(self, a):
+        self.check_entity(a) if a["type"] != "sell_shares" else None
+        if a["type"] == "pass":
+            if self.game.rules.must_buy(self):
+                raise Refusal("train.must-buy", f"{self.corp.id} has a route and no train: it must buy one [10]")
+            self.done = True
+            return a
+        recorded = self.game.rules.train_process(self, a)
+        if not self.done and not self._buys():
+            self.done = True
+        return recorded

@@ -1,0 +1,37 @@
+"""Operating trains (1832 [8]): the one place where the game meets the route core.
+
+``run_routes`` with ``"routes": "best"`` runs the proven best run of the corporation's
+position; a declared run is audited and must be legal and earn the proven best ([8]
+Route Value: any shareholder may point out a better route, which must then be run).
+The log records the run made (its routes and revenue), so a replay audits it."""
+
+from __future__ import annotations
+
+from ..errors import Refusal
+from .operating import CorporationStep
+
+
+class RoutesStep(CorporationStep):
+    def __init__(self, game, corp, turn):
+        super().__init__(game, corp)
+        self.turn = turn   # the corporation's turn record: revenue goes there
+
+    def enter(self):
+        if not self.corp.trains:
+            self.turn["revenue"] = None
+            self.done = True
+
+    def actions(self):
+        return [{"type": "run_routes", "corporation": self.corp.id, "routes": "best"}] + \
+            self.game.rules.operating_extras(self)
+
+    def process(self, a):
+        self.check_entity(a)
+        if a["type"] != "run_routes":
+            if a["type"] == "pass":
+                raise Refusal("run.must-run", f"{self.corp.id} owns trains and must run them [8]")
+            return self.game.rules.operating_process(self, a)
+        routes, revenue = self.game.rules.run(self.corp, a["routes"])
+        self.turn["revenue"] = revenue
+        self.done = True
+        return {"type": "run_routes", "corporation": self.corp.id, "routes": routes, "revenue": revenue}

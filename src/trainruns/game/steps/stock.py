@@ -1,0 +1,245 @@
+"""A stock round turn (1832 [5.3]-[5.6]; the 1830 family).
+
+On his turn a player may sell any number of shares (one block per company) and then
+buy one certificate, or buy one certificate and then sell ([5.3] Buy/Sell Order); a
+``pass`` ends the turn (a pass with nothing done counts toward the round's end: "all
+players have passed consecutively", [5.2.2]). Rules read through the title's hooks:
+certificate limit and the zones that exempt from it ([5.4], [5.1.1]), the 60% holding
+limit, the 50% market limit, no rebuying after a sale ([5.3] Selling Shares), par
+values ([5.6]), the brown area's multiple buys ([5.1.1] Brown).
+"""
+
+from __future__ import annotations
+
+from ..errors import Refusal
+from ..round import Step
+from ..shares import max_sellable, seat_order_from, update_president
+from ..state import player_key
+
+
+class StockTurn(Step):
+    """One player's turn; ``round`` (the stock round) keeps the order and the passes."""
+
+    def __init__(self, game, round_, player: str, selling: bool = True):
+        super().__init__(game)
+        self.round = round_
+        self.player = player
+        self.selling = selling
+        self.bought = False
+        self.sold: list[str] = []          # companies sold this turn, in order
+        self.sold_first = False
+        self.acted = False
+        r = game.rules
+        # [5.3] "sold ... at the price indicated by the share price token when that
+        # player's stock turn began"
+        self.start_price = {c.id: r.market.price(c.cell) for c in self.state.corporations if c.cell}
+
+    def active(self):
+        return {"player": self.player}
+
+    # --- listing -------------------------------------------------------------------------
+
+    def actions(self):
+        out = []
+        if not self.bought:
+            out += self._buys()
+        if self.selling and not (self.bought and self.sold_first):
+            out += self._sells()
+        out += self.game.rules.stock_turn_extras(self)
+        out.append({"type": "pass", "player": self.player})
+        return out
+
+    def _buys(self):
+        r, s, name = self.game.rules, self.state, self.player
+        p = s.player[name]
+        out = []
+        room = r.cert_limit() - r.player_certs(name)
+        for c in s.corporations:
+            if c.closed:
+                continue
+            if c.par is None:
+                if room >= 1 and r.can_par(c):
+                    for price in r.par_prices(c):
+                        if p.cash >= price * r.shares["president"]:
+                            out.append({"type": "par", "player": name, "corporation": c.id, "price": price})
+                continue
+            if c.id in self.round.sold_by.get(name, set()):
+                continue  # [5.3] no buying back until after the next set of operating rounds
+            counts = r.counts_for_limit(c)
+            if counts and room < 1:
+                continue
+            held = c.held(player_key(name))
+            cap = None if r.may_exceed_holding(c) else r.shares["player_limit"] - held
+            if cap is not None and cap < 1:
+                continue
+            if c.held("ipo") and p.cash >= r.ipo_price(c):
+                out.append({"type": "buy_shares", "player": name, "corporation": c.id, "from": "ipo", "count": 1})
+            if c.held("market"):
+                price = r.market.price(c.cell)
+                most = c.held("market") if r.multiple_buys(c) else 1
+                most = min(most, p.cash // price if price else most)
+                if cap is not None:
+                    most = min(most, cap)
+                if counts:
+                    most = min(most, room)
+                if most >= 1:
+                    count = 1 if most == 1 else {"min": 1, "max": most}
+                    out.append({"type": "buy_shares", "player": name, "corporation": c.id, "from": "market",
+                                "count": count})
+        return out
+
+    def _sells(self):
+        r, s = self.game.rules, self.state
+        out = []
+        for c in s.corporations:
+            if not c.started or c.id in self.sold or c.id in self.round.no_sale:
+                continue
+            n = max_sellable(s, c, self.player, r.shares["market_limit"], r.shares["president"])
+            if n >= 1:
+                out.append({"type": "sell_shares", "player": self.player, "corporation": c.id,
+                            "count": 1 if n == 1 else {"min": 1, "max": n}})
+        return out
+
+    # --- processing ----------------------------------------------------------------------
+
+    def process(self, a):
+        if a.get("player") != self.player:
+            raise Refusal("turn.not-yours", f"it is {self.player}'s turn in the stock round [5.2]")
+        t = a["type"]
+        if t == "pass":
+            self.done = True
+            if not self.acted:
+                self.round.passed(self.player)
+            return a
+        if t == "par":
+            self._par(a)
+        elif t == "buy_shares":
+            self._buy(a)
+        elif t == "sell_shares":
+            self._sell(a)
+        else:
+            return self.game.rules.stock_turn_process(self, a)
+        return a
+
+    def note_action(self):
+        self.acted = True
+        self.round.acted(self.player)
+
+    def _listed(self, a):
+        for x in self.actions():
+            if x["type"] != a["type"] or x.get("corporation") != a.get("corporation"):
+                continue
+            if x.get("from", a.get("from")) != a.get("from"):
+                continue
+            return x
+        return None
+
+    def _par(self, a):
+        r, s = self.game.rules, self.state
+        c = r.corporation(a["corporation"])
+        if self.bought:
+            raise Refusal("stock.one-buy", "one certificate per turn [5.3]")
+        if c.par is not None:
+            raise Refusal("stock.started", f"{c.id} has started already [5.6]")
+        if not r.can_par(c):
+            raise Refusal("stock.cannot-start", f"{c.id} cannot be started now [5.6]")
+        if a["price"] not in r.par_prices(c):
+            raise Refusal("stock.par-value", f"par must be one of {r.par_prices(c)} [5.6]")
+        if r.cert_limit() - r.player_certs(self.player) < 1:
+            raise Refusal("stock.cert-limit", "the certificate limit would be exceeded [5.4]")
+        cost = a["price"] * r.shares["president"]
+        if s.player[self.player].cash < cost:
+            raise Refusal("stock.cash", f"starting {c.id} at {a['price']} costs {cost} [5.6]")
+        r.start_corporation(c, self.player, a["price"])
+        self._bought()
+
+    def _buy(self, a):
+        r, s = self.game.rules, self.state
+        c = r.corporation(a["corporation"])
+        if a["from"] not in ("ipo", "market"):
+            raise Refusal("stock.source", "shares are bought from the 'ipo' or the 'market' [5.3]")
+        listed = self._listed(a)
+        count = a.get("count", 1)
+        if listed is None:
+            raise Refusal(*self._why_not_buy(c, a))
+        lc = listed["count"]
+        most = lc["max"] if isinstance(lc, dict) else lc
+        if not isinstance(count, int) or count < 1 or count > most:
+            raise Refusal("stock.count", f"at most {most} share(s) of {c.id} from the {a['from']} now "
+                                          "([5.3]; several only from the market in the brown area [5.1.1])")
+        price = r.ipo_price(c) if a["from"] == "ipo" else r.market.price(c.cell)
+        r.buy_shares(c, self.player, a["from"], count, price)
+        self._bought()
+
+    def _why_not_buy(self, c, a):
+        r, name = self.game.rules, self.player
+        if self.bought:
+            return "stock.one-buy", "one certificate per turn [5.3]"
+        if not c.started:
+            return "stock.not-started", f"{c.id} has not started: buy its president's certificate with par [5.6]"
+        if c.id in self.round.sold_by.get(name, set()):
+            return "stock.rebuy", f"{name} sold {c.id} this round: no buying until after the next operating rounds [5.3]"
+        if not c.held(a["from"]):
+            return "stock.none-left", f"no {c.id} share in the {a['from']} [5.3]"
+        if r.counts_for_limit(c) and r.cert_limit() - r.player_certs(name) < 1:
+            return "stock.cert-limit", f"{name} is at the certificate limit {r.cert_limit()} [5.4]"
+        if not r.may_exceed_holding(c) and c.held(player_key(name)) >= r.shares["player_limit"]:
+            return "stock.60-percent", f"{name} may not hold more than 60% of {c.id} [5.4]"
+        return "stock.cash", f"{name} cannot pay for a {c.id} share [5.3]"
+
+    def _bought(self):
+        self.bought = True
+        self.sold_first = bool(self.sold)
+        self.note_action()
+        if self.sold_first or not self.selling or not self._sells():
+            self.done = True   # nothing more this turn ([5.3] Buy/Sell Order)
+
+    def _sell(self, a):
+        r, s = self.game.rules, self.state
+        c = r.corporation(a["corporation"])
+        if not self.selling:
+            raise Refusal("stock.no-selling", "no selling in the initial stock round [5.7]")
+        if self.bought and self.sold_first:
+            raise Refusal("stock.sell-after-buy", "sell then buy, or buy then sell: not both [5.3]")
+        if c.id in self.sold:
+            raise Refusal("stock.one-block", f"shares of {c.id} are sold in one block per turn [5.3]")
+        if c.id in self.round.no_sale:
+            raise Refusal("stock.no-selling", f"{c.id} shares may not be sold now [5.7]")
+        n = max_sellable(s, c, self.player, r.shares["market_limit"], r.shares["president"]) if c.started else 0
+        count = a["count"]
+        if count < 1 or count > n:
+            raise Refusal("stock.sell-limit", f"{self.player} may sell at most {n} {c.id} share(s) now "
+                                              "(50% market limit [5.4], president's 20% [5.5])")
+        price = self.start_price.get(c.id, r.market.price(c.cell))
+        r.sell_shares(c, self.player, count, price, stock_round=True)
+        self.sold.append(c.id)
+        self.round.sold_by.setdefault(self.player, set()).add(c.id)
+        self.note_action()
+        if not self.bought and not self._buys() and not self._sells():
+            self.done = True
+        elif self.bought and not self._sells():
+            self.done = True
+
+
+class StockRoundMixin:
+    """What a stock round keeps across turns: passes, the last actor, sales."""
+
+    def init_stock(self, first: str):
+        self.current = first
+        self.passes = 0
+        self.last_actor = None
+        self.sold_by: dict[str, set] = {}
+        self.no_sale: set = set()
+
+    def passed(self, name):
+        self.passes += 1
+
+    def acted(self, name):
+        self.passes = 0
+        self.last_actor = name
+
+    def next_player(self, name) -> str:
+        return seat_order_from(self.state, name)[0] if len(self.state.players) > 1 else name
+
+
+__all__ = ["StockTurn", "StockRoundMixin", "update_president"]

@@ -1,0 +1,42 @@
+"""Laying track (1832 [6]): the title lists the legal lays of the operating corporation
+now (reach, tile rules, phase colours, terrain costs it can pay, blocked hexes, the lay
+limit: two yellow tiles or one upgrade); a ``pass`` ends the step."""
+
+from __future__ import annotations
+
+from ..errors import Refusal
+from .operating import CorporationStep
+
+
+class TrackStep(CorporationStep):
+    def __init__(self, game, corp):
+        super().__init__(game, corp)
+        self.lays: list[dict] = []
+
+    def enter(self):
+        if not self._lays():
+            self.done = True
+
+    def _lays(self):
+        return self.game.rules.tile_lays(self.corp, self.lays)
+
+    def actions(self):
+        out = [{"type": "lay_tile", "corporation": self.corp.id, "hex": m["hex"], "tile": m["tile"],
+                "rotation": m["rotation"]} for m in self._lays()]
+        return out + self.game.rules.operating_extras(self) + [self.pass_action()]
+
+    def process(self, a):
+        self.check_entity(a)
+        if a["type"] == "pass":
+            self.done = True
+            return a
+        if a["type"] != "lay_tile":
+            return self.game.rules.operating_process(self, a)
+        for m in self._lays():
+            if (m["hex"], m["tile"], m["rotation"] % 6) == (a["hex"], str(a["tile"]), a["rotation"] % 6):
+                self.game.rules.lay_tile(self.corp, m)
+                self.lays.append(m)
+                if not self._lays():
+                    self.done = True
+                return a
+        raise Refusal(*self.game.rules.why_not_lay(self.corp, a, self.lays))

@@ -1,0 +1,228 @@
+"""1832: The South as a game (rulebook ../shared/rules/1832.md; DIGEST 2): data + hooks.
+
+The title's numbers are in ``data/game.json`` (Table 2, the market grid of DIGEST 2.6,
+trains and phases in the 18xx.games shape, par values, token costs) and
+``data/companies.json``; the rounds are in :mod:`.game_steps`; the rules the generic
+steps ask about are the methods below, grouped by the rulebook's sections. Mergers
+([11], issue 16) are not here: :meth:`Rules.merger_round` is the hook after a stock
+round from phase 4 on.
+"""
+
+from __future__ import annotations
+
+from ...errors import InputError
+from ...game.depot import make_depot
+from ...game.market import Market
+from ...game.phase import Phases
+from ...game.state import Corporation, Player, Private, State, corp_key, player_key
+from ..tiled import load_data
+from .game_money import MoneyRules
+from .game_operating import OperatingRules
+from .game_stock import StockRules
+
+PACKAGE = "trainruns.titles.g1832"
+VARIANTS = {"southern_bank": "[17.3] the Southern Bank (P6)"}
+
+
+class Rules(StockRules, OperatingRules, MoneyRules):
+    title = "1832"
+
+    def __init__(self, game, players, seed, variants, config):
+        self.game = game
+        data = load_data(PACKAGE, "game.json")
+        companies = load_data(PACKAGE, "companies.json")
+        self.data = data
+        n = len(players)
+        if not data["players"]["min"] <= n <= data["players"]["max"]:
+            raise InputError(f"1832 is for 2 to 7 players, not {n} (Table 2)", "players")
+        for v in variants:
+            if v not in VARIANTS:
+                raise InputError(f"unknown 1832 variant {v!r} (known: {', '.join(VARIANTS)})", "variants")
+        self.variants = list(variants)
+        self.southern_bank = "southern_bank" in variants
+        capital = data["starting_capital"]["southern_bank" if self.southern_bank else "standard"]
+        # [3] Player Starting Capital: $2100 / N ($2400 / N with P6; Table 2 rounds 7p to $343)
+        cash = (2 * capital + n) // (2 * n)
+        self.market = Market(data["market"])
+        self.shares = data["shares"]
+        self.phases = Phases(data["phases"], data["trains"])
+        self.trains = data["trains"]
+        self.token_costs = data["token_costs"]
+        corps = []
+        for c in companies["corporations"]:
+            corps.append(Corporation(id=c["id"], name=c["name"], home=c["home"], home_stop=c["home_stop"],
+                                     token_costs=list(data["token_costs"][str(c["tokens"])]),
+                                     total_shares=self.shares["total"], shares={"ipo": self.shares["total"]},
+                                     extra={"key_west": bool(c.get("key_west"))}))
+        self._aliases = {}
+        for c in companies["corporations"]:
+            for name in [c["id"], *c.get("aliases", [])]:
+                self._aliases[name.lower()] = c["id"]
+        privs = {p["id"]: p for p in companies["privates"]}
+        if self.southern_bank:
+            privs[data["southern_bank"]["id"]] = data["southern_bank"]
+        order = sorted(privs.values(), key=lambda p: p["cost"])
+        privates = [Private(id=p["id"], name=p["name"], cost=p["cost"], revenue=p["revenue"], price=p["cost"])
+                    for p in order]
+        people = [Player(name=p, cash=cash) for p in players]
+        self.state = State(people, corps, privates, data["bank"] - cash * n, make_depot(self.trains))
+        self.state.phase = self.phases.names[0]
+        self.state.title_state = {"miami_run": False, "coal_tokens_left": data["wvcf"]["tokens"],
+                                  "coal_holders": [], "cotton": None, "port": None, "key_west": None,
+                                  "london": None}
+        self.priority = players[0]
+        self.stock_round_number = 0
+        self.or_set = None   # (k, n) of the operating round now
+
+    # --- ids --------------------------------------------------------------------------
+
+    def corporation_id(self, name):
+        if not isinstance(name, str) or name.lower() not in self._aliases:
+            return None
+        return self._aliases[name.lower()]
+
+    def corporation(self, name):
+        return self.state.corp[self.corporation_id(name)]
+
+    def check_ids(self, a: dict, where: str):
+        """Unknown ids are bad input (exit 2); aliases become the reference ids."""
+        s = self.state
+        if "player" in a and a["player"] not in s.player:
+            raise InputError(f"unknown player {a['player']!r} (players: {', '.join(s.player)})", where)
+        if "corporation" in a:
+            cid = self.corporation_id(a["corporation"])
+            if cid is None:
+                raise InputError(f"unknown corporation {a['corporation']!r} (1832: {', '.join(s.corp)})", where)
+            a["corporation"] = cid
+        if "private" in a and a["private"] not in s.private:
+            raise InputError(f"unknown private {a['private']!r} (this game: {', '.join(s.private)})", where)
+        if "train" in a and a["train"] not in {t["name"] for t in self.trains}:
+            raise InputError(f"unknown train {a['train']!r} (1832: {', '.join(t['name'] for t in self.trains)})",
+                             where)
+        if a["type"] in ("bid", "par", "buy_private") and "price" in a and a["price"] < 0:
+            raise InputError("a price cannot be negative", where)
+
+    # --- rounds -----------------------------------------------------------------------
+
+    def first_round(self):
+        from .game_steps.initial import InitialStockRound
+
+        self.stock_round_number = 1
+        return InitialStockRound(self.game, self.priority)
+
+    def next_round(self):
+        """[4.1] A stock round, then (phases 4-5) a merger phase, then the set of
+        operating rounds the phase says; [13.2] a broken bank ends the game after the
+        set of operating rounds that follows."""
+        from .game_steps.rounds import OperatingRound, StockRound
+
+        r = self.game.round
+        if r.kind in ("stock", "private_auction", "merger"):
+            if self._ended_after_stock_round(r):
+                return r
+            if r.kind != "merger":
+                merger = self.merger_round()
+                if merger is not None:
+                    return merger
+            n = self.phases.by_name[self.state.phase]["operating_rounds"]
+            self.or_set = (1, n)
+            return OperatingRound(self.game, 1, n)
+        k, n = self.or_set
+        if k < n:
+            self.or_set = (k + 1, n)
+            return OperatingRound(self.game, k + 1, n)
+        if self.state.bank.broken:
+            self.game.finish("bank")
+            return r
+        self.stock_round_number += 1
+        return StockRound(self.game, self.priority, self.stock_round_number)
+
+    def _ended_after_stock_round(self, r) -> bool:
+        """The title's own ends (docs/gaps.md, 1832): every company closed ([5.1.1]: never
+        restarted), or a stock round in which nobody acted while no company operates
+        and no private pays: nothing can change any more."""
+        s = self.state
+        if all(c.closed for c in s.corporations):
+            self.game.finish("all_closed")
+            return True
+        operating = any(c.floated and c.capitalised and not c.closed for c in s.corporations)
+        income = any(x.open and x.owner for x in s.privates)
+        if getattr(r, "last_actor", None) is None and not operating and not income and r.kind == "stock":
+            self.game.finish("stalled")
+            return True
+        return False
+
+    def merger_round(self):
+        """[11] A merger phase follows each stock round in phases 4 and 5: the hook for
+        the merger round (Systems and takeovers, issue 16). None: no merger round yet."""
+        return None
+
+    # --- the state as JSON -------------------------------------------------------------
+
+    def state_json(self) -> dict:
+        s, g = self.state, self.game
+        r = g.round
+        rnd = r.info()
+        out = {"title": self.title, "finished": g.finished, "end_reason": g.end_reason, "result": g.result,
+               "round": rnd, "phase": s.phase, "active": g.active(), "priority": self.priority,
+               "bank": {"cash": s.bank.cash, "broken": s.bank.broken}, "cert_limit": self.cert_limit(),
+               "players": [self._player_json(p) for p in s.players],
+               "corporations": [self._corp_json(c) for c in s.corporations],
+               "privates": [{"id": p.id, "owner": self._owner_name(p.owner), "owner_kind": self._owner_kind(p.owner),
+                             "open": p.open, "price": p.price, "cost": p.cost, "revenue": p.revenue}
+                            for p in s.privates],
+               "depot": [dict(row) for row in s.depot],
+               "market_trains": list(s.market_trains),
+               "tiles": [dict(t) for t in s.tiles], "events": list(s.events),
+               "actions_applied": len(g.applied), "variants": list(self.variants),
+               "title_state": self._title_state_json()}
+        return out
+
+    def _title_state_json(self):
+        t = self.state.title_state
+        return {"miami_run": t["miami_run"], "coal_tokens_left": t["coal_tokens_left"],
+                "coal_holders": list(t["coal_holders"]), "cotton": t["cotton"], "port": t["port"],
+                "key_west": t["key_west"], "london": t["london"]}
+
+    @staticmethod
+    def _owner_name(owner):
+        return owner.partition(":")[2] if owner else None
+
+    @staticmethod
+    def _owner_kind(owner):
+        return owner.partition(":")[0] if owner else None
+
+    def _player_json(self, p):
+        s = self.state
+        return {"name": p.name, "cash": p.cash, "committed": p.committed, "certificates": self.player_certs(p.name),
+                "shares": s.player_shares(p.name),
+                "privates": [x.id for x in s.privates if x.owner == player_key(p.name) and x.open],
+                "value": self.value(p.name), "bankrupt": p.bankrupt}
+
+    def _corp_json(self, c):
+        sh = c.shares
+        players = {k.partition(":")[2]: v for k, v in sh.items() if k.startswith("player:") and v}
+        corps = {k.partition(":")[2]: v for k, v in sh.items() if k.startswith("corp:") and v}
+        return {"id": c.id, "name": c.name, "president": c.president, "par": c.par,
+                "price": self.market.price(c.cell) if c.cell else None,
+                "market_cell": list(c.cell) if c.cell else None,
+                "floated": c.floated and c.capitalised, "closed": c.closed, "operated": c.operated,
+                "cash": c.cash, "trains": list(c.trains),
+                "tokens": [{"hex": h, "stop": k} for h, k in c.tokens],
+                "tokens_left": len(c.token_costs) - len(c.tokens) if not c.closed else 0,
+                "privates": [x.id for x in self.state.privates if x.owner == corp_key(c.id) and x.open],
+                "shares": {"total": 0 if c.closed else c.total_shares, "ipo": sh.get("ipo", 0), "market": sh.get("market", 0),
+                           "treasury": sh.get("treasury", 0), "players": players, "corporations": corps}}
+
+    # --- [14] Winning -------------------------------------------------------------------
+
+    def value(self, name: str) -> int:
+        """[14] cash + shares at market value + privates at face value."""
+        s = self.state
+        p = s.player[name]
+        total = p.cash + p.committed
+        for c in s.corporations:
+            if c.cell is not None and not c.closed:
+                total += c.held(player_key(name)) * self.market.price(c.cell)
+        total += sum(x.cost for x in s.privates if x.open and x.owner == player_key(name))
+        return total

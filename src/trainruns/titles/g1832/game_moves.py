@@ -1,0 +1,122 @@
+"""The one adapter between the 1832 game and the route core's move logic.
+
+Tile-lay legality (reach from the company's tokens, the tile manifest and upgrade
+chart, phase colours, special cities, placement restrictions) and token reach live in
+the route core (today :mod:`trainruns.whatif`); the game asks for them here only, so
+the logic is never copied and can be repointed in one place when it moves behind a
+title hook. Results are cached by position, since a step lists its moves and then
+checks the one chosen against the same list.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+
+
+def _key(position: dict) -> str:
+    return json.dumps(position, sort_keys=True)
+
+
+@lru_cache(maxsize=256)
+def _tile_moves(key: str) -> tuple:
+    from ... import load_position
+    from ...whatif import reach, tile_candidates
+
+    data = json.loads(key)
+    board = load_position(data)
+    # only hexes the company's track reaches (a reached stop, or a side reached from a
+    # neighbour) can take a connected lay: the rest need not be tried
+    stops, sides = reach(board)
+    near = {h for h, _k in stops} | {h for node in sides for h, _e in node[1]}
+    return tuple((m["hex"], m["tile"], m["rotation"], bool(m.get("replaces")))
+                 for m, _variant in tile_candidates(data, board, hexes=near))
+
+
+@lru_cache(maxsize=256)
+def _token_moves(key: str) -> tuple:
+    from ... import load_position
+    from ...whatif import token_candidates
+
+    data = json.loads(key)
+    board = load_position(data)
+    out = []
+    for m, _variant in token_candidates(data, board):
+        stop = board.stop((m["hex"], m["stop"]))
+        out.append((m["hex"], m["stop"], stop.slots - len(stop.tokens)))
+    return tuple(out)
+
+
+def tile_lays(position: dict) -> list[dict]:
+    """Every tile lay or upgrade the operating company may make on this position
+    ([6] Laying Track): ``{"hex", "tile", "rotation", "upgrade"}``."""
+    return [{"hex": h, "tile": t, "rotation": r, "upgrade": u} for h, t, r, u in _tile_moves(_key(position))]
+
+
+def token_cities(position: dict) -> list[tuple]:
+    """Every city ``(hex, stop, free slots)`` the operating company reaches with room
+    and none of its tokens ([7.2] Placing a Token)."""
+    return list(_token_moves(_key(position)))
+
+
+@lru_cache(maxsize=512)
+def _run(key: str):
+    from ... import load_position, solve
+
+    run = solve(load_position(json.loads(key)))
+    routes = [{"train": r.train, "stops": r.stop_labels()} for r in run.routes]
+    return run.revenue, json.dumps(routes), len(run.routes)
+
+
+def best_run(position: dict) -> tuple[int, list[dict]]:
+    """The proven best run ([8]): revenue and routes ``{"train", "stops"}``."""
+    revenue, routes, _n = _run(_key(position))
+    return revenue, json.loads(routes)
+
+
+def audit_run(position: dict, routes: list) -> tuple[list, int, int]:
+    """A declared run checked as ``trainruns audit`` checks it: (problems as
+    ``(rule, message)``, declared revenue, best revenue)."""
+    from ... import audit, load_position
+
+    result = audit(load_position(position), {"routes": routes})
+    return ([(p.rule, p.message) for p in result.problems], result.declared_revenue, result.best_revenue)
+
+
+def has_route(position: dict) -> bool:
+    """Whether the company has a legal route of any length ([10] Requirement to Own a
+    Train): the position with one train of the smallest length in the phase finds a
+    two-stop route iff any route exists (DIGEST 6.4)."""
+    _revenue, _routes, n = _run(_key(position))
+    return n > 0
+
+
+def _stop_sides(spec: dict, rotation: int) -> dict[int, set]:
+    """For each stop of a tile (or printed hex) at a rotation, the sides its track
+    reaches."""
+    out: dict[int, set] = {k: set() for k in range(len(spec.get("stops", [])))}
+    for path in spec.get("paths", []):
+        ends = list(path)
+        stops = [int(e[1:]) for e in ends if isinstance(e, str) and e.startswith("s")]
+        sides = [(e + rotation) % 6 for e in ends if isinstance(e, int)]
+        for k in stops:
+            out.setdefault(k, set()).update(sides)
+    return out
+
+
+def stop_map(hex_id: str, before: tuple | None, tile: str, rotation: int) -> dict[int, int]:
+    """Where each city of a hex goes when a tile replaces what was there ([7.2]: tokens
+    stay in their city when it is upgraded): the new city reaching the same sides."""
+    from . import TITLE
+
+    tiled = TITLE.facts.tiled
+    old_spec, old_rot = (tiled.tiles[before[0]], before[1]) if before else (tiled.hexes[hex_id], 0)
+    new_spec = tiled.tiles[tile]
+    old_sides = _stop_sides(old_spec, old_rot)
+    new_sides = _stop_sides(new_spec, rotation)
+    n_new = len(new_spec.get("stops", []))
+    out = {}
+    for k, sides in old_sides.items():
+        best = max(range(n_new), key=lambda j: (len(sides & new_sides.get(j, set())), -abs(j - k)), default=0)
+        out[k] = best
+    return out

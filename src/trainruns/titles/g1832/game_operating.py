@@ -1,0 +1,420 @@
+"""1832 operating rules as hooks of the generic operating steps: the position handed to
+the route core, track ([6]), tokens ([7]), runs ([8]), trains and phases ([10], [4.2])."""
+
+from __future__ import annotations
+
+from ...errors import InputError
+from ...game.depot import available, price_of, take
+from ...game.errors import Refusal
+from ...game.shares import max_sellable
+from ...game.state import corp_key, player_key
+from ..tiled import load_data
+from . import game_moves
+
+
+class OperatingRules:
+    # --- the position (CONTRACT.md; docs/rules-1832.md) -----------------------------------
+
+    def operating_corporation(self):
+        step = self.game.round.step() if not self.game.finished else None
+        corp = getattr(step, "corp", None)
+        return corp.id if corp is not None and self.game.round.kind == "operating" else None
+
+    def position(self, cid=None, trains=None) -> dict:
+        s = self.state
+        if cid is None:
+            cid = self.operating_corporation()
+            if cid is None:
+                raise InputError("no corporation is operating now: name one (--corporation ID)", "corporation")
+        else:
+            name = cid
+            cid = self.corporation_id(cid)
+            if cid is None:
+                raise InputError(f"unknown corporation {name!r} (1832: {', '.join(s.corp)})", "corporation")
+        c = s.corp[cid]
+        t = s.title_state
+        pos = {"title": self.title, "phase": s.phase, "corporation": cid,
+               "trains": list(c.trains if trains is None else trains),
+               "tiles": [dict(x) for x in s.tiles],
+               "tokens": [{"hex": h, "stop": k, "corporation": x.id}
+                          for x in s.corporations if not x.closed for h, k in x.tokens],
+               "coal_token": cid in t["coal_holders"], "miami_run": t["miami_run"]}
+        if t["cotton"]:
+            pos["cotton"] = {"hex": t["cotton"]["hex"], "stop": t["cotton"]["stop"]}
+            pos["cotton_owner"] = t["cotton"]["corporation"]
+        if t["port"]:
+            pos["port"] = {"hex": t["port"]["hex"]}
+            pos["port_owner"] = t["port"]["corporation"]
+        pos["key_west"] = bool(t["key_west"]) and cid == t["key_west"]
+        return pos
+
+    # --- [6] track ------------------------------------------------------------------------
+
+    def _map_hexes(self):
+        if not hasattr(self, "_hexes"):
+            self._hexes = {h["id"]: h for h in load_data("trainruns.titles.g1832", "map.json")["hexes"]}
+        return self._hexes
+
+    def terrain_cost(self, c, hex_id) -> int:
+        """[6] Terrain Costs, paid for the first tile of a hex only; [6] Starting City
+        Costs: a company's home hex is free for it."""
+        if hex_id == c.home:
+            return 0
+        return sum(t.get("cost", 0) for t in self._map_hexes().get(hex_id, {}).get("terrain", []))
+
+    def blocked_hexes(self) -> set:
+        """[16.1] a private held by a player blocks its hexes (P5: DIGEST decision 1)."""
+        w = self.data["wvcf"]
+        p5 = self.state.private.get(w["private"])
+        if p5 is not None and p5.open and (p5.owner is None or p5.owner.startswith("player:")):
+            return set(w["blocks"])
+        return set()
+
+    def tile_lays(self, c, lays) -> list[dict]:
+        """[6] two yellow tiles or one upgrade; a second lay is never an upgrade."""
+        if lays and (lays[0]["upgrade"] or len(lays) >= 2):
+            return []
+        blocked = self.blocked_hexes()
+        out = []
+        for m in game_moves.tile_lays(self.position(c.id)):
+            if m["hex"] in blocked or (lays and m["upgrade"]):
+                continue
+            cost = 0 if m["upgrade"] else self.terrain_cost(c, m["hex"])
+            if cost > c.cash:
+                continue
+            out.append(dict(m, cost=cost))
+        return out
+
+    def lay_tile(self, c, m):
+        s = self.state
+        if m["cost"]:
+            s.pay(corp_key(c.id), "bank", m["cost"])
+        before = next(((t["tile"], t["rotation"]) for t in reversed(s.tiles) if t["hex"] == m["hex"]), None)
+        s.tiles.append({"hex": m["hex"], "tile": m["tile"], "rotation": m["rotation"]})
+        self._carry_tokens(m["hex"], game_moves.stop_map(m["hex"], before, m["tile"], m["rotation"]))
+
+    def _carry_tokens(self, hex_id, mapping):
+        """Tokens, home slots and the Cotton token stay in their city when its tile is
+        upgraded; [7.2] a company left with two tokens in one city takes one back."""
+        s = self.state
+        for d in s.corporations:
+            if d.home == hex_id:
+                d.home_stop = mapping.get(d.home_stop, d.home_stop)
+            seen, kept = set(), []
+            for h, k in d.tokens:
+                if h == hex_id:
+                    k = mapping.get(k, k)
+                    if (h, k) in seen:
+                        s.event("token_returned", corporation=d.id, hex=h, stop=k)
+                        continue
+                seen.add((h, k))
+                kept.append((h, k))
+            d.tokens = kept
+        cotton = s.title_state.get("cotton")
+        if cotton and cotton["hex"] == hex_id:
+            cotton["stop"] = mapping.get(cotton["stop"], cotton["stop"])
+
+    def why_not_lay(self, c, a, lays):
+        if lays and lays[0]["upgrade"]:
+            return "track.limit", "an upgrade is the company's only tile lay this turn [6]"
+        if len(lays) >= 2:
+            return "track.limit", "two yellow tiles at most [6]"
+        if a["hex"] in self.blocked_hexes():
+            return "track.blocked", f"{a['hex']} is blocked by a private company held by a player [16.1]"
+        cost = self.terrain_cost(c, a["hex"])
+        if cost > c.cash and not any(t["hex"] == a["hex"] for t in self.state.tiles):
+            return "track.terrain-cost", f"the terrain of {a['hex']} costs ${cost}; {c.id} has ${c.cash} [6]"
+        return "track.illegal", (f"tile {a['tile']} rotation {a['rotation']} on {a['hex']} is not a legal lay for "
+                                 f"{c.id} now (reach, upgrade chart, phase colours, track ends [6])")
+
+    # --- [7] tokens -----------------------------------------------------------------------
+
+    def home_token(self, c):
+        """[7.1] the home token is placed free at the start of the first operating round."""
+        if c.tokens:
+            return
+        c.tokens.append((c.home, c.home_stop))
+        self.state.event("token", corporation=c.id, hex=c.home, stop=c.home_stop, cost=0, reason="home")
+
+    def _reserved(self, c):
+        """[7.2] the last slot of a starting city of a railway that has not yet placed its
+        home token is not for others."""
+        return {(d.home, d.home_stop) for d in self.state.corporations
+                if d is not c and not d.closed and not d.tokens}
+
+    def token_places(self, c) -> list[dict]:
+        n = len(c.tokens)
+        if n >= len(c.token_costs):
+            return []
+        cost = c.token_costs[n]
+        if cost > c.cash:
+            return []
+        reserved = self._reserved(c)
+        return [{"hex": h, "stop": k} for h, k, free in game_moves.token_cities(self.position(c.id))
+                if not ((h, k) in reserved and free <= 1)]
+
+    def place_token(self, c, m):
+        cost = c.token_costs[len(c.tokens)]
+        if cost:
+            self.state.pay(corp_key(c.id), "bank", cost)
+        c.tokens.append((m["hex"], m.get("stop", 0)))
+
+    def why_not_token(self, c, a):
+        if len(c.tokens) >= len(c.token_costs):
+            return "token.none-left", f"{c.id} has placed all its tokens [7]"
+        cost = c.token_costs[len(c.tokens)]
+        if cost > c.cash:
+            return "token.cost", f"the next {c.id} token costs ${cost}; it has ${c.cash} [7] Token Cost"
+        return "token.illegal", (f"{c.id} may not place a token on {a['hex']}.{a.get('stop', 0)}: it must reach "
+                                 "a city with room and none of its tokens, not a home slot kept for "
+                                 "another company [7.2]")
+
+    # --- [8] runs -------------------------------------------------------------------------
+
+    def run(self, c, routes):
+        pos = self.position(c.id)
+        if routes == "best":
+            revenue, chosen = game_moves.best_run(pos)
+        else:
+            try:
+                problems, declared, best = game_moves.audit_run(pos, routes)
+            except InputError as e:
+                raise Refusal("run.malformed", f"the declared run cannot be read: {e} [8]") from None
+            if problems:
+                rule, message = problems[0]
+                raise Refusal(rule, message)
+            if declared < best:
+                raise Refusal("run.not-best", f"the declared run earns {declared}, the best earns {best}: a "
+                                              "shareholder may require the best route [8] Route Value")
+            revenue, chosen = declared, [{"train": r["train"], "stops": list(r["stops"])} for r in routes]
+        miami = self._map_miami()
+        if not self.state.title_state["miami_run"] and any(
+                st.split(".")[0] == miami for r in chosen for st in r["stops"]):
+            self.state.title_state["miami_run"] = True
+            self.state.event("miami_run", corporation=c.id)
+        return chosen, revenue
+
+    def _map_miami(self):
+        return load_data("trainruns.titles.g1832", "map.json")["miami"]
+
+    # --- [10] trains ------------------------------------------------------------------------
+
+    def train_limit(self, c) -> int:
+        return self.phases.limit(self.state.phase)
+
+    def _smallest_train(self):
+        names = self.phases.names
+        i = names.index(self.state.phase)
+        for t in self.trains:
+            if t["name"] in names and names.index(t["name"]) <= i and (
+                    not t.get("rusts_on") or names.index(t["rusts_on"]) > i):
+                return t["name"]
+        return None
+
+    def has_route(self, c) -> bool:
+        small = self._smallest_train()
+        return small is not None and game_moves.has_route(self.position(c.id, trains=[small]))
+
+    def must_buy(self, step) -> bool:
+        """[10] Requirement to Own a Train: a company with a legal route and no train."""
+        c = step.corp
+        if c.trains or c.closed:
+            return False
+        if "must" not in step.__dict__:
+            step.must = self.has_route(c)
+        return step.must and bool(self._train_sources())
+
+    def _train_sources(self):
+        """(from, train, price): the bank's next train and each kind in the open market."""
+        s = self.state
+        out = []
+        row = available(s.depot)
+        if row is not None:
+            out.append(("bank", row["train"], row["price"]))
+        for name in dict.fromkeys(s.market_trains):
+            out.append(("market", name, price_of(self.trains, name)))
+        return out
+
+    def enter_buy_train(self, step):
+        """[10] a forced purchase the president cannot raise even by selling all he may
+        sell: he is bankrupt and the game ends ([13] Player Bankruptcy)."""
+        c = step.corp
+        if not self.must_buy(step):
+            return
+        sources = self._train_sources()
+        cheapest = min(p for _f, _t, p in sources)
+        if c.cash >= cheapest:
+            return
+        pres = self.state.player[c.president]
+        raisable = sum(n * self.market.price(d.cell) for d, n in self._sellable(c, pres.name))
+        if c.cash + pres.cash + raisable < cheapest:
+            self.bankrupt(c, pres.name)
+            step.done = True
+
+    def _sellable(self, c, name):
+        """[10] Presidential Stock Sales: what the president may sell for a forced
+        purchase: not changing the presidency of the company buying the train."""
+        s = self.state
+        out = []
+        for d in s.corporations:
+            if not d.started or not d.held(player_key(name)):
+                continue
+            n = max_sellable(s, d, name, self.shares["market_limit"], self.shares["president"])
+            if d is c:
+                others = max((d.held(player_key(p.name)) for p in s.players if p.name != name), default=0)
+                keep = max(self.shares["president"], others)
+                n = min(n, d.held(player_key(name)) - keep)
+            if n > 0:
+                out.append((d, n))
+        return out
+
+    def bankrupt(self, c, name):
+        s = self.state
+        for d, n in self._sellable(c, name):
+            if not d.closed:
+                self.sell_shares(d, name, n, self.market.price(d.cell), stock_round=False)
+        p = s.player[name]
+        p.bankrupt = True
+        if p.cash and not c.closed:
+            s.pay(player_key(name), corp_key(c.id), p.cash)
+        s.event("bankrupt", player=name, corporation=c.id)
+        self.game.finish("bankrupt")
+
+    def train_buys(self, step) -> list[dict]:
+        c = step.corp
+        if c.closed or len(c.trains) >= self.train_limit(c):
+            return []
+        sources = self._train_sources()
+        forced = self.must_buy(step)
+        affordable = [x for x in sources if x[2] <= c.cash]
+        if affordable or not forced:
+            return [{"type": "buy_train", "corporation": c.id, "from": f, "train": t, "price": p}
+                    for f, t, p in affordable]
+        cheapest = min(p for _f, _t, p in sources)
+        pres = self.state.player[c.president]
+        if c.cash + pres.cash >= cheapest:
+            # [10] once the president contributes, the cheapest train must be bought
+            return [{"type": "buy_train", "corporation": c.id, "from": f, "train": t, "price": p}
+                    for f, t, p in sources if p == cheapest]
+        short = cheapest - c.cash - pres.cash
+        out = []
+        for d, n in self._sellable(c, pres.name):
+            price = self.market.price(d.cell)
+            need = -(-short // price) if price else n
+            most = min(n, need)
+            out.append({"type": "sell_shares", "player": pres.name, "corporation": d.id,
+                        "count": 1 if most == 1 else {"min": 1, "max": most}})
+        return out
+
+    def train_process(self, step, a):
+        c = step.corp
+        listed = self.train_buys(step)
+        if a["type"] == "sell_shares":
+            for x in listed:
+                if x["type"] == "sell_shares" and x["corporation"] == a["corporation"] and x["player"] == a["player"]:
+                    most = x["count"]["max"] if isinstance(x["count"], dict) else x["count"]
+                    if not 1 <= a["count"] <= most:
+                        break
+                    d = self.state.corp[a["corporation"]]
+                    self.sell_shares(d, a["player"], a["count"], self.market.price(d.cell), stock_round=False)
+                    if c.closed:
+                        step.done = True
+                    return a
+            raise Refusal("train.emergency-sale", "only the president's sales needed for a forced train purchase "
+                                                  "are allowed now, without changing the buying company's "
+                                                  "presidency [10] Presidential Stock Sales")
+        if a["type"] != "buy_train":
+            raise Refusal("train.action", f"{c.id} is buying trains: buy_train or pass [10]")
+        for x in listed:
+            if x["type"] == "buy_train" and x["from"] == a["from"] and x["train"] == a["train"]:
+                if "price" in a and a["price"] != x["price"]:
+                    raise Refusal("train.price", f"a {a['train']}-train from the {a['from']} costs "
+                                                 f"${x['price']} [10] Train Cost")
+                self.buy_train(c, a["from"], a["train"], x["price"])
+                return dict(a, price=x["price"])
+        raise Refusal(*self._why_not_train(c, a))
+
+    def _why_not_train(self, c, a):
+        if len(c.trains) >= self.train_limit(c):
+            return "train.limit", f"{c.id} is at the train limit {self.train_limit(c)} of phase {self.state.phase} [10.2]"
+        if a["from"] == "bank":
+            row = available(self.state.depot)
+            if row is None or row["train"] != a["train"]:
+                return "train.order", "the bank sells its trains in order: all of a type before the next [10] Bank Trains"
+        elif a["from"] == "market":
+            if a["train"] not in self.state.market_trains:
+                return "train.not-in-market", f"no {a['train']}-train in the open market [10]"
+        else:
+            return "train.source", "trains come from the 'bank' or the 'market' [10] Train Sources"
+        return "train.cash", f"{c.id} cannot pay for that train (or must buy the cheapest with its president's help) [10]"
+
+    def buy_train(self, c, source, name, price):
+        s = self.state
+        if price > c.cash:
+            diff = price - c.cash
+            s.pay(player_key(c.president), corp_key(c.id), diff)
+            s.event("contribution", corporation=c.id, player=c.president, amount=diff)
+        s.pay(corp_key(c.id), "bank", price)
+        if source == "bank":
+            take(s.depot, name)
+        else:
+            s.market_trains.remove(name)
+        c.trains.append(name)
+        p7 = s.private.get(self.data["cog_private"])
+        if c.id == self.data["cog"] and p7 is not None and p7.open:
+            p7.open = False
+            s.event("private_closed", private=p7.id, reason="CoG bought its first train")
+        if source == "bank":
+            for phase in self.phases.after_buying(s.phase, name):
+                self.new_phase(phase, c)
+
+    # --- [4.2] phases ---------------------------------------------------------------------
+
+    def new_phase(self, phase, buyer):
+        s = self.state
+        s.phase = phase
+        s.event("phase", phase=phase)
+        for t in self.phases.scrapped_at(phase):
+            holders = []
+            for d in s.corporations:
+                if t in d.trains:
+                    holders.append(d.id)
+                    d.trains = [x for x in d.trains if x != t]
+            s.market_trains[:] = [x for x in s.market_trains if x != t]
+            s.event("rust", train=t, corporations=holders)
+        flags = self.phases.by_name[phase].get("status", [])
+        t = s.title_state
+        if "close_privates" in flags:
+            for x in s.privates:
+                if x.open and x.id != self.data["southern_bank"]["id"]:
+                    x.open = False
+                    s.event("private_closed", private=x.id, reason=f"phase {phase}")
+        if "remove_cotton_port" in flags:
+            if t["cotton"] or t["port"]:
+                s.event("tokens_removed", tokens=[k for k in ("cotton", "port") if t[k]])
+            t["cotton"] = t["port"] = None
+        if "remove_key_west" in flags and t["key_west"]:
+            t["key_west"] = None
+            s.event("tokens_removed", tokens=["key_west"])
+        self.queue_discards(buyer)
+
+    def queue_discards(self, buyer):
+        """[10] Exceeding Train Limits: the company that caused the phase change discards
+        first, then the others in descending share price order."""
+        from ...game.steps.discard import DiscardStep
+
+        s = self.state
+        over = [d for d in s.corporations if not d.closed and len(d.trains) > self.train_limit(d)]
+        if not over:
+            return
+        order = ([buyer] if buyer in over else []) + self.price_order([d for d in over if d is not buyer])
+        for d in reversed(order):
+            self.game.round.push(DiscardStep(self.game, d))
+
+    # --- extra operating actions (part B) -----------------------------------------------------
+
+    def operating_extras(self, step) -> list[dict]:
+        return []
+
+    def operating_process(self, step, a):
+        raise Refusal("turn.action", f"{a['type']} is not allowed in this step of {step.corp.id}'s turn [4.1.3]")

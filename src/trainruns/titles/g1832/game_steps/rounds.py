@@ -1,0 +1,74 @@
+"""1832 stock and operating rounds ([5], [4.1.3])."""
+
+from __future__ import annotations
+
+from ....game.round import StepsRound
+from ....game.steps.buy_train import BuyTrainStep
+from ....game.steps.dividend import DividendStep
+from ....game.steps.routes import RoutesStep
+from ....game.steps.stock import StockRoundMixin, StockTurn
+from ....game.steps.token import TokenStep
+from ....game.steps.track import TrackStep
+
+
+class StockRound(StepsRound, StockRoundMixin):
+    """[5.2] turns clockwise from the priority holder until all have passed in a row."""
+
+    kind = "stock"
+
+    def __init__(self, game, first, number, selling=True):
+        super().__init__(game)
+        self.number = number
+        self.selling = selling
+        self.init_stock(first)
+        self.started = False
+
+    def info(self):
+        return {"kind": self.kind, "number": self.number}
+
+    def next_entity(self):
+        if self.passes >= len(self.state.players):
+            self.game.rules.end_stock_round(self.last_actor)
+            return False
+        if self.started:
+            self.current = self.next_player(self.current)
+        self.started = True
+        self.queue = [StockTurn(self.game, self, self.current, self.selling)]
+        self.queue[0].enter()
+        return True
+
+
+class OperatingRound(StepsRound):
+    """[4.1.3] privates pay first; then each floated company in share price order lays
+    track, places a token, runs, pays or withholds, and buys trains."""
+
+    kind = "operating"
+
+    def __init__(self, game, k, n):
+        super().__init__(game)
+        self.k, self.n = k, n
+        rules = game.rules
+        rules.private_income()
+        # the order is fixed at the start of the round from the share prices then
+        self.order = [c for c in rules.price_order([c for c in self.state.corporations
+                                                    if c.floated and c.capitalised and not c.closed])]
+        self.state.event("operating_round", number=rules.stock_round_number, round=k, of=n,
+                         order=[c.id for c in self.order])
+
+    def info(self):
+        return {"kind": self.kind, "number": self.game.rules.stock_round_number, "or": self.k, "of": self.n}
+
+    def next_entity(self):
+        while self.order:
+            c = self.order.pop(0)
+            if c.closed:
+                continue
+            rules = self.game.rules
+            rules.home_token(c)
+            c.operated = True
+            turn = {"corporation": c.id}
+            self.queue = [TrackStep(self.game, c), TokenStep(self.game, c), RoutesStep(self.game, c, turn),
+                          DividendStep(self.game, c, turn), BuyTrainStep(self.game, c)]
+            self.queue[0].enter()
+            return True
+        return False

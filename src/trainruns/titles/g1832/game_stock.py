@@ -1,0 +1,184 @@
+"""1832 stock rules as hooks of the generic stock turn ([5])."""
+
+from __future__ import annotations
+
+from ...game.shares import certificates, update_president
+from ...game.state import corp_key, player_key
+
+
+class StockRules:
+    # --- [5.4] certificate limits ------------------------------------------------------
+
+    def cert_limit(self) -> int:
+        """Table 2: by players and companies still active or available ([5.1.1] a
+        closed company moves one column right)."""
+        row = self.data["cert_limit"][str(len(self.state.players))]
+        closed = sum(1 for c in self.state.corporations if c.closed)
+        return row[min(closed, len(row) - 1)]
+
+    def counts_for_limit(self, c) -> bool:
+        """[5.1.1] shares of a company in the yellow, green or brown area do not count."""
+        return c.cell is None or self.market.zone(c.cell) == "white"
+
+    def may_exceed_holding(self, c) -> bool:
+        """[5.1.1] Green and brown areas: more than 60% may be bought."""
+        return c.cell is not None and self.market.zone(c.cell) in ("green", "brown")
+
+    def multiple_buys(self, c) -> bool:
+        """[5.1.1] Brown area: any number of open-market shares in one turn."""
+        return c.cell is not None and self.market.zone(c.cell) == "brown"
+
+    def player_certs(self, name: str) -> int:
+        """[5.4] certificates that count: shares outside the exempt areas (a president's
+        certificate is one), plus one per private held."""
+        s = self.state
+        n = sum(certificates(c, name, self.shares["president"]) for c in s.corporations
+                if not c.closed and self.counts_for_limit(c))
+        return n + sum(1 for x in s.privates if x.open and x.owner == player_key(name))
+
+    # --- [5.6] starting a company --------------------------------------------------------
+
+    def can_par(self, c) -> bool:
+        """Any unstarted company, except CoG, whose president's certificate comes with
+        P7 ([16.2] P7)."""
+        if c.closed or c.par is not None:
+            return False
+        return c.id != self.data["cog"]
+
+    def par_prices(self, c) -> list[int]:
+        return list(self.data["par"])
+
+    def ipo_price(self, c) -> int:
+        return c.extra.get("reissue_par") or c.par
+
+    def start_corporation(self, c, name: str, price: int):
+        """[5.6] buy the president's certificate at par and place the share price token
+        in the par box (below any tokens already there)."""
+        s = self.state
+        s.pay(player_key(name), "bank", price * self.shares["president"])
+        self.set_par(c, price)
+        s.move_shares(c, "ipo", player_key(name), self.shares["president"])
+        c.president = name
+        s.event("par", corporation=c.id, player=name, price=price)
+        self.check_float(c)
+
+    def set_par(self, c, price: int):
+        c.par = price
+        c.cell = self.market.par_cell(price)
+        self.market.place(c.id, c.cell)
+
+    def buy_shares(self, c, name: str, source: str, count: int, price: int):
+        """[5.3] all money for shares goes to the bank; reissued shares pay the company
+        ([5.11])."""
+        s = self.state
+        to = "bank"
+        if source == "ipo" and c.extra.get("reissue_par"):
+            to = corp_key(c.id)
+            c.extra["reissue_cash"] = c.extra.get("reissue_cash", 0) + price * count
+        s.pay(player_key(name), to, price * count)
+        s.move_shares(c, source, player_key(name), count)
+        s.event("buy", corporation=c.id, player=name, count=count, price=price, source=source)
+        update_president(s, c)
+        self.check_float(c)
+
+    def check_float(self, c):
+        """[5.6] six shares sold from the initial offering: the company will operate;
+        its treasury is paid at the end of the stock round."""
+        if not c.floated and c.total_shares - c.held("ipo") - c.held("treasury") >= self.shares["float"]:
+            c.floated = True
+
+    def sell_shares(self, c, name: str, count: int, price: int, stock_round: bool):
+        """[5.3] Selling Shares: the bank pays the price; the token moves down one row
+        per share ([5.8.1], the ledges); [5.5] presidency may change; [5.1.1] Black area
+        closes the company."""
+        s = self.state
+        s.pay("bank", player_key(name), price * count)
+        s.move_shares(c, player_key(name), "market", count)
+        old = c.cell
+        new = self.market.down(old, count)
+        self.market.move(c.id, old, new)
+        c.cell = new
+        s.event("sell", corporation=c.id, player=name, count=count, price=price)
+        if new != old:
+            s.event("price", corporation=c.id, price=self.market.price(new), reason="sale")
+        self._new_president_after_sale(c, name)
+        if self.market.zone(new) == "closed":
+            self.close_corporation(c)
+
+    def _new_president_after_sale(self, c, seller):
+        """[5.5] the player with the most shares takes the presidency; a seller who
+        dropped below another player hands it over (ties: closest to his left)."""
+        s = self.state
+        if c.president != seller:
+            return
+        held = c.held(player_key(seller))
+        names = [p.name for p in s.players]
+        i = names.index(seller)
+        best, best_n = seller, held
+        for name in names[i + 1:] + names[:i]:
+            n = c.held(player_key(name))
+            if n > best_n:
+                best, best_n = name, n
+        if best != seller:
+            c.president = best
+            s.event("president", corporation=c.id, player=best, previous=seller)
+
+    def close_corporation(self, c):
+        """[5.1.1] Black area: tokens removed, shares void, trains to the open market,
+        treasury to the bank; never restarted."""
+        s = self.state
+        if c.cash:
+            s.pay(corp_key(c.id), "bank", c.cash)
+        s.market_trains.extend(c.trains)
+        c.trains = []
+        c.tokens = []
+        self.market.remove(c.id, c.cell)
+        c.shares = {}   # certificates void: the JSON shows a total of 0
+        c.closed = True
+        c.president = None
+        t = s.title_state
+        if c.id in t["coal_holders"]:
+            t["coal_holders"].remove(c.id)
+            t["coal_tokens_left"] += 1
+        for x in s.privates:
+            if x.owner == corp_key(c.id):
+                x.open = False
+        s.event("close", corporation=c.id)
+
+    # --- [5.2.2] ending a stock round -----------------------------------------------------
+
+    def end_stock_round(self, last_actor):
+        """Priority to the left of the last player who acted; all-sold companies move
+        up in share price order; treasuries of floated companies paid ([5.6])."""
+        s = self.state
+        if last_actor is not None:
+            names = [p.name for p in s.players]
+            self.priority = names[(names.index(last_actor) + 1) % len(names)]
+        for c in self.price_order([c for c in s.corporations if c.started]):
+            if not c.held("ipo") and not c.held("market"):
+                old = c.cell
+                c.cell = self.market.up(old)
+                self.market.move(c.id, old, c.cell)
+                if c.cell != old:
+                    s.event("price", corporation=c.id, price=self.market.price(c.cell), reason="all sold")
+        for c in s.corporations:
+            if c.floated and not c.capitalised and not c.closed:
+                cash = c.par * c.total_shares
+                s.pay("bank", corp_key(c.id), cash)
+                c.capitalised = True
+                s.event("float", corporation=c.id, cash=cash)
+            c.extra.pop("reissue_cash", None)
+
+    def price_order(self, corps):
+        """[4.1.3] descending share price, then rightmost, then top of a stack."""
+        return sorted(corps, key=lambda c: self.market.order_key(c.id, c.cell))
+
+    # --- extra stock actions (part B) -------------------------------------------------------
+
+    def stock_turn_extras(self, turn) -> list[dict]:
+        return []
+
+    def stock_turn_process(self, turn, a):
+        from ...game.errors import Refusal
+
+        raise Refusal("stock.action", f"{a['type']} is not a stock round action [5.3]")
