@@ -1,11 +1,15 @@
-"""``trainruns serve [POSITION] [--port N] [--host H]``: the position on a local web page.
+"""``trainruns serve [GAME_OR_POSITION] [--port N] [--host H]``: a local web page.
 
-Starts a web server (Starlette on uvicorn, see :mod:`trainruns.serve`) and prints the
-address to open. It listens on 127.0.0.1 only unless ``--host`` says otherwise; then
+A position file opens position mode (the map, its best run, tile lays, audits); a game
+log (GAME-CONTRACT.md) opens game mode and is saved after every action, so
+``trainruns serve LOG`` resumes it; ``--new TITLE --players A,B,C LOG`` starts a game
+in the new file LOG. Starts a web server (Starlette on uvicorn, see
+:mod:`trainruns.serve`) and prints the address to open. It listens on 127.0.0.1 only unless ``--host`` says otherwise; then
 the address carries an access token that every request must present.
 """
 
 import errno
+import os
 import socket
 
 from ..errors import InputError
@@ -17,8 +21,12 @@ DEFAULT_TIME_LIMIT = 60.0
 
 
 def register(sub):
-    p = sub.add_parser("serve", help="open a position on a local web page (map, best run, audit, tile lays)")
-    p.add_argument("position", nargs="?", help="position file (JSON); without it the page offers to open one")
+    p = sub.add_parser("serve", help="a position or a game on a local web page (map, best run, audit, play)")
+    p.add_argument("file", nargs="?", metavar="GAME_OR_POSITION",
+                   help="a position file or a game log (JSON); without it the page offers to open a position")
+    p.add_argument("--new", metavar="TITLE", help="start a game of TITLE, logged to the file named (which must not exist)")
+    p.add_argument("--players", metavar="A,B,C", help="with --new: the players in seating order")
+    p.add_argument("--seed", type=int, help="with --new: the game's seed")
     p.add_argument("--port", type=int, default=DEFAULT_PORT,
                    help=f"port to listen on (default {DEFAULT_PORT}; 0: any free port)")
     p.add_argument("--host", default="127.0.0.1",
@@ -31,20 +39,15 @@ def register(sub):
 def run(args):
     if not 0 <= args.port <= 65535:
         raise InputError(f"--port must be 0 to 65535, not {args.port}")
-    data = read_json(args.position) if args.position else None
-    if data is not None and not isinstance(data, dict):
-        raise InputError("a position must be a JSON object", args.position)
     import uvicorn
 
     from ..serve.app import LOCAL_HOSTS, create_app, new_token
     from ..serve.jobs import Jobs
-    from ..serve.position_mode import PositionMode
 
     local = args.host in LOCAL_HOSTS
-    sock = _listen(args.host, args.port)
     jobs = Jobs()
-    name = args.position.rsplit("/", 1)[-1] if args.position else "position"
-    mode = PositionMode(data, jobs, args.time_limit or DEFAULT_TIME_LIMIT, name)
+    mode = _mode(args, jobs, args.time_limit or DEFAULT_TIME_LIMIT)
+    sock = _listen(args.host, args.port)
     token = None if local else new_token()
     app = create_app(mode, jobs, token=token, local_only=local)
     host, port = sock.getsockname()[:2]
@@ -55,6 +58,32 @@ def run(args):
     config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2)
     uvicorn.Server(config).run(sockets=[sock])
     return 0
+
+
+def _mode(args, jobs, time_limit):
+    """Game mode for a game log or --new, position mode otherwise."""
+    from ..serve import game_engine
+    from ..serve.game_mode import GameMode
+    from ..serve.position_mode import PositionMode
+
+    if args.new:
+        if not args.file:
+            raise InputError("--new needs the file to log the game to", "--new")
+        if os.path.exists(args.file):
+            raise InputError("already exists: to resume its game, run trainruns serve without --new", args.file)
+        players = [p.strip() for p in (args.players or "").split(",") if p.strip()]
+        if not players:
+            raise InputError("--new needs --players A,B,C (seating order)", "--players")
+        return GameMode(game_engine.new(args.new, players, args.seed), args.file, jobs, time_limit)
+    if args.players or args.seed is not None:
+        raise InputError("--players and --seed go with --new", "--players" if args.players else "--seed")
+    data = read_json(args.file) if args.file else None
+    if game_engine.is_log(data):
+        return GameMode(game_engine.load(data, args.file), args.file, jobs, time_limit)
+    if data is not None and not isinstance(data, dict):
+        raise InputError("a position must be a JSON object", args.file)
+    name = os.path.basename(args.file) if args.file else "position"
+    return PositionMode(data, jobs, time_limit, name)
 
 
 def _listen(host, port):

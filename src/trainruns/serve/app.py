@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import secrets
 from importlib import resources
 
@@ -110,39 +111,88 @@ class Gate:
         await self.app(scope, receive, send)
 
 
+STATIC = resources.files("trainruns.serve") / "static"
+
+
+def handler(fn):
+    """An endpoint whose refusals (RequestError, InputError) become JSON errors."""
+    async def endpoint(request):
+        try:
+            return await fn(request)
+        except RequestError as e:
+            return _error(e.status, e.what, e.where)
+        except InputError as e:
+            return _error(400, e.what, e.where)
+    return endpoint
+
+
+def page(name):
+    async def index(request):
+        return FileResponse(str(STATIC / name), headers={"Cache-Control": "no-store"})
+    return index
+
+
+def query_version(request, where="map"):
+    try:
+        return int(request.query_params.get("version", ""))
+    except ValueError:
+        raise RequestError(400, "name the version: ?version=N", where) from None
+
+
+def json_file(data, name):
+    """``data`` as a JSON file to download under ``name``."""
+    name = "".join(c for c in name if c.isalnum() or c in "-_.") or "trainruns"
+    if not name.endswith(".json"):
+        name += ".json"
+    return Response(json.dumps(data, indent=1) + "\n", media_type="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
 def create_app(mode, jobs, token=None, local_only=True):
-    """The application for ``mode`` (a :class:`~trainruns.serve.position_mode.PositionMode`).
+    """The application for ``mode``: a :class:`~trainruns.serve.position_mode.PositionMode`
+    or a :class:`~trainruns.serve.game_mode.GameMode`.
 
     ``token``: the access token every request must carry (None: none needed);
     ``local_only``: answer only requests addressed to this machine by name."""
-    static = resources.files("trainruns.serve") / "static"
+    from .game_mode import GameMode
+
     changing = asyncio.Lock()  # one change at a time: each builds on the one before
+    build = game_routes if isinstance(mode, GameMode) else position_routes
 
-    def handler(fn):
-        async def endpoint(request):
-            try:
-                return await fn(request)
-            except RequestError as e:
-                return _error(e.status, e.what, e.where)
-            except InputError as e:
-                return _error(400, e.what, e.where)
-        return endpoint
-
-    async def index(request):
-        return FileResponse(str(static / "index.html"), headers={"Cache-Control": "no-store"})
+    async def job(request):
+        found = jobs.get(request.path_params["job_id"])
+        if found is None:
+            raise RequestError(404, "no such job", "job")
+        return JSONResponse(found.to_json())
 
     async def state(request):
         return JSONResponse(await run_in_threadpool(mode.state))
 
+    async def http_error(request, exc):
+        return _error(exc.status_code, exc.detail or "error")
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        yield
+        jobs.close()
+
+    routes = build(mode, changing) + [
+        Route("/api/state", handler(state)),
+        Route("/api/job/{job_id}", handler(job)),
+        Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
+    ]
+    middleware = [Middleware(Gate, token=token, local_only=local_only)]
+    return Starlette(routes=routes, middleware=middleware, lifespan=lifespan,
+                     exception_handlers={HTTPException: http_error})
+
+
+def position_routes(mode, changing):
+    """Position mode: change the position, see its best run, audit, rank lays."""
+
     async def position(request):
         if mode.data is None:
             raise RequestError(404, "no position is open", "position")
-        body = json.dumps(mode.data, indent=1) + "\n"
-        name = "".join(c for c in mode.name if c.isalnum() or c in "-_.") or "position"
-        if not name.endswith(".json"):
-            name += ".json"
-        return Response(body, media_type="application/json",
-                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
+        return json_file(mode.data, mode.name)
 
     async def open_position(request):
         data = await read_body(request)
@@ -206,29 +256,16 @@ def create_app(mode, jobs, token=None, local_only=True):
         job = await run_in_threadpool(mode.start_rank)
         return JSONResponse(job.to_json())
 
-    async def job(request):
-        found = jobs.get(request.path_params["job_id"])
-        if found is None:
-            raise RequestError(404, "no such job", "job")
-        return JSONResponse(found.to_json())
-
     async def map_svg(request):
-        try:
-            version = int(request.query_params.get("version", ""))
-        except ValueError:
-            raise RequestError(400, "name the version: ?version=N", "map") from None
+        version = query_version(request)
         what = request.query_params.get("what", "board")
         if what not in ("board", "best"):
             raise RequestError(400, "what must be 'board' or 'best'", "map")
         text = await run_in_threadpool(mode.svg, version, what)
         return Response(text, media_type="image/svg+xml")
 
-    async def http_error(request, exc):
-        return _error(exc.status_code, exc.detail or "error")
-
-    routes = [
-        Route("/", handler(index)),
-        Route("/api/state", handler(state)),
+    return [
+        Route("/", handler(page("index.html"))),
         Route("/api/position", handler(position)),
         Route("/api/open", handler(open_position), methods=["POST"]),
         Route("/api/edit", handler(edit), methods=["POST"]),
@@ -236,18 +273,48 @@ def create_app(mode, jobs, token=None, local_only=True):
         Route("/api/preview.svg", handler(preview)),
         Route("/api/audit", handler(audit), methods=["POST"]),
         Route("/api/rank", handler(rank), methods=["POST"]),
-        Route("/api/job/{job_id}", handler(job)),
         Route("/api/map.svg", handler(map_svg)),
-        Mount("/static", StaticFiles(directory=str(static)), name="static"),
     ]
-    middleware = [Middleware(Gate, token=token, local_only=local_only)]
-    @contextlib.asynccontextmanager
-    async def lifespan(app):
-        yield
-        jobs.close()
 
-    return Starlette(routes=routes, middleware=middleware, lifespan=lifespan,
-                     exception_handlers={HTTPException: http_error})
+
+def game_routes(mode, changing):
+    """Game mode: the game's state and legal actions, one action at a time, its log."""
+
+    async def act(request):
+        data = await read_body(request)
+        action = field(data, "action", dict, "act")
+        async with changing:
+            refusal = await run_in_threadpool(mode.act, action)
+        if refusal is not None:
+            return JSONResponse({"error": refusal["message"], "rule": refusal["rule"], "where": "action"},
+                                status_code=409)
+        return JSONResponse(await run_in_threadpool(mode.state))
+
+    async def version(request):
+        return JSONResponse({"version": mode.version})
+
+    async def log(request):
+        return json_file(await run_in_threadpool(mode.log), os.path.basename(mode.path))
+
+    async def position(request):
+        corp = request.query_params.get("corporation") or None
+        if corp is not None and len(corp) > 20:
+            raise RequestError(400, "no such corporation", "position")
+        data = await run_in_threadpool(mode.position, corp)
+        return json_file(data, f"position-{data.get('corporation', '')}")
+
+    async def map_svg(request):
+        text = await run_in_threadpool(mode.svg, query_version(request))
+        return Response(text, media_type="image/svg+xml")
+
+    return [
+        Route("/", handler(page("game.html"))),
+        Route("/api/act", handler(act), methods=["POST"]),
+        Route("/api/version", handler(version)),
+        Route("/api/log", handler(log)),
+        Route("/api/position", handler(position)),
+        Route("/api/map.svg", handler(map_svg)),
+    ]
 
 
 def new_token():
