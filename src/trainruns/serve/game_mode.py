@@ -17,7 +17,7 @@ import os
 import tempfile
 import threading
 
-from ..colors import train_color
+from ..colors import corporation_color, text_color_on, train_color
 from ..errors import InputError
 from ..position import load_position
 from . import game_engine as engine
@@ -107,6 +107,8 @@ class GameMode:
         return {"mode": "game", "version": self.version, "log": os.path.basename(self.path),
                 "state": st, "active": engine.active(self.game), "actions": engine.actions(self.game),
                 "market": engine.market(self.game), "hexes": hexes, "map_corporation": corp,
+                "colors": {c["id"]: corporation_color(c["id"]) for c in st["corporations"]},
+                "text_colors": {c["id"]: text_color_on(corporation_color(c["id"])) for c in st["corporations"]},
                 "last": self.last, "undo": engine.can_undo(self.game),
                 "solve": self.solve_job.to_json(full=False) if self.solve_job else None}
 

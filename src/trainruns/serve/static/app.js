@@ -1,40 +1,10 @@
-// trainruns serve: the page. Plain JS, no build step; talks JSON to /api/*.
+// trainruns serve, position mode: the page. Plain JS, no build step; common.js first.
 "use strict";
 
-const TOKEN = new URLSearchParams(location.search).get("token");
-const $ = (id) => document.getElementById(id);
 let state = null;          // the server's /api/state
 let tool = "tiles";        // tiles | tokens | audit
 let selected = null;       // hex id clicked last
 let audit = { routes: [], current: 0 };
-let polling = {};          // job kind -> timer
-
-// --- talking to the server -------------------------------------------------------------
-
-async function api(path, body) {
-  const headers = {};
-  if (TOKEN) headers["X-Trainruns-Token"] = TOKEN;
-  const opts = { headers };
-  if (body !== undefined) {
-    opts.method = "POST";
-    headers["Content-Type"] = "application/json";
-    opts.body = JSON.stringify(body);
-  }
-  const r = await fetch(path, opts);
-  const type = r.headers.get("content-type") || "";
-  const data = type.includes("json") ? await r.json() : await r.text();
-  if (!r.ok) throw new Error(data.error ? (data.where ? `${data.where}: ${data.error}` : data.error) : r.statusText);
-  return data;
-}
-
-function toast(text, bad = true) {
-  const t = $("toast");
-  t.textContent = text;
-  t.className = bad ? "bad" : "";
-  t.hidden = false;
-  clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => (t.hidden = true), 6000);
-}
 
 async function change(body) {
   try {
@@ -44,30 +14,10 @@ async function change(body) {
   }
 }
 
-function el(tag, attrs = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-    else if (k === "class") e.className = v;
-    else e.setAttribute(k, v);
-  }
-  for (const c of children) e.append(c);
-  return e;
-}
-
 // --- the map ----------------------------------------------------------------------------
 
 function setMap(svgText) {
-  const map = $("map");
-  map.innerHTML = svgText;
-  const svg = map.querySelector("svg");
-  if (!svg) return;
-  svg.removeAttribute("width");
-  svg.removeAttribute("height");
-  for (const g of svg.querySelectorAll('g[id^="hex-"]')) {
-    const id = g.id.slice(4);
-    g.addEventListener("click", () => clickHex(id));
-  }
+  showSvg($("map"), svgText, clickHex);
   mark();
 }
 
@@ -150,33 +100,6 @@ function showTrains(s) {
 }
 
 // --- jobs (solve, audit, rank) ---------------------------------------------------------
-
-function follow(job, render) {
-  clearTimeout(polling[job.kind]);
-  if (job.status === "done" && !("result" in job)) {
-    // a summary (from /api/state): fetch the job with its result
-    api("api/job/" + job.id).then((full) => follow(full, render)).catch((e) => toast(e.message));
-    return;
-  }
-  render(job);
-  if (job.status === "queued" || job.status === "running") {
-    polling[job.kind] = setTimeout(async () => {
-      try {
-        follow(await api("api/job/" + job.id), render);
-      } catch (e) {
-        toast(e.message);
-      }
-    }, 600);
-  }
-}
-
-function progressText(job) {
-  const p = job.progress || {};
-  if (p.stage === "routes") return `listing routes: ${p.routes.toLocaleString()} from ${p.roots_done}/${p.roots} tokens`;
-  if (p.stage === "assign") return `searching: ${p.nodes.toLocaleString()} nodes, best ${p.best}, bound ${p.bound}`;
-  if (p.stage === "variants") return `${p.done} of ${p.total} lays solved`;
-  return job.status === "queued" ? "waiting…" : "solving…";
-}
 
 function showSolve(job) {
   if (!state || job.version !== state.version) return;
