@@ -68,7 +68,7 @@ function controls() {
       parts.push(el("p", { class: "muted" }, `Click a highlighted hex to see its lays (${hexes.length} hexes).`));
     }
     const select = el("select", { id: `act-${type}`, "aria-label": TYPE_NAMES[type] || type },
-      ...shown.map((a) => el("option", { value: String(list.indexOf(a)) }, describe(a))));
+      ...shown.map((a) => el("option", { value: String(list.indexOf(a)), "data-action": JSON.stringify(a) }, describe(a))));
     const amount = el("input", { id: `amount-${type}`, type: "number", class: "amount", hidden: "" });
     const fit = () => {
       const a = list[Number(select.value)];
@@ -186,6 +186,7 @@ async function loadMap(version) {
 function show(s) {
   const changed = !game || game.version !== s.version;
   game = s;
+  document.body.dataset.version = String(s.version);
   const st = s.state;
   $("heading").textContent = heading(st);
   $("active").replaceChildren(st.finished ? `Game over (${st.end_reason}): ` +

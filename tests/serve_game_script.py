@@ -1,0 +1,39 @@
+"""A short scripted 1832 game for the serve tests: the private auction, the first stock
+round and the first operating round, decided by a simple policy over the engine's own
+legal actions (buy each private offered, start a corporation, buy its shares, lay the
+first tile offered, buy trains)."""
+
+from trainruns.game.game import Game
+
+PLAYERS = ["Ann", "Bob"]
+SEED = 1
+
+
+def first_rounds():
+    """The decisions up to the end of the first operating round, and the game after them."""
+    game = Game("1832", PLAYERS, seed=SEED)
+    decisions = []
+    while True:
+        st = game.to_json()
+        kind = st["round"]["kind"]
+        actions = game.actions()
+        me = (game.active() or {}).get("player")
+        mine = {c["id"] for c in st["corporations"] if c["president"] == me}
+
+        def first(pred):
+            return next((a for a in actions if pred(a)), None)
+
+        if kind == "private_auction":
+            a = first(lambda a: a["type"] == "buy_private") or first(lambda a: a["type"] == "pass")
+        elif kind == "stock":
+            a = (first(lambda a: a["type"] == "buy_shares" and a["corporation"] in mine and a["from"] == "ipo")
+                 or (None if mine else first(lambda a: a["type"] == "par"))
+                 or first(lambda a: a["type"] == "pass")
+                 or first(lambda a: a["type"] == "par"))  # P7's holder must par CG
+        else:
+            order = ["lay_tile", "place_token", "run_routes", "dividend", "buy_train", "pass"]
+            a = min(actions, key=lambda a: order.index(a["type"]) if a["type"] in order else len(order))
+        decisions.append(a)
+        game.act(a)
+        if kind == "operating" and game.to_json()["round"]["kind"] != "operating":
+            return decisions, game
