@@ -85,18 +85,26 @@ def wait_for(driver, condition, timeout=180, what="the page"):
     is truthy; return its value."""
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(driver, timeout, poll_frequency=0.25).until(condition, f"waiting for {what}")
+    return WebDriverWait(driver, timeout, poll_frequency=0.1).until(condition, f"waiting for {what}")
 
 
 def text_of(driver, element_id):
     return driver.find_element("id", element_id).text
 
 
-def click_hex(driver, hex_id):
-    """Click a hex of the map as a player does (its polygon in the SVG)."""
-    el = driver.find_element("css selector", f'#map g[id="hex-{hex_id}"] path')
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", el)
+def click_hex(driver, hex_id, tries=5):
+    """Click a hex of the map as a player does (its polygon in the SVG). The map is
+    redrawn when a solve ends, so a click that found the old drawing is tried again."""
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.common.action_chains import ActionChains
 
-    ActionChains(driver).move_to_element(el).click().perform()
-    time.sleep(0.05)
+    for attempt in range(tries):
+        try:
+            el = driver.find_element("css selector", f'#map g[id="hex-{hex_id}"] path')
+            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", el)
+            ActionChains(driver).move_to_element(el).click().perform()
+            return
+        except StaleElementReferenceException:
+            if attempt == tries - 1:
+                raise
+            time.sleep(0.2)

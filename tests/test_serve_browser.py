@@ -105,3 +105,83 @@ def test_audit_a_run_by_clicking_its_stops(server, driver):
     verdict = wait_for(driver, lambda d: "NOT legal" in text_of(d, "audit-verdict") and text_of(d, "audit-verdict"),
                        what="the refusal")
     assert "[too-many-stops]" in verdict
+
+
+# --- game mode ------------------------------------------------------------------------------
+
+
+def page_version(d):
+    return int(d.find_element("tag name", "body").get_attribute("data-version") or 0)
+
+
+def choose(d, action):
+    """Take ``action`` as a player does: Pass, or pick it in its control (after clicking
+    its hex on the map for a tile) and press Do it."""
+    from selenium.webdriver.support.ui import Select
+
+    if action["type"] == "pass":
+        d.find_element("id", "do-pass").click()
+        return
+    if action["type"] == "lay_tile":
+        wait_for(d, lambda d: d.find_element("id", "map").get_attribute("data-version") == str(page_version(d)),
+                 what="the map of this turn")
+        click_hex(d, action["hex"])
+    select = wait_for(d, lambda d: d.find_elements("id", f"act-{action['type']}"), what="the control")[0]
+    options = d.execute_script("return [...arguments[0].options].map((o) => [o.value, o.dataset.action])", select)
+    value = next(v for v, text in options if json.loads(text) == action)
+    Select(select).select_by_value(value)
+    d.find_element("id", f"do-{action['type']}").click()
+
+
+def players_shown(d):
+    rows = d.find_elements("css selector", "#players tr")[1:]
+    return {r.find_elements("tag name", "td")[0].text.rstrip(" ★"): int(r.find_elements("tag name", "td")[1].text)
+            for r in rows}
+
+
+def test_play_the_first_rounds_of_1832_by_clicking(driver, tmp_path):
+    """The private auction, stock round 1 and operating round 1 of a 2-player 1832 game,
+    every decision clicked on the page; a second tab at the same table sees each action;
+    the players' cash is the engine's own replay of those decisions; Undo takes back the
+    last one; the log on disk holds every decision."""
+    from serve_game_script import PLAYERS, SEED, first_rounds
+
+    decisions, final = first_rounds()
+    log = tmp_path / "table.json"
+    server = Server("--new", "1832", "--players", ",".join(PLAYERS), "--seed", SEED, log)
+    try:
+        driver.get(server.url)
+        wait_for(driver, lambda d: page_version(d) == 1, what="the game")
+        first_tab = driver.current_window_handle
+        driver.switch_to.new_window("tab")
+        other_tab = driver.current_window_handle
+        driver.get(server.url)
+        wait_for(driver, lambda d: page_version(d) == 1, what="the game in the second tab")
+        driver.switch_to.window(first_tab)
+        for i, action in enumerate(decisions):
+            choose(driver, action)
+            wait_for(driver, lambda d: page_version(d) == i + 2, what=f"decision {i}: {action}")
+            if i == 5:  # the other player's browser sees it without reloading
+                driver.switch_to.window(other_tab)
+                wait_for(driver, lambda d: page_version(d) == i + 2, what="the second tab to follow")
+                driver.switch_to.window(first_tab)
+        expected = {p["name"]: p["cash"] for p in final.to_json()["players"]}
+        assert players_shown(driver) == expected
+        assert "stock round 2" in driver.find_element("id", "heading").text
+        assert json.loads(log.read_text())["actions"] == decisions
+
+        driver.find_element("id", "undo").click()
+        wait_for(driver, lambda d: page_version(d) == len(decisions) + 2, what="the undo")
+        from trainruns.game.game import Game
+
+        before_last = Game("1832", PLAYERS, seed=SEED)
+        for a in decisions[:-1]:
+            before_last.act(a)
+        assert players_shown(driver) == {p["name"]: p["cash"] for p in before_last.to_json()["players"]}
+        assert "operating round 1" in driver.find_element("id", "heading").text
+    finally:
+        for handle in driver.window_handles[1:]:
+            driver.switch_to.window(handle)
+            driver.close()
+        driver.switch_to.window(driver.window_handles[0])
+        server.stop()

@@ -12,6 +12,7 @@ position mode) and drawn on the map, so the table sees what "run best" will pay.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import tempfile
@@ -48,7 +49,8 @@ class GameMode:
         self.version = 1
         self.last = None        # the last action taken and its events
         self.solve_job = None
-        self._svg = {}
+        self._svg = {}          # map key -> SVG of the map without a run
+        self._view = {}
         self._lock = threading.Lock()
         save_atomically(path, engine.log(game))
         self._after_change()
@@ -72,7 +74,6 @@ class GameMode:
                                  self.path) from None
             self.last = {"action": action, "events": engine.state(self.game).get("events", [])}
             self.version += 1
-            self._svg = {}
         self._after_change()
         return None
 
@@ -97,41 +98,49 @@ class GameMode:
             return active["corporation"]
         return st["corporations"][0]["id"]
 
+    def _look(self):
+        """What the page draws of the game now, worked out once per version: the map's
+        corporation and board, its stops, and a key that changes only when the map does
+        (a stock round redraws nothing)."""
+        if self._view.get("version") != self.version:
+            st = engine.state(self.game)
+            corp = self.map_corporation(st)
+            position = engine.position(self.game, corp)
+            board = load_position(position)
+            drawn = {k: v for k, v in position.items() if k not in ("corporation", "trains")}
+            key = hashlib.sha256(json.dumps(drawn, sort_keys=True).encode()).hexdigest()[:16]
+            hexes = {hid: [{"kind": s.kind, "value": s.value, "slots": s.slots, "tokens": list(s.tokens),
+                            "name": s.name or hx.name} for s in hx.stops]
+                     for hid, hx in board.hexes.items()}
+            self._view = {"version": self.version, "state": st, "corporation": corp, "board": board,
+                          "hexes": hexes, "map_key": key}
+        return self._view
+
     def state(self):
-        st = engine.state(self.game)
-        corp = self.map_corporation(st)
-        board = self._board(corp)
-        hexes = {hid: [{"kind": s.kind, "value": s.value, "slots": s.slots, "tokens": list(s.tokens),
-                        "name": s.name or hx.name} for s in hx.stops]
-                 for hid, hx in board.hexes.items()}
+        look = self._look()
+        st = look["state"]
         return {"mode": "game", "version": self.version, "log": os.path.basename(self.path),
                 "state": st, "active": engine.active(self.game), "actions": engine.actions(self.game),
-                "market": engine.market(self.game), "hexes": hexes, "map_corporation": corp,
+                "market": engine.market(self.game), "hexes": look["hexes"], "map_key": look["map_key"],
+                "map_corporation": look["corporation"],
                 "colors": {c["id"]: corporation_color(c["id"]) for c in st["corporations"]},
                 "text_colors": {c["id"]: text_color_on(corporation_color(c["id"])) for c in st["corporations"]},
                 "last": self.last, "undo": engine.can_undo(self.game),
                 "solve": self.solve_job.to_json(full=False) if self.solve_job else None}
 
-    def _board(self, corporation):
-        return load_position(engine.position(self.game, corporation))
-
     def svg(self, version):
+        """The map (no run) of ``version``; drawn again only when the map has changed."""
         if version != self.version:
             raise InputError(f"version {version} is not the current one ({self.version})", "map")
-        if version not in self._svg:
-            st = engine.state(self.game)
-            corp = self.map_corporation(st)
-            self._svg = {version: picture.svg(self._board(corp), None, title=self._heading(st))}
-        return self._svg[version]
+        look = self._look()
+        if look["map_key"] not in self._svg:
+            st = look["state"]
+            self._svg = {look["map_key"]: picture.svg(look["board"], None, title=self._heading(st))}
+        return self._svg[look["map_key"]]
 
     @staticmethod
     def _heading(st):
-        r = st["round"]
-        kind = r["kind"].replace("_", " ")
-        text = f"{st['title']} · {kind} round {r.get('number', '')}"
-        if r.get("or"):
-            text += f" (OR {r['or']} of {r['of']})"
-        return text + f" · phase {st['phase']}"
+        return f"{st['title']} · phase {st['phase']}"
 
     # --- the operating corporation's best run -------------------------------------------
 
@@ -145,7 +154,7 @@ class GameMode:
         info = next((c for c in st["corporations"] if c["id"] == corp), {})
         if not info.get("trains"):
             return
-        version, board, heading = self.version, self._board(corp), self._heading(st)
+        version, board, heading = self.version, self._look()["board"], self._heading(st)
 
         def work(job):
             from ..search import solve

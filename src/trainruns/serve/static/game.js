@@ -63,7 +63,6 @@ function controls() {
     let shown = list;
     if (type === "lay_tile") {
       const hexes = [...new Set(list.map((a) => a.hex))];
-      for (const h of hexes) document.getElementById("hex-" + h)?.classList.add("can-lay");
       if (hexFilter && hexes.includes(hexFilter)) shown = list.filter((a) => a.hex === hexFilter);
       parts.push(el("p", { class: "muted" }, `Click a highlighted hex to see its lays (${hexes.length} hexes).`));
     }
@@ -95,6 +94,12 @@ function controls() {
   if (pass) parts.push(el("div", { class: "act-row" }, el("button", { id: "do-pass", onclick: () => act(pass[0]) }, "Pass")));
   if (!game.actions.length) parts.push(el("p", {}, game.state.finished ? "The game is over." : "No action now."));
   box.replaceChildren(...parts);
+}
+
+function highlightLays() {
+  // the hexes where a tile may be laid now, outlined on the map
+  for (const a of game.actions) if (a.type === "lay_tile") document.getElementById("hex-" + a.hex)?.classList.add("can-lay");
+  if (hexFilter) document.getElementById("hex-" + hexFilter)?.classList.add("selected");
 }
 
 // --- what the table sees --------------------------------------------------------------------
@@ -151,8 +156,9 @@ function showRun(job) {
       el("span", { class: "swatch", style: `background:${r.colors[i]}` }),
       el("b", {}, `${x.train}-train`), ` ${x.revenue}`, el("span", { class: "stops" }, x.stops.join(" → ")))));
     showSvg($("map"), r.svg, clickHex);
-    $("map").dataset.run = String(game.version);
-    controls();
+    $("map").dataset.key = "run";
+    $("map").dataset.version = String(game.version);
+    highlightLays();
   } else if (job.status === "failed") {
     $("revenue").textContent = "—";
     $("run-status").textContent = job.error;
@@ -173,12 +179,22 @@ function clickHex(id) {
   if (stops.length) toast(stops.join(" · "), false);
 }
 
-async function loadMap(version) {
+async function loadMap(version, key) {
+  // the map without a run; fetched only when it has changed (not in a stock round)
+  const map = $("map");
+  if (map.dataset.key === key) {
+    map.dataset.version = String(version);
+    for (const g of map.querySelectorAll("g.can-lay, g.selected")) g.classList.remove("can-lay", "selected");
+    highlightLays();
+    return;
+  }
   try {
     const svg = await api(`api/map.svg?version=${version}`);
-    if (game.version === version && $("map").dataset.run !== String(version)) {
-      showSvg($("map"), svg, clickHex);
-      controls();
+    if (game.version === version && !(map.dataset.key === "run" && map.dataset.version === String(version))) {
+      showSvg(map, svg, clickHex);
+      map.dataset.key = key;
+      map.dataset.version = String(version);
+      highlightLays();
     }
   } catch (e) { /* a newer version is on its way */ }
 }
@@ -213,11 +229,10 @@ function show(s) {
   if (changed) {
     hexFilter = null;
     $("run-box").hidden = true;
-    delete $("map").dataset.run;
-    loadMap(s.version);
+    loadMap(s.version, s.map_key);
     if (s.solve) follow(s.solve, showRun);
+    controls();
   }
-  controls();
 }
 
 // --- several browsers at one table ----------------------------------------------------------
