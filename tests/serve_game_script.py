@@ -37,3 +37,34 @@ def first_rounds():
         game.act(a)
         if kind == "operating" and game.to_json()["round"]["kind"] != "operating":
             return decisions, game
+
+
+def to_first_run():
+    """The decisions on from :func:`first_rounds` (everyone passes in stock round 2, the
+    first tile offered is laid) until a corporation may run its trains; the game then."""
+    decisions, game = first_rounds()
+    while not any(a["type"] == "run_routes" for a in game.actions()):
+        actions = game.actions()
+        order = ["pass", "lay_tile"] if game.to_json()["round"]["kind"] == "stock" else ["lay_tile", "place_token", "pass"]
+        a = min(actions, key=lambda a: order.index(a["type"]) if a["type"] in order else len(order))
+        decisions.append(a)
+        game.act(a)
+    return decisions, game
+
+
+def to_first_paying_run():
+    """On from :func:`to_first_run` until a corporation's best run pays something (for
+    the screenshots: a run drawn on the map)."""
+    from trainruns.search import solve
+
+    decisions, game = to_first_run()
+    for _ in range(500):
+        actions = game.actions()
+        if any(a["type"] == "run_routes" for a in actions) and solve(game.position()).revenue > 0:
+            break
+        order = ["pass"] if game.to_json()["round"]["kind"] == "stock" else \
+            ["lay_tile", "place_token", "run_routes", "dividend", "pass", "buy_train"]
+        a = min(actions, key=lambda a: order.index(a["type"]) if a["type"] in order else len(order))
+        decisions.append(a)
+        game.act(a)
+    return decisions, game

@@ -181,3 +181,29 @@ def test_new_game_refuses_to_overwrite(tmp_path):
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and "already exists" in r.stderr and len(r.stderr.strip().splitlines()) == 1
     assert log.read_text() == "{}"
+
+
+def test_run_best_or_a_declared_run(served):
+    """GAME-CONTRACT.md: a declared run is checked as ``trainruns audit`` checks it and an
+    illegal one is refused with the audit's rule id (here a stop the board lacks); "best"
+    runs the proven best run of the position."""
+    from serve_game_script import to_first_run
+    from trainruns.audit import audit
+
+    client, _, path = served
+    decisions, game = to_first_run()
+    for a in decisions:
+        assert client.post("/api/act", json={"action": a}).status_code == 200
+    state = client.get("/api/state").json()
+    corp = state["active"]["corporation"]
+    assert {"type": "run_routes", "corporation": corp, "routes": "best"} in state["actions"]
+    declared = {"routes": [{"train": "2", "stops": ["H16.0", "I15.0"]}]}
+    expected = audit(game.position(), declared)
+    assert not expected.legal
+    before = path.read_bytes()
+    r = client.post("/api/act", json={"action": {"type": "run_routes", "corporation": corp, **declared}})
+    assert r.status_code == 409 and r.json()["rule"] in {p.rule for p in expected.problems}
+    assert path.read_bytes() == before
+    r = client.post("/api/act", json={"action": {"type": "run_routes", "corporation": corp, "routes": "best"}})
+    assert r.status_code == 200
+    assert json.loads(path.read_text())["actions"][-1]["type"] == "run_routes"

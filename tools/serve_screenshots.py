@@ -14,6 +14,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
+from serve_game_script import PLAYERS, SEED, first_rounds, to_first_paying_run  # noqa: E402
 from serve_helpers import Server, chromium, click_hex, close, text_of, wait_for  # noqa: E402
 
 FIXTURE = ROOT / "fixtures" / "1832" / "worked_example.json"
@@ -26,7 +27,43 @@ def shot(d, name):
     print(DOCS / f"serve-{name}.png")
 
 
+def game_log(decisions, path):
+    log = {"format": "trainruns-game/1", "title": "1832", "players": PLAYERS, "seed": SEED, "variants": [],
+           "config": None, "actions": decisions}
+    path.write_text(json.dumps(log))
+    return path
+
+
+def game_screens(folder):
+    version = "return Number(document.body.dataset.version || 0)"
+    stock = game_log(first_rounds()[0][:9], folder / "stock.json")
+    server = Server(stock)
+    d = chromium(1400, 1250)
+    try:
+        d.get(server.url)
+        wait_for(d, lambda d: d.execute_script(version) > 0 and d.find_elements("css selector", "#map svg"))
+        shot(d, "game-stock")
+    finally:
+        close(d)
+        server.stop()
+    operating = game_log(to_first_paying_run()[0], folder / "operating.json")
+    server = Server(operating)
+    d = chromium(1400, 1000)
+    try:
+        d.get(server.url)
+        wait_for(d, lambda d: text_of(d, "revenue").isdigit(), what="the operating corporation's best run")
+        d.find_element("id", "declare-start").click()
+        shot(d, "game-operating")
+    finally:
+        close(d)
+        server.stop()
+
+
 def main():
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        game_screens(Path(folder))
     server = Server(FIXTURE)
     d = chromium(1400, 900)
     try:

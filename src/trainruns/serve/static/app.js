@@ -177,12 +177,6 @@ async function previewLay(button, id, m, box) {
 
 // --- tokens -----------------------------------------------------------------------------
 
-function stopLabel(id, k, s) {
-  const name = s.name ? ` ${s.name}` : "";
-  const tokens = s.kind === "city" ? ` [${s.tokens.join(", ") || "—"} / ${s.slots}]` : "";
-  return `${id}.${k} ${s.kind}${name} ${s.value}${tokens}`;
-}
-
 function showTokenStops(id) {
   const corp = $("token-corp").value.trim() || state.corporation;
   const stops = (state.hexes[id] || []).map((s, k) => [s, k]).filter(([s]) => s.kind === "city");
@@ -199,31 +193,16 @@ function showTokenStops(id) {
 // --- audit ------------------------------------------------------------------------------
 
 function showAudit() {
-  const box = $("audit-trains");
-  box.replaceChildren(...audit.routes.map((r, i) => el("div", {
-    class: "audit-train" + (i === audit.current ? " current" : ""),
-    onclick: () => { audit.current = i; showAudit(); },
-  }, el("b", {}, `${r.train}-train`), ": ", r.stops.length ? r.stops.join(" → ") : el("span", { class: "muted" }, "no stops yet"),
-    r.stops.length ? el("button", { class: "x", title: "take back the last stop",
-      onclick: (ev) => { ev.stopPropagation(); r.stops.pop(); showAudit(); } }, "⌫") : "")));
+  showRoutes($("audit-trains"), audit, () => { showAudit(); mark(); });
   mark();
 }
 
 function pickStop(id) {
-  const stops = state.hexes[id] || [];
-  const choice = $("audit-choice");
-  choice.replaceChildren();
-  const add = (k) => {
+  chooseStop(state.hexes, id, $("audit-choice"), (ref) => {
     const r = audit.routes[audit.current];
-    if (!r) return;
-    r.stops.push(`${id}.${k}`);
-    choice.replaceChildren();
+    if (r) r.stops.push(ref);
     showAudit();
-  };
-  if (!stops.length) choice.append(el("p", {}, `${id} has no stop.`));
-  else if (stops.length === 1) add(0);
-  else choice.append(el("p", {}, `Which stop of ${id}? `, ...stops.map((s, k) =>
-    el("button", { onclick: () => add(k) }, stopLabel(id, k, s)))));
+  });
 }
 
 function showVerdict(job) {

@@ -86,3 +86,32 @@ function progressText(job) {
   return job.status === "queued" ? "waiting…" : "solving…";
 }
 
+
+// --- declaring a run: each train's stops, clicked on the map in order ------------------------
+
+function stopLabel(id, k, s) {
+  const name = s.name ? ` ${s.name}` : "";
+  const tokens = s.kind === "city" ? ` [${s.tokens.join(", ") || "—"} / ${s.slots}]` : "";
+  return `${id}.${k} ${s.kind}${name} ${s.value}${tokens}`;
+}
+
+function chooseStop(hexes, id, box, onPick) {
+  // a hex's stop: the only one, or the one picked from a short list (Atlanta, OO tiles)
+  const stops = hexes[id] || [];
+  box.replaceChildren();
+  const pick = (k) => { box.replaceChildren(); onPick(`${id}.${k}`); };
+  if (!stops.length) box.append(el("p", {}, `${id} has no stop.`));
+  else if (stops.length === 1) pick(0);
+  else box.append(el("p", {}, `Which stop of ${id}? `, ...stops.map((s, k) =>
+    el("button", { onclick: () => pick(k) }, stopLabel(id, k, s)))));
+}
+
+function showRoutes(box, picked, redraw) {
+  // picked = {routes: [{train, stops}], current}: the train being declared is highlighted
+  box.replaceChildren(...picked.routes.map((r, i) => el("div", {
+    class: "audit-train" + (i === picked.current ? " current" : ""),
+    onclick: () => { picked.current = i; redraw(); },
+  }, el("b", {}, `${r.train}-train`), ": ", r.stops.length ? r.stops.join(" → ") : el("span", { class: "muted" }, "no stops yet"),
+    r.stops.length ? el("button", { class: "x", title: "take back the last stop",
+      onclick: (ev) => { ev.stopPropagation(); r.stops.pop(); redraw(); } }, "⌫") : "")));
+}

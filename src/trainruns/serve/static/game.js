@@ -4,6 +4,7 @@
 
 let game = null;        // the server's /api/state (game mode)
 let hexFilter = null;   // lay_tile choices shown for this hex (clicked on the map)
+let declaring = null;   // {corporation, routes: [{train, stops}], current} while declaring a run
 
 // --- describing actions in the game's words ---------------------------------------------
 
@@ -90,10 +91,27 @@ function controls() {
       select, amount, go));
     setTimeout(fit);
   }
+  const run = groups.get("run_routes");
+  if (run) {
+    const corp = run[0].corporation;
+    const trains = (game.state.corporations.find((c) => c.id === corp) || {}).trains || [];
+    parts.push(el("div", { class: "act-row" }, declaring
+      ? el("div", { class: "declare" }, el("p", { class: "muted" }, "Pick a train, then click its stops on the map in order."),
+        el("div", { id: "declare-routes" }), el("div", { id: "declare-choice" }),
+        el("button", { id: "declare-run", class: "primary", onclick: () => act({ type: "run_routes", corporation: corp,
+          routes: declaring.routes.filter((r) => r.stops.length).map((r) => ({ train: r.train, stops: r.stops })) }) },
+        "Run these routes"), " ",
+        el("button", { onclick: () => { declaring = null; controls(); } }, "Cancel"))
+      : el("button", { id: "declare-start", onclick: () => {
+        declaring = { corporation: corp, routes: trains.map((t) => ({ train: t, stops: [] })), current: 0 };
+        controls();
+      } }, "Declare routes instead…")));
+  }
   const pass = groups.get("pass");
   if (pass) parts.push(el("div", { class: "act-row" }, el("button", { id: "do-pass", onclick: () => act(pass[0]) }, "Pass")));
   if (!game.actions.length) parts.push(el("p", {}, game.state.finished ? "The game is over." : "No action now."));
   box.replaceChildren(...parts);
+  if (declaring && $("declare-routes")) showRoutes($("declare-routes"), declaring, controls);
 }
 
 function highlightLays() {
@@ -170,6 +188,13 @@ function showRun(job) {
 }
 
 function clickHex(id) {
+  if (declaring) {
+    chooseStop(game.hexes, id, $("declare-choice"), (ref) => {
+      declaring.routes[declaring.current]?.stops.push(ref);
+      showRoutes($("declare-routes"), declaring, controls);
+    });
+    return;
+  }
   hexFilter = id;
   for (const g of document.querySelectorAll("#map g.selected")) g.classList.remove("selected");
   document.getElementById("hex-" + id)?.classList.add("selected");
@@ -203,6 +228,7 @@ function show(s) {
   const changed = !game || game.version !== s.version;
   game = s;
   document.body.dataset.version = String(s.version);
+  document.body.classList.toggle("stock-round", s.state.round.kind !== "operating");
   const st = s.state;
   $("heading").textContent = heading(st);
   $("active").replaceChildren(st.finished ? `Game over (${st.end_reason}): ` +
@@ -228,6 +254,7 @@ function show(s) {
   showMarket(s.market, st.corporations);
   if (changed) {
     hexFilter = null;
+    declaring = null;
     $("run-box").hidden = true;
     loadMap(s.version, s.map_key);
     if (s.solve) follow(s.solve, showRun);
