@@ -45,9 +45,14 @@ def run(args):
     from ..serve.jobs import Jobs
 
     local = args.host in LOCAL_HOSTS
+    sock = _listen(args.host, args.port)  # first: a busy port must not leave a new game's log behind
     jobs = Jobs()
-    mode = _mode(args, jobs, args.time_limit or DEFAULT_TIME_LIMIT)
-    sock = _listen(args.host, args.port)
+    try:
+        mode = _mode(args, jobs, args.time_limit or DEFAULT_TIME_LIMIT)
+    except BaseException:
+        sock.close()
+        jobs.close()
+        raise
     token = None if local else new_token()
     app = create_app(mode, jobs, token=token, local_only=local)
     host, port = sock.getsockname()[:2]

@@ -123,6 +123,8 @@ def handler(fn):
             return _error(e.status, e.what, e.where)
         except InputError as e:
             return _error(400, e.what, e.where)
+        except Exception as e:  # a bug: said in JSON like any refusal, the server lives on
+            return _error(500, f"internal error ({type(e).__name__}: {e}); please report it")
     return endpoint
 
 

@@ -66,6 +66,9 @@ class GameMode:
                 engine.act(self.game, action)
             except engine.Refusal as r:
                 return {"rule": r.rule, "message": r.message}
+            except Exception:
+                self.game = engine.load(before)  # bad input or a bug: the game as it was
+                raise
             try:
                 save_atomically(self.path, engine.log(self.game))
             except OSError as e:
