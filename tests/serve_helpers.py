@@ -92,10 +92,10 @@ def text_of(driver, element_id):
     return driver.find_element("id", element_id).text
 
 
-def click_hex(driver, hex_id, tries=5):
+def click_hex(driver, hex_id, tries=20):
     """Click a hex of the map as a player does (its polygon in the SVG). The map is
     redrawn when a solve ends, so a click that found the old drawing is tried again."""
-    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
     from selenium.webdriver.common.action_chains import ActionChains
 
     for attempt in range(tries):
@@ -104,7 +104,7 @@ def click_hex(driver, hex_id, tries=5):
             driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", el)
             ActionChains(driver).move_to_element(el).click().perform()
             return
-        except StaleElementReferenceException:
+        except (StaleElementReferenceException, NoSuchElementException):
             if attempt == tries - 1:
                 raise
-            time.sleep(0.2)
+            time.sleep(0.25)

@@ -43,8 +43,11 @@ def revenue_shown(d):
 
 
 def open_page(d, server):
+    """Load the page; return the revenue once the best run is drawn on the map."""
     d.get(server.url)
-    return wait_for(d, revenue_shown, what="the best run's revenue")
+    revenue = wait_for(d, revenue_shown, what="the best run's revenue")
+    wait_for(d, lambda d: d.find_element("id", "map").get_attribute("data-best") == "1", what="the map")
+    return revenue
 
 
 def test_open_a_fixture_and_see_its_best_run(server, driver):
@@ -55,8 +58,8 @@ def test_open_a_fixture_and_see_its_best_run(server, driver):
     for r in best.routes:
         assert f"{r.train}-train {r.revenue}" in routes
     # the map is trainruns' drawing, with each train's route in the legend
-    legend = driver.find_element("id", "map").text
-    assert f"Total: {best.revenue} (proven optimal)" in legend
+    wait_for(driver, lambda d: f"Total: {best.revenue} (proven optimal)" in text_of(d, "map"),
+             what="the best run drawn on the map")
 
 
 def test_lay_a_tile_and_see_the_revenue_change(server, driver):
@@ -74,6 +77,7 @@ def test_lay_a_tile_and_see_the_revenue_change(server, driver):
     button.click()  # a preview of the lay, then the lay itself
     wait_for(driver, lambda d: d.find_elements("id", "lay-confirm"), what="the lay's preview")[0].click()
     assert wait_for(driver, lambda d: revenue_shown(d) == expected and expected, what="the new revenue")
+    wait_for(driver, lambda d: f"Total: {expected} (proven optimal)" in text_of(d, "map"), what="the new run drawn")
     driver.find_element("id", "undo").click()
     assert wait_for(driver, lambda d: revenue_shown(d) == base, what="the revenue after undo")
 

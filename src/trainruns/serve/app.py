@@ -141,6 +141,13 @@ def query_version(request, where="map"):
         raise RequestError(400, "name the version: ?version=N", where) from None
 
 
+def map_what(request):
+    what = request.query_params.get("what", "board")
+    if what not in ("board", "best"):
+        raise RequestError(400, "what must be 'board' or 'best'", "map")
+    return what
+
+
 def json_file(data, name):
     """``data`` as a JSON file to download under ``name``."""
     name = "".join(c for c in name if c.isalnum() or c in "-_.") or "trainruns"
@@ -259,11 +266,7 @@ def position_routes(mode, changing):
         return JSONResponse(job.to_json())
 
     async def map_svg(request):
-        version = query_version(request)
-        what = request.query_params.get("what", "board")
-        if what not in ("board", "best"):
-            raise RequestError(400, "what must be 'board' or 'best'", "map")
-        text = await run_in_threadpool(mode.svg, version, what)
+        text = await run_in_threadpool(mode.svg, query_version(request), map_what(request))
         return Response(text, media_type="image/svg+xml")
 
     return [
@@ -306,7 +309,7 @@ def game_routes(mode, changing):
         return json_file(data, f"position-{data.get('corporation', '')}")
 
     async def map_svg(request):
-        text = await run_in_threadpool(mode.svg, query_version(request))
+        text = await run_in_threadpool(mode.svg, query_version(request), map_what(request))
         return Response(text, media_type="image/svg+xml")
 
     return [

@@ -51,6 +51,7 @@ class GameMode:
         self.solve_job = None
         self._svg = {}          # map key -> SVG of the map without a run
         self._view = {}
+        self._best = None       # (version, board, run, heading) of the last solve
         self._lock = threading.Lock()
         save_atomically(path, engine.log(game))
         self._after_change()
@@ -131,10 +132,16 @@ class GameMode:
                 "last": self.last, "undo": engine.can_undo(self.game),
                 "solve": self.solve_job.to_json(full=False) if self.solve_job else None}
 
-    def svg(self, version):
-        """The map (no run) of ``version``; drawn again only when the map has changed."""
+    def svg(self, version, what="board"):
+        """The map of ``version`` without a run (``board``: drawn again only when the map
+        has changed) or with the operating corporation's best run (``best``)."""
         if version != self.version:
             raise InputError(f"version {version} is not the current one ({self.version})", "map")
+        if what == "best":
+            best = self._best
+            if best is None or best[0] != version:
+                raise InputError("no best run of this turn is solved yet", "map")
+            return picture.svg(best[1], best[2], title=best[3])
         look = self._look()
         if look["map_key"] not in self._svg:
             st = look["state"]
@@ -166,7 +173,7 @@ class GameMode:
             out = run.to_json(with_seconds=True)
             out["corporation"] = corp
             out["colors"] = [train_color(i) for i in range(len(run.routes))]
-            out["svg"] = picture.svg(board, run, title=heading)
+            self._best = (version, board, run, heading)  # drawn when the page asks (svg "best")
             return out
 
         self.solve_job = self.jobs.submit("solve", version, work)

@@ -37,10 +37,14 @@ class Job(Progress):
         self.t0 = time.monotonic()
         self.cancelled = threading.Event()
 
-    # Progress: the search reports here; a cancelled job stops at its next report.
-    def update(self, stage, **info):
+    def check(self):
+        """Stop here if the job was cancelled (called between a job's long steps)."""
         if self.cancelled.is_set():
             raise Cancelled()
+
+    # Progress: the search reports here; a cancelled job stops at its next report.
+    def update(self, stage, **info):
+        self.check()
         self.progress = {"stage": stage, **{k: int(v) for k, v in info.items()}}
 
     # whatif's rankings report variants done out of a total.
@@ -48,8 +52,7 @@ class Job(Progress):
         self.progress = {"stage": "variants", "done": 0, "total": int(total)}
 
     def advance(self):
-        if self.cancelled.is_set():
-            raise Cancelled()
+        self.check()
         self.progress = dict(self.progress, done=self.progress.get("done", 0) + 1)
 
     def to_json(self, full=True):

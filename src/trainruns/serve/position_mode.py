@@ -151,9 +151,7 @@ class PositionMode:
                 self.best.pop(old, None)
             out = run.to_json(with_seconds=True)
             out["colors"] = [train_color(i) for i in range(len(run.routes))]
-            if version == self.version:
-                out["svg"] = self.svg(version, "best")
-            return out
+            return out  # the page asks for the drawing (svg "best") only if it still wants it
 
         self.solve_job = self.jobs.submit("solve", version, work)
 
@@ -175,6 +173,7 @@ class PositionMode:
                 best = solve(board, time_limit=self.time_limit, progress=job)
             run, verdict = audited_run(board, declaration, best=best, where="routes")
             problems = [p.to_json() for p in verdict.problems]
+            job.check()
             out = verdict.to_json()
             out.pop("best", None)
             out["best_revenue"] = best.revenue

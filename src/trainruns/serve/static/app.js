@@ -114,10 +114,12 @@ function showSolve(job) {
       el("span", { class: "swatch", style: `background:${r.colors[i]}` }),
       el("b", {}, `${x.train}-train`), ` ${x.revenue}`, el("span", { class: "stops" }, x.stops.join(" → ")))));
     for (const t of r.idle || []) routes.append(el("li", { class: "muted" }, `${t}-train idle`));
-    if (r.svg) {
-      setMap(r.svg);
+    const v = job.version;
+    api(`api/map.svg?version=${v}&what=best`).then((svg) => {
+      if (state.version !== v) return;
+      setMap(svg);
       $("map").dataset.best = "1";
-    }
+    }).catch(() => { /* a newer version is on its way */ });
   } else if (job.status === "failed") {
     $("revenue").textContent = "—";
     $("run-status").textContent = job.error;

@@ -173,10 +173,14 @@ function showRun(job) {
     $("run-routes").replaceChildren(...r.routes.map((x, i) => el("li", {},
       el("span", { class: "swatch", style: `background:${r.colors[i]}` }),
       el("b", {}, `${x.train}-train`), ` ${x.revenue}`, el("span", { class: "stops" }, x.stops.join(" → ")))));
-    showSvg($("map"), r.svg, clickHex);
-    $("map").dataset.key = "run";
-    $("map").dataset.version = String(game.version);
-    highlightLays();
+    const v = job.version;
+    api(`api/map.svg?version=${v}&what=best`).then((svg) => {
+      if (game.version !== v) return;
+      showSvg($("map"), svg, clickHex);
+      $("map").dataset.key = "run";
+      $("map").dataset.version = String(v);
+      highlightLays();
+    }).catch(() => { /* a newer version is on its way */ });
   } else if (job.status === "failed") {
     $("revenue").textContent = "—";
     $("run-status").textContent = job.error;
