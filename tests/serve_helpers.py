@@ -108,3 +108,15 @@ def click_hex(driver, hex_id, tries=20):
             if attempt == tries - 1:
                 raise
             time.sleep(0.25)
+
+
+def finished(client, job, timeout=180):
+    """Poll a job (``/api/job/ID``) until it ends, generously (the machine may be busy);
+    return it with its result."""
+    t_end = time.monotonic() + timeout
+    job = client.get(f"/api/job/{job['id']}").json()
+    while job["status"] in ("queued", "running"):
+        assert time.monotonic() < t_end, f"job {job['id']} still {job['status']}"
+        time.sleep(0.1)
+        job = client.get(f"/api/job/{job['id']}").json()
+    return job

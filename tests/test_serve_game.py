@@ -13,7 +13,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from serve_game_script import PLAYERS, SEED, first_rounds
-from serve_helpers import Server
+from serve_helpers import Server, finished
 from trainruns.game.game import Game
 from trainruns.serve import game_engine
 from trainruns.serve import game_mode as game_mode_module
@@ -197,6 +197,14 @@ def test_run_best_or_a_declared_run(served):
     state = client.get("/api/state").json()
     corp = state["active"]["corporation"]
     assert {"type": "run_routes", "corporation": corp, "routes": "best"} in state["actions"]
+    # the page shows the operating corporation's best run before it runs
+    from trainruns.search import solve
+
+    best = solve(game.position())
+    job = finished(client, state["solve"])
+    assert job["result"]["corporation"] == corp and job["result"]["revenue"] == best.revenue
+    svg = client.get("/api/map.svg", params={"version": state["version"], "what": "best"}).text
+    assert f"Total: {best.revenue}" in svg
     declared = {"routes": [{"train": "2", "stops": ["H16.0", "I15.0"]}]}
     expected = audit(game.position(), declared)
     assert not expected.legal

@@ -15,6 +15,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from conftest import ROOT
+from serve_helpers import finished
 from trainruns.search import solve
 from trainruns.serve.app import MAX_BODY, create_app
 from trainruns.serve.jobs import Jobs
@@ -35,17 +36,6 @@ def served():
     with TestClient(create_app(mode, jobs), base_url=LOCAL) as client:
         yield client, mode
     jobs.close()
-
-
-def finished(client, job, timeout=180):
-    """Poll a job until it ends (generous: the machine may be busy); with its result."""
-    t_end = time.monotonic() + timeout
-    job = client.get(f"/api/job/{job['id']}").json()
-    while job["status"] in ("queued", "running"):
-        assert time.monotonic() < t_end, f"job {job['id']} still {job['status']}"
-        time.sleep(0.1)
-        job = client.get(f"/api/job/{job['id']}").json()
-    return job
 
 
 def snapshot(client):

@@ -18,7 +18,7 @@ def tile_lays(data, hex_id):
     ``[(move, variant position)]``; ``move`` is ``{"hex", "tile", "rotation"}`` plus
     ``"replaces"`` for an upgrade. A position without tiles to lay (a custom map) is
     an :class:`InputError` saying so."""
-    return [(move, variant) for move, variant in whatif.tile_candidates(data) if move["hex"] == hex_id]
+    return whatif.tile_candidates(data, hexes={hex_id})
 
 
 def lay(data, hex_id, tile, rotation):
