@@ -288,3 +288,25 @@ def test_a_solve_cut_by_the_time_limit_says_its_bound():
     else:
         assert result["revenue"] <= proven.revenue <= result["bound"]
         assert f"at most {result['bound']}" in svg
+
+
+def test_serving_a_network_prints_a_token_and_needs_it():
+    """--host other than this machine's name: the printed address carries a random token
+    and a request without it is refused (127.0.0.2 is loopback, so nothing leaves the
+    machine)."""
+    import httpx
+    from urllib.parse import parse_qs, urlsplit
+
+    from serve_helpers import Server
+
+    server = Server(FIXTURE, "--host", "127.0.0.2")
+    try:
+        token = parse_qs(urlsplit(server.url).query)["token"][0]
+        assert len(token) >= 24
+        base = server.url.split("?")[0]
+        assert httpx.get(base + "api/state", timeout=60).status_code == 403
+        assert httpx.get(base + "api/state", params={"token": token[:-1]}, timeout=60).status_code == 403
+        r = httpx.get(base + "api/state", headers={"X-Trainruns-Token": token}, timeout=60)
+        assert r.status_code == 200 and r.json()["corporation"] == "SALR"
+    finally:
+        server.stop()
