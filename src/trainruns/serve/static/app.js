@@ -49,11 +49,16 @@ function clickHex(id) {
 function show(s) {
   const before = state ? state.version : null;
   state = s;
+  $("side").hidden = !!s.empty;
   if (s.empty) {
     $("heading").textContent = "no position open";
     $("map").innerHTML = '<p class="hint">Open a position file (JSON) with <b>Open…</b> above.</p>';
     return;
   }
+  // a custom map has no tiles to lay: no Tiles tab, no ranking of lays
+  document.querySelector('.tab[data-tool="tiles"]').hidden = !s.tiled;
+  $("rank-box").hidden = !s.tiled;
+  if (!s.tiled && tool === "tiles") selectTool("tokens");
   $("heading").textContent = [s.title || "custom map", s.corporation, "phase " + s.phase,
     "trains " + (s.trains.join(", ") || "none")].join(" · ");
   $("undo").disabled = !s.undo;
@@ -248,15 +253,15 @@ function showRank(job) {
 
 // --- wiring -----------------------------------------------------------------------------
 
-for (const b of document.querySelectorAll(".tab")) {
-  b.addEventListener("click", () => {
-    tool = b.dataset.tool;
-    for (const t of document.querySelectorAll(".tab")) t.classList.toggle("active", t === b);
-    for (const t of ["tiles", "tokens", "audit"]) $("tool-" + t).hidden = t !== tool;
-    if (selected && tool === "tiles") showLays(selected);
-    if (selected && tool === "tokens") showTokenStops(selected);
-  });
+function selectTool(name) {
+  tool = name;
+  for (const t of document.querySelectorAll(".tab")) t.classList.toggle("active", t.dataset.tool === name);
+  for (const t of ["tiles", "tokens", "audit"]) $("tool-" + t).hidden = t !== name;
+  if (selected && tool === "tiles") showLays(selected);
+  if (selected && tool === "tokens") showTokenStops(selected);
 }
+
+for (const b of document.querySelectorAll(".tab")) b.addEventListener("click", () => selectTool(b.dataset.tool));
 $("undo").addEventListener("click", () => change({ op: "undo" }));
 $("phase").addEventListener("change", (e) => change({ op: "phase", phase: e.target.value }));
 $("corp").addEventListener("change", (e) => change({ op: "corporation", corporation: e.target.value.trim() }));
