@@ -68,6 +68,8 @@ async def read_body(request: Request):
         data = json.loads(b"".join(chunks).decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         raise RequestError(400, f"the request body is not JSON ({e})")
+    except RecursionError:
+        raise RequestError(400, "the request body nests too deeply") from None
     if not isinstance(data, dict):
         raise RequestError(400, "the request body must be a JSON object")
     return data
