@@ -189,3 +189,32 @@ def test_play_the_first_rounds_of_1832_by_clicking(driver, tmp_path):
             driver.close()
         driver.switch_to.window(driver.window_handles[0])
         server.stop()
+
+
+def test_declare_a_run_in_a_game_by_clicking(driver, tmp_path):
+    """A president declares a route by clicking its stops; a 2-train given one stop is
+    refused with the audit's rule (rules/1832.md "Operate Trains": "A train may not run
+    on a route shorter than length two"), shown with its rule id, and nothing changes."""
+    from serve_game_script import PLAYERS, SEED, to_first_run
+
+    decisions, game = to_first_run()
+    log = tmp_path / "table.json"
+    log.write_text(json.dumps(game.log()))
+    corp = game.active()["corporation"]
+    home = next(t for t in game.position()["tokens"] if t["corporation"] == corp)
+    server = Server(log)
+    try:
+        driver.get(server.url)
+        wait_for(driver, lambda d: page_version(d) == 1, what="the game")
+        before = log.read_text()
+        wait_for(driver, lambda d: d.find_elements("id", "declare-start"), what="the run controls")[0].click()
+        wait_for(driver, lambda d: d.find_element("id", "map").get_attribute("data-version") == "1", what="the map")
+        click_hex(driver, home["hex"])
+        wait_for(driver, lambda d: f"{home['hex']}.{home['stop']}" in text_of(d, "declare-routes"), what="the stop")
+        driver.find_element("id", "declare-run").click()
+        toast = wait_for(driver, lambda d: d.find_element("id", "toast").is_displayed() and text_of(d, "toast"),
+                         what="the refusal")
+        assert "[too-few-stops]" in toast
+        assert page_version(driver) == 1 and log.read_text() == before
+    finally:
+        server.stop()

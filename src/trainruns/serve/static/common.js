@@ -19,7 +19,12 @@ async function api(path, body) {
   const r = await fetch(path, opts);
   const type = r.headers.get("content-type") || "";
   const data = type.includes("json") ? await r.json() : await r.text();
-  if (!r.ok) throw new Error(data.error ? (data.where ? `${data.where}: ${data.error}` : data.error) : r.statusText);
+  if (!r.ok) {
+    // a refused action names its rule: "[rule-id] message"
+    const text = data.error ? (data.rule ? `[${data.rule}] ${data.error}` : data.where ? `${data.where}: ${data.error}` : data.error)
+      : r.statusText;
+    throw new Error(text);
+  }
   return data;
 }
 
