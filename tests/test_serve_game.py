@@ -183,6 +183,19 @@ def test_new_game_refuses_to_overwrite(tmp_path):
     assert log.read_text() == "{}"
 
 
+def test_tile_preview_only_for_a_legal_lay(served, script):
+    client, _, _ = served
+    decisions, _ = script
+    i = next(i for i, a in enumerate(decisions) if a["type"] == "lay_tile")
+    for a in decisions[:i]:
+        assert client.post("/api/act", json={"action": a}).status_code == 200
+    lay = decisions[i]
+    r = client.get("/api/preview.svg", params={k: lay[k] for k in ("hex", "tile", "rotation")})
+    assert r.status_code == 200 and f'id="hex-{lay["hex"]}"' in r.text
+    r = client.get("/api/preview.svg", params={"hex": "A1", "tile": "5", "rotation": 0})
+    assert r.status_code == 400 and "not a legal lay" in r.json()["error"]
+
+
 def test_run_best_or_a_declared_run(served):
     """GAME-CONTRACT.md: a declared run is checked as ``trainruns audit`` checks it and an
     illegal one is refused with the audit's rule id (here a stop the board lacks); "best"

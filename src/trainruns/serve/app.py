@@ -179,6 +179,18 @@ def create_app(mode, jobs, token=None, local_only=True):
     async def state(request):
         return JSONResponse(await run_in_threadpool(mode.state))
 
+    async def preview(request):
+        q = request.query_params
+        try:
+            rotation = int(q.get("rotation", ""))
+        except ValueError:
+            raise RequestError(400, "name the rotation: ?rotation=0..5", "preview") from None
+        hex_id, tile = q.get("hex", ""), q.get("tile", "")
+        if not 0 < len(hex_id) <= 20 or not 0 < len(tile) <= 20:
+            raise RequestError(400, "name the hex and the tile: ?hex=E21&tile=3&rotation=1", "preview")
+        text = await run_in_threadpool(mode.preview, hex_id, tile, rotation)
+        return Response(text, media_type="image/svg+xml")
+
     async def http_error(request, exc):
         return _error(exc.status_code, exc.detail or "error")
 
@@ -190,6 +202,7 @@ def create_app(mode, jobs, token=None, local_only=True):
     routes = build(mode, changing) + [
         Route("/api/state", handler(state)),
         Route("/api/job/{job_id}", handler(job)),
+        Route("/api/preview.svg", handler(preview)),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
     middleware = [Middleware(Gate, token=token, local_only=local_only)]
@@ -245,18 +258,6 @@ def position_routes(mode, changing):
         return JSONResponse({"hex": hex_id, "version": mode.version,
                              "lays": await run_in_threadpool(mode.lays_on, hex_id)})
 
-    async def preview(request):
-        q = request.query_params
-        try:
-            rotation = int(q.get("rotation", ""))
-        except ValueError:
-            raise RequestError(400, "name the rotation: ?rotation=0..5", "preview") from None
-        hex_id, tile = q.get("hex", ""), q.get("tile", "")
-        if not 0 < len(hex_id) <= 20 or not 0 < len(tile) <= 20:
-            raise RequestError(400, "name the hex and the tile: ?hex=E21&tile=3&rotation=1", "preview")
-        text = await run_in_threadpool(mode.preview, hex_id, tile, rotation)
-        return Response(text, media_type="image/svg+xml")
-
     async def audit(request):
         data = await read_body(request)
         job = await run_in_threadpool(mode.start_audit, {"routes": field(data, "routes", list, "audit")})
@@ -277,7 +278,6 @@ def position_routes(mode, changing):
         Route("/api/open", handler(open_position), methods=["POST"]),
         Route("/api/edit", handler(edit), methods=["POST"]),
         Route("/api/lays", handler(lays_on)),
-        Route("/api/preview.svg", handler(preview)),
         Route("/api/audit", handler(audit), methods=["POST"]),
         Route("/api/rank", handler(rank), methods=["POST"]),
         Route("/api/map.svg", handler(map_svg)),

@@ -132,6 +132,16 @@ class GameMode:
                 "last": self.last, "undo": engine.can_undo(self.game),
                 "solve": self.solve_job.to_json(full=False) if self.solve_job else None}
 
+    def preview(self, hex_id, tile, rotation):
+        """SVG of a hex and its neighbours after one of the legal lays now (not made)."""
+        lay = {"hex": hex_id, "tile": tile, "rotation": rotation}
+        if not any(a["type"] == "lay_tile" and {k: a.get(k) for k in lay} == lay for a in engine.actions(self.game)):
+            raise InputError(f"tile {tile} at rotation {rotation} is not a legal lay on {hex_id} now", "preview")
+        look = self._look()
+        position = engine.position(self.game, look["corporation"])
+        variant = dict(position, tiles=list(position.get("tiles", [])) + [lay])
+        return picture.neighbourhood(load_position(variant), hex_id)
+
     def svg(self, version, what="board"):
         """The map of ``version`` without a run (``board``: drawn again only when the map
         has changed) or with the operating corporation's best run (``best``)."""

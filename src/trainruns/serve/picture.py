@@ -16,6 +16,16 @@ from ..draw import save
 _LOCK = threading.Lock()
 
 
+def neighbourhood(board, hex_id):
+    """SVG of ``hex_id`` and the hexes around it (a tile lay's preview)."""
+    from ..hexgrid import neighbour
+
+    hx = board.hexes[hex_id]
+    at = {(h.x, h.y): hid for hid, h in board.hexes.items()}
+    around = [hex_id] + [at[n] for n in (neighbour(hx.x, hx.y, e, board.layout) for e in range(6)) if n in at]
+    return svg(board, None, focus=around, title="", show_ids=True)
+
+
 def svg(board, run=None, **options):
     """SVG text of ``board`` with ``run``'s routes (None: the board alone); ``options``
     as :func:`trainruns.draw.draw_board` takes them (caption, problems, title)."""

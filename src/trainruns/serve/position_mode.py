@@ -15,7 +15,6 @@ import threading
 from ..board import CITY
 from ..colors import train_color
 from ..errors import InputError
-from ..hexgrid import neighbour
 from ..position import load_position
 from . import lays, picture
 
@@ -120,11 +119,7 @@ class PositionMode:
         """SVG of the hex and its neighbours after a legal lay (the lay is not made)."""
         self._need_position("preview")
         _, variant = lays.lay(self.data, hex_id, tile, rotation)
-        board = load_position(variant)
-        hx = board.hexes[hex_id]
-        at = {(h.x, h.y): hid for hid, h in board.hexes.items()}
-        around = [hex_id] + [at[n] for n in (neighbour(hx.x, hx.y, e, board.layout) for e in range(6)) if n in at]
-        return picture.svg(board, None, focus=around, title="", show_ids=True)
+        return picture.neighbourhood(load_position(variant), hex_id)
 
     def _need_position(self, where):
         if self.board is None:

@@ -62,6 +62,7 @@ function controls() {
   for (const [type, list] of groups) {
     if (type === "pass") continue;
     let shown = list;
+    const later = [];  // shown under the row
     if (type === "lay_tile") {
       const hexes = [...new Set(list.map((a) => a.hex))];
       if (hexFilter && hexes.includes(hexFilter)) shown = list.filter((a) => a.hex === hexFilter);
@@ -82,13 +83,29 @@ function controls() {
       }
     };
     select.addEventListener("change", fit);
+    if (type === "lay_tile" && hexFilter && shown !== list) {
+      // the tile as it would lie, with its neighbours, before it is laid
+      const preview = el("div", { id: "lay-preview", class: "preview" });
+      const draw = async () => {
+        const a = list[Number(select.value)];
+        const q = `hex=${encodeURIComponent(a.hex)}&tile=${encodeURIComponent(a.tile)}&rotation=${a.rotation}`;
+        try {
+          showSvg(preview, await api("api/preview.svg?" + q));
+        } catch (e) {
+          preview.replaceChildren(el("p", { class: "warn" }, e.message));
+        }
+      };
+      select.addEventListener("change", draw);
+      setTimeout(draw);
+      later.push(preview);
+    }
     const go = el("button", { id: `do-${type}`, class: "primary", onclick: () => {
       const a = JSON.parse(JSON.stringify(list[Number(select.value)]));
       for (const k of Object.keys(a)) if (range(a[k])) a[k] = Number(amount.value);
       act(a);
     } }, "Do it");
     parts.push(el("div", { class: "act-row" }, el("span", { class: "act-name" }, TYPE_NAMES[type] || type),
-      select, amount, go));
+      select, amount, go), ...later);
     setTimeout(fit);
   }
   const run = groups.get("run_routes");
