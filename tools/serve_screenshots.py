@@ -46,6 +46,21 @@ def game_screens(folder):
     finally:
         close(d)
         server.stop()
+    decisions = first_rounds()[0]
+    first_lay = next(i for i, a in enumerate(decisions) if a["type"] == "lay_tile")
+    laying = game_log(decisions[:first_lay], folder / "laying.json")
+    server = Server(laying)
+    d = chromium(1400, 1000)
+    try:
+        d.get(server.url)
+        wait_for(d, lambda d: d.find_element("id", "map").get_attribute("data-version") == "1", what="the map")
+        click_hex(d, decisions[first_lay]["hex"])
+        wait_for(d, lambda d: d.find_elements("css selector", "#lay-preview svg"), what="the preview")
+        d.execute_script("window.scrollTo(0, 0)")
+        shot(d, "game-tile")
+    finally:
+        close(d)
+        server.stop()
     operating = game_log(to_first_paying_run()[0], folder / "operating.json")
     server = Server(operating)
     d = chromium(1400, 1000)
