@@ -195,7 +195,7 @@ def test_declare_a_run_in_a_game_by_clicking(driver, tmp_path):
     """A president declares a route by clicking its stops; a 2-train given one stop is
     refused with the audit's rule (rules/1832.md "Operate Trains": "A train may not run
     on a route shorter than length two"), shown with its rule id, and nothing changes."""
-    from serve_game_script import PLAYERS, SEED, to_first_run
+    from serve_game_script import to_first_run
 
     decisions, game = to_first_run()
     log = tmp_path / "table.json"

@@ -6,7 +6,6 @@ decisions on its own."""
 
 import json
 import os
-import time
 
 import httpx
 import pytest

@@ -5,11 +5,9 @@ it was (same version, same downloaded file). Revenues shown are checked against 
 independent solve of the same position built by hand.
 """
 
-import copy
 import json
 import subprocess
 import sys
-import time
 
 import pytest
 from starlette.testclient import TestClient
