@@ -311,3 +311,33 @@ def test_serving_a_network_prints_a_token_and_needs_it():
         assert r.status_code == 200 and r.json()["corporation"] == "SALR"
     finally:
         server.stop()
+
+
+def test_a_long_job_blocks_no_request_and_can_be_cancelled(served):
+    """Work runs in the worker, not on the server's loop: while a job is held running,
+    the page's requests are answered and the job reports progress; a position change
+    cancels it at its next progress report."""
+    import threading
+
+    client, mode = served
+    finished(client, client.get("/api/state").json()["solve"])
+    release, reported = threading.Event(), threading.Event()
+
+    def long_work(job):
+        job.update("assign", nodes=5, best=100, bound=130)
+        reported.set()
+        release.wait(120)
+        job.update("assign", nodes=9, best=110, bound=120)  # raises Cancelled if cancelled
+        return {"done": True}
+
+    held = mode.jobs.submit("solve", mode.version, long_work)
+    assert reported.wait(120)
+    job = client.get(f"/api/job/{held.id}").json()
+    assert job["status"] == "running" and job["progress"] == {"stage": "assign", "nodes": 5, "best": 100,
+                                                              "bound": 130}
+    assert client.get("/api/state").status_code == 200
+    assert client.get("/api/lays", params={"hex": "E21"}).json()["lays"]
+    state = client.post("/api/edit", json={"op": "trains", "trains": ["3"]}).json()  # a change: cancels it
+    release.set()
+    assert finished(client, job)["status"] == "cancelled"
+    assert finished(client, state["solve"])["status"] == "done"
