@@ -10,6 +10,7 @@ kept for undo.
 from __future__ import annotations
 
 import copy
+import json
 import threading
 
 from ..board import CITY
@@ -19,6 +20,7 @@ from ..position import load_position
 from . import lays, picture
 
 UNDO_DEPTH = 200
+UNDO_BYTES = 32 * 1024 * 1024  # the undo history's memory: positions kept as JSON text
 
 
 class PositionMode:
@@ -45,7 +47,9 @@ class PositionMode:
         board = load_position(data)
         with self._lock:
             if keep_history and self.data is not None:
-                self.history = (self.history + [self.data])[-UNDO_DEPTH:]
+                self.history = (self.history + [json.dumps(self.data)])[-UNDO_DEPTH:]
+                while len(self.history) > 1 and sum(map(len, self.history)) > UNDO_BYTES:
+                    self.history.pop(0)
             self.data, self.board = data, board
             self.version += 1
             self._svg = {}
@@ -82,7 +86,7 @@ class PositionMode:
         with self._lock:
             if not self.history:
                 raise InputError("nothing to undo", "undo")
-            previous = self.history.pop()
+            previous = json.loads(self.history.pop())
         return self.replace(previous, keep_history=False)
 
     # --- what the page shows -----------------------------------------------------------
