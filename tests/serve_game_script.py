@@ -24,12 +24,13 @@ def first_rounds():
             return next((a for a in actions if pred(a)), None)
 
         if kind == "private_auction":
-            a = first(lambda a: a["type"] == "buy_private") or first(lambda a: a["type"] == "pass")
+            a = (first(lambda a: a["type"] == "buy_private") or first(lambda a: a["type"] == "pass")
+                 or actions[0])  # a forced decision (P7's holder pars CG)
         elif kind == "stock":
             a = (first(lambda a: a["type"] == "buy_shares" and a["corporation"] in mine and a["from"] == "ipo")
                  or (None if mine else first(lambda a: a["type"] == "par"))
                  or first(lambda a: a["type"] == "pass")
-                 or first(lambda a: a["type"] == "par"))  # P7's holder must par CG
+                 or actions[0])  # a forced decision (P7's holder pars CG)
         else:
             order = ["lay_tile", "place_token", "run_routes", "dividend", "buy_train", "pass"]
             a = min(actions, key=lambda a: order.index(a["type"]) if a["type"] in order else len(order))
