@@ -16,17 +16,25 @@ function describe(a) {
   const money = (v) => (range(v) ? `${v.min}–${v.max}` : `${v}`);
   switch (a.type) {
     case "pass": return "pass";
-    case "buy_private": return `buy ${a.private} for ${money(a.price)}`;
+    case "buy_private": return `buy ${a.private}` + (a.from ? ` from ${a.from}` : "") +
+      (a.price !== undefined ? ` for ${money(a.price)}` : "");
     case "bid": return `bid on ${a.private} (${money(a.price)})`;
     case "par": return `par ${a.corporation} at ${a.price}`;
     case "buy_shares": return `buy ${a.count} share${a.count > 1 ? "s" : ""} of ${a.corporation} from ${a.from}` +
       (a.price !== undefined ? ` for ${money(a.price)}` : "");
     case "sell_shares": return `sell ${a.count} share${a.count > 1 ? "s" : ""} of ${a.corporation}`;
     case "lay_tile": return `tile #${a.tile} on ${a.hex} ↻${a.rotation}`;
-    case "place_token": return `token on ${a.hex}.${a.stop}`;
+    case "place_token": return (a.kind ? `${a.kind} token` : "token") + ` on ${a.hex}` + (a.stop !== undefined ? `.${a.stop}` : "");
     case "run_routes": return a.routes === "best" ? "run the best run" : "run the declared routes";
     case "dividend": return a.kind;
-    case "buy_train": return `buy a ${a.train}-train from ${a.from} for ${money(a.price)}`;
+    case "buy_train": return `buy a ${a.train}-train from ${a.from}` + (a.price !== undefined ? ` for ${money(a.price)}` : "");
+    case "discard_train": return `discard a ${a.train}-train`;
+    case "protect": return `protect ${a.corporation}'s share price`;
+    case "redeem": return `redeem a share of ${a.corporation}` + (a.from ? ` from ${a.from}` : "");
+    case "reissue": return `reissue a share of ${a.corporation}`;
+    case "exchange": return `exchange ${a.private} for a share of ${a.corporation}`;
+    case "trade_private": return `buy ${a.private} from ${a.from} for ${money(a.price)}`;
+    case "buy_token": return `buy a ${a.kind} token`;
     default: {
       const rest = Object.entries(a).filter(([k]) => !["type", "player", "corporation"].includes(k))
         .map(([k, v]) => `${k} ${range(v) ? money(v) : JSON.stringify(v)}`);
@@ -38,7 +46,9 @@ function describe(a) {
 const TYPE_NAMES = {
   buy_private: "Buy a private", bid: "Bid", par: "Start a corporation", buy_shares: "Buy shares",
   sell_shares: "Sell shares", lay_tile: "Lay a tile", place_token: "Place a token", run_routes: "Run trains",
-  dividend: "Dividend", buy_train: "Buy a train",
+  dividend: "Dividend", buy_train: "Buy a train", discard_train: "Discard a train", protect: "Protect a price",
+  redeem: "Redeem a share", reissue: "Reissue a share", exchange: "Exchange a private", trade_private: "Trade a private",
+  buy_token: "Buy a token",
 };
 
 // --- acting -------------------------------------------------------------------------------
