@@ -67,8 +67,10 @@ class GameMode:
                 engine.act(self.game, action)
             except engine.Refusal as r:
                 return {"rule": r.rule, "message": r.message}
+            except InputError:
+                raise  # a malformed action is refused before the game is touched
             except Exception:
-                self.game = engine.load(before)  # bad input or a bug: the game as it was
+                self.game = engine.load(before)  # a bug: the game as it was
                 raise
             try:
                 save_atomically(self.path, engine.log(self.game))
