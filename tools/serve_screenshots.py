@@ -67,6 +67,7 @@ def game_screens(folder):
     try:
         d.get(server.url)
         wait_for(d, lambda d: text_of(d, "revenue").isdigit(), what="the operating corporation's best run")
+        wait_for(d, lambda d: d.find_element("id", "map").get_attribute("data-key") == "run", what="the run drawn")
         d.find_element("id", "declare-start").click()
         shot(d, "game-operating")
     finally:
@@ -84,6 +85,7 @@ def main():
     try:
         d.get(server.url)
         wait_for(d, lambda d: text_of(d, "revenue").isdigit(), what="the revenue")
+        wait_for(d, lambda d: d.find_element("id", "map").get_attribute("data-best") == "1", what="the run drawn")
         shot(d, "best-run")
 
         click_hex(d, "E21")
