@@ -1,0 +1,328 @@
+"""The web application of ``trainruns serve`` (Starlette; uvicorn serves it).
+
+Safe by default:
+- on 127.0.0.1 only requests naming this machine in ``Host`` are answered (a page on
+  another site cannot reach the server by DNS rebinding);
+- served on a network (``--host``), every request must carry the access token printed
+  in the address (``?token=`` or the ``X-Trainruns-Token`` header), compared in
+  constant time;
+- a change is a POST with a JSON body (``Content-Type: application/json``: another
+  site's form cannot send one without the browser asking first), at most
+  ``MAX_BODY`` bytes, read in pieces so a larger one is refused before it is held;
+- a bad request gets ``{"error": ..., "where": ...}`` with a 4xx status and changes
+  nothing (each change is checked in full before it replaces anything).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import secrets
+from importlib import resources
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from ..errors import InputError
+
+MAX_BODY = 2 * 1024 * 1024  # a real 1832 position is ~10 kB; a log of a whole game ~200 kB
+LOCAL_HOSTS = ["127.0.0.1", "localhost", "::1", "[::1]"]
+TOKEN_HEADER = "x-trainruns-token"
+
+
+class RequestError(Exception):
+    def __init__(self, status, what, where=None):
+        self.status, self.what, self.where = status, what, where
+
+
+def _error(status, what, where=None):
+    body = {"error": what}
+    if where:
+        body["where"] = where
+    return JSONResponse(body, status_code=status)
+
+
+async def read_body(request: Request):
+    """The request's JSON object, refused when too large, not JSON or not an object."""
+    ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if ctype != "application/json":
+        raise RequestError(415, "send the request body as application/json")
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+        raise RequestError(413, f"the request body is larger than {MAX_BODY} bytes")
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise RequestError(413, f"the request body is larger than {MAX_BODY} bytes")
+        chunks.append(chunk)
+    try:
+        data = json.loads(b"".join(chunks).decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise RequestError(400, f"the request body is not JSON ({e})")
+    except RecursionError:
+        raise RequestError(400, "the request body nests too deeply") from None
+    if not isinstance(data, dict):
+        raise RequestError(400, "the request body must be a JSON object")
+    return data
+
+
+def field(data, key, kind, where):
+    value = data.get(key)
+    if kind is int and isinstance(value, bool) or not isinstance(value, kind):
+        name = {str: "a string", int: "a whole number", list: "a list", dict: "an object"}[kind]
+        raise RequestError(400, f"'{key}' must be {name}", where)
+    if kind is str and not 0 < len(value) <= 200:
+        raise RequestError(400, f"'{key}' must be 1 to 200 characters", where)
+    return value
+
+
+class Gate:
+    """Pure ASGI middleware in front of everything: a request must name this machine
+    in ``Host`` (``local_only``: against DNS rebinding) and carry the access token
+    (when there is one). The page's own script and style sheet under /static/ hold
+    nothing of the game and need no token (a <link> or <script> cannot send a header).
+    Refusals are JSON like every other error."""
+
+    def __init__(self, app, token, local_only):
+        self.app, self.token, self.local_only = app, token, local_only
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http":
+            request = Request(scope)
+            refusal = None
+            host = request.headers.get("host", "")
+            name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+            if self.local_only and name not in LOCAL_HOSTS:
+                refusal = _error(421, f"this server answers only requests to 127.0.0.1 or localhost, not {host[:80]!r}")
+            elif self.token and not scope["path"].startswith("/static/"):
+                given = request.headers.get(TOKEN_HEADER) or request.query_params.get("token") or ""
+                if not secrets.compare_digest(given.encode(), self.token.encode()):
+                    refusal = _error(403, "this server needs its access token: open the address it printed")
+            if refusal is not None:
+                await refusal(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+STATIC = resources.files("trainruns.serve") / "static"
+
+
+def handler(fn):
+    """An endpoint whose refusals (RequestError, InputError) become JSON errors."""
+    async def endpoint(request):
+        try:
+            return await fn(request)
+        except RequestError as e:
+            return _error(e.status, e.what, e.where)
+        except InputError as e:
+            return _error(400, e.what, e.where)
+        except Exception as e:  # a bug: said in JSON like any refusal, the server lives on
+            return _error(500, f"internal error ({type(e).__name__}: {e}); please report it")
+    return endpoint
+
+
+def page(name):
+    async def index(request):
+        return FileResponse(str(STATIC / name), headers={"Cache-Control": "no-store"})
+    return index
+
+
+def query_version(request, where="map"):
+    try:
+        return int(request.query_params.get("version", ""))
+    except ValueError:
+        raise RequestError(400, "name the version: ?version=N", where) from None
+
+
+def map_what(request):
+    what = request.query_params.get("what", "board")
+    if what not in ("board", "best"):
+        raise RequestError(400, "what must be 'board' or 'best'", "map")
+    return what
+
+
+def json_file(data, name):
+    """``data`` as a JSON file to download under ``name``."""
+    name = "".join(c for c in name if c.isalnum() or c in "-_.") or "trainruns"
+    if not name.endswith(".json"):
+        name += ".json"
+    return Response(json.dumps(data, indent=1) + "\n", media_type="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+def create_app(mode, jobs, token=None, local_only=True):
+    """The application for ``mode``: a :class:`~trainruns.serve.position_mode.PositionMode`
+    or a :class:`~trainruns.serve.game_mode.GameMode`.
+
+    ``token``: the access token every request must carry (None: none needed);
+    ``local_only``: answer only requests addressed to this machine by name."""
+    from .game_mode import GameMode
+
+    changing = asyncio.Lock()  # one change at a time: each builds on the one before
+    build = game_routes if isinstance(mode, GameMode) else position_routes
+
+    async def job(request):
+        found = jobs.get(request.path_params["job_id"])
+        if found is None:
+            raise RequestError(404, "no such job", "job")
+        return JSONResponse(found.to_json())
+
+    async def state(request):
+        return JSONResponse(await run_in_threadpool(mode.state))
+
+    async def preview(request):
+        q = request.query_params
+        try:
+            rotation = int(q.get("rotation", ""))
+        except ValueError:
+            raise RequestError(400, "name the rotation: ?rotation=0..5", "preview") from None
+        hex_id, tile = q.get("hex", ""), q.get("tile", "")
+        if not 0 < len(hex_id) <= 20 or not 0 < len(tile) <= 20:
+            raise RequestError(400, "name the hex and the tile: ?hex=E21&tile=3&rotation=1", "preview")
+        text = await run_in_threadpool(mode.preview, hex_id, tile, rotation)
+        return Response(text, media_type="image/svg+xml")
+
+    async def http_error(request, exc):
+        return _error(exc.status_code, exc.detail or "error")
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        yield
+        jobs.close()
+
+    routes = build(mode, changing) + [
+        Route("/api/state", handler(state)),
+        Route("/api/job/{job_id}", handler(job)),
+        Route("/api/preview.svg", handler(preview)),
+        Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
+    ]
+    middleware = [Middleware(Gate, token=token, local_only=local_only)]
+    return Starlette(routes=routes, middleware=middleware, lifespan=lifespan,
+                     exception_handlers={HTTPException: http_error})
+
+
+def position_routes(mode, changing):
+    """Position mode: change the position, see its best run, audit, rank lays."""
+
+    async def position(request):
+        if mode.data is None:
+            raise RequestError(404, "no position is open", "position")
+        return json_file(mode.data, mode.name)
+
+    async def open_position(request):
+        data = await read_body(request)
+        pos = field(data, "position", dict, "open")
+        async with changing:
+            await run_in_threadpool(mode.replace, pos)
+        return JSONResponse(await run_in_threadpool(mode.state))
+
+    async def edit(request):
+        """One change: lay, token, trains, phase, corporation or undo."""
+        data = await read_body(request)
+        op = field(data, "op", str, "edit")
+        if op == "lay":
+            rotation = field(data, "rotation", int, "lay")
+            call = (mode.lay, field(data, "hex", str, "lay"), field(data, "tile", str, "lay"), rotation)
+        elif op == "token":
+            call = (mode.toggle_token, field(data, "hex", str, "token"), field(data, "stop", int, "token"),
+                    field(data, "corporation", str, "token"))
+        elif op == "trains":
+            trains = field(data, "trains", list, "trains")
+            if len(trains) > 20 or not all(isinstance(t, str) and 0 < len(t) <= 20 for t in trains):
+                raise RequestError(400, "'trains' must be at most 20 train names", "trains")
+            call = (mode.set_field, "trains", trains)
+        elif op in ("phase", "corporation"):
+            call = (mode.set_field, op, field(data, op, str, op))
+        elif op == "undo":
+            call = (mode.undo,)
+        else:
+            raise RequestError(400, f"unknown change {op!r}: lay, token, trains, phase, corporation or undo",
+                               "edit")
+        async with changing:
+            await run_in_threadpool(*call)
+        return JSONResponse(await run_in_threadpool(mode.state))
+
+    async def lays_on(request):
+        hex_id = request.query_params.get("hex", "")
+        if not hex_id or len(hex_id) > 20:
+            raise RequestError(400, "name a hex: ?hex=D20", "lays")
+        return JSONResponse({"hex": hex_id, "version": mode.version,
+                             "lays": await run_in_threadpool(mode.lays_on, hex_id)})
+
+    async def audit(request):
+        data = await read_body(request)
+        job = await run_in_threadpool(mode.start_audit, {"routes": field(data, "routes", list, "audit")})
+        return JSONResponse(job.to_json())
+
+    async def rank(request):
+        await read_body(request)
+        job = await run_in_threadpool(mode.start_rank)
+        return JSONResponse(job.to_json())
+
+    async def map_svg(request):
+        text = await run_in_threadpool(mode.svg, query_version(request), map_what(request))
+        return Response(text, media_type="image/svg+xml")
+
+    return [
+        Route("/", handler(page("index.html"))),
+        Route("/api/position", handler(position)),
+        Route("/api/open", handler(open_position), methods=["POST"]),
+        Route("/api/edit", handler(edit), methods=["POST"]),
+        Route("/api/lays", handler(lays_on)),
+        Route("/api/audit", handler(audit), methods=["POST"]),
+        Route("/api/rank", handler(rank), methods=["POST"]),
+        Route("/api/map.svg", handler(map_svg)),
+    ]
+
+
+def game_routes(mode, changing):
+    """Game mode: the game's state and legal actions, one action at a time, its log."""
+
+    async def act(request):
+        data = await read_body(request)
+        action = field(data, "action", dict, "act")
+        async with changing:
+            refusal = await run_in_threadpool(mode.act, action)
+        if refusal is not None:
+            return JSONResponse({"error": refusal["message"], "rule": refusal["rule"], "where": "action"},
+                                status_code=409)
+        return JSONResponse(await run_in_threadpool(mode.state))
+
+    async def version(request):
+        return JSONResponse({"version": mode.version})
+
+    async def log(request):
+        return json_file(await run_in_threadpool(mode.log), os.path.basename(mode.path))
+
+    async def position(request):
+        corp = request.query_params.get("corporation") or None
+        if corp is not None and len(corp) > 20:
+            raise RequestError(400, "no such corporation", "position")
+        data = await run_in_threadpool(mode.position, corp)
+        return json_file(data, f"position-{data.get('corporation', '')}")
+
+    async def map_svg(request):
+        text = await run_in_threadpool(mode.svg, query_version(request), map_what(request))
+        return Response(text, media_type="image/svg+xml")
+
+    return [
+        Route("/", handler(page("game.html"))),
+        Route("/api/act", handler(act), methods=["POST"]),
+        Route("/api/version", handler(version)),
+        Route("/api/log", handler(log)),
+        Route("/api/position", handler(position)),
+        Route("/api/map.svg", handler(map_svg)),
+    ]
+
+
+def new_token():
+    return secrets.token_urlsafe(24)

@@ -1,0 +1,80 @@
+"""The one place ``trainruns serve`` talks to the game engine (:mod:`trainruns.game`).
+
+The game mode uses only what ../shared/GAME-CONTRACT.md promises of a game (new, load,
+actions, act, state, log, position) plus the stock market's grid for drawing it, all
+through the functions below, so a change in the engine's Python API is mended here.
+"""
+
+from __future__ import annotations
+
+from ..errors import InputError
+from ..game.errors import Refusal  # noqa: F401  (re-exported: an illegal action)
+from ..game.game import TITLES, Game
+from ..game.log import FORMAT, effective
+
+
+def is_log(data):
+    """Whether a parsed JSON file is a game log (else it is taken as a position)."""
+    return isinstance(data, dict) and data.get("format") == FORMAT
+
+
+def titles():
+    return sorted(TITLES)
+
+
+def new(title, players, seed=None):
+    if title not in TITLES:
+        raise InputError(f"no game engine for title {title!r} (games: {', '.join(titles())})", "--new")
+    if len(set(players)) != len(players) or not all(players):
+        raise InputError("player names must be distinct and not empty", "--players")
+    return Game(title, list(players), seed)
+
+
+def load(log, where="log"):
+    """The game of a log, replayed (a bad log is an :class:`InputError`)."""
+    return Game.replay(log, where=where)
+
+
+def act(game, action):
+    """Check and apply one action; a :class:`Refusal` (rule id, message) leaves the game
+    unchanged."""
+    game.act(action, where="action")
+
+
+def actions(game):
+    return game.actions()
+
+
+def active(game):
+    return game.active()
+
+
+def state(game):
+    return game.to_json()
+
+
+def log(game):
+    return game.log()
+
+
+def can_undo(game):
+    """Whether a decision stands that ``undo`` would take back."""
+    return bool(effective(game.log()["actions"]))
+
+
+def position(game, corporation=None):
+    return game.position(corporation)
+
+
+def market(game):
+    """The stock market as rows of ``{"price", "zone"}`` boxes, and for each box holding
+    price tokens the corporations in stacking order (top last), or None when the title's
+    engine keeps no grid."""
+    grid = getattr(game.rules, "market", None)
+    rows = getattr(grid, "rows", None)
+    if rows is None:
+        return None
+    out = [[{"price": grid.price((r, c)), "zone": grid.zone((r, c))} for c in range(len(row))]
+           for r, row in enumerate(rows)]
+    stacks = {f"{r},{c}": list(ids) for (r, c), ids in getattr(grid, "stacks", {}).items() if ids}
+    return {"rows": out, "stacks": stacks}

@@ -1,0 +1,191 @@
+"""Game mode: one game kept by the server, played from the page, saved after every action.
+
+The game is its log (GAME-CONTRACT.md). After each accepted action the log is written
+to its file atomically (a temporary file beside it, flushed to disk, then renamed over
+it), so a killed server or a closed laptop loses nothing and ``trainruns serve LOG``
+resumes the game as it was. A refused action (a rule id and the rulebook's words)
+changes nothing. Every browser polls ``version`` and sees the others' actions.
+
+While a corporation operates, its proven best run is solved in the worker (as in
+position mode) and drawn on the map, so the table sees what "run best" will pay.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+import threading
+
+from ..colors import corporation_color, text_color_on, train_color
+from ..errors import InputError
+from ..position import load_position
+from . import game_engine as engine
+from . import picture
+
+
+def save_atomically(path, data):
+    """Write ``data`` as JSON to ``path`` so that the file is always either the old log
+    or the new one, never half of one."""
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".trainruns-", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(data, fh, indent=1)
+            fh.write("\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+class GameMode:
+    def __init__(self, game, path, jobs, time_limit):
+        self.game, self.path, self.jobs, self.time_limit = game, path, jobs, time_limit
+        self.version = 1
+        self.last = None        # the last action taken and its events
+        self.solve_job = None
+        self._svg = {}          # map key -> SVG of the map without a run
+        self._view = {}
+        self._best = None       # (version, board, run, heading) of the last solve
+        self._lock = threading.Lock()
+        save_atomically(path, engine.log(game))
+        self._after_change()
+
+    # --- acting ------------------------------------------------------------------------
+
+    def act(self, action):
+        """Take one action; a refusal is returned (``{"rule", "message"}``), bad input
+        raises. The log is on disk before the action counts as taken."""
+        with self._lock:
+            before = engine.log(self.game)
+            try:
+                engine.act(self.game, action)
+            except engine.Refusal as r:
+                return {"rule": r.rule, "message": r.message}
+            except InputError:
+                raise  # a malformed action is refused before the game is touched
+            except Exception:
+                self.game = engine.load(before)  # a bug: the game as it was
+                raise
+            try:
+                save_atomically(self.path, engine.log(self.game))
+            except OSError as e:
+                self.game = engine.load(before)  # not saved: not taken
+                raise InputError(f"cannot save the game log ({e.strerror or e}); the action was not taken",
+                                 self.path) from None
+            self.last = {"action": action, "events": engine.state(self.game).get("events", [])}
+            self.version += 1
+        self._after_change()
+        return None
+
+    # --- what the page shows -----------------------------------------------------------
+
+    def log(self):
+        return engine.log(self.game)
+
+    def position(self, corporation=None):
+        """The position of ``corporation`` (default: the one operating, else the first)."""
+        st = engine.state(self.game)
+        corp = corporation or self.map_corporation(st)
+        if corp not in {c["id"] for c in st["corporations"]}:
+            raise InputError(f"no corporation {corp!r} in this game", "position")
+        return engine.position(self.game, corp)
+
+    def map_corporation(self, st):
+        """The corporation whose position draws the map: the operating one, else the
+        first (the map's tiles and every token are the same in each one's position)."""
+        active = st.get("active") or {}
+        if active.get("corporation"):
+            return active["corporation"]
+        return st["corporations"][0]["id"]
+
+    def _look(self):
+        """What the page draws of the game now, worked out once per version: the map's
+        corporation and board, its stops, and a key that changes only when the map does
+        (a stock round redraws nothing)."""
+        if self._view.get("version") != self.version:
+            st = engine.state(self.game)
+            corp = self.map_corporation(st)
+            position = engine.position(self.game, corp)
+            board = load_position(position)
+            drawn = {k: v for k, v in position.items() if k not in ("corporation", "trains")}
+            key = hashlib.sha256(json.dumps(drawn, sort_keys=True).encode()).hexdigest()[:16]
+            hexes = {hid: [{"kind": s.kind, "value": s.value, "slots": s.slots, "tokens": list(s.tokens),
+                            "name": s.name or hx.name} for s in hx.stops]
+                     for hid, hx in board.hexes.items()}
+            self._view = {"version": self.version, "state": st, "corporation": corp, "board": board,
+                          "hexes": hexes, "map_key": key}
+        return self._view
+
+    def state(self):
+        look = self._look()
+        st = look["state"]
+        return {"mode": "game", "version": self.version, "log": os.path.basename(self.path),
+                "state": st, "active": engine.active(self.game), "actions": engine.actions(self.game),
+                "market": engine.market(self.game), "hexes": look["hexes"], "map_key": look["map_key"],
+                "map_corporation": look["corporation"],
+                "colors": {c["id"]: corporation_color(c["id"]) for c in st["corporations"]},
+                "text_colors": {c["id"]: text_color_on(corporation_color(c["id"])) for c in st["corporations"]},
+                "last": self.last, "undo": engine.can_undo(self.game),
+                "solve": self.solve_job.to_json(full=False) if self.solve_job else None}
+
+    def preview(self, hex_id, tile, rotation):
+        """SVG of a hex and its neighbours after one of the legal lays now (not made)."""
+        lay = {"hex": hex_id, "tile": tile, "rotation": rotation}
+        if not any(a["type"] == "lay_tile" and {k: a.get(k) for k in lay} == lay for a in engine.actions(self.game)):
+            raise InputError(f"tile {tile} at rotation {rotation} is not a legal lay on {hex_id} now", "preview")
+        look = self._look()
+        position = engine.position(self.game, look["corporation"])
+        variant = dict(position, tiles=list(position.get("tiles", [])) + [lay])
+        return picture.neighbourhood(load_position(variant), hex_id)
+
+    def svg(self, version, what="board"):
+        """The map of ``version`` without a run (``board``: drawn again only when the map
+        has changed) or with the operating corporation's best run (``best``)."""
+        if version != self.version:
+            raise InputError(f"version {version} is not the current one ({self.version})", "map")
+        if what == "best":
+            best = self._best
+            if best is None or best[0] != version:
+                raise InputError("no best run of this turn is solved yet", "map")
+            return picture.svg(best[1], best[2], title=best[3])
+        look = self._look()
+        if look["map_key"] not in self._svg:
+            st = look["state"]
+            self._svg = {look["map_key"]: picture.svg(look["board"], None, title=self._heading(st))}
+        return self._svg[look["map_key"]]
+
+    @staticmethod
+    def _heading(st):
+        return f"{st['title']} · phase {st['phase']}"
+
+    # --- the operating corporation's best run -------------------------------------------
+
+    def _after_change(self):
+        self.jobs.cancel("solve")
+        self.solve_job = None
+        st = engine.state(self.game)
+        corp = (st.get("active") or {}).get("corporation")
+        if st.get("finished") or not corp or st["round"]["kind"] != "operating":
+            return
+        info = next((c for c in st["corporations"] if c["id"] == corp), {})
+        if not info.get("trains"):
+            return
+        version, board, heading = self.version, self._look()["board"], self._heading(st)
+
+        def work(job):
+            from ..search import solve
+
+            run = solve(board, time_limit=self.time_limit, progress=job)
+            out = run.to_json(with_seconds=True)
+            out["corporation"] = corp
+            out["colors"] = [train_color(i) for i in range(len(run.routes))]
+            self._best = (version, board, run, heading)  # drawn when the page asks (svg "best")
+            return out
+
+        self.solve_job = self.jobs.submit("solve", version, work)

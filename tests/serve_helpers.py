@@ -1,0 +1,122 @@
+"""Helpers of the ``trainruns serve`` tests: a real server process and a real browser.
+
+The server is the installed command (``python -m trainruns serve ... --port 0``), read
+for the address it prints. The browser is Debian's Chromium driven through selenium with
+Debian's chromedriver: never a downloaded browser.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+ADDRESS = re.compile(r"open (http://\S+)")
+os.environ.setdefault("SE_AVOID_STATS", "true")  # selenium: no usage report
+
+
+class Server:
+    """``trainruns serve ARGS --port 0`` in a child process; ``url`` is what it printed."""
+
+    def __init__(self, *args, startup=120):
+        self.proc = subprocess.Popen([sys.executable, "-m", "trainruns", "serve", *map(str, args), "--port", "0"],
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        line = self.proc.stdout.readline()
+        m = ADDRESS.search(line)
+        if not m:
+            self.stop()
+            raise RuntimeError(f"serve printed {line!r}; stderr: {self.proc.stderr.read()[:2000]}")
+        self.url = m.group(1)
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+def browser_missing():
+    """Why the browser tests cannot run here, or None."""
+    if not os.path.exists(CHROMIUM) or not os.path.exists(CHROMEDRIVER):
+        return f"needs Debian's chromium and chromium-driver ({CHROMIUM}, {CHROMEDRIVER}); .ci/run installs them"
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        return "needs selenium (pip install -e '.[test]')"
+    return None
+
+
+def chromium(width=1500, height=1000):
+    """A headless Chromium with a fresh profile, flags for running as root offline."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    profile = tempfile.mkdtemp(prefix="trainruns-chromium-")
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = CHROMIUM
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--disable-dev-shm-usage", f"--user-data-dir={profile}", f"--window-size={width},{height}"):
+        opts.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=opts)
+    driver.set_page_load_timeout(120)
+    driver.trainruns_profile = profile
+    return driver
+
+
+def close(driver):
+    profile = getattr(driver, "trainruns_profile", None)
+    driver.quit()
+    if profile:
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def wait_for(driver, condition, timeout=180, what="the page"):
+    """Wait (generously: a busy machine compiles and solves) until ``condition(driver)``
+    is truthy; return its value."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, timeout, poll_frequency=0.1).until(condition, f"waiting for {what}")
+
+
+def text_of(driver, element_id):
+    return driver.find_element("id", element_id).text
+
+
+def click_hex(driver, hex_id, tries=20):
+    """Click a hex of the map as a player does (its polygon in the SVG). The map is
+    redrawn when a solve ends, so a click that found the old drawing is tried again."""
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    for attempt in range(tries):
+        try:
+            el = driver.find_element("css selector", f'#map g[id="hex-{hex_id}"] path')
+            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", el)
+            ActionChains(driver).move_to_element(el).click().perform()
+            return
+        except (StaleElementReferenceException, NoSuchElementException):
+            if attempt == tries - 1:
+                raise
+            time.sleep(0.25)
+
+
+def finished(client, job, timeout=180):
+    """Poll a job (``/api/job/ID``) until it ends, generously (the machine may be busy);
+    return it with its result."""
+    t_end = time.monotonic() + timeout
+    job = client.get(f"/api/job/{job['id']}").json()
+    while job["status"] in ("queued", "running"):
+        assert time.monotonic() < t_end, f"job {job['id']} still {job['status']}"
+        time.sleep(0.1)
+        job = client.get(f"/api/job/{job['id']}").json()
+    return job

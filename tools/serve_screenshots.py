@@ -1,0 +1,116 @@
+"""Screenshots of ``trainruns serve`` for docs/ (docs/serve-*.png), in headless Chromium.
+
+    python tools/serve_screenshots.py
+
+Starts the real command on the 1832 worked example, drives the page as a player does
+and saves: the best run, a tile lay being picked, an audit refusing a run, a ranking.
+"""
+
+import json
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from serve_game_script import PLAYERS, SEED, first_rounds, to_first_paying_run  # noqa: E402
+from serve_helpers import Server, chromium, click_hex, close, text_of, wait_for  # noqa: E402
+
+FIXTURE = ROOT / "fixtures" / "1832" / "worked_example.json"
+DOCS = ROOT / "docs"
+
+
+def shot(d, name):
+    time.sleep(0.5)
+    d.save_screenshot(str(DOCS / f"serve-{name}.png"))
+    print(DOCS / f"serve-{name}.png")
+
+
+def game_log(decisions, path):
+    log = {"format": "trainruns-game/1", "title": "1832", "players": PLAYERS, "seed": SEED, "variants": [],
+           "config": None, "actions": decisions}
+    path.write_text(json.dumps(log))
+    return path
+
+
+def game_screens(folder):
+    version = "return Number(document.body.dataset.version || 0)"
+    stock = game_log(first_rounds()[0][:9], folder / "stock.json")
+    server = Server(stock)
+    d = chromium(1400, 1250)
+    try:
+        d.get(server.url)
+        wait_for(d, lambda d: d.execute_script(version) > 0 and d.find_elements("css selector", "#map svg"))
+        shot(d, "game-stock")
+    finally:
+        close(d)
+        server.stop()
+    decisions = first_rounds()[0]
+    first_lay = next(i for i, a in enumerate(decisions) if a["type"] == "lay_tile")
+    laying = game_log(decisions[:first_lay], folder / "laying.json")
+    server = Server(laying)
+    d = chromium(1400, 1000)
+    try:
+        d.get(server.url)
+        wait_for(d, lambda d: d.find_element("id", "map").get_attribute("data-version") == "1", what="the map")
+        click_hex(d, decisions[first_lay]["hex"])
+        wait_for(d, lambda d: d.find_elements("css selector", "#lay-preview svg"), what="the preview")
+        d.execute_script("window.scrollTo(0, 0)")
+        shot(d, "game-tile")
+    finally:
+        close(d)
+        server.stop()
+    operating = game_log(to_first_paying_run()[0], folder / "operating.json")
+    server = Server(operating)
+    d = chromium(1400, 1000)
+    try:
+        d.get(server.url)
+        wait_for(d, lambda d: text_of(d, "revenue").isdigit(), what="the operating corporation's best run")
+        wait_for(d, lambda d: d.find_element("id", "map").get_attribute("data-key") == "run", what="the run drawn")
+        d.find_element("id", "declare-start").click()
+        shot(d, "game-operating")
+    finally:
+        close(d)
+        server.stop()
+
+
+def main():
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        game_screens(Path(folder))
+    server = Server(FIXTURE)
+    d = chromium(1400, 900)
+    try:
+        d.get(server.url)
+        wait_for(d, lambda d: text_of(d, "revenue").isdigit(), what="the revenue")
+        wait_for(d, lambda d: d.find_element("id", "map").get_attribute("data-best") == "1", what="the run drawn")
+        shot(d, "best-run")
+
+        click_hex(d, "E21")
+        wait_for(d, lambda d: d.find_elements("css selector", '#lays button[data-tile="3"]'))[0].click()
+        wait_for(d, lambda d: d.find_elements("id", "lay-confirm"))
+        shot(d, "tile-lay")
+
+        d.find_element("css selector", '.tab[data-tool="audit"]').click()
+        trains = d.find_elements("css selector", "#audit-trains .audit-train")
+        trains[1].click()
+        for hex_id in ("A21", "D20", "B24"):
+            click_hex(d, hex_id)
+        d.find_element("id", "audit-run").click()
+        wait_for(d, lambda d: "NOT legal" in text_of(d, "audit-verdict"))
+        shot(d, "audit")
+
+        d.find_element("css selector", '.tab[data-tool="tiles"]').click()
+        d.find_element("id", "rank").click()
+        wait_for(d, lambda d: d.find_elements("css selector", "#rank-list li"), timeout=300)
+        d.execute_script("document.getElementById('rank-box').scrollIntoView()")
+        shot(d, "ranking")
+    finally:
+        close(d)
+        server.stop()
+
+
+if __name__ == "__main__":
+    main()
