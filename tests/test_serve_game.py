@@ -139,7 +139,7 @@ def test_a_log_that_cannot_be_saved_is_not_taken(served, monkeypatch):
 
 
 def test_position_of_a_corporation_loads(served, script):
-    from trainruns.position import load_position
+    from trainruns.load import load_position
 
     client, _, _ = served
     for a in script[0]:
@@ -210,7 +210,7 @@ def test_run_best_or_a_declared_run(served):
     corp = state["active"]["corporation"]
     assert {"type": "run_routes", "corporation": corp, "routes": "best"} in state["actions"]
     # the page shows the operating corporation's best run before it runs
-    from trainruns.search import solve
+    from trainruns.load import solve
 
     best = solve(game.position())
     job = finished(client, state["solve"])

@@ -14,7 +14,7 @@ from starlette.testclient import TestClient
 
 from conftest import ROOT
 from serve_helpers import finished
-from trainruns.search import solve
+from trainruns.load import solve
 from trainruns.serve.app import MAX_BODY, create_app
 from trainruns.serve.jobs import Jobs
 from trainruns.serve.position_mode import PositionMode

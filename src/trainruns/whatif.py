@@ -140,7 +140,7 @@ def _moves(data):
     return titles.of_position(data, "position")
 
 
-def tile_candidates(data, board=None, reached=None):
+def tile_candidates(data, board=None, reached=None, hexes=None):
     """Every legal single lay or upgrade for the operating company, as the title lays
     them (``tile_lays``: its tile checks say whether a tile may stand, the company's
     runs whether it may lay it; tokens stay on their cities across an upgrade).
@@ -152,6 +152,8 @@ def tile_candidates(data, board=None, reached=None):
     if lays is None:
         raise InputError("tile lays need a title with a tile manifest (1832, 1833NE); "
                          "this position has no tiles to lay", "position")
+    if hexes is not None:  # only the lays on these hexes (the web page asks per hex)
+        lays = [(m, v) for m, v in lays if m["hex"] in hexes]
     return lays
 
 

@@ -20,7 +20,7 @@ import threading
 
 from ..colors import corporation_color, text_color_on, train_color
 from ..errors import InputError
-from ..position import load_position
+from ..load import load_position
 from . import game_engine as engine
 from . import picture
 
@@ -179,7 +179,7 @@ class GameMode:
         version, board, heading = self.version, self._look()["board"], self._heading(st)
 
         def work(job):
-            from ..search import solve
+            from ..load import solve
 
             run = solve(board, time_limit=self.time_limit, progress=job)
             out = run.to_json(with_seconds=True)

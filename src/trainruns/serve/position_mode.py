@@ -1,7 +1,7 @@
 """Position mode: one position kept by the server, changed by the page, solved off-loop.
 
 Every change builds the new position dict and loads it with the title's own checks
-(:func:`trainruns.position.load_position`); only a position that loads replaces the
+(:func:`trainruns.load.load_position`); only a position that loads replaces the
 current one, so a refused change leaves everything as it was. Each accepted change
 bumps ``version`` and starts a solve of the new position; the previous positions are
 kept for undo.
@@ -16,7 +16,7 @@ import threading
 from ..board import CITY
 from ..colors import train_color
 from ..errors import InputError
-from ..position import load_position
+from ..load import load_position
 from . import lays, picture
 
 UNDO_DEPTH = 200
@@ -138,7 +138,7 @@ class PositionMode:
     # --- jobs --------------------------------------------------------------------------
 
     def _start_solve(self):
-        from ..search import solve
+        from ..load import solve
 
         self.jobs.cancel("solve")
         version, board = self.version, self.board
@@ -167,7 +167,7 @@ class PositionMode:
         def work(job):
             best = self.best.get(version)
             if best is None:
-                from ..search import solve
+                from ..load import solve
 
                 best = solve(board, time_limit=self.time_limit, progress=job)
             run, verdict = audited_run(board, declaration, best=best, where="routes")
