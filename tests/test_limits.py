@@ -179,7 +179,9 @@ def test_memory_budget_is_kept_and_the_answer_is_honest(tmp_path):
     out = _child(f"import json, trainruns\nr = trainruns.solve({str(path)!r}, time_limit=4, memory=600 << 20)\n"
                  "out = dict(revenue=r.revenue, optimal=r.optimal, bound=r.bound)")
     assert out["rss"] < 600
-    assert not out["optimal"] and out["bound"] >= out["revenue"] > 0
+    # on a quiet machine the search may even finish in time: then it is proven
+    assert out["bound"] >= out["revenue"] > 0
+    assert out["optimal"] == (out["bound"] == out["revenue"])
 
 
 def test_memory_option(tmp_path, capsys):
