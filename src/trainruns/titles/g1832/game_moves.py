@@ -25,12 +25,9 @@ def _tile_moves(key: str) -> tuple:
 
     data = json.loads(key)
     board = load_position(data)
-    # only hexes the company's track reaches (a reached stop, or a side reached from a
-    # neighbour) can take a connected lay: the rest need not be tried
-    stops, sides = reach(board)
-    near = {h for h, _k in stops} | {h for node in sides for h, _e in node[1]}
+    # the title's lays, from one legal run's reach (trainruns.reach), walked once
     return tuple((m["hex"], m["tile"], m["rotation"], bool(m.get("replaces")))
-                 for m, _variant in tile_candidates(data, board, hexes=near))
+                 for m, _variant in tile_candidates(data, board, reach(board)))
 
 
 @lru_cache(maxsize=4096)
