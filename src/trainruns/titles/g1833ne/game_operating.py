@@ -163,6 +163,17 @@ class OperatingRules:
                 out.append(key)
         return out
 
+    def _passable(self, m) -> bool:
+        """Map: no track across an impassable border (the route core's check, asked
+        for the one lay)."""
+        from . import TITLE, rules
+
+        try:
+            rules.check_borders(TITLE.facts, {m["hex"]: (m["tile"], m["rotation"])}, "lay")
+        except InputError:
+            return False
+        return True
+
     def lay_cost(self, m) -> int:
         """"every tile lay or upgrade costs at least $20, plus the cost of any bridge,
         tunnel or pass it completes" ([E]: the hex's terrain replaces the $20 when
@@ -186,7 +197,7 @@ class OperatingRules:
         full = len(counted) >= 2 or (counted and counted[0]["upgrade"] and len(counted) >= 2)
         out = []
         for m in game_moves.tile_lays(self.position(c.id)):
-            if m["hex"] in blocked or m["hex"] in done_hexes:
+            if m["hex"] in blocked or m["hex"] in done_hexes or not self._passable(m):
                 continue
             free = self._free_tile(c, m["hex"])
             if not free:
@@ -220,8 +231,8 @@ class OperatingRules:
         old_spec, old_rot = (tiled.tiles[before[0]], before[1]) if before else (tiled.hexes[hex_id], 0)
         old_sides = game_moves._stop_sides(old_spec, old_rot)
         new_sides = game_moves._stop_sides(tiled.tiles[tile], rotation)
-        n_new = len(tiled.tiles[tile].get("stops", []))
-        return {k: max(range(n_new), key=lambda j: (len(sides & new_sides.get(j, set())), -abs(j - k)), default=0)
+        cities = [j for j, st in enumerate(tiled.tiles[tile].get("stops", [])) if st.get("kind") == "city"]
+        return {k: max(cities, key=lambda j: (len(sides & new_sides.get(j, set())), -abs(j - k)), default=0)
                 for k, sides in old_sides.items()}
 
     def _carry_tokens(self, hex_id, mapping):
