@@ -459,3 +459,67 @@ def test_log_replays_and_undo():
     g.act(g.actions()[0])
     g.act({"type": "undo"})
     assert g.to_json()["corporations"] == before["corporations"]
+
+
+# --- List of private companies: abilities -------------------------------------------------
+
+def test_champlain_lays_two_free_connected_tiles_without_reach():
+    """P3: "lets its corporation lay two extra free tiles there, connected to each other
+    and with the C4 tile connected to Montreal, without needing to reach them"."""
+    g = _operating_cv()
+    r, s = g.rules, g.state
+    c = s.corp["CV"]
+    s.private["P3"].owner = corp_key("CV")
+    lays = r.champlain_lays(c)
+    assert {m["hex"] for m in lays} == {"C4", "C6"} and all(m["cost"] == 0 for m in lays)
+    assert all({0, 2} <= r._sides(m["tile"], m["rotation"]) for m in lays if m["hex"] == "C4")
+    assert all(3 in r._sides(m["tile"], m["rotation"]) for m in lays if m["hex"] == "C6")
+    listed = [x for x in g.actions() if x["type"] == "lay_tile" and x["hex"] in ("C4", "C6")]
+    assert listed
+    cash = c.cash
+    g.act(listed[0])
+    assert c.cash == cash
+    assert not any(x["hex"] == listed[0]["hex"] for x in g.actions() if x["type"] == "lay_tile")
+
+
+def test_blocking_privates_block_until_a_corporation_buys_them():
+    """P1 blocks H23, P2 G20, P3 C4 and C6 until bought by a corporation."""
+    g = new()
+    sell_privates(g)
+    r, s = g.rules, g.state
+    assert {"H23", "G20", "C4", "C6"} <= r.blocked_hexes()
+    s.private["P1"].owner = corp_key("CV")
+    assert "H23" not in r.blocked_hexes()
+
+
+def test_corporation_buys_a_private_for_1_to_list_price_and_dh_pays_40_more():
+    """"Corporations may buy privates from players during phases I and II for anywhere
+    between $1 and list price"; P6 costs the buyer $40 more to the bank."""
+    g = _operating_cv(price=150)
+    c = g.state.corp["CV"]
+    owner = g.state.private["P6"].owner.partition(":")[2]
+    listed = [x for x in g.actions() if x["type"] == "buy_private" and x["private"] == "P6"]
+    assert listed and listed[0]["price"] == {"min": 1, "max": 80}
+    bank, cash, seller = g.state.bank.cash, c.cash, g.state.player[owner].cash
+    g.act({"type": "buy_private", "corporation": "CV", "private": "P6", "price": 70})
+    if owner != c.president:
+        assert g.active() == {"player": owner}
+        g.act({"type": "accept", "player": owner})
+    assert g.state.private["P6"].owner == corp_key("CV")
+    assert c.cash == cash - 110 and g.state.player[owner].cash == seller + 70 and g.state.bank.cash == bank + 40
+
+
+def test_over_the_certificate_limit_sells_first(monkeypatch):
+    """[E] a player over the limit (it dropped when a corporation closed) sells first."""
+    g = new(3)
+    sell_privates(g)
+    a = who(g)
+    g.act({"type": "par", "player": a, "corporation": "CV", "price": 40})
+    g.state.corp["CV"].operated = True
+    g.state.move_shares(g.state.corp["CV"], "treasury", player_key(a), 2)
+    monkeypatch.setattr(g.rules, "cert_limit", lambda: 1)
+    while who(g) != a:
+        g.act({"type": "pass", "player": who(g)})
+    assert {x["type"] for x in g.actions()} == {"sell_shares"}
+    with pytest.raises(Refusal):
+        g.act({"type": "pass", "player": a})

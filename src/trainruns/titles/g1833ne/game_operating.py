@@ -188,6 +188,53 @@ class OperatingRules:
         ft = self.state.title_state.get("free_tile")
         return bool(ft) and ft == c.id and hex_id == self.private_data["P2"]["free_tile"]
 
+    def _sides(self, tile, rotation) -> set:
+        edges, stops = _tiled()._shape(_tiled().tiles[tile], rotation)
+        return set().union(*stops.values(), *edges) if (stops or edges) else set()
+
+    def champlain_lays(self, c) -> list[dict]:
+        """P3 Champlain & St. Lawrence: its corporation may lay two extra free tiles in
+        C4 and C6, "connected to each other and with the C4 tile connected to Montreal,
+        without needing to reach them from its own tokens" (data: companies.json)."""
+        s = self.state
+        p3 = s.private.get("P3")
+        spec = self.data.get("champlain")
+        if spec is None or p3 is None or not p3.open or p3.owner != corp_key(c.id):
+            return []
+        tiled = _tiled()
+        laid = {t["hex"]: (t["tile"], t["rotation"]) for t in s.tiles}
+        used = {}
+        for t in s.tiles:
+            used[t["tile"]] = used.get(t["tile"], 0) + 1
+        out = []
+        for h in spec["hexes"]:
+            if h["hex"] in laid:
+                continue
+            other = laid.get(h["other"])
+            kind = tiled.hexes[h["hex"]].get("kind", "clear")
+            for tile in tiled.manifest["first_tiles"].get(kind, []):
+                if used.get(tile, 0) >= tiled.manifest["counts"].get(tile, 0):
+                    continue
+                seen = set()
+                for rot in range(6):
+                    sides = frozenset(self._sides(tile, rot))
+                    if sides in seen:
+                        continue
+                    seen.add(sides)
+                    if not set(h["must_reach"]) <= sides:
+                        continue
+                    if other and (h["toward_other"] not in sides
+                                  or (h["toward_other"] + 3) % 6 not in self._sides(*other)):
+                        continue
+                    try:
+                        tiled.check_lay(h["hex"], tile, rot, None, s.phase, "lay")
+                    except InputError:
+                        continue
+                    m = {"hex": h["hex"], "tile": tile, "rotation": rot, "upgrade": False}
+                    if self._passable(m):
+                        out.append(dict(m, cost=0, free=True, private="P3"))
+        return out
+
     def tile_lays(self, c, lays) -> list[dict]:
         counted = [x for x in lays if not x.get("free")]
         if c.id == "B&L" and self.state.phase == "I" and not self.state.title_state["lowell_merchants_bought"]:
@@ -207,6 +254,8 @@ class OperatingRules:
             if cost > c.cash:
                 continue
             out.append(dict(m, cost=cost, free=free))
+        listed = {(m["hex"], m["tile"], m["rotation"] % 6) for m in out}
+        out += [m for m in self.champlain_lays(c) if (m["hex"], m["tile"], m["rotation"]) not in listed]
         return out
 
     def lay_tile(self, c, m):
@@ -215,7 +264,7 @@ class OperatingRules:
             s.pay(corp_key(c.id), "bank", m["cost"])
         if not m["free"]:
             s.title_state.setdefault("borders_paid", []).extend(k for k, _c in self._new_borders(m))
-        else:
+        elif m.get("private") != "P3":
             s.title_state["free_tile"] = None
         before = next(((t["tile"], t["rotation"]) for t in reversed(s.tiles) if t["hex"] == m["hex"]), None)
         s.tiles.append({"hex": m["hex"], "tile": m["tile"], "rotation": m["rotation"]})

@@ -22,7 +22,16 @@ class StockTurn(Step):
         return {"player": self.player}
 
     def actions(self):
-        return self._buys() + self._sells() + [{"type": "pass", "player": self.player}]
+        sells = self._sells()
+        if self._over_limit() and sells:
+            return sells   # over the certificate limit (a corporation closed): sell first
+        return self._buys() + sells + [{"type": "pass", "player": self.player}]
+
+    def _over_limit(self) -> bool:
+        """[E] a player over the certificate limit (it drops when a corporation closes)
+        sells down before anything else, while he can (docs/gaps.md)."""
+        r = self.game.rules
+        return r.player_certs(self.player) > r.cert_limit()
 
     def _buys(self):
         r, s, name = self.game.rules, self.state, self.player
@@ -64,6 +73,9 @@ class StockTurn(Step):
             raise Refusal("turn.not-yours", f"it is {self.player}'s turn in the stock round")
         t = a["type"]
         if t == "pass":
+            if self._over_limit() and self._sells():
+                raise Refusal("stock.over-limit", f"{self.player} holds more certificates than the limit "
+                                                  f"{r.cert_limit()} and must sell first")
             self.done = True
             if not self.acted:
                 self.round.passes += 1
