@@ -523,3 +523,103 @@ def test_over_the_certificate_limit_sells_first(monkeypatch):
     assert {x["type"] for x in g.actions()} == {"sell_shares"}
     with pytest.raises(Refusal):
         g.act({"type": "pass", "player": a})
+
+
+def _to_buy_train_step(g):
+    while g.round.step().__class__.__name__ != "BuyTrainStep":
+        listed = g.actions()
+        g.act(next((x for x in listed if x["type"] == "pass"),
+                   next((x for x in listed if x["type"] in ("dividend", "run_routes")), listed[0])))
+
+
+def test_emergency_no_presidents_cash_for_the_dearer_side():
+    """"If the corporation can afford one of the two available train types but not the
+    other, it can't use the president's cash to buy the more expensive one"."""
+    g = _operating_cv(price=100)
+    c = g.state.corp["CV"]
+    _to_buy_train_step(g)
+    g.state.pay(corp_key("CV"), "bank", c.cash - 80)          # $80: the 2 ($75), not the 2+1 ($100)
+    listed = [x for x in g.actions() if x["type"] == "buy_train"]
+    assert [x["train"] for x in listed] == ["2"]
+    with pytest.raises(Refusal):
+        g.act({"type": "buy_train", "corporation": "CV", "from": "bank", "train": "2+1"})
+    assert not any(x["type"] == "pass" for x in g.actions())  # it must buy
+
+
+def test_emergency_presidents_cash_then_his_sales_keep_the_presidency():
+    """"Only then does the president put in personal cash and, if that's not enough,
+    sell their own shares, without causing a presidency change in ... the operating
+    corporation, and stopping as soon as the amount is raised"."""
+    g = _operating_cv(n=3, price=100)
+    s = g.state
+    c = s.corp["CV"]
+    pres = c.president
+    s.move_shares(c, "treasury", player_key(pres), 4)          # he holds 6
+    s.move_shares(c, "treasury", "market", 4)                   # nothing left to issue
+    _to_buy_train_step(g)
+    s.pay(corp_key("CV"), "bank", c.cash)
+    s.pay(player_key(pres), "bank", s.player[pres].cash - 10)   # $10 of his own
+    listed = g.actions()
+    assert {x["type"] for x in listed} == {"sell_shares"}
+    cv = next(x for x in listed if x["corporation"] == "CV")
+    # the cheapest side ($75) needs $65 more: one share at the current price is enough
+    assert cv["count"] == 1
+    g.act(dict(cv))
+    assert c.president == pres
+    assert [x["train"] for x in g.actions() if x["type"] == "buy_train"] == ["2", "2+1"][:len(
+        [x for x in g.actions() if x["type"] == "buy_train"])]
+
+
+def test_bankrupt_shares_go_to_the_market_without_moving_prices():
+    """"their remaining shares are sold to the Stock Market without moving prices"."""
+    g = _operating_cv(n=3, price=100)
+    s = g.state
+    c = s.corp["CV"]
+    pres = c.president
+    other = next(p.name for p in s.players if p.name != pres)
+    s.move_shares(c, "treasury", player_key(other), 2)
+    _to_buy_train_step(g)
+    price = g.rules.price(c)
+    s.pay(corp_key("CV"), "bank", c.cash)
+    s.move_shares(c, "treasury", "market", c.held("treasury"))  # nothing to issue
+    s.pay(player_key(pres), "bank", s.player[pres].cash)
+    for x in s.privates:
+        x.open = False
+    g.round.step().enter()
+    assert s.player[pres].bankrupt
+    assert c.held(player_key(pres)) == 0 and c.president == other
+    assert g.rules.price(c) == price
+
+
+def test_ferry_new_bonus_moves_to_the_latest_ferry():
+    """Ferries: "a 'New' ferry bonus that always moves to the latest ferry bought"; they
+    go into the owner's position with the config's values; removed in phase IV."""
+    cfg = {"ferries": [{"id": "X", "hex": "G22", "value": 30}, {"id": "Y", "hex": "I14", "value": 20}],
+           "new_ferry_bonus": 10, "bonuses": []}
+    g = new(config=cfg)
+    sell_privates(g)
+    g.act({"type": "par", "player": who(g), "corporation": "CV", "price": 100})
+    to_operating(g)
+    r = g.rules
+    c = g.state.corp["CV"]
+    g.act({"type": "buy_ferry", "corporation": "CV", "ferry": "X"})
+    assert c.cash == 200 - 40
+    assert r.position("CV")["ferries"] == [{"hex": "G22", "value": 30, "new": True, "new_bonus": 10}]
+    assert not any(x["type"] == "buy_ferry" for x in g.actions())    # one a turn
+    g.state.title_state["ferries"]["Y"] = "FRR"
+    g.state.title_state["ferry_order"].append("Y")
+    assert r.position("CV")["ferries"] == [{"hex": "G22", "value": 30}]
+    r.new_phase("IV", c)
+    assert "ferries" not in r.position("CV")
+
+
+def test_boston_and_lowell_lays_no_track_in_phase_one_without_p2():
+    """P2: "Until a corporation buys it, the Boston & Lowell can't lay track in phase I"."""
+    g = new()
+    sell_privates(g)
+    g.act({"type": "par", "player": who(g), "corporation": "B&L", "price": 100})
+    r, s = g.rules, g.state
+    assert r.tile_lays(s.corp["B&L"], []) == []
+    s.private["P2"].owner = corp_key("B&L")               # bought: Lowell unblocked too
+    s.title_state["lowell_merchants_bought"] = True
+    assert "G20" in {m["hex"] for m in r.tile_lays(s.corp["B&L"], [])}
