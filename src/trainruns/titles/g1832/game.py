@@ -18,13 +18,15 @@ from ...game.state import Corporation, Player, Private, State, corp_key, player_
 from ..tiled import load_data
 from .game_money import MoneyRules
 from .game_operating import OperatingRules
+from .game_privates import PrivateRules
+from .game_redeem import RedeemRules
 from .game_stock import StockRules
 
 PACKAGE = "trainruns.titles.g1832"
 VARIANTS = {"southern_bank": "[17.3] the Southern Bank (P6)"}
 
 
-class Rules(StockRules, OperatingRules, MoneyRules):
+class Rules(StockRules, OperatingRules, PrivateRules, RedeemRules, MoneyRules):
     title = "1832"
 
     def __init__(self, game, players, seed, variants, config):
