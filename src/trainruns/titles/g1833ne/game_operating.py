@@ -478,9 +478,13 @@ class OperatingRules:
     # --- the extras of a corporation's turn ------------------------------------------------
 
     def operating_extras(self, step) -> list[dict]:
+        from ...game.steps.buy_train import BuyTrainStep
+
         c = step.corp
         if self.turn is None or c.closed:
             return []
+        if isinstance(step, BuyTrainStep):
+            return self.private_buys(c)   # after the run: privates only (issues and ferries come before it)
         return self.share_moves(c) + self.ferry_buys(c) + self.private_buys(c)
 
     def operating_process(self, step, a):
