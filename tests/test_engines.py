@@ -16,7 +16,8 @@ from trainruns.search import assign_cpsat, assign_trains, enumerate_all, solve
 
 HERE = os.path.dirname(__file__)
 REAL = sorted(glob.glob(os.path.join(HERE, "..", "..", "shared", "positions", "real", "*.json")))
-FIXTURES = sorted(glob.glob(os.path.join(HERE, "..", "fixtures", "**", "*.json"), recursive=True))
+FIXTURES = sorted(f for f in glob.glob(os.path.join(HERE, "..", "fixtures", "**", "*.json"), recursive=True)
+                  if os.path.basename(os.path.dirname(f)) != "games")   # fixtures/games: game logs, not positions
 
 
 def brute_force(routes, trains):
