@@ -623,3 +623,15 @@ def test_boston_and_lowell_lays_no_track_in_phase_one_without_p2():
     s.private["P2"].owner = corp_key("B&L")               # bought: Lowell unblocked too
     s.title_state["lowell_merchants_bought"] = True
     assert "G20" in {m["hex"] for m in r.tile_lays(s.corp["B&L"], [])}
+
+
+@pytest.mark.parametrize("cfg", [
+    {"ferries": [{"id": "X", "hex": "Z99", "value": 10}], "bonuses": []},
+    {"ferries": [], "bonuses": [{"name": "x", "between": ["G22", "Q1"], "amount": 10}]},
+    {"ferries": [{"id": "X", "hex": "G22", "value": -5}]},
+    "not an object"])
+def test_a_config_the_route_core_cannot_read_is_bad_input(cfg):
+    """The config's ferries and bonuses are the positions' fields: refused at the start
+    (exit 2), never mid-game."""
+    with pytest.raises(InputError, match="config"):
+        new(config=cfg)

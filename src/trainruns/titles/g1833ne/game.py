@@ -75,7 +75,23 @@ def read_config(config, where="config"):
                          "(docs/game-1833NE.md)", where)
     out = dict(config)
     out["ferries"] = [dict(f, id=f.get("id", f["hex"])) for f in ferries]
+    _check_with_the_route_core(out, where)
     return out, bool(config.get("invented", False))
+
+
+def _check_with_the_route_core(config, where):
+    """The config's bonuses and ferries are read by the route core as a position's
+    fields: a position carrying all of them must load now, not fail mid-game."""
+    from ... import load_position
+
+    for phase in ("I", "V"):
+        pos = {"title": "1833NE", "phase": phase, "corporation": "CV", "bonuses": config.get("bonuses", [])}
+        if phase == "I":
+            pos["ferries"] = [{"hex": f["hex"], "value": f["value"]} for f in config["ferries"]]
+        try:
+            load_position(pos)
+        except InputError as e:
+            raise InputError(f"the route core refuses it: {e}", where) from None
 
 
 class Rules(StockRules, OperatingRules, TrainRules, MoneyRules):
