@@ -635,3 +635,31 @@ def test_a_config_the_route_core_cannot_read_is_bad_input(cfg):
     (exit 2), never mid-game."""
     with pytest.raises(InputError, match="config"):
         new(config=cfg)
+
+
+def test_train_between_corporations_agreed_price_never_phased_out():
+    """"A phased-out train ... can't be sold to another corporation" (so a live one can,
+    at a price agreed [?]); the seller's president accepts."""
+    g = new(3)
+    sell_privates(g)
+    a = who(g)
+    g.act({"type": "par", "player": a, "corporation": "CV", "price": 100})
+    b = who(g)
+    g.act({"type": "par", "player": b, "corporation": "RR", "price": 90})
+    to_operating(g)
+    s, r = g.state, g.rules
+    cv, rr = s.corp["CV"], s.corp["RR"]
+    cv.trains, rr.trains = ["2"], ["2+1"]     # RR has a train: buying is optional
+    _to_buy_train_step(g)
+    assert g.to_json()["active"]["corporation"] == "RR"
+    listed = [x for x in g.actions() if x["type"] == "buy_train" and x["from"] == "CV"]
+    assert listed == [{"type": "buy_train", "corporation": "RR", "from": "CV", "train": "2",
+                       "price": {"min": 1, "max": rr.cash}}]
+    g.act({"type": "buy_train", "corporation": "RR", "from": "CV", "train": "2", "price": 30})
+    assert g.active() == {"player": a}
+    cash = cv.cash
+    g.act({"type": "accept", "player": a})
+    assert rr.trains == ["2+1", "2"] and cv.trains == [] and cv.cash == cash + 30
+    r.new_phase("III", rr)
+    cv.trains = ["2+1"]
+    assert not any(x["type"] == "buy_train" and x["from"] == "CV" for x in g.actions())

@@ -170,6 +170,11 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules):
             if cid is None:
                 raise InputError(f"unknown corporation {a['corporation']!r} (1833NE: {', '.join(s.corp)})", where)
             a["corporation"] = cid
+        if a["type"] == "buy_train" and a.get("from") not in ("bank", "market"):
+            cid = self.corporation_id(a.get("from"))
+            if cid is None:
+                raise InputError(f"a train comes from 'bank', 'market' or a corporation, not {a.get('from')!r}", where)
+            a["from"] = cid
         if "private" in a and a["private"] not in s.private:
             raise InputError(f"unknown private {a['private']!r} (1833NE: {', '.join(s.private)})", where)
         if "train" in a and a["train"] not in self.sides:

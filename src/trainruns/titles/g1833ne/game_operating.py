@@ -451,6 +451,8 @@ class OperatingRules:
         for x in s.privates:
             if not x.open or not x.owner or not x.owner.startswith("player:"):
                 continue
+            if self._was_declined("private", x.id):
+                continue
             fee = self.private_data[x.id].get("corporation_fee", 0)
             most = min(x.cost, c.cash - fee)
             if most >= 1:
@@ -474,6 +476,23 @@ class OperatingRules:
             s.title_state["free_tile"] = c.id
         if pid == "P5":
             self._assign_luxury(c)
+
+    # --- deals ----------------------------------------------------------------------------
+
+    def offer(self, party, offer, on_accept):
+        """A deal the other party answers (game_steps/consent.py)."""
+        from .game_steps.consent import Offer
+
+        self.game.round.push(Offer(self.game, party, offer, on_accept))
+
+    def declined(self, offer):
+        """A declined offer is not made again in the same turn (so a turn always ends)."""
+        if self.turn is not None:
+            self.turn.setdefault("declined", []).append(
+                (offer.get("offer"), offer.get("private") or offer.get("from")))
+
+    def _was_declined(self, kind, what) -> bool:
+        return self.turn is not None and (kind, what) in self.turn.get("declined", [])
 
     # --- the extras of a corporation's turn ------------------------------------------------
 
@@ -515,9 +534,8 @@ class OperatingRules:
                                              f"to its list price, if it can pay (List of private companies)")
             seller = x["player"]
             if seller != c.president:
-                from .game_steps.consent import PrivateSaleConsent
-
-                self.game.round.push(PrivateSaleConsent(self.game, c, a["private"], seller, price))
+                self.offer(seller, {"offer": "private", "corporation": c.id, "private": a["private"], "price": price},
+                           lambda: self.buy_private(c, a["private"], price))
             else:
                 self.buy_private(c, a["private"], price)
             return dict(a, player=seller)

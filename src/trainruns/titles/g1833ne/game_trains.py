@@ -168,7 +168,9 @@ class TrainRules:
         sources = self._sources()
         buys = [{"type": "buy_train", "corporation": c.id, "from": f, "train": t, "price": p}
                 for f, t, p in sources if p <= c.cash]
-        if buys or not self.must_buy(step):
+        if not self.must_buy(step):
+            return buys + self._corporation_buys(c)
+        if buys:
             return buys
         # the emergency: issue first (at most what the dearer side needs, [E])
         n = self.emergency_issuable(c)
@@ -193,6 +195,29 @@ class TrainRules:
             out.append({"type": "sell_shares", "player": pres.name, "corporation": d.id,
                         "count": 1 if most == 1 else {"min": 1, "max": most}})
         return out
+
+    def _corporation_buys(self, c) -> list[dict]:
+        """Trains bought from another corporation: implied by "A phased-out train ...
+        can't be sold to another corporation"; the price is agreed, $1 to the buyer's
+        treasury [?]; never in the emergency ([E] EBUY_FROM_OTHERS never). The seller's
+        president accepts unless he presides both."""
+        if c.cash < 1:
+            return []
+        out = []
+        for d in self.state.corporations:
+            if d is c or d.closed or not d.started or self._was_declined("train", d.id):
+                continue
+            for side in dict.fromkeys(self.live_trains(d)):
+                out.append({"type": "buy_train", "corporation": c.id, "from": d.id, "train": side,
+                            "price": 1 if c.cash == 1 else {"min": 1, "max": c.cash}})
+        return out
+
+    def _buy_from_corporation(self, c, d, side, price):
+        s = self.state
+        s.pay(corp_key(c.id), corp_key(d.id), price)
+        d.trains.remove(side)
+        c.trains.append(side)
+        s.event("train", corporation=c.id, train=side, price=price, source=d.id)
 
     def _sellable(self, c, name):
         """What the president may sell in the emergency: never changing the presidency of
@@ -238,11 +263,28 @@ class TrainRules:
             raise Refusal("train.action", f"{c.id} is buying trains: buy_train or pass (Train list and prices)")
         for x in listed:
             if x["type"] == "buy_train" and x["from"] == a["from"] and x["train"] == a["train"]:
+                if isinstance(x["price"], dict) or x["from"] not in ("bank", "market"):
+                    return self._offer_train(c, x, a)
                 if "price" in a and a["price"] != x["price"]:
                     raise Refusal("train.price", f"a {a['train']}-train from the {a['from']} costs ${x['price']}")
                 self.buy_train(c, a["from"], a["train"], x["price"])
                 return dict(a, price=x["price"])
         raise Refusal(*self._why_not_train(c, a))
+
+    def _offer_train(self, c, listed, a):
+        price = a.get("price")
+        lo, hi = (listed["price"]["min"], listed["price"]["max"]) if isinstance(listed["price"], dict) else (
+            listed["price"], listed["price"])
+        if not isinstance(price, int) or not lo <= price <= hi:
+            raise Refusal("train.price", f"a train from {a['from']} costs an agreed ${lo} to ${hi}")
+        d = self.state.corp[a["from"]]
+        if d.president == c.president:
+            self._buy_from_corporation(c, d, a["train"], price)
+        else:
+            self.offer(d.president, {"offer": "train", "corporation": c.id, "from": d.id, "train": a["train"],
+                                     "price": price},
+                       lambda: self._buy_from_corporation(c, d, a["train"], price))
+        return dict(a, price=price)
 
     def _why_not_train(self, c, a):
         if len(self.live_trains(c)) >= self.train_limit(c):
@@ -253,8 +295,11 @@ class TrainRules:
             return "train.order", "the bank sells its cards in order, either side of the next card (Train list and prices)"
         if a["from"] == "market" and a["train"] not in self.state.market_trains:
             return "train.not-in-market", f"no {a['train']}-train in the open market"
-        if a["from"] not in ("bank", "market"):
-            return "train.source", "trains come from the 'bank' or the 'market'"
+        if a["from"] not in ("bank", "market") and a["from"] not in self.state.corp:
+            return "train.source", "trains come from the 'bank', the 'market' or another corporation's id"
+        if a["from"] in self.state.corp and a["train"] in self.state.corp[a["from"]].trains:
+            return "train.phased-out", ("a phased-out train can't be sold to another corporation, nor any in the "
+                                        "emergency (Train list and prices; Emergency sell)")
         return "train.cash", (f"{c.id} cannot pay for that train; with its president's cash it may not buy the "
                               "dearer side when it can afford the cheaper (Emergency sell)")
 
