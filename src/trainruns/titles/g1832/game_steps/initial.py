@@ -191,7 +191,7 @@ class InitialStockRound(StockRound):
         self.queue = [self.sale]
 
     def info(self):
-        kind = "private_auction" if self.unsold() else "stock"
+        kind = "private_auction" if self.unsold() or self.mode != "turn" else "stock"
         return {"kind": kind, "number": 1}
 
     def unsold(self):
