@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ...errors import InputError
 from ...game.errors import Refusal
-from ...game.state import corp_key, player_key
+from ...game.state import corp_key
 from ...hexgrid import neighbour, opposite, parse_hex_id
 from ..g1832 import game_moves   # the title-agnostic adapter to the route core's moves
 

@@ -16,7 +16,7 @@
 from __future__ import annotations
 
 from ...game.errors import Refusal
-from ...game.shares import max_sellable, update_president
+from ...game.shares import update_president
 from ...game.state import corp_key, player_key
 
 
