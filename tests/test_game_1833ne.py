@@ -663,3 +663,48 @@ def test_train_between_corporations_agreed_price_never_phased_out():
     r.new_phase("III", rr)
     cv.trains = ["2+1"]
     assert not any(x["type"] == "buy_train" and x["from"] == "CV" for x in g.actions())
+
+
+def _pass_until(g, step_name):
+    while g.round.step().__class__.__name__ != step_name:
+        g.act({"type": "pass", "corporation": g.to_json()["active"]["corporation"]})
+
+
+def test_scripted_opening_exact_cash_and_prices():
+    """A scripted opening with every dollar worked by hand: the private sale ([E]
+    waterfall), a launch ("Capitalization type"), the end of the stock round, private
+    income, a $20 tile ("Game-specific mechanics"), the withheld first turn (no train:
+    $0 a share, one left), the forced train ("A corporation must buy a train if it has
+    none"), then a run of $40 paid out ($4 a share, under half the price: one left)."""
+    g = new(3)
+    for name, pid in [("A", "P1"), ("B", "P2"), ("C", "P3"), ("A", "P4"), ("B", "P5"), ("C", "P6")]:
+        g.act({"type": "buy_private", "player": name, "private": pid})
+    assert [p["cash"] for p in g.to_json()["players"]] == [600 - 75, 600 - 110, 600 - 130]
+    assert g.to_json()["round"] == {"kind": "stock", "number": 1} and who(g) == "A"
+    g.act({"type": "par", "player": "A", "corporation": "BW", "price": 100})
+    for name in ("B", "C", "A"):
+        g.act({"type": "pass", "player": name})
+    s = g.to_json()
+    assert s["round"]["kind"] == "operating" and corp(g, "BW")["price"] == 100   # treasury shares: no move
+    # private income: A P1 5 + P4 15, B P2 10 + P5 15, C P3 10 + P6 30
+    assert [p["cash"] for p in s["players"]] == [325 + 20, 490 + 25, 470 + 40]
+    assert s["bank"]["cash"] == 10000 - 1800 + 75 + 110 + 130 - 85
+    bw = g.state.corp["BW"]
+    g.act({"type": "lay_tile", "corporation": "BW", "hex": "F23", "tile": "3", "rotation": 3})
+    assert bw.cash == 200 - 20
+    _pass_until(g, "BuyTrainStep")
+    # no train: withheld by rule, $0 a share < half of $100: one column left
+    assert corp(g, "BW")["price"] == 90
+    assert {x["train"] for x in g.actions() if x["type"] == "buy_train"} == {"2", "2+1"}
+    assert not any(x["type"] == "pass" for x in g.actions())
+    g.act({"type": "buy_train", "corporation": "BW", "from": "bank", "train": "2+1"})
+    assert bw.cash == 180 - 100 and bw.trains == ["2+1"]
+    g.act({"type": "pass", "corporation": "BW"})          # no second train
+    assert g.to_json()["round"]["or"] == 2
+    assert g.state.player["A"].cash == 345 + 20             # income again in OR 2
+    _pass_until(g, "RoutesStep")
+    g.act({"type": "run_routes", "corporation": "BW", "routes": "best"})
+    assert g.applied[-1]["revenue"] == 40                  # Boston 30 + the F23 town 10
+    g.act({"type": "dividend", "corporation": "BW", "kind": "payout"})
+    assert g.state.player["A"].cash == 365 + 2 * 4 and bw.cash == 80 + 8 * 4
+    assert corp(g, "BW")["price"] == 80
