@@ -25,9 +25,9 @@ class OperatingRules:
     # --- the position (CONTRACT.md; docs/rules-1833NE.md) ---------------------------------
 
     def operating_corporation(self):
-        step = self.game.round.step() if not self.game.finished else None
-        corp = getattr(step, "corp", None)
-        return corp.id if corp is not None and self.game.round.kind == "operating" else None
+        if self.game.finished or self.game.round.kind != "operating" or self.turn is None:
+            return None
+        return self.turn["corporation"]   # also while another party answers its offer
 
     def position(self, cid=None, trains=None) -> dict:
         s = self.state
