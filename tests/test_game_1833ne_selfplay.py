@@ -15,7 +15,32 @@ from trainruns import load_position
 from trainruns.game.game import Game
 
 
-def play(n, seed, max_actions=3000, undo_every=97):
+def plain(game, listed, rng):
+    """The contract's random player: non-passes three times as likely as passes."""
+    return fill(rng.choices(listed, weights=[1.0 if x["type"] == "pass" else 3.0 for x in listed])[0], rng)
+
+
+def investor(game, listed, rng):
+    """A random player that always pays out, buys the bank's trains, launches one
+    corporation at a low price and buys shares, so the game reaches the late phases."""
+    types = {x["type"] for x in listed}
+    if "dividend" in types:
+        return next(x for x in listed if x["kind"] == "payout")
+    bank = [x for x in listed if x["type"] == "buy_train" and x["from"] == "bank"]
+    if bank:
+        return rng.choice(bank)
+    pars = [x for x in listed if x["type"] == "par"]
+    if pars:
+        me = pars[0]["player"]
+        if any(c.president == me for c in game.state.corporations if c.started) or rng.random() < 0.5:
+            listed = [x for x in listed if x["type"] != "par"]
+        else:
+            return rng.choice([x for x in pars if x["price"] <= 70])
+    weights = {"pass": 1.0, "buy_shares": 6.0, "lay_tile": 2.0, "sell_shares": 0.2, "issue_shares": 0.2}
+    return fill(rng.choices(listed, weights=[weights.get(x["type"], 1.0) for x in listed])[0], rng)
+
+
+def play(n, seed, max_actions=3000, undo_every=97, player=plain):
     rng = random.Random(seed)
     game = Game("1833NE", [f"P{i}" for i in range(n)], seed)
     s = game.to_json()
@@ -26,7 +51,7 @@ def play(n, seed, max_actions=3000, undo_every=97):
         listed = game.actions()
         if not listed:
             return game, [f"no action listed after {k}"], k
-        choice = fill(rng.choices(listed, weights=[1.0 if x["type"] == "pass" else 3.0 for x in listed])[0], rng)
+        choice = player(game, listed, rng)
         before = json.dumps(s, sort_keys=True) if k % undo_every == 0 else None
         game.act(choice)
         k += 1
@@ -44,12 +69,15 @@ def play(n, seed, max_actions=3000, undo_every=97):
     return game, problems, k
 
 
-@pytest.mark.parametrize("n,seed", [(3, 1), (3, 4), (4, 2), (4, 5), (5, 3), (5, 6)])
-def test_random_game_to_the_end(n, seed):
-    game, problems, k = play(n, seed)
+@pytest.mark.parametrize("n,seed,player", [(3, 1, plain), (4, 2, plain), (4, 5, plain), (5, 3, plain),
+                                            (5, 6, plain), (3, 5, investor)])
+def test_random_game_to_the_end(n, seed, player):
+    game, problems, k = play(n, seed, player=player)
     assert problems == []
     assert game.finished, f"not finished after {k} actions"
     s = game.to_json()
     assert s["result"] == {p["name"]: p["value"] for p in s["players"]}
+    if player is investor:
+        assert s["phase"] == "IV" and s["end_reason"] == "bank"   # the late phases were played
     again = Game.replay(json.loads(json.dumps(game.log())))
     assert again.to_json() == s
