@@ -448,3 +448,24 @@ def test_value_is_cash_plus_shares_at_market_plus_privates_at_face():
         shares = sum(c.held(player_key(p.name)) * r.market.price(c.cell) for c in s.corporations if c.cell)
         face = sum(x.cost for x in s.privates if x.owner == player_key(p.name))
         assert r.value(p.name) == p.cash + shares + face
+
+
+def test_a_train_from_another_company_at_an_agreed_price_of_at_least_1():
+    """[10] Train Cost: any price agreed by the presidents, $1 at least; listed when one
+    president runs both companies."""
+    g = new(3)
+    c = _operating(g)
+    d = _operating(g, "ACL")
+    d.trains = ["2"]
+    step = BuyTrainStep(g, c)
+    offers = [a for a in g.rules.train_buys(step) if a["from"] == "ACL"]
+    assert offers == [{"type": "buy_train", "corporation": "SALR", "from": "ACL", "train": "2",
+                       "price": {"min": 1, "max": c.cash}}]
+    with pytest.raises(Refusal) as e:
+        g.rules.train_process(step, {"type": "buy_train", "corporation": "SALR", "from": "ACL", "train": "2",
+                                     "price": 0})
+    assert e.value.rule == "train.price"
+    cash = c.cash
+    g.rules.train_process(step, {"type": "buy_train", "corporation": "SALR", "from": "ACL", "train": "2",
+                                 "price": 5})
+    assert c.trains == ["2"] and d.trains == [] and c.cash == cash - 5 and d.cash == 1000 + 5

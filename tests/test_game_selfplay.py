@@ -36,11 +36,13 @@ def _positions_load(game, s):
     return problems
 
 
-@pytest.mark.parametrize("players,seed", [(["A", "B"], 21), (["A", "B", "C", "D"], 4)])
+@pytest.mark.parametrize("players,seed", [(["A", "B", "C"], 31), (["A", "B", "C", "D", "E", "F", "G"], 32)])
 def test_random_game_keeps_every_guarantee_and_replays(players, seed):
-    game, problems, n = play(players, seed, max_actions=3000, check_undo_every=311, on_state=_positions_load)
+    """The first 350 decisions of a seeded game (finished games: the fixtures below and
+    benchmarks/; play_check.py plays whole games through `play serve`)."""
+    game, problems, n = play(players, seed, max_actions=350, check_undo_every=117, on_state=_positions_load)
     assert problems == []
-    assert game.finished, f"not finished after {n} actions"
+    assert n == 350 or game.finished
     # guarantee 9: the log replays to the same state, twice
     log = game.log()
     a = Game.replay(log).to_json()
