@@ -474,8 +474,9 @@ def test_champlain_lays_two_free_connected_tiles_without_reach():
     assert {m["hex"] for m in lays} == {"C4", "C6"} and all(m["cost"] == 0 for m in lays)
     assert all({0, 2} <= r._sides(m["tile"], m["rotation"]) for m in lays if m["hex"] == "C4")
     assert all(3 in r._sides(m["tile"], m["rotation"]) for m in lays if m["hex"] == "C6")
-    listed = [x for x in g.actions() if x["type"] == "lay_tile" and x["hex"] in ("C4", "C6")]
-    assert listed
+    free = {(m["hex"], m["tile"], m["rotation"]) for m in lays}
+    listed = [x for x in g.actions() if x["type"] == "lay_tile" and (x["hex"], x["tile"], x["rotation"]) in free]
+    assert len(listed) == len(free)
     cash = c.cash
     g.act(listed[0])
     assert c.cash == cash

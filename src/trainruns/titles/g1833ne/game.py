@@ -85,7 +85,8 @@ def _check_with_the_route_core(config, where):
     from ... import load_position
 
     for phase in ("I", "V"):
-        pos = {"title": "1833NE", "phase": phase, "corporation": "CV", "bonuses": config.get("bonuses", [])}
+        pos = {"title": "1833NE", "phase": phase, "corporation": "CV", "trains": [], "tiles": [], "tokens": [],
+               "bonuses": config.get("bonuses", [])}
         if phase == "I":
             pos["ferries"] = [{"hex": f["hex"], "value": f["value"]} for f in config["ferries"]]
         try:

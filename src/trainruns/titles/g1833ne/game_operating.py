@@ -254,9 +254,10 @@ class OperatingRules:
             if cost > c.cash:
                 continue
             out.append(dict(m, cost=cost, free=free))
-        listed = {(m["hex"], m["tile"], m["rotation"] % 6) for m in out}
-        out += [m for m in self.champlain_lays(c) if (m["hex"], m["tile"], m["rotation"]) not in listed]
-        return out
+        # a lay P3 makes free and extra is taken as P3's (the better for the corporation)
+        free = {(m["hex"], m["tile"], m["rotation"] % 6): m for m in self.champlain_lays(c)}
+        out = [m for m in out if (m["hex"], m["tile"], m["rotation"] % 6) not in free]
+        return out + list(free.values())
 
     def lay_tile(self, c, m):
         s = self.state
