@@ -51,7 +51,8 @@ class OperatingRules:
                "privates": [x.id for x in s.privates
                             if x.open and x.owner == corp_key(cid) and x.id not in removed],
                "bonuses": [dict(b) for b in self.config.get("bonuses", [])],
-               "lowell_merchants_bought": t["lowell_merchants_bought"]}
+               "lowell_merchants_bought": t["lowell_merchants_bought"],
+               "privates_bought": list(t.get("privates_bought", []))}
         if self._ferries_running():
             pos["ferries"] = self._ferry_entries(cid, "P5" in pos["privates"])
         return pos
@@ -126,9 +127,13 @@ class OperatingRules:
 
     def blocked_hexes(self) -> set:
         """P1, P2 and P3 block their hexes until a corporation buys them."""
+        s = self.state
         out = set()
-        for x in self.state.privates:
-            if x.open and (x.owner is None or x.owner.startswith("player:")):
+        if self.phase_names.index(s.phase) >= self.phase_names.index(self.data["private_flip_phase"]):
+            return out   # no player holds a private from phase III
+        bought = s.title_state.get("privates_bought", [])
+        for x in s.privates:
+            if x.id not in bought:
                 out |= set(self.private_data[x.id]["blocks"])
         return out
 
@@ -471,6 +476,7 @@ class OperatingRules:
         if fee:
             s.pay(corp_key(c.id), "bank", fee)
         x.owner = corp_key(c.id)
+        s.title_state.setdefault("privates_bought", []).append(pid)
         s.event("private_sold", private=pid, corporation=c.id, seller=seller.partition(":")[2], price=price, fee=fee)
         if pid == "P2":
             s.title_state["lowell_merchants_bought"] = True
