@@ -1,0 +1,317 @@
+"""1833NE (Standard game) as a game: data + hooks (rules summary ../shared/rules/1833NE.md;
+where it is silent, ../shared/games/DIGEST.md section 3's [E] defaults, each listed in
+docs/gaps.md "## 1833NE game").
+
+The numbers are in ``data/game.json`` (players, cash, bank, certificate limits, the
+linear market, privates) and the route core's data files (companies, trains, phases);
+the ferries and the connection bonuses come from the game's ``config``, in the shape the
+positions take (docs/rules-1833NE.md); without one, ``data/game_config.json`` is used,
+which is invented and says so (``title_state.config_invented``). The rounds are in
+:mod:`.game_steps`; the rules the steps ask about are the mixins below:
+:mod:`.game_stock` (incremental capitalisation, the stock round),
+:mod:`.game_operating` (track, stations, ferries, runs, privates),
+:mod:`.game_trains` (train cards, phases, the emergency purchase, bankruptcy) and
+:mod:`.game_money` (income and dividends).
+"""
+
+from __future__ import annotations
+
+from ...errors import InputError
+from ...game.action import SCHEMA
+from ...game.market import Market
+from ...game.state import Corporation, Player, Private, State, corp_key, player_key
+from ..tiled import load_data
+from .game_money import MoneyRules
+from .game_operating import OperatingRules
+from .game_stock import StockRules
+from .game_trains import TrainRules, make_depot
+
+PACKAGE = "trainruns.titles.g1833ne"
+TAKEOVER = "takeover"
+
+# 1833NE's own action types (GAME-CONTRACT.md: "the title's own action types"),
+# documented in docs/game-1833NE.md.
+_STR, _INT = "a string", "an integer"
+OWN_ACTIONS = {
+    "issue_shares": {"corporation": (_STR, True), "count": (_INT, True)},
+    "redeem_shares": {"corporation": (_STR, True), "count": (_INT, True)},
+    "buy_ferry": {"corporation": (_STR, True), "ferry": (_STR, True)},
+    "accept": {"player": (_STR, True)},
+}
+for _k, _v in OWN_ACTIONS.items():
+    SCHEMA.setdefault(_k, _v)
+
+
+def read_config(config, where="config"):
+    """The game's config (ferries and connection bonuses; docs/game-1833NE.md); None
+    takes the shipped, invented one."""
+    if config is None:
+        return load_data(PACKAGE, "game_config.json"), True
+    if not isinstance(config, dict):
+        raise InputError("an 1833NE config must be a JSON object with 'ferries' and 'bonuses'", where)
+    ferries = config.get("ferries", [])
+    if not isinstance(ferries, list):
+        raise InputError("field 'ferries' must be a list of {id, hex, value}", where)
+    seen = set()
+    for i, f in enumerate(ferries):
+        w = f"{where}: ferries[{i}]"
+        if not isinstance(f, dict) or not isinstance(f.get("hex"), str):
+            raise InputError("a ferry is {\"id\", \"hex\", \"value\"}", w)
+        fid = f.get("id", f["hex"])
+        if not isinstance(fid, str) or fid in seen:
+            raise InputError(f"ferry id {fid!r} must be a distinct string", w)
+        seen.add(fid)
+        v = f.get("value")
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise InputError(f"a ferry's 'value' must be a whole number of dollars, not {v!r}", w)
+    for key in ("ferry_cost", "new_ferry_bonus", "last_ferry_bonus"):
+        v = config.get(key, 0 if key != "ferry_cost" else 40)
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise InputError(f"field {key!r} must be a whole number of dollars, not {v!r}", where)
+    if not isinstance(config.get("bonuses", []), list):
+        raise InputError("field 'bonuses' must be a list (the positions' 'bonuses' shape)", where)
+    if config.get("takeover") is not None:
+        raise InputError("the Takeover game's corporations and procedure are not built yet "
+                         "(docs/game-1833NE.md)", where)
+    out = dict(config)
+    out["ferries"] = [dict(f, id=f.get("id", f["hex"])) for f in ferries]
+    _check_with_the_route_core(out, where)
+    return out, bool(config.get("invented", False))
+
+
+def _check_with_the_route_core(config, where):
+    """The config's bonuses and ferries are read by the route core as a position's
+    fields: a position carrying all of them must load now, not fail mid-game."""
+    from ... import load_position
+
+    for phase in ("I", "V"):
+        pos = {"title": "1833NE", "phase": phase, "corporation": "CV", "trains": [], "tiles": [], "tokens": [],
+               "bonuses": config.get("bonuses", [])}
+        if phase == "I":
+            pos["ferries"] = [{"hex": f["hex"], "value": f["value"]} for f in config["ferries"]]
+        try:
+            load_position(pos)
+        except InputError as e:
+            raise InputError(f"the route core refuses it: {e}", where) from None
+
+
+class Rules(StockRules, OperatingRules, TrainRules, MoneyRules):
+    title = "1833NE"
+
+    def __init__(self, game, players, seed, variants, config):
+        self.game = game
+        data = load_data(PACKAGE, "game.json")
+        self.data = data
+        n = len(players)
+        if not data["players"]["min"] <= n <= data["players"]["max"]:
+            raise InputError(f"1833NE is for 3 to 5 players, not {n} (Starting cash by player count)", "players")
+        for v in variants:
+            if v == TAKEOVER:
+                raise InputError("--variant takeover: the Takeover game's five corporations and its procedure are "
+                                 "in no source; only the Standard game is built until a config supplies them",
+                                 "variants")
+            raise InputError(f"unknown 1833NE variant {v!r} (known: {TAKEOVER}, refused until a config "
+                             "supplies it)", "variants")
+        self.variants = []
+        self.config, invented = read_config(config)
+        companies = load_data(PACKAGE, "companies.json")
+        cards = load_data(PACKAGE, "trains.json")["trains"]
+        self.phase_rows = load_data(PACKAGE, "phases.json")["phases"]
+        self.phase_names = [p["name"] for p in self.phase_rows]
+        self.cards = cards
+        self.sides = {s["name"]: dict(s, card=c) for c in cards for s in c["sides"]}
+        self.market = Market(data["market"])
+        self.shares = data["shares"]
+        cash = data["starting_cash"][str(n)]
+        corps = []
+        self._aliases = {}
+        for c in companies["corporations"]:
+            total = self.shares["total"]
+            corps.append(Corporation(id=c["id"], name=c["name"], home=c["home"], home_stop=c["home_city"],
+                                     token_costs=list(data["token_costs"]), total_shares=total,
+                                     shares={"treasury": total}))
+            for name in [c["id"], *c.get("aliases", [])]:
+                self._aliases[name.lower()] = c["id"]
+        names = {p["id"]: p["name"] for p in companies["privates"]}
+        privates = [Private(id=p["id"], name=names[p["id"]], cost=p["cost"], revenue=p["revenue"], price=p["cost"])
+                    for p in data["privates"]]
+        self.private_data = {p["id"]: p for p in data["privates"]}
+        people = [Player(name=p, cash=cash) for p in players]
+        # "The bank starts with $10,000" and pays the starting cash ([E]: 4p leaves $8,200)
+        self.state = State(people, corps, privates, data["bank"] - cash * n, make_depot(cards))
+        self.state.phase = self.phase_names[0]
+        self.state.title_state = {
+            "config_invented": invented, "variant": "standard",
+            "ferries": {f["id"]: None for f in self.config.get("ferries", [])},
+            "ferry_order": [], "luxury_ferry": None, "flipped": [],
+            "lowell_merchants_bought": False, "free_tile": None, "first_or_done": False,
+            "bank_broken_in": None,
+        }
+        self.priority = players[0]
+        self.stock_round_number = 0
+        self.or_set = None
+        self.turn = None   # the operating corporation's turn record
+
+    # --- ids --------------------------------------------------------------------------
+
+    def corporation_id(self, name):
+        if not isinstance(name, str) or name.lower() not in self._aliases:
+            return None
+        return self._aliases[name.lower()]
+
+    def corporation(self, name):
+        return self.state.corp[self.corporation_id(name)]
+
+    def check_ids(self, a: dict, where: str):
+        s = self.state
+        if "player" in a and a["player"] not in s.player:
+            raise InputError(f"unknown player {a['player']!r} (players: {', '.join(s.player)})", where)
+        if "corporation" in a:
+            cid = self.corporation_id(a["corporation"])
+            if cid is None:
+                raise InputError(f"unknown corporation {a['corporation']!r} (1833NE: {', '.join(s.corp)})", where)
+            a["corporation"] = cid
+        if a["type"] == "buy_train" and a.get("from") not in ("bank", "market"):
+            cid = self.corporation_id(a.get("from"))
+            if cid is None:
+                raise InputError(f"a train comes from 'bank', 'market' or a corporation, not {a.get('from')!r}", where)
+            a["from"] = cid
+        if "private" in a and a["private"] not in s.private:
+            raise InputError(f"unknown private {a['private']!r} (1833NE: {', '.join(s.private)})", where)
+        if "train" in a and a["train"] not in self.sides:
+            raise InputError(f"unknown train {a['train']!r} (1833NE card sides: {', '.join(self.sides)})", where)
+        if "ferry" in a and a["ferry"] not in s.title_state["ferries"]:
+            raise InputError(f"unknown ferry {a['ferry']!r} (this game's config: "
+                             f"{', '.join(s.title_state['ferries']) or 'none'})", where)
+        for key in ("price", "count"):
+            if key in a and isinstance(a[key], int) and a[key] < 0:
+                raise InputError(f"field {key!r} cannot be negative", where)
+
+    # --- rounds -----------------------------------------------------------------------
+
+    def active_players(self):
+        return [p.name for p in self.state.players if not p.bankrupt]
+
+    def first_round(self):
+        from .game_steps.auction import PrivateAuction
+
+        return PrivateAuction(self.game, self.priority)
+
+    def next_round(self):
+        """"Number of phases": always two operating rounds per stock round; "End game
+        triggers": a broken bank ends the game once the round sequence it broke in (a
+        stock round and its two operating rounds) is complete."""
+        from .game_steps.rounds import OperatingRound, StockRound
+
+        r = self.game.round
+        if r.kind == "private_auction":
+            self.stock_round_number = 1
+            return StockRound(self.game, self.priority, 1)
+        if r.kind == "stock":
+            if self._stalled(r):
+                return r
+            self.or_set = (1, 2)
+            return OperatingRound(self.game, 1, 2)
+        k, n = self.or_set
+        if k < n:
+            self.or_set = (k + 1, n)
+            return OperatingRound(self.game, k + 1, n)
+        if self.state.bank.broken:
+            self.game.finish("bank")
+            return r
+        self.stock_round_number += 1
+        return StockRound(self.game, self.priority, self.stock_round_number)
+
+    def _stalled(self, r) -> bool:
+        """docs/gaps.md: every corporation closed ([E] all_closed), or a stock round in
+        which nobody acted while no corporation operates: nothing can change any more."""
+        s = self.state
+        if all(c.closed for c in s.corporations):
+            self.game.finish("all_closed")
+            return True
+        if r.last_actor is None and not any(c.started for c in s.corporations) and not any(
+                x.open and x.owner and x.id not in s.title_state["flipped"] for x in s.privates):
+            self.game.finish("stalled")
+            return True
+        return False
+
+    def check_bankruptcies(self):
+        """"End game triggers": all players but one bankrupt: immediate end."""
+        if len(self.active_players()) <= 1 and not self.game.finished:
+            self.game.finish("bankrupt")
+
+    # --- the state as JSON -------------------------------------------------------------
+
+    def state_json(self) -> dict:
+        s, g = self.state, self.game
+        t = s.title_state
+        return {"title": self.title, "finished": g.finished, "end_reason": g.end_reason, "result": g.result,
+                "round": g.round.info(), "phase": s.phase, "active": g.active(), "priority": self.priority,
+                "bank": {"cash": s.bank.cash, "broken": s.bank.broken,
+                         "notes_added": max(0, -s.bank.cash)},
+                "cert_limit": self.cert_limit(),
+                "players": [self._player_json(p) for p in s.players],
+                "corporations": [self._corp_json(c) for c in s.corporations],
+                "privates": [{"id": p.id, "name": p.name, "owner": _owner_name(p.owner),
+                              "owner_kind": _owner_kind(p.owner), "open": p.open, "price": p.price,
+                              "cost": p.cost, "revenue": 0 if p.id in t["flipped"] else p.revenue,
+                              "flipped": p.id in t["flipped"]} for p in s.privates],
+                "depot": [dict(row) for row in s.depot],
+                "market_trains": list(s.market_trains),
+                "tiles": [dict(x) for x in s.tiles], "events": list(s.events),
+                "actions_applied": len(g.applied), "variants": [],
+                "title_state": {"variant": "standard", "config_invented": t["config_invented"],
+                                "ferries": [{"id": f["id"], "hex": f["hex"], "value": f["value"],
+                                             "owner": t["ferries"][f["id"]]}
+                                            for f in self.config.get("ferries", [])],
+                                "new_ferry": t["ferry_order"][-1] if t["ferry_order"] else None,
+                                "luxury_ferry": t["luxury_ferry"], "flipped_privates": list(t["flipped"]),
+                                "lowell_merchants_bought": t["lowell_merchants_bought"],
+                                "first_operating_round_done": t["first_or_done"]}}
+
+    def _player_json(self, p):
+        s = self.state
+        return {"name": p.name, "cash": p.cash, "committed": p.committed, "certificates": self.player_certs(p.name),
+                "shares": s.player_shares(p.name),
+                "privates": [x.id for x in s.privates if x.owner == player_key(p.name) and x.open],
+                "value": self.value(p.name), "bankrupt": p.bankrupt}
+
+    def _corp_json(self, c):
+        sh = c.shares
+        players = {k.partition(":")[2]: v for k, v in sh.items() if k.startswith("player:") and v}
+        corps = {k.partition(":")[2]: v for k, v in sh.items() if k.startswith("corp:") and v}
+        return {"id": c.id, "name": c.name, "president": c.president, "par": c.par,
+                "price": self.market.price(c.cell) if c.cell and not c.closed else None,
+                "floated": c.floated, "closed": c.closed, "operated": c.operated,
+                "cash": c.cash, "trains": list(c.trains),
+                "phased_out": [x for x in c.trains if self.phased_out(x)],
+                "tokens": [{"hex": h, "stop": k} for h, k in c.tokens],
+                "tokens_left": len(c.token_costs) - len(c.tokens) if not c.closed else 0,
+                "privates": [x.id for x in self.state.privates if x.owner == corp_key(c.id) and x.open],
+                "ferries": [f for f, o in self.state.title_state["ferries"].items() if o == c.id],
+                "shares": {"total": 0 if c.closed else c.total_shares, "ipo": sh.get("ipo", 0),
+                           "market": sh.get("market", 0), "treasury": sh.get("treasury", 0),
+                           "players": players, "corporations": corps}}
+
+    # --- "End game triggers": the score ------------------------------------------------
+
+    def value(self, name: str) -> int:
+        """Cash plus shares at their stock price; privates held by players count at list
+        price only before phase III (they are removed then); treasuries don't count."""
+        s = self.state
+        p = s.player[name]
+        total = p.cash + p.committed
+        for c in s.corporations:
+            if c.cell is not None and not c.closed:
+                total += c.held(player_key(name)) * self.market.price(c.cell)
+        if self.phase_names.index(s.phase) < self.phase_names.index(self.data["private_flip_phase"]):
+            total += sum(x.cost for x in s.privates if x.open and x.owner == player_key(name))
+        return total
+
+
+def _owner_name(owner):
+    return owner.partition(":")[2] if owner else None
+
+
+def _owner_kind(owner):
+    return owner.partition(":")[0] if owner else None
