@@ -96,6 +96,15 @@ def random_position(seed):
            "map": {"layout": "flat", "hexes": hexes}, "tokens": tokens, "track_rights": rights}
     if rng.random() < 0.2:
         pos["rules"] = {"pass_own_tokens": False}
+    # the readings made options (a separate stream, so the boards above stay as they were)
+    more = random.Random(seed + 1_000_003)
+    if any("revisit_after" in h for h in hexes) and more.random() < 0.5:
+        pos.setdefault("rules", {})["delaware_south"] = "run_to"
+    mixed = [t for t in trains if t.endswith("MX") and int(t[0]) > 2]
+    if mixed and more.random() < 0.5:
+        size = int(mixed[0][0])
+        s = more.randint(1, size - 1)
+        pos.setdefault("rules", {})["mixed_counts"] = {mixed[0]: {"station": s, "yard": more.randint(1, size)}}
     return pos
 
 
@@ -109,6 +118,8 @@ def brute_force(pos):
     corp = board.corporation
     tv = token_values(int(board.phase))
     strict = pos.get("rules", {}).get("pass_own_tokens") is False
+    run_to = pos.get("rules", {}).get("delaware_south") == "run_to"
+    caps = pos.get("rules", {}).get("mixed_counts", {})
     refs = comp.stop_refs
     group = [facts.group[r] for r in refs]
     passable = [bool(board.stop(r).passable) for r in refs]
@@ -163,7 +174,9 @@ def brute_force(pos):
         best = {}
         for stops, used in walks:
             for choice in itertools.product(*[[None] + opts[s] for s in stops]):
-                v = _valid(choice, stops, group, tt, strict, opts)
+                v = _valid(choice, stops, group, tt, strict, opts, caps.get(tt.name))
+                if v is not None and run_to and not _ran_south(choice, stops, group, facts.revisit):
+                    v = None
                 if v is None:
                     continue
                 mask = 0
@@ -197,9 +210,21 @@ def _run_len(stops, group):
     return n
 
 
-def _valid(choice, stops, group, tt, strict, opts):
+def _ran_south(choice, stops, group, revisit):
+    """5.6.2.1 read as "runs to": between a walk's two entries into the Delaware city it
+    ran to a token in both cities south."""
+    for g, (a, b) in revisit.items():
+        entries = [i for i in range(len(stops)) if group[stops[i]] == g and (i == 0 or group[stops[i - 1]] != g)]
+        if len(entries) > 1:
+            between = {group[stops[i]] for i in range(entries[0], entries[1]) if choice[i]}
+            if not {a, b} <= between:
+                return False
+    return True
+
+
+def _valid(choice, stops, group, tt, strict, opts, caps=None):
     """The value of running to ``choice`` (None: skip) along ``stops``, or None if the
-    rules forbid it."""
+    rules forbid it (``caps``: a mixed train's most Stations and Rail Yards)."""
     if choice[0] is None or choice[-1] is None:
         return None
     n = sum(1 for o in choice if o)
@@ -209,6 +234,9 @@ def _valid(choice, stops, group, tt, strict, opts):
     if tt.type == "S" and kinds != {"station"} or tt.type == "YD" and kinds != {"yard"}:
         return None
     if tt.type == "MX" and kinds != {"station", "yard"}:
+        return None
+    if caps and (sum(1 for o in choice if o and o[0] == "station") > caps["station"]
+                 or sum(1 for o in choice if o and o[0] == "yard") > caps["yard"]):
         return None
     # one token per visit of a city (consecutive stops of one group are one visit)
     for i in range(1, len(stops)):

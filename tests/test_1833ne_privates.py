@@ -64,12 +64,16 @@ def test_privates_removed_by_phase(phase, train, private):
 def test_boston_and_lowell_waits_for_lowell_merchants():
     """P2: until a corporation buys it, the B&L "can't run routes in phase I or afterwards
     while Boston hasn't been upgraded"."""
-    assert run(fixture("boston_montreal", lowell_merchants_bought=False))[0] == 0
-    pos = fixture("boston_montreal", lowell_merchants_bought=False)
-    pos["tiles"].append({"hex": "G22", "tile": "N23", "rotation": 0})
+    # phase III: P2, never bought, is gone, and so is its block on Lowell (G20)
+    assert run(fixture("boston_montreal", phase="III", lowell_merchants_bought=False))[0] == 0
+    pos = fixture("boston_montreal", phase="III", lowell_merchants_bought=False)
+    # green Boston's only legal rotation puts the B&L's city (side 3) at stop 0
+    pos["tiles"].append({"hex": "G22", "tile": "N23", "rotation": 4})
+    pos["tokens"] = [{"hex": "G22", "stop": 0, "corporation": "B&L"}]
     assert run(pos)[0] > 0
-    assert run(fixture("boston_montreal", corporation="BW", lowell_merchants_bought=False,
-                       tokens=[{"hex": "G22", "stop": 1, "corporation": "BW"}]))[0] == 230
+    bw = dict(corporation="BW", phase="III", tokens=[{"hex": "G22", "stop": 1, "corporation": "BW"}])
+    assert run(fixture("boston_montreal", lowell_merchants_bought=False, **bw))[0] == \
+        run(fixture("boston_montreal", **bw))[0] > 0
 
 
 def test_joint_token_in_sherbrooke():

@@ -200,7 +200,7 @@ def test_command_draws_declared_routes(tmp_path, capsys):
     out = tmp_path / "declared.svg"
     assert main(["draw", str(SMALL), "--routes", str(decl), "--out", str(out)]) == 0
     texts = svg_texts(out)
-    assert "2-train: 60" in texts
+    assert "2-train: 60 = A1 30 + B2 30" in texts  # with the parts that add up to it
     assert "Total: 60 (declared, legal; best is 150)" in texts
 
 
@@ -267,3 +267,168 @@ def test_a_declared_leg_without_track_is_drawn_straight_the_rest_along_track(boa
     assert all(d < 1e-9 for d, _ in hits) and [i for _, i in hits] == sorted(i for _, i in hits)
     assert distance_to(line, geo.side_midpoint(board, "B2", 5))[0] < 1e-9
     assert np.allclose(line[-1], geo.stop_position(board, "B4", 0))
+
+
+# --- issue 12 / 13: what the picture must show, and how large it may be --------------
+
+EXAMPLE = ROOT / "fixtures" / "custom" / "example.json"
+
+
+def test_a_path_past_a_town_does_not_run_through_its_dot():
+    """fixtures/custom/example.json's D4: a town joined to sides 3, 0 and 4, and a
+    separate path from side 2 to side 5 across the hex. Drawn straight, that path ran
+    through the town's dot (a five-exit town); it must keep clear of it."""
+    b = load_position(EXAMPLE)
+    hx = b.hexes["D4"]
+    town = geo.stop_position(b, "D4", 0)
+    through = [j for j, (a, z) in enumerate(hx.paths) if ("stop", 0) not in (a, z)]
+    assert through
+    for j in through:
+        d, _ = distance_to(geo.path_points(b, "D4", j), town)
+        # the dot's radius, half the track's width (0.11 / 2) and no less
+        assert d >= geo.TOWN_RADIUS + 0.055, d
+        # its ends still meet the neighbours at the side midpoints
+        pts = geo.path_points(b, "D4", j)
+        for end, q in zip(hx.paths[j], (pts[0], pts[-1])):
+            assert np.allclose(q, geo.side_midpoint(b, "D4", end[1]))
+    # the town's own paths still reach its dot
+    for j, (a, z) in enumerate(hx.paths):
+        if ("stop", 0) in (a, z):
+            assert distance_to(geo.path_points(b, "D4", j), town)[0] < 1e-9
+
+
+def test_drawn_track_keeps_clear_of_every_stop_it_does_not_touch():
+    """The same on every hex of every fixture, as drawn (the black lines' data)."""
+    for path in [EXAMPLE, SMALL, ROOT / "fixtures" / "1831" / "example.json",
+                 ROOT / "fixtures" / "1833NE" / "boston_montreal.json"]:
+        b = load_position(path)
+        for hex_id, hx in b.hexes.items():
+            for j, (a, z) in enumerate(hx.paths):
+                pts = geo.path_points(b, hex_id, j)
+                for k, stop in enumerate(hx.stops):
+                    if ("stop", k) not in (a, z) and ("side" == a[0] and "side" == z[0]):
+                        d, _ = distance_to(pts, geo.stop_position(b, hex_id, k))
+                        assert d >= geo.stop_radius(stop), (path.name, hex_id, j, k)
+
+
+def test_canvas_bounds_come_from_the_hexes_that_exist(board):
+    ax = draw_board(board)
+    centres = np.array([geo.hex_center(board, h) for h in board.hexes])
+    lo, hi = ax.get_xlim(), ax.get_ylim()
+    assert lo[0] == pytest.approx(centres[:, 0].min() - 1.15) and lo[1] == pytest.approx(centres[:, 0].max() + 1.15)
+    # y is flipped (south down)
+    assert hi[1] == pytest.approx(centres[:, 1].min() - 1.15) and hi[0] == pytest.approx(centres[:, 1].max() + 1.15)
+    # focus: just those hexes
+    ax = draw_board(board, focus=["B2"])
+    c = geo.hex_center(board, "B2")
+    assert ax.get_xlim() == pytest.approx((c[0] - 1.15, c[0] + 1.15))
+    import matplotlib.pyplot as plt
+    plt.close("all")
+
+
+def test_a_far_away_hex_is_refused_not_drawn(tmp_path, capsys):
+    """Issue 13: one hex A20001 on a 5-hex board made the picture (and its empty grid)
+    grow past 3 GB. The canvas is capped: exit 2 with one line, before any solve."""
+    data = json.loads(SMALL.read_text())
+    data["map"]["hexes"].append({"id": "A20001", "stops": [], "paths": []})
+    pos = tmp_path / "far.json"
+    pos.write_text(json.dumps(data))
+    with pytest.raises(InputError, match="A20001"):
+        save(load_position(pos), None, tmp_path / "far.png")
+    code = main(["draw", str(pos), "--out", str(tmp_path / "far.png")])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "--focus" in err
+    # the rest of the map can still be drawn, by focusing on it
+    assert main(["draw", str(pos), "--out", str(tmp_path / "near.svg"), "--routes", "none",
+                 "--focus", "A1,B2,B4"]) == 0
+
+
+def test_command_focus_zooms_and_names_unknown_hexes(tmp_path, capsys):
+    out = tmp_path / "focus.svg"
+    assert main(["draw", str(SMALL), "--out", str(out), "--routes", "none", "--focus", "B2, B4"]) == 0
+    texts = svg_texts(out)
+    assert "B2" in texts and "B4" in texts
+    assert main(["draw", str(SMALL), "--out", str(out), "--focus", "B2,Z99"]) == 2
+    err = capsys.readouterr().err
+    assert "Z99" in err and err.count("\n") == 1
+
+
+def test_tile_numbers_names_whole_and_legend_parts(tmp_path):
+    """Tile numbers are drawn (they help check a typed board); long names are never cut
+    off; the legend shows every part of each route's revenue (issue 12)."""
+    from trainruns import solve
+
+    b = load_position(ROOT / "fixtures" / "1833NE" / "boston_montreal.json")
+    run = solve(b)
+    out = tmp_path / "ne.svg"
+    save(b, run, out)
+    texts = svg_texts(out)
+    tiles = {hx.tile for hx in b.hexes.values() if hx.tile}
+    assert tiles and all(f"#{t}" in texts for t in tiles)
+    names = {hx.name for hx in b.hexes.values() if hx.name}
+    shown = " ".join(t.replace("\n", " ") for t in texts)
+    assert all(n in shown or n.replace("/", "/ ") in shown for n in names), [n for n in names if n not in shown]
+    assert "…" not in shown
+    start = next(i for i, t in enumerate(texts) if t.startswith("3/5-train"))
+    end = next(i for i, t in enumerate(texts) if t.startswith("Total"))
+    legend = " ".join(texts[start:end])  # one text per legend line
+    numbers = [int(x) for x in legend.split("=", 1)[1].replace("+", " ").split() if x.lstrip("-").isdigit()]
+    assert sum(numbers) == run.routes[0].revenue == 230
+
+
+def test_1831_sites_drawn_by_type_each_token_on_its_own_site():
+    """5.2.3.9: Stations are circles, Rail Yards squares; 5.2.7.2: black sites black; a
+    token is drawn on the site it stands on (here the second one), not the first."""
+    from matplotlib.colors import to_rgba
+    from matplotlib.patches import Circle, Rectangle
+
+    pos = {"title": "1831", "phase": "3", "corporation": "A", "trains": ["2S"],
+           "map": {"layout": "flat", "hexes": [
+               {"id": "B2", "tile": "601", "stops": [{"kind": "city", "value": 20,
+                                                      "slot_types": ["station", "yard", "black"]}],
+                "paths": []}]},
+           "tokens": [{"hex": "B2", "stop": 0, "slot": 1, "corporation": "A"}]}
+    b = load_position(pos)
+    ax = draw_board(b)
+    p = geo.stop_position(b, "B2", 0)
+    sites = [q for q in ax.patches if isinstance(q, (Circle, Rectangle))
+             and getattr(q, "get_zorder")() == 6]  # Z_TOKEN
+    assert len(sites) == 3
+    shapes = ["square" if isinstance(q, Rectangle) else "circle" for q in sites]
+    assert shapes == ["circle", "square", "circle"]
+    assert sites[2].get_facecolor() == to_rgba("black")
+    assert sites[0].get_facecolor() == to_rgba("white")
+    assert sites[1].get_facecolor() not in (to_rgba("white"), to_rgba("black"))
+    assert all(np.linalg.norm(np.array(q.get_center() if isinstance(q, Circle) else
+                                       np.array(q.get_xy()) + q.get_width() / 2) - p) < 0.6 for q in sites)
+    assert any(t.get_text() == "#601" for t in ax.texts)
+    import matplotlib.pyplot as plt
+    plt.close("all")
+
+
+def test_hex_ids_and_names_keep_off_the_stops():
+    """Boston (1833NE G22: two cities and a $0 node) was cluttered: its name sat on its
+    stops. Every id and name of the map is drawn clear of its hex's stops (the text's
+    box, about 0.3 of its size wide per letter, kept off each stop's disc)."""
+    b = load_position(ROOT / "fixtures" / "1833NE" / "boston_montreal.json")
+    ax = draw_board(b)
+    checked = set()
+    for t in ax.texts:
+        q = np.array(t.get_position())
+        text = t.get_text()
+        owners = [h for h, hx in b.hexes.items() if text == h or hx.name in (text.replace("\n", " "), text.replace("\n", ""))]
+        if not owners:
+            continue
+        hex_id = min(owners, key=lambda h: np.linalg.norm(geo.hex_center(b, h) - q))
+        size = t.get_fontsize()  # points
+        lines = text.split("\n")
+        units = size / (72.0 * ax.bbox.width / ax.figure.dpi / (ax.get_xlim()[1] - ax.get_xlim()[0]))
+        hw, hh = 0.3 * units * max(map(len, lines)), 0.5 * units * len(lines)
+        for k, stop in enumerate(b.hexes[hex_id].stops):
+            p = geo.stop_position(b, hex_id, k)
+            gap = max(abs(q[0] - p[0]) - hw, abs(q[1] - p[1]) - hh) - geo.stop_radius(stop)
+            assert gap > 0, (hex_id, text, k, gap)
+        checked.add((hex_id, text))
+    assert ("G22", "G22") in checked and ("G22", "Boston") in checked and len(checked) > 140
+    import matplotlib.pyplot as plt
+    plt.close("all")

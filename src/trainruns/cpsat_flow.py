@@ -111,7 +111,9 @@ def route_of_chains(compiled, chains, train) -> Route:
                if groups & int(req) == int(req) and (not trains or train.name in trains)]
     revenue = sum(v for v, c in zip(values, counted) if c) + sum(a for _, a in bonuses)
     return Route(train=train.name, stops=[compiled.stop_refs[s] for s in stops], revenue=revenue,
-                 counted=counted, track=track, bonuses=bonuses)
+                 counted=counted, track=track, bonuses=bonuses,
+                 earned=[[(compiled.board.stop(compiled.stop_refs[s]).kind, v)] if c else []
+                         for s, v, c in zip(stops, values, counted)])
 
 
 def solve_flow(compiled, trains, lower=0, hint_run=None, deadline=None, workers=2):

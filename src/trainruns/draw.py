@@ -20,12 +20,17 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Circle, Polygon, Rectangle
 
 from . import geometry as geo
+from .geometry import SLOT_RADIUS, city_radius, stop_radius
 from .board import CITY, OFFBOARD, TOWN
 from .colors import (EMPTY_CELL, corporation_color, text_color_on, tile_color, train_color)
 from .errors import InputError
 
 INCHES_PER_UNIT = 0.42   # a hex about 0.73 in across: ids and values stay legible
-SLOT_RADIUS = 0.2
+DPI = 150
+# The largest picture drawn: real maps are at most some 40 hexes across (about 60 hex
+# units, 4,000 pixels); a map spanning more is a typo (a far-away hex id) or a map to
+# draw in parts with ``focus``.
+MAX_SPAN_UNITS = 200
 FORMATS = (".svg", ".png", ".pdf")
 
 # Drawing order, bottom to top.
@@ -48,14 +53,25 @@ class _Style:
 # --- the board ----------------------------------------------------------------------
 
 
-def _extent(board, focus=None):
-    """Data bounds of the hexes shown: all of them, or only those named in ``focus``."""
+def extent(board, focus=None):
+    """Data bounds of the hexes shown: all of them, or only those named in ``focus``;
+    bad input (exit 2) when they span more than ``MAX_SPAN_UNITS``, or ``focus`` names
+    a hex the board does not have."""
     shown = [h for h in (focus or board.hexes) if h in board.hexes]
     if focus and len(shown) < len(set(focus)):
         missing = sorted(set(focus) - set(board.hexes))
-        raise InputError(f"cannot focus on hexes the board does not have: {', '.join(missing)}")
+        raise InputError(f"cannot focus on hexes the board does not have: {', '.join(missing)}", "--focus")
     pts = np.array([geo.hex_center(board, h) for h in shown]) if shown else np.zeros((1, 2))
     lo, hi = pts.min(axis=0) - 1.15, pts.max(axis=0) + 1.15
+    span = hi - lo
+    if span.max() > MAX_SPAN_UNITS:
+        ends = [min(shown, key=lambda h: (geo.hex_center(board, h) @ d)) for d in ((1, 0), (0, 1))] + \
+               [max(shown, key=lambda h: (geo.hex_center(board, h) @ d)) for d in ((1, 0), (0, 1))]
+        far = max(((a, b) for a in ends for b in ends),
+                  key=lambda ab: np.abs(geo.hex_center(board, ab[0]) - geo.hex_center(board, ab[1])).max())
+        raise InputError(f"the map spans {span[0]:.0f} x {span[1]:.0f} hex units (from {far[0]} to {far[1]}), "
+                         f"more than the {MAX_SPAN_UNITS} a picture may: check those hex ids, or draw part "
+                         "of the map with --focus")
     return lo, hi
 
 
@@ -75,17 +91,21 @@ def _hex_color(hx):
     return tile_color(color)
 
 
-def _draw_hexes(ax, board, st, show_ids, fill_grid):
+def _draw_hexes(ax, board, st, show_ids, fill_grid, lo, hi):
     layout = board.layout
     occupied = {(hx.x, hx.y) for hx in board.hexes.values()}
     if fill_grid and board.hexes:
         # Faint empty cells between the listed hexes keep the map's shape readable when a
-        # position lists only the hexes that have something on them.
+        # position lists only the hexes that have something on them; only those in the
+        # picture (its extent is capped, so they are few).
         xs = [x for x, _ in occupied]
         ys = [y for _, y in occupied]
         parity = (xs[0] + ys[0]) % 2
-        for x in range(min(xs), max(xs) + 1):
-            for y in range(min(ys), max(ys) + 1):
+        sx, sy = geo.grid_center(layout, 1, 1)
+        x0, x1 = max(min(xs), math.floor(lo[0] / sx) - 1), min(max(xs), math.ceil(hi[0] / sx) + 1)
+        y0, y1 = max(min(ys), math.floor(lo[1] / sy) - 1), min(max(ys), math.ceil(hi[1] / sy) + 1)
+        for x in range(x0, x1 + 1):
+            for y in range(y0, y1 + 1):
                 if (x + y) % 2 == parity and (x, y) not in occupied:
                     c = geo.grid_center(layout, x, y)
                     ax.add_patch(Polygon(geo.corners(layout, c), closed=True, facecolor=EMPTY_CELL,
@@ -95,16 +115,15 @@ def _draw_hexes(ax, board, st, show_ids, fill_grid):
         ax.add_patch(Polygon(geo.corners(layout, c), closed=True, facecolor=_hex_color(hx),
                              edgecolor="#555555", linewidth=st.pt(0.03), zorder=Z_HEX,
                              gid=f"hex-{hex_id}"))
-        if show_ids:
-            spot = c + _ID_SPOT[layout]
-            ax.text(spot[0], spot[1], hex_id, ha="center", va="center", clip_on=True, fontsize=st.font(0.19),
-                    color="#333333", zorder=Z_VALUE, gid=f"id-{hex_id}", bbox=_backing())
-        _draw_hex_labels(ax, hx, c, st, layout)
 
 
-# Ids and names go towards corners, where no track reaches a side midpoint.
+# Ids and names go towards corners, where no track reaches a side midpoint; each label
+# takes the free spot nearest its usual one (see _free_spot).
 _ID_SPOT = {"flat": np.array([-0.36, -0.6]), "pointy": np.array([0.0, -0.7])}
 _NAME_SPOT = {"flat": np.array([0.0, 0.62]), "pointy": np.array([0.0, 0.68])}
+_TILE_SPOT = {"flat": np.array([0.36, -0.6]), "pointy": np.array([0.45, -0.45])}
+_TERRAIN_SPOT = np.array([-0.52, -0.3])
+_TAG_SPOT = np.array([0.52, -0.3])
 
 
 def _backing():
@@ -137,17 +156,59 @@ def _terrain_text(extra):
     return " ".join(parts) or None
 
 
-def _draw_hex_labels(ax, hx, c, st, layout):
+def _label_spots(layout, c):
+    """Where labels may go in a hex: towards its corners and its side midpoints."""
+    corner = [c + 0.62 * (q - c) for q in geo.corners(layout, c)]
+    sides = [c + 0.6 * geo.side_direction(layout, e) for e in range(6)]
+    return corner + sides + [c + _ID_SPOT[layout], c + _NAME_SPOT[layout], c + _TILE_SPOT[layout],
+                             c + _TERRAIN_SPOT, c + _TAG_SPOT]
+
+
+def _clearance(q, hw, hh, taken):
+    """How far a label of half sizes ``hw`` x ``hh`` at ``q`` keeps from what is
+    ``taken`` (boxes ``(centre, hw, hh)``: stops, value bubbles, track, labels)."""
+    return min((max(abs(q[0] - p[0]) - hw - w, abs(q[1] - p[1]) - hh - h) for p, w, h in taken), default=1.0)
+
+
+def _free_spot(spots, want, hw, hh, taken):
+    """The spot for a label of half sizes ``hw`` x ``hh``: clear of what is ``taken``,
+    near ``want``."""
+    return max(spots, key=lambda q: min(_clearance(q, hw, hh, taken), 0.05) * 20 - np.linalg.norm(q - want))
+
+
+def _draw_hex_labels(ax, board, hex_id, st, show_ids, taken):
+    """The hex's id, name, tile number, terrain and tags, each in a free spot."""
+    hx = board.hexes[hex_id]
+    layout = board.layout
+    c = geo.hex_center(board, hex_id)
+    spots = _label_spots(layout, c)
+
+    def put(text, want, size, gid=None, **style):
+        lines = text.split("\n")
+        for shrink in (1.0, 0.8, 0.65):  # smaller where no spot is clear at full size
+            s = size * shrink
+            hw, hh = 0.3 * s * max(len(x) for x in lines) + 0.02, 0.55 * s * len(lines) + 0.02
+            spot = _free_spot(spots, want, hw, hh, taken)
+            if _clearance(spot, hw, hh, taken) >= 0:
+                break
+        size = s
+        taken.append((spot, hw, hh))
+        ax.text(spot[0], spot[1], text, ha="center", va="center", clip_on=True, fontsize=st.font(size),
+                zorder=Z_VALUE, gid=gid, linespacing=0.95, **style)
+
     name = hx.name or next((s.name for s in hx.stops if s.name), None)
     if name:
-        spot = c + _NAME_SPOT[layout]
-        ax.text(spot[0], spot[1], _shorten(name, 16), ha="center", va="center", clip_on=True,
-                fontsize=st.font(0.16), color="#222222", zorder=Z_VALUE, style="italic",
-                bbox=_backing())
+        text, size = _fit_name(name)
+        put(text, c + _NAME_SPOT[layout], size, gid=f"name-{hex_id}", color="#222222", style="italic",
+            bbox=_backing())
+    if show_ids:
+        put(hex_id, c + _ID_SPOT[layout], 0.19, gid=f"id-{hex_id}", color="#333333", bbox=_backing())
+    if hx.tile:
+        put(f"#{hx.tile}", c + _TILE_SPOT[layout], 0.15, gid=f"tile-{hex_id}", color="#555555",
+            bbox=_backing())
     terrain = _terrain_text(hx.extra)
     if terrain:
-        ax.text(c[0] - 0.52, c[1] - 0.3, terrain, ha="center", va="center", clip_on=True, fontsize=st.font(0.17),
-                color="#5b3a1a", zorder=Z_LABEL, fontweight="bold")
+        put(terrain, c + _TERRAIN_SPOT, 0.17, color="#5b3a1a", fontweight="bold")
     labels = [str(label) for label in hx.extra.get("labels", []) or []]
     icons = [str(i) for i in hx.extra.get("icons", []) or [] if len(str(i)) <= 8]
     if hx.extra.get("port"):
@@ -156,8 +217,19 @@ def _draw_hex_labels(ax, hx, c, st, layout):
         icons.append("coal")
     tag = " ".join(labels + icons)
     if tag:
-        ax.text(c[0] + 0.52, c[1] - 0.3, tag, ha="center", va="center", clip_on=True, fontsize=st.font(0.16),
-                color="#1a3a6b", zorder=Z_LABEL, fontweight="bold")
+        put(tag, c + _TAG_SPOT, 0.16, color="#1a3a6b", fontweight="bold")
+
+
+def _fit_name(name):
+    """A name as it fits a hex: whole, on two lines when long, smaller when longer still
+    (names are never cut off). Returns (text, font size in hex units)."""
+    cuts = [i for i, ch in enumerate(name) if ch in " /-"]
+    if len(name) > 14 and cuts:
+        cut = min(cuts, key=lambda i: abs(i - len(name) / 2))
+        keep = name[cut] if name[cut] != " " else ""  # a slash or hyphen stays on the first line
+        name = name[:cut] + keep + "\n" + name[cut + 1:]
+    longest = max(len(x) for x in name.split("\n"))
+    return name, min(0.16, 2.4 / max(longest, 1))
 
 
 def _shorten(text, n):
@@ -186,25 +258,11 @@ def _slot_centers(n, r):
             for a in (-math.pi / 2 + 2 * math.pi * i / n for i in range(n))]
 
 
-def city_radius(stop):
-    """How far a city's drawing reaches from its position (for rings and value bubbles)."""
-    n = max(1, stop.slots)
-    if n == 1:
-        return SLOT_RADIUS
-    if n == 2:
-        return 2 * SLOT_RADIUS
-    return SLOT_RADIUS / math.sin(math.pi / n) + SLOT_RADIUS
-
-
-def stop_radius(stop):
-    if stop.kind == CITY:
-        return city_radius(stop)
-    if stop.kind == TOWN:
-        return 0.14
-    return 0.22
-
-
-def _draw_city(ax, stop, p, st):
+def _draw_city(ax, stop, p, st, sites=None):
+    """A city's token slots with their tokens. ``sites`` (a title's drawing hint, hex
+    ``extra["sites"][k]``): per slot ``{"shape": "circle" | "square", "black": bool,
+    "holder": corporation or None}`` - 1831's Stations are circles, its Rail Yards
+    squares (5.2.3.9), black-filled sites black (5.2.7.2), each token on its own site."""
     n = max(1, stop.slots)
     centers = [p + d for d in _slot_centers(n, SLOT_RADIUS)]
     if n == 2:
@@ -214,10 +272,16 @@ def _draw_city(ax, stop, p, st):
         ax.add_patch(Circle(p, city_radius(stop) - 0.02, facecolor="white", edgecolor="black",
                             linewidth=st.pt(0.025), zorder=Z_STOP))
     for i, c in enumerate(centers):
-        corp = stop.tokens[i] if i < len(stop.tokens) else None
-        fill = corporation_color(corp) if corp else "white"
-        ax.add_patch(Circle(c, SLOT_RADIUS, facecolor=fill, edgecolor="black",
-                            linewidth=st.pt(0.03), zorder=Z_TOKEN))
+        site = sites[i] if sites and i < len(sites) else {}
+        corp = site.get("holder") if sites else (stop.tokens[i] if i < len(stop.tokens) else None)
+        fill = corporation_color(corp) if corp else ("black" if site.get("black") else "white")
+        if site.get("shape") == "square":
+            r = SLOT_RADIUS * 0.9
+            ax.add_patch(Rectangle(c - [r, r], 2 * r, 2 * r, facecolor=fill, edgecolor="black",
+                                   linewidth=st.pt(0.03), zorder=Z_TOKEN))
+        else:
+            ax.add_patch(Circle(c, SLOT_RADIUS, facecolor=fill, edgecolor="black",
+                                linewidth=st.pt(0.03), zorder=Z_TOKEN))
         if corp:
             ax.text(c[0], c[1], _shorten(corp, 4), ha="center", va="center", clip_on=True,
                     fontsize=st.font(0.32 / max(2.2, len(corp[:4]))), color=text_color_on(fill),
@@ -277,27 +341,34 @@ def _shared_value_spot(board, hex_id):
 
 
 def _draw_stops(ax, board, st):
+    """Stops and their values; returns per hex what now takes room there (points with a
+    radius), for the labels to keep clear of."""
+    taken = {}
     for hex_id, hx in board.hexes.items():
         placed = []
-        values = {(s.kind, s.value) for s in hx.stops}
-        shared = len(hx.stops) > 1 and len(values) == 1 and hx.stops[0].kind != OFFBOARD
-        if shared and hx.stops[0].value:
+        cities = [s for s in hx.stops if s.kind != OFFBOARD]
+        values = {(s.kind, s.value) for s in cities}
+        # one value for the cities of a hex that all share it (an OO tile, Boston)
+        shared = len(cities) > 1 and len(values) == 1
+        if shared and cities[0].value:
             spot = _shared_value_spot(board, hex_id)
-            ax.text(spot[0], spot[1], str(hx.stops[0].value), ha="center", va="center", clip_on=True,
+            placed.append(spot)
+            ax.text(spot[0], spot[1], str(cities[0].value), ha="center", va="center", clip_on=True,
                     fontsize=st.font(0.2), zorder=Z_VALUE, gid=f"value-{hex_id}",
                     bbox=dict(boxstyle="circle,pad=0.15", facecolor="white", edgecolor="black",
                               linewidth=st.pt(0.02)))
         for k, stop in enumerate(hx.stops):
             p = geo.stop_position(board, hex_id, k)
             if stop.kind == CITY:
-                _draw_city(ax, stop, p, st)
+                _draw_city(ax, stop, p, st, (hx.extra.get("sites") or {}).get(k))
             elif stop.kind == TOWN:
                 _draw_town(ax, board, hex_id, k, p, st)
             if stop.kind == OFFBOARD:
+                small = len(cities) > 0  # a node beside cities (Boston's $0 one): keep it small
                 ax.text(p[0], p[1], str(stop.value), ha="center", va="center", clip_on=True,
-                        fontsize=st.font(0.26), fontweight="bold", zorder=Z_VALUE,
-                        bbox=dict(boxstyle="round,pad=0.25", facecolor="white", edgecolor="black",
-                                  linewidth=st.pt(0.03)), gid=f"value-{hex_id}.{k}")
+                        fontsize=st.font(0.17 if small else 0.26), fontweight="bold", zorder=Z_VALUE,
+                        bbox=dict(boxstyle="round,pad=0.2" if small else "round,pad=0.25", facecolor="white",
+                                  edgecolor="black", linewidth=st.pt(0.03)), gid=f"value-{hex_id}.{k}")
             elif stop.value and not shared:  # 0: an unbuilt city or town site
                 spot = _value_spot(board, hex_id, k, p, stop_radius(stop), placed)
                 placed.append(spot)
@@ -305,6 +376,13 @@ def _draw_stops(ax, board, st):
                         fontsize=st.font(0.2), zorder=Z_VALUE, gid=f"value-{hex_id}.{k}",
                         bbox=dict(boxstyle="circle,pad=0.15", facecolor="white", edgecolor="black",
                                   linewidth=st.pt(0.02)))
+        ring = 0.14  # room for the rings a run draws round its stops
+        taken[hex_id] = ([(geo.stop_position(board, hex_id, k), stop_radius(s) + ring, stop_radius(s) + ring)
+                          for k, s in enumerate(hx.stops)]
+                         + [(q, 0.14, 0.14) for q in placed]
+                         + [(q, 0.06, 0.06) for j in range(len(hx.paths))
+                            for q in geo.path_points(board, hex_id, j)[::3]])
+    return taken
 
 
 # --- the run ------------------------------------------------------------------------
@@ -355,13 +433,26 @@ def _ring_index(routes, i, ref):
     return sum(1 for r in routes[:i] if tuple(ref) in {tuple(s) for s in r.stops})
 
 
-def _route_label(route):
+def _route_label(route, width=52):
+    """The legend line of a route: its revenue and every part of it, so the picture adds
+    up like the table ("360 = E1 20+20 + E3 50+20 + ..."; a bonus by its name)."""
     label = f"{route.train}-train: {route.revenue}"
     if route.counted and not all(route.counted):
-        label += f" (best {sum(route.counted)} of {len(route.stops)} count)"
-    if route.bonuses:
-        label += " incl. " + ", ".join(f"{n} +{a}" for n, a in route.bonuses)
-    return label
+        label += f" ({sum(route.counted)} of {len(route.stops)} stops earn)"
+    parts = [f"{hex_id} " + "+".join(str(a) for _, a in earned)
+             for (hex_id, _), earned in zip(route.stops, route.earned) if earned]
+    parts += [f"{n} {a}" for n, a in route.bonuses]
+    if not parts:
+        return label
+    lines, line = [], f"{label} ="
+    for part in parts:
+        piece = (" " if line.endswith("=") else " + ") + part
+        if len(line) + len(piece) > width:
+            lines.append(line)
+            line = "    " + piece.strip()
+        else:
+            line += piece
+    return "\n".join(lines + [line])
 
 
 def total_label(run, caption=None):
@@ -388,7 +479,7 @@ def draw_board(board, run=None, ax=None, *, title=None, show_ids=True, fill_grid
     to zoom onto (the picture shows just around them, text sized for that zoom).
     Returns the axes.
     """
-    lo, hi = _extent(board, focus)
+    lo, hi = extent(board, focus)
     if ax is None:
         import matplotlib.pyplot as plt
 
@@ -400,9 +491,11 @@ def draw_board(board, run=None, ax=None, *, title=None, show_ids=True, fill_grid
     st = _Style(_points_per_unit(ax, lo, hi))
     if fill_grid is None:
         fill_grid = board.title is None
-    _draw_hexes(ax, board, st, show_ids, fill_grid)
+    _draw_hexes(ax, board, st, show_ids, fill_grid, lo, hi)
     _draw_track(ax, board, st)
-    _draw_stops(ax, board, st)
+    taken = _draw_stops(ax, board, st)
+    for hex_id in board.hexes:
+        _draw_hex_labels(ax, board, hex_id, st, show_ids, taken[hex_id])
     heading = title if title is not None else _default_title(board)
     if heading:
         ax.set_title(heading, fontsize=max(9, min(14, st.font(0.4))))
@@ -452,7 +545,7 @@ def save(board, run, path, **options):
     if ext not in FORMATS:
         raise InputError(f"cannot draw to a '{ext or 'extension-less'}' file; use "
                          + ", ".join(FORMATS), str(path))
-    lo, hi = _extent(board, options.get("focus"))
+    lo, hi = extent(board, options.get("focus"))
     fig = Figure(figsize=_figsize(lo, hi, run is not None and options.get("legend", True)))
     ax = fig.add_axes([0.02, 0.06, 0.96 * _map_share(lo, hi, run is not None), 0.88])
     draw_board(board, run, ax=ax, **options)
@@ -460,7 +553,7 @@ def save(board, run, path, **options):
 
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "trainruns"}):
         try:
-            fig.savefig(path, dpi=150, bbox_inches="tight", metadata=_metadata(ext))
+            fig.savefig(path, dpi=DPI, bbox_inches="tight", metadata=_metadata(ext))
         except OSError as e:
             raise InputError(f"cannot write the picture ({e.strerror or e})", str(path)) from None
     return path

@@ -143,18 +143,77 @@ def _bezier(p, ctrl, q):
 
 
 def path_points(board, hex_id, j):
-    """The drawn curve of path ``j`` of a hex, from its first end to its second."""
-    a, b = board.hexes[hex_id].paths[j]
+    """The drawn curve of path ``j`` of a hex, from its first end to its second. A path
+    that does not end at a stop of its hex bends round it rather than run through it
+    (a track past a town must not read as one more of the town's exits)."""
+    hx = board.hexes[hex_id]
+    a, b = hx.paths[j]
     p, dp = end_point(board, hex_id, a)
     q, dq = end_point(board, hex_id, b)
     if dp is not None and dq is not None:
-        return _arc(p, dp, q, dq)
-    if dp is None and dq is None:
-        return np.linspace(p, q, _SAMPLES)
+        pts = _arc(p, dp, q, dq)
+    elif dp is None and dq is None:
+        pts = np.linspace(p, q, _SAMPLES)
     # Side to stop: leave the side straight in, then bend to the stop.
-    if dp is None:
-        return _bezier(q, q + dq * 0.5 * np.linalg.norm(p - q), p)[::-1]
-    return _bezier(p, p + dp * 0.5 * np.linalg.norm(q - p), q)
+    elif dp is None:
+        pts = _bezier(q, q + dq * 0.5 * np.linalg.norm(p - q), p)[::-1]
+    else:
+        pts = _bezier(p, p + dp * 0.5 * np.linalg.norm(q - p), q)
+    for k, stop in enumerate(hx.stops):
+        if ("stop", k) not in (a, b):
+            pts = _around(pts, stop_position(board, hex_id, k), stop_radius(stop) + STOP_MARGIN)
+    return pts
+
+
+def _around(pts, centre, clearance):
+    """``pts`` bent sideways, smoothly and with its ends kept, so that it keeps
+    ``clearance`` from ``centre``."""
+    dist = np.linalg.norm(pts - centre, axis=1)
+    i = int(np.argmin(dist))
+    if dist[i] >= clearance:
+        return pts
+    c = pts[i]
+    if dist[i] > 1e-6:
+        n = (c - centre) / dist[i]
+    else:  # straight through the centre: go round on the left of the path
+        t = pts[min(i + 1, len(pts) - 1)] - pts[max(i - 1, 0)]
+        n = np.array([-t[1], t[0]]) / (np.linalg.norm(t) or 1.0)
+    # denser, so the bend is smooth
+    fine = np.concatenate([np.linspace(u, v, 6, endpoint=False) for u, v in zip(pts[:-1], pts[1:])] + [pts[-1:]])
+    along = np.linalg.norm(fine - c, axis=1)
+    width = min(2.4 * clearance, 0.95 * min(np.linalg.norm(c - pts[0]), np.linalg.norm(c - pts[-1])))
+    w = 0.5 * (1 + np.cos(np.pi * np.minimum(1.0, along / max(width, 1e-6))))
+    out = fine + np.outer(w * (clearance - dist[i]), n)
+    # where the bump alone falls short (a narrow bend), push out to the clearance
+    d = np.linalg.norm(out - centre, axis=1)
+    near = (d < clearance) & (d > 1e-9)
+    out[near] = centre + (out[near] - centre) * (clearance / d[near])[:, None]
+    return out
+
+
+# How far a stop's drawing reaches from its position, in hex units (draw.py draws to
+# these sizes; path_points keeps passing track clear of them).
+SLOT_RADIUS = 0.2
+TOWN_RADIUS = 0.14
+STOP_MARGIN = 0.09  # track half-width and a little air
+
+
+def city_radius(stop):
+    """How far a city's drawing reaches from its position (for rings and value bubbles)."""
+    n = max(1, stop.slots)
+    if n == 1:
+        return SLOT_RADIUS
+    if n == 2:
+        return 2 * SLOT_RADIUS
+    return SLOT_RADIUS / math.sin(math.pi / n) + SLOT_RADIUS
+
+
+def stop_radius(stop):
+    if stop.kind == "city":
+        return city_radius(stop)
+    if stop.kind == "town":
+        return TOWN_RADIUS
+    return 0.22
 
 
 def route_geometry(board, route):

@@ -12,6 +12,9 @@ class Route:
     ``stops`` are ``(hex id, stop index)`` in order along the route; ``counted`` says which
     of them earn (all, except for N/M trains); ``track`` lists ``(hex id, path index)``
     of the paths the route runs on, in order, so the route can be drawn or audited.
+    ``earned`` gives, per stop, the parts of what it earns as ``(name, amount)``: a city
+    value, a token's value (1831), ... (empty for a stop passed or not counted), so that
+    ``parts()`` plus the bonuses add up to ``revenue``.
     """
 
     train: str
@@ -20,9 +23,22 @@ class Route:
     counted: list[bool] = field(default_factory=list)
     track: list[tuple[str, int]] = field(default_factory=list)
     bonuses: list[tuple[str, int]] = field(default_factory=list)
+    earned: list[list[tuple[str, int]]] = field(default_factory=list)
 
     def stop_labels(self):
         return [f"{h}.{k}" for h, k in self.stops]
+
+    def parts(self):
+        """Every part of the route's revenue as ``(stop position or None, name, amount)``:
+        what each stop earns, then each bonus. They add up to ``revenue``."""
+        out = [(i, name, amount) for i, parts in enumerate(self.earned) for name, amount in parts]
+        return out + [(None, name, amount) for name, amount in self.bonuses]
+
+    def parts_json(self):
+        """``parts()`` for CONTRACT.md's JSON (an extra field): stop parts name their stop."""
+        labels = self.stop_labels()
+        return [({"at": i, "stop": labels[i]} if i is not None else {"bonus": True})
+                | {"name": name, "amount": amount} for i, name, amount in self.parts()]
 
 
 @dataclass
@@ -51,6 +67,7 @@ class Run:
                  "hexes": hexes_along(r.track)}
                 | ({"counted": r.counted} if not all(r.counted) else {})
                 | ({"bonuses": [{"name": n, "amount": a} for n, a in r.bonuses]} if r.bonuses else {})
+                | ({"parts": r.parts_json()} if r.earned else {})
                 for r in self.routes
             ],
         }

@@ -45,7 +45,7 @@ class RouteSet:
     def __len__(self):
         return len(self.ptr) - 1
 
-    # A title's route model may return a subclass that overrides the two methods below
+    # A title's route model may return a subclass that overrides the methods below
     # (1831 runs to some stops and passes others; 1833NE lines extend past their core).
 
     def counted_for(self, r: int, train_name: str) -> list:
@@ -55,6 +55,14 @@ class RouteSet:
         ids = self.stops[self.ptr[r]:self.ptr[r + 1]]
         return counted_stops([int(self.compiled.stop_value[s]) for s in ids],
                              [bool(self.compiled.stop_own[s]) for s in ids], train.counts)
+
+    def earned_for(self, r: int, train_name: str) -> list:
+        """Per stop of route ``r`` (stored order), the parts of what it earns for that
+        train, ``[(name, amount)]``: its value, named by its kind, where it is counted."""
+        comp = self.compiled
+        ids = self.stops[self.ptr[r]:self.ptr[r + 1]]
+        return [[(comp.board.stop(comp.stop_refs[s]).kind, int(comp.stop_value[s]))] if c else []
+                for s, c in zip(ids, self.counted_for(r, train_name))]
 
     def bonuses_for(self, r: int, train_name: str) -> list:
         """The bonuses ``(name, amount)`` route ``r`` earns for that train: those whose
@@ -473,13 +481,14 @@ def describe_route(routes: RouteSet, r: int, train) -> Route:
         ps = ps[::-1] if i < routes.split[r] else ps
         track.extend(comp.paths[p] for p in ps)
     counted = list(routes.counted_for(r, train.name))
+    earned = list(routes.earned_for(r, train.name))
     if routes.split[r] == len(stop_ids) - 1:
         # the route ends at its root token: list it from the token outwards
-        refs, track, counted = refs[::-1], track[::-1], counted[::-1]
+        refs, track, counted, earned = refs[::-1], track[::-1], counted[::-1], earned[::-1]
     bonuses = routes.bonuses_for(r, train.name)
     kind = routes.kinds.index(train.name)
     return Route(train=train.name, stops=refs, revenue=int(routes.values[r, kind]),
-                 counted=counted, track=track, bonuses=bonuses)
+                 counted=counted, track=track, bonuses=bonuses, earned=earned)
 
 
 def counted_stops(values, own, counts):

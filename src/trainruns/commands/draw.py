@@ -1,14 +1,14 @@
 """``trainruns draw POSITION --out FILE``: a picture of the board and a run (.svg, .png, .pdf).
 
 ``--routes best`` (the default) draws the proven best run; ``--routes none`` the board
-alone; ``--routes DECLARED.json`` a declared run, with the audit's findings marked (an
+alone; ``--focus C7,D6`` zooms onto those hexes; ``--routes DECLARED.json`` a declared run, with the audit's findings marked (an
 illegal route dashed, its problems in the audit's words under the map). The exit status
 is 0 whenever the picture is drawn, legal or not; ``trainruns audit`` gives the verdict.
 """
 
 import os
 
-from ..draw import FORMATS, save
+from ..draw import FORMATS, extent, save
 from ..errors import InputError
 from ..position import load_position, read_json
 from . import add_time_limit
@@ -24,6 +24,8 @@ def register(sub):
                         "or a declared-routes JSON file")
     add_time_limit(p, "bound the search for the best run")
     p.add_argument("--title", help="heading over the map (default: corporation and phase)")
+    p.add_argument("--focus", metavar="HEXES",
+                   help="zoom onto these hexes, comma-separated (e.g. G20,G22,H21)")
     p.set_defaults(func=run)
 
 
@@ -35,6 +37,11 @@ def run(args):
                          + ", ".join(FORMATS), f"--out {args.out}")
     board = load_position(args.position)
     options = {"title": args.title}
+    if args.focus is not None:
+        options["focus"] = [h.strip() for h in args.focus.split(",") if h.strip()]
+        if not options["focus"]:
+            raise InputError("--focus needs hex ids, comma-separated", f"--focus {args.focus}")
+    extent(board, options.get("focus"))  # too large a picture is refused before any solve
     if args.routes == "none":
         result = None
     elif args.routes == "best":

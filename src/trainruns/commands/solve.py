@@ -56,15 +56,24 @@ def stop_name(board, ref):
     return f"{label} {name}" if name else label
 
 
+def earned_text(board, ref, route, i):
+    """What stop ``i`` of ``route`` earns, as its parts: "50", or "50 + 20 station" when
+    a token adds to the city (1831), or "not counted"."""
+    if i < len(route.earned):
+        parts = route.earned[i]
+        if not parts:
+            return "not counted"
+        return " + ".join([str(parts[0][1])] + [f"{amount} {name}" for name, amount in parts[1:]])
+    return str(board.stop(ref).value) if route.counted[i] else "not counted"
+
+
 def format_run(board, result):
-    """A table a player reads at the table: each train's stops with their values."""
+    """A table a player reads at the table: each train's stops with what each earns, so
+    that the parts shown add up to the route's revenue and the routes to the total."""
     lines = [f"{board.corporation} in phase {board.phase}" if board.phase else board.corporation]
     width = max([len(r.train) for r in result.routes] + [5])
     for r in result.routes:
-        parts = []
-        for ref, counted in zip(r.stops, r.counted):
-            value = board.stop(ref).value
-            parts.append(f"{stop_name(board, ref)} ({value})" if counted else f"{stop_name(board, ref)} (not counted)")
+        parts = [f"{stop_name(board, ref)} ({earned_text(board, ref, r, i)})" for i, ref in enumerate(r.stops)]
         extra = "".join(f" + {name} {amount}" for name, amount in r.bonuses)
         lines.append(f"  {r.train:<{width}}  {r.revenue:>5}  " + " - ".join(parts) + extra)
     for name in result.idle:

@@ -77,6 +77,8 @@ def format_ranking(data, ranking, top):
     if not ranking.base.optimal:
         head += f" (not proven; bound {ranking.base.bound})"
     lines = [head, f"{ranking.considered} legal {what}, solved in {ranking.seconds:.2f} s"]
+    if not ranking.reach_complete:
+        lines.append("  (the company's reach was not traced to the end: some legal moves may be missing)")
     if not ranking.moves:
         lines.append("  (no legal move)")
     for i, m in enumerate(ranking.moves[:top], 1):

@@ -27,8 +27,11 @@ from ..board import Board, Hex
 from ..errors import InputError
 from ..hexgrid import neighbour, opposite, parse_hex_id
 from ..position import parse_paths, parse_stop
+from . import moves
 
 FIXED_COLOURS = ("gray", "red")  # printed hexes no tile goes on
+KIND_WORDS = {"city": ("the city", "a city"), "town": ("the town", "a town"),
+              "offboard": ("the off-board", "an off-board")}
 
 
 def load_data(package: str, name: str) -> dict:
@@ -170,14 +173,24 @@ class Tiled:
         return edges, stops
 
     def _check_keeps_track(self, old_spec, old_rot, tile, rot, hex_id, w):
-        """An upgrade only adds track ([6.3]): every old track section stays, and the
-        sides meeting at one old stop still meet at one new stop."""
+        """An upgrade only adds track ([6.3]): every old track section stays, the sides
+        meeting at one old stop still meet at one new stop, and that stop is of the same
+        kind when the new tile has a stop of that kind (a tile without one merges it:
+        a medium city's town becomes a city, 1832 [6.4.2]; brown Boston is one city)."""
         old_edges, old_stops = self._shape(old_spec, old_rot)
         new_edges, new_stops = self._shape(self.tiles[tile], rot)
         lost = [f"{min(p)}-{max(p)}" for p in old_edges if p not in new_edges]
-        for sides in old_stops.values():
-            if not any(sides <= ns for ns in new_stops.values()):
+        old_kinds = [s["kind"] for s in old_spec["stops"]]
+        new_kinds = [s["kind"] for s in self.tiles[tile]["stops"]]
+        for k, sides in old_stops.items():
+            at = [j for j, ns in new_stops.items() if sides <= ns]
+            if not at:
                 lost.append("stop at side(s) " + "/".join(map(str, sorted(sides))))
+            elif new_kinds[at[0]] != old_kinds[k] and old_kinds[k] in new_kinds:
+                # green Boston (1833NE) has an off-board of its own: the $0 node may not
+                # become a city, which would move the cities (and whose home each is)
+                lost.append(f"{KIND_WORDS[old_kinds[k]][0]} at side(s) {'/'.join(map(str, sorted(sides)))} "
+                            f"would become {KIND_WORDS[new_kinds[at[0]]][1]}")
         if lost:
             raise InputError(f"tile {tile} at rotation {rot} does not keep the track already on {hex_id} "
                              f"({', '.join(lost)})", w)
@@ -247,10 +260,11 @@ def read_tiled(package: str) -> Tiled:
                  load_data(package, "manifest.json"))
 
 
-class TiledTitle:
+class TiledTitle(moves.TitleMoves):
     """What every title with a printed map and a tile manifest does to build a board:
     read its facts once (``facts_class()``, which has a ``tiled``), lay the position's
-    tiles, and make the core Board; the title's rules are applied by the subclass."""
+    tiles, and make the core Board; the title's rules are applied by the subclass. Its
+    tile lays are the manifest's (:func:`.moves.tile_lays`)."""
 
     name = ""
     facts_class = None
@@ -265,8 +279,15 @@ class TiledTitle:
         return self._facts
 
     def lay_tiles(self, data, phase, where) -> dict:
-        """The position's ``tiles`` laid over the printed map, every lay checked."""
-        return self.facts.tiled.lay(data.get("tiles", []), phase, where)
+        """The position's ``tiles`` laid over the printed map, every lay checked (the
+        tile checks every tiled title shares, then the title's own :meth:`check_map`)."""
+        laid = self.facts.tiled.lay(data.get("tiles", []), phase, where)
+        self.check_map(data, laid, phase, where)
+        return laid
+
+    def check_map(self, data, laid, phase, where):
+        """The title's own rules on where tiles stand (``laid``: hex -> (tile, rotation)),
+        beyond the shared ones; raise InputError. None by default."""
 
     def board_of(self, laid, phase, corporation, trains, where) -> Board:
         """The core Board of the laid map (tokens and title rules still to come)."""
@@ -274,3 +295,16 @@ class TiledTitle:
         return Board(layout=tiled.layout, hexes=tiled.build_hexes(laid, phase, where), phase=phase,
                      corporation=corporation, trains=trains, phases=list(self.facts.phase_names),
                      title=self.name, axes=dict(tiled.axes))
+
+    # --- moves: what the operating company may do next (trainruns.whatif ranks them) ---
+
+    def tile_lays(self, data, board, reached) -> list:
+        """Every legal tile lay or upgrade as ``(move, variant)`` (:func:`.moves.tile_lays`);
+        ``reached``: the company's runs (:func:`trainruns.reach.reach`)."""
+        if self.may_lay(data, board) is not None:
+            return []
+        return moves.tile_lays(self, data, board, reached)
+
+    def may_lay(self, data, board):
+        """Why the operating company may lay no tile at all now, or None."""
+        return None

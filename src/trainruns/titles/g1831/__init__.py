@@ -7,7 +7,8 @@ its own ``map`` in the custom-map format with 1831 extensions (docs/rules-1831.m
 - ``trains.py``: train names, phases, token values, retirement (3.3, 5.2.7.5, 5.3.5);
 - ``mapformat.py``: the map extensions, tokens on typed sites, track rights (5.2.3, 5.5);
 - ``model.py``: the Board's ``route_model`` (5.6); ``kernels.py`` its numba kernels;
-- ``commuter.py``: commuter runs (5.6.7); ``explain.py``: which stops a train runs to.
+- ``commuter.py``: commuter runs (5.6.7); ``explain.py``: which stops a train runs to;
+- ``options.py``: the readings a position chooses (``rules``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from ...errors import InputError
 from .mapformat import mark_blocks, place_tokens, read_map, read_rights
 from . import kernels
 from .model import Model1831
+from .options import read_options
 from .trains import parse_trains, phase_number
 
 
@@ -54,27 +56,15 @@ class Title1831:
         place_tokens(board, facts, phase, data, where)
         read_rights(board, facts, data, where)
         mark_blocks(board, facts)
-        board.route_model = Model1831(board, facts, phase, strict=_strict(data, where))
+        board.route_model = Model1831(board, facts, phase, read_options(data, where))
         kernels.warm_up()
         for hx in board.hexes.values():
-            hx.extra["1831"] = {k: [vars(s) for s in facts.sites.get((hx.id, k), [])]
-                                for k in range(len(hx.stops))}
+            # the drawing's hint: Stations round, Rail Yards square (5.2.3.9), black sites
+            hx.extra["sites"] = {k: [{"shape": "square" if s.type == "yard" else "circle",
+                                      "black": s.black, "holder": s.holder}
+                                     for s in facts.sites.get((hx.id, k), [])]
+                                 for k in range(len(hx.stops))}
         return board
-
-
-def _strict(data, where):
-    """``"rules": {"pass_own_tokens": false}`` makes a train run to every token of its
-    type that it passes (see docs/rules-1831.md for the default)."""
-    rules = data.get("rules", {})
-    if not isinstance(rules, dict):
-        raise InputError("field 'rules' must be an object", where)
-    unknown = set(rules) - {"pass_own_tokens"}
-    if unknown:
-        raise InputError(f"unknown 1831 rule option(s) {sorted(unknown)} (known: pass_own_tokens)", f"{where}: rules")
-    value = rules.get("pass_own_tokens", True)
-    if not isinstance(value, bool):
-        raise InputError("rules.pass_own_tokens must be true or false", f"{where}: rules")
-    return not value
 
 
 TITLE = Title1831()

@@ -5,7 +5,8 @@ running to the same Station tokens again on different track each pass.
 
 Plain Python: there are two such runs and their legs are short. A leg may pass cities
 that do not block (earning nothing); a city passed on one leg is not used again, and
-no leg passes one of the run's own cities (it would be a visit).
+no leg passes one of the run's own cities (it would be a visit). A visit may run to a
+Station in the city's red extension (5.2.3.10: New York's Stations there are the city's).
 """
 
 from __future__ import annotations
@@ -36,27 +37,50 @@ def commuter_paths(ctx, max_size):
 
 
 def _walk(ctx, seq, members, root, first_repeat, max_size):
+    """Depth-first over the legs. A visit to a city is entered at one of its stops and
+    may move on to its other stops (a city and its red extension are one city: "part of
+    the same hex", 5.2.3.10) until it runs to one Station there; it leaves the city only
+    after that. A leg passes other cities that do not block; with ``pass_own_tokens:
+    false`` not one where the corporation has a Station (it would have to run to it)."""
     comp = ctx.compiled
-    words = comp.words
-    # stack frames: (stops so far, chains so far, visit flags, bits, passed groups, visits)
-    stack = [([root], [], [True], np.zeros(words, np.uint64), frozenset(), 1)]
+    strict = ctx.strict
+    # frames: (stops, chains, visit flags, bits, passed groups, visits so far, stops of
+    # the city entered last, whether the current visit has run to its Station)
+    stack = [([root], [], [True], np.zeros(comp.words, np.uint64), frozenset(), 1, {root}, True)]
     while stack:
-        stops, chains, visit, bits, passed, n = stack.pop()
+        stops, chains, visit, bits, passed, n, here_set, done = stack.pop()
+        here = stops[-1]
+        gh = ctx.stop_group[here]
+        in_visit = gh in members and gh == seq[n - 1]
         if n > first_repeat and visit[-1]:
             yield stops, chains, visit, bits
         if n >= max_size and visit[-1]:
             continue
-        here = stops[-1]
-        want = seq[n]
+        want = seq[n] if n < len(seq) else -1
         for idx in range(comp.adj_ptr[here], comp.adj_ptr[here + 1]):
             c = int(comp.adj_chain[idx])
-            cb = comp.chain_bits[c]
+            cb = ctx.chain_bits[c]
             if np.any(bits & cb):
                 continue
             t = int(comp.chain_to[c])
             g = ctx.stop_group[t]
             nb = bits | cb
-            if g == want and ctx.st_val[t] >= 0:
-                stack.append((stops + [t], chains + [c], visit + [True], nb, passed, n + 1))
-            elif g not in members and g not in passed and ctx.stop_pass[t]:
-                stack.append((stops + [t], chains + [c], visit + [False], nb, passed | {g}, n))
+            if g == gh:
+                # on within the city (visited or passed): a stop of it not yet used, but
+                # once the visit has run to its Station the leg out may pass back (the
+                # commuter run "may use the same cities more than once", 5.6.2.1)
+                if t in here_set and not (in_visit and done):
+                    continue
+                if in_visit and not done and ctx.st_val[t] >= 0:
+                    stack.append((stops + [t], chains + [c], visit + [True], nb, passed, n, here_set | {t}, True))
+                stack.append((stops + [t], chains + [c], visit + [False], nb, passed, n, here_set | {t}, done))
+                continue
+            if in_visit and not done:
+                continue  # a visit leaves its city only after running to a Station there
+            if g == want and n < max_size:
+                if ctx.st_val[t] >= 0:
+                    stack.append((stops + [t], chains + [c], visit + [True], nb, passed, n + 1, {t}, True))
+                stack.append((stops + [t], chains + [c], visit + [False], nb, passed, n + 1, {t}, False))
+            elif g not in members and g not in passed and ctx.stop_pass[t] \
+                    and not (strict and ctx.group_has_station[g]):
+                stack.append((stops + [t], chains + [c], visit + [False], nb, passed | {g}, n, {t}, True))

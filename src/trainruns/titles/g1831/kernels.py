@@ -123,17 +123,19 @@ def token_paths(root, adj_ptr, adj_chain, chain_to, chain_bits, chain_und, stop_
 
 @nb.njit(cache=True)
 def best_counts(ptr, stops, stop_group, st_val, yd_val, st_right, yd_right, kind_type, kind_size,
-                strict, n_masks, out):
+                kind_cap_s, kind_cap_y, strict, n_masks, out):
     """``out[r, k, m]``: the most train kind ``k`` earns on path ``r`` while running to
     exactly the bought rights ``m`` (bit i: right i), or -1.
 
     Rules: the first and last stops are run to (5.6.2.5); 2..size tokens; an S train
     runs to Stations, a YD train to Rail Yards, an MX train to at least one of each
-    (5.6.2.3; a 2MX: one of each); at most one token per visit of a city (a city and its
-    red extension are one visit); each earns city value + token value (5.6.3, given in
-    ``st_val`` / ``yd_val``, -1 where the corporation has no such token). With ``strict``
-    the train may not pass a token it could run to without running to it.
-    ``kind_type``: 0 S, 1 YD, 2 MX."""
+    (5.6.2.3; a 2MX: one of each), and to at most ``kind_cap_s`` Stations and
+    ``kind_cap_y`` Rail Yards (0 for the type a train does not run to; a mixed train's
+    printed counts when the position gives them); at most one token per visit of a city
+    (a city and its red extension are one visit); each earns city value + token value
+    (5.6.3, given in ``st_val`` / ``yd_val``, -1 where the corporation has no such
+    token). With ``strict`` the train may not pass a token it could run to without
+    running to it. ``kind_type``: 0 S, 1 YD, 2 MX."""
     n_routes = ptr.shape[0] - 1
     n_kinds = kind_type.shape[0]
     out[:, :, :] = -1
@@ -155,19 +157,21 @@ def best_counts(ptr, stops, stop_group, st_val, yd_val, st_right, yd_right, kind
                         n_local += 1
         lm = 1 << n_local
         for k in range(n_kinds):
-            ty, size = kind_type[k], kind_size[k]
-            size = min(size, length)
-            # state index: ((count * 4 + typemask) * lm + rightmask) * 3 + f, where f says
-            # what happened in the current city visit: 0 nothing, 1 ran to a token,
-            # 2 (strict only) passed a token it could run to, still owing one
-            n_state = (size + 1) * 4 * lm * 3
+            ty = kind_type[k]
+            size = min(kind_size[k], length)
+            ns = min(kind_cap_s[k], size)
+            ny = min(kind_cap_y[k], size)
+            # state index: ((stations * (ny + 1) + yards) * lm + rightmask) * 3 + f, where
+            # f says what happened in the current city visit: 0 nothing, 1 ran to a
+            # token, 2 (strict only) passed a token it could run to, still owing one
+            n_state = (ns + 1) * (ny + 1) * lm * 3
             cur = np.full(n_state, NEG, np.int64)
             nxt = np.full(n_state, NEG, np.int64)
             for i in range(length):
                 s = stops[a + i]
                 same = i > 0 and stop_group[s] == stop_group[stops[a + i - 1]]
-                can_s = ty != 1 and st_val[s] >= 0
-                can_y = ty != 0 and yd_val[s] >= 0
+                can_s = ns > 0 and st_val[s] >= 0
+                can_y = ny > 0 and yd_val[s] >= 0
                 lrs, lry = 0, 0
                 for j in range(n_local):
                     if local[j] == st_right[s]:
@@ -176,19 +180,21 @@ def best_counts(ptr, stops, stop_group, st_val, yd_val, st_right, yd_right, kind
                         lry = 1 << j
                 if i == 0:
                     if can_s:
-                        idx = ((1 * 4 + 1) * lm + lrs) * 3 + 1
+                        idx = ((1 * (ny + 1) + 0) * lm + lrs) * 3 + 1
                         cur[idx] = max(cur[idx], st_val[s])
                     if can_y:
-                        idx = ((1 * 4 + 2) * lm + lry) * 3 + 1
+                        idx = ((0 * (ny + 1) + 1) * lm + lry) * 3 + 1
                         cur[idx] = max(cur[idx], yd_val[s])
                     continue
                 nxt[:] = NEG
                 last = i == length - 1
-                for c in range(size + 1):
-                    for tm in range(4):
+                for cs in range(ns + 1):
+                    for cy in range(ny + 1):
+                        if cs + cy > size:
+                            continue
                         for rm in range(lm):
                             for f in range(3):
-                                v = cur[((c * 4 + tm) * lm + rm) * 3 + f]
+                                v = cur[((cs * (ny + 1) + cy) * lm + rm) * 3 + f]
                                 if v == NEG:
                                     continue
                                 if not same and f == 2:
@@ -198,30 +204,34 @@ def best_counts(ptr, stops, stop_group, st_val, yd_val, st_right, yd_right, kind
                                     fs = fr
                                     if fr == 0 and strict and (can_s or can_y):
                                         fs = 2
-                                    idx = ((c * 4 + tm) * lm + rm) * 3 + fs
+                                    idx = ((cs * (ny + 1) + cy) * lm + rm) * 3 + fs
                                     nxt[idx] = max(nxt[idx], v)
-                                if fr != 1 and c < size:
-                                    if can_s:
-                                        idx = (((c + 1) * 4 + (tm | 1)) * lm + (rm | lrs)) * 3 + 1
+                                if fr != 1 and cs + cy < size:
+                                    if can_s and cs < ns:
+                                        idx = (((cs + 1) * (ny + 1) + cy) * lm + (rm | lrs)) * 3 + 1
                                         nxt[idx] = max(nxt[idx], v + st_val[s])
-                                    if can_y:
-                                        idx = (((c + 1) * 4 + (tm | 2)) * lm + (rm | lry)) * 3 + 1
+                                    if can_y and cy < ny:
+                                        idx = ((cs * (ny + 1) + cy + 1) * lm + (rm | lry)) * 3 + 1
                                         nxt[idx] = max(nxt[idx], v + yd_val[s])
                 tmp = cur
                 cur = nxt
                 nxt = tmp
-            want = 1 if ty == 0 else (2 if ty == 1 else 3)
-            for c in range(2, size + 1):
-                for rm in range(lm):
-                    v = cur[((c * 4 + want) * lm + rm) * 3 + 1]
-                    if v == NEG:
+            for cs in range(ns + 1):
+                for cy in range(ny + 1):
+                    if cs + cy < 2 or cs + cy > size:
                         continue
-                    gm = 0
-                    for j in range(n_local):
-                        if rm & (1 << j):
-                            gm |= 1 << local[j]
-                    if gm < n_masks and v > out[r, k, gm]:
-                        out[r, k, gm] = v
+                    if ty == 2 and (cs == 0 or cy == 0):
+                        continue
+                    for rm in range(lm):
+                        v = cur[((cs * (ny + 1) + cy) * lm + rm) * 3 + 1]
+                        if v == NEG:
+                            continue
+                        gm = 0
+                        for j in range(n_local):
+                            if rm & (1 << j):
+                                gm |= 1 << local[j]
+                        if gm < n_masks and v > out[r, k, gm]:
+                            out[r, k, gm] = v
     return out
 
 
@@ -313,7 +323,7 @@ def warm_up():
     flag = np.ones(1, np.bool_)
     token_paths(0, np.zeros(2, np.int64), z, z, one_bit, z, z, flag, flag, np.full(1, -1, np.int64),
                 np.full(1, -1, np.int64), np.zeros(2, np.int64), z.copy(), z.copy(), one_bit.copy())
-    best_counts(np.zeros(1, np.int64), z, z, z, z, z - 1, z - 1, z, z + 2, False, 1,
+    best_counts(np.zeros(1, np.int64), z, z, z, z, z - 1, z - 1, z, z + 2, z + 2, z, False, 1,
                 np.zeros((0, 1, 1), np.int64))
     assign_covering(z, z, np.zeros(1, np.bool_), z, z, z, one_bit, np.zeros(2, np.int64), 0, z.copy(),
                     -1, np.zeros(1, np.bool_))

@@ -6,8 +6,11 @@ own ``map``. The extensions (documented in docs/rules-1831.md):
 - a city stop lists its open token sites, ``"slot_types": ["station", "yard"]``
   (5.2.3.9: circles are Stations, squares Rail Yards); ``slots`` defaults to its length;
 - a token names its site, ``{"hex", "stop", "corporation", "slot": i}`` (or ``"type"``:
-  the first free site of that type);
+  the first free site of that type); ``"black"`` in ``slot_types`` is a black-filled
+  site (5.2.7.2), where only a home token may stand, ``"home": true`` with its own
+  ``"type"`` (5.2.5.1);
 - a hex ``"part_of": "F20"`` is a red extension of that city (5.2.3.10);
+- a hex ``"double_track": [[0, 3]]`` doubles those of its paths (5.6.2.4, tiles #301/#401);
 - a hex ``"revisit_after": ["G21", "H22"]`` is the Delaware large city (5.6.2.1);
 - the map's ``"commuter_runs"`` (5.6.7), the position's ``"track_rights"`` (5.5).
 """
@@ -23,15 +26,23 @@ from ...position import (check_coordinates_unique, parse_axes, parse_corporation
                          parse_layout, parse_phase, parse_phases, require)
 
 SLOT_TYPES = ("station", "yard")
+BLACK = "black"  # a black-filled site (5.2.7.2): only a home token may stand there (5.2.5.1)
 
 
 @dataclass
 class Site:
-    """One open token site of a city: its type and who holds it (None: a vacancy)."""
+    """One token site of a city: its type and who holds it (None: a vacancy). A black
+    site (5.2.7.2) is no vacancy; a home token placed there (5.2.5.1) gives it its type."""
 
     type: str
     holder: str | None = None
     right: int = -1  # index into the position's track rights, when bought (5.5)
+    black: bool = False
+
+    @property
+    def open(self):
+        """A site a token stands on or may be placed on (an empty black site is neither)."""
+        return not self.black or self.holder is not None
 
 
 @dataclass
@@ -43,6 +54,7 @@ class Map1831:
     revisit: dict = field(default_factory=dict)    # group -> (group, group) run to between visits
     commuter: list = field(default_factory=list)   # [{"name", "cycle": [group], "any_start"}]
     rights: list = field(default_factory=list)     # [(hex, stop, slot)]
+    double_sides: set = field(default_factory=set) # {(hex, side)} where a double track ends
 
 
 def read_map(data: dict, where: str):
@@ -56,14 +68,16 @@ def read_map(data: dict, where: str):
     hexes, facts = {}, Map1831()
     for i, h in enumerate(raw_hexes):
         w = f"{where}: map.hexes[{i}]"
-        h = _fill_extension_values(h, by_id, w)
+        h = _with_double_track(_fill_extension_values(h, by_id, w), w, facts)
         hx = parse_hex(_with_slot_counts(h, w), layout, axes, phases, phase, w)
         if hx.id in hexes:
             raise InputError(f"hex {hx.id} is listed twice", w)
+        if isinstance(h.get("tile"), (str, int)) and not isinstance(h.get("tile"), bool):
+            hx.tile = str(h["tile"])  # the tile laid (drawn, to check a typed board)
         hexes[hx.id] = hx
         for k, (stop, raw) in enumerate(zip(hx.stops, h.get("stops", []))):
             if stop.kind == CITY:
-                facts.sites[(hx.id, k)] = [Site(t) for t in raw.get("slot_types", [])]
+                facts.sites[(hx.id, k)] = [Site(t, black=t == BLACK) for t in raw.get("slot_types", [])]
     check_coordinates_unique(hexes, where)
     _read_groups(raw_hexes, hexes, facts, where)
     facts.commuter = _read_commuter(m.get("commuter_runs", []), hexes, facts, where)
@@ -88,6 +102,38 @@ def _fill_extension_values(h, by_id, where):
     return h
 
 
+def _with_double_track(h, where, facts):
+    """``"double_track": [[a, b], ...]``: each listed path of the hex is two tracks side
+    by side (tiles #301 and #401, 5.2.6.9). Each is track of its own (5.6.2: no two
+    trains use the same track; 5.6.7: a commuter run passes on different track each
+    time), and both meet whatever touches their hex edge (5.6.2.4: "A single track
+    touching a double track is connected to both tracks"). The second track is written
+    for the core as the same ends joined through a junction of its own."""
+    if not isinstance(h, dict) or "double_track" not in h:
+        return h
+    double = h["double_track"]
+    paths = h.get("paths", [])
+    if not isinstance(double, list) or not isinstance(paths, list):
+        raise InputError("double_track must be a list of paths of the hex, such as [[0, 3]]", where)
+    h = copy.deepcopy(h)
+    junctions = h.get("junctions", 0)
+    if isinstance(junctions, bool) or not isinstance(junctions, int):
+        return h  # parse_hex reports it
+    extra = []
+    for i, p in enumerate(double):
+        if not isinstance(p, list) or len(p) != 2 or not any(q == p or q == p[::-1] for q in paths):
+            raise InputError(f"double_track[{i}] {p!r} is not one of the hex's paths (list it in 'paths' "
+                             "too: a double track is that path and a second one beside it)", where)
+        j = f"j{junctions}"
+        junctions += 1
+        extra += [[p[0], j], [j, p[1]]]
+        facts.double_sides |= {(h.get("id"), e) for e in p if isinstance(e, int) and not isinstance(e, bool)}
+    h["paths"] = paths + extra
+    h["junctions"] = junctions
+    del h["double_track"]
+    return h
+
+
 def _with_slot_counts(h, where):
     """Check ``slot_types`` and give ``slots`` its default (the number of sites)."""
     if not isinstance(h, dict):
@@ -108,10 +154,10 @@ def _with_slot_counts(h, where):
                                  "(circles are Stations, squares Rail Yards: 5.2.3.9)", w)
             types = s["slot_types"] = []
         if not isinstance(types, list):
-            raise InputError("slot_types must be a list of 'station' / 'yard'", w)
+            raise InputError("slot_types must be a list of 'station' / 'yard' / 'black'", w)
         for t in types:
-            if t not in SLOT_TYPES:
-                raise InputError(f"unknown slot type {t!r} (expected 'station' or 'yard')", w)
+            if t not in SLOT_TYPES + (BLACK,):
+                raise InputError(f"unknown slot type {t!r} (expected 'station', 'yard' or 'black')", w)
         if "slots" in s and s["slots"] != len(types):
             raise InputError(f"slots is {s['slots']!r} but slot_types lists {len(types)} site(s)", w)
         s["slots"] = len(types)
@@ -193,13 +239,22 @@ def _find_site(board, facts, t, w, want_free):
         if isinstance(j, bool) or not isinstance(j, int) or not 0 <= j < len(sites):
             raise InputError(f"{hex_id}.{k} has no slot {j!r} (it has {len(sites)}: "
                              f"{', '.join(s.type for s in sites) or 'none'})", w)
+        if sites[j].black and sites[j].holder is None:
+            if not want_free:
+                raise InputError(f"slot {j} of {hex_id}.{k} is a black site with no token", w)
+            if t.get("home") is not True or ttype is None:
+                raise InputError(f"slot {j} of {hex_id}.{k} is black-filled: only a home token may be "
+                                 "placed there, marked \"home\": true with its own \"type\" (5.2.5.1, 5.2.7.2)", w)
+            return hex_id, k, j
         if ttype is not None and sites[j].type != ttype:
             raise InputError(f"slot {j} of {hex_id}.{k} is a {sites[j].type} site, not a {ttype}", w)
         return hex_id, k, j
     if ttype is None:
         raise InputError("give the token's 'slot' (index into slot_types) or its 'type'", w)
     for j, s in enumerate(sites):
-        if s.type == ttype and (s.holder is None) == want_free:
+        if s.type == ttype and not s.black and (s.holder is None) == want_free:
+            return hex_id, k, j
+        if s.black and s.holder is not None and s.type == ttype and not want_free:
             return hex_id, k, j
     raise InputError(f"{hex_id}.{k} has no {'free ' if want_free else 'taken '}{ttype} site", w)
 
@@ -217,9 +272,13 @@ def place_tokens(board: Board, facts: Map1831, phase: int, data, where):
         corp = t.get("corporation")
         if not isinstance(corp, str) or not corp:
             raise InputError("token has no 'corporation'", w)
+        if not isinstance(t.get("home", False), bool):
+            raise InputError("'home' must be true or false", w)
         site = facts.sites[(hex_id, k)][j]
         if site.holder is not None:
             raise InputError(f"slot {j} of {hex_id}.{k} already holds {site.holder}'s token", w)
+        if site.black:
+            site.type = t["type"]  # the home token's own type (5.2.5.1)
         group = facts.group[(hex_id, k)]
         types = held.setdefault((corp, group), [])
         if site.type in types:
@@ -238,6 +297,9 @@ def read_rights(board: Board, facts: Map1831, data, where):
     raw = data.get("track_rights", [])
     if not isinstance(raw, list):
         raise InputError("field 'track_rights' must be a list", where)
+    if raw and data.get("receivership") is True:
+        raise InputError("a corporation in receivership may not buy track rights (5.4.7: it \"may not "
+                         "pay Track Right Fees (Phase 5) to extend their runs\")", f"{where}: track_rights")
     corp = board.corporation
     for i, t in enumerate(raw):
         w = f"{where}: track_rights[{i}]"
@@ -259,12 +321,13 @@ def read_rights(board: Board, facts: Map1831, data, where):
 
 def mark_blocks(board: Board, facts: Map1831):
     """5.2.4.1: a city hex full of other corporations' tokens blocks; fullness is over
-    the whole city, red extensions included (5.2.3.10). Off-boards end nothing in 1831
+    the whole city, red extensions included (5.2.3.10); an empty black site is no
+    vacancy (5.2.7.2: "not available for tokens"). Off-boards end nothing in 1831
     (only tokens earn), so they are dead ends."""
     corp = board.corporation
     by_group = {}
     for ref, sites in facts.sites.items():
-        by_group.setdefault(facts.group[ref], []).extend(sites)
+        by_group.setdefault(facts.group[ref], []).extend(s for s in sites if s.open)
     for (hex_id, k), group in facts.group.items():
         stop = board.hexes[hex_id].stops[k]
         if stop.kind == OFFBOARD:

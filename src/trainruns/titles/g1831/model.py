@@ -17,7 +17,7 @@ import numpy as np
 
 from ...errors import InputError
 from ...search import RouteSet
-from . import kernels
+from . import kernels, track
 from .commuter import commuter_paths
 from .trains import MIXED, STATION, YARD, parse_train_name, token_values
 
@@ -34,16 +34,33 @@ class TypedRouteSet(RouteSet):
 
     def counted_for(self, r, train_name):
         """The stops train ``train_name`` runs to on route ``r`` (5.6.2.3, 5.6.3)."""
-        return self.model.counted(self, r, train_name)
+        return [c is not None for c in self.model.chosen(self, r, train_name)]
+
+    def earned_for(self, r, train_name):
+        """Per stop, what the train earns there: the city's value and its token's
+        (5.6.3: "the value of the city ... plus the value of the token in the city")."""
+        return self.model.earned(self, r, train_name)
 
 
 class Model1831:
     """Per-stop 1831 facts by stop reference, and the search over them."""
 
-    def __init__(self, board, facts, phase, strict):
-        self.board, self.facts, self.strict = board, facts, strict
+    def __init__(self, board, facts, phase, options):
+        self.board, self.facts, self.options = board, facts, options
+        self.strict = options.strict
         self.token_value = token_values(phase)
         self.last = None
+
+    def type_caps(self, train):
+        """(most Stations, most Rail Yards) ``train`` runs to (5.6.2.3): its size for the
+        types it runs to, 0 for the other; a mixed train's printed counts when the
+        position gives them (``rules.mixed_counts``)."""
+        if train.type == STATION:
+            return train.size, 0
+        if train.type == YARD:
+            return 0, train.size
+        caps = self.options.mixed_counts.get(train.name)
+        return (caps["station"], caps["yard"]) if caps else (train.size, train.size)
 
     # --- arrays by stop id ----------------------------------------------------------
 
@@ -68,6 +85,9 @@ class Model1831:
                     if site.right >= 0:
                         right[s] = site.right
         self.stop_own = (self.st_val >= 0) | (self.yd_val >= 0)
+        self.chain_bits = track.chain_bits(board, compiled, facts.double_sides)
+        self.group_has_station = np.zeros(len(groups), np.bool_)
+        self.group_has_station[self.stop_group[self.st_val >= 0]] = True
         self.rev_a = np.full(len(groups), -1, np.int64)
         self.rev_b = np.full(len(groups), -1, np.int64)
         for g, (a, b) in facts.revisit.items():
@@ -88,13 +108,20 @@ class Model1831:
 
     def upper_bound(self, compiled):
         """No run earns more than each train running to its ``size`` best tokens (city
-        plus token value), each token counted at most twice (a commuter run or the
-        Delaware city may pass a city twice): the bound of a search stopped early."""
+        plus token value), each token counted at most twice (the Delaware city may be
+        run to twice, 5.6.2.1), or, on a commuter run, as often as it can come round:
+        consecutive visits are to different cities, so at most every other one, half
+        the train's size rounded up (5.6.7): the bound of a search stopped early."""
         self._arrays(compiled)
         best = np.maximum(self.st_val, self.yd_val)
-        best = best[best > 0]
-        twice = np.sort(np.concatenate([best, best]))[::-1]
-        return int(sum(twice[: t.visits].sum() for t in self.board.trains))
+        best = np.sort(best[best > 0])[::-1]
+        total = 0
+        for t in self.board.trains:
+            times = 2
+            if self.facts.commuter and t.visits >= 5:
+                times = max(times, (t.visits + 1) // 2)
+            total += int(np.repeat(best, times)[: t.visits].sum())
+        return total
 
     def all_routes(self, compiled, kinds, deadline=None, progress=None):
         """Every legal route valued per train kind, bought rights or not: what an audit
@@ -113,11 +140,15 @@ class Model1831:
         types = [parse_train_name(k.name) for k in kinds]
         kind_type = np.array([TYPE_CODE[t.type] for t in types], np.int64)
         kind_size = np.array([t.size for t in types], np.int64)
+        caps = np.array([self.type_caps(t) for t in types], np.int64).reshape(-1, 2)
         n_masks = 1 << n_rights
         ptr, stops, chains, bits, complete = self._paths(compiled, deadline, progress)
         values = np.empty((len(ptr) - 1, len(kinds), n_masks), np.int64)
         kernels.best_counts(ptr, stops, self.stop_group, self.st_val, self.yd_val, self.st_right,
-                            self.yd_right, kind_type, kind_size, self.strict, n_masks, values)
+                            self.yd_right, kind_type, kind_size, np.ascontiguousarray(caps[:, 0]),
+                            np.ascontiguousarray(caps[:, 1]), self.strict, n_masks, values)
+        if self.options.delaware_south == "run_to":
+            self._revalue_delaware(ptr, stops, types, values)
         visit = np.ones(len(stops), np.bool_)
         n_plain = len(ptr) - 1
         ptr, stops, chains, bits, values, visit = self._add_commuter(
@@ -133,6 +164,38 @@ class Model1831:
                                           deadline)
         self.last = rs
         return rs
+
+    def south_of(self, stops):
+        """(Delaware group, city a, city b) when the path ``stops`` enters the Delaware
+        large city twice (5.6.2.1), else None."""
+        groups = [int(self.stop_group[s]) for s in stops]
+        for g in set(groups):
+            if self.rev_a[g] >= 0:
+                entries = sum(1 for i, x in enumerate(groups) if x == g and (i == 0 or groups[i - 1] != g))
+                if entries > 1:
+                    return g, int(self.rev_a[g]), int(self.rev_b[g])
+        return None
+
+    def _revalue_delaware(self, ptr, stops, types, values):
+        """``delaware_south: "run_to"``: a path back to the Delaware large city earns only
+        with tokens run to in both cities south between its two visits (5.6.2.1); the
+        kernel checked only that it entered them, so such paths are valued again here."""
+        from .explain import best_per_rights
+
+        has_rev = np.flatnonzero(self.rev_a >= 0)
+        if not len(has_rev):
+            return
+        hit = np.isin(self.stop_group[stops], has_rev)
+        owner = np.repeat(np.arange(len(ptr) - 1), np.diff(ptr))
+        for r in np.unique(owner[hit]):
+            path = [int(s) for s in stops[ptr[r]:ptr[r + 1]]]
+            south = self.south_of(path)
+            if south is None:
+                continue
+            values[r] = -1
+            for k, t in enumerate(types):
+                for m, (v, _) in best_per_rights(self, path, t, south).items():
+                    values[r, k, m] = v
 
     def _paths(self, compiled, deadline, progress):
         roots = np.flatnonzero(self.stop_own)
@@ -165,7 +228,7 @@ class Model1831:
             chains = np.empty(cap * avg, np.int64)
             bits = np.empty((cap, compiled.words), np.uint64)
             n = kernels.token_paths(root, compiled.adj_ptr, compiled.adj_chain, compiled.chain_to,
-                                    compiled.chain_bits, self.chain_und, self.stop_group, self.stop_pass,
+                                    self.chain_bits, self.chain_und, self.stop_group, self.stop_pass,
                                     self.stop_own, self.rev_a, self.rev_b, ptr, stops, chains, bits)
             if n < cap and (n == 0 or ptr[n] > 0):
                 end = ptr[n]
@@ -272,16 +335,25 @@ class Model1831:
 
     # --- describing a route ------------------------------------------------------------
 
-    def counted(self, rs, r, train_name):
-        """Which stops of route ``r`` the train runs to, recomputed for display: the
-        best counting (ties: the first found), covering this route's rights if forced."""
-        from .explain import best_counting
+    def chosen(self, rs, r, train_name):
+        """Per stop of route ``r``, the token type the train runs to there (None: passed),
+        recomputed for display: the best choice (ties: the first found), covering this
+        route's rights if forced (5.6.2.3, 5.6.3, 5.6.5)."""
+        from .explain import best_choice
 
         a, b = rs.ptr[r], rs.ptr[r + 1]
-        if rs.is_commuter[r]:  # a commuter run: its visits are fixed
-            return [bool(v) for v in rs.visit[a:b]]
-        need = rs.forced_mask.get(r, 0)
-        return best_counting(self, [int(s) for s in rs.stops[a:b]], parse_train_name(train_name), need)[1]
+        if rs.is_commuter[r]:  # a commuter run: its visits run to Stations (5.6.7)
+            return ["station" if v else None for v in rs.visit[a:b]]
+        path = [int(s) for s in rs.stops[a:b]]
+        south = self.south_of(path) if self.options.delaware_south == "run_to" else None
+        return best_choice(self, path, parse_train_name(train_name), rs.forced_mask.get(r, 0), south)[1]
+
+    def earned(self, rs, r, train_name):
+        """Per stop of route ``r``: [("city", value), (token type, token value)] where the
+        train runs to a token, [] where it passes (5.6.3)."""
+        refs = [rs.compiled.stop_refs[s] for s in rs.stops[rs.ptr[r]:rs.ptr[r + 1]]]
+        return [[("city", self.board.stop(ref).value), (ty, self.token_value[ty])] if ty else []
+                for ref, ty in zip(refs, self.chosen(rs, r, train_name))]
 
 
 # Branch-and-bound nodes a second, a busy machine's figure: turns what is left of a

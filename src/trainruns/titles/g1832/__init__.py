@@ -7,6 +7,7 @@ Layout of this package, so that a game-state machine can move in later beside it
 - ``__init__.py`` (this file): reads a position into a core Board: the tiled map
   (titles/tiled.py), the phase, the running corporation, its trains and the tokens;
 - ``rules.py``: the route-rule hooks of "Operate Trains" and "Miami";
+- ``moves.py``: what a company may do next (home spots, train purchases) for whatif;
 - later: ``state.py`` / ``rounds.py`` for stock and operating rounds (tile lays with
   terrain costs, token purchases, train buying and rusting, mergers). They should reuse
   ``FACTS`` and produce positions in the same format rather than Boards directly.
@@ -18,7 +19,7 @@ from ...board import Board, Train
 from ...errors import InputError
 from ...position import parse_phase, place_tokens
 from ..tiled import TiledTitle, load_data, read_tiled
-from . import rules
+from . import moves, rules
 
 PACKAGE = __name__
 
@@ -115,6 +116,17 @@ class Title1832(TiledTitle):
         place_tokens(board, self._tokens(data, where), where)
         rules.apply_all(board, f, data, where)
         return board
+
+    # --- moves (trainruns whatif) ------------------------------------------------------
+
+    def token_refusal(self, data, board, ref):
+        return moves.home_refusal(self.facts, data, board, ref)
+
+    def moved_stops(self, data, hex_id, mapping):
+        return moves.moved_cotton(data, hex_id, mapping)
+
+    def train_purchases(self, data):
+        return moves.train_purchases(self.facts, data)
 
     def _trains(self, data, corp, phase, where):
         raw = data.get("trains", [])

@@ -31,6 +31,12 @@ A position names ``"title": "1833NE"`` and lays ``tiles`` over the printed map
   "new": bool, "new_bonus": N, "last": bool, "last_bonus": N, "luxury": bool}].
 - ``lowell_merchants_bought``: whether a corporation has bought P2 (the B&L runs
   nothing in phase I, nor later while Boston is unupgraded, until then).
+- ``privates_bought``: ids of the privates some corporation has bought (the running
+  corporation's ``privates`` and P2 with ``lowell_merchants_bought`` count too). In
+  phases I-II a private still held by a player blocks its hexes: no tile on H23 (P1),
+  G20 (P2), C4 or C6 (P3).
+- Reserved spots (phases I-III): a Worcester (E22) token of another corporation may not
+  fill the B&W's spot, nor, once Boston is green, a Boston token the B&P's.
 - ``takeover_game`` (bool) and ``takeovers`` (int): Takeover-game train limits.
 
 The rules themselves are in :mod:`.rules` and :mod:`.routes`; docs/rules-1833NE.md
@@ -43,8 +49,9 @@ from ...board import Board
 from ...errors import InputError
 from ...position import parse_phase, place_tokens
 from ...trains import parse_train
+from ..moves import track_key
 from ..tiled import TiledTitle, load_data, read_tiled
-from . import rules
+from . import moves, rules
 
 PACKAGE = __name__
 
@@ -64,7 +71,9 @@ class Facts:
         self.sides = {s["name"]: c for c in self.cards for s in c["sides"]}
         companies = load_data(PACKAGE, "companies.json")
         self.corporations = {c["id"]: c for c in companies["corporations"]}
-        self.private_ids = [p["id"] for p in companies["privates"]]
+        self.privates = {p["id"]: p for p in companies["privates"]}
+        self.private_ids = list(self.privates)
+        self.player_privates_removed_in = companies["player_privates_removed_in"]
         self.joint_token = companies["sherbrooke_joint_token"]
         self._ids = {}
         for c in self.corporations.values():
@@ -120,12 +129,48 @@ class Title1833NE(TiledTitle):
         corp = f.corporation_id(data.get("corporation"), f"{where}: corporation", takeover)
         trains = self._trains(data, phase, takeover, where)
         laid = self.lay_tiles(data, phase, where)
-        rules.check_borders(f, laid, where)
         board = self.board_of(laid, phase, corp, trains, where)
         tokens = self._tokens(data, takeover, where)
         place_tokens(board, tokens, where)
         rules.apply_all(board, f, data, laid, tokens, where)
         return board
+
+    def check_map(self, data, laid, phase, where):
+        """Impassable borders carry no track; a player's private blocks its hexes."""
+        rules.check_borders(self.facts, laid, where)
+        rules.check_blocked_hexes(self.facts, laid, data, phase, where)
+
+    # --- moves (trainruns whatif) ------------------------------------------------------
+
+    def tile_lays(self, data, board, reached):
+        """The lays a corporation's runs reach, and P3's free lays in C4 and C6."""
+        out = super().tile_lays(data, board, reached)
+        if self.may_lay(data, board) is not None:
+            return out
+        tiles = self.facts.tiled.tiles
+
+        def key(m):  # rotations giving identical track are one move
+            return m["hex"], m["tile"], track_key(tiles[m["tile"]], m["rotation"])
+
+        have = {key(m) for m, _ in out}
+        for m, v in moves.p3_lays(self, data, board):
+            if key(m) not in have:
+                have.add(key(m))
+                out.append((m, v))
+        return out
+
+    def may_lay(self, data, board):
+        """P2: "Until a corporation buys it, the Boston & Lowell can't lay track in phase I"."""
+        return moves.lowell_lay_refusal(self.facts, data, board)
+
+    def token_refusal(self, data, board, ref):
+        return moves.token_refusal(self.facts, data, board, ref)
+
+    def moved_stops(self, data, hex_id, mapping):
+        return moves.moved_bonus_stops(data, hex_id, mapping)
+
+    def train_purchases(self, data):
+        return moves.train_purchases(self.facts, data)
 
     def _trains(self, data, phase, takeover, where):
         raw = data.get("trains", [])

@@ -69,8 +69,9 @@ class LineRouteSet(RouteSet):
         detail = ctx.core_detail(line[i:j + 1], kind, whole)
         if detail is None:
             return None
-        _, counted, earned = detail
-        return [i <= p <= j and (p - i) in counted for p in range(len(line))], earned
+        _, counted, earned, vals = detail
+        return ([i <= p <= j and (p - i) in counted for p in range(len(line))], earned,
+                [vals[p - i] if i <= p <= j and (p - i) in counted else None for p in range(len(line))])
 
     def counted_for(self, r, train_name):
         detail = self._detail(r, train_name)
@@ -79,6 +80,16 @@ class LineRouteSet(RouteSet):
     def bonuses_for(self, r, train_name):
         detail = self._detail(r, train_name)
         return detail[1] if detail else super().bonuses_for(r, train_name)
+
+    def earned_for(self, r, train_name):
+        """What each stop earns: A12 its value only with Montreal on the route."""
+        detail = self._detail(r, train_name)
+        if not detail:
+            return super().earned_for(r, train_name)
+        comp = self.compiled
+        line = self.stops[self.ptr[r]:self.ptr[r + 1]]
+        return [[(comp.board.stop(comp.stop_refs[s]).kind, v)] if v is not None else []
+                for s, v in zip(line, detail[2])]
 
 
 @dataclass
@@ -224,7 +235,8 @@ class _Context:
 
     def core_detail(self, stops, kind, line):
         """``core_value`` with its reasons: (total, positions of the counted stops in
-        ``stops``, bonuses earned as (name, amount)); None when ``kind`` may not run it."""
+        ``stops``, bonuses earned as (name, amount), each stop's value on this route);
+        None when ``kind`` may not run it."""
         n = len(stops)
         if n < 2 or n > kind.visits or sum(not self.town[s] for s in stops) > kind.nontowns:
             return None
@@ -258,7 +270,7 @@ class _Context:
                 # the core already paid those it reaches by itself (they are core Bonuses)
                 if whole & a and whole & b and not (on & a and on & b):
                     earned.append((name, amount))
-        return total + sum(a for _, a in earned), set(counted), earned
+        return total + sum(a for _, a in earned), set(counted), earned, vals
 
     def best_core(self, line, kind):
         """The core ``(i, j)`` of an extended ``line`` that earns ``kind`` the most (the
@@ -283,8 +295,8 @@ class _Context:
         """Best value per kind of ``line`` over cores that leave a non-empty extension
         which some interconnection bonus needs; None when no kind gains from it."""
         whole = set(line)
-        if not any(whole & a and whole & b for _, _, a, b in self.extended):
-            return None
+        if not self.kinds or not any(whole & a and whole & b for _, _, a, b in self.extended):
+            return None  # no train to run it (the B&L before P2 is bought), or no bonus
         n = len(line)
         row = [-1] * len(self.kinds)
         for i in range(n):

@@ -60,6 +60,82 @@ def check_borders(facts, laid, where):
 # --- companies ------------------------------------------------------------------------
 
 
+def bought_privates(facts, data, where):
+    """The privates some corporation has bought: the position's ``privates_bought``,
+    the running corporation's own ``privates``, and P2 when ``lowell_merchants_bought``."""
+    raw = data.get("privates_bought", [])
+    if not isinstance(raw, list):
+        raise InputError("field 'privates_bought' must be a list of private ids such as \"P1\"", where)
+    for i, p in enumerate(raw):
+        if p not in facts.private_ids:
+            raise InputError(f"unknown private {p!r} (1833NE privates: {', '.join(facts.private_ids)})",
+                             f"{where}: privates_bought[{i}]")
+    own = data.get("privates", [])
+    out = set(raw) | (set(p for p in own if isinstance(p, str)) if isinstance(own, list) else set())
+    if read_bool(data, "lowell_merchants_bought", where):
+        out.add("P2")
+    return out
+
+
+def check_blocked_hexes(facts, laid, data, phase, where):
+    """"List of private companies": P1 "blocks H23 until bought by a corporation", P2
+    blocks Lowell (G20), P3 blocks C4 and C6. A private a player holds blocks its hexes
+    (no tile there) until a corporation buys it; from phase III no player holds one
+    ("privates held by players ... are removed")."""
+    if facts.phase_index(phase) >= facts.phase_index(facts.player_privates_removed_in):
+        return
+    bought = bought_privates(facts, data, where)
+    for private in facts.privates.values():
+        if private["id"] in bought:
+            continue
+        for hex_id in private.get("blocks", []):
+            if hex_id in laid:
+                name = facts.tiled.hexes[hex_id].get("name")
+                at = f"{hex_id} ({name})" if name else hex_id
+                raise InputError(f"no tile may be laid on {at}: {private['id']} {private['name']} blocks it "
+                                 "until a corporation buys it (list the buyer's privates in 'privates', or "
+                                 f"\"privates_bought\": [\"{private['id']}\"])", f"{where}: tiles")
+
+
+def reservation_filled(facts, board: Board, hex_id, placing=None):
+    """"List of corporations": the B&W "has a reserved spot in Worcester until phase
+    IV" and the B&P "has a reserved spot in Boston (once its green tile is laid) until
+    phase IV" ("Phase IV: ... city spot reservations end"). Until then the other
+    corporations' tokens in the hex leave one spot free for it. Returns (corporation,
+    its reservation) when the tokens there, and one more of ``placing`` if given, would
+    fill that spot; else None."""
+    for corp, c in facts.corporations.items():
+        r = c.get("reserved")
+        if r is None or r["hex"] != hex_id or corp == placing:
+            continue
+        if facts.phase_index(board.phase) >= facts.phase_index(r["until_phase"]):
+            continue
+        if "from_color" in r and board.hexes[hex_id].extra.get("color") != r["from_color"]:
+            continue
+        stops = board.hexes[hex_id].stops
+        if any(corp in s.tokens for s in stops):
+            continue
+        taken = sum(len(s.tokens) for s in stops) + (placing is not None)
+        if taken >= sum(s.slots for s in stops if s.kind == CITY):
+            return (c.get("aliases") or [corp])[0], r
+    return None
+
+
+def check_reservations(board: Board, facts, tokens, where):
+    """Tokens in a reserved spot (:func:`reservation_filled`) are refused."""
+    for hex_id in sorted({c["reserved"]["hex"] for c in facts.corporations.values() if c.get("reserved")}):
+        filled = reservation_filled(facts, board, hex_id)
+        if filled is None:
+            continue
+        name, r = filled
+        last = max((i for i, t in enumerate(tokens) if isinstance(t, dict) and t.get("hex") == hex_id),
+                   default=None)
+        w = f"{where}: tokens[{last}]" if last is not None else f"{where}: tokens"
+        others = [t for s in board.hexes[hex_id].stops for t in s.tokens]
+        raise InputError(f"the {name} {r['rule']}: {', '.join(others)} fill every spot of {hex_id} "
+                         f"({r['name']}) in phase {board.phase}", w)
+
+
 def read_privates(board: Board, facts, data, where):
     """"List of private companies": the privates the running corporation owns, with
     those the phase has removed (P1-P2 from III, P3-P5 from IV) refused."""
@@ -94,10 +170,10 @@ def apply_joint_token(board: Board, facts, laid, where):
     stop.slots = max(stop.slots, len(stop.tokens))  # one space, two owners
 
 
-def apply_lowell(board: Board, data, laid, where):
+def apply_lowell(board: Board, facts, data, laid, where):
     """P2 Lowell Merchants: until a corporation buys it, the B&L can't run routes in
     phase I, nor afterwards while Boston has not been upgraded."""
-    if board.corporation != "B&L" or read_bool(data, "lowell_merchants_bought", where):
+    if board.corporation != "B&L" or "P2" in bought_privates(facts, data, where):
         return
     if board.phase == "I" or BOSTON not in laid:
         board.trains = []
@@ -243,7 +319,8 @@ def apply_all(board: Board, facts, data, laid, tokens, where):
     privates = read_privates(board, facts, data, where)
     model = RouteModel1833NE()
     apply_joint_token(board, facts, laid, where)
-    apply_lowell(board, data, laid, where)
+    check_reservations(board, facts, tokens, where)
+    apply_lowell(board, facts, data, laid, where)
     apply_private_tokens(board, facts, privates, model)
     apply_bonuses(board, facts, data, privates, model, where)
     apply_ferries(board, facts, data, privates, where)

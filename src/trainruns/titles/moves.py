@@ -1,0 +1,272 @@
+"""The moves a company may make next, as position variants: the hooks a title
+declares (:class:`TitleMoves`), and what the titles share to answer them: tile lays and
+token placements on a tiled map (rules/1832.md "Laying Track" and "Placing a Token";
+1833NE follows the same 1830 rules), home spots, and the choices a purchase leaves when
+the train limit forces a discard. ``trainruns.whatif`` ranks what the hooks return.
+
+A move is ``(move, variant)``: the change itself (a dict) and the position dict after
+it. The title's loader stays the last judge of every variant (counts, colours by
+phase, track kept, train limits); what only the moving company's situation decides
+(reach, reserved spots) is decided here.
+
+Stops are numbered as the hex's current tile lists them, so an upgrade renumbers them.
+Tokens never move ([7.3] "Once a token is placed, it cannot be moved"): a variant that
+upgrades a hex carries each token (and each title field naming a stop of the hex) to
+the new tile's stop on the same track, found by the stop's exits, which an upgrade
+keeps ([6.3]).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from ..board import CITY
+from ..errors import InputError
+from ..position import parse_paths
+from ..reach import side_node
+
+
+class TitleMoves:
+    """The move hooks a title declares (``trainruns.whatif`` asks only these). A title
+    class inherits them and overrides what its rules say; the defaults: no tile lays
+    and no train data (None: the title cannot say), tokens by reach alone."""
+
+    # True when no rule of the title reads a station token beyond making its city a
+    # root of routes and unblocking it: whatif may then flip a compiled flag per token
+    # instead of solving each variant.
+    tokens_are_plain = False
+
+    def tile_lays(self, data, board, reached):
+        """Every legal tile lay or upgrade as ``(move, variant)``, or None: no tiles."""
+        return None
+
+    def token_places(self, data, board, reached) -> list:
+        """Every legal token placement as ``(move, variant)`` (:func:`token_places`)."""
+        return token_places(self, data, board, reached)
+
+    def token_refusal(self, data, board, ref):
+        """Why the operating company may not put a token on ``ref`` although it reaches a
+        free slot there (a reserved spot), or None. The title's rule."""
+        return None
+
+    def moved_stops(self, data, hex_id, mapping) -> dict:
+        """Position fields (beyond ``tokens``) naming a stop of ``hex_id``, carried to the
+        upgraded tile's stops by ``mapping`` (old index -> new): the fields that change."""
+        return {}
+
+    def train_purchases(self, data):
+        """Each train the company could buy next as ``(move, variant)`` (the loader then
+        drops the variants that are not legal), or None: no train data."""
+        return None
+
+
+def stop_sides(spec, rot):
+    """Stop index -> set of hex sides its track leaves by, for a tile or printed hex."""
+    out = {k: set() for k in range(len(spec.get("stops", [])))}
+    for a, b in parse_paths(spec.get("paths", []), len(spec.get("stops", [])), 0, "tile", rot or 0):
+        for end, other in ((a, b), (b, a)):
+            if end[0] == "stop" and other[0] == "side":
+                out[end[1]].add(other[1])
+    return out
+
+
+def track_sides(spec, rot):
+    """The hex sides a tile (or printed hex) at ``rot`` has track on."""
+    return {e[1] for p in parse_paths(spec.get("paths", []), len(spec.get("stops", [])), 0, "tile", rot or 0)
+            for e in p if e[0] == "side"}
+
+
+def stop_map(old_spec, old_rot, new_spec, new_rot):
+    """Old stop index -> new stop index after an upgrade: the new stop whose exits
+    include the old stop's exits; a stop without track keeps its number."""
+    old, new = stop_sides(old_spec, old_rot), stop_sides(new_spec, new_rot)
+    out = {}
+    for k, sides in old.items():
+        at = [j for j, ns in new.items() if sides and sides <= ns]
+        if at:
+            out[k] = at[0]
+        elif k < len(new):
+            out[k] = k
+    return out
+
+
+def current_stop(tiled, laid, hex_id, printed_k):
+    """The stop that printed stop ``printed_k`` of ``hex_id`` is now (by its exits)."""
+    if hex_id not in laid:
+        return printed_k
+    tile, rot = laid[hex_id]
+    return stop_map(tiled.hexes[hex_id], 0, tiled.tiles[tile], rot).get(printed_k, printed_k)
+
+
+def started(corporation_id, data):
+    """Corporations with a token on the map (``corporation_id``: the title's reading of a
+    name). A company places its home token when it first operates (1832 [7.1]), so one
+    without any has not started (docs/gaps.md)."""
+    out = set()
+    for t in data.get("tokens", []) or []:
+        if isinstance(t, dict) and isinstance(t.get("corporation"), str):
+            out.add(corporation_id(t["corporation"]))
+    return out
+
+
+def home_refusal(tiled, data, board, ref, homes, going, rule):
+    """The home spot of a company that has not started is kept for it: ``homes`` lists
+    (company, hex, printed stop); a city keeps a free space for each company in
+    ``homes`` not in ``going`` whose home it is now (the printed city followed through
+    upgrades by its track). Returns ``rule`` with the companies named, or None."""
+    hex_id, k = ref
+    laid = tiled.lay(data.get("tiles", []), board.phase, "position")
+    waiting = sorted(c for c, h, printed_k in homes if h == hex_id and c not in going
+                     and current_stop(tiled, laid, hex_id, printed_k) == k)
+    stop = board.stop(ref)
+    if waiting and stop.slots - len(stop.tokens) <= len(waiting):
+        return f"{hex_id}.{k} is the home city of {', '.join(waiting)}, not yet started: {rule}"
+    return None
+
+
+def relocate_tokens(tokens, hex_id, mapping):
+    """The position's tokens with those on ``hex_id`` carried by ``mapping``; a company
+    with two tokens in one city keeps one ([7.3]: "one of them is removed")."""
+    out, seen = [], set()
+    for t in tokens:
+        if isinstance(t, dict) and t.get("hex") == hex_id and t.get("stop", 0) in mapping:
+            t = dict(t, stop=mapping[t.get("stop", 0)])
+            key = (t["stop"], t.get("corporation"))
+            if key in seen:
+                continue
+            seen.add(key)
+        out.append(t)
+    return out
+
+
+def lay_variant(title, data, hex_id, tile, rot, before):
+    """The position after laying ``tile`` at ``rot`` on ``hex_id`` (``before``: the
+    (tile, rotation) there now, or None for the printed face), tokens carried over."""
+    tiled = title.facts.tiled
+    old_spec, old_rot = (tiled.hexes[hex_id], 0) if before is None else (tiled.tiles[before[0]], before[1])
+    mapping = stop_map(old_spec, old_rot, tiled.tiles[tile], rot)
+    variant = dict(data, tiles=list(data.get("tiles", [])) + [{"hex": hex_id, "tile": tile, "rotation": rot}])
+    if isinstance(data.get("tokens"), list):
+        variant["tokens"] = relocate_tokens(data["tokens"], hex_id, mapping)
+    variant.update(title.moved_stops(data, hex_id, mapping))
+    return variant
+
+
+def track_key(spec, rot):
+    """A tile's track at a rotation as a set of paths (each a frozenset of two ends):
+    two rotations with the same key lay the same track."""
+    return frozenset(frozenset(p) for p in parse_paths(spec.get("paths", []), len(spec.get("stops", [])), 0,
+                                                        "tile", rot))
+
+
+def connects(board, reached, hex_id, new_paths, old_stops_reached):
+    """rules/1832.md "Laying Track": some new track on the tile continues a run of the
+    company (a run arrives at a hex side of it on the neighbour's track, or at a stop of
+    it it may pass), or, for an upgrade, a town or city of the tile is already on a run
+    ("or a town or city on the new tile must be on a route of the company")."""
+    if old_stops_reached:
+        return True
+    at = {(hx.x, hx.y): hid for hid, hx in board.hexes.items()}
+    stops = board.hexes[hex_id].stops
+    for a, b in new_paths:
+        for end in (a, b):
+            if end[0] == "side":
+                if reached.arrives_at_side(side_node(board, hex_id, end[1], at), hex_id):
+                    return True
+            elif end[0] == "stop" and (hex_id, end[1]) in reached.stops:
+                stop = stops[end[1]] if end[1] < len(stops) else None
+                if stop is None or board.is_passable(stop) or board.is_own_token(stop):
+                    return True
+    return False
+
+
+def tile_lays(title, data, board, reached):
+    """Every legal single lay or upgrade for the operating company: the title's tile
+    checks (hex kind, first tiles, upgrade chart, colours by phase, counts, track kept,
+    placement restrictions) decide whether a tile may stand; ``reached`` (the company's
+    runs) decides whether this company may lay it. Rotations giving identical track are
+    one move."""
+    tiled = title.facts.tiled
+    phase = board.phase
+    current = tiled.lay(data.get("tiles", []), phase, "position")
+    used = {}
+    for tile, _ in current.values():
+        used[tile] = used.get(tile, 0) + 1
+    counts = tiled.manifest["counts"]
+    out = []
+    for hex_id, printed in tiled.hexes.items():
+        if printed.get("color") in ("gray", "red"):
+            continue
+        kind = printed.get("kind", "clear")
+        before = current.get(hex_id)
+        if before is None:
+            options = list(tiled.manifest["first_tiles"].get(kind, []))
+            options += tiled.manifest.get("printed_upgrades", {}).get(kind, [])
+            old_track = track_key(printed, 0)
+        else:
+            options = tiled.upgrades_of(before[0], kind)
+            old_track = track_key(tiled.tiles[before[0]], before[1])
+        old_stops_reached = bool(old_track) and any((hex_id, k) in reached.stops
+                                                    for k in range(len(board.hexes[hex_id].stops)))
+        for tile in options:
+            if used.get(tile, 0) >= counts.get(tile, 0):
+                continue  # the manifest's count: none left in the supply
+            seen_tracks = set()
+            for rot in range(6):
+                track = track_key(tiled.tiles[tile], rot)
+                if track in seen_tracks:
+                    continue  # a symmetric tile: this rotation is a lay already listed
+                seen_tracks.add(track)
+                try:
+                    tiled.check_lay(hex_id, tile, rot, before, phase, "lay")
+                    title.check_map(data, {hex_id: (tile, rot)}, phase, "lay")
+                except InputError:
+                    continue
+                new_paths = [tuple(p) for p in track - old_track]
+                # an upgrade adding no segment (town #4 -> city #57) is legal when its stop is on
+                # the company's network: "or a town or city on the new tile must be on a route"
+                if not connects(board, reached, hex_id, new_paths, old_stops_reached):
+                    continue
+                move = {"hex": hex_id, "tile": tile, "rotation": rot}
+                if before is not None:
+                    move["replaces"] = before[0]
+                out.append((move, lay_variant(title, data, hex_id, tile, rot, before)))
+    return out
+
+
+def token_places(title, data, board, reached):
+    """Every legal token placement (rules/1832.md "Placing a Token": "trace a valid
+    train route from one of its station tokens to the city ... The city must have space
+    for the token and must not already contain a token of the company"), less those
+    the title refuses (``title.token_refusal``: reserved spots)."""
+    out = []
+    order = {h: i for i, h in enumerate(board.hexes)}
+    for ref in sorted(reached.stops, key=lambda r: (order[r[0]], r[1])):
+        stop = board.stop(ref)
+        if stop.kind != CITY or board.corporation in stop.tokens or len(stop.tokens) >= stop.slots:
+            continue
+        if title is not None and title.token_refusal(data, board, ref) is not None:
+            continue
+        move = {"hex": ref[0], "stop": ref[1]}
+        name = stop.name or board.hexes[ref[0]].name
+        if name:
+            move["name"] = name
+        token = {"hex": ref[0], "stop": ref[1], "corporation": data["corporation"]}
+        out.append((move, dict(data, tokens=list(data.get("tokens", [])) + [token])))
+    return out
+
+
+def keep_choices(trains, room):
+    """Each distinct way to keep ``room`` of ``trains`` (the president "decides which
+    train is discarded"): a list of (kept, discarded), kept trains in their order."""
+    if len(trains) <= room:
+        return [(list(trains), [])]
+    out, seen = [], set()
+    for keep in combinations(range(len(trains)), max(room, 0)):
+        kept = [trains[i] for i in keep]
+        key = tuple(sorted(map(str, kept)))
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append((kept, [trains[i] for i in range(len(trains)) if i not in keep]))
+    return out
