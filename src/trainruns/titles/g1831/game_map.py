@@ -15,8 +15,8 @@ sites and value), ``count``, and optionally ``label``, ``only_on`` (hexes, such 
 tile and a rotation; the position's hex gets the tile's track turned by the rotation.
 
 Which lays and tokens are legal reuses the route core's reach (:mod:`trainruns.reach`:
-"a direct path from one of its Rail Yards or Station tokens", 5.2.4.1, read as 1832's
-"a run of any length") and :func:`trainruns.titles.moves.connects`.
+"a direct path from one of its Rail Yards or Station tokens", 5.2.4.1, read as track
+connected and not blocked: ``loose_reach``) and :func:`trainruns.titles.moves.connects`.
 """
 
 from __future__ import annotations
@@ -162,10 +162,14 @@ class GameMap:
 @lru_cache(maxsize=256)
 def _board_and_reach(key: str):
     from ... import load_position
-    from ...reach import reach
+    from ...reach import loose_reach
 
     board = load_position(json.loads(key))
-    return board, reach(board, budget=100_000)
+    # 5.2.4.1 "trace a direct path from one of its Rail Yards or Station tokens to the
+    # hex", blocked by cities full of other tokens: track connectivity (the core's
+    # loose reach), not 1832's single run, whose exact walk grows exponentially with
+    # a late game's track (docs/gaps.md)
+    return board, loose_reach(board)
 
 
 def board_and_reach(position: dict):
@@ -177,13 +181,18 @@ def board_and_reach(position: dict):
 def _run(key: str):
     from ... import load_position, solve
 
-    run = solve(load_position(json.loads(key)))
+    run = solve(load_position(json.loads(key)), time_limit=RUN_SECONDS)
     routes = [{"train": r.train, "stops": r.stop_labels()} for r in run.routes]
     return run.revenue, json.dumps(routes)
 
 
+RUN_SECONDS = 1.0   # 5.6.6: a run need not be the best, so the game's search is bounded
+
+
 def best_run(position: dict) -> tuple[int, list[dict]]:
-    """The proven best run (5.6; the project's 1831 solver): revenue and routes."""
+    """The best run the project's 1831 solver finds within ``RUN_SECONDS`` (5.6; 5.6.6:
+    "nor is it required to find and run optimal routes"): revenue and routes. The log
+    records the routes, so a replay audits them instead of searching again."""
     revenue, routes = _run(json.dumps(position, sort_keys=True))
     return revenue, json.loads(routes)
 
@@ -192,6 +201,8 @@ def audit_run(position: dict, routes: list):
     """A declared run checked as ``trainruns audit`` checks it: (problems as
     ``(rule, message)``, declared revenue). 5.6.6: the best run is not required."""
     from ... import audit, load_position
+    from ...result import Run
 
-    result = audit(load_position(position), {"routes": routes})
+    # 5.6.6: any legal run may be declared, so the best is not searched for
+    result = audit(load_position(position), {"routes": routes}, best=Run(routes=[], revenue=0, optimal=False, bound=0))
     return [(p.rule, p.message) for p in result.problems], result.declared_revenue
