@@ -300,6 +300,8 @@ class OperatingRules:
                 s.pay("bank", f"corp:{c.id}", loan)
                 c.extra["debt"] += loan
                 self.enter_receivership(c)
+                if c.cell is None:
+                    return   # the move into receivership closed it out (4.3.2): no purchase
         src = a["from"]
         if src == "bank":
             row = next(r for r in s.depot if r["train"] == a["train"])
