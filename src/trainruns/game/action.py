@@ -36,6 +36,8 @@ SCHEMA = {
     "buy_train": {"corporation": (_STR, True), "from": (_STR, True), "train": (_STR, True),
                   "price": (_INT, False)},
     "discard_train": {"corporation": (_STR, True), "train": (_STR, True)},
+    "trade_private": {"player": (_STR, True), "private": (_STR, True), "from": (_STR, True),
+                      "price": (_INT, True)},
     "buy_token": {"corporation": (_STR, True), "kind": (_STR, True)},
 }
 

@@ -160,7 +160,14 @@ class Tiled:
     # --- track --------------------------------------------------------------------------
 
     def _shape(self, spec, rot):
-        """(edge-edge paths, edge set of every stop) of a tile or printed hex, rotated."""
+        """(edge-edge paths, edge set of every stop) of a tile or printed hex, rotated
+        (memoised: tiles and printed hexes never change; callers only read the sets)."""
+        key = (id(spec), rot or 0)
+        if key not in self.__dict__.setdefault("_shapes", {}):
+            self._shapes[key] = self._shape_of(spec, rot)
+        return self._shapes[key]
+
+    def _shape_of(self, spec, rot):
         paths = parse_paths(spec.get("paths", []), len(spec.get("stops", [])), 0, "tile", rot or 0)
         edges, stops = set(), {}
         for a, b in paths:

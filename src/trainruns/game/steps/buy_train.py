@@ -21,7 +21,7 @@ class BuyTrainStep(CorporationStep):
     def actions(self):
         out = self._buys()
         if not self.game.rules.must_buy(self):
-            out = out + [self.pass_action()]
+            out = out + self.game.rules.operating_extras(self) + [self.pass_action()]
         return out
 
     def process(self, a):
@@ -31,6 +31,10 @@ class BuyTrainStep(CorporationStep):
                 raise Refusal("train.must-buy", f"{self.corp.id} has a route and no train: it must buy one [10]")
             self.done = True
             return a
+        if a["type"] == "buy_private":
+            if self.game.rules.must_buy(self):
+                raise Refusal("train.must-buy", f"{self.corp.id} must buy a train first [10]")
+            return self.game.rules.operating_process(self, a)
         recorded = self.game.rules.train_process(self, a)
         if not self.done and not self._buys():
             self.done = True

@@ -29,6 +29,7 @@ class StockTurn(Step):
         self.sold: list[str] = []          # companies sold this turn, in order
         self.sold_first = False
         self.acted = False
+        self.sales: list[dict] = []        # for price protection [5.9]
         r = game.rules
         # [5.3] "sold ... at the price indicated by the share price token when that
         # player's stock turn began"
@@ -63,7 +64,7 @@ class StockTurn(Step):
                         if p.cash >= price * r.shares["president"]:
                             out.append({"type": "par", "player": name, "corporation": c.id, "price": price})
                 continue
-            if c.id in self.round.sold_by.get(name, set()):
+            if c.id in self.round.sold_by.get(name, set()) or r.market.zone(c.cell) == "closed":
                 continue  # [5.3] no buying back until after the next set of operating rounds
             counts = r.counts_for_limit(c)
             if counts and room < 1:
@@ -92,7 +93,8 @@ class StockTurn(Step):
         r, s = self.game.rules, self.state
         out = []
         for c in s.corporations:
-            if not c.started or c.id in self.sold or c.id in self.round.no_sale:
+            if not c.started or c.id in self.sold or c.id in self.round.no_sale or \
+                    r.market.zone(c.cell) == "closed":
                 continue
             n = max_sellable(s, c, self.player, r.shares["market_limit"], r.shares["president"])
             if n >= 1:
@@ -151,6 +153,7 @@ class StockTurn(Step):
         if s.player[self.player].cash < cost:
             raise Refusal("stock.cash", f"starting {c.id} at {a['price']} costs {cost} [5.6]")
         r.start_corporation(c, self.player, a["price"])
+        self.round.started_here.add(c.id)
         self._bought()
 
     def _buy(self, a):
@@ -211,6 +214,8 @@ class StockTurn(Step):
             raise Refusal("stock.sell-limit", f"{self.player} may sell at most {n} {c.id} share(s) now "
                                               "(50% market limit [5.4], president's 20% [5.5])")
         price = self.start_price.get(c.id, r.market.price(c.cell))
+        self.sales.append({"corporation": c.id, "player": self.player, "count": count, "price": price,
+                           "cell": c.cell})
         r.sell_shares(c, self.player, count, price, stock_round=True)
         self.sold.append(c.id)
         self.round.sold_by.setdefault(self.player, set()).add(c.id)
@@ -229,6 +234,7 @@ class StockRoundMixin:
         self.passes = 0
         self.last_actor = None
         self.sold_by: dict[str, set] = {}
+        self.started_here: set = set()   # companies started this round ([16.2] P4)
         self.no_sale: set = set()
 
     def passed(self, name):

@@ -26,8 +26,11 @@ class TokenStep(CorporationStep):
         if a["type"] == "pass":
             self.done = True
             return a
-        if a["type"] != "place_token":
-            return self.game.rules.operating_process(self, a)
+        if a["type"] != "place_token" or a.get("kind"):
+            recorded = self.game.rules.operating_process(self, a)
+            if not self.done and not self.actions_but_pass():
+                self.done = True
+            return recorded
         for m in self.game.rules.token_places(self.corp):
             if m["hex"] == a["hex"] and m.get("stop", 0) == a.get("stop", 0) and m.get("kind") == a.get("kind"):
                 self.game.rules.place_token(self.corp, m)

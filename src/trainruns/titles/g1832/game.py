@@ -18,13 +18,15 @@ from ...game.state import Corporation, Player, Private, State, corp_key, player_
 from ..tiled import load_data
 from .game_money import MoneyRules
 from .game_operating import OperatingRules
+from .game_privates import PrivateRules
+from .game_redeem import RedeemRules
 from .game_stock import StockRules
 
 PACKAGE = "trainruns.titles.g1832"
 VARIANTS = {"southern_bank": "[17.3] the Southern Bank (P6)"}
 
 
-class Rules(StockRules, OperatingRules, MoneyRules):
+class Rules(StockRules, OperatingRules, PrivateRules, RedeemRules, MoneyRules):
     title = "1832"
 
     def __init__(self, game, players, seed, variants, config):
@@ -71,6 +73,12 @@ class Rules(StockRules, OperatingRules, MoneyRules):
                                   "coal_holders": [], "cotton": None, "port": None, "key_west": None,
                                   "london": None}
         self.priority = players[0]
+        # docs/gaps.md: stock rounds in a row with no company operating after which the
+        # game is over (`stalled`); a gap the user may set in the config
+        stall = (config or {}).get("stall_rounds", 10) if isinstance(config, dict) else 10
+        if not isinstance(stall, int) or isinstance(stall, bool) or stall < 1:
+            raise InputError("config field 'stall_rounds' must be a positive whole number", "config")
+        self.stall_rounds = stall
         self.stock_round_number = 0
         self.or_set = None   # (k, n) of the operating round now
 
@@ -147,10 +155,35 @@ class Rules(StockRules, OperatingRules, MoneyRules):
             return True
         operating = any(c.floated and c.capitalised and not c.closed for c in s.corporations)
         income = any(x.open and x.owner for x in s.privates)
-        if getattr(r, "last_actor", None) is None and not operating and not income and r.kind == "stock":
+        if operating or r.kind != "stock":
+            self.idle_rounds = 0
+            return False
+        self.idle_rounds = getattr(self, "idle_rounds", 0) + 1
+        if (getattr(r, "last_actor", None) is None and not income) or self._wealth() < self._cheapest_float() \
+                or self.idle_rounds >= self.stall_rounds:
             self.game.finish("stalled")
             return True
         return False
+
+    def _wealth(self) -> int:
+        """What all players could spend: cash plus shares sold at today's prices."""
+        s = self.state
+        return sum(p.cash + p.committed for p in s.players) + sum(
+            c.held(player_key(p.name)) * self.market.price(c.cell)
+            for c in s.corporations if c.cell and not c.closed for p in s.players)
+
+    def _cheapest_float(self) -> int:
+        """The least money that could still float a company from the initial offering
+        ([5.6]); with no company operating and no income, prices only fall and money only
+        leaves the players, so a game whose players cannot raise it can never move on."""
+        s = self.state
+        costs = []
+        for c in s.corporations:
+            if c.closed or c.floated:
+                continue
+            missing = self.shares["float"] - (c.total_shares - c.held("ipo") - c.held("treasury"))
+            costs.append(missing * (c.par if c.par else min(self.data["par"])))
+        return min(costs) if costs else 1 << 60
 
     def merger_round(self):
         """[11] A merger phase follows each stock round in phases 4 and 5: the hook for

@@ -11,7 +11,11 @@ class MoneyRules:
         """[4.1.3] First, all private companies pay their owner (a player, or a public
         company's treasury). P6 pays only with a mortgage from phase 5 ([17.3])."""
         s = self.state
+        sb = self.data["southern_bank"]["id"]
+        late = self.phases.index(s.phase) >= self.phases.index("5")
         for x in s.privates:
+            if x.id == sb and late:
+                continue  # [17.3] no revenue without a mortgage (mortgages: docs/game-1832.md)
             if x.open and x.owner is not None:
                 s.pay("bank", x.owner, x.revenue)
                 s.event("income", private=x.id, owner=x.owner.partition(":")[2], amount=x.revenue)

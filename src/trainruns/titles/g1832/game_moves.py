@@ -18,7 +18,7 @@ def _key(position: dict) -> str:
     return json.dumps(position, sort_keys=True)
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=4096)
 def _tile_moves(key: str) -> tuple:
     from ... import load_position
     from ...whatif import reach, tile_candidates
@@ -33,7 +33,7 @@ def _tile_moves(key: str) -> tuple:
                  for m, _variant in tile_candidates(data, board, hexes=near))
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=4096)
 def _token_moves(key: str) -> tuple:
     from ... import load_position
     from ...whatif import token_candidates
@@ -59,7 +59,7 @@ def token_cities(position: dict) -> list[tuple]:
     return list(_token_moves(_key(position)))
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=4096)
 def _run(key: str):
     from ... import load_position, solve
 

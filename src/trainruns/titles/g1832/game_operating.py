@@ -289,7 +289,7 @@ class OperatingRules:
         affordable = [x for x in sources if x[2] <= c.cash]
         if affordable or not forced:
             return [{"type": "buy_train", "corporation": c.id, "from": f, "train": t, "price": p}
-                    for f, t, p in affordable]
+                    for f, t, p in affordable] + self._company_trains(c, listed_only=True)
         cheapest = min(p for _f, _t, p in sources)
         pres = self.state.player[c.president]
         if c.cash + pres.cash >= cheapest:
@@ -306,9 +306,27 @@ class OperatingRules:
                         "count": 1 if most == 1 else {"min": 1, "max": most}})
         return out
 
+    def _company_trains(self, c, listed_only):
+        """[10] Train Cost: a train from another company at any agreed price of at
+        least $1 (never with the president's money). Listed between companies of one
+        president, who agrees with himself; between two presidents it is a deal,
+        accepted when recorded (docs/game-1832.md)."""
+        if c.cash < 1:
+            return []
+        out = []
+        for d in self.state.corporations:
+            if d is c or d.closed or not d.trains or (listed_only and d.president != c.president):
+                continue
+            for t in dict.fromkeys(d.trains):
+                out.append({"type": "buy_train", "corporation": c.id, "from": d.id, "train": t,
+                            "price": 1 if c.cash == 1 else {"min": 1, "max": c.cash}})
+        return out
+
     def train_process(self, step, a):
         c = step.corp
         listed = self.train_buys(step)
+        if a["type"] == "buy_train" and a["from"] not in ("bank", "market"):
+            return self._buy_company_train(step, c, a, listed)
         if a["type"] == "sell_shares":
             for x in listed:
                 if x["type"] == "sell_shares" and x["corporation"] == a["corporation"] and x["player"] == a["player"]:
@@ -333,6 +351,33 @@ class OperatingRules:
                 self.buy_train(c, a["from"], a["train"], x["price"])
                 return dict(a, price=x["price"])
         raise Refusal(*self._why_not_train(c, a))
+
+    def _buy_company_train(self, step, c, a, listed):
+        seller = self.corporation_id(a["from"])
+        deals = self._company_trains(c, listed_only=False)
+        if seller is None or not any(x["type"] == "buy_train" for x in listed) and not deals:
+            raise Refusal("train.source", "trains come from the 'bank', the 'market' or another company [10]")
+        price = a.get("price")
+        ok = any(x["from"] == seller and x["train"] == a["train"] for x in deals)
+        forced_help = self.must_buy(step) and not any(x["type"] == "buy_train" and x["from"] in ("bank", "market")
+                                                      for x in listed) and c.cash < min(
+            [p for _f, _t, p in self._train_sources()] or [0])
+        if not ok or forced_help or len(c.trains) >= self.train_limit(c):
+            raise Refusal("train.from-company", f"{c.id} may not buy that train from {a['from']} now (its trains, "
+                                                "within the limit, never with the president's money) [10]")
+        if not isinstance(price, int) or not 1 <= price <= c.cash:
+            raise Refusal("train.price", f"a train from another company costs an agreed $1 to ${c.cash} [10]")
+        s = self.state
+        d = s.corp[seller]
+        s.pay(corp_key(c.id), corp_key(d.id), price)
+        d.trains.remove(a["train"])
+        c.trains.append(a["train"])
+        s.event("train_sold", train=a["train"], seller=d.id, buyer=c.id, price=price)
+        p7 = s.private.get(self.data["cog_private"])
+        if c.id == self.data["cog"] and p7 is not None and p7.open:
+            p7.open = False
+            s.event("private_closed", private=p7.id, reason="CoG bought its first train")
+        return dict(a, **{"from": seller})
 
     def _why_not_train(self, c, a):
         if len(c.trains) >= self.train_limit(c):
@@ -414,7 +459,40 @@ class OperatingRules:
     # --- extra operating actions (part B) -----------------------------------------------------
 
     def operating_extras(self, step) -> list[dict]:
-        return []
+        """Actions a step offers besides its own: buying a private ([12], any time in
+        the turn), a WVCF token with the track ([6.5.2]), the special tokens with the
+        token ([16.2], [7.5])."""
+        from ...game.steps.token import TokenStep
+        from ...game.steps.track import TrackStep
+
+        c = step.corp
+        out = self.private_buys(c)
+        if isinstance(step, TrackStep):
+            offer = self.coal_token_offer(c, step.lays)
+            if offer:
+                out.append(offer)
+        if isinstance(step, TokenStep):
+            out += [dict({"type": "place_token", "corporation": c.id}, **m) for m in self.special_tokens(c)]
+        return out
 
     def operating_process(self, step, a):
-        raise Refusal("turn.action", f"{a['type']} is not allowed in this step of {step.corp.id}'s turn [4.1.3]")
+        from ...game.steps.token import TokenStep
+        from ...game.steps.track import TrackStep
+
+        c = step.corp
+        if a["type"] == "buy_private" and "corporation" in a:
+            return self.buy_private_for(c, a)
+        if a["type"] == "buy_token" and isinstance(step, TrackStep) and a.get("kind") == "coal":
+            self.buy_coal_token(c, step)
+            if not step.lays or not self.tile_lays(c, step.lays) and not self.coal_token_offer(c, step.lays):
+                step.done = not self.tile_lays(c, step.lays)
+            return a
+        if a["type"] == "place_token" and a.get("kind") and isinstance(step, TokenStep):
+            for m in self.special_tokens(c):
+                if m["kind"] == a["kind"] and m["hex"] == a["hex"] and m.get("stop", 0) == a.get("stop", 0):
+                    self.place_special(c, m, step)
+                    return a
+            raise Refusal("token.special", f"{c.id} cannot place a {a['kind']} token on {a['hex']} now "
+                                           "([16.2] P2/P3: the owning company, eligible cities, once; [7.5] "
+                                           "Key West: the FEC on Miami from phase 3)")
+        raise Refusal("turn.action", f"{a['type']} is not allowed in this step of {c.id}'s turn [4.1.3]")

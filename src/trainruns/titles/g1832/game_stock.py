@@ -18,7 +18,10 @@ class StockRules:
 
     def counts_for_limit(self, c) -> bool:
         """[5.1.1] shares of a company in the yellow, green or brown area do not count."""
-        return c.cell is None or self.market.zone(c.cell) == "white"
+        return self.counts_for_cell(c.cell)
+
+    def counts_for_cell(self, cell) -> bool:
+        return cell is None or self.market.zone(tuple(cell)) in ("white", "closed")
 
     def may_exceed_holding(self, c) -> bool:
         """[5.1.1] Green and brown areas: more than 60% may be bought."""
@@ -102,8 +105,8 @@ class StockRules:
         if new != old:
             s.event("price", corporation=c.id, price=self.market.price(new), reason="sale")
         self._new_president_after_sale(c, name)
-        if self.market.zone(new) == "closed":
-            self.close_corporation(c)
+        if self.market.zone(new) == "closed" and not stock_round:
+            self.close_corporation(c)   # in a stock round, after price protection [5.9]
 
     def _new_president_after_sale(self, c, seller):
         """[5.5] the player with the most shares takes the presidency; a seller who
@@ -176,9 +179,23 @@ class StockRules:
     # --- extra stock actions (part B) -------------------------------------------------------
 
     def stock_turn_extras(self, turn) -> list[dict]:
-        return []
+        """P4's exchange ([16.2] P4); redemption and reissue ([5.10], [5.11])."""
+        # deals between players (trade_private) are accepted when recorded but not
+        # offered: they need the other party's agreement (docs/game-1832.md)
+        out = self.london_offers(turn)
+        if not turn.acted:
+            out += self.redeem_offers(turn) + self.reissue_offers(turn)
+        return out
 
     def stock_turn_process(self, turn, a):
         from ...game.errors import Refusal
 
+        if a["type"] == "exchange":
+            return self.london_exchange(turn, a)
+        if a["type"] == "trade_private":
+            return self.buy_private_from_player(turn, a)
+        if a["type"] == "redeem":
+            return self.redeem(turn, a)
+        if a["type"] == "reissue":
+            return self.reissue(turn, a)
         raise Refusal("stock.action", f"{a['type']} is not a stock round action [5.3]")

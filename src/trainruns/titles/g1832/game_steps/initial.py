@@ -167,6 +167,7 @@ class PrivateSale(Step):
         if a["price"] not in rules.par_prices(cog):
             raise Refusal("stock.par-value", f"par must be one of {rules.par_prices(cog)} [5.6]")
         rules.set_par(cog, a["price"])
+        r.started_here.add(cog.id)
         s.event("par", corporation=cog.id, player=r.par_player, price=a["price"])
         rules.check_float(cog)
         r.mode = "turn"
@@ -190,7 +191,7 @@ class InitialStockRound(StockRound):
         self.queue = [self.sale]
 
     def info(self):
-        kind = "private_auction" if self.unsold() else "stock"
+        kind = "private_auction" if self.unsold() or self.mode != "turn" else "stock"
         return {"kind": kind, "number": 1}
 
     def unsold(self):
