@@ -42,9 +42,11 @@ def check_schema(data, where="config"):
     import jsonschema
 
     validator = jsonschema.Draft202012Validator(_schema())
-    errors = sorted(validator.iter_errors(data), key=lambda e: (len(list(e.absolute_path)), list(e.absolute_path)))
-    if errors:
-        e = errors[0]
+    e = jsonschema.exceptions.best_match(validator.iter_errors(data))
+    if e is not None:
+        # best_match descends into oneOf/anyOf to the error deepest in the data
+        while e.context:
+            e = max(e.context, key=lambda x: len(list(x.absolute_path)))
         raise InputError(e.message if len(e.message) < 200 else e.message[:200] + "...", _where(e))
 
 
