@@ -263,8 +263,9 @@ def test_closed_out_returns_everything_4_3_2():
 def test_pool_trains_cost_60_percent_rounded_up_5_3_2_1():
     g = new()
     r = g.rules
-    assert r.pool_price("2S") == 60                     # $100 face
-    assert r.pool_price("5YD") == -(-450 * 60 // 100)    # $270
+    for name, size in (("2S", 2), ("5YD", 5), ("3MX", 3)):
+        face = r.config.price(size)
+        assert r.pool_price(name) == -(-face * 6 // 10) and r.pool_price(name) * 10 >= face * 6
     # the decision rounds up: a face of $45 would cost $27
     assert -(-45 * 60 // 100) == 27
 
@@ -287,13 +288,15 @@ def test_receivership_scores_half_6_5_and_interest_5_3_9():
 def test_forced_purchase_president_then_loan_5_3_4():
     g = new()
     r, s = g.rules, g.rules.state
-    c = started(g, "PRR", 40)   # $40 treasury, a 2-train costs $100 on the invented config
+    c = started(g, "PRR", 40)   # $40 treasury, less than a 2-train
     c.extra["active"] = True
+    face = r.config.price(2)
     s.player["P0"].cash, s.bank.cash = 30, s.bank.cash + s.player["P0"].cash - 30
     buys = r.train_buys(c)
-    assert buys and all(b["price"] == 100 for b in buys)
+    assert buys and all(b["price"] == face for b in buys)
     r.buy_train(c, buys[0], buys[0])
-    assert s.player["P0"].cash == 0 and c.extra["debt"] == 30 and c.extra["receivership"]
+    # the president gives all his $30, the bank lends the rest (5.4.1.1)
+    assert s.player["P0"].cash == 0 and c.extra["debt"] == face - 40 - 30 and c.extra["receivership"]
     assert c.trains and c.cash == 0
 
 
