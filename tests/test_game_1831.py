@@ -369,3 +369,23 @@ def test_config_errors_are_one_line_exit_2(tmp_path):
                           "--config", str(p)], capture_output=True, text=True)
     assert out.returncode == 2
     assert len(out.stderr.strip().splitlines()) == 1 and "market.rows[3][2].c" in out.stderr
+
+
+def test_opening_fixture_replays_through_the_cli_4_7_5_and_4_7_6_and_5_2_5():
+    # fixtures/games/1831-opening.json: LIRR at par $100 (its 20% president's preferred
+    # pays 2 x 100, 4.7.5.2), three 10% preferred at par, all preferred sold: active and
+    # the Par Marker up one value (4.7.6); a common at the new par; the home token bought
+    # at the first operation ($40 Station, 5.2.5, 5.2.7.4)
+    from pathlib import Path
+
+    log = Path(__file__).parent.parent / "fixtures" / "games" / "1831-opening.json"
+    out = subprocess.run([sys.executable, "-m", "trainruns.cli", "replay", str(log)], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    s = json.loads(out.stdout)
+    lirr = next(c for c in s["corporations"] if c["id"] == "LIRR")
+    chart = load_data("trainruns.titles.g1831", "config.json")["par_chart"]
+    new_par = sorted(chart)[sorted(chart).index(100) + 1]
+    assert lirr["active"] and lirr["par"] == 100 and lirr["par_marker"] == new_par
+    assert lirr["cash"] == 2 * 100 + 3 * 100 + new_par - 40
+    assert s["round"]["kind"] == "operating" and s["active"]["corporation"] == "LIRR"
+    assert lirr["tokens"] == [{"hex": "E11", "stop": 0, "slot": 0, "type": "station"}]
