@@ -49,8 +49,10 @@ def check_state(s, start, rules=None):
                 problems.append(f"{c['id']}: president {pres} lacks the president's certificate")
             # a title whose presidency follows one kind of stock (1831: preferred, 4.7.9)
             # says so in "president_by"; otherwise all shares count
-            basis = next(iter(c["president_by"].values())) if c.get("president_by") else sh["players"]
-            for other in names - {pres}:
+            # ("frozen": the title keeps the president whatever is held, 1831 5.4.12)
+            by = c.get("president_by") or {}
+            basis = by.get("preferred", sh["players"]) if by else sh["players"]
+            for other in (names - {pres}) if not by.get("frozen") else ():
                 if basis.get(other, 0) > basis.get(pres, 0):
                     problems.append(f"{c['id']}: {other} holds more than the president")
         supply = c.get("token_supply")   # a title with larger supplies states it (1831)

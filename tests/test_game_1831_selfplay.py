@@ -16,7 +16,7 @@ from trainruns import load_position
 from trainruns.game.game import Game
 
 
-def play(n, seed, max_actions=3000, undo_every=151):
+def play(n, seed, max_actions=3000, undo_every=397):
     rng = random.Random(seed)
     game = Game("1831", [f"P{i}" for i in range(n)], seed)
     s = game.to_json()

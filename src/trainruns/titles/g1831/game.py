@@ -260,7 +260,7 @@ class Rules(StockRules, OperatingRules):
                 "privates": [],
                 "certificates": [{"kind": x["kind"], "percent": x["size"] * certs.UNIT, "holder": x["holder"],
                                   "splits": x["splits"]} for x in c.extra["certs"]],
-                "president_by": {"preferred": pref},
+                "president_by": {"preferred": pref, "frozen": bool(c.extra["receivership"])},
                 "shares": {"total": c.total_shares, "ipo": sh.get("ipo", 0), "market": sh.get("market", 0),
                            "treasury": sh.get("treasury", 0), "players": players, "corporations": corps}}
 

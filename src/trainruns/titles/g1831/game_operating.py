@@ -366,6 +366,7 @@ class OperatingRules:
             if c.extra["receivership"] and not c.extra["debt"] and c.cash > 0:
                 c.extra["receivership"] = False
                 self.state.event("receivership_ends", corporation=c.id)
+                self.update_president(c)   # 5.4.12: the presidency was frozen until now
                 for t in list(c.trains):
                     if t["status"] == "retired":
                         c.trains.remove(t)   # 5.3.6: obsolete trains go once out of receivership
