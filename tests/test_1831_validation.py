@@ -19,13 +19,14 @@ def base(**kw):
 
 
 @pytest.mark.parametrize("mutate, message", [
-    (lambda p: p["map"]["hexes"][0]["stops"][0].update(slot_types=["station", "depot"]), "unknown slot type 'depot'"),
+    (lambda p: p["map"]["hexes"][0]["stops"][0].update(slot_types=["station", "depot"]),
+     "slot_types.1.: must be a site type"),  # the schema (position-1831.json) says what a site is
     (lambda p: p["map"]["hexes"][0]["stops"][0].pop("slot_types"), "needs 'slot_types'"),
     (lambda p: p["map"]["hexes"][0]["stops"][0].update(slots=3), "slot_types lists 2"),
     (lambda p: p["tokens"].append({"hex": "B2", "stop": 0, "corporation": "B", "slot": 4}), "has no slot 4"),
     (lambda p: p["tokens"].append({"hex": "B2", "stop": 0, "corporation": "B", "slot": 0}), "already holds A"),
     (lambda p: p["tokens"].append({"hex": "B2", "stop": 0, "corporation": "B"}), "'slot'"),
-    (lambda p: p["tokens"].append({"hex": "A1", "stop": 0, "corporation": "B", "type": "tower"}), "unknown slot type"),
+    (lambda p: p["tokens"].append({"hex": "A1", "stop": 0, "corporation": "B", "type": "tower"}), "tokens.2..type: must be a site type"),
     (lambda p: p["tokens"].append({"hex": "A1", "stop": 0, "corporation": "B", "slot": 1, "type": "station"}),
      "yard site, not a station"),
     (lambda p: p.update(trains=["3X"]), "unknown train kind '3X'"),
@@ -35,11 +36,11 @@ def base(**kw):
     (lambda p: p.update(phase="D"), "1831 phase"),
     (lambda p: p.update(track_rights=[{"hex": "B2", "stop": 0, "slot": 0}]), "own token"),
     (lambda p: p.update(track_rights=[{"hex": "A1", "stop": 0, "slot": 1}]), "is empty"),
-    (lambda p: p.update(rules={"pass_tokens": True}), "unknown 1831 rule option"),
+    (lambda p: p.update(rules={"pass_tokens": True}), "rules: unknown field 'pass_tokens'"),
     (lambda p: p["map"]["hexes"][1].update(part_of="Z9"), "not on the map"),
     (lambda p: p["map"]["hexes"][1].update(revisit_after=["A1"]), "revisit_after"),
     (lambda p: p["map"].update(commuter_runs=[{"cycle": ["A1", "Q7"]}]), "not a city hex"),
-    (lambda p: p.pop("map"), "needs its own 'map'"),
+    (lambda p: p.pop("map"), "missing field 'map': an 1831 map"),
 ])
 def test_bad_input_names_what_and_where(mutate, message):
     pos = base()

@@ -86,7 +86,7 @@ def test_bonus_input_is_checked():
     """A bonus names two places on the map and an amount."""
     for bad, msg in [({"name": "x", "between": ["G22"], "amount": 5}, "two places"),
                      ({"name": "x", "between": ["G22", "Z99"], "amount": 5}, "unknown hex"),
-                     ({"name": "x", "between": ["G22", "B3"]}, "no 'amount'"),
+                     ({"name": "x", "between": ["G22", "B3"]}, "missing field 'amount'"),
                      ({"name": "x", "between": ["G22", "B3"], "amount": {"VI": 5}}, "not one of"),
                      ({"name": "x", "between": ["G22", "B3.7"], "amount": 5}, "no stop")]:
         with pytest.raises(InputError, match=msg):

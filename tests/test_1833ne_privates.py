@@ -81,7 +81,8 @@ def test_joint_token_in_sherbrooke():
     Sherbrooke once anyone lays its yellow tile": the A&StL, with no other station, runs
     Sherbrooke (20) - G4 (gray) - Eastern Townships (30 in phase I)."""
     tiles = [{"hex": "F5", "tile": "N11", "rotation": 0}]
-    pos = {"title": "1833NE", "phase": "I", "corporation": "A&StL", "trains": ["2"], "tiles": tiles}
+    pos = {"title": "1833NE", "phase": "I", "corporation": "A&StL", "trains": ["2"], "tiles": tiles,
+           "tokens": []}  # the joint token is placed by the rules, not listed
     assert run(pos)[0] == 50
     assert run(dict(pos, corporation="StL&A"))[0] == 50
     assert run(dict(pos, corporation="CV"))[0] == 0

@@ -17,8 +17,8 @@ def _with_tile(entry, **changes):
 @pytest.mark.parametrize("entry, msg", [
     ({"hex": "Z9", "tile": "9", "rotation": 0}, "unknown hex 'Z9'"),
     ({"hex": "E14", "tile": "999", "rotation": 0}, "unknown tile '999'"),
-    ({"hex": "E14", "tile": "9", "rotation": 6}, "rotation must be a whole number 0-5"),
-    ({"hex": "E14", "tile": "9", "rotation": -1}, "rotation must be a whole number 0-5"),
+    ({"hex": "E14", "tile": "9", "rotation": 6}, "must be a rotation 0-5"),
+    ({"hex": "E14", "tile": "9", "rotation": -1}, "must be a rotation 0-5"),
     ({"hex": "A6", "tile": "9", "rotation": 0}, "printed red"),
     ({"hex": "E14", "tile": "57", "rotation": 0}, "cannot stand on E14"),
     ({"hex": "E14", "tile": "23", "rotation": 0}, "green tile .* may not be laid in phase I"),

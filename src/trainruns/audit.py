@@ -63,7 +63,8 @@ from .board import OFFBOARD, Board
 from .compile import CompiledBoard, compile_board
 from .errors import InputError
 from .position import load_position, read_json
-from .audit_track import choose_track, pick_disjoint
+from .schema import check
+from .audit_track import choose_track, first_clashes, pick_disjoint
 from .result import Route, Run, hexes_along
 from .search import counted_stops, describe_route, enumerate_all, solve, train_kinds
 
@@ -220,6 +221,8 @@ def read_declaration(source, where=None):
         where = where or str(source)
         source = read_json(source, "declared routes")
     where = where or "declared routes"
+    if isinstance(source, dict):
+        check(source, "declared", where)  # every object of the declaration: schema/declared.json
     routes = source.get("routes") if isinstance(source, dict) else None
     if not isinstance(routes, list):
         raise InputError("a declaration is an object with a list 'routes'", where)
@@ -303,6 +306,7 @@ class _Auditor:
 
     def run(self, decl):
         routes = [self._read_route(train, labels, hexes) for train, labels, hexes in decl]
+        self._declared = Counter(r.train for r in routes)  # routes per train name
         self._check_trains(routes)
         for i, r in enumerate(routes):
             self._check_route(i, r, routes)
@@ -347,8 +351,7 @@ class _Auditor:
     def _train_words(self, routes, i):
         """"the 3-train", or "the 3-train of route 2" when two routes name the 3."""
         name = routes[i].train
-        same = sum(1 for r in routes if r.train == name)
-        return f"the {name}-train" + (f" of route {i + 1}" if same > 1 else "")
+        return f"the {name}-train" + (f" of route {i + 1}" if self._declared[name] > 1 else "")
 
     # -- rules about the trains --
 
@@ -364,8 +367,7 @@ class _Auditor:
                 names = ", ".join(t.name for t in self.board.trains) or "none"
                 self._report(r, "unknown-train", name=r.train, owned=names)
             elif seen[r.train] > owned[r.train]:
-                total = sum(1 for x in routes if x.train == r.train)
-                self._report(r, "train-declared-twice", train=f"The {r.train}-train", n=total,
+                self._report(r, "train-declared-twice", train=f"The {r.train}-train", n=self._declared[r.train],
                              owned=owned[r.train])
 
     # -- rules about one route, without track --
@@ -504,13 +506,22 @@ class _Auditor:
             routes[i].track = [self.track.paths[p] for c in chains for p in self._chain_paths(c)]
 
     def _report_shared(self, routes, plans, order):
-        """Name the pairs of trains that cannot run apart; if every pair can but not
-        all together, name the whole group."""
-        pairs = []
-        for x, i in enumerate(order):
-            for j in order[x + 1:]:
-                if choose_track(self._chain_mask, self._chain_hexes, [plans[i], plans[j]]) is None:
-                    pairs.append((i, j))
+        """Name, for each train that cannot run apart from an earlier one, the first such
+        train; if every pair can but not all together, name the whole group."""
+        def key(i):
+            legs, hexes = plans[i]
+            return tuple(tuple(leg) for leg in legs), None if hexes is None else tuple(hexes)
+
+        def reach(i):
+            mask = 0
+            for leg in plans[i][0]:
+                for c in leg:
+                    mask |= self._chain_mask[c]
+            return mask
+
+        pairs = first_clashes(order, key, reach,
+                              lambda i, j: choose_track(self._chain_mask, self._chain_hexes,
+                                                        [plans[i], plans[j]]) is None)
         for i, j in pairs:
             self._report(routes[j], "track-shared", train=self._train_words(routes, j).capitalize(),
                          other=self._train_words(routes, i))
@@ -587,8 +598,14 @@ class _Auditor:
         order = sorted(options)
         picked = pick_disjoint(order, options, masks)
         if picked is None:
-            pairs = [(i, j) for x, i in enumerate(order) for j in order[x + 1:]
-                     if pick_disjoint([i, j], options, masks) is None]
+            def reach(i):
+                mask = 0
+                for k in options[i]:
+                    mask |= masks[k]
+                return mask
+
+            pairs = first_clashes(order, lambda i: tuple(options[i]), reach,
+                                  lambda i, j: pick_disjoint([i, j], options, masks) is None)
             for i, j in pairs or [(order[-2], order[-1])]:
                 self._report(routes[j], "track-shared", train=self._train_words(routes, j).capitalize(),
                              other=self._train_words(routes, i))

@@ -41,18 +41,27 @@ def choose_track(masks, chain_hexes, plans):
     def fits(pin, hexes):
         return pin is None or (len(hexes) <= len(pin) and pin[:len(hexes)] == hexes)
 
-    def go(k, used, hexes):
-        if k == len(flat):
-            return True
-        p, i, leg = flat[k]
-        pin = plans[p][1]
-        if i == 0:
+    def enter(k, used, hexes):
+        """The frame of leg k reached with ``used`` track and ``hexes`` so far, or None
+        when that state already failed."""
+        if flat[k][1] == 0:
             hexes = []  # a new route begins (pinned plans keep their legs in order)
         key = (k, used & future[k], len(hexes))
-        if key in failed:
-            return False
+        return None if key in failed else [used, hexes, key, 0]
+
+    # depth-first over the legs with an explicit stack (a route may have a thousand
+    # legs: one Python frame per leg would overflow the interpreter's stack)
+    frames = [enter(0, 0, [])] if flat else []
+    while frames:
+        k = len(frames) - 1
+        used, hexes, key, idx = frames[-1]
+        p, i, leg = flat[k]
+        pin = plans[p][1]
         last = i + 1 == len(plans[p][0])
-        for c in leg:
+        child = None
+        while idx < len(leg):
+            c = leg[idx]
+            idx += 1
             m = masks[c]
             if used & m:
                 continue
@@ -60,13 +69,23 @@ def choose_track(masks, chain_hexes, plans):
             if not fits(pin, h) or (last and pin is not None and h != pin):
                 continue
             chosen[k] = c
-            if go(k + 1, used | m, h):
-                return True
-        failed.add(key)
-        return False
-
-    if not go(0, 0, []):
-        return None
+            if k + 1 == len(flat):
+                child = True
+                break
+            child = enter(k + 1, used | m, h)
+            if child is not None:
+                break
+        if child is True:
+            break
+        if child is None:
+            failed.add(key)
+            frames.pop()
+            continue
+        frames[-1][3] = idx
+        frames.append(child)
+    else:
+        if flat:
+            return None
     out = [[None] * len(legs) for legs, _ in plans]
     for (p, i, _), c in zip(flat, chosen):
         out[p][i] = c
@@ -75,21 +94,28 @@ def choose_track(masks, chain_hexes, plans):
 
 def pick_disjoint(order, options, masks):
     """One option (a route of the title's route set) per route in ``order`` with
-    pairwise disjoint track masks, or None (exact backtracking)."""
+    pairwise disjoint track masks, or None (exact backtracking, explicit stack)."""
     chosen = []
-
-    def go(x, used):
-        if x == len(order):
-            return True
-        for k in options[order[x]]:
-            if not used & masks[k]:
-                chosen.append(k)
-                if go(x + 1, used | masks[k]):
-                    return True
-                chosen.pop()
-        return False
-
-    return chosen if go(0, 0) else None
+    nxt = [0]      # per depth: the next option to try
+    used = [0]     # per depth: the track taken above it
+    while len(chosen) < len(order):
+        x = len(chosen)
+        opts = options[order[x]]
+        while nxt[x] < len(opts) and used[x] & masks[opts[nxt[x]]]:
+            nxt[x] += 1
+        if nxt[x] < len(opts):
+            k = opts[nxt[x]]
+            nxt[x] += 1
+            chosen.append(k)
+            nxt.append(0)
+            used.append(used[x] | masks[k])
+            continue
+        if x == 0:
+            return None
+        nxt.pop()
+        used.pop()
+        chosen.pop()
+    return chosen
 
 
 def join_hexes(hexes, more):
@@ -97,3 +123,36 @@ def join_hexes(hexes, more):
     if hexes and more and hexes[-1] == more[0]:
         return hexes + more[1:]
     return hexes + more
+
+
+def first_clashes(order, key, reach, clash):
+    """For each route ``j`` of ``order``, the first earlier route ``i`` it cannot run
+    apart from (``clash(i, j)``): the pairs ``(i, j)``, at most one per route.
+
+    Routes with equal ``key(i)`` (the same plan) behave alike, so each pair of distinct
+    plans is tried once, and only against the first route of each plan; two routes
+    whose ``reach`` masks (all the track either could use) do not meet cannot clash.
+    A declaration of a thousand copies of one route so costs a thousand steps, not a
+    billion."""
+    firsts = []   # (plan key, its first route, its reach), in order of that first route
+    seen = {}     # plan key -> reach
+    placed = set()
+    known = {}
+    pairs = []
+    for j in order:
+        kj = key(j)
+        if kj not in seen:
+            seen[kj] = reach(j)
+        rj = seen[kj]
+        for ki, i, ri in firsts:
+            if not ri & rj:
+                continue
+            if (ki, kj) not in known:
+                known[(ki, kj)] = clash(i, j)
+            if known[(ki, kj)]:
+                pairs.append((i, j))
+                break
+        if kj not in placed:
+            placed.add(kj)
+            firsts.append((kj, j, rj))
+    return pairs

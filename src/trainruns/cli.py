@@ -1,16 +1,26 @@
 """The ``trainruns`` command: subcommands live in :mod:`trainruns.commands`.
 
 Exit status (../shared/CONTRACT.md): 0 success, 1 a negative verdict, 2 bad input with
-one line on stderr saying what is wrong and where (never a traceback).
+one line on stderr saying what is wrong and where (never a traceback). A warning
+(:class:`~trainruns.errors.InputWarning`) is one ``trainruns: warning:`` line.
+
+Building the parser imports only the command modules, which import the search, numba,
+OR-Tools and matplotlib inside their ``run``: ``--help`` and ``--version`` stay fast.
 """
 
 import argparse
 import importlib
 import os
+import signal
 import sys
+import threading
+import time
+import warnings
 
-from .errors import InputError
-from .commands import COMMANDS
+from . import __version__
+from .errors import InputError, InputWarning
+from .commands import COMMANDS, LAST_WORDS
+from .limits import process_start
 
 
 class _UsageError(Exception):
@@ -25,6 +35,7 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser():
     parser = _Parser(prog="trainruns", description="Proven-optimal train runs for 18xx games.")
+    parser.add_argument("--version", action="version", version=f"trainruns {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMANDS:
         try:
@@ -38,6 +49,75 @@ def build_parser():
 
 
 def main(argv=None):
+    # a command's clock starts with its process (loading modules counts); a call from
+    # Python (argv given) starts it now
+    started = process_start() if argv is None else time.perf_counter()
+    if argv is None:
+        signal.signal(signal.SIGINT, _on_sigint)
+    try:
+        return _main(argv, started)
+    except KeyboardInterrupt:
+        return _interrupted(exit_now=argv is None)
+    finally:
+        LAST_WORDS.clear()
+
+
+_SIGNALLED = []
+_FINISHING = threading.Lock()
+# Ctrl-C is answered within this long even when the KeyboardInterrupt is lost (raised
+# inside a ctypes callback of numba's compiler, Python only prints that it was ignored)
+_GRACE = 0.4
+
+
+def _on_sigint(signum, frame):
+    """Python's own Ctrl-C, remembered (a library whose start-up it interrupts may turn
+    the KeyboardInterrupt into another error: OR-Tools raises ImportError), with a
+    watchdog that ends the command if the interruption does not reach :func:`main`."""
+    first = not _SIGNALLED
+    _SIGNALLED.append(signum)
+    if first:
+        threading.Thread(target=_watchdog, daemon=True).start()
+        raise KeyboardInterrupt
+    # a second Ctrl-C: the first is being answered (the watchdog sees to it)
+
+
+def _watchdog():
+    time.sleep(_GRACE)
+    if _FINISHING.acquire(blocking=False):
+        _last_line()
+        os._exit(130)
+
+
+def _interrupted(exit_now=False):
+    """Ctrl-C, at any moment: what the command still has to say (its LAST_WORDS), one
+    line, exit 130. A kernel still running on a helper thread would keep the process
+    alive, so then (and for a real command) it ends at once."""
+    if not _FINISHING.acquire(blocking=False):
+        # the watchdog is saying it already
+        time.sleep(_GRACE + 1)
+        os._exit(130)
+    _last_line()
+    if exit_now or threading.active_count() > 1:
+        os._exit(130)
+    _FINISHING.release()
+    return 130
+
+
+def _last_line():
+    for fn in list(LAST_WORDS):
+        try:
+            fn()
+        except Exception:  # what it could not print is lost; the line below is not
+            pass
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        pass
+    sys.stderr.write("trainruns: interrupted\n")
+    sys.stderr.flush()
+
+
+def _main(argv, started):
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -47,22 +127,31 @@ def main(argv=None):
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)
         return 2
+    args.started = started
     try:
-        return args.func(args) or 0
+        with warnings.catch_warnings():
+            warnings.simplefilter("default", InputWarning)
+            warnings.showwarning = _show_warning
+            return args.func(args) or 0
     except InputError as e:
         sys.stderr.write(f"trainruns: error: {e}\n")
         return 2
-    except KeyboardInterrupt:
-        sys.stderr.write("trainruns: interrupted\n")
-        return 130
     except BrokenPipeError:
         return 0
     except Exception as e:  # a bug, not bad input: still one line, but say so
+        if _SIGNALLED:
+            raise KeyboardInterrupt from e
         if os.environ.get("TRAINRUNS_DEBUG"):
             raise
         sys.stderr.write(f"trainruns: internal error ({type(e).__name__}: {e}); "
                          "set TRAINRUNS_DEBUG=1 for the traceback and please report it\n")
         return 3
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None):
+    # only ours: a library's warning (numba's, say) is not the user's business
+    if issubclass(category, InputWarning):
+        sys.stderr.write(f"trainruns: warning: {message}\n")
 
 
 if __name__ == "__main__":

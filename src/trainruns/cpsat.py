@@ -31,6 +31,59 @@ import numpy as np
 # Building the model from Python costs about this much per column (measured: 40,000
 # columns in 7 s on a busy 2-core machine); used to keep a deadline.
 SECONDS_PER_COLUMN = 2e-4
+# bytes a column costs: its Python variable and CP-SAT's copies of it, a generous figure
+BYTES_PER_COLUMN = 4096
+
+
+def load_cp_model():
+    """OR-Tools' ``cp_model`` module. The first import takes a second or two of native
+    start-up; it runs on a thread the caller waits on, so that Ctrl-C meanwhile neither
+    waits for it nor breaks it (a KeyboardInterrupt inside it comes out as ImportError)."""
+    import importlib
+    import sys
+    import threading
+
+    name = "ortools.sat.python.cp_model"
+    if name in sys.modules:
+        return sys.modules[name]
+    thread = threading.Thread(target=lambda: importlib.import_module(name), daemon=True)
+    thread.start()
+    while thread.is_alive():
+        thread.join(0.05)
+    return importlib.import_module(name)  # (loaded now; or its error, raised here)
+
+
+def run_solver(solver, model, progress=None, what="CP-SAT"):
+    """``solver.solve(model)`` where Ctrl-C can stop it: the solve runs on a daemon
+    thread (CP-SAT's own SIGINT handler is switched off: it would end the search and
+    return a partial answer as if nothing happened) and the caller waits where Python
+    sees the signal; on Ctrl-C the search is told to stop and KeyboardInterrupt goes on.
+    ``progress`` hears how long it has run, every half second."""
+    import threading
+
+    solver.parameters.catch_sigint_signal = False
+    out = {}
+
+    def work():
+        try:
+            out["status"] = solver.solve(model)
+        except BaseException as e:  # re-raised on the caller's thread
+            out["error"] = e
+
+    thread = threading.Thread(target=work, daemon=True)
+    t0 = time.perf_counter()
+    thread.start()
+    try:
+        while thread.is_alive():
+            thread.join(0.5)
+            if progress and thread.is_alive():
+                progress.update("cpsat", model=what, seconds=time.perf_counter() - t0)
+    except KeyboardInterrupt:
+        solver.stop_search()
+        raise
+    if "error" in out:
+        raise out["error"]
+    return out["status"]
 
 
 def _trivial_bound(routes, count, lower):
@@ -43,9 +96,11 @@ def _trivial_bound(routes, count, lower):
     return max(total, lower)
 
 
-def useful_columns(routes, kinds_count, lower):
+def useful_columns(routes, kinds_count, lower, limit=None):
     """Per kind, the routes that could take part in a run worth more than ``lower``:
-    ``{kind index: int64 route indices}`` (the exact reduction of the module docstring)."""
+    ``{kind index: int64 route indices}`` (the exact reduction of the module docstring).
+    None when more than ``limit`` columns are left before routes of identical track are
+    merged (that merge sorts copies of their masks: a program so big is not built)."""
     n_kinds = len(routes.kinds)
     tops = []
     for k in range(n_kinds):
@@ -60,7 +115,11 @@ def useful_columns(routes, kinds_count, lower):
         v = routes.values[:, k]
         # the others: every other train at its best (for this kind, its m_k - 1 best)
         others = total_top - (int(tops[k][-1]) if len(tops[k]) == kinds_count[k] else 0)
-        idx = np.flatnonzero((v > 0) & (v + others > lower))
+        cols[k] = np.flatnonzero((v > 0) & (v + others > lower))
+    if limit is not None and sum(len(idx) for idx in cols.values()) > limit:
+        return None
+    for k, idx in cols.items():
+        v = routes.values[:, k]
         if len(idx):
             # identical track: keep the most valuable (first after a stable sort by -value)
             idx = idx[np.argsort(-v[idx], kind="stable")]
@@ -70,27 +129,35 @@ def useful_columns(routes, kinds_count, lower):
     return cols
 
 
-def solve_cpsat(routes, trains, lower=0, hint=None, deadline=None, workers=2):
+def solve_cpsat(routes, trains, lower=0, hint=None, deadline=None, workers=2, memory=None, progress=None):
     """Solve the program of the module docstring.
 
     ``trains`` are the board's trains; ``lower`` a revenue already reached (by ``hint``,
     a list of ``(kind index, route index)``). Returns ``(value, picks, bound, proven)``
     where picks lists ``(kind index, route index)``; when no column can beat ``lower``
-    it returns ``(lower, hint, lower, True)`` without building a model."""
-    from ortools.sat.python import cp_model
-
+    it returns ``(lower, hint, lower, True)`` without building a model. A program that
+    would take more than ``memory`` bytes is not built either (the known run is kept,
+    with the trivial bound)."""
     kind_of = {name: k for k, name in enumerate(routes.kinds)}
     count = [0] * len(routes.kinds)
     for t in trains:
         count[kind_of[t.name]] += 1
-    cols = useful_columns(routes, count, lower)
+    words = routes.bits.shape[1]
+    cols = useful_columns(routes, count, lower,
+                          None if memory is None else memory // (BYTES_PER_COLUMN + 64 * words))
+    if cols is None:
+        return lower, list(hint or []), _trivial_bound(routes, count, lower), False
     n_cols = sum(len(c) for c in cols.values())
     if n_cols == 0:
         return lower, list(hint or []), lower, True
-    if deadline is not None and n_cols * SECONDS_PER_COLUMN > deadline - time.perf_counter():
+    too_big = memory is not None and n_cols * (BYTES_PER_COLUMN + 64 * words) > memory
+    if too_big or (deadline is not None and n_cols * SECONDS_PER_COLUMN > deadline - time.perf_counter()):
         # building the model alone would overrun the deadline: keep the known run and
         # the bound of every train at its best route
         return lower, list(hint or []), _trivial_bound(routes, count, lower), False
+
+    # (OR-Tools loads in about a second: only once the model is sure to be built)
+    cp_model = load_cp_model()
 
     model = cp_model.CpModel()
     col_kind, col_route, col_var = [], [], []
@@ -128,7 +195,7 @@ def solve_cpsat(routes, trains, lower=0, hint=None, deadline=None, workers=2):
     solver.parameters.num_workers = workers
     if deadline is not None:
         solver.parameters.max_time_in_seconds = max(0.01, deadline - time.perf_counter())
-    status = solver.solve(model)
+    status = run_solver(solver, model, progress, "0-1 program")
     if status == cp_model.INFEASIBLE:
         return lower, list(hint or []), lower, True
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):

@@ -39,6 +39,8 @@ SOLVER_PARAMS = {}
 # CP-SAT spends about this long per chain literal (chains x trains) before it looks at its
 # time limit (measured: 53,000 literals, 46 s with a 3.5 s limit, presolve on or off)
 SECONDS_PER_CHAIN_LITERAL = 1e-3
+# bytes per chain literal (its variables, arcs and track rows, in Python and in CP-SAT)
+BYTES_PER_CHAIN_LITERAL = 4096
 
 
 def _reachable(compiled):
@@ -116,7 +118,8 @@ def route_of_chains(compiled, chains, train) -> Route:
                          for s, v, c in zip(stops, values, counted)])
 
 
-def solve_flow(compiled, trains, lower=0, hint_run=None, deadline=None, workers=2):
+def solve_flow(compiled, trains, lower=0, hint_run=None, deadline=None, workers=2, memory=None,
+               progress=None):
     """Solve the model of the module docstring.
 
     ``trains``: the board's trains; ``lower``: a revenue already reached (``hint_run``,
@@ -124,15 +127,22 @@ def solve_flow(compiled, trains, lower=0, hint_run=None, deadline=None, workers=
     Returns ``(routes, bound, proven)``: ``routes`` a list of ``(train, [chain ids])``
     (only running trains; None when the solver found no run, or for a board with its
     own route model), ``bound`` an upper bound on the best revenue, ``proven`` whether
-    the routes are proven best."""
-    from ortools.sat.python import cp_model
-
+    the routes are proven best. A model bigger than ``memory`` bytes is not built; on a
+    board compiled only in part (``compiled.complete`` false) its runs are legal but its
+    bound and proof say nothing, so only the trivial bound is returned."""
     from .search import stop_value_bound
 
     board = compiled.board
     if board.route_model is not None:
         return None, None, False
-    trains = list(trains)
+    # each running train takes a track bit of its own at least: beyond that many, the
+    # trains of a name idle in every run and are left out of the model
+    kept, seen = [], {}
+    for t in trains:
+        seen[t.name] = seen.get(t.name, 0) + 1
+        if seen[t.name] <= max(compiled.n_bits, 1):
+            kept.append(t)
+    trains = kept
     trivial = max(stop_value_bound(compiled), lower)
     nodes = _reachable(compiled)
     node_set = set(nodes)
@@ -141,10 +151,17 @@ def solve_flow(compiled, trains, lower=0, hint_run=None, deadline=None, workers=
     rep = {}
     if not trains or not chains:
         return ([], lower, True) if lower == 0 else (None, trivial, False)
+    if memory is not None and BYTES_PER_CHAIN_LITERAL * len(chains) * len(trains) > memory:
+        return None, trivial, False
     if deadline is not None and deadline - time.perf_counter() <= max(
             0.01, SECONDS_PER_CHAIN_LITERAL * len(chains) * len(trains)):
         # CP-SAT's set-up of a big model ignores its time limit: keep the deadline
         return None, trivial, False
+    # (OR-Tools loads in about a second: only once the model is sure to be built)
+    from .cpsat import load_cp_model, run_solver
+
+    cp_model = load_cp_model()
+
     idx = {s: i + 1 for i, s in enumerate(nodes)}  # circuit node of a stop; 0 is the depot
     by_pair = {}
     for c in chains:
@@ -253,7 +270,7 @@ def solve_flow(compiled, trains, lower=0, hint_run=None, deadline=None, workers=
         setattr(solver.parameters, key, val)
     if deadline is not None:
         solver.parameters.max_time_in_seconds = max(0.01, deadline - time.perf_counter())
-    status = solver.solve(model)
+    status = run_solver(solver, model, progress, "flow model")
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         # no run: the solver's objective bound is not trusted then (stopped in presolve it
         # reports 0), and INFEASIBLE can only mean ``lower`` was not reached by a run
@@ -267,6 +284,8 @@ def solve_flow(compiled, trains, lower=0, hint_run=None, deadline=None, workers=
     proven = status == cp_model.OPTIMAL
     bound = value_found if proven else int(np.floor(solver.best_objective_bound + 1e-6))
     bound = max(min(bound, trivial), value_found)
+    if not compiled.complete:
+        return routes, max(trivial, value_found), False
     return routes, bound, proven or bound == value_found
 
 
@@ -347,13 +366,13 @@ def flow_run(compiled, routes, bound, proven, engine="flow"):
                idle=idle, engine=engine)
 
 
-def improve(compiled, run, deadline=None):
+def improve(compiled, run, deadline=None, memory=None, progress=None):
     """Hand a run found on a cut route set to the flow model: its run if better, its
     bound if lower, and the proof when it finds one. ``run`` is updated and returned."""
     if compiled.board.route_model is not None:
         return run
     routes, bound, proven = solve_flow(compiled, compiled.board.trains, lower=run.revenue,
-                                       hint_run=run, deadline=deadline)
+                                       hint_run=run, deadline=deadline, memory=memory, progress=progress)
     if bound is None:
         return run
     if routes is not None:

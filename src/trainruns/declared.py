@@ -90,21 +90,29 @@ def find_track(board, stops, used=(), partial=False):
 
 
 def _leg(board, g, a, b, taken):
-    h = g.copy()
-    h.remove_nodes_from([n for n in g if (n[0], n[1]) in taken])
-    for hex_id, hx in board.hexes.items():
-        for j, ends in enumerate(hx.paths):
-            for e, end in enumerate(ends):
-                if end == ("stop", a[1]) and hex_id == a[0] and (hex_id, j, e) in h:
-                    h.add_edge("start", (hex_id, j, e))
-                if end == ("stop", b[1]) and hex_id == b[0] and (hex_id, j, 1 - e) in h:
-                    h.add_edge((hex_id, j, 1 - e), "end")
-    if "start" not in h or "end" not in h:
+    """The shortest track from stop ``a`` to stop ``b`` on paths not ``taken``.
+
+    The graph is not copied per leg (a route of a thousand stops would copy the board's
+    graph a thousand times): the taken paths are hidden by a view, and the two ends are
+    joined to the graph for this search only, as the last edges of their nodes, so the
+    search sees what it saw on a copy."""
+    def free(n):
+        return n in ("start", "end") or (n[0], n[1]) not in taken
+
+    starts = [(a[0], j, e) for j, ends in enumerate(board.hexes[a[0]].paths)
+              for e, end in enumerate(ends) if end == ("stop", a[1]) and free((a[0], j, e))]
+    ends_ = [(b[0], j, 1 - e) for j, ends in enumerate(board.hexes[b[0]].paths)
+             for e, end in enumerate(ends) if end == ("stop", b[1]) and free((b[0], j, 1 - e))]
+    if not starts or not ends_:
         return None
+    g.add_edges_from(("start", n) for n in starts)
+    g.add_edges_from((n, "end") for n in ends_)
     try:
-        nodes = nx.shortest_path(h, "start", "end")
+        nodes = nx.shortest_path(nx.subgraph_view(g, filter_node=free), "start", "end")
     except nx.NetworkXNoPath:
         return None
+    finally:
+        g.remove_nodes_from(["start", "end"])
     return [(n[0], n[1]) for n in nodes[1:-1]]
 
 

@@ -16,3 +16,9 @@ class InputError(ValueError):
         self.what = what
         self.where = where
         super().__init__(f"{where}: {what}" if where else what)
+
+
+class InputWarning(UserWarning):
+    """Input that is valid but almost surely not what was meant (a company with no token
+    on the map). The command prints it as one ``trainruns: warning:`` line on stderr and
+    still answers."""

@@ -8,47 +8,129 @@ checks it field by field so that bad input fails with one line saying what and w
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
+import warnings
 
 from .board import CITY, OFFBOARD, STOP_KINDS, Board, Hex, Stop
-from .errors import InputError
+from .errors import InputError, InputWarning
 from .hexgrid import parse_hex_id
+from .schema import check
 from .trains import parse_train
 
-_END = re.compile(r"^([sj])(\d+)$")
+_END = re.compile(r"^([sj])([0-9]+)$")  # ASCII digits only
+
+
+# Limits of the JSON reader (docs/custom-map.md, "Limits"): no real position comes near
+# them, and each one refused says so in one line instead of exhausting memory or stack.
+MAX_FILE_BYTES = 8 * 1024 * 1024   # a 5,000-hex map is about 1 MB
+MAX_DEPTH = 64                     # a position nests about 6 levels deep
+MAX_INT = 2 ** 63                  # whole numbers fit in 64 bits (values are capped lower)
 
 
 def read_json(path, what="position"):
-    """Load a JSON file; malformed JSON names the file, line and column."""
+    """Load a JSON file; malformed JSON names the file, line and column.
+
+    Refused as bad input: a file over ``MAX_FILE_BYTES`` (read no further, so
+    ``/dev/zero`` stops at once), nesting deeper than ``MAX_DEPTH``, a whole number of
+    2^63 or more (also one of more than 4,300 digits), and NaN / Infinity."""
+    where = str(path)
     try:
-        with open(path, encoding="utf-8") as fh:
-            return json.load(fh)
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
-        raise InputError(f"no such {what} file", str(path)) from None
+        raise InputError(f"no such {what} file", where) from None
     except IsADirectoryError:
-        raise InputError(f"is a folder, not a {what} file", str(path)) from None
+        raise InputError(f"is a folder, not a {what} file", where) from None
+    except OSError as e:
+        raise InputError(f"cannot read the {what} file ({e.strerror})", where) from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise InputError(f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB, the limit for a {what}", where)
+    try:
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise InputError(f"not UTF-8 text ({e.reason})", str(path)) from None
+        raise InputError(f"not UTF-8 text ({e.reason})", where) from None
+    try:
+        data = json.loads(text, parse_int=lambda s: _whole(s, where), parse_float=lambda s: _real(s, where),
+                          parse_constant=lambda s: _constant(s, where))
     except json.JSONDecodeError as e:
-        raise InputError(f"malformed JSON at line {e.lineno}, column {e.colno}: {e.msg}", str(path)) from None
+        raise InputError(f"malformed JSON at line {e.lineno}, column {e.colno}: {e.msg}", where) from None
+    except RecursionError:
+        raise InputError(f"JSON nested more than {MAX_DEPTH} levels deep", where) from None
+    check_depth(data, where)
+    return data
 
 
-def load_position(source) -> Board:
-    """Build the board of a position given as a file path or an already parsed dict."""
+def _whole(text, where):
+    digits = text.lstrip("-")
+    if len(digits) > 19 or not -MAX_INT < int(text) < MAX_INT:
+        shown = text if len(text) <= 24 else f"{text[:20]}... ({len(digits):,} digits)"
+        raise InputError(f"number {shown} is too large (whole numbers must be below 2^63)", where)
+    return int(text)
+
+
+def _real(text, where):
+    value = float(text)
+    if not math.isfinite(value):
+        raise InputError(f"number {text[:24]} is too large", where)
+    return value
+
+
+def _constant(text, where):
+    raise InputError(f"{text} is not a JSON number", where)
+
+
+def check_depth(data, where):
+    """Refuse nesting deeper than ``MAX_DEPTH`` (walked without recursion)."""
+    todo = [(data, 1)]
+    while todo:
+        node, depth = todo.pop()
+        if isinstance(node, (dict, list)):
+            if depth > MAX_DEPTH:
+                raise InputError(f"JSON nested more than {MAX_DEPTH} levels deep", where)
+            todo.extend((child, depth + 1) for child in (node.values() if isinstance(node, dict) else node))
+
+
+def load_position(source, where: str | None = None) -> Board:
+    """Build the board of a position given as a file path or an already parsed dict
+    (``where`` names it in errors; default: the path, or "position").
+
+    The position is first checked against its JSON Schema (:mod:`trainruns.schema`:
+    one per title, one for a custom map); a company with no token of its own on the
+    map is warned about (:class:`~trainruns.errors.InputWarning`): its routes need one."""
     if isinstance(source, (str, os.PathLike)):
-        data, where = read_json(source), str(source)
+        data, where = read_json(source), where or str(source)
     else:
-        data, where = source, "position"
+        data, where = source, where or "position"
     if not isinstance(data, dict):
         raise InputError("a position must be a JSON object", where)
-    if "title" in data and data["title"] is not None:
+    title = data.get("title")
+    if title is not None:
         from . import titles
 
-        return titles.get(data["title"], where).build_board(data, where)
-    if "map" not in data:
-        raise InputError("a position needs a 'title' or a 'map'", where)
-    return board_from_custom_map(data, where)
+        if not isinstance(title, str):
+            raise InputError(f"field 'title' must be a title name ({', '.join(titles.names())}), "
+                             f"not {json.dumps(title)[:40]}", where)
+        game = titles.get(title, where)
+        check(data, game.name, where)
+        board = game.build_board(data, where)
+    else:
+        if "map" not in data:
+            raise InputError("a position needs a 'title' or a 'map'", where)
+        check(data, "custom", where)
+        board = board_from_custom_map(data, where)
+    warn_if_no_token(board, where)
+    return board
+
+
+def warn_if_no_token(board: Board, where: str):
+    """Every route needs a token of the running company (CONTRACT.md, plain rules;
+    each title's route rules): without one on the map the answer is almost surely 0
+    because of a slip in ``tokens``, so say so (the answer is still given)."""
+    if not any(board.corporation in stop.tokens for hx in board.hexes.values() for stop in hx.stops):
+        warnings.warn(InputWarning(f"{where}: {board.corporation} has no token of its own on the map "
+                                   "(check 'tokens' and the company's name): its routes need one"), stacklevel=2)
 
 
 def board_from_custom_map(data: dict, where: str) -> Board:
@@ -114,9 +196,8 @@ def parse_layout(m, where):
 
 
 def parse_axes(m, where):
-    axes = m.get("axes", {"x": "letter", "y": "number"})
-    if (not isinstance(axes, dict) or sorted(axes) != ["x", "y"]
-            or sorted(axes.values()) != ["letter", "number"]):
+    axes = m.get("axes", {"x": "letter", "y": "number"})  # its keys and words: the schema's
+    if sorted(axes.values()) != ["letter", "number"]:
         raise InputError("axes must be {'x': 'letter', 'y': 'number'} or {'x': 'number', 'y': 'letter'}",
                          f"{where}: map")
     return dict(axes)

@@ -13,17 +13,15 @@ from __future__ import annotations
 
 import os
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 
 from .board import Board
 from .compile import CompiledBoard, compile_board
-from .kernels import warm_up
-from .kernels.assign import block_masks, branch_and_bound, open_bound
-from .kernels.routes import enumerate_routes
-from .kernels.values import route_values
+from .greedy import greedy_run
+from .limits import CHECK_SECONDS, Limits
+from .kernels import loaded as kernels_loaded, warm_up
 from .result import Route, Run
 from .trains import UNLIMITED
 
@@ -77,7 +75,12 @@ class RouteSet:
 
 
 class Progress:
-    """Receives progress of a long search; the command prints it, the API ignores it."""
+    """Receives progress of a long search; the command prints it, the API ignores it.
+
+    Stages: ``compile`` (chains, steps), ``quick`` (best, bound: the quick run),
+    ``kernels`` (seconds the kernels took to load), ``routes`` (routes, roots_done,
+    roots; seconds while a root is being listed), ``assign`` (nodes, best, bound: an
+    upper bound valid for the whole board), ``cpsat`` (model, seconds)."""
 
     def update(self, stage: str, **info):  # pragma: no cover - interface
         pass
@@ -87,16 +90,16 @@ ENGINES = ("auto", "search", "cpsat", "flow")
 # threads for route enumeration (one root each): this machine's cores, at most 2
 WORKERS = max(1, min(2, os.cpu_count() or 1))
 
-# Routes kept in memory at most (about 200 bytes each): beyond this the route set is
-# marked incomplete and the answer comes with an upper bound instead of a proof.
+# Routes kept in memory at most (about 200 bytes each; the memory budget of
+# :class:`trainruns.limits.Limits` may allow fewer): beyond this the route set is marked
+# incomplete and the answer comes with an upper bound instead of a proof.
 MAX_ROUTES = 6_000_000
-# Enumeration speed assumed to turn a deadline into a route budget (routes per second,
-# a busy machine's figure, including valuing them: the budget must not overshoot the
-# deadline much, and half the time left is kept for the assignment).
-ROUTES_PER_SECOND = 1_000_000
 # Seconds (at least; or as long as the enumeration took) for assigning trains when the
 # route set had to be cut without a time limit: the result cannot be proven anyway.
 INCOMPLETE_SECONDS = 5.0
+# Seconds a new process takes to load the numba kernels (0.45 s measured, more on a
+# busy machine): with less time left than this, the quick run is the answer.
+WARM_UP_SECONDS = 0.5
 # ``auto``: branch-and-bound nodes before the CP-SAT engine is asked to finish the proof.
 AUTO_NODES = 3_000_000
 # ``auto``: the CP-SAT fallback only when the program stays this small (columns).
@@ -107,15 +110,22 @@ FLOW_SECONDS = 20.0
 
 
 def solve(source, time_limit: float | None = None, progress: Progress | None = None,
-          engine: str = "auto") -> Run:
+          engine: str = "auto", memory: int | None = None, limits: Limits | None = None) -> Run:
     """The best run of a position (path, dict or Board) under its rules.
 
-    With no time limit the answer is proven optimal, unless the board has more than
-    ``MAX_ROUTES`` routes: then the best run over the routes listed (searched for at
-    most ``INCOMPLETE_SECONDS`` or the enumeration's time) is improved by the flow model
-    (:mod:`trainruns.cpsat_flow`, which lists no routes) and comes with an upper bound,
-    proven when the flow model proves it. With a limit, the best run found when time
-    runs out is returned with ``optimal=False`` and an upper bound in ``bound``.
+    With no time limit the answer is proven optimal, unless the board has more routes
+    than the memory budget holds (or ``MAX_ROUTES``): then the best run over the routes
+    listed (searched for at most ``INCOMPLETE_SECONDS`` or the enumeration's time) is
+    improved by the flow model (:mod:`trainruns.cpsat_flow`, which lists no routes) and
+    comes with an upper bound, proven when the flow model proves it. With a limit, the
+    best run found when time runs out is returned with ``optimal=False`` and an upper
+    bound in ``bound``.
+
+    ``time_limit`` counts from this call (a command passes ``limits``, whose clock
+    started with the process); ``memory`` is the budget in bytes of the search's arrays
+    (2 GB by default). Both are kept as :mod:`trainruns.limits` says. Whatever stops the
+    search, the answer is never below the quick run of :mod:`trainruns.greedy`, and its
+    bound is the lowest upper bound any stage proved.
 
     ``engine`` chooses how trains are assigned to routes: ``search`` (the numba branch
     and bound), ``cpsat`` (the 0-1 program of :mod:`trainruns.cpsat`), ``flow`` (the
@@ -125,21 +135,54 @@ def solve(source, time_limit: float | None = None, progress: Progress | None = N
 
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {ENGINES}, not {engine!r}")
+    if limits is None:
+        limits = Limits(time_limit, memory)
     board = source if isinstance(source, Board) else load_position(source)
-    warm_up()
+    plain = board.route_model is None
+    compiled = compile_board(board, limits, own_only=plain, progress=progress)
+    quick = None
+    if plain:
+        quick = greedy_run(compiled, stop_value_bound(compiled))
+        limits.offer(quick)
+        if progress:
+            progress.update("quick", best=quick.revenue, bound=quick.bound)
+    short = limits.left() is not None and limits.left() < WARM_UP_SECONDS and not kernels_loaded()
+    if quick is not None and (limits.expired() or short):
+        # loading the kernels alone would take the time left: the quick run is the answer
+        return _final(quick, quick, compiled, 0.0)
+    try:
+        return _search(board, compiled, quick, limits, progress, engine)
+    except MemoryError:
+        # the system gave less than the budget promised (a ulimit, other processes): the
+        # best run found so far is the answer, not proven
+        best = limits.best or Run(routes=[], revenue=0, optimal=False, bound=0,
+                                  idle=[t.name for t in board.trains])
+        best.bound = max(best.revenue, stop_value_bound(compiled))
+        best.optimal = best.bound == best.revenue
+        return best
+
+
+def _search(board, compiled, quick, limits, progress, engine):
+    """The stages of :func:`solve` after the quick run."""
+    plain = board.route_model is None
     t0 = time.perf_counter()
-    deadline = None if time_limit is None else t0 + time_limit
-    compiled = compile_board(board)
-    if engine == "flow" and board.route_model is None:
+    warm_up()
+    if progress:
+        progress.update("kernels", seconds=time.perf_counter() - t0)
+    t0 = time.perf_counter()
+    deadline = limits.deadline
+    if quick is not None and limits.expired():
+        return _final(quick, quick, compiled, 0.0)
+    if engine == "flow" and plain:
         from .cpsat_flow import flow_run, solve_flow
 
-        chains, bound, proven = solve_flow(compiled, board.trains, deadline=deadline)
+        chains, bound, proven = solve_flow(compiled, board.trains, deadline=deadline,
+                                           memory=limits.array_budget(), progress=progress)
         run = flow_run(compiled, chains or [], bound, proven)
-        run.seconds = time.perf_counter() - t0
-        return run
-    routes = enumerate_all(compiled, deadline=deadline, progress=progress)
+        return _final(run, quick, compiled, time.perf_counter() - t0)
+    routes = enumerate_all(compiled, deadline=deadline, progress=progress, limits=limits)
     flow_deadline = flow_seconds = None
-    if not routes.complete and board.route_model is None:
+    if not routes.complete and plain:
         # cut route set: the flow model (no routes listed) gets, after the assignment, as
         # long as the enumeration took (at least FLOW_SECONDS), or half the time left
         now = time.perf_counter()
@@ -148,49 +191,81 @@ def solve(source, time_limit: float | None = None, progress: Progress | None = N
         else:
             flow_deadline, deadline = deadline, now + (deadline - now) / 2
     if not routes.complete and deadline is None:
-        # more routes than memory holds (MAX_ROUTES): no proof is possible, so the
-        # assignment over the routes listed gets bounded effort, not an open-ended search
+        # more routes than memory holds: no proof is possible, so the assignment over the
+        # routes listed gets bounded effort, not an open-ended search
         deadline = time.perf_counter() + max(INCOMPLETE_SECONDS, time.perf_counter() - t0)
     if engine == "cpsat":
-        run = assign_cpsat(routes, deadline=deadline)
+        run = assign_cpsat(routes, deadline=deadline, limits=limits, progress=progress)
     elif engine == "search":
-        run = assign_trains(routes, deadline=deadline, progress=progress)
+        run = assign_trains(routes, deadline=deadline, progress=progress, limits=limits)
     else:
-        run = assign_auto(routes, deadline=deadline, progress=progress)
+        run = assign_auto(routes, deadline=deadline, progress=progress, limits=limits)
+    limits.offer(run)
+    if quick is not None:
+        # the quick run may be the answer: it reports the search's work
+        quick.candidates, quick.nodes = run.candidates, run.nodes
+    del routes  # (the flow model lists no routes: their memory is the model's now)
     if (flow_deadline is not None or flow_seconds is not None) and not run.optimal:
         from .cpsat_flow import improve
 
         if flow_seconds is not None:
             flow_deadline = time.perf_counter() + flow_seconds
-        run = improve(compiled, run, deadline=flow_deadline)
-    run.seconds = time.perf_counter() - t0
+        start = run if quick is None or run.revenue >= quick.revenue else _with_bound(quick, run.bound)
+        run = improve(compiled, start, deadline=flow_deadline, memory=limits.array_budget(), progress=progress)
+    return _final(run, quick, compiled, time.perf_counter() - t0)
+
+
+def _with_bound(run: Run, bound: int) -> Run:
+    """``run`` with the lower of its bound and ``bound`` (both upper bounds on the best)."""
+    run.bound = max(run.revenue, min(run.bound, bound))
+    run.optimal = run.optimal or run.bound == run.revenue
     return run
 
 
-def assign_auto(routes: RouteSet, deadline=None, progress=None) -> Run:
+def _final(run: Run, quick: Run | None, compiled: CompiledBoard, seconds: float) -> Run:
+    """The answer: the better of the search's run and the quick one, with the lowest
+    upper bound either proved; a board compiled only in part proves nothing."""
+    if quick is not None and quick is not run:
+        bound = min(run.bound, quick.bound)
+        if quick.revenue > run.revenue:
+            quick.candidates, quick.nodes = run.candidates, run.nodes
+            run = quick
+        run = _with_bound(run, bound)
+    if not compiled.complete:
+        run.bound = max(run.revenue, stop_value_bound(compiled))
+        run.optimal = run.bound == run.revenue
+    run.seconds = seconds
+    return run
+
+
+def assign_auto(routes: RouteSet, deadline=None, progress=None, limits: Limits | None = None) -> Run:
     """``auto``: branch and bound first; if it has not finished after ``AUTO_NODES``
     nodes and the reduced 0-1 program has at most ``AUTO_CPSAT_COLUMNS`` columns, CP-SAT
     tries to finish the proof from the incumbent, for at most as long as the branch and
     bound ran; failing that the branch and bound runs to the end (benchmarks/README.md
     says why the branch and bound is the default)."""
     t_bb = time.perf_counter()
-    run = assign_trains(routes, deadline=deadline, progress=progress, max_nodes=AUTO_NODES)
+    run = assign_trains(routes, deadline=deadline, progress=progress, max_nodes=AUTO_NODES, limits=limits)
     if run.optimal or not routes.complete or (deadline is not None and time.perf_counter() >= deadline):
         return run
     from .cpsat import useful_columns
 
-    cols = useful_columns(routes, _kind_counts(routes), run.revenue)
-    if sum(len(c) for c in cols.values()) <= AUTO_CPSAT_COLUMNS:
+    # (more than twice the columns before merging identical track: too many after it)
+    cols = useful_columns(routes, _kind_counts(routes), run.revenue, limit=2 * AUTO_CPSAT_COLUMNS)
+    if cols is not None and sum(len(c) for c in cols.values()) <= AUTO_CPSAT_COLUMNS:
         # CP-SAT gets as long as the branch and bound has had, no more: it was the slower
         # engine on every benchmarked board, so it must not turn a long proof into an
         # endless one
         cp_deadline = time.perf_counter() + (time.perf_counter() - t_bb)
         if deadline is not None:
             cp_deadline = min(cp_deadline, deadline)
-        tried = assign_cpsat(routes, deadline=cp_deadline, start=run)
+        tried = assign_cpsat(routes, deadline=cp_deadline, start=run, limits=limits, progress=progress)
+        bound = min(run.bound, tried.bound)
         run = tried if tried.optimal or tried.revenue > run.revenue else run
+        run = _with_bound(run, bound)
     if not run.optimal and (deadline is None or time.perf_counter() < deadline):
-        run = assign_trains(routes, deadline=deadline, progress=progress)
+        again = assign_trains(routes, deadline=deadline, progress=progress, limits=limits)
+        run = _with_bound(again if again.revenue >= run.revenue else run, min(run.bound, again.bound))
     return run
 
 
@@ -202,92 +277,182 @@ def train_kinds(board: Board):
     return list(kinds.values())
 
 
-def enumerate_all(compiled: CompiledBoard, deadline=None, progress=None) -> RouteSet:
+def enumerate_all(compiled: CompiledBoard, deadline=None, progress=None, limits: Limits | None = None) -> RouteSet:
     """All legal routes from the corporation's tokens, for its longest train.
 
     Roots are enumerated one at a time so a deadline can stop between them (the set is
-    then marked incomplete)."""
+    then marked incomplete); within a root the listing stops at half the time left to
+    ``deadline`` and at what the memory budget of ``limits`` holds (and ``MAX_ROUTES``).
+    A board compiled only in part gives an incomplete set too."""
     board = compiled.board
     kinds = train_kinds(board)
     if board.route_model is not None:
         return board.route_model.routes(compiled, kinds, deadline, progress)
+    if limits is None:
+        limits = Limits()
     n_stops = compiled.n_stops
     max_visits = min(max((t.visits for t in kinds), default=0), n_stops, UNLIMITED)
     max_nontowns = min(max((t.nontowns for t in kinds), default=0), n_stops)
     roots = np.flatnonzero(compiled.stop_own).astype(np.int64)
-    parts, complete, total = [], True, 0
+    # bytes a listed route costs from here to the assignment, beyond its own arrays (and
+    # their copy when parts are joined): its values and, per kind, its candidate entry
+    # (the candidate blocks of ``kernels.assign.block_masks`` are filled only where the search looks)
+    per_route_later = 24 * len(kinds)
+    budget = limits.array_budget()
+    parts, complete, total, held = [], compiled.complete, 0, 0
     # roots are independent: once one root has taken a while, enumerate WORKERS at a time
     # on threads (the kernel releases the GIL); parts are kept in root order, so the
-    # route set is the same as serially. Small boards never pay for a thread pool.
-    pool, step, i = None, 1, 0
-    try:
-        while i < len(roots):
-            limit = (MAX_ROUTES - total) // step
-            if deadline is not None:
-                left = deadline - time.perf_counter()
-                if left <= 0:
-                    complete = False
-                    break
-                # one root can hold millions of routes: give it a budget it can enumerate
-                # in the time left, so the deadline holds inside a root too
-                limit = min(limit, max(1000, int(left / 2 * ROUTES_PER_SECOND / step)))
-            batch = roots[i:i + step]
-            args = [(compiled, np.array([root]), max_visits, max_nontowns, limit) for root in batch]
-            t_batch = time.perf_counter()
-            results = list(pool.map(lambda a: _enumerate_root(*a), args)) if pool else [_enumerate_root(*args[0])]
-            for part, cut in results:
-                parts.append(part)
-                total += len(part[0]) - 1
-                if cut:
-                    complete = False
-            i += len(batch)
-            if progress:
-                progress.update("routes", roots_done=i, roots=len(roots), routes=total)
-            if not complete:
-                break
-            if pool is None and WORKERS > 1 and time.perf_counter() - t_batch > 0.005:
-                pool, step = ThreadPoolExecutor(WORKERS), WORKERS
-    finally:
-        if pool:
-            pool.shutdown()
+    # route set is the same as serially. Small boards never pay for threads.
+    step, i = 1, 0
+    t_start = time.perf_counter()
+    # with a deadline, listing gets half the time left (the assignment and the flow
+    # model the rest): the kernel is told to stop then, even inside a root
+    until = None if deadline is None else t_start + (deadline - t_start) / 2
+    stop = np.zeros(1, dtype=np.int64)
+    while i < len(roots):
+        limit = (MAX_ROUTES - total) // step
+        # what the memory budget still holds, at the bytes per route seen so far (or the
+        # shortest a route can be: two stops, one chain)
+        per_route = (held / total if total else 8 * 5 + 8 * compiled.words) * 2 + per_route_later
+        limit = min(limit, int((budget - 2 * held - total * per_route_later) / per_route / step))
+        if limit <= 0:
+            complete = False
+            break
+        if until is not None and time.perf_counter() >= until:
+            complete = False
+            break
+        batch = roots[i:i + step]
+        t_batch = time.perf_counter()
+        results = _in_threads([(compiled, np.array([root]), max_visits, max_nontowns, limit, stop,
+                                (budget - 2 * held) // step) for root in batch],
+                              lambda: progress and progress.update(
+                                  "routes", roots_done=i, roots=len(roots), routes=total,
+                                  seconds=time.perf_counter() - t_start),
+                              stop, until)
+        for part, cut in results:
+            parts.append(part)
+            total += len(part[0]) - 1
+            held += sum(a.nbytes for a in part)
+            if cut:
+                complete = False
+        i += len(batch)
+        if progress:
+            progress.update("routes", roots_done=i, roots=len(roots), routes=total)
+        if not complete:
+            break
+        if step == 1 and WORKERS > 1 and time.perf_counter() - t_batch > 0.005:
+            step = WORKERS
     ptr, stops, chains, split, bits = _concat(parts, compiled.words)
+    del parts
     values = _value(compiled, ptr, stops, kinds)
     return RouteSet(compiled, ptr, stops, chains, split, bits, [k.name for k in kinds], values,
                     complete)
 
 
-def _enumerate_root(compiled, roots, max_visits, max_nontowns, limit, cap=1 << 14):
+def _in_threads(calls, tick, stop, until=None):
+    """``_enumerate_root(*args)`` for each args of ``calls``, each on its own daemon
+    thread; the caller waits where Ctrl-C reaches it (a numba kernel holds off Python's
+    signal handling while it runs on the main thread) and calls ``tick()`` every half
+    second (progress). At ``until`` (a ``perf_counter`` time) or on Ctrl-C it sets
+    ``stop[0]``, which the kernels see within 1,024 routes."""
+    import threading
+
+    out = [None] * len(calls)
+    errors = []
+
+    def work(k, args):
+        try:
+            out[k] = _enumerate_root(*args)
+        except BaseException as e:  # re-raised below, on the caller's thread
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(k, a), daemon=True) for k, a in enumerate(calls)]
+    for t in threads:
+        t.start()
+    last = time.perf_counter()
+    try:
+        for t in threads:
+            while t.is_alive():
+                t.join(0.05)
+                now = time.perf_counter()
+                if until is not None and now >= until:
+                    stop[0] = 1
+                if t.is_alive() and now - last >= 0.5:
+                    last = now
+                    tick()
+    except KeyboardInterrupt:
+        stop[0] = 1
+        raise
+    if errors:
+        raise errors[0]
+    return out
+
+
+def _enumerate_root(compiled, roots, max_visits, max_nontowns, limit, stop, max_bytes=None):
     """The routes of ``roots`` as arrays, at most ``limit`` of them; returns (arrays,
-    cut) where ``cut`` says the limit was reached (more routes exist)."""
+    cut) where ``cut`` says the limit was reached (more routes exist), or ``stop[0]``
+    was set (see :func:`_in_threads`). The buffers never take more than ``max_bytes``:
+    when that holds fewer routes than ``limit``, the routes that fit are kept and the
+    set is cut.
+
+    A big budget is allocated at once (pages are only taken as routes are written, so
+    an unused tail costs nothing) to list the routes in one pass: growing a small buffer
+    means listing everything again."""
+    from .kernels.routes import enumerate_routes
+
     if max_visits < 2:
         return (np.zeros(1, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64),
                 np.zeros(0, np.int64), np.zeros((0, compiled.words), np.uint64)), False
-    cap = max(1, min(cap, limit))
-    avg = min(max_visits, 8)
+    words = compiled.words
+    avg = min(max_visits, 16)
+
+    def room(avg):
+        # route slots that fit in max_bytes with ``avg`` stops per route
+        per_route = 8 * (3 + 2 * avg) + 8 * words
+        return limit if max_bytes is None else max(1, min(limit, int(max_bytes // per_route)))
+
+    cap = room(avg)
     while True:
-        ptr = np.zeros(cap + 1, dtype=np.int64)
-        stops = np.empty(cap * avg, dtype=np.int64)
-        chains = np.empty(cap * avg, dtype=np.int64)
-        split = np.empty(cap, dtype=np.int64)
-        bits = np.empty((cap, compiled.words), dtype=np.uint64)
+        try:
+            ptr = np.zeros(cap + 1, dtype=np.int64)
+            stops = np.empty(cap * avg, dtype=np.int64)
+            chains = np.empty(cap * avg, dtype=np.int64)
+            split = np.empty(cap, dtype=np.int64)
+            bits = np.empty((cap, words), dtype=np.uint64)
+        except MemoryError:
+            # the system has less than the budget says (a ulimit): ask for less
+            if cap == 1:
+                raise
+            cap = max(1, cap // 4)
+            limit = cap
+            continue
         n = enumerate_routes(roots, compiled.adj_ptr, compiled.adj_chain, compiled.chain_to,
                              compiled.chain_bits, compiled.stop_passable, compiled.stop_own,
                              compiled.stop_town, max_visits, max_nontowns,
-                             ptr, stops, chains, split, bits, limit)
-        cut = n > limit
-        n = min(n, limit)
-        if n <= cap and (ptr[n] > 0 or n == 0):
+                             ptr, stops, chains, split, bits, cap, stop)
+        cut = n > cap or stop[0] != 0
+        n = min(n, cap)
+        if ptr[n] == 0 and n > 0 and stop[0] != 0:
+            # stopped with the buffers full: keep the routes written whole
+            n = int(np.flatnonzero(ptr[1:n + 1])[-1]) + 1 if ptr[1] > 0 else 0
+        if ptr[n] > 0 or n == 0:
             end = ptr[n]
-            return (ptr[: n + 1], stops[:end], chains[:end], split[:n], bits[:n]), cut
-        # too small: grow to what was counted (stops per route at most max_visits)
-        cap = max(min(cap * 2, limit), n)
-        avg = max_visits if max_visits <= 16 else avg * 2
+            out = (ptr[: n + 1], stops[:end], chains[:end], split[:n], bits[:n])
+            if 2 * n < cap:
+                # a compact copy lets the buffer's unused address space go
+                out = tuple(a.copy() for a in out)
+            return out, cut
+        # the routes are longer than ``avg`` stops on average: room for longer ones
+        avg = min(avg * 2, max(max_visits, 2))
+        cap = room(avg)
 
 
 def _concat(parts, words):
     if not parts:
         return (np.zeros(1, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64),
                 np.zeros(0, np.int64), np.zeros((0, words), np.uint64))
+    if len(parts) == 1:
+        return parts[0]
     ptrs, offset = [np.zeros(1, np.int64)], 0
     for p in parts:
         ptrs.append(p[0][1:] + offset)
@@ -297,7 +462,13 @@ def _concat(parts, words):
             np.concatenate([p[4] for p in parts]))
 
 
+# routes valued per kernel call: short enough for Ctrl-C to be seen between calls
+VALUE_CHUNK = 250_000
+
+
 def _value(compiled, ptr, stops, kinds):
+    from .kernels.values import route_values
+
     kind_arr = np.array([[min(t.visits, UNLIMITED), min(t.counts, UNLIMITED), min(t.nontowns, UNLIMITED)]
                          for t in kinds], dtype=np.int64).reshape(-1, 3)
     ok = np.array([[not names or k.name in names for k in kinds] for names in compiled.bonus_trains],
@@ -310,32 +481,52 @@ def _value(compiled, ptr, stops, kinds):
                             compiled.stop_own, compiled.stop_groups, compiled.bonus_required,
                             compiled.bonus_amount, ok, kind_arr)
 
-    if WORKERS < 2 or n < 200_000:
+    if n <= VALUE_CHUNK:
         return part(0, n)
-    mid = n // 2
-    with ThreadPoolExecutor(2) as pool:
-        halves = list(pool.map(lambda ab: part(*ab), [(0, mid), (mid, n)]))
-    return np.concatenate(halves)
+    out = np.empty((n, len(kinds)), dtype=np.int64)
+    bounds = list(range(0, n, VALUE_CHUNK)) + [n]
+    pairs = list(zip(bounds, bounds[1:]))
+    import threading
+
+    for k in range(0, len(pairs), WORKERS):
+        def fill(a, b):
+            out[a:b] = part(a, b)
+
+        threads = [threading.Thread(target=fill, args=ab, daemon=True) for ab in pairs[k:k + WORKERS]]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    return out
 
 
 def assign_trains(routes: RouteSet, deadline=None, progress=None, budget=1 << 16,
-                  scan_cap=16, max_nodes=None) -> Run:
+                  scan_cap=16, max_nodes=None, limits: Limits | None = None) -> Run:
     """The best disjoint choice of one route per train (branch and bound, see
     :mod:`trainruns.kernels.assign`). Proven optimal unless the deadline (or
-    ``max_nodes``) stops it; then ``bound`` is an upper bound on the optimum.
+    ``max_nodes``) stops it; then ``bound`` is an upper bound on the optimum (the lowest
+    one seen while it ran).
 
-    ``budget`` is the nodes per kernel call between deadline checks; ``scan_cap`` how
-    many blocks of 64 candidates a node's bound looks down each train's list for a
-    compatible route (0: the static bound, each train at its best)."""
+    ``budget`` is the nodes per kernel call between deadline checks (halved while a call
+    takes longer than ``CHECK_SECONDS``, so the deadline and Ctrl-C are seen in time);
+    ``scan_cap`` how many blocks of 64 candidates a node's bound looks down each train's
+    list for a compatible route (0: the static bound, each train at its best).
+
+    Only so many trains of a name can run: each running train has a route of its own
+    and takes at least one track bit, so beyond the number of its candidates, or of
+    track bits, the rest of them idle in every run and are left out of the search (its
+    arrays grow with the square of the trains searched)."""
+    from .kernels.assign import block_masks, branch_and_bound, open_bound
+
     board = routes.compiled.board
     # bigger trains first: their routes are worth most, so the bound bites early
     order = sorted(range(len(board.trains)),
                    key=lambda i: (-board.trains[i].visits, -board.trains[i].counts, board.trains[i].name))
-    trains = [board.trains[i] for i in order]
+    all_trains = [board.trains[i] for i in order]
     kind_index = {name: k for k, name in enumerate(routes.kinds)}
     seg, cand_route, cand_value = {}, [], []
     offset = 0
-    for t in trains:
+    for t in all_trains:
         if t.name in seg:
             continue
         v = routes.values[:, kind_index[t.name]] if len(routes) else np.zeros(0, np.int64)
@@ -345,6 +536,14 @@ def assign_trains(routes: RouteSet, deadline=None, progress=None, budget=1 << 16
         cand_route.append(idx)
         cand_value.append(v[idx])
         offset += len(idx)
+    n_bits = routes.bits.shape[1] * 64
+    searched, seen = [], {}
+    for t in all_trains:
+        room = min(seg[t.name][1] - seg[t.name][0], n_bits)
+        if seen.get(t.name, 0) < room:
+            seen[t.name] = seen.get(t.name, 0) + 1
+            searched.append(t)
+    trains = searched
     cand_route = np.concatenate(cand_route) if cand_route else np.zeros(0, np.int64)
     cand_value = np.concatenate(cand_value) if cand_value else np.zeros(0, np.int64)
     n = len(trains)
@@ -371,19 +570,38 @@ def assign_trains(routes: RouteSet, deadline=None, progress=None, budget=1 << 16
     finished = False
     t_start = time.perf_counter()
     t_best, last_best = 0.0, 0
+    # without a proof, the bound is the lowest seen: the open nodes' bound is valid at
+    # every stop and only the incumbent moves between them
+    low_bound = None
+    slow = False
     while True:
-        status = branch_and_bound(start, end, twin, cand_route, cand_value, routes.bits, masks, built, ub, nub,
-                                  restb, nodebound, found, bval, depth, pos, stage, used, val, choice,
-                                  best, best_choice, budget, nodes, scan_cap)
+        t_call = time.perf_counter()
+        args = (start, end, twin, cand_route, cand_value, routes.bits, masks, built, ub, nub, restb, nodebound,
+                found, bval, depth, pos, stage, used, val, choice, best, best_choice, budget, nodes, scan_cap)
+        # once calls take a while, they run on a thread the caller waits on, where Ctrl-C
+        # reaches it (a kernel on the main thread holds Python's signal handling off)
+        status = _on_thread(branch_and_bound, args) if slow else branch_and_bound(*args)
+        took = time.perf_counter() - t_call
+        slow = slow or took > 0.02
+        if took > CHECK_SECONDS and budget > 64:
+            budget //= 2
         if best[0] != last_best:
             # when the final incumbent appeared (to the resolution of ``budget`` nodes)
             t_best, last_best = time.perf_counter() - t_start, int(best[0])
         if status == 0:
             finished = True
             break
+        here = int(open_bound(depth, nodebound, best))
+        low_bound = here if low_bound is None else min(low_bound, here)
+        if limits is not None and (limits.best is None or best[0] > limits.best.revenue):
+            # Ctrl-C under a time limit prints the best run so far: keep it at hand
+            so_far = low_bound if routes.complete else stop_value_bound(routes.compiled)
+            limits.offer(_run_of(routes, trains, all_trains, best_choice, cand_route, kind_index,
+                                 int(best[0]), max(int(best[0]), so_far)))
         if progress:
-            progress.update("assign", nodes=int(nodes[0]), best=int(best[0]),
-                            bound=int(open_bound(depth, nodebound, best)))
+            known = max(int(best[0]), limits.best.revenue if limits is not None and limits.best else 0)
+            shown = low_bound if routes.complete else max(known, stop_value_bound(routes.compiled))
+            progress.update("assign", nodes=int(nodes[0]), best=known, bound=max(shown, known))
         if deadline is not None and time.perf_counter() > deadline:
             break
         if max_nodes is not None and nodes[0] >= max_nodes:
@@ -393,24 +611,53 @@ def assign_trains(routes: RouteSet, deadline=None, progress=None, budget=1 << 16
     if finished and routes.complete:
         bound = revenue
     elif routes.complete:
-        bound = int(open_bound(depth, nodebound, best))
+        bound = max(revenue, min(low_bound, int(open_bound(depth, nodebound, best))))
     else:
         bound = max(revenue, stop_value_bound(routes.compiled))
+    run = _run_of(routes, trains, all_trains, best_choice, cand_route, kind_index, revenue, bound)
+    run.nodes = int(nodes[0])
+    run.checks = int(nodes[1])  # blocks checked: machine-independent work
+    run.time_to_best = t_best
+    return run
+
+
+def _on_thread(kernel, args):
+    """``kernel(*args)`` on a daemon thread; the caller waits where Ctrl-C reaches it."""
+    import threading
+
+    out = []
+    thread = threading.Thread(target=lambda: out.append(kernel(*args)), daemon=True)
+    thread.start()
+    while thread.is_alive():
+        thread.join(0.05)
+    if not out:
+        raise RuntimeError("the search kernel failed")
+    return out[0]
+
+
+def _run_of(routes, trains, all_trains, best_choice, cand_route, kind_index, revenue, bound) -> Run:
+    """The branch and bound's incumbent as a :class:`Run` (``picks``: the (kind index,
+    route index) of its routes)."""
+    board = routes.compiled.board
     chosen, idle, picks = [], [], []
     for i, t in enumerate(trains):
-        k = best_choice[i] if n else -1
-        if k < 0:
-            idle.append(t.name)
-        else:
+        k = best_choice[i] if len(trains) else -1
+        if k >= 0:
             chosen.append(describe_route(routes, int(cand_route[k]), t))
             picks.append((kind_index[t.name], int(cand_route[k])))
+    # idle: every train without a route, in search order (the trains left out are the
+    # last of their name, so they come after their twins that idle)
+    running = [r.train for r in chosen]
+    for t in all_trains:
+        if t.name in running:
+            running.remove(t.name)
+        else:
+            idle.append(t.name)
     # report trains in the order the position lists them
     chosen.sort(key=lambda r: [t.name for t in board.trains].index(r.train))
     run = Run(routes=chosen, revenue=revenue, optimal=bound == revenue, bound=bound,
-              candidates=len(routes), nodes=int(nodes[0]), idle=idle)
-    run.checks = int(nodes[1])  # blocks checked: machine-independent work
-    run.time_to_best = t_best
-    run.picks = picks  # (kind index, route index) of the chosen routes  # candidate checks: a machine-independent work figure
+              candidates=len(routes), idle=idle)
+    run.picks = picks
     return run
 
 
@@ -421,10 +668,12 @@ def _kind_counts(routes: RouteSet):
     return counts
 
 
-def assign_cpsat(routes: RouteSet, deadline=None, start: Run | None = None) -> Run:
+def assign_cpsat(routes: RouteSet, deadline=None, start: Run | None = None, limits: Limits | None = None,
+                 progress: Progress | None = None) -> Run:
     """The same assignment as :func:`assign_trains`, by the CP-SAT 0-1 program of
     :mod:`trainruns.cpsat`. ``start`` (a run already found on these routes) gives the
-    lower bound that prunes columns and the solution hint."""
+    lower bound that prunes columns and the solution hint; ``limits`` the memory budget
+    the program must fit in."""
     from .cpsat import solve_cpsat
 
     board = routes.compiled.board
@@ -433,7 +682,9 @@ def assign_cpsat(routes: RouteSet, deadline=None, start: Run | None = None) -> R
         start = assign_trains(routes, max_nodes=2000, budget=2000)
     hint = list(getattr(start, "picks", []))
     value, picks, bound, _ = solve_cpsat(routes, board.trains, lower=start.revenue,
-                                         hint=hint, deadline=deadline)
+                                         hint=hint, deadline=deadline,
+                                         memory=None if limits is None else limits.array_budget(),
+                                         progress=progress)
     if not routes.complete:
         bound = max(value, bound, stop_value_bound(routes.compiled))
     elif start.optimal:
@@ -455,17 +706,19 @@ def assign_cpsat(routes: RouteSet, deadline=None, start: Run | None = None) -> R
 
 def stop_value_bound(compiled: CompiledBoard) -> int:
     """An upper bound that needs no routes: each train earns at most its ``counts`` best
-    stops plus every bonus. A title's route model that values routes its own way gives
-    its own (``upper_bound(compiled)``)."""
+    stops plus every bonus (only stops joined to a token by track, when the board was
+    compiled for its routes alone). A title's route model that values routes its own way
+    gives its own (``upper_bound(compiled)``)."""
     model_bound = getattr(compiled.board.route_model, "upper_bound", None)
     if model_bound is not None:
         return int(model_bound(compiled))
-    values = np.sort(compiled.stop_value[compiled.stop_value > 0])[::-1]
+    values = compiled.stop_value if compiled.stop_reach is None else compiled.stop_value[compiled.stop_reach]
+    values = np.sort(values[values > 0])[::-1]
     bonus = int(compiled.bonus_amount[compiled.bonus_amount > 0].sum())
-    total = 0
-    for t in compiled.board.trains:
-        total += int(values[: min(t.counts, len(values))].sum()) + bonus
-    return total
+    each = sorted((int(values[: min(t.counts, len(values))].sum()) + bonus for t in compiled.board.trains),
+                  reverse=True)
+    # every running train takes a track bit of its own: at most that many run
+    return sum(each[: max(compiled.n_bits, 1)])
 
 
 def describe_route(routes: RouteSet, r: int, train) -> Route:

@@ -7,20 +7,59 @@ and raises :class:`~trainruns.errors.InputError` on bad input (exit 2).
 
 COMMANDS = ["solve", "audit", "draw", "whatif", "bench", "play", "replay"]
 
+# what a running command still prints when Ctrl-C ends it (the best run so far of a
+# solve with a time limit); trainruns.cli calls them, once, before its last line
+LAST_WORDS = []
+
+
+def on_interrupt(fn):
+    """Have ``fn()`` called if Ctrl-C ends the running command."""
+    LAST_WORDS.append(fn)
+
 
 def seconds(text):
     """argparse type of ``--time-limit``: a positive number of seconds (anything else is
     a usage error: one line, exit 2)."""
     import argparse
+    import math
 
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text}")
+    if not (value > 0 and math.isfinite(value)):  # nan, inf, 0 and below are no time limit
+        raise argparse.ArgumentTypeError(f"must be a positive, finite number of seconds, not {text}")
     return value
 
 
 def add_time_limit(parser, help):
     parser.add_argument("--time-limit", type=seconds, metavar="SECONDS", help=help)
+
+
+MIN_MEMORY = 256 << 20
+
+
+def memory_size(text):
+    """argparse type of ``--memory``: bytes, or a number with K, M or G (powers of 1024)."""
+    import argparse
+
+    units = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
+    t = text.strip().lower().removesuffix("b")
+    scale = units.get(t[-1:], 1)
+    number = t[:-1] if t[-1:] in units else t
+    try:
+        value = float(number) if number.isascii() else float("nan")
+    except ValueError:
+        value = float("nan")
+    if not (0 < value * scale < 1 << 50):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a memory size (like 2G or 500M)")
+    if value * scale < MIN_MEMORY:
+        # the interpreter and its libraries alone take about this much
+        raise argparse.ArgumentTypeError(f"{text!r} is less than the {MIN_MEMORY >> 20}M a search needs")
+    return int(value * scale)
+
+
+def add_memory(parser):
+    parser.add_argument("--memory", type=memory_size, metavar="SIZE", default=None,
+                        help="memory the search may take (default 2G); past it the best run found "
+                             "is given with an upper bound, not proven")

@@ -9,11 +9,8 @@ rules, the proven best run and the difference; ``--json`` prints CONTRACT.md's o
 
 import json
 
-from ..audit import audit
-from ..position import load_position
-from .progress import TerminalProgress
 from .solve import format_run, stop_name
-from . import add_time_limit
+from . import add_memory, add_time_limit
 
 
 def register(sub):
@@ -22,19 +19,25 @@ def register(sub):
     p.add_argument("declared", help='declared routes (JSON): {"routes": [{"train": "3", "stops": ["B2.0", ...]}]}')
     p.add_argument("--json", action="store_true", help="print the verdict as JSON")
     add_time_limit(p, "bound the search for the best run (it may then be unproven)")
+    add_memory(p)
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(func=run)
 
 
 def run(args):
+    from ..audit import audit, read_declaration
+    from ..position import load_position
+    from .progress import TerminalProgress
+
     board = load_position(args.position)
-    from ..audit import read_declaration
 
     read_declaration(args.declared)  # bad input fails before the (possibly long) search
     progress = None if args.quiet or args.json else TerminalProgress()
+    from ..limits import Limits
     from ..search import solve
 
-    best = solve(board, time_limit=args.time_limit, progress=progress)
+    limits = Limits(args.time_limit, args.memory, start=getattr(args, "started", None))
+    best = solve(board, progress=progress, limits=limits)
     if progress:
         progress.close()
     result = audit(board, args.declared, best=best)

@@ -5,8 +5,8 @@ For every position: the best revenue, whether it is proven, the number of candid
 routes, the search time, and, when the file carries ``expected_revenue``, whether the
 best revenue matches it. A position that fails to load or to solve is a row with its
 error, not a crash: a benchmark over a folder should report every file. The exit
-status is 0 whatever the rows say; 2 only for a bad argument (a missing path, a folder
-without positions, a bad ``--time-limit``).
+status is 1 when any row is an ERROR or a MISMATCH (so a CI job can rely on it), else 0;
+2 for a bad argument (a missing path, a folder without positions, a bad ``--time-limit``).
 """
 
 import csv
@@ -92,7 +92,7 @@ def bench_one(path, time_limit=None):
             exp = data.get("expected_revenue")
             if isinstance(exp, int) and not isinstance(exp, bool):
                 row.expected = exp
-        board = load_position(data if isinstance(data, dict) else path)
+        board = load_position(data if isinstance(data, dict) else path, where=path)
         run_ = solve(board, time_limit=time_limit)
     except InputError as e:
         row.error = str(e)
@@ -132,7 +132,7 @@ def run(args):
         sys.stdout.write(format_csv(rows))
     else:
         print(format_table(rows, wall))
-    return 0
+    return 1 if any(r.error is not None or r.match is False for r in rows) else 0
 
 
 def summary(rows, wall):

@@ -8,17 +8,19 @@ is 0 whenever the picture is drawn, legal or not; ``trainruns audit`` gives the 
 
 import os
 
-from ..draw import FORMATS, extent, save
 from ..errors import InputError
-from ..position import load_position, read_json
 from . import add_time_limit
+
+# what --help lists; the drawing module (matplotlib, imported only to draw) is the
+# authority on the formats, and a test keeps the two the same
+FORMATS_HELP = (".svg", ".png", ".pdf")
 
 
 def register(sub):
     p = sub.add_parser("draw", help="draw the board with the best (or a declared) run")
     p.add_argument("position", help="position file (JSON)")
     p.add_argument("--out", required=True, metavar="FILE",
-                   help="picture to write: " + ", ".join(FORMATS))
+                   help="picture to write: " + ", ".join(FORMATS_HELP))
     p.add_argument("--routes", default="best", metavar="best|none|DECLARED",
                    help="'best' (default): the proven best run; 'none': the board alone; "
                         "or a declared-routes JSON file")
@@ -30,6 +32,9 @@ def register(sub):
 
 
 def run(args):
+    from ..draw import FORMATS, extent, save
+    from ..position import load_position
+
     ext = os.path.splitext(args.out)[1].lower()
     if ext not in FORMATS:
         # Checked first: a typo in --out should not cost a solve.
@@ -60,6 +65,7 @@ def declared(board, routes_path):
     """The declared run to draw, and the drawing options that carry the audit's verdict
     (an illegal route dashed, the problems in the audit's words under the map)."""
     from ..declared import audited_run, caption_for
+    from ..position import read_json
 
     result, verdict = audited_run(board, read_json(routes_path, "declared routes"))
     return result, {"caption": caption_for(verdict),

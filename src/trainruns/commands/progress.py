@@ -10,9 +10,9 @@ class TerminalProgress(Progress):
     """Shows nothing for the first second; then one updating line on a terminal, or a
     line every few seconds when stderr is a file."""
 
-    def __init__(self, stream=None, delay=1.0, every=5.0):
+    def __init__(self, stream=None, delay=1.0, every=5.0, start=None):
         self.stream = stream or sys.stderr
-        self.t0 = time.perf_counter()
+        self.t0 = time.perf_counter() if start is None else start
         self.delay = delay
         self.every = every
         self.last = 0.0
@@ -21,11 +21,24 @@ class TerminalProgress(Progress):
 
     def update(self, stage, **info):
         now = time.perf_counter() - self.t0
-        if now < self.delay or (not self.tty and now - self.last < self.every):
+        if stage == "kernels":
+            from .solve import kernels_notice
+
+            kernels_notice(self.stream, info["seconds"])
+            return
+        if now < self.delay or (not self.tty and self.shown and now - self.last < self.every):
             return
         self.last = now
         if stage == "routes":
             text = f"routes: {info['routes']:,} from {info['roots_done']}/{info['roots']} tokens"
+            if "seconds" in info:
+                text += f", listing token {info['roots_done'] + 1}"
+        elif stage == "compile":
+            text = f"compiling the track: {info['chains']:,} chains so far"
+        elif stage == "cpsat":
+            text = f"CP-SAT {info['model']}: {info['seconds']:.0f} s"
+        elif stage == "quick":
+            text = f"quick run: {info['best']}, bound {info['bound']}"
         else:
             text = f"search: {info['nodes']:,} nodes, best {info['best']}, bound {info['bound']}"
         text = f"[{now:6.1f}s] {text}"

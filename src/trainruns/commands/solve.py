@@ -4,18 +4,20 @@ import json
 import sys
 import time
 
-from ..kernels import warm_up
-from ..position import load_position
-from ..search import solve
-from .progress import TerminalProgress
-from . import add_time_limit
+from . import add_memory, add_time_limit, on_interrupt
+
+# The search (numba, ortools) is imported when a command runs, not when the parser is
+# built: `trainruns --help` stays fast.
 
 
 def register(sub):
     p = sub.add_parser("solve", help="find the proven best run of a position")
     p.add_argument("position", help="position file (JSON)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
-    add_time_limit(p, "stop after this long with the best run found and an upper bound")
+    add_time_limit(p, "stop after this long (counted from the command's start, kept within 10%% or "
+                      "0.5 s) with the best run found and an upper bound; Ctrl-C then prints the best "
+                      "run found so far")
+    add_memory(p)
     p.add_argument("--engine", choices=["auto", "search", "cpsat", "flow"], default="auto",
                    help="train assignment: numba branch and bound (search), the CP-SAT 0-1 program "
                         "(cpsat), the CP-SAT model over the track graph with no routes listed (flow) "
@@ -25,28 +27,59 @@ def register(sub):
 
 
 def run(args):
+    from ..limits import Limits
+    from ..position import load_position
+    from ..search import solve
+    from .progress import TerminalProgress
+
+    limits = Limits(args.time_limit, args.memory, start=getattr(args, "started", None))
     board = load_position(args.position)
-    compile_notice(args.quiet)
-    progress = None if args.quiet else TerminalProgress()
-    result = solve(board, time_limit=args.time_limit, progress=progress, engine=args.engine)
+    # the kernels are loaded by solve, after its quick run (a short limit may need no
+    # kernel at all); the progress reports a first-time compilation
+    progress = None if args.quiet else TerminalProgress(start=limits.start)
+
+    def last_words():
+        # with a time limit the user asked for the best run in bounded time: Ctrl-C
+        # gives the best found so far (proven only if its bound says so)
+        if progress:
+            progress.close()
+        if args.time_limit is not None and limits.best is not None:
+            best = limits.best
+            best.optimal = best.bound == best.revenue
+            best.seconds = time.perf_counter() - limits.start
+            show(args, board, best)
+
+    on_interrupt(last_words)
+    result = solve(board, progress=progress, engine=args.engine, limits=limits)
     if progress:
         progress.close()
-    if args.json:
-        print(json.dumps(result.to_json()))
-    else:
-        print(format_run(board, result))
+    show(args, board, result)
     return 0
+
+
+def show(args, board, result):
+    if args.json:
+        print(json.dumps(result.to_json()), flush=True)
+    else:
+        print(format_run(board, result), flush=True)
 
 
 def compile_notice(quiet):
     """Load the kernels before any clock starts; the first run on a machine compiles
     them, which takes a while, so say what is happening."""
+    from ..kernels import warm_up
+
     t0 = time.perf_counter()
     warm_up()
     took = time.perf_counter() - t0
-    if took > 2 and not quiet:
-        sys.stderr.write(f"trainruns: compiled the search kernels in {took:.0f} s "
-                         "(once per machine; later runs load them)\n")
+    if not quiet:
+        kernels_notice(sys.stderr, took)
+
+
+def kernels_notice(stream, took):
+    if took > 2:
+        stream.write(f"trainruns: compiled the search kernels in {took:.0f} s "
+                     "(once per machine; later runs load them)\n")
 
 
 def stop_name(board, ref):

@@ -9,7 +9,6 @@ all as JSON. A progress bar runs on stderr when it is a terminal.
 import json
 
 from ..errors import InputError
-from ..whatif import _as_dict, rank_tiles_full, rank_tokens_full, rank_trains_full
 from .progressbar import ProgressBar
 from .solve import compile_notice
 from . import add_time_limit
@@ -49,6 +48,10 @@ class _Bar:
 
 
 def run(args):
+    # imported here, not at the top: the rankings' reach may need networkx, and
+    # building the parser (`trainruns --help`) must stay light
+    from ..whatif import _as_dict, rank_tiles_full, rank_tokens_full, rank_trains_full
+
     if args.top < 1:
         raise InputError(f"--top must be at least 1, not {args.top}")
     if args.train and not args.trains:

@@ -51,15 +51,17 @@ class Game:
         game refuses makes the log bad input."""
         data = read_log(log, where)
         game = cls.new(data)
-        entries = data["actions"] if upto is None else data["actions"][:upto]
+        game._replay(data["actions"] if upto is None else data["actions"][:upto], where)
+        return game
+
+    def _replay(self, entries: list, where: str):
         for i, a in enumerate(effective(entries)):
             try:
-                game._apply(a, f"{where}: actions[{i}]")
+                self._apply(a, f"{where}: actions[{i}]")
             except Refusal as r:
                 raise InputError(f"the log's decision {i} is illegal: {r.rule}: {r.message}",
                                  f"{where}: actions") from None
-        game.entries = list(entries)
-        return game
+        self.entries = list(entries)
 
     def log(self) -> dict:
         return dict(copy.deepcopy(self.header), actions=copy.deepcopy(self.entries))
@@ -73,8 +75,12 @@ class Game:
         if a["type"] == "undo":
             if not self.applied:
                 raise Refusal("undo.nothing", "there is no decision to take back")
-            other = Game.replay(dict(self.header, actions=self.entries + [{"type": "undo"}]))
-            self.__dict__.update(other.__dict__)
+            # undo = the log replayed without the last decision, in this same object
+            # (rounds, steps and the title's rules all hold it)
+            entries = self.entries + [{"type": "undo"}]
+            h = self.header
+            self.__init__(h["title"], h["players"], h["seed"], h["variants"], h["config"])
+            self._replay(entries, "log")
             return
         self._apply(a, where)
         self.entries.append(self.applied[-1])

@@ -158,7 +158,7 @@ def _enter(d, n_trains, start, end, twin, cand_route, route_bits, cand_value, ma
     nodebound[d] = total
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)  # nogil: a long call runs on a thread Ctrl-C can leave
 def branch_and_bound(start, end, twin, cand_route, cand_value, route_bits, masks, built, ub, nub, restb,
                      nodebound, found, bval, depth_arr, pos, stage, used, val, choice, best_arr,
                      best_choice, budget, nodes_arr, scan_cap):

@@ -88,13 +88,16 @@ def _retract(arm, depth, chain_to, chain_bits, stop_town, on_route, used, nontow
 @nb.njit(cache=True, nogil=True)  # nogil: roots run on both cores
 def enumerate_routes(roots, adj_ptr, adj_chain, chain_to, chain_bits, stop_passable, stop_own,
                      stop_town, max_visits, max_nontowns,
-                     route_ptr, route_stops, route_chains, route_split, route_bits, limit):
+                     route_ptr, route_stops, route_chains, route_split, route_bits, limit, stop):
     """Fill the route buffers; return the number of routes (more than the buffers hold
     means: call again with larger buffers). Counting stops at ``limit + 1`` routes: a
     return above ``limit`` means the enumeration was cut short (the caller's budget),
     and the routes written are still legal, just not all of them. ``route_chains[route_ptr[r] + i]`` is the
     chain between stops i and i+1 of route r; the first ``route_split[r]`` of them are
-    walked backwards (they are arm 1 reversed)."""
+    walked backwards (they are arm 1 reversed).
+
+    ``stop[0]`` is looked at every 1,024 routes: another thread sets it (a deadline,
+    Ctrl-C) to end the listing early; the count returned is then of the routes so far."""
     n_stops = stop_own.shape[0]
     words = chain_bits.shape[1]
     depth_cap = min(max_visits, n_stops) + 1
@@ -133,6 +136,8 @@ def enumerate_routes(roots, adj_ptr, adj_chain, chain_to, chain_bits, stop_passa
             n += 1
             if n > limit:
                 return n
+            if (n & 1023) == 0 and stop[0] != 0:
+                return n
             # arm 2: the root is passed through, so it must be passable
             if not stop_passable[root]:
                 continue
@@ -160,6 +165,8 @@ def enumerate_routes(roots, adj_ptr, adj_chain, chain_to, chain_bits, stop_passa
                     overflow = True
                 n += 1
                 if n > limit:
+                    return n
+                if (n & 1023) == 0 and stop[0] != 0:
                     return n
         on_route[root] = False
     return n

@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 from ...errors import InputError
 from .trains import MIXED, parse_train_name
 
-KNOWN = ("pass_own_tokens", "delaware_south", "mixed_counts")
 DELAWARE = ("enter", "run_to")
 
 
@@ -38,9 +37,7 @@ def read_options(data, where) -> Options1831:
     w = f"{where}: rules"
     if not isinstance(rules, dict):
         raise InputError("field 'rules' must be an object", where)
-    unknown = set(rules) - set(KNOWN)
-    if unknown:
-        raise InputError(f"unknown 1831 rule option(s) {sorted(unknown)} (known: {', '.join(KNOWN)})", w)
+    # an unknown option is refused by the schema (schema/position-1831.json), with a hint
     value = rules.get("pass_own_tokens", True)
     if not isinstance(value, bool):
         raise InputError("rules.pass_own_tokens must be true or false", w)

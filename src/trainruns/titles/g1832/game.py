@@ -10,6 +10,8 @@ round from phase 4 on.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ...errors import InputError
 from ...game.depot import make_depot
 from ...game.market import Market
@@ -23,6 +25,12 @@ from .game_redeem import RedeemRules
 from .game_stock import StockRules
 
 PACKAGE = "trainruns.titles.g1832"
+
+
+@lru_cache(maxsize=None)
+def _data(name: str) -> dict:
+    """A data file, read once (read only: nothing mutates it)."""
+    return load_data(PACKAGE, name)
 VARIANTS = {"southern_bank": "[17.3] the Southern Bank (P6)"}
 
 
@@ -31,8 +39,8 @@ class Rules(StockRules, OperatingRules, PrivateRules, RedeemRules, MoneyRules):
 
     def __init__(self, game, players, seed, variants, config):
         self.game = game
-        data = load_data(PACKAGE, "game.json")
-        companies = load_data(PACKAGE, "companies.json")
+        data = _data("game.json")
+        companies = _data("companies.json")
         self.data = data
         n = len(players)
         if not data["players"]["min"] <= n <= data["players"]["max"]:

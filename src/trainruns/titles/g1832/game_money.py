@@ -3,7 +3,7 @@ dividends with their share price moves ([9], [5.8])."""
 
 from __future__ import annotations
 
-from ...game.state import corp_key, player_key
+from ...game.state import corp_key
 
 
 class MoneyRules:
@@ -29,7 +29,6 @@ class MoneyRules:
         s = self.state
         total = c.total_shares
         if kind == "payout" and revenue:
-            per = None
             for holder, n in sorted(c.shares.items()):
                 amount = (revenue * n * 2 + total) // (2 * total)
                 self._dividend_to(c, holder, amount)
@@ -73,11 +72,3 @@ class MoneyRules:
         if london and london == c.id and p4 is not None and p4.open:
             p4.open = False
             s.event("private_closed", private="P4", reason="first dividend of " + c.id)
-
-    def player_money(self, name):
-        return self.state.player[name].cash
-
-    def holdings_value(self, name):
-        s = self.state
-        return sum(c.held(player_key(name)) * self.market.price(c.cell) for c in s.corporations
-                   if c.cell and not c.closed)

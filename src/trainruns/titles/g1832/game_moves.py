@@ -18,28 +18,36 @@ def _key(position: dict) -> str:
     return json.dumps(position, sort_keys=True)
 
 
+def _board(data: dict):
+    """The position's Board. A company with no token yet (it has not operated) is a
+    normal game state, not a mistake to warn a position's author about."""
+    import warnings
+
+    from ... import load_position
+    from ...errors import InputWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", InputWarning)
+        return load_position(data)
+
+
 @lru_cache(maxsize=4096)
 def _tile_moves(key: str) -> tuple:
-    from ... import load_position
     from ...whatif import reach, tile_candidates
 
     data = json.loads(key)
-    board = load_position(data)
-    # only hexes the company's track reaches (a reached stop, or a side reached from a
-    # neighbour) can take a connected lay: the rest need not be tried
-    stops, sides = reach(board)
-    near = {h for h, _k in stops} | {h for node in sides for h, _e in node[1]}
+    board = _board(data)
+    # the title's lays, from one legal run's reach (trainruns.reach), walked once
     return tuple((m["hex"], m["tile"], m["rotation"], bool(m.get("replaces")))
-                 for m, _variant in tile_candidates(data, board, hexes=near))
+                 for m, _variant in tile_candidates(data, board, reach(board)))
 
 
 @lru_cache(maxsize=4096)
 def _token_moves(key: str) -> tuple:
-    from ... import load_position
     from ...whatif import token_candidates
 
     data = json.loads(key)
-    board = load_position(data)
+    board = _board(data)
     out = []
     for m, _variant in token_candidates(data, board):
         stop = board.stop((m["hex"], m["stop"]))
@@ -61,9 +69,9 @@ def token_cities(position: dict) -> list[tuple]:
 
 @lru_cache(maxsize=4096)
 def _run(key: str):
-    from ... import load_position, solve
+    from ... import solve
 
-    run = solve(load_position(json.loads(key)))
+    run = solve(_board(json.loads(key)))
     routes = [{"train": r.train, "stops": r.stop_labels()} for r in run.routes]
     return run.revenue, json.dumps(routes), len(run.routes)
 
@@ -77,9 +85,9 @@ def best_run(position: dict) -> tuple[int, list[dict]]:
 def audit_run(position: dict, routes: list) -> tuple[list, int, int]:
     """A declared run checked as ``trainruns audit`` checks it: (problems as
     ``(rule, message)``, declared revenue, best revenue)."""
-    from ... import audit, load_position
+    from ... import audit
 
-    result = audit(load_position(position), {"routes": routes})
+    result = audit(_board(position), {"routes": routes})
     return ([(p.rule, p.message) for p in result.problems], result.declared_revenue, result.best_revenue)
 
 

@@ -8,7 +8,6 @@ from ...game.depot import available, price_of, take
 from ...game.errors import Refusal
 from ...game.shares import max_sellable
 from ...game.state import corp_key, player_key
-from ..tiled import load_data
 from . import game_moves
 
 
@@ -51,9 +50,9 @@ class OperatingRules:
     # --- [6] track ------------------------------------------------------------------------
 
     def _map_hexes(self):
-        if not hasattr(self, "_hexes"):
-            self._hexes = {h["id"]: h for h in load_data("trainruns.titles.g1832", "map.json")["hexes"]}
-        return self._hexes
+        from . import TITLE
+
+        return TITLE.facts.tiled.hexes
 
     def terrain_cost(self, c, hex_id) -> int:
         """[6] Terrain Costs, paid for the first tile of a hex only; [6] Starting City
@@ -195,7 +194,9 @@ class OperatingRules:
         return chosen, revenue
 
     def _map_miami(self):
-        return load_data("trainruns.titles.g1832", "map.json")["miami"]
+        from . import TITLE
+
+        return TITLE.facts.miami
 
     # --- [10] trains ------------------------------------------------------------------------
 
@@ -337,6 +338,8 @@ class OperatingRules:
                     self.sell_shares(d, a["player"], a["count"], self.market.price(d.cell), stock_round=False)
                     if c.closed:
                         step.done = True
+                    else:
+                        self.enter_buy_train(step)   # prices fell: can he still raise it?
                     return a
             raise Refusal("train.emergency-sale", "only the president's sales needed for a forced train purchase "
                                                   "are allowed now, without changing the buying company's "

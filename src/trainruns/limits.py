@@ -1,0 +1,82 @@
+"""The limits one solve runs under: one deadline and one memory budget for every stage.
+
+A command sets its deadline when the process starts (loading modules and the numba
+kernels count); the API sets it when ``solve`` is called. Every stage (compiling the
+board, listing routes, valuing them, assigning trains, the CP-SAT models) looks at the
+same :class:`Limits` and stops in time, keeping the best run found so far; the answer is
+then marked not optimal and carries an upper bound.
+
+Overshoot: a stage checks the clock at least every ``CHECK_SECONDS`` of work, so an
+answer comes at most ``overshoot(limit)`` after the deadline: 10% of the limit or half a
+second, whichever is larger (a process cannot even load Python's libraries in less).
+
+The memory budget (``--memory``, 2 GB by default) is what the big arrays of the search
+may take; each stage estimates its arrays before allocating them and lists fewer routes
+(or chains) rather than outgrow it. A cut is an honest answer: the best run over what
+was kept, not proven, with an upper bound.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+GB = 1 << 30
+DEFAULT_MEMORY = 2 * GB
+# what the interpreter, numpy, numba and OR-Tools take before any board is read: not
+# available to the search's arrays
+BASE_MEMORY = 400 << 20
+# the longest a stage works between two looks at the clock (and at Ctrl-C)
+CHECK_SECONDS = 0.1
+
+
+def overshoot(limit: float) -> float:
+    """How late past the deadline an answer may come (the promise of the module docstring)."""
+    return max(0.1 * limit, 0.5)
+
+
+def process_start() -> float:
+    """When this process started, on the ``time.perf_counter`` clock (Linux: from
+    /proc; elsewhere: now, which leaves out only the interpreter's own start)."""
+    now = time.perf_counter()
+    try:
+        with open("/proc/self/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        with open("/proc/uptime") as f:
+            uptime = float(f.read().split()[0])
+        age = uptime - int(fields[19]) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return now
+    return now - min(max(age, 0.0), 60.0)
+
+
+class Limits:
+    """A deadline (``time.perf_counter`` seconds, or None) and a memory budget in bytes.
+
+    ``best`` holds the best run any stage has found so far, so that an interrupted or
+    timed-out solve can still answer with it."""
+
+    def __init__(self, time_limit: float | None = None, memory: int | None = None,
+                 start: float | None = None):
+        self.start = time.perf_counter() if start is None else start
+        self.time_limit = time_limit
+        self.deadline = None if time_limit is None else self.start + time_limit
+        self.memory = DEFAULT_MEMORY if memory is None else int(memory)
+        self.best = None
+
+    def left(self) -> float | None:
+        """Seconds to the deadline (negative past it), or None without one."""
+        return None if self.deadline is None else self.deadline - time.perf_counter()
+
+    def expired(self) -> bool:
+        return self.deadline is not None and time.perf_counter() >= self.deadline
+
+    def array_budget(self) -> int:
+        """Bytes the search's arrays may take in all."""
+        return max(self.memory - BASE_MEMORY, 64 << 20)
+
+    def offer(self, run):
+        """Keep ``run`` if it earns more than the best so far; return the better one."""
+        if run is not None and (self.best is None or run.revenue > self.best.revenue):
+            self.best = run
+        return self.best
