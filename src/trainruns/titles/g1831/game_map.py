@@ -159,12 +159,24 @@ class GameMap:
         return out
 
 
+def _load(position: dict):
+    """The core Board of a game position. A company without a token yet is a normal game
+    state, not a mistake to warn a position's author about."""
+    import warnings
+
+    from ... import load_position
+    from ...errors import InputWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", InputWarning)
+        return load_position(position)
+
+
 @lru_cache(maxsize=256)
 def _board_and_reach(key: str):
-    from ... import load_position
     from ...reach import loose_reach
 
-    board = load_position(json.loads(key))
+    board = _load(json.loads(key))
     # 5.2.4.1 "trace a direct path from one of its Rail Yards or Station tokens to the
     # hex", blocked by cities full of other tokens: track connectivity (the core's
     # loose reach), not 1832's single run, whose exact walk grows exponentially with
@@ -179,9 +191,9 @@ def board_and_reach(position: dict):
 
 @lru_cache(maxsize=512)
 def _run(key: str):
-    from ... import load_position, solve
+    from ... import solve
 
-    run = solve(load_position(json.loads(key)), time_limit=RUN_SECONDS)
+    run = solve(_load(json.loads(key)), time_limit=RUN_SECONDS)
     routes = [{"train": r.train, "stops": r.stop_labels()} for r in run.routes]
     return run.revenue, json.dumps(routes)
 
@@ -200,9 +212,9 @@ def best_run(position: dict) -> tuple[int, list[dict]]:
 def audit_run(position: dict, routes: list):
     """A declared run checked as ``trainruns audit`` checks it: (problems as
     ``(rule, message)``, declared revenue). 5.6.6: the best run is not required."""
-    from ... import audit, load_position
+    from ... import audit
     from ...result import Run
 
     # 5.6.6: any legal run may be declared, so the best is not searched for
-    result = audit(load_position(position), {"routes": routes}, best=Run(routes=[], revenue=0, optimal=False, bound=0))
+    result = audit(_load(position), {"routes": routes}, best=Run(routes=[], revenue=0, optimal=False, bound=0))
     return [(p.rule, p.message) for p in result.problems], result.declared_revenue
