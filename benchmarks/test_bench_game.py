@@ -64,7 +64,7 @@ def test_selfplay_actions_per_second(benchmark):
 
 
 def test_replay_a_finished_game(benchmark):
-    name = sorted(f for f in os.listdir(FIXTURES) if f.endswith(".json"))[0]
+    name = sorted(f for f in os.listdir(FIXTURES) if f.endswith(".game"))[0]
     with open(os.path.join(FIXTURES, name)) as fh:
         log = json.load(fh)["log"]
 

@@ -56,8 +56,9 @@ def test_random_game_keeps_every_guarantee_and_replays(players, seed):
 
 
 def test_kept_finished_games_replay_to_their_final_state():
-    """fixtures/games: finished games with the final state they reached when recorded."""
-    names = sorted(f for f in os.listdir(FIXTURES) if f.endswith(".json"))
+    """fixtures/games/*.game: finished games (JSON: the log and the final state it
+    reached when recorded; not named .json, since every fixtures/**/*.json is a position)."""
+    names = sorted(f for f in os.listdir(FIXTURES) if f.endswith(".game"))
     assert names
     for name in names:
         with open(os.path.join(FIXTURES, name)) as fh:
