@@ -372,13 +372,13 @@ def test_config_errors_are_one_line_exit_2(tmp_path):
 
 
 def test_opening_fixture_replays_through_the_cli_4_7_5_and_4_7_6_and_5_2_5():
-    # fixtures/games/1831-opening.game: LIRR at par $100 (its 20% president's preferred
+    # fixtures/games/1831-opening.log (a log, unfinished: not a .game): LIRR at par $100 (its 20% president's preferred
     # pays 2 x 100, 4.7.5.2), three 10% preferred at par, all preferred sold: active and
     # the Par Marker up one value (4.7.6); a common at the new par; the home token bought
     # at the first operation ($40 Station, 5.2.5, 5.2.7.4)
     from pathlib import Path
 
-    log = Path(__file__).parent.parent / "fixtures" / "games" / "1831-opening.game"
+    log = Path(__file__).parent.parent / "fixtures" / "games" / "1831-opening.log"
     out = subprocess.run([sys.executable, "-m", "trainruns.cli", "replay", str(log)], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     s = json.loads(out.stdout)
