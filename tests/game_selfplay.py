@@ -47,19 +47,30 @@ def check_state(s, start, rules=None):
             pres = c["president"]
             if pres not in names or sh["players"].get(pres, 0) < 2:
                 problems.append(f"{c['id']}: president {pres} lacks the president's certificate")
-            for other in names - {pres}:
-                if sh["players"].get(other, 0) > sh["players"].get(pres, 0):
+            # a title whose presidency follows one kind of stock (1831: preferred, 4.7.9)
+            # says so in "president_by"; otherwise all shares count
+            # ("frozen": the title keeps the president whatever is held, 1831 5.4.12)
+            by = c.get("president_by") or {}
+            basis = by.get("preferred", sh["players"]) if by else sh["players"]
+            for other in (names - {pres}) if not by.get("frozen") else ():
+                if basis.get(other, 0) > basis.get(pres, 0):
                     problems.append(f"{c['id']}: {other} holds more than the president")
-        if len(c["tokens"]) > {2: 2, 3: 3}.get(len(c["tokens"]) + c["tokens_left"], 3):
+        supply = c.get("token_supply")   # a title with larger supplies states it (1831)
+        if c["tokens_left"] < 0 or len(c["tokens"]) > (supply if supply is not None else {2: 2, 3: 3}.get(
+                len(c["tokens"]) + c["tokens_left"], 3)):
             problems.append(f"{c['id']}: too many tokens")
         if c["closed"] and (c["trains"] or c["tokens"]):
             problems.append(f"{c['id']}: closed but holds trains or tokens")
     slots = {}
     for c in s["corporations"]:
         for t in c["tokens"]:
-            slots.setdefault((t["hex"], t["stop"]), []).append(c["id"])
-    for where, ids in slots.items():
-        if len(ids) != len(set(ids)):
+            slots.setdefault((t["hex"], t["stop"]), []).append((c["id"], t.get("slot"), t.get("type")))
+    for where, held in slots.items():
+        sites = [(cid, slot) for cid, slot, _ in held if slot is not None]
+        if len(sites) != len(set(s[1] for s in sites)):
+            problems.append(f"{where}: two tokens on one site")
+        # one token of a company per city, or (1831, 5.2.7.6) one of each type
+        if len(held) != len({(cid, kind) for cid, _, kind in held}):
             problems.append(f"{where}: two tokens of one company")
     if s["finished"]:
         res = s["result"] or {}

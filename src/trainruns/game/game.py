@@ -17,7 +17,8 @@ from .errors import Refusal
 from .log import effective, new_log, read_log
 
 # title name -> module holding its ``Rules`` class (titles/<title>/game.py)
-TITLES = {"1832": "trainruns.titles.g1832.game", "1833NE": "trainruns.titles.g1833ne.game"}
+TITLES = {"1831": "trainruns.titles.g1831.game", "1832": "trainruns.titles.g1832.game",
+          "1833NE": "trainruns.titles.g1833ne.game"}
 
 
 def rules_class(title: str, where="title"):

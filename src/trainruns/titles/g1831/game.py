@@ -1,0 +1,280 @@
+"""1831 as a game (rulebook ../shared/rules/1831.md; DIGEST 4): a configurable engine.
+
+The procedure is the rulebook's; its numbers come from ``data/rules.json`` (what the
+rulebook gives: bank, cash, companies in play, limits, phases, token and terrain costs,
+the moves) and from a config (what it lacks: market, par chart, trains, company table,
+map, tiles; :mod:`.game_config`). Without ``--config`` the shipped, invented config is
+used and ``title_state.config`` says so. Rules are grouped by section: stock in
+:mod:`.game_stock`, operating in :mod:`.game_operating`, the board in :mod:`.game_map`,
+certificates in :mod:`.game_certs`; the rounds' steps in :mod:`.game_steps`.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ...errors import InputError
+from ...game.state import Corporation, Player, State, player_key
+from ..tiled import load_data
+from . import game_certs as certs
+from .game_config import PACKAGE, Config
+from .game_map import GameMap
+from .game_market import Market1831
+from .game_operating import OperatingRules
+from .game_stock import StockRules
+
+VARIANTS = {"extended": "3.1 the extended game (a larger bank)"}
+CARDS = ("first_stock_option", "government_intervention")
+
+
+class Rules(StockRules, OperatingRules):
+    title = "1831"
+
+    def __init__(self, game, players, seed, variants, config):
+        self.game = game
+        self.rules = load_data(PACKAGE, "rules.json")
+        n = len(players)
+        if not self.rules["players"]["min"] <= n <= self.rules["players"]["max"]:
+            raise InputError(f"1831 is for 3 to 10 players, not {n} (3.1)", "players")
+        for v in variants:
+            if v not in VARIANTS:
+                raise InputError(f"unknown 1831 variant {v!r} (known: {', '.join(VARIANTS)})", "variants")
+        self.variants = list(variants)
+        self.config = Config(config)
+        self.market = Market1831(self.config.market)
+        self.map = GameMap(self.config.map, self.config.tiles)
+        in_play, self.limit = self._companies_in_play(n)
+        table = self.config.companies[:in_play]
+        if len(table) < in_play:
+            raise InputError(f"{n} players use {in_play} companies (3.2.1.1); the config lists "
+                             f"{len(self.config.companies)}", "config.companies")
+        corps = []
+        self._aliases = {}
+        for row in table:
+            c = Corporation(id=row["id"], name=row["name"], home=row["home"], home_stop=0, token_costs=[],
+                            total_shares=20, shares={"ipo": 20})
+            c.extra = {"president_percent": row["president"], "home_type": row["home_type"],
+                       "supply": {"station": row["stations"], "yard": row["yards"]}}
+            self.reset_extra(c)
+            corps.append(c)
+            for name in [row["id"], *row.get("aliases", [])]:
+                self._aliases[name.lower()] = row["id"]
+        cash = self.rules["starting_cash"]
+        bank = self.rules["bank"]["extended" if "extended" in self.variants else "standard"][str(n)]
+        people = [Player(name=p, cash=cash) for p in players]
+        depot = self.config.train_counts(n)
+        self.state = State(people, corps, [], bank - cash * n, depot)
+        self.state.phase = self.rules["phases"][0]["name"]
+        self.rng = random.Random(seed if seed is not None else 0)
+        self.stock_round_number = 0
+        self.or_counter = 0
+        self.last_set_size = 1
+        self.or_set = None
+        self._setup_deck(players)
+
+    def _companies_in_play(self, n):
+        for most, count, limit in self.rules["companies_in_play"]:
+            if n <= most:
+                return count, limit
+        raise InputError(f"1831 is for 3 to 10 players, not {n}", "players")
+
+    def reset_extra(self, c):
+        """A company's facts before it starts (and again after it is closed out, 4.3.2)."""
+        c.extra.update(certs=certs.make_certs(c.extra["president_percent"]), par_marker=None, active=False,
+                       receivership=False, debt=0, last_dividend=None, sites=[], home_done=False)
+        c.shares = {"ipo": 20}
+
+    # --- the First Buy deck (3.2.3, 4.2) -----------------------------------------------
+
+    def _setup_deck(self, players):
+        """3.2.3: 20 cards (FIRST STOCK OPTION, GOVERNMENT INTERVENTION, 18 blank) shuffled
+        by the seed; drawn clockwise from the first seat (the last seat shuffles) until
+        FIRST STOCK OPTION shows; its drawer goes first. The deck without it is
+        reshuffled for the stock rounds (3.2.3.3)."""
+        deck = list(CARDS) + ["blank"] * (self.rules["deck"]["cards"] - len(CARDS))
+        self.rng.shuffle(deck)
+        i, gi_drawer = 0, None
+        while True:
+            card = deck.pop(0)
+            drawer = players[i % len(players)]
+            if card == "government_intervention":
+                gi_drawer = drawer
+            if card == "first_stock_option":
+                break
+            i += 1
+        deck = [c for c in list(CARDS) + ["blank"] * (self.rules["deck"]["cards"] - len(CARDS))
+                if c != "first_stock_option"]
+        self.rng.shuffle(deck)
+        self.state.title_state = {
+            "config": "shipped (invented: for tests and examples)" if self.config.shipped else "supplied",
+            "config_invented": self.config.invented, "first_stock_option": drawer,
+            "setup_gi_drawer": gi_drawer, "deck": deck, "government_intervention": False, "cards_drawn": []}
+        self.state.event("first_stock_option", player=drawer, gi_drawer=gi_drawer)
+
+    def draw_card(self):
+        """4.2.1: one card at the start of every stock round; GOVERNMENT INTERVENTION
+        applies from then on (4.2.2)."""
+        t = self.state.title_state
+        if not t["deck"]:
+            return
+        card = t["deck"].pop(0)
+        t["cards_drawn"].append(card)
+        if card == "government_intervention":
+            t["government_intervention"] = True
+        self.state.event("card", card=card)
+
+    # --- ids ---------------------------------------------------------------------------
+
+    def corporation_id(self, name):
+        if not isinstance(name, str):
+            return None
+        return self._aliases.get(name.lower())
+
+    def corporation(self, name):
+        return self.state.corp[self.corporation_id(name)]
+
+    def check_ids(self, a: dict, where: str):
+        s = self.state
+        if "player" in a and a["player"] not in s.player:
+            raise InputError(f"unknown player {a['player']!r} (players: {', '.join(s.player)})", where)
+        if "corporation" in a:
+            cid = self.corporation_id(a["corporation"])
+            if cid is None:
+                raise InputError(f"unknown corporation {a['corporation']!r} (in play: {', '.join(s.corp)})", where)
+            a["corporation"] = cid
+        if "train" in a and not any(a["train"] == r["train"] for r in s.depot):
+            raise InputError(f"unknown train {a['train']!r} (1831 trains are size + S, MX or YD: "
+                             f"{', '.join(r['train'] for r in s.depot)})", where)
+        if a["type"] == "buy_train" and a["from"] not in ("bank", "market") and self.corporation_id(a["from"]) is None:
+            raise InputError(f"a train comes from 'bank', 'market' or a corporation, not {a['from']!r}", where)
+        if "kind" in a and a["type"] in ("buy_shares", "sell_shares") and a["kind"] not in ("preferred", "common"):
+            raise InputError(f"kind is 'preferred' or 'common', not {a['kind']!r}", where)
+
+    # --- rounds ------------------------------------------------------------------------
+
+    def first_round(self):
+        from .game_steps.stock import StockRound
+
+        self.stock_round_number = 1
+        return StockRound(self.game, 1)
+
+    def next_round(self):
+        """3.4.1: a stock round, then an Operation Set of 1, 2 or 4 ORs (5.0.5); 4.8.2 no
+        active company: another stock round; 6.1: a bank run out during an OR ends the
+        game at the end of that OR."""
+        from .game_steps.operating import OperatingRound
+        from .game_steps.stock import StockRound
+
+        r = self.game.round
+        s = self.state
+        if r.kind == "stock":
+            active = [c for c in s.corporations if c.extra["active"] and c.cell is not None]
+            if not active:
+                if not r.anyone_acted and self.stock_round_number > 1:
+                    self.game.finish("stalled")   # docs/game-1831.md: nothing can change any more
+                    return r
+                self.stock_round_number += 1
+                return StockRound(self.game, self.stock_round_number)
+            n = self.phase_row()["operating_rounds"]
+            self.or_set = (1, n)
+            return OperatingRound(self.game, 1, n)
+        if s.bank.broken:
+            self.game.finish("bank")
+            return r
+        k, n = self.or_set
+        if k < n:
+            self.or_set = (k + 1, n)
+            return OperatingRound(self.game, k + 1, n)
+        self.end_of_set()
+        self.last_set_size = n
+        self.stock_round_number += 1
+        return StockRound(self.game, self.stock_round_number)
+
+    def restore_trains(self, c):
+        """5.1: retired trains go (not in receivership); USED trains become RESTORED."""
+        for t in list(c.trains):
+            if t["status"] == "retired" and not c.extra["receivership"]:
+                c.trains.remove(t)
+            elif t["status"] == "used":
+                t["status"] = "restored"
+
+    def did_not_run(self, c):
+        """5.7.1 DID NOT RUN; 5.8.1 the marker moves two left."""
+        c.extra["last_dividend"] = "did_not_run"
+        self.state.event("dividend", corporation=c.id, kind="did_not_run", revenue=0, paid={})
+        self.move_marker(c, "left", 2, "did_not_run")
+
+    # --- the state as JSON -------------------------------------------------------------
+
+    def state_json(self) -> dict:
+        s, g = self.state, self.game
+        t = s.title_state
+        return {"title": self.title, "finished": g.finished, "end_reason": g.end_reason, "result": g.result,
+                "round": g.round.info(), "phase": s.phase, "active": g.active(),
+                "priority": t["first_stock_option"],
+                "bank": {"cash": s.bank.cash, "broken": s.bank.broken}, "cert_limit": self.cert_limit(),
+                "players": [self._player_json(p) for p in s.players],
+                "corporations": [self._corp_json(c) for c in s.corporations],
+                "privates": [],
+                "depot": [{"train": r["train"], "left": r["left"], "price": r["price"]} for r in s.depot],
+                "market_trains": [{"train": x, "price": self.pool_price(x)} for x in s.market_trains],
+                "tiles": [dict(x) for x in s.tiles], "events": list(s.events),
+                "actions_applied": len(g.applied), "variants": list(self.variants),
+                "title_state": {"config": t["config"], "config_invented": t["config_invented"],
+                                "first_stock_option": t["first_stock_option"],
+                                "setup_gi_drawer": t["setup_gi_drawer"],
+                                "government_intervention": t["government_intervention"],
+                                "cards_left": len(t["deck"]), "cards_drawn": list(t["cards_drawn"]),
+                                "block_size": self.block_size(), "operation_set": list(self.or_set or [])}}
+
+    def _player_json(self, p):
+        s = self.state
+        return {"name": p.name, "cash": p.cash, "committed": p.committed, "certificates": self.player_certs(p.name),
+                "shares": s.player_shares(p.name), "privates": [], "value": self.value(p.name),
+                "bankrupt": p.bankrupt}
+
+    def _corp_json(self, c):
+        sh = c.shares
+        players = {k.partition(":")[2]: v for k, v in sh.items() if k.startswith("player:") and v}
+        corps = {k.partition(":")[2]: v for k, v in sh.items() if k.startswith("corp:") and v}
+        pref = {}
+        for x in c.extra["certs"]:
+            if certs.is_preferred(x) and x["holder"].startswith("player:"):
+                name = x["holder"].partition(":")[2]
+                pref[name] = pref.get(name, 0) + x["size"]
+        supply = c.extra["supply"]
+        return {"id": c.id, "name": c.name, "president": c.president, "par": c.par,
+                "par_marker": c.extra["par_marker"],
+                "price": self.market.common(c.cell) if c.cell else None,
+                "preferred_price": self.market.preferred(c.cell) if c.cell else None,
+                "market_cell": list(c.cell) if c.cell else None,
+                "floated": bool(c.extra["active"]), "active": bool(c.extra["active"]), "closed": c.closed,
+                "operated": c.operated, "cash": c.cash,
+                "receivership": c.extra["receivership"], "debt": c.extra["debt"],
+                "last_dividend": c.extra["last_dividend"],
+                "trains": [t["train"] for t in c.trains], "train_status": [t["status"] for t in c.trains],
+                "tokens": [{"hex": x["hex"], "stop": 0, "slot": x["slot"], "type": x["type"]}
+                           for x in c.extra["sites"]],
+                "tokens_left": supply["station"] + supply["yard"] - len(c.extra["sites"]),
+                "token_supply": supply["station"] + supply["yard"],
+                "privates": [],
+                "certificates": [{"kind": x["kind"], "percent": x["size"] * certs.UNIT, "holder": x["holder"],
+                                  "splits": x["splits"]} for x in c.extra["certs"]],
+                "president_by": {"preferred": pref, "frozen": bool(c.extra["receivership"])},
+                "shares": {"total": c.total_shares, "ipo": sh.get("ipo", 0), "market": sh.get("market", 0),
+                           "treasury": sh.get("treasury", 0), "players": players, "corporations": corps}}
+
+    # --- 6.5 the score -----------------------------------------------------------------
+
+    def value(self, name: str) -> int:
+        """6.5: cash + stock at the marker's price (P for preferred, C for common) x shares
+        x 2^markers (decision); stock of a company in receivership at half, rounded down
+        (decision: 6.5 over 6.4)."""
+        key = player_key(name)
+        total = self.state.player[name].cash
+        for c in self.state.corporations:
+            if c.cell is None:
+                continue
+            v = sum(self.sale_value(c, x) for x in c.extra["certs"] if x["holder"] == key)
+            total += v // 2 if c.extra["receivership"] else v
+        return total

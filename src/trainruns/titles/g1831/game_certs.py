@@ -1,0 +1,56 @@
+"""1831 certificates (1.9, 4.1): each a record, since 1831 needs what a count cannot say.
+
+A company's certificates are the president's preferred (10%, 20% or 30%: the config's
+company table), ordinary 10% preferred making up 50% (4.7.10: "50% preferred"), and
+five 10/5/0% commons (50%). The 5% "common for mergers" certificates enter play only
+with a merger (4.1.1.3.1), not built here. Each certificate carries its holder and its
+2x markers (4.3.4: players' and companies' certificates only). Shares are counted in
+the smallest share, 5% (the merger commons' size), so a 10% certificate is 2 units;
+``State.move_shares`` keeps the engine's per-holder counts in step with the records.
+"""
+
+from __future__ import annotations
+
+UNIT = 5   # percent per share unit
+
+
+def make_certs(president_percent: int) -> list[dict]:
+    certs = [{"kind": "president", "size": president_percent // UNIT, "holder": "ipo", "splits": 0}]
+    for _ in range((50 - president_percent) // 10):
+        certs.append({"kind": "preferred", "size": 2, "holder": "ipo", "splits": 0})
+    for _ in range(5):
+        certs.append({"kind": "common", "size": 2, "holder": "ipo", "splits": 0})
+    return certs
+
+
+def is_preferred(cert) -> bool:
+    return cert["kind"] in ("president", "preferred")
+
+
+def held(corp, holder: str, kind: str | None = None) -> list[dict]:
+    """The certificates ``holder`` holds (``kind``: ``preferred`` takes the president's
+    too; ``common``; None for all)."""
+    out = []
+    for cert in corp.extra["certs"]:
+        if cert["holder"] != holder:
+            continue
+        if kind == "preferred" and not is_preferred(cert):
+            continue
+        if kind == "common" and cert["kind"] != "common":
+            continue
+        out.append(cert)
+    return out
+
+
+def units(corp, holder: str, kind: str | None = None) -> int:
+    return sum(c["size"] for c in held(corp, holder, kind))
+
+
+def move(state, corp, cert, dst: str):
+    state.move_shares(corp, cert["holder"], dst, cert["size"])
+    cert["holder"] = dst
+
+
+def shares_of(cert) -> int:
+    """The number of shares a certificate is (4.6.1.1: a 10% certificate is one share)."""
+    return max(1, cert["size"] * UNIT // 10)

@@ -1,0 +1,445 @@
+"""1831 operating rules (5.0-5.12) the operating round's steps ask: track and tokens,
+trains, runs, dividends, receivership's loans and debt, phases and retirements."""
+
+from __future__ import annotations
+
+from ...errors import InputError
+from ...game.errors import Refusal
+from ...game.state import player_key
+from . import game_certs as certs
+from .game_certs import is_preferred, shares_of
+from .game_map import audit_run, best_run, board_and_reach
+
+TYPES = ("station", "yard")
+
+
+class OperatingRules:
+    # --- phases ------------------------------------------------------------------------
+
+    def phase_row(self, name=None) -> dict:
+        name = name or self.state.phase
+        return next(r for r in self.rules["phases"] if r["name"] == name)
+
+    def train_limit(self, c) -> int:
+        return self.phase_row()["train_limit"]
+
+    def token_cost(self, kind: str) -> int:
+        """5.2.7.4: Stations $40 / $70 / $110, Rail Yards $70 / $110 / $210 by phase."""
+        return self.phase_row()[kind][0]
+
+    def new_phase(self, size: int):
+        """5.3.5: the first train of a size starts its phase: limits, colours, token
+        prices, ORs per set; 5.3.6 retirements (a corporation in receivership keeps and
+        runs its obsolete trains, 5.4.8)."""
+        names = [r["name"] for r in self.rules["phases"]]
+        if str(size) not in names or names.index(str(size)) <= names.index(self.state.phase):
+            return
+        self.state.phase = str(size)
+        row = self.phase_row()
+        self.state.event("phase", phase=self.state.phase)
+        for old in row["retires"]:
+            for c in self.state.corporations:
+                keep = []
+                for t in c.trains:
+                    if str(t["size"]) == old and not c.extra["receivership"]:
+                        self.state.event("retire", corporation=c.id, train=t["train"])
+                        continue
+                    if str(t["size"]) == old:
+                        t["status"] = "retired"
+                    keep.append(t)
+                c.trains = keep
+            before = len(self.state.market_trains)
+            self.state.market_trains = [t for t in self.state.market_trains if self.size_of(t) != int(old)]
+            if len(self.state.market_trains) != before:
+                self.state.event("retire", corporation=None, train=old, where="pool")
+            for row_ in self.state.depot:
+                if row_["size"] == int(old):
+                    row_["left"] = 0
+        for c in self.state.corporations:
+            self.trim_trains(c)
+
+    @staticmethod
+    def size_of(name: str) -> int:
+        return int("".join(ch for ch in name if ch.isdigit()))
+
+    def trim_trains(self, c):
+        """Over the limit (a lower limit, 5.3.5; a purchase at the limit, 5.3.7): the
+        surplus goes to the pool without compensation, smallest first (a reading: the
+        rules do not say which)."""
+        while len([t for t in c.trains if t["status"] != "retired"]) > self.train_limit(c):
+            t = min((t for t in c.trains if t["status"] != "retired"), key=lambda t: (t["size"], t["train"]))
+            c.trains.remove(t)
+            self.state.market_trains.append(t["train"])
+            self.state.event("surplus_train", corporation=c.id, train=t["train"])
+
+    # --- the position ------------------------------------------------------------------
+
+    def laid(self) -> dict:
+        return {t["hex"]: (t["tile"], t["rotation"]) for t in self.state.tiles}
+
+    def position(self, corporation=None, trains=None) -> dict:
+        cid = self.corporation_id(corporation) if corporation else None
+        if cid is None:
+            step = self.game.round.step() if not self.game.finished else None
+            corp = getattr(step, "corp", None)
+            cid = corp.id if corp else self.state.corporations[0].id
+        c = self.state.corp[cid]
+        tokens = []
+        for other in self.state.corporations:
+            for site in other.extra["sites"]:
+                tok = {"hex": site["hex"], "stop": 0, "slot": site["slot"], "corporation": other.id}
+                if site.get("home_black"):
+                    tok.update(home=True, type=site["type"])
+                tokens.append(tok)
+        train_list = trains if trains is not None else [
+            {"name": t["train"], "status": "restored" if t["status"] == "new" else t["status"]} for t in c.trains]
+        pos = {"title": "1831", "phase": self.state.phase, "corporation": cid, "trains": train_list,
+               "map": self.map.position_map(self.laid()), "tokens": tokens,
+               "receivership": bool(c.extra["receivership"])}
+        if self.config.raw.get("mixed_counts"):
+            pos["rules"] = {"mixed_counts": self.config.raw["mixed_counts"]}
+        return pos
+
+    # --- track and tokens (5.2) --------------------------------------------------------
+
+    def tile_lays(self, c, turn) -> list[dict]:
+        """5.2.4: up to 4 tiles, at most 2 cities, each hex altered once per phase; the
+        terrain cost paid from cash (in receivership added to the debt, yellow only,
+        5.4.10)."""
+        lim = self.rules["lay_limits"]["company"]
+        if turn["tiles"] >= lim["tiles"] or not c.extra["sites"]:
+            return []
+        board, reached = board_and_reach(self.position(c.id, trains=[]))
+        colors = self.phase_row()["colors"]
+        if c.extra["receivership"]:
+            colors = ["yellow"]
+        used = {}
+        for t in self.state.tiles:
+            used[t["tile"]] = used.get(t["tile"], 0) + 1
+        laid = self.laid()
+        out = []
+        for m in self.map.lays(board, reached, laid, colors, used, set(turn["hexes"])):
+            if self.map.is_city(m["hex"]) and turn["cities"] >= lim["cities"]:
+                continue
+            m["cost"] = self.map.cost(m["hex"], m["upgrade"], self.rules["terrain_cost"])
+            if not c.extra["receivership"] and m["cost"] > c.cash:
+                continue
+            out.append(m)
+        return out
+
+    def lay_tile(self, c, m, turn):
+        s = self.state
+        if c.extra["receivership"]:
+            c.extra["debt"] += m["cost"]
+        else:
+            s.pay(f"corp:{c.id}", "bank", m["cost"])
+        s.tiles = [t for t in s.tiles if t["hex"] != m["hex"]]
+        s.tiles.append({"hex": m["hex"], "tile": m["tile"], "rotation": m["rotation"]})
+        turn["tiles"] += 1
+        turn["hexes"].append(m["hex"])
+        if self.map.is_city(m["hex"]):
+            turn["cities"] += 1
+        s.event("tile", corporation=c.id, hex=m["hex"], tile=m["tile"], rotation=m["rotation"], cost=m["cost"])
+
+    def tokens_left(self, c, kind: str) -> int:
+        placed = sum(1 for x in c.extra["sites"] if x["type"] == kind)
+        return c.extra["supply"][kind] - placed
+
+    def token_places(self, c, turn) -> list[dict]:
+        """5.2.7: a reached city with a free site of the type (black sites are none,
+        5.2.7.2); one token per city until the first 3-train, then one of each type
+        (5.2.7.6); the company's supply (1.9); up to 3 per phase (5.2.4.3)."""
+        if turn["tokens"] >= self.rules["lay_limits"]["company"]["tokens"] or not c.extra["sites"]:
+            return []
+        if c.extra["receivership"]:
+            return []   # 5.4.10: only tokens its minimum route needs (not chosen by players here)
+        board, reached = board_and_reach(self.position(c.id, trains=[]))
+        laid = self.laid()
+        taken = self.taken_sites()
+        per_city = self.phase_row()["tokens_per_city"]
+        out = []
+        for hex_id, k in sorted(reached.stops):
+            if not self.map.is_city(hex_id) or k != 0:
+                continue
+            mine = [x for x in c.extra["sites"] if x["hex"] == hex_id]
+            if len(mine) >= per_city:
+                continue
+            types = self.map.sites(hex_id, laid)
+            for kind in TYPES:
+                if any(x["type"] == kind for x in mine) or self.tokens_left(c, kind) <= 0:
+                    continue
+                if self.token_cost(kind) > c.cash:
+                    continue
+                free = [i for i, t in enumerate(types) if t == kind and (hex_id, i) not in taken]
+                if free:
+                    out.append({"hex": hex_id, "stop": 0, "kind": kind, "slot": free[0],
+                                "cost": self.token_cost(kind)})
+        return out
+
+    def taken_sites(self) -> set:
+        return {(x["hex"], x["slot"]) for c in self.state.corporations for x in c.extra["sites"]}
+
+    def place_token(self, c, m, turn=None, home=False):
+        s = self.state
+        if c.extra["receivership"]:
+            c.extra["debt"] += m["cost"]
+        else:
+            s.pay(f"corp:{c.id}", "bank", m["cost"])
+        site = {"hex": m["hex"], "slot": m["slot"], "type": m["kind"]}
+        if m.get("black"):
+            site["home_black"] = True
+        c.extra["sites"].append(site)
+        c.tokens.append((m["hex"], 0))
+        if turn is not None:
+            turn["tokens"] += 1
+        s.event("token", corporation=c.id, hex=m["hex"], kind=m["kind"], slot=m["slot"], cost=m["cost"],
+                home=home)
+
+    def home_token(self, c):
+        """5.2.5: at its first operation the company buys its home token, of the type the
+        map shows, in its home city; with no vacancy of that type, any vacancy; with none,
+        a black site, where its token keeps its own type (5.2.5.1). (The home tile, when
+        the printed city needs one, is laid in the track phase like any other.)"""
+        if c.extra["sites"] or c.extra["home_done"]:
+            return
+        c.extra["home_done"] = True
+        types = self.map.sites(c.home, self.laid())
+        taken = self.taken_sites()
+        kind = c.extra["home_type"]
+        free = [i for i, t in enumerate(types) if (c.home, i) not in taken]
+        same = [i for i in free if types[i] == kind]
+        other = [i for i in free if types[i] in TYPES]
+        black = [i for i in free if types[i] == "black"]
+        cost = self.token_cost(kind)
+        if same:
+            m = {"hex": c.home, "slot": same[0], "kind": kind, "cost": cost}
+        elif other:
+            kind = types[other[0]]
+            m = {"hex": c.home, "slot": other[0], "kind": kind, "cost": self.token_cost(kind)}
+        elif black:
+            m = {"hex": c.home, "slot": black[0], "kind": kind, "cost": cost, "black": True}
+        else:
+            self.state.event("no_home", corporation=c.id, hex=c.home)
+            return
+        if m["cost"] > c.cash and not c.extra["receivership"]:
+            m["cost"] = c.cash   # never happens with a real par (an active company holds 5 x par)
+        self.place_token(c, m, home=True)
+
+    # --- trains (5.3) ------------------------------------------------------------------
+
+    def bank_trains(self) -> list[dict]:
+        """5.3.8: the lowest size the bank has; the buyer picks S, MX or YD."""
+        left = [r for r in self.state.depot if r["left"]]
+        if not left:
+            return []
+        size = min(r["size"] for r in left)
+        return [r for r in left if r["size"] == size]
+
+    def pool_price(self, name: str) -> int:
+        """5.3.2.1: 60% of face, rounded up (decision)."""
+        face = self.config.price(self.size_of(name))
+        return -(-face * self.rules["pool_train_percent"] // 100)
+
+    def needs_train(self, c) -> bool:
+        return not c.trains
+
+    def train_buys(self, c) -> list[dict]:
+        s = self.state
+        if c.extra["receivership"] and c.trains:
+            return []   # 5.4.3: no more than the minimum
+        forced = self.needs_train(c)
+        pres_cash = s.player[c.president].cash if c.president else 0
+        budget = c.cash + (pres_cash if forced else 0)
+        out = []
+        for r in self.bank_trains():
+            if r["price"] <= c.cash or forced:
+                out.append({"type": "buy_train", "corporation": c.id, "from": "bank", "train": r["train"],
+                            "price": r["price"]})
+        for name in dict.fromkeys(s.market_trains):
+            p = self.pool_price(name)
+            if p <= c.cash or forced:
+                out.append({"type": "buy_train", "corporation": c.id, "from": "market", "train": name, "price": p})
+        if c.president and not c.extra["receivership"]:
+            # from another corporation of the same president (5.3.2; any agreed price from
+            # $1 to face, DIGEST 4.6); a deal between two presidents is not offered
+            for o in s.corporations:
+                if o is c or o.president != c.president or o.extra["receivership"]:
+                    continue
+                for t in o.trains:
+                    if t["status"] == "retired":
+                        continue
+                    face = self.config.price(t["size"])
+                    most = min(face, c.cash)
+                    if most >= 1:
+                        out.append({"type": "buy_train", "corporation": c.id, "from": o.id, "train": t["train"],
+                                    "price": {"min": 1, "max": most}})
+        if forced and out:
+            # 5.3.4: a forced purchase is of the cheapest train (the president funds only that)
+            cheapest = min(x["price"] for x in out if isinstance(x["price"], int))
+            if cheapest > c.cash:
+                out = [x for x in out if isinstance(x["price"], int) and x["price"] == cheapest]
+        del budget
+        return out
+
+    def buy_train(self, c, a, listed):
+        s = self.state
+        price = a.get("price", listed["price"]) if isinstance(listed["price"], dict) else listed["price"]
+        if isinstance(listed["price"], dict):
+            if not isinstance(price, int) or not listed["price"]["min"] <= price <= listed["price"]["max"]:
+                raise Refusal("train.price", f"a train from another corporation costs $1 to its face value, "
+                                             f"within {c.id}'s cash (5.3.4)")
+        short = max(0, price - c.cash)
+        if short:
+            # 5.3.4: the president supplies only what is needed; then receivership with a loan (5.4.1)
+            give = min(short, s.player[c.president].cash)
+            if give:
+                s.pay(player_key(c.president), f"corp:{c.id}", give)
+                s.event("president_funds", corporation=c.id, player=c.president, cash=give)
+            loan = price - c.cash
+            if loan > 0:
+                s.pay("bank", f"corp:{c.id}", loan)
+                c.extra["debt"] += loan
+                self.enter_receivership(c)
+                if c.cell is None:
+                    return   # the move into receivership closed it out (4.3.2): no purchase
+        src = a["from"]
+        if src == "bank":
+            row = next(r for r in s.depot if r["train"] == a["train"])
+            row["left"] -= 1
+            s.pay(f"corp:{c.id}", "bank", price)
+            status = "new"
+        elif src == "market":
+            s.market_trains.remove(a["train"])
+            s.pay(f"corp:{c.id}", "bank", price)
+            status = "used"
+        else:
+            o = s.corp[src]
+            t = next(t for t in o.trains if t["train"] == a["train"] and t["status"] != "retired")
+            o.trains.remove(t)
+            s.pay(f"corp:{c.id}", f"corp:{o.id}", price)
+            status = "used"
+        size = self.size_of(a["train"])
+        c.trains.append({"train": a["train"], "size": size, "status": status})
+        s.event("train", corporation=c.id, train=a["train"], source=src, price=price)
+        if src == "bank":
+            self.new_phase(size)
+        self.trim_trains(c)
+
+    # --- receivership (5.4) and debt (5.11) --------------------------------------------
+
+    def enter_receivership(self, c):
+        """5.4: the marker moves one left (5.4.5); interest from the next OR (5.4.1.2)."""
+        if c.extra["receivership"]:
+            return
+        c.extra["receivership"] = True
+        c.extra["entered_or"] = self.or_counter
+        self.state.event("receivership", corporation=c.id)
+        self.move_marker(c, "left", 1, "receivership")
+
+    def interest(self, c):
+        """5.3.9: 10% of the debt, rounded up, added to it at the end of the Buy Trains
+        phase (not in the OR of entry)."""
+        if c.extra["receivership"] and c.extra["debt"] and c.extra.get("entered_or") != self.or_counter:
+            add = -(-c.extra["debt"] * self.rules["interest_percent"] // 100)
+            c.extra["debt"] += add
+            self.state.event("interest", corporation=c.id, amount=add, debt=c.extra["debt"])
+
+    def pay_debt(self, c):
+        """5.11: cash up to the loan, then the president's cash."""
+        debt = c.extra["debt"]
+        if not debt or c.closed or c.cell is None:
+            return
+        a = min(debt, c.cash)
+        if a:
+            self.state.pay(f"corp:{c.id}", "bank", a)
+        b = min(debt - a, self.state.player[c.president].cash) if c.president else 0
+        if b:
+            self.state.pay(player_key(c.president), "bank", b)
+        c.extra["debt"] -= a + b
+        if a + b:
+            self.state.event("debt_paid", corporation=c.id, amount=a + b, debt=c.extra["debt"])
+
+    def end_of_set(self):
+        """5.4.11: out of receivership at the end of an Operation Set with no debt and
+        some cash."""
+        for c in self.state.corporations:
+            if c.extra["receivership"] and not c.extra["debt"] and c.cash > 0:
+                c.extra["receivership"] = False
+                self.state.event("receivership_ends", corporation=c.id)
+                self.update_president(c)   # 5.4.12: the presidency was frozen until now
+                for t in list(c.trains):
+                    if t["status"] == "retired":
+                        c.trains.remove(t)   # 5.3.6: obsolete trains go once out of receivership
+                        self.state.event("retire", corporation=c.id, train=t["train"])
+
+    # --- running (5.6) -----------------------------------------------------------------
+
+    def runnable(self, c) -> bool:
+        return any(t["status"] in ("new", "restored") or (t["status"] == "retired" and c.extra["receivership"])
+                   for t in c.trains)
+
+    def run(self, c, routes):
+        pos = self.position(c.id)
+        if routes == "best":
+            revenue, chosen = best_run(pos)
+            return chosen, revenue
+        try:
+            problems, declared = audit_run(pos, routes)
+        except InputError as e:
+            raise Refusal("run.malformed", f"the declared run cannot be read: {e} (5.6)") from None
+        if problems:
+            raise Refusal(*problems[0])
+        return [{"train": r["train"], "stops": list(r["stops"])} for r in routes], declared
+
+    # --- dividends (5.7) and the marker (5.8) ------------------------------------------
+
+    def dividend_kinds(self, c, revenue) -> list[str]:
+        if c.extra["receivership"]:
+            return ["hold"]   # 5.4.2
+        kinds = ["hold", "preferred", "split", "all"]
+        if c.cash >= 2 * revenue:
+            kinds.append("all200")   # 5.7.4: it must have the cash
+        return kinds
+
+    def pay_dividend(self, c, revenue: int, kind: str):
+        """5.7: pool shares' part stays with the bank, initial-offering and own shares'
+        with the company; 2x markers do not change dividends (decision)."""
+        s = self.state
+        pot = revenue
+        if kind == "all200":
+            s.pay(f"corp:{c.id}", "bank", 2 * revenue)
+            pot = 3 * revenue
+        paid = {}
+        if kind in ("preferred", "split", "all", "all200"):
+            pref = [x for x in c.extra["certs"] if is_preferred(x)]
+            n_pref = sum(shares_of(x) for x in pref)
+            for x in c.extra["certs"]:
+                n = shares_of(x)
+                if kind == "preferred":
+                    amount = pot * n // n_pref if is_preferred(x) else 0
+                elif kind == "split":
+                    amount = pot * n * (10 if is_preferred(x) else 5) // 100
+                else:
+                    amount = pot * n * 10 // 100
+                if amount:
+                    holder = x["holder"]
+                    key = f"corp:{c.id}" if holder in ("ipo", "treasury") else holder
+                    paid[key] = paid.get(key, 0) + amount
+        total = sum(paid.values())
+        held = pot - total if kind != "all200" else 0
+        if kind == "all200":
+            # what is left of the tripled pot (remainders) stays with the company
+            paid[f"corp:{c.id}"] = paid.get(f"corp:{c.id}", 0) + pot - total
+        if kind == "hold":
+            held = revenue
+        if held:
+            paid[f"corp:{c.id}"] = paid.get(f"corp:{c.id}", 0) + held
+        for key, amount in paid.items():
+            if key != "market":
+                s.pay("bank", key, amount)
+        s.event("dividend", corporation=c.id, kind=kind, revenue=revenue,
+                paid={k.partition(":")[2] or k: v for k, v in paid.items()})
+        c.extra["last_dividend"] = kind
+        direction, steps = self.rules["dividend_moves"][kind]
+        if direction != "none":
+            self.move_marker(c, direction, steps, "dividend")

@@ -1,0 +1,200 @@
+"""The 1831 stock round (4.2-4.8): turns from the FIRST STOCK OPTION holder; a turn
+sells (4.6) and then buys one certificate, or a block of one company (4.7.3); the round
+ends when every player in turn neither sold nor bought (4.8.1)."""
+
+from __future__ import annotations
+
+from ....game.errors import Refusal
+from ....game.round import Step, StepsRound
+from ....game.state import player_key
+from .. import game_certs as certs
+
+
+class StockRound(StepsRound):
+    kind = "stock"
+
+    def __init__(self, game, number):
+        super().__init__(game)
+        self.number = number
+        rules = game.rules
+        self.current = rules.state.title_state["first_stock_option"]
+        self.passes = 0
+        self.started = False
+        self.anyone_acted = False
+        self.sold_by: dict[str, set] = {}
+        rules.draw_card()
+
+    def info(self):
+        return {"kind": self.kind, "number": self.number}
+
+    def next_entity(self):
+        s = self.state
+        if self.passes >= len(s.players):
+            self.game.rules.end_stock_round()
+            return False
+        if self.started:
+            names = [p.name for p in s.players]
+            self.current = names[(names.index(self.current) + 1) % len(names)]
+        self.started = True
+        self.queue = [StockTurn(self.game, self, self.current)]
+        self.queue[0].enter()
+        return True
+
+
+class StockTurn(Step):
+    def __init__(self, game, round_, player):
+        super().__init__(game)
+        self.round = round_
+        self.player = player
+        self.sold: set = set()
+        self.block_corp = None
+        self.bought = 0
+        self.acted = False
+
+    def active(self):
+        return {"player": self.player}
+
+    def _room(self):
+        r = self.game.rules
+        return r.cert_limit() - r.player_certs(self.player)
+
+    def buys(self) -> list[dict]:
+        r, s, name = self.game.rules, self.state, self.player
+        if self.bought >= r.block_size():
+            return []
+        cash = s.player[name].cash
+        room = self._room()
+        out = []
+        if room < 1:
+            return out
+        for c in s.corporations:
+            if self.block_corp is not None and c.id != self.block_corp:
+                continue
+            if c.id in self.round.sold_by.get(name, set()):
+                continue   # 4.6.6, 4.7.4
+            if c.par is None:
+                if self.bought == 0:
+                    pres = next(x for x in c.extra["certs"] if x["kind"] == "president")
+                    for v in r.par_values():
+                        if v * certs.shares_of(pres) <= cash:
+                            out.append({"type": "par", "player": name, "corporation": c.id, "price": v})
+                continue
+            gi = r.gi_room(c, name)
+            for source in ("ipo", "market"):
+                for kind in ("preferred", "common"):
+                    if source == "ipo" and kind == "common" and certs.held(c, "ipo", "preferred"):
+                        continue   # 4.1.1.3: common only when no preferred is left there
+                    cert = r.next_cert(c, kind, source)
+                    if cert is None or (gi is not None and cert["size"] > gi):
+                        continue
+                    if r.cert_price(c, cert, source) <= cash:
+                        out.append({"type": "buy_shares", "player": name, "corporation": c.id, "from": source,
+                                    "kind": kind, "count": 1})
+        return out
+
+    def sells(self) -> list[dict]:
+        if self.bought:
+            return []   # 4.5.1: selling first
+        r, s = self.game.rules, self.state
+        out = []
+        for c in s.corporations:
+            if c.id in self.sold or c.cell is None:
+                continue
+            for kind in ("preferred", "common"):
+                n = r.max_sale(c, self.player, kind)
+                if n:
+                    out.append({"type": "sell_shares", "player": self.player, "corporation": c.id, "kind": kind,
+                                "count": 1 if n == 1 else {"min": 1, "max": n}})
+        return out
+
+    def actions(self):
+        return self.sells() + self.buys() + [{"type": "pass", "player": self.player}]
+
+    def process(self, a):
+        if a.get("player") != self.player:
+            raise Refusal("turn.not-yours", f"it is {self.player}'s turn in the stock round (4.5)")
+        t = a["type"]
+        r = self.game.rules
+        if t == "pass":
+            self._end()
+            return a
+        if t == "sell_shares":
+            return self._sell(a)
+        if t in ("par", "buy_shares"):
+            return self._buy(a)
+        raise Refusal("stock.action", f"a stock turn sells, buys or passes, not {t!r} (4.5)")
+
+    def _sell(self, a):
+        r = self.game.rules
+        c = r.corporation(a["corporation"])
+        kind = a.get("kind", "common")
+        if self.bought:
+            raise Refusal("stock.sell-after-buy", "selling comes before buying in a turn (4.5.1)")
+        if c.id in self.sold:
+            raise Refusal("stock.one-sale", f"all of {c.id}'s stock sold in a turn is one sale (4.6.3.1)")
+        if kind not in ("preferred", "common"):
+            raise Refusal("stock.kind", "kind is 'preferred' or 'common' (4.1)")
+        n = r.max_sale(c, self.player, kind) if c.cell is not None else 0
+        if not 1 <= a["count"] <= n:
+            raise Refusal("stock.sell-limit", f"{self.player} may sell at most {n} {kind} certificate(s) of {c.id} "
+                                              "now (pool limit 5 shares 4.6.1.1, president's certificate 4.6.2, "
+                                              "receivership 4.6.9, GI 4.6.7-8, the bank's cash 4.6.3.4)")
+        r.sell(c, self.player, a["count"] if kind == "preferred" else 0, a["count"] if kind == "common" else 0)
+        self.sold.add(c.id)
+        self.round.sold_by.setdefault(self.player, set()).add(c.id)
+        self._acted()
+        return a
+
+    def _buy(self, a):
+        r = self.game.rules
+        c = r.corporation(a["corporation"])
+        listed = [x for x in self.buys() if x["type"] == a["type"] and x["corporation"] == c.id
+                  and x.get("from") == a.get("from") and x.get("kind", "preferred") == a.get("kind", "preferred")
+                  and x.get("price") == (a.get("price") if a["type"] == "par" else x.get("price"))]
+        if not listed or a.get("count", 1) != 1:
+            raise Refusal(*self._why_not(c, a))
+        if a["type"] == "par":
+            r.start_company(c, self.player, a["price"])
+        else:
+            r.buy_cert(c, self.player, a.get("kind", "preferred"), a["from"])
+        self.block_corp = c.id
+        self.bought += 1
+        self.state.title_state["first_stock_option"] = self.player   # 4.7.12
+        self._acted()
+        if not self.buys():
+            self._end()
+        return a
+
+    def _why_not(self, c, a):
+        r, name = self.game.rules, self.player
+        if a.get("count", 1) != 1:
+            return "stock.one-cert", "certificates are bought one by one (a block is several buys, 4.7.3)"
+        if self.bought >= r.block_size():
+            return "stock.block", f"at most {r.block_size()} certificate(s) this turn (4.7.3, GI 4.2.2)"
+        if self.block_corp and c.id != self.block_corp:
+            return "stock.block", "a block is of one company's stock (4.7.3.1)"
+        if c.id in self.round.sold_by.get(name, set()):
+            return "stock.rebuy", f"{name} sold {c.id} this round (4.6.6, 4.7.4)"
+        if self._room() < 1:
+            return "stock.cert-limit", f"{name} is at the certificate limit {r.cert_limit()} (4.7.7)"
+        if a["type"] == "par":
+            if c.par is not None:
+                return "stock.started", f"{c.id} has a president already (4.1.1.1)"
+            return "stock.par", f"par is one of {r.par_values()} the player can pay (4.7.5)"
+        if c.par is None:
+            return "stock.not-started", f"{c.id}'s president's preferred must be bought first (4.1.1.1)"
+        if a.get("kind") == "common" and a["from"] == "ipo" and certs.held(c, "ipo", "preferred"):
+            return "stock.common", f"{c.id}'s common is sold once no preferred is left (4.1.1.3)"
+        if r.gi_room(c, name) is not None:
+            return "stock.gi-70", f"under Government Intervention at most 70% of {c.id} (4.2.2)"
+        return "stock.none", f"no such {c.id} certificate to buy at a price {name} can pay (4.7)"
+
+    def _acted(self):
+        self.acted = True
+        self.round.passes = 0
+        self.round.anyone_acted = True
+
+    def _end(self):
+        if not self.acted:
+            self.round.passes += 1
+        self.done = True
