@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 
 from ...errors import InputError
+from ...game.ids import Ids
 from ...game.state import Corporation, Player, State, player_key
 from ..tiled import load_data
 from . import game_certs as certs
@@ -27,7 +28,7 @@ VARIANTS = {"extended": "3.1 the extended game (a larger bank)"}
 CARDS = ("first_stock_option", "government_intervention")
 
 
-class Rules(StockRules, OperatingRules):
+class Rules(Ids, StockRules, OperatingRules):
     title = "1831"
 
     def __init__(self, game, players, seed, variants, config):
@@ -125,23 +126,9 @@ class Rules(StockRules, OperatingRules):
 
     # --- ids ---------------------------------------------------------------------------
 
-    def corporation_id(self, name):
-        if not isinstance(name, str):
-            return None
-        return self._aliases.get(name.lower())
-
-    def corporation(self, name):
-        return self.state.corp[self.corporation_id(name)]
-
     def check_ids(self, a: dict, where: str):
+        self.check_player_and_corporation(a, where, "in play")
         s = self.state
-        if "player" in a and a["player"] not in s.player:
-            raise InputError(f"unknown player {a['player']!r} (players: {', '.join(s.player)})", where)
-        if "corporation" in a:
-            cid = self.corporation_id(a["corporation"])
-            if cid is None:
-                raise InputError(f"unknown corporation {a['corporation']!r} (in play: {', '.join(s.corp)})", where)
-            a["corporation"] = cid
         if "train" in a and not any(a["train"] == r["train"] for r in s.depot):
             raise InputError(f"unknown train {a['train']!r} (1831 trains are size + S, MX or YD: "
                              f"{', '.join(r['train'] for r in s.depot)})", where)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ...errors import InputError
+from ...game.ids import Ids
 from ...game.depot import make_depot
 from ...game.market import Market
 from ...game.phase import Phases
@@ -34,7 +35,7 @@ def _data(name: str) -> dict:
 VARIANTS = {"southern_bank": "[17.3] the Southern Bank (P6)"}
 
 
-class Rules(StockRules, OperatingRules, PrivateRules, RedeemRules, MoneyRules):
+class Rules(Ids, StockRules, OperatingRules, PrivateRules, RedeemRules, MoneyRules):
     title = "1832"
 
     def __init__(self, game, players, seed, variants, config):
@@ -92,24 +93,10 @@ class Rules(StockRules, OperatingRules, PrivateRules, RedeemRules, MoneyRules):
 
     # --- ids --------------------------------------------------------------------------
 
-    def corporation_id(self, name):
-        if not isinstance(name, str) or name.lower() not in self._aliases:
-            return None
-        return self._aliases[name.lower()]
-
-    def corporation(self, name):
-        return self.state.corp[self.corporation_id(name)]
-
     def check_ids(self, a: dict, where: str):
         """Unknown ids are bad input (exit 2); aliases become the reference ids."""
+        self.check_player_and_corporation(a, where, "1832")
         s = self.state
-        if "player" in a and a["player"] not in s.player:
-            raise InputError(f"unknown player {a['player']!r} (players: {', '.join(s.player)})", where)
-        if "corporation" in a:
-            cid = self.corporation_id(a["corporation"])
-            if cid is None:
-                raise InputError(f"unknown corporation {a['corporation']!r} (1832: {', '.join(s.corp)})", where)
-            a["corporation"] = cid
         if "private" in a and a["private"] not in s.private:
             raise InputError(f"unknown private {a['private']!r} (this game: {', '.join(s.private)})", where)
         if "train" in a and a["train"] not in {t["name"] for t in self.trains}:

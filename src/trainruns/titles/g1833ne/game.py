@@ -17,6 +17,7 @@ which is invented and says so (``title_state.config_invented``). The rounds are 
 from __future__ import annotations
 
 from ...errors import InputError
+from ...game.ids import Ids
 from ...game.action import SCHEMA
 from ...game.market import Market
 from ...game.state import Corporation, Player, Private, State, corp_key, player_key
@@ -95,7 +96,7 @@ def _check_with_the_route_core(config, where):
             raise InputError(f"the route core refuses it: {e}", where) from None
 
 
-class Rules(StockRules, OperatingRules, TrainRules, MoneyRules):
+class Rules(Ids, StockRules, OperatingRules, TrainRules, MoneyRules):
     title = "1833NE"
 
     def __init__(self, game, players, seed, variants, config):
@@ -154,23 +155,9 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules):
 
     # --- ids --------------------------------------------------------------------------
 
-    def corporation_id(self, name):
-        if not isinstance(name, str) or name.lower() not in self._aliases:
-            return None
-        return self._aliases[name.lower()]
-
-    def corporation(self, name):
-        return self.state.corp[self.corporation_id(name)]
-
     def check_ids(self, a: dict, where: str):
+        self.check_player_and_corporation(a, where, "1833NE")
         s = self.state
-        if "player" in a and a["player"] not in s.player:
-            raise InputError(f"unknown player {a['player']!r} (players: {', '.join(s.player)})", where)
-        if "corporation" in a:
-            cid = self.corporation_id(a["corporation"])
-            if cid is None:
-                raise InputError(f"unknown corporation {a['corporation']!r} (1833NE: {', '.join(s.corp)})", where)
-            a["corporation"] = cid
         if a["type"] == "buy_train" and a.get("from") not in ("bank", "market"):
             cid = self.corporation_id(a.get("from"))
             if cid is None:

@@ -1,0 +1,32 @@
+"""Ids in an action (GAME-CONTRACT.md, "The action log": players by name, corporations by
+the reference ids, rulebook abbreviations accepted). Written once for every title."""
+
+from __future__ import annotations
+
+from ..errors import InputError
+
+
+class Ids:
+    """A title's rules mix this in; they hold ``state`` and ``_aliases`` (a lower-case
+    name or abbreviation -> the corporation's reference id)."""
+
+    def corporation_id(self, name):
+        if not isinstance(name, str):
+            return None
+        return self._aliases.get(name.lower())
+
+    def corporation(self, name):
+        return self.state.corp[self.corporation_id(name)]
+
+    def check_player_and_corporation(self, a: dict, where: str, corporations: str):
+        """An unknown player or corporation is bad input (exit 2); an alias becomes the
+        reference id. ``corporations`` names the list in the message ("1832", "in play")."""
+        s = self.state
+        if "player" in a and a["player"] not in s.player:
+            raise InputError(f"unknown player {a['player']!r} (players: {', '.join(s.player)})", where)
+        if "corporation" in a:
+            cid = self.corporation_id(a["corporation"])
+            if cid is None:
+                raise InputError(f"unknown corporation {a['corporation']!r} ({corporations}: {', '.join(s.corp)})",
+                                 where)
+            a["corporation"] = cid
