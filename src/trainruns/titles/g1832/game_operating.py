@@ -9,6 +9,7 @@ from ...game.errors import Refusal
 from ...game.shares import max_sellable
 from ...game.state import corp_key, player_key
 from . import game_moves
+from ...game.tokens import carry_tokens
 
 
 class OperatingRules:
@@ -96,19 +97,7 @@ class OperatingRules:
         """Tokens, home slots and the Cotton token stay in their city when its tile is
         upgraded; [7.2] a company left with two tokens in one city takes one back."""
         s = self.state
-        for d in s.corporations:
-            if d.home == hex_id:
-                d.home_stop = mapping.get(d.home_stop, d.home_stop)
-            seen, kept = set(), []
-            for h, k in d.tokens:
-                if h == hex_id:
-                    k = mapping.get(k, k)
-                    if (h, k) in seen:
-                        s.event("token_returned", corporation=d.id, hex=h, stop=k)
-                        continue
-                seen.add((h, k))
-                kept.append((h, k))
-            d.tokens = kept
+        carry_tokens(s, hex_id, mapping)   # and the Cotton token, 1832's own
         cotton = s.title_state.get("cotton")
         if cotton and cotton["hex"] == hex_id:
             cotton["stop"] = mapping.get(cotton["stop"], cotton["stop"])

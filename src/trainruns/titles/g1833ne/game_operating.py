@@ -13,6 +13,7 @@ from ...game.errors import Refusal
 from ...game.state import corp_key
 from ...hexgrid import neighbour, opposite, parse_hex_id
 from ..g1832 import game_moves   # the title-agnostic adapter to the route core's moves
+from ...game.tokens import carry_tokens
 
 
 def _tiled():
@@ -275,7 +276,7 @@ class OperatingRules:
         before = next(((t["tile"], t["rotation"]) for t in reversed(s.tiles) if t["hex"] == m["hex"]), None)
         s.tiles.append({"hex": m["hex"], "tile": m["tile"], "rotation": m["rotation"]})
         s.event("tile", corporation=c.id, hex=m["hex"], tile=m["tile"], cost=m["cost"])
-        self._carry_tokens(m["hex"], self._stop_map(m["hex"], before, m["tile"], m["rotation"]))
+        carry_tokens(self.state, m["hex"], self._stop_map(m["hex"], before, m["tile"], m["rotation"]))
         from . import rules
         if m["hex"] == rules.SHERBROOKE and before is None:
             s.event("joint_token", hex=m["hex"], corporations=list(rules.JOINT))
@@ -290,21 +291,6 @@ class OperatingRules:
         return {k: max(cities, key=lambda j: (len(sides & new_sides.get(j, set())), -abs(j - k)), default=0)
                 for k, sides in old_sides.items()}
 
-    def _carry_tokens(self, hex_id, mapping):
-        s = self.state
-        for d in s.corporations:
-            if d.home == hex_id:
-                d.home_stop = mapping.get(d.home_stop, d.home_stop)
-            seen, kept = set(), []
-            for h, k in d.tokens:
-                if h == hex_id:
-                    k = mapping.get(k, k)
-                    if (h, k) in seen:
-                        s.event("token_returned", corporation=d.id, hex=h, stop=k)
-                        continue
-                seen.add((h, k))
-                kept.append((h, k))
-            d.tokens = kept
 
     def why_not_lay(self, c, a, lays):
         if a["hex"] in self.blocked_hexes():
