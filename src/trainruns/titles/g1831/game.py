@@ -15,6 +15,7 @@ import random
 
 from ...errors import InputError
 from ...game.ids import Ids
+from ...game.report import PlayerReport
 from ...game.state import Corporation, Player, State, player_key
 from ..tiled import load_data
 from . import game_certs as certs
@@ -28,7 +29,7 @@ VARIANTS = {"extended": "3.1 the extended game (a larger bank)"}
 CARDS = ("first_stock_option", "government_intervention")
 
 
-class Rules(Ids, StockRules, OperatingRules):
+class Rules(Ids, PlayerReport, StockRules, OperatingRules):
     title = "1831"
 
     def __init__(self, game, players, seed, variants, config):
@@ -213,12 +214,6 @@ class Rules(Ids, StockRules, OperatingRules):
                                 "government_intervention": t["government_intervention"],
                                 "cards_left": len(t["deck"]), "cards_drawn": list(t["cards_drawn"]),
                                 "block_size": self.block_size(), "operation_set": list(self.or_set or [])}}
-
-    def _player_json(self, p):
-        s = self.state
-        return {"name": p.name, "cash": p.cash, "committed": p.committed, "certificates": self.player_certs(p.name),
-                "shares": s.player_shares(p.name), "privates": [], "value": self.value(p.name),
-                "bankrupt": p.bankrupt}
 
     def _corp_json(self, c):
         sh = c.shares

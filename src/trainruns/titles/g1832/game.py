@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from ...errors import InputError
 from ...game.ids import Ids
+from ...game.report import PlayerReport
 from ...game.depot import make_depot
 from ...game.market import Market
 from ...game.phase import Phases
@@ -35,7 +36,7 @@ def _data(name: str) -> dict:
 VARIANTS = {"southern_bank": "[17.3] the Southern Bank (P6)"}
 
 
-class Rules(Ids, StockRules, OperatingRules, PrivateRules, RedeemRules, MoneyRules):
+class Rules(Ids, PlayerReport, StockRules, OperatingRules, PrivateRules, RedeemRules, MoneyRules):
     title = "1832"
 
     def __init__(self, game, players, seed, variants, config):
@@ -219,13 +220,6 @@ class Rules(Ids, StockRules, OperatingRules, PrivateRules, RedeemRules, MoneyRul
     @staticmethod
     def _owner_kind(owner):
         return owner.partition(":")[0] if owner else None
-
-    def _player_json(self, p):
-        s = self.state
-        return {"name": p.name, "cash": p.cash, "committed": p.committed, "certificates": self.player_certs(p.name),
-                "shares": s.player_shares(p.name),
-                "privates": [x.id for x in s.privates if x.owner == player_key(p.name) and x.open],
-                "value": self.value(p.name), "bankrupt": p.bankrupt}
 
     def _corp_json(self, c):
         sh = c.shares

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from ...errors import InputError
 from ...game.ids import Ids
+from ...game.report import PlayerReport
 from ...game.action import SCHEMA
 from ...game.market import Market
 from ...game.state import Corporation, Player, Private, State, corp_key, player_key
@@ -96,7 +97,7 @@ def _check_with_the_route_core(config, where):
             raise InputError(f"the route core refuses it: {e}", where) from None
 
 
-class Rules(Ids, StockRules, OperatingRules, TrainRules, MoneyRules):
+class Rules(Ids, PlayerReport, StockRules, OperatingRules, TrainRules, MoneyRules):
     title = "1833NE"
 
     def __init__(self, game, players, seed, variants, config):
@@ -255,13 +256,6 @@ class Rules(Ids, StockRules, OperatingRules, TrainRules, MoneyRules):
                                 "luxury_ferry": t["luxury_ferry"], "flipped_privates": list(t["flipped"]),
                                 "lowell_merchants_bought": t["lowell_merchants_bought"],
                                 "first_operating_round_done": t["first_or_done"]}}
-
-    def _player_json(self, p):
-        s = self.state
-        return {"name": p.name, "cash": p.cash, "committed": p.committed, "certificates": self.player_certs(p.name),
-                "shares": s.player_shares(p.name),
-                "privates": [x.id for x in s.privates if x.owner == player_key(p.name) and x.open],
-                "value": self.value(p.name), "bankrupt": p.bankrupt}
 
     def _corp_json(self, c):
         sh = c.shares
