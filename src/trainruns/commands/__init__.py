@@ -5,7 +5,7 @@ Each module has ``register(subparsers)``, which adds its subparser and sets
 and raises :class:`~trainruns.errors.InputError` on bad input (exit 2).
 """
 
-COMMANDS = ["solve", "audit", "draw", "whatif", "bench", "play", "replay", "serve"]
+COMMANDS = ["solve", "audit", "draw", "whatif", "bench", "play", "replay", "serve", "daemon"]
 
 # what a running command still prints when Ctrl-C ends it (the best run so far of a
 # solve with a time limit); trainruns.cli calls them, once, before its last line

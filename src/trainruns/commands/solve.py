@@ -24,6 +24,9 @@ def register(sub):
                         "(cpsat), the CP-SAT model over the track graph with no routes listed (flow) "
                         "or auto: branch and bound, CP-SAT if it explodes, flow when the routes are too many (default)")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    p.add_argument("--daemon", action="store_true",
+                   help="have the warm daemon answer (started on demand; same output; in-process "
+                        "when none answers yet). TRAINRUNS_DAEMON=1 does it for every solve; docs/daemon.md")
     p.set_defaults(func=run)
 
 
