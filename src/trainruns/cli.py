@@ -64,13 +64,20 @@ def main(argv=None):
         return _run(argv, time.perf_counter(), process=False)
     started = process_start()
     argv = sys.argv[1:]
-    from .daemon.client import forward, strip_flag, wanted
+    if argv == ["--version"]:
+        # (what argparse's --version prints, without building the parser)
+        from . import __version__
 
-    if wanted(argv):
-        argv = strip_flag(argv)
-        code = forward(argv, started)
-        if code is not None:
-            return code
+        print(f"trainruns {__version__}")
+        return 0
+    if argv and argv[0] == "solve":  # the only command the daemon answers (for now)
+        from .daemon.client import forward, strip_flag, wanted
+
+        if wanted(argv):
+            argv = strip_flag(argv)
+            code = forward(argv, started)
+            if code is not None:
+                return code
     return run_process(argv, started)
 
 

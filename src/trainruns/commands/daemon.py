@@ -6,12 +6,8 @@ longer the first time on a machine); ``status`` exits 1 when no daemon runs (a
 negative verdict); ``stop`` lets running commands finish. docs/daemon.md tells more.
 """
 
-import json
-import socket
 import sys
 import time
-
-from ..errors import InputError
 
 START_SECONDS = 120.0  # the first start on a machine compiles the kernels
 
@@ -26,7 +22,10 @@ def register(sub):
 
 def ask(op, timeout=2.0):
     """The daemon's reply to ``op`` (status, stop), or None when none answers."""
+    import socket
+
     from ..daemon import Unsafe, receive, send, socket_path
+    from ..errors import InputError
 
     try:
         path = socket_path()
@@ -45,6 +44,8 @@ def ask(op, timeout=2.0):
 
 
 def run(args):
+    import json
+
     from ..daemon import socket_path
 
     if args.action == "status":

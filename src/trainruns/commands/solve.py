@@ -4,8 +4,15 @@ import json
 import sys
 import time
 
-from ..board import stop_name
 from . import add_memory, add_time_limit, on_interrupt
+
+
+def stop_name(board, ref):
+    """:func:`trainruns.board.stop_name` (loaded when a run is printed, not when the
+    parser is built: ``--help`` stays fast)."""
+    from ..board import stop_name as name
+
+    return name(board, ref)
 
 # The search (numba, ortools) is imported when a command runs, not when the parser is
 # built: `trainruns --help` stays fast.
