@@ -7,7 +7,8 @@ them on a local cluster of N single-threaded worker processes; ``scheduler=ADDRE
 (docs/cluster.md: starting a scheduler and workers on several machines). ``fn`` must be
 a module-level function of trainruns (workers import it by name; each worker loads the
 numba kernels once), and every item and result picklable. ``tick(done, total, result)``
-is called as each job finishes (in finishing order), for a progress bar.
+is called for each job's result as it arrives (jobs go to the workers in chunks; see
+``CHUNKS_PER_SLOT``), for a progress bar.
 
 The engine is Dask (``dask.distributed``): one API from a laptop's cores to a cluster
 of machines, with its own scheduling, retries of lost workers and dashboard; it is
@@ -54,19 +55,46 @@ def _on_dask(fn, items, workers, scheduler, tick):
                                    dashboard_address=None)
             client = Client(cluster)
         try:
+            chunks = _chunks(len(items), _slots(client))
             # pure=False: equal items are still separate jobs (a benchmark times each)
-            futures = client.map(fn, items, pure=False)
+            futures = client.map(_run_chunk, [fn] * len(chunks), [items[a:b] for a, b in chunks], pure=False)
             index = {f.key: i for i, f in enumerate(futures)}
             out = [None] * len(items)
             done = 0
             for future in as_completed(futures):
-                out[index[future.key]] = result = future.result()
-                done += 1
-                if tick:
-                    tick(done, len(items), result)
+                a, b = chunks[index[future.key]]
+                out[a:b] = results = future.result()
+                for result in results:
+                    done += 1
+                    if tick:
+                        tick(done, len(items), result)
             return out
         finally:
             client.close()
     finally:
         if cluster is not None:
             cluster.close()
+
+
+# jobs per worker slot, in chunks: each Dask task costs the scheduler about a
+# millisecond (far more on a busy machine), against a few milliseconds per position, so
+# jobs go in chunks, CHUNKS_PER_SLOT per worker thread (enough to balance the load)
+CHUNKS_PER_SLOT = 8
+
+
+def _slots(client) -> int:
+    try:
+        return max(1, sum(w.get("nthreads", 1) for w in client.scheduler_info()["workers"].values()))
+    except (KeyError, TypeError, OSError):
+        return 1
+
+
+def _chunks(n: int, slots: int) -> list:
+    """``[(start, end)]`` covering ``range(n)`` in order."""
+    size = max(1, -(-n // (slots * CHUNKS_PER_SLOT)))
+    return [(a, min(a + size, n)) for a in range(0, n, size)]
+
+
+def _run_chunk(fn, chunk):
+    """One Dask task: ``fn`` on each job of ``chunk``, in order."""
+    return [fn(x) for x in chunk]
