@@ -94,6 +94,7 @@ def _run(argv, started, process):
     if process:
         import signal
 
+        _finishing()  # made before any Ctrl-C: the handler's watchdog thread shares it
         signal.signal(signal.SIGINT, _on_sigint)
     try:
         return _main(argv, started)
