@@ -27,7 +27,7 @@ from trainruns.compile import compile_board
 from trainruns.generate import hard_board, random_board
 from trainruns.greedy import greedy_run
 from trainruns.limits import Limits
-from trainruns.search import stop_value_bound
+from trainruns.value import stop_value_bound
 
 ROOT = Path(__file__).resolve().parent.parent
 LATE = ROOT / "fixtures" / "1832" / "whatif_late.json"
@@ -196,11 +196,11 @@ def test_memory_option(tmp_path, capsys):
 
 def test_cut_route_list_never_answers_below_the_quick_run(monkeypatch):
     import trainruns.cpsat_flow as flow
-    import trainruns.search as search
+    import trainruns.enumeration as enumeration
 
     pos = hard_board(1, n_hexes=30)
     exact = solve(pos)
-    monkeypatch.setattr(search, "MAX_ROUTES", 30)
+    monkeypatch.setattr(enumeration, "MAX_ROUTES", 30)
     monkeypatch.setattr(flow, "improve", lambda compiled, run, **kw: run)
     board = load_position(pos)
     compiled = compile_board(board)
@@ -213,7 +213,9 @@ def test_cut_route_list_never_answers_below_the_quick_run(monkeypatch):
 # --- the bound: the best one known -------------------------------------------------------
 
 def test_stopped_search_reports_the_lowest_bound_it_saw():
-    from trainruns.search import Progress, assign_trains, enumerate_all
+    from trainruns.assignment import assign_trains
+    from trainruns.enumeration import enumerate_all
+    from trainruns.progress import Progress
 
     class Seen(Progress):
         def __init__(self):

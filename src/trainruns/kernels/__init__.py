@@ -1,5 +1,6 @@
 """numba kernels. Each works on the flat arrays of :mod:`trainruns.compile` only and is
-compiled once per machine (``cache=True``); :mod:`trainruns.search` is their Python API."""
+compiled once per machine (``cache=True``); :mod:`trainruns.enumeration` and
+:mod:`trainruns.assignment` are their Python API."""
 
 
 _loaded = False
