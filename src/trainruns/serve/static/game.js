@@ -1,5 +1,6 @@
 // trainruns serve, game mode: the table's page. Plain JS, no build step; common.js first.
-// Every browser polls /api/version and redraws when another one has acted.
+// Every browser follows the server's changes (watch in common.js) and redraws when
+// another one has acted.
 "use strict";
 
 let game = null;        // the server's /api/state (game mode)
@@ -182,7 +183,8 @@ function showMarket(market, corporations) {
     const box = row[c];
     if (!box) return el("td", { class: "none" });
     const stack = market.stacks[`${r},${c}`] || [];
-    return el("td", { class: `zone-${box.zone}`, title: `${box.price}` }, el("div", { class: "price" }, String(box.price)),
+    const price = box.preferred !== undefined ? `${box.price}/${box.preferred}` : String(box.price);
+    return el("td", { class: `zone-${box.zone}`, title: price }, el("div", { class: "price" }, price),
       ...stack.map((id) => el("div", { class: "mtoken", "data-corporation": id,
         style: `background:${game.colors[id] || "#26364a"};color:${game.text_colors[id] || "#fff"}` }, id)));
   })));
@@ -295,13 +297,11 @@ function show(s) {
 
 // --- several browsers at one table ----------------------------------------------------------
 
-async function poll() {
-  try {
-    const v = await api("api/version");
-    if (!game || v.version !== game.version) show(await api("api/state"));
-  } catch (e) { /* the server may be restarting; try again */ }
-  setTimeout(poll, 1500);
-}
-
 $("undo").addEventListener("click", () => act({ type: "undo" }));
-api("api/state").then((s) => { show(s); setTimeout(poll, 1500); }).catch((e) => toast(e.message));
+api("api/state").then((s) => {
+  show(s);
+  // another browser's action: the new state, at once (common.js: events, else polling)
+  watch(s.session, async (now) => {
+    if (!game || now.version !== game.version) show(await api("api/state"));
+  });
+}).catch((e) => toast(e.message));
