@@ -54,3 +54,20 @@ def opening(title):
         a = choose(game)
         decisions.append(a)
         game.act(a)
+
+
+def to_first_paying_run(title, limit=400):
+    """On from the start (the same policy) until a corporation may run trains whose
+    best run pays something (for the screenshots: a run drawn on the map)."""
+    from trainruns.load import solve
+
+    players, seed = OPENINGS[title]
+    game = Game(title, players, seed=seed)
+    decisions = []
+    for _ in range(limit):
+        if any(a["type"] == "run_routes" for a in game.actions()) and solve(game.position()).revenue > 0:
+            break
+        a = choose(game)
+        decisions.append(a)
+        game.act(a)
+    return decisions, game

@@ -233,13 +233,11 @@ def test_a_long_solve_shows_progress_and_blocks_no_request(tmp_path, monkeypatch
 
 
 def test_new_game_refuses_to_overwrite(tmp_path):
-    import subprocess
-    import sys
+    from test_serve_http import _serve
 
     log = tmp_path / "exists.json"
     log.write_text("{}")
-    r = subprocess.run([sys.executable, "-m", "trainruns", "serve", "--new", "1832", "--players", "A,B", str(log)],
-                       capture_output=True, text=True, timeout=120)
+    r = _serve("--new", "1832", "--players", "A,B", str(log))
     assert r.returncode == 2 and "already exists" in r.stderr and len(r.stderr.strip().splitlines()) == 1
     assert log.read_text() == "{}"
 

@@ -36,6 +36,8 @@ function describe(a) {
     case "exchange": return `exchange ${a.private} for a share of ${a.corporation}`;
     case "trade_private": return `buy ${a.private} from ${a.from} for ${money(a.price)}`;
     case "buy_token": return `buy a ${a.kind} token`;
+    case "issue_shares": return `issue ${money(a.count)} share${a.count === 1 ? "" : "s"} of ${a.corporation}`;
+    case "redeem_shares": return `redeem ${money(a.count)} share${a.count === 1 ? "" : "s"} of ${a.corporation}`;
     default: {
       const rest = Object.entries(a).filter(([k]) => !["type", "player", "corporation"].includes(k))
         .map(([k, v]) => `${k} ${range(v) ? money(v) : JSON.stringify(v)}`);
@@ -49,7 +51,8 @@ const TYPE_NAMES = {
   sell_shares: "Sell shares", lay_tile: "Lay a tile", place_token: "Place a token", run_routes: "Run trains",
   dividend: "Dividend", buy_train: "Buy a train", discard_train: "Discard a train", protect: "Protect a price",
   redeem: "Redeem a share", reissue: "Reissue a share", exchange: "Exchange a private", trade_private: "Trade a private",
-  buy_token: "Buy a token",
+  buy_token: "Buy a token", issue_shares: "Issue shares", redeem_shares: "Redeem shares", buy_ferry: "Buy a ferry",
+  accept: "Accept",
 };
 
 // --- acting -------------------------------------------------------------------------------
