@@ -112,8 +112,9 @@ def test_a_variant_is_the_engines(empty):
 
 
 def test_load_a_saved_or_uploaded_log(playing, folder):
-    """A log in the folder is listed and opened; an uploaded log is saved under its name
-    and opened; the game left behind is saved as it was."""
+    """A log in the folder is listed and opened (not a file that is no log, nor a link
+    leading out of the folder); an uploaded log is saved under its name and opened; the
+    game left behind is saved as it was."""
     client, table = playing
     left = json.loads((folder / "table.json").read_text())
     decisions, game, _ = opening("1833NE")
@@ -121,6 +122,8 @@ def test_load_a_saved_or_uploaded_log(playing, folder):
     log = dict(Game("1833NE", players, seed).log(), actions=decisions)
     (folder / "saved.json").write_text(json.dumps(log))
     (folder / "notes.json").write_text('{"not": "a log"}')
+    (folder.parent / "elsewhere.json").write_text(json.dumps(log))
+    os.symlink(folder.parent / "elsewhere.json", folder / "link.json")  # leads out: not listed
     listed = client.get("/api/games").json()
     assert [g["name"] for g in listed["logs"]] == ["saved.json", "table.json"] and listed["current"] == "table.json"
     state = client.post("/api/games/load", json={"name": "saved.json"}).json()

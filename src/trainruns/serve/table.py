@@ -76,7 +76,8 @@ class Table:
         folder (newest first), each with its title, players and decisions so far."""
         logs = []
         try:
-            entries = [e for e in os.scandir(self.folder) if e.name.endswith(".json") and NAME.fullmatch(e.name)]
+            entries = [e for e in os.scandir(self.folder)
+                       if e.name.endswith(".json") and NAME.fullmatch(e.name) and not e.is_symlink()]
         except OSError as e:
             raise InputError(f"cannot list the games folder ({e.strerror})", "games") from None
         entries.sort(key=lambda e: e.stat().st_mtime if e.is_file() else 0, reverse=True)

@@ -226,7 +226,9 @@ async function openGames() {
       } catch (e) {
         throw new Error(`${file.name}: not JSON (${e.message})`);
       }
-      await api("api/games/load", { name: file.name, log });
+      // a downloaded file may be "table (1).json": the folder takes plain names only
+      const name = file.name.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[.-]+/, "") || "uploaded.json";
+      await api("api/games/load", { name, log });
       opened();
     } catch (e) { fail(e); }
     upload.value = "";
