@@ -346,3 +346,27 @@ def test_the_last_chance_merger_phase_is_for_one_presidents_companies_only():
     r.start_last_chance()
     assert g.state.title_state["last_chance"] == "pending"
     assert r.last_chance_turns() == [] and g.state.title_state["last_chance"] == "done"
+
+
+def test_a_system_president_may_help_buy_the_cheapest_train_with_his_cash_only():
+    """[11.6.7] System Trains: with trains, but no more than one shell's limit, the
+    president may pay what the treasury lacks for the cheapest train (no share sales)."""
+    from trainruns.game.steps.buy_train import BuyTrainStep
+
+    g = new()
+    sysc = _system(g)
+    s, r = g.state, g.rules
+    for row in s.depot[:2]:
+        row["left"] = 0       # the bank sells 4-trains ($300): phase 4
+    s.phase = "4"
+    sysc.trains = ["4"]
+    s.pay(f"corp:{sysc.id}", "bank", sysc.cash - 100)
+    s.pay(player_key("A"), "bank", s.player["A"].cash - 250)
+    step = BuyTrainStep(g, sysc)
+    buys = [a for a in r.train_buys(step) if a["from"] in ("bank", "market")]
+    assert buys == [{"type": "buy_train", "corporation": "AMTK", "from": "bank", "train": "4", "price": 300}]
+    r.train_process(step, buys[0])
+    assert sysc.cash == 0 and s.player["A"].cash == 50 and sysc.trains == ["4", "4"]
+    sysc.trains = ["4"] * 4                      # more than one shell's limit (3): no help
+    s.pay("bank", player_key("A"), 1000)
+    assert [a for a in r.train_buys(step) if a["from"] in ("bank", "market")] == []

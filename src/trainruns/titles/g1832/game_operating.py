@@ -298,7 +298,7 @@ class OperatingRules:
         affordable = [x for x in sources if x[2] <= c.cash]
         if affordable or not forced:
             return [{"type": "buy_train", "corporation": c.id, "from": f, "train": t, "price": p}
-                    for f, t, p in affordable] + self._company_trains(c, listed_only=True)
+                    for f, t, p in affordable + self.system_help(c, sources)] + self._company_trains(c, listed_only=True)
         cheapest = min(p for _f, _t, p in sources)
         pres = self.state.player[c.president]
         if c.cash + pres.cash >= cheapest:
@@ -314,6 +314,18 @@ class OperatingRules:
             out.append({"type": "sell_shares", "player": pres.name, "corporation": d.id,
                         "count": 1 if most == 1 else {"min": 1, "max": most}})
         return out
+
+    def system_help(self, c, sources):
+        """[11.6.7] the president of a System with trains, but no more than one shell's
+        limit, may help buy the cheapest train from the bank or the market with his own
+        cash (no share sales; the treasury is emptied)."""
+        if not c.extra.get("system") or not c.trains or len(c.trains) > self.phases.limit(self.state.phase) \
+                or not sources:
+            return []
+        cheapest = min(p for _f, _t, p in sources)
+        if c.cash >= cheapest or c.cash + self.state.player[c.president].cash < cheapest:
+            return []
+        return [x for x in sources if x[2] == cheapest]
 
     def _company_trains(self, c, listed_only):
         """[10] Train Cost: a train from another company at any agreed price of at
