@@ -83,6 +83,30 @@ def test_no_time_at_all_still_gives_the_quick_run():
     assert verdict.declared_revenue == stopped.revenue
 
 
+def test_kernels_still_compiling_at_the_deadline_give_the_quick_run(monkeypatch):
+    # issue 13 "a time limit holds in every stage": the first solve on a machine compiles
+    # the kernels (minutes on a busy machine, seen: 288 s) and cannot be cut short; with a
+    # limit the quick run answers while they go on compiling behind
+    import threading
+
+    import trainruns.kernels as kernels
+
+    board = load_position(LATE)
+    exact = solve(board)
+    release = threading.Event()
+    monkeypatch.setattr(kernels, "_loaded", False)
+    monkeypatch.setattr(kernels, "_warming", None)
+    monkeypatch.setattr(kernels, "warm_up", lambda: release.wait(30))
+    try:
+        stopped = solve(board, time_limit=1.5)
+    finally:
+        release.set()
+    assert kernels._warming is not None  # the loading was started, and left running
+    assert not stopped.optimal and stopped.candidates == 0
+    assert stopped.revenue > 0
+    honest(stopped, exact.revenue)
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_quick_run_is_legal_and_below_the_optimum(seed):
     # CONTRACT.md plain rules: the quick run is a run like any other
