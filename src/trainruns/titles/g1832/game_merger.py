@@ -34,6 +34,7 @@ from __future__ import annotations
 from ...game.errors import Refusal
 from ...game.shares import certificates, scaled, seat_order_from, update_president
 from ...game.state import Corporation, corp_key, player_key
+from ..tiled import load_data
 from . import game_moves
 
 
@@ -119,10 +120,13 @@ class MergerRules:
     def _system_ids(self):
         return [x["id"] for x in self._systems_data()]
 
-    def _systems_data(self):
-        from .game import _data
+    def merge_refusal(self, a, listed):
+        return check_merge_refusal(self, a, listed)
 
-        return _data("companies.json")["systems"]
+    def _systems_data(self):
+        # the title's data files, read once (game.py reads them the same way; importing
+        # game.py from here would close an import cycle)
+        return load_data(__package__, "companies.json")["systems"]
 
     def takeover_cost(self, x, y) -> int:
         """[11.7] players' and open-market shares at the market price, unsold shares at
@@ -379,7 +383,8 @@ class MergerRules:
 
 
 def check_merge_refusal(rules, a, listed):
-    """The rule a refused ``merge`` breaks, for its message."""
+    """The rule a refused ``merge`` breaks, for its message (the merger step asks it
+    through ``rules.merge_refusal``: the steps never import the rules, which build them)."""
     s = rules.state
     x = s.corp.get(a["corporation"])
     y = s.corp.get(a.get("with"))
