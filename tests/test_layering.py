@@ -3,8 +3,9 @@ with Python's ast, every ``import`` of a trainruns module (at module level or in
 function) points to a module in the same layer or a lower one, and the import graph
 has no cycle. Layers, from the top: the commands, the CLI, its daemon and the web page (serve); the game engines
 (trainruns.game and each title's game*.py modules); the services (loading a position
-through its title, audit, whatif, drawing); the titles' route rules; the route core
-(reading fields, compiling, reach, search); the kernels and the plain data types."""
+through its title, audit, whatif, drawing); the titles' route rules; the search's engine
+policy (search.py); the route core (reading fields, compiling, reach, enumeration,
+assignment, route description); the kernels and the plain data types."""
 
 import ast
 import pathlib
@@ -20,12 +21,15 @@ LAYERS = [
     (4, ("trainruns.game",)),
     (3, ("trainruns.load", "trainruns.audit", "trainruns.whatif", "trainruns.draw", "trainruns.declared")),
     (2, ("trainruns.titles",)),
-    (1, ("trainruns.position", "trainruns.compile", "trainruns.reach", "trainruns.search", "trainruns.cpsat_flow",
-         "trainruns.value", "trainruns.engines", "trainruns.enumerate", "trainruns.assign", "trainruns.describe",
-         "trainruns.track", "trainruns.greedy", "trainruns.limits")),
+    # the engine policy (search.py) stands above the stages it runs: enumeration,
+    # assignment, route description, the flow model never call back into it
+    (1.5, ("trainruns.search",)),
+    (1, ("trainruns.position", "trainruns.compile", "trainruns.reach", "trainruns.cpsat_flow",
+         "trainruns.value", "trainruns.enumeration", "trainruns.routeset", "trainruns.assignment",
+         "trainruns.describe", "trainruns.track", "trainruns.greedy")),
     (0, ("trainruns.kernels", "trainruns.board", "trainruns.errors", "trainruns.hexgrid", "trainruns.colors",
          "trainruns.schema", "trainruns.result", "trainruns.trains", "trainruns.geometry", "trainruns.cpsat",
-         "trainruns.generate")),
+         "trainruns.generate", "trainruns.progress", "trainruns.limits")),
 ]
 # trainruns.audit_track is the audit's helper: a service (prefix trainruns.audit)
 

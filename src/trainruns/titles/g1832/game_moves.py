@@ -99,6 +99,19 @@ def audit_run(position: dict, routes: list) -> tuple[list, int, int]:
     return ([(p.rule, p.message) for p in result.problems], result.declared_revenue, result.best_revenue)
 
 
+@lru_cache(maxsize=1024)
+def _reach(key: str) -> frozenset:
+    from ...reach import reach
+
+    return frozenset(reach(_board(json.loads(key))).stops)
+
+
+def reached_stops(position: dict) -> frozenset:
+    """Every city ``(hex, stop)`` a run of unlimited length of the company reaches
+    ([11] Merger Eligibility: one company reaches the other's token)."""
+    return _reach(_key(position))
+
+
 def has_route(position: dict) -> bool:
     """Whether the company has a legal route of any length ([10] Requirement to Own a
     Train): the position with one train of the smallest length in the phase finds a
