@@ -103,7 +103,7 @@ def audit_run(position: dict, routes: list) -> tuple[list, int, int]:
 def _reach(key: str) -> frozenset:
     from ...reach import reach
 
-    return frozenset(reach(_board(json.loads(key))).stops)
+    return frozenset(reach(_board_of(key)).stops)
 
 
 def reached_stops(position: dict) -> frozenset:
