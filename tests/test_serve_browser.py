@@ -227,7 +227,7 @@ def test_play_the_first_rounds_of_1832_by_clicking(driver, table):
 
     decisions, final = first_rounds()
     driver.get(table.url)
-    wait_for(driver, lambda d: d.find_elements("id", "games-open"), what="the page")
+    wait_for(driver, lambda d: text_of(d, "heading"), what="the page, its scripts run")
     before = sorted(p.name for p in table.folder.iterdir())
     start_from_the_form(driver, "1832", PLAYERS, SEED, "../t1832")
     error = wait_for(driver, lambda d: text_of(d, "games-error"), what="the refusal")
