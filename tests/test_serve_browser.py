@@ -192,9 +192,11 @@ def choose(d, action):
 
 
 def players_shown(d):
-    rows = d.find_elements("css selector", "#players tr")[1:]
-    return {r.find_elements("tag name", "td")[0].text.rstrip(" ★"): int(r.find_elements("tag name", "td")[1].text)
-            for r in rows}
+    """The players' cash in the Players table (read in one script: a redraw cannot
+    split the reading)."""
+    rows = d.execute_script('return [...document.querySelectorAll("#players tr")].slice(1)'
+                            '.map((r) => [...r.cells].map((c) => c.textContent))')
+    return {r[0].rstrip(" ★"): int(r[1]) for r in rows}
 
 
 def cash(game):
