@@ -192,9 +192,11 @@ def choose(d, action):
 
 
 def players_shown(d):
-    rows = d.find_elements("css selector", "#players tr")[1:]
-    return {r.find_elements("tag name", "td")[0].text.rstrip(" ★"): int(r.find_elements("tag name", "td")[1].text)
-            for r in rows}
+    """The players' cash in the Players table (read in one script: a redraw cannot
+    split the reading)."""
+    rows = d.execute_script('return [...document.querySelectorAll("#players tr")].slice(1)'
+                            '.map((r) => [...r.cells].map((c) => c.textContent))')
+    return {r[0].rstrip(" ★"): int(r[1]) for r in rows}
 
 
 def cash(game):
@@ -227,7 +229,7 @@ def test_play_the_first_rounds_of_1832_by_clicking(driver, table):
 
     decisions, final = first_rounds()
     driver.get(table.url)
-    wait_for(driver, lambda d: d.find_elements("id", "games-open"), what="the page")
+    wait_for(driver, lambda d: text_of(d, "heading"), what="the page, its scripts run")
     before = sorted(p.name for p in table.folder.iterdir())
     start_from_the_form(driver, "1832", PLAYERS, SEED, "../t1832")
     error = wait_for(driver, lambda d: text_of(d, "games-error"), what="the refusal")

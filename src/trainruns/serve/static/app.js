@@ -309,6 +309,9 @@ api("api/state").then((s) => {
   show(s);
   // another browser's change: the new state (common.js: events, else polling)
   watch(s.session, async (now) => {
-    if (!state || now.version !== state.version) show(await api("api/state"));
+    if (!state || now.version > state.version) {
+      const fresh = await api("api/state");
+      if (!state || fresh.version > state.version) show(fresh);  // not when this page's own change came first
+    }
   });
 }).catch((e) => toast(e.message));

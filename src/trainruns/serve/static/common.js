@@ -242,7 +242,6 @@ async function openGames() {
   if (!dlg.open) dlg.showModal();
 }
 
-document.addEventListener("DOMContentLoaded", () => {
-  document.body.append(el("dialog", { id: "games", "aria-label": "games" }));
-  $("games-open")?.addEventListener("click", openGames);
-});
+// the pages load their scripts at the end of <body>: the header is there already
+document.body.append(el("dialog", { id: "games", "aria-label": "games" }));
+$("games-open")?.addEventListener("click", openGames);

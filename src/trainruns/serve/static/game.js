@@ -261,7 +261,9 @@ async function loadMap(version, key) {
 }
 
 function show(s) {
-  const changed = !game || game.version !== s.version;
+  // one version, one drawing: the answer to this page's own action and the event of it
+  // may both bring it, and an older one may arrive after a newer one
+  if (game && s.session === game.session && s.version <= game.version) return;
   game = s;
   document.body.dataset.version = String(s.version);
   document.body.classList.toggle("stock-round", s.state.round.kind !== "operating");
@@ -288,14 +290,12 @@ function show(s) {
   $("depot").replaceChildren(el("p", {}, "Trains: ", ...st.depot.filter((d) => d.left !== 0).map((d) =>
     el("span", { class: "chip" }, `${d.train} ×${d.left ?? "∞"} · ${d.price}`))));
   showMarket(s.market, st.corporations);
-  if (changed) {
-    hexFilter = null;
-    declaring = null;
-    $("run-box").hidden = true;
-    loadMap(s.version, s.map_key);
-    if (s.solve) follow(s.solve, showRun);
-    controls();
-  }
+  hexFilter = null;
+  declaring = null;
+  $("run-box").hidden = true;
+  loadMap(s.version, s.map_key);
+  if (s.solve) follow(s.solve, showRun);
+  controls();
 }
 
 // --- several browsers at one table ----------------------------------------------------------
