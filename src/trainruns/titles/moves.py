@@ -23,7 +23,7 @@ from itertools import combinations
 from ..board import CITY
 from ..errors import InputError
 from ..position import parse_paths
-from ..reach import side_node
+from ..track import hex_at, side_node
 
 
 class TitleMoves:
@@ -166,7 +166,7 @@ def connects(board, reached, hex_id, new_paths, old_stops_reached):
     ("or a town or city on the new tile must be on a route of the company")."""
     if old_stops_reached:
         return True
-    at = {(hx.x, hx.y): hid for hid, hx in board.hexes.items()}
+    at = hex_at(board)
     stops = board.hexes[hex_id].stops
     for a, b in new_paths:
         for end in (a, b):
