@@ -25,7 +25,8 @@ def phase_index(facts, phase):
 
 
 def phase_rule(facts, phase, key):
-    return facts.phase_table[phase][key]
+    """Whether Table 1 switches rule ``key`` on in ``phase`` (a word of the phase's status)."""
+    return key in facts.phase_table[phase]["status"]
 
 
 def apply_coal_fields(board: Board, facts, has_token: bool):
