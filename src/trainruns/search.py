@@ -22,7 +22,7 @@ from .compile import CompiledBoard, compile_board
 from .enumeration import enumerate_all
 from .greedy import greedy_run
 from .limits import Limits
-from .kernels import loaded as kernels_loaded, warm_up
+from .kernels import loaded as kernels_loaded, ready_by as kernels_ready_by, warm_up
 from .progress import Progress
 from .result import Run
 from .routeset import RouteSet
@@ -102,7 +102,12 @@ def _search(board, compiled, quick, limits, progress, engine):
     """The stages of :func:`solve` after the quick run."""
     plain = board.route_model is None
     t0 = time.perf_counter()
-    warm_up()
+    if quick is None:
+        warm_up()  # a title's route model has no quick run to fall back on
+    elif not kernels_ready_by(limits.deadline):
+        # the first use on this machine compiles the kernels, past the deadline: the
+        # quick run is the answer, not proven (the kernels go on loading for the next call)
+        return _final(quick, quick, compiled, 0.0)
     if progress:
         progress.update("kernels", seconds=time.perf_counter() - t0)
     t0 = time.perf_counter()

@@ -18,10 +18,13 @@ the declared-run drawing aid follows path ends through the same nodes
 
 from __future__ import annotations
 
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from .board import Board
 from .hexgrid import neighbour, opposite
+
+if TYPE_CHECKING:  # networkx is loaded when a track graph is built, not by a plain solve
+    import networkx as nx
 
 
 def hex_at(board: Board) -> dict:
@@ -50,6 +53,8 @@ def end_node(board: Board, at, hex_id, end):
 def track_graph(board: Board) -> nx.MultiGraph:
     """The board's track: one edge per path between the nodes of its two ends, keyed
     ``(hex, j)`` with the path's hex as ``hex``."""
+    import networkx as nx
+
     at = hex_at(board)
     g = nx.MultiGraph()
     for hid, hx in board.hexes.items():
