@@ -130,3 +130,45 @@ def test_1832_typed_position_holds_the_private_tokens():
     owner_board = title.board(title.read(data, "pos"))
     other_board = title.board(title.read(dict(data, cotton_owner="ACL"), "pos"))
     assert owner_board.stop(("D20", 0)).value == other_board.stop(("D20", 0)).value + 10
+
+
+def _1833ne(name, **changes):
+    data = json.loads((FIX / "1833NE" / f"{name}.json").read_text())
+    data.update(changes)
+    return data
+
+
+POSITIONS_1833NE = {
+    # P4: A6 a token city, bonuses A6-Boston doubled ("List of private companies")
+    "P4 Ogdensburg": _1833ne("ogdensburg_boston"),
+    # P6: A12 worth its value only with Montreal on the route (the route model's condition)
+    "P6 Delaware & Hudson": _1833ne("delaware_hudson"),
+    # P2 not bought: the B&L may not run in phase III before Boston is upgraded
+    "P2 Lowell": _1833ne("boston_montreal", phase="III", lowell_merchants_bought=False),
+    # Ferries: value, New bonus, P5's doubling
+    "P5 luxury ferry": _1833ne("boston_montreal", privates=["P5"],
+                               ferries=[{"hex": "G22", "value": 20, "new": True, "new_bonus": 10, "luxury": True}]),
+    # an interconnection bonus (the route model's extension)
+    "interconnection": _1833ne("boston_montreal", bonuses=[{"name": "Boston-Montreal", "between": ["G22", "B3"],
+                                                           "amount": 150, "interconnection": True}]),
+    "plain": _1833ne("boston_montreal"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(POSITIONS_1833NE))
+def test_1833ne_typed_position_builds_the_loaded_board(name):
+    """1833NE reads a position into a typed, frozen Position1833NE (phase, takeover
+    game, corporation, trains, tiles, tokens, the route rules' fields: privates, the
+    B&L's wait for P2, bonuses, ferries) and builds its Board from that alone: equal,
+    field for field (route model included), to the one load_position builds."""
+    import dataclasses
+
+    data = POSITIONS_1833NE[name]
+    title = titles.get("1833NE")
+    snap = title.read(data, name)
+    assert snap.board is None and type(snap.position).__name__ == "Position1833NE"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        snap.position.fields.privates = frozenset()
+    built, loaded = title.board(snap), load_position(data, name)
+    assert built == loaded and built is not title.board(snap)
+    assert solve(built).revenue == solve(loaded).revenue

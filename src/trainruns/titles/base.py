@@ -10,7 +10,7 @@ generic reads a title's attributes by name. A title is data plus these hooks:
   :class:`~trainruns.board.Board`, a pure function (each call a fresh Board, the
   snapshot unchanged), so a game engine may hand over a snapshot and ask for boards.
   A title with a typed reading (:meth:`Title.read_position`, a frozen dataclass of
-  its own: 1832's ``Position1832``) builds from that alone (:meth:`Title.build`); the
+  its own: 1832's ``Position1832``, 1833NE's ``Position1833NE``) builds from that alone (:meth:`Title.build`); the
   others, not typed yet, keep the Board built while checking;
 - route model: optional, set on the Board by the title (1831's token-to-token runs,
   1833NE's interconnection bonus); it keeps no state between calls;
