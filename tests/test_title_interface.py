@@ -26,7 +26,7 @@ def test_snapshot_then_board_is_the_loaded_board(name):
     one, two = title.board(snap), title.board(snap)
     assert one is not two and one is not snap.board
     one.hexes.clear()  # a caller changing its board leaves the snapshot whole
-    assert snap.board.hexes and two.hexes
+    assert title.board(snap).hexes and two.hexes
     assert solve(title.board(snap)).revenue == solve(load_position(data, name)).revenue
 
 
@@ -92,3 +92,83 @@ def test_run_says_which_engine_ran():
     flow = solve(load_position(plain), engine="flow")
     assert flow.to_json()["engine"] in ("flow", "greedy")
     assert flow.revenue == solve(load_position(plain), engine="search").revenue
+
+
+@pytest.mark.parametrize("path", sorted((FIX / "1832").glob("*.json")), ids=lambda p: p.name)
+def test_1832_typed_position_builds_the_loaded_board(path):
+    """1832 reads a position into a typed, frozen Position1832 (phase, company, trains,
+    tiles, tokens, the route rules' fields: Coal Fields [8.1 c], Miami [8.5], Key West
+    [7.5], Cotton and Port [16.2]) and builds its Board from that alone: the Board
+    equals, stop value for stop value, the one load_position builds from the JSON."""
+    import dataclasses
+
+    data = json.loads(path.read_text())
+    if str(data.get("title")) != "1832":
+        pytest.skip("not an 1832 position")
+    try:
+        loaded = load_position(data, path.name)
+    except InputError:
+        with pytest.raises(InputError):
+            titles.get("1832").read(data, path.name)
+        return
+    title = titles.get("1832")
+    snap = title.read(data, path.name)
+    assert snap.board is None and type(snap.position).__name__ == "Position1832"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        snap.position.phase = "8"
+    assert title.board(snap) == loaded
+
+
+def test_1832_typed_position_holds_the_private_tokens():
+    """[16.2 P2]: the Cotton token's place and owner are read into the typed position
+    (the owner's id made canonical: SAL is SALR), and the built board carries the
+    token's +$10 on Raleigh for its owner only (the fixture's notes: 30 with it)."""
+    data = json.loads((FIX / "1832" / "10-phase4-cotton-for-its-owner.json").read_text())
+    title = titles.get("1832")
+    position = title.read(data, "pos").position
+    assert position.fields.cotton == ("D20", 0, "SALR") and position.corporation == "SALR"
+    owner_board = title.board(title.read(data, "pos"))
+    other_board = title.board(title.read(dict(data, cotton_owner="ACL"), "pos"))
+    assert owner_board.stop(("D20", 0)).value == other_board.stop(("D20", 0)).value + 10
+
+
+def _1833ne(name, **changes):
+    data = json.loads((FIX / "1833NE" / f"{name}.json").read_text())
+    data.update(changes)
+    return data
+
+
+POSITIONS_1833NE = {
+    # P4: A6 a token city, bonuses A6-Boston doubled ("List of private companies")
+    "P4 Ogdensburg": _1833ne("ogdensburg_boston"),
+    # P6: A12 worth its value only with Montreal on the route (the route model's condition)
+    "P6 Delaware & Hudson": _1833ne("delaware_hudson"),
+    # P2 not bought: the B&L may not run in phase III before Boston is upgraded
+    "P2 Lowell": _1833ne("boston_montreal", phase="III", lowell_merchants_bought=False),
+    # Ferries: value, New bonus, P5's doubling
+    "P5 luxury ferry": _1833ne("boston_montreal", privates=["P5"],
+                               ferries=[{"hex": "G22", "value": 20, "new": True, "new_bonus": 10, "luxury": True}]),
+    # an interconnection bonus (the route model's extension)
+    "interconnection": _1833ne("boston_montreal", bonuses=[{"name": "Boston-Montreal", "between": ["G22", "B3"],
+                                                           "amount": 150, "interconnection": True}]),
+    "plain": _1833ne("boston_montreal"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(POSITIONS_1833NE))
+def test_1833ne_typed_position_builds_the_loaded_board(name):
+    """1833NE reads a position into a typed, frozen Position1833NE (phase, takeover
+    game, corporation, trains, tiles, tokens, the route rules' fields: privates, the
+    B&L's wait for P2, bonuses, ferries) and builds its Board from that alone: equal,
+    field for field (route model included), to the one load_position builds."""
+    import dataclasses
+
+    data = POSITIONS_1833NE[name]
+    title = titles.get("1833NE")
+    snap = title.read(data, name)
+    assert snap.board is None and type(snap.position).__name__ == "Position1833NE"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        snap.position.fields.privates = frozenset()
+    built, loaded = title.board(snap), load_position(data, name)
+    assert built == loaded and built is not title.board(snap)
+    assert solve(built).revenue == solve(loaded).revenue

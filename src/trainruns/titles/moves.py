@@ -23,7 +23,7 @@ from itertools import combinations
 from ..board import CITY
 from ..errors import InputError
 from ..position import parse_paths
-from ..reach import side_node
+from ..track import hex_at, side_node
 
 
 class TitleMoves:
@@ -178,7 +178,7 @@ def _hexes_at(board):
     candidate lay on the same board)."""
     if _AT and _AT[0][0] is board and len(_AT[0][1]) == len(board.hexes):
         return _AT[0][1]
-    at = {(hx.x, hx.y): hid for hid, hx in board.hexes.items()}
+    at = hex_at(board)
     _AT[:] = [(board, at)]
     return at
 

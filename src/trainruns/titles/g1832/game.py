@@ -57,8 +57,8 @@ class Rules(Ids, PlayerReport, StockRules, OperatingRules, PrivateRules, RedeemR
         cash = (2 * capital + n) // (2 * n)
         self.market = Market(data["market"])
         self.shares = data["shares"]
-        self.phases = Phases(data["phases"], data["trains"])
-        self.trains = data["trains"]
+        self.phases = Phases(_data("phases.json")["phases"], _data("trains.json")["trains"])
+        self.trains = _data("trains.json")["trains"]
         self.token_costs = data["token_costs"]
         corps = []
         for c in companies["corporations"]:

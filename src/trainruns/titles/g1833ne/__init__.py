@@ -45,6 +45,8 @@ says which section of the summary each implements.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ...board import Board
 from ...errors import InputError
 from ...position import parse_phase, place_tokens
@@ -115,6 +117,23 @@ class Facts:
         return parse_train(name, where), phased_out
 
 
+@dataclass(frozen=True)
+class Position1833NE:
+    """An 1833NE position after every check (the typed snapshot
+    :meth:`Title1833NE.build` makes Boards of): the phase, whether it is a takeover
+    game, the running corporation (canonical id), its trains, the tiles laid (``(hex,
+    tile, rotation)``), the station tokens (``(hex, stop, corporation)``) and the route
+    rules' fields."""
+
+    phase: str
+    takeover: bool
+    corporation: str
+    trains: tuple
+    laid: tuple
+    tokens: tuple
+    fields: rules.RouteFields
+
+
 class Title1833NE(TiledTitle):
     """``build_board(position, where)`` for ``"title": "1833NE"``."""
 
@@ -123,7 +142,23 @@ class Title1833NE(TiledTitle):
     facts_class = Facts
 
     def build_board(self, data: dict, where: str) -> Board:
-        """Lay the tiles, place the tokens, then apply every route rule of the summary."""
+        """Lay the tiles, place the tokens, then apply every route rule of the summary
+        (checked as they are applied: one pass, one Board)."""
+        return self._read(data, where)[1]
+
+    def read_position(self, data: dict, where: str) -> Position1833NE:
+        return self._read(data, where)[0]
+
+    def build(self, position: Position1833NE) -> Board:
+        """The Board of a checked position (pure: a fresh Board each call)."""
+        laid = {h: (tile, rot) for h, tile, rot in position.laid}
+        board = self.board_of(laid, position.phase, position.corporation, list(position.trains), "position")
+        place_tokens(board, [{"hex": h, "stop": k, "corporation": c} for h, k, c in position.tokens], "position")
+        rules.apply_all(board, self.facts, laid, position.fields)
+        return board
+
+    def _read(self, data, where):
+        """The checked position, and its Board with every rule applied."""
         f = self.facts
         phase = parse_phase(data, f.phase_names, where)
         takeover = rules.read_bool(data, "takeover_game", where)
@@ -133,8 +168,11 @@ class Title1833NE(TiledTitle):
         board = self.board_of(laid, phase, corp, trains, where)
         tokens = self._tokens(data, takeover, where)
         place_tokens(board, tokens, where)
-        rules.apply_all(board, f, data, laid, tokens, where)
-        return board
+        fields = rules.read_all(board, f, data, laid, tokens, where)
+        position = Position1833NE(phase, takeover, corp, tuple(trains),
+                                  tuple((h, t, r) for h, (t, r) in laid.items()),
+                                  tuple((t["hex"], t.get("stop", 0), t["corporation"]) for t in tokens), fields)
+        return position, board
 
     def check_map(self, data, laid, phase, where):
         """Impassable borders carry no track; a player's private blocks its hexes."""

@@ -9,15 +9,31 @@ search through ``board.route_model`` (:mod:`.routes`).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ...board import CITY, Board, Bonus
 from ...errors import InputError
-from ...hexgrid import neighbour, opposite, parse_hex_id
+from ...hexgrid import opposite
 from ...position import phase_value, read_bool
 from .routes import ConditionalStop, ExtendedBonus, RouteModel1833NE
 
 BOSTON, MONTREAL, SHERBROOKE = "G22", "B3", "F5"
 OGDENSBURG, DELAWARE_HUDSON = "A6", "A12"
 JOINT = ("StL&A", "A&StL")
+
+
+@dataclass(frozen=True)
+class RouteFields:
+    """The position fields 1833NE's route rules read, checked: the running
+    corporation's ``privates``; ``lowell_idle``: the B&L may not run (P2); ``bonuses``:
+    ``(name, amount, stops, stops, interconnection)`` at the phase's amount (P4's
+    doubling applied); ``ferries``: ``(name, value, stops)`` (New/Last bonus and P5's
+    doubling applied)."""
+
+    privates: frozenset = frozenset()
+    lowell_idle: bool = False
+    bonuses: tuple = ()
+    ferries: tuple = ()
 
 
 def read_amount(value, facts, phase, where):
@@ -43,15 +59,12 @@ def check_borders(facts, laid, where):
     blocked = set()
     for pair in facts.base["impassable_borders"]:
         a, b = pair["hexes"]
-        xa, ya = parse_hex_id(a)
         for side in range(6):
-            if tiled._coords.get(neighbour(xa, ya, side, tiled.layout)) == b:
+            if tiled.neighbour_of(a, side) == b:
                 blocked.add((a, side))
                 blocked.add((b, opposite(side)))
     for hex_id, (tile, rot) in laid.items():
-        edges, stops = tiled._shape(tiled.tiles[tile], rot)
-        sides = set().union(*stops.values(), *edges) if (stops or edges) else set()
-        for side in sorted(sides):
+        for side in sorted(tiled.track_sides(tiled.tiles[tile], rot)):
             if (hex_id, side) in blocked:
                 raise InputError(f"tile {tile} at rotation {rot} on {hex_id} runs track across the impassable "
                                  f"border at side {side}", f"{where}: tiles")
@@ -170,13 +183,12 @@ def apply_joint_token(board: Board, facts, laid, where):
     stop.slots = max(stop.slots, len(stop.tokens))  # one space, two owners
 
 
-def apply_lowell(board: Board, facts, data, laid, where):
+def lowell_idle(board: Board, facts, data, laid, where) -> bool:
     """P2 Lowell Merchants: until a corporation buys it, the B&L can't run routes in
     phase I, nor afterwards while Boston has not been upgraded."""
     if board.corporation != "B&L" or "P2" in bought_privates(facts, data, where):
-        return
-    if board.phase == "I" or BOSTON not in laid:
-        board.trains = []
+        return False
+    return board.phase == "I" or BOSTON not in laid
 
 
 def apply_private_tokens(board: Board, facts, privates, model):
@@ -248,13 +260,15 @@ def bonus_entries(facts, data, where):
     return list(entries.values())
 
 
-def apply_bonuses(board: Board, facts, data, privates, model, where):
+def read_bonuses(board: Board, facts, data, privates, where) -> tuple:
     """"Direct connection and interconnection bonuses between Boston, Montreal, Portland
     and the off-board areas", by phase. A direct bonus needs the route itself to reach
     both places; an interconnection bonus may be reached past the train's limit
-    (:mod:`.routes`). P4 doubles the bonuses between A6 and Boston in phases I-III."""
+    (:mod:`.routes`). P4 doubles the bonuses between A6 and Boston in phases I-III.
+    Places are read on the map as the private tokens make it (A6 a token city with P4)."""
     ogdensburg_doubles = "P4" in privates and facts.phase_index(board.phase) <= facts.phase_index("III")
     a6, boston = frozenset(city_refs(board, OGDENSBURG)), frozenset(city_refs(board, BOSTON))
+    out = []
     for b, w in bonus_entries(facts, data, where):
         amount = read_amount(b["amount"], facts, board.phase, w)
         if amount == 0:
@@ -265,12 +279,11 @@ def apply_bonuses(board: Board, facts, data, privates, model, where):
         inter = b.get("interconnection", False)
         if not isinstance(inter, bool):
             raise InputError(f"'interconnection' must be true or false, not {inter!r}", w)
-        board.bonuses.append(Bonus(b["name"], amount, (ga, gb)))
-        if inter:
-            model.extended.append(ExtendedBonus(b["name"], amount, ga, gb))
+        out.append((b["name"], amount, ga, gb, inter))
+    return tuple(out)
 
 
-def apply_ferries(board: Board, facts, data, privates, where):
+def read_ferries(board: Board, facts, data, privates, where) -> tuple:
     """Ferries: +value for a route reaching the ferry's city, the "New" (and "Last")
     ferry bonus on the ferry that carries it; none from phase IV. P5 Luxury Ferry
     Service doubles one ferry, including its New/Last bonus."""
@@ -280,7 +293,7 @@ def apply_ferries(board: Board, facts, data, privates, where):
     if raw and not facts.phase_table[board.phase]["ferries"]:
         raise InputError(f"all ferries were removed at the start of phase IV; it is phase {board.phase}",
                          f"{where}: ferries")
-    luxury = 0
+    luxury, out = 0, []
     for i, fe in enumerate(raw):
         w = f"{where}: ferries[{i}]"
         if not isinstance(fe, dict):
@@ -298,9 +311,10 @@ def apply_ferries(board: Board, facts, data, privates, where):
                 raise InputError("a ferry marked 'luxury' needs P5 Luxury Ferry Service among 'privates'", w)
             luxury += 1
             value *= 2
-        board.bonuses.append(Bonus(f"ferry {hex_id}", value, (place,)))
+        out.append((f"ferry {hex_id}", value, place))
     if luxury > 1:
         raise InputError("P5 Luxury Ferry Service doubles only one ferry", f"{where}: ferries")
+    return tuple(out)
 
 
 def _whole(obj, key, where, required=False):
@@ -314,15 +328,46 @@ def _whole(obj, key, where, required=False):
     return v
 
 
-def apply_all(board: Board, facts, data, laid, tokens, where):
-    """Every 1833NE route rule, in the order of the summary."""
-    privates = read_privates(board, facts, data, where)
-    model = RouteModel1833NE()
+def read_all(board: Board, facts, data, laid, tokens, where) -> RouteFields:
+    """Check every field the route rules read, applying the rules to ``board`` (the
+    laid map with its tokens) as they come: what :func:`apply_all` does from the
+    fields, with each check where the rule is (the bonuses' places are read on the map
+    as the rules before them make it)."""
+    privates = frozenset(read_privates(board, facts, data, where))
     apply_joint_token(board, facts, laid, where)
     check_reservations(board, facts, tokens, where)
-    apply_lowell(board, facts, data, laid, where)
+    idle = lowell_idle(board, facts, data, laid, where)
+    model = _apply_before_bonuses(board, facts, idle, privates)
+    fields = RouteFields(privates, idle, read_bonuses(board, facts, data, privates, where),
+                         read_ferries(board, facts, data, privates, where))
+    _apply_bonuses(board, model, fields)
+    return fields
+
+
+def apply_all(board: Board, facts, laid, fields: RouteFields, where="position"):
+    """Every 1833NE route rule, in the order of the summary, from checked fields."""
+    apply_joint_token(board, facts, laid, where)
+    _apply_before_bonuses(board, facts, fields.lowell_idle, fields.privates)
+    _apply_bonuses(board, board.route_model, fields)
+
+
+def _apply_before_bonuses(board, facts, lowell_idle, privates):
+    """The B&L's wait for P2, and P4's and P6's token stops; the route model is set
+    on the board (kept only if some rule needs it)."""
+    if lowell_idle:
+        board.trains = []
+    model = board.route_model = RouteModel1833NE()
     apply_private_tokens(board, facts, privates, model)
-    apply_bonuses(board, facts, data, privates, model, where)
-    apply_ferries(board, facts, data, privates, where)
-    if model.conditional or model.extended:
-        board.route_model = model
+    return model
+
+
+def _apply_bonuses(board, model, fields):
+    """The bonuses and ferries as Board bonuses; interconnection bonuses to the model."""
+    for name, amount, ga, gb, inter in fields.bonuses:
+        board.bonuses.append(Bonus(name, amount, (ga, gb)))
+        if inter:
+            model.extended.append(ExtendedBonus(name, amount, ga, gb))
+    for name, value, place in fields.ferries:
+        board.bonuses.append(Bonus(name, value, (place,)))
+    if not (model.conditional or model.extended):
+        board.route_model = None
