@@ -39,6 +39,13 @@ SCHEMA = {
     "trade_private": {"player": (_STR, True), "private": (_STR, True), "from": (_STR, True),
                       "price": (_INT, True)},
     "buy_token": {"corporation": (_STR, True), "kind": (_STR, True)},
+    # 1831 (docs/game-1831.md): the GI drawer's seat swap, a company buying back its own
+    # stock sold to the pool, track rights, mergers and takeovers
+    "swap_seats": {"player": (_STR, True), "with": (_STR, True)},
+    "company_buy": {"player": (_STR, True), "corporation": (_STR, True), "kind": (_STR, True),
+                    "count": (_INT, True)},
+    "track_right": {"corporation": (_STR, True), "hex": (_STR, True), "slot": (_INT, True)},
+    "merge": {"corporation": (_STR, True), "target": (_STR, True)},
 }
 
 
