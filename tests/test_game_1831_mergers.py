@@ -231,3 +231,34 @@ def test_tokens_a_system_cannot_hold_are_liquidated_at_half_5_9_7_8():
     # B's Rail Yard in A's home city goes, for half a new Rail Yard's $70
     assert [x["type"] for x in a.extra["sites"]] == ["station"]
     assert a.cash == a_cash - cost + b_cash + 70 // 2 + 3 * 100
+
+
+def test_track_rights_rent_a_token_the_run_must_use_5_5_and_5_6_5():
+    g = new()
+    r, s = g.rules, g.rules.state
+    a = company(g, "NYC", 100, "P0")    # a Station at A9
+    b = company(g, "C&O", 100, "P1")    # a Station at B8, next to A9
+    turn = {"tiles": 0, "cities": 0, "tokens": 0, "hexes": []}
+    for corp, hex_id, tile, rot in ((a, "A9", "502", 4), (b, "B8", "501", 1)):
+        m = next(m for m in r.tile_lays(corp, dict(turn, hexes=[]))
+                 if (m["hex"], m["tile"], m["rotation"]) == (hex_id, tile, rot))
+        r.lay_tile(corp, m, dict(turn, hexes=[]))
+    # 5.6.5: every right bought must be run to: a mixed 2-train needs a Rail Yard too, so
+    # with only it the Station at B8 is no right worth offering
+    a.trains = [{"train": "2MX", "size": 2, "status": "new"}]
+    assert r.right_places(a) == []
+    a.trains = [{"train": "2S", "size": 2, "status": "new"}]
+    assert r.run(a, "best")[1] == 0                      # one token of its own: no run yet
+    places = r.right_places(a)
+    assert [(m["hex"], m["slot"], m["owner"]) for m in places] == [("B8", 0, "C&O")]
+    a_cash, b_cash = a.cash, b.cash
+    r.buy_right(a, places[0])
+    # 5.5.1: the price of a new Station, paid to the owner (5.5.4: who cannot refuse)
+    assert a_cash - a.cash == b.cash - b_cash == r.token_cost("station") == 40
+    # 5.5.2 / 5.6.3: the right counts as A's own Station: two 40 cities + two $10 Stations
+    routes, revenue = r.run(a, "best")
+    assert revenue == 40 + 10 + 40 + 10 and any("B8.0" in x["stops"] for x in routes)
+    # 5.4.7: a corporation in receivership pays no Track Right Fees
+    a.extra["rights"] = []
+    r.enter_receivership(a)
+    assert r.right_places(a) == []

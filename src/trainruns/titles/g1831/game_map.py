@@ -224,6 +224,23 @@ def best_run(position: dict) -> tuple[int, list[dict]]:
     return revenue, json.loads(routes)
 
 
+@lru_cache(maxsize=512)
+def _try_run(key: str):
+    from ...errors import InputError
+
+    try:
+        return _run(key)
+    except InputError:
+        return None
+
+
+def run_with_rights(position: dict):
+    """:func:`best_run`, or None when the route core finds no run that uses every track
+    right bought (5.6.5); remembered either way."""
+    found = _try_run(json.dumps(position, sort_keys=True))
+    return None if found is None else (found[0], json.loads(found[1]))
+
+
 def audit_run(position: dict, routes: list):
     """A declared run checked as ``trainruns audit`` checks it: (problems as
     ``(rule, message)``, declared revenue). 5.6.6: the best run is not required."""

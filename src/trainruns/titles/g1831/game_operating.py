@@ -8,7 +8,7 @@ from ...game.errors import Refusal
 from ...game.state import player_key
 from . import game_certs as certs
 from .game_certs import is_preferred, shares_of
-from .game_map import audit_run, best_run, board_and_reach
+from .game_map import audit_run, best_run, board_and_reach, run_with_rights
 
 TYPES = ("station", "yard")
 # 5.5.5 sets no number; each right listed costs a search of the run with it (5.6.5), so a
@@ -265,7 +265,10 @@ class OperatingRules:
                     continue
                 trial = self.position(c.id)
                 trial["track_rights"] = [{"hex": hh, "stop": 0, "slot": j} for hh, j in have + [(h, site["slot"])]]
-                revenue, routes = best_run(trial)
+                found = run_with_rights(trial)
+                if found is None:
+                    continue   # the route core: no run uses every right (5.6.5)
+                revenue, routes = found
                 if routes and revenue > 0:
                     out.append({"hex": h, "slot": site["slot"], "kind": kind, "owner": o.id, "cost": cost})
         return out
