@@ -98,7 +98,13 @@ class StopArrays:
 
 class Model1831(RouteModel):
     """Per-stop 1831 facts by stop reference, and the search over them. Read-only
-    after construction: every call works on its own :class:`StopArrays`."""
+    after construction: every call works on its own :class:`StopArrays`.
+
+    ``covering_nodes``: when set, the search for a run covering every bought right
+    stops after that many nodes instead of by the deadline (a game wants the same
+    answer under any load); None (the default) keeps the deadline's budget."""
+
+    covering_nodes: int | None = None
 
     def __init__(self, board, facts, phase, options):
         self.board, self.facts, self.options = board, facts, options
@@ -359,7 +365,8 @@ class Model1831(RouteModel):
         choice = np.full(max(len(trains), 1), -1, np.int64)
         stopped = np.zeros(1, np.bool_)
         best = kernels.assign_covering(start, end, twin, cr, cv, cm, bits, rest, n_masks - 1, choice,
-                                       _node_budget(deadline), stopped)
+                                       _node_budget(deadline) if self.covering_nodes is None
+                                       else self.covering_nodes, stopped)
         complete = complete and not stopped[0]
         if best < 0 and not complete:
             # stopped early (time limit): not finding a covering run proves nothing; the
