@@ -198,10 +198,11 @@ def _run(key: str):
 
     board = _load(json.loads(key))
     if board.route_model is not None:
-        board.route_model.covering_nodes = RUN_NODES   # with track rights bought (5.6.5)
-    # no clock anywhere: every route listed (within the fixed memory budget), then the
-    # branch and bound for at most RUN_NODES nodes in one kernel call, so the answer is
-    # the same on any machine under any load
+        board.route_model.covering_nodes = COVERING_NODES   # with track rights bought (5.6.5)
+        board.route_model.path_steps = PATH_STEPS
+    # no clock anywhere: the routes found in PATH_STEPS steps from each token, then the branch
+    # and bound for at most RUN_NODES nodes in one kernel call, so the answer is the same
+    # on any machine under any load
     limits = Limits(None, None)
     compiled = compile_board(board, limits, own_only=False)
     warm_up()
@@ -214,7 +215,12 @@ def _run(key: str):
 # 5.6.6: a run need not be the best, so the game's search is bounded; by a node count,
 # not a time (a live game must not depend on the machine's load), large enough that the
 # boards of a game are solved to proof
-RUN_NODES = 2_000_000
+RUN_NODES = 100_000
+# the covering search's nodes each scan a train's whole candidate list: a smaller count
+COVERING_NODES = 5_000
+# a late board's token-to-token paths grow exponentially with its track: the paths found
+# in this many steps of the listing from each token (its fixed order) are the routes
+PATH_STEPS = 200_000
 
 
 def best_run(position: dict) -> tuple[int, list[dict]]:

@@ -12,8 +12,10 @@ from .game_map import audit_run, best_run, board_and_reach, run_with_rights
 
 TYPES = ("station", "yard")
 # 5.5.5 sets no number; each right listed costs a search of the run with it (5.6.5), so a
-# company rents at most this many per round (a bound on work: docs/gaps.md)
+# company rents at most this many per round, and at most MOST_OFFERS tokens are tried for
+# each (in the order of the corporations and their tokens; a bound on work: docs/gaps.md)
 MOST_RIGHTS = 3
+MOST_OFFERS = 4
 
 
 class OperatingRules:
@@ -248,7 +250,7 @@ class OperatingRules:
         laid = self.laid()
         types = {t["train"][len(str(t["size"])):] for t in c.trains}
         usable = {"station"} if types <= {"S"} else {"yard"} if types <= {"YD"} else set(TYPES)
-        out = []
+        out, tried = [], 0
         for o in self.state.corporations:
             if o is c or o.cell is None:
                 continue
@@ -261,8 +263,9 @@ class OperatingRules:
                 if any(hh == h and self.map.sites(h, laid)[j] == kind for hh, j in have):
                     continue   # the route core: one right of a type per city
                 cost = self.token_cost(kind)
-                if cost > c.cash:
+                if cost > c.cash or tried >= MOST_OFFERS:
                     continue
+                tried += 1
                 trial = self.position(c.id)
                 trial["track_rights"] = [{"hex": hh, "stop": 0, "slot": j} for hh, j in have + [(h, site["slot"])]]
                 found = run_with_rights(trial)
