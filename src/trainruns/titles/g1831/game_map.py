@@ -215,12 +215,12 @@ def _run(key: str):
 # 5.6.6: a run need not be the best, so the game's search is bounded; by a node count,
 # not a time (a live game must not depend on the machine's load), large enough that the
 # boards of a game are solved to proof
-RUN_NODES = 100_000
+RUN_NODES = 20_000
 # the covering search's nodes each scan a train's whole candidate list: a smaller count
-COVERING_NODES = 5_000
+COVERING_NODES = 2_000
 # a late board's token-to-token paths grow exponentially with its track: the paths found
 # in this many steps of the listing from each token (its fixed order) are the routes
-PATH_STEPS = 200_000
+PATH_STEPS = 20_000
 
 
 def best_run(position: dict) -> tuple[int, list[dict]]:
