@@ -256,7 +256,7 @@ def test_closed_out_returns_everything_4_3_2():
     r.move_marker(c, "down", 20, "test")
     r.move_marker(c, "left", 20, "test")
     assert c.cell is None and c.president is None and c.cash == 0
-    assert all(x["holder"] == "ipo" for x in c.extra["certs"])
+    assert all(x["holder"] == "ipo" for x in c.extra["certs"] if x["holder"] not in certs.OUT_OF_PLAY)
     assert s.money() == money
 
 
@@ -389,3 +389,141 @@ def test_opening_fixture_replays_through_the_cli_4_7_5_and_4_7_6_and_5_2_5():
     assert lirr["cash"] == 2 * 100 + 3 * 100 + new_par - 40
     assert s["round"]["kind"] == "operating" and s["active"]["corporation"] == "LIRR"
     assert lirr["tokens"] == [{"hex": "E11", "stop": 0, "slot": 0, "type": "station"}]
+
+
+# --- part B (issue 18) -------------------------------------------------------------------
+
+
+def test_gi_drawer_may_swap_seats_and_the_first_player_stays_first_3_2_3_2():
+    seed = next(k for k in range(200) if new(5, k).to_json()["title_state"]["setup_gi_drawer"])
+    g = new(5, seed)
+    s = g.to_json()
+    drawer, first = s["title_state"]["setup_gi_drawer"], s["title_state"]["first_stock_option"]
+    assert g.active() == {"player": drawer}
+    listed = g.actions()
+    assert {a["with"] for a in listed if a["type"] == "swap_seats"} == {f"P{i}" for i in range(5)} - {drawer}
+    other = next(p for p in (f"P{i}" for i in range(5)) if p not in (drawer, first))
+    seats = [p["name"] for p in s["players"]]
+    g.act({"type": "swap_seats", "player": drawer, "with": other})
+    after = g.to_json()
+    i, j = seats.index(drawer), seats.index(other)
+    seats[i], seats[j] = seats[j], seats[i]
+    assert [p["name"] for p in after["players"]] == seats == after["title_state"]["seats"]
+    assert g.active() == {"player": first} and after["title_state"]["first_stock_option"] == first
+    # and the replayed log seats them the same
+    assert Game.replay(g.log()).to_json()["title_state"]["seats"] == seats
+
+
+def test_president_may_sell_part_of_his_certificate_to_hand_it_over_4_6_2_1():
+    g = new()
+    r, s = g.rules, g.rules.state
+    c = started(g, "LIRR", 100)        # a 20% president's certificate, nothing else
+    move(g, c, "preferred", "player:P1", 1)
+    assert r.max_sale(c, "P0", "preferred") == 0   # P1's 10% is less than the certificate's 20%
+    move(g, c, "preferred", "player:P1", 1)
+    assert r.max_sale(c, "P0", "preferred") == 2
+    cash, price = s.player["P0"].cash, r.market.preferred(c.cell)
+    r.sell(c, "P0", 1, 0)
+    # 4.6.2.2: the certificate goes to P1 for his two 10%, then P0 sells one of them
+    assert c.president == "P1"
+    assert certs.units(c, "player:P0", "preferred") == 2 and certs.units(c, "player:P1", "preferred") == 4
+    assert s.player["P0"].cash - cash == price and len(certs.held(c, "market", "preferred")) == 1
+
+
+def test_company_buys_back_commons_sold_to_the_pool_within_25_percent_4_6_4_and_4_6_5():
+    g = new()
+    r, s = g.rules, g.rules.state
+    c = started(g, "PRR", 100)
+    s.pay("bank", "corp:PRR", 400)
+    move(g, c, "preferred", "player:P1", 4)
+    move(g, c, "common", "player:P2", 4)
+    r.sell(c, "P2", 0, 3)
+    assert r.buy_back_offer(c, "common", 3) == 2          # 25%: two 10% commons (4.6.5)
+    cash, bank = c.cash, s.bank.cash
+    price = r.market.common(c.cell)
+    r.buy_back(c, "common", 2)
+    assert c.cash == cash - 2 * price and s.bank.cash == bank + 2 * price
+    assert c.shares["treasury"] == 4 and r.buy_back_offer(c, "common", 1) == 0
+    # 4.6.5: dividends on its own commons stay in its treasury
+    p1, cash = s.player["P1"].cash, c.cash
+    r.pay_dividend(c, 100, "all")
+    assert c.cash - cash == 2 * 10 + 10 and s.player["P1"].cash - p1 == 40   # its own two, and one unsold
+
+
+def test_buy_back_is_offered_in_the_stock_round_after_a_common_sale_4_6_4():
+    g = new()
+    first = g.active()["player"]
+    g.act({"type": "par", "player": first, "corporation": "PRR", "price": 100})
+    r, s = g.rules, g.rules.state
+    c = s.corp["PRR"]
+    other = next(p.name for p in s.players if p.name != first)
+    move(g, c, "preferred", "market", 4)
+    move(g, c, "common", f"player:{other}", 1)
+    s.pay("bank", "corp:PRR", 300)
+    while g.active() != {"player": other}:
+        g.act({"type": "pass", "player": g.active()["player"]})
+    g.act({"type": "sell_shares", "player": other, "corporation": "PRR", "kind": "common", "count": 1})
+    assert g.active() == {"player": first, "corporation": "PRR"}
+    assert {"type": "company_buy", "player": first, "corporation": "PRR", "kind": "common", "count": 1} in g.actions()
+    g.act({"type": "company_buy", "player": first, "corporation": "PRR", "kind": "common", "count": 1})
+    assert c.shares["treasury"] == 2 and g.active() == {"player": other}
+
+
+def test_over_70_percent_under_gi_must_sell_first_4_2_2():
+    g = new()
+    first = g.active()["player"]
+    r, s = g.rules, g.rules.state
+    c = started(g, "PRR", 100, president=first)
+    move(g, c, "preferred", f"player:{first}", 4)
+    move(g, c, "common", f"player:{first}", 3)     # 80% of PRR
+    s.title_state["government_intervention"] = True
+    listed = g.actions()
+    assert listed and all(a["type"] == "sell_shares" and a["corporation"] == "PRR" and a["count"] == 1
+                          for a in listed)
+    with pytest.raises(Refusal) as e:
+        g.act({"type": "pass", "player": first})
+    assert e.value.rule == "stock.gi-correct"
+    g.act({"type": "sell_shares", "player": first, "corporation": "PRR", "kind": "common", "count": 1})
+    assert certs.units(c, f"player:{first}") == 14 and r.gi_excess(c, first) == 0
+    # EXCEPTION: the pool's 5 shares come first: he keeps what he cannot sell
+    g2 = new()
+    first = g2.active()["player"]
+    c = started(g2, "PRR", 100, president=first)
+    move(g2, c, "preferred", f"player:{first}", 4)
+    move(g2, c, "common", f"player:{first}", 3)
+    move(g2, c, "common", "market", 2)
+    move(g2, c, "preferred", "market", 0)
+    for x in [x for x in c.extra["certs"] if x["holder"] == f"player:{first}" and x["kind"] == "preferred"][:3]:
+        certs.move(g2.rules.state, c, x, "market")
+    g2.rules.state.title_state["government_intervention"] = True
+    assert g2.rules.gi_excess(c, first) == 0   # 50% now: nothing owed
+    assert any(a["type"] == "pass" for a in g2.actions())
+
+
+def test_the_run_does_not_depend_on_the_clock_5_6_6(monkeypatch):
+    # a live game's "best" run is searched by a node budget: the same routes when the
+    # clock races (a loaded machine), so a game replays to the same state anywhere
+    import time
+
+    from trainruns.titles.g1831 import game_map
+
+    log = json.loads((__import__("pathlib").Path(__file__).parent.parent / "fixtures" / "games"
+                      / "1831-opening.log").read_text())
+    g = Game.replay(log)
+    pos = g.position()
+    pos["trains"] = [{"name": "2S", "status": "restored"}, {"name": "3MX", "status": "restored"}]
+    game_map._run.cache_clear()
+    calm = game_map.best_run(pos)
+    game_map._run.cache_clear()
+    real = time.perf_counter
+    ticks = [0.0]
+
+    def racing():
+        ticks[0] += 5.0
+        return real() + ticks[0]
+
+    monkeypatch.setattr(time, "perf_counter", racing)
+    raced = game_map.best_run(pos)
+    monkeypatch.setattr(time, "perf_counter", real)
+    game_map._run.cache_clear()
+    assert raced == calm

@@ -34,7 +34,7 @@ def play(n, seed, max_actions=3000, undo_every=397):
         s = game.to_json()
         problems += check_state(s, start)
         for c in s["corporations"]:
-            if len(c["trains"]) > 5:
+            if len(c["trains"]) > 5 + min(2, len(c["absorbed"])):   # 5.3.5; a system +1 per merger (5.9.7.7)
                 problems.append(f"{c['id']} holds {len(c['trains'])} trains")
         if before is not None and not problems:
             undone = Game.replay(dict(game.log(), actions=game.log()["actions"] + [{"type": "undo"}]))

@@ -39,9 +39,18 @@ SCHEMA = {
     "trade_private": {"player": (_STR, True), "private": (_STR, True), "from": (_STR, True),
                       "price": (_INT, True)},
     "buy_token": {"corporation": (_STR, True), "kind": (_STR, True)},
-    "merge": {"player": (_STR, True), "corporation": (_STR, True), "with": (_STR, True), "kind": (_STR, True),
+    # a merger of ``corporation`` with ``with`` (1832 [11]: the proposing player, the
+    # kind system/takeover and the System's letter; 1831 5.9: the operating company A and
+    # its partner B, the type following from the two); what a title needs, it checks
+    "merge": {"player": (_STR, False), "corporation": (_STR, True), "with": (_STR, True), "kind": (_STR, False),
               "system": (_STR, False)},
     "consent": {"player": (_STR, True), "corporation": (_STR, True), "with": (_STR, False), "kind": (_STR, False)},
+    # 1831 (docs/game-1831.md): the GI drawer's seat swap, a company buying back its own
+    # stock sold to the pool, track rights, mergers and takeovers
+    "swap_seats": {"player": (_STR, True), "with": (_STR, True)},
+    "company_buy": {"player": (_STR, True), "corporation": (_STR, True), "kind": (_STR, True),
+                    "count": (_INT, True)},
+    "track_right": {"corporation": (_STR, True), "hex": (_STR, True), "slot": (_INT, True)},
 }
 
 

@@ -22,14 +22,16 @@ from . import game_certs as certs
 from .game_config import PACKAGE, Config
 from .game_map import GameMap
 from .game_market import Market1831
+from .game_mergers import MergerRules
 from .game_operating import OperatingRules
 from .game_stock import StockRules
 
-VARIANTS = {"extended": "3.1 the extended game (a larger bank)"}
+VARIANTS = {"extended": "3.1 the extended game (a larger bank)",
+            "short": "7.1 the shorter game (larger merger and takeover bonuses)"}
 CARDS = ("first_stock_option", "government_intervention")
 
 
-class Rules(Ids, PlayerReport, StockRules, OperatingRules):
+class Rules(Ids, PlayerReport, StockRules, OperatingRules, MergerRules):
     title = "1831"
 
     def __init__(self, game, players, seed, variants, config):
@@ -56,7 +58,7 @@ class Rules(Ids, PlayerReport, StockRules, OperatingRules):
             c = Corporation(id=row["id"], name=row["name"], home=row["home"], home_stop=0, token_costs=[],
                             total_shares=20, shares={"ipo": 20})
             c.extra = {"president_percent": row["president"], "home_type": row["home_type"],
-                       "supply": {"station": row["stations"], "yard": row["yards"]}}
+                       "base_supply": {"station": row["stations"], "yard": row["yards"]}}
             self.reset_extra(c)
             corps.append(c)
             for name in [row["id"], *row.get("aliases", [])]:
@@ -70,6 +72,7 @@ class Rules(Ids, PlayerReport, StockRules, OperatingRules):
         self.rng = random.Random(seed if seed is not None else 0)
         self.stock_round_number = 0
         self.or_counter = 0
+        self.sets_done = 0
         self.last_set_size = 1
         self.or_set = None
         self._setup_deck(players)
@@ -83,8 +86,11 @@ class Rules(Ids, PlayerReport, StockRules, OperatingRules):
     def reset_extra(self, c):
         """A company's facts before it starts (and again after it is closed out, 4.3.2)."""
         c.extra.update(certs=certs.make_certs(c.extra["president_percent"]), par_marker=None, active=False,
-                       receivership=False, debt=0, last_dividend=None, sites=[], home_done=False)
+                       receivership=False, debt=0, last_dividend=None, sites=[], home_done=False,
+                       supply=dict(c.extra["base_supply"]), supply_before=[], absorbed=[], bonds=[],
+                       bond_cell=None, rights=[], merge_tried=None, active_set=None)
         c.shares = {"ipo": 20}
+        c.total_shares = 20
 
     # --- the First Buy deck (3.2.3, 4.2) -----------------------------------------------
 
@@ -125,6 +131,15 @@ class Rules(Ids, PlayerReport, StockRules, OperatingRules):
             t["government_intervention"] = True
         self.state.event("card", card=card)
 
+    def swap_seats(self, a: str, b: str):
+        """3.2.3.2: the GI drawer swaps seats with ``b``; the first player stays first
+        (the FIRST STOCK OPTION card stays with him)."""
+        seats = self.state.players
+        i = next(k for k, p in enumerate(seats) if p.name == a)
+        j = next(k for k, p in enumerate(seats) if p.name == b)
+        seats[i], seats[j] = seats[j], seats[i]
+        self.state.event("seats", player=a, swapped_with=b, seats=[p.name for p in seats])
+
     # --- ids ---------------------------------------------------------------------------
 
     def check_ids(self, a: dict, where: str):
@@ -135,8 +150,16 @@ class Rules(Ids, PlayerReport, StockRules, OperatingRules):
                              f"{', '.join(r['train'] for r in s.depot)})", where)
         if a["type"] == "buy_train" and a["from"] not in ("bank", "market") and self.corporation_id(a["from"]) is None:
             raise InputError(f"a train comes from 'bank', 'market' or a corporation, not {a['from']!r}", where)
-        if "kind" in a and a["type"] in ("buy_shares", "sell_shares") and a["kind"] not in ("preferred", "common"):
-            raise InputError(f"kind is 'preferred' or 'common', not {a['kind']!r}", where)
+        if "kind" in a and a["type"] in ("buy_shares", "sell_shares", "company_buy") and a["kind"] not in (
+                "preferred", "common", "bond"):
+            raise InputError(f"kind is 'preferred', 'common' or 'bond', not {a['kind']!r}", where)
+        if a["type"] == "swap_seats" and a["with"] not in s.player:
+            raise InputError(f"unknown player {a['with']!r} (players: {', '.join(s.player)})", where)
+        if a["type"] == "merge":
+            cid = self.corporation_id(a["with"])
+            if cid is None:
+                raise InputError(f"unknown corporation {a['with']!r} (in play: {', '.join(s.corp)})", where)
+            a["with"] = cid
 
     # --- rounds ------------------------------------------------------------------------
 
@@ -166,6 +189,7 @@ class Rules(Ids, PlayerReport, StockRules, OperatingRules):
             n = self.phase_row()["operating_rounds"]
             self.or_set = (1, n)
             return OperatingRound(self.game, 1, n)
+        self.end_of_or_bonds()
         if s.bank.broken:
             self.game.finish("bank")
             return r
@@ -174,6 +198,7 @@ class Rules(Ids, PlayerReport, StockRules, OperatingRules):
             self.or_set = (k + 1, n)
             return OperatingRound(self.game, k + 1, n)
         self.end_of_set()
+        self.sets_done += 1
         self.last_set_size = n
         self.stock_round_number += 1
         return StockRound(self.game, self.stock_round_number)
@@ -211,6 +236,7 @@ class Rules(Ids, PlayerReport, StockRules, OperatingRules):
                 "title_state": {"config": t["config"], "config_invented": t["config_invented"],
                                 "first_stock_option": t["first_stock_option"],
                                 "setup_gi_drawer": t["setup_gi_drawer"],
+                                "seats": [p.name for p in s.players],
                                 "government_intervention": t["government_intervention"],
                                 "cards_left": len(t["deck"]), "cards_drawn": list(t["cards_drawn"]),
                                 "block_size": self.block_size(), "operation_set": list(self.or_set or [])}}
@@ -241,7 +267,12 @@ class Rules(Ids, PlayerReport, StockRules, OperatingRules):
                 "token_supply": supply["station"] + supply["yard"],
                 "privates": [],
                 "certificates": [{"kind": x["kind"], "percent": x["size"] * certs.UNIT, "holder": x["holder"],
-                                  "splits": x["splits"]} for x in c.extra["certs"]],
+                                  "splits": x["splits"]} for x in c.extra["certs"]
+                                 if x["holder"] not in certs.OUT_OF_PLAY],
+                "system": self.is_system(c), "absorbed": list(c.extra["absorbed"]),
+                "bonds": [{"holder": b["holder"], "splits": b["splits"]} for b in c.extra["bonds"]],
+                "bond_price": (self.market.preferred(c.extra["bond_cell"])
+                               if c.extra["bond_cell"] is not None else None),
                 "president_by": {"preferred": pref, "frozen": bool(c.extra["receivership"])},
                 "shares": {"total": c.total_shares, "ipo": sh.get("ipo", 0), "market": sh.get("market", 0),
                            "treasury": sh.get("treasury", 0), "players": players, "corporations": corps}}
@@ -259,4 +290,5 @@ class Rules(Ids, PlayerReport, StockRules, OperatingRules):
                 continue
             v = sum(self.sale_value(c, x) for x in c.extra["certs"] if x["holder"] == key)
             total += v // 2 if c.extra["receivership"] else v
+            total += sum(self.sale_value(c, b) for b in certs.held(c, key, "bond"))   # 6.5: bonds at the P
         return total

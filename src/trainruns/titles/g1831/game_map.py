@@ -191,22 +191,62 @@ def board_and_reach(position: dict):
 
 @lru_cache(maxsize=512)
 def _run(key: str):
-    from ... import solve
+    from ...compile import compile_board
+    from ...kernels import warm_up
+    from ...limits import Limits
+    from ...search import assign_trains, enumerate_all
 
-    run = solve(_load(json.loads(key)), time_limit=RUN_SECONDS)
+    board = _load(json.loads(key))
+    if board.route_model is not None:
+        board.route_model.covering_nodes = COVERING_NODES   # with track rights bought (5.6.5)
+        board.route_model.path_steps = PATH_STEPS
+    # no clock anywhere: the routes found in PATH_STEPS steps from each token, then the branch
+    # and bound for at most RUN_NODES nodes in one kernel call, so the answer is the same
+    # on any machine under any load
+    limits = Limits(None, None)
+    compiled = compile_board(board, limits, own_only=False)
+    warm_up()
+    routes = enumerate_all(compiled, limits=limits)
+    run = assign_trains(routes, budget=RUN_NODES, max_nodes=RUN_NODES, limits=limits)
     routes = [{"train": r.train, "stops": r.stop_labels()} for r in run.routes]
     return run.revenue, json.dumps(routes)
 
 
-RUN_SECONDS = 1.0   # 5.6.6: a run need not be the best, so the game's search is bounded
+# 5.6.6: a run need not be the best, so the game's search is bounded; by a node count,
+# not a time (a live game must not depend on the machine's load), large enough that the
+# boards of a game are solved to proof
+RUN_NODES = 20_000
+# the covering search's nodes each scan a train's whole candidate list: a smaller count
+COVERING_NODES = 2_000
+# a late board's token-to-token paths grow exponentially with its track: the paths found
+# in this many steps of the listing from each token (its fixed order) are the routes
+PATH_STEPS = 20_000
 
 
 def best_run(position: dict) -> tuple[int, list[dict]]:
-    """The best run the project's 1831 solver finds within ``RUN_SECONDS`` (5.6; 5.6.6:
-    "nor is it required to find and run optimal routes"): revenue and routes. The log
-    records the routes, so a replay audits them instead of searching again."""
+    """The best run the project's 1831 solver finds within ``RUN_NODES`` branch and bound
+    nodes (5.6; 5.6.6: "nor is it required to find and run optimal routes"): revenue and
+    routes, the same on every machine. The log records the routes, so a replay audits
+    them instead of searching again."""
     revenue, routes = _run(json.dumps(position, sort_keys=True))
     return revenue, json.loads(routes)
+
+
+@lru_cache(maxsize=512)
+def _try_run(key: str):
+    from ...errors import InputError
+
+    try:
+        return _run(key)
+    except InputError:
+        return None
+
+
+def run_with_rights(position: dict):
+    """:func:`best_run`, or None when the route core finds no run that uses every track
+    right bought (5.6.5); remembered either way."""
+    found = _try_run(json.dumps(position, sort_keys=True))
+    return None if found is None else (found[0], json.loads(found[1]))
 
 
 def audit_run(position: dict, routes: list):

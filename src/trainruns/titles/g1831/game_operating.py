@@ -8,9 +8,14 @@ from ...game.errors import Refusal
 from ...game.state import player_key
 from . import game_certs as certs
 from .game_certs import is_preferred, shares_of
-from .game_map import audit_run, best_run, board_and_reach
+from .game_map import audit_run, best_run, board_and_reach, run_with_rights
 
 TYPES = ("station", "yard")
+# 5.5.5 sets no number; each right listed costs a search of the run with it (5.6.5), so a
+# company rents at most this many per round, and at most MOST_OFFERS tokens are tried for
+# each (in the order of the corporations and their tokens; a bound on work: docs/gaps.md)
+MOST_RIGHTS = 3
+MOST_OFFERS = 4
 
 
 class OperatingRules:
@@ -21,7 +26,8 @@ class OperatingRules:
         return next(r for r in self.rules["phases"] if r["name"] == name)
 
     def train_limit(self, c) -> int:
-        return self.phase_row()["train_limit"]
+        """5.3.5: the phase's limit; a system one more per merger (5.9.7.7), at most two."""
+        return self.phase_row()["train_limit"] + min(2, len(c.extra["absorbed"]))
 
     def token_cost(self, kind: str) -> int:
         """5.2.7.4: Stations $40 / $70 / $110, Rail Yards $70 / $110 / $210 by phase."""
@@ -96,6 +102,8 @@ class OperatingRules:
         pos = {"title": "1831", "phase": self.state.phase, "corporation": cid, "trains": train_list,
                "map": self.map.position_map(self.laid()), "tokens": tokens,
                "receivership": bool(c.extra["receivership"])}
+        if c.extra.get("rights"):
+            pos["track_rights"] = [{"hex": h, "stop": 0, "slot": j} for h, j in c.extra["rights"]]
         if self.config.raw.get("mixed_counts"):
             pos["rules"] = {"mixed_counts": self.config.raw["mixed_counts"]}
         return pos
@@ -106,7 +114,7 @@ class OperatingRules:
         """5.2.4: up to 4 tiles, at most 2 cities, each hex altered once per phase; the
         terrain cost paid from cash (in receivership added to the debt, yellow only,
         5.4.10)."""
-        lim = self.rules["lay_limits"]["company"]
+        lim = self.lay_limit(c)
         if turn["tiles"] >= lim["tiles"] or not c.extra["sites"]:
             return []
         board, reached = board_and_reach(self.position(c.id, trains=[]))
@@ -149,7 +157,7 @@ class OperatingRules:
         """5.2.7: a reached city with a free site of the type (black sites are none,
         5.2.7.2); one token per city until the first 3-train, then one of each type
         (5.2.7.6); the company's supply (1.9); up to 3 per phase (5.2.4.3)."""
-        if turn["tokens"] >= self.rules["lay_limits"]["company"]["tokens"] or not c.extra["sites"]:
+        if turn["tokens"] >= self.lay_limit(c)["tokens"] or not c.extra["sites"]:
             return []
         if c.extra["receivership"]:
             return []   # 5.4.10: only tokens its minimum route needs (not chosen by players here)
@@ -225,6 +233,55 @@ class OperatingRules:
             m["cost"] = c.cash   # never happens with a real par (an active company holds 5 x par)
         self.place_token(c, m, home=True)
 
+    # --- track rights (5.5) -----------------------------------------------------------
+
+    def right_places(self, c) -> list[dict]:
+        """5.5: other corporations' Stations and Rail Yards the company may rent for this
+        round at the price of a new one, paid to their owners (who cannot refuse, 5.5.4),
+        from its cash (5.5.5); not in receivership (5.4.7). Offered only where a train
+        can run to it: every right bought must be used by a run (5.6.5), so a right is
+        listed when the best run with it (and the rights already bought) uses them all."""
+        if c.extra["receivership"] or not self.runnable(c) or not c.extra["sites"]:
+            return []
+        have = c.extra.setdefault("rights", [])
+        if len(have) >= MOST_RIGHTS:
+            return []
+        board, reached = board_and_reach(self.position(c.id, trains=[]))
+        laid = self.laid()
+        types = {t["train"][len(str(t["size"])):] for t in c.trains}
+        usable = {"station"} if types <= {"S"} else {"yard"} if types <= {"YD"} else set(TYPES)
+        out, tried = [], 0
+        for o in self.state.corporations:
+            if o is c or o.cell is None:
+                continue
+            for site in o.extra["sites"]:
+                h, kind = site["hex"], site["type"]
+                if (h, 0) not in reached.stops or kind not in usable or site.get("home_black"):
+                    continue
+                if any(x["hex"] == h and x["type"] == kind for x in c.extra["sites"]):
+                    continue   # its own token of that type there already counts
+                if any(hh == h and self.map.sites(h, laid)[j] == kind for hh, j in have):
+                    continue   # the route core: one right of a type per city
+                cost = self.token_cost(kind)
+                if cost > c.cash or tried >= MOST_OFFERS:
+                    continue
+                tried += 1
+                trial = self.position(c.id)
+                trial["track_rights"] = [{"hex": hh, "stop": 0, "slot": j} for hh, j in have + [(h, site["slot"])]]
+                found = run_with_rights(trial)
+                if found is None:
+                    continue   # the route core: no run uses every right (5.6.5)
+                revenue, routes = found
+                if routes and revenue > 0:
+                    out.append({"hex": h, "slot": site["slot"], "kind": kind, "owner": o.id, "cost": cost})
+        return out
+
+    def buy_right(self, c, m):
+        self.state.pay(f"corp:{c.id}", f"corp:{m['owner']}", m["cost"])
+        c.extra.setdefault("rights", []).append((m["hex"], m["slot"]))
+        self.state.event("track_right", corporation=c.id, hex=m["hex"], slot=m["slot"], kind=m["kind"],
+                         owner=m["owner"], cost=m["cost"])
+
     # --- trains (5.3) ------------------------------------------------------------------
 
     def bank_trains(self) -> list[dict]:
@@ -241,11 +298,12 @@ class OperatingRules:
         return -(-face * self.rules["pool_train_percent"] // 100)
 
     def needs_train(self, c) -> bool:
-        return not c.trains
+        """5.3.1: fewer trains than the minimum (a system two from the first 3-train)."""
+        return len(c.trains) < self.min_trains(c)
 
     def train_buys(self, c) -> list[dict]:
         s = self.state
-        if c.extra["receivership"] and c.trains:
+        if c.extra["receivership"] and not self.needs_train(c):
             return []   # 5.4.3: no more than the minimum
         forced = self.needs_train(c)
         pres_cash = s.player[c.president].cash if c.president else 0
@@ -322,6 +380,7 @@ class OperatingRules:
         c.trains.append({"train": a["train"], "size": size, "status": status})
         s.event("train", corporation=c.id, train=a["train"], source=src, price=price)
         if src == "bank":
+            self.state.title_state["trains_bought"] = True   # 5.3.5: mergers from the first 2-train
             self.new_phase(size)
         self.trim_trains(c)
 
@@ -334,6 +393,8 @@ class OperatingRules:
         c.extra["receivership"] = True
         c.extra["entered_or"] = self.or_counter
         self.state.event("receivership", corporation=c.id)
+        if c.extra["bond_cell"] is not None:
+            self.close_bonds(c, half=True)   # 5.4.14
         self.move_marker(c, "left", 1, "receivership")
 
     def interest(self, c):
@@ -411,16 +472,20 @@ class OperatingRules:
             pot = 3 * revenue
         paid = {}
         if kind in ("preferred", "split", "all", "all200"):
-            pref = [x for x in c.extra["certs"] if is_preferred(x)]
+            pref = [x for x in c.extra["certs"] if is_preferred(x) and x["holder"] not in certs.OUT_OF_PLAY]
             n_pref = sum(shares_of(x) for x in pref)
             for x in c.extra["certs"]:
+                if x["holder"] in certs.OUT_OF_PLAY:
+                    continue
                 n = shares_of(x)
+                # by the certificate's percent (size x 5%): a preferred share 10%; a 10%
+                # common 5% (split) or 10% (all), a 5% common 2.5% or 5%, rounded down
                 if kind == "preferred":
                     amount = pot * n // n_pref if is_preferred(x) else 0
                 elif kind == "split":
-                    amount = pot * n * (10 if is_preferred(x) else 5) // 100
+                    amount = pot * x["size"] * (50 if is_preferred(x) else 25) // 1000
                 else:
-                    amount = pot * n * 10 // 100
+                    amount = pot * x["size"] * certs.UNIT // 100
                 if amount:
                     holder = x["holder"]
                     key = f"corp:{c.id}" if holder in ("ipo", "treasury") else holder

@@ -25,10 +25,12 @@ class StockRules:
             for cert in c.extra.get("certs", []):
                 if cert["holder"] == key and (is_preferred(cert) or not c.extra["receivership"]):
                     n += 1
+            n += len(certs.held(c, key, "bond"))   # 3.2.1.1: "stock and bond certificates"
         return n
 
     def pool_shares(self, c) -> int:
-        return sum(shares_of(x) for x in certs.held(c, "market"))
+        """4.6.1.1: a company's shares in the pool, bonds included (4.6.3.2.4)."""
+        return sum(shares_of(x) for x in certs.held(c, "market") + certs.held(c, "market", "bond"))
 
     def block_size(self) -> int:
         """4.7.3: one certificate; after an Operation Set of 2 ORs a block of 2, after one
@@ -58,6 +60,8 @@ class StockRules:
         """4.7.1: the initial offering at the Par Bar value x shares; the pool at the
         posted P (preferred) or C (common) price x shares."""
         n = shares_of(cert)
+        if cert["kind"] == "bond":
+            return self.market.preferred(c.extra["bond_cell"]) * n   # 4.7.1: bonds at the Bond Marker's P
         if source == "ipo":
             return self.par_now(c) * n
         price = self.market.preferred(c.cell) if is_preferred(cert) else self.market.common(c.cell)
@@ -66,7 +70,10 @@ class StockRules:
     def sale_value(self, c, cert) -> int:
         """4.6.3.3: the posted price before the marker moves x shares x 2^markers
         (decision: the 2x markers multiply)."""
-        price = self.market.preferred(c.cell) if is_preferred(cert) else self.market.common(c.cell)
+        if cert["kind"] == "bond":
+            price = self.market.preferred(c.extra["bond_cell"])   # 4.4.1: the bond price is the P value
+        else:
+            price = self.market.preferred(c.cell) if is_preferred(cert) else self.market.common(c.cell)
         return price * shares_of(cert) * (2 ** cert["splits"])
 
     # --- buying ------------------------------------------------------------------------
@@ -92,6 +99,8 @@ class StockRules:
         cert = self.next_cert(c, kind, source)
         price = self.cert_price(c, cert, source)
         payee = f"corp:{c.id}" if source == "ipo" or c.extra["receivership"] else "bank"
+        if kind == "bond":
+            payee = "bank"   # 4.7.1: bonds are always paid to The Bank
         self.state.pay(player_key(name), payee, price)
         certs.move(self.state, c, cert, player_key(name))
         cert["bought_round"] = self.stock_round_number
@@ -100,6 +109,7 @@ class StockRules:
             # 4.7.6: all preferred sold: the company is active; the Par Marker moves up one value
             c.floated = c.capitalised = True
             c.extra["active"] = True
+            c.extra["active_set"] = self.sets_done   # 5.9.5: mergers after one full Operation Set
             higher = [v for v in self.config.par_chart if v > c.extra["par_marker"]]
             if higher:
                 c.extra["par_marker"] = higher[0]
@@ -153,27 +163,75 @@ class StockRules:
 
     def sellable(self, c, name: str, kind: str) -> list[dict]:
         """4.6: certificates ``name`` may sell of one kind: never the president's
-        certificate (4.6.2; its partial sale of 4.6.2.1 is not offered), not in
+        certificate (4.6.2; its partial sale of 4.6.2.1: :meth:`president_portion`), not in
         receivership (4.6.9), under GI not commons bought this round (no profit taking
         or cycling, 4.6.7-4.6.8)."""
         if c.extra["receivership"] or c.cell is None:
+            return []
+        if kind == "bond" and c.extra.get("bond_cell") is None:
             return []
         gi = self.state.title_state["government_intervention"]
         out = []
         for x in certs.held(c, player_key(name), kind):
             if x["kind"] == "president":
                 continue
-            if gi and x["kind"] == "common" and x.get("bought_round") == self.stock_round_number:
+            if gi and x["kind"] in ("common", "merger", "bond") and x.get("bought_round") == self.stock_round_number:
                 continue
             out.append(x)
         return out
 
+    def successor(self, c, name: str):
+        """4.6.2.1: the player who would take the president's certificate if ``name``
+        (the president) sold part of it: the one with the most preferred stock (ties:
+        nearest the president's left), holding at least the certificate's size; None."""
+        if c.president != name or c.extra["receivership"]:
+            return None
+        size = next(x for x in c.extra["certs"] if x["kind"] == "president")["size"]
+        names = [p.name for p in self.state.players]
+        i = names.index(name)
+        best, best_n = None, size - 1
+        for other in names[i + 1:] + names[:i]:
+            n = certs.units(c, player_key(other), "preferred")
+            if n > best_n:
+                best, best_n = other, n
+        return best
+
+    def president_portion(self, c, name: str) -> list[dict]:
+        """4.6.2.1: the ordinary preferred the president would get for his certificate
+        from its successor, which he may then sell (a sale that hands the presidency
+        over; 4.6.2.2: exchange first, then the sale). Empty when no one can take it."""
+        to = self.successor(c, name)
+        if to is None:
+            return []
+        size = next(x for x in c.extra["certs"] if x["kind"] == "president")["size"]
+        give, got = [], 0
+        for x in certs.held(c, player_key(to), "preferred"):
+            if got < size:
+                give.append(x)
+                got += x["size"]
+        return give if got == size else []
+
+    def hand_over(self, c, name: str):
+        """4.6.2.2: the president's certificate goes to the successor for as much of his
+        ordinary preferred."""
+        to = self.successor(c, name)
+        pres = next(x for x in c.extra["certs"] if x["kind"] == "president")
+        for x in self.president_portion(c, name):
+            certs.move(self.state, c, x, player_key(name))
+        certs.move(self.state, c, pres, player_key(to))
+        c.president = to
+        self.state.event("president", corporation=c.id, player=to, previous=name, why="4.6.2.1")
+
     def max_sale(self, c, name: str, kind: str) -> int:
         """How many certificates of ``kind`` fit the pool (4.6.1.1: 5 shares) and the
-        bank's cash (4.6.3.4)."""
+        bank's cash (4.6.3.4); for the president, preferred includes the portion of his
+        certificate 4.6.2.1 lets him sell."""
         room = self.rules["pool_share_limit"] - self.pool_shares(c)
         n, money = 0, 0
-        for x in self.sellable(c, name, kind):
+        listed = self.sellable(c, name, kind)
+        if kind == "preferred" and listed is not None and not c.extra["receivership"] and c.cell is not None:
+            listed = listed + self.president_portion(c, name)
+        for x in listed:
             if shares_of(x) > room:
                 break
             money += self.sale_value(c, x)
@@ -183,24 +241,112 @@ class StockRules:
             n += 1
         return n
 
-    def sell(self, c, name: str, preferred: int, common: int):
+    def sell(self, c, name: str, preferred: int, common: int, bonds: int = 0):
         """4.6.3: one sale per company: every certificate at the posted price before the
         marker moves (2x markers removed as they go to the pool, 4.6.3.3.2); commons move
         the Stock Marker down by the company's last dividend decision, rounded on the
         total (decision), at the bottom left, each step counted (4.6.3.2.2)."""
-        sold = self.sellable(c, name, "preferred")[:preferred] + self.sellable(c, name, "common")[:common]
+        if preferred > len(self.sellable(c, name, "preferred")):
+            self.hand_over(c, name)   # 4.6.2.1: part of the president's certificate
+        sold = (self.sellable(c, name, "preferred")[:preferred] + self.sellable(c, name, "common")[:common]
+                + self.sellable(c, name, "bond")[:bonds])
         total = 0
         for x in sold:
             total += self.sale_value(c, x)
             x["splits"] = 0
             certs.move(self.state, c, x, "market")
         self.state.pay("bank", player_key(name), total)
-        self.state.event("sell", corporation=c.id, player=name, preferred=preferred, common=common, cash=total)
+        self.state.event("sell", corporation=c.id, player=name, preferred=preferred, common=common, bonds=bonds,
+                         cash=total)
+        if bonds:
+            self.move_bond_marker(c, "down", bonds, "sale")   # 4.6.3.2.4: one square per bond
         if common:
             num, den = self.rules["sale_moves"][c.extra["last_dividend"] or "preferred"]
             steps = -(-common * num // den) if c.extra["last_dividend"] != "all200" else common * num // den
             self.move_marker(c, "down", steps, "sale")
         self.update_president(c)
+
+    # --- a company buys its own stock sold to the pool (4.6.4, 4.6.5) --------------------
+
+    def own_room(self, c, kind: str) -> int:
+        """4.6.5: a company holds at most 25% of its own stock (commons only); 4.6.5.1: a
+        system at most four of its own bonds besides. In certificates of ``kind``."""
+        if kind == "bond":
+            return self.rules["own_bond_limit"] - len(certs.held(c, "treasury", "bond"))
+        room = self.rules["own_common_limit_percent"] // certs.UNIT - certs.units(c, "treasury", "common")
+        pool = certs.held(c, "market", "common")
+        n = 0
+        for x in pool:
+            if x["size"] > room:
+                break
+            room -= x["size"]
+            n += 1
+        return n
+
+    def buy_back_offer(self, c, kind: str, sold: int) -> int:
+        """4.6.4: how many of the ``sold`` certificates just put in the pool the company may
+        buy at once with its own cash (the price posted now)."""
+        if c.cell is None or c.extra["receivership"] or c.president is None:
+            return 0
+        pool = certs.held(c, "market", kind)
+        n, cash = 0, c.cash
+        for x in pool[:min(sold, self.own_room(c, kind))]:
+            price = self.pool_price_of(c, x)
+            if price > cash:
+                break
+            cash -= price
+            n += 1
+        return n
+
+    def pool_price_of(self, c, cert) -> int:
+        """4.7.1: from the pool at the posted price (P for preferred and bonds, C for common)."""
+        if cert["kind"] == "bond":
+            return self.market.preferred(c.extra["bond_cell"]) * shares_of(cert)
+        return self.cert_price(c, cert, "market")
+
+    def buy_back(self, c, kind: str, count: int):
+        for x in certs.held(c, "market", kind)[:count]:
+            price = self.pool_price_of(c, x)
+            self.state.pay(f"corp:{c.id}", "bank", price)
+            if x["kind"] == "bond":
+                x["holder"] = "treasury"
+            else:
+                certs.move(self.state, c, x, "treasury")
+        self.state.event("buy_back", corporation=c.id, kind=kind, count=count)
+
+    # --- Government Intervention's 70% (4.2.2) -----------------------------------------
+
+    def gi_excess(self, c, name: str) -> int:
+        """4.2.2: units of ``c`` ``name`` holds beyond 70% under GI (0 without GI)."""
+        room = self.gi_room(c, name)
+        return max(0, -room) if room is not None else 0
+
+    def gi_corrections(self, name: str) -> list[dict]:
+        """4.2.2: "If a player is over the limit he must make the correction at his first
+        opportunity": the sales owed now, each as many certificates of one kind as bring
+        him to 70% (or as many as the pool's 5 shares and the bank's cash allow: he keeps
+        the rest and corrects later)."""
+        out = []
+        for c in self.state.corporations:
+            excess = self.gi_excess(c, name)
+            if not excess or c.cell is None:
+                continue
+            for kind in ("preferred", "common"):
+                most = self.max_sale(c, name, kind)
+                if not most:
+                    continue
+                sizes = [x["size"] for x in self.sellable(c, name, kind)]
+                if kind == "preferred":
+                    sizes += [x["size"] for x in self.president_portion(c, name)]
+                need, got = 0, 0
+                for size in sizes:
+                    if got >= excess:
+                        break
+                    got += size
+                    need += 1
+                out.append({"type": "sell_shares", "player": name, "corporation": c.id, "kind": kind,
+                            "count": min(need, most)})
+        return out
 
     # --- the market --------------------------------------------------------------------
 
@@ -222,8 +368,8 @@ class StockRules:
             self.market.move(c.id, cell, self.market.target)
             c.cell = self.market.target
             for x in c.extra["certs"]:
-                if x["holder"].startswith(("player:", "corp:")):
-                    x["splits"] += 1
+                if x["holder"].startswith(("player:", "corp:")) or x["holder"] == "treasury":
+                    x["splits"] += 1   # players', companies' and systems' own (4.3.4)
             self.state.event("split", corporation=c.id, cell=list(c.cell))
 
     def close_out(self, c):
@@ -231,10 +377,10 @@ class StockRules:
         certificate back to the initial offering without compensation, its cash to the
         bank, its trains to the pool as used; it may be started again."""
         s = self.state
-        for x in c.extra["certs"]:
-            x["splits"] = 0
-            if x["holder"] != "ipo":
-                certs.move(s, c, x, "ipo")
+        if c.extra["bond_cell"] is not None:
+            self.close_bonds(c, half=False)   # its bonds surrendered too (4.3.2)
+        for bid in c.extra["absorbed"]:
+            self.restart(s.corp[bid])         # 5.9.7.4: retired preferred back in play
         if c.cash:
             s.pay(f"corp:{c.id}", "bank", c.cash)
         for t in c.trains:
@@ -255,6 +401,7 @@ class StockRules:
         movers.sort(key=lambda c: self.market.order_key(c.id, c.cell))
         for c in movers:
             self.move_marker(c, "up", 1, "fully_funded")
+        self.end_of_sr_bonds()
         names = [p.name for p in self.state.players]
         holder = self.state.title_state["first_stock_option"]
         self.state.title_state["first_stock_option"] = names[(names.index(holder) + 1) % len(names)]

@@ -34,9 +34,12 @@ def _toggle(dst, a):
 
 @nb.njit(cache=True)
 def token_paths(root, adj_ptr, adj_chain, chain_to, chain_bits, chain_und, stop_group, stop_pass,
-                stop_own, rev_a, rev_b, out_ptr, out_stops, out_chains, out_bits):
+                stop_own, rev_a, rev_b, out_ptr, out_stops, out_chains, out_bits, limit, cut):
     """Fill the buffers with the paths found from ``root``; return how many there are
-    (more than the buffers hold means: call again with larger buffers).
+    (more than the buffers hold means: call again with larger buffers). With ``limit``
+    above 0 the search stops after that many steps forward (``cut[0]`` then True; the
+    paths found so far, in its fixed order, are kept: a bound on work that does not
+    depend on the clock).
 
     A path enters a city group once; stops of one group are entered one after the other
     (a city and its red extension, 5.2.3.10). A group with ``rev_a >= 0`` (Delaware) may
@@ -63,6 +66,7 @@ def token_paths(root, adj_ptr, adj_chain, chain_to, chain_bits, chain_und, stop_
     first[stop_group[root]] = 0
     it[0] = adj_ptr[root]
     depth = 1
+    steps = 0
     while depth > 0:
         cur = path[depth - 1]
         moved = False
@@ -94,6 +98,7 @@ def token_paths(root, adj_ptr, adj_chain, chain_to, chain_bits, chain_und, stop_
                 it[depth] = adj_ptr[t]
                 depth += 1
                 moved = True
+                steps += 1
                 if stop_own[t] and (t > root or t == root and chain_und[chains[0]] < chain_und[c]):
                     start = out_ptr[n]
                     if not overflow and n + 1 < out_ptr.shape[0] and start + depth <= out_stops.shape[0]:
@@ -105,6 +110,9 @@ def token_paths(root, adj_ptr, adj_chain, chain_to, chain_bits, chain_und, stop_
                     else:
                         overflow = True
                     n += 1
+                if limit > 0 and steps >= limit:
+                    cut[0] = True
+                    return n
                 break
         if not moved:
             depth -= 1
@@ -322,7 +330,8 @@ def warm_up():
     one_bit = np.zeros((1, 1), np.uint64)
     flag = np.ones(1, np.bool_)
     token_paths(0, np.zeros(2, np.int64), z, z, one_bit, z, z, flag, flag, np.full(1, -1, np.int64),
-                np.full(1, -1, np.int64), np.zeros(2, np.int64), z.copy(), z.copy(), one_bit.copy())
+                np.full(1, -1, np.int64), np.zeros(2, np.int64), z.copy(), z.copy(), one_bit.copy(), 0,
+                np.zeros(1, np.bool_))
     best_counts(np.zeros(1, np.int64), z, z, z, z, z - 1, z - 1, z, z + 2, z + 2, z, False, 1,
                 np.zeros((0, 1, 1), np.int64))
     assign_covering(z, z, np.zeros(1, np.bool_), z, z, z, one_bit, np.zeros(2, np.int64), 0, z.copy(),

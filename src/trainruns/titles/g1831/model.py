@@ -98,7 +98,16 @@ class StopArrays:
 
 class Model1831(RouteModel):
     """Per-stop 1831 facts by stop reference, and the search over them. Read-only
-    after construction: every call works on its own :class:`StopArrays`."""
+    after construction: every call works on its own :class:`StopArrays`.
+
+    ``covering_nodes``: when set, the search for a run covering every bought right
+    stops after that many nodes instead of by the deadline; ``path_steps``: when set,
+    the listing of the paths from each token stops after that many steps forward (the
+    set is then incomplete). A game sets both, wanting the same answer under any load; None (the
+    default) keeps the deadline's budget and lists every path."""
+
+    covering_nodes: int | None = None
+    path_steps: int | None = None
 
     def __init__(self, board, facts, phase, options):
         self.board, self.facts, self.options = board, facts, options
@@ -247,7 +256,9 @@ class Model1831(RouteModel):
             if deadline is not None and time.perf_counter() > deadline:
                 complete = False
                 break
-            parts.append(self._paths_from(arrays, int(root)))
+            cut = np.zeros(1, np.bool_)
+            parts.append(self._paths_from(arrays, int(root), cut))
+            complete = complete and not cut[0]
             if progress:
                 progress.update("routes", roots_done=i + 1, roots=len(roots),
                                 routes=sum(len(p[0]) - 1 for p in parts))
@@ -263,7 +274,7 @@ class Model1831(RouteModel):
         return (np.concatenate(ptrs), cat(stops, np.zeros(0, np.int64)), cat(chains, np.zeros(0, np.int64)),
                 cat(bits, np.zeros((0, words), np.uint64)), complete)
 
-    def _paths_from(self, arrays, root, cap=1 << 12):
+    def _paths_from(self, arrays, root, cut, cap=1 << 12):
         compiled, a = arrays.compiled, arrays
         avg = 8
         while True:
@@ -273,7 +284,8 @@ class Model1831(RouteModel):
             bits = np.empty((cap, compiled.words), np.uint64)
             n = kernels.token_paths(root, compiled.adj_ptr, compiled.adj_chain, compiled.chain_to,
                                     a.chain_bits, a.chain_und, a.stop_group, a.stop_pass,
-                                    a.stop_own, a.rev_a, a.rev_b, ptr, stops, chains, bits)
+                                    a.stop_own, a.rev_a, a.rev_b, ptr, stops, chains, bits,
+                                    self.path_steps or 0, cut)
             if n < cap and (n == 0 or ptr[n] > 0):
                 end = ptr[n]
                 return ptr[: n + 1], stops[:end], chains[:end], bits[:n]
@@ -359,7 +371,8 @@ class Model1831(RouteModel):
         choice = np.full(max(len(trains), 1), -1, np.int64)
         stopped = np.zeros(1, np.bool_)
         best = kernels.assign_covering(start, end, twin, cr, cv, cm, bits, rest, n_masks - 1, choice,
-                                       _node_budget(deadline), stopped)
+                                       _node_budget(deadline) if self.covering_nodes is None
+                                       else self.covering_nodes, stopped)
         complete = complete and not stopped[0]
         if best < 0 and not complete:
             # stopped early (time limit): not finding a covering run proves nothing; the

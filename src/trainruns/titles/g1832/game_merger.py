@@ -390,8 +390,10 @@ def check_merge_refusal(rules, a, listed):
     y = s.corp.get(a.get("with"))
     if x is None or y is None or x is y:
         return "merger.partner", "a merger joins two different public companies [11]"
-    if x.president != a["player"]:
-        return "merger.initiator", f"{a['player']} does not preside {x.id}: the initiator proposes for his company [11]"
+    if a.get("kind") not in ("system", "takeover"):
+        return "merger.kind", "a merger is a 'system' formation or a 'takeover' (field 'kind') [11] Merger Types"
+    if x.president != a.get("player"):
+        return "merger.initiator", f"{a.get('player')} does not preside {x.id}: the initiator proposes for his company [11]"
     for c in (x, y):
         if not (c.started and c.capitalised and c.operated):
             return "merger.eligibility", f"{c.id} has not operated: a company must operate before it merges [11]"

@@ -2,8 +2,7 @@
 at the start of the round (5.0.4), each through the phases of 5.0.3. Phases with no
 decision happen by themselves (restore trains, interest, the marker's move, paying the
 debt); the ones built here with decisions are track and tokens, trains, the run and the
-dividend. Track rights (5.5), mergers and takeovers (5.9) and bonds (5.10) are not built
-yet (docs/game-1831.md)."""
+dividend, track rights (5.5) and mergers and takeovers (5.9)."""
 
 from __future__ import annotations
 
@@ -36,9 +35,11 @@ class OperatingRound(StepsRound):
             rules.restore_trains(c)
             rules.home_token(c)
             c.operated = True
+            c.extra["rights"] = []
             turn = {"corporation": c.id, "tiles": 0, "cities": 0, "tokens": 0, "hexes": [], "revenue": None}
-            self.queue = [TrackStep(self.game, c, turn), TrainStep(self.game, c, turn), RunStep(self.game, c, turn),
-                          DividendStep(self.game, c, turn)]
+            self.queue = [TrackStep(self.game, c, turn), TrainStep(self.game, c, turn),
+                          RightsStep(self.game, c, turn), RunStep(self.game, c, turn),
+                          DividendStep(self.game, c, turn), MergerStep(self.game, c, turn)]
             self.queue[0].enter()
             return True
         return False
@@ -143,6 +144,40 @@ class TrainStep(CorporationStep):
                                            "buys only the minimum (5.4.3)")
 
 
+class RightsStep(CorporationStep):
+    """Phase 5 (5.5): rent other corporations' tokens for this round, or pass."""
+
+    def __init__(self, game, corp, turn):
+        super().__init__(game, corp)
+        self.turn = turn
+
+    def enter(self):
+        if self.corp.cell is None or not self.game.rules.right_places(self.corp):
+            self.done = True
+
+    def actions(self):
+        return [{"type": "track_right", "corporation": self.corp.id, "hex": m["hex"], "slot": m["slot"]}
+                for m in self.game.rules.right_places(self.corp)] + [self.pass_action()]
+
+    def process(self, a):
+        self.check_entity(a)
+        r = self.game.rules
+        if a["type"] == "pass":
+            self.done = True
+            return a
+        if a["type"] != "track_right":
+            raise Refusal("turn.phase", f"{self.corp.id} buys track rights now, or passes (5.5)")
+        for m in r.right_places(self.corp):
+            if (m["hex"], m["slot"]) == (a["hex"], a["slot"]):
+                r.buy_right(self.corp, m)
+                self.enter()
+                return a
+        raise Refusal("rights.illegal", f"{self.corp.id} cannot rent the token in slot {a['slot']} of {a['hex']}: "
+                                        "another corporation's token it reaches, at the price of a new one from "
+                                        "its cash (5.5.1, 5.5.5), a train must run to it (5.6.5), not in "
+                                        "receivership (5.4.7)")
+
+
 class RunStep(CorporationStep):
     """Phase 6 (5.6): run trains; with no train able to run, DID NOT RUN (5.7.1)."""
 
@@ -164,6 +199,7 @@ class RunStep(CorporationStep):
             raise Refusal("run.must-run", f"{self.corp.id} must run at least one train (5.6.6)")
         routes, revenue = self.game.rules.run(self.corp, a["routes"])
         self.turn["revenue"] = revenue if routes else None
+        self.corp.extra["rights"] = []   # 5.5.3: rights last for this round only, and are used now
         self.done = True
         return {"type": "run_routes", "corporation": self.corp.id, "routes": routes, "revenue": revenue}
 
@@ -172,8 +208,7 @@ KINDS = ("hold", "preferred", "split", "all", "all200")
 
 
 class DividendStep(CorporationStep):
-    """Phases 7, 8 and 11 (5.7, 5.8, 5.11): dispose of the run's money, move the marker,
-    pay the debt."""
+    """Phases 7 and 8 (5.7, 5.8): dispose of the run's money, move the marker."""
 
     def __init__(self, game, corp, turn):
         super().__init__(game, corp)
@@ -192,7 +227,6 @@ class DividendStep(CorporationStep):
             self._finish()
 
     def _finish(self):
-        self.game.rules.pay_debt(self.corp)
         self.done = True
 
     def actions(self):
@@ -208,3 +242,45 @@ class DividendStep(CorporationStep):
         self.game.rules.pay_dividend(self.corp, self.turn["revenue"], a["kind"])
         self._finish()
         return a
+
+
+class MergerStep(CorporationStep):
+    """Phases 9, 10 and 11 (5.9, 5.10, 5.11): one merger or takeover announcement, or
+    pass; then the bond revenue and the debt (no decision)."""
+
+    def __init__(self, game, corp, turn):
+        super().__init__(game, corp)
+        self.turn = turn
+
+    def enter(self):
+        if self.corp.cell is None or not self.game.rules.merger_targets(self.corp):
+            self._finish()
+
+    def _finish(self):
+        r = self.game.rules
+        if self.corp.cell is not None:
+            r.collect_bond_revenue(self.corp)
+            r.pay_debt(self.corp)
+        self.done = True
+
+    def actions(self):
+        return [{"type": "merge", "corporation": self.corp.id, "with": b.id}
+                for b, _ in self.game.rules.merger_targets(self.corp)] + [self.pass_action()]
+
+    def process(self, a):
+        self.check_entity(a)
+        r = self.game.rules
+        if a["type"] == "pass":
+            self._finish()
+            return a
+        if a["type"] != "merge":
+            raise Refusal("turn.phase", f"{self.corp.id} may announce a merger or takeover now, or pass (5.9)")
+        for b, kind in r.merger_targets(self.corp):
+            if b.id == a["with"]:
+                r.merge(self.corp, b, kind)
+                self._finish()
+                return a
+        raise Refusal("merger.illegal", f"{self.corp.id} cannot take over {a['with']} now: mergers from the "
+                                        "first 2-train to the first 12-train (5.3.5), one attempt per round, at "
+                                        "most two absorbed (5.9.1), a path to its token (5.9.3), never a system "
+                                        "(5.9.4), both active a full Operation Set, not in receivership (5.9.5)")

@@ -9,6 +9,8 @@ from ....game.round import Step, StepsRound
 from ....game.state import player_key
 from .. import game_certs as certs
 
+KINDS = ("preferred", "common", "bond")
+
 
 class StockRound(StepsRound):
     kind = "stock"
@@ -32,6 +34,11 @@ class StockRound(StepsRound):
         if self.passes >= len(s.players):
             self.game.rules.end_stock_round()
             return False
+        t = s.title_state
+        if self.number == 1 and not self.started and t["setup_gi_drawer"] and not t.get("seats_settled"):
+            t["seats_settled"] = True
+            self.queue = [SeatStep(self.game, t["setup_gi_drawer"])]
+            return True
         if self.started:
             names = [p.name for p in s.players]
             self.current = names[(names.index(self.current) + 1) % len(names)]
@@ -39,6 +46,73 @@ class StockRound(StepsRound):
         self.queue = [StockTurn(self.game, self, self.current)]
         self.queue[0].enter()
         return True
+
+
+class SeatStep(Step):
+    """3.2.3.2: the player who drew GOVERNMENT INTERVENTION while the first player was
+    drawn may, before the first stock round, swap seats with any player; swapping with
+    the first player does not change who goes first."""
+
+    def __init__(self, game, player):
+        super().__init__(game)
+        self.player = player
+
+    def active(self):
+        return {"player": self.player}
+
+    def actions(self):
+        return [{"type": "swap_seats", "player": self.player, "with": p.name}
+                for p in self.state.players if p.name != self.player] + [{"type": "pass", "player": self.player}]
+
+    def process(self, a):
+        if a.get("player") != self.player:
+            raise Refusal("turn.not-yours", f"{self.player} drew GOVERNMENT INTERVENTION and chooses a seat (3.2.3.2)")
+        if a["type"] == "swap_seats":
+            if a["with"] == self.player:
+                raise Refusal("seat.self", "a seat is swapped with another player (3.2.3.2)")
+            self.game.rules.swap_seats(self.player, a["with"])
+        elif a["type"] != "pass":
+            raise Refusal("seat.first", f"{self.player} swaps seats or passes first (3.2.3.2)")
+        self.done = True
+        return a
+
+
+class BuyBackStep(Step):
+    """4.6.4: commons or bonds just sold into the pool: the president may buy them at
+    once for the company, with its own cash, within 4.6.5's holding limits."""
+
+    def __init__(self, game, corp, kind, sold):
+        super().__init__(game)
+        self.corp, self.kind, self.sold = corp, kind, sold
+
+    def enter(self):
+        if not self.game.rules.buy_back_offer(self.corp, self.kind, self.sold):
+            self.done = True
+
+    def active(self):
+        return {"player": self.corp.president, "corporation": self.corp.id}
+
+    def actions(self):
+        n = self.game.rules.buy_back_offer(self.corp, self.kind, self.sold)
+        out = [{"type": "company_buy", "player": self.corp.president, "corporation": self.corp.id,
+                "kind": self.kind, "count": 1 if n == 1 else {"min": 1, "max": n}}] if n else []
+        return out + [{"type": "pass", "player": self.corp.president}]
+
+    def process(self, a):
+        r = self.game.rules
+        if a.get("player") != self.corp.president:
+            raise Refusal("turn.not-yours", f"{self.corp.president}, {self.corp.id}'s president, decides (4.6.4)")
+        if a["type"] == "company_buy":
+            n = r.buy_back_offer(self.corp, self.kind, self.sold)
+            if r.corporation_id(a["corporation"]) != self.corp.id or a["kind"] != self.kind or not 1 <= a["count"] <= n:
+                raise Refusal("stock.buy-back", f"{self.corp.id} may buy 1 to {n} of the {self.kind} certificates "
+                                                "just sold, with its own cash, holding at most 25% of its stock "
+                                                "and four of its bonds (4.6.4, 4.6.5)")
+            r.buy_back(self.corp, self.kind, a["count"])
+        elif a["type"] != "pass":
+            raise Refusal("stock.buy-back", f"{self.corp.id}'s president buys back or passes (4.6.4)")
+        self.done = True
+        return a
 
 
 class StockTurn(Step):
@@ -72,6 +146,8 @@ class StockTurn(Step):
                 continue
             if c.id in self.round.sold_by.get(name, set()):
                 continue   # 4.6.6, 4.7.4
+            if c.closed:
+                continue   # absorbed in a merger: its stock is retired (5.9.7.4)
             if c.par is None:
                 if self.bought == 0:
                     pres = next(x for x in c.extra["certs"] if x["kind"] == "president")
@@ -81,7 +157,9 @@ class StockTurn(Step):
                 continue
             gi = r.gi_room(c, name)
             for source in ("ipo", "market"):
-                for kind in ("preferred", "common"):
+                for kind in KINDS:
+                    if kind == "bond" and (source == "ipo" or c.extra.get("bond_cell") is None):
+                        continue
                     if source == "ipo" and kind == "common" and certs.held(c, "ipo", "preferred"):
                         continue   # 4.1.1.3: common only when no preferred is left there
                     cert = r.next_cert(c, kind, source)
@@ -100,14 +178,23 @@ class StockTurn(Step):
         for c in s.corporations:
             if c.id in self.sold or c.cell is None:
                 continue
-            for kind in ("preferred", "common"):
+            for kind in KINDS:
                 n = r.max_sale(c, self.player, kind)
                 if n:
                     out.append({"type": "sell_shares", "player": self.player, "corporation": c.id, "kind": kind,
                                 "count": 1 if n == 1 else {"min": 1, "max": n}})
         return out
 
+    def forced(self) -> list[dict]:
+        """4.2.2: a player over GI's 70% corrects at his first opportunity."""
+        if self.bought:
+            return []
+        return [x for x in self.game.rules.gi_corrections(self.player) if x["corporation"] not in self.sold]
+
     def actions(self):
+        forced = self.forced()
+        if forced:
+            return forced
         return self.sells() + self.buys() + [{"type": "pass", "player": self.player}]
 
     def process(self, a):
@@ -115,6 +202,12 @@ class StockTurn(Step):
             raise Refusal("turn.not-yours", f"it is {self.player}'s turn in the stock round (4.5)")
         t = a["type"]
         r = self.game.rules
+        forced = self.forced()
+        if forced and not any(t == "sell_shares" and all(a.get(k) == x[k] for k in ("corporation", "kind", "count"))
+                              for x in forced):
+            x = forced[0]
+            raise Refusal("stock.gi-correct", f"{self.player} holds over 70% of {x['corporation']} under Government "
+                                              f"Intervention and must sell {x['count']} {x['kind']} first (4.2.2)")
         if t == "pass":
             self._end()
             return a
@@ -132,17 +225,19 @@ class StockTurn(Step):
             raise Refusal("stock.sell-after-buy", "selling comes before buying in a turn (4.5.1)")
         if c.id in self.sold:
             raise Refusal("stock.one-sale", f"all of {c.id}'s stock sold in a turn is one sale (4.6.3.1)")
-        if kind not in ("preferred", "common"):
-            raise Refusal("stock.kind", "kind is 'preferred' or 'common' (4.1)")
+        if kind not in KINDS:
+            raise Refusal("stock.kind", "kind is 'preferred', 'common' or 'bond' (4.1)")
         n = r.max_sale(c, self.player, kind) if c.cell is not None else 0
         if not 1 <= a["count"] <= n:
             raise Refusal("stock.sell-limit", f"{self.player} may sell at most {n} {kind} certificate(s) of {c.id} "
                                               "now (pool limit 5 shares 4.6.1.1, president's certificate 4.6.2, "
                                               "receivership 4.6.9, GI 4.6.7-8, the bank's cash 4.6.3.4)")
-        r.sell(c, self.player, a["count"] if kind == "preferred" else 0, a["count"] if kind == "common" else 0)
+        r.sell(c, self.player, *[a["count"] if kind == k else 0 for k in KINDS])
         self.sold.add(c.id)
         self.round.sold_by.setdefault(self.player, set()).add(c.id)
         self._acted()
+        if kind != "preferred" and c.cell is not None:
+            self.round.push(BuyBackStep(self.game, c, kind, a["count"]))   # 4.6.4
         return a
 
     def _buy(self, a):

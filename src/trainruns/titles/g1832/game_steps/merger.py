@@ -74,7 +74,8 @@ class MergerTurn(Step):
         listed = self._proposals()
         match = [x for x in listed if all(x[k] == a.get(k) for k in ("corporation", "with", "kind"))]
         if not match:
-            if self.last_chance and rules.state.corp[a["with"]].president != self.player:
+            partner = rules.state.corp.get(a["with"])
+            if self.last_chance and partner is not None and partner.president != self.player:
                 raise Refusal("merger.last-chance", "in the last merger phase one player must preside both "
                                                     "companies [11] Merger Phase")
             raise Refusal(*rules.merge_refusal(a, listed))

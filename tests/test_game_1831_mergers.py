@@ -1,0 +1,264 @@
+"""1831 part B on the shipped (invented) config: the four merger and takeover types
+(5.9.7-5.9.10), the systems they make and their bonds (4.3.3, 4.6.3.2.4, 4.8.4, 5.10,
+5.12.1), each test naming its section (../shared/rules/1831.md)."""
+
+from __future__ import annotations
+
+from trainruns.game.game import Game
+from trainruns.titles.g1831 import game_certs as certs
+
+
+def new(n=4, seed=7, **kw):
+    return Game("1831", [f"P{i}" for i in range(n)], seed, **kw)
+
+
+def company(g, cid, par, president, preferred_to=(), home=True):
+    """A started, active company that has been through one Operation Set (5.9.5), its
+    ordinary preferred held by ``preferred_to`` (holders in turn; the rest by its
+    president), its home token placed."""
+    r = g.rules
+    c = r.state.corp[cid]
+    r.start_company(c, president, par)
+    holders = list(preferred_to)
+    for x in c.extra["certs"]:
+        if x["kind"] == "preferred":
+            certs.move(r.state, c, x, holders.pop(0) if holders else f"player:{president}")
+            r.state.pay("bank", f"corp:{cid}", par)   # as if bought from the initial offering
+    c.extra["active"] = True
+    c.extra["active_set"] = 0
+    r.sets_done = 1
+    r.state.title_state["trains_bought"] = True
+    if home:
+        r.home_token(c)
+    r.update_president(c)
+    return c
+
+
+def neighbours(g, a, b):
+    """B's token in A's home city, so A reaches it (5.9.3); from the first 3-train, so A
+    may keep it beside its own Station (5.2.7.6)."""
+    g.rules.state.phase = "3"
+    b.extra["sites"].append({"hex": a.home, "slot": 1, "type": "yard"})
+    b.tokens.append((a.home, 0))
+
+
+def units_total(c):
+    return sum(x["size"] for x in c.extra["certs"] if x["holder"] not in certs.OUT_OF_PLAY)
+
+
+def test_type_i_friendly_merger_5_9_7():
+    g = new()
+    r, s = g.rules, g.rules.state
+    a = company(g, "PRR", 100, "P0")
+    b = company(g, "NYC", 80, "P0", preferred_to=["player:P2", "market", "market"])
+    neighbours(g, a, b)
+    certs.move(s, b, next(x for x in b.extra["certs"] if x["kind"] == "common"), "player:P3")
+    b.trains = [{"train": "2S", "size": 2, "status": "new"}]
+    assert r.merger_targets(a) == [(b, "I")]
+    money = s.money()
+    p2, p3, a_cash, b_cash = s.player["P2"].cash, s.player["P3"].cash, a.cash, b.cash
+    bp = r.market.preferred(b.cell)
+    r.merge(a, b, "I")
+    # 5.9.7.3: B's preferred bought at B's P price from the players and the pool
+    assert s.player["P2"].cash - p2 == bp
+    # 5.9.7.6 and 5.9.7.9: A gets B's cash and 3 x par from the bank
+    assert a.cash == a_cash - 5 * bp + b_cash + 3 * 100
+    assert s.money() == money
+    # 5.9.7.5: B's 10/5/0% common replaced by A's 5% common where it is; A's commons 5%
+    merger = [x for x in a.extra["certs"] if x["kind"] == "merger"]
+    assert sorted(x["holder"] for x in merger) == sorted(["player:P3"] + ["ipo"] * 4)
+    assert all(x["size"] == 1 for x in a.extra["certs"] if x["kind"] in ("common", "merger"))
+    assert units_total(a) == a.total_shares == sum(a.shares.values()) == 20
+    assert s.player["P3"].cash == p3 and b.closed and b.cell is None
+    # 5.9.7.4: B's preferred retired; 5.9.7.6: B's trains and token now A's
+    assert all(x["holder"] == "retired" for x in b.extra["certs"])
+    assert [t["train"] for t in a.trains] == ["2S"] and any(x["hex"] == a.home and x["type"] == "yard"
+                                                             for x in a.extra["sites"])
+    # 5.9.7.7: train limit +1; 5.9.7.6: token limits add up, to 19 at most
+    assert r.train_limit(a) == r.phase_row()["train_limit"] + 1
+    assert a.extra["supply"]["station"] == min(19, 9 + 8)
+    assert r.is_system(a) and r.lay_limit(a) == {"tiles": 7, "cities": 5, "tokens": 6}   # 5.2.4.2
+
+
+def test_type_i_fails_without_the_cash_and_both_markers_go_down_5_9_7_3_1():
+    g = new()
+    r, s = g.rules, g.rules.state
+    a = company(g, "PRR", 40, "P0")
+    b = company(g, "NYC", 200, "P0", home=False)
+    b.extra["sites"].append({"hex": a.home, "slot": 1, "type": "yard"})
+    a_cell, b_cell = a.cell, b.cell
+    assert a.cash < r.preferred_cost(b)
+    r.merge(a, b, "I")
+    assert a.cell == r.market.walk(a_cell, "down", 1)[0] != a_cell
+    assert b.cell == r.market.walk(b_cell, "down", 1)[0] != b_cell
+    assert not b.closed and not r.is_system(a)
+    assert r.merger_targets(a) == []   # 5.9.1: one attempt per round
+
+
+def test_type_ii_hostile_takeover_5_9_8():
+    g = new()
+    r, s = g.rules, g.rules.state
+    a = company(g, "PRR", 200, "P0")
+    b = company(g, "NYC", 40, "P1", home=False)
+    neighbours(g, a, b)
+    s.pay("corp:NYC", "bank", b.cash - 51)   # B holds $51
+    assert r.merger_targets(a) == [(b, "II")]
+    a_cell, b_cell = a.cell, b.cell
+    p1 = s.player["P1"].cash
+    money = s.money()
+    r.merge(a, b, "II")
+    # 5.9.8.2: A's marker one left; 5.9.8.5: B's preferred at its P price after the move
+    assert a.cell == (a_cell[0], a_cell[1] - 1)
+    bp = r.market.preferred(r.market.walk(b_cell, "right", 2)[0])
+    # 5.9.8.7: B's former president gets half B's cash rounded up ($26) and his 5 shares
+    assert s.player["P1"].cash - p1 == 26 + 5 * bp
+    assert b.closed and s.money() == money
+    assert r.merger_type(a, b) == "IV"   # now a system: only Type IV (5.9.1)
+
+
+def test_type_ii_cancelled_when_assets_fall_short_5_9_8_3_1():
+    g = new()
+    r = g.rules
+    a = company(g, "PRR", 40, "P0")
+    b = company(g, "NYC", 200, "P1", home=False)
+    neighbours(g, a, b)
+    a_cell, b_cell = a.cell, b.cell
+    r.merge(a, b, "II")
+    # B's marker back where it was; A's stays one to the left
+    assert b.cell == b_cell and r.market.stacks[b_cell].count("NYC") == 1
+    assert a.cell == (a_cell[0], a_cell[1] - 1) and not b.closed
+
+
+def test_type_iii_takeover_of_a_company_in_receivership_5_9_9():
+    g = new()
+    r, s = g.rules, g.rules.state
+    a = company(g, "PRR", 200, "P0")
+    b = company(g, "NYC", 40, "P1", home=False)
+    neighbours(g, a, b)
+    r.enter_receivership(b)
+    b.extra["debt"] = 30
+    assert r.merger_targets(a) == [(b, "III")]
+    p1 = s.player["P1"].cash
+    a_cash, b_cash = a.cash, b.cash
+    bp = r.market.preferred(b.cell)
+    money = s.money()
+    r.merge(a, b, "III")
+    # 5.9.9.4: the preferred bought; 5.9.9.6: A pays the loan; 5.9.9.7: the president
+    # gets nothing more; 5.9.9.12: 8 x par
+    assert s.player["P1"].cash - p1 == 5 * bp
+    assert a.cash == a_cash - 5 * bp - 30 + b_cash + 8 * 200
+    assert b.extra["debt"] == 0 and not a.extra["receivership"] and s.money() == money
+
+
+def test_type_iv_bonds_5_9_10_and_bond_revenue_5_10_and_moves():
+    g = new()
+    r, s = g.rules, g.rules.state
+    a = company(g, "PRR", 200, "P0")
+    b = company(g, "NYC", 40, "P1")
+    c = company(g, "E", 40, "P2", home=False)
+    neighbours(g, a, b)
+    c.extra["sites"].append({"hex": b.home, "slot": 1, "type": "yard"})   # reached once B's token is A's
+    r.merge(a, b, "II")
+    a.extra["merge_tried"] = None
+    for x in [x for x in c.extra["certs"] if x["kind"] == "common"][:2]:
+        certs.move(s, c, x, "player:P3")
+    assert r.merger_targets(a) == [(c, "IV")]
+    money = s.money()
+    a_cash = a.cash
+    r.merge(a, c, "IV")
+    assert s.money() == money
+    # 5.9.10.8-10: C's commons are A's bonds: two with P3, the unsold three in the pool
+    bonds = a.extra["bonds"]
+    assert sorted(x["holder"] for x in bonds) == ["market"] * 3 + ["player:P3"] * 2
+    assert a.extra["bond_cell"] == a.cell and units_total(a) == 20
+    assert a_cash + 2 * 200 <= a.cash + r.preferred_cost(c) + 10 ** 6   # (bonus 2 x par, 5.9.10.13)
+    assert r.train_limit(a) == r.phase_row()["train_limit"] + 2            # 5.9.10.11
+    # 5.10.1: 10% of the bond price per bond held, rounded down; the pool's earn nothing
+    price = r.market.preferred(a.extra["bond_cell"])
+    p3 = s.player["P3"].cash
+    r.collect_bond_revenue(a)
+    assert s.player["P3"].cash - p3 == 2 * (price * 10 // 100)
+    # 4.6.1.1: the pool holds 3 bonds; 4.6.3.2.4: a bond sold moves the Bond Marker down one
+    cell = a.extra["bond_cell"]
+    assert r.max_sale(a, "P3", "bond") == 2
+    r.sell(a, "P3", 0, 0, 1)
+    assert a.extra["bond_cell"] == r.market.walk(cell, "down", 1)[0]
+    assert s.player["P3"].cash - p3 == 2 * (price * 10 // 100) + price
+    # 5.12.1: every Bond Marker rises one at the end of an Operation Round
+    before = a.extra["bond_cell"]
+    r.end_of_or_bonds()
+    assert a.extra["bond_cell"] == r.market.walk(before, "up", 1)[0]
+    # 6.5: a bond counts at the bond price
+    assert r.value("P3") == s.player["P3"].cash + sum(
+        r.sale_value(c, x) for x in c.extra["certs"] if x["holder"] == "player:P3") + r.market.preferred(
+        a.extra["bond_cell"])
+    # 5.4.14: a system with bonds entering receivership: bonds closed at half value, the
+    # company they came from may start again, the train limit drops by one
+    p3 = s.player["P3"].cash
+    half = r.sale_value(a, next(x for x in a.extra["bonds"] if x["holder"] == "player:P3")) // 2
+    r.enter_receivership(a)
+    assert s.player["P3"].cash - p3 == half and a.extra["bonds"] == [] and a.extra["bond_cell"] is None
+    assert not c.closed and c.par is None and r.train_limit(a) == r.phase_row()["train_limit"] + 1
+    assert s.money() == money
+
+
+def test_the_dividend_of_a_system_pays_5_percent_commons_half_5_7_2_3():
+    g = new()
+    r, s = g.rules, g.rules.state
+    a = company(g, "PRR", 200, "P0")
+    b = company(g, "NYC", 80, "P1", home=False)
+    neighbours(g, a, b)
+    common = next(x for x in b.extra["certs"] if x["kind"] == "common")
+    certs.move(s, b, common, "player:P3")
+    r.merge(a, b, "II")
+    assert r.is_system(a)
+    p3 = s.player["P3"].cash
+    r.pay_dividend(a, 100, "split")   # a 5% common: 2.5% of the run, rounded down
+    assert s.player["P3"].cash - p3 == 2
+    r.pay_dividend(a, 100, "all")     # 5% of the run
+    assert s.player["P3"].cash - p3 == 2 + 5
+
+
+def test_tokens_a_system_cannot_hold_are_liquidated_at_half_5_9_7_8():
+    g = new()
+    r, s = g.rules, g.rules.state
+    a = company(g, "PRR", 100, "P0")
+    b = company(g, "NYC", 80, "P0", home=False)
+    b.extra["sites"].append({"hex": a.home, "slot": 1, "type": "yard"})
+    assert s.phase == "2" and r.phase_row()["tokens_per_city"] == 1   # 5.2.7.6: one per city yet
+    a_cash, b_cash, cost = a.cash, b.cash, r.preferred_cost(b)
+    r.merge(a, b, "I")
+    # B's Rail Yard in A's home city goes, for half a new Rail Yard's $70
+    assert [x["type"] for x in a.extra["sites"]] == ["station"]
+    assert a.cash == a_cash - cost + b_cash + 70 // 2 + 3 * 100
+
+
+def test_track_rights_rent_a_token_the_run_must_use_5_5_and_5_6_5():
+    g = new()
+    r, s = g.rules, g.rules.state
+    a = company(g, "NYC", 100, "P0")    # a Station at A9
+    b = company(g, "C&O", 100, "P1")    # a Station at B8, next to A9
+    turn = {"tiles": 0, "cities": 0, "tokens": 0, "hexes": []}
+    for corp, hex_id, tile, rot in ((a, "A9", "502", 4), (b, "B8", "501", 1)):
+        m = next(m for m in r.tile_lays(corp, dict(turn, hexes=[]))
+                 if (m["hex"], m["tile"], m["rotation"]) == (hex_id, tile, rot))
+        r.lay_tile(corp, m, dict(turn, hexes=[]))
+    # 5.6.5: every right bought must be run to: a mixed 2-train needs a Rail Yard too, so
+    # with only it the Station at B8 is no right worth offering
+    a.trains = [{"train": "2MX", "size": 2, "status": "new"}]
+    assert r.right_places(a) == []
+    a.trains = [{"train": "2S", "size": 2, "status": "new"}]
+    assert r.run(a, "best")[1] == 0                      # one token of its own: no run yet
+    places = r.right_places(a)
+    assert [(m["hex"], m["slot"], m["owner"]) for m in places] == [("B8", 0, "C&O")]
+    a_cash, b_cash = a.cash, b.cash
+    r.buy_right(a, places[0])
+    # 5.5.1: the price of a new Station, paid to the owner (5.5.4: who cannot refuse)
+    assert a_cash - a.cash == b.cash - b_cash == r.token_cost("station") == 40
+    # 5.5.2 / 5.6.3: the right counts as A's own Station: two 40 cities + two $10 Stations
+    routes, revenue = r.run(a, "best")
+    assert revenue == 40 + 10 + 40 + 10 and any("B8.0" in x["stops"] for x in routes)
+    # 5.4.7: a corporation in receivership pays no Track Right Fees
+    a.extra["rights"] = []
+    r.enter_receivership(a)
+    assert r.right_places(a) == []
