@@ -103,7 +103,7 @@ def compile_board(board: Board, limits=None, own_only=False, progress=None) -> C
     of the whole board; track bits are renumbered in the same order with the unused ones
     left out, so on a board whose track is all connected nothing changes.
 
-    ``progress`` (a :class:`trainruns.search.Progress`) hears of a long chain walk.
+    ``progress`` (a :class:`trainruns.progress.Progress`) hears of a long chain walk.
     """
     stop_refs = list(board.stop_refs())
     stop_ids = {ref: i for i, ref in enumerate(stop_refs)}

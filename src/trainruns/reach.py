@@ -22,11 +22,13 @@ steps; then ``complete`` is False and the reach may miss places (never invents o
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from .board import Board
 from .hexgrid import neighbour, opposite
+
+if TYPE_CHECKING:  # networkx is loaded when a track graph is built, not by a plain solve
+    import networkx as nx
 
 BUDGET = 500_000  # run-walking steps (a few seconds) before the reach gives up being exact
 
@@ -60,6 +62,8 @@ def side_node(board: Board, hex_id, e, at=None):
 def track_graph(board: Board) -> nx.MultiGraph:
     """The board's track: nodes ``("stop", (hex, k))``, ``("junction", (hex, k))`` and
     hex sides (:func:`side_node`); one edge per path, keyed ``(hex, j)``."""
+    import networkx as nx
+
     at = {(hx.x, hx.y): hid for hid, hx in board.hexes.items()}
     g = nx.MultiGraph()
     for hid, hx in board.hexes.items():

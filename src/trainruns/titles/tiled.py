@@ -92,7 +92,23 @@ class Tiled:
         return hex_id, tile, rot
 
     def check_lay(self, hex_id, tile, rot, before, phase, w):
-        """Upgrade chart and tile placement rules for one lay on ``hex_id``."""
+        """Upgrade chart and tile placement rules for one lay on ``hex_id``. Memoised
+        (the outcome depends on the title's data and these arguments only): a game
+        re-reads the same laid tiles and lists the same candidate lays hundreds of times."""
+        memo = self.__dict__.setdefault("_lays", {})
+        key = (hex_id, tile, rot, before, phase, w)
+        if key not in memo:
+            if len(memo) > 200_000:
+                memo.clear()
+            try:
+                self._check_lay(hex_id, tile, rot, before, phase, w)
+                memo[key] = None
+            except InputError as e:
+                memo[key] = (e.what, e.where)
+        if memo[key] is not None:
+            raise InputError(*memo[key])
+
+    def _check_lay(self, hex_id, tile, rot, before, phase, w):
         printed = self.hexes[hex_id]
         kind = printed.get("kind", "clear")
         colour = self.tiles[tile]["color"]
