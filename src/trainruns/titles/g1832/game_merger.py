@@ -31,10 +31,18 @@
 
 from __future__ import annotations
 
-from ...game.errors import Refusal
+from functools import lru_cache
+
 from ...game.shares import certificates, scaled, seat_order_from, update_president
 from ...game.state import Corporation, corp_key, player_key
+from ..tiled import load_data
 from . import game_moves
+
+
+@lru_cache(maxsize=None)
+def _systems() -> tuple:
+    """[11.6] the five Systems (data/companies.json), read once."""
+    return tuple(load_data("trainruns.titles.g1832", "companies.json")["systems"])
 
 
 class MergerRules:
@@ -120,9 +128,7 @@ class MergerRules:
         return [x["id"] for x in self._systems_data()]
 
     def _systems_data(self):
-        from .game import _data
-
-        return _data("companies.json")["systems"]
+        return _systems()
 
     def takeover_cost(self, x, y) -> int:
         """[11.7] players' and open-market shares at the market price, unsold shares at
@@ -378,8 +384,12 @@ class MergerRules:
                 "last_chance": t.get("last_chance")}
 
 
-def check_merge_refusal(rules, a, listed):
-    """The rule a refused ``merge`` breaks, for its message."""
+    def merge_refusal(self, a):
+        """The rule a refused ``merge`` breaks, for its message."""
+        return _merge_refusal(self, a)
+
+
+def _merge_refusal(rules, a):
     s = rules.state
     x = s.corp.get(a["corporation"])
     y = s.corp.get(a.get("with"))
@@ -406,5 +416,3 @@ def check_merge_refusal(rules, a, listed):
         return "merger.connection", f"{x.id} and {y.id} do not reach each other [11] Merger Eligibility"
     return "merger.illegal", "that merger is not allowed now [11]"
 
-
-__all__ = ["MergerRules", "check_merge_refusal", "Refusal"]

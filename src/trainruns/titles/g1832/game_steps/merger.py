@@ -15,7 +15,6 @@ from __future__ import annotations
 from ....game.errors import Refusal
 from ....game.round import Step, StepsRound
 from ....game.shares import seat_order_from
-from ..game_merger import check_merge_refusal
 
 
 class MergerRound(StepsRound):
@@ -78,7 +77,7 @@ class MergerTurn(Step):
             if self.last_chance and rules.state.corp[a["with"]].president != self.player:
                 raise Refusal("merger.last-chance", "in the last merger phase one player must preside both "
                                                     "companies [11] Merger Phase")
-            raise Refusal(*check_merge_refusal(rules, a, listed))
+            raise Refusal(*rules.merge_refusal(a))
         proposal = dict(match[0])
         if proposal["kind"] == "system":
             sid = rules.system_id(a["system"]) if a.get("system") is not None else proposal["system"]
