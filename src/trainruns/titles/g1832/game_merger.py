@@ -31,11 +31,18 @@
 
 from __future__ import annotations
 
-from ...game.errors import Refusal
+from functools import lru_cache
+
 from ...game.shares import certificates, scaled, seat_order_from, update_president
 from ...game.state import Corporation, corp_key, player_key
 from ..tiled import load_data
 from . import game_moves
+
+
+@lru_cache(maxsize=None)
+def _systems() -> tuple:
+    """[11.6] the five Systems (data/companies.json), read once."""
+    return tuple(load_data("trainruns.titles.g1832", "companies.json")["systems"])
 
 
 class MergerRules:
@@ -120,13 +127,8 @@ class MergerRules:
     def _system_ids(self):
         return [x["id"] for x in self._systems_data()]
 
-    def merge_refusal(self, a, listed):
-        return check_merge_refusal(self, a, listed)
-
     def _systems_data(self):
-        # the title's data files, read once (game.py reads them the same way; importing
-        # game.py from here would close an import cycle)
-        return load_data(__package__, "companies.json")["systems"]
+        return _systems()
 
     def takeover_cost(self, x, y) -> int:
         """[11.7] players' and open-market shares at the market price, unsold shares at
@@ -382,9 +384,12 @@ class MergerRules:
                 "last_chance": t.get("last_chance")}
 
 
-def check_merge_refusal(rules, a, listed):
-    """The rule a refused ``merge`` breaks, for its message (the merger step asks it
-    through ``rules.merge_refusal``: the steps never import the rules, which build them)."""
+    def merge_refusal(self, a):
+        """The rule a refused ``merge`` breaks, for its message."""
+        return _merge_refusal(self, a)
+
+
+def _merge_refusal(rules, a):
     s = rules.state
     x = s.corp.get(a["corporation"])
     y = s.corp.get(a.get("with"))
@@ -397,8 +402,6 @@ def check_merge_refusal(rules, a, listed):
     for c in (x, y):
         if not (c.started and c.capitalised and c.operated):
             return "merger.eligibility", f"{c.id} has not operated: a company must operate before it merges [11]"
-    if a["kind"] not in ("system", "takeover"):
-        return "merger.kind", "a merger is a 'system' formation or a 'takeover' [11] Merger Types"
     if a["kind"] in rules.merger_kinds(x) or a["kind"] in rules.merger_kinds(y):
         return "merger.once", f"a company takes part in one merger of each type [11] Merger Eligibility"
     if a["kind"] == "system" and (x.extra.get("system") or y.extra.get("system")):
@@ -413,5 +416,3 @@ def check_merge_refusal(rules, a, listed):
         return "merger.connection", f"{x.id} and {y.id} do not reach each other [11] Merger Eligibility"
     return "merger.illegal", "that merger is not allowed now [11]"
 
-
-__all__ = ["MergerRules", "check_merge_refusal", "Refusal"]

@@ -78,7 +78,7 @@ class MergerTurn(Step):
             if self.last_chance and partner is not None and partner.president != self.player:
                 raise Refusal("merger.last-chance", "in the last merger phase one player must preside both "
                                                     "companies [11] Merger Phase")
-            raise Refusal(*rules.merge_refusal(a, listed))
+            raise Refusal(*rules.merge_refusal(a))
         proposal = dict(match[0])
         if proposal["kind"] == "system":
             sid = rules.system_id(a["system"]) if a.get("system") is not None else proposal["system"]
