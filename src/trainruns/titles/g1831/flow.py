@@ -1,0 +1,306 @@
+"""The whole 1831 run as one CP-SAT model over the track graph, listing no paths: for
+boards where passing cities freely (5.6.2.3) makes the token-to-token paths too many to
+list (a board the size of the printed map has 10^7 of them).
+
+Per train an ``AddCircuit`` over a depot and the stops (as :mod:`trainruns.cpsat_flow`
+does for the plain rules): the circuit through the depot is the train's path, a stop
+with its self-loop set is not on it, the depot's self-loop set: the train does not run
+a path. The rules, each a constraint:
+
+- 5.6.2: every track bit (a hex path, a side of double track: 5.6.2.4) is used at most
+  once by all trains together; a city group (a city and its red extension, 5.2.3.10) is
+  entered at most once; a stop that does not let trains through (a city full of other
+  tokens) only ends a path;
+- 5.6.2.1: the Delaware large city is a second node with the same track; the path may
+  be there once more only after entering both cities south of it in between (order
+  variables along the path), with ``delaware_south: "run_to"`` after running to a token
+  in each;
+- 5.6.2.3: an S train runs to Stations, a YD train to Rail Yards, an MX train to at
+  least one of each, at most its size in all (and a mixed train's given caps); at most
+  one token per city visit; with ``pass_own_tokens: false`` no city visit passes a token
+  the train could run to without running to one;
+- 5.6.2.5: a path starts and ends at tokens it runs to, and runs to two at least;
+- 5.6.3: it earns what the tokens it runs to are worth (city + token value);
+- 5.6.5: every bought track right is run to by some train;
+- 5.6.7: the commuter runs (few, listed by :mod:`.commuter`) are columns: a Station
+  train of size 5 or more runs one of them instead of a path, and their track counts
+  against the others'.
+
+A Delaware group of more than one stop is not modelled: ``build`` returns None and the
+caller lists paths as before.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from .commuter import commuter_paths
+from .trains import MIXED, STATION, parse_train_name
+
+
+def _reachable(arrays):
+    """Stops a path may touch: joined to one of the corporation's tokens by track that
+    passes only stops that let trains through."""
+    comp = arrays.compiled
+    seen = set(int(s) for s in np.flatnonzero(arrays.stop_own))
+    stack = list(seen)
+    while stack:
+        s = stack.pop()
+        if not arrays.stop_pass[s] and not arrays.stop_own[s]:
+            continue
+        for i in range(comp.adj_ptr[s], comp.adj_ptr[s + 1]):
+            u = int(comp.chain_to[comp.adj_chain[i]])
+            if u not in seen:
+                seen.add(u)
+                stack.append(u)
+    return sorted(seen)
+
+
+def _need(model, cond, enforce=None):
+    """``model.add(cond)`` (only if ``enforce``), where ``cond`` may have come out a
+    plain bool because a sum had no literals."""
+    if isinstance(cond, (bool, np.bool_)):
+        if not cond:
+            model.add_bool_or([] if enforce is None else [~enforce])
+        return
+    if enforce is None:
+        model.add(cond)
+    else:
+        model.add(cond).only_enforce_if(enforce)
+
+
+def solve(arrays, trains, deadline=None, workers=2, progress=None):
+    """The best run by the model of the module docstring.
+
+    Returns None when the board has a rule the model does not cover (see above), else
+    ``(chosen, proven, bound)``: ``chosen`` is ``[(train index, stops, chains, visit
+    flags, commuter?, rights mask run to)]`` for the running trains, ``proven`` whether
+    CP-SAT proved it best, ``bound`` its objective bound (None unless proven: a bound
+    of a search stopped early is not trusted, see trainruns.cpsat)."""
+    comp = arrays.compiled
+    sg = arrays.stop_group
+    for g in np.flatnonzero(arrays.rev_a >= 0):
+        if int((sg == g).sum()) != 1:
+            return None
+    from ...cpsat import load_cp_model, run_solver
+
+    cp_model = load_cp_model()
+    nodes = _reachable(arrays)
+    node_set = set(nodes)
+    # the Delaware's second visit: a node of its own (one per Delaware group)
+    dela = {int(np.flatnonzero(sg == g)[0]): int(g) for g in np.flatnonzero(arrays.rev_a >= 0)}
+    dela = {s: g for s, g in dela.items() if s in node_set}
+    ids = {}
+    for s in nodes:
+        ids[(s, 0)] = len(ids) + 1
+    for s in dela:
+        ids[(s, 1)] = len(ids) + 1
+    n_nodes = len(ids) + 1
+    chains = [c for c in range(comp.n_chains)
+              if comp.chain_from[c] in node_set and comp.chain_to[c] in node_set
+              and comp.chain_from[c] != comp.chain_to[c]]
+    # each chain as arcs between nodes: to or from a Delaware city, for either visit
+    variants = []  # (chain, from node key, to node key)
+    for c in chains:
+        a, b = int(comp.chain_from[c]), int(comp.chain_to[c])
+        for ka in ((0, 1) if a in dela else (0,)):
+            for kb in ((0, 1) if b in dela else (0,)):
+                variants.append((c, (a, ka), (b, kb)))
+    types = [parse_train_name(t.name) for t in trains]
+    run_to = arrays.model.options.delaware_south == "run_to"
+    model = cp_model.CpModel()
+    bit_lits = {}      # track bit -> literals using it
+    obj = []
+    right_lits = {}    # right index -> literals running to it
+    per_train = []
+    for ti, (t, tt) in enumerate(zip(trains, types)):
+        max_s, max_y = arrays.type_caps(tt)
+        max_s, max_y = min(max_s, tt.size), min(max_y, tt.size)
+        active = model.new_bool_var(f"active{ti}")
+        arcs = [(0, 0, ~active)]
+        vis, start, end, ys, yy, ins, outs = {}, {}, {}, {}, {}, {}, {}
+        for key, i in ids.items():
+            s = key[0]
+            v = model.new_bool_var("")
+            vis[key] = v
+            arcs.append((i, i, ~v))
+            model.add_implication(v, active)
+            ins[key], outs[key] = [], []
+            if max_s and arrays.st_val[s] >= 0:
+                ys[key] = model.new_bool_var("")
+            if max_y and arrays.yd_val[s] >= 0:
+                yy[key] = model.new_bool_var("")
+            run = [ys[k] for k in (key,) if k in ys] + [yy[k] for k in (key,) if k in yy]
+            if run:
+                model.add(sum(run) <= v)
+                start[key] = model.new_bool_var("")
+                end[key] = model.new_bool_var("")
+                arcs.append((0, i, start[key]))
+                arcs.append((i, 0, end[key]))
+                # 5.6.2.5: a path starts and ends at a token it runs to, two stops at least
+                model.add(sum(run) >= 1).only_enforce_if(start[key])
+                model.add(sum(run) >= 1).only_enforce_if(end[key])
+                model.add(start[key] + end[key] <= 1)
+        lit_of = {}
+        by_pair = {}
+        for c, ka, kb in variants:
+            lit = model.new_bool_var("")
+            lit_of[(c, ka, kb)] = lit
+            by_pair.setdefault((ka, kb), []).append(lit)
+            for w in range(arrays.chain_bits.shape[1]):
+                word = int(arrays.chain_bits[c, w])
+                while word:
+                    low = word & -word
+                    bit_lits.setdefault(w * 64 + low.bit_length() - 1, []).append(lit)
+                    word ^= low
+        for (ka, kb), lits in by_pair.items():
+            if len(lits) == 1:
+                lit = lits[0]
+            else:
+                lit = model.new_bool_var("")
+                model.add(sum(lits) == lit)
+            # within one city group only between stops of the same visit
+            if sg[ka[0]] == sg[kb[0]] and ka[1] != kb[1]:
+                model.add(lit == 0)
+            arcs.append((ids[ka], ids[kb], lit))
+            outs[ka].append(lit)
+            ins[kb].append(lit)
+        model.add_circuit(arcs)
+        # a stop that does not let trains through only ends the path (5.6.2)
+        for key in ids:
+            if not arrays.stop_pass[key[0]]:
+                _need(model, sum(ins[key]) + sum(outs[key]) <= 1)
+        # a city group is entered once (Delaware: once per visit node); one token a visit
+        groups = {}
+        for key in ids:
+            groups.setdefault((int(sg[key[0]]), key[1]), []).append(key)
+        for members, keys in ((m, k) for m, k in groups.items()):
+            inside = set(keys)
+            if len(keys) > 1:
+                entries = [lit for (ka, kb), lits in by_pair.items() if kb in inside and ka not in inside
+                           for lit in lits]
+                entries += [start[k] for k in keys if k in start]
+                _need(model, sum(entries) <= 1)
+            run = [ys[k] for k in keys if k in ys] + [yy[k] for k in keys if k in yy]
+            if len(run) > 1:
+                _need(model, sum(run) <= 1)
+            if arrays.strict and run:
+                # pass_own_tokens false: a visit that passes a token it could run to runs to one
+                for k in keys:
+                    if k in ys or k in yy:
+                        _need(model, sum(run) >= 1, vis[k])
+        n_s = sum(ys.values())
+        n_y = sum(yy.values())
+        _need(model, n_s <= max_s)
+        _need(model, n_y <= max_y)
+        _need(model, n_s + n_y <= tt.size)
+        _need(model, n_s + n_y >= 2, active)
+        if tt.type == MIXED:
+            _need(model, n_s >= 1, active)
+            _need(model, n_y >= 1, active)
+        # a path and its reverse are one: it starts at the lower node
+        _need(model, sum(ids[k] * start[k] for k in start) <= sum(ids[k] * end[k] for k in end))
+        if dela:
+            # order along the path: the Delaware's second visit comes after its first,
+            # with a stop of each city south entered (or run to) in between (5.6.2.1)
+            pos = {k: model.new_int_var(0, n_nodes, "") for k in ids}
+            for k in start:
+                model.add(pos[k] == 0).only_enforce_if(start[k])
+            for (ka, kb), lits in by_pair.items():
+                for lit in lits:
+                    model.add(pos[kb] == pos[ka] + 1).only_enforce_if(lit)
+            for s, g in dela.items():
+                second = vis[(s, 1)]
+                model.add_implication(second, vis[(s, 0)])
+                model.add(pos[(s, 0)] < pos[(s, 1)]).only_enforce_if(second)
+                for south in (int(arrays.rev_a[g]), int(arrays.rev_b[g])):
+                    between = []
+                    for k in ids:
+                        if k[1] == 0 and sg[k[0]] == south:
+                            b = model.new_bool_var("")
+                            model.add_implication(b, vis[k])
+                            model.add(pos[k] > pos[(s, 0)]).only_enforce_if(b)
+                            model.add(pos[k] < pos[(s, 1)]).only_enforce_if(b)
+                            if run_to:
+                                _need(model, sum([ys[k]] if k in ys else []) + sum([yy[k]] if k in yy else []) >= 1, b)
+                            between.append(b)
+                    _need(model, sum(between) >= 1, second)
+        for key, lit in ys.items():
+            obj.append(int(arrays.st_val[key[0]]) * lit)
+            if arrays.st_right[key[0]] >= 0:
+                right_lits.setdefault(int(arrays.st_right[key[0]]), []).append(lit)
+        for key, lit in yy.items():
+            obj.append(int(arrays.yd_val[key[0]]) * lit)
+            if arrays.yd_right[key[0]] >= 0:
+                right_lits.setdefault(int(arrays.yd_right[key[0]]), []).append(lit)
+        per_train.append((active, start, ids, lit_of, ys, yy))
+    # 5.6.7 commuter runs: columns for the Station trains long enough
+    sizes = [tt.size for tt in types if tt.type == STATION]
+    columns = []
+    if sizes and max(sizes) >= 5:
+        for st, ch, visit, bits in commuter_paths(arrays, max(sizes)):
+            total = sum(int(arrays.st_val[s]) for s, v in zip(st, visit) if v)
+            mask = 0
+            for s, v in zip(st, visit):
+                if v and arrays.st_right[s] >= 0:
+                    mask |= 1 << int(arrays.st_right[s])
+            for ti, tt in enumerate(types):
+                if tt.type == STATION and tt.size >= max(5, sum(visit)):
+                    z = model.new_bool_var("")
+                    model.add_implication(z, ~per_train[ti][0])
+                    columns.append((ti, z, st, ch, visit, mask))
+                    obj.append(total * z)
+                    for b in np.flatnonzero(np.unpackbits(bits.view(np.uint8), bitorder="little")):
+                        bit_lits.setdefault(int(b), []).append(z)
+                    for i in range(len(arrays.facts.rights)):
+                        if mask >> i & 1:
+                            right_lits.setdefault(i, []).append(z)
+        for ti in range(len(trains)):
+            mine = [z for t, z, *_ in columns if t == ti]
+            if len(mine) > 1:
+                model.add(sum(mine) <= 1)
+    for lits in bit_lits.values():
+        if len(lits) > 1:
+            model.add(sum(lits) <= 1)
+    # 5.6.5: every bought right is run to
+    for i in range(len(arrays.facts.rights)):
+        _need(model, sum(right_lits.get(i, [])) >= 1)
+    model.maximize(sum(obj))
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = workers
+    if deadline is not None:
+        solver.parameters.max_time_in_seconds = max(0.01, deadline - time.perf_counter())
+    status = run_solver(solver, model, progress, "1831 flow")
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        if status == cp_model.INFEASIBLE:
+            return [], True, -1  # no run covers every bought right
+        return [], False, None
+    chosen = []
+    for ti, (active, start, ids_, lit_of, ys, yy) in enumerate(per_train):
+        if not solver.value(active):
+            continue
+        key = next(k for k, lit in start.items() if solver.value(lit))
+        out = {}
+        for (c, ka, kb), lit in lit_of.items():
+            if solver.value(lit):
+                out[ka] = (c, kb)
+        stops, chs, mask = [key[0]], [], 0
+        while True:
+            for y in (ys, yy):
+                if key in y and solver.value(y[key]):
+                    right = (arrays.st_right if y is ys else arrays.yd_right)[key[0]]
+                    if right >= 0:
+                        mask |= 1 << int(right)
+            if key not in out:
+                break
+            c, key = out[key]
+            chs.append(c)
+            stops.append(key[0])
+        chosen.append((ti, stops, chs, [True] * len(stops), False, mask))
+    for ti, z, st, ch, visit, mask in columns:
+        if solver.value(z):
+            chosen.append((ti, list(st), list(ch), list(visit), True, mask))
+    proven = status == cp_model.OPTIMAL
+    return chosen, proven, int(round(solver.objective_value)) if proven else None
