@@ -22,12 +22,13 @@ a path. The rules, each a constraint:
 - 5.6.2.5: a path starts and ends at tokens it runs to, and runs to two at least;
 - 5.6.3: it earns what the tokens it runs to are worth (city + token value);
 - 5.6.5: every bought track right is run to by some train;
-- 5.6.7: the commuter runs (few, listed by :mod:`.commuter`) are columns: a Station
-  train of size 5 or more runs one of them instead of a path, and their track counts
-  against the others'.
+- 5.6.7: a Station train of size 5 or more may run a commuter run instead of a path:
+  a circuit of its own per run and starting city (``_commuter_circuit``), its track
+  counted with the others'.
 
-A Delaware group of more than one stop is not modelled: ``build`` returns None and the
-caller lists paths as before.
+Not modelled (``solve`` returns None and the caller lists paths as before): a Delaware
+group of more than one stop, and a commuter city whose stops could be walked round
+within the city (``_member_track_is_forest``).
 """
 
 from __future__ import annotations
@@ -36,7 +37,6 @@ import time
 
 import numpy as np
 
-from .commuter import commuter_paths
 from .trains import MIXED, STATION, parse_train_name
 
 
@@ -71,6 +71,127 @@ def _need(model, cond, enforce=None):
         model.add(cond).only_enforce_if(enforce)
 
 
+def _commuter_circuit(model, arrays, seq, first_repeat, node_set, chains, bit_lits, right_lits, obj):
+    """One commuter run (5.6.7) of ``len(seq)`` visits at most, cities ``seq`` in turn,
+    as a circuit: a node per visit and stop of its city, and one per stop it may pass
+    (not a city of the run, lets trains through, no Station of the corporation under
+    ``pass_own_tokens: false``; each passed once in the whole run). Visits come in
+    order (order variables), each runs to one Station of its city, the run starts and
+    ends with one and comes back to a city (more than ``first_repeat`` visits).
+    Returns (active, start literals, arc literals, run-to literals)."""
+    comp = arrays.compiled
+    sg = arrays.stop_group
+    members = set(seq)
+    keys = [(j, s) for j, g in enumerate(seq) for s in np.flatnonzero(sg == g).tolist() if s in node_set]
+    keys += [(-1, s) for s in sorted(node_set) if sg[s] not in members and arrays.stop_pass[s]
+             and not (arrays.strict and arrays.group_has_station[sg[s]])]
+    ids = {k: i + 1 for i, k in enumerate(keys)}
+    active = model.new_bool_var("commuter")
+    arcs = [(0, 0, ~active)]
+    vis, start, y, pos = {}, {}, {}, {}
+    for k, i in ids.items():
+        vis[k] = model.new_bool_var("")
+        arcs.append((i, i, ~vis[k]))
+        model.add_implication(vis[k], active)
+        pos[k] = model.new_int_var(0, len(ids), "")
+        if k[0] >= 0 and arrays.st_val[k[1]] >= 0:
+            y[k] = model.new_bool_var("")
+            model.add_implication(y[k], vis[k])
+            obj.append(int(arrays.st_val[k[1]]) * y[k])
+            if arrays.st_right[k[1]] >= 0:
+                right_lits.setdefault(int(arrays.st_right[k[1]]), []).append(y[k])
+            if k[0] == 0:
+                start[k] = model.new_bool_var("")
+                arcs.append((0, i, start[k]))
+                model.add_implication(start[k], y[k])
+                model.add(pos[k] == 0).only_enforce_if(start[k])
+            if k[0] >= first_repeat:
+                end = model.new_bool_var("")
+                arcs.append((i, 0, end))
+                model.add_implication(end, y[k])
+    at = {}
+    for k in keys:
+        at.setdefault(k[1], []).append(k)
+    lit_of = {}
+    for c in chains:
+        a, b = int(comp.chain_from[c]), int(comp.chain_to[c])
+        for ka in at.get(a, []):
+            for kb in at.get(b, []):
+                same = sg[a] == sg[b]
+                if ka[0] >= 0 and kb[0] >= 0:
+                    ok = kb[0] == ka[0] if same else kb[0] == ka[0] + 1
+                elif same:
+                    ok = ka[0] == kb[0]  # within a passed city
+                else:
+                    ok = True
+                if ok:
+                    lit_of[(c, ka, kb)] = model.new_bool_var("")
+    by_pair = {}
+    for (c, ka, kb), lit in lit_of.items():
+        by_pair.setdefault((ka, kb), []).append(lit)
+        model.add(pos[kb] == pos[ka] + 1).only_enforce_if(lit)
+        for w in range(arrays.chain_bits.shape[1]):
+            word = int(arrays.chain_bits[c, w])
+            while word:
+                low = word & -word
+                bit_lits.setdefault(w * 64 + low.bit_length() - 1, []).append(lit)
+                word ^= low
+    for (ka, kb), lits in by_pair.items():
+        if len(lits) == 1:
+            lit = lits[0]
+        else:
+            lit = model.new_bool_var("")
+            model.add(sum(lits) == lit)
+        arcs.append((ids[ka], ids[kb], lit))
+    model.add_circuit(arcs)
+    # each visit enters its city once and runs to one Station there; visits in order
+    blocks = {}
+    for k in keys:
+        blocks.setdefault((k[0], int(sg[k[1]])) if k[0] >= 0 else (-1, int(sg[k[1]])), []).append(k)
+    seen = {}
+    for (j, g), ks in blocks.items():
+        inside = set(ks)
+        if len(ks) > 1:
+            entries = [lit for (ka, kb), lits in by_pair.items() if kb in inside and ka not in inside for lit in lits]
+            entries += [start[k] for k in ks if k in start]
+            _need(model, sum(entries) <= 1)
+        if j >= 0:
+            here = model.new_bool_var("")
+            model.add_max_equality(here, [vis[k] for k in ks])
+            _need(model, sum(y[k] for k in ks if k in y) == here)
+            seen[j] = (here, ks)
+    for j in range(1, len(seq)):
+        if j in seen and j - 1 in seen:
+            model.add_implication(seen[j][0], seen[j - 1][0])
+            for u in seen[j - 1][1]:
+                for v in seen[j][1]:
+                    model.add(pos[u] < pos[v]).only_enforce_if([vis[u], vis[v]])
+    return active, start, lit_of, y
+
+
+def _member_track_is_forest(arrays):
+    """Whether no commuter city can be walked round within itself: its stops joined by
+    at most one track each and no cycle among them. (A visit may then never come back to
+    a stop of its city, which is what the commuter circuit assumes; commuter.py allows
+    that on other track once the visit has run to its Station.)"""
+    comp = arrays.compiled
+    sg = arrays.stop_group
+    for run in arrays.facts.commuter:
+        for g in {arrays.group_id[x] for x in run["cycle"]}:
+            stops = set(np.flatnonzero(sg == g).tolist())
+            und = set()
+            for c in range(comp.n_chains):
+                a, b = int(comp.chain_from[c]), int(comp.chain_to[c])
+                if a in stops and b in stops:
+                    und.add(int(arrays.chain_und[c]))
+            if len(stops) > 1 and len(und) > len(stops) - 1:
+                return False
+            if any(comp.chain_from[c] == comp.chain_to[c] and comp.chain_from[c] in stops
+                   for c in range(comp.n_chains)):
+                return False
+    return True
+
+
 def solve(arrays, trains, deadline=None, workers=2, progress=None):
     """The best run by the model of the module docstring.
 
@@ -84,6 +205,8 @@ def solve(arrays, trains, deadline=None, workers=2, progress=None):
     for g in np.flatnonzero(arrays.rev_a >= 0):
         if int((sg == g).sum()) != 1:
             return None
+    if not _member_track_is_forest(arrays):
+        return None
     from ...cpsat import load_cp_model, run_solver
 
     cp_model = load_cp_model()
@@ -236,31 +359,40 @@ def solve(arrays, trains, deadline=None, workers=2, progress=None):
             if arrays.yd_right[key[0]] >= 0:
                 right_lits.setdefault(int(arrays.yd_right[key[0]]), []).append(lit)
         per_train.append((active, start, ids, lit_of, ys, yy))
-    # 5.6.7 commuter runs: columns for the Station trains long enough
-    sizes = [tt.size for tt in types if tt.type == STATION]
-    columns = []
-    if sizes and max(sizes) >= 5:
-        for st, ch, visit, bits in commuter_paths(arrays, max(sizes)):
-            total = sum(int(arrays.st_val[s]) for s, v in zip(st, visit) if v)
-            mask = 0
-            for s, v in zip(st, visit):
-                if v and arrays.st_right[s] >= 0:
-                    mask |= 1 << int(arrays.st_right[s])
-            for ti, tt in enumerate(types):
-                if tt.type == STATION and tt.size >= max(5, sum(visit)):
-                    z = model.new_bool_var("")
-                    model.add_implication(z, ~per_train[ti][0])
-                    columns.append((ti, z, st, ch, visit, mask))
-                    obj.append(total * z)
-                    for b in np.flatnonzero(np.unpackbits(bits.view(np.uint8), bitorder="little")):
-                        bit_lits.setdefault(int(b), []).append(z)
-                    for i in range(len(arrays.facts.rights)):
-                        if mask >> i & 1:
-                            right_lits.setdefault(i, []).append(z)
-        for ti in range(len(trains)):
-            mine = [z for t, z, *_ in columns if t == ti]
-            if len(mine) > 1:
-                model.add(sum(mine) <= 1)
+    # 5.6.7 commuter runs: a circuit of their own per Station train long enough, run
+    # and starting city; the train runs it instead of a path
+    commuters = []
+    for ti, tt in enumerate(types):
+        if tt.type != STATION or tt.size < 5:
+            continue
+        for run in arrays.facts.commuter:
+            cycle = [arrays.group_id[g] for g in run["cycle"]]
+            if not all(((sg == g) & (arrays.st_val >= 0)).any() for g in cycle):
+                continue  # 5.6.7.1/2: a Station in every city of the run
+            for rot in (range(len(cycle)) if run.get("any_start") else [0]):
+                seq = [cycle[(rot + i) % len(cycle)] for i in range(tt.size)]
+                c = _commuter_circuit(model, arrays, seq, len(set(cycle)), node_set, chains, bit_lits,
+                                      right_lits, obj)
+                model.add_implication(c[0], ~per_train[ti][0])
+                commuters.append((ti, c))
+    for ti in range(len(trains)):
+        mine = [c[0] for t, c in commuters if t == ti]
+        if len(mine) > 1:
+            model.add(sum(mine) <= 1)
+    # a stop has so many tracks out (distinct first hex paths of its chains): all trains
+    # together enter and leave it by at most that many (implied by the track rows, but
+    # spelt out it tightens CP-SAT's linear relaxation)
+    exits = {}
+    for c in chains:
+        exits.setdefault(int(comp.chain_from[c]), set()).add(int(comp.chain_paths[comp.chain_path_ptr[c]]))
+    touching = {}
+    for _, _, _, lit_of, _, _ in per_train:
+        for (c, ka, kb), lit in lit_of.items():
+            touching.setdefault(ka[0], []).append(lit)
+            touching.setdefault(kb[0], []).append(lit)
+    for st, lits in touching.items():
+        if len(lits) > len(exits.get(st, ())):
+            model.add(sum(lits) <= len(exits.get(st, ())))
     for lits in bit_lits.values():
         if len(lits) > 1:
             model.add(sum(lits) <= 1)
@@ -299,8 +431,22 @@ def solve(arrays, trains, deadline=None, workers=2, progress=None):
             chs.append(c)
             stops.append(key[0])
         chosen.append((ti, stops, chs, [True] * len(stops), False, mask))
-    for ti, z, st, ch, visit, mask in columns:
-        if solver.value(z):
-            chosen.append((ti, list(st), list(ch), list(visit), True, mask))
+    for ti, (active, start, lit_of, y) in commuters:
+        if not solver.value(active):
+            continue
+        key = next(k for k, lit in start.items() if solver.value(lit))
+        out = {ka: (c, kb) for (c, ka, kb), lit in lit_of.items() if solver.value(lit)}
+        stops, chs, visit, mask = [], [], [], 0
+        while True:
+            ran = key in y and bool(solver.value(y[key]))
+            stops.append(key[1])
+            visit.append(ran)
+            if ran and arrays.st_right[key[1]] >= 0:
+                mask |= 1 << int(arrays.st_right[key[1]])
+            if key not in out:
+                break
+            c, key = out[key]
+            chs.append(c)
+        chosen.append((ti, stops, chs, visit, True, mask))
     proven = status == cp_model.OPTIMAL
     return chosen, proven, int(round(solver.objective_value)) if proven else None

@@ -23,14 +23,17 @@ from ...board import RouteModel
 from ...errors import InputError
 from ...search import RouteSet
 from . import kernels, track
-from .commuter import commuter_paths
+from .commuter import TooManySteps, commuter_paths
 from .trains import MIXED, STATION, YARD, parse_train_name, token_values
 
 TYPE_CODE = {STATION: 0, YARD: 1, MIXED: 2}
 MAX_RIGHTS = 16
-# Token-to-token paths listed at most: beyond, the run is found by the flow model
+# Token-to-token paths listed at most (each costs about 1 KB until the run is chosen, so
+# this keeps the default 2 GB budget): beyond, the run is found by the flow model
 # (flow.py), which lists none (a board the size of the printed map has 10^7 paths).
-PATH_LIMIT = 300_000
+PATH_LIMIT = 1_000_000
+# Steps of the commuter runs' walk (commuter.py) at most: beyond, the flow model too
+COMMUTER_STEPS = 500_000
 # Seconds the flow model gets without a time limit: unproven by then, the answer says so
 FLOW_SECONDS = 120.0
 
@@ -222,8 +225,16 @@ class Model1831(RouteModel):
             self._revalue_delaware(arrays, ptr, stops, types, values)
         visit = np.ones(len(stops), np.bool_)
         n_plain = len(ptr) - 1
-        ptr, stops, chains, bits, values, visit = self._add_commuter(
-            arrays, types, n_masks, ptr, stops, chains, bits, values, visit)
+        try:
+            ptr, stops, chains, bits, values, visit = self._add_commuter(
+                arrays, types, n_masks, ptr, stops, chains, bits, values, visit,
+                COMMUTER_STEPS if use_flow else None)
+        except TooManySteps:
+            flowed = self._flow_routes(arrays, kinds, deadline, progress)
+            if flowed is not None:
+                return flowed
+            ptr, stops, chains, bits, values, visit = self._add_commuter(
+                arrays, types, n_masks, ptr, stops, chains, bits, values, visit, None)
         found = _Found(arrays, kind_names, ptr, stops, chains, bits, visit,
                        np.arange(len(ptr) - 1) >= n_plain, complete)
         if n_rights == 0 or not enforce_rights:
@@ -350,10 +361,11 @@ class Model1831(RouteModel):
         rs.forced_mask = masks
         return rs
 
-    def _add_commuter(self, arrays, types, n_masks, ptr, stops, chains, bits, values, visit):
-        """5.6.7: commuter runs are valued here: every visit runs to its Station."""
+    def _add_commuter(self, arrays, types, n_masks, ptr, stops, chains, bits, values, visit, max_steps=None):
+        """5.6.7: commuter runs are valued here: every visit runs to its Station. More
+        than ``max_steps`` steps of their walk raise TooManySteps (commuter.py)."""
         size = max([t.size for t in types if t.type == STATION], default=0)
-        extra = list(commuter_paths(arrays, size))
+        extra = list(commuter_paths(arrays, size, max_steps))
         if not extra:
             return ptr, stops, chains, bits, values, visit
         ptr, stops, chains, visit = list(ptr), [stops], [chains], [visit]
