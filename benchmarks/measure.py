@@ -13,7 +13,8 @@ import time
 
 from trainruns.compile import compile_board
 from trainruns.position import load_position
-from trainruns.search import assign_trains, enumerate_all
+from trainruns.assignment import assign_trains
+from trainruns.enumeration import enumerate_all
 
 BRUTE_LIMIT = 40  # routes: plain brute force only below this (it is exponential in trains)
 

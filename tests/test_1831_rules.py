@@ -233,7 +233,7 @@ def test_counted_flags_show_the_tokens_run_to():
 def test_5_5_all_routes_lists_every_route_for_audits():
     from trainruns.compile import compile_board
     from trainruns.load import load_position
-    from trainruns.search import train_kinds
+    from trainruns.routeset import train_kinds
 
     specs = [(40, [S]), (40, [S]), (10, [S])]
     pos = line(specs, trains=["2S"], tokens=[("A1", 0, "A"), ("B2", 0, "A"), ("C3", 0, "B")],

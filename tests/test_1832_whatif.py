@@ -153,7 +153,8 @@ def test_no_lay_reachable_only_by_reversing_at_a_stop():
     from bruteforce import all_routes
     from lay_oracle import custom_map
 
-    from trainruns.reach import loose_reach, reach, side_node
+    from trainruns.reach import loose_reach, reach
+    from trainruns.track import side_node
 
     board = load_position(GROWN)
     node = side_node(board, "E19", 4)

@@ -404,7 +404,7 @@ def test_legality_agrees_with_the_route_set(seed):
     import random
 
     from trainruns.compile import compile_board
-    from trainruns.search import enumerate_all
+    from trainruns.enumeration import enumerate_all
 
     rng = random.Random(1000 + seed)
     board = trainruns.load_position(random_position(seed, trains=["2", "3", "99", "3", "2+1", "2/3"]))
@@ -448,7 +448,8 @@ class TokenToToken(RouteModel):
     def routes(self, compiled, kinds, deadline, progress):
         import numpy as np
 
-        from trainruns.search import RouteSet, enumerate_all
+        from trainruns.enumeration import enumerate_all
+        from trainruns.routeset import RouteSet
 
         board = compiled.board
         board.route_model = None

@@ -13,7 +13,8 @@ from trainruns.compile import compile_board
 from trainruns.generate import hard_board, random_board
 from trainruns.load import load_position
 from trainruns import solve
-from trainruns.search import assign_cpsat, assign_trains, enumerate_all
+from trainruns.assignment import assign_cpsat, assign_trains
+from trainruns.enumeration import enumerate_all
 
 HERE = os.path.dirname(__file__)
 # every shipped position, the real boards of fixtures/real (copied from ../shared) included
@@ -98,11 +99,11 @@ def test_time_limit_gives_run_and_true_bound():
 
 
 def test_route_budget_cuts_enumeration_and_keeps_a_bound(monkeypatch):
-    import trainruns.search as search
+    import trainruns.enumeration as enumeration
 
     pos = hard_board(1, n_hexes=30)
     exact = solve(pos)
-    monkeypatch.setattr(search, "MAX_ROUTES", 100)
+    monkeypatch.setattr(enumeration, "MAX_ROUTES", 100)
     routes = enumerate_all(compile_board(load_position(pos)))
     assert not routes.complete and 0 < len(routes) <= 100
     cut = assign_trains(routes)

@@ -8,7 +8,7 @@ import pytest
 
 from boards import random_position
 from trainruns import audit, load_position, solve
-from trainruns import search
+from trainruns import enumeration
 from trainruns.board import Bonus
 from trainruns.compile import compile_board
 from trainruns.cpsat_flow import flow_run, solve_flow
@@ -74,7 +74,7 @@ def test_cut_route_set_is_proven_by_the_flow_model(monkeypatch):
     board = load_position(random_board(3, n_hexes=25, trains=["4", "3"], dense=True))
     exact = solve(board, engine="search")
     assert exact.optimal and exact.candidates > 50
-    monkeypatch.setattr(search, "MAX_ROUTES", 20)
+    monkeypatch.setattr(enumeration, "MAX_ROUTES", 20)
     cut = solve(board)
     assert cut.optimal and cut.revenue == exact.revenue and cut.bound == exact.revenue
 

@@ -1,10 +1,11 @@
 """The house's layering (issue 14; BRIEF "Data flows one way"): read over the source
 with Python's ast, every ``import`` of a trainruns module (at module level or inside a
 function) points to a module in the same layer or a lower one, and the import graph
-has no cycle. Layers, from the top: the commands, the CLI and the web page (serve); the game engines
+has no cycle. Layers, from the top: the commands, the CLI, its daemon and the web page (serve); the game engines
 (trainruns.game and each title's game*.py modules); the services (loading a position
-through its title, audit, whatif, drawing); the titles' route rules; the route core
-(reading fields, compiling, reach, search); the kernels and the plain data types."""
+through its title, audit, whatif, drawing); the titles' route rules; the search's engine
+policy (search.py); the route core (reading fields, compiling, reach, enumeration,
+assignment, route description); the kernels and the plain data types."""
 
 import ast
 import pathlib
@@ -16,16 +17,19 @@ SRC = pathlib.Path(trainruns.__file__).parent
 
 # layer of a module: the first prefix that matches, top layer = highest number
 LAYERS = [
-    (5, ("trainruns.cli", "trainruns.__main__", "trainruns.commands", "trainruns.serve")),
+    (5, ("trainruns.cli", "trainruns.__main__", "trainruns.commands", "trainruns.serve", "trainruns.daemon")),
     (4, ("trainruns.game",)),
     (3, ("trainruns.load", "trainruns.audit", "trainruns.whatif", "trainruns.draw", "trainruns.declared")),
     (2, ("trainruns.titles",)),
-    (1, ("trainruns.position", "trainruns.compile", "trainruns.reach", "trainruns.search", "trainruns.cpsat_flow",
-         "trainruns.value", "trainruns.engines", "trainruns.enumerate", "trainruns.assign", "trainruns.describe",
-         "trainruns.track", "trainruns.greedy", "trainruns.limits")),
+    # the engine policy (search.py) stands above the stages it runs: enumeration,
+    # assignment, route description, the flow model never call back into it
+    (1.5, ("trainruns.search",)),
+    (1, ("trainruns.position", "trainruns.compile", "trainruns.reach", "trainruns.cpsat_flow",
+         "trainruns.value", "trainruns.enumeration", "trainruns.routeset", "trainruns.assignment",
+         "trainruns.describe", "trainruns.track", "trainruns.greedy")),
     (0, ("trainruns.kernels", "trainruns.board", "trainruns.errors", "trainruns.hexgrid", "trainruns.colors",
          "trainruns.schema", "trainruns.result", "trainruns.trains", "trainruns.geometry", "trainruns.cpsat",
-         "trainruns.generate")),
+         "trainruns.generate", "trainruns.progress", "trainruns.limits")),
 ]
 # trainruns.audit_track is the audit's helper: a service (prefix trainruns.audit)
 

@@ -149,16 +149,35 @@ def test_position_of_a_corporation_loads(served, script):
     assert client.get("/api/position", params={"corporation": "NOPE"}).status_code == 400
 
 
-def test_a_killed_server_resumes_from_its_log(tmp_path, script):
-    """Kill the server (SIGKILL: no chance to save anything more), start it on the log:
-    the game is as it was after the last answered action."""
+def events(stream):
+    """The ``event: change`` messages of a Server-Sent Events stream, as they come."""
+    event = None
+    for line in stream.iter_lines():
+        if line.startswith("event:"):
+            event = line.split(":", 1)[1].strip()
+        elif line.startswith("data:") and event == "change":
+            yield json.loads(line.split(":", 1)[1])
+        elif not line:
+            event = None
+
+
+def test_a_second_client_sees_each_action_and_a_killed_server_resumes_from_its_log(tmp_path, script):
+    """Another client (a second browser) following /api/events (Server-Sent Events) is
+    told of each action as it is taken, with the game's new version. Then kill the
+    server (SIGKILL: no chance to save anything more), start it on the log: the game is
+    as it was after the last answered action."""
     decisions, _ = script
     log = tmp_path / "table.json"
     server = Server("--new", "1832", "--players", ",".join(PLAYERS), "--seed", SEED, log)
     try:
-        for a in decisions[:12]:
-            r = httpx.post(server.url + "api/act", json={"action": a}, timeout=120)
-            assert r.status_code == 200, r.text
+        with httpx.stream("GET", server.url + "api/events", timeout=120) as stream:
+            assert stream.headers["content-type"].startswith("text/event-stream")
+            seen = events(stream)
+            assert next(seen) == {"session": 1, "mode": "game", "version": 1}
+            for i, a in enumerate(decisions[:12]):
+                r = httpx.post(server.url + "api/act", json={"action": a}, timeout=120)
+                assert r.status_code == 200, r.text
+                assert next(seen) == {"session": 1, "mode": "game", "version": i + 2}
     finally:
         server.proc.kill()
         server.proc.wait()
@@ -170,14 +189,55 @@ def test_a_killed_server_resumes_from_its_log(tmp_path, script):
     assert comparable(state["state"]) == comparable(replayed(decisions[:12]))
 
 
+def test_a_long_solve_shows_progress_and_blocks_no_request(tmp_path, monkeypatch):
+    """The operating corporation's best run is solved off the server's loop: held in the
+    middle of its search (at its report of the routes listed), the job shows that
+    progress, and the game's state, map, log and position are all answered meanwhile;
+    let go, it finishes with the revenue of an independent solve of the position."""
+    import threading
+
+    from serve_game_script import to_first_run
+    from trainruns.load import solve
+    from trainruns.serve.jobs import Job
+
+    decisions, game = to_first_run()
+    reached, release = threading.Event(), threading.Event()
+    update = Job.update
+
+    def held(job, stage, **info):
+        update(job, stage, **info)
+        if stage == "routes" and not reached.is_set():
+            reached.set()
+            release.wait(180)
+
+    monkeypatch.setattr(Job, "update", held)
+    jobs = Jobs()
+    mode = GameMode(game_engine.load(game.log()), str(tmp_path / "game.json"), jobs, time_limit=60)
+    try:
+        with TestClient(create_app(mode, jobs), base_url=LOCAL) as client:
+            assert reached.wait(180)
+            state = client.get("/api/state").json()
+            job = client.get(f"/api/job/{state['solve']['id']}").json()
+            assert job["status"] == "running" and job["progress"]["stage"] == "routes"
+            assert job["progress"]["roots"] >= 1 and job["progress"]["routes"] >= 0
+            assert client.get("/api/map.svg", params={"version": state["version"]}).status_code == 200
+            assert client.get("/api/log").json()["actions"] == game.log()["actions"]
+            assert client.get("/api/position").json()["corporation"] == state["active"]["corporation"]
+            assert client.get(f"/api/job/{job['id']}").json()["status"] == "running"  # still held: none waited
+            release.set()
+            done = finished(client, job)
+            assert done["status"] == "done" and done["result"]["revenue"] == solve(game.position()).revenue
+    finally:
+        release.set()
+        jobs.close()
+
+
 def test_new_game_refuses_to_overwrite(tmp_path):
-    import subprocess
-    import sys
+    from test_serve_http import _serve
 
     log = tmp_path / "exists.json"
     log.write_text("{}")
-    r = subprocess.run([sys.executable, "-m", "trainruns", "serve", "--new", "1832", "--players", "A,B", str(log)],
-                       capture_output=True, text=True, timeout=120)
+    r = _serve("--new", "1832", "--players", "A,B", str(log))
     assert r.returncode == 2 and "already exists" in r.stderr and len(r.stderr.strip().splitlines()) == 1
     assert log.read_text() == "{}"
 

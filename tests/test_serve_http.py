@@ -7,7 +7,6 @@ independent solve of the same position built by hand.
 
 import json
 import subprocess
-import sys
 
 import pytest
 from starlette.testclient import TestClient
@@ -247,12 +246,24 @@ def test_empty_server_offers_to_open():
 
 
 def _serve(*args):
-    return subprocess.run([sys.executable, "-m", "trainruns", "serve", *args], capture_output=True, text=True,
-                          timeout=120)
+    """``trainruns serve ARGS`` through the CLI's own entry point, in this process (each
+    of these is refused before anything is served: a new process per case would only
+    load the modules again)."""
+    import contextlib
+    import io
+
+    from trainruns.cli import main
+
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        code = main(["serve", *args])
+    return subprocess.CompletedProcess(args, code, "", err.getvalue())
 
 
 @pytest.mark.parametrize("args,words", [
     (["no-such-file.json"], "no such position file"),
+    ([str(FIXTURE), "--games", "no-such-folder"], "no such folder"),
+    ([str(FIXTURE), "--seed", "3"], "go with --new"),
     ([str(FIXTURE), "--port", "70000"], "--port must be 0 to 65535"),
     ([str(FIXTURE), "--host", "no.such.host.invalid"], "cannot listen on host"),
 ])

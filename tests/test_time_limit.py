@@ -12,7 +12,8 @@ from boards import random_position
 from trainruns import load_position, solve
 from trainruns.cli import main
 from trainruns.compile import compile_board
-from trainruns.search import assign_trains, enumerate_all
+from trainruns.assignment import assign_trains
+from trainruns.enumeration import enumerate_all
 
 
 def big_board(seed):

@@ -57,3 +57,27 @@ def test_1831_rule_changes():
     assert phases["4"]["train_limit"] == 4 and "blue" in phases["4"]["tiles"]
     trains = {t["name"]: t for t in data("g1831", "trains.json")["trains"]}
     assert (trains["2"]["rusts_on"], trains["6"]["rusts_on"], trains["7"]["rusts_on"]) == ("5", "15", None)
+
+
+def test_1832_game_sells_trains_from_the_shared_table():
+    """1832 rulebook [2.4] and Table 1, read once: the game engine's bank sells the
+    trains of data/trains.json (no copy of the prices in game.json), 2-trains first at
+    $80, seven of them; the 12-trains are unlimited."""
+    from trainruns.game.game import Game
+
+    assert "trains" not in data("g1832", "game.json") and "phases" not in data("g1832", "game.json")
+    depot = Game("1832", ["A", "B", "C"], 1, []).to_json()["depot"]
+    table = data("g1832", "trains.json")["trains"]
+    assert [(r["train"], r["price"], r["left"]) for r in depot] == [(t["name"], t["price"], t["num"]) for t in table]
+    assert (depot[0]["train"], depot[0]["price"], depot[0]["left"]) == ("2", 80, 7)
+    assert depot[-1]["left"] is None
+
+
+def test_1832_phase_words_switch_the_route_rules():
+    """1832 Table 1: Miami pays $0 until first run only before phase 5 ([8.5]); the
+    Key West token counts from phase 3 until phase 8 ([7.5]); the Cotton Warehouse and
+    port tokens from phase 3 ([16.2]); read from the phases' status words."""
+    phases = {p["name"]: set(p["status"]) for p in data("g1832", "phases.json")["phases"]}
+    assert [n for n in phases if "miami_first_run_zero" in phases[n]] == ["2", "3", "4"]
+    assert [n for n in phases if "key_west" in phases[n]] == ["3", "4", "5", "6"]
+    assert "cotton_port" not in phases["2"] and "cotton_port" in phases["3"]

@@ -26,7 +26,7 @@ def test_snapshot_then_board_is_the_loaded_board(name):
     one, two = title.board(snap), title.board(snap)
     assert one is not two and one is not snap.board
     one.hexes.clear()  # a caller changing its board leaves the snapshot whole
-    assert snap.board.hexes and two.hexes
+    assert title.board(snap).hexes and two.hexes
     assert solve(title.board(snap)).revenue == solve(load_position(data, name)).revenue
 
 
@@ -92,3 +92,41 @@ def test_run_says_which_engine_ran():
     flow = solve(load_position(plain), engine="flow")
     assert flow.to_json()["engine"] in ("flow", "greedy")
     assert flow.revenue == solve(load_position(plain), engine="search").revenue
+
+
+@pytest.mark.parametrize("path", sorted((FIX / "1832").glob("*.json")), ids=lambda p: p.name)
+def test_1832_typed_position_builds_the_loaded_board(path):
+    """1832 reads a position into a typed, frozen Position1832 (phase, company, trains,
+    tiles, tokens, the route rules' fields: Coal Fields [8.1 c], Miami [8.5], Key West
+    [7.5], Cotton and Port [16.2]) and builds its Board from that alone: the Board
+    equals, stop value for stop value, the one load_position builds from the JSON."""
+    import dataclasses
+
+    data = json.loads(path.read_text())
+    if str(data.get("title")) != "1832":
+        pytest.skip("not an 1832 position")
+    try:
+        loaded = load_position(data, path.name)
+    except InputError:
+        with pytest.raises(InputError):
+            titles.get("1832").read(data, path.name)
+        return
+    title = titles.get("1832")
+    snap = title.read(data, path.name)
+    assert snap.board is None and type(snap.position).__name__ == "Position1832"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        snap.position.phase = "8"
+    assert title.board(snap) == loaded
+
+
+def test_1832_typed_position_holds_the_private_tokens():
+    """[16.2 P2]: the Cotton token's place and owner are read into the typed position
+    (the owner's id made canonical: SAL is SALR), and the built board carries the
+    token's +$10 on Raleigh for its owner only (the fixture's notes: 30 with it)."""
+    data = json.loads((FIX / "1832" / "10-phase4-cotton-for-its-owner.json").read_text())
+    title = titles.get("1832")
+    position = title.read(data, "pos").position
+    assert position.fields.cotton == ("D20", 0, "SALR") and position.corporation == "SALR"
+    owner_board = title.board(title.read(data, "pos"))
+    other_board = title.board(title.read(dict(data, cotton_owner="ACL"), "pos"))
+    assert owner_board.stop(("D20", 0)).value == other_board.stop(("D20", 0)).value + 10

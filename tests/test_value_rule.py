@@ -10,7 +10,8 @@ from test_bruteforce import random_bonuses
 from boards import random_position
 from trainruns import Bonus, InputError, load_position, solve
 from trainruns.compile import compile_board
-from trainruns.search import enumerate_all, train_kinds
+from trainruns.enumeration import enumerate_all
+from trainruns.routeset import train_kinds
 from trainruns.value import counted, route_revenue
 
 

@@ -3,11 +3,13 @@
 Usage: python tools/convert_1832.py [REFERENCE_DIR]   (default ../shared/reference/1832)
 
 The reference (facts read from a public engine) gives the printed map and the tiles'
-track. The rulebook (../shared/rules/1832.md) gives the tile manifest, the upgrade
-chart, the trains and the phases; those are typed in below from the rulebook, not read
-from the reference. Where the two disagree the rulebook wins (docs/gaps.md, "## 1832").
-The JSON files this writes are what ships; this script is kept to show where they came
-from and to redo them if the reference is corrected.
+track. The rulebook (../shared/rules/1832.md) gives the tile manifest and the upgrade
+chart; those are typed in below from the rulebook, not read from the reference. Where
+the two disagree the rulebook wins (docs/gaps.md, "## 1832"). The JSON files this
+writes (map.json, tiles.json, manifest.json) are what ships; this script is kept to
+show where they came from and to redo them if the reference is corrected. The trains
+and phases (Table 1) are typed in by hand in trains.json and phases.json, in the
+18xx.games shape every title shares; this script does not write them.
 """
 
 import json

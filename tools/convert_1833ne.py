@@ -7,6 +7,11 @@ the tiles and both sides of each train card. The rules summary (../shared/rules/
 gives the phases' effects, the privates and the one bonus it names (Boston-Montreal).
 Where they disagree the summary wins (the 7+3 costs $1,000). What neither gives (ferries,
 the rest of the bonus table) is not written here: docs/gaps.md, "## 1833NE".
+
+It writes map.json, tiles.json, manifest.json, and trains.json and phases.json in the
+18xx.games shape every title shares (what ships: rerunning it gives the same files).
+companies.json (corporations, privates, reserved spots), bonuses.json and the game's
+numbers (game.json) carry rules typed in by hand since, so this script leaves them be.
 """
 
 import json
@@ -132,34 +137,48 @@ def main(ref):
     }
     dump("manifest.json", manifest)
 
+    # trains and phases in the 18xx.games shape every title shares (tests/test_title_data.py):
+    # a card is bought as one of its sides (variants); distance as 18xx.games writes it
     trains = []
     for t in facts["trains"]:
-        trains.append({"card": t["name"], "phase": t["phase"], "count": t["count"],
-                       "phased_out_in": t["phased_out_in_phase"], "removed_in": t["removed_in_phase"],
-                       "sides": [{"name": s["name"], "price": 1000 if s["name"] == "7+3" else s["price"]}
-                                 for s in t["sides"]]})
+        variants = [{"name": s["name"], "price": 1000 if s["name"] == "7+3" else s["price"],
+                     "distance": distance(s["name"])} for s in t["sides"]]
+        trains.append({"name": t["name"], "num": t["count"], "obsolete_on": t["phased_out_in_phase"],
+                       "rusts_on": t["removed_in_phase"], "price": variants[0]["price"],
+                       "distance": variants[0]["distance"], "variants": variants, "available_on": t["phase"]})
     dump("trains.json", {"_source": "map_facts.json trains (both sides of each card) and rules/1833NE.md "
-                                    "'Train list and prices' (phased out / removed by phase; 7+3 at $1,000)",
+                                    "'Train list and prices' (phased out / removed by phase; 7+3 at $1,000); "
+                                    "18xx.games shape: name, distance, price, num, available_on, obsolete_on "
+                                    "(phased out), rusts_on (removed), variants (the card's sides); the route "
+                                    "rules and the game engine both read it",
                          "trains": trains})
 
     phases = []
     for p in facts["phases"]:
         i = PHASES.index(p["name"])
+        early = i < PHASES.index("IV")  # ferries run and spots stay reserved until phase IV
         phases.append({"name": p["name"], "tiles": p["tile_colors"], "train_limit": p["train_limit"],
                        "train_limit_takeover_game": p["train_limit_takeover_game"],
-                       "ferries": i < PHASES.index("IV"),
-                       "privates_removed": (["P1", "P2"] if i >= 2 else []) + (["P3", "P4", "P5"] if i >= 3 else [])})
-    dump("phases.json", {"_source": "rules/1833NE.md 'Number of phases'", "phases": phases})
+                       "ferries": early,
+                       "privates_removed": (["P1", "P2"] if i >= 2 else []) + (["P3", "P4", "P5"] if i >= 3 else []),
+                       "on": next(t["name"] for t in facts["trains"] if t["phase"] == p["name"]),
+                       "operating_rounds": p["operating_rounds"],
+                       "status": ["ferries", "reserved_spots"] if early else []})
+    dump("phases.json", {"_source": "rules/1833NE.md 'Number of phases'; 18xx.games shape: name, on, train_limit, "
+                                    "tiles, operating_rounds ('Always two operating rounds'), status",
+                         "phases": phases})
 
-    corps = []
-    aliases = {"BW": ["B&W"]}
-    for c in facts["corporations"]:
-        corps.append({"id": c["id"], "aliases": aliases.get(c["id"], []), "name": c["name"],
-                      "home": c["home"], "home_city": c["home_city"] or 0, "stations": 2})
-    privates = [{"id": c["id"], "name": c["name"], "description": c["description"]} for c in facts["companies"]]
-    dump("companies.json", {"_source": "map_facts.json corporations/companies; rules/1833NE.md",
-                            "corporations": corps, "privates": privates,
-                            "sherbrooke_joint_token": special["sherbrooke_joint_token"]})
+
+def distance(name):
+    """A train's reach in the 18xx.games shape: ``N`` visits and counts N stops of any
+    kind; ``N/M`` visits up to M and counts the best N; ``N+S`` counts N cities or
+    off-boards plus S towns."""
+    if "+" in name:
+        big, small = (int(x) for x in name.split("+"))
+        return [{"nodes": ["city", "offboard"], "pay": big, "visit": big},
+                {"nodes": ["town"], "pay": small, "visit": small}]
+    pay, _, visit = name.partition("/")
+    return [{"nodes": ["city", "offboard", "town"], "pay": int(pay), "visit": int(visit or pay)}]
 
 
 def dump(name, obj):

@@ -3,7 +3,9 @@
     python tools/serve_screenshots.py
 
 Starts the real command on the 1832 worked example, drives the page as a player does
-and saves: the best run, a tile lay being picked, an audit refusing a run, a ranking.
+and saves: the best run, a tile lay being picked, an audit refusing a run, a ranking;
+then the game screens: the Games dialog (a new game's form, the saved games), an 1832
+stock round, a tile lay and an operating round, and an 1833NE game with its best run.
 """
 
 import json
@@ -15,6 +17,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from serve_game_script import PLAYERS, SEED, first_rounds, to_first_paying_run  # noqa: E402
+from serve_openings import OPENINGS, opening  # noqa: E402
+from serve_openings import to_first_paying_run as paying_run_of  # noqa: E402
 from serve_helpers import Server, chromium, click_hex, close, text_of, wait_for  # noqa: E402
 
 FIXTURE = ROOT / "fixtures" / "1832" / "worked_example.json"
@@ -27,8 +31,8 @@ def shot(d, name):
     print(DOCS / f"serve-{name}.png")
 
 
-def game_log(decisions, path):
-    log = {"format": "trainruns-game/1", "title": "1832", "players": PLAYERS, "seed": SEED, "variants": [],
+def game_log(decisions, path, title="1832", players=PLAYERS, seed=SEED):
+    log = {"format": "trainruns-game/1", "title": title, "players": players, "seed": seed, "variants": [],
            "config": None, "actions": decisions}
     path.write_text(json.dumps(log))
     return path
@@ -75,8 +79,44 @@ def game_screens(folder):
         server.stop()
 
 
+def start_screens(folder):
+    """The Games dialog over the empty page (saved games listed), then an 1833NE game
+    opened from it with its operating corporation's best run drawn."""
+    from selenium.webdriver.support.ui import Select
+
+    players, seed = OPENINGS["1833NE"]
+    game_log(opening("1833NE")[0], folder / "ne-opening.json", "1833NE", players, seed)
+    game_log(paying_run_of("1833NE")[0], folder / "ne-table.json", "1833NE", players, seed)
+    server = Server("--games", folder)
+    d = chromium(1400, 1000)
+    try:
+        d.get(server.url)
+        d.find_element("id", "games-open").click()
+        wait_for(d, lambda d: d.find_elements("id", "new-title"), what="the Games dialog")
+        Select(d.find_element("id", "new-title")).select_by_value("1831")
+        d.find_element("id", "new-players").send_keys("Ann, Bob, Cat, Dan")
+        d.find_element("id", "new-variants").send_keys("extended")
+        box = d.find_element("id", "new-name")
+        box.clear()
+        box.send_keys("tuesday-1831")
+        shot(d, "games")
+        d.find_element("css selector", '#saved-games button[data-name="ne-table.json"]').click()
+        wait_for(d, lambda d: d.find_elements("css selector", "body.game"), what="the 1833NE game")
+        wait_for(d, lambda d: text_of(d, "revenue").isdigit(), what="the operating corporation's best run")
+        wait_for(d, lambda d: d.find_element("id", "map").get_attribute("data-key") == "run", what="the run drawn")
+        shot(d, "game-1833ne")
+    finally:
+        close(d)
+        server.stop()
+
+
 def main():
     import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        games = Path(folder) / "18xx-games"  # the folder the dialog names
+        games.mkdir()
+        start_screens(games)
 
     with tempfile.TemporaryDirectory() as folder:
         game_screens(Path(folder))

@@ -33,7 +33,7 @@ Rule ids (stable, kebab-case): ``unknown-train``, ``train-declared-twice``,
 ``no-token``, ``stops-not-connected``, ``track-reused``, ``hexes-not-followed``,
 ``track-shared``, and ``not-a-title-route`` for titles with their own route model
 (1831's token-to-token and commuter runs). For those, the model's list of legal routes
-(:func:`trainruns.search.enumerate_all`) decides what only it knows (the rules in
+(:func:`trainruns.enumeration.enumerate_all`) decides what only it knows (the rules in
 ``ROUTE_MODEL_DECIDES``: length, repeats, passing, tokens) and the track: a declared
 route must be one of its routes (stops in either order, hexes pin honoured), the trains'
 routes pairwise disjoint, and each is valued as the model values it.
@@ -67,7 +67,10 @@ from .position import read_json
 from .schema import check
 from .audit_track import choose_track, first_clashes, pick_disjoint
 from .result import Route, Run, hexes_along
-from .search import describe_route, enumerate_all, solve, train_kinds
+from .describe import describe_route
+from .enumeration import enumerate_all
+from .routeset import train_kinds
+from .search import solve
 from .value import compiled_bonuses, counted as counted_stops
 
 _STOP = re.compile(r"^([A-Z]+\d+)\.(\d+)$")

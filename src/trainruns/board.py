@@ -93,7 +93,7 @@ class RouteModel:
     calls: each call works from its arguments alone.
 
     - ``routes(compiled, kinds, deadline, progress)``: the route set the search assigns
-      trains to (a :class:`~trainruns.search.RouteSet`);
+      trains to (a :class:`~trainruns.routeset.RouteSet`);
     - ``all_routes(...)``: every legal route, for the audit (default: ``routes``);
     - ``upper_bound(compiled)``: no run earns more (the bound of a stopped search), or
       None when the title cannot say."""
@@ -123,7 +123,7 @@ class Board:
     axes: dict = field(default_factory=lambda: {"x": "letter", "y": "number"})
     # A title whose routes are not the plain rules' (1831: token to token, typed trains)
     # supplies its own route model: an object with
-    # ``routes(compiled, kinds, deadline, progress) -> trainruns.search.RouteSet``.
+    # ``routes(compiled, kinds, deadline, progress) -> trainruns.routeset.RouteSet``.
     # Assigning trains to routes stays the core's.
     route_model: RouteModel | None = None
 

@@ -8,36 +8,45 @@ Building the parser imports only the command modules, which import the search, n
 OR-Tools and matplotlib inside their ``run``: ``--help`` and ``--version`` stay fast.
 """
 
-import argparse
-import importlib
 import os
-import signal
 import sys
-import threading
 import time
-import warnings
 
-from . import __version__
-from .errors import InputError, InputWarning
-from .commands import COMMANDS, LAST_WORDS
 from .limits import process_start
+
+# argparse, the command modules, threading and warnings are loaded by a command run in
+# this process, not by one the daemon answers (trainruns.daemon.client): that path must
+# cost little more than the interpreter's start
 
 
 class _UsageError(Exception):
     pass
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        # argparse's own usage errors are bad input too: one line, exit 2
-        raise _UsageError(message)
+def _parser_class():
+    import argparse
+
+    class _Parser(argparse.ArgumentParser):
+        def error(self, message):
+            # argparse's own usage errors are bad input too: one line, exit 2
+            raise _UsageError(message)
+
+    return _Parser
 
 
-def build_parser():
+def build_parser(only=None):
+    """The parser of every command, or of command ``only`` alone (what a command run
+    needs: building the others costs it time)."""
+    import importlib
+
+    from . import __version__
+    from .commands import COMMANDS
+
+    _Parser = _parser_class()
     parser = _Parser(prog="trainruns", description="Proven-optimal train runs for 18xx games.")
     parser.add_argument("--version", action="version", version=f"trainruns {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name in COMMANDS:
+    for name in [only] if only in COMMANDS else COMMANDS:
         try:
             module = importlib.import_module(f"{__package__}.commands.{name}")
         except ModuleNotFoundError as e:
@@ -51,19 +60,51 @@ def build_parser():
 def main(argv=None):
     # a command's clock starts with its process (loading modules counts); a call from
     # Python (argv given) starts it now
-    started = process_start() if argv is None else time.perf_counter()
-    if argv is None:
+    if argv is not None:
+        return _run(argv, time.perf_counter(), process=False)
+    started = process_start()
+    argv = sys.argv[1:]
+    if argv == ["--version"]:
+        # (what argparse's --version prints, without building the parser)
+        from . import __version__
+
+        print(f"trainruns {__version__}")
+        return 0
+    if argv and argv[0] == "solve":  # the only command the daemon answers (for now)
+        from .daemon.client import forward, strip_flag, wanted
+
+        if wanted(argv):
+            argv = strip_flag(argv)
+            code = forward(argv, started)
+            if code is not None:
+                return code
+    return run_process(argv, started)
+
+
+def run_process(argv, started):
+    """The command ``argv`` as a whole process runs it (Ctrl-C ends the process),
+    its clock started at ``started`` (``time.perf_counter``): the ``trainruns``
+    command, and the daemon's child that answers one (trainruns.daemon.server)."""
+    return _run(argv, started, process=True)
+
+
+def _run(argv, started, process):
+    from .commands import LAST_WORDS
+
+    if process:
+        import signal
+
         signal.signal(signal.SIGINT, _on_sigint)
     try:
         return _main(argv, started)
     except KeyboardInterrupt:
-        return _interrupted(exit_now=argv is None)
+        return _interrupted(exit_now=process)
     finally:
         LAST_WORDS.clear()
 
 
 _SIGNALLED = []
-_FINISHING = threading.Lock()
+_FINISHING = None
 # Ctrl-C is answered within this long even when the KeyboardInterrupt is lost (raised
 # inside a ctypes callback of numba's compiler, Python only prints that it was ignored)
 _GRACE = 0.4
@@ -73,6 +114,8 @@ def _on_sigint(signum, frame):
     """Python's own Ctrl-C, remembered (a library whose start-up it interrupts may turn
     the KeyboardInterrupt into another error: OR-Tools raises ImportError), with a
     watchdog that ends the command if the interruption does not reach :func:`main`."""
+    import threading
+
     first = not _SIGNALLED
     _SIGNALLED.append(signum)
     if first:
@@ -81,9 +124,19 @@ def _on_sigint(signum, frame):
     # a second Ctrl-C: the first is being answered (the watchdog sees to it)
 
 
+def _finishing():
+    """The lock of the one that says the last line (the watchdog or :func:`_interrupted`)."""
+    global _FINISHING
+    if _FINISHING is None:
+        import threading
+
+        _FINISHING = threading.Lock()
+    return _FINISHING
+
+
 def _watchdog():
     time.sleep(_GRACE)
-    if _FINISHING.acquire(blocking=False):
+    if _finishing().acquire(blocking=False):
         _last_line()
         os._exit(130)
 
@@ -92,18 +145,22 @@ def _interrupted(exit_now=False):
     """Ctrl-C, at any moment: what the command still has to say (its LAST_WORDS), one
     line, exit 130. A kernel still running on a helper thread would keep the process
     alive, so then (and for a real command) it ends at once."""
-    if not _FINISHING.acquire(blocking=False):
+    import threading
+
+    if not _finishing().acquire(blocking=False):
         # the watchdog is saying it already
         time.sleep(_GRACE + 1)
         os._exit(130)
     _last_line()
     if exit_now or threading.active_count() > 1:
         os._exit(130)
-    _FINISHING.release()
+    _finishing().release()
     return 130
 
 
 def _last_line():
+    from .commands import LAST_WORDS
+
     for fn in list(LAST_WORDS):
         try:
             fn()
@@ -118,7 +175,13 @@ def _last_line():
 
 
 def _main(argv, started):
-    parser = build_parser()
+    import warnings
+
+    from .errors import InputError, InputWarning
+
+    # a command named first needs its own parser only; anything else (--help, a typo)
+    # gets them all, for the list of commands
+    parser = build_parser(argv[0] if argv else None)
     try:
         args = parser.parse_args(argv)
     except _UsageError as e:
@@ -149,6 +212,8 @@ def _main(argv, started):
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None):
+    from .errors import InputWarning
+
     # only ours: a library's warning (numba's, say) is not the user's business
     if issubclass(category, InputWarning):
         sys.stderr.write(f"trainruns: warning: {message}\n")

@@ -1,9 +1,9 @@
 """Compile a :class:`~trainruns.board.Board` into flat numpy arrays for the kernels.
 
-The track graph has three kinds of node: stops, junctions, and *hex sides* (the edge
-shared by two hexes, or a map-edge side with no hex beyond). A path joins two nodes.
-Crossing a hex side means arriving on a path of one hex and leaving on a path of the
-other one; turning back into the same hex is not a move.
+The track graph is the one of :mod:`trainruns.track`: three kinds of node (stops,
+junctions, *hex sides*), a path joining two of them; crossing a hex side means arriving
+on a path of one hex and leaving on a path of the other one. Here its nodes are
+numbered (stops first) for arrays.
 
 Between two stops, track runs as a *chain*: the paths and hex sides from one stop to the
 next with no stop in between. The search walks chains, never single paths, so its
@@ -26,6 +26,7 @@ import numpy as np
 from .board import TOWN, Board
 from .errors import InputError
 from .hexgrid import neighbour, opposite
+from .track import end_node, hex_at
 
 
 @dataclass
@@ -103,7 +104,7 @@ def compile_board(board: Board, limits=None, own_only=False, progress=None) -> C
     of the whole board; track bits are renumbered in the same order with the unused ones
     left out, so on a board whose track is all connected nothing changes.
 
-    ``progress`` (a :class:`trainruns.search.Progress`) hears of a long chain walk.
+    ``progress`` (a :class:`trainruns.progress.Progress`) hears of a long chain walk.
     """
     stop_refs = list(board.stop_refs())
     stop_ids = {ref: i for i, ref in enumerate(stop_refs)}
@@ -312,7 +313,8 @@ def _connected(incident, path_nodes, n_nodes, sources):
 
 
 class _TrackNodes:
-    """Numbers the nodes of the track graph: stops first, then junctions and hex sides."""
+    """Numbers the nodes of the track graph (:mod:`trainruns.track` names them): stops
+    first, then junctions and hex sides in the order paths first reach them."""
 
     def __init__(self, board: Board, stop_ids):
         self.board = board
@@ -321,27 +323,21 @@ class _TrackNodes:
         self.ids = {}
         self.side_hexes = {}  # hex-side node -> set of hexes whose paths reach it
         self.kind = {}        # node -> "side" | "junction"
-        self.at = {(hx.x, hx.y): hid for hid, hx in board.hexes.items()}
+        self.at = hex_at(board)
 
     def node(self, hex_id, end):
-        what, k = end
-        if what == "stop":
-            return self.stop_ids[(hex_id, k)]
-        if what == "junction":
-            key = ("junction", hex_id, k)
-        else:
-            hx = self.board.hexes[hex_id]
-            other = self.at.get(neighbour(hx.x, hx.y, k, self.board.layout))
-            key = ("side",) + tuple(sorted([(hex_id, k)] + ([(other, opposite(k))] if other else [])))
+        if end[0] == "stop":
+            return self.stop_ids[(hex_id, end[1])]
+        key = end_node(self.board, self.at, hex_id, end)
         if key not in self.ids:
             self.ids[key] = self.count
             self.kind[self.count] = key[0]
             self.count += 1
         node = self.ids[key]
-        if what == "side":
+        if key[0] == "side":
             self.side_hexes.setdefault(node, set()).add(hex_id)
-            if len(key) == 3:
-                self.side_hexes[node] |= {key[1][0], key[2][0]}
+            if len(key[1]) == 2:  # a side between two hexes (not the map's edge)
+                self.side_hexes[node] |= {key[1][0][0], key[1][1][0]}
         return node
 
 

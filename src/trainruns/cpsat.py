@@ -53,15 +53,22 @@ def load_cp_model():
     return importlib.import_module(name)  # (loaded now; or its error, raised here)
 
 
-def run_solver(solver, model, progress=None, what="CP-SAT"):
+def run_solver(solver, model, progress=None, what="CP-SAT", memory=None):
     """``solver.solve(model)`` where Ctrl-C can stop it: the solve runs on a daemon
     thread (CP-SAT's own SIGINT handler is switched off: it would end the search and
     return a partial answer as if nothing happened) and the caller waits where Python
     sees the signal; on Ctrl-C the search is told to stop and KeyboardInterrupt goes on.
-    ``progress`` hears how long it has run, every half second."""
+    ``progress`` hears how long it has run, every half second. With ``memory`` (the
+    bytes the model may still take), CP-SAT stops its search when the process outgrows
+    what it holds now plus that (its ``max_memory_in_mb`` counts the whole process);
+    the best solution found is then kept as on a time limit."""
     import threading
 
+    from .limits import resident
+
     solver.parameters.catch_sigint_signal = False
+    if memory is not None:
+        solver.parameters.max_memory_in_mb = max(64, ((resident() or 0) + memory) >> 20)
     out = {}
 
     def work():
@@ -195,7 +202,7 @@ def solve_cpsat(routes, trains, lower=0, hint=None, deadline=None, workers=2, me
     solver.parameters.num_workers = workers
     if deadline is not None:
         solver.parameters.max_time_in_seconds = max(0.01, deadline - time.perf_counter())
-    status = run_solver(solver, model, progress, "0-1 program")
+    status = run_solver(solver, model, progress, "0-1 program", memory)
     if status == cp_model.INFEASIBLE:
         return lower, list(hint or []), lower, True
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):

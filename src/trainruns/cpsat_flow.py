@@ -260,7 +260,7 @@ def solve_flow(compiled, trains, lower=0, hint_run=None, deadline=None, workers=
         setattr(solver.parameters, key, val)
     if deadline is not None:
         solver.parameters.max_time_in_seconds = max(0.01, deadline - time.perf_counter())
-    status = run_solver(solver, model, progress, "flow model")
+    status = run_solver(solver, model, progress, "flow model", memory)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         # no run: the solver's objective bound is not trusted then (stopped in presolve it
         # reports 0), and INFEASIBLE can only mean ``lower`` was not reached by a run

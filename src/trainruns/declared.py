@@ -16,39 +16,29 @@ from __future__ import annotations
 
 import networkx as nx
 
-from .hexgrid import neighbour, opposite
 from .position import read_json
 from .result import Run
+from .track import ends_by_node
 
 
 
 def _path_graph(board):
     """Directed graph of ways to run a path: node ``(hex, j, e)`` is path j of a hex
     entered by its end e (0 or 1), left by the other; an edge means the second can follow
-    the first (across a hex side into the neighbour, or through a junction)."""
+    the first (across a hex side into the neighbour, or through a junction): the track
+    nodes of :mod:`trainruns.track`, seen from the paths."""
     g = nx.DiGraph()
-    at_side, at_junction = {}, {}
     for hex_id, hx in board.hexes.items():
         for j, ends in enumerate(hx.paths):
-            for e, (kind, k) in enumerate(ends):
+            for e in range(len(ends)):
                 g.add_node((hex_id, j, e))
-                if kind == "side":
-                    at_side.setdefault((hex_id, k), []).append((j, e))
-                elif kind == "junction":
-                    at_junction.setdefault((hex_id, k), []).append((j, e))
-    at = {(hx.x, hx.y): hex_id for hex_id, hx in board.hexes.items()}
-    for (hex_id, side), here in at_side.items():
-        hx = board.hexes[hex_id]
-        other = at.get(neighbour(hx.x, hx.y, side, board.layout))
-        for j2, e2 in at_side.get((other, opposite(side)), []) if other else []:
-            for j, e in here:
-                # Leave path j through its end e, enter path j2 through its end e2.
-                g.add_edge((hex_id, j, 1 - e), (other, j2, e2))
-    for (hex_id, _), here in at_junction.items():
-        for j, e in here:
-            for j2, e2 in here:
-                if j2 != j:
-                    g.add_edge((hex_id, j, 1 - e), (hex_id, j2, e2))
+    for node, here in ends_by_node(board).items():
+        for hex_id, j, e in here:
+            for hex2, j2, e2 in here:
+                # leave path j through its end e, enter path j2 through its end e2: at a
+                # side into the other hex only, at a junction onto another path
+                if (hex2 != hex_id) if node[0] == "side" else (hex2 == hex_id and j2 != j):
+                    g.add_edge((hex_id, j, 1 - e), (hex2, j2, e2))
     return g
 
 

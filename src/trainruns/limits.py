@@ -10,9 +10,11 @@ Overshoot: a stage checks the clock at least every ``CHECK_SECONDS`` of work, so
 answer comes at most ``overshoot(limit)`` after the deadline: 10% of the limit or half a
 second, whichever is larger (a process cannot even load Python's libraries in less).
 
-The memory budget (``--memory``, 2 GB by default) is what the big arrays of the search
-may take; each stage estimates its arrays before allocating them and lists fewer routes
-(or chains) rather than outgrow it. A cut is an honest answer: the best run over what
+The memory budget (``--memory``, 2 GB by default) is what the whole process may hold.
+Each stage asks, just before it allocates, how much its big arrays may take: the budget
+less what the process already holds (measured; numba's compiler, a cold kernel cache or
+a caller's own data can take hundreds of MB) and a reserve for the solver's own work.
+It estimates its arrays and lists fewer routes (or chains) rather than outgrow that. A cut is an honest answer: the best run over what
 was kept, not proven, with an upper bound.
 """
 
@@ -23,9 +25,13 @@ import time
 
 GB = 1 << 30
 DEFAULT_MEMORY = 2 * GB
-# what the interpreter, numpy, numba and OR-Tools take before any board is read: not
-# available to the search's arrays
+# what the interpreter, numpy, numba and OR-Tools take before any board is read, where
+# the system does not tell what the process holds: not available to the search's arrays
 BASE_MEMORY = 400 << 20
+# beyond the arrays a stage sizes: copies while parts are joined, the assignment's
+# working sets and CP-SAT's own model (measured: about 200 MB on the dense boards of
+# tests/test_limits.py)
+RESERVE = 240 << 20
 # the longest a stage works between two looks at the clock (and at Ctrl-C)
 CHECK_SECONDS = 0.1
 
@@ -50,6 +56,15 @@ def process_start() -> float:
     return now - min(max(age, 0.0), 60.0)
 
 
+def resident() -> int | None:
+    """Bytes this process holds in memory now (Linux: /proc/self/statm), or None."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 class Limits:
     """A deadline (``time.perf_counter`` seconds, or None) and a memory budget in bytes.
 
@@ -72,8 +87,11 @@ class Limits:
         return self.deadline is not None and time.perf_counter() >= self.deadline
 
     def array_budget(self) -> int:
-        """Bytes the search's arrays may take in all."""
-        return max(self.memory - BASE_MEMORY, 64 << 20)
+        """Bytes the search's arrays may take from now on: the budget less what the
+        process holds now and the reserve (at least 64 MB: a search needs some room)."""
+        held = resident()
+        taken = BASE_MEMORY if held is None else held + RESERVE
+        return max(self.memory - taken, 64 << 20)
 
     def offer(self, run):
         """Keep ``run`` if it earns more than the best so far; return the better one."""

@@ -11,7 +11,8 @@ into the other hex only, and passes only stops a route may pass (not an off-boar
 city full of other companies' tokens, not a stop the title closes). Its length is not
 limited (a run of "any length").
 
-The track graph is a networkx multigraph (one edge per path). A first, loose trace
+The track graph is the networkx multigraph of :mod:`trainruns.track` (one edge per
+path). A first, loose trace
 (graph search that may visit a node twice) bounds the reach from above; the exact reach
 walks every run depth first, skipping a partial run whose visited set contains that of
 an earlier run arriving the same way (everything it could reach, the earlier one could).
@@ -23,10 +24,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import networkx as nx
-
 from .board import Board
-from .hexgrid import neighbour, opposite
+from .track import track_graph
 
 BUDGET = 500_000  # run-walking steps (a few seconds) before the reach gives up being exact
 
@@ -45,35 +44,6 @@ class Reach:
         """Some run arrives at hex-side ``node`` on track of a hex other than ``into_hex``,
         so it may continue on ``into_hex``'s track there."""
         return bool(self.sides.get(node, set()) - {into_hex})
-
-
-def side_node(board: Board, hex_id, e, at=None):
-    """The node of hex side ``e`` of ``hex_id``, shared with the neighbour across it."""
-    if at is None:
-        at = {(hx.x, hx.y): hid for hid, hx in board.hexes.items()}
-    hx = board.hexes[hex_id]
-    other = at.get(neighbour(hx.x, hx.y, e, board.layout))
-    pair = [(hex_id, e)] + ([(other, opposite(e))] if other else [])
-    return ("side", tuple(sorted(pair)))
-
-
-def track_graph(board: Board) -> nx.MultiGraph:
-    """The board's track: nodes ``("stop", (hex, k))``, ``("junction", (hex, k))`` and
-    hex sides (:func:`side_node`); one edge per path, keyed ``(hex, j)``."""
-    at = {(hx.x, hx.y): hid for hid, hx in board.hexes.items()}
-    g = nx.MultiGraph()
-    for hid, hx in board.hexes.items():
-        for j, (a, b) in enumerate(hx.paths):
-            na, nb = (_node(board, at, hid, end) for end in (a, b))
-            g.add_edge(na, nb, key=(hid, j), hex=hid)
-    return g
-
-
-def _node(board, at, hex_id, end):
-    what, k = end
-    if what == "side":
-        return side_node(board, hex_id, k, at)
-    return (what, (hex_id, k))
 
 
 def _starts(board):

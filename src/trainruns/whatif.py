@@ -205,7 +205,8 @@ def rank_tokens_full(position, time_limit=None, progress=None, reuse=True) -> Ra
     from dataclasses import replace
 
     from .compile import compile_board
-    from .search import assign_trains, enumerate_all
+    from .assignment import assign_trains
+    from .enumeration import enumerate_all
 
     t0 = time.perf_counter()
     base = _solve(board, time_limit)

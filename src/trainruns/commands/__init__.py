@@ -5,7 +5,7 @@ Each module has ``register(subparsers)``, which adds its subparser and sets
 and raises :class:`~trainruns.errors.InputError` on bad input (exit 2).
 """
 
-COMMANDS = ["solve", "audit", "draw", "whatif", "bench", "play", "replay", "serve"]
+COMMANDS = ["solve", "audit", "draw", "whatif", "bench", "play", "replay", "serve", "daemon"]
 
 # what a running command still prints when Ctrl-C ends it (the best run so far of a
 # solve with a time limit); trainruns.cli calls them, once, before its last line
@@ -63,3 +63,26 @@ def add_memory(parser):
     parser.add_argument("--memory", type=memory_size, metavar="SIZE", default=None,
                         help="memory the search may take (default 2G); past it the best run found "
                              "is given with an upper bound, not proven")
+
+
+def workers_count(text):
+    """argparse type of ``--workers``: a whole number of processes, 1 or more."""
+    import argparse
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of worker processes") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"needs at least 1 worker, not {value}")
+    return value
+
+
+def add_scale_out(parser):
+    """``--workers N`` and ``--scheduler ADDRESS`` (trainruns.sweep; docs/cluster.md)."""
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=workers_count, default=1, metavar="N",
+                       help="run on N local worker processes (a local Dask cluster; default 1: this process)")
+    where.add_argument("--scheduler", metavar="ADDRESS",
+                       help="run on the Dask cluster whose scheduler listens at ADDRESS (tcp://host:8786; "
+                            "docs/cluster.md)")

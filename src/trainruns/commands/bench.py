@@ -21,7 +21,7 @@ from pathlib import Path
 from ..errors import InputError
 from .progressbar import ProgressBar
 from .solve import compile_notice
-from . import add_time_limit
+from . import add_scale_out, add_time_limit
 
 
 def register(sub):
@@ -32,6 +32,7 @@ def register(sub):
     fmt.add_argument("--json", action="store_true", help="print the rows as a JSON list")
     fmt.add_argument("--csv", action="store_true", help="print the rows as CSV")
     p.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
+    add_scale_out(p)
     p.set_defaults(func=run)
 
 
@@ -118,14 +119,29 @@ def bench(paths, time_limit=None, bar=None):
     return rows
 
 
+def bench_job(job):
+    """:func:`bench_one` of ``(path, time_limit)``: one job of a sweep (trainruns.sweep)."""
+    return bench_one(*job)
+
+
 def run(args):
     files = collect(args.positions)
-    compile_notice(args.quiet or args.json or args.csv)
     bar = None if args.quiet else ProgressBar(len(files), "bench")
     t0 = time.perf_counter()
-    rows = bench(files, args.time_limit, bar)
-    if bar:
-        bar.close()
+    if args.workers == 1 and args.scheduler is None:
+        compile_notice(args.quiet or args.json or args.csv)
+        rows = bench(files, args.time_limit, bar)
+        if bar:
+            bar.close()
+    else:
+        # each worker loads (or compiles) the kernels once, at its first position; the
+        # positions must be readable at the same paths on every worker (docs/cluster.md)
+        from .scale import run_jobs
+
+        jobs = [(os.path.abspath(f), args.time_limit) for f in files]
+        rows = run_jobs(bench_job, jobs, args, bar)
+        for row, f in zip(rows, files):
+            row.path = f
     wall = time.perf_counter() - t0
     if args.json:
         print(json.dumps({"positions": [r.to_json() for r in rows], "summary": summary(rows, wall)}))

@@ -2,13 +2,17 @@
 
 A game is its log (JSON, format ``trainruns-game/1``): ``new`` writes one, ``act``
 checks one action and appends it, ``actions`` lists who acts and every legal action,
-``position`` prints a corporation's CONTRACT.md position, ``serve`` speaks JSON lines.
+``position`` prints a corporation's CONTRACT.md position, ``serve`` speaks JSON lines,
+``selfplay`` plays seeded random games checking the contract's guarantees (on several
+processes with ``--workers``, or a Dask cluster with ``--scheduler``).
 Exit status: 0, 1 for an illegal action (stdout ``{"index", "rule", "message"}``, the
 log unchanged), 2 for bad input.
 """
 
 import json
 import os
+
+from . import add_scale_out
 
 
 def register(sub):
@@ -31,7 +35,17 @@ def register(sub):
     q.add_argument("log")
     q.add_argument("--corporation", metavar="ID")
     verbs.add_parser("serve", help="JSON lines on stdin/stdout")
-    for x in (p, n, a, c, q):
+    sp = verbs.add_parser("selfplay", help="seeded random games, every guarantee checked after each action")
+    sp.add_argument("title")
+    sp.add_argument("--players", type=int, required=True, metavar="N", help="players per game")
+    sp.add_argument("--games", type=int, default=1, metavar="G", help="games to play (default 1)")
+    sp.add_argument("--seed", type=int, default=1, metavar="S", help="seed of the first game; game i has S+i")
+    sp.add_argument("--max-actions", type=int, default=3000, metavar="K", help="stop a game after K actions")
+    sp.add_argument("--variant", action="append", default=[], metavar="V")
+    sp.add_argument("--config", metavar="FILE", help="the game's config (1831)")
+    add_scale_out(sp)
+    sp.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
+    for x in (p, n, a, c, q, sp):
         x.add_argument("--json", action="store_true", help="JSON output (the default)")
     p.set_defaults(func=run)
 
@@ -79,6 +93,8 @@ def run(args):
         from ..game.serve import serve
 
         return serve()
+    if verb == "selfplay":
+        return selfplay(args)
     if verb == "new":
         players = [x.strip() for x in args.players.split(",")]
         if not all(players) or len(set(players)) != len(players):
@@ -108,3 +124,29 @@ def run(args):
     _write(args.out or args.log, game.log())
     _print(game.to_json())
     return 0
+
+
+def selfplay(args):
+    """``play selfplay``: one JSON line per game, in seed order (the same on any number
+    of workers), then a summary line; exit 1 when a game broke a guarantee."""
+    from ..errors import InputError
+    from ..game.game import rules_class
+    from ..game.selfplay import play_one
+    from .progressbar import ProgressBar
+    from .scale import run_jobs
+
+    rules_class(args.title, "title")  # an unknown title is bad input before any game starts
+    if args.players < 1 or args.games < 1 or args.max_actions < 1:
+        raise InputError("--players, --games and --max-actions must be at least 1")
+    config = _read_log(args.config) if args.config else None
+    names = [f"P{i + 1}" for i in range(args.players)]
+    jobs = [{"title": args.title, "players": names, "seed": args.seed + i, "max_actions": args.max_actions,
+             "variants": list(args.variant), "config": config} for i in range(args.games)]
+    bar = None if args.quiet else ProgressBar(len(jobs), "selfplay")
+    games = run_jobs(play_one, jobs, args, bar)
+    for g in games:
+        _print(g)
+    broken = sum(bool(g["problems"]) for g in games)
+    _print({"games": len(games), "finished": sum(g["finished"] for g in games),
+            "actions": sum(g["actions"] for g in games), "broken": broken})
+    return 1 if broken else 0

@@ -3,7 +3,7 @@
 import sys
 import time
 
-from ..search import Progress
+from ..progress import Progress
 
 
 class TerminalProgress(Progress):

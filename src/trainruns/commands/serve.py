@@ -3,7 +3,8 @@
 A position file opens position mode (the map, its best run, tile lays, audits); a game
 log (GAME-CONTRACT.md) opens game mode and is saved after every action, so
 ``trainruns serve LOG`` resumes it; ``--new TITLE --players A,B,C LOG`` starts a game
-in the new file LOG. Starts a web server (Starlette on uvicorn, see
+in the new file LOG; the page itself starts and loads games in the games folder
+(``--games DIR``). Starts a web server (Starlette on uvicorn, see
 :mod:`trainruns.serve`) and prints the address to open. It listens on 127.0.0.1 only unless ``--host`` says otherwise; then
 the address carries an access token that every request must present.
 """
@@ -27,6 +28,11 @@ def register(sub):
     p.add_argument("--new", metavar="TITLE", help="start a game of TITLE, logged to the file named (which must not exist)")
     p.add_argument("--players", metavar="A,B,C", help="with --new: the players in seating order")
     p.add_argument("--seed", type=int, help="with --new: the game's seed")
+    p.add_argument("--variant", action="append", default=[], metavar="V", help="with --new: a variant (repeatable)")
+    p.add_argument("--config", metavar="FILE", help="with --new: the title's config (1831: docs/game-1831.md)")
+    p.add_argument("--games", metavar="DIR",
+                   help="the folder where the page starts and loads games (default: the game log's folder, "
+                        "else the working directory)")
     p.add_argument("--port", type=int, default=DEFAULT_PORT,
                    help=f"port to listen on (default {DEFAULT_PORT}; 0: any free port)")
     p.add_argument("--host", default="127.0.0.1",
@@ -43,6 +49,7 @@ def run(args):
 
     from ..serve.app import LOCAL_HOSTS, create_app, new_token
     from ..serve.jobs import Jobs
+    from ..serve.table import Table
 
     local = args.host in LOCAL_HOSTS
     sock = _listen(args.host, args.port)  # first: a busy port must not leave a new game's log behind
@@ -53,16 +60,46 @@ def run(args):
         sock.close()
         jobs.close()
         raise
+    time_limit = args.time_limit or DEFAULT_TIME_LIMIT
+    folder = args.games or (os.path.dirname(os.path.abspath(args.file)) if getattr(mode, "path", None) else None)
+    if folder is not None and not os.path.isdir(folder):
+        sock.close()
+        jobs.close()
+        raise InputError("no such folder", "--games")
     token = None if local else new_token()
-    app = create_app(mode, jobs, token=token, local_only=local)
+    app = create_app(Table(mode, jobs, time_limit, folder), jobs, token=token, local_only=local)
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
     address = f"http://{shown}:{port}/" + (f"?token={token}" if token else "")
     print(f"trainruns serve: open {address}", flush=True)
     print("(Ctrl-C stops the server)", flush=True)
     config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2)
-    uvicorn.Server(config).run(sockets=[sock])
+    _server_class()(config, app.state.changes).run(sockets=[sock])
     return 0
+
+
+def _server_class():
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        """uvicorn's server, ending the pages' event streams as soon as it is told to stop
+        (else each open stream would hold the shutdown for its grace period)."""
+
+        def __init__(self, config, changes):
+            super().__init__(config)
+            self.changes = changes
+
+        def handle_exit(self, sig, frame):
+            super().handle_exit(sig, frame)
+            import asyncio
+
+            try:
+                asyncio.get_running_loop().call_soon(self.changes.close)
+            except RuntimeError:  # not on the loop's thread: the grace period ends the streams
+                pass
+
+    return Server
+
 
 
 def _mode(args, jobs, time_limit):
@@ -79,9 +116,13 @@ def _mode(args, jobs, time_limit):
         players = [p.strip() for p in (args.players or "").split(",") if p.strip()]
         if not players:
             raise InputError("--new needs --players A,B,C (seating order)", "--players")
-        return GameMode(game_engine.new(args.new, players, args.seed), args.file, jobs, time_limit)
-    if args.players or args.seed is not None:
-        raise InputError("--players and --seed go with --new", "--players" if args.players else "--seed")
+        config = read_json(args.config, "config") if args.config else None
+        return GameMode(game_engine.new(args.new, players, args.seed, args.variant, config), args.file, jobs,
+                        time_limit)
+    if args.players or args.seed is not None or args.variant or args.config:
+        raise InputError("--players, --seed, --variant and --config go with --new",
+                         "--players" if args.players else "--seed" if args.seed is not None else
+                         "--variant" if args.variant else "--config")
     data = read_json(args.file) if args.file else None
     if game_engine.is_log(data):
         return GameMode(game_engine.load(data, args.file), args.file, jobs, time_limit)

@@ -4,8 +4,15 @@ import json
 import sys
 import time
 
-from ..board import stop_name
 from . import add_memory, add_time_limit, on_interrupt
+
+
+def stop_name(board, ref):
+    """:func:`trainruns.board.stop_name` (loaded when a run is printed, not when the
+    parser is built: ``--help`` stays fast)."""
+    from ..board import stop_name as name
+
+    return name(board, ref)
 
 # The search (numba, ortools) is imported when a command runs, not when the parser is
 # built: `trainruns --help` stays fast.
@@ -24,6 +31,9 @@ def register(sub):
                         "(cpsat), the CP-SAT model over the track graph with no routes listed (flow) "
                         "or auto: branch and bound, CP-SAT if it explodes, flow when the routes are too many (default)")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    p.add_argument("--daemon", action="store_true",
+                   help="have the warm daemon answer (started on demand; same output; in-process "
+                        "when none answers yet). TRAINRUNS_DAEMON=1 does it for every solve; docs/daemon.md")
     p.set_defaults(func=run)
 
 

@@ -39,6 +39,9 @@ SCHEMA = {
     "trade_private": {"player": (_STR, True), "private": (_STR, True), "from": (_STR, True),
                       "price": (_INT, True)},
     "buy_token": {"corporation": (_STR, True), "kind": (_STR, True)},
+    "merge": {"player": (_STR, True), "corporation": (_STR, True), "with": (_STR, True), "kind": (_STR, True),
+              "system": (_STR, False)},
+    "consent": {"player": (_STR, True), "corporation": (_STR, True), "with": (_STR, False), "kind": (_STR, False)},
 }
 
 

@@ -12,6 +12,15 @@ from __future__ import annotations
 from .state import Corporation, State, player_key
 
 
+def scaled(shares: dict, corp: Corporation, key: str) -> int:
+    """A title's share number ``shares[key]`` (a limit or the president's certificate,
+    given for its ordinary company of ``shares["total"]`` shares) for ``corp``. The
+    numbers are percentages, so a company of more shares has proportionally more:
+    1832 [11.6] a System of 20 shares has a president's certificate of 4, a 60% holding
+    limit of 12, a 50% market limit of 10 and a 40% redemption limit of 8."""
+    return shares[key] * corp.total_shares // shares.get("total", corp.total_shares)
+
+
 def certificates(corp: Corporation, name: str, president_size: int) -> int:
     n = corp.held(player_key(name))
     if n and corp.president == name:

@@ -1,8 +1,47 @@
 """numba kernels. Each works on the flat arrays of :mod:`trainruns.compile` only and is
-compiled once per machine (``cache=True``); :mod:`trainruns.search` is their Python API."""
+compiled once per machine (``cache=True``); :mod:`trainruns.enumeration` and
+:mod:`trainruns.assignment` are their Python API."""
 
 
 _loaded = False
+
+
+_warming = None  # the thread loading the kernels behind a deadline (see ready_by)
+
+
+def ready_by(deadline: float | None, tick: float = 0.1) -> bool:
+    """Load the kernels, but return False at ``deadline`` (a ``time.perf_counter`` time)
+    if they are not ready by then. The first use on a machine compiles them, which takes
+    a minute or more on a busy machine and cannot be cut short: it runs on a daemon
+    thread that goes on behind (the next call finds the kernels ready), while the caller
+    keeps its deadline and sees Ctrl-C. Without a deadline, simply :func:`warm_up`."""
+    global _warming
+    if _loaded:
+        return True
+    if deadline is None:
+        warm_up()
+        return True
+    import threading
+    import time
+
+    if _warming is None or not _warming.is_alive():
+        _warming = threading.Thread(target=_warm_quietly, daemon=True, name="trainruns-kernels")
+        _warming.start()
+    while _warming.is_alive():
+        left = deadline - time.perf_counter()
+        if left <= 0:
+            return False
+        _warming.join(min(tick, left))
+    if not _loaded:
+        warm_up()  # the thread failed: fail here, on the caller's thread, with its error
+    return True
+
+
+def _warm_quietly():
+    try:
+        warm_up()
+    except BaseException:  # re-raised by ready_by on the caller's thread
+        pass
 
 
 def loaded() -> bool:

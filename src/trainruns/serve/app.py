@@ -27,7 +27,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -131,7 +131,7 @@ def handler(fn):
 
 
 def page(name):
-    async def index(request):
+    async def index(request, mode=None, table=None):
         return FileResponse(str(STATIC / name), headers={"Cache-Control": "no-store"})
     return index
 
@@ -159,16 +159,78 @@ def json_file(data, name):
                     headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
-def create_app(mode, jobs, token=None, local_only=True):
-    """The application for ``mode``: a :class:`~trainruns.serve.position_mode.PositionMode`
-    or a :class:`~trainruns.serve.game_mode.GameMode`.
+class Changes:
+    """Tells every open event stream (``GET /api/events``) that the open game or position
+    changed. Lives on the server's event loop: ``notify`` after each change,
+    ``close`` when the server stops (the streams end at once instead of holding the
+    shutdown)."""
+
+    KEEP_ALIVE = 15.0  # seconds between comments on an idle stream (proxies drop silent ones)
+
+    def __init__(self):
+        self._event = asyncio.Event()
+        self.closed = False
+
+    def notify(self):
+        self._event.set()
+        self._event = asyncio.Event()
+
+    def close(self):
+        self.closed = True
+        self.notify()
+
+    async def wait(self):
+        event = self._event
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(event.wait(), self.KEEP_ALIVE)
+
+
+def still_open(table, mode):
+    """Refuse a change meant for a game or position another request has just replaced."""
+    if table.mode is not mode:
+        raise RequestError(409, "another game or position was opened meanwhile: reload the page", "session")
+
+
+def create_app(table, jobs, token=None, local_only=True):
+    """The application serving ``table`` (a :class:`~trainruns.serve.table.Table`; a
+    bare :class:`~trainruns.serve.position_mode.PositionMode` or
+    :class:`~trainruns.serve.game_mode.GameMode` is put on one, its folder the working
+    directory).
 
     ``token``: the access token every request must carry (None: none needed);
-    ``local_only``: answer only requests addressed to this machine by name."""
-    from .game_mode import GameMode
+    ``local_only``: answer only requests addressed to this machine by name.
 
+    The routes of a position and of a game differ: each request goes to the open
+    mode's endpoint for its path (another mode's path is a 404 saying so)."""
+    from .table import Table
+
+    if not isinstance(table, Table):
+        table = Table(table, jobs, getattr(table, "time_limit", 60.0))
     changing = asyncio.Lock()  # one change at a time: each builds on the one before
-    build = game_routes if isinstance(mode, GameMode) else position_routes
+    changes = Changes()
+    endpoints = {"position": position_endpoints(changing), "game": game_endpoints(changing)}
+
+    def snapshot():
+        mode = table.mode
+        return {"session": table.session, "mode": mode.kind, "version": mode.version}
+
+    def dispatch(path):
+        async def endpoint(request):
+            mode = table.mode
+            found = endpoints[mode.kind].get(path)
+            if found is None:
+                raise RequestError(404, f"{path} is not asked of a {mode.kind} (open one first)", mode.kind)
+            fn, methods = found
+            if request.method not in methods and not (request.method == "HEAD" and "GET" in methods):
+                raise RequestError(405, f"{path} takes {' or '.join(sorted(methods))}", mode.kind)
+            session = request.headers.get("x-trainruns-session")
+            if request.method == "POST" and session and session != str(table.session):
+                still_open(table, None)
+            response = await fn(request, mode, table)
+            if request.method == "POST":
+                changes.notify()
+            return response
+        return endpoint
 
     async def job(request):
         found = jobs.get(request.path_params["job_id"])
@@ -177,7 +239,28 @@ def create_app(mode, jobs, token=None, local_only=True):
         return JSONResponse(found.to_json())
 
     async def state(request):
-        return JSONResponse(await run_in_threadpool(mode.state))
+        mode = table.mode
+        out = await run_in_threadpool(mode.state)
+        return JSONResponse(dict(out, session=table.session))
+
+    async def version(request):
+        return JSONResponse(snapshot())
+
+    async def events(request):
+        """Server-Sent Events: ``event: change`` with ``{"session", "mode", "version"}``
+        now and after every change; a comment line keeps an idle stream open."""
+        async def stream():
+            last = None
+            while not changes.closed:
+                now = snapshot()
+                if now != last:
+                    yield f"event: change\ndata: {json.dumps(now)}\n\n"
+                    last = now
+                else:
+                    yield ": idle\n\n"
+                await changes.wait()
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
     async def preview(request):
         q = request.query_params
@@ -188,8 +271,43 @@ def create_app(mode, jobs, token=None, local_only=True):
         hex_id, tile = q.get("hex", ""), q.get("tile", "")
         if not 0 < len(hex_id) <= 20 or not 0 < len(tile) <= 20:
             raise RequestError(400, "name the hex and the tile: ?hex=E21&tile=3&rotation=1", "preview")
-        text = await run_in_threadpool(mode.preview, hex_id, tile, rotation)
+        text = await run_in_threadpool(table.mode.preview, hex_id, tile, rotation)
         return Response(text, media_type="image/svg+xml")
+
+    async def games(request):
+        return JSONResponse(await run_in_threadpool(table.games))
+
+    async def new_game(request):
+        """``{"title", "players": [...], "seed"?, "variants"?: [...], "config"?: {...},
+        "name"}``: a new game, logged to ``name`` in the games folder."""
+        data = await read_body(request)
+        title, name = field(data, "title", str, "title"), field(data, "name", str, "name")
+        players = field(data, "players", list, "players")
+        seed = data.get("seed")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or abs(seed) >= 2 ** 63):
+            raise RequestError(400, "'seed' must be a whole number", "seed")
+        variants = data.get("variants") or []
+        if not isinstance(variants, list) or len(variants) > 10 or not all(
+                isinstance(v, str) and 0 < len(v) <= 40 for v in variants):
+            raise RequestError(400, "'variants' must be a list of variant names", "variants")
+        config = data.get("config")
+        async with changing:
+            await run_in_threadpool(table.new_game, title, players, seed, variants, config, name)
+        changes.notify()
+        return await state(request)
+
+    async def load_game(request):
+        """``{"name"}``: open a log of the games folder; ``{"name", "log": {...}}``: save
+        an uploaded log there under the new ``name`` and open it."""
+        data = await read_body(request)
+        name = field(data, "name", str, "name")
+        log = data.get("log")
+        if log is not None and not isinstance(log, dict):
+            raise RequestError(400, "'log' must be a game log (a JSON object)", "log")
+        async with changing:
+            await run_in_threadpool(table.load_game, name, log)
+        changes.notify()
+        return await state(request)
 
     async def http_error(request, exc):
         return _error(exc.status_code, exc.detail or "error")
@@ -197,35 +315,48 @@ def create_app(mode, jobs, token=None, local_only=True):
     @contextlib.asynccontextmanager
     async def lifespan(app):
         yield
+        changes.close()
         jobs.close()
 
-    routes = build(mode, changing) + [
+    paths = {p: None for kind in endpoints.values() for p in kind}
+    routes = [Route(p, handler(dispatch(p)), methods=sorted({m for kind in endpoints.values()
+                                                            for m in kind.get(p, (None, ()))[1]}))
+              for p in paths] + [
         Route("/api/state", handler(state)),
+        Route("/api/version", handler(version)),
+        Route("/api/events", handler(events)),
         Route("/api/job/{job_id}", handler(job)),
         Route("/api/preview.svg", handler(preview)),
+        Route("/api/games", handler(games)),
+        Route("/api/games/new", handler(new_game), methods=["POST"]),
+        Route("/api/games/load", handler(load_game), methods=["POST"]),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
     middleware = [Middleware(Gate, token=token, local_only=local_only)]
-    return Starlette(routes=routes, middleware=middleware, lifespan=lifespan,
-                     exception_handlers={HTTPException: http_error})
+    app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan,
+                    exception_handlers={HTTPException: http_error})
+    app.state.table, app.state.changes = table, changes
+    return app
 
 
-def position_routes(mode, changing):
-    """Position mode: change the position, see its best run, audit, rank lays."""
+def position_endpoints(changing):
+    """Position mode: change the position, see its best run, audit, rank lays. Each
+    endpoint is ``fn(request, mode, table)``; path -> (fn, methods)."""
 
-    async def position(request):
+    async def position(request, mode, table):
         if mode.data is None:
             raise RequestError(404, "no position is open", "position")
         return json_file(mode.data, mode.name)
 
-    async def open_position(request):
+    async def open_position(request, mode, table):
         data = await read_body(request)
         pos = field(data, "position", dict, "open")
         async with changing:
+            still_open(table, mode)
             await run_in_threadpool(mode.replace, pos)
-        return JSONResponse(await run_in_threadpool(mode.state))
+        return JSONResponse(dict(await run_in_threadpool(mode.state), session=table.session))
 
-    async def edit(request):
+    async def edit(request, mode, table):
         """One change: lay, token, trains, phase, corporation or undo."""
         data = await read_body(request)
         op = field(data, "op", str, "edit")
@@ -248,80 +379,78 @@ def position_routes(mode, changing):
             raise RequestError(400, f"unknown change {op!r}: lay, token, trains, phase, corporation or undo",
                                "edit")
         async with changing:
+            still_open(table, mode)
             await run_in_threadpool(*call)
-        return JSONResponse(await run_in_threadpool(mode.state))
+        return JSONResponse(dict(await run_in_threadpool(mode.state), session=table.session))
 
-    async def lays_on(request):
+    async def lays_on(request, mode, table):
         hex_id = request.query_params.get("hex", "")
         if not hex_id or len(hex_id) > 20:
             raise RequestError(400, "name a hex: ?hex=D20", "lays")
         return JSONResponse({"hex": hex_id, "version": mode.version,
                              "lays": await run_in_threadpool(mode.lays_on, hex_id)})
 
-    async def audit(request):
+    async def audit(request, mode, table):
         data = await read_body(request)
         job = await run_in_threadpool(mode.start_audit, {"routes": field(data, "routes", list, "audit")})
         return JSONResponse(job.to_json())
 
-    async def rank(request):
+    async def rank(request, mode, table):
         await read_body(request)
         job = await run_in_threadpool(mode.start_rank)
         return JSONResponse(job.to_json())
 
-    async def map_svg(request):
+    async def map_svg(request, mode, table):
         text = await run_in_threadpool(mode.svg, query_version(request), map_what(request))
         return Response(text, media_type="image/svg+xml")
 
-    return [
-        Route("/", handler(page("index.html"))),
-        Route("/api/position", handler(position)),
-        Route("/api/open", handler(open_position), methods=["POST"]),
-        Route("/api/edit", handler(edit), methods=["POST"]),
-        Route("/api/lays", handler(lays_on)),
-        Route("/api/audit", handler(audit), methods=["POST"]),
-        Route("/api/rank", handler(rank), methods=["POST"]),
-        Route("/api/map.svg", handler(map_svg)),
-    ]
+    return {
+        "/": (page("index.html"), {"GET"}),
+        "/api/position": (position, {"GET"}),
+        "/api/open": (open_position, {"POST"}),
+        "/api/edit": (edit, {"POST"}),
+        "/api/lays": (lays_on, {"GET"}),
+        "/api/audit": (audit, {"POST"}),
+        "/api/rank": (rank, {"POST"}),
+        "/api/map.svg": (map_svg, {"GET"}),
+    }
 
 
-def game_routes(mode, changing):
+def game_endpoints(changing):
     """Game mode: the game's state and legal actions, one action at a time, its log."""
 
-    async def act(request):
+    async def act(request, mode, table):
         data = await read_body(request)
         action = field(data, "action", dict, "act")
         async with changing:
+            still_open(table, mode)
             refusal = await run_in_threadpool(mode.act, action)
         if refusal is not None:
             return JSONResponse({"error": refusal["message"], "rule": refusal["rule"], "where": "action"},
                                 status_code=409)
-        return JSONResponse(await run_in_threadpool(mode.state))
+        return JSONResponse(dict(await run_in_threadpool(mode.state), session=table.session))
 
-    async def version(request):
-        return JSONResponse({"version": mode.version})
-
-    async def log(request):
+    async def log(request, mode, table):
         return json_file(await run_in_threadpool(mode.log), os.path.basename(mode.path))
 
-    async def position(request):
+    async def position(request, mode, table):
         corp = request.query_params.get("corporation") or None
         if corp is not None and len(corp) > 20:
             raise RequestError(400, "no such corporation", "position")
         data = await run_in_threadpool(mode.position, corp)
         return json_file(data, f"position-{data.get('corporation', '')}")
 
-    async def map_svg(request):
+    async def map_svg(request, mode, table):
         text = await run_in_threadpool(mode.svg, query_version(request), map_what(request))
         return Response(text, media_type="image/svg+xml")
 
-    return [
-        Route("/", handler(page("game.html"))),
-        Route("/api/act", handler(act), methods=["POST"]),
-        Route("/api/version", handler(version)),
-        Route("/api/log", handler(log)),
-        Route("/api/position", handler(position)),
-        Route("/api/map.svg", handler(map_svg)),
-    ]
+    return {
+        "/": (page("game.html"), {"GET"}),
+        "/api/act": (act, {"POST"}),
+        "/api/log": (log, {"GET"}),
+        "/api/position": (position, {"GET"}),
+        "/api/map.svg": (map_svg, {"GET"}),
+    }
 
 
 def new_token():

@@ -22,12 +22,18 @@ def titles():
     return sorted(TITLES)
 
 
-def new(title, players, seed=None):
+def new(title, players, seed=None, variants=(), config=None, where="--new"):
+    """A new game, as ``trainruns play new`` starts one (a bad title, player list,
+    variant or config is an :class:`InputError`)."""
     if title not in TITLES:
-        raise InputError(f"no game engine for title {title!r} (games: {', '.join(titles())})", "--new")
+        raise InputError(f"no game engine for title {title!r} (games: {', '.join(titles())})", where)
     if len(set(players)) != len(players) or not all(players):
-        raise InputError("player names must be distinct and not empty", "--players")
-    return Game(title, list(players), seed)
+        raise InputError("player names must be distinct and not empty", "players" if where != "--new" else "--players")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise InputError("the seed must be a whole number", "seed")
+    if not all(isinstance(v, str) for v in variants):
+        raise InputError("variants must be names", "variants")
+    return Game(title, list(players), seed, list(variants), config)
 
 
 def load(log, where="log"):
@@ -67,14 +73,23 @@ def position(game, corporation=None):
 
 
 def market(game):
-    """The stock market as rows of ``{"price", "zone"}`` boxes, and for each box holding
-    price tokens the corporations in stacking order (top last), or None when the title's
-    engine keeps no grid."""
+    """The stock market as rows of boxes (None where the grid has no box), and for each
+    box holding price tokens the corporations in stacking order (top last), or None when
+    the title's engine keeps no grid. A box is ``{"price", "zone"}``; a market of two
+    prices per box (1831 4.3: common C and preferred P) gives ``{"price": C,
+    "preferred": P, "zone": its area or "white"}``."""
     grid = getattr(game.rules, "market", None)
     rows = getattr(grid, "rows", None)
     if rows is None:
         return None
-    out = [[{"price": grid.price((r, c)), "zone": grid.zone((r, c))} for c in range(len(row))]
-           for r, row in enumerate(rows)]
+
+    def box(cell):
+        if hasattr(grid, "exists") and not grid.exists(cell):
+            return None
+        if hasattr(grid, "price"):
+            return {"price": grid.price(cell), "zone": grid.zone(cell)}
+        return {"price": grid.common(cell), "preferred": grid.preferred(cell), "zone": grid.area(cell) or "white"}
+
+    out = [[box((r, c)) for c in range(len(row))] for r, row in enumerate(rows)]
     stacks = {f"{r},{c}": list(ids) for (r, c), ids in getattr(grid, "stacks", {}).items() if ids}
     return {"rows": out, "stacks": stacks}

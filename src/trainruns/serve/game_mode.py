@@ -4,7 +4,8 @@ The game is its log (GAME-CONTRACT.md). After each accepted action the log is wr
 to its file atomically (a temporary file beside it, flushed to disk, then renamed over
 it), so a killed server or a closed laptop loses nothing and ``trainruns serve LOG``
 resumes the game as it was. A refused action (a rule id and the rulebook's words)
-changes nothing. Every browser polls ``version`` and sees the others' actions.
+changes nothing. Every browser follows the server's event stream (``/api/events``) and
+sees the others' actions.
 
 While a corporation operates, its proven best run is solved in the worker (as in
 position mode) and drawn on the map, so the table sees what "run best" will pay.
@@ -44,6 +45,8 @@ def save_atomically(path, data):
 
 
 class GameMode:
+    kind = "game"
+
     def __init__(self, game, path, jobs, time_limit):
         self.game, self.path, self.jobs, self.time_limit = game, path, jobs, time_limit
         self.version = 1

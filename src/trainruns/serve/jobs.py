@@ -105,11 +105,11 @@ class Jobs:
         with self._lock:
             return self._jobs.get(job_id)
 
-    def cancel(self, kind=None):
-        """Cancel every unfinished job (of ``kind``)."""
+    def cancel(self, kind=None, keep=None):
+        """Cancel every unfinished job (of ``kind``), but ``keep``."""
         with self._lock:
             for job in self._jobs.values():
-                if job.status in ("queued", "running") and kind in (None, job.kind):
+                if job.status in ("queued", "running") and kind in (None, job.kind) and job is not keep:
                     job.cancelled.set()
 
     def close(self):

@@ -24,6 +24,8 @@ UNDO_BYTES = 32 * 1024 * 1024  # the undo history's memory: positions kept as JS
 
 
 class PositionMode:
+    kind = "position"
+
     def __init__(self, data, jobs, time_limit, name="position"):
         self.jobs = jobs
         self.time_limit = time_limit

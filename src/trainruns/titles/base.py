@@ -8,7 +8,10 @@ generic reads a title's attributes by name. A title is data plus these hooks:
   rules: phase, company, trains, tiles, tokens);
 - building: :meth:`Title.board` turns a snapshot into a core
   :class:`~trainruns.board.Board`, a pure function (each call a fresh Board, the
-  snapshot unchanged), so a game engine may hand over a snapshot and ask for boards;
+  snapshot unchanged), so a game engine may hand over a snapshot and ask for boards.
+  A title with a typed reading (:meth:`Title.read_position`, a frozen dataclass of
+  its own: 1832's ``Position1832``) builds from that alone (:meth:`Title.build`); the
+  others, not typed yet, keep the Board built while checking;
 - route model: optional, set on the Board by the title (1831's token-to-token runs,
   1833NE's interconnection bonus); it keeps no state between calls;
 - moves: :class:`~trainruns.titles.moves.TitleMoves` (tile lays, token placements,
@@ -34,13 +37,16 @@ from .moves import TitleMoves
 @dataclass(frozen=True)
 class Snapshot:
     """A position after every check: which title, the position as read (``data``, a
-    private copy), where it came from (for messages), and the Board it describes.
-    ``board`` is the snapshot's own; :meth:`Title.board` hands out copies."""
+    private copy), where it came from (for messages), and ``position``: the title's
+    typed reading (:meth:`Title.read_position`), which :meth:`Title.board` builds Boards
+    from. A title without a typed reading yet keeps the Board it built while checking
+    (``board``, the snapshot's own: :meth:`Title.board` hands out copies)."""
 
     title: str
     data: dict
     where: str
-    board: Board = field(repr=False)
+    position: object = None
+    board: Board | None = field(default=None, repr=False)
 
 
 class Title(TitleMoves):
@@ -75,11 +81,25 @@ class Title(TitleMoves):
         return its snapshot. Bad input raises :class:`~trainruns.errors.InputError`."""
         check(data, self.schema or self.name, where)
         data = copy.deepcopy(data)
-        return Snapshot(self.name, data, where, self.build_board(data, where))
+        position = self.read_position(data, where)
+        if position is not None:
+            return Snapshot(self.name, data, where, position)
+        return Snapshot(self.name, data, where, board=self.build_board(data, where))
 
     def board(self, snapshot: Snapshot) -> Board:
         """A fresh Board of ``snapshot`` (pure: the snapshot is not changed)."""
+        if snapshot.position is not None:
+            return self.build(snapshot.position)
         return copy.deepcopy(snapshot.board)
+
+    def read_position(self, data: dict, where: str):
+        """The typed reading of a schema-checked position dict, every rule checked (a
+        frozen dataclass of the title's own), or None: the title has none yet."""
+        return None
+
+    def build(self, position) -> Board:
+        """The Board of a typed reading (pure: a fresh Board each call)."""
+        raise NotImplementedError
 
     def build_board(self, data: dict, where: str) -> Board:
         """The Board of a schema-checked position dict, checking the title's rules."""

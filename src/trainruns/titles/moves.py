@@ -23,7 +23,7 @@ from itertools import combinations
 from ..board import CITY
 from ..errors import InputError
 from ..position import parse_paths
-from ..reach import side_node
+from ..track import hex_at, side_node
 
 
 class TitleMoves:
@@ -152,11 +152,35 @@ def lay_variant(title, data, hex_id, tile, rot, before):
     return variant
 
 
+_TRACKS = {}  # (id(spec), rot) -> (spec, key): tiles and printed hexes never change
+
+
 def track_key(spec, rot):
     """A tile's track at a rotation as a set of paths (each a frozenset of two ends):
-    two rotations with the same key lay the same track."""
-    return frozenset(frozenset(p) for p in parse_paths(spec.get("paths", []), len(spec.get("stops", [])), 0,
-                                                        "tile", rot))
+    two rotations with the same key lay the same track. Memoised: a game lists lays
+    hundreds of times over the same title data (the spec is kept, so its id stays its own)."""
+    memo = _TRACKS.get((id(spec), rot))
+    if memo is not None and memo[0] is spec:
+        return memo[1]
+    key = frozenset(frozenset(p) for p in parse_paths(spec.get("paths", []), len(spec.get("stops", [])), 0,
+                                                       "tile", rot))
+    if len(_TRACKS) > 100_000:
+        _TRACKS.clear()
+    _TRACKS[(id(spec), rot)] = (spec, key)
+    return key
+
+
+_AT = []  # [(board, its hexes by (x, y))]: the board connects() last looked at
+
+
+def _hexes_at(board):
+    """Hex id by (x, y) of ``board``, built once per board (tile_lays asks for every
+    candidate lay on the same board)."""
+    if _AT and _AT[0][0] is board and len(_AT[0][1]) == len(board.hexes):
+        return _AT[0][1]
+    at = hex_at(board)
+    _AT[:] = [(board, at)]
+    return at
 
 
 def connects(board, reached, hex_id, new_paths, old_stops_reached):
@@ -166,7 +190,7 @@ def connects(board, reached, hex_id, new_paths, old_stops_reached):
     ("or a town or city on the new tile must be on a route of the company")."""
     if old_stops_reached:
         return True
-    at = {(hx.x, hx.y): hid for hid, hx in board.hexes.items()}
+    at = _hexes_at(board)
     stops = board.hexes[hex_id].stops
     for a, b in new_paths:
         for end in (a, b):

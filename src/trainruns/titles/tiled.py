@@ -92,7 +92,23 @@ class Tiled:
         return hex_id, tile, rot
 
     def check_lay(self, hex_id, tile, rot, before, phase, w):
-        """Upgrade chart and tile placement rules for one lay on ``hex_id``."""
+        """Upgrade chart and tile placement rules for one lay on ``hex_id``. Memoised
+        (the outcome depends on the title's data and these arguments only): a game
+        re-reads the same laid tiles and lists the same candidate lays hundreds of times."""
+        memo = self.__dict__.setdefault("_lays", {})
+        key = (hex_id, tile, rot, before, phase, w)
+        if key not in memo:
+            if len(memo) > 200_000:
+                memo.clear()
+            try:
+                self._check_lay(hex_id, tile, rot, before, phase, w)
+                memo[key] = None
+            except InputError as e:
+                memo[key] = (e.what, e.where)
+        if memo[key] is not None:
+            raise InputError(*memo[key])
+
+    def _check_lay(self, hex_id, tile, rot, before, phase, w):
         printed = self.hexes[hex_id]
         kind = printed.get("kind", "clear")
         colour = self.tiles[tile]["color"]
@@ -203,24 +219,31 @@ class Tiled:
             raise InputError(f"tile {tile} at rotation {rot} does not keep the track already on {hex_id} "
                              f"({', '.join(lost)})", w)
 
+    def track_sides(self, spec, rot):
+        """The hex sides a tile (or printed hex) at ``rot`` has track on."""
+        edges, stops = self._shape(spec, rot)
+        return set().union(*stops.values(), *edges) if (stops or edges) else set()
+
+    def neighbour_of(self, hex_id, side):
+        """The hex of the map across ``side`` of ``hex_id``, or None at the map's edge."""
+        x, y = parse_hex_id(hex_id, self.axes)
+        return self._coords.get(neighbour(x, y, side, self.layout))
+
+    def side_towards(self, hex_id, other):
+        """The side of ``hex_id`` that ``other``, a neighbour, lies across."""
+        return next(e for e in range(6) if self.neighbour_of(hex_id, e) == other)
+
     def _check_track_ends(self, hex_id, tile, rot, w):
         """[6.4] placement: no track may end at the map edge or against the blank side of
         a printed grey or red hex."""
-        _, stops = self._shape(self.tiles[tile], rot)
-        edges, _ = self._shape(self.tiles[tile], rot)
-        sides = set().union(*stops.values(), *edges) if (stops or edges) else set()
-        x, y = parse_hex_id(hex_id, self.axes)
-        for side in sorted(sides):
-            other = self._coords.get(neighbour(x, y, side, self.layout))
+        for side in sorted(self.track_sides(self.tiles[tile], rot)):
+            other = self.neighbour_of(hex_id, side)
             if other is None:
                 raise InputError(f"tile {tile} at rotation {rot} on {hex_id} runs track off the map "
                                  f"at side {side}", w)
             spec = self.hexes[other]
             if spec.get("color") in FIXED_COLOURS:
-                _, o_stops = self._shape(spec, 0)
-                o_edges, _ = self._shape(spec, 0)
-                o_sides = set().union(*o_stops.values(), *o_edges) if (o_stops or o_edges) else set()
-                if opposite(side) not in o_sides:
+                if opposite(side) not in self.track_sides(spec, 0):
                     raise InputError(f"tile {tile} at rotation {rot} on {hex_id} runs track at side {side} "
                                      f"into a blank side of {other}", w)
 

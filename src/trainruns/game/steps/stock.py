@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ..errors import Refusal
 from ..round import Step
-from ..shares import max_sellable, seat_order_from, update_president
+from ..shares import max_sellable, scaled, seat_order_from, update_president
 from ..state import player_key
 
 
@@ -70,7 +70,7 @@ class StockTurn(Step):
             if counts and room < 1:
                 continue
             held = c.held(player_key(name))
-            cap = None if r.may_exceed_holding(c) else r.shares["player_limit"] - held
+            cap = None if r.may_exceed_holding(c) else scaled(r.shares, c, "player_limit") - held
             if cap is not None and cap < 1:
                 continue
             if c.held("ipo") and p.cash >= r.ipo_price(c):
@@ -96,7 +96,8 @@ class StockTurn(Step):
             if not c.started or c.id in self.sold or c.id in self.round.no_sale or \
                     r.market.zone(c.cell) == "closed":
                 continue
-            n = max_sellable(s, c, self.player, r.shares["market_limit"], r.shares["president"])
+            n = max_sellable(s, c, self.player, scaled(r.shares, c, "market_limit"),
+                             scaled(r.shares, c, "president"))
             if n >= 1:
                 out.append({"type": "sell_shares", "player": self.player, "corporation": c.id,
                             "count": 1 if n == 1 else {"min": 1, "max": n}})
@@ -186,7 +187,7 @@ class StockTurn(Step):
             return "stock.none-left", f"no {c.id} share in the {a['from']} [5.3]"
         if r.counts_for_limit(c) and r.cert_limit() - r.player_certs(name) < 1:
             return "stock.cert-limit", f"{name} is at the certificate limit {r.cert_limit()} [5.4]"
-        if not r.may_exceed_holding(c) and c.held(player_key(name)) >= r.shares["player_limit"]:
+        if not r.may_exceed_holding(c) and c.held(player_key(name)) >= scaled(r.shares, c, "player_limit"):
             return "stock.60-percent", f"{name} may not hold more than 60% of {c.id} [5.4]"
         return "stock.cash", f"{name} cannot pay for a {c.id} share [5.3]"
 
@@ -208,7 +209,8 @@ class StockTurn(Step):
             raise Refusal("stock.one-block", f"shares of {c.id} are sold in one block per turn [5.3]")
         if c.id in self.round.no_sale:
             raise Refusal("stock.no-selling", f"{c.id} shares may not be sold now [5.7]")
-        n = max_sellable(s, c, self.player, r.shares["market_limit"], r.shares["president"]) if c.started else 0
+        n = max_sellable(s, c, self.player, scaled(r.shares, c, "market_limit"),
+                             scaled(r.shares, c, "president")) if c.started else 0
         count = a["count"]
         if count < 1 or count > n:
             raise Refusal("stock.sell-limit", f"{self.player} may sell at most {n} {c.id} share(s) now "

@@ -52,7 +52,8 @@ function show(s) {
   $("side").hidden = !!s.empty;
   if (s.empty) {
     $("heading").textContent = "no position open";
-    $("map").innerHTML = '<p class="hint">Open a position file (JSON) with <b>Open…</b> above.</p>';
+    $("map").innerHTML = '<p class="hint">Open a position file (JSON) with <b>Open…</b> above, ' +
+      'or start or load a game with <b>Games…</b>.</p>';
     return;
   }
   // a custom map has no tiles to lay: no Tiles tab, no ranking of lays
@@ -304,4 +305,10 @@ $("open-file").addEventListener("change", async (e) => {
   e.target.value = "";
 });
 
-api("api/state").then(show).catch((e) => toast(e.message));
+api("api/state").then((s) => {
+  show(s);
+  // another browser's change: the new state (common.js: events, else polling)
+  watch(s.session, async (now) => {
+    if (!state || now.version !== state.version) show(await api("api/state"));
+  });
+}).catch((e) => toast(e.message));

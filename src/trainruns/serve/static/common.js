@@ -4,6 +4,7 @@
 
 const TOKEN = new URLSearchParams(location.search).get("token");
 const $ = (id) => document.getElementById(id);
+let SESSION = null;        // the game or position this page shows (the server's session)
 
 // --- talking to the server -------------------------------------------------------------
 
@@ -14,6 +15,8 @@ async function api(path, body) {
   if (body !== undefined) {
     opts.method = "POST";
     headers["Content-Type"] = "application/json";
+    // a change meant for what this page shows: refused if another game was opened since
+    if (SESSION !== null && !path.startsWith("api/games/")) headers["X-Trainruns-Session"] = String(SESSION);
     opts.body = JSON.stringify(body);
   }
   const r = await fetch(path, opts);
@@ -120,3 +123,126 @@ function showRoutes(box, picked, redraw) {
     r.stops.length ? el("button", { class: "x", title: "take back the last stop",
       onclick: (ev) => { ev.stopPropagation(); r.stops.pop(); redraw(); } }, "⌫") : "")));
 }
+
+
+// --- following the server: other browsers' changes ------------------------------------------
+
+function watch(session, onChange) {
+  // Server-Sent Events (/api/events): each change (another browser's action) arrives at
+  // once. Where EventSource is missing, or the server refuses the stream, poll
+  // /api/version every 1.5 s instead. Another game opened elsewhere reloads the page.
+  SESSION = session;
+  const seen = (now) => {
+    if (now.session !== SESSION) location.reload();
+    else onChange(now);
+  };
+  const poll = async () => {
+    try {
+      seen(await api("api/version"));
+    } catch (e) { /* the server may be restarting; try again */ }
+    setTimeout(poll, 1500);
+  };
+  if (typeof EventSource === "undefined") {
+    document.body.dataset.follow = "poll";
+    poll();
+    return;
+  }
+  const source = new EventSource("api/events" + (TOKEN ? "?token=" + encodeURIComponent(TOKEN) : ""));
+  source.addEventListener("change", (e) => seen(JSON.parse(e.data)));
+  source.addEventListener("open", () => { document.body.dataset.follow = "events"; });
+  source.addEventListener("error", () => {
+    // CONNECTING: the browser reconnects by itself (a restarting server); CLOSED: it gave up
+    if (source.readyState === EventSource.CLOSED) {
+      document.body.dataset.follow = "poll";
+      poll();
+    }
+  });
+}
+
+// --- the Games dialog: start a new game, open a saved one, upload a log -----------------------
+
+async function openGames() {
+  let info;
+  try {
+    info = await api("api/games");
+  } catch (e) {
+    toast(e.message);
+    return;
+  }
+  const dlg = $("games");
+  const error = el("p", { id: "games-error", class: "warn", role: "alert" });
+  const fail = (e) => { error.textContent = e.message; };
+  const opened = () => { location.reload(); };
+  const title = el("select", { id: "new-title" }, ...info.titles.map((t) => el("option", { value: t }, t)));
+  const players = el("input", { id: "new-players", placeholder: "Ann, Bob, Cat", size: "28" });
+  const variants = el("input", { id: "new-variants", placeholder: "none", size: "20" });
+  const seed = el("input", { id: "new-seed", type: "number", placeholder: "random", size: "8" });
+  const config = el("input", { id: "new-config", type: "file", accept: ".json,application/json" });
+  const stamp = new Date().toISOString().slice(0, 16).replace(/[-:T]/g, "");
+  const name = el("input", { id: "new-name", size: "24", value: `game-${stamp}` });
+  const start = el("button", { id: "new-start", class: "primary", type: "submit" }, "Start the game");
+  const form = el("form", { id: "new-game", class: "games-form", method: "dialog" },
+    el("label", {}, "Title ", title), el("label", {}, "Players ", players, el("span", { class: "muted" }, " in seating order")),
+    el("label", {}, "Variants ", variants), el("label", {}, "Seed ", seed),
+    el("label", {}, "Config ", config, el("span", { class: "muted" }, " optional (1831: docs/game-1831.md)")),
+    el("label", {}, "Log file ", name, el("span", { class: "muted" }, ".json in the games folder")), el("div", {}, start));
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    error.textContent = "";
+    try {
+      const body = { title: title.value, name: name.value.trim(),
+        players: players.value.split(",").map((p) => p.trim()).filter((p) => p),
+        variants: variants.value.split(",").map((v) => v.trim()).filter((v) => v) };
+      if (seed.value !== "") body.seed = Number(seed.value);
+      if (config.files[0]) {
+        try {
+          body.config = JSON.parse(await config.files[0].text());
+        } catch (e) {
+          throw new Error(`${config.files[0].name}: not JSON (${e.message})`);
+        }
+      }
+      await api("api/games/new", body);
+      opened();
+    } catch (e) { fail(e); }
+  });
+  const saved = el("ul", { id: "saved-games", class: "saved" }, ...info.logs.map((g) => el("li", {},
+    el("button", { "data-name": g.name, onclick: async () => {
+      error.textContent = "";
+      try {
+        await api("api/games/load", { name: g.name });
+        opened();
+      } catch (e) { fail(e); }
+    } }, "Open"), " ", el("b", {}, g.name), ` · ${g.title} · ${(g.players || []).join(", ")} · ${g.actions} decisions`,
+    g.name === info.current ? el("span", { class: "muted" }, " (open now)") : "")));
+  const upload = el("input", { id: "load-file", type: "file", accept: ".json,application/json" });
+  upload.addEventListener("change", async () => {
+    const file = upload.files[0];
+    if (!file) return;
+    error.textContent = "";
+    try {
+      let log;
+      try {
+        log = JSON.parse(await file.text());
+      } catch (e) {
+        throw new Error(`${file.name}: not JSON (${e.message})`);
+      }
+      // a downloaded file may be "table (1).json": the folder takes plain names only
+      const name = file.name.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[.-]+/, "") || "uploaded.json";
+      await api("api/games/load", { name, log });
+      opened();
+    } catch (e) { fail(e); }
+    upload.value = "";
+  });
+  dlg.replaceChildren(el("h2", {}, "New game"), form,
+    el("h2", {}, "Saved games"), el("p", { class: "muted" }, `in ${info.folder}`),
+    info.logs.length ? saved : el("p", { class: "muted" }, "none yet"),
+    el("label", { class: "button" }, "Upload a log…", upload), error,
+    el("div", { class: "row" }, el("span", { class: "spacer" }),
+      el("button", { id: "games-close", onclick: () => dlg.close() }, "Close")));
+  if (!dlg.open) dlg.showModal();
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  document.body.append(el("dialog", { id: "games", "aria-label": "games" }));
+  $("games-open")?.addEventListener("click", openGames);
+});

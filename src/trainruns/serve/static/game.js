@@ -1,5 +1,6 @@
 // trainruns serve, game mode: the table's page. Plain JS, no build step; common.js first.
-// Every browser polls /api/version and redraws when another one has acted.
+// Every browser follows the server's changes (watch in common.js) and redraws when
+// another one has acted.
 "use strict";
 
 let game = null;        // the server's /api/state (game mode)
@@ -35,6 +36,8 @@ function describe(a) {
     case "exchange": return `exchange ${a.private} for a share of ${a.corporation}`;
     case "trade_private": return `buy ${a.private} from ${a.from} for ${money(a.price)}`;
     case "buy_token": return `buy a ${a.kind} token`;
+    case "issue_shares": return `issue ${money(a.count)} share${a.count === 1 ? "" : "s"} of ${a.corporation}`;
+    case "redeem_shares": return `redeem ${money(a.count)} share${a.count === 1 ? "" : "s"} of ${a.corporation}`;
     default: {
       const rest = Object.entries(a).filter(([k]) => !["type", "player", "corporation"].includes(k))
         .map(([k, v]) => `${k} ${range(v) ? money(v) : JSON.stringify(v)}`);
@@ -48,7 +51,8 @@ const TYPE_NAMES = {
   sell_shares: "Sell shares", lay_tile: "Lay a tile", place_token: "Place a token", run_routes: "Run trains",
   dividend: "Dividend", buy_train: "Buy a train", discard_train: "Discard a train", protect: "Protect a price",
   redeem: "Redeem a share", reissue: "Reissue a share", exchange: "Exchange a private", trade_private: "Trade a private",
-  buy_token: "Buy a token",
+  buy_token: "Buy a token", issue_shares: "Issue shares", redeem_shares: "Redeem shares", buy_ferry: "Buy a ferry",
+  accept: "Accept",
 };
 
 // --- acting -------------------------------------------------------------------------------
@@ -182,7 +186,8 @@ function showMarket(market, corporations) {
     const box = row[c];
     if (!box) return el("td", { class: "none" });
     const stack = market.stacks[`${r},${c}`] || [];
-    return el("td", { class: `zone-${box.zone}`, title: `${box.price}` }, el("div", { class: "price" }, String(box.price)),
+    const price = box.preferred !== undefined ? `${box.price}/${box.preferred}` : String(box.price);
+    return el("td", { class: `zone-${box.zone}`, title: price }, el("div", { class: "price" }, price),
       ...stack.map((id) => el("div", { class: "mtoken", "data-corporation": id,
         style: `background:${game.colors[id] || "#26364a"};color:${game.text_colors[id] || "#fff"}` }, id)));
   })));
@@ -295,13 +300,11 @@ function show(s) {
 
 // --- several browsers at one table ----------------------------------------------------------
 
-async function poll() {
-  try {
-    const v = await api("api/version");
-    if (!game || v.version !== game.version) show(await api("api/state"));
-  } catch (e) { /* the server may be restarting; try again */ }
-  setTimeout(poll, 1500);
-}
-
 $("undo").addEventListener("click", () => act({ type: "undo" }));
-api("api/state").then((s) => { show(s); setTimeout(poll, 1500); }).catch((e) => toast(e.message));
+api("api/state").then((s) => {
+  show(s);
+  // another browser's action: the new state, at once (common.js: events, else polling)
+  watch(s.session, async (now) => {
+    if (!game || now.version !== game.version) show(await api("api/state"));
+  });
+}).catch((e) => toast(e.message));

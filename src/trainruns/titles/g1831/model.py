@@ -21,7 +21,7 @@ import numpy as np
 
 from ...board import RouteModel
 from ...errors import InputError
-from ...search import RouteSet
+from ...routeset import RouteSet
 from . import kernels, track
 from .commuter import TooManySteps, commuter_paths
 from .trains import MIXED, STATION, YARD, parse_train_name, token_values

@@ -15,6 +15,8 @@ Layout of this package, so that a game-state machine can move in later beside it
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ...board import Board, Train
 from ...errors import InputError
 from ...position import parse_phase, place_tokens
@@ -77,6 +79,21 @@ class Facts:
         return Train(name, n, n, n)
 
 
+@dataclass(frozen=True)
+class Position1832:
+    """An 1832 position after every check (the typed snapshot :meth:`Title1832.build`
+    makes Boards of): the phase, the running company (its canonical id), its trains,
+    the tiles laid (``(hex, tile, rotation)``), the station tokens (``(hex, stop,
+    company)``, canonical ids) and the route rules' fields."""
+
+    phase: str
+    corporation: str
+    trains: tuple
+    laid: tuple
+    tokens: tuple
+    fields: rules.RouteFields
+
+
 class Title1832(TiledTitle):
     """``build_board(position, where)`` for ``"title": "1832"``."""
 
@@ -109,14 +126,36 @@ class Title1832(TiledTitle):
     }
 
     def build_board(self, data: dict, where: str) -> Board:
+        position, board = self._read(data, where)
+        rules.apply_all(board, self.facts, position.fields)
+        return board
+
+    def read_position(self, data: dict, where: str) -> Position1832:
+        return self._read(data, where)[0]
+
+    def build(self, position: Position1832) -> Board:
+        """The Board of a checked position (pure: a fresh Board each call)."""
+        laid = {h: (tile, rot) for h, tile, rot in position.laid}
+        board = self.board_of(laid, position.phase, position.corporation, list(position.trains), "position")
+        place_tokens(board, [{"hex": h, "stop": k, "corporation": c} for h, k, c in position.tokens], "position")
+        rules.apply_all(board, self.facts, position.fields)
+        return board
+
+    def _read(self, data, where):
+        """The checked position, and the Board of its map and tokens (the route rules
+        not yet applied) that the checks needed."""
         f = self.facts
         phase = parse_phase(data, f.phase_names, where)
         corp = f.corporation_id(data.get("corporation"), where)
         trains = self._trains(data, corp, phase, where)
-        board = self.board_of(self.lay_tiles(data, phase, where), phase, corp, trains, where)
-        place_tokens(board, self._tokens(data, where), where)
-        rules.apply_all(board, f, data, where)
-        return board
+        laid = self.lay_tiles(data, phase, where)
+        board = self.board_of(laid, phase, corp, trains, where)
+        tokens = self._tokens(data, where)
+        place_tokens(board, tokens, where)
+        fields = rules.read_fields(board, f, data, where)
+        position = Position1832(phase, corp, tuple(trains), tuple((h, t, r) for h, (t, r) in laid.items()),
+                                tuple((t["hex"], t.get("stop", 0), t["corporation"]) for t in tokens), fields)
+        return position, board
 
     # --- moves (trainruns whatif) ------------------------------------------------------
 

@@ -4,8 +4,7 @@ The title's numbers are in ``data/game.json`` (Table 2, the market grid of DIGES
 trains and phases in the 18xx.games shape, par values, token costs) and
 ``data/companies.json``; the rounds are in :mod:`.game_steps`; the rules the generic
 steps ask about are the methods below, grouped by the rulebook's sections. Mergers
-([11], issue 16) are not here: :meth:`Rules.merger_round` is the hook after a stock
-round from phase 4 on.
+([11]) are in :mod:`.game_merger` and :mod:`.game_steps.merger`.
 """
 
 from __future__ import annotations
@@ -20,6 +19,7 @@ from ...game.market import Market
 from ...game.phase import Phases
 from ...game.state import Corporation, Player, Private, State, corp_key, player_key
 from ..tiled import load_data
+from .game_merger import MergerRules
 from .game_money import MoneyRules
 from .game_operating import OperatingRules
 from .game_privates import PrivateRules
@@ -36,7 +36,7 @@ def _data(name: str) -> dict:
 VARIANTS = {"southern_bank": "[17.3] the Southern Bank (P6)"}
 
 
-class Rules(Ids, PlayerReport, StockRules, OperatingRules, PrivateRules, RedeemRules, MoneyRules):
+class Rules(Ids, PlayerReport, StockRules, OperatingRules, PrivateRules, RedeemRules, MoneyRules, MergerRules):
     title = "1832"
 
     def __init__(self, game, players, seed, variants, config):
@@ -57,8 +57,8 @@ class Rules(Ids, PlayerReport, StockRules, OperatingRules, PrivateRules, RedeemR
         cash = (2 * capital + n) // (2 * n)
         self.market = Market(data["market"])
         self.shares = data["shares"]
-        self.phases = Phases(data["phases"], data["trains"])
-        self.trains = data["trains"]
+        self.phases = Phases(_data("phases.json")["phases"], _data("trains.json")["trains"])
+        self.trains = _data("trains.json")["trains"]
         self.token_costs = data["token_costs"]
         corps = []
         for c in companies["corporations"]:
@@ -103,6 +103,11 @@ class Rules(Ids, PlayerReport, StockRules, OperatingRules, PrivateRules, RedeemR
         if "train" in a and a["train"] not in {t["name"] for t in self.trains}:
             raise InputError(f"unknown train {a['train']!r} (1832: {', '.join(t['name'] for t in self.trains)})",
                              where)
+        if "with" in a and a["type"] in ("merge", "consent"):
+            cid = self.corporation_id(a["with"])
+            if cid is None:
+                raise InputError(f"unknown corporation {a['with']!r} (1832: {', '.join(s.corp)})", where)
+            a["with"] = cid
         if a["type"] in ("bid", "par", "buy_private") and "price" in a and a["price"] < 0:
             raise InputError("a price cannot be negative", where)
 
@@ -182,9 +187,9 @@ class Rules(Ids, PlayerReport, StockRules, OperatingRules, PrivateRules, RedeemR
         return min(costs) if costs else 1 << 60
 
     def merger_round(self):
-        """[11] A merger phase follows each stock round in phases 4 and 5: the hook for
-        the merger round (Systems and takeovers, issue 16). None: no merger round yet."""
-        return None
+        """[11] A merger phase follows each stock round in phases 4 and 5
+        (:meth:`MergerRules.merger_phase`); None when nobody may merge."""
+        return self.merger_phase()
 
     # --- the state as JSON -------------------------------------------------------------
 
@@ -211,7 +216,7 @@ class Rules(Ids, PlayerReport, StockRules, OperatingRules, PrivateRules, RedeemR
         t = self.state.title_state
         return {"miami_run": t["miami_run"], "coal_tokens_left": t["coal_tokens_left"],
                 "coal_holders": list(t["coal_holders"]), "cotton": t["cotton"], "port": t["port"],
-                "key_west": t["key_west"], "london": t["london"]}
+                "key_west": t["key_west"], "london": t["london"], "mergers": self.mergers_state_json()}
 
     @staticmethod
     def _owner_name(owner):
@@ -234,7 +239,8 @@ class Rules(Ids, PlayerReport, StockRules, OperatingRules, PrivateRules, RedeemR
                 "tokens_left": len(c.token_costs) - len(c.tokens) if not c.closed else 0,
                 "privates": [x.id for x in self.state.privates if x.owner == corp_key(c.id) and x.open],
                 "shares": {"total": 0 if c.closed else c.total_shares, "ipo": sh.get("ipo", 0), "market": sh.get("market", 0),
-                           "treasury": sh.get("treasury", 0), "players": players, "corporations": corps}}
+                           "treasury": sh.get("treasury", 0), "players": players, "corporations": corps},
+                **self.merger_json(c)}
 
     # --- [14] Winning -------------------------------------------------------------------
 

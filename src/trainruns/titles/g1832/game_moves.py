@@ -5,7 +5,9 @@ chart, phase colours, special cities, placement restrictions) and token reach li
 the route core (today :mod:`trainruns.whatif`); the game asks for them here only, so
 the logic is never copied and can be repointed in one place when it moves behind a
 title hook. Results are cached by position, since a step lists its moves and then
-checks the one chosen against the same list.
+checks the one chosen against the same list; the Board of a position is read (schema,
+title rules) once, however many of tile lays, token cities and the best run ask for it
+(the route core only reads a Board).
 """
 
 from __future__ import annotations
@@ -31,12 +33,18 @@ def _board(data: dict):
         return load_position(data)
 
 
+@lru_cache(maxsize=64)
+def _board_of(key: str):
+    """The Board of the position ``key`` (its JSON), read once."""
+    return _board(json.loads(key))
+
+
 @lru_cache(maxsize=4096)
 def _tile_moves(key: str) -> tuple:
     from ...whatif import reach, tile_candidates
 
     data = json.loads(key)
-    board = _board(data)
+    board = _board_of(key)
     # the title's lays, from one legal run's reach (trainruns.reach), walked once
     return tuple((m["hex"], m["tile"], m["rotation"], bool(m.get("replaces")))
                  for m, _variant in tile_candidates(data, board, reach(board)))
@@ -47,7 +55,7 @@ def _token_moves(key: str) -> tuple:
     from ...whatif import token_candidates
 
     data = json.loads(key)
-    board = _board(data)
+    board = _board_of(key)
     out = []
     for m, _variant in token_candidates(data, board):
         stop = board.stop((m["hex"], m["stop"]))
@@ -71,7 +79,7 @@ def token_cities(position: dict) -> list[tuple]:
 def _run(key: str):
     from ... import solve
 
-    run = solve(_board(json.loads(key)))
+    run = solve(_board_of(key))
     routes = [{"train": r.train, "stops": r.stop_labels()} for r in run.routes]
     return run.revenue, json.dumps(routes), len(run.routes)
 
@@ -89,6 +97,19 @@ def audit_run(position: dict, routes: list) -> tuple[list, int, int]:
 
     result = audit(_board(position), {"routes": routes})
     return ([(p.rule, p.message) for p in result.problems], result.declared_revenue, result.best_revenue)
+
+
+@lru_cache(maxsize=1024)
+def _reach(key: str) -> frozenset:
+    from ...reach import reach
+
+    return frozenset(reach(_board(json.loads(key))).stops)
+
+
+def reached_stops(position: dict) -> frozenset:
+    """Every city ``(hex, stop)`` a run of unlimited length of the company reaches
+    ([11] Merger Eligibility: one company reaches the other's token)."""
+    return _reach(_key(position))
 
 
 def has_route(position: dict) -> bool:

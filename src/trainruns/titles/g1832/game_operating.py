@@ -6,7 +6,7 @@ from __future__ import annotations
 from ...errors import InputError
 from ...game.depot import available, price_of, take
 from ...game.errors import Refusal
-from ...game.shares import max_sellable
+from ...game.shares import max_sellable, scaled
 from ...game.state import corp_key, player_key
 from . import game_moves
 from ...game.tokens import carry_tokens
@@ -70,14 +70,26 @@ class OperatingRules:
             return set(w["blocks"])
         return set()
 
+    def lay_allowance(self, c, lays) -> tuple[bool, bool]:
+        """What may follow ``lays`` this turn: (a yellow tile, an upgrade). [6] two yellow
+        tiles or one upgrade; [11.6.8] a System: three yellow tiles, or one yellow tile and
+        one upgrade of a different hex, in either order."""
+        ups = sum(1 for m in lays if m["upgrade"])
+        if c.extra.get("system"):
+            return len(lays) < 3 and (ups == 0 or len(lays) < 2), ups == 0 and len(lays) <= 1
+        return not lays or (len(lays) == 1 and not ups), not lays
+
     def tile_lays(self, c, lays) -> list[dict]:
-        """[6] two yellow tiles or one upgrade; a second lay is never an upgrade."""
-        if lays and (lays[0]["upgrade"] or len(lays) >= 2):
+        """[6] two yellow tiles or one upgrade; a second lay is never an upgrade (a
+        System: :meth:`lay_allowance`)."""
+        yellow, upgrade = self.lay_allowance(c, lays)
+        if not yellow and not upgrade:
             return []
         blocked = self.blocked_hexes()
+        laid = {m.get("hex") for m in lays}   # a WVCF token counts as a yellow lay [6.5.2]
         out = []
         for m in game_moves.tile_lays(self.position(c.id)):
-            if m["hex"] in blocked or (lays and m["upgrade"]):
+            if m["hex"] in blocked or not (upgrade if m["upgrade"] else yellow) or (m["upgrade"] and m["hex"] in laid):
                 continue
             cost = 0 if m["upgrade"] else self.terrain_cost(c, m["hex"])
             if cost > c.cash:
@@ -103,9 +115,15 @@ class OperatingRules:
             cotton["stop"] = mapping.get(cotton["stop"], cotton["stop"])
 
     def why_not_lay(self, c, a, lays):
-        if lays and lays[0]["upgrade"]:
+        yellow, upgrade = self.lay_allowance(c, lays)
+        if c.extra.get("system"):
+            if not yellow and not upgrade:
+                return "track.limit", "a System lays three yellow tiles, or one yellow tile and one upgrade [11.6.8]"
+            if any(m.get("hex") == a["hex"] for m in lays):
+                return "track.same-hex", "a System's upgrade is of a different hex than its yellow tile [11.6.8]"
+        elif lays and lays[0]["upgrade"]:
             return "track.limit", "an upgrade is the company's only tile lay this turn [6]"
-        if len(lays) >= 2:
+        if len(lays) >= 2 and not c.extra.get("system"):
             return "track.limit", "two yellow tiles at most [6]"
         if a["hex"] in self.blocked_hexes():
             return "track.blocked", f"{a['hex']} is blocked by a private company held by a player [16.1]"
@@ -190,7 +208,8 @@ class OperatingRules:
     # --- [10] trains ------------------------------------------------------------------------
 
     def train_limit(self, c) -> int:
-        return self.phases.limit(self.state.phase)
+        """[10.2] by phase, per shell: a System has two ([11.6] System Trains)."""
+        return self.phases.limit(self.state.phase) * c.extra.get("shells", 1)
 
     def _smallest_train(self):
         names = self.phases.names
@@ -249,10 +268,10 @@ class OperatingRules:
         for d in s.corporations:
             if not d.started or not d.held(player_key(name)):
                 continue
-            n = max_sellable(s, d, name, self.shares["market_limit"], self.shares["president"])
+            n = max_sellable(s, d, name, scaled(self.shares, d, "market_limit"), scaled(self.shares, d, "president"))
             if d is c:
                 others = max((d.held(player_key(p.name)) for p in s.players if p.name != name), default=0)
-                keep = max(self.shares["president"], others)
+                keep = max(scaled(self.shares, d, "president"), others)
                 n = min(n, d.held(player_key(name)) - keep)
             if n > 0:
                 out.append((d, n))
@@ -279,7 +298,7 @@ class OperatingRules:
         affordable = [x for x in sources if x[2] <= c.cash]
         if affordable or not forced:
             return [{"type": "buy_train", "corporation": c.id, "from": f, "train": t, "price": p}
-                    for f, t, p in affordable] + self._company_trains(c, listed_only=True)
+                    for f, t, p in affordable + self.system_help(c, sources)] + self._company_trains(c, listed_only=True)
         cheapest = min(p for _f, _t, p in sources)
         pres = self.state.player[c.president]
         if c.cash + pres.cash >= cheapest:
@@ -295,6 +314,18 @@ class OperatingRules:
             out.append({"type": "sell_shares", "player": pres.name, "corporation": d.id,
                         "count": 1 if most == 1 else {"min": 1, "max": most}})
         return out
+
+    def system_help(self, c, sources):
+        """[11.6.7] the president of a System with trains, but no more than one shell's
+        limit, may help buy the cheapest train from the bank or the market with his own
+        cash (no share sales; the treasury is emptied)."""
+        if not c.extra.get("system") or not c.trains or len(c.trains) > self.phases.limit(self.state.phase) \
+                or not sources:
+            return []
+        cheapest = min(p for _f, _t, p in sources)
+        if c.cash >= cheapest or c.cash + self.state.player[c.president].cash < cheapest:
+            return []
+        return [x for x in sources if x[2] == cheapest]
 
     def _company_trains(self, c, listed_only):
         """[10] Train Cost: a train from another company at any agreed price of at
@@ -430,6 +461,8 @@ class OperatingRules:
             if t["cotton"] or t["port"]:
                 s.event("tokens_removed", tokens=[k for k in ("cotton", "port") if t[k]])
             t["cotton"] = t["port"] = None
+        if phase == self.data["mergers"]["last_chance_phase"]:
+            self.start_last_chance()   # [11] one last merger phase after this turn
         if "remove_key_west" in flags and t["key_west"]:
             t["key_west"] = None
             s.event("tokens_removed", tokens=["key_west"])

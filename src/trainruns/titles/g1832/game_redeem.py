@@ -15,13 +15,17 @@ company in a stock turn, excluding any action for himself that turn.
 from __future__ import annotations
 
 from ...game.errors import Refusal
+from ...game.shares import scaled
 from ...game.state import corp_key, player_key
 
 
 class RedeemRules:
     def _redeemer(self, turn, c) -> bool:
+        # [11.6.9] a System redeems twice per stock round (one per turn: a redemption
+        # ends the turn)
+        done = turn.round.__dict__.setdefault("redeemed", {}).get(c.id, 0)
         return (c.president == turn.player and not c.closed and c.capitalised
-                and c.id not in turn.round.__dict__.setdefault("redeemed", set()))
+                and done < c.extra.get("shells", 1))
 
     def _spendable(self, c) -> int:
         return c.cash - c.extra.get("reissue_cash", 0)
@@ -33,7 +37,8 @@ class RedeemRules:
             if not self._redeemer(turn, c) or c.cell is None:
                 continue
             out_of_company = c.total_shares - c.held("ipo") - c.held("treasury")
-            if c.held("treasury") + 1 > self.shares["redeem_limit"] or out_of_company - 1 < self.shares["float"]:
+            if c.held("treasury") + 1 > scaled(self.shares, c, "redeem_limit") or \
+                    out_of_company - 1 < scaled(self.shares, c, "float"):
                 continue
             if self._spendable(c) < self.market.price(c.cell):
                 continue
@@ -46,7 +51,7 @@ class RedeemRules:
                     continue
                 if p.name == c.president:
                     others = max((c.held(player_key(q.name)) for q in s.players if q.name != p.name), default=0)
-                    if n - 1 < max(self.shares["president"], others):
+                    if n - 1 < max(scaled(self.shares, c, "president"), others):
                         continue
                 out.append({"type": "redeem", "player": turn.player, "corporation": c.id, "from": p.name})
         return out
@@ -67,7 +72,7 @@ class RedeemRules:
         else:
             s.pay(corp_key(c.id), player_key(src), price)
             s.move_shares(c, player_key(src), "treasury", 1)
-        turn.round.redeemed.add(c.id)
+        turn.round.redeemed[c.id] = turn.round.redeemed.get(c.id, 0) + 1
         s.event("redeem", corporation=c.id, source=src, price=price)
         turn.note_action()
         turn.done = True

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...game.shares import certificates, update_president
+from ...game.shares import update_president
 from ...game.state import corp_key, player_key
 
 
@@ -13,7 +13,7 @@ class StockRules:
         """Table 2: by players and companies still active or available ([5.1.1] a
         closed company moves one column right)."""
         row = self.data["cert_limit"][str(len(self.state.players))]
-        closed = sum(1 for c in self.state.corporations if c.closed)
+        closed = self.limit_columns()   # and [11.7] one per shell taken over
         return row[min(closed, len(row) - 1)]
 
     def counts_for_limit(self, c) -> bool:
@@ -35,7 +35,7 @@ class StockRules:
         """[5.4] certificates that count: shares outside the exempt areas (a president's
         certificate is one), plus one per private held."""
         s = self.state
-        n = sum(certificates(c, name, self.shares["president"]) for c in s.corporations
+        n = sum(self.certificates_held(c, name) for c in s.corporations
                 if not c.closed and self.counts_for_limit(c))
         return n + sum(1 for x in s.privates if x.open and x.owner == player_key(name))
 

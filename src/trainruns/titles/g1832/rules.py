@@ -15,9 +15,23 @@ Position fields (all optional):
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ...board import CITY, Board
 from ...errors import InputError
 from ...position import read_bool
+
+
+@dataclass(frozen=True)
+class RouteFields:
+    """The position fields 1832's route rules read (module docstring), checked:
+    ``cotton`` is ``(hex, stop, owner)`` and ``port`` ``(hex, owner)``, or None."""
+
+    coal_token: bool = False
+    miami_run: bool = False
+    key_west: bool = False
+    cotton: tuple | None = None
+    port: tuple | None = None
 
 
 def phase_index(facts, phase):
@@ -25,7 +39,8 @@ def phase_index(facts, phase):
 
 
 def phase_rule(facts, phase, key):
-    return facts.phase_table[phase][key]
+    """Whether Table 1 switches rule ``key`` on in ``phase`` (a word of the phase's status)."""
+    return key in facts.phase_table[phase]["status"]
 
 
 def apply_coal_fields(board: Board, facts, has_token: bool):
@@ -36,31 +51,33 @@ def apply_coal_fields(board: Board, facts, has_token: bool):
     stop.passable = True if has_token else False
 
 
-def apply_miami(board: Board, facts, data, where):
+def read_key_west(facts, data, phase, where):
+    """[7.5] The Key West token may lie in Miami from phase 3 until phase 8."""
+    key_west = read_bool(data, "key_west", where)
+    if key_west and not phase_rule(facts, phase, "key_west"):
+        when = "placed before phase 3" if phase_index(facts, phase) < phase_index(facts, "3") \
+            else "in play from phase 8 (removed at the start of phase eight)"
+        raise InputError(f"the Key West token cannot be {when}; it is phase {phase}", f"{where}: key_west")
+    return key_west
+
+
+def apply_miami(board: Board, facts, miami_run: bool, key_west: bool):
     """[8.5] Miami: before phase five it is worth $0 until some company has run there
     (``miami_run``); after that, and from phase five, its printed value by phase. The
     FEC's Key West token adds $50 for the FEC only ([7.5]; removed at phase eight)."""
     stop = board.hexes[facts.miami].stops[0]
-    miami_run = read_bool(data, "miami_run", where)
     if phase_rule(facts, board.phase, "miami_first_run_zero") and not miami_run:
         stop.value = 0
-    key_west = read_bool(data, "key_west", where)
-    if key_west:
-        if not phase_rule(facts, board.phase, "key_west"):
-            when = "placed before phase 3" if phase_index(facts, board.phase) < phase_index(facts, "3") \
-                else "in play from phase 8 (removed at the start of phase eight)"
-            raise InputError(f"the Key West token cannot be {when}; it is phase {board.phase}",
-                             f"{where}: key_west")
-        if board.corporation == facts.key_west_owner:
-            stop.value += facts.key_west_bonus
+    if key_west and board.corporation == facts.key_west_owner:
+        stop.value += facts.key_west_bonus
 
 
-def apply_cotton(board: Board, facts, data, where):
-    """[16.2 P2] Cotton Warehouse: +$10 to one non-coastal city, for the token's owner
-    only. Placed from phase 3 (a public company must own P2); removed at phase six."""
+def read_cotton(board: Board, facts, data, where):
+    """[16.2 P2] Cotton Warehouse: one non-coastal city, placed from phase 3 (a public
+    company must own P2), removed at phase six; ``(hex, stop, owner)`` or None."""
     cotton = data.get("cotton")
     if cotton is None:
-        return
+        return None
     w = f"{where}: cotton"
     hex_id = _token_hex(board, facts, cotton, "Cotton", '{"hex": ..., "stop": ...}', w)
     if hex_id in facts.port_hexes:
@@ -71,16 +88,21 @@ def apply_cotton(board: Board, facts, data, where):
         raise InputError(f"{hex_id} has no city {k!r} for the Cotton token (its stops: "
                          f"{', '.join(s.kind for s in hx.stops) or 'none'})", w)
     owner = facts.corporation_id(data.get("cotton_owner"), f"{where}: cotton_owner", "the Cotton token's owner")
-    if owner == board.corporation:
-        hx.stops[k].value += facts.cotton_bonus
+    return (hex_id, k, owner)
 
 
-def apply_port(board: Board, facts, data, where):
-    """[16.2 P3] Port token on a coastal (anchor) city: +$20 for its owner, +$10 for
-    every other company. Placed from phase 3; removed at phase six."""
+def apply_cotton(board: Board, facts, cotton):
+    """[16.2 P2] Cotton Warehouse: +$10 to its city, for the token's owner only."""
+    if cotton is not None and cotton[2] == board.corporation:
+        board.hexes[cotton[0]].stops[cotton[1]].value += facts.cotton_bonus
+
+
+def read_port(board: Board, facts, data, where):
+    """[16.2 P3] Port token on a coastal (anchor) city, placed from phase 3, removed at
+    phase six; ``(hex, owner)`` or None."""
     port = data.get("port")
     if port is None:
-        return
+        return None
     w = f"{where}: port"
     hex_id = _token_hex(board, facts, port, "Port", '{"hex": ...}', w)
     if hex_id not in facts.port_hexes:
@@ -89,7 +111,14 @@ def apply_port(board: Board, facts, data, where):
     if not hx.stops:
         raise InputError(f"{hex_id} has no stop for the Port token", w)
     owner = facts.corporation_id(data.get("port_owner"), f"{where}: port_owner", "the Port token's owner")
-    hx.stops[0].value += facts.port_bonus_owner if owner == board.corporation else facts.port_bonus_other
+    return (hex_id, owner)
+
+
+def apply_port(board: Board, facts, port):
+    """[16.2 P3] Port token: +$20 for its owner, +$10 for every other company."""
+    if port is not None:
+        board.hexes[port[0]].stops[0].value += (facts.port_bonus_owner if port[1] == board.corporation
+                                                else facts.port_bonus_other)
 
 
 def _token_hex(board, facts, spec, name, shape, w):
@@ -114,9 +143,19 @@ def _check_private_phase(facts, phase, name, w):
     raise InputError(f"the {name} token was removed at the start of phase six; it is phase {phase}", w)
 
 
-def apply_all(board: Board, facts, data, where):
+def read_fields(board: Board, facts, data, where) -> RouteFields:
+    """Check the fields of the route rules (``board``: the laid map with its tokens,
+    which the private tokens' places are checked against; it is not changed)."""
+    coal_token = read_bool(data, "coal_token", where)
+    miami_run = read_bool(data, "miami_run", where)
+    key_west = read_key_west(facts, data, board.phase, where)
+    return RouteFields(coal_token, miami_run, key_west, read_cotton(board, facts, data, where),
+                       read_port(board, facts, data, where))
+
+
+def apply_all(board: Board, facts, fields: RouteFields):
     """Every 1832 route-rule hook, in the order the rulebook states them."""
-    apply_coal_fields(board, facts, read_bool(data, "coal_token", where))
-    apply_miami(board, facts, data, where)
-    apply_cotton(board, facts, data, where)
-    apply_port(board, facts, data, where)
+    apply_coal_fields(board, facts, fields.coal_token)
+    apply_miami(board, facts, fields.miami_run, fields.key_west)
+    apply_cotton(board, facts, fields.cotton)
+    apply_port(board, facts, fields.port)

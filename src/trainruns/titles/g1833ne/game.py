@@ -121,7 +121,7 @@ class Rules(Ids, PlayerReport, StockRules, OperatingRules, TrainRules, MoneyRule
         self.phase_rows = load_data(PACKAGE, "phases.json")["phases"]
         self.phase_names = [p["name"] for p in self.phase_rows]
         self.cards = cards
-        self.sides = {s["name"]: dict(s, card=c) for c in cards for s in c["sides"]}
+        self.sides = {s["name"]: dict(s, card=c) for c in cards for s in c["variants"]}
         self.market = Market(data["market"])
         self.shares = data["shares"]
         cash = data["starting_cash"][str(n)]

@@ -25,9 +25,10 @@ def make_depot(cards: list[dict]) -> list[dict]:
     ``left`` None = unlimited ("effectively unlimited" phase V card)."""
     rows = []
     for c in cards:
-        left = None if c["phase"] == "V" else c["count"]
-        rows.append({"train": c["card"], "left": left, "price": min(s["price"] for s in c["sides"]),
-                     "phase": c["phase"], "sides": [{"train": s["name"], "price": s["price"]} for s in c["sides"]]})
+        left = None if c["available_on"] == "V" else c["num"]
+        rows.append({"train": c["name"], "left": left, "price": min(s["price"] for s in c["variants"]),
+                     "phase": c["available_on"],
+                     "sides": [{"train": s["name"], "price": s["price"]} for s in c["variants"]]})
     return rows
 
 
@@ -36,7 +37,7 @@ class TrainRules:
 
     def phased_out(self, side: str) -> bool:
         card = self.sides[side]["card"]
-        p = card.get("phased_out_in")
+        p = card.get("obsolete_on")
         return bool(p) and self.phase_names.index(self.state.phase) >= self.phase_names.index(p)
 
     def train_limit(self, c) -> int:
@@ -100,7 +101,7 @@ class TrainRules:
 
     def _removed(self, side):
         card = self.sides[side]["card"]
-        p = card.get("removed_in")
+        p = card.get("rusts_on")
         return bool(p) and self.phase_names.index(self.state.phase) >= self.phase_names.index(p)
 
     def queue_discards(self, buyer):
@@ -333,7 +334,7 @@ class TrainRules:
         c.trains.append(side)
         s.event("train", corporation=c.id, train=side, price=price, source=source)
         if source == "bank":
-            card_phase = self.sides[side]["card"]["phase"]
+            card_phase = self.sides[side]["card"]["available_on"]
             if self.phase_names.index(card_phase) > self.phase_names.index(s.phase):
                 self.new_phase(card_phase, c)
 

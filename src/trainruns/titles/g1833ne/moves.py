@@ -6,7 +6,6 @@ prices", "Number of phases")."""
 from __future__ import annotations
 
 from ...errors import InputError
-from ...hexgrid import neighbour, parse_hex_id
 from ...position import read_bool
 from .. import moves
 from ..moves import keep_choices, lay_variant, started, track_sides
@@ -37,7 +36,7 @@ def p3_lays(title, data, board):
     tiled = facts.tiled
     laid = tiled.lay(data.get("tiles", []), board.phase, "position")
     a, b = rule["hexes"]
-    common = {a: _side_towards(tiled, a, b), b: _side_towards(tiled, b, a)}
+    common = {a: tiled.side_towards(a, b), b: tiled.side_towards(b, a)}
     out = []
     for hex_id in rule["hexes"]:
         if hex_id in laid:
@@ -59,11 +58,6 @@ def p3_lays(title, data, board):
                 move = {"hex": hex_id, "tile": tile, "rotation": rot, "private": "P3"}
                 out.append((move, lay_variant(title, data, hex_id, tile, rot, None)))
     return out
-
-
-def _side_towards(tiled, hex_id, other):
-    x, y = parse_hex_id(hex_id, tiled.axes)
-    return next(e for e in range(6) if tiled._coords.get(neighbour(x, y, e, tiled.layout)) == other)
 
 
 def token_refusal(facts, data, board, ref):

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ...board import CITY, RouteModel, Train
-from ...search import RouteSet
+from ...routeset import RouteSet
 from ...value import counted, earned_bonuses, may_run
 
 
@@ -115,12 +115,12 @@ class RouteModel1833NE(RouteModel):
         return sum(sum(values[: t.counts]) + bonus for t in compiled.board.trains)
 
     def routes(self, compiled, kinds, deadline, progress):
-        from ... import search
+        from ...enumeration import enumerate_all
 
         # the core's plain enumeration, on a view of the board without this model (the
         # shared board is never changed: the model keeps no state between calls)
         bare = dataclasses.replace(compiled, board=dataclasses.replace(compiled.board, route_model=None))
-        plain = search.enumerate_all(bare, deadline=deadline, progress=progress)
+        plain = enumerate_all(bare, deadline=deadline, progress=progress)
         plain.compiled = compiled
         ctx = _Context(compiled, kinds, self)
         if self.conditional:
@@ -167,7 +167,7 @@ class RouteModel1833NE(RouteModel):
         """Enumerate lines that may pass blocked cities and run past the limit, keep the
         ones where an interconnection bonus needs the extension, value them. Returns
         (the lines or None, whether their enumeration was complete)."""
-        from ... import search
+        from ...enumeration import enumerate_all
 
         comp = ctx.compiled
         board = comp.board
@@ -181,7 +181,7 @@ class RouteModel1833NE(RouteModel):
         n = comp.n_stops
         wide = dataclasses.replace(board, trains=[Train("line", n, n, n)], route_model=None)
         loose = dataclasses.replace(comp, board=wide, stop_passable=passable)
-        lines = search.enumerate_all(loose, deadline=deadline)
+        lines = enumerate_all(loose, deadline=deadline)
         complete = lines.complete  # if not, the search reports no proof of optimality
         ptr, stops, chains, split, bits = lines.ptr, lines.stops, lines.chains, lines.split, lines.bits
         keep, values = [], []

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ...board import CITY, Board, Bonus
 from ...errors import InputError
-from ...hexgrid import neighbour, opposite, parse_hex_id
+from ...hexgrid import opposite
 from ...position import phase_value, read_bool
 from .routes import ConditionalStop, ExtendedBonus, RouteModel1833NE
 
@@ -43,15 +43,12 @@ def check_borders(facts, laid, where):
     blocked = set()
     for pair in facts.base["impassable_borders"]:
         a, b = pair["hexes"]
-        xa, ya = parse_hex_id(a)
         for side in range(6):
-            if tiled._coords.get(neighbour(xa, ya, side, tiled.layout)) == b:
+            if tiled.neighbour_of(a, side) == b:
                 blocked.add((a, side))
                 blocked.add((b, opposite(side)))
     for hex_id, (tile, rot) in laid.items():
-        edges, stops = tiled._shape(tiled.tiles[tile], rot)
-        sides = set().union(*stops.values(), *edges) if (stops or edges) else set()
-        for side in sorted(sides):
+        for side in sorted(tiled.track_sides(tiled.tiles[tile], rot)):
             if (hex_id, side) in blocked:
                 raise InputError(f"tile {tile} at rotation {rot} on {hex_id} runs track across the impassable "
                                  f"border at side {side}", f"{where}: tiles")

@@ -85,9 +85,17 @@ class OperatingRound(StepsRound):
                          order=[c.id for c in self.order])
 
     def info(self):
+        if getattr(self.step(), "merger", False):   # [11] the last-chance merger phase
+            return {"kind": "merger", "number": self.game.rules.stock_round_number, "last_chance": True,
+                    "or": self.k, "of": self.n}
         return {"kind": self.kind, "number": self.game.rules.stock_round_number, "or": self.k, "of": self.n}
 
     def next_entity(self):
+        turns = self.game.rules.last_chance_turns()   # [11] right after the first 6-train's turn
+        if turns:
+            self.queue = turns
+            self.queue[0].enter()
+            return True
         while self.order:
             c = self.order.pop(0)
             if c.closed:

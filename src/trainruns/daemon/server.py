@@ -1,0 +1,304 @@
+"""The daemon: a warm process that forks one child per command (see the package).
+
+The parent only accepts connections and reaps children; it never runs a command
+itself, so every command starts from the same warm state (kernels loaded, schemas
+and titles read) and a failing command cannot harm the next one. It is single
+threaded (a fork copies only the calling thread): a SIGCHLD wakes its select loop.
+"""
+
+import os
+import selectors
+import signal
+import socket
+import struct
+import sys
+import time
+
+from . import IDLE_SECONDS, fingerprint, receive, send, socket_dir, socket_path
+
+HEADER_SECONDS = 5.0
+
+
+def warm():
+    """Load what commands need, once: every module of trainruns but the web page and
+    the drawing (matplotlib), the numba kernels (and the parts of numba a kernel's
+    first call loads), the JSON schema validators and every title's data."""
+    import importlib
+    import pkgutil
+
+    import trainruns
+
+    from .. import cli
+    from ..kernels import warm_up
+    from ..schema import SCHEMAS, _validator
+
+    for info in pkgutil.walk_packages(trainruns.__path__, "trainruns."):
+        if any(part in info.name for part in (".serve", ".draw", ".daemon", "__main__")):
+            continue
+        try:
+            importlib.import_module(info.name)
+        except ImportError:
+            pass  # an optional part missing here: the command that needs it says so
+    cli.build_parser()
+    warm_up()
+    # what a kernel's first call with real arrays loads (boxing its results)
+    importlib.import_module("numba.core.boxing")
+    importlib.import_module("numba.core.runtime.context")
+    for kind in SCHEMAS:
+        _validator(kind)
+
+
+class Server:
+    def __init__(self, path, idle=IDLE_SECONDS):
+        self.path = path
+        self.idle = idle
+        self.code = fingerprint()
+        self.started = time.time()
+        self.served = 0
+        self.children = {}  # pid -> client connection
+        self.last = time.monotonic()
+        self.running = True
+
+    def bind(self):
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        old = os.umask(0o177)  # the socket itself: the user's only
+        try:
+            self.sock.bind(self.path)
+        finally:
+            os.umask(old)
+        self.sock.listen(64)
+        self.sock.setblocking(False)
+
+    def serve(self):
+        self.wake_r, self.wake_w = os.pipe()
+        os.set_blocking(self.wake_w, False)
+        os.set_blocking(self.wake_r, False)
+        signal.set_wakeup_fd(self.wake_w)
+        signal.signal(signal.SIGCHLD, lambda s, f: None)
+        signal.signal(signal.SIGTERM, lambda s, f: self.stop())
+        sel = selectors.DefaultSelector()
+        sel.register(self.sock, selectors.EVENT_READ, "accept")
+        sel.register(self.wake_r, selectors.EVENT_READ, "wake")
+        self.sel = sel
+        try:
+            while self.running or self.children:
+                timeout = max(0.0, self.idle - (time.monotonic() - self.last)) if not self.children else None
+                if self.running and timeout == 0.0:
+                    self.stop()
+                    continue
+                for key, _ in sel.select(timeout if self.running else 1.0):
+                    if key.data == "accept":
+                        self.accept()
+                    elif key.data == "wake":
+                        try:
+                            while os.read(self.wake_r, 512):
+                                pass
+                        except BlockingIOError:
+                            pass
+                    else:
+                        self.client_gone(key.data)
+                self.reap()
+        finally:
+            self.close()
+
+    def stop(self):
+        """No new commands; those running finish (the loop ends after them)."""
+        if self.running:
+            self.running = False
+            self.sel.unregister(self.sock)
+            self.close()
+
+    def close(self):
+        try:
+            if os.path.exists(self.path) and os.stat(self.path).st_ino == os.fstat(self.sock.fileno()).st_ino:
+                os.unlink(self.path)
+        except OSError:
+            pass
+        try:
+            self.sock.close()
+        except OSError:
+            pass
+
+    def accept(self):
+        try:
+            conn, _ = self.sock.accept()
+        except BlockingIOError:
+            return
+        self.last = time.monotonic()
+        conn.setblocking(True)
+        conn.settimeout(HEADER_SECONDS)
+        fds = []
+        try:
+            pid, uid, gid = struct.unpack("3i", conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED,
+                                                                  struct.calcsize("3i")))
+            if uid != os.getuid():
+                conn.close()
+                return
+            header, fds = receive(conn, want_fds=3)
+            if not isinstance(header, dict):
+                raise ValueError("bad message")
+            self.handle(conn, header, fds)
+        except (OSError, ValueError, KeyError, TypeError, EOFError):
+            for fd in fds:
+                os.close(fd)
+            conn.close()
+
+    def handle(self, conn, header, fds):
+        op = header["op"]
+        if op == "status":
+            self.reply(conn, {"pid": os.getpid(), "started": self.started, "served": self.served,
+                              "running": len(self.children), "fingerprint": self.code})
+            conn.close()
+        elif op == "stop":
+            self.reply(conn, {"stopping": os.getpid()})
+            conn.close()
+            self.stop()
+        elif op == "run":
+            if header["fingerprint"] != self.code or not self.running:
+                # the client runs other code than this process loaded: it must not answer
+                self.reply(conn, {"error": "stale"})
+                conn.close()
+                for fd in fds:
+                    os.close(fd)
+                self.stop()
+                return
+            if len(fds) != 3:
+                raise ValueError("the command's stdin, stdout and stderr are missing")
+            self.fork(conn, header, fds)
+        else:
+            raise ValueError(f"unknown op {op!r}")
+
+    def fork(self, conn, header, fds):
+        pid = os.fork()
+        if pid == 0:  # the child: never returns
+            code = 3
+            try:
+                self.sel.close()
+                self.sock.close()
+                conn.close()
+                signal.set_wakeup_fd(-1)
+                os.close(self.wake_r)
+                os.close(self.wake_w)
+                code = run_child(header, fds)
+            finally:
+                os._exit(code)
+        for fd in fds:
+            os.close(fd)
+        self.served += 1
+        self.children[pid] = conn
+        self.reply(conn, {"pid": pid})
+        self.sel.register(conn, selectors.EVENT_READ, pid)
+
+    def reply(self, conn, message):
+        try:
+            send(conn, message)
+        except OSError:
+            pass
+
+    def client_gone(self, pid):
+        """The client closed its end while its command runs (it was killed): end it."""
+        conn = self.children.get(pid)
+        if conn is None:
+            return
+        try:
+            if conn.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT):
+                return
+        except BlockingIOError:
+            return
+        except OSError:
+            pass
+        self.sel.unregister(conn)
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except OSError:
+            pass
+
+    def reap(self):
+        while self.children:
+            try:
+                pid, status, usage = os.wait4(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if pid == 0:
+                return
+            conn = self.children.pop(pid, None)
+            if conn is None:
+                continue
+            code = os.waitstatus_to_exitcode(status)
+            message = {"exit": code} if code >= 0 else {"exit": 3, "signal": -code}
+            message["cpu"] = usage.ru_utime + usage.ru_stime  # the command's own cost, for benchmarks
+            self.reply(conn, message)
+            try:
+                self.sel.unregister(conn)
+            except (KeyError, ValueError):
+                pass
+            conn.close()
+            self.last = time.monotonic()
+
+
+def run_child(header, fds):
+    """The command, as the client's own process would run it: its stdio, folder,
+    environment and start time."""
+    import io
+
+    for target, fd in enumerate(fds):
+        os.dup2(fd, target)
+        os.close(fd)
+    os.chdir(header["cwd"])
+    os.environ.clear()
+    os.environ.update(header["env"])
+    enc = header.get("encoding") or ["utf-8"] * 3
+    sys.stdin = io.TextIOWrapper(io.FileIO(0, "r", closefd=False), encoding=enc[0])
+    sys.stdout = io.TextIOWrapper(io.FileIO(1, "w", closefd=False), encoding=enc[1],
+                                  line_buffering=os.isatty(1))
+    sys.stderr = io.TextIOWrapper(io.FileIO(2, "w", closefd=False), encoding=enc[2],
+                                  errors="backslashreplace", line_buffering=True)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    now = time.perf_counter()
+    started = header.get("started")
+    # perf_counter is the system's monotonic clock on Linux, shared by the client
+    if not isinstance(started, (int, float)) or not now - 60 <= started <= now:
+        started = now
+    from ..cli import run_process
+
+    code = run_process(header["argv"], started)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    return code
+
+
+def main():
+    """``python -m trainruns.daemon.server``: warm up, then serve until idle or stopped.
+    A second daemon (one already answers) ends at once."""
+    import fcntl
+
+    folder = socket_dir(create=True)
+    lock = open(os.path.join(folder, "daemon.lock"), "w")
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return 0  # another daemon is starting or running
+    path = socket_path()
+    if os.path.exists(path):
+        os.unlink(path)  # a stale socket: its daemon has died (it held the lock otherwise)
+    idle = float(os.environ.get("TRAINRUNS_DAEMON_IDLE", IDLE_SECONDS))
+    server = Server(path, idle)
+    warm()
+    import gc
+
+    # the warm objects are never collected: a child's garbage collector must not walk
+    # (and so copy, page by page) the parent's memory
+    gc.collect()
+    gc.freeze()
+    server.bind()
+    server.serve()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,247 @@
+"""Listing every legal route of a corporation (:func:`enumerate_all`): one root token
+at a time through the numba kernel of :mod:`trainruns.kernels.routes`, on threads once
+roots take a while, within the memory budget and the deadline; then each route valued
+for each train kind (:mod:`trainruns.kernels.values`, mirroring :mod:`trainruns.value`)."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import numpy as np
+
+from .compile import CompiledBoard
+from .limits import Limits
+from .routeset import RouteSet, train_kinds
+from .trains import UNLIMITED
+
+# threads for route enumeration (one root each): this machine's cores, at most 2
+WORKERS = max(1, min(2, os.cpu_count() or 1))
+
+# Routes kept in memory at most (about 200 bytes each; the memory budget of
+# :class:`trainruns.limits.Limits` may allow fewer): beyond this the route set is marked
+# incomplete and the answer comes with an upper bound instead of a proof.
+MAX_ROUTES = 6_000_000
+
+
+def enumerate_all(compiled: CompiledBoard, deadline=None, progress=None, limits: Limits | None = None) -> RouteSet:
+    """All legal routes from the corporation's tokens, for its longest train.
+
+    Roots are enumerated one at a time so a deadline can stop between them (the set is
+    then marked incomplete); within a root the listing stops at half the time left to
+    ``deadline`` and at what the memory budget of ``limits`` holds (and ``MAX_ROUTES``).
+    A board compiled only in part gives an incomplete set too."""
+    board = compiled.board
+    kinds = train_kinds(board)
+    if board.route_model is not None:
+        return board.route_model.routes(compiled, kinds, deadline, progress)
+    if limits is None:
+        limits = Limits()
+    n_stops = compiled.n_stops
+    max_visits = min(max((t.visits for t in kinds), default=0), n_stops, UNLIMITED)
+    max_nontowns = min(max((t.nontowns for t in kinds), default=0), n_stops)
+    roots = np.flatnonzero(compiled.stop_own).astype(np.int64)
+    # bytes a listed route costs from here to the assignment, beyond its own arrays (and
+    # their copy when parts are joined): its values and, per kind, its candidate entry
+    # (the candidate blocks of ``kernels.assign.block_masks`` are filled only where the search looks)
+    per_route_later = 24 * len(kinds)
+    budget = limits.array_budget()
+    parts, complete, total, held = [], compiled.complete, 0, 0
+    # roots are independent: once one root has taken a while, enumerate WORKERS at a time
+    # on threads (the kernel releases the GIL); parts are kept in root order, so the
+    # route set is the same as serially. Small boards never pay for threads.
+    step, i = 1, 0
+    t_start = time.perf_counter()
+    # with a deadline, listing gets half the time left (the assignment and the flow
+    # model the rest): the kernel is told to stop then, even inside a root
+    until = None if deadline is None else t_start + (deadline - t_start) / 2
+    stop = np.zeros(1, dtype=np.int64)
+    while i < len(roots):
+        limit = (MAX_ROUTES - total) // step
+        # what the memory budget still holds, at the bytes per route seen so far (or the
+        # shortest a route can be: two stops, one chain)
+        per_route = (held / total if total else 8 * 5 + 8 * compiled.words) * 2 + per_route_later
+        limit = min(limit, int((budget - 2 * held - total * per_route_later) / per_route / step))
+        if limit <= 0:
+            complete = False
+            break
+        if until is not None and time.perf_counter() >= until:
+            complete = False
+            break
+        batch = roots[i:i + step]
+        t_batch = time.perf_counter()
+        results = _in_threads([(compiled, np.array([root]), max_visits, max_nontowns, limit, stop,
+                                (budget - 2 * held) // step) for root in batch],
+                              lambda: progress and progress.update(
+                                  "routes", roots_done=i, roots=len(roots), routes=total,
+                                  seconds=time.perf_counter() - t_start),
+                              stop, until)
+        for part, cut in results:
+            parts.append(part)
+            total += len(part[0]) - 1
+            held += sum(a.nbytes for a in part)
+            if cut:
+                complete = False
+        i += len(batch)
+        if progress:
+            progress.update("routes", roots_done=i, roots=len(roots), routes=total)
+        if not complete:
+            break
+        if step == 1 and WORKERS > 1 and time.perf_counter() - t_batch > 0.005:
+            step = WORKERS
+    ptr, stops, chains, split, bits = _concat(parts, compiled.words)
+    del parts
+    values = _value(compiled, ptr, stops, kinds)
+    return RouteSet(compiled, ptr, stops, chains, split, bits, [k.name for k in kinds], values,
+                    complete)
+
+
+def _in_threads(calls, tick, stop, until=None):
+    """``_enumerate_root(*args)`` for each args of ``calls``, each on its own daemon
+    thread; the caller waits where Ctrl-C reaches it (a numba kernel holds off Python's
+    signal handling while it runs on the main thread) and calls ``tick()`` every half
+    second (progress). At ``until`` (a ``perf_counter`` time) or on Ctrl-C it sets
+    ``stop[0]``, which the kernels see within 1,024 routes."""
+    import threading
+
+    out = [None] * len(calls)
+    errors = []
+
+    def work(k, args):
+        try:
+            out[k] = _enumerate_root(*args)
+        except BaseException as e:  # re-raised below, on the caller's thread
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(k, a), daemon=True) for k, a in enumerate(calls)]
+    for t in threads:
+        t.start()
+    last = time.perf_counter()
+    try:
+        for t in threads:
+            while t.is_alive():
+                t.join(0.05)
+                now = time.perf_counter()
+                if until is not None and now >= until:
+                    stop[0] = 1
+                if t.is_alive() and now - last >= 0.5:
+                    last = now
+                    tick()
+    except KeyboardInterrupt:
+        stop[0] = 1
+        raise
+    if errors:
+        raise errors[0]
+    return out
+
+
+def _enumerate_root(compiled, roots, max_visits, max_nontowns, limit, stop, max_bytes=None):
+    """The routes of ``roots`` as arrays, at most ``limit`` of them; returns (arrays,
+    cut) where ``cut`` says the limit was reached (more routes exist), or ``stop[0]``
+    was set (see :func:`_in_threads`). The buffers never take more than ``max_bytes``:
+    when that holds fewer routes than ``limit``, the routes that fit are kept and the
+    set is cut.
+
+    A big budget is allocated at once (pages are only taken as routes are written, so
+    an unused tail costs nothing) to list the routes in one pass: growing a small buffer
+    means listing everything again."""
+    from .kernels.routes import enumerate_routes
+
+    if max_visits < 2:
+        return (np.zeros(1, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64),
+                np.zeros(0, np.int64), np.zeros((0, compiled.words), np.uint64)), False
+    words = compiled.words
+    avg = min(max_visits, 16)
+
+    def room(avg):
+        # route slots that fit in max_bytes with ``avg`` stops per route
+        per_route = 8 * (3 + 2 * avg) + 8 * words
+        return limit if max_bytes is None else max(1, min(limit, int(max_bytes // per_route)))
+
+    cap = room(avg)
+    while True:
+        try:
+            ptr = np.zeros(cap + 1, dtype=np.int64)
+            stops = np.empty(cap * avg, dtype=np.int64)
+            chains = np.empty(cap * avg, dtype=np.int64)
+            split = np.empty(cap, dtype=np.int64)
+            bits = np.empty((cap, words), dtype=np.uint64)
+        except MemoryError:
+            # the system has less than the budget says (a ulimit): ask for less
+            if cap == 1:
+                raise
+            cap = max(1, cap // 4)
+            limit = cap
+            continue
+        n = enumerate_routes(roots, compiled.adj_ptr, compiled.adj_chain, compiled.chain_to,
+                             compiled.chain_bits, compiled.stop_passable, compiled.stop_own,
+                             compiled.stop_town, max_visits, max_nontowns,
+                             ptr, stops, chains, split, bits, cap, stop)
+        cut = n > cap or stop[0] != 0
+        n = min(n, cap)
+        if ptr[n] == 0 and n > 0 and stop[0] != 0:
+            # stopped with the buffers full: keep the routes written whole
+            n = int(np.flatnonzero(ptr[1:n + 1])[-1]) + 1 if ptr[1] > 0 else 0
+        if ptr[n] > 0 or n == 0:
+            end = ptr[n]
+            out = (ptr[: n + 1], stops[:end], chains[:end], split[:n], bits[:n])
+            if 2 * n < cap:
+                # a compact copy lets the buffer's unused address space go
+                out = tuple(a.copy() for a in out)
+            return out, cut
+        # the routes are longer than ``avg`` stops on average: room for longer ones
+        avg = min(avg * 2, max(max_visits, 2))
+        cap = room(avg)
+
+
+def _concat(parts, words):
+    if not parts:
+        return (np.zeros(1, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64),
+                np.zeros(0, np.int64), np.zeros((0, words), np.uint64))
+    if len(parts) == 1:
+        return parts[0]
+    ptrs, offset = [np.zeros(1, np.int64)], 0
+    for p in parts:
+        ptrs.append(p[0][1:] + offset)
+        offset += p[0][-1]
+    return (np.concatenate(ptrs), np.concatenate([p[1] for p in parts]),
+            np.concatenate([p[2] for p in parts]), np.concatenate([p[3] for p in parts]),
+            np.concatenate([p[4] for p in parts]))
+
+
+# routes valued per kernel call: short enough for Ctrl-C to be seen between calls
+VALUE_CHUNK = 250_000
+
+
+def _value(compiled, ptr, stops, kinds):
+    from .kernels.values import route_values
+
+    kind_arr = np.array([[min(t.visits, UNLIMITED), min(t.counts, UNLIMITED), min(t.nontowns, UNLIMITED)]
+                         for t in kinds], dtype=np.int64).reshape(-1, 3)
+    ok = np.array([[not names or k.name in names for k in kinds] for names in compiled.bonus_trains],
+                  dtype=np.bool_).reshape(len(compiled.bonus_trains), len(kinds))
+    n = len(ptr) - 1
+
+    def part(a, b):
+        # ptr is absolute into stops, so a slice of it values routes a..b-1
+        return route_values(ptr[a:b + 1], stops, b - a, compiled.stop_value, compiled.stop_town,
+                            compiled.stop_own, compiled.stop_groups, compiled.bonus_required,
+                            compiled.bonus_amount, ok, kind_arr)
+
+    if n <= VALUE_CHUNK:
+        return part(0, n)
+    out = np.empty((n, len(kinds)), dtype=np.int64)
+    bounds = list(range(0, n, VALUE_CHUNK)) + [n]
+    pairs = list(zip(bounds, bounds[1:]))
+    import threading
+
+    for k in range(0, len(pairs), WORKERS):
+        def fill(a, b):
+            out[a:b] = part(a, b)
+
+        threads = [threading.Thread(target=fill, args=ab, daemon=True) for ab in pairs[k:k + WORKERS]]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    return out

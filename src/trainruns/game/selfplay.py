@@ -1,0 +1,135 @@
+"""Seeded random play of a whole game, checking GAME-CONTRACT.md's guarantees after
+every action: money conserved (guarantee 1), shares placed once (2), presidents holding
+the president's certificate (3), tokens within supply and one per company per city
+(5, 7), a finished game's result equal to the players' values (10), and every listed
+action accepted. ``trainruns play selfplay`` plays many such games (on several
+processes or a Dask cluster: :mod:`trainruns.sweep`); the tests use the same checks.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+
+from .game import Game
+
+
+def fill(action, rng):
+    """Concrete values for {"min", "max"} ranges: mostly low amounts, so money lasts."""
+    out = {}
+    for k, v in action.items():
+        if isinstance(v, dict) and "min" in v and "max" in v:
+            lo, hi, step = v["min"], v["max"], v.get("step", 1) or 1
+            n = max(0, (hi - lo) // step)
+            out[k] = lo + step * min(n, int(rng.expovariate(1 / max(1, n / 8 + 1))))
+        else:
+            out[k] = v
+    return out
+
+
+def money(s):
+    total = s["bank"]["cash"] + s.get("escrow", 0)
+    total += sum(p["cash"] + p.get("committed", 0) for p in s["players"])
+    return total + sum(c.get("cash", 0) or 0 for c in s["corporations"])
+
+
+def check_state(s, start, rules=None):
+    """The contract's guarantees 1-3, 5, 7, 10 on one state; returns the problems."""
+    problems = []
+    if money(s) != start:
+        problems.append(f"money {money(s)} != {start}")
+    names = {p["name"] for p in s["players"]}
+    for c in s["corporations"]:
+        sh = c["shares"]
+        placed = sh["ipo"] + sh["market"] + sh["treasury"] + sum(sh["players"].values()) + sum(
+            sh["corporations"].values())
+        if placed != sh["total"]:
+            problems.append(f"{c['id']}: shares {placed} != {sh['total']}")
+        for p in s["players"]:
+            if p["shares"].get(c["id"], 0) != sh["players"].get(p["name"], 0):
+                problems.append(f"{c['id']}: {p['name']} shares disagree")
+        if c["par"] is not None and not c["closed"]:
+            pres = c["president"]
+            if pres not in names or sh["players"].get(pres, 0) < 2:
+                problems.append(f"{c['id']}: president {pres} lacks the president's certificate")
+            # a title whose presidency follows one kind of stock (1831: preferred, 4.7.9)
+            # says so in "president_by"; otherwise all shares count
+            # ("frozen": the title keeps the president whatever is held, 1831 5.4.12)
+            by = c.get("president_by") or {}
+            basis = by.get("preferred", sh["players"]) if by else sh["players"]
+            for other in (names - {pres}) if not by.get("frozen") else ():
+                if basis.get(other, 0) > basis.get(pres, 0):
+                    problems.append(f"{c['id']}: {other} holds more than the president")
+        supply = c.get("token_supply")   # a title with larger supplies states it (1831)
+        if c["tokens_left"] < 0 or len(c["tokens"]) > (supply if supply is not None else {2: 2, 3: 3}.get(
+                len(c["tokens"]) + c["tokens_left"], 3)):
+            problems.append(f"{c['id']}: too many tokens")
+        if c["closed"] and (c["trains"] or c["tokens"]):
+            problems.append(f"{c['id']}: closed but holds trains or tokens")
+    slots = {}
+    for c in s["corporations"]:
+        for t in c["tokens"]:
+            slots.setdefault((t["hex"], t["stop"]), []).append((c["id"], t.get("slot"), t.get("type")))
+    for where, held in slots.items():
+        sites = [(cid, slot) for cid, slot, _ in held if slot is not None]
+        if len(sites) != len(set(s[1] for s in sites)):
+            problems.append(f"{where}: two tokens on one site")
+        # one token of a company per city, or (1831, 5.2.7.6) one of each type
+        if len(held) != len({(cid, kind) for cid, _, kind in held}):
+            problems.append(f"{where}: two tokens of one company")
+    if s["finished"]:
+        res = s["result"] or {}
+        if set(res) != names:
+            problems.append("result does not cover every player")
+        for p in s["players"]:
+            if res.get(p["name"]) != p["value"]:
+                problems.append(f"result of {p['name']} {res.get(p['name'])} != value {p['value']}")
+    return problems
+
+
+def play(title, players, seed, max_actions=3000, check_undo_every=0, on_state=None, variants=(), config=None):
+    """One random game of ``title``; returns (game, problems, actions taken)."""
+    rng = random.Random(seed)
+    game = Game(title, players, seed, variants, config)
+    s = game.to_json()
+    start = money(s)
+    problems = check_state(s, start)
+    n = 0
+    while not game.finished and n < max_actions and not problems:
+        listed = game.actions()
+        if not listed:
+            problems.append(f"no action listed after {n}")
+            break
+        weights = [1.0 if x["type"] == "pass" else 3.0 for x in listed]
+        choice = fill(rng.choices(listed, weights=weights)[0], rng)
+        before = json.dumps(s, sort_keys=True) if check_undo_every and n % check_undo_every == 0 else None
+        try:
+            game.act(choice)
+        except Exception as e:  # a listed action refused, or a crash
+            problems.append(f"listed action {choice} failed at {n}: {type(e).__name__}: {e}")
+            break
+        n += 1
+        s = game.to_json()
+        problems += check_state(s, start)
+        if on_state:
+            problems += on_state(game, s)
+        if before is not None and not problems:
+            game.act({"type": "undo"})
+            if json.dumps(game.to_json(), sort_keys=True) != before:
+                problems.append(f"undo after action {n} does not give the state before it")
+            game.act(choice)
+            s = game.to_json()
+    return game, problems, n
+
+
+def play_one(job: dict) -> dict:
+    """One game of a sweep (``job``: title, players, seed, max_actions, variants,
+    config) as a plain summary: actions taken, finished, the result, the problems, and
+    a digest of the final state (equal digests: the same game)."""
+    game, problems, n = play(job["title"], job["players"], job["seed"], job.get("max_actions", 3000),
+                             variants=job.get("variants", ()), config=job.get("config"))
+    state = game.to_json()
+    digest = hashlib.sha256(json.dumps(state, sort_keys=True).encode()).hexdigest()[:16]
+    return {"seed": job["seed"], "players": len(job["players"]), "actions": n, "finished": game.finished,
+            "result": state.get("result"), "problems": problems, "state_digest": digest}

@@ -1,0 +1,410 @@
+"""1832 mergers ([11]): who may merge, System formation ([11.6]) and takeovers ([11.7]).
+
+- Merger phase: after each stock round in phases 4 and 5 (the phases flagged
+  ``mergers``), and once more, the "last chance", right after the operating turn in which
+  the first 6-train is bought, for two companies of one president only ([11] Merger
+  Phase; [11] Merger Eligibility: none afterwards). Players act in priority order
+  (:mod:`.game_steps.merger`).
+- Eligibility ([11] Merger Eligibility): both companies have operated; each takes part in
+  at most one merger of each type; they reach each other (one company's run of unlimited
+  length reaches a city holding a token of the other, or both have a token in one city);
+  the other president consents (a ``consent`` action).
+- A System ([11.6]) is a new corporation of 20 shares (the 5% unit) made of the two shells:
+  every certificate keeps its number of shares; the initiator, or the first player
+  clockwise from him holding 40% of the two companies, exchanges 40% (his presidents'
+  certificates included) for the System's president's certificate of 4 shares, so each
+  holder keeps his count; a component president's certificate held by someone else is a
+  vice-president's certificate (one certificate of 2 shares). Price: the average of the
+  two prices rounded to the nearest market value (a tie rounds up), placed on the row of
+  the leftmost predecessor and moved down-right along the diagonal to the soft or the
+  hard ledge; par = that price, at most $275. Cash, trains, privates and placed tokens
+  are inherited; a second token in one city goes back to the charter, every token left
+  on the charter costs $100; a second WVCF token goes back to the bank ([7.6]).
+- A takeover ([11.7]): the initiator's company buys every share of the other: players'
+  and open-market shares at the market price, unsold shares at par (to the bank, DIGEST
+  2.10), redeemed shares not at all; the president adds what the treasury lacks. The
+  buyer keeps its type, inherits cash, trains (discarding down to its limit), privates
+  and placed tokens (unplaced ones are discarded; a second token in one city goes back
+  to the charter at $100); the certificate limit moves one column right per shell taken
+  over.
+"""
+
+from __future__ import annotations
+
+from ...game.errors import Refusal
+from ...game.shares import certificates, scaled, seat_order_from, update_president
+from ...game.state import Corporation, corp_key, player_key
+from . import game_moves
+
+
+class MergerRules:
+    # --- the merger phases ([11] Merger Phase) ----------------------------------------------
+
+    def merger_phase(self):
+        """The merger round after a stock round in phases 4 and 5, when some player has a
+        merger to propose; else none ([11]: "this phase is skipped")."""
+        from .game_steps.merger import MergerRound
+
+        if not self.phases.has(self.state.phase, "mergers"):
+            return None
+        if not any(self.merger_proposals(p.name, last_chance=False) for p in self.state.players):
+            return None
+        return MergerRound(self.game, self.priority)
+
+    def start_last_chance(self):
+        """[11] Merger Phase: the first 6-train opens one last merger phase after the
+        buying company's turn (:meth:`last_chance_turns`)."""
+        t = self.state.title_state
+        if t.get("last_chance") is None:
+            t["last_chance"] = "pending"
+
+    def last_chance_turns(self):
+        """The turns of the last-chance merger phase, once, in priority order (players
+        presiding two companies that may merge); the operating round runs them before its
+        next company."""
+        from .game_steps.merger import MergerTurn
+
+        t = self.state.title_state
+        if t.get("last_chance") != "pending":
+            return []
+        t["last_chance"] = "done"
+        order = [self.priority] + seat_order_from(self.state, self.priority)
+        turns = [MergerTurn(self.game, p, last_chance=True) for p in order
+                 if self.merger_proposals(p, last_chance=True)]
+        if turns:
+            self.state.event("merger_phase", last_chance=True)
+        return turns
+
+    # --- eligibility ([11] Merger Eligibility) ------------------------------------------------
+
+    def _mergeable(self):
+        return [c for c in self.state.corporations
+                if c.started and c.capitalised and c.operated and c.cell is not None]
+
+    @staticmethod
+    def merger_kinds(c) -> list:
+        return c.extra.setdefault("merger_kinds", [])
+
+    def connected(self, x, y) -> bool:
+        """[11] Merger Eligibility: a run of unlimited length of one company reaches a city
+        with a token of the other, or both have a token in one city."""
+        tx, ty = set(x.tokens), set(y.tokens)
+        if tx & ty:
+            return True
+        for a, b in ((x, ty), (y, tx)):
+            if a.tokens and game_moves.reached_stops(self.position(a.id, trains=[])) & b:
+                return True
+        return False
+
+    def exchanger(self, x, y, initiator):
+        """[11.6] System Presidency: the initiator, or the first player clockwise from
+        him, holding 40% (4 shares) of the two companies; None if nobody does."""
+        need = 2 * self.shares["president"]
+        for name in [initiator] + seat_order_from(self.state, initiator):
+            if x.held(player_key(name)) + y.held(player_key(name)) >= need:
+                return name
+        return None
+
+    def free_system(self):
+        used = {c.id for c in self.state.corporations}
+        return next((sid for sid in self._system_ids() if sid not in used), None)
+
+    def system_id(self, name):
+        """A System's id from its id or letter (AMTK or A), None if there is none."""
+        for d in self._systems_data():
+            if str(name).lower() in [d["id"].lower(), *(x.lower() for x in d.get("aliases", []))]:
+                return d["id"]
+        return None
+
+    def _system_ids(self):
+        return [x["id"] for x in self._systems_data()]
+
+    def _systems_data(self):
+        from .game import _data
+
+        return _data("companies.json")["systems"]
+
+    def takeover_cost(self, x, y) -> int:
+        """[11.7] players' and open-market shares at the market price, unsold shares at
+        par; shares the company redeemed are its own assets and are not bought."""
+        price = self.market.price(y.cell)
+        cost = 0
+        for holder, n in y.shares.items():
+            if holder == "ipo":
+                cost += n * self.ipo_price(y)
+            elif holder != "treasury":
+                cost += n * price
+        return cost
+
+    def merger_proposals(self, player, last_chance, declined=()) -> list[dict]:
+        """Every merger ``player`` may propose now for a company he presides ([11]):
+        ``{"type": "merge", "player", "corporation" (his company, the initiator's),
+        "with", "kind": "system" | "takeover", "system"}``."""
+        cands = self._mergeable()
+        out = []
+        sid = self.free_system()
+        for x in cands:
+            if x.president != player:
+                continue
+            for y in cands:
+                if y is x or (last_chance and y.president != player):
+                    continue
+                kinds = []
+                if (sid and not x.extra.get("system") and not y.extra.get("system")
+                        and "system" not in self.merger_kinds(x) and "system" not in self.merger_kinds(y)
+                        and not (y.president == player and y.id < x.id)   # one proposal per pair
+                        and self.exchanger(x, y, player)):
+                    kinds.append("system")
+                if "takeover" not in self.merger_kinds(x) and "takeover" not in self.merger_kinds(y) and \
+                        x.cash + self.state.player[player].cash >= self.takeover_cost(x, y):
+                    kinds.append("takeover")
+                kinds = [k for k in kinds if (x.id, y.id, k) not in declined]
+                if not kinds or not self.connected(x, y):
+                    continue
+                for k in kinds:
+                    a = {"type": "merge", "player": player, "corporation": x.id, "with": y.id, "kind": k}
+                    if k == "system":
+                        a["system"] = sid
+                    out.append(a)
+        return out
+
+    # --- System formation ([11.6]) --------------------------------------------------------------
+
+    def system_cell(self, x, y):
+        """[11.6] New Share Price: the cell of the System's token."""
+        market = self.market
+        avg2 = market.price(x.cell) + market.price(y.cell)   # twice the average
+        values = sorted({p for row in market.rows for p, _k in row})
+        price = min(values, key=lambda v: (abs(2 * v - avg2), -v))   # a tie rounds up
+        row = min((x.cell, y.cell), key=lambda cell: (cell[1], cell[0]))[0]
+        cells = [(r, c) for r, cells in enumerate(market.rows) for c, (p, _k) in enumerate(cells) if p == price]
+        # the box of that price on the leftmost predecessor's row, or (a row without it)
+        # the one of the diagonal nearest to that row
+        start = min(cells, key=lambda cell: (abs(cell[0] - row), cell[0]))
+        return self._slide(start)
+
+    def _slide(self, cell):
+        """Down and to the right along the diagonal (same price) until the soft ledge or
+        the hard ledge, whichever comes first ([11.6] New Share Price)."""
+        market = self.market
+        r, c = cell
+        below = "i" in market.kinds(cell)
+        while True:
+            nxt = (r + 1, c + 1)
+            if not market.exists(nxt) or market.price(nxt) != market.price((r, c)):
+                return (r, c)   # the hard ledge
+            if not below and "i" in market.kinds(nxt):
+                return (r, c)   # the soft ledge
+            r, c = nxt
+
+    def system_par(self, cell) -> int:
+        """[11.6] the par follows the new share price; above $275 it is $275."""
+        return min(self.market.price(cell), self.data["mergers"]["system_par_max"])
+
+    def form_system(self, x, y, initiator, sid):
+        """[11.6] Two companies become System ``sid`` (module docstring)."""
+        s = self.state
+        info = next(d for d in self._systems_data() if d["id"] == sid)
+        pres = self.exchanger(x, y, initiator)
+        cell = self.system_cell(x, y)
+        supply = len(x.token_costs) + len(y.token_costs)
+        sysc = Corporation(id=sid, name=info["name"], home=x.home, home_stop=x.home_stop,
+                           token_costs=[], total_shares=x.total_shares + y.total_shares,
+                           par=self.system_par(cell), cell=cell, floated=True, capitalised=True,
+                           operated=True, president=pres,
+                           extra={"system": True, "shells": info.get("shells", 2), "components": [x.id, y.id],
+                                  "merger_kinds": ["system"]})
+        # every certificate keeps its shares: 40% exchanged for the 4-share president's
+        # certificate leaves each holder's count as it was
+        for c in (x, y):
+            for holder, n in c.shares.items():
+                sysc.shares[holder] = sysc.shares.get(holder, 0) + n
+        vp = {}
+        for c in (x, y):
+            if c.president != pres:
+                vp[c.id] = c.president   # [11.6] a vice-president's certificate
+        sysc.extra["vice_presidents"] = vp
+        s.corporations.append(sysc)
+        s.corp[sid] = sysc
+        for name in [sid, *info.get("aliases", [])]:
+            self._aliases[name.lower()] = sid
+        self.market.place(sid, cell)
+        tokens, returned = self._merged_tokens(x.tokens, y.tokens, sid)
+        sysc.tokens = tokens
+        # [11.6] System Company Tokens: all remaining tokens cost $100
+        sysc.token_costs = [0] * len(tokens) + [self.data["mergers"]["system_token_cost"]] * (supply - len(tokens))
+        for c in (x, y):
+            self._hand_over(c, sysc)
+            c.extra["merged_into"] = sid
+            self.merger_kinds(c).append("system")
+            self._retire(c)
+        s.event("system", system=sid, companies=[x.id, y.id], president=pres, price=self.market.price(cell),
+                par=sysc.par, returned_tokens=returned)
+        s.title_state.setdefault("systems", []).append(
+            {"system": sid, "companies": [x.id, y.id], "price": self.market.price(cell), "par": sysc.par})
+        update_president(s, sysc)   # [11.6] a player holding more takes it ([5.5])
+        return sysc
+
+    def _merged_tokens(self, mine, theirs, cid):
+        """Placed tokens of both, in order; a second one in a city goes back to the charter."""
+        out, returned = list(mine), []
+        for t in theirs:
+            if t in out:
+                returned.append({"hex": t[0], "stop": t[1]})
+                self.state.event("token_returned", corporation=cid, hex=t[0], stop=t[1])
+            else:
+                out.append(t)
+        return out, returned
+
+    def _hand_over(self, c, to):
+        """Cash, trains, privates and the WVCF and special tokens of ``c`` go to ``to``
+        ([11.6] System Assets, [11.7] Post-merger Assets)."""
+        s = self.state
+        if c.cash:
+            s.pay(corp_key(c.id), corp_key(to.id), c.cash)
+        to.trains.extend(c.trains)
+        c.trains = []
+        for x in s.privates:
+            if x.owner == corp_key(c.id):
+                x.owner = corp_key(to.id)
+        t = s.title_state
+        if c.id in t["coal_holders"]:
+            t["coal_holders"].remove(c.id)
+            if to.id in t["coal_holders"]:
+                t["coal_tokens_left"] += 1   # [7.6] the second WVCF token goes back to the bank
+                s.event("coal_token_returned", corporation=to.id)
+            else:
+                t["coal_holders"].append(to.id)
+        for kind in ("cotton", "port"):
+            if t.get(kind) and t[kind].get("corporation") == c.id:
+                t[kind]["corporation"] = to.id
+        if t.get("london") == c.id:
+            t["london"] = to.id
+
+    def _retire(self, c):
+        """A company whose shell went into another: no shares, tokens or trains left."""
+        self.market.remove(c.id, c.cell)
+        c.shares = {}
+        c.tokens = []
+        c.trains = []
+        c.president = None
+        c.closed = True
+
+    # --- takeovers ([11.7]) -----------------------------------------------------------------------
+
+    def take_over(self, x, y):
+        s = self.state
+        cost = self.takeover_cost(x, y)
+        price = self.market.price(y.cell)
+        if cost > x.cash:
+            short = cost - x.cash
+            s.pay(player_key(x.president), corp_key(x.id), short)
+            s.event("contribution", corporation=x.id, player=x.president, amount=short)
+        for holder, n in sorted(y.shares.items()):
+            if holder == "treasury":
+                continue
+            amount = n * (self.ipo_price(y) if holder == "ipo" else price)
+            dst = holder if holder.startswith(("player:", "corp:")) else "bank"
+            if amount:
+                s.pay(corp_key(x.id), dst, amount)
+        tokens, returned = self._merged_tokens(x.tokens, y.tokens, x.id)
+        own_left = x.token_costs[len(x.tokens):]
+        x.tokens = tokens
+        x.token_costs = [0] * len(tokens) + own_left + [self.data["mergers"]["system_token_cost"]] * len(returned)
+        self._hand_over(y, x)
+        shells = y.extra.get("shells", 1)
+        y.extra["taken_over_by"] = x.id
+        self.merger_kinds(x).append("takeover")
+        self.merger_kinds(y).append("takeover")
+        x.extra.setdefault("took_over", []).append(y.id)
+        self._retire(y)
+        s.event("takeover", corporation=x.id, company=y.id, cost=cost, shells=shells, returned_tokens=returned)
+        s.title_state.setdefault("takeovers", []).append({"corporation": x.id, "company": y.id, "cost": cost})
+        self.queue_discards(x)   # [11.7] extra trains to the open market, president's choice
+
+    # --- after a merger in the last-chance phase ([11] Merged Company Operations) ---------------
+
+    def after_merger(self, merged, parts):
+        """In an operating round: a merged company whose part already operated this round
+        does not operate again; if neither did, it operates in share price order."""
+        r = self.game.round
+        if r.kind != "operating":
+            return
+        waiting = all(p in r.order for p in parts)
+        r.order = [c for c in r.order if c not in parts and c is not merged]
+        if waiting:
+            r.order = self.price_order(r.order + [merged])
+
+    # --- the certificate limit ([5.4], [11.6], [11.7]) ----------------------------------------------
+
+    def limit_columns(self) -> int:
+        """Table 2 columns to the right: one per closed company ([5.1.1]), one per shell
+        taken over ([11.7]); a System's formation moves none ([11.6])."""
+        return sum(c.extra.get("shells", 1) for c in self.state.corporations
+                   if c.closed and not c.extra.get("merged_into"))
+
+    def certificates_held(self, c, name) -> int:
+        """[5.4] the certificates of ``c`` ``name`` holds: a president's certificate is one
+        (4 shares in a System), and so is a vice-president's certificate (2 shares, [11.6])."""
+        n = certificates(c, name, scaled(self.shares, c, "president"))
+        vps = sum(1 for holder in c.extra.get("vice_presidents", {}).values() if holder == name)
+        if vps:
+            own = c.held(player_key(name)) - (scaled(self.shares, c, "president") if c.president == name else 0)
+            n -= min(vps, own // self.shares["president"])
+        return n
+
+    # --- the state JSON -------------------------------------------------------------------------------
+
+    def merger_json(self, c) -> dict:
+        out = {}
+        e = c.extra
+        if e.get("system"):
+            out["system"] = {"components": list(e["components"]), "shells": e["shells"],
+                             "vice_presidents": dict(e.get("vice_presidents", {}))}
+        if c.extra.get("system") or e.get("took_over"):
+            out["token_supply"] = len(c.token_costs)
+        if e.get("merged_into"):
+            out["merged_into"] = e["merged_into"]
+        if e.get("taken_over_by"):
+            out["taken_over_by"] = e["taken_over_by"]
+        if e.get("took_over"):
+            out["took_over"] = list(e["took_over"])
+        return out
+
+    def mergers_state_json(self) -> dict:
+        t = self.state.title_state
+        return {"systems": [dict(x) for x in t.get("systems", [])],
+                "takeovers": [dict(x) for x in t.get("takeovers", [])],
+                "last_chance": t.get("last_chance")}
+
+
+def check_merge_refusal(rules, a, listed):
+    """The rule a refused ``merge`` breaks, for its message."""
+    s = rules.state
+    x = s.corp.get(a["corporation"])
+    y = s.corp.get(a.get("with"))
+    if x is None or y is None or x is y:
+        return "merger.partner", "a merger joins two different public companies [11]"
+    if x.president != a["player"]:
+        return "merger.initiator", f"{a['player']} does not preside {x.id}: the initiator proposes for his company [11]"
+    for c in (x, y):
+        if not (c.started and c.capitalised and c.operated):
+            return "merger.eligibility", f"{c.id} has not operated: a company must operate before it merges [11]"
+    if a["kind"] not in ("system", "takeover"):
+        return "merger.kind", "a merger is a 'system' formation or a 'takeover' [11] Merger Types"
+    if a["kind"] in rules.merger_kinds(x) or a["kind"] in rules.merger_kinds(y):
+        return "merger.once", f"a company takes part in one merger of each type [11] Merger Eligibility"
+    if a["kind"] == "system" and (x.extra.get("system") or y.extra.get("system")):
+        return "merger.system", "a System is formed from two 10-share companies [11.6]"
+    if a["kind"] == "system" and not rules.exchanger(x, y, a["player"]):
+        return "merger.presidency", "nobody holds 40% of the two companies for the System's president's " \
+                                    "certificate [11.6] System Presidency"
+    if a["kind"] == "takeover" and x.cash + s.player[a["player"]].cash < rules.takeover_cost(x, y):
+        return "merger.cash", f"{x.id} and its president cannot pay ${rules.takeover_cost(x, y)} for the " \
+                              f"shares of {y.id} [11.7]"
+    if not rules.connected(x, y):
+        return "merger.connection", f"{x.id} and {y.id} do not reach each other [11] Merger Eligibility"
+    return "merger.illegal", "that merger is not allowed now [11]"
+
+
+__all__ = ["MergerRules", "check_merge_refusal", "Refusal"]

@@ -1,0 +1,157 @@
+"""The daemon (trainruns.daemon; docs/daemon.md): `trainruns solve --daemon` gives the
+output and exit status of the in-process command, the time limit counting from the
+client's start; it falls back to in-process when no daemon answers (none yet, a stale
+socket left by a dead one, a folder another user could reach) and starts one on demand.
+
+The expected answers are the in-process command's own (and, where the position carries
+one, its ``expected_revenue``): the daemon must not change an answer."""
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+import pytest
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+KO = os.path.join(ROOT, "fixtures", "real", "1889-3-6-KO-160.json")        # expected_revenue 160
+BROWN = os.path.join(ROOT, "fixtures", "1832", "12-phase8-last-values-brown-cities.json")
+T1831 = os.path.join(ROOT, "fixtures", "1831", "example.json")
+COMMAND = [sys.executable, "-m", "trainruns"]
+
+
+def _run(args, env, cwd=ROOT):
+    p = subprocess.run(COMMAND + args, env=env, cwd=cwd, capture_output=True, text=True, timeout=600)
+    return p.returncode, p.stdout, p.stderr
+
+
+def _status(env):
+    code, out, _ = _run(["daemon", "status", "--json"], env)
+    return code, json.loads(out)
+
+
+def _without_times(out):
+    """A JSON answer without its seconds (the only field that may differ run to run)."""
+    data = json.loads(out)
+    data.pop("seconds", None)
+    return data
+
+
+@pytest.fixture(scope="module")
+def runtime():
+    folder = tempfile.mkdtemp(prefix="trainruns-test-daemon-")
+    os.chmod(folder, 0o700)
+    env = dict(os.environ, XDG_RUNTIME_DIR=folder, TRAINRUNS_DAEMON_IDLE="120")
+    env.pop("TRAINRUNS_DAEMON", None)
+    yield env
+    _run(["daemon", "stop"], env)
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def daemon(runtime):
+    code, out, err = _run(["daemon", "start"], runtime)
+    assert code == 0, err
+    return runtime
+
+
+def test_status_without_a_daemon_is_a_negative_verdict(runtime):
+    env = dict(runtime, XDG_RUNTIME_DIR=tempfile.mkdtemp(prefix="trainruns-none-"))
+    os.chmod(env["XDG_RUNTIME_DIR"], 0o700)
+    code, status = _status(env)
+    assert code == 1 and status["running"] is False
+
+
+@pytest.mark.parametrize("path", [KO, BROWN, T1831])
+def test_daemon_answers_what_the_command_answers(daemon, path):
+    code_in, out_in, err_in = _run(["solve", "--json", "--quiet", path], daemon)
+    served = _status(daemon)[1]["served"]
+    code_d, out_d, err_d = _run(["solve", "--daemon", "--json", "--quiet", path], daemon)
+    assert (code_d, err_d) == (code_in, err_in) == (0, "")
+    assert _without_times(out_d) == _without_times(out_in)
+    assert _status(daemon)[1]["served"] == served + 1  # the daemon answered, not a fallback
+    expected = json.load(open(path)).get("expected_revenue")
+    if expected is not None:
+        assert json.loads(out_d)["revenue"] == expected
+
+
+def test_environment_variable_asks_for_the_daemon_and_the_table_is_the_same(daemon):
+    served = _status(daemon)[1]["served"]
+    code_d, out_d, _ = _run(["solve", "--quiet", KO], dict(daemon, TRAINRUNS_DAEMON="1"))
+    code_in, out_in, _ = _run(["solve", "--quiet", KO], daemon)
+    assert code_d == code_in == 0
+    # the table's last line holds the milliseconds; the rest is the same run
+    assert out_d.splitlines()[:-1] == out_in.splitlines()[:-1]
+    assert _status(daemon)[1]["served"] == served + 1
+
+
+def test_bad_input_gives_the_same_line_and_exit_status(daemon, tmp_path):
+    """CONTRACT.md: bad input is exit 2 with one line on stderr; the working folder is
+    the client's (a relative path is read where the client runs)."""
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"title": "1832", "phase": ')
+    for args in (["solve", "bad.json"], ["solve", "missing.json"], ["solve", "--time-limit", "0", KO]):
+        got = _run(args[:1] + ["--daemon"] + args[1:], daemon, cwd=tmp_path)
+        want = _run(args, daemon, cwd=tmp_path)
+        assert got == want
+        assert got[0] == 2 and len(got[2].strip().splitlines()) == 1
+
+
+def test_time_limit_counts_from_the_client_start(daemon):
+    """A bounded answer keeps its promise: proven or not, it comes within the limit's
+    overshoot (trainruns.limits), and its revenue is that of the proven answer here."""
+    code, out, _ = _run(["solve", "--daemon", "--json", "--time-limit", "30", KO], daemon)
+    assert code == 0 and json.loads(out)["revenue"] == 160
+
+
+def test_stale_socket_falls_back_and_a_daemon_starts_on_demand(runtime):
+    """A socket file whose daemon died: the command answers in-process (the same
+    answer), and a new daemon is started for the next command."""
+    env = dict(runtime, XDG_RUNTIME_DIR=tempfile.mkdtemp(prefix="trainruns-stale-"))
+    os.chmod(env["XDG_RUNTIME_DIR"], 0o700)
+    folder = os.path.join(env["XDG_RUNTIME_DIR"], "trainruns")
+    os.mkdir(folder, 0o700)
+    dead = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    dead.bind(os.path.join(folder, "daemon.sock"))
+    dead.close()  # the file stays, nobody listens: connecting is refused
+    try:
+        code, out, err = _run(["solve", "--daemon", "--json", "--quiet", KO], env)
+        assert code == 0 and err == ""
+        assert json.loads(out)["revenue"] == 160
+        deadline = time.monotonic() + 300
+        while _status(env)[0] != 0 and time.monotonic() < deadline:
+            time.sleep(0.5)
+        code, status = _status(env)
+        assert code == 0 and status["served"] == 0
+        code, out2, _ = _run(["solve", "--daemon", "--json", "--quiet", KO], env)
+        assert _without_times(out2) == _without_times(out) and _status(env)[1]["served"] == 1
+    finally:
+        _run(["daemon", "stop"], env)
+
+
+def test_a_folder_others_can_reach_is_not_used(runtime, tmp_path):
+    """The socket folder must be the user's alone (0700): otherwise no daemon, a
+    warning, and the in-process answer."""
+    os.chmod(tmp_path, 0o700)
+    folder = tmp_path / "trainruns"
+    folder.mkdir()
+    os.chmod(folder, 0o755)
+    env = dict(runtime, XDG_RUNTIME_DIR=str(tmp_path))
+    code, out, err = _run(["solve", "--daemon", "--json", "--quiet", KO], env)
+    assert code == 0 and json.loads(out)["revenue"] == 160
+    assert "not using the daemon" in err and len(err.strip().splitlines()) == 1
+    assert not (folder / "daemon.sock").exists()
+
+
+def test_code_changed_since_the_daemon_started_is_not_answered_by_it(daemon, monkeypatch):
+    """A daemon that loaded other code refuses the command (the client runs it itself)."""
+    from trainruns.daemon import client
+
+    monkeypatch.setenv("XDG_RUNTIME_DIR", daemon["XDG_RUNTIME_DIR"])
+    monkeypatch.setattr(client, "fingerprint", lambda: "other code")
+    monkeypatch.setattr(client, "start_daemon", lambda path=None: None)
+    assert client.forward(["solve", "--quiet", KO], time.perf_counter()) is None

@@ -1,0 +1,63 @@
+"""What a command loads (issue 20): a plain solve imports neither OR-Tools, matplotlib
+nor networkx (they serve other engines and commands), `--help` and `--version` not even
+numpy, and the daemon's thin client nothing beyond the standard library. Checked in a
+fresh interpreter, on sys.modules after the command ran."""
+
+import ast
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+KO = os.path.join(ROOT, "fixtures", "real", "1889-3-6-KO-160.json")
+T1832 = os.path.join(ROOT, "fixtures", "1832", "12-phase8-last-values-brown-cities.json")
+T1831 = os.path.join(ROOT, "fixtures", "1831", "example.json")
+HEAVY = ("ortools", "matplotlib", "networkx", "distributed", "dask")
+
+PROBE = """
+import io, json, sys, contextlib
+from trainruns.cli import main
+out = io.StringIO()
+with contextlib.redirect_stdout(out):
+    try:
+        code = main({argv!r})
+    except SystemExit as e:
+        code = e.code
+roots = sorted({{m.split(".")[0] for m in sys.modules}})
+print(json.dumps({{"code": code, "out": out.getvalue(), "roots": roots}}))
+"""
+
+
+def _probe(argv):
+    p = subprocess.run([sys.executable, "-c", PROBE.format(argv=argv)], capture_output=True, text=True,
+                       timeout=600, cwd=ROOT)
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("path", [KO, T1832, T1831])
+def test_a_plain_solve_loads_no_other_engine(path):
+    got = _probe(["solve", "--json", "--quiet", path])
+    assert got["code"] == 0
+    assert json.loads(got["out"])["optimal"] is True
+    assert "numba" in got["roots"]  # (the probe sees real imports: the search ran)
+    assert [m for m in HEAVY if m in got["roots"]] == []
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["--version"], ["solve", "--help"]])
+def test_help_and_version_load_no_search(argv):
+    got = _probe(argv)
+    assert got["code"] == 0 and "trainruns" in got["out"]
+    assert [m for m in ("numpy", "numba", "jsonschema") + HEAVY if m in got["roots"]] == []
+
+
+def test_the_daemon_client_loads_only_the_standard_library():
+    code = ("import sys; sys.argv = ['trainruns', 'solve', '--daemon', 'x.json']\n"
+            "from trainruns.daemon import client\n"
+            "import trainruns.cli\n"
+            "print(sorted({m.split('.')[0] for m in sys.modules}))")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    roots = ast.literal_eval(p.stdout)
+    assert [m for m in ("numpy", "numba", "jsonschema", "json", "argparse") if m in roots] == []
