@@ -20,7 +20,7 @@ import time
 import pytest
 
 from trainruns.generate import board_1831
-from trainruns.position import load_position
+from trainruns.load import load_position
 from trainruns.search import solve
 from trainruns.titles.g1831 import model as model_1831
 
