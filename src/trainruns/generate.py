@@ -177,3 +177,128 @@ def hard_board(seed, n_hexes=45, trains=("8", "6", "5"), own_tokens=4):
                          dense=True, own_tokens=own_tokens, offboards=3, max_exits=6)
     board["source"] = f"trainruns.generate.hard_board(seed={seed}, n_hexes={n_hexes})"
     return board
+
+
+# 1831 at full size: the named cities of the printed map that have special rules, by
+# role (the printed map is not public, docs/gaps.md: positions are invented)
+_CITIES_1831 = ("New York", "Cleveland", "Buffalo", "White Plains", "Long Island West", "Long Island East",
+                "Baltimore", "Washington", "Delaware", "Philadelphia", "Wilmington")
+
+
+def board_1831(seed, n_hexes=48, own_tokens=None, rights=True):
+    """A late-game 1831 position the size of the printed map, invented: ``n_hexes``
+    hexes of dense brown track, about 40% of them cities with typed sites
+    (5.2.3.9); New York, Cleveland and Buffalo each with a red extension hex (5.2.3.10);
+    the Delaware large city, revisited once the run has been to Philadelphia and
+    Wilmington (5.6.2.1); both commuter runs (5.6.7), the corporation holding a Station
+    in every city of them; 11-13 of its tokens (``own_tokens``); phase 9 and the trains
+    9S, 12MX, 7YD, 7S; with ``rights``, a bought track right half the time (5.5).
+    Other corporations' tokens fill some cities, which then block (5.6.2)."""
+    rng = random.Random(seed)
+    cells = _grow_region(rng, n_hexes)
+    have = set(cells)
+    edges = set()
+    for c in cells:
+        for e in _open_sides(c, have):
+            dx, dy = _FLAT[e]
+            nb = (c[0] + dx, c[1] + dy)
+            if c < nb and rng.random() < 0.75:
+                edges.add((c, e))
+                edges.add((nb, (e + 3) % 6))
+    cells_by_track = [c for c in cells if any((c, e) in edges for e in range(6))]
+    order = list(cells_by_track)
+    rng.shuffle(order)
+    role, extension = {}, {}
+    for name in _CITIES_1831:
+        for c in order:
+            if c in role or c in extension:
+                continue
+            if name in ("New York", "Cleveland", "Buffalo"):
+                # a neighbour becomes its red extension, joined to it by track
+                free = [e for e in _open_sides(c, have)
+                        if (c[0] + _FLAT[e][0], c[1] + _FLAT[e][1]) not in role
+                        and (c[0] + _FLAT[e][0], c[1] + _FLAT[e][1]) not in extension]
+                if not free:
+                    continue
+                e = rng.choice(free)
+                nb = (c[0] + _FLAT[e][0], c[1] + _FLAT[e][1])
+                edges.add((c, e))
+                edges.add((nb, (e + 3) % 6))
+                extension[nb] = c
+            role[c] = name
+            break
+    ids = {c: _hex_id(*c) for c in cells}
+    named = {name: ids[c] for c, name in role.items()}
+    hexes, cities = [], []
+    for c in cells:
+        sides = [e for e in range(6) if (c, e) in edges]
+        hid = ids[c]
+        if c in extension:
+            hexes.append({"id": hid, "name": role[extension[c]] + " (red)", "part_of": ids[extension[c]],
+                          "stops": [{"kind": "city", "slot_types": [rng.choice(["station", "yard"])]}],
+                          "paths": [[e, "s0"] for e in sides]})
+            cities.append(hid)
+        elif c in role or (sides and rng.random() < 0.4):
+            big = role.get(c) in ("New York", "Delaware", "Cleveland", "Buffalo", "Baltimore")
+            types = ["station", "yard"] + [rng.choice(["station", "yard"]) for _ in range(rng.randint(0, 2 if big else 1))]
+            rng.shuffle(types)
+            h = {"id": hid, "stops": [{"kind": "city", "value": rng.choice([50, 60, 70, 80] if big else [20, 30, 40, 50]),
+                                       "slot_types": types}], "paths": [[e, "s0"] for e in sides]}
+            if c in role:
+                h["name"] = role[c]
+            if role.get(c) == "Delaware":
+                h["revisit_after"] = [named["Philadelphia"], named["Wilmington"]]
+            hexes.append(h)
+            cities.append(hid)
+        else:
+            paths, junctions = _track_paths(rng, sides, True)
+            h = {"id": hid, "stops": [], "paths": paths}
+            if junctions:
+                h["junctions"] = junctions
+            hexes.append(h)
+    types = {h["id"]: h["stops"][0]["slot_types"] for h in hexes if h["stops"]}
+    group = {h["id"]: h.get("part_of", h["id"]) for h in hexes if h["stops"]}
+    taken, tokens, held = set(), [], set()
+
+    def place(hid, corp, kind=None):
+        slots = [j for j, t in enumerate(types[hid]) if (hid, j) not in taken and (kind is None or t == kind)]
+        # one token of each type per corporation in a city (its extension included)
+        slots = [j for j in slots if (corp, group[hid], types[hid][j]) not in held]
+        if not slots:
+            return False
+        j = rng.choice(slots)
+        taken.add((hid, j))
+        held.add((corp, group[hid], types[hid][j]))
+        tokens.append({"hex": hid, "stop": 0, "corporation": corp, "slot": j})
+        return True
+
+    commuter = [["White Plains", "New York", "Long Island West", "Long Island East", "Long Island West", "New York"],
+                ["Baltimore", "Washington"]]
+    for name in sorted({n for run in commuter for n in run}):
+        place(named[name], CORP, "station")
+    want = own_tokens if own_tokens is not None else rng.randint(11, 13)
+    others = [h for h in cities if h not in named.values()] + [named[n] for n in _CITIES_1831[:3]]
+    rng.shuffle(others)
+    for hid in others:
+        if len(tokens) >= want:
+            break
+        place(hid, CORP)
+    # other corporations: some cities full (they block), some with a site left
+    for hid in cities:
+        if rng.random() < 0.3:
+            for corp in ("B", "C", "D"):
+                if rng.random() < 0.6:
+                    place(hid, corp)
+    track_rights = []
+    if rights and rng.random() < 0.5:
+        foreign = [t for t in tokens if t["corporation"] != CORP and types[t["hex"]][t["slot"]] == "station"]
+        if foreign:
+            t = rng.choice(foreign)
+            track_rights.append({"hex": t["hex"], "stop": 0, "slot": t["slot"]})
+    return {"title": "1831", "phase": "9", "corporation": CORP, "trains": ["9S", "12MX", "7YD", "7S"],
+            "map": {"layout": "flat", "hexes": hexes,
+                    "commuter_runs": [{"name": " - ".join(commuter[0][:4]), "cycle": [named[n] for n in commuter[0]]},
+                                      {"name": "Baltimore - Washington", "cycle": [named[n] for n in commuter[1]],
+                                       "any_start": True}]},
+            "tokens": tokens, "track_rights": track_rights,
+            "source": f"trainruns.generate.board_1831(seed={seed}, n_hexes={n_hexes})"}

@@ -14,9 +14,16 @@ from __future__ import annotations
 import numpy as np
 
 
-def commuter_paths(ctx, max_size):
+class TooManySteps(Exception):
+    """The walk took more steps than it was given: too many legs to list."""
+
+
+def commuter_paths(ctx, max_size, max_steps=None):
     """Every commuter run of up to ``max_size`` visits that runs to some city twice
-    (shorter ones are ordinary routes). Yields (stops, chains, bits, visit flags)."""
+    (shorter ones are ordinary routes). Yields (stops, chains, visit flags, bits).
+    After ``max_steps`` steps of the walk (None: no limit) it raises TooManySteps:
+    on a dense map the legs, passing cities freely, are too many to list."""
+    steps = [0, max_steps]
     if max_size < 5:
         return
     comp = ctx.compiled
@@ -33,10 +40,10 @@ def commuter_paths(ctx, max_size):
         for rot in starts:
             seq = [cycle[(rot + i) % len(cycle)] for i in range(max_size)]
             for root in station_at[seq[0]]:
-                yield from _walk(ctx, seq, members, root, first_repeat, max_size)
+                yield from _walk(ctx, seq, members, root, first_repeat, max_size, steps)
 
 
-def _walk(ctx, seq, members, root, first_repeat, max_size):
+def _walk(ctx, seq, members, root, first_repeat, max_size, steps):
     """Depth-first over the legs. A visit to a city is entered at one of its stops and
     may move on to its other stops (a city and its red extension are one city: "part of
     the same hex", 5.2.3.10) until it runs to one Station there; it leaves the city only
@@ -48,6 +55,9 @@ def _walk(ctx, seq, members, root, first_repeat, max_size):
     # the city entered last, whether the current visit has run to its Station)
     stack = [([root], [], [True], np.zeros(comp.words, np.uint64), frozenset(), 1, {root}, True)]
     while stack:
+        steps[0] += 1
+        if steps[1] is not None and steps[0] > steps[1]:
+            raise TooManySteps
         stops, chains, visit, bits, passed, n, here_set, done = stack.pop()
         here = stops[-1]
         gh = ctx.stop_group[here]

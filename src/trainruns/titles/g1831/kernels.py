@@ -34,12 +34,13 @@ def _toggle(dst, a):
 
 @nb.njit(cache=True)
 def token_paths(root, adj_ptr, adj_chain, chain_to, chain_bits, chain_und, stop_group, stop_pass,
-                stop_own, rev_a, rev_b, out_ptr, out_stops, out_chains, out_bits, limit, cut):
+                stop_own, rev_a, rev_b, out_ptr, out_stops, out_chains, out_bits, limit, steps_limit, cut):
     """Fill the buffers with the paths found from ``root``; return how many there are
-    (more than the buffers hold means: call again with larger buffers). With ``limit``
-    above 0 the search stops after that many steps forward (``cut[0]`` then True; the
-    paths found so far, in its fixed order, are kept: a bound on work that does not
-    depend on the clock).
+    (more than the buffers hold means: call again with larger buffers). Past ``limit``
+    paths it stops counting and returns ``limit + 1``: too many to list. With
+    ``steps_limit`` above 0 the search stops after that many steps forward (``cut[0]``
+    then True; the paths found so far, in its fixed order, are kept: a bound on work
+    that does not depend on the clock, for the game's runs).
 
     A path enters a city group once; stops of one group are entered one after the other
     (a city and its red extension, 5.2.3.10). A group with ``rev_a >= 0`` (Delaware) may
@@ -110,7 +111,9 @@ def token_paths(root, adj_ptr, adj_chain, chain_to, chain_bits, chain_und, stop_
                     else:
                         overflow = True
                     n += 1
-                if limit > 0 and steps >= limit:
+                    if n > limit:
+                        return n
+                if steps_limit > 0 and steps >= steps_limit:
                     cut[0] = True
                     return n
                 break
@@ -330,7 +333,7 @@ def warm_up():
     one_bit = np.zeros((1, 1), np.uint64)
     flag = np.ones(1, np.bool_)
     token_paths(0, np.zeros(2, np.int64), z, z, one_bit, z, z, flag, flag, np.full(1, -1, np.int64),
-                np.full(1, -1, np.int64), np.zeros(2, np.int64), z.copy(), z.copy(), one_bit.copy(), 0,
+                np.full(1, -1, np.int64), np.zeros(2, np.int64), z.copy(), z.copy(), one_bit.copy(), 10, 0,
                 np.zeros(1, np.bool_))
     best_counts(np.zeros(1, np.int64), z, z, z, z, z - 1, z - 1, z, z + 2, z + 2, z, False, 1,
                 np.zeros((0, 1, 1), np.int64))

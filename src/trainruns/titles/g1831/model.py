@@ -23,11 +23,19 @@ from ...board import RouteModel
 from ...errors import InputError
 from ...routeset import RouteSet
 from . import kernels, track
-from .commuter import commuter_paths
+from .commuter import TooManySteps, commuter_paths
 from .trains import MIXED, STATION, YARD, parse_train_name, token_values
 
 TYPE_CODE = {STATION: 0, YARD: 1, MIXED: 2}
 MAX_RIGHTS = 16
+# Token-to-token paths listed at most (each costs about 1 KB until the run is chosen, so
+# this keeps the default 2 GB budget): beyond, the run is found by the flow model
+# (flow.py), which lists none (a board the size of the printed map has 10^7 paths).
+PATH_LIMIT = 1_000_000
+# Steps of the commuter runs' walk (commuter.py) at most: beyond, the flow model too
+COMMUTER_STEPS = 500_000
+# Seconds the flow model gets without a time limit: unproven by then, the answer says so
+FLOW_SECONDS = 120.0
 
 
 @dataclass
@@ -194,10 +202,12 @@ class Model1831(RouteModel):
         """Every legal route valued per train kind, bought rights or not: what an audit
         of declared routes needs (``routes`` keeps only the best run when rights were
         bought, since the core cannot enforce 5.6.5)."""
-        return self.routes(compiled, kinds, deadline, progress, enforce_rights=False)
+        return self.routes(compiled, kinds, deadline, progress, enforce_rights=False, use_flow=False)
 
-    def routes(self, compiled, kinds, deadline=None, progress=None, enforce_rights=True):
-        """Every route of the corporation, valued per train kind (see module docstring)."""
+    def routes(self, compiled, kinds, deadline=None, progress=None, enforce_rights=True, use_flow=True):
+        """Every route of the corporation, valued per train kind (see module docstring).
+        Where they are more than ``PATH_LIMIT`` (and ``use_flow``), only the best run's
+        routes, found by the flow model (flow.py) without listing paths."""
         arrays = self._arrays(compiled)
         n_rights = len(self.facts.rights)
         if n_rights > MAX_RIGHTS:
@@ -208,7 +218,14 @@ class Model1831(RouteModel):
         kind_size = np.array([t.size for t in types], np.int64)
         caps = np.array([self.type_caps(t) for t in types], np.int64).reshape(-1, 2)
         n_masks = 1 << n_rights
-        ptr, stops, chains, bits, complete = self._paths(arrays, deadline, progress)
+        listed = self._paths(arrays, deadline, progress, None if not use_flow else PATH_LIMIT)
+        if listed is None:
+            # too many paths to list (passing cities freely, 5.6.2.3): the flow model
+            flowed = self._flow_routes(arrays, kinds, deadline, progress)
+            if flowed is not None:
+                return flowed
+            listed = self._paths(arrays, deadline, progress, None)
+        ptr, stops, chains, bits, complete = listed
         values = np.empty((len(ptr) - 1, len(kinds), n_masks), np.int64)
         kernels.best_counts(ptr, stops, arrays.stop_group, arrays.st_val, arrays.yd_val, arrays.st_right,
                             arrays.yd_right, kind_type, kind_size, np.ascontiguousarray(caps[:, 0]),
@@ -217,8 +234,16 @@ class Model1831(RouteModel):
             self._revalue_delaware(arrays, ptr, stops, types, values)
         visit = np.ones(len(stops), np.bool_)
         n_plain = len(ptr) - 1
-        ptr, stops, chains, bits, values, visit = self._add_commuter(
-            arrays, types, n_masks, ptr, stops, chains, bits, values, visit)
+        try:
+            ptr, stops, chains, bits, values, visit = self._add_commuter(
+                arrays, types, n_masks, ptr, stops, chains, bits, values, visit,
+                COMMUTER_STEPS if use_flow else None)
+        except TooManySteps:
+            flowed = self._flow_routes(arrays, kinds, deadline, progress)
+            if flowed is not None:
+                return flowed
+            ptr, stops, chains, bits, values, visit = self._add_commuter(
+                arrays, types, n_masks, ptr, stops, chains, bits, values, visit, None)
         found = _Found(arrays, kind_names, ptr, stops, chains, bits, visit,
                        np.arange(len(ptr) - 1) >= n_plain, complete)
         if n_rights == 0 or not enforce_rights:
@@ -248,17 +273,23 @@ class Model1831(RouteModel):
                 for m, (v, _) in best_per_rights(arrays, path, t, south).items():
                     values[r, k, m] = v
 
-    def _paths(self, arrays, deadline, progress):
+    def _paths(self, arrays, deadline, progress, limit=None):
+        """Every token-to-token path (kernels.token_paths), root by root; None when
+        there are more than ``limit``."""
         compiled = arrays.compiled
         roots = np.flatnonzero(arrays.stop_own)
-        parts, complete = [], True
+        parts, complete, total = [], True, 0
         for i, root in enumerate(roots):
             if deadline is not None and time.perf_counter() > deadline:
                 complete = False
                 break
             cut = np.zeros(1, np.bool_)
-            parts.append(self._paths_from(arrays, int(root), cut))
+            part = self._paths_from(arrays, int(root), cut, limit=None if limit is None else limit - total)
+            if part is None:
+                return None
+            parts.append(part)
             complete = complete and not cut[0]
+            total += len(part[0]) - 1
             if progress:
                 progress.update("routes", roots_done=i + 1, roots=len(roots),
                                 routes=sum(len(p[0]) - 1 for p in parts))
@@ -274,9 +305,12 @@ class Model1831(RouteModel):
         return (np.concatenate(ptrs), cat(stops, np.zeros(0, np.int64)), cat(chains, np.zeros(0, np.int64)),
                 cat(bits, np.zeros((0, words), np.uint64)), complete)
 
-    def _paths_from(self, arrays, root, cut, cap=1 << 12):
+    def _paths_from(self, arrays, root, cut, cap=1 << 12, limit=None):
+        """The paths from ``root`` (None: more than ``limit``; ``cut[0]`` set when the
+        game's step budget ``path_steps`` stopped the listing)."""
         compiled, a = arrays.compiled, arrays
         avg = 8
+        most = (1 << 62) if limit is None else max(limit, 0)
         while True:
             ptr = np.zeros(cap + 1, np.int64)
             stops = np.empty(cap * avg, np.int64)
@@ -284,17 +318,67 @@ class Model1831(RouteModel):
             bits = np.empty((cap, compiled.words), np.uint64)
             n = kernels.token_paths(root, compiled.adj_ptr, compiled.adj_chain, compiled.chain_to,
                                     a.chain_bits, a.chain_und, a.stop_group, a.stop_pass,
-                                    a.stop_own, a.rev_a, a.rev_b, ptr, stops, chains, bits,
+                                    a.stop_own, a.rev_a, a.rev_b, ptr, stops, chains, bits, most,
                                     self.path_steps or 0, cut)
+            if n > most:
+                return None
             if n < cap and (n == 0 or ptr[n] > 0):
                 end = ptr[n]
                 return ptr[: n + 1], stops[:end], chains[:end], bits[:n]
             cap, avg = max(cap * 2, n + 1), min(avg * 2, compiled.n_stops + 2)
 
-    def _add_commuter(self, arrays, types, n_masks, ptr, stops, chains, bits, values, visit):
-        """5.6.7: commuter runs are valued here: every visit runs to its Station."""
+    def _flow_routes(self, arrays, kinds, deadline, progress):
+        """The best run by the flow model (flow.py) as a route set of its routes alone,
+        each valued for its own train's kind (as ``_assign_with_rights`` hands over its
+        choice), complete when CP-SAT proved it best; None where the model does not
+        apply (the caller lists paths)."""
+        from . import flow
+        from .explain import best_choice
+
+        if deadline is None:
+            deadline = time.perf_counter() + FLOW_SECONDS
+        trains = list(self.board.trains)
+        out = flow.solve(arrays, trains, deadline=deadline, progress=progress)
+        if out is None:
+            return None
+        chosen, proven, bound = out
+        if proven and bound == -1:
+            _no_covering_run(self)
+        kind_names = [k.name for k in kinds]
+        ptr, stops, chains, visit, bits, commuter = [0], [], [], [], [], []
+        values = np.full((len(chosen), len(kinds)), -1, np.int64)
+        masks = {}
+        for row, (ti, st, ch, vis, is_commuter, mask) in enumerate(chosen):
+            ptr.append(ptr[-1] + len(st))
+            stops += st
+            chains += list(ch) + [-1]
+            visit += vis
+            b = np.zeros(arrays.compiled.words, np.uint64)
+            for c in ch:
+                b |= arrays.chain_bits[c]
+            bits.append(b)
+            commuter.append(is_commuter)
+            tt = parse_train_name(trains[ti].name)
+            if is_commuter:
+                value = sum(int(arrays.st_val[s]) for s, v in zip(st, vis) if v)
+            else:
+                south = arrays.south_of(st) if self.options.delaware_south == "run_to" else None
+                value = best_choice(arrays, st, tt, mask, south)[0]
+            values[row, kind_names.index(trains[ti].name)] = value
+            masks[row] = mask
+        found = _Found(arrays, kind_names, np.array(ptr, np.int64), np.array(stops, np.int64),
+                       np.array(chains, np.int64),
+                       np.array(bits, np.uint64).reshape(len(chosen), arrays.compiled.words),
+                       np.array(visit, np.bool_), np.array(commuter, np.bool_), proven)
+        rs = self._subset(found, values, np.arange(len(chosen), dtype=np.int64))
+        rs.forced_mask = masks
+        return rs
+
+    def _add_commuter(self, arrays, types, n_masks, ptr, stops, chains, bits, values, visit, max_steps=None):
+        """5.6.7: commuter runs are valued here: every visit runs to its Station. More
+        than ``max_steps`` steps of their walk raise TooManySteps (commuter.py)."""
         size = max([t.size for t in types if t.type == STATION], default=0)
-        extra = list(commuter_paths(arrays, size))
+        extra = list(commuter_paths(arrays, size, max_steps))
         if not extra:
             return ptr, stops, chains, bits, values, visit
         ptr, stops, chains, visit = list(ptr), [stops], [chains], [visit]
@@ -380,9 +464,7 @@ class Model1831(RouteModel):
             keep = np.zeros(0, np.int64)
             return self._subset(found, np.zeros((0, len(found.kind_names)), np.int64), keep, complete)
         if best < 0:
-            names = ", ".join(f"{h}.{k} slot {j}" for h, k, j in self.facts.rights)
-            raise InputError(f"no run of {self.board.corporation}'s trains runs to every bought track right "
-                             f"({names}); 5.6.5 requires each to be used", "track_rights")
+            _no_covering_run(self)
         chosen = [(i, int(choice[i])) for i in range(len(trains)) if choice[i] >= 0]
         keep = np.array([cr[k] for _, k in chosen], np.int64)
         forced = np.full((len(keep), len(found.kind_names)), -1, np.int64)
@@ -429,6 +511,12 @@ class _Found:
     visit: np.ndarray
     commuter: np.ndarray
     complete: bool
+
+
+def _no_covering_run(model):
+    names = ", ".join(f"{h}.{k} slot {j}" for h, k, j in model.facts.rights)
+    raise InputError(f"no run of {model.board.corporation}'s trains runs to every bought track right "
+                     f"({names}); 5.6.5 requires each to be used", "track_rights")
 
 
 # Branch-and-bound nodes a second, a busy machine's figure: turns what is left of a

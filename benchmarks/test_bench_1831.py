@@ -1,0 +1,52 @@
+"""1831 at full size (issue 20): invented boards the size of the printed map
+(``trainruns.generate.board_1831``: 40-54 hexes of dense brown track, New York,
+Cleveland and Buffalo with red hexes, the Delaware, both commuter runs, 11-13 tokens,
+phase 9, trains 9S 12MX 7YD 7S). They have about 10^7 token-to-token paths: listing
+them (the engine before, and still below ``PATH_LIMIT`` paths) never finished within
+400 s, so the route model hands them to its flow model (titles/g1831/flow.py).
+
+Two groups:
+
+- ``full``: the full-size boards, each solved with a 30 s time limit; extra_info has
+  the revenue, its bound and whether it is proven (no baseline can run here: listing
+  does not end).
+- ``small``: the same generator cut to 20 hexes, where listing does prove: listing
+  (the baseline) and the flow model timed one after the other in the same process,
+  their ratio and whether they agree in extra_info.
+"""
+
+import time
+
+import pytest
+
+from trainruns.generate import board_1831
+from trainruns.load import load_position
+from trainruns.search import solve
+from trainruns.titles.g1831 import model as model_1831
+
+FULL = [(48, 0), (48, 1), (48, 2), (40, 0), (54, 0)]
+SMALL = [(20, 0), (20, 1), (20, 2)]
+
+
+@pytest.mark.parametrize("n,seed", FULL, ids=[f"1831-{n}hex-s{s}" for n, s in FULL])
+def test_full(benchmark, n, seed):
+    benchmark.group = "1831 full size"
+    pos = board_1831(seed, n_hexes=n)
+    run = benchmark.pedantic(lambda: solve(load_position(pos), time_limit=30.0), rounds=1, iterations=1)
+    benchmark.extra_info.update(revenue=run.revenue, bound=run.bound, proven=run.optimal,
+                                tokens=sum(t["corporation"] == "A" for t in pos["tokens"]),
+                                rights=len(pos["track_rights"]))
+
+
+@pytest.mark.parametrize("n,seed", SMALL, ids=[f"1831-{n}hex-s{s}" for n, s in SMALL])
+def test_small(benchmark, monkeypatch, n, seed):
+    benchmark.group = "1831 cut down: listing against flow"
+    pos = board_1831(seed, n_hexes=n, own_tokens=8)
+    t0 = time.perf_counter()
+    listed = solve(load_position(pos))
+    listing_s = time.perf_counter() - t0
+    monkeypatch.setattr(model_1831, "PATH_LIMIT", 0)
+    run = benchmark.pedantic(lambda: solve(load_position(pos), time_limit=60.0), rounds=1, iterations=1)
+    flow_s = benchmark.stats.stats.max
+    benchmark.extra_info.update(listing_revenue=listed.revenue, listing_s=listing_s, flow_revenue=run.revenue,
+                                flow_bound=run.bound, flow_proven=run.optimal, flow_over_listing=flow_s / listing_s)
