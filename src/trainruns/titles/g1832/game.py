@@ -20,6 +20,7 @@ from ...game.market import Market
 from ...game.phase import Phases
 from ...game.state import Corporation, Player, Private, State, corp_key, player_key
 from ..tiled import load_data
+from .game_forced import ForcedSaleRules
 from .game_money import MoneyRules
 from .game_operating import OperatingRules
 from .game_privates import PrivateRules
@@ -36,7 +37,8 @@ def _data(name: str) -> dict:
 VARIANTS = {"southern_bank": "[17.3] the Southern Bank (P6)"}
 
 
-class Rules(Ids, PlayerReport, StockRules, OperatingRules, PrivateRules, RedeemRules, MoneyRules):
+class Rules(Ids, PlayerReport, StockRules, OperatingRules, PrivateRules, RedeemRules, MoneyRules,
+            ForcedSaleRules):
     title = "1832"
 
     def __init__(self, game, players, seed, variants, config):

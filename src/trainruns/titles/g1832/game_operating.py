@@ -247,7 +247,7 @@ class OperatingRules:
         s = self.state
         out = []
         for d in s.corporations:
-            if not d.started or not d.held(player_key(name)):
+            if not d.started or not d.held(player_key(name)) or self.market.zone(d.cell) == "closed":
                 continue
             n = max_sellable(s, d, name, self.shares["market_limit"], self.shares["president"])
             if d is c:
@@ -279,7 +279,7 @@ class OperatingRules:
         affordable = [x for x in sources if x[2] <= c.cash]
         if affordable or not forced:
             return [{"type": "buy_train", "corporation": c.id, "from": f, "train": t, "price": p}
-                    for f, t, p in affordable] + self._company_trains(c, listed_only=True)
+                    for f, t, p in affordable] + self._company_trains(c)
         cheapest = min(p for _f, _t, p in sources)
         pres = self.state.player[c.president]
         if c.cash + pres.cash >= cheapest:
@@ -291,21 +291,22 @@ class OperatingRules:
         for d, n in self._sellable(c, pres.name):
             price = self.market.price(d.cell)
             need = -(-short // price) if price else n
-            most = min(n, need)
+            # only what the train needs, except down to 60% ([10] Presidential Stock Sales)
+            most = min(n, max(need, self.sell_back_minimum(d, pres.name, n)))
             out.append({"type": "sell_shares", "player": pres.name, "corporation": d.id,
-                        "count": 1 if most == 1 else {"min": 1, "max": most}})
+                        "count": self.forced_sale_count(d, pres.name, most)})
         return out
 
-    def _company_trains(self, c, listed_only):
+    def _company_trains(self, c):
         """[10] Train Cost: a train from another company at any agreed price of at
-        least $1 (never with the president's money). Listed between companies of one
-        president, who agrees with himself; between two presidents it is a deal,
-        accepted when recorded (docs/game-1832.md)."""
+        least $1 (never with the president's money), listed with that price range:
+        between two presidents the logged action is the deal both agreed
+        (docs/game-1832.md)."""
         if c.cash < 1:
             return []
         out = []
         for d in self.state.corporations:
-            if d is c or d.closed or not d.trains or (listed_only and d.president != c.president):
+            if d is c or d.closed or not d.trains:
                 continue
             for t in dict.fromkeys(d.trains):
                 out.append({"type": "buy_train", "corporation": c.id, "from": d.id, "train": t,
@@ -324,7 +325,12 @@ class OperatingRules:
                     if not 1 <= a["count"] <= most:
                         break
                     d = self.state.corp[a["corporation"]]
-                    self.sell_shares(d, a["player"], a["count"], self.market.price(d.cell), stock_round=False)
+                    low = x["count"]["min"] if isinstance(x["count"], dict) else x["count"]
+                    if a["count"] < low:
+                        raise Refusal("train.sell-back", f"{a['player']} holds more than 60% of {d.id} outside the "
+                                                         f"green and brown areas: he sells at least {low} "
+                                                         "[10] Presidential Stock Sales")
+                    self.forced_sell(step, c, d, a["player"], a["count"])
                     if c.closed:
                         step.done = True
                     else:
@@ -341,12 +347,13 @@ class OperatingRules:
                     raise Refusal("train.price", f"a {a['train']}-train from the {a['from']} costs "
                                                  f"${x['price']} [10] Train Cost")
                 self.buy_train(c, a["from"], a["train"], x["price"])
+                self.offer_forced_protection(step)   # [10], [5.9] after the forced sales
                 return dict(a, price=x["price"])
         raise Refusal(*self._why_not_train(c, a))
 
     def _buy_company_train(self, step, c, a, listed):
         seller = self.corporation_id(a["from"])
-        deals = self._company_trains(c, listed_only=False)
+        deals = self._company_trains(c)
         if seller is None or not any(x["type"] == "buy_train" for x in listed) and not deals:
             raise Refusal("train.source", "trains come from the 'bank', the 'market' or another company [10]")
         price = a.get("price")

@@ -13,7 +13,10 @@ class StockRules:
         """Table 2: by players and companies still active or available ([5.1.1] a
         closed company moves one column right)."""
         row = self.data["cert_limit"][str(len(self.state.players))]
-        closed = sum(1 for c in self.state.corporations if c.closed)
+        # [5.3] Sales Affecting Certificate Limits: a token sold into the black area
+        # counts as closed at once (nobody is assumed to protect it)
+        closed = sum(1 for c in self.state.corporations
+                     if c.closed or (c.cell is not None and self.market.zone(c.cell) == "closed"))
         return row[min(closed, len(row) - 1)]
 
     def counts_for_limit(self, c) -> bool:
@@ -180,9 +183,9 @@ class StockRules:
 
     def stock_turn_extras(self, turn) -> list[dict]:
         """P4's exchange ([16.2] P4); redemption and reissue ([5.10], [5.11])."""
-        # deals between players (trade_private) are accepted when recorded but not
-        # offered: they need the other party's agreement (docs/game-1832.md)
-        out = self.london_offers(turn)
+        # a private bought from another player ([16.1]) is listed with its price range:
+        # the logged action is the deal both players agreed (docs/game-1832.md)
+        out = self.london_offers(turn) + self.player_private_offers(turn)
         if not turn.acted:
             out += self.redeem_offers(turn) + self.reissue_offers(turn)
         return out

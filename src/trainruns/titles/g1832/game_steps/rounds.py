@@ -7,9 +7,10 @@ from ....game.steps.buy_train import BuyTrainStep
 from ....game.steps.dividend import DividendStep
 from ....game.steps.protect import ProtectStep
 from ....game.steps.routes import RoutesStep
-from ....game.steps.stock import StockRoundMixin, StockTurn
+from ....game.steps.stock import StockRoundMixin
 from ....game.steps.token import TokenStep
 from ....game.steps.track import TrackStep
+from .stock_turn import StockTurn1832
 
 
 class StockRound(StepsRound, StockRoundMixin):
@@ -47,7 +48,7 @@ class StockRound(StepsRound, StockRoundMixin):
             self.current = self.next_player(self.resume or self.current)
         self.resume = None
         self.started = True
-        self.last_turn = StockTurn(self.game, self, self.current, self.selling)
+        self.last_turn = StockTurn1832(self.game, self, self.current, self.selling)
         self.queue = [self.last_turn]
         self.queue[0].enter()
         return True
