@@ -4,7 +4,7 @@ the route core, track ([6]), tokens ([7]), runs ([8]), trains and phases ([10], 
 from __future__ import annotations
 
 from ...errors import InputError
-from ...game.depot import available, price_of, take
+from ...game.depot import price_of
 from ...game.errors import Refusal
 from ...game.shares import max_sellable
 from ...game.state import corp_key, player_key
@@ -217,10 +217,7 @@ class OperatingRules:
     def _train_sources(self):
         """(from, train, price): the bank's next train and each kind in the open market."""
         s = self.state
-        out = []
-        row = available(s.depot)
-        if row is not None:
-            out.append(("bank", row["train"], row["price"]))
+        out = [("bank", row["train"], row["price"]) for row in self.bank_rows()]
         for name in dict.fromkeys(s.market_trains):
             out.append(("market", name, price_of(self.trains, name)))
         return out
@@ -273,13 +270,13 @@ class OperatingRules:
     def train_buys(self, step) -> list[dict]:
         c = step.corp
         if c.closed or len(c.trains) >= self.train_limit(c):
-            return []
+            return self.trade_in_offers(c)   # [17.2] the count of trains stays the same
         sources = self._train_sources()
         forced = self.must_buy(step)
         affordable = [x for x in sources if x[2] <= c.cash]
         if affordable or not forced:
             return [{"type": "buy_train", "corporation": c.id, "from": f, "train": t, "price": p}
-                    for f, t, p in affordable] + self._company_trains(c)
+                    for f, t, p in affordable] + self.trade_in_offers(c) + self._company_trains(c)
         cheapest = min(p for _f, _t, p in sources)
         pres = self.state.player[c.president]
         if c.cash + pres.cash >= cheapest:
@@ -318,6 +315,8 @@ class OperatingRules:
         listed = self.train_buys(step)
         if a["type"] == "buy_train" and a["from"] not in ("bank", "market"):
             return self._buy_company_train(step, c, a, listed)
+        if a["type"] == "buy_train" and a.get("trade_in") is not None:
+            return self.buy_with_trade_in(c, a)
         if a["type"] == "sell_shares":
             for x in listed:
                 if x["type"] == "sell_shares" and x["corporation"] == a["corporation"] and x["player"] == a["player"]:
@@ -382,8 +381,7 @@ class OperatingRules:
         if len(c.trains) >= self.train_limit(c):
             return "train.limit", f"{c.id} is at the train limit {self.train_limit(c)} of phase {self.state.phase} [10.2]"
         if a["from"] == "bank":
-            row = available(self.state.depot)
-            if row is None or row["train"] != a["train"]:
+            if not any(row["train"] == a["train"] for row in self.bank_rows()):
                 return "train.order", "the bank sells its trains in order: all of a type before the next [10] Bank Trains"
         elif a["from"] == "market":
             if a["train"] not in self.state.market_trains:
@@ -400,7 +398,7 @@ class OperatingRules:
             s.event("contribution", corporation=c.id, player=c.president, amount=diff)
         s.pay(corp_key(c.id), "bank", price)
         if source == "bank":
-            take(s.depot, name)
+            self.take_bank_train(name)
         else:
             s.market_trains.remove(name)
         c.trains.append(name)

@@ -89,6 +89,8 @@ class OperatingRound(StepsRound):
         return {"kind": self.kind, "number": self.game.rules.stock_round_number, "or": self.k, "of": self.n}
 
     def next_entity(self):
+        if self.game.rules.reached_400():
+            return False   # [17.1] the company that reached $400 has finished: the game ends
         while self.order:
             c = self.order.pop(0)
             if c.closed:
