@@ -121,3 +121,80 @@ def test_without_diesels_the_12_train_waits_for_the_10_trains():
     g = Game("1832", NAMES[:3], 1)
     _phase_6(g)
     assert [r["train"] for r in g.rules.bank_rows()] == ["6"]
+
+
+# --- [17.3] the Southern Bank's mortgages ---------------------------------------------------------------
+
+
+def _bank_game():
+    """P6 held by A, who presides SALR (a 3-train, $180); SALR floated."""
+    g = Game("1832", NAMES[:3], 1, ["southern_bank"])
+    c = start(g, "SALR", "A", 100, {"A": 4})
+    g.rules.end_stock_round(None)
+    g.state.private["P6"].owner = player_key("A")
+    g.state.depot[0]["left"] = 0
+    g.state.phase = "3"
+    c.trains = ["3"]
+    return g, c
+
+
+def _operating_round(g, k):
+    g.rules.or_set = (k, 2)
+    g.round = OperatingRound(g, k, 2)
+    g.round.settle()
+
+
+def test_a_mortgage_lends_half_to_double_the_asset_and_p6_then_stops_counting():
+    """[17.3] "The mortgage value is from half to double the value of the asset";
+    "While it has a mortgage outstanding, it does not count against the player's
+    certificate limit"; one change per complete operating round."""
+    g, c = _bank_game()
+    s = g.state
+    _operating_round(g, 1)
+    certs = g.rules.player_certs("A")
+    offers = [a for a in g.actions() if a["type"] == "mortgage"]
+    assert offers == [{"type": "mortgage", "corporation": "SALR", "player": "A", "asset": "train:3",
+                       "amount": {"min": 90, "max": 360}}]
+    a_cash, c_cash = s.player["A"].cash, c.cash
+    g.act(dict(offers[0], amount=300))
+    assert s.player["A"].cash == a_cash - 300 and c.cash == c_cash + 300
+    assert g.rules.player_certs("A") == certs - 1
+    assert g.to_json()["title_state"]["mortgage"]["asset"] == "train:3"
+    assert not any(a["type"] in ("mortgage", "repay_mortgage") for a in g.actions())   # once per round
+
+
+def test_interest_is_10_percent_of_the_asset_and_repayment_half_to_full_value():
+    """[17.3] "At the start of each operating round, the company will pay you 10%
+    interest (10% of the value of the mortgaged asset)" - $18 on a 3-train - instead of
+    P6's $10; "The company will repay the mortgage for half to full value"."""
+    g, c = _bank_game()
+    s = g.state
+    _operating_round(g, 1)
+    g.act({"type": "mortgage", "corporation": "SALR", "player": "A", "asset": "train:3", "amount": 200})
+    a_cash, c_cash = s.player["A"].cash, c.cash
+    _operating_round(g, 2)
+    assert s.player["A"].cash == a_cash + 18 and c.cash == c_cash - 18
+    assert {"event": "interest", "corporation": "SALR", "player": "A", "amount": 18} in s.events
+    assert not any(e.get("private") == "P6" for e in s.events)
+    repay = next(a for a in g.actions() if a["type"] == "repay_mortgage")
+    assert repay["amount"] == {"min": 90, "max": 180}
+    g.act(dict(repay, amount=180))
+    assert g.to_json()["title_state"]["mortgage"] is None
+
+
+def test_no_interest_without_the_money_and_the_mortgage_is_lost_with_its_asset():
+    """[17.3] "If the company does not have enough money to pay the interest, it pays
+    nothing"; "If the asset disappears, you lose your investment"."""
+    g, c = _bank_game()
+    s = g.state
+    _operating_round(g, 1)
+    g.act({"type": "mortgage", "corporation": "SALR", "player": "A", "asset": "train:3", "amount": 100})
+    s.pay("corp:SALR", "bank", c.cash - 10)
+    a_cash = s.player["A"].cash
+    _operating_round(g, 2)
+    assert s.player["A"].cash == a_cash and c.cash == 10
+    c.trains = []                                 # scrapped (obsolete)
+    assert g.to_json()["title_state"]["mortgage"] is None
+    _operating_round(g, 1)
+    assert {"event": "mortgage_lost", "player": "A", "corporation": "SALR", "asset": "train:3"} in s.events
+    assert {"event": "income", "private": "P6", "owner": "A", "amount": 10} in s.events   # phase 3: $10 again

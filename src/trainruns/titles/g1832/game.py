@@ -22,6 +22,7 @@ from ...game.state import Corporation, Player, Private, State, corp_key, player_
 from ..tiled import load_data
 from .game_forced import ForcedSaleRules
 from .game_money import MoneyRules
+from .game_mortgage import MortgageRules
 from .game_operating import OperatingRules
 from .game_privates import PrivateRules
 from .game_redeem import RedeemRules
@@ -38,7 +39,7 @@ def _data(name: str) -> dict:
 
 
 class Rules(Ids, PlayerReport, StockRules, OperatingRules, PrivateRules, RedeemRules, MoneyRules,
-            ForcedSaleRules, VariantRules):
+            ForcedSaleRules, VariantRules, MortgageRules):
     title = "1832"
 
     def __init__(self, game, players, seed, variants, config):
@@ -84,7 +85,7 @@ class Rules(Ids, PlayerReport, StockRules, OperatingRules, PrivateRules, RedeemR
         self.state.phase = self.phases.names[0]
         self.state.title_state = {"miami_run": False, "coal_tokens_left": data["wvcf"]["tokens"],
                                   "coal_holders": [], "cotton": None, "port": None, "key_west": None,
-                                  "london": None}
+                                  "london": None, "mortgage": None, "mortgage_or": None}
         self.priority = players[0]
         # docs/gaps.md: stock rounds in a row with no company operating after which the
         # game is over (`stalled`); the rules have no such end, so it is off unless the
@@ -221,7 +222,8 @@ class Rules(Ids, PlayerReport, StockRules, OperatingRules, PrivateRules, RedeemR
         t = self.state.title_state
         return {"miami_run": t["miami_run"], "coal_tokens_left": t["coal_tokens_left"],
                 "coal_holders": list(t["coal_holders"]), "cotton": t["cotton"], "port": t["port"],
-                "key_west": t["key_west"], "london": t["london"]}
+                "key_west": t["key_west"], "london": t["london"],
+                "mortgage": dict(self.mortgage()) if self.mortgage() else None}
 
     @staticmethod
     def _owner_name(owner):

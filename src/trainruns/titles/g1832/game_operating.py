@@ -463,7 +463,7 @@ class OperatingRules:
         from ...game.steps.track import TrackStep
 
         c = step.corp
-        out = self.private_buys(c)
+        out = self.private_buys(c) + self.mortgage_offers(c)
         if isinstance(step, TrackStep):
             offer = self.coal_token_offer(c, step.lays)
             if offer:
@@ -479,6 +479,8 @@ class OperatingRules:
         c = step.corp
         if a["type"] == "buy_private" and "corporation" in a:
             return self.buy_private_for(c, a)
+        if a["type"] in ("mortgage", "repay_mortgage"):
+            return self.mortgage_process(c, a)
         if a["type"] == "buy_token" and isinstance(step, TrackStep) and a.get("kind") == "coal":
             self.buy_coal_token(c, step)
             if not step.lays or not self.tile_lays(c, step.lays) and not self.coal_token_offer(c, step.lays):

@@ -40,7 +40,9 @@ class StockRules:
         s = self.state
         n = sum(certificates(c, name, self.shares["president"]) for c in s.corporations
                 if not c.closed and self.counts_for_limit(c))
-        return n + sum(1 for x in s.privates if x.open and x.owner == player_key(name))
+        m = self.mortgage()   # [17.3] a mortgaged Southern Bank does not count
+        free = self.data["southern_bank"]["id"] if m and m["player"] == name else None
+        return n + sum(1 for x in s.privates if x.open and x.owner == player_key(name) and x.id != free)
 
     # --- [5.6] starting a company --------------------------------------------------------
 
