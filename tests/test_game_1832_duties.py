@@ -223,3 +223,45 @@ def test_a_president_who_cannot_pay_for_the_sold_shares_is_not_asked():
     g.act({"type": "pass", "player": "B"})
     assert c.held("market") == 2
     assert g.active() == {"player": "C"}
+
+
+# --- [13] the ends: the rules' own, and the title's only where those can never come ----------------------
+
+
+def _idle_stock_round(g):
+    r = StockRound(g, "A", 2)
+    r.last_actor = None                           # nobody acted this round
+    return r
+
+
+def test_all_closed_ends_only_when_no_private_pays():
+    """[13]: the bank and bankruptcy end the game; with every company closed and P1
+    still paying, its income would break the bank in the end ([13.2]): play goes on."""
+    g = new(3)
+    for c in g.state.corporations:
+        c.closed = True
+    g.state.private["P1"].owner = player_key("A")
+    assert g.rules._ended_after_stock_round(_idle_stock_round(g)) is False and not g.finished
+    g.state.private["P1"].open = False
+    assert g.rules._ended_after_stock_round(_idle_stock_round(g)) is True
+    assert g.end_reason == "all_closed"
+
+
+def test_stalled_only_when_nothing_operates_nothing_pays_and_nobody_acted():
+    g = new(3)
+    g.state.private["P1"].owner = player_key("A")
+    assert g.rules._ended_after_stock_round(_idle_stock_round(g)) is False
+    g.state.private["P1"].open = False
+    assert g.rules._ended_after_stock_round(_idle_stock_round(g)) is True
+    assert g.end_reason == "stalled"
+
+
+def test_a_cap_on_idle_stock_rounds_is_the_users_choice():
+    """docs/gaps.md: no such end in the rules: off unless config.stall_rounds is set."""
+    for config, ended in ((None, False), ({"stall_rounds": 2}, True)):
+        g = Game("1832", NAMES[:3], 1, [], config)
+        g.state.private["P1"].owner = player_key("A")
+        r = _idle_stock_round(g)
+        r.last_actor = "A"
+        results = [g.rules._ended_after_stock_round(r) for _ in range(2)]
+        assert results[-1] is ended and results[0] is False
