@@ -4,6 +4,9 @@ and its twin in [10] Presidential Stock Sales), price protection after a forced 
 in an operating round ([10], [5.9]), the deals listed with their price ranges ([16.1],
 [10] Train Cost), and turns without a choice passed by rule (GAME-CONTRACT.md)."""
 
+import json
+import os
+
 import pytest
 
 from trainruns.game.errors import Refusal
@@ -265,3 +268,23 @@ def test_a_cap_on_idle_stock_rounds_is_the_users_choice():
         r.last_actor = "A"
         results = [g.rules._ended_after_stock_round(r) for _ in range(2)]
         assert results[-1] is ended and results[0] is False
+
+
+# --- a 7-player game, kept ---------------------------------------------------------------------------------
+
+SEVEN = os.path.join(os.path.dirname(__file__), "..", "fixtures", "games", "1832-7p-seed1001.game")
+
+
+def test_a_kept_7_player_game_asks_no_pointless_decision_and_ends_well_within_3000():
+    """GAME-CONTRACT.md: only decisions are logged. In the kept 7-player random game no
+    logged decision was a pass offered alone (a turn with nothing to do, a protection
+    the president cannot pay), and the game reached a rule's end ([13]) in fewer than
+    play_check's 3000 decisions."""
+    with open(SEVEN) as fh:
+        log = json.load(fh)["log"]
+    g = Game.new(log)
+    for a in log["actions"]:
+        assert [x["type"] for x in g.actions()] != ["pass"]
+        g.act(a)
+    assert g.finished and g.end_reason in ("bank", "bankrupt")
+    assert len(log["actions"]) < 3000
