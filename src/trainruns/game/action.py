@@ -34,7 +34,7 @@ SCHEMA = {
     "run_routes": {"corporation": (_STR, True), "routes": (_ANY, True)},
     "dividend": {"corporation": (_STR, True), "kind": (_STR, True)},
     "buy_train": {"corporation": (_STR, True), "from": (_STR, True), "train": (_STR, True),
-                  "price": (_INT, False)},
+                  "price": (_INT, False), "trade_in": (_STR, False)},
     "discard_train": {"corporation": (_STR, True), "train": (_STR, True)},
     "trade_private": {"player": (_STR, True), "private": (_STR, True), "from": (_STR, True),
                       "price": (_INT, True)},
@@ -51,6 +51,10 @@ SCHEMA = {
     "company_buy": {"player": (_STR, True), "corporation": (_STR, True), "kind": (_STR, True),
                     "count": (_INT, True)},
     "track_right": {"corporation": (_STR, True), "hex": (_STR, True), "slot": (_INT, True)},
+    # 1832's Southern Bank variant ([17.3])
+    "mortgage": {"corporation": (_STR, True), "player": (_STR, False), "asset": (_STR, True),
+                 "amount": (_INT, True)},
+    "repay_mortgage": {"corporation": (_STR, True), "player": (_STR, False), "amount": (_INT, True)},
 }
 
 
@@ -74,8 +78,9 @@ def validate(action, where="action") -> dict:
     if kind not in SCHEMA:
         raise InputError(f"unknown action type {kind!r} (known: {', '.join(SCHEMA)})", where)
     action = dict(action)
-    if isinstance(action.get("train"), int) and not isinstance(action.get("train"), bool):
-        action["train"] = str(action["train"])  # train names: "2" or 2
+    for field in ("train", "trade_in"):
+        if isinstance(action.get(field), int) and not isinstance(action.get(field), bool):
+            action[field] = str(action[field])  # train names: "2" or 2
     for name, (what, required) in SCHEMA[kind].items():
         if name not in action:
             if required:

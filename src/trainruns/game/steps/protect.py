@@ -24,7 +24,8 @@ class ProtectStep(Step):
         self.corp = game.state.corp[sale["corporation"]]
 
     def enter(self):
-        if not self._eligible():
+        # a president who cannot pay (or hold) the shares has no decision to make
+        if not self._eligible() or not self._can_pay():
             self.done = True
 
     def _eligible(self):

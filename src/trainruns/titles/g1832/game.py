@@ -20,11 +20,14 @@ from ...game.phase import Phases
 from ...game.state import Corporation, Player, Private, State, corp_key, player_key
 from ..tiled import load_data
 from .game_merger import MergerRules
+from .game_forced import ForcedSaleRules
 from .game_money import MoneyRules
+from .game_mortgage import MortgageRules
 from .game_operating import OperatingRules
 from .game_privates import PrivateRules
 from .game_redeem import RedeemRules
 from .game_stock import StockRules
+from .game_variants import VARIANTS, VariantRules, game_data
 
 PACKAGE = "trainruns.titles.g1832"
 
@@ -33,10 +36,10 @@ PACKAGE = "trainruns.titles.g1832"
 def _data(name: str) -> dict:
     """A data file, read once (read only: nothing mutates it)."""
     return load_data(PACKAGE, name)
-VARIANTS = {"southern_bank": "[17.3] the Southern Bank (P6)"}
 
 
-class Rules(Ids, PlayerReport, StockRules, OperatingRules, PrivateRules, RedeemRules, MoneyRules, MergerRules):
+class Rules(Ids, PlayerReport, StockRules, OperatingRules, PrivateRules, RedeemRules, MoneyRules, MergerRules,
+            ForcedSaleRules, VariantRules, MortgageRules):
     title = "1832"
 
     def __init__(self, game, players, seed, variants, config):
@@ -51,6 +54,7 @@ class Rules(Ids, PlayerReport, StockRules, OperatingRules, PrivateRules, RedeemR
             if v not in VARIANTS:
                 raise InputError(f"unknown 1832 variant {v!r} (known: {', '.join(VARIANTS)})", "variants")
         self.variants = list(variants)
+        self.data = data = game_data(data, self.variants)
         self.southern_bank = "southern_bank" in variants
         capital = data["starting_capital"]["southern_bank" if self.southern_bank else "standard"]
         # [3] Player Starting Capital: $2100 / N ($2400 / N with P6; Table 2 rounds 7p to $343)
@@ -81,12 +85,13 @@ class Rules(Ids, PlayerReport, StockRules, OperatingRules, PrivateRules, RedeemR
         self.state.phase = self.phases.names[0]
         self.state.title_state = {"miami_run": False, "coal_tokens_left": data["wvcf"]["tokens"],
                                   "coal_holders": [], "cotton": None, "port": None, "key_west": None,
-                                  "london": None}
+                                  "london": None, "mortgage": None, "mortgage_or": None}
         self.priority = players[0]
         # docs/gaps.md: stock rounds in a row with no company operating after which the
-        # game is over (`stalled`); a gap the user may set in the config
-        stall = (config or {}).get("stall_rounds", 10) if isinstance(config, dict) else 10
-        if not isinstance(stall, int) or isinstance(stall, bool) or stall < 1:
+        # game is over (`stalled`); the rules have no such end, so it is off unless the
+        # user sets it in the config
+        stall = (config or {}).get("stall_rounds") if isinstance(config, dict) else None
+        if stall is not None and (not isinstance(stall, int) or isinstance(stall, bool) or stall < 1):
             raise InputError("config field 'stall_rounds' must be a positive whole number", "config")
         self.stall_rounds = stall
         self.stock_round_number = 0
@@ -147,21 +152,27 @@ class Rules(Ids, PlayerReport, StockRules, OperatingRules, PrivateRules, RedeemR
         return StockRound(self.game, self.priority, self.stock_round_number)
 
     def _ended_after_stock_round(self, r) -> bool:
-        """The title's own ends (docs/gaps.md, 1832): every company closed ([5.1.1]: never
-        restarted), or a stock round in which nobody acted while no company operates
-        and no private pays: nothing can change any more."""
+        """The rulebook's ends are the bank and bankruptcy ([13]); the title's own ends
+        (docs/gaps.md, 1832) come only where neither can ever come and nothing can
+        change: no private pays income (privates paying would break the bank in the
+        end, [13.2]) and either every company has closed (`all_closed`, [5.1.1]: never
+        restarted), or no company operates and a stock round passed without any action
+        or the players cannot raise what would float a company (`stalled`). The
+        $400 finish variant ends here too ([17.1]: no company operates after it)."""
         s = self.state
-        if all(c.closed for c in s.corporations):
+        if self.reached_400():
+            return True
+        income = any(x.open and x.owner for x in s.privates)
+        if all(c.closed for c in s.corporations) and not income:
             self.game.finish("all_closed")
             return True
         operating = any(c.floated and c.capitalised and not c.closed for c in s.corporations)
-        income = any(x.open and x.owner for x in s.privates)
         if operating or r.kind != "stock":
             self.idle_rounds = 0
             return False
         self.idle_rounds = getattr(self, "idle_rounds", 0) + 1
-        if (getattr(r, "last_actor", None) is None and not income) or self._wealth() < self._cheapest_float() \
-                or self.idle_rounds >= self.stall_rounds:
+        if not income and (getattr(r, "last_actor", None) is None or self._wealth() < self._cheapest_float()) \
+                or self.stall_rounds is not None and self.idle_rounds >= self.stall_rounds:
             self.game.finish("stalled")
             return True
         return False
@@ -216,7 +227,8 @@ class Rules(Ids, PlayerReport, StockRules, OperatingRules, PrivateRules, RedeemR
         t = self.state.title_state
         return {"miami_run": t["miami_run"], "coal_tokens_left": t["coal_tokens_left"],
                 "coal_holders": list(t["coal_holders"]), "cotton": t["cotton"], "port": t["port"],
-                "key_west": t["key_west"], "london": t["london"], "mergers": self.mergers_state_json()}
+                "key_west": t["key_west"], "london": t["london"], "mergers": self.mergers_state_json(),
+                "mortgage": dict(self.mortgage()) if self.mortgage() else None}
 
     @staticmethod
     def _owner_name(owner):

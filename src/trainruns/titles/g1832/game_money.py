@@ -9,13 +9,15 @@ from ...game.state import corp_key
 class MoneyRules:
     def private_income(self):
         """[4.1.3] First, all private companies pay their owner (a player, or a public
-        company's treasury). P6 pays only with a mortgage from phase 5 ([17.3])."""
+        company's treasury). P6 pays its mortgage's interest instead, and nothing without
+        a mortgage from phase 5 ([17.3], game_mortgage.py)."""
         s = self.state
         sb = self.data["southern_bank"]["id"]
         late = self.phases.index(s.phase) >= self.phases.index("5")
+        mortgaged = self.southern_bank and self.mortgage_income()
         for x in s.privates:
-            if x.id == sb and late:
-                continue  # [17.3] no revenue without a mortgage (mortgages: docs/game-1832.md)
+            if x.id == sb and (late or mortgaged):
+                continue  # [17.3] "$10 or 10% interest"; no revenue without a mortgage from phase 5
             if x.open and x.owner is not None:
                 s.pay("bank", x.owner, x.revenue)
                 s.event("income", private=x.id, owner=x.owner.partition(":")[2], amount=x.revenue)

@@ -4,7 +4,7 @@ the route core, track ([6]), tokens ([7]), runs ([8]), trains and phases ([10], 
 from __future__ import annotations
 
 from ...errors import InputError
-from ...game.depot import available, price_of, take
+from ...game.depot import price_of
 from ...game.errors import Refusal
 from ...game.shares import max_sellable, scaled
 from ...game.state import corp_key, player_key
@@ -236,10 +236,7 @@ class OperatingRules:
     def _train_sources(self):
         """(from, train, price): the bank's next train and each kind in the open market."""
         s = self.state
-        out = []
-        row = available(s.depot)
-        if row is not None:
-            out.append(("bank", row["train"], row["price"]))
+        out = [("bank", row["train"], row["price"]) for row in self.bank_rows()]
         for name in dict.fromkeys(s.market_trains):
             out.append(("market", name, price_of(self.trains, name)))
         return out
@@ -266,7 +263,7 @@ class OperatingRules:
         s = self.state
         out = []
         for d in s.corporations:
-            if not d.started or not d.held(player_key(name)):
+            if not d.started or not d.held(player_key(name)) or self.market.zone(d.cell) == "closed":
                 continue
             n = max_sellable(s, d, name, scaled(self.shares, d, "market_limit"), scaled(self.shares, d, "president"))
             if d is c:
@@ -292,13 +289,14 @@ class OperatingRules:
     def train_buys(self, step) -> list[dict]:
         c = step.corp
         if c.closed or len(c.trains) >= self.train_limit(c):
-            return []
+            return self.trade_in_offers(c)   # [17.2] the count of trains stays the same
         sources = self._train_sources()
         forced = self.must_buy(step)
         affordable = [x for x in sources if x[2] <= c.cash]
         if affordable or not forced:
             return [{"type": "buy_train", "corporation": c.id, "from": f, "train": t, "price": p}
-                    for f, t, p in affordable + self.system_help(c, sources)] + self._company_trains(c, listed_only=True)
+                    for f, t, p in affordable + self.system_help(c, sources)] + self.trade_in_offers(c) + \
+                self._company_trains(c)
         cheapest = min(p for _f, _t, p in sources)
         pres = self.state.player[c.president]
         if c.cash + pres.cash >= cheapest:
@@ -310,9 +308,10 @@ class OperatingRules:
         for d, n in self._sellable(c, pres.name):
             price = self.market.price(d.cell)
             need = -(-short // price) if price else n
-            most = min(n, need)
+            # only what the train needs, except down to 60% ([10] Presidential Stock Sales)
+            most = min(n, max(need, self.sell_back_minimum(d, pres.name, n)))
             out.append({"type": "sell_shares", "player": pres.name, "corporation": d.id,
-                        "count": 1 if most == 1 else {"min": 1, "max": most}})
+                        "count": self.forced_sale_count(d, pres.name, most)})
         return out
 
     def system_help(self, c, sources):
@@ -327,16 +326,16 @@ class OperatingRules:
             return []
         return [x for x in sources if x[2] == cheapest]
 
-    def _company_trains(self, c, listed_only):
+    def _company_trains(self, c):
         """[10] Train Cost: a train from another company at any agreed price of at
-        least $1 (never with the president's money). Listed between companies of one
-        president, who agrees with himself; between two presidents it is a deal,
-        accepted when recorded (docs/game-1832.md)."""
+        least $1 (never with the president's money), listed with that price range:
+        between two presidents the logged action is the deal both agreed
+        (docs/game-1832.md)."""
         if c.cash < 1:
             return []
         out = []
         for d in self.state.corporations:
-            if d is c or d.closed or not d.trains or (listed_only and d.president != c.president):
+            if d is c or d.closed or not d.trains:
                 continue
             for t in dict.fromkeys(d.trains):
                 out.append({"type": "buy_train", "corporation": c.id, "from": d.id, "train": t,
@@ -348,6 +347,8 @@ class OperatingRules:
         listed = self.train_buys(step)
         if a["type"] == "buy_train" and a["from"] not in ("bank", "market"):
             return self._buy_company_train(step, c, a, listed)
+        if a["type"] == "buy_train" and a.get("trade_in") is not None:
+            return self.buy_with_trade_in(c, a)
         if a["type"] == "sell_shares":
             for x in listed:
                 if x["type"] == "sell_shares" and x["corporation"] == a["corporation"] and x["player"] == a["player"]:
@@ -355,7 +356,12 @@ class OperatingRules:
                     if not 1 <= a["count"] <= most:
                         break
                     d = self.state.corp[a["corporation"]]
-                    self.sell_shares(d, a["player"], a["count"], self.market.price(d.cell), stock_round=False)
+                    low = x["count"]["min"] if isinstance(x["count"], dict) else x["count"]
+                    if a["count"] < low:
+                        raise Refusal("train.sell-back", f"{a['player']} holds more than 60% of {d.id} outside the "
+                                                         f"green and brown areas: he sells at least {low} "
+                                                         "[10] Presidential Stock Sales")
+                    self.forced_sell(step, c, d, a["player"], a["count"])
                     if c.closed:
                         step.done = True
                     else:
@@ -372,12 +378,13 @@ class OperatingRules:
                     raise Refusal("train.price", f"a {a['train']}-train from the {a['from']} costs "
                                                  f"${x['price']} [10] Train Cost")
                 self.buy_train(c, a["from"], a["train"], x["price"])
+                self.offer_forced_protection(step)   # [10], [5.9] after the forced sales
                 return dict(a, price=x["price"])
         raise Refusal(*self._why_not_train(c, a))
 
     def _buy_company_train(self, step, c, a, listed):
         seller = self.corporation_id(a["from"])
-        deals = self._company_trains(c, listed_only=False)
+        deals = self._company_trains(c)
         if seller is None or not any(x["type"] == "buy_train" for x in listed) and not deals:
             raise Refusal("train.source", "trains come from the 'bank', the 'market' or another company [10]")
         price = a.get("price")
@@ -406,8 +413,7 @@ class OperatingRules:
         if len(c.trains) >= self.train_limit(c):
             return "train.limit", f"{c.id} is at the train limit {self.train_limit(c)} of phase {self.state.phase} [10.2]"
         if a["from"] == "bank":
-            row = available(self.state.depot)
-            if row is None or row["train"] != a["train"]:
+            if not any(row["train"] == a["train"] for row in self.bank_rows()):
                 return "train.order", "the bank sells its trains in order: all of a type before the next [10] Bank Trains"
         elif a["from"] == "market":
             if a["train"] not in self.state.market_trains:
@@ -424,7 +430,7 @@ class OperatingRules:
             s.event("contribution", corporation=c.id, player=c.president, amount=diff)
         s.pay(corp_key(c.id), "bank", price)
         if source == "bank":
-            take(s.depot, name)
+            self.take_bank_train(name)
         else:
             s.market_trains.remove(name)
         c.trains.append(name)
@@ -491,7 +497,7 @@ class OperatingRules:
         from ...game.steps.track import TrackStep
 
         c = step.corp
-        out = self.private_buys(c)
+        out = self.private_buys(c) + self.mortgage_offers(c)
         if isinstance(step, TrackStep):
             offer = self.coal_token_offer(c, step.lays)
             if offer:
@@ -507,6 +513,8 @@ class OperatingRules:
         c = step.corp
         if a["type"] == "buy_private" and "corporation" in a:
             return self.buy_private_for(c, a)
+        if a["type"] in ("mortgage", "repay_mortgage"):
+            return self.mortgage_process(c, a)
         if a["type"] == "buy_token" and isinstance(step, TrackStep) and a.get("kind") == "coal":
             self.buy_coal_token(c, step)
             if not step.lays or not self.tile_lays(c, step.lays) and not self.coal_token_offer(c, step.lays):

@@ -146,16 +146,21 @@ class PrivateRules:
 
     def player_private_offers(self, turn) -> list[dict]:
         """[16.1] a player may buy a private from another player at any agreed price of
-        at least $1 in place of his stock purchase (not P4 once used, [16.2] P4)."""
+        at least $1 in place of his stock purchase (not P4 once used, [16.2] P4; not P6
+        from phase 6, [17.3]); not in the initial stock round, where nobody sells a
+        certificate ([5.7]). A player who sold a private may not buy it back in the same
+        stock round: [5.3] Selling Shares read for a private company, "a company with
+        only one certificate" (Glossary) (docs/gaps.md; it also bounds the deals)."""
         s = self.state
-        if turn.bought or self.cert_limit() - self.player_certs(turn.player) < 1:
+        if turn.bought or not turn.selling or self.cert_limit() - self.player_certs(turn.player) < 1:
             return []
+        sold = turn.round.sold_by.get(turn.player, set())
         cash = s.player[turn.player].cash
         out = []
         for x in s.privates:
             if not x.open or not (x.owner or "").startswith("player:") or x.owner == player_key(turn.player):
                 continue
-            if x.id == "P4" and s.title_state["london"] is not None:
+            if x.id in sold or x.id == "P4" and s.title_state["london"] is not None:
                 continue
             if x.id == self.data["southern_bank"]["id"] and self.phases.index(s.phase) >= self.phases.index("6"):
                 continue
@@ -176,6 +181,7 @@ class PrivateRules:
         s.pay(player_key(turn.player), x.owner, price)
         s.event("private_sold", private=x.id, player=turn.player, seller=offer["from"], price=price)
         x.owner = player_key(turn.player)
+        turn.round.sold_by.setdefault(offer["from"], set()).add(x.id)
         turn._bought()
         return a
 

@@ -13,7 +13,12 @@ class StockRules:
         """Table 2: by players and companies still active or available ([5.1.1] a
         closed company moves one column right)."""
         row = self.data["cert_limit"][str(len(self.state.players))]
-        closed = self.limit_columns()   # and [11.7] one per shell taken over
+        # [11.7] one column per shell taken over; [5.3] Sales Affecting Certificate
+        # Limits: a company sold into the black area counts as closed at once (nobody is
+        # assumed to protect it)
+        closed = self.limit_columns() + sum(1 for c in self.state.corporations
+                                            if not c.closed and c.cell is not None
+                                            and self.market.zone(c.cell) == "closed")
         return row[min(closed, len(row) - 1)]
 
     def counts_for_limit(self, c) -> bool:
@@ -37,7 +42,9 @@ class StockRules:
         s = self.state
         n = sum(self.certificates_held(c, name) for c in s.corporations
                 if not c.closed and self.counts_for_limit(c))
-        return n + sum(1 for x in s.privates if x.open and x.owner == player_key(name))
+        m = self.mortgage()   # [17.3] a mortgaged Southern Bank does not count
+        free = self.data["southern_bank"]["id"] if m and m["player"] == name else None
+        return n + sum(1 for x in s.privates if x.open and x.owner == player_key(name) and x.id != free)
 
     # --- [5.6] starting a company --------------------------------------------------------
 
@@ -180,9 +187,9 @@ class StockRules:
 
     def stock_turn_extras(self, turn) -> list[dict]:
         """P4's exchange ([16.2] P4); redemption and reissue ([5.10], [5.11])."""
-        # deals between players (trade_private) are accepted when recorded but not
-        # offered: they need the other party's agreement (docs/game-1832.md)
-        out = self.london_offers(turn)
+        # a private bought from another player ([16.1]) is listed with its price range:
+        # the logged action is the deal both players agreed (docs/game-1832.md)
+        out = self.london_offers(turn) + self.player_private_offers(turn)
         if not turn.acted:
             out += self.redeem_offers(turn) + self.reissue_offers(turn)
         return out

@@ -7,9 +7,10 @@ from ....game.steps.buy_train import BuyTrainStep
 from ....game.steps.dividend import DividendStep
 from ....game.steps.protect import ProtectStep
 from ....game.steps.routes import RoutesStep
-from ....game.steps.stock import StockRoundMixin, StockTurn
+from ....game.steps.stock import StockRoundMixin
 from ....game.steps.token import TokenStep
 from ....game.steps.track import TrackStep
+from .stock_turn import StockTurn1832
 
 
 class StockRound(StepsRound, StockRoundMixin):
@@ -47,7 +48,7 @@ class StockRound(StepsRound, StockRoundMixin):
             self.current = self.next_player(self.resume or self.current)
         self.resume = None
         self.started = True
-        self.last_turn = StockTurn(self.game, self, self.current, self.selling)
+        self.last_turn = StockTurn1832(self.game, self, self.current, self.selling)
         self.queue = [self.last_turn]
         self.queue[0].enter()
         return True
@@ -91,6 +92,8 @@ class OperatingRound(StepsRound):
         return {"kind": self.kind, "number": self.game.rules.stock_round_number, "or": self.k, "of": self.n}
 
     def next_entity(self):
+        if self.game.rules.reached_400():
+            return False   # [17.1] the company that reached $400 has finished: the game ends
         turns = self.game.rules.last_chance_turns()   # [11] right after the first 6-train's turn
         if turns:
             self.queue = turns
