@@ -54,6 +54,9 @@ class Rules(Ids, PlayerReport, StockRules, OperatingRules, PrivateRules, RedeemR
             if v not in VARIANTS:
                 raise InputError(f"unknown 1832 variant {v!r} (known: {', '.join(VARIANTS)})", "variants")
         self.variants = list(variants)
+        # the trains and phases are the route core's data (data/trains.json, phases.json,
+        # one schema for every title); a variant may change them ([17.2])
+        data = dict(data, trains=_data("trains.json")["trains"], phases=_data("phases.json")["phases"])
         self.data = data = game_data(data, self.variants)
         self.southern_bank = "southern_bank" in variants
         capital = data["starting_capital"]["southern_bank" if self.southern_bank else "standard"]
@@ -61,8 +64,8 @@ class Rules(Ids, PlayerReport, StockRules, OperatingRules, PrivateRules, RedeemR
         cash = (2 * capital + n) // (2 * n)
         self.market = Market(data["market"])
         self.shares = data["shares"]
-        self.phases = Phases(_data("phases.json")["phases"], _data("trains.json")["trains"])
-        self.trains = _data("trains.json")["trains"]
+        self.phases = Phases(data["phases"], data["trains"])
+        self.trains = data["trains"]
         self.token_costs = data["token_costs"]
         corps = []
         for c in companies["corporations"]:
