@@ -12,7 +12,7 @@ import itertools
 import time
 
 from trainruns.compile import compile_board
-from trainruns.position import load_position
+from trainruns.load import load_position
 from trainruns.assignment import assign_trains
 from trainruns.enumeration import enumerate_all
 
