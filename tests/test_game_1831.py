@@ -527,3 +527,13 @@ def test_the_run_does_not_depend_on_the_clock_5_6_6(monkeypatch):
     monkeypatch.setattr(time, "perf_counter", real)
     game_map._run.cache_clear()
     assert raced == calm
+
+
+def test_a_position_of_an_unknown_corporation_is_bad_input_not_another_corporations():
+    # "Never a silent wrong answer": `play position --corporation X` used to fall back to
+    # the operating (or first) corporation when X was unknown
+    g = new()
+    first = g.rules.state.corporations[0].id
+    assert g.rules.position(first)["corporation"] == first
+    with pytest.raises(InputError, match="unknown corporation 'NOPE'"):
+        g.rules.position("NOPE")

@@ -18,6 +18,22 @@ class Ids:
     def corporation(self, name):
         return self.state.corp[self.corporation_id(name)]
 
+    def asked_corporation(self, name, corporations: str):
+        """The id of the corporation a position is asked for: ``name`` (an id, name or
+        abbreviation) or, without one, the corporation operating now (the title's
+        ``operating_corporation``). An unknown name, or none given while no corporation
+        operates, is bad input (exit 2): never a position of another corporation."""
+        if name is None:
+            cid = self.operating_corporation()
+            if cid is None:
+                raise InputError("no corporation is operating now: name one (--corporation ID)", "corporation")
+            return cid
+        cid = self.corporation_id(name)
+        if cid is None:
+            raise InputError(f"unknown corporation {name!r} ({corporations}: {', '.join(self.state.corp)})",
+                             "corporation")
+        return cid
+
     def check_player_and_corporation(self, a: dict, where: str, corporations: str):
         """An unknown player or corporation is bad input (exit 2); an alias becomes the
         reference id. ``corporations`` names the list in the message ("1832", "in play")."""

@@ -84,8 +84,10 @@ class OperatingRules:
         return {t["hex"]: (t["tile"], t["rotation"]) for t in self.state.tiles}
 
     def position(self, corporation=None, trains=None) -> dict:
-        cid = self.corporation_id(corporation) if corporation else None
+        cid = self.asked_corporation(corporation, "in play") if corporation else None
         if cid is None:
+            # no corporation named: the one operating, else the first (the map of a
+            # stock round is drawn from some corporation's position)
             step = self.game.round.step() if not self.game.finished else None
             corp = getattr(step, "corp", None)
             cid = corp.id if corp else self.state.corporations[0].id

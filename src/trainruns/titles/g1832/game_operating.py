@@ -22,15 +22,7 @@ class OperatingRules:
 
     def position(self, cid=None, trains=None) -> dict:
         s = self.state
-        if cid is None:
-            cid = self.operating_corporation()
-            if cid is None:
-                raise InputError("no corporation is operating now: name one (--corporation ID)", "corporation")
-        else:
-            name = cid
-            cid = self.corporation_id(cid)
-            if cid is None:
-                raise InputError(f"unknown corporation {name!r} (1832: {', '.join(s.corp)})", "corporation")
+        cid = self.asked_corporation(cid, "1832")
         c = s.corp[cid]
         t = s.title_state
         pos = {"title": self.title, "phase": s.phase, "corporation": cid,

@@ -32,15 +32,7 @@ class OperatingRules:
 
     def position(self, cid=None, trains=None) -> dict:
         s = self.state
-        if cid is None:
-            cid = self.operating_corporation()
-            if cid is None:
-                raise InputError("no corporation is operating now: name one (--corporation ID)", "corporation")
-        else:
-            name = cid
-            cid = self.corporation_id(cid)
-            if cid is None:
-                raise InputError(f"unknown corporation {name!r} (1833NE: {', '.join(s.corp)})", "corporation")
+        cid = self.asked_corporation(cid, "1833NE")
         c = s.corp[cid]
         t = s.title_state
         removed = set(self._removed_privates())
