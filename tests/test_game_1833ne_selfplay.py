@@ -81,3 +81,16 @@ def test_random_game_to_the_end(n, seed, player):
         assert s["phase"] in ("III", "IV", "V")   # the late phases were played
     again = Game.replay(json.loads(json.dumps(game.log())))
     assert again.to_json() == s
+
+
+@pytest.mark.parametrize("seed", [1000, 1001])
+def test_an_emergency_issue_listed_while_a_train_must_be_bought_is_accepted(seed):
+    # "Emergency issues to buy a train": in these uniformly random games (the policy of
+    # trainruns play selfplay and play_check) a company with a route and no train lists
+    # an emergency issue_shares, which the buy-train step once refused as a title extra
+    # ("must buy a train first"); GAME-CONTRACT.md: every listed action is accepted
+    from trainruns.game.selfplay import play as play_uniform
+
+    game, problems, _n = play_uniform("1833NE", [f"P{i}" for i in range(1, 5)], seed, max_actions=400)
+    assert problems == []
+    assert any(a["type"] == "issue_shares" and a.get("emergency") for a in game.log()["actions"])

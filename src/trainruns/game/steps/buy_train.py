@@ -31,7 +31,8 @@ class BuyTrainStep(CorporationStep):
                 raise Refusal("train.must-buy", f"{self.corp.id} has a route and no train: it must buy one [10]")
             self.done = True
             return a
-        if a["type"] not in ("buy_train", "sell_shares"):   # the title's extras (a private, ...)
+        own = {"buy_train", "sell_shares"} | {x["type"] for x in self._buys()}
+        if a["type"] not in own:   # the title's extras (a private, a mortgage, ...)
             if self.game.rules.must_buy(self):
                 raise Refusal("train.must-buy", f"{self.corp.id} must buy a train first [10]")
             return self.game.rules.operating_process(self, a)
