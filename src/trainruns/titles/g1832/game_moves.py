@@ -39,7 +39,7 @@ def _board_of(key: str):
     return _board(json.loads(key))
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=256)
 def _tile_moves(key: str) -> tuple:
     from ...whatif import reach, tile_candidates
 
@@ -50,7 +50,7 @@ def _tile_moves(key: str) -> tuple:
                  for m, _variant in tile_candidates(data, board, reach(board)))
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=256)
 def _token_moves(key: str) -> tuple:
     from ...whatif import token_candidates
 
@@ -75,7 +75,7 @@ def token_cities(position: dict) -> list[tuple]:
     return list(_token_moves(_key(position)))
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=256)
 def _run(key: str):
     from ... import solve
 
@@ -99,7 +99,7 @@ def audit_run(position: dict, routes: list) -> tuple[list, int, int]:
     return ([(p.rule, p.message) for p in result.problems], result.declared_revenue, result.best_revenue)
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=256)
 def _reach(key: str) -> frozenset:
     from ...reach import reach
 
