@@ -91,3 +91,19 @@ class StepsRound(Round):
     def next_entity(self) -> bool:
         """Load the steps of the next entity; False when the round is over."""
         raise NotImplementedError
+
+
+def after_operating_round(rules, r, operating_round, stock_round):
+    """The round after operating round ``r`` (1832 [4.1], 1833NE "Number of phases"): the
+    next of its set, or, once the set is over, the end of the game when the bank broke
+    ([13.2]) or else the next stock round. ``rules`` holds ``or_set`` (k, n),
+    ``priority`` and ``stock_round_number``."""
+    k, n = rules.or_set
+    if k < n:
+        rules.or_set = (k + 1, n)
+        return operating_round(rules.game, k + 1, n)
+    if rules.state.bank.broken:
+        rules.game.finish("bank")
+        return r
+    rules.stock_round_number += 1
+    return stock_round(rules.game, rules.priority, rules.stock_round_number)

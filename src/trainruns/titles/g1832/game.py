@@ -17,6 +17,7 @@ from ...game.report import PlayerReport
 from ...game.depot import make_depot
 from ...game.market import Market
 from ...game.phase import Phases
+from ...game.round import after_operating_round
 from ...game.state import Corporation, Player, Private, State, corp_key, player_key
 from ..tiled import load_data
 from .game_merger import MergerRules
@@ -144,15 +145,7 @@ class Rules(Ids, PlayerReport, StockRules, OperatingRules, PrivateRules, RedeemR
             n = self.phases.by_name[self.state.phase]["operating_rounds"]
             self.or_set = (1, n)
             return OperatingRound(self.game, 1, n)
-        k, n = self.or_set
-        if k < n:
-            self.or_set = (k + 1, n)
-            return OperatingRound(self.game, k + 1, n)
-        if self.state.bank.broken:
-            self.game.finish("bank")
-            return r
-        self.stock_round_number += 1
-        return StockRound(self.game, self.priority, self.stock_round_number)
+        return after_operating_round(self, r, OperatingRound, StockRound)
 
     def _ended_after_stock_round(self, r) -> bool:
         """The rulebook's ends are the bank and bankruptcy ([13]); the title's own ends

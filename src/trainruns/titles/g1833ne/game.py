@@ -21,6 +21,7 @@ from ...game.ids import Ids
 from ...game.report import PlayerReport
 from ...game.action import SCHEMA
 from ...game.market import Market
+from ...game.round import after_operating_round
 from ...game.state import Corporation, Player, Private, State, corp_key, player_key
 from ..tiled import load_data
 from .game_money import MoneyRules
@@ -200,15 +201,7 @@ class Rules(Ids, PlayerReport, StockRules, OperatingRules, TrainRules, MoneyRule
                 return r
             self.or_set = (1, 2)
             return OperatingRound(self.game, 1, 2)
-        k, n = self.or_set
-        if k < n:
-            self.or_set = (k + 1, n)
-            return OperatingRound(self.game, k + 1, n)
-        if self.state.bank.broken:
-            self.game.finish("bank")
-            return r
-        self.stock_round_number += 1
-        return StockRound(self.game, self.priority, self.stock_round_number)
+        return after_operating_round(self, r, OperatingRound, StockRound)
 
     def _stalled(self, r) -> bool:
         """docs/gaps.md: every corporation closed ([E] all_closed), or a stock round in
