@@ -70,7 +70,9 @@ def main(argv=None):
 
         print(f"trainruns {__version__}")
         return 0
-    if argv and argv[0] == "solve":  # the only command the daemon answers (for now)
+    if argv and argv[0] == "solve":  # the only command the daemon answers (for now);
+        # by default: a warm process answers in milliseconds what takes a new one a
+        # second of start-up (docs/daemon.md); TRAINRUNS_DAEMON=0 keeps it in-process
         from .daemon.client import forward, strip_flag, wanted
 
         if wanted(argv):

@@ -10,11 +10,10 @@ import os
 import selectors
 import signal
 import socket
-import struct
 import sys
 import time
 
-from . import IDLE_SECONDS, fingerprint, receive, send, socket_dir, socket_path
+from . import CODE_CHECK_SECONDS, IDLE_SECONDS, fingerprint, lock_path, peer_uid, receive, send, socket_path
 
 HEADER_SECONDS = 5.0
 
@@ -49,9 +48,11 @@ def warm():
 
 
 class Server:
-    def __init__(self, path, idle=IDLE_SECONDS):
+    def __init__(self, path, idle=IDLE_SECONDS, lock=None, check=CODE_CHECK_SECONDS):
         self.path = path
         self.idle = idle
+        self.check = check  # how often it looks whether its code changed on disk
+        self.lock = lock  # held until stop: then a new daemon may start at once
         self.code = fingerprint()
         self.started = time.time()
         self.served = 0
@@ -66,6 +67,7 @@ class Server:
             self.sock.bind(self.path)
         finally:
             os.umask(old)
+        self.inode = os.stat(self.path).st_ino  # (a later daemon's socket is not ours to remove)
         self.sock.listen(64)
         self.sock.setblocking(False)
 
@@ -81,12 +83,20 @@ class Server:
         sel.register(self.wake_r, selectors.EVENT_READ, "wake")
         self.sel = sel
         try:
+            checked = self.last = time.monotonic()  # idle from now: warming up is not idling
             while self.running or self.children:
-                timeout = max(0.0, self.idle - (time.monotonic() - self.last)) if not self.children else None
-                if self.running and timeout == 0.0:
+                now = time.monotonic()
+                if self.running and now - checked >= self.check:
+                    checked = now
+                    if fingerprint() != self.code:
+                        self.stop()  # the code on disk changed: this process must not answer
+                        continue
+                idle = max(0.0, self.idle - (now - self.last)) if not self.children else None
+                if self.running and idle == 0.0:
                     self.stop()
                     continue
-                for key, _ in sel.select(timeout if self.running else 1.0):
+                wait = min(x for x in (idle, self.check - (now - checked)) if x is not None)
+                for key, _ in sel.select(max(wait, 0.0) if self.running else 1.0):
                     if key.data == "accept":
                         self.accept()
                     elif key.data == "wake":
@@ -107,10 +117,13 @@ class Server:
             self.running = False
             self.sel.unregister(self.sock)
             self.close()
+            if self.lock is not None:
+                self.lock.close()
+                self.lock = None
 
     def close(self):
         try:
-            if os.path.exists(self.path) and os.stat(self.path).st_ino == os.fstat(self.sock.fileno()).st_ino:
+            if os.stat(self.path).st_ino == getattr(self, "inode", None):
                 os.unlink(self.path)
         except OSError:
             pass
@@ -124,14 +137,11 @@ class Server:
             conn, _ = self.sock.accept()
         except BlockingIOError:
             return
-        self.last = time.monotonic()
         conn.setblocking(True)
         conn.settimeout(HEADER_SECONDS)
         fds = []
         try:
-            pid, uid, gid = struct.unpack("3i", conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED,
-                                                                  struct.calcsize("3i")))
-            if uid != os.getuid():
+            if peer_uid(conn) != os.getuid():
                 conn.close()
                 return
             header, fds = receive(conn, want_fds=3)
@@ -155,12 +165,14 @@ class Server:
             self.stop()
         elif op == "run":
             if header["fingerprint"] != self.code or not self.running:
-                # the client runs other code than this process loaded: it must not answer
-                self.reply(conn, {"error": "stale"})
-                conn.close()
+                # the client runs other code than this process loaded: it must not answer.
+                # Stopped (the lock released) before the reply, so that the client may
+                # start the new daemon at once
                 for fd in fds:
                     os.close(fd)
                 self.stop()
+                self.reply(conn, {"error": "stale"})
+                conn.close()
                 return
             if len(fds) != 3:
                 raise ValueError("the command's stdin, stdout and stderr are missing")
@@ -184,6 +196,7 @@ class Server:
                 os._exit(code)
         for fd in fds:
             os.close(fd)
+        self.last = time.monotonic()  # (a status or stop request is not a command)
         self.served += 1
         self.children[pid] = conn
         self.reply(conn, {"pid": pid})
@@ -277,17 +290,17 @@ def main():
     A second daemon (one already answers) ends at once."""
     import fcntl
 
-    folder = socket_dir(create=True)
-    lock = open(os.path.join(folder, "daemon.lock"), "w")
+    lock = open(lock_path(create=True), "w")
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         return 0  # another daemon is starting or running
+    os.chdir("/")  # hold no folder of the user's (the client's folder is set per command)
     path = socket_path()
     if os.path.exists(path):
         os.unlink(path)  # a stale socket: its daemon has died (it held the lock otherwise)
     idle = float(os.environ.get("TRAINRUNS_DAEMON_IDLE", IDLE_SECONDS))
-    server = Server(path, idle)
+    server = Server(path, idle, lock, float(os.environ.get("TRAINRUNS_DAEMON_CHECK", CODE_CHECK_SECONDS)))
     warm()
     import gc
 
