@@ -79,7 +79,15 @@ def main(argv=None):
             argv = strip_flag(argv)
             code = forward(argv, started)
             if code is not None:
-                return code
+                # the answer is out: nothing of this process is left to clean up, so
+                # skip the interpreter's own teardown (milliseconds of a command that
+                # takes a few)
+                for stream in (sys.stdout, sys.stderr):
+                    try:
+                        stream.flush()
+                    except (OSError, ValueError):
+                        pass
+                os._exit(code)
     return run_process(argv, started)
 
 
