@@ -117,6 +117,19 @@ def test_a_plain_solve_goes_to_the_daemon_and_the_table_is_the_same(daemon):
     assert "total    160  proven optimal" in out_d
 
 
+def test_a_solve_the_daemon_answers_loads_no_numpy(daemon):
+    """The client's whole process (``-X importtime`` lists every module it imported):
+    the daemon answered, and the client loaded neither numpy, numba nor json."""
+    served = _status(daemon)[1]["served"]
+    p = subprocess.run([sys.executable, "-X", "importtime", "-m", "trainruns", "solve", "--json", "--quiet", KO],
+                       env=daemon, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0 and json.loads(p.stdout)["revenue"] == 160
+    assert _status(daemon)[1]["served"] == served + 1
+    loaded = {line.split("|")[-1].strip() for line in p.stderr.splitlines() if line.startswith("import time:")}
+    assert "trainruns.daemon.client" in loaded
+    assert [m for m in ("numpy", "numba", "json", "argparse", "trainruns.search") if m in loaded] == []
+
+
 def test_bad_input_gives_the_same_line_and_exit_status(daemon, tmp_path):
     """CONTRACT.md: bad input is exit 2 with one line on stderr; the working folder is
     the client's (a relative path is read where the client runs)."""
