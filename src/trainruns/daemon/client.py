@@ -7,9 +7,9 @@ daemon costs the interpreter's start, a connection and the command's own work.
 
 :func:`forward` returns the command's exit status, or None when the daemon could not
 take the command (none running, a stale socket, other code, another user's socket, any
-failure before the command started): the caller then runs it in-process. A daemon
-missing or stale is started in the background for the next command
-(:func:`start_daemon`).
+failure before the command started): the caller then runs it in-process, and
+afterwards starts a daemon in the background for the next command when none was
+there or it was stale (:data:`wants_start`, :func:`start_daemon`).
 """
 
 import _socket
@@ -45,8 +45,15 @@ def strip_flag(argv):
     return [a for a in argv if a != FLAG]
 
 
+# set by :func:`forward` when no daemon could take the command: the caller starts one
+# (:func:`start_daemon`) once it has answered in-process, so that a first run on a
+# machine does not compile the kernels twice at once (its own and the daemon's)
+wants_start = False
+
+
 def forward(argv, started: float, start_if_missing: bool = True):
-    """Run ``argv`` in the daemon; its exit status, or None (run it in-process)."""
+    """Run ``argv`` in the daemon; its exit status, or None (run it in-process; then
+    :data:`wants_start` says whether a daemon should be started after)."""
     try:
         path = socket_path()
     except Unsafe as e:
@@ -64,8 +71,7 @@ def forward(argv, started: float, start_if_missing: bool = True):
             return None
     except OSError:
         sock.close()
-        if start_if_missing:
-            start_daemon()
+        _want_start(start_if_missing)
         return None
     try:
         return _talk(sock, argv, started, start_if_missing)
@@ -85,9 +91,9 @@ def _talk(sock, argv, started, start_if_missing):
     except (OSError, ValueError, EOFError, TypeError):
         return None
     if first is None or "pid" not in first:
-        if first is not None and first.get("error") == "stale" and start_if_missing:
+        if first is not None and first.get("error") == "stale":
             # the daemon runs older code: it has ended; a new one for the next command
-            start_daemon()
+            _want_start(start_if_missing)
         return None
     # the command has started: from here on its exit status is the answer
     pid = first["pid"]
@@ -119,6 +125,11 @@ def _talk(sock, argv, started, start_if_missing):
                          "run with TRAINRUNS_DAEMON=0, or `trainruns daemon stop`\n")
         return 3
     return last["exit"]
+
+
+def _want_start(start):
+    global wants_start
+    wants_start = wants_start or start
 
 
 def starting() -> bool:
