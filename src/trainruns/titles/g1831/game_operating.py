@@ -4,6 +4,7 @@ trains, runs, dividends, receivership's loans and debt, phases and retirements."
 from __future__ import annotations
 
 from ...errors import InputError
+from ...game.action import free_amount, within
 from ...game.errors import Refusal
 from ...game.state import player_key
 from . import game_certs as certs
@@ -303,65 +304,68 @@ class OperatingRules:
         """5.3.1: fewer trains than the minimum (a system two from the first 3-train)."""
         return len(c.trains) < self.min_trains(c)
 
-    def train_buys(self, c) -> list[dict]:
-        s = self.state
-        if c.extra["receivership"] and not self.needs_train(c):
-            return []   # 5.4.3: no more than the minimum
-        forced = self.needs_train(c)
-        pres_cash = s.player[c.president].cash if c.president else 0
-        budget = c.cash + (pres_cash if forced else 0)
-        out = []
-        for r in self.bank_trains():
-            if r["price"] <= c.cash or forced:
-                out.append({"type": "buy_train", "corporation": c.id, "from": "bank", "train": r["train"],
-                            "price": r["price"]})
-        for name in dict.fromkeys(s.market_trains):
-            p = self.pool_price(name)
-            if p <= c.cash or forced:
-                out.append({"type": "buy_train", "corporation": c.id, "from": "market", "train": name, "price": p})
-        if c.president and not c.extra["receivership"]:
-            # from another corporation of the same president (5.3.2; any agreed price from
-            # $1 to face, DIGEST 4.6); a deal between two presidents is not offered
-            for o in s.corporations:
-                if o is c or o.president != c.president or o.extra["receivership"]:
-                    continue
-                for t in o.trains:
-                    if t["status"] == "retired":
-                        continue
-                    face = self.config.price(t["size"])
-                    most = min(face, c.cash)
-                    if most >= 1:
-                        out.append({"type": "buy_train", "corporation": c.id, "from": o.id, "train": t["train"],
-                                    "price": {"min": 1, "max": most}})
-        if forced and out:
-            # 5.3.4: a forced purchase is of the cheapest train (the president funds only that)
-            cheapest = min(x["price"] for x in out if isinstance(x["price"], int))
-            if cheapest > c.cash:
-                out = [x for x in out if isinstance(x["price"], int) and x["price"] == cheapest]
-        del budget
+    def shop_trains(self, c) -> list[dict]:
+        """5.3.2, 5.3.8: what the bank (its lowest size) and the pool offer, at their prices."""
+        out = [{"type": "buy_train", "corporation": c.id, "from": "bank", "train": r["train"], "price": r["price"]}
+               for r in self.bank_trains()]
+        out += [{"type": "buy_train", "corporation": c.id, "from": "market", "train": name,
+                 "price": self.pool_price(name)} for name in dict.fromkeys(self.state.market_trains)]
         return out
 
-    def buy_train(self, c, a, listed):
+    def train_deals(self, c) -> list[dict]:
+        """5.3.2: a train from another corporation, at the price its president and the
+        buyer's agree (between two presidents the logged action is the deal both agreed;
+        one president may deal with himself): 5.3.4 "at least $1 and no more than the real
+        cost (as printed on the train), and ... fully funded by the corporation's cash"
+        (DIGEST 4.6: the same bounds when the purchase is not forced). Never a retired
+        train (5.3.2), never from a corporation in receivership (5.4.4)."""
+        out = []
+        if c.cash < 1:
+            return out
+        for o in self.state.corporations:
+            if o is c or o.cell is None or o.closed or not o.extra["active"] or o.extra["receivership"]:
+                continue
+            for name in dict.fromkeys(t["train"] for t in o.trains if t["status"] != "retired"):
+                most = min(self.config.price(self.size_of(name)), c.cash)
+                out.append({"type": "buy_train", "corporation": c.id, "from": o.id, "train": name,
+                            "price": free_amount(1, most)})
+        return out
+
+    def train_buys(self, c, turn=None) -> list[dict]:
+        """5.3: the trains the company may buy now. A company in receivership buys no
+        more than its minimum (5.4.3). A forced purchase (5.3.1) the company's cash
+        cannot pay from the bank or the pool (5.3.4) lists the president's deals with
+        other corporations first and the cheapest train of the bank and the pool (its
+        funding: the company's own stock and bonds, then the president's cash, then a
+        loan, :meth:`fund_forced_purchase`); once the company has sold its stock the
+        deals are over ("the President may no longer buy a train from any
+        corporation", ``turn["own_sold"]``)."""
+        forced = self.needs_train(c)
+        if c.extra["receivership"] and not forced:
+            return []   # 5.4.3: no more than the minimum
+        shop = self.shop_trains(c)
+        cheapest = min((x["price"] for x in shop), default=None)
+        if forced and cheapest is not None and cheapest > c.cash:
+            out = [x for x in shop if x["price"] == cheapest]   # "the lowest appropriate train purchase"
+        else:
+            out = [x for x in shop if x["price"] <= c.cash]
+        if not (turn or {}).get("own_sold"):
+            out += self.train_deals(c)
+        return out
+
+    def buy_train(self, c, a, listed, turn=None):
         s = self.state
-        price = a.get("price", listed["price"]) if isinstance(listed["price"], dict) else listed["price"]
-        if isinstance(listed["price"], dict):
-            if not isinstance(price, int) or not listed["price"]["min"] <= price <= listed["price"]["max"]:
-                raise Refusal("train.price", f"a train from another corporation costs $1 to its face value, "
-                                             f"within {c.id}'s cash (5.3.4)")
-        short = max(0, price - c.cash)
-        if short:
-            # 5.3.4: the president supplies only what is needed; then receivership with a loan (5.4.1)
-            give = min(short, s.player[c.president].cash)
-            if give:
-                s.pay(player_key(c.president), f"corp:{c.id}", give)
-                s.event("president_funds", corporation=c.id, player=c.president, cash=give)
-            loan = price - c.cash
-            if loan > 0:
-                s.pay("bank", f"corp:{c.id}", loan)
-                c.extra["debt"] += loan
-                self.enter_receivership(c)
-                if c.cell is None:
-                    return   # the move into receivership closed it out (4.3.2): no purchase
+        price = a.get("price", listed["price"])
+        if not within(listed["price"], price):
+            raise Refusal("train.price", f"the {a['train']} from {a['from']} costs {listed['price']} here: from "
+                                         f"another corporation an agreed $1 to its face value within {c.id}'s "
+                                         "cash (5.3.4), from the bank or the pool its price (5.3.2)")
+        if price > c.cash:
+            if turn is not None:
+                turn["own_sold"] = True
+            self.fund_forced_purchase(c, price)
+            if c.cell is None:
+                return   # the move into receivership closed it out (4.3.2): no purchase
         src = a["from"]
         if src == "bank":
             row = next(r for r in s.depot if r["train"] == a["train"])
@@ -385,6 +389,68 @@ class OperatingRules:
             self.state.title_state["trains_bought"] = True   # 5.3.5: mergers from the first 2-train
             self.new_phase(size)
         self.trim_trains(c)
+
+    # --- 5.3.4 funding a forced purchase ----------------------------------------------
+
+    def fund_forced_purchase(self, c, price: int):
+        """5.3.4, after the deals: (2) the company sells its own common stock, then its
+        bonds, no more than the purchase needs, within the pool's 5 shares and the bank's
+        cash (4.6.3.4); bonds the pool's limit keeps it from selling are all closed at
+        half value and the system enters receivership (5.4.14); (3) the president gives
+        what is still missing, or all he has; (4) the rest is a loan and the company
+        enters receivership (5.4.1)."""
+        s = self.state
+        self.sell_own_for_train(c, price, "common")
+        if c.cell is None:
+            return   # the sale's move closed it out (4.3.2)
+        if c.cash < price and certs.held(c, "treasury", "bond"):
+            if not self.sell_own_for_train(c, price, "bond"):
+                s.event("bonds_blocked", corporation=c.id, rule="5.3.4")
+                self.enter_receivership(c)   # closes the bonds at half value (5.4.14)
+                if c.cell is None:
+                    return
+        short = price - c.cash
+        give = min(short, s.player[c.president].cash) if short > 0 and c.president else 0
+        if give:
+            s.pay(player_key(c.president), f"corp:{c.id}", give)
+            s.event("president_funds", corporation=c.id, player=c.president, cash=give)
+        loan = price - c.cash
+        if loan > 0:
+            s.pay("bank", f"corp:{c.id}", loan)
+            c.extra["debt"] += loan
+            self.enter_receivership(c)
+
+    def sell_own_for_train(self, c, price: int, kind: str) -> bool:
+        """5.3.4 (2): the company's own commons (``kind`` "common") or bonds ("bond") to the
+        pool, one at a time at the posted price before any move (with its 2x markers,
+        removed in the pool, 4.6.3.3), until its cash reaches ``price``. Commons move the
+        Stock Marker one-half square per certificate, rounded up, LEFT (or down); each
+        bond the Bond Marker one square down (or left). False when the pool's 5 shares
+        stop a sale still needed (4.6.1.1)."""
+        s = self.state
+        sold, cash = [], 0
+        for x in certs.held(c, "treasury", kind):
+            if c.cash + cash >= price:
+                break
+            if self.pool_shares(c) + len(sold) + shares_of(x) > self.rules["pool_share_limit"]:
+                break
+            value = self.sale_value(c, x)
+            if value + cash > s.bank.cash:
+                break   # 4.6.3.4: no sale the bank cannot pay
+            sold.append(x)
+            cash += value
+        for x in sold:
+            x["splits"] = 0
+            certs.move(s, c, x, "market")
+        if sold:
+            s.pay("bank", f"corp:{c.id}", cash)
+            s.event("forced_sale", corporation=c.id, kind=kind, count=len(sold), cash=cash, rule="5.3.4")
+            if kind == "common":
+                self.move_marker(c, "left", -(-len(sold) // 2), "forced_sale")
+            else:
+                self.move_bond_marker(c, "down", len(sold), "forced_sale")
+        left = certs.held(c, "treasury", kind)
+        return not (c.cash < price and left and self.pool_shares(c) + shares_of(left[0]) > self.rules["pool_share_limit"])
 
     # --- receivership (5.4) and debt (5.11) --------------------------------------------
 

@@ -95,53 +95,77 @@ class TrackStep(CorporationStep):
 
 
 class TrainStep(CorporationStep):
-    """Phase 3 (5.3): buy trains; one is required (5.3.1); end of phase: interest (5.3.9)."""
+    """Phase 3 (5.3): buy trains; one is required (5.3.1): a forced purchase the
+    company's cash cannot pay goes through 5.3.4's steps (deals with other
+    corporations' presidents, which the president may decline by buying from the bank
+    or the pool, or by passing when they are the only trains there are, 5.3.3); end of
+    phase: interest (5.3.9)."""
 
     def __init__(self, game, corp, turn):
         super().__init__(game, corp)
         self.turn = turn
 
     def enter(self):
-        if not self.game.rules.train_buys(self.corp):
+        if not self.game.rules.train_buys(self.corp, self.turn):
             self._finish()
 
     def _finish(self):
         r = self.game.rules
-        if r.needs_train(self.corp) and not self.corp.extra["receivership"]:
+        if self.corp.cell is not None and r.needs_train(self.corp) and not self.corp.extra["receivership"]:
             r.enter_receivership(self.corp)   # 5.3.3: no train to be had
-        r.interest(self.corp)
+        if self.corp.cell is not None:
+            r.interest(self.corp)
         self.done = True
 
-    def actions(self):
+    def _may_pass(self, buys) -> bool:
+        """5.3.1: not while the company needs a train the bank or the pool sells; 5.3.4:
+        "The President is not forced to accept any offers" of other corporations."""
         r = self.game.rules
-        out = r.train_buys(self.corp)
-        if not r.needs_train(self.corp):
-            out = out + [self.pass_action()]
-        return out
+        return not r.needs_train(self.corp) or not any(x["from"] in ("bank", "market") for x in buys)
+
+    def actions(self):
+        out = self.game.rules.train_buys(self.corp, self.turn)
+        return out + [self.pass_action()] if self._may_pass(out) else out
 
     def process(self, a):
         self.check_entity(a)
         r = self.game.rules
+        buys = r.train_buys(self.corp, self.turn)
         if a["type"] == "pass":
-            if r.needs_train(self.corp) and r.train_buys(self.corp):
-                raise Refusal("train.must-buy", f"{self.corp.id} has no train and must buy one (5.3.1, 5.3.4)")
+            if not self._may_pass(buys):
+                raise Refusal("train.must-buy", f"{self.corp.id} has fewer trains than its minimum and must buy "
+                                                "one the bank or the pool sells (5.3.1, 5.3.4)")
             self._finish()
             return a
         if a["type"] != "buy_train":
             raise Refusal("turn.phase", f"{self.corp.id} buys trains now, or passes (5.3)")
         src = r.corporation_id(a["from"]) or a["from"]
-        for x in r.train_buys(self.corp):
-            xsrc = r.corporation_id(x["from"]) or x["from"]
-            if xsrc == src and x["train"] == a["train"]:
-                if not isinstance(x["price"], dict) and "price" in a and a["price"] != x["price"]:
-                    raise Refusal("train.price", f"the {a['train']} costs {x['price']} here (5.3)")
-                r.buy_train(self.corp, dict(a, **{"from": src}), x)
-                if self.corp.closed or self.corp.cell is None or not r.train_buys(self.corp):
+        for x in buys:
+            if x["from"] == src and x["train"] == a["train"]:
+                r.buy_train(self.corp, dict(a, **{"from": src}), x, self.turn)
+                if self.corp.closed or self.corp.cell is None or not r.train_buys(self.corp, self.turn):
                     self._finish()
-                return a
-        raise Refusal("train.unavailable", f"{self.corp.id} cannot buy a {a['train']} from {a['from']} now: the "
-                                           "bank sells the lowest size first (5.3.8), cash (5.3.4), receivership "
-                                           "buys only the minimum (5.4.3)")
+                return dict(a, **{"from": src, "price": a.get("price", x["price"])})
+        raise Refusal(*self._why_not(a, src))
+
+    def _why_not(self, a, src):
+        r, c = self.game.rules, self.corp
+        if src not in ("bank", "market") and src in r.state.corp:
+            o = r.state.corp[src]
+            if o.extra["receivership"]:
+                return "train.seller-receivership", f"{o.id} is in receivership and may not sell trains (5.4.4)"
+            if self.turn.get("own_sold"):
+                return "train.deals-over", (f"{c.id} has sold its own stock for a forced purchase: no more trains "
+                                            "from other corporations (5.3.4)")
+            if c.cash < 1:
+                return "train.cash", f"a train from another corporation is paid from {c.id}'s cash, at least $1 (5.3.4)"
+        if c.extra["receivership"] and not r.needs_train(c):
+            return "train.receivership", f"{c.id} is in receivership: no more than its minimum of trains (5.4.3)"
+        if r.needs_train(c):
+            return "train.forced-cheapest", (f"{c.id} must buy a train it cannot pay for: the cheapest the bank or "
+                                             "the pool has (5.3.4)")
+        return "train.unavailable", (f"{c.id} cannot buy a {a['train']} from {a['from']} now: the bank sells the "
+                                     "lowest size first (5.3.8), from its cash (5.3), never a retired train (5.3.2)")
 
 
 class RightsStep(CorporationStep):
