@@ -9,7 +9,7 @@ from ...game.errors import Refusal
 from ...game.state import player_key
 from . import game_certs as certs
 from .game_certs import is_preferred, shares_of
-from .game_map import audit_run, best_run, board_and_reach, run_with_rights
+from .game_map import audit_run, best_run, board_and_reach, most_run_to, run_with_rights
 
 TYPES = ("station", "yard")
 # 5.5.5 sets no number; each right listed costs a search of the run with it (5.6.5), so a
@@ -115,15 +115,19 @@ class OperatingRules:
 
     def tile_lays(self, c, turn) -> list[dict]:
         """5.2.4: up to 4 tiles, at most 2 cities, each hex altered once per phase; the
-        terrain cost paid from cash (in receivership added to the debt, yellow only,
-        5.4.10)."""
+        terrain cost paid from cash (in receivership added to the debt: yellow only while
+        it lacks its minimum route, yellow or green once it has it, 5.4.10; none once
+        the bank has run out, 5.4.15)."""
         lim = self.lay_limit(c)
         if turn["tiles"] >= lim["tiles"] or not c.extra["sites"]:
             return []
+        if c.extra["receivership"] and self.state.bank.broken:
+            return []   # 5.4.15, 6.3: no more debt for track once the bank has run out
         board, reached = board_and_reach(self.position(c.id, trains=[]))
         colors = self.phase_row()["colors"]
         if c.extra["receivership"]:
-            colors = ["yellow"]
+            # 5.4.10: yellow to make its minimum route; with the route, yellow or green
+            colors = [x for x in ("yellow", "green") if x in colors] if self.route_met(c) else ["yellow"]
         used = {}
         for t in self.state.tiles:
             used[t["tile"]] = used.get(t["tile"], 0) + 1
@@ -162,8 +166,13 @@ class OperatingRules:
         (5.2.7.6); the company's supply (1.9); up to 3 per phase (5.2.4.3)."""
         if turn["tokens"] >= self.lay_limit(c)["tokens"] or not c.extra["sites"]:
             return []
+        kinds = TYPES
         if c.extra["receivership"]:
-            return []   # 5.4.10: only tokens its minimum route needs (not chosen by players here)
+            # 5.4.10: tokens only while it lacks its minimum route, of the types its
+            # smallest train runs to, on debt; none once the bank has run out (5.4.15)
+            if self.state.bank.broken or self.route_met(c):
+                return []
+            kinds = tuple(k for k in TYPES if any(k in self.runs_to(t) for t in self.route_need(c)[1]))
         board, reached = board_and_reach(self.position(c.id, trains=[]))
         laid = self.laid()
         taken = self.taken_sites()
@@ -176,10 +185,10 @@ class OperatingRules:
             if len(mine) >= per_city:
                 continue
             types = self.map.sites(hex_id, laid)
-            for kind in TYPES:
+            for kind in kinds:
                 if any(x["type"] == kind for x in mine) or self.tokens_left(c, kind) <= 0:
                     continue
-                if self.token_cost(kind) > c.cash:
+                if self.token_cost(kind) > c.cash and not c.extra["receivership"]:
                     continue
                 free = [i for i, t in enumerate(types) if t == kind and (hex_id, i) not in taken]
                 if free:
@@ -453,6 +462,46 @@ class OperatingRules:
         return not (c.cash < price and left and self.pool_shares(c) + shares_of(left[0]) > self.rules["pool_share_limit"])
 
     # --- receivership (5.4) and debt (5.11) --------------------------------------------
+
+    @staticmethod
+    def runs_to(train_type: str) -> tuple:
+        """5.6.2.3: an S train runs to Stations, a YD train to Rail Yards, an MX to both."""
+        return {"S": ("station",), "YD": ("yard",)}.get(train_type, TYPES)
+
+    def route_need(self, c):
+        """5.4.9: a company in receivership needs a route to one-half (rounded up) of
+        the size of the smallest train it owns of its tokens, of the types that train
+        runs to (a mixed train: at least one Station and one Rail Yard): ``(tokens,
+        [train types of that size])``; None without a train."""
+        if not c.trains:
+            return None
+        size = min(t["size"] for t in c.trains)
+        kinds = sorted({t["train"][len(str(t["size"])):] for t in c.trains if t["size"] == size})
+        return -(-size // 2), kinds
+
+    def route_met(self, c) -> bool:
+        """5.4.9: whether the company has its minimum route: a route of one train of
+        the needed size and type (the mixed one with only 5.4.9's "at least one Station,
+        one Rail Yard"), in the run the game's bounded search finds (5.6.6), runs to
+        that many of its tokens; a need of one token is a token of a type the train
+        runs to. With two smallest trains of one size, either will do (docs/gaps.md)."""
+        need = self.route_need(c)
+        if need is None:
+            return True
+        k, kinds = need
+        for kind in kinds:
+            if k < 2:
+                if any(x["type"] in self.runs_to(kind) for x in c.extra["sites"]):
+                    return True
+                continue
+            if len({x["hex"] for x in c.extra["sites"]}) < k:
+                continue   # fewer token cities than the route needs
+            pos = self.position(c.id, trains=[{"name": f"{k}{kind}", "status": "new"}])
+            pos.pop("track_rights", None)      # 5.4.7: no rights in receivership
+            pos.pop("rules", None)             # 5.4.9: any mix with one of each type
+            if most_run_to(pos) >= k:
+                return True
+        return False
 
     def enter_receivership(self, c):
         """5.4: the marker moves one left (5.4.5); interest from the next OR (5.4.1.2)."""
