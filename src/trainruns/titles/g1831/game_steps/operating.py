@@ -6,8 +6,9 @@ dividend, track rights (5.5) and mergers and takeovers (5.9)."""
 
 from __future__ import annotations
 
+from ....game.action import free_amount, within
 from ....game.errors import Refusal
-from ....game.round import StepsRound
+from ....game.round import Step, StepsRound
 from ....game.steps.operating import CorporationStep
 
 
@@ -301,10 +302,64 @@ class MergerStep(CorporationStep):
             raise Refusal("turn.phase", f"{self.corp.id} may announce a merger or takeover now, or pass (5.9)")
         for b, kind in r.merger_targets(self.corp):
             if b.id == a["with"]:
-                r.merge(self.corp, b, kind)
+                owners = r.merge(self.corp, b, kind)
+                if owners:
+                    # 5.9.8.4 / 5.9.10.5: B's common owners choose first; this step
+                    # finishes when it is current again (no second announcement, 5.9.1)
+                    self.game.round.push(SplitSaleStep(self.game, self.corp, b, kind, owners))
+                    return a
                 self._finish()
                 return a
         raise Refusal("merger.illegal", f"{self.corp.id} cannot take over {a['with']} now: mergers from the "
                                         "first 2-train to the first 12-train (5.3.5), one attempt per round, at "
                                         "most two absorbed (5.9.1), a path to its token (5.9.3), never a system "
                                         "(5.9.4), both active a full Operation Set, not in receivership (5.9.5)")
+
+
+class SplitSaleStep(Step):
+    """5.9.8.4 / 5.9.10.5: B's stock split during the takeover's move: each player holding
+    B's commons, in turn, sells some or all of them at the current price with their 2x
+    markers (``sell_shares``), or passes to keep them (Type II: traded one for one for
+    A's 5% common for mergers, markers and all; Type IV: held as A's bonds). Then the
+    takeover goes on (:meth:`complete_takeover`)."""
+
+    def __init__(self, game, a, b, kind, owners):
+        super().__init__(game)
+        self.a, self.b, self.kind, self.owners = a, b, kind, list(owners)
+
+    def enter(self):
+        r = self.game.rules
+        while self.owners and not r.split_sale_most(self.b, self.owners[0]):
+            self.owners.pop(0)
+        if not self.owners:
+            r.complete_takeover(self.a, self.b, self.kind)
+            self.done = True
+
+    def active(self):
+        return {"player": self.owners[0]}
+
+    def actions(self):
+        name = self.owners[0]
+        most = self.game.rules.split_sale_most(self.b, name)
+        return [{"type": "sell_shares", "player": name, "corporation": self.b.id, "kind": "common",
+                 "count": free_amount(1, most)}, {"type": "pass", "player": name}]
+
+    def process(self, a):
+        r, name = self.game.rules, self.owners[0]
+        keep = "trade them for A's 5% commons" if self.kind == "II" else "hold them as A's bonds"
+        if a.get("player") != name:
+            raise Refusal("merger.split-sale", f"{name} decides now whether to sell his {self.b.id} commons or "
+                                               f"{keep} (5.9.8.4, 5.9.10.5)")
+        if a["type"] == "sell_shares":
+            most = r.split_sale_most(self.b, name)
+            if r.corporation_id(a["corporation"]) != self.b.id or a.get("kind", "common") != "common" \
+                    or not within(free_amount(1, most), a["count"]):
+                raise Refusal("merger.split-sale", f"{name} may sell 1 to {most} of his {self.b.id} commons at the "
+                                                   f"current price, or pass to {keep} (5.9.8.4, 5.9.10.5)")
+            r.split_sale(self.b, name, a["count"])
+        elif a["type"] != "pass":
+            raise Refusal("merger.split-sale", f"{name} sells {self.b.id} commons or passes to {keep} "
+                                               "(5.9.8.4, 5.9.10.5)")
+        self.owners.pop(0)
+        self.enter()
+        return a
