@@ -12,6 +12,7 @@ from trainruns.game.errors import Refusal
 from trainruns.game.game import Game
 from trainruns.titles.g1831 import game_certs as certs
 from trainruns.titles.g1831.game_steps.operating import TrainStep
+from trainruns.titles.g1831.game_steps.stock import StockTurn
 
 
 def new(n=4, seed=7):
@@ -235,3 +236,36 @@ def test_bonds_the_pool_cannot_take_close_at_half_and_receivership_5_3_4_and_5_4
     # its own bonds' half value came into its treasury; the president adds what is missing
     assert s.player["P0"].cash == p0 - max(0, face - 10 - half)
     assert a.trains and s.money() == money
+
+
+def test_a_sale_the_pool_stops_is_owed_and_made_when_it_has_room_5_3_4():
+    g = new()
+    r, s = g.rules, g.rules.state
+    a = company(g, "PRR", 100, "P0", cash=10)
+    to_treasury(g, a, 3)
+    for x in [x for x in a.extra["certs"] if x["kind"] == "common" and x["holder"] == "ipo"]:
+        certs.move(s, a, x, "market")                       # 2 commons in the pool
+    for x in [x for x in a.extra["certs"] if x["kind"] == "preferred" and x["holder"] == "ipo"][:2]:
+        certs.move(s, a, x, "market")                       # and 2 preferred: room for one share
+    assert r.pool_shares(a) == 4
+    s.phase = "5"
+    for row in s.depot:
+        row["left"] = row["left"] if row["size"] >= 5 else 0
+    price, common = r.config.price(5), r.market.common(a.cell)
+    p0, money = s.player["P0"].cash, s.money()
+    st = step(g, a)
+    st.process(next(x for x in st.actions() if x["from"] == "bank"))
+    # one common sold (the pool's room); the rest of what the train needed is owed
+    owed, short = 0, price - 10 - common
+    for _ in range(2):
+        if short > 0:
+            owed, short = owed + 1, short - common
+    assert len(certs.held(a, "market", "common")) == 3 and a.extra["owed_commons"] == owed
+    assert s.player["P0"].cash == p0 - (price - 10 - common) and s.money() == money
+    # a stock round: a player buys from the pool, which makes room: the company sells at once
+    turn = StockTurn(g, g.round, "P2")
+    cash, now = a.cash, r.market.common(a.cell)
+    turn.process({"type": "buy_shares", "player": "P2", "corporation": "PRR", "from": "market",
+                  "kind": "preferred", "count": 1})
+    assert a.cash == cash + now and a.extra["owed_commons"] == owed - 1 and r.pool_shares(a) == 5
+    assert s.money() == money

@@ -336,6 +336,7 @@ class MergerRules:
     def restart(self, b):
         """A company absorbed earlier available for sale again (4.3.2, 4.3.3)."""
         b.closed = False
+        b.extra["owed_commons"] = 0
         b.total_shares = 20
         self.reset_extra(b)
 

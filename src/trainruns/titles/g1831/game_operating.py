@@ -431,35 +431,69 @@ class OperatingRules:
 
     def sell_own_for_train(self, c, price: int, kind: str) -> bool:
         """5.3.4 (2): the company's own commons (``kind`` "common") or bonds ("bond") to the
-        pool, one at a time at the posted price before any move (with its 2x markers,
-        removed in the pool, 4.6.3.3), until its cash reaches ``price``. Commons move the
-        Stock Marker one-half square per certificate, rounded up, LEFT (or down); each
-        bond the Bond Marker one square down (or left). False when the pool's 5 shares
-        stop a sale still needed (4.6.1.1)."""
-        s = self.state
-        sold, cash = [], 0
+        pool, one at a time at the posted price before any move, until its cash reaches
+        ``price``, within the pool's 5 shares (4.6.1.1) and the bank's cash (4.6.3.4).
+        False when the pool's limit stops a sale still needed; commons it stops are owed
+        (``extra["owed_commons"]``, sold as the pool makes room: :meth:`owed_sales`)."""
+        chosen, cash = [], 0
         for x in certs.held(c, "treasury", kind):
-            if c.cash + cash >= price:
+            if c.cash + cash >= price or not self._pool_takes(c, chosen, x, cash):
                 break
-            if self.pool_shares(c) + len(sold) + shares_of(x) > self.rules["pool_share_limit"]:
-                break
-            value = self.sale_value(c, x)
-            if value + cash > s.bank.cash:
-                break   # 4.6.3.4: no sale the bank cannot pay
-            sold.append(x)
-            cash += value
-        for x in sold:
+            chosen.append(x)
+            cash += self.sale_value(c, x)
+        self.sell_own(c, kind, chosen)
+        left = certs.held(c, "treasury", kind)
+        blocked = bool(c.cash < price and left and self.pool_shares(c) + shares_of(left[0])
+                       > self.rules["pool_share_limit"])
+        if blocked and kind == "common":
+            need, short = 0, price - c.cash
+            for x in left:
+                if short <= 0:
+                    break
+                short -= self.sale_value(c, x)
+                need += 1
+            c.extra["owed_commons"] = c.extra.get("owed_commons", 0) + need
+            self.state.event("sale_owed", corporation=c.id, count=need, rule="5.3.4")
+        return not blocked
+
+    def _pool_takes(self, c, chosen, x, cash) -> bool:
+        room = self.rules["pool_share_limit"] - self.pool_shares(c) - sum(shares_of(y) for y in chosen)
+        return shares_of(x) <= room and cash + self.sale_value(c, x) <= self.state.bank.cash
+
+    def sell_own(self, c, kind: str, chosen: list):
+        """The company's own certificates to the pool, paid by the bank at the posted price
+        before the move with their 2x markers (removed in the pool, 4.6.3.3); 5.3.4:
+        commons move the Stock Marker one-half square per certificate, rounded up, LEFT
+        (or down); each bond the Bond Marker one square down (or left)."""
+        if not chosen:
+            return
+        s = self.state
+        cash = sum(self.sale_value(c, x) for x in chosen)
+        for x in chosen:
             x["splits"] = 0
             certs.move(s, c, x, "market")
-        if sold:
-            s.pay("bank", f"corp:{c.id}", cash)
-            s.event("forced_sale", corporation=c.id, kind=kind, count=len(sold), cash=cash, rule="5.3.4")
-            if kind == "common":
-                self.move_marker(c, "left", -(-len(sold) // 2), "forced_sale")
-            else:
-                self.move_bond_marker(c, "down", len(sold), "forced_sale")
-        left = certs.held(c, "treasury", kind)
-        return not (c.cash < price and left and self.pool_shares(c) + shares_of(left[0]) > self.rules["pool_share_limit"])
+        s.pay("bank", f"corp:{c.id}", cash)
+        s.event("forced_sale", corporation=c.id, kind=kind, count=len(chosen), cash=cash, rule="5.3.4")
+        if kind == "common":
+            self.move_marker(c, "left", -(-len(chosen) // 2), "forced_sale")
+        else:
+            self.move_bond_marker(c, "down", len(chosen), "forced_sale")
+
+    def owed_sales(self, c):
+        """5.3.4: "the company or system must immediately sell its common stock ... if
+        space in the Stock Bank Pool becomes available during a Stock Round": the commons
+        a forced sale could not put in the pool, as many as the pool now takes."""
+        owed = c.extra.get("owed_commons", 0)
+        if not owed or c.cell is None:
+            return
+        chosen, cash = [], 0
+        for x in certs.held(c, "treasury", "common")[:owed]:
+            if not self._pool_takes(c, chosen, x, cash):
+                break
+            chosen.append(x)
+            cash += self.sale_value(c, x)
+        self.sell_own(c, "common", chosen)
+        c.extra["owed_commons"] = (owed - len(chosen)) if certs.held(c, "treasury", "common") else 0
 
     # --- receivership (5.4) and debt (5.11) --------------------------------------------
 

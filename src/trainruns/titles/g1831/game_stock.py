@@ -415,6 +415,7 @@ class StockRules:
         self.market.remove(c.id, c.cell)
         s.event("closed_out", corporation=c.id, trains=[t["train"] for t in c.trains])
         c.trains, c.tokens = [], []
+        c.extra["owed_commons"] = 0   # 5.3.4's owed sale ends with the company
         c.par = c.cell = c.president = None
         c.floated = c.capitalised = c.operated = False
         self.reset_extra(c)

@@ -261,6 +261,8 @@ class StockTurn(Step):
             r.start_company(c, self.player, a["price"])
         else:
             r.buy_cert(c, self.player, a.get("kind", "preferred"), a["from"])
+            if a["from"] == "market":
+                r.owed_sales(c)   # 5.3.4: room in the pool: a company's owed sale happens now
         self.block_corp = c.id
         self.bought += 1
         self.state.title_state["first_stock_option"] = self.player   # 4.7.12
