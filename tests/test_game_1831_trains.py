@@ -261,6 +261,7 @@ def test_a_sale_the_pool_stops_is_owed_and_made_when_it_has_room_5_3_4():
         if short > 0:
             owed, short = owed + 1, short - common
     assert len(certs.held(a, "market", "common")) == 3 and a.extra["owed_commons"] == owed
+    assert next(c for c in g.to_json()["corporations"] if c["id"] == "PRR")["owed_commons"] == owed
     assert s.player["P0"].cash == p0 - (price - 10 - common) and s.money() == money
     # a stock round: a player buys from the pool, which makes room: the company sells at once
     turn = StockTurn(g, g.round, "P2")
