@@ -9,7 +9,7 @@ import pytest
 from trainruns.game.errors import Refusal
 from trainruns.game.game import Game
 from trainruns.titles.g1831 import game_certs as certs
-from trainruns.titles.g1831.game_steps.operating import SplitSaleStep
+from trainruns.titles.g1831.game_steps.operating import MergerStep, SplitSaleStep
 
 
 def new(n=4, seed=7, **kw):
@@ -363,3 +363,27 @@ def test_split_sales_and_the_pool_limit_as_the_config_says_5_9_8_4():
     assert r.split_sale_most(b, "P2") == 1          # default: the pool takes them past its limit
     r.config.raw["takeover_split_sales"] = {"pool_limit": True}
     assert r.split_sale_most(b, "P2") == 0
+
+
+def test_the_merger_step_waits_for_the_owners_then_finishes_5_9_8_4():
+    g = new()
+    r, s = g.rules, g.rules.state
+    a = company(g, "PRR", 200, "P0")
+    b = company(g, "NYC", 40, "P1", home=False)
+    neighbours(g, a, b)
+    _split_ready(g, b, ["player:P3"])
+    s.pay("bank", "corp:PRR", 5000)
+    turn = {"corporation": a.id, "tiles": 0, "cities": 0, "tokens": 0, "hexes": [], "revenue": None}
+    merger = MergerStep(g, a, turn)
+    g.round.queue.insert(0, merger)
+    merger.enter()
+    assert {"type": "merge", "corporation": "PRR", "with": "NYC"} in merger.actions()
+    merger.process({"type": "merge", "corporation": "PRR", "with": "NYC"})
+    # the owners' choice comes first, the takeover waits for it (B still there)
+    sale = g.round.queue[0]
+    assert isinstance(sale, SplitSaleStep) and not merger.done and not b.closed
+    assert sale.active() == {"player": "P3"}
+    sale.process({"type": "pass", "player": "P3"})
+    assert sale.done and b.closed
+    g.round.settle()
+    assert merger.done and merger not in g.round.queue
