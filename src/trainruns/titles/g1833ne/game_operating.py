@@ -11,6 +11,7 @@ from __future__ import annotations
 from ...errors import InputError
 from ...game.errors import Refusal
 from ...game.state import corp_key
+from ...game.steps.routes import declared_run
 from ...hexgrid import neighbour, opposite, parse_hex_id
 from ..g1832 import game_moves   # the title-agnostic adapter to the route core's moves
 from ...game.tokens import carry_tokens
@@ -367,14 +368,7 @@ class OperatingRules:
         if routes == "best":
             revenue, chosen = game_moves.best_run(pos)
         else:
-            try:
-                problems, declared, _best = game_moves.audit_run(pos, routes)
-            except InputError as e:
-                raise Refusal("run.malformed", f"the declared run cannot be read: {e}") from None
-            if problems:
-                rule, message = problems[0]
-                raise Refusal(rule, message)
-            revenue, chosen = declared, [{"train": r["train"], "stops": list(r["stops"])} for r in routes]
+            revenue, _best, chosen = declared_run(routes, lambda r: game_moves.audit_run(pos, r))
         gone = [x for x in c.trains if self.phased_out(x)]
         if gone:
             c.trains = [x for x in c.trains if not self.phased_out(x)]
