@@ -262,6 +262,7 @@ class Rules(Ids, PlayerReport, StockRules, OperatingRules, MergerRules):
                 "floated": bool(c.extra["active"]), "active": bool(c.extra["active"]), "closed": c.closed,
                 "operated": c.operated, "cash": c.cash,
                 "receivership": c.extra["receivership"], "debt": c.extra["debt"],
+                "owed_commons": c.extra.get("owed_commons", 0),   # 5.3.4: a forced sale the pool stopped
                 "last_dividend": c.extra["last_dividend"],
                 "trains": [t["train"] for t in c.trains], "train_status": [t["status"] for t in c.trains],
                 "tokens": [{"hex": x["hex"], "stop": 0, "slot": x["slot"], "type": x["type"]}
