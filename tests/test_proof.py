@@ -122,3 +122,28 @@ def test_cut_route_set_is_proven(monkeypatch):
     cut = solve(load_position(pos))
     assert cut.optimal and cut.revenue == exact.revenue == cut.bound
     assert sum(r.revenue for r in cut.routes) == cut.revenue
+
+
+def test_targets_too_big_for_memory_keep_an_honest_bound(monkeypatch):
+    """When the routes above a target do not fit (here: any target below the optimum),
+    the proof tries higher targets and ends with a true bound, never a false proof."""
+    import trainruns.proof as proof
+
+    pos = hard_board(2, n_hexes=40)
+    board = load_position(pos)
+    exact = solve(board, engine="search")
+    compiled = compile_board(board, Limits(), own_only=True)
+    real = proof.routes_above
+    tried = []
+
+    def only_high(compiled, target, *args):
+        tried.append(target)
+        return None if target < exact.revenue else real(compiled, target, *args)
+
+    monkeypatch.setattr(proof, "routes_above", only_high)
+    quick = greedy_run(compiled, stop_value_bound(compiled))
+    before = quick.bound
+    run = prove(compiled, quick, Limits())
+    assert run.revenue <= exact.revenue <= run.bound < before
+    assert not run.optimal or run.revenue == exact.revenue
+    assert any(t < exact.revenue for t in tried) and any(t >= exact.revenue for t in tried)

@@ -120,7 +120,9 @@ def assign_trains(routes: RouteSet, deadline=None, progress=None, budget=1 << 16
             limits.offer(_run_of(routes, trains, all_trains, best_choice, cand_route, kind_index,
                                  int(best[0]), max(int(best[0]), so_far)))
         if progress:
-            known = max(int(best[0]), limits.best.revenue if limits is not None and limits.best else 0)
+            # (a ``lower`` not reached here is no run: it is not shown as one)
+            known = max(int(best[0]) if best[0] > lower else 0,
+                        limits.best.revenue if limits is not None and limits.best else 0)
             shown = low_bound if routes.complete else max(known, stop_value_bound(routes.compiled))
             progress.update("assign", nodes=int(nodes[0]), best=known, bound=max(shown, known))
         if deadline is not None and time.perf_counter() > deadline:
