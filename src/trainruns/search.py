@@ -53,8 +53,10 @@ def solve(source, time_limit: float | None = None, progress: Progress | None = N
     With no time limit the answer is proven optimal, unless the board has more routes
     than the memory budget holds (or ``MAX_ROUTES``): then the best run over the routes
     listed (searched for at most ``INCOMPLETE_SECONDS`` or the enumeration's time) is
-    improved by the flow model (:mod:`trainruns.cpsat_flow`, which lists no routes) and
-    comes with an upper bound, proven when the flow model proves it. With a limit, the
+    improved by the flow model (:mod:`trainruns.cpsat_flow`, which lists no routes), then
+    by :mod:`trainruns.proof` (each kind's best route bounds the run; the routes that may
+    beat the run are listed and searched, from high targets down, for ``PROOF_SECONDS``)
+    and comes with an upper bound, proven when either proves it. With a limit, the
     best run found when time runs out is returned with ``optimal=False`` and an upper
     bound in ``bound``.
 
