@@ -18,7 +18,7 @@ from .value import stop_value_bound
 
 
 def assign_trains(routes: RouteSet, deadline=None, progress=None, budget=1 << 16,
-                  scan_cap=16, max_nodes=None, limits: Limits | None = None) -> Run:
+                  scan_cap=16, max_nodes=None, limits: Limits | None = None, lower: int = 0) -> Run:
     """The best disjoint choice of one route per train (branch and bound, see
     :mod:`trainruns.kernels.assign`). Proven optimal unless the deadline (or
     ``max_nodes``) stops it; then ``bound`` is an upper bound on the optimum (the lowest
@@ -32,7 +32,11 @@ def assign_trains(routes: RouteSet, deadline=None, progress=None, budget=1 << 16
     Only so many trains of a name can run: each running train has a route of its own
     and takes at least one track bit, so beyond the number of its candidates, or of
     track bits, the rest of them idle in every run and are left out of the search (its
-    arrays grow with the square of the trains searched)."""
+    arrays grow with the square of the trains searched).
+
+    ``lower``: a revenue already reached elsewhere; only runs earning more are looked
+    for. When none is found the run returned has no routes and earns ``lower`` (its
+    ``picks`` are empty): with ``optimal`` set, nothing beats ``lower``."""
     from .kernels.assign import block_masks, branch_and_bound, open_bound
 
     board = routes.compiled.board
@@ -78,7 +82,7 @@ def assign_trains(routes: RouteSet, deadline=None, progress=None, budget=1 << 16
     found = np.zeros((n + 1, n + 1), dtype=np.int64)
     bval = np.zeros((n + 1, n + 1), dtype=np.int64)
     choice = np.full(n + 1, -1, dtype=np.int64)
-    best = np.zeros(1, dtype=np.int64)
+    best = np.full(1, lower, dtype=np.int64)
     best_choice = np.full(max(n, 1), -1, dtype=np.int64)
     nodes = np.zeros(2, dtype=np.int64)  # expanded nodes, blocks of 64 candidates checked
     masks, built = block_masks(cand_route, routes.bits)
@@ -86,7 +90,7 @@ def assign_trains(routes: RouteSet, deadline=None, progress=None, budget=1 << 16
     nub = np.zeros(n + 1, dtype=np.int64)
     finished = False
     t_start = time.perf_counter()
-    t_best, last_best = 0.0, 0
+    t_best, last_best = 0.0, lower
     # without a proof, the bound is the lowest seen: the open nodes' bound is valid at
     # every stop and only the incumbent moves between them
     low_bound = None
@@ -110,13 +114,15 @@ def assign_trains(routes: RouteSet, deadline=None, progress=None, budget=1 << 16
             break
         here = int(open_bound(depth, nodebound, best))
         low_bound = here if low_bound is None else min(low_bound, here)
-        if limits is not None and (limits.best is None or best[0] > limits.best.revenue):
+        if limits is not None and best[0] > lower and (limits.best is None or best[0] > limits.best.revenue):
             # Ctrl-C under a time limit prints the best run so far: keep it at hand
             so_far = low_bound if routes.complete else stop_value_bound(routes.compiled)
             limits.offer(_run_of(routes, trains, all_trains, best_choice, cand_route, kind_index,
                                  int(best[0]), max(int(best[0]), so_far)))
         if progress:
-            known = max(int(best[0]), limits.best.revenue if limits is not None and limits.best else 0)
+            # (a ``lower`` not reached here is no run: it is not shown as one)
+            known = max(int(best[0]) if best[0] > lower else 0,
+                        limits.best.revenue if limits is not None and limits.best else 0)
             shown = low_bound if routes.complete else max(known, stop_value_bound(routes.compiled))
             progress.update("assign", nodes=int(nodes[0]), best=known, bound=max(shown, known))
         if deadline is not None and time.perf_counter() > deadline:

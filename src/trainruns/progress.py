@@ -9,7 +9,8 @@ class Progress:
     Stages: ``compile`` (chains, steps), ``quick`` (best, bound: the quick run),
     ``kernels`` (seconds the kernels took to load), ``routes`` (routes, roots_done,
     roots; seconds while a root is being listed), ``assign`` (nodes, best, bound: an
-    upper bound valid for the whole board), ``cpsat`` (model, seconds)."""
+    upper bound valid for the whole board), ``cpsat`` (model, seconds), ``proof`` (best,
+    bound: :mod:`trainruns.proof` past a cut route set)."""
 
     def update(self, stage: str, **info):  # pragma: no cover - interface
         pass

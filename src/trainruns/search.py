@@ -24,6 +24,7 @@ from .greedy import greedy_run
 from .limits import Limits
 from .kernels import loaded as kernels_loaded, ready_by as kernels_ready_by, warm_up
 from .progress import Progress
+from .proof import tighten
 from .result import Run
 from .routeset import RouteSet
 from .value import stop_value_bound
@@ -52,8 +53,10 @@ def solve(source, time_limit: float | None = None, progress: Progress | None = N
     With no time limit the answer is proven optimal, unless the board has more routes
     than the memory budget holds (or ``MAX_ROUTES``): then the best run over the routes
     listed (searched for at most ``INCOMPLETE_SECONDS`` or the enumeration's time) is
-    improved by the flow model (:mod:`trainruns.cpsat_flow`, which lists no routes) and
-    comes with an upper bound, proven when the flow model proves it. With a limit, the
+    improved by the flow model (:mod:`trainruns.cpsat_flow`, which lists no routes), then
+    by :mod:`trainruns.proof` (each kind's best route bounds the run; the routes that may
+    beat the run are listed and searched, from high targets down, for ``PROOF_SECONDS``)
+    and comes with an upper bound, proven when either proves it. With a limit, the
     best run found when time runs out is returned with ``optimal=False`` and an upper
     bound in ``bound``.
 
@@ -134,7 +137,11 @@ def _search(board, compiled, quick, limits, progress, engine):
         if deadline is None:
             flow_seconds = max(FLOW_SECONDS, now - t0)
         else:
-            flow_deadline, deadline = deadline, now + (deadline - now) / 2
+            # the assignment over the cut set, the flow model and the proof of
+            # :mod:`trainruns.proof` share the time left: a quarter (at most
+            # INCOMPLETE_SECONDS), up to half of it, the rest
+            left = deadline - now
+            flow_deadline, deadline = now + left / 2, now + min(INCOMPLETE_SECONDS, left / 4)
     if not routes.complete and deadline is None:
         # more routes than memory holds: no proof is possible, so the assignment over the
         # routes listed gets bounded effort, not an open-ended search
@@ -155,16 +162,18 @@ def _search(board, compiled, quick, limits, progress, engine):
 
         if flow_seconds is not None:
             flow_deadline = time.perf_counter() + flow_seconds
-        start = run if quick is None or run.revenue >= quick.revenue else _with_bound(quick, run.bound)
+        start = run if quick is None or run.revenue >= quick.revenue else tighten(quick, run.bound)
         run = improve(compiled, start, deadline=flow_deadline, memory=limits.array_budget(), progress=progress)
+    if flow_deadline is not None or flow_seconds is not None:
+        # the routes that may beat the best run found, listed and searched (or the bound
+        # of each train at its kind's best route, when they are too many)
+        from .proof import PROOF_SECONDS, prove
+
+        if quick is not None and quick.revenue > run.revenue:
+            run = tighten(quick, run.bound)
+        proof_deadline = limits.deadline if limits.deadline is not None else time.perf_counter() + PROOF_SECONDS
+        run = prove(compiled, run, limits, deadline=proof_deadline, progress=progress)
     return _final(run, quick, compiled, time.perf_counter() - t0)
-
-
-def _with_bound(run: Run, bound: int) -> Run:
-    """``run`` with the lower of its bound and ``bound`` (both upper bounds on the best)."""
-    run.bound = max(run.revenue, min(run.bound, bound))
-    run.optimal = run.optimal or run.bound == run.revenue
-    return run
 
 
 def _final(run: Run, quick: Run | None, compiled: CompiledBoard, seconds: float) -> Run:
@@ -175,7 +184,7 @@ def _final(run: Run, quick: Run | None, compiled: CompiledBoard, seconds: float)
         if quick.revenue > run.revenue:
             quick.candidates, quick.nodes = run.candidates, run.nodes
             run = quick
-        run = _with_bound(run, bound)
+        run = tighten(run, bound)
     if not compiled.complete:
         run.bound = max(run.revenue, stop_value_bound(compiled))
         run.optimal = run.bound == run.revenue
@@ -207,10 +216,10 @@ def assign_auto(routes: RouteSet, deadline=None, progress=None, limits: Limits |
         tried = assign_cpsat(routes, deadline=cp_deadline, start=run, limits=limits, progress=progress)
         bound = min(run.bound, tried.bound)
         run = tried if tried.optimal or tried.revenue > run.revenue else run
-        run = _with_bound(run, bound)
+        run = tighten(run, bound)
     if not run.optimal and (deadline is None or time.perf_counter() < deadline):
         again = assign_trains(routes, deadline=deadline, progress=progress, limits=limits)
-        run = _with_bound(again if again.revenue >= run.revenue else run, min(run.bound, again.bound))
+        run = tighten(again if again.revenue >= run.revenue else run, min(run.bound, again.bound))
     return run
 
 

@@ -37,6 +37,8 @@ class TerminalProgress(Progress):
             text = f"CP-SAT {info['model']}: {info['seconds']:.0f} s"
         elif stage == "quick":
             text = f"quick run: {info['best']}, bound {info['bound']}"
+        elif stage == "proof":
+            text = f"proof: best {info['best']}, bound {info['bound']}"
         else:
             text = f"search: {info['nodes']:,} nodes, best {info['best']}, bound {info['bound']}"
         text = f"[{now:6.1f}s] {text}"

@@ -1,0 +1,334 @@
+"""Proving a run best on boards with more routes than memory holds (issue 20).
+
+Any run earning more than a known revenue ``lower`` gives each running train a route
+on which it earns more than ``lower`` less the most the other trains could earn. With
+``B_k`` an upper bound on what a train of kind ``k`` earns on any one route, a train of
+kind ``k`` in such a run earns more than
+
+    floor_k = lower - (sum of B over the other trains)
+
+so only routes earning more than ``min floor_k`` can take part. Those are listed by
+:func:`trainruns.kernels.routes.enumerate_valued_routes`, which does not even walk a
+line of track that cannot grow into one (its stops' values plus the best values left
+for the stops it may still add are not enough), and the branch and bound then looks
+for runs above ``lower`` among them, each kind keeping only its routes above its own
+floor. That is exact: it finds the best run when it earns more than ``lower``, and
+when it finds none, nothing earns more than ``lower``.
+
+``B_k`` is the best *gain* of a route the kind may run (its stops' values, negatives
+as 0, plus every bonus: never less than what a train earns on it), found by the same
+kernel with a floor that rises to each route it lists, so it lists few; and never more
+than the kind's ``counts`` best stops plus every bonus (:func:`trainruns.value.stop_value_bound`).
+The sum of the ``B`` of the trains is itself an upper bound on the run, usually far
+below the stop-value bound.
+
+A weak ``lower`` lets many routes through. :func:`prove` therefore first asks for runs
+above a *target* between ``lower`` and the bound: a run found there is the best (the
+same argument, with the target in place of ``lower``); with none, the best earns at most
+the target, which becomes the bound, and the target steps down towards ``lower``.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from .compile import CompiledBoard
+from .limits import Limits
+from .result import Run
+from .routeset import train_kinds
+from .trains import UNLIMITED
+
+# where between the known revenue and the bound the next target is (module docstring):
+# high first, since the routes above a high target are few and listed fast (hard-60hex-s2
+# under load: the first target halfway down was not listed in 45 s)
+TARGET_SHARE = 0.7
+
+
+def gains(compiled: CompiledBoard):
+    """``(stop_gain, top_gain, extra)`` for the kernel: each stop's value (negatives as 0:
+    a train need not count them), the sums of the ``j`` best of them, every bonus."""
+    stop_gain = np.maximum(compiled.stop_value, 0).astype(np.int64)
+    top = np.sort(stop_gain)[::-1]
+    top_gain = np.concatenate([[0], np.cumsum(top)]).astype(np.int64)
+    extra = int(compiled.bonus_amount[compiled.bonus_amount > 0].sum())
+    return stop_gain, top_gain, extra
+
+
+def kind_bounds(compiled: CompiledBoard, known: dict | None = None, deadline=None) -> dict | None:
+    """``{train name: B}``: the most a train of that kind can earn on one route (module
+    docstring), by listing routes with a rising floor. ``known``: ``{train name:
+    revenue}`` a train of that kind earns on some route: the floor starts just below
+    it (a route's gain is never below what it earns), so few routes are listed. None
+    when ``deadline`` (a ``time.perf_counter`` time) comes first."""
+    from .kernels.routes import enumerate_valued_routes, no_rest
+
+    stop_gain, top_gain, extra = gains(compiled)
+    roots = np.flatnonzero(compiled.stop_own).astype(np.int64)
+    n_stops = compiled.n_stops
+    # the kind's ``counts`` best stops that a route may reach (as stop_value_bound)
+    reach = stop_gain if compiled.stop_reach is None else stop_gain[compiled.stop_reach]
+    reach_top = np.concatenate([[0], np.cumsum(np.sort(reach)[::-1])])
+    out = {}
+    for t in train_kinds(compiled.board):
+        visits = min(t.visits, n_stops, UNLIMITED)
+        cap = int(reach_top[min(t.counts, len(reach_top) - 1)]) + extra
+        if visits < 2 or not len(roots):
+            out[t.name] = 0
+            continue
+        floor = np.array([(known or {}).get(t.name, 0) - 1, 1], dtype=np.int64)
+        # one route's room in the buffers: only the floor is wanted
+        ptr = np.zeros(2, np.int64)
+        z = np.zeros(0, np.int64)
+        stop = np.zeros(1, np.int64)
+        _on_thread(enumerate_valued_routes, (
+            roots, compiled.adj_ptr, compiled.adj_chain, compiled.chain_to,
+            compiled.chain_bits, compiled.stop_passable, compiled.stop_own,
+            compiled.stop_town, visits, min(t.nontowns, n_stops),
+            ptr, z, z.copy(), z.copy(), np.zeros((0, compiled.words), np.uint64),
+            1 << 62, stop, stop_gain, top_gain, extra, floor,
+            *no_rest(compiled.n_chains, compiled.words)), stop, deadline)
+        if stop[0] != 0:
+            return None  # stopped: the floor is only a route found, not the best
+        out[t.name] = max(0, min(int(floor[0]), cap))
+    return out
+
+
+def run_bound(compiled: CompiledBoard, bounds: dict) -> int:
+    """Every train at its kind's ``B``: an upper bound on the run (at most one train per
+    track bit runs)."""
+    each = sorted((bounds[t.name] for t in compiled.board.trains), reverse=True)
+    return sum(each[: max(compiled.n_bits, 1)])
+
+
+def floors(compiled: CompiledBoard, bounds: dict, lower: int) -> dict:
+    """``{train name: floor_k}`` for runs above ``lower`` (module docstring)."""
+    total = run_bound(compiled, bounds)
+    return {name: lower - (total - b) for name, b in bounds.items()}
+
+
+def _chain_bit_lists(compiled: CompiledBoard):
+    """Each chain's track bits as a CSR list (``ptr``, ``idx``)."""
+    unpacked = np.unpackbits(compiled.chain_bits.view(np.uint8), axis=1, bitorder="little")
+    rows, bits = np.nonzero(unpacked)
+    ptr = np.zeros(compiled.n_chains + 1, dtype=np.int64)
+    np.add.at(ptr, rows + 1, 1)
+    return np.cumsum(ptr), bits.astype(np.int64)
+
+
+def _listing(compiled, kind, floor, budget, deadline=None, lower=None, rest=None, chain_bits=None):
+    """The routes a train of ``kind`` may run whose gain is above ``floor`` (and, with
+    ``rest``, that may be part of a run above ``lower``) as the arrays of a route set,
+    or None when more than ``budget`` bytes would hold them or ``deadline`` came first."""
+    from .kernels.routes import enumerate_valued_routes, no_rest
+
+    n_stops = compiled.n_stops
+    visits = min(kind.visits, n_stops, UNLIMITED)
+    roots = np.flatnonzero(compiled.stop_own).astype(np.int64)
+    words = compiled.words
+    per_route = 8 * (3 + 2 * visits) + 8 * words
+    # (half the budget: the routes kept are copied out of the buffers)
+    cap = max(1, int(budget // 2 // per_route))
+    stop_gain, top_gain, extra = gains(compiled)
+    ptr = np.zeros(cap + 1, np.int64)
+    stops = np.empty(cap * visits, np.int64)
+    chains = np.empty(cap * visits, np.int64)
+    split = np.empty(cap, np.int64)
+    bits = np.empty((cap, words), np.uint64)
+    if rest is None:
+        rest_args = no_rest(compiled.n_chains, words)
+    else:
+        rest_args = (*rest, lower, *chain_bits, 16, np.zeros(2, np.int64))
+    stop = np.zeros(1, np.int64)
+    if visits >= 2 and len(roots):
+        n = _on_thread(enumerate_valued_routes, (
+            roots, compiled.adj_ptr, compiled.adj_chain, compiled.chain_to,
+            compiled.chain_bits, compiled.stop_passable, compiled.stop_own,
+            compiled.stop_town, visits, min(kind.nontowns, n_stops),
+            ptr, stops, chains, split, bits, cap, stop,
+            stop_gain, top_gain, extra, np.array([floor, 0], np.int64), *rest_args), stop, deadline)
+    else:
+        n = 0
+    if n > cap or stop[0] != 0:
+        return None
+    end = ptr[n]
+    return ptr[:n + 1].copy(), stops[:end].copy(), chains[:end].copy(), split[:n].copy(), bits[:n].copy()
+
+
+def _on_thread(kernel, args, stop, deadline):
+    """``kernel(*args)`` on a daemon thread; the caller waits where Ctrl-C reaches it and
+    sets ``stop[0]`` (which the kernel looks at) on Ctrl-C or at ``deadline``."""
+    import threading
+
+    out = []
+    thread = threading.Thread(target=lambda: out.append(kernel(*args)), daemon=True)
+    thread.start()
+    try:
+        while thread.is_alive():
+            thread.join(0.05)
+            if deadline is not None and time.perf_counter() >= deadline:
+                stop[0] = 1
+    except KeyboardInterrupt:
+        stop[0] = 1
+        raise
+    if not out:
+        raise RuntimeError("the listing kernel failed")
+    return out[0]
+
+
+def _join(parts, words):
+    """Route-set arrays of several listings, one after the other."""
+    if not parts:
+        e = np.zeros(0, np.int64)
+        return np.zeros(1, np.int64), e, e.copy(), e.copy(), np.zeros((0, words), np.uint64)
+    ptrs, offset = [np.zeros(1, np.int64)], 0
+    for p in parts:
+        ptrs.append(p[0][1:] + offset)
+        offset += p[0][-1]
+    return (np.concatenate(ptrs), np.concatenate([p[1] for p in parts]),
+            np.concatenate([p[2] for p in parts]), np.concatenate([p[3] for p in parts]),
+            np.concatenate([p[4] for p in parts]))
+
+
+def routes_above(compiled: CompiledBoard, lower: int, bounds: dict, budget: int, deadline=None):
+    """The route set of every route that may be part of a run earning more than
+    ``lower`` (module docstring), each valued only for the kind it was listed for, or
+    None when it does not fit in ``budget`` bytes or is not done by ``deadline``.
+
+    The first train of the branch and bound's order (the longest: it has by far the
+    most routes) is the *lead*: the other kinds are listed first, above their floors,
+    and the lead's routes are then listed with the conditional bound of those others
+    around each line's track."""
+    from .enumeration import _value
+    from .kernels.assign import block_masks
+    from .routeset import RouteSet
+
+    board = compiled.board
+    kinds = train_kinds(board)
+    names = [k.name for k in kinds]
+    floor = floors(compiled, bounds, lower)
+    order = sorted(board.trains, key=lambda t: (-t.visits, -t.counts, t.name))
+    lead, rest = order[0], order[1:]
+    rest_kinds = [k for k in kinds if any(t.name == k.name for t in rest)]
+    parts, part_kind, left = [], [], budget
+    for k in rest_kinds:
+        part = _listing(compiled, k, floor[k.name], left, deadline)
+        if part is None:
+            return None
+        parts.append(part)
+        part_kind.append(k.name)
+        left -= sum(a.nbytes for a in part)
+    words = compiled.words
+    ptr, stops, chains, split, bits = _join(parts, words)
+    values = _value(compiled, ptr, stops, kinds) if len(ptr) > 1 else np.zeros((0, len(kinds)), np.int64)
+    rows = np.concatenate([np.full(len(p[0]) - 1, names.index(n), np.int64) for p, n in zip(parts, part_kind)]) \
+        if parts else np.zeros(0, np.int64)
+    _keep_own_kind(values, rows, floor, names)
+    # the rest's candidates, in the branch and bound's train order
+    start, end, twin, cand = [], [], [], []
+    offset, seg = 0, {}
+    for t in rest:
+        if t.name not in seg:
+            v = values[:, names.index(t.name)]
+            idx = np.flatnonzero(v > 0)
+            idx = idx[np.argsort(-v[idx], kind="stable")]
+            seg[t.name] = (offset, offset + len(idx))
+            cand.append(idx)
+            offset += len(idx)
+    cand_route = np.concatenate(cand) if cand else np.zeros(0, np.int64)
+    cand_value = np.concatenate([values[c, names.index(t)] for c, t in zip(cand, seg)]) if cand \
+        else np.zeros(0, np.int64)
+    for i, t in enumerate(rest):
+        start.append(seg[t.name][0])
+        end.append(seg[t.name][1])
+        twin.append(i > 0 and rest[i - 1].name == t.name)
+    masks, built = block_masks(cand_route, bits)
+    rest_args = (np.array(start, np.int64), np.array(end, np.int64), np.array(twin, np.bool_),
+                 cand_route, cand_value.astype(np.int64), bits, masks, built)
+    lead_kind = next(k for k in kinds if k.name == lead.name)
+    part = _listing(compiled, lead_kind, floor[lead.name], left - masks.nbytes, deadline, lower=lower,
+                    rest=rest_args if rest else None, chain_bits=_chain_bit_lists(compiled))
+    if part is None:
+        return None
+    del masks, built
+    lead_values = _value(compiled, part[0], part[1], kinds)
+    lead_rows = np.full(len(part[0]) - 1, names.index(lead.name), np.int64)
+    _keep_own_kind(lead_values, lead_rows, floor, names)
+    ptr, stops, chains, split, bits = _join([(ptr, stops, chains, split, bits), part], words)
+    return RouteSet(compiled, ptr, stops, chains, split, bits, names,
+                    np.concatenate([values, lead_values]), True)
+
+
+def _keep_own_kind(values, rows, floor, names):
+    """Each route earns only for the kind it was listed for, and only above that kind's
+    floor (a route listed for two kinds is two rows: one candidate each)."""
+    for k, name in enumerate(names):
+        col = values[:, k]
+        col[(rows != k) | (col <= floor[name])] = 0
+
+
+# seconds the proof gets after a cut route set when the solve has no time limit
+PROOF_SECONDS = 60.0
+
+
+def prove(compiled: CompiledBoard, run: Run, limits: Limits, deadline=None, progress=None) -> Run:
+    """``run`` (the best found over a cut route set) with the bound of the kinds' best
+    routes, and proven best, or bettered, by the branch and bound over the routes that
+    may beat it, when those fit in the memory budget and the search ends by ``deadline``.
+    Returns the better run with the lowest bound known."""
+    from .assignment import assign_trains
+
+    board = compiled.board
+    if board.route_model is not None or not compiled.complete or run.optimal:
+        return run
+    known = {}
+    for r in run.routes:
+        known[r.train] = max(known.get(r.train, 0), r.revenue)
+    bounds = kind_bounds(compiled, known, deadline)
+    if bounds is None:
+        return run
+    run = tighten(run, run_bound(compiled, bounds))
+    if progress:
+        progress.update("proof", best=run.revenue, bound=run.bound)
+    # targets from high to low: above a high target few routes are left, and a search
+    # that finds nothing there lowers the bound to the target
+    target = _next_target(run.revenue, run.bound)
+    while not run.optimal and (deadline is None or time.perf_counter() < deadline):
+        routes = routes_above(compiled, target, bounds, limits.array_budget(), deadline)
+        if routes is None:
+            # too many routes above the target for the memory budget: a higher one
+            higher = target + (run.bound - target) // 2
+            if (deadline is not None and time.perf_counter() >= deadline) or higher >= run.bound - 10:
+                return run
+            target = higher
+            continue
+        found = assign_trains(routes, deadline=deadline, progress=progress, limits=limits, lower=target)
+        del routes
+        if found.revenue > target:
+            # a run above the target: every route of a run above it was listed, so the
+            # best of them is the best run when the search finished
+            found.candidates = run.candidates
+            return tighten(found, run.bound)
+        if not found.optimal:
+            # stopped: nothing above the target was found, the open nodes bound the rest
+            return tighten(run, max(target, found.bound))
+        run = tighten(run, target)
+        if progress:
+            progress.update("proof", best=run.revenue, bound=run.bound)
+        target = _next_target(run.revenue, run.bound)
+    return run
+
+
+def _next_target(lower: int, bound: int) -> int:
+    """The next revenue to look above: ``TARGET_SHARE`` of the way from ``lower`` to
+    ``bound``, ``lower`` itself once the gap is small."""
+    gap = bound - lower
+    return lower if gap <= 20 else lower + int(gap * TARGET_SHARE)
+
+
+def tighten(run: Run, bound: int) -> Run:
+    """``run`` with the lower of its bound and ``bound`` (both upper bounds on the best)."""
+    run.bound = max(run.revenue, min(run.bound, bound))
+    run.optimal = run.optimal or run.bound == run.revenue
+    return run
