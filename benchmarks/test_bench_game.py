@@ -1,16 +1,21 @@
 """The game engine's speed (issue 15): actions per second in seeded random 1832 self-play
 and the time to replay a finished game, each with the route core's share (the time
 spent in titles/g1832/game_moves.py, the one adapter through which the game asks the
-route core for tile lays, token cities, best runs and audits).
+route core for tile lays, token cities, best runs and audits); and (issue 20) the
+in-process solve of each position the kept games ask the core to solve, by the game's
+call path now and by the one it had before, in the same run.
 
     pytest benchmarks/test_bench_game.py --benchmark-only
 """
 
 import contextlib
+import functools
 import json
 import os
+import statistics
 import sys
 import time
+import warnings
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
 
@@ -77,3 +82,93 @@ def test_replay_a_finished_game(benchmark):
         benchmark.extra_info.update({"game": name, "actions": len(log["actions"]), "replay_s": round(wall, 3),
                                      "route_core_share": round(core["s"] / wall, 3)})
     benchmark.pedantic(run, rounds=1, iterations=1)
+
+
+def _kept_game_positions():
+    """Every position the kept games of fixtures/games (1832 and 1833NE, both through
+    the 1832 adapter) ask the core to solve while they replay, in order."""
+    keys = []
+    real = game_moves._run.__wrapped__
+
+    @functools.lru_cache(maxsize=256)
+    def spy(key):
+        keys.append(key)
+        return real(key)
+
+    saved = game_moves._run
+    game_moves._run = spy
+    try:
+        for name in sorted(os.listdir(FIXTURES)):
+            if name.endswith(".game") or (name.startswith("1833NE") and name.endswith(".json")):
+                with open(os.path.join(FIXTURES, name)) as fh:
+                    data = json.load(fh)
+                Game.replay(data.get("log", data))
+    finally:
+        game_moves._run = saved
+    return keys
+
+
+def _as_before(data):
+    """The game's solve as it was before issue 20's work: the whole JSON-Schema walk, a
+    thread started per root of the enumeration, every hex face parsed from the title's
+    data again."""
+    from trainruns import enumeration, load_position, titles
+    from trainruns.errors import InputWarning
+    from trainruns.search import solve
+
+    title = titles.of_position(data)
+    title.facts.tiled.__dict__.pop("_faces", None)
+    inline, enumeration.INLINE_ROUTES = enumeration.INLINE_ROUTES, 0
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", InputWarning)
+            return solve(load_position(data))
+    finally:
+        enumeration.INLINE_ROUTES = inline
+
+
+def _as_now(data):
+    """The game's solve now (titles/g1832/game_moves.py: ``_run`` on ``_board_of``)."""
+    from trainruns.load import load_engine_position
+    from trainruns.search import solve
+
+    return solve(load_engine_position(data))
+
+
+def test_solve_per_game_action(benchmark):
+    """Reading (title rules), building, compiling and solving each position the kept
+    games ask for, in-process: median and p90 per position of wall and CPU time, now
+    and by the former call path, alternated position by position so both see the same
+    machine load; the answers must agree."""
+    from trainruns.kernels import warm_up
+
+    warm_up()
+    keys = _kept_game_positions()
+    out = {}
+
+    def one_pass():
+        times = {"now": ([], []), "before": ([], [])}
+        for key in keys:
+            answers = []
+            for label, path in (("before", _as_before), ("now", _as_now)):
+                wall, cpu = times[label]
+                data = json.loads(key)
+                t, c = time.perf_counter(), time.process_time()
+                run = path(data)
+                wall.append(time.perf_counter() - t)
+                cpu.append(time.process_time() - c)  # (all threads: steadier on a busy machine)
+                answers.append((run.revenue, run.optimal, run.bound,
+                                [(r.train, r.stop_labels()) for r in run.routes]))
+            assert answers[0] == answers[1]
+        out.update(times)
+
+    benchmark.pedantic(one_pass, rounds=3, iterations=1, warmup_rounds=1)
+
+    def ms(xs, q):
+        return round(1000 * (statistics.median(xs) if q == 50 else sorted(xs)[int(q / 100 * len(xs))]), 2)
+
+    info = {"positions": len(keys)}
+    for label, (wall, cpu) in out.items():
+        info.update({f"{label}_median_ms": ms(wall, 50), f"{label}_p90_ms": ms(wall, 90),
+                     f"{label}_cpu_median_ms": ms(cpu, 50), f"{label}_cpu_p90_ms": ms(cpu, 90)})
+    benchmark.extra_info.update(info)

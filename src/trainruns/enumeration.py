@@ -18,6 +18,11 @@ from .trains import UNLIMITED
 # threads for route enumeration (one root each): this machine's cores, at most 2
 WORKERS = max(1, min(2, os.cpu_count() or 1))
 
+# Routes a root may have to be listed on the caller's thread (see enumerate_all): a
+# thread's start and join cost ~0.1 ms on a quiet machine and several ms on a busy one,
+# more than a game's whole board takes to list. (0: every root on a thread.)
+INLINE_ROUTES = 20_000
+
 # Routes kept in memory at most (about 200 bytes each; the memory budget of
 # :class:`trainruns.limits.Limits` may allow fewer): beyond this the route set is marked
 # incomplete and the answer comes with an upper bound instead of a proof.
@@ -49,8 +54,11 @@ def enumerate_all(compiled: CompiledBoard, deadline=None, progress=None, limits:
     parts, complete, total, held = [], compiled.complete, 0, 0
     # roots are independent: once one root has taken a while, enumerate WORKERS at a time
     # on threads (the kernel releases the GIL); parts are kept in root order, so the
-    # route set is the same as serially. Small boards never pay for threads.
-    step, i = 1, 0
+    # route set is the same as serially. Small boards never pay for threads: each root is
+    # first listed on the caller's thread up to INLINE_ROUTES routes (a millisecond or
+    # two, so the deadline and Ctrl-C wait no longer than that); only a root with more
+    # is listed again on threads, and every root after it too.
+    step, i, inline = 1, 0, INLINE_ROUTES > 0
     t_start = time.perf_counter()
     # with a deadline, listing gets half the time left (the assignment and the flow
     # model the rest): the kernel is told to stop then, even inside a root
@@ -70,12 +78,24 @@ def enumerate_all(compiled: CompiledBoard, deadline=None, progress=None, limits:
             break
         batch = roots[i:i + step]
         t_batch = time.perf_counter()
-        results = _in_threads([(compiled, np.array([root]), max_visits, max_nontowns, limit, stop,
-                                (budget - 2 * held) // step) for root in batch],
-                              lambda: progress and progress.update(
-                                  "routes", roots_done=i, roots=len(roots), routes=total,
-                                  seconds=time.perf_counter() - t_start),
-                              stop, until)
+        if inline:
+            small = min(limit, INLINE_ROUTES)
+            part, cut = _enumerate_root(compiled, batch, max_visits, max_nontowns, small, stop,
+                                        budget - 2 * held)
+            if cut and small < limit:
+                # a big root: listed again below with the whole limit, on a thread
+                inline, results = False, None
+            else:
+                results = [(part, cut)]
+        else:
+            results = None
+        if results is None:
+            results = _in_threads([(compiled, np.array([root]), max_visits, max_nontowns, limit, stop,
+                                    (budget - 2 * held) // step) for root in batch],
+                                  lambda: progress and progress.update(
+                                      "routes", roots_done=i, roots=len(roots), routes=total,
+                                      seconds=time.perf_counter() - t_start),
+                                  stop, until)
         for part, cut in results:
             parts.append(part)
             total += len(part[0]) - 1
@@ -87,7 +107,7 @@ def enumerate_all(compiled: CompiledBoard, deadline=None, progress=None, limits:
             progress.update("routes", roots_done=i, roots=len(roots), routes=total)
         if not complete:
             break
-        if step == 1 and WORKERS > 1 and time.perf_counter() - t_batch > 0.005:
+        if not inline and step == 1 and WORKERS > 1 and time.perf_counter() - t_batch > 0.005:
             step = WORKERS
     ptr, stops, chains, split, bits = _concat(parts, compiled.words)
     del parts

@@ -80,11 +80,10 @@ def solve(source, time_limit: float | None = None, progress: Progress | None = N
     plain = board.route_model is None
     compiled = compile_board(board, limits, own_only=plain, progress=progress)
     quick = None
-    if plain:
-        quick = greedy_run(compiled, stop_value_bound(compiled))
-        limits.offer(quick)
-        if progress:
-            progress.update("quick", best=quick.revenue, bound=quick.bound)
+    if plain and (limits.deadline is not None or progress is not None):
+        # (without a deadline or anyone watching, the quick run is needed only if the
+        # search ends unproven: _search makes it then, and a proven answer is the same)
+        quick = _quick(compiled, limits, progress)
     short = limits.left() is not None and limits.left() < WARM_UP_SECONDS and not kernels_loaded()
     if quick is not None and (limits.expired() or short):
         # loading the kernels alone would take the time left: the quick run is the answer
@@ -94,6 +93,8 @@ def solve(source, time_limit: float | None = None, progress: Progress | None = N
     except MemoryError:
         # the system gave less than the budget promised (a ulimit, other processes): the
         # best run found so far is the answer, not proven
+        if plain and quick is None:
+            _quick(compiled, limits, progress)
         best = limits.best or Run(routes=[], revenue=0, optimal=False, bound=0,
                                   idle=[t.name for t in board.trains])
         best.bound = max(best.revenue, stop_value_bound(compiled))
@@ -101,12 +102,23 @@ def solve(source, time_limit: float | None = None, progress: Progress | None = N
         return best
 
 
+def _quick(compiled, limits, progress):
+    """The quick run of :mod:`trainruns.greedy` (offered to ``limits``, reported)."""
+    quick = greedy_run(compiled, stop_value_bound(compiled))
+    limits.offer(quick)
+    if progress:
+        progress.update("quick", best=quick.revenue, bound=quick.bound)
+    return quick
+
+
 def _search(board, compiled, quick, limits, progress, engine):
-    """The stages of :func:`solve` after the quick run."""
+    """The stages of :func:`solve` after the quick run (``quick``: None for a title's
+    route model, and for a plain board without a deadline until the search ends
+    unproven)."""
     plain = board.route_model is None
     t0 = time.perf_counter()
     if quick is None:
-        warm_up()  # a title's route model has no quick run to fall back on
+        warm_up()  # no deadline, or a title's route model: no quick run to fall back on
     elif not kernels_ready_by(limits.deadline):
         # the first use on this machine compiles the kernels, past the deadline: the
         # quick run is the answer, not proven (the kernels go on loading for the next call)
@@ -123,6 +135,9 @@ def _search(board, compiled, quick, limits, progress, engine):
         engine = "search"
     if engine == "flow":
         from .cpsat_flow import flow_run, solve_flow
+
+        if plain and quick is None:
+            quick = _quick(compiled, limits, progress)
 
         chains, bound, proven = solve_flow(compiled, board.trains, deadline=deadline,
                                            memory=limits.array_budget(), progress=progress)
@@ -153,6 +168,9 @@ def _search(board, compiled, quick, limits, progress, engine):
     else:
         run = assign_auto(routes, deadline=deadline, progress=progress, limits=limits)
     limits.offer(run)
+    if plain and quick is None and not (run.optimal and routes.complete):
+        # unproven: the quick run may earn more, or bound lower, or start the flow model
+        quick = _quick(compiled, limits, progress)
     if quick is not None:
         # the quick run may be the answer: it reports the search's work
         quick.candidates, quick.nodes = run.candidates, run.nodes

@@ -23,7 +23,7 @@ import json
 from dataclasses import dataclass, field
 from importlib import resources
 
-from ..board import Board, Hex
+from ..board import Board, Hex, Stop
 from ..errors import InputError
 from ..hexgrid import neighbour, opposite, parse_hex_id
 from ..position import parse_paths, parse_stop
@@ -263,26 +263,43 @@ class Tiled:
 
     def build_hexes(self, current, phase, where) -> dict[str, Hex]:
         """Core hexes of the map as it stands: laid tiles (rotated) over printed faces;
-        values resolved for ``phase``."""
+        values resolved for ``phase``. Each face is read from the title's data once
+        (:meth:`_face`): a game builds a board of the same map on every action."""
         out = {}
         for hex_id, printed in self.hexes.items():
+            name, rot = current.get(hex_id, (None, 0))
+            x, y, stops, paths, extra = self._face(hex_id, name, rot, phase, where)
+            out[hex_id] = Hex(id=hex_id, x=x, y=y, stops=[Stop(k, v, n, name=sn) for k, v, n, sn in stops],
+                              paths=list(paths), name=printed.get("name"), tile=name, rotation=rot,
+                              extra=dict(extra))
+        return out
+
+    def _face(self, hex_id, name, rot, phase, where):
+        """Hex ``hex_id`` holding tile ``name`` at ``rot`` (None: its printed face) in
+        ``phase``, read from the title's data: its coordinates, stops as (kind, value,
+        slots, name), paths and drawing facts. Memoised (the title's data and these
+        arguments decide it; a bad face raises and is not kept); the caller makes fresh
+        Stops, lists and dicts of them, since a Board's stops take tokens."""
+        memo = self.__dict__.setdefault("_faces", {})
+        key = (hex_id, name, rot, phase)
+        face = memo.get(key)
+        if face is None:
+            printed = self.hexes[hex_id]
             x, y = parse_hex_id(hex_id, self.axes)
             w = f"{where}: hex {hex_id}"
-            if hex_id in current:
-                name, rot = current[hex_id]
-                spec = self.tiles[name]
-                colour = spec["color"]
-            else:
-                name, rot, spec, colour = None, 0, printed, printed.get("color")
+            spec = printed if name is None else self.tiles[name]
+            colour = printed.get("color") if name is None else spec["color"]
             stops = [parse_stop(s, self.phases, phase, f"{w}.stops[{k}]") for k, s in enumerate(spec["stops"])]
             paths = parse_paths(spec.get("paths", []), len(stops), 0, w, rot)
             extra = {"color": colour, "kind": printed.get("kind")}
-            for key in ("terrain", "labels", "port", "future_label"):
-                if key in printed:
-                    extra[key] = printed[key]
-            out[hex_id] = Hex(id=hex_id, x=x, y=y, stops=stops, paths=paths, name=printed.get("name"),
-                              tile=name, rotation=rot, extra=extra)
-        return out
+            for k in ("terrain", "labels", "port", "future_label"):
+                if k in printed:
+                    extra[k] = printed[k]
+            if len(memo) > 200_000:
+                memo.clear()
+            face = memo[key] = (x, y, tuple((st.kind, st.value, st.slots, st.name) for st in stops),
+                                tuple(paths), extra)
+        return face
 
 
 def read_tiled(package: str) -> Tiled:

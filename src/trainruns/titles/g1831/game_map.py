@@ -160,16 +160,12 @@ class GameMap:
 
 
 def _load(position: dict):
-    """The core Board of a game position. A company without a token yet is a normal game
-    state, not a mistake to warn a position's author about."""
-    import warnings
+    """The core Board of a game position: the game built it, so the title checks its
+    rules but not its JSON Schema again (:func:`trainruns.load.load_engine_position`;
+    no warning for a company without a token yet: a normal game state)."""
+    from ...load import load_engine_position
 
-    from ... import load_position
-    from ...errors import InputWarning
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", InputWarning)
-        return load_position(position)
+    return load_engine_position(position)
 
 
 @lru_cache(maxsize=256)

@@ -21,16 +21,11 @@ def _key(position: dict) -> str:
 
 
 def _board(data: dict):
-    """The position's Board. A company with no token yet (it has not operated) is a
-    normal game state, not a mistake to warn a position's author about."""
-    import warnings
+    """The position's Board: the game built the position, so the title checks its rules
+    but not its JSON Schema again (:func:`trainruns.load.load_engine_position`)."""
+    from ...load import load_engine_position
 
-    from ... import load_position
-    from ...errors import InputWarning
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", InputWarning)
-        return load_position(data)
+    return load_engine_position(data)
 
 
 @lru_cache(maxsize=64)
@@ -77,16 +72,18 @@ def token_cities(position: dict) -> list[tuple]:
 
 @lru_cache(maxsize=256)
 def _run(key: str):
+    """The proven best run of the position ``key``: revenue, routes (JSON), their count
+    and the Run itself (which an audit of the same position reuses; never changed)."""
     from ... import solve
 
     run = solve(_board_of(key))
     routes = [{"train": r.train, "stops": r.stop_labels()} for r in run.routes]
-    return run.revenue, json.dumps(routes), len(run.routes)
+    return run.revenue, json.dumps(routes), len(run.routes), run
 
 
 def best_run(position: dict) -> tuple[int, list[dict]]:
     """The proven best run ([8]): revenue and routes ``{"train", "stops"}``."""
-    revenue, routes, _n = _run(_key(position))
+    revenue, routes, _n, _run_itself = _run(_key(position))
     return revenue, json.loads(routes)
 
 
@@ -95,7 +92,10 @@ def audit_run(position: dict, routes: list) -> tuple[list, int, int]:
     ``(rule, message)``, declared revenue, best revenue)."""
     from ... import audit
 
-    result = audit(_board(position), {"routes": routes})
+    # the Board and the best run of the position, shared with the game's other questions
+    # about it (a replay audits every logged run: one read and one solve per position)
+    key = _key(position)
+    result = audit(_board_of(key), {"routes": routes}, best=_run(key)[3])
     return ([(p.rule, p.message) for p in result.problems], result.declared_revenue, result.best_revenue)
 
 
@@ -116,8 +116,7 @@ def has_route(position: dict) -> bool:
     """Whether the company has a legal route of any length ([10] Requirement to Own a
     Train): the position with one train of the smallest length in the phase finds a
     two-stop route iff any route exists (DIGEST 6.4)."""
-    _revenue, _routes, n = _run(_key(position))
-    return n > 0
+    return _run(_key(position))[2] > 0
 
 
 def _stop_sides(spec: dict, rotation: int) -> dict[int, set]:
