@@ -1,6 +1,6 @@
 """The game engine's speed (issue 15): actions per second in seeded random 1832 self-play
 and the time to replay a finished game, each with the route core's share (the time
-spent in titles/g1832/game_moves.py, the one adapter through which the game asks the
+spent in game/core.py, the one adapter through which the game asks the
 route core for tile lays, token cities, best runs and audits); and (issue 20) the
 in-process solve of each position the kept games ask the core to solve, by the game's
 call path now and by the one it had before, in the same run.
@@ -21,7 +21,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from game_selfplay import play  # noqa: E402
 from trainruns.game.game import Game  # noqa: E402
-from trainruns.titles.g1832 import game_moves  # noqa: E402
+from trainruns.game import core as game_moves  # noqa: E402
 
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "games")
 CALLS = ("tile_lays", "token_cities", "best_run", "audit_run", "has_route")

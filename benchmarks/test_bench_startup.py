@@ -142,7 +142,7 @@ def test_solve_whole_process(benchmark, interpreter, daemon, name, path):
 def _game_positions():
     """The positions a seeded self-played 1832 game asks the core to solve."""
     from trainruns.game.selfplay import play
-    from trainruns.titles.g1832 import game_moves
+    from trainruns.game import core as game_moves
 
     keys = []
     real = game_moves._run.__wrapped__

@@ -15,7 +15,7 @@ from trainruns.errors import InputError
 from trainruns.game.selfplay import play
 from trainruns.schema import check
 from trainruns.titles.g1831 import game_map
-from trainruns.titles.g1832 import game_moves
+from trainruns.game import core as game_moves
 
 CACHED = [game_moves._board_of, game_moves._tile_moves, game_moves._token_moves, game_moves._run,
           game_moves._reach, game_map._board_and_reach, game_map._run, game_map._try_run]

@@ -10,7 +10,7 @@ from trainruns import load_position
 from trainruns.game.errors import Refusal
 from trainruns.game.game import Game
 from trainruns.game.state import player_key
-from trainruns.titles.g1832 import game_moves
+from trainruns.game import core as game_moves
 
 NAMES = ["A", "B", "C", "D"]
 

@@ -83,7 +83,7 @@ def kind_bounds(compiled: CompiledBoard, known: dict | None = None, deadline=Non
         z = np.zeros(0, np.int64)
         stop = np.zeros(1, np.int64)
         _on_thread(enumerate_valued_routes, (
-            roots, compiled.adj_ptr, compiled.adj_chain, compiled.chain_to,
+            roots, compiled.adj_ptr, compiled.chain_to,
             compiled.chain_bits, compiled.stop_passable, compiled.stop_own,
             compiled.stop_town, visits, min(t.nontowns, n_stops),
             ptr, z, z.copy(), z.copy(), np.zeros((0, compiled.words), np.uint64),
@@ -143,7 +143,7 @@ def _listing(compiled, kind, floor, budget, deadline=None, lower=None, rest=None
     stop = np.zeros(1, np.int64)
     if visits >= 2 and len(roots):
         n = _on_thread(enumerate_valued_routes, (
-            roots, compiled.adj_ptr, compiled.adj_chain, compiled.chain_to,
+            roots, compiled.adj_ptr, compiled.chain_to,
             compiled.chain_bits, compiled.stop_passable, compiled.stop_own,
             compiled.stop_town, visits, min(kind.nontowns, n_stops),
             ptr, stops, chains, split, bits, cap, stop,

@@ -107,7 +107,7 @@ def enumerate_routes(roots, adj_ptr, chain_to, chain_bits, stop_passable, stop_o
     z = np.zeros(stop_own.shape[0], dtype=np.int64)
     floor = np.array([NO_FLOOR, 0], dtype=np.int64)
     rest = no_rest(chain_bits.shape[0], chain_bits.shape[1])
-    return enumerate_valued_routes(roots, adj_ptr, adj_chain, chain_to, chain_bits, stop_passable,
+    return enumerate_valued_routes(roots, adj_ptr, chain_to, chain_bits, stop_passable,
                                    stop_own, stop_town, max_visits, max_nontowns,
                                    route_ptr, route_stops, route_chains, route_split, route_bits,
                                    limit, stop, z, np.zeros(max_visits + 1, dtype=np.int64), 0, floor,
@@ -153,7 +153,7 @@ def _push(ub, nub, chain_bit_ptr, chain_bit_idx, c):
 
 
 @nb.njit(cache=True, nogil=True)  # nogil: roots run on both cores
-def enumerate_valued_routes(roots, adj_ptr, adj_chain, chain_to, chain_bits, stop_passable, stop_own,
+def enumerate_valued_routes(roots, adj_ptr, chain_to, chain_bits, stop_passable, stop_own,
                             stop_town, max_visits, max_nontowns,
                             route_ptr, route_stops, route_chains, route_split, route_bits, limit, stop,
                             stop_gain, top_gain, extra, floor,

@@ -224,6 +224,20 @@ class Tiled:
         edges, stops = self._shape(spec, rot)
         return set().union(*stops.values(), *edges) if (stops or edges) else set()
 
+    def city_map(self, hex_id, before, tile, rotation, kinds=None):
+        """Where each stop of a hex goes when ``tile`` at ``rotation`` replaces what was
+        there (``before``: the tile and rotation laid, or None for the printed hex):
+        tokens stay in their city when it is upgraded (1832 [7.2]; 1833NE the same), so
+        each old stop goes to the new stop (of ``kinds``, when given) reaching most of
+        its sides, the nearest in number on a tie."""
+        old_spec, old_rot = (self.tiles[before[0]], before[1]) if before else (self.hexes[hex_id], 0)
+        new_spec = self.tiles[tile]
+        old_sides = self._shape(old_spec, old_rot)[1]
+        new_sides = self._shape(new_spec, rotation)[1]
+        targets = [j for j, st in enumerate(new_spec.get("stops", [])) if kinds is None or st.get("kind") in kinds]
+        return {k: max(targets, key=lambda j: (len(sides & new_sides.get(j, set())), -abs(j - k)), default=0)
+                for k, sides in old_sides.items()}
+
     def neighbour_of(self, hex_id, side):
         """The hex of the map across ``side`` of ``hex_id``, or None at the map's edge."""
         x, y = parse_hex_id(hex_id, self.axes)

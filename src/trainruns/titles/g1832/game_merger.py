@@ -36,7 +36,7 @@ from functools import lru_cache
 from ...game.shares import certificates, scaled, seat_order_from, update_president
 from ...game.state import Corporation, corp_key, player_key
 from ..tiled import load_data
-from . import game_moves
+from ...game import core as game_moves
 
 
 @lru_cache(maxsize=None)

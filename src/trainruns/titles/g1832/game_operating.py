@@ -9,7 +9,8 @@ from ...game.shares import max_sellable, scaled
 from ...game.state import corp_key, player_key
 from ...game.steps.routes import declared_run
 from ...game.steps.buy_train import pay_for_train
-from . import game_moves
+from ...game import core as game_moves
+from . import TITLE
 from ...game.tokens import carry_tokens
 
 
@@ -96,7 +97,7 @@ class OperatingRules:
             s.pay(corp_key(c.id), "bank", m["cost"])
         before = next(((t["tile"], t["rotation"]) for t in reversed(s.tiles) if t["hex"] == m["hex"]), None)
         s.tiles.append({"hex": m["hex"], "tile": m["tile"], "rotation": m["rotation"]})
-        self._carry_tokens(m["hex"], game_moves.stop_map(m["hex"], before, m["tile"], m["rotation"]))
+        self._carry_tokens(m["hex"], TITLE.facts.tiled.city_map(m["hex"], before, m["tile"], m["rotation"]))
 
     def _carry_tokens(self, hex_id, mapping):
         """Tokens, home slots and the Cotton token stay in their city when its tile is

@@ -13,7 +13,7 @@ from ...game.errors import Refusal
 from ...game.state import corp_key
 from ...game.steps.routes import declared_run
 from ...hexgrid import opposite
-from ..g1832 import game_moves   # the title-agnostic adapter to the route core's moves
+from ...game import core as game_moves   # the game's one adapter to the route core
 from ...game.tokens import carry_tokens
 
 
@@ -273,14 +273,7 @@ class OperatingRules:
 
     def _stop_map(self, hex_id, before, tile, rotation):
         """Each city keeps its stations when upgraded: the new city reaching its sides."""
-        tiled = _tiled()
-        old_spec, old_rot = (tiled.tiles[before[0]], before[1]) if before else (tiled.hexes[hex_id], 0)
-        old_sides = game_moves._stop_sides(old_spec, old_rot)
-        new_sides = game_moves._stop_sides(tiled.tiles[tile], rotation)
-        cities = [j for j, st in enumerate(tiled.tiles[tile].get("stops", [])) if st.get("kind") == "city"]
-        return {k: max(cities, key=lambda j: (len(sides & new_sides.get(j, set())), -abs(j - k)), default=0)
-                for k, sides in old_sides.items()}
-
+        return _tiled().city_map(hex_id, before, tile, rotation, kinds={"city"})
 
     def why_not_lay(self, c, a, lays):
         if a["hex"] in self.blocked_hexes():

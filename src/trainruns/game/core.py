@@ -1,4 +1,4 @@
-"""The one adapter between the 1832 game and the route core's move logic.
+"""The one adapter between the game engines and the route core (1832 and 1833NE).
 
 Tile-lay legality (reach from the company's tokens, the tile manifest and upgrade
 chart, phase colours, special cities, placement restrictions) and token reach live in
@@ -23,7 +23,7 @@ def _key(position: dict) -> str:
 def _board(data: dict):
     """The position's Board: the game built the position, so the title checks its rules
     but not its JSON Schema again (:func:`trainruns.load.load_engine_position`)."""
-    from ...load import load_engine_position
+    from ..load import load_engine_position
 
     return load_engine_position(data)
 
@@ -36,7 +36,7 @@ def _board_of(key: str):
 
 @lru_cache(maxsize=256)
 def _tile_moves(key: str) -> tuple:
-    from ...whatif import reach, tile_candidates
+    from ..whatif import reach, tile_candidates
 
     data = json.loads(key)
     board = _board_of(key)
@@ -47,7 +47,7 @@ def _tile_moves(key: str) -> tuple:
 
 @lru_cache(maxsize=256)
 def _token_moves(key: str) -> tuple:
-    from ...whatif import token_candidates
+    from ..whatif import token_candidates
 
     data = json.loads(key)
     board = _board_of(key)
@@ -74,7 +74,7 @@ def token_cities(position: dict) -> list[tuple]:
 def _run(key: str):
     """The proven best run of the position ``key``: revenue, routes (JSON), their count
     and the Run itself (which an audit of the same position reuses; never changed)."""
-    from ... import solve
+    from .. import solve
 
     run = solve(_board_of(key))
     routes = [{"train": r.train, "stops": r.stop_labels()} for r in run.routes]
@@ -90,7 +90,7 @@ def best_run(position: dict) -> tuple[int, list[dict]]:
 def audit_run(position: dict, routes: list) -> tuple[list, int, int]:
     """A declared run checked as ``trainruns audit`` checks it: (problems as
     ``(rule, message)``, declared revenue, best revenue)."""
-    from ... import audit
+    from .. import audit
 
     # the Board and the best run of the position, shared with the game's other questions
     # about it (a replay audits every logged run: one read and one solve per position)
@@ -101,7 +101,7 @@ def audit_run(position: dict, routes: list) -> tuple[list, int, int]:
 
 @lru_cache(maxsize=256)
 def _reach(key: str) -> frozenset:
-    from ...reach import reach
+    from ..reach import reach
 
     return frozenset(reach(_board_of(key)).stops)
 
@@ -117,34 +117,3 @@ def has_route(position: dict) -> bool:
     Train): the position with one train of the smallest length in the phase finds a
     two-stop route iff any route exists (DIGEST 6.4)."""
     return _run(_key(position))[2] > 0
-
-
-def _stop_sides(spec: dict, rotation: int) -> dict[int, set]:
-    """For each stop of a tile (or printed hex) at a rotation, the sides its track
-    reaches."""
-    out: dict[int, set] = {k: set() for k in range(len(spec.get("stops", [])))}
-    for path in spec.get("paths", []):
-        ends = list(path)
-        stops = [int(e[1:]) for e in ends if isinstance(e, str) and e.startswith("s")]
-        sides = [(e + rotation) % 6 for e in ends if isinstance(e, int)]
-        for k in stops:
-            out.setdefault(k, set()).update(sides)
-    return out
-
-
-def stop_map(hex_id: str, before: tuple | None, tile: str, rotation: int) -> dict[int, int]:
-    """Where each city of a hex goes when a tile replaces what was there ([7.2]: tokens
-    stay in their city when it is upgraded): the new city reaching the same sides."""
-    from . import TITLE
-
-    tiled = TITLE.facts.tiled
-    old_spec, old_rot = (tiled.tiles[before[0]], before[1]) if before else (tiled.hexes[hex_id], 0)
-    new_spec = tiled.tiles[tile]
-    old_sides = _stop_sides(old_spec, old_rot)
-    new_sides = _stop_sides(new_spec, rotation)
-    n_new = len(new_spec.get("stops", []))
-    out = {}
-    for k, sides in old_sides.items():
-        best = max(range(n_new), key=lambda j: (len(sides & new_sides.get(j, set())), -abs(j - k)), default=0)
-        out[k] = best
-    return out
