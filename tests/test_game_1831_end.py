@@ -1,0 +1,71 @@
+"""1831's end of the game and the score (6.0; ../shared/rules/1831.md), on the shipped
+(invented) config: the score checked against a hand computation, and the bank's run-out
+ending the game at the end of that operating round (6.1)."""
+
+from __future__ import annotations
+
+from trainruns.game.game import Game
+from trainruns.titles.g1831 import game_certs as certs
+
+
+def new(n=4, seed=7):
+    return Game("1831", [f"P{i}" for i in range(n)], seed)
+
+
+def give(g, c, kind, holder, splits=0):
+    cert = next(x for x in c.extra["certs"] if x["holder"] == "ipo" and x["kind"] == kind)
+    certs.move(g.rules.state, c, cert, holder)
+    cert["splits"] = splits
+
+
+def put(r, c, cell):
+    r.market.move(c.id, c.cell, cell)
+    c.cell = cell
+
+
+def test_score_by_hand_6_5_receivership_half_rounded_down_bonds_and_2x_markers():
+    g = new()
+    r, s = g.rules, g.rules.state
+    # the invented market's squares used here (config.json "market"): C/P prices
+    assert (r.market.common((8, 1)), r.market.preferred((8, 1))) == (35, 45)
+    assert (r.market.common((10, 5)), r.market.preferred((10, 5))) == (55, 70)
+    assert r.market.preferred((9, 3)) == 60
+
+    prr = s.corp["PRR"]
+    r.start_company(prr, "P0", 100)            # P0 pays 100 for the president's 10% preferred
+    give(g, prr, "preferred", "player:P0")
+    give(g, prr, "preferred", "player:P0")
+    give(g, prr, "common", "player:P0", splits=1)   # one 2x marker (4.3.4)
+    r.enter_receivership(prr)
+    put(r, prr, (8, 1))
+    prr.cash = 0
+    s.bank.cash -= 500
+    prr.cash += 500                            # 6.5: a company's own cash is not a player's
+
+    bo = s.corp["B&O"]
+    r.start_company(bo, "P1", 70)              # P1 pays 70; the marker is on (10, 5)
+    assert bo.cell == (10, 5)
+    give(g, bo, "common", "player:P0")
+    bo.extra["bond_cell"] = (9, 3)
+    bo.extra["bonds"].append({"kind": "bond", "size": 1, "holder": "player:P0", "splits": 0, "origin": "X"})
+
+    # by hand, 6.5: cash + stock at the posted price (P for preferred, C for common)
+    # x shares x 2^markers; PRR is in receivership: its stock at half, rounded down;
+    # bonds at the Bond Marker's P
+    prr_stock = 45 + 45 + 45 + 35 * 2           # president + 2 preferred + a common with a 2x
+    assert prr_stock == 205
+    p0 = (800 - 100) + 205 // 2 + 55 + 60        # 102: half of 205 rounded down
+    p1 = (800 - 70) + 70
+    assert r.value("P0") == p0 == 917
+    assert r.value("P1") == p1 == 800
+    assert r.value("P2") == 800
+
+    # out of receivership the same stock counts in full
+    prr.extra["receivership"] = False
+    assert r.value("P0") == p0 - 102 + 205
+
+    prr.extra["receivership"] = True
+    g.finish("bank")
+    out = g.to_json()
+    assert out["result"] == {"P0": 917, "P1": 800, "P2": 800, "P3": 800}
+    assert {p["name"]: p["value"] for p in out["players"]} == out["result"]
