@@ -69,3 +69,39 @@ def test_score_by_hand_6_5_receivership_half_rounded_down_bonds_and_2x_markers()
     out = g.to_json()
     assert out["result"] == {"P0": 917, "P1": 800, "P2": 800, "P3": 800}
     assert {p["name"]: p["value"] for p in out["players"]} == out["result"]
+
+
+def pass_stock_round(g):
+    number = g.rules.stock_round_number
+    while not g.finished and g.round.kind == "stock" and g.rules.stock_round_number == number:
+        g.act(next(a for a in g.actions() if a["type"] == "pass"))
+
+
+def broke(g, keep=None):
+    s = g.rules.state
+    for p in s.players:
+        if p.name != keep:
+            s.pay(f"player:{p.name}", "bank", p.cash)
+
+
+def test_stalled_only_when_nobody_can_buy_or_sell_with_no_company_active():
+    # the rules have no end but 6.1's: `stalled` is a guard for a state that can never
+    # change (no company active, so no operating round; no player able to buy or sell)
+    g = new()
+    broke(g)
+    pass_stock_round(g)                     # the first stock round never ends the game
+    assert not g.finished and g.round.kind == "stock" and g.rules.stock_round_number == 2
+    pass_stock_round(g)
+    assert g.finished and g.to_json()["end_reason"] == "stalled"
+    assert g.to_json()["result"] == {p.name: 0 for p in g.rules.state.players}
+
+
+def test_a_stock_round_everybody_passed_is_not_the_end_while_someone_could_buy():
+    g = new()
+    broke(g, keep="P2")                     # P2 keeps $800: enough to start a company (4.7.5)
+    pass_stock_round(g)
+    pass_stock_round(g)
+    assert not g.finished and g.round.kind == "stock" and g.rules.stock_round_number == 3
+    while g.active() != {"player": "P2"}:
+        g.act(next(a for a in g.actions() if a["type"] == "pass"))
+    assert any(a["type"] == "par" for a in g.actions())
