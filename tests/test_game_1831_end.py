@@ -105,3 +105,23 @@ def test_a_stock_round_everybody_passed_is_not_the_end_while_someone_could_buy()
     while g.active() != {"player": "P2"}:
         g.act(next(a for a in g.actions() if a["type"] == "pass"))
     assert any(a["type"] == "par" for a in g.actions())
+
+
+def test_a_run_cut_by_the_node_budget_says_it_is_not_proven_with_its_bound_5_6_6(monkeypatch):
+    # 5.6.6: a run need not be the best, so the game's search is bounded by a node
+    # count (no clock: replays are the same anywhere); the run then says whether it is
+    # proven best and, when not, an upper bound on the best (the log records both)
+    import json
+    from pathlib import Path
+
+    from trainruns.titles.g1831 import game_map
+
+    pos = json.loads((Path(__file__).parent.parent / "fixtures" / "1831" / "example.json").read_text())
+    game_map._run.cache_clear()
+    best, _, proof = game_map.best_run(pos)
+    assert best > 0 and proof == {"proven": True, "bound": best}
+    monkeypatch.setattr(game_map, "RUN_NODES", 1)
+    game_map._run.cache_clear()
+    cut, _, short = game_map.best_run(pos)
+    game_map._run.cache_clear()
+    assert cut < best <= short["bound"] and short["proven"] is False
