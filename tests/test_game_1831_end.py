@@ -125,3 +125,19 @@ def test_a_run_cut_by_the_node_budget_says_it_is_not_proven_with_its_bound_5_6_6
     cut, _, short = game_map.best_run(pos)
     game_map._run.cache_clear()
     assert cut < best <= short["bound"] and short["proven"] is False
+
+
+def test_receivership_lays_no_track_on_debt_once_the_bank_has_run_out_6_3():
+    g = new()
+    r, s = g.rules, g.rules.state
+    c = s.corp["NYC"]
+    r.start_company(c, "P0", 100)
+    c.extra["active"] = True
+    r.home_token(c)
+    r.enter_receivership(c)
+    turn = {"tiles": 0, "cities": 0, "tokens": 0, "hexes": []}
+    lays = r.tile_lays(c, turn)
+    assert lays and all(m["cost"] > 0 for m in lays)   # 5.4.10: on debt, yellow only
+    s.bank.broken = True
+    assert r.tile_lays(c, turn) == []
+    assert r.token_places(c, turn) == []                # 5.4.10: no tokens chosen in receivership

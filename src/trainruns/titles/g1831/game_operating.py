@@ -115,7 +115,7 @@ class OperatingRules:
     def tile_lays(self, c, turn) -> list[dict]:
         """5.2.4: up to 4 tiles, at most 2 cities, each hex altered once per phase; the
         terrain cost paid from cash (in receivership added to the debt, yellow only,
-        5.4.10)."""
+        5.4.10; not once the bank has run out, 6.3)."""
         lim = self.lay_limit(c)
         if turn["tiles"] >= lim["tiles"] or not c.extra["sites"]:
             return []
@@ -134,6 +134,8 @@ class OperatingRules:
             m["cost"] = self.map.cost(m["hex"], m["upgrade"], self.rules["terrain_cost"])
             if not c.extra["receivership"] and m["cost"] > c.cash:
                 continue
+            if c.extra["receivership"] and m["cost"] and self.state.bank.broken:
+                continue   # 6.3: no more debt for track once the bank has run out
             out.append(m)
         return out
 
