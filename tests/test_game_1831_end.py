@@ -141,3 +141,11 @@ def test_receivership_lays_no_track_on_debt_once_the_bank_has_run_out_6_3():
     s.bank.broken = True
     assert r.tile_lays(c, turn) == []
     assert r.token_places(c, turn) == []                # 5.4.10: no tokens chosen in receivership
+
+
+def test_the_bank_running_out_in_a_stock_round_has_no_effect_6_1():
+    g = new()
+    s = g.rules.state
+    s.bank.broken = True                    # as if a sale to the pool had run it out
+    pass_stock_round(g)
+    assert not g.finished and not s.bank.broken

@@ -179,6 +179,9 @@ class Rules(Ids, PlayerReport, StockRules, OperatingRules, MergerRules):
         r = self.game.round
         s = self.state
         if r.kind == "stock":
+            # 6.1: the bank running out during a stock round has no effect (a payment in
+            # the next operating round that it cannot make runs it out again, 6.2)
+            s.bank.broken = False
             active = [c for c in s.corporations if c.extra["active"] and c.cell is not None]
             if not active:
                 if not r.anyone_acted and self.stock_round_number > 1 and self._stuck(r):
