@@ -3,16 +3,23 @@ waits for, what a game engine pays per call to the core, and a sweep on a local 
 cluster.
 
     pytest benchmarks/test_bench_startup.py --benchmark-only
-    pytest benchmarks/test_bench_startup.py --benchmark-only -k "help or 1889"   # a few
+    pytest benchmarks/test_bench_startup.py --benchmark-only -k "help or real/"   # a few
+    BENCH_ROUNDS=3 BENCH_DAEMON_ROUNDS=10 pytest ...                            # rounds
 
-Each row carries a ratio against a baseline measured in the same run, which survives a
-busy machine better than the times: the whole-process solve against the bare
-interpreter's start (``python -c pass``), the daemon's answer against the in-process
-command, the 2-worker sweep against the serial one. No test anywhere asserts a time.
+Every shipped position is solved as a whole process (the installed ``trainruns``
+script, output to /dev/null, warm numba cache): in-process (``TRAINRUNS_DAEMON=0``) and
+answered by the daemon (a plain ``trainruns solve``: the default), both as medians of
+wall time and of the client process's CPU time (user + system, from the kernel's
+accounting of the finished child: steadier than wall time on a busy machine). Each row
+carries a baseline measured in the same run: the bare interpreter's start
+(``python -c pass``). The module's end prints (and writes to
+``$BENCH_STARTUP_SUMMARY``, if set) the medians over all positions. No test anywhere
+asserts a time.
 """
 
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -29,59 +36,106 @@ TRAINRUNS = [sys.executable, "-m", "trainruns"]
 SCRIPT = shutil.which("trainruns") or None
 COMMAND = [SCRIPT] if SCRIPT else TRAINRUNS
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "5"))
+DAEMON_ROUNDS = int(os.environ.get("BENCH_DAEMON_ROUNDS", "10"))
 SWEEP_N = int(os.environ.get("BENCH_SWEEP_N", "1000"))
+IN_PROCESS = dict(os.environ, TRAINRUNS_DAEMON="0")
+ROWS = []  # (position, in-process wall, daemon wall, in-process cpu, daemon client cpu)
+INTERPRETER = []  # wall, cpu
 
 
-def _wall(argv, env=None):
+def _wall(argv, env=IN_PROCESS):
+    """Wall and CPU seconds of one whole process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
     subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=False)
-    return time.perf_counter() - t
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
 
 
-def _median(argv, env=None, rounds=ROUNDS):
-    return statistics.median(_wall(argv, env) for _ in range(rounds))
+def _median(argv, env=IN_PROCESS, rounds=ROUNDS):
+    """Median wall and median CPU seconds over ``rounds`` runs."""
+    runs = [_wall(argv, env) for _ in range(rounds)]
+    return statistics.median(w for w, _ in runs), statistics.median(c for _, c in runs)
 
 
 @pytest.fixture(scope="module")
 def interpreter():
     """The baseline of every whole-process row: the interpreter starting and ending."""
     _wall([sys.executable, "-c", "pass"])
-    return _median([sys.executable, "-c", "pass"])
+    INTERPRETER[:] = _median([sys.executable, "-c", "pass"], rounds=max(ROUNDS, 10))
+    return tuple(INTERPRETER)
 
 
 @pytest.fixture(scope="module")
 def daemon():
-    """A daemon of its own (a private runtime folder), stopped at the end."""
+    """A daemon of its own (a private runtime folder), stopped at the end; the
+    module's summary printed then."""
     runtime = tempfile.mkdtemp(prefix="trainruns-bench-")
     os.chmod(runtime, 0o700)
     env = dict(os.environ, XDG_RUNTIME_DIR=runtime, TRAINRUNS_DAEMON_IDLE="600")
+    env.pop("TRAINRUNS_DAEMON", None)
     subprocess.run(COMMAND + ["daemon", "start"], env=env, check=True, stdout=subprocess.DEVNULL)
     yield env
     subprocess.run(COMMAND + ["daemon", "stop"], env=env, check=False, stdout=subprocess.DEVNULL)
     shutil.rmtree(runtime, ignore_errors=True)
+    _summary()
+
+
+def _summary():
+    if not ROWS:
+        return
+    ms = lambda values: round(1000 * statistics.median(values), 1)  # noqa: E731
+    summary = {"positions": len(ROWS), "in_process_wall_ms": ms([r[1] for r in ROWS]),
+               "daemon_wall_ms": ms([r[2] for r in ROWS]), "in_process_cpu_ms": ms([r[3] for r in ROWS]),
+               "daemon_client_cpu_ms": ms([r[4] for r in ROWS]),
+               "daemon_wall_max_ms": round(1000 * max(r[2] for r in ROWS), 1),
+               "load_average": round(os.getloadavg()[0], 1)}
+    if INTERPRETER:
+        summary.update({"interpreter_ms": round(1000 * INTERPRETER[0], 1),
+                        "interpreter_cpu_ms": round(1000 * INTERPRETER[1], 1)})
+    print("\nwhole-process solve, medians over the positions:", json.dumps(summary))
+    if os.environ.get("BENCH_STARTUP_SUMMARY"):
+        with open(os.environ["BENCH_STARTUP_SUMMARY"], "w") as fh:
+            json.dump({"summary": summary, "rows": ROWS}, fh, indent=1)
 
 
 @pytest.mark.parametrize("argv", [["--help"], ["--version"], ["solve", "--help"]], ids=" ".join)
 def test_help(benchmark, interpreter, argv):
-    wall = benchmark.pedantic(_wall, args=(COMMAND + argv,), rounds=ROUNDS, iterations=1, warmup_rounds=1)
-    benchmark.extra_info.update({"interpreter_ms": round(1000 * interpreter, 1)})
-    del wall
+    cpu = []
+
+    def once():
+        cpu.append(_wall(COMMAND + argv)[1])
+
+    benchmark.pedantic(once, rounds=ROUNDS, iterations=1, warmup_rounds=1)
+    benchmark.extra_info.update({"cpu_ms": round(1000 * statistics.median(cpu), 1),
+                                 "interpreter_ms": round(1000 * interpreter[0], 1),
+                                 "interpreter_cpu_ms": round(1000 * interpreter[1], 1)})
 
 
 @pytest.mark.parametrize("name,path", shipped(), ids=[n for n, _ in shipped()])
 def test_solve_whole_process(benchmark, interpreter, daemon, name, path):
-    """`trainruns solve --quiet POSITION` in-process (warm numba cache), then the same
-    answered by the daemon; extra_info: medians and ratios."""
+    """`trainruns solve --quiet POSITION` answered by the daemon (the default; timed by
+    pytest-benchmark), then in-process with TRAINRUNS_DAEMON=0 (warm numba cache);
+    extra_info: medians of wall and CPU time and the ratios."""
     argv = COMMAND + ["solve", "--quiet", path]
     _wall(argv)  # the kernels' cache is warm
-    in_process = benchmark.pedantic(_median, args=(argv,), kwargs={"rounds": 1}, rounds=ROUNDS, iterations=1)
-    del in_process
-    own = benchmark.stats.stats.median
-    by_daemon = _median(COMMAND + ["solve", "--daemon", "--quiet", path], env=daemon)
+    _wall(argv, daemon)  # (and the daemon has read this title)
+    cpu = []
+
+    def once():
+        cpu.append(_wall(argv, daemon)[1])
+
+    benchmark.pedantic(once, rounds=DAEMON_ROUNDS, iterations=1)
+    by_daemon = benchmark.stats.stats.median
+    own, own_cpu = _median(argv)
+    daemon_cpu = statistics.median(cpu)
+    ROWS.append((name, own, by_daemon, own_cpu, daemon_cpu))
     benchmark.extra_info.update({
-        "in_process_ms": round(1000 * own, 1), "daemon_ms": round(1000 * by_daemon, 1),
-        "interpreter_ms": round(1000 * interpreter, 1),
-        "in_process_over_interpreter": round(own / interpreter, 1),
+        "daemon_ms": round(1000 * by_daemon, 1), "daemon_client_cpu_ms": round(1000 * daemon_cpu, 1),
+        "in_process_ms": round(1000 * own, 1), "in_process_cpu_ms": round(1000 * own_cpu, 1),
+        "interpreter_ms": round(1000 * interpreter[0], 1),
+        "daemon_over_interpreter": round(by_daemon / interpreter[0], 1),
         "daemon_speedup": round(own / by_daemon, 1)})
 
 

@@ -143,8 +143,7 @@ def brute_force(pos):
             walks.append((list(stops), used))
         if len(stops) > 1 and not passable[cur]:
             return
-        for idx in range(comp.adj_ptr[cur], comp.adj_ptr[cur + 1]):
-            c = int(comp.adj_chain[idx])
+        for c in range(comp.adj_ptr[cur], comp.adj_ptr[cur + 1]):
             b = bits(c)
             if b & used:
                 continue
@@ -231,8 +230,7 @@ def commuter_runs(comp, facts, group, passable, opts, tt, strict, bits):
                     for root in station if group[root] == seq[0]]
             while todo:
                 here, used, passed, n, value, mask = todo.pop()
-                for idx in range(comp.adj_ptr[here], comp.adj_ptr[here + 1]):
-                    c = int(comp.adj_chain[idx])
+                for c in range(comp.adj_ptr[here], comp.adj_ptr[here + 1]):
                     b = bits(c)
                     if b & used:
                         continue

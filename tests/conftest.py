@@ -1,3 +1,4 @@
+import os
 import sys
 from pathlib import Path
 
@@ -7,6 +8,9 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 SHARED = ROOT.parent / "shared"
 sys.path.insert(0, str(HERE))
+# the commands the tests run answer in-process and start no daemon behind them (a
+# `trainruns solve` goes to one by default); tests/test_daemon.py asks for its own
+os.environ["TRAINRUNS_DAEMON"] = "0"
 
 
 @pytest.fixture(scope="session", autouse=True)

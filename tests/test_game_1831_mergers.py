@@ -4,8 +4,12 @@
 
 from __future__ import annotations
 
+import pytest
+
+from trainruns.game.errors import Refusal
 from trainruns.game.game import Game
 from trainruns.titles.g1831 import game_certs as certs
+from trainruns.titles.g1831.game_steps.operating import MergerStep, SplitSaleStep
 
 
 def new(n=4, seed=7, **kw):
@@ -264,3 +268,124 @@ def test_track_rights_rent_a_token_the_run_must_use_5_5_and_5_6_5():
     a.extra["rights"] = []
     r.enter_receivership(a)
     assert r.right_places(a) == []
+
+
+def _split_ready(g, b, commons_to):
+    """B's marker two squares left of STOCK SPLIT (the shipped market's row 0, columns
+    9-10), so the takeover's move splits it (4.3.4); B's commons with ``commons_to``."""
+    r, s = g.rules, g.rules.state
+    cell = next((0, j) for j in range(len(r.market.rows[0])) if r.market.rows[0][j]
+                and r.market.rows[0][j].get("area") == "split")
+    r.market.move(b.id, b.cell, (cell[0], cell[1] - 2))
+    b.cell = (cell[0], cell[1] - 2)
+    for holder in commons_to:
+        certs.move(s, b, next(x for x in b.extra["certs"] if x["kind"] == "common" and x["holder"] == "ipo"),
+                   holder)
+
+
+def _drive(g, step, actions):
+    for a in actions:
+        step.process(a)
+    return step
+
+
+def test_split_during_a_hostile_takeover_owners_sell_or_trade_5_9_8_4():
+    g = new()
+    r, s = g.rules, g.rules.state
+    a = company(g, "PRR", 200, "P0")
+    b = company(g, "NYC", 40, "P1", home=False)
+    neighbours(g, a, b)
+    _split_ready(g, b, ["player:P2", "player:P2", "player:P3"])
+    s.pay("bank", "corp:PRR", 5000)   # A passes 5.9.8.3 whatever B's doubled preferred costs
+    money = s.money()
+    owners = r.merge(a, b, "II")
+    # B's marker split into the target; every held certificate has a 2x marker (4.3.4)
+    assert b.cell == r.market.target and not b.closed
+    assert owners == ["P2", "P3"]                           # in seat order from A's president
+    held = [x for x in b.extra["certs"] if x["kind"] == "common" and x["holder"].startswith("player:")]
+    assert held and all(x["splits"] == 1 for x in held)
+    a_cell = a.cell
+    step = SplitSaleStep(g, a, b, "II", owners)
+    step.enter()
+    assert step.actions() == [{"type": "sell_shares", "player": "P2", "corporation": "NYC", "kind": "common",
+                               "count": {"min": 1, "max": 2}}, {"type": "pass", "player": "P2"}]
+    with pytest.raises(Refusal) as e:
+        step.process({"type": "pass", "player": "P3"})
+    assert e.value.rule == "merger.split-sale"
+    p2 = s.player["P2"].cash
+    price = r.market.common(b.cell)
+    step.process({"type": "sell_shares", "player": "P2", "corporation": "NYC", "kind": "common", "count": 1})
+    # "sell at the current price including any 2x markers"
+    assert s.player["P2"].cash - p2 == price * 2
+    step.process({"type": "pass", "player": "P3"})
+    assert step.done and b.closed and s.money() == money
+    assert a.cell == a_cell                                 # "Selling does not affect the Stock Marker Token"
+    # 5.9.8.6: the sold common is A's 5% common in the pool (no marker); the kept ones traded
+    # one for one, their 2x markers transferred
+    mergers = {x["holder"]: x["splits"] for x in a.extra["certs"] if x["kind"] == "merger"
+               and x["holder"] in ("market", "player:P2", "player:P3")}
+    assert mergers == {"market": 0, "player:P2": 1, "player:P3": 1}
+
+
+def test_split_during_a_takeover_for_bonds_owners_sell_or_hold_5_9_10_5():
+    g = new()
+    r, s = g.rules, g.rules.state
+    a = company(g, "PRR", 200, "P0")
+    b = company(g, "NYC", 40, "P1")
+    c = company(g, "E", 40, "P2", home=False)
+    neighbours(g, a, b)
+    c.extra["sites"].append({"hex": b.home, "slot": 1, "type": "yard"})
+    r.merge(a, b, "II")                                     # A is a system: its next is Type IV
+    a.extra["merge_tried"] = None
+    _split_ready(g, c, ["player:P3", "player:P3"])
+    s.pay("bank", "corp:PRR", 5000)
+    assert r.merger_targets(a) == [(c, "IV")]
+    money = s.money()
+    owners = r.merge(a, c, "IV")
+    assert owners == ["P3"]
+    step = SplitSaleStep(g, a, c, "IV", owners)
+    step.enter()
+    p3 = s.player["P3"].cash
+    price = r.market.common(c.cell)
+    _drive(g, step, [{"type": "sell_shares", "player": "P3", "corporation": "E", "kind": "common", "count": 1}])
+    assert s.player["P3"].cash - p3 == price * 2 and step.done and c.closed and s.money() == money
+    # 5.9.10.8: the commons are A's bonds: the one kept with its 2x marker, the sold one in the pool
+    bonds = sorted((x["holder"], x["splits"]) for x in a.extra["bonds"])
+    assert ("player:P3", 1) in bonds and bonds.count(("market", 0)) == 4
+
+
+def test_split_sales_and_the_pool_limit_as_the_config_says_5_9_8_4():
+    g = new()
+    r, s = g.rules, g.rules.state
+    a = company(g, "PRR", 200, "P0")
+    b = company(g, "NYC", 40, "P1", preferred_to=["market"] * 3, home=False)
+    neighbours(g, a, b)
+    _split_ready(g, b, ["player:P2", "market", "market"])
+    assert r.pool_shares(b) == 5
+    assert r.split_sale_most(b, "P2") == 1          # default: the pool takes them past its limit
+    r.config.raw["takeover_split_sales"] = {"pool_limit": True}
+    assert r.split_sale_most(b, "P2") == 0
+
+
+def test_the_merger_step_waits_for_the_owners_then_finishes_5_9_8_4():
+    g = new()
+    r, s = g.rules, g.rules.state
+    a = company(g, "PRR", 200, "P0")
+    b = company(g, "NYC", 40, "P1", home=False)
+    neighbours(g, a, b)
+    _split_ready(g, b, ["player:P3"])
+    s.pay("bank", "corp:PRR", 5000)
+    turn = {"corporation": a.id, "tiles": 0, "cities": 0, "tokens": 0, "hexes": [], "revenue": None}
+    merger = MergerStep(g, a, turn)
+    g.round.queue.insert(0, merger)
+    merger.enter()
+    assert {"type": "merge", "corporation": "PRR", "with": "NYC"} in merger.actions()
+    merger.process({"type": "merge", "corporation": "PRR", "with": "NYC"})
+    # the owners' choice comes first, the takeover waits for it (B still there)
+    sale = g.round.queue[0]
+    assert isinstance(sale, SplitSaleStep) and not merger.done and not b.closed
+    assert sale.active() == {"player": "P3"}
+    sale.process({"type": "pass", "player": "P3"})
+    assert sale.done and b.closed
+    g.round.settle()
+    assert merger.done and merger not in g.round.queue

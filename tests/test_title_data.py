@@ -81,3 +81,26 @@ def test_1832_phase_words_switch_the_route_rules():
     assert [n for n in phases if "miami_first_run_zero" in phases[n]] == ["2", "3", "4"]
     assert [n for n in phases if "key_west" in phases[n]] == ["3", "4", "5", "6"]
     assert "cotton_port" not in phases["2"] and "cotton_port" in phases["3"]
+
+
+def test_1831_phases_are_one_table():
+    """1831's phases live in data/phases.json alone (rules.json has none): the route
+    rules' token values (5.2.7.5: a Station $10, $20 from the first 5-train, $30 from
+    the first 9; a Rail Yard $20/$30/$50) and retirements (5.3.5) and the game's phase
+    rows (5.2.7.4 token costs, 5.2.4.3 blocks of 2 from the 4-train and of 4 from the
+    7, 5.2.7.6 a Station and a Rail Yard in a city from the 3-train) all read it."""
+    from trainruns.game.game import Game
+    from trainruns.titles.g1831.trains import game_phases, is_retired, token_values
+
+    assert "phases" not in data("g1831", "rules.json")
+    assert [token_values(p) for p in (2, 4, 5, 8, 9, 15)] == \
+        [{"station": 10, "yard": 20}] * 2 + [{"station": 20, "yard": 30}] * 2 + [{"station": 30, "yard": 50}] * 2
+    assert (is_retired(2, 4), is_retired(2, 5), is_retired(6, 12), is_retired(6, 15), is_retired(7, 15)) == \
+        (False, True, False, True, False)
+    rows = {r["name"]: r for r in game_phases()}
+    assert [rows[n]["block"] for n in ("3", "4", "6", "7")] == [1, 2, 2, 4]
+    assert [rows[n]["tokens_per_city"] for n in ("2", "3")] == [1, 2]
+    assert (rows["2"]["station"], rows["9"]["yard"], rows["5"]["retires"], rows["12"]["retires"]) == \
+        ([40, 10], [210, 50], ["2"], [])
+    assert rows["7"]["colors"] == data("g1831", "phases.json")["phases"][5]["tiles"]
+    assert Game("1831", ["A", "B", "C"], 1, []).rules.rules["phases"] == game_phases()

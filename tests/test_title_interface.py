@@ -24,7 +24,7 @@ def test_snapshot_then_board_is_the_loaded_board(name):
     snap = title.read(data, name)
     assert isinstance(snap, Snapshot) and snap.title == title.name
     one, two = title.board(snap), title.board(snap)
-    assert one is not two and one is not snap.board
+    assert one is not two
     one.hexes.clear()  # a caller changing its board leaves the snapshot whole
     assert title.board(snap).hexes and two.hexes
     assert solve(title.board(snap)).revenue == solve(load_position(data, name)).revenue
@@ -113,7 +113,7 @@ def test_1832_typed_position_builds_the_loaded_board(path):
         return
     title = titles.get("1832")
     snap = title.read(data, path.name)
-    assert snap.board is None and type(snap.position).__name__ == "Position1832"
+    assert type(snap.position).__name__ == "Position1832"
     with pytest.raises(dataclasses.FrozenInstanceError):
         snap.position.phase = "8"
     assert title.board(snap) == loaded
@@ -166,9 +166,70 @@ def test_1833ne_typed_position_builds_the_loaded_board(name):
     data = POSITIONS_1833NE[name]
     title = titles.get("1833NE")
     snap = title.read(data, name)
-    assert snap.board is None and type(snap.position).__name__ == "Position1833NE"
+    assert type(snap.position).__name__ == "Position1833NE"
     with pytest.raises(dataclasses.FrozenInstanceError):
         snap.position.fields.privates = frozenset()
     built, loaded = title.board(snap), load_position(data, name)
     assert built == loaded and built is not title.board(snap)
     assert solve(built).revenue == solve(loaded).revenue
+
+
+def _without_model(board):
+    import dataclasses
+
+    return dataclasses.replace(board, route_model=None)
+
+
+@pytest.mark.parametrize("name", ["custom/example.json", "custom/draw_small.json", "real/1889-D-40-KU-180.json"])
+def test_custom_typed_position_holds_the_map_and_tokens(name):
+    """The custom title reads a position into a frozen PositionCustom (CONTRACT.md:
+    map, phase, company, trains, tokens) and builds its Board from that alone: every
+    hex's stops (kind, value, slots) and track as the JSON gives them, every token on
+    its city in the position's order, and each build a fresh Board equal to the last."""
+    import dataclasses
+
+    data = json.loads((FIX / name).read_text())
+    title = titles.of_position(data, name)
+    position = title.read(data, name).position
+    assert type(position).__name__ == "PositionCustom" and position.corporation == data["corporation"]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        position.phase = "x"
+    board = title.build(position)
+    raw = {h["id"]: h for h in data["map"]["hexes"]}
+    assert set(board.hexes) == set(raw)
+    for hex_id, hx in board.hexes.items():
+        assert [s.kind for s in hx.stops] == [s["kind"] for s in raw[hex_id].get("stops", [])]
+        assert len(hx.paths) <= len(raw[hex_id].get("paths", []))
+    tokens = [(t["hex"], t.get("stop", 0), t["corporation"]) for t in data.get("tokens", [])]
+    assert sorted((h, k, c) for h, hx in board.hexes.items() for k, s in enumerate(hx.stops) for c in s.tokens) \
+        == sorted(tokens)
+    board.hexes[tokens[0][0]].stops[tokens[0][1]].tokens.clear()  # the snapshot is not the board
+    assert title.build(position) == load_position(data, name) and title.build(position) is not board
+
+
+def test_1831_typed_position_holds_sites_rights_and_readings():
+    """1831 reads a position into a frozen Position1831: each token on its typed site
+    (5.2.7.2: slot and type), the track right bought (5.5), the trains that run (a used
+    train does not, 5.6.1; a retired 4S is gone in phase 7, 5.3.5) and the readings
+    chosen. Built twice, the boards and their route models' facts are equal and
+    separate: settling the tokens of one build leaves the snapshot's sites empty."""
+    import dataclasses
+
+    name = "1831/example.json"
+    data = json.loads((FIX / name).read_text())
+    title = titles.get("1831")
+    position = title.read(data, name).position
+    assert type(position).__name__ == "Position1831"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        position.options.strict = True
+    assert [t.name for t in position.trains] == ["7S", "5MX", "6YD"]
+    assert position.rights == (("A9", 0, 1),)
+    assert [(h, k, j, c) for h, k, j, c, _ in position.tokens] == \
+        [(t["hex"], t["stop"], t["slot"], t["corporation"]) for t in data["tokens"]]
+    one, two = title.build(position), title.build(position)
+    assert _without_model(one) == _without_model(two) == _without_model(load_position(data, name))
+    assert one.route_model.facts == two.route_model.facts and one.route_model.facts is not two.route_model.facts
+    a9 = one.route_model.facts.sites[("A9", 0)]
+    assert (a9[0].holder, a9[1].holder, a9[1].right) == ("PRR", "B&O", 0)
+    assert all(s.holder is None for s in position.map.facts().sites[("A9", 0)])
+    assert solve(one).revenue == data["expected_revenue"]

@@ -50,10 +50,14 @@ def sides_of(tile, rot):
     return out
 
 
+# the map's hexes by place (doubled coordinates), read here from the map's ids
+COORDS = {parse_hex_id(h, TILED.axes): h for h in TILED.hexes}
+
+
 def side_towards(hex_id, other):
     x, y = parse_hex_id(hex_id, TILED.axes)
     for e in range(6):
-        if TILED._coords.get(neighbour(x, y, e, TILED.layout)) == other:
+        if COORDS.get(neighbour(x, y, e, TILED.layout)) == other:
             return e
     raise AssertionError(f"{other} is not next to {hex_id}")
 
@@ -113,7 +117,7 @@ def test_no_track_off_the_map_or_into_blank_sides():
     for m in moves:
         x, y = parse_hex_id(m["hex"], TILED.axes)
         for side in sides_of(m["tile"], m["rotation"]):
-            assert TILED._coords.get(neighbour(x, y, side, TILED.layout)) is not None, m
+            assert COORDS.get(neighbour(x, y, side, TILED.layout)) is not None, m
 
 
 # --- Laying Track: Upgrading Tiles ------------------------------------------------------

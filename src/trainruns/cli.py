@@ -70,14 +70,28 @@ def main(argv=None):
 
         print(f"trainruns {__version__}")
         return 0
-    if argv and argv[0] == "solve":  # the only command the daemon answers (for now)
-        from .daemon.client import forward, strip_flag, wanted
+    if argv and argv[0] == "solve":  # the only command the daemon answers (for now);
+        # by default: a warm process answers in milliseconds what takes a new one a
+        # second of start-up (docs/daemon.md); TRAINRUNS_DAEMON=0 keeps it in-process
+        from .daemon import client
 
-        if wanted(argv):
-            argv = strip_flag(argv)
-            code = forward(argv, started)
-            if code is not None:
+        if client.wanted(argv):
+            argv = client.strip_flag(argv)
+            code = client.forward(argv, started)
+            if code is None:
+                # answered here; then a daemon for the next command, if none answers
+                code = run_process(argv, started)
+                if client.wants_start:
+                    client.start_daemon()
                 return code
+            # the answer is out: nothing of this process is left to clean up, so skip
+            # the interpreter's own teardown (milliseconds of a command that takes a few)
+            for stream in (sys.stdout, sys.stderr):
+                try:
+                    stream.flush()
+                except (OSError, ValueError):
+                    pass
+            os._exit(code)
     return run_process(argv, started)
 
 

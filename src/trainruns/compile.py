@@ -43,8 +43,7 @@ class CompiledBoard:
     paths: list                # path id -> (hex id, path index)
     n_bits: int
     words: int
-    adj_ptr: np.ndarray        # int64 [n_stops + 1]
-    adj_chain: np.ndarray      # int64 chain ids, grouped by the stop they leave
+    adj_ptr: np.ndarray        # int64 [n_stops + 1]: the chains leaving stop s are adj_ptr[s] .. adj_ptr[s + 1] - 1
     chain_from: np.ndarray     # int64
     chain_to: np.ndarray       # int64
     chain_bits: np.ndarray     # uint64 [n_chains, words]
@@ -202,7 +201,6 @@ def compile_board(board: Board, limits=None, own_only=False, progress=None) -> C
         n_bits=n_bits,
         words=words,
         adj_ptr=adj_ptr.astype(np.int64),
-        adj_chain=np.arange(n_chains, dtype=np.int64),
         chain_from=chain_from,
         chain_to=chain_to,
         chain_bits=chain_bits,

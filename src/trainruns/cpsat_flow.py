@@ -54,7 +54,7 @@ def _reachable(compiled):
         if not compiled.stop_passable[s] and not compiled.stop_own[s]:
             continue
         for c in range(compiled.adj_ptr[s], compiled.adj_ptr[s + 1]):
-            u = int(compiled.chain_to[compiled.adj_chain[c]])
+            u = int(compiled.chain_to[c])
             if u not in seen:
                 seen.add(u)
                 stack.append(u)
@@ -79,8 +79,7 @@ def hint_chains(compiled, route: Route):
     stops = [compiled.stop_id(ref) for ref in route.stops]
     out, pos = [], 0
     for s, u in zip(stops, stops[1:]):
-        for ci in range(compiled.adj_ptr[s], compiled.adj_ptr[s + 1]):
-            c = int(compiled.adj_chain[ci])
+        for c in range(compiled.adj_ptr[s], compiled.adj_ptr[s + 1]):
             if compiled.chain_to[c] != u:
                 continue
             ps = compiled.chain_paths[compiled.chain_path_ptr[c]:compiled.chain_path_ptr[c + 1]].tolist()
@@ -330,8 +329,7 @@ def _add_hint(model, compiled, trains, run, x, visited, chains, aux):
 def _twin(compiled, c):
     """The reverse twin of chain c (same bits, the other direction)."""
     s, u = int(compiled.chain_from[c]), int(compiled.chain_to[c])
-    for ci in range(compiled.adj_ptr[u], compiled.adj_ptr[u + 1]):
-        d = int(compiled.adj_chain[ci])
+    for d in range(compiled.adj_ptr[u], compiled.adj_ptr[u + 1]):
         if compiled.chain_to[d] == s and np.array_equal(compiled.chain_bits[d], compiled.chain_bits[c]):
             return d
     return None

@@ -173,7 +173,7 @@ def _enumerate_root(compiled, roots, max_visits, max_nontowns, limit, stop, max_
             cap = max(1, cap // 4)
             limit = cap
             continue
-        n = enumerate_routes(roots, compiled.adj_ptr, compiled.adj_chain, compiled.chain_to,
+        n = enumerate_routes(roots, compiled.adj_ptr, compiled.chain_to,
                              compiled.chain_bits, compiled.stop_passable, compiled.stop_own,
                              compiled.stop_town, max_visits, max_nontowns,
                              ptr, stops, chains, split, bits, cap, stop)

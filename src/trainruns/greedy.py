@@ -94,7 +94,7 @@ def _by_value(compiled):
 
     def get(s):
         if s not in out:
-            cs = [int(compiled.adj_chain[i]) for i in range(compiled.adj_ptr[s], compiled.adj_ptr[s + 1])]
+            cs = list(range(compiled.adj_ptr[s], compiled.adj_ptr[s + 1]))
             cs.sort(key=lambda c: -int(value[compiled.chain_to[c]]))
             out[s] = cs
         return out[s]

@@ -1,8 +1,9 @@
-"""Read a position file into a :class:`~trainruns.board.Board`.
+"""Read a position file, and the field readers the titles check a position with.
 
 A position either names a shipped ``title`` (its base map, tiles and rules apply) or
-carries its own ``map`` (plain rules). The format is ../shared/CONTRACT.md; this module
-checks it field by field so that bad input fails with one line saying what and where.
+carries its own ``map`` (plain rules: the custom title, :mod:`trainruns.titles.custom`).
+The format is ../shared/CONTRACT.md; these readers check it field by field so that bad
+input fails with one line saying what and where.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ import re
 from .board import CITY, OFFBOARD, STOP_KINDS, Board, Hex, Stop
 from .errors import InputError
 from .hexgrid import parse_hex_id
-from .trains import parse_train
 
 _END = re.compile(r"^([sj])([0-9]+)$")  # ASCII digits only
 
@@ -87,34 +87,6 @@ def check_depth(data, where):
             if depth > MAX_DEPTH:
                 raise InputError(f"JSON nested more than {MAX_DEPTH} levels deep", where)
             todo.extend((child, depth + 1) for child in (node.values() if isinstance(node, dict) else node))
-
-
-def board_from_custom_map(data: dict, where: str) -> Board:
-    """A position with an inline ``map``: plain rules of CONTRACT.md."""
-    m = require(data, "map", dict, where)
-    layout = parse_layout(m, where)
-    axes = parse_axes(m, where)
-    phases = parse_phases(m.get("phases"), where)
-    phase = parse_phase(data, phases, where)
-    hex_list = require(m, "hexes", list, f"{where}: map")
-    hexes = {}
-    for i, h in enumerate(hex_list):
-        hx = parse_hex(h, layout, axes, phases, phase, f"{where}: map.hexes[{i}]")
-        if hx.id in hexes:
-            raise InputError(f"hex {hx.id} is listed twice", f"{where}: map.hexes[{i}]")
-        hexes[hx.id] = hx
-    check_coordinates_unique(hexes, where)
-    board = Board(
-        layout=layout,
-        hexes=hexes,
-        phase=phase,
-        corporation=parse_corporation(data, where),
-        trains=parse_trains(data, where, parse_train),
-        phases=phases,
-        axes=axes,
-    )
-    place_tokens(board, data.get("tokens", []), where)
-    return board
 
 
 # --- field readers shared with the titles -------------------------------------------
@@ -341,4 +313,4 @@ def place_tokens(board: Board, tokens, where):
         stop.tokens.append(corp)
 
 
-__all__ = ["board_from_custom_map", "read_json", "InputError", "OFFBOARD"]
+__all__ = ["read_json", "InputError", "OFFBOARD"]

@@ -32,8 +32,9 @@ def register(sub):
                         "or auto: branch and bound, CP-SAT if it explodes, flow when the routes are too many (default)")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.add_argument("--daemon", action="store_true",
-                   help="have the warm daemon answer (started on demand; same output; in-process "
-                        "when none answers yet). TRAINRUNS_DAEMON=1 does it for every solve; docs/daemon.md")
+                   help="have the warm daemon answer even when TRAINRUNS_DAEMON=0 (by default a solve "
+                        "goes to the daemon, started on demand, and runs in-process while none answers "
+                        "yet; same output either way; docs/daemon.md)")
     p.set_defaults(func=run)
 
 

@@ -1,33 +1,41 @@
 """A warm process that answers ``trainruns`` commands: the start-up (numba, the cached
 kernels, the schemas, the titles' data) is paid once, not per command.
 
-Like Mercurial's ``chg`` command server and mypy's ``dmypy``: one daemon per user,
-listening on a private Unix socket; ``trainruns daemon start|stop|status`` manages it,
-and ``trainruns solve --daemon`` (or ``TRAINRUNS_DAEMON=1`` in the environment) sends
-the command to it, starting it on demand. Each command runs in a child forked from the
+Like Mercurial's ``chg`` command server and mypy's ``dmypy``: one daemon per user and
+installation, listening on a private Unix socket, started on demand. ``trainruns
+solve`` sends its command to it by default (``TRAINRUNS_DAEMON=0`` opts out); when
+none answers (none yet, a stale socket, other code) the command runs in-process as it
+always did and a daemon is started in the background for the next one. ``trainruns
+daemon start|stop|status`` manages it. Each command runs in a child forked from the
 warm process, with the client's own stdin, stdout and stderr (passed over the socket,
 SCM_RIGHTS), working folder and environment, so its output and exit status are those
 of the in-process command; the client's time limit counts from the client's start.
-When no daemon answers (none yet, a stale socket, other code), the command runs
-in-process as it always did.
 
 Safety: the socket lives in ``$XDG_RUNTIME_DIR/trainruns`` or ``/tmp/trainruns-UID``, a
 folder of mode 0700 owned by the user (checked, never followed through a symlink); the
-daemon answers only connections from its own user id (SO_PEERCRED) and ends after
-``TRAINRUNS_DAEMON_IDLE`` seconds without a command (default 900).
+client talks only to a socket of its own user (SO_PEERCRED), the daemon answers only
+connections from its own user id and ends after ``TRAINRUNS_DAEMON_IDLE`` seconds
+without a command (default 900) or when the code it loaded changed on disk.
 
 Messages on the socket are Python's ``marshal`` format (built into the interpreter:
 the client need not load ``json`` and ``re``), each preceded by its length; the peer
 is the same user on the same interpreter (checked: SO_PEERCRED and :func:`fingerprint`).
 
-This module is what the thin client imports: the standard library's ``os`` only.
+This module is what the thin client imports: the interpreter's built-in ``os``,
+``marshal`` and ``_socket`` only (``socket`` would load ``enum`` and ``selectors``).
 """
 
+import _socket
 import marshal
 import os
+import sys
 
 IDLE_SECONDS = 900.0
-SOCKET_NAME = "daemon.sock"
+# how often an idle daemon looks whether its code changed on disk
+CODE_CHECK_SECONDS = 30.0
+# what a client and its daemon refuse to read: a command line and environment fit
+MAX_MESSAGE = 1 << 20
+_INT = 4
 
 
 class Unsafe(Exception):
@@ -56,17 +64,41 @@ def socket_dir(create: bool = False) -> str:
     return base
 
 
+def _package_root() -> str:
+    return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def install_id() -> str:
+    """Which installation a daemon serves (the interpreter and the package's folder):
+    two virtual environments, or two checkouts, each get their own daemon rather than
+    stopping each other's."""
+    import zlib
+
+    key = f"{os.path.realpath(sys.executable)}\0{_package_root()}".encode()
+    return format(zlib.crc32(key), "08x")
+
+
 def socket_path(create: bool = False) -> str:
-    return os.path.join(socket_dir(create), SOCKET_NAME)
+    """The socket of this installation's daemon, in :func:`socket_dir`."""
+    return os.path.join(socket_dir(create), f"daemon-{install_id()}.sock")
+
+
+def lock_path(create: bool = False) -> str:
+    """The lock a daemon holds from its start to its stop (one daemon per socket)."""
+    return os.path.join(socket_dir(create), f"daemon-{install_id()}.lock")
+
+
+def peer_uid(sock) -> int:
+    """The user id of the process at the other end of Unix socket ``sock``."""
+    cred = sock.getsockopt(_socket.SOL_SOCKET, _socket.SO_PEERCRED, 3 * _INT)
+    return int.from_bytes(cred[_INT:2 * _INT], sys.byteorder, signed=True)
 
 
 def fingerprint() -> str:
     """Which code answers: the interpreter and every module and data file of the package
     (path, size, modification time). A daemon started before the code changed refuses
     the command, which then runs in-process on the new code (and a new daemon starts)."""
-    import sys
-
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    root = _package_root()
     parts = [os.path.realpath(sys.executable), sys.prefix, sys.version]
     stack = [root]
     while stack:
@@ -84,17 +116,14 @@ def fingerprint() -> str:
     return format(zlib.crc32("\n".join(parts).encode()), "08x") + format(len(parts), "x")
 
 
-MAX_MESSAGE = 1 << 20
-
-
 def send(sock, message, fds=()):
-    """One message (a dict of plain values), with file descriptors ``fds`` if any."""
+    """One message (a dict of plain values), with file descriptors ``fds`` if any
+    (SCM_RIGHTS, sent with the message's first bytes)."""
     data = marshal.dumps(message)
     frame = len(data).to_bytes(4, "big") + data
     if fds:
-        import socket
-
-        sent = socket.send_fds(sock, [frame], list(fds))
+        rights = b"".join(fd.to_bytes(_INT, sys.byteorder, signed=True) for fd in fds)
+        sent = sock.sendmsg([frame], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, rights)])
         if sent < len(frame):
             sock.sendall(frame[sent:])
     else:
@@ -106,10 +135,12 @@ def receive(sock, want_fds=0):
     it when ``want_fds``: ``(message, fds)``."""
     fds = []
     if want_fds:
-        import socket
-
-        head, fds, _, _ = socket.recv_fds(sock, 4, want_fds)
-        fds = list(fds)
+        head, ancillary, _, _ = sock.recvmsg(4, _socket.CMSG_SPACE(want_fds * _INT))
+        for level, kind, data in ancillary:
+            if level == _socket.SOL_SOCKET and kind == _socket.SCM_RIGHTS:
+                usable = len(data) - len(data) % _INT
+                fds += [int.from_bytes(data[i:i + _INT], sys.byteorder, signed=True)
+                        for i in range(0, usable, _INT)]
     else:
         head = sock.recv(4)
     while head and len(head) < 4:
@@ -130,6 +161,8 @@ def receive(sock, want_fds=0):
     while len(data) < size:
         more = sock.recv(size - len(data))
         if not more:
+            for fd in fds:
+                os.close(fd)
             raise ValueError("message cut short")
         data += more
     return marshal.loads(bytes(data)), fds

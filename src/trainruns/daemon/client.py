@@ -1,36 +1,40 @@
 """The thin client: send a command to the warm daemon and relay its exit status.
 
-It imports only the standard library's ``os``, ``sys``, ``socket`` and ``signal``
-(no numpy, no numba, not even ``json``): a command answered by the daemon costs the
-interpreter's start, a connection and the command's own work.
+It imports only modules built into the interpreter or written in C (``os``, ``sys``,
+``marshal``, ``_socket``, ``_signal``, ``zlib``): no numpy, no numba, not even
+``json``, ``socket`` or ``signal`` (those two load ``enum``). A command answered by the
+daemon costs the interpreter's start, a connection and the command's own work.
 
 :func:`forward` returns the command's exit status, or None when the daemon could not
-take the command (none running, a stale socket, other code, any failure before the
-command started): the caller then runs it in-process. A daemon missing or stale is
-started in the background for the next command (``start_daemon``).
+take the command (none running, a stale socket, other code, another user's socket, any
+failure before the command started): the caller then runs it in-process, and
+afterwards starts a daemon in the background for the next command when none was
+there or it was stale (:data:`wants_start`, :func:`start_daemon`).
 """
 
+import _socket
 import os
-import socket
 import sys
 
-from . import Unsafe, fingerprint, receive, send, socket_path
+from . import Unsafe, fingerprint, lock_path, peer_uid, receive, send, socket_path
 
-# the command options that ask for the daemon; ``TRAINRUNS_DAEMON=1`` asks for it for
-# every command it serves
+# ``--daemon`` asks for the daemon whatever TRAINRUNS_DAEMON says; TRAINRUNS_DAEMON=0
+# (or "no", "off", "false") keeps every command in-process
 FLAG = "--daemon"
 SERVED = ("solve",)
+OFF = ("0", "no", "off", "false")
 CONNECT_SECONDS = 2.0
 
 
 def wanted(argv) -> bool:
-    """Whether ``argv`` (without the program name) asks for the daemon."""
+    """Whether ``argv`` (without the program name) goes to the daemon: a command it
+    serves, unless ``TRAINRUNS_DAEMON=0`` (the default is yes)."""
     if not argv or argv[0] not in SERVED:
         return False
     words = argv[:argv.index("--")] if "--" in argv else argv
     if FLAG in words:
         return True
-    return os.environ.get("TRAINRUNS_DAEMON", "") not in ("", "0")
+    return os.environ.get("TRAINRUNS_DAEMON", "1").strip().lower() not in OFF
 
 
 def strip_flag(argv):
@@ -41,29 +45,41 @@ def strip_flag(argv):
     return [a for a in argv if a != FLAG]
 
 
+# set by :func:`forward` when no daemon could take the command: the caller starts one
+# (:func:`start_daemon`) once it has answered in-process, so that a first run on a
+# machine does not compile the kernels twice at once (its own and the daemon's)
+wants_start = False
+
+
 def forward(argv, started: float, start_if_missing: bool = True):
-    """Run ``argv`` in the daemon; its exit status, or None (run it in-process)."""
+    """Run ``argv`` in the daemon; its exit status, or None (run it in-process; then
+    :data:`wants_start` says whether a daemon should be started after)."""
     try:
         path = socket_path()
     except Unsafe as e:
         sys.stderr.write(f"trainruns: warning: not using the daemon: {e}\n")
         return None
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     sock.settimeout(CONNECT_SECONDS)
     try:
         sock.connect(path)
+        if peer_uid(sock) != os.getuid():
+            # another user's process listens there (the folder check makes this all but
+            # impossible): never hand it our stdin, stdout and environment
+            sys.stderr.write(f"trainruns: warning: not using the daemon: {path} is another user's\n")
+            sock.close()
+            return None
     except OSError:
         sock.close()
-        if start_if_missing:
-            start_daemon(path)
+        _want_start(start_if_missing)
         return None
     try:
-        return _talk(sock, argv, started)
+        return _talk(sock, argv, started, start_if_missing)
     finally:
         sock.close()
 
 
-def _talk(sock, argv, started):
+def _talk(sock, argv, started, start_if_missing):
     header = {"op": "run", "argv": argv, "cwd": os.getcwd(), "env": dict(os.environ),
               "started": started, "fingerprint": fingerprint(),
               "encoding": [getattr(s, "encoding", None) or "utf-8" for s in (sys.stdin, sys.stdout, sys.stderr)]}
@@ -77,12 +93,12 @@ def _talk(sock, argv, started):
     if first is None or "pid" not in first:
         if first is not None and first.get("error") == "stale":
             # the daemon runs older code: it has ended; a new one for the next command
-            start_daemon(socket_path())
+            _want_start(start_if_missing)
         return None
     # the command has started: from here on its exit status is the answer
     pid = first["pid"]
     sock.settimeout(None)
-    import signal
+    import _signal
 
     def forward_signal(signum, frame):
         try:
@@ -90,8 +106,8 @@ def _talk(sock, argv, started):
         except OSError:
             pass
 
-    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        signal.signal(s, forward_signal)
+    for s in (_signal.SIGINT, _signal.SIGTERM, _signal.SIGHUP):
+        _signal.signal(s, forward_signal)
     while True:
         try:
             last, _ = receive(sock)
@@ -103,21 +119,69 @@ def _talk(sock, argv, started):
             break
     if last is not None and "signal" in last:
         sys.stderr.write(f"trainruns: internal error (the daemon's worker died of signal {last['signal']}); "
-                         "run without --daemon and please report it\n")
+                         "run with TRAINRUNS_DAEMON=0 and please report it\n")
     if last is None or "exit" not in last:
         sys.stderr.write("trainruns: internal error (the daemon's worker ended without an exit status); "
-                         "run without --daemon, or `trainruns daemon stop`\n")
+                         "run with TRAINRUNS_DAEMON=0, or `trainruns daemon stop`\n")
         return 3
     return last["exit"]
 
 
-def start_daemon(path=None):
-    """Start the daemon in the background (detached, its own session); do not wait."""
-    import subprocess
+def _want_start(start):
+    global wants_start
+    wants_start = wants_start or start
+
+
+def starting() -> bool:
+    """Whether a daemon holds the lock (it is warming up or answering)."""
+    import fcntl
 
     try:
-        subprocess.Popen([sys.executable, "-m", "trainruns.daemon.server"], stdin=subprocess.DEVNULL,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-                         close_fds=True)
+        fd = os.open(lock_path(create=True), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    except (OSError, Unsafe):
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
-        pass
+        return True
+    finally:
+        os.close(fd)  # (releases the lock if we took it)
+    return False
+
+
+def start_daemon():
+    """Start the daemon in the background, unless one is already starting, and do not
+    wait for it. Detached as a daemon should be (a double fork, a session of its own,
+    the root folder, stdio on /dev/null, no other descriptor), so that a caller waiting
+    for the client's output pipes, or for its children, never waits for the daemon.
+    It runs this interpreter on this package's code (PYTHONPATH), with the client's
+    environment."""
+    if starting():
+        return
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([root] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
+    argv = [sys.executable, "-m", "trainruns.daemon.server"]
+    try:
+        pid = os.fork()
+    except OSError:
+        return
+    if pid:
+        try:
+            os.waitpid(pid, 0)  # the middle process ends at once: no zombie is left
+        except ChildProcessError:
+            pass
+        return
+    # the middle process: only os calls from here, then _exit (never back into the caller)
+    try:
+        os.setsid()
+        if os.fork():
+            os._exit(0)
+        os.chdir("/")
+        null = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(null, fd)
+        os.closerange(3, 65536)
+        os.execve(sys.executable, argv, env)
+    finally:
+        os._exit(0)

@@ -2,7 +2,9 @@
 
 The parent only accepts connections and reaps children; it never runs a command
 itself, so every command starts from the same warm state (kernels loaded, schemas
-and titles read) and a failing command cannot harm the next one. It is single
+and titles read) and a failing command cannot harm the next one. The child of the
+next command is forked ahead and prepared (a spare), so that a command's client does
+not wait for the fork. It is single
 threaded (a fork copies only the calling thread): a SIGCHLD wakes its select loop.
 """
 
@@ -10,11 +12,10 @@ import os
 import selectors
 import signal
 import socket
-import struct
 import sys
 import time
 
-from . import IDLE_SECONDS, fingerprint, receive, send, socket_dir, socket_path
+from . import CODE_CHECK_SECONDS, IDLE_SECONDS, fingerprint, lock_path, peer_uid, receive, send, socket_path
 
 HEADER_SECONDS = 5.0
 
@@ -49,15 +50,19 @@ def warm():
 
 
 class Server:
-    def __init__(self, path, idle=IDLE_SECONDS):
+    def __init__(self, path, idle=IDLE_SECONDS, lock=None, check=CODE_CHECK_SECONDS):
         self.path = path
         self.idle = idle
+        self.check = check  # how often it looks whether its code changed on disk
+        self.lock = lock  # held until stop: then a new daemon may start at once
         self.code = fingerprint()
         self.started = time.time()
         self.served = 0
         self.children = {}  # pid -> client connection
         self.last = time.monotonic()
         self.running = True
+        self.spare = None  # (pid, socket to it): a child forked and prepared ahead
+        self.spares_fail = False
 
     def bind(self):
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -66,6 +71,7 @@ class Server:
             self.sock.bind(self.path)
         finally:
             os.umask(old)
+        self.inode = os.stat(self.path).st_ino  # (a later daemon's socket is not ours to remove)
         self.sock.listen(64)
         self.sock.setblocking(False)
 
@@ -81,12 +87,21 @@ class Server:
         sel.register(self.wake_r, selectors.EVENT_READ, "wake")
         self.sel = sel
         try:
+            checked = self.last = time.monotonic()  # idle from now: warming up is not idling
+            self.spawn_spare()
             while self.running or self.children:
-                timeout = max(0.0, self.idle - (time.monotonic() - self.last)) if not self.children else None
-                if self.running and timeout == 0.0:
+                now = time.monotonic()
+                if self.running and now - checked >= self.check:
+                    checked = now
+                    if fingerprint() != self.code:
+                        self.stop()  # the code on disk changed: this process must not answer
+                        continue
+                idle = max(0.0, self.idle - (now - self.last)) if not self.children else None
+                if self.running and idle == 0.0:
                     self.stop()
                     continue
-                for key, _ in sel.select(timeout if self.running else 1.0):
+                wait = min(x for x in (idle, self.check - (now - checked)) if x is not None)
+                for key, _ in sel.select(max(wait, 0.0) if self.running else 1.0):
                     if key.data == "accept":
                         self.accept()
                     elif key.data == "wake":
@@ -107,10 +122,16 @@ class Server:
             self.running = False
             self.sel.unregister(self.sock)
             self.close()
+            if self.spare is not None:
+                self.spare[1].close()  # the spare reads the end of its socket and ends
+                self.spare = None
+            if self.lock is not None:
+                self.lock.close()
+                self.lock = None
 
     def close(self):
         try:
-            if os.path.exists(self.path) and os.stat(self.path).st_ino == os.fstat(self.sock.fileno()).st_ino:
+            if os.stat(self.path).st_ino == getattr(self, "inode", None):
                 os.unlink(self.path)
         except OSError:
             pass
@@ -124,14 +145,11 @@ class Server:
             conn, _ = self.sock.accept()
         except BlockingIOError:
             return
-        self.last = time.monotonic()
         conn.setblocking(True)
         conn.settimeout(HEADER_SECONDS)
         fds = []
         try:
-            pid, uid, gid = struct.unpack("3i", conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED,
-                                                                  struct.calcsize("3i")))
-            if uid != os.getuid():
+            if peer_uid(conn) != os.getuid():
                 conn.close()
                 return
             header, fds = receive(conn, want_fds=3)
@@ -155,39 +173,106 @@ class Server:
             self.stop()
         elif op == "run":
             if header["fingerprint"] != self.code or not self.running:
-                # the client runs other code than this process loaded: it must not answer
-                self.reply(conn, {"error": "stale"})
-                conn.close()
+                # the client runs other code than this process loaded: it must not answer.
+                # Stopped (the lock released) before the reply, so that the client may
+                # start the new daemon at once
                 for fd in fds:
                     os.close(fd)
                 self.stop()
+                self.reply(conn, {"error": "stale"})
+                conn.close()
                 return
             if len(fds) != 3:
                 raise ValueError("the command's stdin, stdout and stderr are missing")
-            self.fork(conn, header, fds)
+            self.start(conn, header, fds)
         else:
             raise ValueError(f"unknown op {op!r}")
 
-    def fork(self, conn, header, fds):
-        pid = os.fork()
-        if pid == 0:  # the child: never returns
-            code = 3
+    def start(self, conn, header, fds):
+        """The command in a child: the spare if one waits (handed the connection and
+        the client's stdio), else one forked now."""
+        pid = None
+        if self.spare is not None:
+            pid, pipe = self.spare
+            self.spare = None
             try:
-                self.sel.close()
-                self.sock.close()
-                conn.close()
-                signal.set_wakeup_fd(-1)
-                os.close(self.wake_r)
-                os.close(self.wake_w)
-                code = run_child(header, fds)
-            finally:
-                os._exit(code)
+                send(pipe, header, [conn.fileno()] + list(fds))
+            except (OSError, ValueError):
+                pid = None
+                self.spares_fail = True
+            pipe.close()
+        if pid is None:
+            pid = os.fork()
+            if pid == 0:  # the child: never returns
+                code = 3
+                try:
+                    self.leave()
+                    code = self.command(conn, header, fds)
+                finally:
+                    os._exit(code)
         for fd in fds:
             os.close(fd)
+        self.last = time.monotonic()  # (a status or stop request is not a command)
         self.served += 1
         self.children[pid] = conn
-        self.reply(conn, {"pid": pid})
         self.sel.register(conn, selectors.EVENT_READ, pid)
+        self.spawn_spare()  # (on the other core while this command runs)
+
+    def leave(self):
+        """In a child: drop the parent's listening socket, selector and signal pipe."""
+        self.sel.close()
+        self.sock.close()
+        signal.set_wakeup_fd(-1)
+        os.close(self.wake_r)
+        os.close(self.wake_w)
+        if self.spare is not None:
+            self.spare[1].close()
+
+    def command(self, conn, header, fds):
+        """In a child: the command; the child says its pid first and its exit status
+        last itself (the client has its answer before the child's exit and reaping);
+        the parent adds the exit status it reaps, which counts when the child died
+        before saying it."""
+        import resource
+
+        def cpu():  # (os.times counts in ticks of 10 ms)
+            usage = resource.getrusage(resource.RUSAGE_SELF)
+            return usage.ru_utime + usage.ru_stime
+
+        before = cpu()
+        self.reply(conn, {"pid": os.getpid()})
+        code = run_child(header, fds)
+        # what the command cost this child (a spare prepared before), for benchmarks
+        self.reply(conn, {"exit": code, "cpu": cpu() - before})
+        return code
+
+    def spawn_spare(self):
+        """Fork the child of the next command now (at the start, and as soon as a
+        command has taken the last one): the fork and the first writes to the memory
+        it shares with this process (each copies a page) are then paid before the
+        command comes, not while its client waits (:func:`prepare`). A spare that
+        fails once turns spares off: each command then forks its own child."""
+        if not self.running or self.spare is not None or self.spares_fail:
+            return
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        pid = os.fork()
+        if pid == 0:
+            code = 3
+            try:
+                ours.close()
+                self.leave()
+                signal.signal(signal.SIGTERM, signal.SIG_DFL)
+                prepare()
+                header, fds = receive(theirs, want_fds=4)
+                theirs.close()
+                if header is None:  # the daemon stopped: no command will come
+                    code = 0
+                elif len(fds) == 4:
+                    code = self.command(socket.socket(fileno=fds[0]), header, fds[1:])
+            finally:
+                os._exit(code)
+        theirs.close()
+        self.spare = (pid, ours)
 
     def reply(self, conn, message):
         try:
@@ -214,19 +299,27 @@ class Server:
             pass
 
     def reap(self):
-        while self.children:
+        """Every child that ended: a command's (its exit status to its client) or a
+        spare's; then a spare for the next command, when none runs."""
+        while True:
             try:
                 pid, status, usage = os.wait4(-1, os.WNOHANG)
             except ChildProcessError:
-                return
+                break
             if pid == 0:
-                return
+                break
+            if self.spare is not None and pid == self.spare[0]:  # died before any command
+                self.spare[1].close()
+                self.spare = None
+                self.spares_fail = True
+                continue
             conn = self.children.pop(pid, None)
             if conn is None:
                 continue
             code = os.waitstatus_to_exitcode(status)
             message = {"exit": code} if code >= 0 else {"exit": 3, "signal": -code}
             message["cpu"] = usage.ru_utime + usage.ru_stime  # the command's own cost, for benchmarks
+            # (the client has gone when the child said it already: this one is unread)
             self.reply(conn, message)
             try:
                 self.sel.unregister(conn)
@@ -234,6 +327,30 @@ class Server:
                 pass
             conn.close()
             self.last = time.monotonic()
+        self.spawn_spare()
+
+
+def prepare():
+    """In a spare child: a small solve (a seeded random custom board, output dropped),
+    so that the pages of the parent a command writes to (reference counts of the
+    parser, the loader, the schema validators, the search) are copied before the
+    command comes. Best effort: a failure here costs the command only that time."""
+    import warnings
+
+    try:
+        from ..cli import build_parser
+        from ..commands.solve import format_run
+        from ..generate import random_board
+        from ..load import load_position
+        from ..search import solve
+
+        build_parser("solve").parse_args(["solve", "--quiet", "position.json"])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            board = load_position(random_board(0, n_hexes=10, trains=("4", "3")))
+        format_run(board, solve(board))
+    except Exception:
+        pass
 
 
 def run_child(header, fds):
@@ -277,17 +394,17 @@ def main():
     A second daemon (one already answers) ends at once."""
     import fcntl
 
-    folder = socket_dir(create=True)
-    lock = open(os.path.join(folder, "daemon.lock"), "w")
+    lock = open(lock_path(create=True), "w")
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         return 0  # another daemon is starting or running
+    os.chdir("/")  # hold no folder of the user's (the client's folder is set per command)
     path = socket_path()
     if os.path.exists(path):
         os.unlink(path)  # a stale socket: its daemon has died (it held the lock otherwise)
     idle = float(os.environ.get("TRAINRUNS_DAEMON_IDLE", IDLE_SECONDS))
-    server = Server(path, idle)
+    server = Server(path, idle, lock, float(os.environ.get("TRAINRUNS_DAEMON_CHECK", CODE_CHECK_SECONDS)))
     warm()
     import gc
 

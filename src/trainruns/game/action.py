@@ -94,3 +94,20 @@ def validate(action, where="action") -> dict:
         if routes != "best" and not isinstance(routes, list):
             raise InputError("field 'routes' must be \"best\" or a list of routes", where)
     return action
+
+
+# --- free amounts (GAME-CONTRACT.md "play actions": a free amount is listed once) --------
+
+def free_amount(low: int, high: int):
+    """An amount a player chooses between ``low`` and ``high`` as ``play actions`` lists
+    it: the number itself when there is one choice, else ``{"min", "max"}``."""
+    return low if low == high else {"min": low, "max": high}
+
+
+def within(listed, value) -> bool:
+    """Whether ``value`` is an amount the listed one (a number or ``{"min", "max"}``) allows."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        return False
+    if isinstance(listed, dict):
+        return listed["min"] <= value <= listed["max"]
+    return value == listed

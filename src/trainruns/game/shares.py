@@ -73,3 +73,10 @@ def max_sellable(state: State, corp: Corporation, name: str, market_limit: int, 
         # holds ordinary shares only; never more than the room in the market
         return min(held, room)
     return min(held - president_size, room)
+
+
+def shares_value(state: State, market, name: str) -> int:
+    """A player's shares at their companies' stock prices (1832 [14], 1833NE "End game
+    triggers": part of a player's score)."""
+    return sum(c.held(player_key(name)) * market.price(c.cell)
+               for c in state.corporations if c.cell is not None and not c.closed)

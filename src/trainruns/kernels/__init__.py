@@ -64,7 +64,7 @@ def warm_up():
     z = np.zeros(1, np.int64)
     bits = np.zeros((1, 1), np.uint64)
     flags = np.zeros(1, np.bool_)
-    enumerate_routes(np.zeros(0, np.int64), np.zeros(2, np.int64), z, z, bits, flags, flags, flags,
+    enumerate_routes(np.zeros(0, np.int64), np.zeros(2, np.int64), z, bits, flags, flags, flags,
                      2, 2, np.zeros(2, np.int64), z.copy(), z.copy(), z.copy(), bits.copy(), 10,
                      np.zeros(1, np.int64))
     route_values(np.zeros(1, np.int64), z, 0, z, flags, flags, z, np.zeros(0, np.int64),

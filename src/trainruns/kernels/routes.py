@@ -17,12 +17,12 @@ from .bits import overlaps, toggle
 
 
 @nb.njit(cache=True)
-def _next_chain(it, depth, end_stop, adj_ptr, adj_chain, chain_to, chain_bits, used, on_route,
+def _next_chain(it, depth, end_stop, adj_ptr, chain_to, chain_bits, used, on_route,
                 stop_own, stop_town, root, nontowns, max_nontowns, min_chain):
     """Advance the chain iterator of ``depth`` to the next chain that can extend the
     arm ending at ``end_stop``; return it, or -1 when none is left."""
     while it[depth] < adj_ptr[end_stop + 1]:
-        c = adj_chain[it[depth]]
+        c = it[depth]  # chains leaving a stop are numbered adj_ptr[s] .. adj_ptr[s + 1] - 1
         it[depth] += 1
         if c <= min_chain:
             continue
@@ -86,7 +86,7 @@ def _retract(arm, depth, chain_to, chain_bits, stop_town, on_route, used, nontow
 
 
 @nb.njit(cache=True, nogil=True)  # nogil: roots run on both cores
-def enumerate_routes(roots, adj_ptr, adj_chain, chain_to, chain_bits, stop_passable, stop_own,
+def enumerate_routes(roots, adj_ptr, chain_to, chain_bits, stop_passable, stop_own,
                      stop_town, max_visits, max_nontowns,
                      route_ptr, route_stops, route_chains, route_split, route_bits, limit, stop):
     """Fill the route buffers; return the number of routes (more than the buffers hold
@@ -119,7 +119,7 @@ def enumerate_routes(roots, adj_ptr, adj_chain, chain_to, chain_bits, stop_passa
             end1 = root if d1 == 0 else chain_to[arm1[d1 - 1]]
             c = -1
             if (d1 == 0 or stop_passable[end1]) and d1 + 1 < max_visits:
-                c = _next_chain(it1, d1, end1, adj_ptr, adj_chain, chain_to, chain_bits, used,
+                c = _next_chain(it1, d1, end1, adj_ptr, chain_to, chain_bits, used,
                                 on_route, stop_own, stop_town, root, nontown1, max_nontowns, -1)
             if c < 0:
                 if d1 == 0:
@@ -148,7 +148,7 @@ def enumerate_routes(roots, adj_ptr, adj_chain, chain_to, chain_bits, stop_passa
                 end2 = root if d2 == 0 else chain_to[arm2[d2 - 1]]
                 c2 = -1
                 if (d2 == 0 or stop_passable[end2]) and d1 + d2 + 1 < max_visits:
-                    c2 = _next_chain(it2, d2, end2, adj_ptr, adj_chain, chain_to, chain_bits, used,
+                    c2 = _next_chain(it2, d2, end2, adj_ptr, chain_to, chain_bits, used,
                                      on_route, stop_own, stop_town, root, nontown, max_nontowns,
                                      arm1[0] if d2 == 0 else -1)
                 if c2 < 0:

@@ -9,9 +9,9 @@ generic reads a title's attributes by name. A title is data plus these hooks:
 - building: :meth:`Title.board` turns a snapshot into a core
   :class:`~trainruns.board.Board`, a pure function (each call a fresh Board, the
   snapshot unchanged), so a game engine may hand over a snapshot and ask for boards.
-  A title with a typed reading (:meth:`Title.read_position`, a frozen dataclass of
-  its own: 1832's ``Position1832``, 1833NE's ``Position1833NE``) builds from that alone (:meth:`Title.build`); the
-  others, not typed yet, keep the Board built while checking;
+  Every title reads into a frozen dataclass of its own (:meth:`Title.read_position`:
+  1831's ``Position1831``, 1832's ``Position1832``, 1833NE's ``Position1833NE``, the
+  custom map's ``PositionCustom``) and builds from that alone (:meth:`Title.build`);
 - route model: optional, set on the Board by the title (1831's token-to-token runs,
   1833NE's interconnection bonus); it keeps no state between calls;
 - moves: :class:`~trainruns.titles.moves.TitleMoves` (tile lays, token placements,
@@ -27,7 +27,7 @@ The custom map (CONTRACT.md's plain rules) is a title too (:mod:`.custom`).
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..board import Board
 from ..schema import check
@@ -39,21 +39,20 @@ class Snapshot:
     """A position after every check: which title, the position as read (``data``, a
     private copy), where it came from (for messages), and ``position``: the title's
     typed reading (:meth:`Title.read_position`), which :meth:`Title.board` builds Boards
-    from. A title without a typed reading yet keeps the Board it built while checking
-    (``board``, the snapshot's own: :meth:`Title.board` hands out copies)."""
+    from."""
 
     title: str
     data: dict
     where: str
-    position: object = None
-    board: Board | None = field(default=None, repr=False)
+    position: object
 
 
 class Title(TitleMoves):
     """What every title declares. A subclass sets ``name`` and ``schema`` and
-    implements :meth:`build_board` (read and build in one pass: the titles check their
-    input while they lay it out); :meth:`read` and :meth:`board` split it for callers
-    that hold on to a snapshot."""
+    implements :meth:`read_position` and :meth:`build`; :meth:`read` and :meth:`board`
+    keep the snapshot between them for callers that hold on to one, and
+    :meth:`build_board` goes straight through (a title may do it in one pass, laying
+    the board out as it checks it, when that is quicker)."""
 
     name = ""
     schema = ""  # the JSON Schema of its positions (trainruns/schema/position-NAME.json)
@@ -81,21 +80,16 @@ class Title(TitleMoves):
         return its snapshot. Bad input raises :class:`~trainruns.errors.InputError`."""
         check(data, self.schema or self.name, where)
         data = copy.deepcopy(data)
-        position = self.read_position(data, where)
-        if position is not None:
-            return Snapshot(self.name, data, where, position)
-        return Snapshot(self.name, data, where, board=self.build_board(data, where))
+        return Snapshot(self.name, data, where, self.read_position(data, where))
 
     def board(self, snapshot: Snapshot) -> Board:
         """A fresh Board of ``snapshot`` (pure: the snapshot is not changed)."""
-        if snapshot.position is not None:
-            return self.build(snapshot.position)
-        return copy.deepcopy(snapshot.board)
+        return self.build(snapshot.position)
 
     def read_position(self, data: dict, where: str):
         """The typed reading of a schema-checked position dict, every rule checked (a
-        frozen dataclass of the title's own), or None: the title has none yet."""
-        return None
+        frozen dataclass of the title's own)."""
+        raise NotImplementedError
 
     def build(self, position) -> Board:
         """The Board of a typed reading (pure: a fresh Board each call)."""
@@ -103,4 +97,4 @@ class Title(TitleMoves):
 
     def build_board(self, data: dict, where: str) -> Board:
         """The Board of a schema-checked position dict, checking the title's rules."""
-        raise NotImplementedError
+        return self.build(self.read_position(data, where))

@@ -6,7 +6,19 @@ president's cash and then his share sales must make up the price (the forced pur
 from __future__ import annotations
 
 from ..errors import Refusal
+from ..state import State, corp_key, player_key
 from .operating import CorporationStep
+
+
+def pay_for_train(state: State, corp, price: int):
+    """The company pays the bank for a train; what its treasury lacks, its president
+    contributes first (1832 [10] Train Purchase Funds, 1833NE "Emergency sell"; the
+    titles list a purchase only when the two together can pay)."""
+    if price > corp.cash:
+        diff = price - corp.cash
+        state.pay(player_key(corp.president), corp_key(corp.id), diff)
+        state.event("contribution", corporation=corp.id, player=corp.president, amount=diff)
+    state.pay(corp_key(corp.id), "bank", price)
 
 
 class BuyTrainStep(CorporationStep):

@@ -7,8 +7,23 @@ The log records the run made (its routes and revenue), so a replay audits it."""
 
 from __future__ import annotations
 
+from ...errors import InputError
 from ..errors import Refusal
 from .operating import CorporationStep
+
+
+def declared_run(routes: list, audit_run, cite: str = "") -> tuple[int, int | None, list[dict]]:
+    """A declared run as the route core audits it (``trainruns audit``): ``audit_run``
+    gives (problems as ``(rule, message)``, declared revenue, best revenue or None).
+    A run that cannot be read or breaks a rule is refused with the rule's id; the
+    answer is (declared revenue, best revenue, the routes as the log keeps them)."""
+    try:
+        problems, declared, best = audit_run(routes)
+    except InputError as e:
+        raise Refusal("run.malformed", f"the declared run cannot be read: {e}{cite}") from None
+    if problems:
+        raise Refusal(*problems[0])
+    return declared, best, [{"train": r["train"], "stops": list(r["stops"])} for r in routes]
 
 
 class RoutesStep(CorporationStep):

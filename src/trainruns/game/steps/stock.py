@@ -158,7 +158,7 @@ class StockTurn(Step):
         self._bought()
 
     def _buy(self, a):
-        r, s = self.game.rules, self.state
+        r = self.game.rules
         c = r.corporation(a["corporation"])
         if a["from"] not in ("ipo", "market"):
             raise Refusal("stock.source", "shares are bought from the 'ipo' or the 'market' [5.3]")

@@ -13,18 +13,44 @@ its own ``map`` in the custom-map format with 1831 extensions (docs/rules-1831.m
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ...board import Board
 from ...errors import InputError
-from .mapformat import mark_blocks, place_tokens, read_map, read_rights
 from ..base import Title
+from ..typed_map import freeze, thaw
 from . import kernels, moves
+from .mapformat import (MapFacts1831, mark_blocks, place_tokens, read_map, read_rights, settle_right,
+                        settle_token)
 from .model import Model1831
-from .options import read_options
+from .options import Options1831, read_options
 from .trains import parse_trains, phase_number
 
 
+@dataclass(frozen=True)
+class Position1831:
+    """An 1831 position after every check (the typed snapshot :meth:`Title1831.build`
+    makes Boards of): its map (layout, axes as ``(("x", word), ("y", word))``, phases,
+    frozen hexes, the 1831 map facts), the phase, the running corporation, the trains
+    that run (3.3, 5.3.5), the tokens ``(hex, stop, slot, corporation, type)`` on their
+    sites (5.2.7), the track rights ``(hex, stop, slot)`` (5.5) and the readings the
+    position chooses (``rules``)."""
+
+    layout: str
+    axes: tuple
+    phases: tuple
+    hexes: tuple
+    map: MapFacts1831
+    phase: str
+    corporation: str
+    trains: tuple
+    tokens: tuple
+    rights: tuple
+    options: Options1831
+
+
 class Title1831(Title):
-    """``build_board(position, where)`` for ``"title": "1831"``."""
+    """``"title": "1831"``: a Board whose ``route_model`` runs 1831's rules (model.py)."""
 
     name = "1831"
     schema = "1831"
@@ -47,18 +73,36 @@ class Title1831(Title):
                                  "no train; every right bought must be used this round (5.6.5)"))
         return problems
 
-    def build_board(self, data: dict, where: str) -> Board:
-        """An 1831 position as a core Board whose ``route_model`` runs 1831's rules."""
+    def read_position(self, data: dict, where: str) -> Position1831:
+        """Every check of an 1831 position, in the order its messages come: the map
+        (docs/rules-1831.md), phase, trains (3.3, 5.3.5), tokens on typed sites
+        (5.2.7), track rights (5.5), the readings it chooses (``rules``)."""
         if "map" not in data:
             raise InputError("an 1831 position needs its own 'map' (the printed map is not shipped; "
                              "see docs/rules-1831.md)", where)
         board, facts = read_map(data, where)
+        hexes, map_facts = freeze(board.hexes), MapFacts1831.of(facts)
         phase = phase_number(board.phase, where)
-        board.trains = parse_trains(data, phase, where)
-        place_tokens(board, facts, phase, data, where)
-        read_rights(board, facts, data, where)
+        trains = parse_trains(data, phase, where)
+        tokens = place_tokens(board, facts, phase, data, where)
+        rights = read_rights(board, facts, data, where)
+        return Position1831(board.layout, tuple(board.axes.items()), tuple(board.phases), hexes, map_facts,
+                            board.phase, board.corporation, tuple(trains), tokens, rights,
+                            read_options(data, where))
+
+    def build(self, position: Position1831) -> Board:
+        """The Board of a checked 1831 position (pure: a fresh Board and route model
+        each call): tokens settled on their sites, blocked cities marked (5.2.4.1)."""
+        board = Board(layout=position.layout, hexes=thaw(position.hexes), phase=position.phase,
+                      corporation=position.corporation, trains=list(position.trains),
+                      phases=list(position.phases), title="1831", axes=dict(position.axes))
+        facts = position.map.facts()
+        for token in position.tokens:
+            settle_token(board, facts, token)
+        for right in position.rights:
+            settle_right(facts, right)
         mark_blocks(board, facts)
-        board.route_model = Model1831(board, facts, phase, read_options(data, where))
+        board.route_model = Model1831(board, facts, phase_number(position.phase, "position"), position.options)
         kernels.warm_up()
         for hx in board.hexes.values():
             # the drawing's hint: Stations round, Rail Yards square (5.2.3.9), black sites

@@ -67,8 +67,7 @@ def _walk(ctx, seq, members, root, first_repeat, max_size, steps):
         if n >= max_size and visit[-1]:
             continue
         want = seq[n] if n < len(seq) else -1
-        for idx in range(comp.adj_ptr[here], comp.adj_ptr[here + 1]):
-            c = int(comp.adj_chain[idx])
+        for c in range(comp.adj_ptr[here], comp.adj_ptr[here + 1]):
             cb = ctx.chain_bits[c]
             if np.any(bits & cb):
                 continue

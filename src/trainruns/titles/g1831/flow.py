@@ -51,7 +51,7 @@ def _reachable(arrays):
         if not arrays.stop_pass[s] and not arrays.stop_own[s]:
             continue
         for i in range(comp.adj_ptr[s], comp.adj_ptr[s + 1]):
-            u = int(comp.chain_to[comp.adj_chain[i]])
+            u = int(comp.chain_to[i])
             if u not in seen:
                 seen.add(u)
                 stack.append(u)

@@ -1,9 +1,10 @@
 """1831 as a game (rulebook ../shared/rules/1831.md; DIGEST 4): a configurable engine.
 
 The procedure is the rulebook's; its numbers come from ``data/rules.json`` (what the
-rulebook gives: bank, cash, companies in play, limits, phases, token and terrain costs,
-the moves) and from a config (what it lacks: market, par chart, trains, company table,
-map, tiles; :mod:`.game_config`). Without ``--config`` the shipped, invented config is
+rulebook gives: bank, cash, companies in play, limits, terrain costs, the moves), the
+phases with their token costs from ``data/phases.json`` (:func:`.trains.game_phases`),
+and from a config (what it lacks: market, par chart, trains, company table, map, tiles;
+:mod:`.game_config`). Without ``--config`` the shipped, invented config is
 used and ``title_state.config`` says so. Rules are grouped by section: stock in
 :mod:`.game_stock`, operating in :mod:`.game_operating`, the board in :mod:`.game_map`,
 certificates in :mod:`.game_certs`; the rounds' steps in :mod:`.game_steps`.
@@ -25,6 +26,7 @@ from .game_market import Market1831
 from .game_mergers import MergerRules
 from .game_operating import OperatingRules
 from .game_stock import StockRules
+from .trains import game_phases
 
 VARIANTS = {"extended": "3.1 the extended game (a larger bank)",
             "short": "7.1 the shorter game (larger merger and takeover bonuses)"}
@@ -36,7 +38,8 @@ class Rules(Ids, PlayerReport, StockRules, OperatingRules, MergerRules):
 
     def __init__(self, game, players, seed, variants, config):
         self.game = game
-        self.rules = load_data(PACKAGE, "rules.json")
+        # the phases from the one table (data/phases.json), in the engine's words
+        self.rules = dict(load_data(PACKAGE, "rules.json"), phases=game_phases())
         n = len(players)
         if not self.rules["players"]["min"] <= n <= self.rules["players"]["max"]:
             raise InputError(f"1831 is for 3 to 10 players, not {n} (3.1)", "players")
@@ -274,6 +277,7 @@ class Rules(Ids, PlayerReport, StockRules, OperatingRules, MergerRules):
                 "floated": bool(c.extra["active"]), "active": bool(c.extra["active"]), "closed": c.closed,
                 "operated": c.operated, "cash": c.cash,
                 "receivership": c.extra["receivership"], "debt": c.extra["debt"],
+                "owed_commons": c.extra.get("owed_commons", 0),   # 5.3.4: a forced sale the pool stopped
                 "last_dividend": c.extra["last_dividend"],
                 "trains": [t["train"] for t in c.trains], "train_status": [t["status"] for t in c.trains],
                 "tokens": [{"hex": x["hex"], "stop": 0, "slot": x["slot"], "type": x["type"]}

@@ -189,8 +189,7 @@ def board_and_reach(position: dict):
     return _board_and_reach(json.dumps(position, sort_keys=True))
 
 
-@lru_cache(maxsize=512)
-def _run(key: str):
+def _search(key: str):
     from ...compile import compile_board
     from ...kernels import warm_up
     from ...limits import Limits
@@ -207,9 +206,27 @@ def _run(key: str):
     compiled = compile_board(board, limits, own_only=False)
     warm_up()
     routes = enumerate_all(compiled, limits=limits)
-    run = assign_trains(routes, budget=RUN_NODES, max_nodes=RUN_NODES, limits=limits)
+    return assign_trains(routes, budget=RUN_NODES, max_nodes=RUN_NODES, limits=limits)
+
+
+@lru_cache(maxsize=512)
+def _run(key: str):
+    run = _search(key)
     routes = [{"train": r.train, "stops": r.stop_labels()} for r in run.routes]
     return run.revenue, json.dumps(routes), bool(run.optimal), int(run.bound)
+
+
+@lru_cache(maxsize=256)
+def _most_run_to(key: str) -> int:
+    run = _search(key)
+    return max((sum(1 for x in r.counted if x) if r.counted else len(r.stops) for r in run.routes), default=0)
+
+
+def most_run_to(position: dict) -> int:
+    """The most tokens one route of the best run found (as :func:`best_run`) runs to
+    (the route core's counted stops): 5.4.9's test of a route "that connects" so many
+    of the company's tokens, asked with one train of that size."""
+    return _most_run_to(json.dumps(position, sort_keys=True))
 
 
 # 5.6.6: a run need not be the best, so the game's search is bounded; by a node count,

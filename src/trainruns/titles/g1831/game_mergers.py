@@ -121,7 +121,9 @@ class MergerRules:
                 return
         else:
             # 5.9.8.2 / 5.9.10.2: B's marker two right for now, A's one left
+            seen = len(s.events)
             self.move_marker(b, "right", 2, "takeover")
+            split = any(e.get("event") == "split" and e.get("corporation") == b.id for e in s.events[seen:])
             self.move_marker(a, "left", 1, "takeover")
             need = self.preferred_cost(b)
             if a.cell is None or self.assets(a) <= need + self.assets(b) // 2 or a.cash < need:
@@ -133,6 +135,58 @@ class MergerRules:
                     stack.insert(min(b_stack.index(b.id), len(stack)), b.id)
                 s.event("merger_cancelled", corporation=a.id, target=b.id, rule="5.9.8.3.1")
                 return
+            if split:
+                owners = self.split_sellers(a, b)
+                if owners:
+                    s.event("takeover_split_sales", corporation=a.id, target=b.id, players=owners,
+                            rule="5.9.8.4" if kind == "II" else "5.9.10.5")
+                    return owners   # each chooses (game_steps: SplitSaleStep), then :meth:`complete_takeover`
+        self._absorb(a, b, kind)
+
+    # --- 5.9.8.4 / 5.9.10.5: a split during the takeover's move ------------------------
+
+    def split_sellers(self, a, b) -> list[str]:
+        """5.9.8.4 / 5.9.10.5: "If B's stock split during the move ..., owners of B's
+        common stock may sell at the current price including any 2x markers, or they
+        may trade [II: for A's 5% common for mergers] / hold them [IV: as bonds]": the
+        players holding B's commons, asked in seat order from A's president
+        (docs/gaps.md)."""
+        names = [p.name for p in self.state.players]
+        i = names.index(a.president)
+        return [n for n in names[i:] + names[:i] if self.split_sale_most(b, n)]
+
+    def split_sale_most(self, b, name: str) -> int:
+        """How many of B's commons ``name`` may sell now: those he holds, as many as the
+        bank can pay (4.6.3.4) and, when the config's ``takeover_split_sales.pool_limit``
+        says so, the pool's 5 shares hold (4.6.1.1); without it the pool takes them past
+        its limit, as 5.9.10.10 puts B's unsold stock there (docs/gaps.md)."""
+        limit = (self.config.raw.get("takeover_split_sales") or {}).get("pool_limit", False)
+        room = self.rules["pool_share_limit"] - self.pool_shares(b) if limit else None
+        n, money = 0, 0
+        for x in certs.held(b, player_key(name), "common"):
+            money += self.sale_value(b, x)
+            if money > self.state.bank.cash or (room is not None and n + 1 > room):
+                break
+            n += 1
+        return n
+
+    def split_sale(self, b, name: str, count: int):
+        """The sale of 5.9.8.4 / 5.9.10.5: to the pool, paid by the bank at B's posted
+        common price x 2^markers (the markers removed in the pool, 4.6.3.3.2); "Selling
+        does not affect the Stock Marker Token". The takeover then makes the pool's
+        certificates A's (5.9.8.6: A's 5% common for mergers; 5.9.10.8: bonds)."""
+        sold = certs.held(b, player_key(name), "common")[:count]
+        total = 0
+        for x in sold:
+            total += self.sale_value(b, x)
+            x["splits"] = 0
+            certs.move(self.state, b, x, "market")
+        self.state.pay("bank", player_key(name), total)
+        self.state.event("sell", corporation=b.id, player=name, preferred=0, common=count, bonds=0, cash=total,
+                         rule="5.9.8.4")
+
+    def complete_takeover(self, a, b, kind: str):
+        """The takeover's steps after the owners' choices (5.9.8.5-11, 5.9.10.6-13)."""
         self._absorb(a, b, kind)
 
     def _absorb(self, a, b, kind: str):
@@ -282,6 +336,7 @@ class MergerRules:
     def restart(self, b):
         """A company absorbed earlier available for sale again (4.3.2, 4.3.3)."""
         b.closed = False
+        b.extra["owed_commons"] = 0
         b.total_shares = 20
         self.reset_extra(b)
 

@@ -4,11 +4,12 @@ trains, runs, dividends, receivership's loans and debt, phases and retirements."
 from __future__ import annotations
 
 from ...errors import InputError
+from ...game.action import free_amount, within
 from ...game.errors import Refusal
 from ...game.state import player_key
 from . import game_certs as certs
 from .game_certs import is_preferred, shares_of
-from .game_map import audit_run, best_run, board_and_reach, run_with_rights
+from .game_map import audit_run, best_run, board_and_reach, most_run_to, run_with_rights
 
 TYPES = ("station", "yard")
 # 5.5.5 sets no number; each right listed costs a search of the run with it (5.6.5), so a
@@ -114,15 +115,19 @@ class OperatingRules:
 
     def tile_lays(self, c, turn) -> list[dict]:
         """5.2.4: up to 4 tiles, at most 2 cities, each hex altered once per phase; the
-        terrain cost paid from cash (in receivership added to the debt, yellow only,
-        5.4.10; not once the bank has run out, 6.3)."""
+        terrain cost paid from cash (in receivership added to the debt: yellow only while
+        it lacks its minimum route, yellow or green once it has it, 5.4.10; none once
+        the bank has run out, 5.4.15)."""
         lim = self.lay_limit(c)
         if turn["tiles"] >= lim["tiles"] or not c.extra["sites"]:
             return []
+        if c.extra["receivership"] and self.state.bank.broken:
+            return []   # 5.4.15, 6.3: no more debt for track once the bank has run out
         board, reached = board_and_reach(self.position(c.id, trains=[]))
         colors = self.phase_row()["colors"]
         if c.extra["receivership"]:
-            colors = ["yellow"]
+            # 5.4.10: yellow to make its minimum route; with the route, yellow or green
+            colors = [x for x in ("yellow", "green") if x in colors] if self.route_met(c) else ["yellow"]
         used = {}
         for t in self.state.tiles:
             used[t["tile"]] = used.get(t["tile"], 0) + 1
@@ -134,8 +139,6 @@ class OperatingRules:
             m["cost"] = self.map.cost(m["hex"], m["upgrade"], self.rules["terrain_cost"])
             if not c.extra["receivership"] and m["cost"] > c.cash:
                 continue
-            if c.extra["receivership"] and m["cost"] and self.state.bank.broken:
-                continue   # 6.3: no more debt for track once the bank has run out
             out.append(m)
         return out
 
@@ -163,8 +166,13 @@ class OperatingRules:
         (5.2.7.6); the company's supply (1.9); up to 3 per phase (5.2.4.3)."""
         if turn["tokens"] >= self.lay_limit(c)["tokens"] or not c.extra["sites"]:
             return []
+        kinds = TYPES
         if c.extra["receivership"]:
-            return []   # 5.4.10: only tokens its minimum route needs (not chosen by players here)
+            # 5.4.10: tokens only while it lacks its minimum route, of the types its
+            # smallest train runs to, on debt; none once the bank has run out (5.4.15)
+            if self.state.bank.broken or self.route_met(c):
+                return []
+            kinds = tuple(k for k in TYPES if any(k in self.runs_to(t) for t in self.route_need(c)[1]))
         board, reached = board_and_reach(self.position(c.id, trains=[]))
         laid = self.laid()
         taken = self.taken_sites()
@@ -177,10 +185,10 @@ class OperatingRules:
             if len(mine) >= per_city:
                 continue
             types = self.map.sites(hex_id, laid)
-            for kind in TYPES:
+            for kind in kinds:
                 if any(x["type"] == kind for x in mine) or self.tokens_left(c, kind) <= 0:
                     continue
-                if self.token_cost(kind) > c.cash:
+                if self.token_cost(kind) > c.cash and not c.extra["receivership"]:
                     continue
                 free = [i for i, t in enumerate(types) if t == kind and (hex_id, i) not in taken]
                 if free:
@@ -305,65 +313,68 @@ class OperatingRules:
         """5.3.1: fewer trains than the minimum (a system two from the first 3-train)."""
         return len(c.trains) < self.min_trains(c)
 
-    def train_buys(self, c) -> list[dict]:
-        s = self.state
-        if c.extra["receivership"] and not self.needs_train(c):
-            return []   # 5.4.3: no more than the minimum
-        forced = self.needs_train(c)
-        pres_cash = s.player[c.president].cash if c.president else 0
-        budget = c.cash + (pres_cash if forced else 0)
-        out = []
-        for r in self.bank_trains():
-            if r["price"] <= c.cash or forced:
-                out.append({"type": "buy_train", "corporation": c.id, "from": "bank", "train": r["train"],
-                            "price": r["price"]})
-        for name in dict.fromkeys(s.market_trains):
-            p = self.pool_price(name)
-            if p <= c.cash or forced:
-                out.append({"type": "buy_train", "corporation": c.id, "from": "market", "train": name, "price": p})
-        if c.president and not c.extra["receivership"]:
-            # from another corporation of the same president (5.3.2; any agreed price from
-            # $1 to face, DIGEST 4.6); a deal between two presidents is not offered
-            for o in s.corporations:
-                if o is c or o.president != c.president or o.extra["receivership"]:
-                    continue
-                for t in o.trains:
-                    if t["status"] == "retired":
-                        continue
-                    face = self.config.price(t["size"])
-                    most = min(face, c.cash)
-                    if most >= 1:
-                        out.append({"type": "buy_train", "corporation": c.id, "from": o.id, "train": t["train"],
-                                    "price": {"min": 1, "max": most}})
-        if forced and out:
-            # 5.3.4: a forced purchase is of the cheapest train (the president funds only that)
-            cheapest = min(x["price"] for x in out if isinstance(x["price"], int))
-            if cheapest > c.cash:
-                out = [x for x in out if isinstance(x["price"], int) and x["price"] == cheapest]
-        del budget
+    def shop_trains(self, c) -> list[dict]:
+        """5.3.2, 5.3.8: what the bank (its lowest size) and the pool offer, at their prices."""
+        out = [{"type": "buy_train", "corporation": c.id, "from": "bank", "train": r["train"], "price": r["price"]}
+               for r in self.bank_trains()]
+        out += [{"type": "buy_train", "corporation": c.id, "from": "market", "train": name,
+                 "price": self.pool_price(name)} for name in dict.fromkeys(self.state.market_trains)]
         return out
 
-    def buy_train(self, c, a, listed):
+    def train_deals(self, c) -> list[dict]:
+        """5.3.2: a train from another corporation, at the price its president and the
+        buyer's agree (between two presidents the logged action is the deal both agreed;
+        one president may deal with himself): 5.3.4 "at least $1 and no more than the real
+        cost (as printed on the train), and ... fully funded by the corporation's cash"
+        (DIGEST 4.6: the same bounds when the purchase is not forced). Never a retired
+        train (5.3.2), never from a corporation in receivership (5.4.4)."""
+        out = []
+        if c.cash < 1:
+            return out
+        for o in self.state.corporations:
+            if o is c or o.cell is None or o.closed or not o.extra["active"] or o.extra["receivership"]:
+                continue
+            for name in dict.fromkeys(t["train"] for t in o.trains if t["status"] != "retired"):
+                most = min(self.config.price(self.size_of(name)), c.cash)
+                out.append({"type": "buy_train", "corporation": c.id, "from": o.id, "train": name,
+                            "price": free_amount(1, most)})
+        return out
+
+    def train_buys(self, c, turn=None) -> list[dict]:
+        """5.3: the trains the company may buy now. A company in receivership buys no
+        more than its minimum (5.4.3). A forced purchase (5.3.1) the company's cash
+        cannot pay from the bank or the pool (5.3.4) lists the president's deals with
+        other corporations first and the cheapest train of the bank and the pool (its
+        funding: the company's own stock and bonds, then the president's cash, then a
+        loan, :meth:`fund_forced_purchase`); once the company has sold its stock the
+        deals are over ("the President may no longer buy a train from any
+        corporation", ``turn["own_sold"]``)."""
+        forced = self.needs_train(c)
+        if c.extra["receivership"] and not forced:
+            return []   # 5.4.3: no more than the minimum
+        shop = self.shop_trains(c)
+        cheapest = min((x["price"] for x in shop), default=None)
+        if forced and cheapest is not None and cheapest > c.cash:
+            out = [x for x in shop if x["price"] == cheapest]   # "the lowest appropriate train purchase"
+        else:
+            out = [x for x in shop if x["price"] <= c.cash]
+        if not (turn or {}).get("own_sold"):
+            out += self.train_deals(c)
+        return out
+
+    def buy_train(self, c, a, listed, turn=None):
         s = self.state
-        price = a.get("price", listed["price"]) if isinstance(listed["price"], dict) else listed["price"]
-        if isinstance(listed["price"], dict):
-            if not isinstance(price, int) or not listed["price"]["min"] <= price <= listed["price"]["max"]:
-                raise Refusal("train.price", f"a train from another corporation costs $1 to its face value, "
-                                             f"within {c.id}'s cash (5.3.4)")
-        short = max(0, price - c.cash)
-        if short:
-            # 5.3.4: the president supplies only what is needed; then receivership with a loan (5.4.1)
-            give = min(short, s.player[c.president].cash)
-            if give:
-                s.pay(player_key(c.president), f"corp:{c.id}", give)
-                s.event("president_funds", corporation=c.id, player=c.president, cash=give)
-            loan = price - c.cash
-            if loan > 0:
-                s.pay("bank", f"corp:{c.id}", loan)
-                c.extra["debt"] += loan
-                self.enter_receivership(c)
-                if c.cell is None:
-                    return   # the move into receivership closed it out (4.3.2): no purchase
+        price = a.get("price", listed["price"])
+        if not within(listed["price"], price):
+            raise Refusal("train.price", f"the {a['train']} from {a['from']} costs {listed['price']} here: from "
+                                         f"another corporation an agreed $1 to its face value within {c.id}'s "
+                                         "cash (5.3.4), from the bank or the pool its price (5.3.2)")
+        if price > c.cash:
+            if turn is not None:
+                turn["own_sold"] = True
+            self.fund_forced_purchase(c, price)
+            if c.cell is None:
+                return   # the move into receivership closed it out (4.3.2): no purchase
         src = a["from"]
         if src == "bank":
             row = next(r for r in s.depot if r["train"] == a["train"])
@@ -388,7 +399,143 @@ class OperatingRules:
             self.new_phase(size)
         self.trim_trains(c)
 
+    # --- 5.3.4 funding a forced purchase ----------------------------------------------
+
+    def fund_forced_purchase(self, c, price: int):
+        """5.3.4, after the deals: (2) the company sells its own common stock, then its
+        bonds, no more than the purchase needs, within the pool's 5 shares and the bank's
+        cash (4.6.3.4); bonds the pool's limit keeps it from selling are all closed at
+        half value and the system enters receivership (5.4.14); (3) the president gives
+        what is still missing, or all he has; (4) the rest is a loan and the company
+        enters receivership (5.4.1)."""
+        s = self.state
+        self.sell_own_for_train(c, price, "common")
+        if c.cell is None:
+            return   # the sale's move closed it out (4.3.2)
+        if c.cash < price and certs.held(c, "treasury", "bond"):
+            if not self.sell_own_for_train(c, price, "bond"):
+                s.event("bonds_blocked", corporation=c.id, rule="5.3.4")
+                self.enter_receivership(c)   # closes the bonds at half value (5.4.14)
+                if c.cell is None:
+                    return
+        short = price - c.cash
+        give = min(short, s.player[c.president].cash) if short > 0 and c.president else 0
+        if give:
+            s.pay(player_key(c.president), f"corp:{c.id}", give)
+            s.event("president_funds", corporation=c.id, player=c.president, cash=give)
+        loan = price - c.cash
+        if loan > 0:
+            s.pay("bank", f"corp:{c.id}", loan)
+            c.extra["debt"] += loan
+            self.enter_receivership(c)
+
+    def sell_own_for_train(self, c, price: int, kind: str) -> bool:
+        """5.3.4 (2): the company's own commons (``kind`` "common") or bonds ("bond") to the
+        pool, one at a time at the posted price before any move, until its cash reaches
+        ``price``, within the pool's 5 shares (4.6.1.1) and the bank's cash (4.6.3.4).
+        False when the pool's limit stops a sale still needed; commons it stops are owed
+        (``extra["owed_commons"]``, sold as the pool makes room: :meth:`owed_sales`)."""
+        chosen, cash = [], 0
+        for x in certs.held(c, "treasury", kind):
+            if c.cash + cash >= price or not self._pool_takes(c, chosen, x, cash):
+                break
+            chosen.append(x)
+            cash += self.sale_value(c, x)
+        self.sell_own(c, kind, chosen)
+        left = certs.held(c, "treasury", kind)
+        blocked = bool(c.cash < price and left and self.pool_shares(c) + shares_of(left[0])
+                       > self.rules["pool_share_limit"])
+        if blocked and kind == "common":
+            need, short = 0, price - c.cash
+            for x in left:
+                if short <= 0:
+                    break
+                short -= self.sale_value(c, x)
+                need += 1
+            c.extra["owed_commons"] = c.extra.get("owed_commons", 0) + need
+            self.state.event("sale_owed", corporation=c.id, count=need, rule="5.3.4")
+        return not blocked
+
+    def _pool_takes(self, c, chosen, x, cash) -> bool:
+        room = self.rules["pool_share_limit"] - self.pool_shares(c) - sum(shares_of(y) for y in chosen)
+        return shares_of(x) <= room and cash + self.sale_value(c, x) <= self.state.bank.cash
+
+    def sell_own(self, c, kind: str, chosen: list):
+        """The company's own certificates to the pool, paid by the bank at the posted price
+        before the move with their 2x markers (removed in the pool, 4.6.3.3); 5.3.4:
+        commons move the Stock Marker one-half square per certificate, rounded up, LEFT
+        (or down); each bond the Bond Marker one square down (or left)."""
+        if not chosen:
+            return
+        s = self.state
+        cash = sum(self.sale_value(c, x) for x in chosen)
+        for x in chosen:
+            x["splits"] = 0
+            certs.move(s, c, x, "market")
+        s.pay("bank", f"corp:{c.id}", cash)
+        s.event("forced_sale", corporation=c.id, kind=kind, count=len(chosen), cash=cash, rule="5.3.4")
+        if kind == "common":
+            self.move_marker(c, "left", -(-len(chosen) // 2), "forced_sale")
+        else:
+            self.move_bond_marker(c, "down", len(chosen), "forced_sale")
+
+    def owed_sales(self, c):
+        """5.3.4: "the company or system must immediately sell its common stock ... if
+        space in the Stock Bank Pool becomes available during a Stock Round": the commons
+        a forced sale could not put in the pool, as many as the pool now takes."""
+        owed = c.extra.get("owed_commons", 0)
+        if not owed or c.cell is None:
+            return
+        chosen, cash = [], 0
+        for x in certs.held(c, "treasury", "common")[:owed]:
+            if not self._pool_takes(c, chosen, x, cash):
+                break
+            chosen.append(x)
+            cash += self.sale_value(c, x)
+        self.sell_own(c, "common", chosen)
+        c.extra["owed_commons"] = (owed - len(chosen)) if certs.held(c, "treasury", "common") else 0
+
     # --- receivership (5.4) and debt (5.11) --------------------------------------------
+
+    @staticmethod
+    def runs_to(train_type: str) -> tuple:
+        """5.6.2.3: an S train runs to Stations, a YD train to Rail Yards, an MX to both."""
+        return {"S": ("station",), "YD": ("yard",)}.get(train_type, TYPES)
+
+    def route_need(self, c):
+        """5.4.9: a company in receivership needs a route to one-half (rounded up) of
+        the size of the smallest train it owns of its tokens, of the types that train
+        runs to (a mixed train: at least one Station and one Rail Yard): ``(tokens,
+        [train types of that size])``; None without a train."""
+        if not c.trains:
+            return None
+        size = min(t["size"] for t in c.trains)
+        kinds = sorted({t["train"][len(str(t["size"])):] for t in c.trains if t["size"] == size})
+        return -(-size // 2), kinds
+
+    def route_met(self, c) -> bool:
+        """5.4.9: whether the company has its minimum route: a route of one train of
+        the needed size and type (the mixed one with only 5.4.9's "at least one Station,
+        one Rail Yard"), in the run the game's bounded search finds (5.6.6), runs to
+        that many of its tokens; a need of one token is a token of a type the train
+        runs to. With two smallest trains of one size, either will do (docs/gaps.md)."""
+        need = self.route_need(c)
+        if need is None:
+            return True
+        k, kinds = need
+        for kind in kinds:
+            if k < 2:
+                if any(x["type"] in self.runs_to(kind) for x in c.extra["sites"]):
+                    return True
+                continue
+            if len({x["hex"] for x in c.extra["sites"]}) < k:
+                continue   # fewer token cities than the route needs
+            pos = self.position(c.id, trains=[{"name": f"{k}{kind}", "status": "new"}])
+            pos.pop("track_rights", None)      # 5.4.7: no rights in receivership
+            pos.pop("rules", None)             # 5.4.9: any mix with one of each type
+            if most_run_to(pos) >= k:
+                return True
+        return False
 
     def enter_receivership(self, c):
         """5.4: the marker moves one left (5.4.5); interest from the next OR (5.4.1.2)."""

@@ -4,6 +4,7 @@ closing out. The stock round's steps (game_steps/stock.py) ask these."""
 
 from __future__ import annotations
 
+from ...game.action import free_amount
 from ...game.state import player_key
 from . import game_certs as certs
 from .game_certs import is_preferred, shares_of
@@ -348,6 +349,32 @@ class StockRules:
                             "count": min(need, most)})
         return out
 
+    # --- the certificate limit after receivership (5.4.6) -------------------------------
+
+    def limit_corrections(self, name: str) -> list[dict]:
+        """5.4.6: commons of a company in receivership do not count towards the
+        certificate limit; "When the corporation comes out of receivership, the stocks
+        will again count, and the player must make any necessary corrections to his
+        portfolio to comply with the limit (similar to the exception in 4.2.2)", that
+        is "at his first opportunity": at his next stock turn a player over the limit is
+        offered only sales, of any certificates he may sell, up to his excess (he keeps
+        what the pool's 5 shares and the bank's cash do not let him sell, and corrects
+        later). The same holds for a holding over the limit from a merger's 5% commons
+        (5.9.7.5 note)."""
+        excess = self.player_certs(name) - self.cert_limit()
+        if excess <= 0:
+            return []
+        out = []
+        for c in self.state.corporations:
+            if c.cell is None:
+                continue
+            for kind in ("preferred", "common", "bond"):
+                most = min(excess, self.max_sale(c, name, kind))
+                if most:
+                    out.append({"type": "sell_shares", "player": name, "corporation": c.id, "kind": kind,
+                                "count": free_amount(1, most)})
+        return out
+
     # --- the market --------------------------------------------------------------------
 
     def move_marker(self, c, direction: str, steps: int, why: str):
@@ -388,6 +415,7 @@ class StockRules:
         self.market.remove(c.id, c.cell)
         s.event("closed_out", corporation=c.id, trains=[t["train"] for t in c.trains])
         c.trains, c.tokens = [], []
+        c.extra["owed_commons"] = 0   # 5.3.4's owed sale ends with the company
         c.par = c.cell = c.president = None
         c.floated = c.capitalised = c.operated = False
         self.reset_extra(c)

@@ -33,7 +33,7 @@ def _toggle(dst, a):
 
 
 @nb.njit(cache=True)
-def token_paths(root, adj_ptr, adj_chain, chain_to, chain_bits, chain_und, stop_group, stop_pass,
+def token_paths(root, adj_ptr, chain_to, chain_bits, chain_und, stop_group, stop_pass,
                 stop_own, rev_a, rev_b, out_ptr, out_stops, out_chains, out_bits, limit, steps_limit, cut):
     """Fill the buffers with the paths found from ``root``; return how many there are
     (more than the buffers hold means: call again with larger buffers). Past ``limit``
@@ -73,7 +73,7 @@ def token_paths(root, adj_ptr, adj_chain, chain_to, chain_bits, chain_und, stop_
         moved = False
         if depth == 1 or stop_pass[cur]:
             while it[depth - 1] < adj_ptr[cur + 1]:
-                c = adj_chain[it[depth - 1]]
+                c = it[depth - 1]  # the chains leaving a stop s: adj_ptr[s] .. adj_ptr[s + 1] - 1
                 it[depth - 1] += 1
                 if _overlaps(used, chain_bits[c]):
                     continue
@@ -332,7 +332,7 @@ def warm_up():
     z = np.zeros(1, np.int64)
     one_bit = np.zeros((1, 1), np.uint64)
     flag = np.ones(1, np.bool_)
-    token_paths(0, np.zeros(2, np.int64), z, z, one_bit, z, z, flag, flag, np.full(1, -1, np.int64),
+    token_paths(0, np.zeros(2, np.int64), z, one_bit, z, z, flag, flag, np.full(1, -1, np.int64),
                 np.full(1, -1, np.int64), np.zeros(2, np.int64), z.copy(), z.copy(), one_bit.copy(), 10, 0,
                 np.zeros(1, np.bool_))
     best_counts(np.zeros(1, np.int64), z, z, z, z, z - 1, z - 1, z, z + 2, z + 2, z, False, 1,

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 
 from ...board import CITY, OFFBOARD, Board
 from ...errors import InputError
-from ...position import (check_coordinates_unique, parse_axes, parse_corporation, parse_hex,
-                         parse_layout, parse_phase, parse_phases, require)
+from ...position import parse_axes, parse_corporation, parse_layout, parse_phase, parse_phases, require
+from ..typed_map import read_hexes
 
 SLOT_TYPES = ("station", "yard")
 BLACK = "black"  # a black-filled site (5.2.7.2): only a home token may stand there (5.2.5.1)
@@ -57,28 +57,54 @@ class Map1831:
     double_sides: set = field(default_factory=set) # {(hex, side)} where a double track ends
 
 
+@dataclass(frozen=True)
+class MapFacts1831:
+    """The 1831 map facts as read, frozen (a snapshot's part): each city's site types
+    in order, the city groups, the Delaware revisits, the commuter runs ``(name,
+    cycle, any_start)``, the ends of double track. :meth:`facts` gives a fresh
+    :class:`Map1831` with no token placed."""
+
+    site_types: tuple
+    group: tuple
+    revisit: tuple
+    commuter: tuple
+    double_sides: frozenset
+
+    @classmethod
+    def of(cls, facts: Map1831) -> MapFacts1831:
+        assert not facts.rights and all(s.holder is None for ss in facts.sites.values() for s in ss)
+        return cls(tuple((ref, tuple(s.type for s in ss)) for ref, ss in facts.sites.items()),
+                   tuple(facts.group.items()), tuple(facts.revisit.items()),
+                   tuple((r["name"], tuple(r["cycle"]), r["any_start"]) for r in facts.commuter),
+                   frozenset(facts.double_sides))
+
+    def facts(self) -> Map1831:
+        return Map1831(sites={ref: [Site(t, black=t == BLACK) for t in types] for ref, types in self.site_types},
+                       group=dict(self.group), revisit=dict(self.revisit),
+                       commuter=[{"name": n, "cycle": list(c), "any_start": a} for n, c, a in self.commuter],
+                       double_sides=set(self.double_sides))
+
+
 def read_map(data: dict, where: str):
     """The map, phase and corporation of an 1831 position: (Board without trains, Map1831)."""
     m = require(data, "map", dict, where)
     layout, axes = parse_layout(m, where), parse_axes(m, where)
     phases = parse_phases(m.get("phases"), where)
     phase = parse_phase(data, phases, where)
-    raw_hexes = require(m, "hexes", list, f"{where}: map")
-    by_id = {h.get("id"): h for h in raw_hexes if isinstance(h, dict)}
-    hexes, facts = {}, Map1831()
-    for i, h in enumerate(raw_hexes):
-        w = f"{where}: map.hexes[{i}]"
-        h = _with_double_track(_fill_extension_values(h, by_id, w), w, facts)
-        hx = parse_hex(_with_slot_counts(h, w), layout, axes, phases, phase, w)
-        if hx.id in hexes:
-            raise InputError(f"hex {hx.id} is listed twice", w)
+    by_id = {h.get("id"): h for h in require(m, "hexes", list, f"{where}: map") if isinstance(h, dict)}
+    facts = Map1831()
+
+    def prepare(h, w):
+        return _with_slot_counts(_with_double_track(_fill_extension_values(h, by_id, w), w, facts), w)
+
+    hexes, parsed = read_hexes(m, layout, axes, phases, phase, where, prepare)
+    for h, hx in zip(parsed, hexes.values()):
         if isinstance(h.get("tile"), (str, int)) and not isinstance(h.get("tile"), bool):
             hx.tile = str(h["tile"])  # the tile laid (drawn, to check a typed board)
-        hexes[hx.id] = hx
         for k, (stop, raw) in enumerate(zip(hx.stops, h.get("stops", []))):
             if stop.kind == CITY:
                 facts.sites[(hx.id, k)] = [Site(t, black=t == BLACK) for t in raw.get("slot_types", [])]
-    check_coordinates_unique(hexes, where)
+    raw_hexes = m["hexes"]
     _read_groups(raw_hexes, hexes, facts, where)
     facts.commuter = _read_commuter(m.get("commuter_runs", []), hexes, facts, where)
     board = Board(layout=layout, hexes=hexes, phase=phase, corporation=parse_corporation(data, where),
@@ -259,13 +285,15 @@ def _find_site(board, facts, t, w, want_free):
     raise InputError(f"{hex_id}.{k} has no {'free ' if want_free else 'taken '}{ttype} site", w)
 
 
-def place_tokens(board: Board, facts: Map1831, phase: int, data, where):
+def place_tokens(board: Board, facts: Map1831, phase: int, data, where) -> tuple:
     """Tokens on their typed sites (5.2.7.2), checked against 5.2.7.6: one token per
-    corporation per city hex before the first 3-train, then at most one of each type."""
+    corporation per city hex before the first 3-train, then at most one of each type.
+    Returns the placements ``(hex, stop, slot, corporation, type)`` in the position's
+    order (:func:`settle_token` puts one on a fresh board)."""
     tokens = data.get("tokens", [])
     if not isinstance(tokens, list):
         raise InputError("field 'tokens' must be a list", where)
-    held = {}  # (corp, group) -> [types]
+    held, placed = {}, []  # (corp, group) -> [types]
     for i, t in enumerate(tokens):
         w = f"{where}: tokens[{i}]"
         hex_id, k, j = _find_site(board, facts, t, w, want_free=True)
@@ -277,23 +305,33 @@ def place_tokens(board: Board, facts: Map1831, phase: int, data, where):
         site = facts.sites[(hex_id, k)][j]
         if site.holder is not None:
             raise InputError(f"slot {j} of {hex_id}.{k} already holds {site.holder}'s token", w)
-        if site.black:
-            site.type = t["type"]  # the home token's own type (5.2.5.1)
+        # a black site takes the home token's own type (5.2.5.1)
+        ttype = t["type"] if site.black else site.type
         group = facts.group[(hex_id, k)]
         types = held.setdefault((corp, group), [])
-        if site.type in types:
-            raise InputError(f"{corp} would have two {site.type}s in city {group} (5.2.7.6)", w)
+        if ttype in types:
+            raise InputError(f"{corp} would have two {ttype}s in city {group} (5.2.7.6)", w)
         if types and phase < 3:
             raise InputError(f"{corp} would have two tokens in city {group} before the first "
                              "3-train (5.2.7.6)", w)
-        types.append(site.type)
-        site.holder = corp
-        board.hexes[hex_id].stops[k].tokens.append(corp)
+        types.append(ttype)
+        placed.append((hex_id, k, j, corp, ttype))
+        settle_token(board, facts, placed[-1])
+    return tuple(placed)
 
 
-def read_rights(board: Board, facts: Map1831, data, where):
+def settle_token(board: Board, facts: Map1831, placement):
+    """Put a checked token ``(hex, stop, slot, corporation, type)`` on its site."""
+    hex_id, k, j, corp, ttype = placement
+    site = facts.sites[(hex_id, k)][j]
+    site.type, site.holder = ttype, corp
+    board.hexes[hex_id].stops[k].tokens.append(corp)
+
+
+def read_rights(board: Board, facts: Map1831, data, where) -> tuple:
     """5.5: other corporations' tokens bought for this round, ``"track_rights": [{"hex",
-    "stop", "slot"}]`` (or ``"type"`` instead of ``"slot"``)."""
+    "stop", "slot"}]`` (or ``"type"`` instead of ``"slot"``). Returns them as ``(hex,
+    stop, slot)`` (:func:`settle_right` marks one on a fresh board)."""
     raw = data.get("track_rights", [])
     if not isinstance(raw, list):
         raise InputError("field 'track_rights' must be a list", where)
@@ -315,8 +353,15 @@ def read_rights(board: Board, facts: Map1831, data, where):
         if any(s.right >= 0 and s.type == site.type for s in facts.sites[(hex_id, k)]):
             raise InputError(f"two {site.type} rights in {hex_id}.{k}: a train runs to one token "
                              "per city, so this is not supported", w)
-        site.right = len(facts.rights)
-        facts.rights.append((hex_id, k, j))
+        settle_right(facts, (hex_id, k, j))
+    return tuple(facts.rights)
+
+
+def settle_right(facts: Map1831, right):
+    """Mark a checked track right ``(hex, stop, slot)`` as bought (5.5)."""
+    hex_id, k, j = right
+    facts.sites[(hex_id, k)][j].right = len(facts.rights)
+    facts.rights.append(right)
 
 
 def mark_blocks(board: Board, facts: Map1831):

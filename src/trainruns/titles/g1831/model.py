@@ -316,7 +316,7 @@ class Model1831(RouteModel):
             stops = np.empty(cap * avg, np.int64)
             chains = np.empty(cap * avg, np.int64)
             bits = np.empty((cap, compiled.words), np.uint64)
-            n = kernels.token_paths(root, compiled.adj_ptr, compiled.adj_chain, compiled.chain_to,
+            n = kernels.token_paths(root, compiled.adj_ptr, compiled.chain_to,
                                     a.chain_bits, a.chain_und, a.stop_group, a.stop_pass,
                                     a.stop_own, a.rev_a, a.rev_b, ptr, stops, chains, bits, most,
                                     self.path_steps or 0, cut)

@@ -6,19 +6,11 @@ are no tile lays to rank."""
 
 from __future__ import annotations
 
-import json
-from importlib import resources
-
 from ...board import CITY
 from ..moves import keep_choices
-from .trains import TYPES, is_retired, parse_train_name, phase_number
+from .trains import TYPES, is_retired, parse_train_name, phase_number, phase_table, train_table
 
 SITE_WORDS = {"station": "Station", "yard": "Rail Yard"}
-
-
-def load_data(name: str) -> dict:
-    with resources.files(__package__).joinpath("data", name).open(encoding="utf-8") as fh:
-        return json.load(fh)
 
 
 def token_places(data, board, reached, sites, group):
@@ -79,8 +71,8 @@ def train_purchases(data):
     they name, and its train limit holds. 5.3.7: "A corporation at its train limit may
     still purchase trains. It must give its extra trains to the Stock Bank Pool": one
     variant per choice of the trains kept."""
-    trains_data = load_data("trains.json")["trains"]
-    phases = {p["name"]: p for p in load_data("phases.json")["phases"]}
+    trains_data = train_table()
+    phases = {p["name"]: p for p in phase_table()}
     owned = list(data.get("trains", []) or [])
     try:
         phase = phase_number(data.get("phase"), "position: phase")

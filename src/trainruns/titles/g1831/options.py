@@ -24,7 +24,7 @@ from .trains import MIXED, parse_train_name
 DELAWARE = ("enter", "run_to")
 
 
-@dataclass
+@dataclass(frozen=True)
 class Options1831:
     strict: bool = False           # pass_own_tokens: false
     delaware_south: str = "enter"

@@ -5,10 +5,11 @@ Rule sections (../shared/rules/1831.md):
 - 3.3: "S" trains run to Stations only, "MX" to mixed-type tokens, "YD" to Rail Yards
   only; a train is named by its size and type: "3S", "4MX", "2YD".
 - 5.2.7.5: a Station adds $10 to a city, $20 from the first 5-train, $30 from the first
-  9-train; a Rail Yard adds $20 / $30 / $50.
+  9-train; a Rail Yard adds $20 / $30 / $50 (data/phases.json, each phase's ``tokens``).
 - 5.3.5, 5.3.6: 2-trains retire with the first 5-train, 3s with the first 6, 4s with the
   first 7, 5s with the first 9, 6s with the first 15 (7-trains and up never retire,
-  5.3.10); a corporation in receivership keeps running its obsolete trains.
+  5.3.10; data/trains.json, ``rusts_on``); a corporation in receivership keeps running
+  its obsolete trains.
 - 5.1, 5.6.1: USED trains do not run; RESTORED trains run normally.
 
 The phase of a position is the number of the largest train bought so far ("5" once the
@@ -19,16 +20,42 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 
 from ...board import Train
 from ...errors import InputError
+from ..tiled import load_data
 
 STATION, YARD, MIXED = "S", "YD", "MX"
 TYPES = (STATION, MIXED, YARD)
 _NAME = re.compile(r"^\s*(\d+)\s*(S|MX|YD)\s*$", re.IGNORECASE)
 
-# size of the first train of a phase -> sizes it retires (5.3.5)
-RETIRES_AT = {2: 5, 3: 6, 4: 7, 5: 9, 6: 15}
+
+
+@cache
+def train_table() -> tuple:
+    """data/trains.json's trains (18xx.games shape: name, distance, price, num,
+    rusts_on, obsolete_on; ``variants`` the types sold, 3.3)."""
+    return tuple(load_data(__package__, "trains.json")["trains"])
+
+
+@cache
+def phase_table() -> tuple:
+    """data/phases.json's phases (18xx.games shape: name, on, train_limit, tiles,
+    operating_rounds, status; ``tokens`` their costs and values, 5.2.7.4-5), the one
+    table of 1831's phases: the route rules and the game read it."""
+    return tuple(load_data(__package__, "phases.json")["phases"])
+
+
+def phase_row(phase: int) -> dict:
+    """The phase in force when ``phase`` is the largest train bought (a position may say
+    "8": 5.3.5 changes the rules only with the trains the table names)."""
+    return [p for p in phase_table() if int(p["name"]) <= phase][-1]
+
+
+def retires_at() -> dict:
+    """Train size -> the size of the first train that retires it (5.3.5)."""
+    return {t["distance"]: int(t["rusts_on"]) for t in train_table() if t["rusts_on"] is not None}
 
 
 @dataclass(frozen=True)
@@ -72,16 +99,30 @@ def phase_number(phase: str, where) -> int:
 
 def token_values(phase: int) -> dict:
     """5.2.7.5: what a Station / Rail Yard adds to its city for its owner."""
-    if phase >= 9:
-        return {"station": 30, "yard": 50}
-    if phase >= 5:
-        return {"station": 20, "yard": 30}
-    return {"station": 10, "yard": 20}
+    return {kind: t["value"] for kind, t in phase_row(phase)["tokens"].items()}
 
 
 def is_retired(size: int, phase: int) -> bool:
-    """5.3.5: the size's trains were retired by the first train of ``RETIRES_AT[size]``."""
-    return size in RETIRES_AT and phase >= RETIRES_AT[size]
+    """5.3.5: the size's trains were retired by the first train of their ``rusts_on``."""
+    retires = retires_at()
+    return size in retires and phase >= retires[size]
+
+
+def game_phases() -> list:
+    """The phases in the words of the game engine (game*.py), each from the one table:
+    ``colors`` (the tiles), ``tokens_per_city`` (5.2.7.6: a Station and a Rail Yard
+    from the first 3-train), ``block`` (5.2.4.3: blocks of 2, then 4), ``station`` and
+    ``yard`` as [cost, value] (5.2.7.4-5), ``retires`` (the trains it retires, 5.3.5)."""
+    out = []
+    for p in phase_table():
+        status = set(p["status"])
+        out.append({"name": p["name"], "train_limit": p["train_limit"], "colors": list(p["tiles"]),
+                    "operating_rounds": p["operating_rounds"],
+                    "tokens_per_city": 2 if "station_and_yard_in_a_city" in status else 1,
+                    "block": 4 if "blocks_of_4" in status else 2 if "blocks_of_2" in status else 1,
+                    **{kind: [t["cost"], t["value"]] for kind, t in p["tokens"].items()},
+                    "retires": [t["name"] for t in train_table() if t["rusts_on"] == p["name"]]})
+    return out
 
 
 def parse_trains(data, phase: int, where):

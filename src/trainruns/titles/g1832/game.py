@@ -19,6 +19,7 @@ from ...game.market import Market
 from ...game.phase import Phases
 from ...game.round import after_operating_round
 from ...game.state import Corporation, Player, Private, State, corp_key, player_key
+from ...game.shares import shares_value
 from ..tiled import load_data
 from .game_merger import MergerRules
 from .game_forced import ForcedSaleRules
@@ -256,9 +257,6 @@ class Rules(Ids, PlayerReport, StockRules, OperatingRules, PrivateRules, RedeemR
         """[14] cash + shares at market value + privates at face value."""
         s = self.state
         p = s.player[name]
-        total = p.cash + p.committed
-        for c in s.corporations:
-            if c.cell is not None and not c.closed:
-                total += c.held(player_key(name)) * self.market.price(c.cell)
+        total = p.cash + p.committed + shares_value(s, self.market, name)
         total += sum(x.cost for x in s.privates if x.open and x.owner == player_key(name))
         return total

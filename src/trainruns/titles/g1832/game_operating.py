@@ -3,11 +3,12 @@ the route core, track ([6]), tokens ([7]), runs ([8]), trains and phases ([10], 
 
 from __future__ import annotations
 
-from ...errors import InputError
 from ...game.depot import price_of
 from ...game.errors import Refusal
 from ...game.shares import max_sellable, scaled
 from ...game.state import corp_key, player_key
+from ...game.steps.routes import declared_run
+from ...game.steps.buy_train import pay_for_train
 from . import game_moves
 from ...game.tokens import carry_tokens
 
@@ -174,17 +175,11 @@ class OperatingRules:
         if routes == "best":
             revenue, chosen = game_moves.best_run(pos)
         else:
-            try:
-                problems, declared, best = game_moves.audit_run(pos, routes)
-            except InputError as e:
-                raise Refusal("run.malformed", f"the declared run cannot be read: {e} [8]") from None
-            if problems:
-                rule, message = problems[0]
-                raise Refusal(rule, message)
+            declared, best, chosen = declared_run(routes, lambda r: game_moves.audit_run(pos, r), " [8]")
             if declared < best:
                 raise Refusal("run.not-best", f"the declared run earns {declared}, the best earns {best}: a "
                                               "shareholder may require the best route [8] Route Value")
-            revenue, chosen = declared, [{"train": r["train"], "stops": list(r["stops"])} for r in routes]
+            revenue = declared
         miami = self._map_miami()
         if not self.state.title_state["miami_run"] and any(
                 st.split(".")[0] == miami for r in chosen for st in r["stops"]):
@@ -416,11 +411,7 @@ class OperatingRules:
 
     def buy_train(self, c, source, name, price):
         s = self.state
-        if price > c.cash:
-            diff = price - c.cash
-            s.pay(player_key(c.president), corp_key(c.id), diff)
-            s.event("contribution", corporation=c.id, player=c.president, amount=diff)
-        s.pay(corp_key(c.id), "bank", price)
+        pay_for_train(s, c, price)
         if source == "bank":
             self.take_bank_train(name)
         else:

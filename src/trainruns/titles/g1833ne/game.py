@@ -16,13 +16,16 @@ which is invented and says so (``title_state.config_invented``). The rounds are 
 
 from __future__ import annotations
 
-from ...errors import InputError
+import warnings
+
+from ...errors import InputError, InputWarning
 from ...game.ids import Ids
 from ...game.report import PlayerReport
 from ...game.action import SCHEMA
 from ...game.market import Market
 from ...game.round import after_operating_round
 from ...game.state import Corporation, Player, Private, State, corp_key, player_key
+from ...game.shares import shares_value
 from ..tiled import load_data
 from .game_money import MoneyRules
 from .game_operating import OperatingRules
@@ -93,7 +96,10 @@ def _check_with_the_route_core(config, where):
         if phase == "I":
             pos["ferries"] = [{"hex": f["hex"], "value": f["value"]} for f in config["ferries"]]
         try:
-            load_position(pos)
+            with warnings.catch_warnings():
+                # the probe has no tokens on purpose; only a refusal matters here
+                warnings.simplefilter("ignore", InputWarning)
+                load_position(pos)
         except InputError as e:
             raise InputError(f"the route core refuses it: {e}", where) from None
 
@@ -274,10 +280,7 @@ class Rules(Ids, PlayerReport, StockRules, OperatingRules, TrainRules, MoneyRule
         price only before phase III (they are removed then); treasuries don't count."""
         s = self.state
         p = s.player[name]
-        total = p.cash + p.committed
-        for c in s.corporations:
-            if c.cell is not None and not c.closed:
-                total += c.held(player_key(name)) * self.market.price(c.cell)
+        total = p.cash + p.committed + shares_value(s, self.market, name)
         if self.phase_names.index(s.phase) < self.phase_names.index(self.data["private_flip_phase"]):
             total += sum(x.cost for x in s.privates if x.open and x.owner == player_key(name))
         return total

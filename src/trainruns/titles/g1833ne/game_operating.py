@@ -11,7 +11,8 @@ from __future__ import annotations
 from ...errors import InputError
 from ...game.errors import Refusal
 from ...game.state import corp_key
-from ...hexgrid import neighbour, opposite, parse_hex_id
+from ...game.steps.routes import declared_run
+from ...hexgrid import opposite
 from ..g1832 import game_moves   # the title-agnostic adapter to the route core's moves
 from ...game.tokens import carry_tokens
 
@@ -140,9 +141,8 @@ class OperatingRules:
             out = {}
             for b in tiled.base.get("cost_borders", []):
                 a, z = b["hexes"]
-                xa, ya = parse_hex_id(a)
                 for side in range(6):
-                    if tiled._coords.get(neighbour(xa, ya, side, tiled.layout)) == z:
+                    if tiled.neighbour_of(a, side) == z:
                         out[(a, side)] = (f"{a}-{z}", b["cost"])
                         out[(z, opposite(side))] = (f"{a}-{z}", b["cost"])
             self._borders = out
@@ -151,8 +151,7 @@ class OperatingRules:
     def _new_borders(self, m) -> list:
         """Crossings the lay's track reaches that no earlier tile paid for."""
         tiled = _tiled()
-        edges, stops = tiled._shape(tiled.tiles[m["tile"]], m["rotation"])
-        sides = set().union(*stops.values(), *edges) if (stops or edges) else set()
+        sides = tiled.track_sides(tiled.tiles[m["tile"]], m["rotation"])
         paid = self.state.title_state.setdefault("borders_paid", [])
         out = []
         for side in sorted(sides):
@@ -187,8 +186,7 @@ class OperatingRules:
         return bool(ft) and ft == c.id and hex_id == self.private_data["P2"]["free_tile"]
 
     def _sides(self, tile, rotation) -> set:
-        edges, stops = _tiled()._shape(_tiled().tiles[tile], rotation)
-        return set().union(*stops.values(), *edges) if (stops or edges) else set()
+        return _tiled().track_sides(_tiled().tiles[tile], rotation)
 
     def champlain_lays(self, c) -> list[dict]:
         """P3 Champlain & St. Lawrence: its corporation may lay two extra free tiles in
@@ -367,14 +365,7 @@ class OperatingRules:
         if routes == "best":
             revenue, chosen = game_moves.best_run(pos)
         else:
-            try:
-                problems, declared, _best = game_moves.audit_run(pos, routes)
-            except InputError as e:
-                raise Refusal("run.malformed", f"the declared run cannot be read: {e}") from None
-            if problems:
-                rule, message = problems[0]
-                raise Refusal(rule, message)
-            revenue, chosen = declared, [{"train": r["train"], "stops": list(r["stops"])} for r in routes]
+            revenue, _best, chosen = declared_run(routes, lambda r: game_moves.audit_run(pos, r))
         gone = [x for x in c.trains if self.phased_out(x)]
         if gone:
             c.trains = [x for x in c.trains if not self.phased_out(x)]

@@ -18,6 +18,7 @@ from __future__ import annotations
 from ...game.errors import Refusal
 from ...game.shares import update_president
 from ...game.state import corp_key, player_key
+from ...game.steps.buy_train import pay_for_train
 
 
 def make_depot(cards: list[dict]) -> list[dict]:
@@ -320,11 +321,7 @@ class TrainRules:
 
     def buy_train(self, c, source, side, price):
         s = self.state
-        if price > c.cash:
-            diff = price - c.cash
-            s.pay(player_key(c.president), corp_key(c.id), diff)
-            s.event("contribution", corporation=c.id, player=c.president, amount=diff)
-        s.pay(corp_key(c.id), "bank", price)
+        pay_for_train(s, c, price)
         if source == "bank":
             row = self._bank_row()
             if row["left"] is not None:

@@ -6,8 +6,9 @@ dividend, track rights (5.5) and mergers and takeovers (5.9)."""
 
 from __future__ import annotations
 
+from ....game.action import free_amount, within
 from ....game.errors import Refusal
-from ....game.round import StepsRound
+from ....game.round import Step, StepsRound
 from ....game.steps.operating import CorporationStep
 
 
@@ -95,53 +96,77 @@ class TrackStep(CorporationStep):
 
 
 class TrainStep(CorporationStep):
-    """Phase 3 (5.3): buy trains; one is required (5.3.1); end of phase: interest (5.3.9)."""
+    """Phase 3 (5.3): buy trains; one is required (5.3.1): a forced purchase the
+    company's cash cannot pay goes through 5.3.4's steps (deals with other
+    corporations' presidents, which the president may decline by buying from the bank
+    or the pool, or by passing when they are the only trains there are, 5.3.3); end of
+    phase: interest (5.3.9)."""
 
     def __init__(self, game, corp, turn):
         super().__init__(game, corp)
         self.turn = turn
 
     def enter(self):
-        if not self.game.rules.train_buys(self.corp):
+        if not self.game.rules.train_buys(self.corp, self.turn):
             self._finish()
 
     def _finish(self):
         r = self.game.rules
-        if r.needs_train(self.corp) and not self.corp.extra["receivership"]:
+        if self.corp.cell is not None and r.needs_train(self.corp) and not self.corp.extra["receivership"]:
             r.enter_receivership(self.corp)   # 5.3.3: no train to be had
-        r.interest(self.corp)
+        if self.corp.cell is not None:
+            r.interest(self.corp)
         self.done = True
 
-    def actions(self):
+    def _may_pass(self, buys) -> bool:
+        """5.3.1: not while the company needs a train the bank or the pool sells; 5.3.4:
+        "The President is not forced to accept any offers" of other corporations."""
         r = self.game.rules
-        out = r.train_buys(self.corp)
-        if not r.needs_train(self.corp):
-            out = out + [self.pass_action()]
-        return out
+        return not r.needs_train(self.corp) or not any(x["from"] in ("bank", "market") for x in buys)
+
+    def actions(self):
+        out = self.game.rules.train_buys(self.corp, self.turn)
+        return out + [self.pass_action()] if self._may_pass(out) else out
 
     def process(self, a):
         self.check_entity(a)
         r = self.game.rules
+        buys = r.train_buys(self.corp, self.turn)
         if a["type"] == "pass":
-            if r.needs_train(self.corp) and r.train_buys(self.corp):
-                raise Refusal("train.must-buy", f"{self.corp.id} has no train and must buy one (5.3.1, 5.3.4)")
+            if not self._may_pass(buys):
+                raise Refusal("train.must-buy", f"{self.corp.id} has fewer trains than its minimum and must buy "
+                                                "one the bank or the pool sells (5.3.1, 5.3.4)")
             self._finish()
             return a
         if a["type"] != "buy_train":
             raise Refusal("turn.phase", f"{self.corp.id} buys trains now, or passes (5.3)")
         src = r.corporation_id(a["from"]) or a["from"]
-        for x in r.train_buys(self.corp):
-            xsrc = r.corporation_id(x["from"]) or x["from"]
-            if xsrc == src and x["train"] == a["train"]:
-                if not isinstance(x["price"], dict) and "price" in a and a["price"] != x["price"]:
-                    raise Refusal("train.price", f"the {a['train']} costs {x['price']} here (5.3)")
-                r.buy_train(self.corp, dict(a, **{"from": src}), x)
-                if self.corp.closed or self.corp.cell is None or not r.train_buys(self.corp):
+        for x in buys:
+            if x["from"] == src and x["train"] == a["train"]:
+                r.buy_train(self.corp, dict(a, **{"from": src}), x, self.turn)
+                if self.corp.closed or self.corp.cell is None or not r.train_buys(self.corp, self.turn):
                     self._finish()
-                return a
-        raise Refusal("train.unavailable", f"{self.corp.id} cannot buy a {a['train']} from {a['from']} now: the "
-                                           "bank sells the lowest size first (5.3.8), cash (5.3.4), receivership "
-                                           "buys only the minimum (5.4.3)")
+                return dict(a, **{"from": src, "price": a.get("price", x["price"])})
+        raise Refusal(*self._why_not(a, src))
+
+    def _why_not(self, a, src):
+        r, c = self.game.rules, self.corp
+        if src not in ("bank", "market") and src in r.state.corp:
+            o = r.state.corp[src]
+            if o.extra["receivership"]:
+                return "train.seller-receivership", f"{o.id} is in receivership and may not sell trains (5.4.4)"
+            if self.turn.get("own_sold"):
+                return "train.deals-over", (f"{c.id} has sold its own stock for a forced purchase: no more trains "
+                                            "from other corporations (5.3.4)")
+            if c.cash < 1:
+                return "train.cash", f"a train from another corporation is paid from {c.id}'s cash, at least $1 (5.3.4)"
+        if c.extra["receivership"] and not r.needs_train(c):
+            return "train.receivership", f"{c.id} is in receivership: no more than its minimum of trains (5.4.3)"
+        if r.needs_train(c):
+            return "train.forced-cheapest", (f"{c.id} must buy a train it cannot pay for: the cheapest the bank or "
+                                             "the pool has (5.3.4)")
+        return "train.unavailable", (f"{c.id} cannot buy a {a['train']} from {a['from']} now: the bank sells the "
+                                     "lowest size first (5.3.8), from its cash (5.3), never a retired train (5.3.2)")
 
 
 class RightsStep(CorporationStep):
@@ -279,10 +304,64 @@ class MergerStep(CorporationStep):
             raise Refusal("turn.phase", f"{self.corp.id} may announce a merger or takeover now, or pass (5.9)")
         for b, kind in r.merger_targets(self.corp):
             if b.id == a["with"]:
-                r.merge(self.corp, b, kind)
+                owners = r.merge(self.corp, b, kind)
+                if owners:
+                    # 5.9.8.4 / 5.9.10.5: B's common owners choose first; this step
+                    # finishes when it is current again (no second announcement, 5.9.1)
+                    self.game.round.push(SplitSaleStep(self.game, self.corp, b, kind, owners))
+                    return a
                 self._finish()
                 return a
         raise Refusal("merger.illegal", f"{self.corp.id} cannot take over {a['with']} now: mergers from the "
                                         "first 2-train to the first 12-train (5.3.5), one attempt per round, at "
                                         "most two absorbed (5.9.1), a path to its token (5.9.3), never a system "
                                         "(5.9.4), both active a full Operation Set, not in receivership (5.9.5)")
+
+
+class SplitSaleStep(Step):
+    """5.9.8.4 / 5.9.10.5: B's stock split during the takeover's move: each player holding
+    B's commons, in turn, sells some or all of them at the current price with their 2x
+    markers (``sell_shares``), or passes to keep them (Type II: traded one for one for
+    A's 5% common for mergers, markers and all; Type IV: held as A's bonds). Then the
+    takeover goes on (:meth:`complete_takeover`)."""
+
+    def __init__(self, game, a, b, kind, owners):
+        super().__init__(game)
+        self.a, self.b, self.kind, self.owners = a, b, kind, list(owners)
+
+    def enter(self):
+        r = self.game.rules
+        while self.owners and not r.split_sale_most(self.b, self.owners[0]):
+            self.owners.pop(0)
+        if not self.owners:
+            r.complete_takeover(self.a, self.b, self.kind)
+            self.done = True
+
+    def active(self):
+        return {"player": self.owners[0]}
+
+    def actions(self):
+        name = self.owners[0]
+        most = self.game.rules.split_sale_most(self.b, name)
+        return [{"type": "sell_shares", "player": name, "corporation": self.b.id, "kind": "common",
+                 "count": free_amount(1, most)}, {"type": "pass", "player": name}]
+
+    def process(self, a):
+        r, name = self.game.rules, self.owners[0]
+        keep = "trade them for A's 5% commons" if self.kind == "II" else "hold them as A's bonds"
+        if a.get("player") != name:
+            raise Refusal("merger.split-sale", f"{name} decides now whether to sell his {self.b.id} commons or "
+                                               f"{keep} (5.9.8.4, 5.9.10.5)")
+        if a["type"] == "sell_shares":
+            most = r.split_sale_most(self.b, name)
+            if r.corporation_id(a["corporation"]) != self.b.id or a.get("kind", "common") != "common" \
+                    or not within(free_amount(1, most), a["count"]):
+                raise Refusal("merger.split-sale", f"{name} may sell 1 to {most} of his {self.b.id} commons at the "
+                                                   f"current price, or pass to {keep} (5.9.8.4, 5.9.10.5)")
+            r.split_sale(self.b, name, a["count"])
+        elif a["type"] != "pass":
+            raise Refusal("merger.split-sale", f"{name} sells {self.b.id} commons or passes to {keep} "
+                                               "(5.9.8.4, 5.9.10.5)")
+        self.owners.pop(0)
+        self.enter()
+        return a

@@ -4,6 +4,7 @@ ends when every player in turn neither sold nor bought (4.8.1)."""
 
 from __future__ import annotations
 
+from ....game.action import within
 from ....game.errors import Refusal
 from ....game.round import Step, StepsRound
 from ....game.state import player_key
@@ -186,10 +187,13 @@ class StockTurn(Step):
         return out
 
     def forced(self) -> list[dict]:
-        """4.2.2: a player over GI's 70% corrects at his first opportunity."""
+        """4.2.2: a player over GI's 70% corrects at his first opportunity; 5.4.6: so
+        does a player over the certificate limit once a company left receivership."""
         if self.bought:
             return []
-        return [x for x in self.game.rules.gi_corrections(self.player) if x["corporation"] not in self.sold]
+        r = self.game.rules
+        return [x for x in r.gi_corrections(self.player) + r.limit_corrections(self.player)
+                if x["corporation"] not in self.sold]
 
     def actions(self):
         forced = self.forced()
@@ -203,11 +207,16 @@ class StockTurn(Step):
         t = a["type"]
         r = self.game.rules
         forced = self.forced()
-        if forced and not any(t == "sell_shares" and all(a.get(k) == x[k] for k in ("corporation", "kind", "count"))
+        if forced and not any(t == "sell_shares" and a.get("corporation") == x["corporation"]
+                              and a.get("kind") == x["kind"] and within(x["count"], a.get("count"))
                               for x in forced):
             x = forced[0]
-            raise Refusal("stock.gi-correct", f"{self.player} holds over 70% of {x['corporation']} under Government "
-                                              f"Intervention and must sell {x['count']} {x['kind']} first (4.2.2)")
+            if r.gi_corrections(self.player):
+                raise Refusal("stock.gi-correct", f"{self.player} holds over 70% of {x['corporation']} under "
+                                                  f"Government Intervention and must sell {x['count']} {x['kind']} "
+                                                  "first (4.2.2)")
+            raise Refusal("stock.limit-correct", f"{self.player} holds more than {r.cert_limit()} certificates and "
+                                                 "must sell to the limit first (5.4.6, 4.7.7)")
         if t == "pass":
             self._end()
             return a
@@ -252,6 +261,8 @@ class StockTurn(Step):
             r.start_company(c, self.player, a["price"])
         else:
             r.buy_cert(c, self.player, a.get("kind", "preferred"), a["from"])
+            if a["from"] == "market":
+                r.owed_sales(c)   # 5.3.4: room in the pool: a company's owed sale happens now
         self.block_corp = c.id
         self.bought += 1
         self.state.title_state["first_stock_option"] = self.player   # 4.7.12

@@ -19,6 +19,7 @@ from ....game.errors import Refusal
 from ....game.round import Step
 from ....game.shares import seat_order_from
 from ....game.state import player_key
+from ....game.steps.auction import auction_turn, bids_on_dearer, sell_private
 from .rounds import StockRound
 
 
@@ -46,15 +47,7 @@ class PrivateSale(Step):
             return [{"type": "par", "player": r.par_player, "corporation": cog.id, "price": v}
                     for v in self.game.rules.par_prices(cog)]
         if r.mode == "auction":
-            a = r.auction
-            name = a["turn"]
-            high = max(a["bids"].values())
-            most = s.player[name].cash + a["bids"].get(name, 0)
-            out = []
-            if most >= high + r.step_:
-                out.append({"type": "bid", "player": name, "private": a["private"],
-                            "price": {"min": high + r.step_, "max": most}})
-            return out + [{"type": "pass", "player": name}]
+            return auction_turn(s, r.auction, r.auction["turn"], r.step_)
         name = r.current
         unsold = r.unsold()
         p1 = unsold[0]
@@ -64,14 +57,7 @@ class PrivateSale(Step):
             return [{"type": "buy_private", "player": name, "private": p1.id, "price": 0}]
         if s.player[name].cash >= p1.price:
             out.append({"type": "buy_private", "player": name, "private": p1.id, "price": p1.price})
-        for x in unsold[1:]:
-            bids = r.bids.get(x.id, {})
-            low = max([x.cost] + list(bids.values())) + r.step_
-            most = s.player[name].cash + bids.get(name, 0)
-            if most >= low:
-                out.append({"type": "bid", "player": name, "private": x.id, "price": {"min": low, "max": most}})
-        out.append({"type": "pass", "player": name})
-        return out
+        return out + bids_on_dearer(s, name, unsold, r.bids, r.step_) + [{"type": "pass", "player": name}]
 
     # --- processing ------------------------------------------------------------------
 
@@ -218,9 +204,7 @@ class InitialStockRound(StockRound):
 
     def sell(self, p, name, price):
         s = self.state
-        s.pay(player_key(name), "bank", price)
-        p.owner = player_key(name)
-        s.event("private_sold", private=p.id, player=name, price=price)
+        sell_private(s, p, name, price)
         rules = self.game.rules
         if p.id == rules.data["cog_private"]:
             # [16.2] P7 comes with CoG's president's certificate; its par is set at once

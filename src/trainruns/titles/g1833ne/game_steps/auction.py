@@ -12,7 +12,7 @@ from __future__ import annotations
 from ....game.errors import Refusal
 from ....game.round import Round, Step
 from ....game.shares import seat_order_from
-from ....game.state import player_key
+from ....game.steps.auction import auction_turn, bids_on_dearer, sell_private
 
 
 class AuctionStep(Step):
@@ -28,27 +28,13 @@ class AuctionStep(Step):
         r, s = self.round, self.state
         step = self.game.rules.data["bid_step"]
         if r.auction:
-            a = r.auction
-            name = a["turn"]
-            high = max(a["bids"].values())
-            most = s.player[name].cash + a["bids"].get(name, 0)
-            out = []
-            if most >= high + step:
-                out.append({"type": "bid", "player": name, "private": a["private"],
-                            "price": {"min": high + step, "max": most, "step": 1}})
-            return out + [{"type": "pass", "player": name}]
+            return auction_turn(s, r.auction, r.auction["turn"], step)
         name = r.current
         unsold = r.unsold()
         out = []
         if s.player[name].cash >= unsold[0].price:
             out.append({"type": "buy_private", "player": name, "private": unsold[0].id, "price": unsold[0].price})
-        for x in unsold[1:]:
-            bids = r.bids.get(x.id, {})
-            low = max([x.cost] + list(bids.values())) + step
-            most = s.player[name].cash + bids.get(name, 0)
-            if most >= low:
-                out.append({"type": "bid", "player": name, "private": x.id, "price": {"min": low, "max": most}})
-        return out + [{"type": "pass", "player": name}]
+        return out + bids_on_dearer(s, name, unsold, r.bids, step) + [{"type": "pass", "player": name}]
 
     def process(self, a):
         r, s = self.round, self.state
@@ -146,10 +132,7 @@ class PrivateAuction(Round):
         return name
 
     def sell(self, p, name, price):
-        s = self.state
-        s.pay(player_key(name), "bank", price)
-        p.owner = player_key(name)
-        s.event("private_sold", private=p.id, player=name, price=price)
+        sell_private(self.state, p, name, price)
 
     def resolve(self, buyer):
         """The next private goes to its only bidder, or to an auction of its bidders."""
