@@ -46,7 +46,7 @@ def play(n, seed, max_actions=3000, undo_every=397):
     return game, problems, k
 
 
-@pytest.mark.parametrize("n,seed", [(4, 4), (6, 1)])
+@pytest.mark.parametrize("n,seed", [(4, 4), (6, 2)])
 def test_random_game_to_the_end(n, seed):
     game, problems, k = play(n, seed)
     assert problems == []
