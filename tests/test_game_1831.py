@@ -288,15 +288,18 @@ def test_receivership_scores_half_6_5_and_interest_5_3_9():
 def test_forced_purchase_president_then_loan_5_3_4():
     g = new()
     r, s = g.rules, g.rules.state
-    c = started(g, "PRR", 40)   # $40 treasury, less than a 2-train
+    c = started(g, "PRR", 40)
     c.extra["active"] = True
     face = r.config.price(2)
-    s.player["P0"].cash, s.bank.cash = 30, s.bank.cash + s.player["P0"].cash - 30
+    # a quarter of a 2-train's price in the treasury and with the president
+    treasury, own = face // 4, face // 4
+    s.bank.cash += c.cash - treasury + s.player["P0"].cash - own
+    c.cash, s.player["P0"].cash = treasury, own
     buys = r.train_buys(c)
     assert buys and all(b["price"] == face for b in buys)
     r.buy_train(c, buys[0], buys[0])
-    # the president gives all his $30, the bank lends the rest (5.4.1.1)
-    assert s.player["P0"].cash == 0 and c.extra["debt"] == face - 40 - 30 and c.extra["receivership"]
+    # the president gives all his cash, the bank lends the rest (5.4.1.1)
+    assert s.player["P0"].cash == 0 and c.extra["debt"] == face - treasury - own > 0 and c.extra["receivership"]
     assert c.trains and c.cash == 0
 
 

@@ -259,9 +259,11 @@ def test_track_rights_rent_a_token_the_run_must_use_5_5_and_5_6_5():
     r.buy_right(a, places[0])
     # 5.5.1: the price of a new Station, paid to the owner (5.5.4: who cannot refuse)
     assert a_cash - a.cash == b.cash - b_cash == r.token_cost("station") == 40
-    # 5.5.2 / 5.6.3: the right counts as A's own Station: two 40 cities + two $10 Stations
-    routes, revenue = r.run(a, "best")
-    assert revenue == 40 + 10 + 40 + 10 and any("B8.0" in x["stops"] for x in routes)
+    # 5.5.2 / 5.6.3: the right counts as A's own Station: two yellow small cities (the
+    # config's tiles 501 and 502) + two $10 Stations
+    city = [r.config.tiles["tiles"][t]["stops"][0]["value"] for t in ("501", "502")]
+    routes, revenue, _ = r.run(a, "best")
+    assert revenue == city[0] + 10 + city[1] + 10 and any("B8.0" in x["stops"] for x in routes)
     # 5.4.7: a corporation in receivership pays no Track Right Fees
     a.extra["rights"] = []
     r.enter_receivership(a)

@@ -86,7 +86,7 @@ def test_minimum_route_is_half_the_smallest_train_rounded_up_5_4_9():
     g.rules.state.tiles = yellow_track(g, "E5", "F4", "G5")
     assert r.route_met(c)
     # independently: the route core's best run of the 4S earns in both cities
-    rev, routes = best_run(r.position(c.id))
+    rev, routes, _ = best_run(r.position(c.id))
     assert rev > 0 and {s.split(".")[0] for s in routes[0]["stops"]} >= {"E5", "G5"}
 
 

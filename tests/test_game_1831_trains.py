@@ -202,10 +202,10 @@ def test_forced_sale_commons_then_bonds_then_the_president_5_3_4():
     a = company(g, "PRR", 100, "P0", cash=0)
     to_treasury(g, a, 1)
     _bonds(g, a, 1)
-    s.phase = "5"                      # a 5-train: $350
+    s.phase = "7"                      # a 7-train: more than a common and a bond
     for row in s.depot:
-        row["left"] = row["left"] if row["size"] >= 5 else 0
-    price = r.config.price(5)
+        row["left"] = row["left"] if row["size"] >= 7 else 0
+    price = r.config.price(7)
     common, bond = r.market.common(a.cell), r.market.preferred(a.cell)
     bond_cell = a.extra["bond_cell"]
     p0, money = s.player["P0"].cash, s.money()

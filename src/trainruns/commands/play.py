@@ -147,6 +147,10 @@ def selfplay(args):
     for g in games:
         _print(g)
     broken = sum(bool(g["problems"]) for g in games)
-    _print({"games": len(games), "finished": sum(g["finished"] for g in games),
+    ended = {}
+    for g in games:
+        if g["finished"]:
+            ended[g["end_reason"]] = ended.get(g["end_reason"], 0) + 1
+    _print({"games": len(games), "finished": sum(g["finished"] for g in games), "ended": ended,
             "actions": sum(g["actions"] for g in games), "broken": broken})
     return 1 if broken else 0

@@ -125,11 +125,13 @@ def play(title, players, seed, max_actions=3000, check_undo_every=0, on_state=No
 
 def play_one(job: dict) -> dict:
     """One game of a sweep (``job``: title, players, seed, max_actions, variants,
-    config) as a plain summary: actions taken, finished, the result, the problems, and
+    config) as a plain summary: actions taken, finished and by which end (the title's
+    ``end_reason``: a rule's end, or ``stalled``), the result, the problems, and
     a digest of the final state (equal digests: the same game)."""
     game, problems, n = play(job["title"], job["players"], job["seed"], job.get("max_actions", 3000),
                              variants=job.get("variants", ()), config=job.get("config"))
     state = game.to_json()
     digest = hashlib.sha256(json.dumps(state, sort_keys=True).encode()).hexdigest()[:16]
     return {"seed": job["seed"], "players": len(job["players"]), "actions": n, "finished": game.finished,
-            "result": state.get("result"), "problems": problems, "state_digest": digest}
+            "end_reason": game.end_reason, "result": state.get("result"), "problems": problems,
+            "state_digest": digest}

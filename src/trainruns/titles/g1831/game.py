@@ -182,10 +182,14 @@ class Rules(Ids, PlayerReport, StockRules, OperatingRules, MergerRules):
         r = self.game.round
         s = self.state
         if r.kind == "stock":
+            # 6.1: the bank running out during a stock round has no effect (a payment in
+            # the next operating round that it cannot make runs it out again, 6.2)
+            s.bank.broken = False
             active = [c for c in s.corporations if c.extra["active"] and c.cell is not None]
             if not active:
-                if not r.anyone_acted and self.stock_round_number > 1:
-                    self.game.finish("stalled")   # docs/game-1831.md: nothing can change any more
+                if not r.anyone_acted and self.stock_round_number > 1 and self._stuck(r):
+                    # docs/game-1831.md: a guard, not a rule end: nothing can change any more
+                    self.game.finish("stalled")
                     return r
                 self.stock_round_number += 1
                 return StockRound(self.game, self.stock_round_number)
@@ -205,6 +209,17 @@ class Rules(Ids, PlayerReport, StockRules, OperatingRules, MergerRules):
         self.last_set_size = n
         self.stock_round_number += 1
         return StockRound(self.game, self.stock_round_number)
+
+    def _stuck(self, r) -> bool:
+        """No company is active (so no operating round, no income), nobody bought or
+        sold in the stock round just ended, and nobody can: every player's stock turn
+        lists only a pass. The next stock round would be the same one again, so the game
+        can never reach 6.1's end. (A round everybody passed while someone could still
+        buy or sell is not stuck: another stock round follows.)"""
+        from .game_steps.stock import StockTurn
+
+        return all(all(a["type"] == "pass" for a in StockTurn(self.game, r, p.name).actions())
+                   for p in self.state.players)
 
     def restore_trains(self, c):
         """5.1: retired trains go (not in receivership); USED trains become RESTORED."""

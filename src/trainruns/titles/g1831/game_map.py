@@ -209,7 +209,7 @@ def _search(key: str):
 def _run(key: str):
     run = _search(key)
     routes = [{"train": r.train, "stops": r.stop_labels()} for r in run.routes]
-    return run.revenue, json.dumps(routes)
+    return run.revenue, json.dumps(routes), bool(run.optimal), int(run.bound)
 
 
 @lru_cache(maxsize=256)
@@ -236,13 +236,15 @@ COVERING_NODES = 2_000
 PATH_STEPS = 20_000
 
 
-def best_run(position: dict) -> tuple[int, list[dict]]:
+def best_run(position: dict) -> tuple[int, list[dict], dict]:
     """The best run the project's 1831 solver finds within ``RUN_NODES`` branch and bound
-    nodes (5.6; 5.6.6: "nor is it required to find and run optimal routes"): revenue and
-    routes, the same on every machine. The log records the routes, so a replay audits
-    them instead of searching again."""
-    revenue, routes = _run(json.dumps(position, sort_keys=True))
-    return revenue, json.loads(routes)
+    nodes (5.6; 5.6.6: "nor is it required to find and run optimal routes"): revenue,
+    routes and what the search proved (``{"proven": bool, "bound": int}``: the bound is
+    an upper bound on the best run's revenue, equal to it when proven), the same on every
+    machine. The log records the routes, so a replay audits them instead of searching
+    again, and the proof, so a run that is not proven best says so with its bound."""
+    revenue, routes, proven, bound = _run(json.dumps(position, sort_keys=True))
+    return revenue, json.loads(routes), {"proven": proven, "bound": bound}
 
 
 @lru_cache(maxsize=512)

@@ -591,17 +591,19 @@ class OperatingRules:
                    for t in c.trains)
 
     def run(self, c, routes):
+        """5.6: the routes run and their revenue, and for ``"best"`` what the bounded
+        search proved (``{"proven", "bound"}``; None for a declared run)."""
         pos = self.position(c.id)
         if routes == "best":
-            revenue, chosen = best_run(pos)
-            return chosen, revenue
+            revenue, chosen, proof = best_run(pos)
+            return chosen, revenue, proof
         try:
             problems, declared = audit_run(pos, routes)
         except InputError as e:
             raise Refusal("run.malformed", f"the declared run cannot be read: {e} (5.6)") from None
         if problems:
             raise Refusal(*problems[0])
-        return [{"train": r["train"], "stops": list(r["stops"])} for r in routes], declared
+        return [{"train": r["train"], "stops": list(r["stops"])} for r in routes], declared, None
 
     # --- dividends (5.7) and the marker (5.8) ------------------------------------------
 

@@ -222,11 +222,13 @@ class RunStep(CorporationStep):
         self.check_entity(a)
         if a["type"] != "run_routes":
             raise Refusal("run.must-run", f"{self.corp.id} must run at least one train (5.6.6)")
-        routes, revenue = self.game.rules.run(self.corp, a["routes"])
+        routes, revenue, proof = self.game.rules.run(self.corp, a["routes"])
         self.turn["revenue"] = revenue if routes else None
         self.corp.extra["rights"] = []   # 5.5.3: rights last for this round only, and are used now
         self.done = True
-        return {"type": "run_routes", "corporation": self.corp.id, "routes": routes, "revenue": revenue}
+        # the log says whether the bounded search proved the run best, and its bound if not
+        return {"type": "run_routes", "corporation": self.corp.id, "routes": routes, "revenue": revenue,
+                **(proof or {})}
 
 
 KINDS = ("hold", "preferred", "split", "all", "all200")
