@@ -14,6 +14,7 @@ returns, so two calls never see each other's arrays.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass, field
 
@@ -21,6 +22,7 @@ import numpy as np
 
 from ...board import RouteModel
 from ...errors import InputError
+from ...limits import Limits
 from ...routeset import RouteSet
 from . import kernels, track
 from .commuter import TooManySteps, commuter_paths
@@ -28,10 +30,20 @@ from .trains import MIXED, STATION, YARD, parse_train_name, token_values
 
 TYPE_CODE = {STATION: 0, YARD: 1, MIXED: 2}
 MAX_RIGHTS = 16
-# Token-to-token paths listed at most (each costs about 1 KB until the run is chosen, so
-# this keeps the default 2 GB budget): beyond, the run is found by the flow model
-# (flow.py), which lists none (a board the size of the printed map has 10^7 paths).
-PATH_LIMIT = 1_000_000
+# The search lists token-to-token paths while the routes it keeps (about 0.45 KB each
+# with what the assignment adds) fit the memory budget; beyond, or
+# past this many paths walked (None: no such limit; 0 sends every board to the flow
+# model), the run is found by the flow model (flow.py), which lists none.
+PATH_LIMIT = None
+# Paths listed per call of the kernel: each chunk is valued before the next is listed
+CHUNK = 1 << 16
+# Token sequences whose values are remembered from chunk to chunk at most (memory)
+KNOWN_SEQUENCES = 1 << 20
+# Bytes a kept route costs later, beyond its arrays (the assignment's candidates)
+PER_ROUTE_LATER = 96
+# With a deadline, the share of the time left that listing may take before the flow
+# model gets the rest
+LIST_SHARE = 0.5
 # Steps of the commuter runs' walk (commuter.py) at most: beyond, the flow model too
 COMMUTER_STEPS = 500_000
 # Seconds the flow model gets without a time limit: unproven by then, the answer says so
@@ -198,15 +210,23 @@ class Model1831(RouteModel):
             total += int(np.repeat(best, times)[: t.visits].sum())
         return total
 
-    def all_routes(self, compiled, kinds, deadline=None, progress=None):
+    def all_routes(self, compiled, kinds, deadline=None, progress=None, along=None):
         """Every legal route valued per train kind, bought rights or not: what an audit
         of declared routes needs (``routes`` keeps only the best run when rights were
-        bought, since the core cannot enforce 5.6.5)."""
+        bought). With ``along`` (stop-id
+        sequences) only track between stops next to each other in one of them is
+        walked: the routes listed include every one with those stops in that order (or
+        reversed), and stay few however dense the map (a full-size map has 10^7 routes)."""
+        if along is not None:
+            compiled = _along(compiled, along)
         return self.routes(compiled, kinds, deadline, progress, enforce_rights=False, use_flow=False)
 
-    def routes(self, compiled, kinds, deadline=None, progress=None, enforce_rights=True, use_flow=True):
-        """Every route of the corporation, valued per train kind (see module docstring).
-        Where they are more than ``PATH_LIMIT`` (and ``use_flow``), only the best run's
+    def routes(self, compiled, kinds, deadline=None, progress=None, enforce_rights=True, use_flow=True,
+               limits=None):
+        """Every route of the corporation worth running, valued per train kind (see module
+        docstring). With ``use_flow`` (the search's call), when the routes listed would
+        outgrow the memory budget of ``limits`` (or the paths listed pass
+        ``PATH_LIMIT``, or listing passes its share of the deadline), only the best run's
         routes, found by the flow model (flow.py) without listing paths."""
         arrays = self._arrays(compiled)
         n_rights = len(self.facts.rights)
@@ -214,24 +234,23 @@ class Model1831(RouteModel):
             raise InputError(f"at most {MAX_RIGHTS} track rights are supported, not {n_rights}", "track_rights")
         kind_names = [k.name for k in kinds]
         types = [parse_train_name(k.name) for k in kinds]
-        kind_type = np.array([TYPE_CODE[t.type] for t in types], np.int64)
-        kind_size = np.array([t.size for t in types], np.int64)
-        caps = np.array([self.type_caps(t) for t in types], np.int64).reshape(-1, 2)
         n_masks = 1 << n_rights
-        listed = self._paths(arrays, deadline, progress, None if not use_flow else PATH_LIMIT)
-        if listed is None:
-            # too many paths to list (passing cities freely, 5.6.2.3): the flow model
-            flowed = self._flow_routes(arrays, kinds, deadline, progress)
-            if flowed is not None:
-                return flowed
-            listed = self._paths(arrays, deadline, progress, None)
-        ptr, stops, chains, bits, complete = listed
-        values = np.empty((len(ptr) - 1, len(kinds), n_masks), np.int64)
-        kernels.best_counts(ptr, stops, arrays.stop_group, arrays.st_val, arrays.yd_val, arrays.st_right,
-                            arrays.yd_right, kind_type, kind_size, np.ascontiguousarray(caps[:, 0]),
-                            np.ascontiguousarray(caps[:, 1]), self.strict, n_masks, values)
-        if self.options.delaware_south == "run_to":
-            self._revalue_delaware(arrays, ptr, stops, types, values)
+        valuer = self._valuer(arrays, types, n_masks)
+        if use_flow:
+            t0 = time.perf_counter()
+            until = None if deadline is None else t0 + LIST_SHARE * (deadline - t0)
+            budget = (limits or Limits()).array_budget()
+            listed = self._paths(arrays, valuer, until, progress, True, PATH_LIMIT, budget)
+            if listed is None:
+                # too many routes to hold (passing cities freely, 5.6.2.3), or listing
+                # took its share of the time: the flow model
+                flowed = self._flow_routes(arrays, kinds, deadline, progress)
+                if flowed is not None:
+                    return flowed
+                listed = self._paths(arrays, valuer, deadline, progress)
+        else:
+            listed = self._paths(arrays, valuer, deadline, progress)
+        ptr, stops, chains, bits, values, complete = listed
         visit = np.ones(len(stops), np.bool_)
         n_plain = len(ptr) - 1
         try:
@@ -251,6 +270,64 @@ class Model1831(RouteModel):
             keep = np.flatnonzero((flat >= 0).any(axis=1))
             return self._subset(found, flat[keep], keep)
         return self._assign_with_rights(found, values, deadline)
+
+    def _valuer(self, arrays, types, n_masks):
+        """``value(ptr, stops) -> values[route, kind, rights mask]``: the most each kind
+        earns on each path (kernels.best_counts; the Delaware valued again under
+        ``delaware_south: "run_to"``). A path's value depends only on the tokens it passes
+        (kernels.token_sequences): each sequence is valued once, however many paths
+        (passing other cities, on other track) share it."""
+        kind_type = np.array([TYPE_CODE[t.type] for t in types], np.int64)
+        kind_size = np.array([t.size for t in types], np.int64)
+        caps = np.array([self.type_caps(t) for t in types], np.int64).reshape(-1, 2)
+        cap_s, cap_y = np.ascontiguousarray(caps[:, 0]), np.ascontiguousarray(caps[:, 1])
+        sep = len(arrays.stop_group)  # the separator: one more stop, of a group of its own, earning nothing
+        group = np.append(arrays.stop_group, arrays.stop_group.max(initial=0) + 1)
+        st_val, yd_val = np.append(arrays.st_val, -1), np.append(arrays.yd_val, -1)
+        st_right, yd_right = np.append(arrays.st_right, -1), np.append(arrays.yd_right, -1)
+        earns = arrays.stop_own
+        known = {}  # sequence hash -> (sequence bytes, values): sequences seen in earlier chunks
+
+        def value_all(ptr, stops):
+            values = np.empty((len(ptr) - 1, len(types), n_masks), np.int64)
+            kernels.best_counts(ptr, stops, group, st_val, yd_val, st_right, yd_right, kind_type, kind_size,
+                                cap_s, cap_y, self.strict, n_masks, values)
+            return values
+
+        def value(ptr, stops):
+            n = len(ptr) - 1
+            cptr = np.zeros(n + 1, np.int64)
+            cst = np.empty(len(stops), np.int64)
+            hashes = np.empty(n, np.uint64)
+            kernels.token_sequences(ptr, stops, arrays.stop_group, earns, sep, cptr, cst, hashes)
+            _, first, inverse = np.unique(hashes, return_index=True, return_inverse=True)
+            rep = first[inverse.reshape(-1)]
+            alone = np.flatnonzero(~kernels.same_sequence(cptr, cst, rep))  # hash collisions
+            rep[alone] = alone
+            todo, rows = [], {}
+            for r in np.concatenate([first, alone]).tolist():
+                seq = cst[cptr[r]:cptr[r + 1]].tobytes()
+                hit = known.get(int(hashes[r]))
+                if hit is not None and hit[0] == seq:
+                    rows[r] = hit[1]
+                else:
+                    todo.append(r)
+            if todo:
+                todo = np.array(todo, np.int64)
+                sub_ptr, sub_stops = _take(cptr, cst, todo)
+                fresh = value_all(sub_ptr, sub_stops)
+                for i, r in enumerate(todo.tolist()):
+                    rows[r] = fresh[i]
+                    if len(known) < KNOWN_SEQUENCES:
+                        known.setdefault(int(hashes[r]), (cst[cptr[r]:cptr[r + 1]].tobytes(), fresh[i]))
+            reps = np.array(sorted(rows), np.int64)
+            table = np.array([rows[r] for r in reps.tolist()], np.int64).reshape(len(reps), len(types), n_masks)
+            values = table[np.searchsorted(reps, rep)]
+            if self.options.delaware_south == "run_to":
+                self._revalue_delaware(arrays, ptr, stops, types, values)
+            return values
+
+        return value
 
     def _revalue_delaware(self, arrays, ptr, stops, types, values):
         """``delaware_south: "run_to"``: a path back to the Delaware large city earns only
@@ -273,59 +350,63 @@ class Model1831(RouteModel):
                 for m, (v, _) in best_per_rights(arrays, path, t, south).items():
                     values[r, k, m] = v
 
-    def _paths(self, arrays, deadline, progress, limit=None):
-        """Every token-to-token path (kernels.token_paths), root by root; None when
-        there are more than ``limit``."""
+    def _paths(self, arrays, value, deadline, progress, give_up=False, limit=None, budget=None):
+        """Every token-to-token path (kernels.token_paths), root by root, in chunks of
+        ``CHUNK`` paths, each valued (``value``) as it comes, so that only the routes are
+        held, never a root's paths twice. Returns (ptr, stops, chains, bits, values,
+        complete), or None when more than ``limit`` paths were walked or the arrays kept
+        passed ``budget`` bytes, or with ``give_up`` when ``deadline`` passed (the caller
+        then turns to the flow model). Else a deadline leaves the set cut (``complete``
+        False), as does the game's step budget ``path_steps``."""
         compiled = arrays.compiled
         roots = np.flatnonzero(arrays.stop_own)
-        parts, complete, total = [], True, 0
+        n_groups = len(arrays.rev_a)
+        words = compiled.words
+        most = (1 << 62) if limit is None else max(limit, 0)
+        longest = compiled.n_stops + 2
+        out_ptr = np.zeros(CHUNK + 1, np.int64)
+        out_stops = np.empty(CHUNK * min(longest, 24) + longest, np.int64)
+        out_chains = np.empty_like(out_stops)
+        out_bits = np.empty((CHUNK, words), np.uint64)
+        status = np.zeros(1, np.int64)
+        parts, complete, held, walked = [], True, 0, 0
         for i, root in enumerate(roots):
-            if deadline is not None and time.perf_counter() > deadline:
-                complete = False
-                break
-            cut = np.zeros(1, np.bool_)
-            part = self._paths_from(arrays, int(root), cut, limit=None if limit is None else limit - total)
-            if part is None:
-                return None
-            parts.append(part)
-            complete = complete and not cut[0]
-            total += len(part[0]) - 1
+            state = kernels.walk_state(compiled.n_stops, n_groups, words, int(root))
+            while True:
+                if deadline is not None and time.perf_counter() > deadline:
+                    if give_up:
+                        return None
+                    complete = False
+                    break
+                n = kernels.token_paths(compiled.adj_ptr, compiled.adj_chain, compiled.chain_to, arrays.chain_bits,
+                                        arrays.chain_und, arrays.stop_group, arrays.stop_pass, arrays.stop_own,
+                                        arrays.rev_a, arrays.rev_b, out_ptr, out_stops, out_chains, out_bits,
+                                        most - walked, self.path_steps or 0, *state, status)
+                walked += n
+                if status[0] == kernels.OVER:
+                    return None
+                if n:
+                    end = out_ptr[n]
+                    part = (out_ptr[: n + 1].copy(), out_stops[:end].copy(), out_chains[:end].copy(),
+                            out_bits[:n].copy())
+                    part = part + (value(part[0], part[1]),)
+                    parts.append(part)
+                    held += sum(a.nbytes for a in part) + PER_ROUTE_LATER * (len(part[0]) - 1)
+                    if budget is not None and held > budget:
+                        return None
+                if status[0] == kernels.CUT:
+                    complete = False
+                if status[0] != kernels.FULL:
+                    break
             if progress:
                 progress.update("routes", roots_done=i + 1, roots=len(roots),
-                                routes=sum(len(p[0]) - 1 for p in parts))
-        ptrs, stops, chains, bits, off = [np.zeros(1, np.int64)], [], [], [], 0
-        for p, s, c, b in parts:
-            ptrs.append(p[1:] + off)
-            off += p[-1]
-            stops.append(s)
-            chains.append(c)
-            bits.append(b)
-        words = compiled.words
-        cat = (lambda xs, empty: np.concatenate(xs) if xs else empty)
-        return (np.concatenate(ptrs), cat(stops, np.zeros(0, np.int64)), cat(chains, np.zeros(0, np.int64)),
-                cat(bits, np.zeros((0, words), np.uint64)), complete)
-
-    def _paths_from(self, arrays, root, cut, cap=1 << 12, limit=None):
-        """The paths from ``root`` (None: more than ``limit``; ``cut[0]`` set when the
-        game's step budget ``path_steps`` stopped the listing)."""
-        compiled, a = arrays.compiled, arrays
-        avg = 8
-        most = (1 << 62) if limit is None else max(limit, 0)
-        while True:
-            ptr = np.zeros(cap + 1, np.int64)
-            stops = np.empty(cap * avg, np.int64)
-            chains = np.empty(cap * avg, np.int64)
-            bits = np.empty((cap, compiled.words), np.uint64)
-            n = kernels.token_paths(root, compiled.adj_ptr, compiled.adj_chain, compiled.chain_to,
-                                    a.chain_bits, a.chain_und, a.stop_group, a.stop_pass,
-                                    a.stop_own, a.rev_a, a.rev_b, ptr, stops, chains, bits, most,
-                                    self.path_steps or 0, cut)
-            if n > most:
-                return None
-            if n < cap and (n == 0 or ptr[n] > 0):
-                end = ptr[n]
-                return ptr[: n + 1], stops[:end], chains[:end], bits[:n]
-            cap, avg = max(cap * 2, n + 1), min(avg * 2, compiled.n_stops + 2)
+                                routes=sum(len(p[0]) - 1 for p in parts), paths=walked)
+            if not complete:
+                break
+        if not parts:
+            none = np.zeros(1, np.int64)
+            parts = [(none, none[:0], none[:0], out_bits[:0].copy(), value(none, none[:0]))]
+        return _join(parts) + (complete,)
 
     def _flow_routes(self, arrays, kinds, deadline, progress):
         """The best run by the flow model (flow.py) as a route set of its routes alone,
@@ -529,3 +610,40 @@ def _node_budget(deadline):
     if deadline is None:
         return -1
     return max(1000, int((deadline - time.perf_counter()) * NODES_PER_SECOND))
+
+
+def _along(compiled, sequences):
+    """A view of ``compiled`` whose stops lead only along the legs of ``sequences``: the
+    chains from one stop of a sequence to the next or the one before (same chain ids)."""
+    legs = set()
+    for seq in sequences:
+        for a, b in zip(seq, seq[1:]):
+            legs.add((int(a), int(b)))
+            legs.add((int(b), int(a)))
+    ptr, keep = [0], []
+    for s in range(compiled.n_stops):
+        for i in range(compiled.adj_ptr[s], compiled.adj_ptr[s + 1]):
+            c = int(compiled.adj_chain[i])
+            if (s, int(compiled.chain_to[c])) in legs:
+                keep.append(c)
+        ptr.append(len(keep))
+    return dataclasses.replace(compiled, adj_ptr=np.array(ptr, np.int64), adj_chain=np.array(keep, np.int64))
+
+
+def _take(ptr, stops, idx):
+    """(ptr, stops) of the paths ``idx`` of (ptr, stops), in that order."""
+    lens = ptr[idx + 1] - ptr[idx]
+    new_ptr = np.zeros(len(idx) + 1, np.int64)
+    np.cumsum(lens, out=new_ptr[1:])
+    at = np.repeat(ptr[idx] - new_ptr[:-1], lens) + np.arange(new_ptr[-1], dtype=np.int64)
+    return new_ptr, stops[at]
+
+
+def _join(parts):
+    """One (ptr, stops, chains, bits, values) of several (at least one), in order."""
+    ptrs, off = [np.zeros(1, np.int64)], 0
+    for p in parts:
+        ptrs.append(p[0][1:] + off)
+        off += p[0][-1]
+    return (np.concatenate(ptrs), np.concatenate([p[1] for p in parts]), np.concatenate([p[2] for p in parts]),
+            np.concatenate([p[3] for p in parts]), np.concatenate([p[4] for p in parts]))
