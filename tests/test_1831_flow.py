@@ -98,3 +98,94 @@ def test_full_size_board_gets_a_legal_run_and_an_honest_bound():
     assert run.revenue > 0
     assert run.bound >= run.revenue
     _legal(run, None)
+
+
+# --- listing: chunks, values by token sequence, the audit along declared stops --------
+
+def _listed(pos):
+    """(model, arrays, valuer, kinds, the paths listed) of position ``pos``."""
+    from trainruns.compile import compile_board
+    from trainruns.load import load_position
+    from trainruns.routeset import train_kinds
+    from trainruns.titles.g1831.trains import parse_train_name
+
+    board = load_position(pos)
+    model = board.route_model
+    arrays = model._arrays(compile_board(board))
+    kinds = train_kinds(board)
+    valuer = model._valuer(arrays, [parse_train_name(k.name) for k in kinds], 1 << len(model.facts.rights))
+    return model, arrays, valuer, kinds, model._paths(arrays, valuer, None, None)
+
+
+def _reference_values(model, arrays, kinds, ptr, stops):
+    """kernels.best_counts on every whole path (no sequence shared between paths)."""
+    import numpy as np
+
+    from trainruns.titles.g1831 import kernels
+    from trainruns.titles.g1831.model import TYPE_CODE
+    from trainruns.titles.g1831.trains import parse_train_name
+
+    types = [parse_train_name(k.name) for k in kinds]
+    caps = np.array([model.type_caps(t) for t in types], np.int64).reshape(-1, 2)
+    out = np.empty((len(ptr) - 1, len(types), 1 << len(model.facts.rights)), np.int64)
+    kernels.best_counts(ptr, stops, arrays.stop_group, arrays.st_val, arrays.yd_val, arrays.st_right,
+                        arrays.yd_right, np.array([TYPE_CODE[t.type] for t in types], np.int64),
+                        np.array([t.size for t in types], np.int64), np.ascontiguousarray(caps[:, 0]),
+                        np.ascontiguousarray(caps[:, 1]), model.strict, out.shape[2], out)
+    return out
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_5_6_2_3_a_path_earns_by_the_tokens_it_passes_alone(seed):
+    # a passed city without the corporation's token earns nothing (5.6.2.3): the model
+    # values each sequence of tokens once for all the paths that share it; the values
+    # must be those of every whole path valued on its own
+    import numpy as np
+
+    for pos in [board_1831(seed, n_hexes=20, own_tokens=8)] + [random_position(s) for s in range(seed, 120, 2)]:
+        model, arrays, valuer, kinds, (ptr, stops, _, _, values, complete) = _listed(pos)
+        assert complete
+        if model.options.delaware_south == "run_to":
+            continue  # those paths are valued again on the whole path anyway
+        assert np.array_equal(values, _reference_values(model, arrays, kinds, ptr, stops))
+
+
+def test_listing_in_small_chunks_lists_the_same_paths(monkeypatch):
+    # the walk stops when its buffers are full and goes on where it stopped: chunks of 3
+    # paths give the same paths, in the same order, as one chunk
+    import numpy as np
+
+    pos = board_1831(1, n_hexes=20, own_tokens=8)
+    whole = _listed(pos)[4]
+    monkeypatch.setattr(model_1831, "CHUNK", 3)
+    chunked = _listed(pos)[4]
+    assert len(whole[0]) > 1000
+    for a, b in zip(whole[:5], chunked[:5]):
+        assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("chunk", range(2))
+def test_5_6_small_chunks_match_brute_force(monkeypatch, chunk):
+    monkeypatch.setattr(model_1831, "CHUNK", 2)
+    checked = sum(_check(random_position(seed)) for seed in range(200 + chunk, 280, 2))
+    assert checked > 20
+
+
+def test_audit_of_a_full_size_board_lists_only_along_the_declared_stops():
+    # a full-size map has about 10^7 token-to-token paths: the audit must not list them
+    # all, only those along the stops declared (and still find the declared ones legal)
+    from trainruns.audit import audit
+    from trainruns.compile import compile_board
+    from trainruns.load import load_position
+    from trainruns.routeset import train_kinds
+
+    board = load_position(board_1831(1, n_hexes=48))
+    run = solve(board, time_limit=8)
+    assert run.routes
+    decl = {"routes": [{"train": r.train, "stops": r.stop_labels()} for r in run.routes]}
+    result = audit(board, decl, best=run)
+    assert result.legal and result.declared_revenue == run.revenue
+    compiled = compile_board(board)
+    along = [[compiled.stop_id(tuple(ref)) for ref in r.stops] for r in run.routes]
+    rs = board.route_model.all_routes(compiled, train_kinds(board), along=along)
+    assert 1 <= len(rs) < 10_000

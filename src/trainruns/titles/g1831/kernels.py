@@ -36,13 +36,13 @@ def walk_state(n_stops, n_groups, words, root):
     """A fresh walk from ``root`` for :func:`token_paths` (which keeps its place in it
     between calls): the path, its chains, the next chain to try per depth, visits per
     stop, entries per group, first entry per group, track used, and ``meta`` = [depth,
-    steps taken, paths found]."""
+    steps taken, paths found, their stops]."""
     cap = n_stops + 2
     path = np.zeros(cap, np.int64)
     path[0] = root
     return (path, np.zeros(cap, np.int64), np.zeros(cap, np.int64), np.zeros(n_stops, np.int64),
             np.zeros(n_groups, np.int64), np.full(n_groups, -1, np.int64), np.zeros(words, np.uint64),
-            np.zeros(3, np.int64))
+            np.zeros(4, np.int64))
 
 
 # ``token_paths`` status: the walk is over / the buffers are full (call again with the
@@ -56,7 +56,8 @@ def token_paths(adj_ptr, adj_chain, chain_to, chain_bits, chain_und, stop_group,
                 path, chains, it, visits, uses, first, used, meta, status):
     """Fill the buffers with the next paths of the walk whose place is kept in ``path
     .. meta`` (:func:`walk_state`; the root is ``path[0]``); return how many this call
-    stored. ``status[0]``: DONE, FULL (buffers full: empty them and call again, the walk
+    stored. With no room at all (``out_ptr`` of length 1) it only counts the paths and
+    their stops (``meta``). ``status[0]``: DONE, FULL (buffers full: empty them and call again, the walk
     goes on where it stopped, so a root's paths need not all be held at once), OVER
     (more than ``limit`` paths in all: too many to list) or CUT (``steps_limit`` above 0
     and that many steps forward taken: the paths found so far, in the walk's fixed
@@ -82,6 +83,7 @@ def token_paths(adj_ptr, adj_chain, chain_to, chain_bits, chain_und, stop_group,
     n = 0
     out_ptr[0] = 0
     status[0] = DONE
+    count_only = out_ptr.shape[0] == 1
     while depth > 0:
         cur = path[depth - 1]
         moved = False
@@ -106,7 +108,8 @@ def token_paths(adj_ptr, adj_chain, chain_to, chain_bits, chain_und, stop_group,
                     it[depth - 1] += 1
                     continue
                 keep = stop_own[t] and (t > root or t == root and chain_und[chains[0] if depth > 1 else c] < chain_und[c])
-                if keep and (n + 1 >= out_ptr.shape[0] or out_ptr[n] + depth + 1 > out_stops.shape[0]):
+                if keep and not count_only and (n + 1 >= out_ptr.shape[0]
+                                                or out_ptr[n] + depth + 1 > out_stops.shape[0]):
                     # no room for this path: stop here, before taking the chain
                     status[0] = FULL
                     meta[0], meta[1] = depth, steps
@@ -125,14 +128,16 @@ def token_paths(adj_ptr, adj_chain, chain_to, chain_bits, chain_und, stop_group,
                 moved = True
                 steps += 1
                 if keep:
-                    start = out_ptr[n]
-                    for i in range(depth):
-                        out_stops[start + i] = path[i]
-                        out_chains[start + i] = chains[i] if i < depth - 1 else -1
-                    out_ptr[n + 1] = start + depth
-                    out_bits[n, :] = used
-                    n += 1
+                    if not count_only:
+                        start = out_ptr[n]
+                        for i in range(depth):
+                            out_stops[start + i] = path[i]
+                            out_chains[start + i] = chains[i] if i < depth - 1 else -1
+                        out_ptr[n + 1] = start + depth
+                        out_bits[n, :] = used
+                        n += 1
                     meta[2] += 1
+                    meta[3] += depth
                     if meta[2] > limit:
                         status[0] = OVER
                         meta[0], meta[1] = depth, steps

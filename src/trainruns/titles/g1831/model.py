@@ -240,7 +240,8 @@ class Model1831(RouteModel):
             t0 = time.perf_counter()
             until = None if deadline is None else t0 + LIST_SHARE * (deadline - t0)
             budget = (limits or Limits()).array_budget()
-            listed = self._paths(arrays, valuer, until, progress, True, PATH_LIMIT, budget)
+            fits = self._fits(arrays, len(types) * n_masks, budget, PATH_LIMIT)
+            listed = self._paths(arrays, valuer, until, progress, True, PATH_LIMIT, budget) if fits else None
             if listed is None:
                 # too many routes to hold (passing cities freely, 5.6.2.3), or listing
                 # took its share of the time: the flow model
@@ -349,6 +350,31 @@ class Model1831(RouteModel):
             for k, t in enumerate(types):
                 for m, (v, _) in best_per_rights(arrays, path, t, south).items():
                     values[r, k, m] = v
+
+    def _fits(self, arrays, n_values, budget, limit=None):
+        """Whether the paths' arrays fit ``budget`` bytes (and are ``limit`` at most):
+        the walk run once without keeping a path, stopped as soon as the paths are too
+        many (about 0.5 microseconds a path: far less than listing them, so a board too
+        large to list goes to the flow model without losing the time to try)."""
+        compiled = arrays.compiled
+        per_path = 8 + 8 * compiled.words + 8 * n_values + PER_ROUTE_LATER  # beyond 16 bytes a stop
+        most = budget // (per_path + 32)
+        if limit is not None:
+            most = min(most, limit)
+        none = np.zeros(1, np.int64)
+        no_bits = np.zeros((1, compiled.words), np.uint64)
+        status = np.zeros(1, np.int64)
+        paths = stops = 0
+        for root in np.flatnonzero(arrays.stop_own):
+            state = kernels.walk_state(compiled.n_stops, len(arrays.rev_a), compiled.words, int(root))
+            kernels.token_paths(compiled.adj_ptr, compiled.adj_chain, compiled.chain_to, arrays.chain_bits,
+                                arrays.chain_und, arrays.stop_group, arrays.stop_pass, arrays.stop_own,
+                                arrays.rev_a, arrays.rev_b, none, none, none, no_bits, most - paths,
+                                self.path_steps or 0, *state, status)
+            paths, stops = paths + state[-1][2], stops + state[-1][3]
+            if status[0] == kernels.OVER or paths * per_path + 16 * stops > budget:
+                return False
+        return True
 
     def _paths(self, arrays, value, deadline, progress, give_up=False, limit=None, budget=None):
         """Every token-to-token path (kernels.token_paths), root by root, in chunks of
