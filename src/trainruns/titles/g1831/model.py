@@ -44,6 +44,10 @@ PER_ROUTE_LATER = 96
 # With a deadline, the share of the time left that listing may take before the flow
 # model gets the rest
 LIST_SHARE = 0.5
+# Counting the paths first: steps between two looks at the clock, and the share of the
+# listing's time it may take
+COUNT_STEPS = 1_000_000
+COUNT_SHARE = 0.25
 # Steps of the commuter runs' walk (commuter.py) at most: beyond, the flow model too
 COMMUTER_STEPS = 500_000
 # Seconds the flow model gets without a time limit: unproven by then, the answer says so
@@ -240,8 +244,13 @@ class Model1831(RouteModel):
             t0 = time.perf_counter()
             until = None if deadline is None else t0 + LIST_SHARE * (deadline - t0)
             budget = (limits or Limits()).array_budget()
-            fits = self._fits(arrays, len(types) * n_masks, budget, PATH_LIMIT)
-            listed = self._paths(arrays, valuer, until, progress, True, PATH_LIMIT, budget) if fits else None
+            # (a game's step budget bounds the listing already: no count first)
+            count_until = None if until is None else t0 + COUNT_SHARE * (until - t0)
+            sizes = None if self.path_steps else self._fits(arrays, len(types) * n_masks, budget, PATH_LIMIT,
+                                                            count_until)
+            listed = None
+            if self.path_steps or sizes is not None:
+                listed = self._paths(arrays, valuer, until, progress, True, PATH_LIMIT, budget, sizes)
             if listed is None:
                 # too many routes to hold (passing cities freely, 5.6.2.3), or listing
                 # took its share of the time: the flow model
@@ -351,11 +360,13 @@ class Model1831(RouteModel):
                 for m, (v, _) in best_per_rights(arrays, path, t, south).items():
                     values[r, k, m] = v
 
-    def _fits(self, arrays, n_values, budget, limit=None):
-        """Whether the paths' arrays fit ``budget`` bytes (and are ``limit`` at most):
+    def _fits(self, arrays, n_values, budget, limit=None, deadline=None):
+        """(paths, their stops) when the paths' arrays fit ``budget`` bytes (and are
+        ``limit`` at most), else None:
         the walk run once without keeping a path, stopped as soon as the paths are too
         many (about 0.5 microseconds a path: far less than listing them, so a board too
-        large to list goes to the flow model without losing the time to try)."""
+        large to list goes to the flow model without losing the time to try). None
+        too when ``deadline`` passes first."""
         compiled = arrays.compiled
         per_path = 8 + 8 * compiled.words + 8 * n_values + PER_ROUTE_LATER  # beyond 16 bytes a stop
         most = budget // (per_path + 32)
@@ -367,23 +378,32 @@ class Model1831(RouteModel):
         paths = stops = 0
         for root in np.flatnonzero(arrays.stop_own):
             state = kernels.walk_state(compiled.n_stops, len(arrays.rev_a), compiled.words, int(root))
-            kernels.token_paths(compiled.adj_ptr, compiled.adj_chain, compiled.chain_to, arrays.chain_bits,
-                                arrays.chain_und, arrays.stop_group, arrays.stop_pass, arrays.stop_own,
-                                arrays.rev_a, arrays.rev_b, none, none, none, no_bits, most - paths,
-                                self.path_steps or 0, *state, status)
-            paths, stops = paths + state[-1][2], stops + state[-1][3]
-            if status[0] == kernels.OVER or paths * per_path + 16 * stops > budget:
-                return False
-        return True
+            meta = state[-1]
+            while True:
+                # in slices of COUNT_STEPS steps, the clock looked at between them
+                kernels.token_paths(compiled.adj_ptr, compiled.adj_chain, compiled.chain_to, arrays.chain_bits,
+                                    arrays.chain_und, arrays.stop_group, arrays.stop_pass, arrays.stop_own,
+                                    arrays.rev_a, arrays.rev_b, none, none, none, no_bits, most - paths,
+                                    meta[1] + COUNT_STEPS, *state, status)
+                if status[0] == kernels.OVER or (paths + meta[2]) * per_path + 16 * (stops + meta[3]) > budget:
+                    return None
+                if status[0] != kernels.CUT:
+                    break
+                if deadline is not None and time.perf_counter() > deadline:
+                    return None
+            paths, stops = paths + meta[2], stops + meta[3]
+        return int(paths), int(stops)
 
-    def _paths(self, arrays, value, deadline, progress, give_up=False, limit=None, budget=None):
+    def _paths(self, arrays, value, deadline, progress, give_up=False, limit=None, budget=None, sizes=None):
         """Every token-to-token path (kernels.token_paths), root by root, in chunks of
         ``CHUNK`` paths, each valued (``value``) as it comes, so that only the routes are
         held, never a root's paths twice. Returns (ptr, stops, chains, bits, values,
         complete), or None when more than ``limit`` paths were walked or the arrays kept
         passed ``budget`` bytes, or with ``give_up`` when ``deadline`` passed (the caller
         then turns to the flow model). Else a deadline leaves the set cut (``complete``
-        False), as does the game's step budget ``path_steps``."""
+        False), as does the game's step budget ``path_steps``. With ``sizes`` (paths,
+        stops: :meth:`_fits` counted them) the chunks go straight into arrays of that
+        size, so the routes are never held twice (no joining of parts)."""
         compiled = arrays.compiled
         roots = np.flatnonzero(arrays.stop_own)
         n_groups = len(arrays.rev_a)
@@ -396,6 +416,7 @@ class Model1831(RouteModel):
         out_bits = np.empty((CHUNK, words), np.uint64)
         status = np.zeros(1, np.int64)
         parts, complete, held, walked = [], True, 0, 0
+        room = None if sizes is None else _Room(sizes[0], sizes[1], words)
         for i, root in enumerate(roots):
             state = kernels.walk_state(compiled.n_stops, n_groups, words, int(root))
             while True:
@@ -411,7 +432,9 @@ class Model1831(RouteModel):
                 walked += n
                 if status[0] == kernels.OVER:
                     return None
-                if n:
+                if n and room is not None:
+                    room.put(out_ptr, out_stops, out_chains, out_bits, n, value(out_ptr[: n + 1], out_stops[:out_ptr[n]]))
+                elif n:
                     end = out_ptr[n]
                     part = (out_ptr[: n + 1].copy(), out_stops[:end].copy(), out_chains[:end].copy(),
                             out_bits[:n].copy())
@@ -425,10 +448,12 @@ class Model1831(RouteModel):
                 if status[0] != kernels.FULL:
                     break
             if progress:
-                progress.update("routes", roots_done=i + 1, roots=len(roots),
-                                routes=sum(len(p[0]) - 1 for p in parts), paths=walked)
+                progress.update("routes", roots_done=i + 1, roots=len(roots), paths=walked,
+                                routes=walked if room is not None else sum(len(p[0]) - 1 for p in parts))
             if not complete:
                 break
+        if room is not None and room.at:
+            return room.arrays() + (complete,)
         if not parts:
             none = np.zeros(1, np.int64)
             parts = [(none, none[:0], none[:0], out_bits[:0].copy(), value(none, none[:0]))]
@@ -515,14 +540,19 @@ class Model1831(RouteModel):
         and i+1, the last one unused; all forwards)."""
         ptr, compiled = found.ptr, found.arrays.compiled
         complete = found.complete if complete is None else complete
-        new_ptr = np.zeros(len(keep) + 1, np.int64)
-        lens = ptr[keep + 1] - ptr[keep]
-        new_ptr[1:] = np.cumsum(lens)
-        idx = np.concatenate([np.arange(ptr[r], ptr[r + 1]) for r in keep]) if len(keep) else np.zeros(0, np.int64)
-        return TypedRouteSet(compiled, new_ptr, found.stops[idx], found.chains[idx], np.zeros(len(keep), np.int64),
-                             found.bits[keep], list(found.kind_names), np.ascontiguousarray(values), complete,
-                             model=self, arrays=found.arrays, visit=found.visit[idx],
-                             is_commuter=found.commuter[keep])
+        keep = np.asarray(keep, np.int64)
+        if len(keep) == len(ptr) - 1 and np.array_equal(keep, np.arange(len(keep))):
+            # every route: the arrays as they are (a full-size map's are not copied)
+            new_ptr, stops, chains, visit, bits = ptr, found.stops, found.chains, found.visit, found.bits
+        else:
+            lens = ptr[keep + 1] - ptr[keep]
+            new_ptr = np.zeros(len(keep) + 1, np.int64)
+            np.cumsum(lens, out=new_ptr[1:])
+            idx = np.repeat(ptr[keep] - new_ptr[:-1], lens) + np.arange(new_ptr[-1], dtype=np.int64)
+            stops, chains, visit, bits = found.stops[idx], found.chains[idx], found.visit[idx], found.bits[keep]
+        return TypedRouteSet(compiled, new_ptr, stops, chains, np.zeros(len(keep), np.int64), bits,
+                             list(found.kind_names), np.ascontiguousarray(values), complete,
+                             model=self, arrays=found.arrays, visit=visit, is_commuter=found.commuter[keep])
 
     def _assign_with_rights(self, found, values, deadline=None):
         """5.6.5: choose the run here, every bought right run to by some train, and hand
@@ -654,6 +684,34 @@ def _along(compiled, sequences):
                 keep.append(c)
         ptr.append(len(keep))
     return dataclasses.replace(compiled, adj_ptr=np.array(ptr, np.int64), adj_chain=np.array(keep, np.int64))
+
+
+class _Room:
+    """Arrays for a known number of paths and stops, filled chunk by chunk."""
+
+    def __init__(self, paths, stops, words):
+        self.ptr = np.zeros(paths + 1, np.int64)
+        self.stops = np.empty(stops, np.int64)
+        self.chains = np.empty(stops, np.int64)
+        self.bits = np.empty((paths, words), np.uint64)
+        self.values = None
+        self.at = 0
+
+    def put(self, ptr, stops, chains, bits, n, values):
+        a, s0, end = self.at, self.ptr[self.at], ptr[n]
+        if self.values is None:
+            self.values = np.empty((len(self.bits),) + values.shape[1:], np.int64)
+        self.ptr[a + 1:a + n + 1] = ptr[1:n + 1] + s0
+        self.stops[s0:s0 + end] = stops[:end]
+        self.chains[s0:s0 + end] = chains[:end]
+        self.bits[a:a + n] = bits[:n]
+        self.values[a:a + n] = values
+        self.at += n
+
+    def arrays(self):
+        a = self.at
+        return (self.ptr[:a + 1], self.stops[:self.ptr[a]], self.chains[:self.ptr[a]], self.bits[:a],
+                self.values[:a])
 
 
 def _take(ptr, stops, idx):
