@@ -240,39 +240,38 @@ class Model1831(RouteModel):
         types = [parse_train_name(k.name) for k in kinds]
         n_masks = 1 << n_rights
         valuer = self._valuer(arrays, types, n_masks)
+        listed = extra = None
         if use_flow:
             t0 = time.perf_counter()
             until = None if deadline is None else t0 + LIST_SHARE * (deadline - t0)
             budget = (limits or Limits()).array_budget()
-            # (a game's step budget bounds the listing already: no count first)
-            count_until = None if until is None else t0 + COUNT_SHARE * (until - t0)
-            sizes = None if self.path_steps else self._fits(arrays, len(types) * n_masks, budget, PATH_LIMIT,
-                                                            count_until)
-            listed = None
-            if self.path_steps or sizes is not None:
-                listed = self._paths(arrays, valuer, until, progress, True, PATH_LIMIT, budget, sizes)
+            try:
+                # the commuter runs first: a walk too long hands the board over at once
+                extra = self._commuter_runs(arrays, types, COMMUTER_STEPS, until)
+            except TooManySteps:
+                pass
+            if extra is not None:
+                # (a game's step budget bounds the listing already: no count first)
+                count_until = None if until is None else t0 + COUNT_SHARE * (until - t0)
+                sizes = None if self.path_steps else self._fits(arrays, len(types) * n_masks, budget, PATH_LIMIT,
+                                                                count_until)
+                if self.path_steps or sizes is not None:
+                    listed = self._paths(arrays, valuer, until, progress, True, PATH_LIMIT, budget, sizes)
             if listed is None:
                 # too many routes to hold (passing cities freely, 5.6.2.3), or listing
                 # took its share of the time: the flow model
                 flowed = self._flow_routes(arrays, kinds, deadline, progress)
                 if flowed is not None:
                     return flowed
-                listed = self._paths(arrays, valuer, deadline, progress)
-        else:
+        if listed is None:
             listed = self._paths(arrays, valuer, deadline, progress)
+        if extra is None:
+            extra = self._commuter_runs(arrays, types)
         ptr, stops, chains, bits, values, complete = listed
         visit = np.ones(len(stops), np.bool_)
         n_plain = len(ptr) - 1
-        try:
-            ptr, stops, chains, bits, values, visit = self._add_commuter(
-                arrays, types, n_masks, ptr, stops, chains, bits, values, visit,
-                COMMUTER_STEPS if use_flow else None)
-        except TooManySteps:
-            flowed = self._flow_routes(arrays, kinds, deadline, progress)
-            if flowed is not None:
-                return flowed
-            ptr, stops, chains, bits, values, visit = self._add_commuter(
-                arrays, types, n_masks, ptr, stops, chains, bits, values, visit, None)
+        ptr, stops, chains, bits, values, visit = self._add_commuter(
+            arrays, types, n_masks, extra, ptr, stops, chains, bits, values, visit)
         found = _Found(arrays, kind_names, ptr, stops, chains, bits, visit,
                        np.arange(len(ptr) - 1) >= n_plain, complete)
         if n_rights == 0 or not enforce_rights:
@@ -506,17 +505,22 @@ class Model1831(RouteModel):
         rs.forced_mask = masks
         return rs
 
-    def _add_commuter(self, arrays, types, n_masks, ptr, stops, chains, bits, values, visit, max_steps=None):
-        """5.6.7: commuter runs are valued here: every visit runs to its Station. More
-        than ``max_steps`` steps of their walk raise TooManySteps (commuter.py)."""
+    def _commuter_runs(self, arrays, types, max_steps=None, deadline=None):
+        """5.6.7: the commuter runs (commuter.py) for the longest Station train. More
+        than ``max_steps`` steps of their walk, or past ``deadline``, raise
+        TooManySteps."""
         size = max([t.size for t in types if t.type == STATION], default=0)
-        extra = list(commuter_paths(arrays, size, max_steps))
+        return list(commuter_paths(arrays, size, max_steps, deadline))
+
+    def _add_commuter(self, arrays, types, n_masks, extra, ptr, stops, chains, bits, values, visit):
+        """The commuter runs ``extra`` added to the routes, valued here: every visit runs
+        to its Station (5.6.7)."""
         if not extra:
             return ptr, stops, chains, bits, values, visit
-        ptr, stops, chains, visit = list(ptr), [stops], [chains], [visit]
+        more, stops, chains, visit = [int(ptr[-1])], [stops], [chains], [visit]
         new_bits, new_vals = [bits], []
         for st, ch, vis, b in extra:
-            ptr.append(ptr[-1] + len(st))
+            more.append(more[-1] + len(st))
             stops.append(np.array(st, np.int64))
             chains.append(np.array(ch + [-1], np.int64))
             visit.append(np.array(vis, np.bool_))
@@ -531,7 +535,7 @@ class Model1831(RouteModel):
                 if t.type == STATION and t.size >= max(5, sum(vis)):
                     row[0, k, mask] = total
             new_vals.append(row)
-        return (np.array(ptr, np.int64), np.concatenate(stops), np.concatenate(chains),
+        return (np.concatenate([ptr, np.array(more[1:], np.int64)]), np.concatenate(stops), np.concatenate(chains),
                 np.concatenate(new_bits), np.concatenate([values] + new_vals), np.concatenate(visit))
 
     def _subset(self, found, values, keep, complete=None):
