@@ -4,8 +4,7 @@ against the path-listing engine.
 
 The flow model takes over from listing only on boards whose paths would not fit the
 memory budget (or past ``PATH_LIMIT`` paths, or a too long commuter walk); here
-``PATH_LIMIT`` is set to 0 so that it answers
-every board. The random boards carry every rule the model states: typed sites and S /
+``PATH_LIMIT`` is set to 0 so that it answers every board. The random boards carry every rule the model states: typed sites and S /
 YD / MX trains with given mixed counts (5.6.2.3), other corporations' tokens that block
 (5.6.2), red extensions (5.2.3.10), the Delaware revisit in both readings (5.6.2.1),
 ``pass_own_tokens: false``, bought track rights (5.5, 5.6.5) and commuter runs (5.6.7).
