@@ -102,8 +102,8 @@ def test_full_size_board_gets_a_legal_run_and_an_honest_bound():
 
 # --- listing: chunks, values by token sequence, the audit along declared stops --------
 
-def _listed(pos):
-    """(model, arrays, valuer, kinds, the paths listed) of position ``pos``."""
+def _model(pos):
+    """(model, arrays, valuer, kinds) of position ``pos``."""
     from trainruns.compile import compile_board
     from trainruns.load import load_position
     from trainruns.routeset import train_kinds
@@ -114,6 +114,12 @@ def _listed(pos):
     arrays = model._arrays(compile_board(board))
     kinds = train_kinds(board)
     valuer = model._valuer(arrays, [parse_train_name(k.name) for k in kinds], 1 << len(model.facts.rights))
+    return model, arrays, valuer, kinds
+
+
+def _listed(pos):
+    """``_model(pos)`` and the paths listed."""
+    model, arrays, valuer, kinds = _model(pos)
     return model, arrays, valuer, kinds, model._paths(arrays, valuer, None, None)
 
 
@@ -173,19 +179,35 @@ def test_5_6_small_chunks_match_brute_force(monkeypatch, chunk):
 
 def test_audit_of_a_full_size_board_lists_only_along_the_declared_stops():
     # a full-size map has about 10^7 token-to-token paths: the audit must not list them
-    # all, only those along the stops declared (and still find the declared ones legal)
-    from trainruns.audit import audit
-    from trainruns.compile import compile_board
-    from trainruns.load import load_position
-    from trainruns.routeset import train_kinds
+    # all, only those along the stops declared, and still find a declared path legal
+    # and valued as the model values it (the path: the first the walk finds that a
+    # train earns on, 5.6.2.5)
+    import numpy as np
 
-    board = load_position(board_1831(1, n_hexes=48))
-    run = solve(board, time_limit=8)
-    assert run.routes
-    decl = {"routes": [{"train": r.train, "stops": r.stop_labels()} for r in run.routes]}
-    result = audit(board, decl, best=run)
-    assert result.legal and result.declared_revenue == run.revenue
-    compiled = compile_board(board)
-    along = [[compiled.stop_id(tuple(ref)) for ref in r.stops] for r in run.routes]
-    rs = board.route_model.all_routes(compiled, train_kinds(board), along=along)
-    assert 1 <= len(rs) < 10_000
+    from trainruns.audit import audit
+    from trainruns.titles.g1831 import kernels
+
+    board_pos = board_1831(1, n_hexes=48)
+    model, arrays, valuer, kinds = _model({**board_pos, "trains": ["7S"]})
+    comp = arrays.compiled
+    root = int(np.flatnonzero(arrays.stop_own)[0])
+    ptr = np.zeros(65, np.int64)
+    stops = np.empty(64 * (comp.n_stops + 2), np.int64)
+    bits = np.empty((64, comp.words), np.uint64)
+    n = kernels.token_paths(comp.adj_ptr, comp.adj_chain, comp.chain_to, arrays.chain_bits, arrays.chain_und,
+                            arrays.stop_group, arrays.stop_pass, arrays.stop_own, arrays.rev_a, arrays.rev_b,
+                            ptr, stops, stops.copy(), bits, 1 << 40, 0,
+                            *kernels.walk_state(comp.n_stops, len(arrays.rev_a), comp.words, root),
+                            np.zeros(1, np.int64))
+    values = valuer(ptr[: n + 1], stops[: ptr[n]])
+    r = next(i for i in range(n) if values[i, 0, 0] > 0)
+    path = stops[ptr[r]:ptr[r + 1]].tolist()
+    labels = [f"{comp.stop_refs[s][0]}.{comp.stop_refs[s][1]}" for s in path]
+    pos = {**board_pos, "trains": ["7S"]}
+    best = solve(pos, time_limit=1)
+    result = audit(pos, {"routes": [{"train": "7S", "stops": labels}]}, best=best)
+    assert result.legal
+    assert result.declared_revenue == values[r, 0, 0]
+    rs = model.all_routes(comp, kinds, along=[path])
+    assert 1 <= len(rs) < 1000
+    assert any(rs.stops[rs.ptr[k]:rs.ptr[k + 1]].tolist() in (path, path[::-1]) for k in range(len(rs)))
