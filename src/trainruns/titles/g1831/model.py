@@ -31,9 +31,9 @@ from .trains import MIXED, STATION, YARD, parse_train_name, token_values
 TYPE_CODE = {STATION: 0, YARD: 1, MIXED: 2}
 MAX_RIGHTS = 16
 # The search lists token-to-token paths while the routes it keeps (about 0.45 KB each
-# with what the assignment adds) fit the memory budget; beyond, or
-# past this many paths walked (None: no such limit; 0 sends every board to the flow
-# model), the run is found by the flow model (flow.py), which lists none.
+# with what the assignment adds) fit the memory budget; beyond, or past this many paths
+# walked (None: no such limit; 0 sends every board to the flow model), the run is found
+# by the flow model (flow.py), which lists none.
 PATH_LIMIT = None
 # Paths listed per call of the kernel: each chunk is valued before the next is listed
 CHUNK = 1 << 16
@@ -217,10 +217,10 @@ class Model1831(RouteModel):
     def all_routes(self, compiled, kinds, deadline=None, progress=None, along=None):
         """Every legal route valued per train kind, bought rights or not: what an audit
         of declared routes needs (``routes`` keeps only the best run when rights were
-        bought). With ``along`` (stop-id
-        sequences) only track between stops next to each other in one of them is
-        walked: the routes listed include every one with those stops in that order (or
-        reversed), and stay few however dense the map (a full-size map has 10^7 routes)."""
+        bought). With ``along`` (stop-id sequences) only track between stops next to
+        each other in one of them is walked: the routes listed include every one with
+        those stops in that order (or reversed), and stay few however dense the map (a
+        full-size map has 10^7 routes)."""
         if along is not None:
             compiled = _along(compiled, along)
         return self.routes(compiled, kinds, deadline, progress, enforce_rights=False, use_flow=False)
