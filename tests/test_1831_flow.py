@@ -211,3 +211,17 @@ def test_audit_of_a_full_size_board_lists_only_along_the_declared_stops():
     rs = model.all_routes(comp, kinds, along=[path])
     assert 1 <= len(rs) < 1000
     assert any(rs.stops[rs.ptr[k]:rs.ptr[k + 1]].tolist() in (path, path[::-1]) for k in range(len(rs)))
+
+
+def test_a_game_step_budget_is_per_token():
+    # the game's bound on work (Model1831.path_steps, titles/g1831/game_map.py): the
+    # paths found in that many steps from EACH token; a cut walk goes on to the next one
+    import numpy as np
+
+    model, arrays, valuer, kinds = _model(board_1831(1, n_hexes=20, own_tokens=8))
+    model.path_steps = 50
+    ptr, stops, _, _, _, complete = model._paths(arrays, valuer, None, None)
+    roots = set(np.flatnonzero(arrays.stop_own).tolist())
+    firsts = set(stops[ptr[:-1]].tolist())
+    assert not complete
+    assert firsts <= roots and len(firsts) >= len(roots) - 1

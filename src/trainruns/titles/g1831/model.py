@@ -414,7 +414,7 @@ class Model1831(RouteModel):
         out_chains = np.empty_like(out_stops)
         out_bits = np.empty((CHUNK, words), np.uint64)
         status = np.zeros(1, np.int64)
-        parts, complete, held, walked = [], True, 0, 0
+        parts, complete, late, held, walked = [], True, False, 0, 0
         room = None if sizes is None else _Room(sizes[0], sizes[1], words)
         for i, root in enumerate(roots):
             state = kernels.walk_state(compiled.n_stops, n_groups, words, int(root))
@@ -422,7 +422,7 @@ class Model1831(RouteModel):
                 if deadline is not None and time.perf_counter() > deadline:
                     if give_up:
                         return None
-                    complete = False
+                    complete, late = False, True
                     break
                 n = kernels.token_paths(compiled.adj_ptr, compiled.adj_chain, compiled.chain_to, arrays.chain_bits,
                                         arrays.chain_und, arrays.stop_group, arrays.stop_pass, arrays.stop_own,
@@ -443,13 +443,13 @@ class Model1831(RouteModel):
                     if budget is not None and held > budget:
                         return None
                 if status[0] == kernels.CUT:
-                    complete = False
+                    complete = False  # (the step budget is per token: the next one is walked)
                 if status[0] != kernels.FULL:
                     break
             if progress:
                 progress.update("routes", roots_done=i + 1, roots=len(roots), paths=walked,
                                 routes=walked if room is not None else sum(len(p[0]) - 1 for p in parts))
-            if not complete:
+            if late:
                 break
         if room is not None and room.at:
             return room.arrays() + (complete,)
