@@ -1,15 +1,17 @@
 """1831 at full size (issue 20): invented boards the size of the printed map
 (``trainruns.generate.board_1831``: 40-54 hexes of dense brown track, New York,
 Cleveland and Buffalo with red hexes, the Delaware, both commuter runs, 11-13 tokens,
-phase 9, trains 9S 12MX 7YD 7S). They have about 10^7 token-to-token paths: listing
-them (the engine before, and still below ``PATH_LIMIT`` paths) never finished within
-400 s, so the route model hands them to its flow model (titles/g1831/flow.py).
+phase 9, trains 9S 12MX 7YD 7S). Most have 10^7 token-to-token paths or more: the
+route model lists paths only while their arrays fit the memory budget (a counting walk
+decides first), else it hands the board to its flow model (titles/g1831/flow.py).
 
-Two groups:
+Three groups:
 
 - ``full``: the full-size boards, each solved with a 30 s time limit; extra_info has
-  the revenue, its bound and whether it is proven (no baseline can run here: listing
-  does not end).
+  the revenue, its bound and whether it is proven.
+- ``listed``: a full-size board of 1.8 million paths, few enough to list within the
+  default 2 GB: listed, valued once per token sequence, and proven by the branch and
+  bound (the flow model took it over past 1 million paths before, unproven).
 - ``small``: the same generator cut to 20 hexes, where listing does prove: listing
   (the baseline) and the flow model timed one after the other in the same process,
   their ratio and whether they agree in extra_info.
@@ -26,6 +28,7 @@ from trainruns.titles.g1831 import model as model_1831
 
 FULL = [(48, 0), (48, 1), (48, 2), (40, 0), (54, 0)]
 SMALL = [(20, 0), (20, 1), (20, 2)]
+LISTED = [(52, 4)]
 
 
 @pytest.mark.parametrize("n,seed", FULL, ids=[f"1831-{n}hex-s{s}" for n, s in FULL])
@@ -36,6 +39,14 @@ def test_full(benchmark, n, seed):
     benchmark.extra_info.update(revenue=run.revenue, bound=run.bound, proven=run.optimal,
                                 tokens=sum(t["corporation"] == "A" for t in pos["tokens"]),
                                 rights=len(pos["track_rights"]))
+
+
+@pytest.mark.parametrize("n,seed", LISTED, ids=[f"1831-{n}hex-s{s}" for n, s in LISTED])
+def test_listed(benchmark, n, seed):
+    benchmark.group = "1831 full size, listed"
+    pos = board_1831(seed, n_hexes=n)
+    run = benchmark.pedantic(lambda: solve(load_position(pos), time_limit=600.0), rounds=1, iterations=1)
+    benchmark.extra_info.update(revenue=run.revenue, bound=run.bound, proven=run.optimal)
 
 
 @pytest.mark.parametrize("n,seed", SMALL, ids=[f"1831-{n}hex-s{s}" for n, s in SMALL])

@@ -445,7 +445,7 @@ class TokenToToken(RouteModel):
     """A toy route model (it declares board.RouteModel): the plain routes whose two ends
     both hold the company's token."""
 
-    def routes(self, compiled, kinds, deadline, progress):
+    def routes(self, compiled, kinds, deadline, progress, limits=None):
         import numpy as np
 
         from trainruns.enumeration import enumerate_all

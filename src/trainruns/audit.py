@@ -68,7 +68,6 @@ from .schema import check
 from .audit_track import choose_track, first_clashes, pick_disjoint
 from .result import Route, Run, hexes_along
 from .describe import describe_route
-from .enumeration import enumerate_all
 from .routeset import train_kinds
 from .search import solve
 from .value import compiled_bonuses, counted as counted_stops
@@ -564,8 +563,9 @@ class _Auditor:
             return
         # every legal route, not just those the title's own assignment keeps (1831 keeps
         # only the best run when track rights were bought)
-        lister = self.board.route_model.all_routes if self.board.route_model is not None else None
-        rs = lister(self.compiled, train_kinds(self.board)) if lister else enumerate_all(self.compiled)
+        # (only along the declared stops: a full-size map has far too many to list)
+        along = [[self.compiled.stop_id(ref) for ref in routes[i].refs] for i in ready]
+        rs = self.board.route_model.all_routes(self.compiled, train_kinds(self.board), along=along)
         first = rs.stops[rs.ptr[:-1]] if len(rs) else np.zeros(0, np.int64)
         last = rs.stops[rs.ptr[1:] - 1] if len(rs) else np.zeros(0, np.int64)
         length = np.diff(rs.ptr)

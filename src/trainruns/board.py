@@ -92,16 +92,19 @@ class RouteModel:
     whose routes are not the plain rules' lists them itself. It keeps no state between
     calls: each call works from its arguments alone.
 
-    - ``routes(compiled, kinds, deadline, progress)``: the route set the search assigns
-      trains to (a :class:`~trainruns.routeset.RouteSet`);
-    - ``all_routes(...)``: every legal route, for the audit (default: ``routes``);
+    - ``routes(compiled, kinds, deadline, progress, limits)``: the route set the search
+      assigns trains to (a :class:`~trainruns.routeset.RouteSet`), its arrays within
+      ``limits.array_budget()`` (:mod:`trainruns.limits`; None: the default budget);
+    - ``all_routes(..., along)``: every legal route, for the audit (default:
+      ``routes``); with ``along`` (stop-id sequences) it may list only the routes with
+      one of those stop sequences (in order or reversed), and a few more;
     - ``upper_bound(compiled)``: no run earns more (the bound of a stopped search), or
       None when the title cannot say."""
 
-    def routes(self, compiled, kinds, deadline=None, progress=None):
+    def routes(self, compiled, kinds, deadline=None, progress=None, limits=None):
         raise NotImplementedError
 
-    def all_routes(self, compiled, kinds, deadline=None, progress=None):
+    def all_routes(self, compiled, kinds, deadline=None, progress=None, along=None):
         return self.routes(compiled, kinds, deadline, progress)
 
     def upper_bound(self, compiled):

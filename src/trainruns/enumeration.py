@@ -39,7 +39,7 @@ def enumerate_all(compiled: CompiledBoard, deadline=None, progress=None, limits:
     board = compiled.board
     kinds = train_kinds(board)
     if board.route_model is not None:
-        return board.route_model.routes(compiled, kinds, deadline, progress)
+        return board.route_model.routes(compiled, kinds, deadline, progress, limits=limits)
     if limits is None:
         limits = Limits()
     n_stops = compiled.n_stops

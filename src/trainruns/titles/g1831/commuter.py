@@ -11,6 +11,8 @@ Station in the city's red extension (5.2.3.10: New York's Stations there are the
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 
@@ -18,12 +20,13 @@ class TooManySteps(Exception):
     """The walk took more steps than it was given: too many legs to list."""
 
 
-def commuter_paths(ctx, max_size, max_steps=None):
+def commuter_paths(ctx, max_size, max_steps=None, deadline=None):
     """Every commuter run of up to ``max_size`` visits that runs to some city twice
     (shorter ones are ordinary routes). Yields (stops, chains, visit flags, bits).
-    After ``max_steps`` steps of the walk (None: no limit) it raises TooManySteps:
-    on a dense map the legs, passing cities freely, are too many to list."""
-    steps = [0, max_steps]
+    After ``max_steps`` steps of the walk (None: no limit), or past ``deadline``
+    (``time.perf_counter``), it raises TooManySteps: on a dense map the legs, passing
+    cities freely, are too many to list."""
+    steps = [0, max_steps, deadline]
     if max_size < 5:
         return
     comp = ctx.compiled
@@ -57,6 +60,8 @@ def _walk(ctx, seq, members, root, first_repeat, max_size, steps):
     while stack:
         steps[0] += 1
         if steps[1] is not None and steps[0] > steps[1]:
+            raise TooManySteps
+        if steps[2] is not None and steps[0] % 4096 == 0 and time.perf_counter() > steps[2]:
             raise TooManySteps
         stops, chains, visit, bits, passed, n, here_set, done = stack.pop()
         here = stops[-1]

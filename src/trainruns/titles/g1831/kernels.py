@@ -32,15 +32,37 @@ def _toggle(dst, a):
         dst[w] ^= a[w]
 
 
+def walk_state(n_stops, n_groups, words, root):
+    """A fresh walk from ``root`` for :func:`token_paths` (which keeps its place in it
+    between calls): the path, its chains, the next chain to try per depth, visits per
+    stop, entries per group, first entry per group, track used, and ``meta`` = [depth,
+    steps taken, paths found, their stops]."""
+    cap = n_stops + 2
+    path = np.zeros(cap, np.int64)
+    path[0] = root
+    return (path, np.zeros(cap, np.int64), np.zeros(cap, np.int64), np.zeros(n_stops, np.int64),
+            np.zeros(n_groups, np.int64), np.full(n_groups, -1, np.int64), np.zeros(words, np.uint64),
+            np.zeros(4, np.int64))
+
+
+# ``token_paths`` status: the walk is over / the buffers are full (call again with the
+# same state to go on) / more than ``limit`` paths / the step budget stopped it
+DONE, FULL, OVER, CUT = 0, 1, 2, 3
+
+
 @nb.njit(cache=True)
-def token_paths(root, adj_ptr, chain_to, chain_bits, chain_und, stop_group, stop_pass,
-                stop_own, rev_a, rev_b, out_ptr, out_stops, out_chains, out_bits, limit, steps_limit, cut):
-    """Fill the buffers with the paths found from ``root``; return how many there are
-    (more than the buffers hold means: call again with larger buffers). Past ``limit``
-    paths it stops counting and returns ``limit + 1``: too many to list. With
-    ``steps_limit`` above 0 the search stops after that many steps forward (``cut[0]``
-    then True; the paths found so far, in its fixed order, are kept: a bound on work
-    that does not depend on the clock, for the game's runs).
+def token_paths(adj_ptr, chain_to, chain_bits, chain_und, stop_group, stop_pass,
+                stop_own, rev_a, rev_b, out_ptr, out_stops, out_chains, out_bits, limit, steps_limit,
+                path, chains, it, visits, uses, first, used, meta, status):
+    """Fill the buffers with the next paths of the walk whose place is kept in ``path
+    .. meta`` (:func:`walk_state`; the root is ``path[0]``); return how many this call
+    stored. With no room at all (``out_ptr`` of length 1) it only counts the paths and
+    their stops (``meta``). ``status[0]``: DONE, FULL (buffers full: empty them and call again, the walk
+    goes on where it stopped, so a root's paths need not all be held at once), OVER
+    (more than ``limit`` paths in all: too many to list) or CUT (``steps_limit`` above 0
+    and that many steps forward taken: the paths found so far, in the walk's fixed
+    order, are kept; a bound on work that does not depend on the clock, for the game's
+    runs).
 
     A path enters a city group once; stops of one group are entered one after the other
     (a city and its red extension, 5.2.3.10). A group with ``rev_a >= 0`` (Delaware) may
@@ -48,46 +70,51 @@ def token_paths(root, adj_ptr, chain_to, chain_bits, chain_und, stop_group, stop
     since its first entry. A path is kept from the end with the lower stop id (for a loop
     back to its start: the lower undirected id of its first chain)."""
     n_stops = stop_group.shape[0]
-    n_groups = rev_a.shape[0]
-    words = chain_bits.shape[1]
     cap = n_stops + 2
-    path = np.empty(cap, np.int64)
-    chains = np.empty(cap, np.int64)
-    it = np.empty(cap, np.int64)
-    visits = np.zeros(n_stops, np.int64)
-    uses = np.zeros(n_groups, np.int64)
-    first = np.full(n_groups, -1, np.int64)
-    used = np.zeros(words, np.uint64)
+    root = path[0]
+    depth = meta[0]
+    steps = meta[1]
+    if depth == 0 and steps == 0:  # a fresh walk
+        visits[root] = 1
+        uses[stop_group[root]] = 1
+        first[stop_group[root]] = 0
+        it[0] = adj_ptr[root]
+        depth = 1
     n = 0
-    overflow = False
     out_ptr[0] = 0
-    path[0] = root
-    visits[root] = 1
-    uses[stop_group[root]] = 1
-    first[stop_group[root]] = 0
-    it[0] = adj_ptr[root]
-    depth = 1
-    steps = 0
+    status[0] = DONE
+    count_only = out_ptr.shape[0] == 1
     while depth > 0:
         cur = path[depth - 1]
         moved = False
         if depth == 1 or stop_pass[cur]:
             while it[depth - 1] < adj_ptr[cur + 1]:
                 c = it[depth - 1]  # the chains leaving a stop s: adj_ptr[s] .. adj_ptr[s + 1] - 1
-                it[depth - 1] += 1
                 if _overlaps(used, chain_bits[c]):
+                    it[depth - 1] += 1
                     continue
                 t = chain_to[c]
                 g, gc = stop_group[t], stop_group[cur]
                 if g == gc:
                     if visits[t] > 0:
+                        it[depth - 1] += 1
                         continue
                 elif uses[g] > 0:
                     a = rev_a[g]
                     if not (uses[g] == 1 and a >= 0 and first[a] > first[g] and first[rev_b[g]] > first[g]):
+                        it[depth - 1] += 1
                         continue
                 if depth + 1 > cap:
+                    it[depth - 1] += 1
                     continue
+                keep = stop_own[t] and (t > root or t == root and chain_und[chains[0] if depth > 1 else c] < chain_und[c])
+                if keep and not count_only and (n + 1 >= out_ptr.shape[0]
+                                                or out_ptr[n] + depth + 1 > out_stops.shape[0]):
+                    # no room for this path: stop here, before taking the chain
+                    status[0] = FULL
+                    meta[0], meta[1] = depth, steps
+                    return n
+                it[depth - 1] += 1
                 chains[depth - 1] = c
                 path[depth] = t
                 visits[t] += 1
@@ -100,21 +127,24 @@ def token_paths(root, adj_ptr, chain_to, chain_bits, chain_und, stop_group, stop
                 depth += 1
                 moved = True
                 steps += 1
-                if stop_own[t] and (t > root or t == root and chain_und[chains[0]] < chain_und[c]):
-                    start = out_ptr[n]
-                    if not overflow and n + 1 < out_ptr.shape[0] and start + depth <= out_stops.shape[0]:
+                if keep:
+                    if not count_only:
+                        start = out_ptr[n]
                         for i in range(depth):
                             out_stops[start + i] = path[i]
                             out_chains[start + i] = chains[i] if i < depth - 1 else -1
                         out_ptr[n + 1] = start + depth
                         out_bits[n, :] = used
-                    else:
-                        overflow = True
-                    n += 1
-                    if n > limit:
+                        n += 1
+                    meta[2] += 1
+                    meta[3] += depth
+                    if meta[2] > limit:
+                        status[0] = OVER
+                        meta[0], meta[1] = depth, steps
                         return n
                 if steps_limit > 0 and steps >= steps_limit:
-                    cut[0] = True
+                    status[0] = CUT
+                    meta[0], meta[1] = depth, steps
                     return n
                 break
         if not moved:
@@ -129,7 +159,64 @@ def token_paths(root, adj_ptr, chain_to, chain_bits, chain_und, stop_group, stop
                 if uses[g] == 0:
                     first[g] = -1
             _toggle(used, chain_bits[chains[depth - 1]])
+    meta[0], meta[1] = 0, steps + 1
     return n
+
+
+@nb.njit(cache=True)
+def token_sequences(ptr, stops, stop_group, earns, separator, out_ptr, out_stops, out_hash):
+    """Each path cut down to what its value depends on: the stops where the
+    corporation has a token (``earns``), and ``separator`` (a stop of a group of its
+    own that earns nothing) between two of one city group that the path left and came
+    back to (the Delaware, 5.6.2.1). Passed cities without such a token only use track
+    (5.6.2.3): the value is the same (kernels.best_counts treats a passed stop of
+    another group as a visit where nothing is run to). Fills ``out_*`` (``out_hash``: a
+    hash of each sequence, equal sequences equal hashes); returns stops written."""
+    n = ptr.shape[0] - 1
+    w = 0
+    out_ptr[0] = 0
+    for r in range(n):
+        h = np.uint64(14695981039346656037)
+        last_g = -1
+        left = False
+        for i in range(ptr[r], ptr[r + 1]):
+            s = stops[i]
+            g = stop_group[s]
+            if earns[s]:
+                if g == last_g and left:
+                    out_stops[w] = separator
+                    w += 1
+                    h = (h ^ np.uint64(separator + 1)) * np.uint64(1099511628211)
+                out_stops[w] = s
+                w += 1
+                h = (h ^ np.uint64(s + 1)) * np.uint64(1099511628211)
+                last_g = g
+                left = False
+            elif g != last_g:
+                left = True
+        out_ptr[r + 1] = w
+        out_hash[r] = h
+    return w
+
+
+@nb.njit(cache=True)
+def same_sequence(ptr, stops, rep):
+    """Whether path r's sequence equals that of path ``rep[r]`` (a hash collision
+    check)."""
+    n = ptr.shape[0] - 1
+    out = np.ones(n, np.bool_)
+    for r in range(n):
+        q = rep[r]
+        if q == r:
+            continue
+        if ptr[r + 1] - ptr[r] != ptr[q + 1] - ptr[q]:
+            out[r] = False
+            continue
+        for i in range(ptr[r + 1] - ptr[r]):
+            if stops[ptr[r] + i] != stops[ptr[q] + i]:
+                out[r] = False
+                break
+    return out
 
 
 @nb.njit(cache=True)
@@ -332,9 +419,12 @@ def warm_up():
     z = np.zeros(1, np.int64)
     one_bit = np.zeros((1, 1), np.uint64)
     flag = np.ones(1, np.bool_)
-    token_paths(0, np.zeros(2, np.int64), z, one_bit, z, z, flag, flag, np.full(1, -1, np.int64),
+    token_paths(np.zeros(2, np.int64), z, one_bit, z, z, flag, flag, np.full(1, -1, np.int64),
                 np.full(1, -1, np.int64), np.zeros(2, np.int64), z.copy(), z.copy(), one_bit.copy(), 10, 0,
-                np.zeros(1, np.bool_))
+                *walk_state(1, 1, 1, 0), np.zeros(1, np.int64))
+    cut = np.zeros(2, np.int64)
+    token_sequences(np.zeros(2, np.int64), z, z, flag, 1, cut, z.copy(), np.zeros(1, np.uint64))
+    same_sequence(cut, z, z.copy())
     best_counts(np.zeros(1, np.int64), z, z, z, z, z - 1, z - 1, z, z + 2, z + 2, z, False, 1,
                 np.zeros((0, 1, 1), np.int64))
     assign_covering(z, z, np.zeros(1, np.bool_), z, z, z, one_bit, np.zeros(2, np.int64), 0, z.copy(),

@@ -14,6 +14,7 @@ returns, so two calls never see each other's arrays.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass, field
 
@@ -21,6 +22,7 @@ import numpy as np
 
 from ...board import RouteModel
 from ...errors import InputError
+from ...limits import Limits
 from ...routeset import RouteSet
 from . import kernels, track
 from .commuter import TooManySteps, commuter_paths
@@ -28,10 +30,24 @@ from .trains import MIXED, STATION, YARD, parse_train_name, token_values
 
 TYPE_CODE = {STATION: 0, YARD: 1, MIXED: 2}
 MAX_RIGHTS = 16
-# Token-to-token paths listed at most (each costs about 1 KB until the run is chosen, so
-# this keeps the default 2 GB budget): beyond, the run is found by the flow model
-# (flow.py), which lists none (a board the size of the printed map has 10^7 paths).
-PATH_LIMIT = 1_000_000
+# The search lists token-to-token paths while the routes it keeps (about 0.45 KB each
+# with what the assignment adds) fit the memory budget; beyond, or past this many paths
+# walked (None: no such limit; 0 sends every board to the flow model), the run is found
+# by the flow model (flow.py), which lists none.
+PATH_LIMIT = None
+# Paths listed per call of the kernel: each chunk is valued before the next is listed
+CHUNK = 1 << 16
+# Token sequences whose values are remembered from chunk to chunk at most (memory)
+KNOWN_SEQUENCES = 1 << 20
+# Bytes a kept route costs later, beyond its arrays (the assignment's candidates)
+PER_ROUTE_LATER = 96
+# With a deadline, the share of the time left that listing may take before the flow
+# model gets the rest
+LIST_SHARE = 0.5
+# Counting the paths first: steps between two looks at the clock, and the share of the
+# listing's time it may take
+COUNT_STEPS = 1_000_000
+COUNT_SHARE = 0.25
 # Steps of the commuter runs' walk (commuter.py) at most: beyond, the flow model too
 COMMUTER_STEPS = 500_000
 # Seconds the flow model gets without a time limit: unproven by then, the answer says so
@@ -198,15 +214,23 @@ class Model1831(RouteModel):
             total += int(np.repeat(best, times)[: t.visits].sum())
         return total
 
-    def all_routes(self, compiled, kinds, deadline=None, progress=None):
+    def all_routes(self, compiled, kinds, deadline=None, progress=None, along=None):
         """Every legal route valued per train kind, bought rights or not: what an audit
         of declared routes needs (``routes`` keeps only the best run when rights were
-        bought, since the core cannot enforce 5.6.5)."""
+        bought). With ``along`` (stop-id sequences) only track between stops next to
+        each other in one of them is walked: the routes listed include every one with
+        those stops in that order (or reversed), and stay few however dense the map (a
+        full-size map has 10^7 routes)."""
+        if along is not None:
+            compiled = _along(compiled, along)
         return self.routes(compiled, kinds, deadline, progress, enforce_rights=False, use_flow=False)
 
-    def routes(self, compiled, kinds, deadline=None, progress=None, enforce_rights=True, use_flow=True):
-        """Every route of the corporation, valued per train kind (see module docstring).
-        Where they are more than ``PATH_LIMIT`` (and ``use_flow``), only the best run's
+    def routes(self, compiled, kinds, deadline=None, progress=None, enforce_rights=True, use_flow=True,
+               limits=None):
+        """Every route of the corporation worth running, valued per train kind (see module
+        docstring). With ``use_flow`` (the search's call), when the routes listed would
+        outgrow the memory budget of ``limits`` (or the paths listed pass
+        ``PATH_LIMIT``, or listing passes its share of the deadline), only the best run's
         routes, found by the flow model (flow.py) without listing paths."""
         arrays = self._arrays(compiled)
         n_rights = len(self.facts.rights)
@@ -214,36 +238,40 @@ class Model1831(RouteModel):
             raise InputError(f"at most {MAX_RIGHTS} track rights are supported, not {n_rights}", "track_rights")
         kind_names = [k.name for k in kinds]
         types = [parse_train_name(k.name) for k in kinds]
-        kind_type = np.array([TYPE_CODE[t.type] for t in types], np.int64)
-        kind_size = np.array([t.size for t in types], np.int64)
-        caps = np.array([self.type_caps(t) for t in types], np.int64).reshape(-1, 2)
         n_masks = 1 << n_rights
-        listed = self._paths(arrays, deadline, progress, None if not use_flow else PATH_LIMIT)
+        valuer = self._valuer(arrays, types, n_masks)
+        listed = extra = None
+        if use_flow:
+            t0 = time.perf_counter()
+            until = None if deadline is None else t0 + LIST_SHARE * (deadline - t0)
+            budget = (limits or Limits()).array_budget()
+            try:
+                # the commuter runs first: a walk too long hands the board over at once
+                extra = self._commuter_runs(arrays, types, COMMUTER_STEPS, until)
+            except TooManySteps:
+                pass
+            if extra is not None:
+                # (a game's step budget bounds the listing already: no count first)
+                count_until = None if until is None else t0 + COUNT_SHARE * (until - t0)
+                sizes = None if self.path_steps else self._fits(arrays, len(types) * n_masks, budget, PATH_LIMIT,
+                                                                count_until)
+                if self.path_steps or sizes is not None:
+                    listed = self._paths(arrays, valuer, until, progress, True, PATH_LIMIT, budget, sizes)
+            if listed is None:
+                # too many routes to hold (passing cities freely, 5.6.2.3), or listing
+                # took its share of the time: the flow model
+                flowed = self._flow_routes(arrays, kinds, deadline, progress)
+                if flowed is not None:
+                    return flowed
         if listed is None:
-            # too many paths to list (passing cities freely, 5.6.2.3): the flow model
-            flowed = self._flow_routes(arrays, kinds, deadline, progress)
-            if flowed is not None:
-                return flowed
-            listed = self._paths(arrays, deadline, progress, None)
-        ptr, stops, chains, bits, complete = listed
-        values = np.empty((len(ptr) - 1, len(kinds), n_masks), np.int64)
-        kernels.best_counts(ptr, stops, arrays.stop_group, arrays.st_val, arrays.yd_val, arrays.st_right,
-                            arrays.yd_right, kind_type, kind_size, np.ascontiguousarray(caps[:, 0]),
-                            np.ascontiguousarray(caps[:, 1]), self.strict, n_masks, values)
-        if self.options.delaware_south == "run_to":
-            self._revalue_delaware(arrays, ptr, stops, types, values)
+            listed = self._paths(arrays, valuer, deadline, progress)
+        if extra is None:
+            extra = self._commuter_runs(arrays, types)
+        ptr, stops, chains, bits, values, complete = listed
         visit = np.ones(len(stops), np.bool_)
         n_plain = len(ptr) - 1
-        try:
-            ptr, stops, chains, bits, values, visit = self._add_commuter(
-                arrays, types, n_masks, ptr, stops, chains, bits, values, visit,
-                COMMUTER_STEPS if use_flow else None)
-        except TooManySteps:
-            flowed = self._flow_routes(arrays, kinds, deadline, progress)
-            if flowed is not None:
-                return flowed
-            ptr, stops, chains, bits, values, visit = self._add_commuter(
-                arrays, types, n_masks, ptr, stops, chains, bits, values, visit, None)
+        ptr, stops, chains, bits, values, visit = self._add_commuter(
+            arrays, types, n_masks, extra, ptr, stops, chains, bits, values, visit)
         found = _Found(arrays, kind_names, ptr, stops, chains, bits, visit,
                        np.arange(len(ptr) - 1) >= n_plain, complete)
         if n_rights == 0 or not enforce_rights:
@@ -251,6 +279,64 @@ class Model1831(RouteModel):
             keep = np.flatnonzero((flat >= 0).any(axis=1))
             return self._subset(found, flat[keep], keep)
         return self._assign_with_rights(found, values, deadline)
+
+    def _valuer(self, arrays, types, n_masks):
+        """``value(ptr, stops) -> values[route, kind, rights mask]``: the most each kind
+        earns on each path (kernels.best_counts; the Delaware valued again under
+        ``delaware_south: "run_to"``). A path's value depends only on the tokens it passes
+        (kernels.token_sequences): each sequence is valued once, however many paths
+        (passing other cities, on other track) share it."""
+        kind_type = np.array([TYPE_CODE[t.type] for t in types], np.int64)
+        kind_size = np.array([t.size for t in types], np.int64)
+        caps = np.array([self.type_caps(t) for t in types], np.int64).reshape(-1, 2)
+        cap_s, cap_y = np.ascontiguousarray(caps[:, 0]), np.ascontiguousarray(caps[:, 1])
+        sep = len(arrays.stop_group)  # the separator: one more stop, of a group of its own, earning nothing
+        group = np.append(arrays.stop_group, arrays.stop_group.max(initial=0) + 1)
+        st_val, yd_val = np.append(arrays.st_val, -1), np.append(arrays.yd_val, -1)
+        st_right, yd_right = np.append(arrays.st_right, -1), np.append(arrays.yd_right, -1)
+        earns = arrays.stop_own
+        known = {}  # sequence hash -> (sequence bytes, values): sequences seen in earlier chunks
+
+        def value_all(ptr, stops):
+            values = np.empty((len(ptr) - 1, len(types), n_masks), np.int64)
+            kernels.best_counts(ptr, stops, group, st_val, yd_val, st_right, yd_right, kind_type, kind_size,
+                                cap_s, cap_y, self.strict, n_masks, values)
+            return values
+
+        def value(ptr, stops):
+            n = len(ptr) - 1
+            cptr = np.zeros(n + 1, np.int64)
+            cst = np.empty(len(stops), np.int64)
+            hashes = np.empty(n, np.uint64)
+            kernels.token_sequences(ptr, stops, arrays.stop_group, earns, sep, cptr, cst, hashes)
+            _, first, inverse = np.unique(hashes, return_index=True, return_inverse=True)
+            rep = first[inverse.reshape(-1)]
+            alone = np.flatnonzero(~kernels.same_sequence(cptr, cst, rep))  # hash collisions
+            rep[alone] = alone
+            todo, rows = [], {}
+            for r in np.concatenate([first, alone]).tolist():
+                seq = cst[cptr[r]:cptr[r + 1]].tobytes()
+                hit = known.get(int(hashes[r]))
+                if hit is not None and hit[0] == seq:
+                    rows[r] = hit[1]
+                else:
+                    todo.append(r)
+            if todo:
+                todo = np.array(todo, np.int64)
+                sub_ptr, sub_stops = _take(cptr, cst, todo)
+                fresh = value_all(sub_ptr, sub_stops)
+                for i, r in enumerate(todo.tolist()):
+                    rows[r] = fresh[i]
+                    if len(known) < KNOWN_SEQUENCES:
+                        known.setdefault(int(hashes[r]), (cst[cptr[r]:cptr[r + 1]].tobytes(), fresh[i]))
+            reps = np.array(sorted(rows), np.int64)
+            table = np.array([rows[r] for r in reps.tolist()], np.int64).reshape(len(reps), len(types), n_masks)
+            values = table[np.searchsorted(reps, rep)]
+            if self.options.delaware_south == "run_to":
+                self._revalue_delaware(arrays, ptr, stops, types, values)
+            return values
+
+        return value
 
     def _revalue_delaware(self, arrays, ptr, stops, types, values):
         """``delaware_south: "run_to"``: a path back to the Delaware large city earns only
@@ -273,59 +359,104 @@ class Model1831(RouteModel):
                 for m, (v, _) in best_per_rights(arrays, path, t, south).items():
                     values[r, k, m] = v
 
-    def _paths(self, arrays, deadline, progress, limit=None):
-        """Every token-to-token path (kernels.token_paths), root by root; None when
-        there are more than ``limit``."""
+    def _fits(self, arrays, n_values, budget, limit=None, deadline=None):
+        """(paths, their stops) when the paths' arrays fit ``budget`` bytes (and are
+        ``limit`` at most), else None:
+        the walk run once without keeping a path, stopped as soon as the paths are too
+        many (about 0.5 microseconds a path: far less than listing them, so a board too
+        large to list goes to the flow model without losing the time to try). None
+        too when ``deadline`` passes first."""
+        compiled = arrays.compiled
+        per_path = 8 + 8 * compiled.words + 8 * n_values + PER_ROUTE_LATER  # beyond 16 bytes a stop
+        most = budget // (per_path + 32)
+        if limit is not None:
+            most = min(most, limit)
+        none = np.zeros(1, np.int64)
+        no_bits = np.zeros((1, compiled.words), np.uint64)
+        status = np.zeros(1, np.int64)
+        paths = stops = 0
+        for root in np.flatnonzero(arrays.stop_own):
+            state = kernels.walk_state(compiled.n_stops, len(arrays.rev_a), compiled.words, int(root))
+            meta = state[-1]
+            while True:
+                # in slices of COUNT_STEPS steps, the clock looked at between them
+                kernels.token_paths(compiled.adj_ptr, compiled.chain_to, arrays.chain_bits,
+                                    arrays.chain_und, arrays.stop_group, arrays.stop_pass, arrays.stop_own,
+                                    arrays.rev_a, arrays.rev_b, none, none, none, no_bits, most - paths,
+                                    meta[1] + COUNT_STEPS, *state, status)
+                if status[0] == kernels.OVER or (paths + meta[2]) * per_path + 16 * (stops + meta[3]) > budget:
+                    return None
+                if status[0] != kernels.CUT:
+                    break
+                if deadline is not None and time.perf_counter() > deadline:
+                    return None
+            paths, stops = paths + meta[2], stops + meta[3]
+        return int(paths), int(stops)
+
+    def _paths(self, arrays, value, deadline, progress, give_up=False, limit=None, budget=None, sizes=None):
+        """Every token-to-token path (kernels.token_paths), root by root, in chunks of
+        ``CHUNK`` paths, each valued (``value``) as it comes, so that only the routes are
+        held, never a root's paths twice. Returns (ptr, stops, chains, bits, values,
+        complete), or None when more than ``limit`` paths were walked or the arrays kept
+        passed ``budget`` bytes, or with ``give_up`` when ``deadline`` passed (the caller
+        then turns to the flow model). Else a deadline leaves the set cut (``complete``
+        False), as does the game's step budget ``path_steps``. With ``sizes`` (paths,
+        stops: :meth:`_fits` counted them) the chunks go straight into arrays of that
+        size, so the routes are never held twice (no joining of parts)."""
         compiled = arrays.compiled
         roots = np.flatnonzero(arrays.stop_own)
-        parts, complete, total = [], True, 0
-        for i, root in enumerate(roots):
-            if deadline is not None and time.perf_counter() > deadline:
-                complete = False
-                break
-            cut = np.zeros(1, np.bool_)
-            part = self._paths_from(arrays, int(root), cut, limit=None if limit is None else limit - total)
-            if part is None:
-                return None
-            parts.append(part)
-            complete = complete and not cut[0]
-            total += len(part[0]) - 1
-            if progress:
-                progress.update("routes", roots_done=i + 1, roots=len(roots),
-                                routes=sum(len(p[0]) - 1 for p in parts))
-        ptrs, stops, chains, bits, off = [np.zeros(1, np.int64)], [], [], [], 0
-        for p, s, c, b in parts:
-            ptrs.append(p[1:] + off)
-            off += p[-1]
-            stops.append(s)
-            chains.append(c)
-            bits.append(b)
+        n_groups = len(arrays.rev_a)
         words = compiled.words
-        cat = (lambda xs, empty: np.concatenate(xs) if xs else empty)
-        return (np.concatenate(ptrs), cat(stops, np.zeros(0, np.int64)), cat(chains, np.zeros(0, np.int64)),
-                cat(bits, np.zeros((0, words), np.uint64)), complete)
-
-    def _paths_from(self, arrays, root, cut, cap=1 << 12, limit=None):
-        """The paths from ``root`` (None: more than ``limit``; ``cut[0]`` set when the
-        game's step budget ``path_steps`` stopped the listing)."""
-        compiled, a = arrays.compiled, arrays
-        avg = 8
         most = (1 << 62) if limit is None else max(limit, 0)
-        while True:
-            ptr = np.zeros(cap + 1, np.int64)
-            stops = np.empty(cap * avg, np.int64)
-            chains = np.empty(cap * avg, np.int64)
-            bits = np.empty((cap, compiled.words), np.uint64)
-            n = kernels.token_paths(root, compiled.adj_ptr, compiled.chain_to,
-                                    a.chain_bits, a.chain_und, a.stop_group, a.stop_pass,
-                                    a.stop_own, a.rev_a, a.rev_b, ptr, stops, chains, bits, most,
-                                    self.path_steps or 0, cut)
-            if n > most:
-                return None
-            if n < cap and (n == 0 or ptr[n] > 0):
-                end = ptr[n]
-                return ptr[: n + 1], stops[:end], chains[:end], bits[:n]
-            cap, avg = max(cap * 2, n + 1), min(avg * 2, compiled.n_stops + 2)
+        longest = compiled.n_stops + 2
+        out_ptr = np.zeros(CHUNK + 1, np.int64)
+        out_stops = np.empty(CHUNK * min(longest, 24) + longest, np.int64)
+        out_chains = np.empty_like(out_stops)
+        out_bits = np.empty((CHUNK, words), np.uint64)
+        status = np.zeros(1, np.int64)
+        parts, complete, late, held, walked = [], True, False, 0, 0
+        room = None if sizes is None else _Room(sizes[0], sizes[1], words)
+        for i, root in enumerate(roots):
+            state = kernels.walk_state(compiled.n_stops, n_groups, words, int(root))
+            while True:
+                if deadline is not None and time.perf_counter() > deadline:
+                    if give_up:
+                        return None
+                    complete, late = False, True
+                    break
+                n = kernels.token_paths(compiled.adj_ptr, compiled.chain_to, arrays.chain_bits,
+                                        arrays.chain_und, arrays.stop_group, arrays.stop_pass, arrays.stop_own,
+                                        arrays.rev_a, arrays.rev_b, out_ptr, out_stops, out_chains, out_bits,
+                                        most - walked, self.path_steps or 0, *state, status)
+                walked += n
+                if status[0] == kernels.OVER:
+                    return None
+                if n and room is not None:
+                    room.put(out_ptr, out_stops, out_chains, out_bits, n, value(out_ptr[: n + 1], out_stops[:out_ptr[n]]))
+                elif n:
+                    end = out_ptr[n]
+                    part = (out_ptr[: n + 1].copy(), out_stops[:end].copy(), out_chains[:end].copy(),
+                            out_bits[:n].copy())
+                    part = part + (value(part[0], part[1]),)
+                    parts.append(part)
+                    held += sum(a.nbytes for a in part) + PER_ROUTE_LATER * (len(part[0]) - 1)
+                    if budget is not None and held > budget:
+                        return None
+                if status[0] == kernels.CUT:
+                    complete = False  # (the step budget is per token: the next one is walked)
+                if status[0] != kernels.FULL:
+                    break
+            if progress:
+                progress.update("routes", roots_done=i + 1, roots=len(roots), paths=walked,
+                                routes=walked if room is not None else sum(len(p[0]) - 1 for p in parts))
+            if late:
+                break
+        if room is not None and room.at:
+            return room.arrays() + (complete,)
+        if not parts:
+            none = np.zeros(1, np.int64)
+            parts = [(none, none[:0], none[:0], out_bits[:0].copy(), value(none, none[:0]))]
+        return _join(parts) + (complete,)
 
     def _flow_routes(self, arrays, kinds, deadline, progress):
         """The best run by the flow model (flow.py) as a route set of its routes alone,
@@ -374,17 +505,22 @@ class Model1831(RouteModel):
         rs.forced_mask = masks
         return rs
 
-    def _add_commuter(self, arrays, types, n_masks, ptr, stops, chains, bits, values, visit, max_steps=None):
-        """5.6.7: commuter runs are valued here: every visit runs to its Station. More
-        than ``max_steps`` steps of their walk raise TooManySteps (commuter.py)."""
+    def _commuter_runs(self, arrays, types, max_steps=None, deadline=None):
+        """5.6.7: the commuter runs (commuter.py) for the longest Station train. More
+        than ``max_steps`` steps of their walk, or past ``deadline``, raise
+        TooManySteps."""
         size = max([t.size for t in types if t.type == STATION], default=0)
-        extra = list(commuter_paths(arrays, size, max_steps))
+        return list(commuter_paths(arrays, size, max_steps, deadline))
+
+    def _add_commuter(self, arrays, types, n_masks, extra, ptr, stops, chains, bits, values, visit):
+        """The commuter runs ``extra`` added to the routes, valued here: every visit runs
+        to its Station (5.6.7)."""
         if not extra:
             return ptr, stops, chains, bits, values, visit
-        ptr, stops, chains, visit = list(ptr), [stops], [chains], [visit]
+        more, stops, chains, visit = [int(ptr[-1])], [stops], [chains], [visit]
         new_bits, new_vals = [bits], []
         for st, ch, vis, b in extra:
-            ptr.append(ptr[-1] + len(st))
+            more.append(more[-1] + len(st))
             stops.append(np.array(st, np.int64))
             chains.append(np.array(ch + [-1], np.int64))
             visit.append(np.array(vis, np.bool_))
@@ -399,7 +535,7 @@ class Model1831(RouteModel):
                 if t.type == STATION and t.size >= max(5, sum(vis)):
                     row[0, k, mask] = total
             new_vals.append(row)
-        return (np.array(ptr, np.int64), np.concatenate(stops), np.concatenate(chains),
+        return (np.concatenate([ptr, np.array(more[1:], np.int64)]), np.concatenate(stops), np.concatenate(chains),
                 np.concatenate(new_bits), np.concatenate([values] + new_vals), np.concatenate(visit))
 
     def _subset(self, found, values, keep, complete=None):
@@ -408,14 +544,19 @@ class Model1831(RouteModel):
         and i+1, the last one unused; all forwards)."""
         ptr, compiled = found.ptr, found.arrays.compiled
         complete = found.complete if complete is None else complete
-        new_ptr = np.zeros(len(keep) + 1, np.int64)
-        lens = ptr[keep + 1] - ptr[keep]
-        new_ptr[1:] = np.cumsum(lens)
-        idx = np.concatenate([np.arange(ptr[r], ptr[r + 1]) for r in keep]) if len(keep) else np.zeros(0, np.int64)
-        return TypedRouteSet(compiled, new_ptr, found.stops[idx], found.chains[idx], np.zeros(len(keep), np.int64),
-                             found.bits[keep], list(found.kind_names), np.ascontiguousarray(values), complete,
-                             model=self, arrays=found.arrays, visit=found.visit[idx],
-                             is_commuter=found.commuter[keep])
+        keep = np.asarray(keep, np.int64)
+        if len(keep) == len(ptr) - 1 and np.array_equal(keep, np.arange(len(keep))):
+            # every route: the arrays as they are (a full-size map's are not copied)
+            new_ptr, stops, chains, visit, bits = ptr, found.stops, found.chains, found.visit, found.bits
+        else:
+            lens = ptr[keep + 1] - ptr[keep]
+            new_ptr = np.zeros(len(keep) + 1, np.int64)
+            np.cumsum(lens, out=new_ptr[1:])
+            idx = np.repeat(ptr[keep] - new_ptr[:-1], lens) + np.arange(new_ptr[-1], dtype=np.int64)
+            stops, chains, visit, bits = found.stops[idx], found.chains[idx], found.visit[idx], found.bits[keep]
+        return TypedRouteSet(compiled, new_ptr, stops, chains, np.zeros(len(keep), np.int64), bits,
+                             list(found.kind_names), np.ascontiguousarray(values), complete,
+                             model=self, arrays=found.arrays, visit=visit, is_commuter=found.commuter[keep])
 
     def _assign_with_rights(self, found, values, deadline=None):
         """5.6.5: choose the run here, every bought right run to by some train, and hand
@@ -529,3 +670,69 @@ def _node_budget(deadline):
     if deadline is None:
         return -1
     return max(1000, int((deadline - time.perf_counter()) * NODES_PER_SECOND))
+
+
+def _along(compiled, sequences):
+    """A view of ``compiled`` whose stops lead only along the legs of ``sequences``: a
+    chain from one stop of a sequence to the next or the one before keeps its id and
+    its end; any other chain is turned back to the stop it leaves, and a path never
+    enters a stop it is on (kernels.token_paths), so it is never taken. (Chains are
+    numbered by the stop they leave, so they cannot simply be left out.)"""
+    legs = set()
+    for seq in sequences:
+        for a, b in zip(seq, seq[1:]):
+            legs.add((int(a), int(b)))
+            legs.add((int(b), int(a)))
+    chain_to = compiled.chain_to.copy()
+    for s in range(compiled.n_stops):
+        for c in range(compiled.adj_ptr[s], compiled.adj_ptr[s + 1]):
+            if (s, int(chain_to[c])) not in legs:
+                chain_to[c] = s
+    return dataclasses.replace(compiled, chain_to=chain_to)
+
+
+class _Room:
+    """Arrays for a known number of paths and stops, filled chunk by chunk."""
+
+    def __init__(self, paths, stops, words):
+        self.ptr = np.zeros(paths + 1, np.int64)
+        self.stops = np.empty(stops, np.int64)
+        self.chains = np.empty(stops, np.int64)
+        self.bits = np.empty((paths, words), np.uint64)
+        self.values = None
+        self.at = 0
+
+    def put(self, ptr, stops, chains, bits, n, values):
+        a, s0, end = self.at, self.ptr[self.at], ptr[n]
+        if self.values is None:
+            self.values = np.empty((len(self.bits),) + values.shape[1:], np.int64)
+        self.ptr[a + 1:a + n + 1] = ptr[1:n + 1] + s0
+        self.stops[s0:s0 + end] = stops[:end]
+        self.chains[s0:s0 + end] = chains[:end]
+        self.bits[a:a + n] = bits[:n]
+        self.values[a:a + n] = values
+        self.at += n
+
+    def arrays(self):
+        a = self.at
+        return (self.ptr[:a + 1], self.stops[:self.ptr[a]], self.chains[:self.ptr[a]], self.bits[:a],
+                self.values[:a])
+
+
+def _take(ptr, stops, idx):
+    """(ptr, stops) of the paths ``idx`` of (ptr, stops), in that order."""
+    lens = ptr[idx + 1] - ptr[idx]
+    new_ptr = np.zeros(len(idx) + 1, np.int64)
+    np.cumsum(lens, out=new_ptr[1:])
+    at = np.repeat(ptr[idx] - new_ptr[:-1], lens) + np.arange(new_ptr[-1], dtype=np.int64)
+    return new_ptr, stops[at]
+
+
+def _join(parts):
+    """One (ptr, stops, chains, bits, values) of several (at least one), in order."""
+    ptrs, off = [np.zeros(1, np.int64)], 0
+    for p in parts:
+        ptrs.append(p[0][1:] + off)
+        off += p[0][-1]
+    return (np.concatenate(ptrs), np.concatenate([p[1] for p in parts]), np.concatenate([p[2] for p in parts]),
+            np.concatenate([p[3] for p in parts]), np.concatenate([p[4] for p in parts]))

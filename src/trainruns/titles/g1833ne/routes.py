@@ -114,13 +114,13 @@ class RouteModel1833NE(RouteModel):
         bonus += sum(max(0, e.amount) for e in self.extended)
         return sum(sum(values[: t.counts]) + bonus for t in compiled.board.trains)
 
-    def routes(self, compiled, kinds, deadline, progress):
+    def routes(self, compiled, kinds, deadline, progress, limits=None):
         from ...enumeration import enumerate_all
 
         # the core's plain enumeration, on a view of the board without this model (the
         # shared board is never changed: the model keeps no state between calls)
         bare = dataclasses.replace(compiled, board=dataclasses.replace(compiled.board, route_model=None))
-        plain = enumerate_all(bare, deadline=deadline, progress=progress)
+        plain = enumerate_all(bare, deadline=deadline, progress=progress, limits=limits)
         plain.compiled = compiled
         ctx = _Context(compiled, kinds, self)
         if self.conditional:
