@@ -109,7 +109,7 @@ def enumerate_all(compiled: CompiledBoard, deadline=None, progress=None, limits:
             break
         if not inline and step == 1 and WORKERS > 1 and time.perf_counter() - t_batch > 0.005:
             step = WORKERS
-    ptr, stops, chains, split, bits = _concat(parts, compiled.words)
+    ptr, stops, chains, split, bits = join_parts(parts, compiled.words)
     del parts
     values = _value(compiled, ptr, stops, kinds)
     return RouteSet(compiled, ptr, stops, chains, split, bits, [k.name for k in kinds], values,
@@ -214,7 +214,9 @@ def _enumerate_root(compiled, roots, max_visits, max_nontowns, limit, stop, max_
         cap = room(avg)
 
 
-def _concat(parts, words):
+def join_parts(parts, words):
+    """Route-set arrays (ptr, stops, chains, split, bits) of several listings, one after
+    the other (the roots' listings; the proof stage's targets)."""
     if not parts:
         return (np.zeros(1, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64),
                 np.zeros(0, np.int64), np.zeros((0, words), np.uint64))

@@ -35,6 +35,7 @@ import time
 import numpy as np
 
 from .compile import CompiledBoard
+from .enumeration import join_parts
 from .limits import Limits
 from .result import Run
 from .routeset import train_kinds
@@ -177,20 +178,6 @@ def _on_thread(kernel, args, stop, deadline):
     return out[0]
 
 
-def _join(parts, words):
-    """Route-set arrays of several listings, one after the other."""
-    if not parts:
-        e = np.zeros(0, np.int64)
-        return np.zeros(1, np.int64), e, e.copy(), e.copy(), np.zeros((0, words), np.uint64)
-    ptrs, offset = [np.zeros(1, np.int64)], 0
-    for p in parts:
-        ptrs.append(p[0][1:] + offset)
-        offset += p[0][-1]
-    return (np.concatenate(ptrs), np.concatenate([p[1] for p in parts]),
-            np.concatenate([p[2] for p in parts]), np.concatenate([p[3] for p in parts]),
-            np.concatenate([p[4] for p in parts]))
-
-
 def routes_above(compiled: CompiledBoard, lower: int, bounds: dict, budget: int, deadline=None):
     """The route set of every route that may be part of a run earning more than
     ``lower`` (module docstring), each valued only for the kind it was listed for, or
@@ -220,7 +207,7 @@ def routes_above(compiled: CompiledBoard, lower: int, bounds: dict, budget: int,
         part_kind.append(k.name)
         left -= sum(a.nbytes for a in part)
     words = compiled.words
-    ptr, stops, chains, split, bits = _join(parts, words)
+    ptr, stops, chains, split, bits = join_parts(parts, words)
     values = _value(compiled, ptr, stops, kinds) if len(ptr) > 1 else np.zeros((0, len(kinds)), np.int64)
     rows = np.concatenate([np.full(len(p[0]) - 1, names.index(n), np.int64) for p, n in zip(parts, part_kind)]) \
         if parts else np.zeros(0, np.int64)
@@ -255,7 +242,7 @@ def routes_above(compiled: CompiledBoard, lower: int, bounds: dict, budget: int,
     lead_values = _value(compiled, part[0], part[1], kinds)
     lead_rows = np.full(len(part[0]) - 1, names.index(lead.name), np.int64)
     _keep_own_kind(lead_values, lead_rows, floor, names)
-    ptr, stops, chains, split, bits = _join([(ptr, stops, chains, split, bits), part], words)
+    ptr, stops, chains, split, bits = join_parts([(ptr, stops, chains, split, bits), part], words)
     return RouteSet(compiled, ptr, stops, chains, split, bits, names,
                     np.concatenate([values, lead_values]), True)
 
