@@ -287,3 +287,28 @@ def test_run_best_or_a_declared_run(served):
     r = client.post("/api/act", json={"action": {"type": "run_routes", "corporation": corp, "routes": "best"}})
     assert r.status_code == 200
     assert json.loads(path.read_text())["actions"][-1]["type"] == "run_routes"
+
+
+def test_1831_market_view_has_both_prices_of_each_square():
+    """1831 4.3: every square of the market has a common (C) and a preferred (P) price;
+    the page's market shows both, with the square's area (4.3.2, 4.3.4), and a company
+    started at par sits on its square with the price the state gives it."""
+    from trainruns.game.selfplay import play
+
+    game, problems, _ = play("1831", ["A", "B", "C", "D"], 3, 150)
+    assert problems == []
+    view = game_engine.market(game)
+    grid = game.rules.market
+    for r, row in enumerate(view["rows"]):
+        for k, box in enumerate(row):
+            if grid.exists((r, k)):
+                assert box == {"price": grid.common((r, k)), "preferred": grid.preferred((r, k)),
+                               "zone": grid.area((r, k)) or "white"}
+            else:
+                assert box is None
+    state = game.to_json()
+    placed = [c for c in state["corporations"] if c["market_cell"]]
+    assert placed, "150 actions of a seeded game start a company"
+    for c in placed:
+        r, k = c["market_cell"]
+        assert c["id"] in view["stacks"][f"{r},{k}"]

@@ -100,6 +100,14 @@ class Market:
             return (r + 1, c) if self.exists((r + 1, c)) else cell
         return (r, c - 1)
 
+    def view(self) -> dict:
+        """The market as the page draws it: rows of boxes ``{"price", "zone"}`` (None
+        where the grid has no box) and, per box holding price tokens, the corporations in
+        stacking order (top last)."""
+        return {"rows": [[{"price": self.price((r, c)), "zone": self.zone((r, c))} for c in range(len(row))]
+                         for r, row in enumerate(self.rows)],
+                "stacks": {f"{r},{c}": list(ids) for (r, c), ids in self.stacks.items() if ids}}
+
     # --- stacks ---------------------------------------------------------------------------
 
     def place(self, cid: str, cell):

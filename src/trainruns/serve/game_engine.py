@@ -73,23 +73,7 @@ def position(game, corporation=None):
 
 
 def market(game):
-    """The stock market as rows of boxes (None where the grid has no box), and for each
-    box holding price tokens the corporations in stacking order (top last), or None when
-    the title's engine keeps no grid. A box is ``{"price", "zone"}``; a market of two
-    prices per box (1831 4.3: common C and preferred P) gives ``{"price": C,
-    "preferred": P, "zone": its area or "white"}``."""
-    grid = getattr(game.rules, "market", None)
-    rows = getattr(grid, "rows", None)
-    if rows is None:
-        return None
-
-    def box(cell):
-        if hasattr(grid, "exists") and not grid.exists(cell):
-            return None
-        if hasattr(grid, "price"):
-            return {"price": grid.price(cell), "zone": grid.zone(cell)}
-        return {"price": grid.common(cell), "preferred": grid.preferred(cell), "zone": grid.area(cell) or "white"}
-
-    out = [[box((r, c)) for c in range(len(row))] for r, row in enumerate(rows)]
-    stacks = {f"{r},{c}": list(ids) for (r, c), ids in getattr(grid, "stacks", {}).items() if ids}
-    return {"rows": out, "stacks": stacks}
+    """The stock market as rows of boxes and the price tokens stacked on them: the
+    market's own ``view()`` (game/market.py's boxes ``{"price", "zone"}``; 1831's
+    squares of two prices, 4.3: ``{"price": C, "preferred": P, "zone"}``)."""
+    return game.rules.market.view()

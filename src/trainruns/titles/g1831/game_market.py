@@ -45,6 +45,18 @@ class Market1831:
     def area(self, cell) -> str | None:
         return self.square(cell).get("area")
 
+    def view(self) -> dict:
+        """The market as the page draws it: rows of squares ``{"price": C, "preferred":
+        P, "zone": its area or "white"}`` (None where there is no square) and, per
+        square holding markers, the corporations in stacking order (top last)."""
+        def square(cell):
+            if not self.exists(cell):
+                return None
+            return {"price": self.common(cell), "preferred": self.preferred(cell), "zone": self.area(cell) or "white"}
+
+        return {"rows": [[square((r, c)) for c in range(len(row))] for r, row in enumerate(self.rows)],
+                "stacks": {f"{r},{c}": list(ids) for (r, c), ids in self.stacks.items() if ids}}
+
     def par_cell(self, par: int):
         """4.7.5: the PAR column square whose P price is the par value."""
         for r, row in enumerate(self.rows):
