@@ -12,19 +12,17 @@ import copy
 import importlib
 
 from ..errors import InputError
+from ..titles import TITLES
 from .action import validate
 from .errors import Refusal
 from .log import effective, new_log, read_log
 
-# title name -> module holding its ``Rules`` class (titles/<title>/game.py)
-TITLES = {"1831": "trainruns.titles.g1831.game", "1832": "trainruns.titles.g1832.game",
-          "1833NE": "trainruns.titles.g1833ne.game"}
-
-
 def rules_class(title: str, where="title"):
+    """The title's game engine: the ``Rules`` class of its package's ``game`` module
+    (titles/<package>/game.py); every shipped title has one."""
     if title not in TITLES:
         raise InputError(f"no game engine for title {title!r} (games: {', '.join(TITLES)})", where)
-    return importlib.import_module(TITLES[title]).Rules
+    return importlib.import_module(f"trainruns.titles.{TITLES[title]}.game").Rules
 
 
 class Game:
