@@ -130,12 +130,7 @@ def _commuter_circuit(model, arrays, seq, first_repeat, node_set, chains, bit_li
     for (c, ka, kb), lit in lit_of.items():
         by_pair.setdefault((ka, kb), []).append(lit)
         model.add(pos[kb] == pos[ka] + 1).only_enforce_if(lit)
-        for w in range(arrays.chain_bits.shape[1]):
-            word = int(arrays.chain_bits[c, w])
-            while word:
-                low = word & -word
-                bit_lits.setdefault(w * 64 + low.bit_length() - 1, []).append(lit)
-                word ^= low
+        _on_track(bit_lits, arrays.chain_bits[c], lit)
     for (ka, kb), lits in by_pair.items():
         if len(lits) == 1:
             lit = lits[0]
@@ -272,12 +267,7 @@ def solve(arrays, trains, deadline=None, workers=2, progress=None):
             lit = model.new_bool_var("")
             lit_of[(c, ka, kb)] = lit
             by_pair.setdefault((ka, kb), []).append(lit)
-            for w in range(arrays.chain_bits.shape[1]):
-                word = int(arrays.chain_bits[c, w])
-                while word:
-                    low = word & -word
-                    bit_lits.setdefault(w * 64 + low.bit_length() - 1, []).append(lit)
-                    word ^= low
+            _on_track(bit_lits, arrays.chain_bits[c], lit)
         for (ka, kb), lits in by_pair.items():
             if len(lits) == 1:
                 lit = lits[0]
@@ -450,3 +440,14 @@ def solve(arrays, trains, deadline=None, workers=2, progress=None):
         chosen.append((ti, stops, chs, visit, True, mask))
     proven = status == cp_model.OPTIMAL
     return chosen, proven, int(round(solver.objective_value)) if proven else None
+
+
+def _on_track(bit_lits: dict, bits, lit):
+    """Note ``lit`` as taking every track bit set in ``bits`` (a chain's words): a bit
+    is used by at most one chosen chain (runs share no track)."""
+    for w in range(bits.shape[0]):
+        word = int(bits[w])
+        while word:
+            low = word & -word
+            bit_lits.setdefault(w * 64 + low.bit_length() - 1, []).append(lit)
+            word ^= low

@@ -176,12 +176,7 @@ class MergerRules:
         does not affect the Stock Marker Token". The takeover then makes the pool's
         certificates A's (5.9.8.6: A's 5% common for mergers; 5.9.10.8: bonds)."""
         sold = certs.held(b, player_key(name), "common")[:count]
-        total = 0
-        for x in sold:
-            total += self.sale_value(b, x)
-            x["splits"] = 0
-            certs.move(self.state, b, x, "market")
-        self.state.pay("bank", player_key(name), total)
+        total = self.sell_to_pool(b, name, sold)
         self.state.event("sell", corporation=b.id, player=name, preferred=0, common=count, bonds=0, cash=total,
                          rule="5.9.8.4")
 

@@ -242,6 +242,17 @@ class StockRules:
             n += 1
         return n
 
+    def sell_to_pool(self, c, name, sold) -> int:
+        """``name``'s certificates ``sold`` of ``c`` go to the pool, paid by the bank at
+        their sale value (4.6.3.3.2: 2x markers count, then are removed); the cash."""
+        total = 0
+        for x in sold:
+            total += self.sale_value(c, x)
+            x["splits"] = 0
+            certs.move(self.state, c, x, "market")
+        self.state.pay("bank", player_key(name), total)
+        return total
+
     def sell(self, c, name: str, preferred: int, common: int, bonds: int = 0):
         """4.6.3: one sale per company: every certificate at the posted price before the
         marker moves (2x markers removed as they go to the pool, 4.6.3.3.2); commons move
@@ -251,12 +262,7 @@ class StockRules:
             self.hand_over(c, name)   # 4.6.2.1: part of the president's certificate
         sold = (self.sellable(c, name, "preferred")[:preferred] + self.sellable(c, name, "common")[:common]
                 + self.sellable(c, name, "bond")[:bonds])
-        total = 0
-        for x in sold:
-            total += self.sale_value(c, x)
-            x["splits"] = 0
-            certs.move(self.state, c, x, "market")
-        self.state.pay("bank", player_key(name), total)
+        total = self.sell_to_pool(c, name, sold)
         self.state.event("sell", corporation=c.id, player=name, preferred=preferred, common=common, bonds=bonds,
                          cash=total)
         if bonds:
