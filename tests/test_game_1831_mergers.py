@@ -46,6 +46,20 @@ def neighbours(g, a, b):
     b.tokens.append((a.home, 0))
 
 
+def system_and_a_third():
+    """PRR (par 200, P0) has merged NYC (par 40, P1) by Type II, so PRR is a system and
+    its next merger is Type IV (5.9.10); E (par 40, P2) has no home but a Rail Yard in
+    NYC's home city, reached once NYC's token is PRR's."""
+    g = new()
+    a = company(g, "PRR", 200, "P0")
+    b = company(g, "NYC", 40, "P1")
+    c = company(g, "E", 40, "P2", home=False)
+    neighbours(g, a, b)
+    c.extra["sites"].append({"hex": b.home, "slot": 1, "type": "yard"})
+    g.rules.merge(a, b, "II")
+    return g, a, b, c
+
+
 def units_total(c):
     return sum(x["size"] for x in c.extra["certs"] if x["holder"] not in certs.OUT_OF_PLAY)
 
@@ -155,14 +169,8 @@ def test_type_iii_takeover_of_a_company_in_receivership_5_9_9():
 
 
 def test_type_iv_bonds_5_9_10_and_bond_revenue_5_10_and_moves():
-    g = new()
+    g, a, b, c = system_and_a_third()
     r, s = g.rules, g.rules.state
-    a = company(g, "PRR", 200, "P0")
-    b = company(g, "NYC", 40, "P1")
-    c = company(g, "E", 40, "P2", home=False)
-    neighbours(g, a, b)
-    c.extra["sites"].append({"hex": b.home, "slot": 1, "type": "yard"})   # reached once B's token is A's
-    r.merge(a, b, "II")
     a.extra["merge_tried"] = None
     for x in [x for x in c.extra["certs"] if x["kind"] == "common"][:2]:
         certs.move(s, c, x, "player:P3")
@@ -328,14 +336,8 @@ def test_split_during_a_hostile_takeover_owners_sell_or_trade_5_9_8_4():
 
 
 def test_split_during_a_takeover_for_bonds_owners_sell_or_hold_5_9_10_5():
-    g = new()
+    g, a, b, c = system_and_a_third()
     r, s = g.rules, g.rules.state
-    a = company(g, "PRR", 200, "P0")
-    b = company(g, "NYC", 40, "P1")
-    c = company(g, "E", 40, "P2", home=False)
-    neighbours(g, a, b)
-    c.extra["sites"].append({"hex": b.home, "slot": 1, "type": "yard"})
-    r.merge(a, b, "II")                                     # A is a system: its next is Type IV
     a.extra["merge_tried"] = None
     _split_ready(g, c, ["player:P3", "player:P3"])
     s.pay("bank", "corp:PRR", 5000)
