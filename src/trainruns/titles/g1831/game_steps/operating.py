@@ -65,13 +65,24 @@ class TrackStep(CorporationStep):
                 for m in r.token_places(self.corp, self.turn)]
         return out
 
+    def _may_pass(self, moves) -> bool:
+        """5.4.10: not while a company in receivership must still build toward its
+        minimum route (:meth:`must_build`: with no lay or token left to list, or none
+        able to make the route, it may pass; 5.4.15: always once the bank has run out)."""
+        return not moves or not self.game.rules.must_build(self.corp, self.turn)
+
     def actions(self):
-        return self._moves() + [self.pass_action()]
+        moves = self._moves()
+        return moves + [self.pass_action()] if self._may_pass(moves) else moves
 
     def process(self, a):
         self.check_entity(a)
         r = self.game.rules
         if a["type"] == "pass":
+            if not self._may_pass(self._moves()):
+                raise Refusal("5.4.10", f"{self.corp.id} is in receivership without its minimum route (5.4.9) and "
+                                        "must lay yellow track and buy tokens toward it on debt, within the "
+                                        "phase's limits (5.4.10, 5.2.4.3)")
             self.done = True
             return a
         if a["type"] == "lay_tile":
