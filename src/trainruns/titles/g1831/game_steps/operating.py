@@ -9,7 +9,7 @@ from __future__ import annotations
 from ....game.action import free_amount, within
 from ....game.errors import Refusal
 from ....game.round import Step, StepsRound
-from ....game.steps.operating import CorporationStep
+from ....game.steps.operating import TurnStep
 
 
 class OperatingRound(StepsRound):
@@ -46,12 +46,8 @@ class OperatingRound(StepsRound):
         return False
 
 
-class TrackStep(CorporationStep):
+class TrackStep(TurnStep):
     """Phase 2 (5.2): lay tiles and buy tokens, in any order, then pass."""
-
-    def __init__(self, game, corp, turn):
-        super().__init__(game, corp)
-        self.turn = turn
 
     def enter(self):
         if not self._moves():
@@ -106,16 +102,12 @@ class TrackStep(CorporationStep):
         raise Refusal("turn.phase", f"{self.corp.id} lays track and buys tokens now, or passes (5.2)")
 
 
-class TrainStep(CorporationStep):
+class TrainStep(TurnStep):
     """Phase 3 (5.3): buy trains; one is required (5.3.1): a forced purchase the
     company's cash cannot pay goes through 5.3.4's steps (deals with other
     corporations' presidents, which the president may decline by buying from the bank
     or the pool, or by passing when they are the only trains there are, 5.3.3); end of
     phase: interest (5.3.9)."""
-
-    def __init__(self, game, corp, turn):
-        super().__init__(game, corp)
-        self.turn = turn
 
     def enter(self):
         if not self.game.rules.train_buys(self.corp, self.turn):
@@ -180,12 +172,8 @@ class TrainStep(CorporationStep):
                                      "lowest size first (5.3.8), from its cash (5.3), never a retired train (5.3.2)")
 
 
-class RightsStep(CorporationStep):
+class RightsStep(TurnStep):
     """Phase 5 (5.5): rent other corporations' tokens for this round, or pass."""
-
-    def __init__(self, game, corp, turn):
-        super().__init__(game, corp)
-        self.turn = turn
 
     def enter(self):
         if self.corp.cell is None or not self.game.rules.right_places(self.corp):
@@ -214,12 +202,8 @@ class RightsStep(CorporationStep):
                                         "receivership (5.4.7)")
 
 
-class RunStep(CorporationStep):
+class RunStep(TurnStep):
     """Phase 6 (5.6): run trains; with no train able to run, DID NOT RUN (5.7.1)."""
-
-    def __init__(self, game, corp, turn):
-        super().__init__(game, corp)
-        self.turn = turn
 
     def enter(self):
         if self.corp.cell is None or not self.game.rules.runnable(self.corp):
@@ -245,12 +229,8 @@ class RunStep(CorporationStep):
 KINDS = ("hold", "preferred", "split", "all", "all200")
 
 
-class DividendStep(CorporationStep):
+class DividendStep(TurnStep):
     """Phases 7 and 8 (5.7, 5.8): dispose of the run's money, move the marker."""
-
-    def __init__(self, game, corp, turn):
-        super().__init__(game, corp)
-        self.turn = turn
 
     def enter(self):
         r = self.game.rules
@@ -282,13 +262,9 @@ class DividendStep(CorporationStep):
         return a
 
 
-class MergerStep(CorporationStep):
+class MergerStep(TurnStep):
     """Phases 9, 10 and 11 (5.9, 5.10, 5.11): one merger or takeover announcement, or
     pass; then the bond revenue and the debt (no decision)."""
-
-    def __init__(self, game, corp, turn):
-        super().__init__(game, corp)
-        self.turn = turn
 
     def enter(self):
         if self.corp.cell is None or not self.game.rules.merger_targets(self.corp):
