@@ -36,6 +36,7 @@ import numpy as np
 
 from .compile import CompiledBoard
 from .enumeration import join_parts
+from .lagrange import SCALE, Bound, Pricing, gains, lagrangian_bound, reduced_floors
 from .limits import Limits
 from .result import Run
 from .routeset import train_kinds
@@ -45,16 +46,6 @@ from .trains import UNLIMITED
 # high first, since the routes above a high target are few and listed fast (hard-60hex-s2
 # under load: the first target halfway down was not listed in 45 s)
 TARGET_SHARE = 0.7
-
-
-def gains(compiled: CompiledBoard):
-    """``(stop_gain, top_gain, extra)`` for the kernel: each stop's value (negatives as 0:
-    a train need not count them), the sums of the ``j`` best of them, every bonus."""
-    stop_gain = np.maximum(compiled.stop_value, 0).astype(np.int64)
-    top = np.sort(stop_gain)[::-1]
-    top_gain = np.concatenate([[0], np.cumsum(top)]).astype(np.int64)
-    extra = int(compiled.bonus_amount[compiled.bonus_amount > 0].sum())
-    return stop_gain, top_gain, extra
 
 
 def kind_bounds(compiled: CompiledBoard, known: dict | None = None, deadline=None) -> dict | None:
@@ -247,6 +238,74 @@ def routes_above(compiled: CompiledBoard, lower: int, bounds: dict, budget: int,
                     np.concatenate([values, lead_values]), True)
 
 
+def _priced_listing(pricing: Pricing, kind, price, floor: int, budget: int, deadline=None):
+    """The routes a train of ``kind`` may run whose gain less price (scaled) is above
+    ``floor``, as route-set arrays ``(ptr, stops, chains, split, bits)``; None when more
+    than ``budget`` bytes would hold them or ``deadline`` came first."""
+    from .kernels.prices import list_priced_routes, walk_bounds
+
+    c = pricing.compiled
+    visits = min(kind.visits, c.n_stops, UNLIMITED)
+    words = c.words
+    empty = (np.zeros(1, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64),
+             np.zeros((0, words), np.uint64))
+    if visits < 2:
+        return empty
+    cost, _ = pricing.arc_costs(price)
+    chain_price = pricing.chain_bits @ price
+    h = walk_bounds(pricing.nbr_ptr, pricing.nbr, cost, pricing.stop_gain, c.stop_passable, visits)
+    per_route = 8 * (1 + 2 * visits) + 8 * words
+    cap = max(1, int(budget // 2 // per_route))
+    ptr = np.zeros(cap + 1, np.int64)
+    stops = np.empty(cap * visits, np.int64)
+    chains = np.empty(cap * visits, np.int64)
+    bits = np.empty((cap, words), np.uint64)
+    stop = np.zeros(1, np.int64)
+    n = _on_thread(list_priced_routes, (
+        c.adj_ptr, c.chain_to, c.chain_bits, chain_price, pricing.chain_arc, h, pricing.stop_gain, c.stop_town,
+        c.stop_passable, c.stop_own, visits, min(kind.nontowns, c.n_stops), pricing.cap[kind.name],
+        pricing.extra, floor, ptr, stops, chains, bits, cap, stop), stop, deadline)
+    if n > cap or stop[0] != 0:
+        return None
+    end = ptr[n]
+    return ptr[:n + 1].copy(), stops[:end].copy(), chains[:end].copy(), np.zeros(n, np.int64), bits[:n].copy()
+
+
+def priced_routes(pricing: Pricing, bound: Bound, target: int, budget: int, deadline=None):
+    """The route set of every route that may be part of a run earning more than
+    ``target`` by the prices of ``bound`` (:func:`reduced_floors`), each valued only for
+    the kind it was listed for, and only where its value less its price passes that
+    kind's floor; None when they do not fit in ``budget`` bytes or ``deadline`` comes
+    first."""
+    from .enumeration import _value
+    from .routeset import RouteSet
+
+    c = pricing.compiled
+    board = c.board
+    kinds = pricing.kinds
+    names = [k.name for k in kinds]
+    floor = reduced_floors(bound, board.trains, target)
+    parts, left = [], budget
+    for k in kinds:
+        part = _priced_listing(pricing, k, bound.price, floor[k.name], left, deadline)
+        if part is None:
+            return None
+        parts.append(part)
+        left -= sum(a.nbytes for a in part)
+    ptr, stops, chains, split, bits = join_parts(parts, c.words)
+    values = _value(c, ptr, stops, kinds) if len(ptr) > 1 else np.zeros((0, len(kinds)), np.int64)
+    rows = np.concatenate([np.full(len(p[0]) - 1, i, np.int64) for i, p in enumerate(parts)])
+    # each route's price: its bits (one route never uses a bit twice) at the prices
+    price = np.zeros(len(rows), np.int64)
+    for a in range(0, len(rows), 65536):
+        unpacked = np.unpackbits(bits[a:a + 65536].view(np.uint8), axis=1, bitorder="little")
+        price[a:a + 65536] = unpacked[:, :pricing.n_bits].astype(np.int64) @ bound.price
+    for i, name in enumerate(names):
+        col = values[:, i]
+        col[(rows != i) | (col * SCALE - price <= floor[name])] = 0
+    return RouteSet(c, ptr, stops, chains, split, bits, names, values, True)
+
+
 def _keep_own_kind(values, rows, floor, names):
     """Each route earns only for the kind it was listed for, and only above that kind's
     floor (a route listed for two kinds is two rows: one candidate each)."""
@@ -255,6 +314,13 @@ def _keep_own_kind(values, rows, floor, names):
         col[(rows != k) | (col <= floor[name])] = 0
 
 
+# how much further below the bound each target is than the last, when the routes are
+# listed by their prices (hard-80hex-s2: halfway between the 10 of the first step and
+# a doubling, the second target is 942, not 932, and lists a quarter of the routes)
+PRICED_GROWTH = 1.5
+# branch-and-bound nodes of a first look over the routes of a target: a run found above
+# it lets the routes be listed again above that run, far fewer
+RELIST_NODES = 1 << 18
 # seconds the proof gets after a cut route set when the solve has no time limit
 PROOF_SECONDS = 60.0
 
@@ -276,13 +342,26 @@ def prove(compiled: CompiledBoard, run: Run, limits: Limits, deadline=None, prog
     if bounds is None:
         return run
     run = tighten(run, run_bound(compiled, bounds))
+    # the joint bound of track prices (trainruns.lagrange): far below the kinds' bests
+    # where the best routes fight over track, and its prices pick the routes to list
+    pricing = Pricing(compiled)
+    joint = lagrangian_bound(compiled, lower=run.revenue, deadline=deadline, pricing=pricing)
+    if joint is not None:
+        run = tighten(run, joint.value)
     if progress:
         progress.update("proof", best=run.revenue, bound=run.bound)
     # targets from high to low: above a high target few routes are left, and a search
     # that finds nothing there lowers the bound to the target
-    target = _next_target(run.revenue, run.bound)
+    # (with prices, the routes listed grow fast as the target drops: the targets step
+    # down from the bound, by a hundredth of it, then PRICED_GROWTH times as far each time)
+    step = max(1, run.bound // 100)
+    target = max(run.revenue, run.bound - step) if joint is not None else _next_target(run.revenue, run.bound)
+    relisted = False
     while not run.optimal and (deadline is None or time.perf_counter() < deadline):
-        routes = routes_above(compiled, target, bounds, limits.array_budget(), deadline)
+        if joint is not None:
+            routes = priced_routes(pricing, joint, target, limits.array_budget(), deadline)
+        else:
+            routes = routes_above(compiled, target, bounds, limits.array_budget(), deadline)
         if routes is None:
             # too many routes above the target for the memory budget: a higher one
             higher = target + (run.bound - target) // 2
@@ -290,8 +369,21 @@ def prove(compiled: CompiledBoard, run: Run, limits: Limits, deadline=None, prog
                 return run
             target = higher
             continue
-        found = assign_trains(routes, deadline=deadline, progress=progress, limits=limits, lower=target)
+        # a first look, cut at RELIST_NODES: a run above the target found then is kept
+        # and the routes listed again above it, fewer, before the search goes on
+        found = assign_trains(routes, deadline=deadline, progress=progress, limits=limits, lower=target,
+                              max_nodes=None if joint is None or relisted else RELIST_NODES)
+        if found.revenue > target and not found.optimal and not relisted and \
+                (deadline is None or time.perf_counter() < deadline):
+            found.candidates = run.candidates
+            run, target, relisted = tighten(found, run.bound), found.revenue, True
+            continue
+        if not found.optimal and found.revenue <= target and not relisted and \
+                (deadline is None or time.perf_counter() < deadline):
+            relisted = True  # nothing yet: the whole search over these routes
+            found = assign_trains(routes, deadline=deadline, progress=progress, limits=limits, lower=target)
         del routes
+        relisted = False
         if found.revenue > target:
             # a run above the target: every route of a run above it was listed, so the
             # best of them is the best run when the search finished
@@ -303,7 +395,11 @@ def prove(compiled: CompiledBoard, run: Run, limits: Limits, deadline=None, prog
         run = tighten(run, target)
         if progress:
             progress.update("proof", best=run.revenue, bound=run.bound)
-        target = _next_target(run.revenue, run.bound)
+        if joint is not None:
+            step = max(step + 1, int(step * PRICED_GROWTH))
+            target = max(run.revenue, run.bound - step)
+        else:
+            target = _next_target(run.revenue, run.bound)
     return run
 
 
