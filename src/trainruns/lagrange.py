@@ -181,6 +181,8 @@ def lagrangian_bound(compiled: CompiledBoard, lower: int = 0, deadline=None,
             break  # no bit is over-used: the best lines form a run, the bound is reached
         step = theta * max(total - target, SCALE) / norm
         price = np.maximum(0, price + np.rint(step * g).astype(np.int64))
+    if best_value is None:
+        return None  # the deadline came before the first prices were tried
     return Bound(best_value // SCALE, best_price, best_m, best_value)
 
 

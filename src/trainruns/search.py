@@ -45,7 +45,7 @@ AUTO_CPSAT_COLUMNS = 20_000
 FLOW_SECONDS = 20.0
 # with a time limit, the proof's share of the time left after the assignment over a cut
 # route set (the flow model gets the rest, or all of it when the proof ends early)
-PROOF_SHARE = 0.75
+PROOF_SHARE = 0.85
 
 
 def solve(source, time_limit: float | None = None, progress: Progress | None = None,
