@@ -334,7 +334,7 @@ def _keep_own_kind(values, rows, floor, names):
 PRICED_GROWTH = 1.5
 # branch-and-bound nodes of a first look over the routes of a target: a run found above
 # it lets the routes be listed again above that run, far fewer
-RELIST_NODES = 1 << 18
+RELIST_NODES = 1 << 16
 # seconds the proof gets after a cut route set when the solve has no time limit
 PROOF_SECONDS = 60.0
 
