@@ -66,7 +66,13 @@ class Pricing:
         n_chains = compiled.n_chains
         unpacked = np.unpackbits(compiled.chain_bits.view(np.uint8), axis=1, bitorder="little")
         self.n_bits = compiled.n_bits
-        self.chain_bits = unpacked[:, : max(self.n_bits, 1)].astype(np.int64)  # [chain, bit] 0/1
+        # each chain's bits as a CSR list (a dense matrix would take 8 bytes a bit a chain)
+        rows, bits = np.nonzero(unpacked)
+        del unpacked
+        self.bit_idx = bits.astype(np.int64)
+        counts = np.bincount(rows, minlength=n_chains)
+        self.bit_ptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+        self._has_bits = counts > 0
         # chains grouped by (from, to): one arc of the stop graph per group
         pair = compiled.chain_from.astype(np.int64) * compiled.n_stops + compiled.chain_to.astype(np.int64)
         self.order = np.argsort(pair, kind="stable")
@@ -87,9 +93,20 @@ class Pricing:
         self.cap = {k.name: int(reach_top[min(k.counts, len(reach_top) - 1)]) * SCALE for k in self.kinds}
         self.path = np.empty(compiled.n_stops + 1, np.int64)
 
+    def chain_prices(self, price):
+        """Each chain's price: the sum of its bits' prices."""
+        out = np.zeros(self.compiled.n_chains, np.int64)
+        if len(self.bit_idx):
+            out[self._has_bits] = np.add.reduceat(price[self.bit_idx], self.bit_ptr[:-1][self._has_bits])
+        return out
+
+    def bits_of(self, chain):
+        """The track bits of one chain."""
+        return self.bit_idx[self.bit_ptr[chain]:self.bit_ptr[chain + 1]]
+
     def arc_costs(self, price):
         """Each arc's price (its cheapest chain's) and that chain, at bit prices ``price``."""
-        chain_price = self.chain_bits @ price
+        chain_price = self.chain_prices(price)
         sorted_price = chain_price[self.order]
         if not len(sorted_price):
             return sorted_price, self.order
@@ -173,7 +190,7 @@ def lagrangian_bound(compiled: CompiledBoard, lower: int = 0, deadline=None,
             stops = lines[t.name]
             if len(stops) >= 2 and m[t.name] > 0:
                 for a in pricing.arcs_of(stops):
-                    use += pricing.chain_bits[cheapest[a]]
+                    np.add.at(use, pricing.bits_of(cheapest[a]), 1)
         g = use - 1
         g[(price == 0) & (g < 0)] = 0  # a price at 0 cannot go lower
         norm = int((g * g).sum())

@@ -266,7 +266,7 @@ def _priced_listing(pricing: Pricing, kind, price, floor: int, budget: int, dead
     if visits < 2:
         return empty
     cost, _ = pricing.arc_costs(price)
-    chain_price = pricing.chain_bits @ price
+    chain_price = pricing.chain_prices(price)
     h = walk_bounds(pricing.nbr_ptr, pricing.nbr, cost, pricing.stop_gain, c.stop_passable, visits)
     per_route = 8 * (1 + 2 * visits) + 8 * words
     cap = max(1, int(budget // 2 // per_route))
@@ -311,9 +311,9 @@ def priced_routes(pricing: Pricing, bound: Bound, target: int, budget: int, dead
     rows = np.concatenate([np.full(len(p[0]) - 1, i, np.int64) for i, p in enumerate(parts)])
     # each route's price: its bits (one route never uses a bit twice) at the prices
     price = np.zeros(len(rows), np.int64)
-    for a in range(0, len(rows), 65536):
-        unpacked = np.unpackbits(bits[a:a + 65536].view(np.uint8), axis=1, bitorder="little")
-        price[a:a + 65536] = unpacked[:, :pricing.n_bits].astype(np.int64) @ bound.price
+    for a in range(0, len(rows), 8192):
+        unpacked = np.unpackbits(bits[a:a + 8192].view(np.uint8), axis=1, bitorder="little")
+        price[a:a + 8192] = unpacked[:, :pricing.n_bits] @ bound.price
     for i, name in enumerate(names):
         col = values[:, i]
         col[(rows != i) | (col * SCALE - price <= floor[name])] = 0
