@@ -118,9 +118,10 @@ class Pricing:
         cheapest[group[hit][::-1]] = self.order[hit][::-1]
         return cost.astype(np.int64), cheapest
 
-    def best(self, kind, cost, floor=-1):
+    def best(self, kind, cost, floor=-1, stop=None):
         """``(M, stops)``: the most a train of ``kind`` makes at these arc costs (0 and no
-        stops when idle is best), as for :func:`trainruns.kernels.prices.best_priced_route`."""
+        stops when idle is best), as for :func:`trainruns.kernels.prices.best_priced_route`;
+        ``(None, [])`` when ``stop[0]`` was set (another thread) before the walk ended."""
         from .kernels.prices import best_priced_route
 
         c = self.compiled
@@ -130,7 +131,10 @@ class Pricing:
         value, length = best_priced_route(self.nbr_ptr, self.nbr, cost, self.stop_gain, c.stop_town,
                                           c.stop_passable, c.stop_own, visits,
                                           min(kind.nontowns, c.n_stops), self.cap[kind.name], self.extra,
-                                          max(floor, 0), self.path)
+                                          max(floor, 0), self.path,
+                                          np.zeros(1, np.int64) if stop is None else stop)
+        if length < 0:
+            return None, []
         return max(value, 0), self.path[:length].tolist()
 
     def arcs_of(self, stops):
@@ -154,11 +158,39 @@ def lagrangian_bound(compiled: CompiledBoard, lower: int = 0, deadline=None,
                      iterations: int = ITERATIONS, pricing: Pricing | None = None) -> Bound | None:
     """The lowest ``L(p)`` the subgradient method finds (module docstring), starting at
     ``p = 0``; ``lower``: a revenue a run is known to reach (the method aims the step at
-    it, and stops once the bound gets there). None when the board has no track."""
+    it, and stops once the bound gets there). None when the board has no track, or when
+    ``deadline`` comes before the first prices are through (long trains on many stops:
+    the walk of the lines can take long, and is stopped then).
+
+    The method runs on a daemon thread; the caller waits where Ctrl-C reaches it and
+    stops the walk at ``deadline`` or on Ctrl-C."""
+    import threading
+
     board = compiled.board
     if board.route_model is not None or compiled.n_chains == 0:
         return None
     pricing = pricing or Pricing(compiled)
+    stop = np.zeros(1, np.int64)
+    out = []
+    thread = threading.Thread(target=lambda: out.append(_subgradient(pricing, lower, iterations, stop)),
+                              daemon=True)
+    thread.start()
+    try:
+        while thread.is_alive():
+            thread.join(0.05)
+            if deadline is not None and time.perf_counter() >= deadline:
+                stop[0] = 1
+    except KeyboardInterrupt:
+        stop[0] = 1
+        raise
+    if not out:
+        raise RuntimeError("the subgradient method failed")
+    return out[0]
+
+
+def _subgradient(pricing: Pricing, lower: int, iterations: int, stop) -> Bound | None:
+    """:func:`lagrangian_bound`'s rounds, until ``stop[0]`` is set."""
+    board = pricing.compiled.board
     n_bits = pricing.n_bits
     trains = list(board.trains)
     kinds = {k.name: k for k in pricing.kinds}
@@ -167,13 +199,15 @@ def lagrangian_bound(compiled: CompiledBoard, lower: int = 0, deadline=None,
     theta, since = 2.0, 0
     target = lower * SCALE
     for it in range(iterations):
-        if deadline is not None and time.perf_counter() >= deadline:
+        if stop[0] != 0:
             break
         cost, cheapest = pricing.arc_costs(price)
         m, lines = {}, {}
         for name, kind in kinds.items():
-            m[name], stops = pricing.best(kind, cost)
+            m[name], stops = pricing.best(kind, cost, stop=stop)
             lines[name] = stops
+        if any(v is None for v in m.values()):
+            break  # stopped inside a walk: these prices gave no bound
         total = int(price.sum()) + sum(m[t.name] for t in trains)
         if best_value is None or total < best_value:
             best_value, best_price, best_m = total, price.copy(), dict(m)

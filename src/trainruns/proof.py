@@ -353,7 +353,10 @@ def prove(compiled: CompiledBoard, run: Run, limits: Limits, deadline=None, prog
     # where the best routes fight over track, and its prices pick the routes to list;
     # the kinds' bests (and the lists above their floors) only when it has no answer
     pricing = Pricing(compiled)
-    joint = lagrangian_bound(compiled, lower=run.revenue, deadline=deadline, pricing=pricing)
+    # (a third of the time at most: the listing and the search need the rest)
+    joint = lagrangian_bound(compiled, lower=run.revenue, pricing=pricing,
+                             deadline=None if deadline is None else
+                             time.perf_counter() + (deadline - time.perf_counter()) / 3)
     bounds = None
     if joint is not None:
         run = tighten(run, joint.value)

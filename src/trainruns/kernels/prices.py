@@ -45,7 +45,7 @@ def walk_bounds(nbr_ptr, nbr, nbr_cost, stop_gain, stop_passable, visits):
 
 @nb.njit(cache=True, nogil=True)
 def best_priced_route(nbr_ptr, nbr, nbr_cost, stop_gain, stop_town, stop_passable, stop_own,
-                      visits, nontowns, cap, extra, floor, path):
+                      visits, nontowns, cap, extra, floor, path, stop):
     """The most a route can make, its stops' gains (at most ``cap``) plus ``extra`` less
     the prices of its stop-graph arcs, if above ``floor``; and its stops in ``path``.
 
@@ -53,7 +53,9 @@ def best_priced_route(nbr_ptr, nbr, nbr_cost, stop_gain, stop_town, stop_passabl
     + 1]]`` at the prices ``nbr_cost`` (never negative). A route has 2 to ``visits``
     distinct stops, at most ``nontowns`` of them not towns, at least one holding a
     token; every stop but its two ends is passable. Returns ``(value, length)``:
-    ``length`` 0 when no route makes more than ``floor`` (``value`` is ``floor`` then).
+    ``length`` 0 when no route makes more than ``floor`` (``value`` is ``floor`` then),
+    -1 when ``stop[0]`` (looked at every 4,096 lines, set by another thread) ended the
+    walk early: ``value`` is then no bound.
 
     The walk is cut where even the best walk of the stops left (``h`` below: revisits
     allowed, so never below a route's) cannot lift the line above the best so far."""
@@ -69,6 +71,7 @@ def best_priced_route(nbr_ptr, nbr, nbr_cost, stop_gain, stop_town, stop_passabl
     cost = np.zeros(visits + 1, dtype=np.int64)
     nts = np.zeros(visits + 1, dtype=np.int64)
     owns = np.zeros(visits + 1, dtype=np.int64)
+    walked = 0
     for s0 in range(n):
         cur[0] = s0
         on[s0] = True
@@ -111,6 +114,9 @@ def best_priced_route(nbr_ptr, nbr, nbr_cost, stop_gain, stop_town, stop_passabl
             owns[k + 1] = owns[k] + (1 if stop_own[u] else 0)
             k += 1
             it[k - 1] = nbr_ptr[u]
+            walked += 1
+            if (walked & 4095) == 0 and stop[0] != 0:
+                return best, -1
             if owns[k] > 0:
                 v = min(gain[k], cap) + extra - cost[k]
                 if v > best:
