@@ -1,9 +1,10 @@
 """The hard late-game family (trainruns.generate.hard_board): 10^4 to 10^8 routes.
 
 60 s per board (issue 20: the boards beyond the route cut are to be proven within
-60 s). ``measure`` times the route search's stages over the routes listed; the whole
-``solve`` (with the flow model and :mod:`trainruns.proof` past the route cut) is timed
-by pytest-benchmark and its answer kept beside them (``solve_revenue``,
+60 s; they are, by the prices on the track of :mod:`trainruns.lagrange`, README.md).
+``measure`` times the route search's stages over the routes listed; the whole
+``solve`` (with :mod:`trainruns.proof`, then the flow model if unproven, past the route
+cut) is timed by pytest-benchmark and its answer kept beside them (``solve_revenue``,
 ``solve_bound``, ``solve_proven``)."""
 
 import pytest

@@ -26,7 +26,7 @@ LAYERS = [
     (1.5, ("trainruns.search",)),
     (1, ("trainruns.position", "trainruns.compile", "trainruns.reach", "trainruns.cpsat_flow",
          "trainruns.value", "trainruns.enumeration", "trainruns.routeset", "trainruns.assignment",
-         "trainruns.describe", "trainruns.track", "trainruns.greedy", "trainruns.proof")),
+         "trainruns.describe", "trainruns.track", "trainruns.greedy", "trainruns.proof", "trainruns.lagrange")),
     (0, ("trainruns.kernels", "trainruns.board", "trainruns.errors", "trainruns.hexgrid", "trainruns.colors",
          "trainruns.schema", "trainruns.result", "trainruns.trains", "trainruns.geometry", "trainruns.cpsat",
          "trainruns.generate", "trainruns.progress", "trainruns.limits")),

@@ -22,10 +22,24 @@ than the kind's ``counts`` best stops plus every bonus (:func:`trainruns.value.s
 The sum of the ``B`` of the trains is itself an upper bound on the run, usually far
 below the stop-value bound.
 
+The same argument with prices on the track (:mod:`trainruns.lagrange`) is far
+stronger, and is what :func:`prove` uses whenever the board has track: with ``p`` the
+prices, ``M_t`` the most train ``t`` makes on a route less its price and ``L`` the
+joint bound, a train's route in a run above ``lower`` has its value less its price
+above ``lower - (L - M_t)`` (:func:`trainruns.lagrange.reduced_floors`). Those routes
+are listed by :func:`trainruns.kernels.prices.list_priced_routes` (a line is cut where
+its stops' gains less its track's price, plus the best the stops after it could add at
+these prices, cannot get above the floor) and the branch and bound searches them.
+Where the best routes fight over track that leaves a few thousand routes where the
+bound of the kinds' bests leaves millions (hard-60hex-s2: 88,000 against more than 6
+million).
+
 A weak ``lower`` lets many routes through. :func:`prove` therefore first asks for runs
 above a *target* between ``lower`` and the bound: a run found there is the best (the
 same argument, with the target in place of ``lower``); with none, the best earns at most
-the target, which becomes the bound, and the target steps down towards ``lower``.
+the target, which becomes the bound, and the target steps down towards ``lower``. A run
+found above the target by a first look at the routes raises the target to it, and the
+routes are listed again above it, fewer, for the rest of the search.
 """
 
 from __future__ import annotations
@@ -36,6 +50,7 @@ import numpy as np
 
 from .compile import CompiledBoard
 from .enumeration import join_parts
+from .lagrange import SCALE, Bound, Pricing, gains, lagrangian_bound, reduced_floors
 from .limits import Limits
 from .result import Run
 from .routeset import train_kinds
@@ -45,16 +60,6 @@ from .trains import UNLIMITED
 # high first, since the routes above a high target are few and listed fast (hard-60hex-s2
 # under load: the first target halfway down was not listed in 45 s)
 TARGET_SHARE = 0.7
-
-
-def gains(compiled: CompiledBoard):
-    """``(stop_gain, top_gain, extra)`` for the kernel: each stop's value (negatives as 0:
-    a train need not count them), the sums of the ``j`` best of them, every bonus."""
-    stop_gain = np.maximum(compiled.stop_value, 0).astype(np.int64)
-    top = np.sort(stop_gain)[::-1]
-    top_gain = np.concatenate([[0], np.cumsum(top)]).astype(np.int64)
-    extra = int(compiled.bonus_amount[compiled.bonus_amount > 0].sum())
-    return stop_gain, top_gain, extra
 
 
 def kind_bounds(compiled: CompiledBoard, known: dict | None = None, deadline=None) -> dict | None:
@@ -247,6 +252,74 @@ def routes_above(compiled: CompiledBoard, lower: int, bounds: dict, budget: int,
                     np.concatenate([values, lead_values]), True)
 
 
+def _priced_listing(pricing: Pricing, kind, price, floor: int, budget: int, deadline=None):
+    """The routes a train of ``kind`` may run whose gain less price (scaled) is above
+    ``floor``, as route-set arrays ``(ptr, stops, chains, split, bits)``; None when more
+    than ``budget`` bytes would hold them or ``deadline`` came first."""
+    from .kernels.prices import list_priced_routes, walk_bounds
+
+    c = pricing.compiled
+    visits = min(kind.visits, c.n_stops, UNLIMITED)
+    words = c.words
+    empty = (np.zeros(1, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64),
+             np.zeros((0, words), np.uint64))
+    if visits < 2:
+        return empty
+    cost, _ = pricing.arc_costs(price)
+    chain_price = pricing.chain_prices(price)
+    h = walk_bounds(pricing.nbr_ptr, pricing.nbr, cost, pricing.stop_gain, c.stop_passable, visits)
+    per_route = 8 * (1 + 2 * visits) + 8 * words
+    cap = max(1, int(budget // 2 // per_route))
+    ptr = np.zeros(cap + 1, np.int64)
+    stops = np.empty(cap * visits, np.int64)
+    chains = np.empty(cap * visits, np.int64)
+    bits = np.empty((cap, words), np.uint64)
+    stop = np.zeros(1, np.int64)
+    n = _on_thread(list_priced_routes, (
+        c.adj_ptr, c.chain_to, c.chain_bits, chain_price, pricing.chain_arc, h, pricing.stop_gain, c.stop_town,
+        c.stop_passable, c.stop_own, visits, min(kind.nontowns, c.n_stops), pricing.cap[kind.name],
+        pricing.extra, floor, ptr, stops, chains, bits, cap, stop), stop, deadline)
+    if n > cap or stop[0] != 0:
+        return None
+    end = ptr[n]
+    return ptr[:n + 1].copy(), stops[:end].copy(), chains[:end].copy(), np.zeros(n, np.int64), bits[:n].copy()
+
+
+def priced_routes(pricing: Pricing, bound: Bound, target: int, budget: int, deadline=None):
+    """The route set of every route that may be part of a run earning more than
+    ``target`` by the prices of ``bound`` (:func:`reduced_floors`), each valued only for
+    the kind it was listed for, and only where its value less its price passes that
+    kind's floor; None when they do not fit in ``budget`` bytes or ``deadline`` comes
+    first."""
+    from .enumeration import _value
+    from .routeset import RouteSet
+
+    c = pricing.compiled
+    board = c.board
+    kinds = pricing.kinds
+    names = [k.name for k in kinds]
+    floor = reduced_floors(bound, board.trains, target)
+    parts, left = [], budget
+    for k in kinds:
+        part = _priced_listing(pricing, k, bound.price, floor[k.name], left, deadline)
+        if part is None:
+            return None
+        parts.append(part)
+        left -= sum(a.nbytes for a in part)
+    ptr, stops, chains, split, bits = join_parts(parts, c.words)
+    values = _value(c, ptr, stops, kinds) if len(ptr) > 1 else np.zeros((0, len(kinds)), np.int64)
+    rows = np.concatenate([np.full(len(p[0]) - 1, i, np.int64) for i, p in enumerate(parts)])
+    # each route's price: its bits (one route never uses a bit twice) at the prices
+    price = np.zeros(len(rows), np.int64)
+    for a in range(0, len(rows), 8192):
+        unpacked = np.unpackbits(bits[a:a + 8192].view(np.uint8), axis=1, bitorder="little")
+        price[a:a + 8192] = unpacked[:, :pricing.n_bits] @ bound.price
+    for i, name in enumerate(names):
+        col = values[:, i]
+        col[(rows != i) | (col * SCALE - price <= floor[name])] = 0
+    return RouteSet(c, ptr, stops, chains, split, bits, names, values, True)
+
+
 def _keep_own_kind(values, rows, floor, names):
     """Each route earns only for the kind it was listed for, and only above that kind's
     floor (a route listed for two kinds is two rows: one candidate each)."""
@@ -255,13 +328,20 @@ def _keep_own_kind(values, rows, floor, names):
         col[(rows != k) | (col <= floor[name])] = 0
 
 
+# how much further below the bound each target is than the last, when the routes are
+# listed by their prices (hard-80hex-s2: halfway between the 10 of the first step and
+# a doubling, the second target is 942, not 932, and lists a quarter of the routes)
+PRICED_GROWTH = 1.5
+# branch-and-bound nodes of a first look over the routes of a target: a run found above
+# it lets the routes be listed again above that run, far fewer
+RELIST_NODES = 1 << 16
 # seconds the proof gets after a cut route set when the solve has no time limit
 PROOF_SECONDS = 60.0
 
 
 def prove(compiled: CompiledBoard, run: Run, limits: Limits, deadline=None, progress=None) -> Run:
-    """``run`` (the best found over a cut route set) with the bound of the kinds' best
-    routes, and proven best, or bettered, by the branch and bound over the routes that
+    """``run`` (the best found over a cut route set) with the joint bound of
+    :mod:`trainruns.lagrange` (or the bound of the kinds' best routes), and proven best, or bettered, by the branch and bound over the routes that
     may beat it, when those fit in the memory budget and the search ends by ``deadline``.
     Returns the better run with the lowest bound known."""
     from .assignment import assign_trains
@@ -269,20 +349,39 @@ def prove(compiled: CompiledBoard, run: Run, limits: Limits, deadline=None, prog
     board = compiled.board
     if board.route_model is not None or not compiled.complete or run.optimal:
         return run
-    known = {}
-    for r in run.routes:
-        known[r.train] = max(known.get(r.train, 0), r.revenue)
-    bounds = kind_bounds(compiled, known, deadline)
-    if bounds is None:
-        return run
-    run = tighten(run, run_bound(compiled, bounds))
+    # the joint bound of track prices (trainruns.lagrange): far below the kinds' bests
+    # where the best routes fight over track, and its prices pick the routes to list;
+    # the kinds' bests (and the lists above their floors) only when it has no answer
+    pricing = Pricing(compiled)
+    # (a third of the time at most: the listing and the search need the rest)
+    joint = lagrangian_bound(compiled, lower=run.revenue, pricing=pricing,
+                             deadline=None if deadline is None else
+                             time.perf_counter() + (deadline - time.perf_counter()) / 3)
+    bounds = None
+    if joint is not None:
+        run = tighten(run, joint.value)
+    else:
+        known = {}
+        for r in run.routes:
+            known[r.train] = max(known.get(r.train, 0), r.revenue)
+        bounds = kind_bounds(compiled, known, deadline)
+        if bounds is None:
+            return run
+        run = tighten(run, run_bound(compiled, bounds))
     if progress:
         progress.update("proof", best=run.revenue, bound=run.bound)
     # targets from high to low: above a high target few routes are left, and a search
     # that finds nothing there lowers the bound to the target
-    target = _next_target(run.revenue, run.bound)
+    # (with prices, the routes listed grow fast as the target drops: the targets step
+    # down from the bound, by a hundredth of it, then PRICED_GROWTH times as far each time)
+    step = max(1, run.bound // 100)
+    target = max(run.revenue, run.bound - step) if joint is not None else _next_target(run.revenue, run.bound)
+    relisted = False
     while not run.optimal and (deadline is None or time.perf_counter() < deadline):
-        routes = routes_above(compiled, target, bounds, limits.array_budget(), deadline)
+        if joint is not None:
+            routes = priced_routes(pricing, joint, target, limits.array_budget(), deadline)
+        else:
+            routes = routes_above(compiled, target, bounds, limits.array_budget(), deadline)
         if routes is None:
             # too many routes above the target for the memory budget: a higher one
             higher = target + (run.bound - target) // 2
@@ -290,8 +389,21 @@ def prove(compiled: CompiledBoard, run: Run, limits: Limits, deadline=None, prog
                 return run
             target = higher
             continue
-        found = assign_trains(routes, deadline=deadline, progress=progress, limits=limits, lower=target)
+        # a first look, cut at RELIST_NODES: a run above the target found then is kept
+        # and the routes listed again above it, fewer, before the search goes on
+        found = assign_trains(routes, deadline=deadline, progress=progress, limits=limits, lower=target,
+                              max_nodes=None if joint is None or relisted else RELIST_NODES)
+        if found.revenue > target and not found.optimal and not relisted and \
+                (deadline is None or time.perf_counter() < deadline):
+            found.candidates = run.candidates
+            run, target, relisted = tighten(found, run.bound), found.revenue, True
+            continue
+        if not found.optimal and found.revenue <= target and not relisted and \
+                (deadline is None or time.perf_counter() < deadline):
+            relisted = True  # nothing yet: the whole search over these routes
+            found = assign_trains(routes, deadline=deadline, progress=progress, limits=limits, lower=target)
         del routes
+        relisted = False
         if found.revenue > target:
             # a run above the target: every route of a run above it was listed, so the
             # best of them is the best run when the search finished
@@ -303,7 +415,11 @@ def prove(compiled: CompiledBoard, run: Run, limits: Limits, deadline=None, prog
         run = tighten(run, target)
         if progress:
             progress.update("proof", best=run.revenue, bound=run.bound)
-        target = _next_target(run.revenue, run.bound)
+        if joint is not None:
+            step = max(step + 1, int(step * PRICED_GROWTH))
+            target = max(run.revenue, run.bound - step)
+        else:
+            target = _next_target(run.revenue, run.bound)
     return run
 
 

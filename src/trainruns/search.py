@@ -43,6 +43,9 @@ AUTO_CPSAT_COLUMNS = 20_000
 # Seconds (at least; or as long as the enumeration took) for the flow model of
 # :mod:`trainruns.cpsat_flow` when the route set was cut without a time limit.
 FLOW_SECONDS = 20.0
+# with a time limit, the proof's share of the time left after the assignment over a cut
+# route set (the flow model gets the rest, or all of it when the proof ends early)
+PROOF_SHARE = 0.85
 
 
 def solve(source, time_limit: float | None = None, progress: Progress | None = None,
@@ -53,10 +56,11 @@ def solve(source, time_limit: float | None = None, progress: Progress | None = N
     With no time limit the answer is proven optimal, unless the board has more routes
     than the memory budget holds (or ``MAX_ROUTES``): then the best run over the routes
     listed (searched for at most ``INCOMPLETE_SECONDS`` or the enumeration's time) is
-    improved by the flow model (:mod:`trainruns.cpsat_flow`, which lists no routes), then
-    by :mod:`trainruns.proof` (each kind's best route bounds the run; the routes that may
-    beat the run are listed and searched, from high targets down, for ``PROOF_SECONDS``)
-    and comes with an upper bound, proven when either proves it. With a limit, the
+    improved by :mod:`trainruns.proof` (prices on the track bound the run, as in
+    :mod:`trainruns.lagrange`; the routes that may beat the run are listed and searched,
+    from high targets down, for ``PROOF_SECONDS``), then, unless proven, by the flow model
+    (:mod:`trainruns.cpsat_flow`, which lists no routes) and comes with an upper bound,
+    proven when either proves it. With a limit, the
     best run found when time runs out is returned with ``optimal=False`` and an upper
     bound in ``bound``.
 
@@ -152,11 +156,11 @@ def _search(board, compiled, quick, limits, progress, engine):
         if deadline is None:
             flow_seconds = max(FLOW_SECONDS, now - t0)
         else:
-            # the assignment over the cut set, the flow model and the proof of
-            # :mod:`trainruns.proof` share the time left: a quarter (at most
-            # INCOMPLETE_SECONDS), up to half of it, the rest
+            # the assignment over the cut set, the proof of :mod:`trainruns.proof` and
+            # the flow model share the time left: a quarter (at most INCOMPLETE_SECONDS),
+            # then PROOF_SHARE of the rest, then the rest
             left = deadline - now
-            flow_deadline, deadline = now + left / 2, now + min(INCOMPLETE_SECONDS, left / 4)
+            flow_deadline, deadline = deadline, now + min(INCOMPLETE_SECONDS, left / 4)
     if not routes.complete and deadline is None:
         # more routes than memory holds: no proof is possible, so the assignment over the
         # routes listed gets bounded effort, not an open-ended search
@@ -175,22 +179,24 @@ def _search(board, compiled, quick, limits, progress, engine):
         # the quick run may be the answer: it reports the search's work
         quick.candidates, quick.nodes = run.candidates, run.nodes
     del routes  # (the flow model lists no routes: their memory is the model's now)
-    if (flow_deadline is not None or flow_seconds is not None) and not run.optimal:
-        from .cpsat_flow import improve
+    if flow_deadline is None and flow_seconds is None:
+        return _final(run, quick, compiled, time.perf_counter() - t0)
+    from .cpsat_flow import improve
+    from .proof import PROOF_SECONDS, prove
 
-        if flow_seconds is not None:
-            flow_deadline = time.perf_counter() + flow_seconds
-        start = run if quick is None or run.revenue >= quick.revenue else tighten(quick, run.bound)
-        run = improve(compiled, start, deadline=flow_deadline, memory=limits.array_budget(), progress=progress)
-    if flow_deadline is not None or flow_seconds is not None:
-        # the routes that may beat the best run found, listed and searched (or the bound
-        # of each train at its kind's best route, when they are too many)
-        from .proof import PROOF_SECONDS, prove
-
-        if quick is not None and quick.revenue > run.revenue:
-            run = tighten(quick, run.bound)
-        proof_deadline = limits.deadline if limits.deadline is not None else time.perf_counter() + PROOF_SECONDS
-        run = prove(compiled, run, limits, deadline=proof_deadline, progress=progress)
+    # the routes that may beat the best run found, listed by the track prices of
+    # :mod:`trainruns.lagrange` and searched: first, since it proves the boards the flow
+    # model does not; the flow model gets the time left (PROOF_SHARE of it to the proof)
+    if quick is not None and quick.revenue > run.revenue:
+        run = tighten(quick, run.bound)
+    if limits.deadline is not None:
+        proof_deadline = time.perf_counter() + PROOF_SHARE * max(0.0, limits.deadline - time.perf_counter())
+    else:
+        proof_deadline = time.perf_counter() + PROOF_SECONDS
+    run = prove(compiled, run, limits, deadline=proof_deadline, progress=progress)
+    if not run.optimal:
+        flow_deadline = limits.deadline if limits.deadline is not None else time.perf_counter() + flow_seconds
+        run = improve(compiled, run, deadline=flow_deadline, memory=limits.array_budget(), progress=progress)
     return _final(run, quick, compiled, time.perf_counter() - t0)
 
 
