@@ -47,7 +47,9 @@ class OperatingRound(StepsRound):
 
 
 class TrackStep(CorporationStep):
-    """Phase 2 (5.2): lay tiles and buy tokens, in any order, then pass."""
+    """Phase 2 (5.2): lay tiles and buy tokens, in any order, then pass; a yellow tile
+    in a city is followed by its token (5.2.6.8), and a company without a running route
+    does not pass while it can buy a token that makes one (5.2.2)."""
 
     def __init__(self, game, corp, turn):
         super().__init__(game, corp)
@@ -59,19 +61,32 @@ class TrackStep(CorporationStep):
 
     def _moves(self):
         r = self.game.rules
-        out = [{"type": "lay_tile", "corporation": self.corp.id, "hex": m["hex"], "tile": m["tile"],
-                "rotation": m["rotation"]} for m in r.tile_lays(self.corp, self.turn)]
+        owed = r.owed_token(self.corp, self.turn)
+        places = [m for m in r.token_places(self.corp, self.turn) if owed is None or m["hex"] == owed]
+        out = [] if owed else [{"type": "lay_tile", "corporation": self.corp.id, "hex": m["hex"], "tile": m["tile"],
+                                "rotation": m["rotation"]} for m in r.tile_lays(self.corp, self.turn)]
         out += [{"type": "place_token", "corporation": self.corp.id, "hex": m["hex"], "stop": 0, "kind": m["kind"]}
-                for m in r.token_places(self.corp, self.turn)]
+                for m in places]
         return out
 
+    def _may_pass(self) -> bool:
+        r = self.game.rules
+        return r.owed_token(self.corp, self.turn) is None and not r.route_token_owed(self.corp, self.turn)
+
     def actions(self):
-        return self._moves() + [self.pass_action()]
+        return self._moves() + ([self.pass_action()] if self._may_pass() else [])
 
     def process(self, a):
         self.check_entity(a)
         r = self.game.rules
+        owed = r.owed_token(self.corp, self.turn)
+        if owed and a["type"] != "place_token":
+            raise Refusal("token.owed", f"{self.corp.id} laid a yellow tile in the city {owed}: it must buy a token "
+                                        "there now (5.2.6.8)")
         if a["type"] == "pass":
+            if not self._may_pass():
+                raise Refusal("track.running-route", f"{self.corp.id} has no running route and must buy a token in a "
+                                                     "city its track reaches (5.2.2)")
             self.done = True
             return a
         if a["type"] == "lay_tile":
@@ -85,6 +100,8 @@ class TrackStep(CorporationStep):
                                            "track kept (5.2.6.5), cost (5.2.3), limits (5.2.4.3)")
         if a["type"] == "place_token":
             for m in r.token_places(self.corp, self.turn):
+                if owed and m["hex"] != owed:
+                    continue
                 if m["hex"] == a["hex"] and a.get("stop", 0) == 0 and m["kind"] == a.get("kind", m["kind"]):
                     r.place_token(self.corp, m, self.turn)
                     self.enter()
