@@ -69,12 +69,14 @@ class OperatingRules:
     def size_of(name: str) -> int:
         return int("".join(ch for ch in name if ch.isdigit()))
 
-    def trim_trains(self, c):
+    def trim_trains(self, c, bought=None):
         """Over the limit (a lower limit, 5.3.5; a purchase at the limit, 5.3.7): the
         surplus goes to the pool without compensation, smallest first (a reading: the
-        rules do not say which)."""
+        rules do not say which), never the train ``bought`` at the limit: 5.3.7 gives up
+        the extra trains "to make room for the new trains"."""
         while len([t for t in c.trains if t["status"] != "retired"]) > self.train_limit(c):
-            t = min((t for t in c.trains if t["status"] != "retired"), key=lambda t: (t["size"], t["train"]))
+            t = min((t for t in c.trains if t["status"] != "retired" and t is not bought),
+                    key=lambda t: (t["size"], t["train"]))
             c.trains.remove(t)
             self.state.market_trains.append(t["train"])
             self.state.event("surplus_train", corporation=c.id, train=t["train"])
@@ -460,12 +462,13 @@ class OperatingRules:
             s.pay(f"corp:{c.id}", f"corp:{o.id}", price)
             status = "used"
         size = self.size_of(a["train"])
-        c.trains.append({"train": a["train"], "size": size, "status": status})
+        bought = {"train": a["train"], "size": size, "status": status}
+        c.trains.append(bought)
         s.event("train", corporation=c.id, train=a["train"], source=src, price=price)
         if src == "bank":
             self.state.title_state["trains_bought"] = True   # 5.3.5: mergers from the first 2-train
             self.new_phase(size)
-        self.trim_trains(c)
+        self.trim_trains(c, bought)
 
     # --- 5.3.4 funding a forced purchase ----------------------------------------------
 
