@@ -95,3 +95,33 @@ def test_with_no_token_to_buy_the_company_may_pass_5_2_2():
     st, turn = track_step(g, c)
     assert not r.has_running_route(c)
     assert st.done or any(a["type"] == "pass" for a in st.actions())
+
+
+def rights_case(own, other, trains=("2MX",)):
+    """PRR with ``trains``, its tokens ``own`` and NYC's ``other`` ((hex, slot, type)), the
+    cities E5 and G5 joined by yellow track (E5: slot 0 a Station, slot 1 a Rail Yard)."""
+    g, r, s, c = home_at_e5(cash=300)
+    s.tiles = yellow_track(g, "E5", "F4", "G5")
+    c.trains = [train(t) for t in trains]
+    c.extra["sites"] = [{"hex": h, "slot": j, "type": k} for h, j, k in own]
+    c.tokens = [(h, 0) for h, _j, _k in own]
+    o = company(g, "NYC", 100, "P1")
+    o.extra["sites"] = [{"hex": h, "slot": j, "type": k} for h, j, k in other]
+    o.tokens = [(h, 0) for h, _j, _k in other]
+    return r, c
+
+
+def test_a_track_right_is_offered_only_when_it_enhances_the_run_5_5_1():
+    # a 2S and a 2MX share the one track E5-G5: without a right the 2MX runs its own
+    # Rail Yard in E5 and Station in G5; NYC's Station in E5 would let the 2S run instead
+    # and bind it there (5.6.5) for $10 less (5.2.7.5), so the right is not offered
+    r, c = rights_case([("E5", 1, "yard"), ("G5", 0, "station")], [("E5", 0, "station")], ("2S", "2MX"))
+    with_right = dict(r.position(c.id), track_rights=[{"hex": "E5", "stop": 0, "slot": 0}])
+    assert best_run(with_right)[0] < best_run(r.position(c.id))[0]      # the route core's own values
+    assert r.right_places(c) == []
+    # its own Stations in E5 and G5 give the 2MX no mixed run; NYC's Rail Yard in E5
+    # makes one: the right raises the run (5.6.2.3, 5.6.3)
+    r, c = rights_case([("E5", 0, "station"), ("G5", 0, "station")], [("E5", 1, "yard")])
+    with_right = dict(r.position(c.id), track_rights=[{"hex": "E5", "stop": 0, "slot": 1}])
+    assert best_run(with_right)[0] > best_run(r.position(c.id))[0]
+    assert [(m["hex"], m["slot"], m["owner"]) for m in r.right_places(c)] == [("E5", 1, "NYC")]

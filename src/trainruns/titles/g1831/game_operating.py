@@ -322,7 +322,11 @@ class OperatingRules:
         round at the price of a new one, paid to their owners (who cannot refuse, 5.5.4),
         from its cash (5.5.5); not in receivership (5.4.7). Offered only where a train
         can run to it: every right bought must be used by a run (5.6.5), so a right is
-        listed when the best run with it (and the rights already bought) uses them all."""
+        listed when the best run with it (and the rights already bought) uses them all;
+        and only one that enhances the run (5.5.1 "To enhance its route"): that run earns
+        more than the best without it. (A right that lowers the run would bind its
+        train to the rented token, 5.6.5, while an audit of the same routes counts the
+        company's own token there instead: the replayed revenue would differ.)"""
         if c.extra["receivership"] or not self.runnable(c) or not c.extra["sites"]:
             return []
         have = c.extra.setdefault("rights", [])
@@ -332,7 +336,7 @@ class OperatingRules:
         laid = self.laid()
         types = {t["train"][len(str(t["size"])):] for t in c.trains}
         usable = {"station"} if types <= {"S"} else {"yard"} if types <= {"YD"} else set(TYPES)
-        out, tried = [], 0
+        out, tried, base = [], 0, None
         for o in self.state.corporations:
             if o is c or o.cell is None:
                 continue
@@ -354,7 +358,10 @@ class OperatingRules:
                 if found is None:
                     continue   # the route core: no run uses every right (5.6.5)
                 revenue, routes = found
-                if routes and revenue > 0:
+                if base is None:
+                    without = run_with_rights(self.position(c.id))
+                    base = without[0] if without else 0
+                if routes and revenue > base:
                     out.append({"hex": h, "slot": site["slot"], "kind": kind, "owner": o.id, "cost": cost})
         return out
 
