@@ -69,12 +69,14 @@ class OperatingRules:
     def size_of(name: str) -> int:
         return int("".join(ch for ch in name if ch.isdigit()))
 
-    def trim_trains(self, c):
+    def trim_trains(self, c, bought=None):
         """Over the limit (a lower limit, 5.3.5; a purchase at the limit, 5.3.7): the
         surplus goes to the pool without compensation, smallest first (a reading: the
-        rules do not say which)."""
+        rules do not say which), never the train ``bought`` at the limit: 5.3.7 gives up
+        the extra trains "to make room for the new trains"."""
         while len([t for t in c.trains if t["status"] != "retired"]) > self.train_limit(c):
-            t = min((t for t in c.trains if t["status"] != "retired"), key=lambda t: (t["size"], t["train"]))
+            t = min((t for t in c.trains if t["status"] != "retired" and t is not bought),
+                    key=lambda t: (t["size"], t["train"]))
             c.trains.remove(t)
             self.state.market_trains.append(t["train"])
             self.state.event("surplus_train", corporation=c.id, train=t["train"])
@@ -128,6 +130,7 @@ class OperatingRules:
         if c.extra["receivership"]:
             # 5.4.10: yellow to make its minimum route; with the route, yellow or green
             colors = [x for x in ("yellow", "green") if x in colors] if self.route_met(c) else ["yellow"]
+        kinds = lambda: self.token_kinds(c)   # noqa: E731 (asked only for a city lay)
         used = {}
         for t in self.state.tiles:
             used[t["tile"]] = used.get(t["tile"], 0) + 1
@@ -139,8 +142,67 @@ class OperatingRules:
             m["cost"] = self.map.cost(m["hex"], m["upgrade"], self.rules["terrain_cost"])
             if not c.extra["receivership"] and m["cost"] > c.cash:
                 continue
+            if self.lay_owes_token(c, m) and not self._owed_token_possible(c, m, turn, kinds):
+                continue   # 5.2.6.8: no yellow city tile without the token it obliges
             out.append(m)
         return out
+
+    def lay_owes_token(self, c, m) -> bool:
+        """5.2.6.8: "If a corporation lays an initial tile (yellow) in a city site, it must
+        also purchase a token for that site" (a city where it has a token already, its
+        home city among them (5.2.5), owes none)."""
+        return (not m["upgrade"] and self.map.is_city(m["hex"])
+                and not any(x["hex"] == m["hex"] for x in c.extra["sites"]))
+
+    def _owed_token_possible(self, c, m, turn, kinds) -> bool:
+        """Whether the token 5.2.6.8 asks for ``m`` can be bought with it: a site of a type
+        the company may place on the new tile, its supply, the turn's token limit
+        (5.2.4.3) and the cash for tile and token (in receivership both go on the debt)."""
+        if turn["tokens"] >= self.lay_limit(c)["tokens"]:
+            return False
+        types = self.map.sites(m["hex"], dict(self.laid(), **{m["hex"]: (m["tile"], m["rotation"])}))
+        taken = self.taken_sites()
+        for kind in kinds():
+            free = any(t == kind and (m["hex"], i) not in taken for i, t in enumerate(types))
+            if free and self.tokens_left(c, kind) > 0 and (
+                    c.extra["receivership"] or m["cost"] + self.token_cost(kind) <= c.cash):
+                return True
+        return False
+
+    def owed_token(self, c, turn):
+        """5.2.6.8: the city of this turn's yellow tile whose token is still to be bought
+        (the only moves listed until it is), or None; it lapses when no token can be
+        placed there after all (the lay was listed only when one could, so a rare case:
+        docs/gaps.md)."""
+        h = turn.get("owed_token")
+        if h is None or any(x["hex"] == h for x in c.extra["sites"]):
+            return None
+        return h if any(m["hex"] == h for m in self.token_places(c, turn)) else None
+
+    def has_running_route(self, c) -> bool:
+        """5.2.2: "a corporation that is active must have a running route: a route that
+        connects one of its Rail Yards or Stations to another": two of its token cities
+        joined by track it may trace (5.2.4.1's reach from one of them, not through a
+        city full of other corporations' tokens)."""
+        hexes = list(dict.fromkeys(x["hex"] for x in c.extra["sites"]))
+        for h in hexes[:-1]:
+            pos = self.position(c.id, trains=[])
+            pos.pop("track_rights", None)
+            pos["tokens"] = [t for t in pos["tokens"] if t["corporation"] != c.id or t["hex"] == h]
+            _, reached = board_and_reach(pos)
+            if any((o, 0) in reached.stops for o in hexes if o != h):
+                return True
+        return False
+
+    def route_token_owed(self, c, turn) -> bool:
+        """5.2.2: a company without a running route may not end its track phase while it
+        can buy a token in a city its track reaches (which makes one). Which tiles would
+        make a route is the president's plan, so lays stay optional (docs/gaps.md); a
+        company in receivership follows 5.4.10 instead."""
+        if c.extra["receivership"] or not c.extra["sites"]:
+            return False
+        mine = {x["hex"] for x in c.extra["sites"]}
+        return any(m["hex"] not in mine for m in self.token_places(c, turn)) and not self.has_running_route(c)
 
     def lay_tile(self, c, m, turn):
         s = self.state
@@ -150,6 +212,8 @@ class OperatingRules:
             s.pay(f"corp:{c.id}", "bank", m["cost"])
         s.tiles = [t for t in s.tiles if t["hex"] != m["hex"]]
         s.tiles.append({"hex": m["hex"], "tile": m["tile"], "rotation": m["rotation"]})
+        if self.lay_owes_token(c, m):
+            turn["owed_token"] = m["hex"]   # 5.2.6.8: its token is bought next
         turn["tiles"] += 1
         turn["hexes"].append(m["hex"])
         if self.map.is_city(m["hex"]):
@@ -166,13 +230,9 @@ class OperatingRules:
         (5.2.7.6); the company's supply (1.9); up to 3 per phase (5.2.4.3)."""
         if turn["tokens"] >= self.lay_limit(c)["tokens"] or not c.extra["sites"]:
             return []
-        kinds = TYPES
-        if c.extra["receivership"]:
-            # 5.4.10: tokens only while it lacks its minimum route, of the types its
-            # smallest train runs to, on debt; none once the bank has run out (5.4.15)
-            if self.state.bank.broken or self.route_met(c):
-                return []
-            kinds = tuple(k for k in TYPES if any(k in self.runs_to(t) for t in self.route_need(c)[1]))
+        kinds = self.token_kinds(c)
+        if not kinds:
+            return []
         board, reached = board_and_reach(self.position(c.id, trains=[]))
         laid = self.laid()
         taken = self.taken_sites()
@@ -195,6 +255,16 @@ class OperatingRules:
                     out.append({"hex": hex_id, "stop": 0, "kind": kind, "slot": free[0],
                                 "cost": self.token_cost(kind)})
         return out
+
+    def token_kinds(self, c) -> tuple:
+        """The token types the company may buy: both; in receivership (5.4.10) only while
+        it lacks its minimum route, of the types its smallest train runs to, on debt, and
+        none once the bank has run out (5.4.15)."""
+        if not c.extra["receivership"]:
+            return TYPES
+        if self.state.bank.broken or self.route_met(c):
+            return ()
+        return tuple(k for k in TYPES if any(k in self.runs_to(t) for t in self.route_need(c)[1]))
 
     def taken_sites(self) -> set:
         return {(x["hex"], x["slot"]) for c in self.state.corporations for x in c.extra["sites"]}
@@ -252,7 +322,11 @@ class OperatingRules:
         round at the price of a new one, paid to their owners (who cannot refuse, 5.5.4),
         from its cash (5.5.5); not in receivership (5.4.7). Offered only where a train
         can run to it: every right bought must be used by a run (5.6.5), so a right is
-        listed when the best run with it (and the rights already bought) uses them all."""
+        listed when the best run with it (and the rights already bought) uses them all;
+        and only one that enhances the run (5.5.1 "To enhance its route"): that run earns
+        more than the best without it. (A right that lowers the run would bind its
+        train to the rented token, 5.6.5, while an audit of the same routes counts the
+        company's own token there instead: the replayed revenue would differ.)"""
         if c.extra["receivership"] or not self.runnable(c) or not c.extra["sites"]:
             return []
         have = c.extra.setdefault("rights", [])
@@ -262,7 +336,7 @@ class OperatingRules:
         laid = self.laid()
         types = {t["train"][len(str(t["size"])):] for t in c.trains}
         usable = {"station"} if types <= {"S"} else {"yard"} if types <= {"YD"} else set(TYPES)
-        out, tried = [], 0
+        out, tried, base = [], 0, None
         for o in self.state.corporations:
             if o is c or o.cell is None:
                 continue
@@ -284,7 +358,10 @@ class OperatingRules:
                 if found is None:
                     continue   # the route core: no run uses every right (5.6.5)
                 revenue, routes = found
-                if routes and revenue > 0:
+                if base is None:
+                    without = run_with_rights(self.position(c.id))
+                    base = without[0] if without else 0
+                if routes and revenue > base:
                     out.append({"hex": h, "slot": site["slot"], "kind": kind, "owner": o.id, "cost": cost})
         return out
 
@@ -392,12 +469,13 @@ class OperatingRules:
             s.pay(f"corp:{c.id}", f"corp:{o.id}", price)
             status = "used"
         size = self.size_of(a["train"])
-        c.trains.append({"train": a["train"], "size": size, "status": status})
+        bought = {"train": a["train"], "size": size, "status": status}
+        c.trains.append(bought)
         s.event("train", corporation=c.id, train=a["train"], source=src, price=price)
         if src == "bank":
             self.state.title_state["trains_bought"] = True   # 5.3.5: mergers from the first 2-train
             self.new_phase(size)
-        self.trim_trains(c)
+        self.trim_trains(c, bought)
 
     # --- 5.3.4 funding a forced purchase ----------------------------------------------
 

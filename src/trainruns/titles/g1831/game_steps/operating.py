@@ -47,7 +47,10 @@ class OperatingRound(StepsRound):
 
 
 class TrackStep(TurnStep):
-    """Phase 2 (5.2): lay tiles and buy tokens, in any order, then pass."""
+    """Phase 2 (5.2): lay tiles and buy tokens, in any order, then pass; a yellow tile
+    in a city is followed by its token (5.2.6.8), a company without a running route
+    does not pass while it can buy a token that makes one (5.2.2), and one in
+    receivership builds toward its minimum route (5.4.10)."""
 
     def enter(self):
         if not self._moves():
@@ -55,17 +58,25 @@ class TrackStep(TurnStep):
 
     def _moves(self):
         r = self.game.rules
-        out = [{"type": "lay_tile", "corporation": self.corp.id, "hex": m["hex"], "tile": m["tile"],
-                "rotation": m["rotation"]} for m in r.tile_lays(self.corp, self.turn)]
+        owed = r.owed_token(self.corp, self.turn)
+        places = [m for m in r.token_places(self.corp, self.turn) if owed is None or m["hex"] == owed]
+        out = [] if owed else [{"type": "lay_tile", "corporation": self.corp.id, "hex": m["hex"], "tile": m["tile"],
+                                "rotation": m["rotation"]} for m in r.tile_lays(self.corp, self.turn)]
         out += [{"type": "place_token", "corporation": self.corp.id, "hex": m["hex"], "stop": 0, "kind": m["kind"]}
-                for m in r.token_places(self.corp, self.turn)]
+                for m in places]
         return out
 
     def _may_pass(self, moves) -> bool:
-        """5.4.10: not while a company in receivership must still build toward its
-        minimum route (:meth:`must_build`: with no lay or token left to list, or none
-        able to make the route, it may pass; 5.4.15: always once the bank has run out)."""
-        return not moves or not self.game.rules.must_build(self.corp, self.turn)
+        """5.2.6.8: not while the token of this turn's yellow city tile is owed; 5.2.2:
+        not while a company without a running route can buy a token that makes one
+        (:meth:`route_token_owed`); 5.4.10: not while a company in receivership must
+        still build toward its minimum route (:meth:`must_build`: with no lay or token
+        left to list, or none able to make the route, it may pass; 5.4.15: always once
+        the bank has run out)."""
+        r = self.game.rules
+        return not moves or (r.owed_token(self.corp, self.turn) is None
+                             and not r.route_token_owed(self.corp, self.turn)
+                             and not r.must_build(self.corp, self.turn))
 
     def actions(self):
         moves = self._moves()
@@ -74,8 +85,15 @@ class TrackStep(TurnStep):
     def process(self, a):
         self.check_entity(a)
         r = self.game.rules
+        owed = r.owed_token(self.corp, self.turn)
+        if owed and a["type"] != "place_token":
+            raise Refusal("token.owed", f"{self.corp.id} laid a yellow tile in the city {owed}: it must buy a token "
+                                        "there now (5.2.6.8)")
         if a["type"] == "pass":
             if not self._may_pass(self._moves()):
+                if r.route_token_owed(self.corp, self.turn):
+                    raise Refusal("track.running-route", f"{self.corp.id} has no running route and must buy a "
+                                                         "token in a city its track reaches (5.2.2)")
                 raise Refusal("5.4.10", f"{self.corp.id} is in receivership without its minimum route (5.4.9) and "
                                         "must lay yellow track and buy tokens toward it on debt, within the "
                                         "phase's limits (5.4.10, 5.2.4.3)")
@@ -92,6 +110,8 @@ class TrackStep(TurnStep):
                                            "track kept (5.2.6.5), cost (5.2.3), limits (5.2.4.3)")
         if a["type"] == "place_token":
             for m in r.token_places(self.corp, self.turn):
+                if owed and m["hex"] != owed:
+                    continue
                 if m["hex"] == a["hex"] and a.get("stop", 0) == 0 and m["kind"] == a.get("kind", m["kind"]):
                     r.place_token(self.corp, m, self.turn)
                     self.enter()
