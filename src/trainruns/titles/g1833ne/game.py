@@ -22,6 +22,7 @@ from ...errors import InputError, InputWarning
 from ...game.ids import Ids
 from ...game.report import PlayerReport
 from ...game.action import SCHEMA
+from ...game.steps.consent import ACCEPT
 from ...game.market import Market
 from ...game.round import after_operating_round
 from ...game.state import Corporation, Player, Private, State, corp_key, player_key
@@ -42,7 +43,7 @@ OWN_ACTIONS = {
     "issue_shares": {"corporation": (_STR, True), "count": (_INT, True)},
     "redeem_shares": {"corporation": (_STR, True), "count": (_INT, True)},
     "buy_ferry": {"corporation": (_STR, True), "ferry": (_STR, True)},
-    "accept": {"player": (_STR, True)},
+    "accept": ACCEPT,
 }
 for _k, _v in OWN_ACTIONS.items():
     SCHEMA.setdefault(_k, _v)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from ...errors import InputError
 from ...game.errors import Refusal
 from ...game.state import corp_key
+from ...game.steps.consent import make_offer, was_declined
 from ...game.steps.routes import declared_run
 from ...hexgrid import opposite
 from ...game import core as game_moves   # the game's one adapter to the route core
@@ -449,19 +450,12 @@ class OperatingRules:
     # --- deals ----------------------------------------------------------------------------
 
     def offer(self, party, offer, on_accept):
-        """A deal the other party answers (game_steps/consent.py)."""
-        from .game_steps.consent import Offer
-
-        self.game.round.push(Offer(self.game, party, offer, on_accept))
-
-    def declined(self, offer):
-        """A declined offer is not made again in the same turn (so a turn always ends)."""
-        if self.turn is not None:
-            self.turn.setdefault("declined", []).append(
-                (offer.get("offer"), offer.get("private") or offer.get("from")))
+        """A deal the other party answers (game/steps/consent.py)."""
+        make_offer(self.game, party, offer, on_accept, self.turn)
 
     def _was_declined(self, kind, what) -> bool:
-        return self.turn is not None and (kind, what) in self.turn.get("declined", [])
+        """A declined offer is not made again in the same turn (so a turn always ends)."""
+        return was_declined(self.turn, kind, what)
 
     # --- the extras of a corporation's turn ------------------------------------------------
 

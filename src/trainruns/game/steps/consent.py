@@ -1,0 +1,63 @@
+"""A deal between two parties (GAME-CONTRACT.md "Deals between two parties"): one party
+proposes (1833NE: a corporation's offer for a private held by a player it is not
+presided by, "List of private companies"; 1833NE and 1831 5.3.2/5.3.4: a train of
+another corporation with another president, "at any mutually agreed price"), and the
+other party answers ``accept`` or declines with ``pass`` (1831 5.3.4: "The President is
+not forced to accept any offers"); nothing is hidden.
+
+A declined offer is kept in the turn's record and not made again in the same turn, so
+a turn always ends (:func:`was_declined`). The record is keyed by what is offered
+(``offer``: "private" or "train") and by the private or the selling corporation."""
+
+from __future__ import annotations
+
+from ..errors import Refusal
+from ..round import Step
+
+# the answer's action shape (GAME-CONTRACT.md "the title's own action types"); a title
+# with deals adds it to game/action.py's SCHEMA
+ACCEPT = {"player": ("a string", True)}
+
+
+class Offer(Step):
+    def __init__(self, game, party: str, offer: dict, on_accept, turn: dict | None):
+        super().__init__(game)
+        self.party = party          # the player who answers
+        self.offer = offer          # what is offered, shown in the listing
+        self.on_accept = on_accept
+        self.turn = turn            # the proposer's turn record, where a decline is kept
+
+    def active(self):
+        return {"player": self.party}
+
+    def actions(self):
+        return [dict(self.offer, type="accept", player=self.party), {"type": "pass", "player": self.party}]
+
+    def process(self, a):
+        if a.get("player") != self.party or a["type"] not in ("accept", "pass"):
+            raise Refusal("deal.answer", f"{self.party} accepts or declines the offer {self.offer}")
+        if a["type"] == "accept":
+            self.on_accept()
+        else:
+            self.state.event("offer_declined", **{k: v for k, v in self.offer.items() if k != "type"})
+            declined(self.turn, self.offer)
+        self.done = True
+        return a
+
+
+def make_offer(game, party: str, offer: dict, on_accept, turn: dict | None):
+    """Put ``offer`` to ``party`` before the proposer's turn goes on; ``on_accept`` makes
+    the deal when the party accepts."""
+    game.round.push(Offer(game, party, offer, on_accept, turn))
+
+
+def declined(turn: dict | None, offer: dict):
+    """Keep a declined offer in the turn's record (not made again this turn)."""
+    if turn is not None:
+        turn.setdefault("declined", []).append((offer.get("offer"), offer.get("private") or offer.get("from")))
+
+
+def was_declined(turn: dict | None, kind: str, what: str) -> bool:
+    """Whether an offer of ``kind`` for ``what`` (a private, or the selling corporation
+    of a train) was declined this turn."""
+    return turn is not None and (kind, what) in turn.get("declined", [])
