@@ -70,7 +70,9 @@ def test_deal_between_two_presidents_listed_with_its_price_range_5_3_2_and_5_3_4
     with pytest.raises(Refusal):
         st.process({"type": "buy_train", "corporation": "PRR", "from": "NYC", "train": "3S", "price": 0})
     b_cash = b.cash
+    g.round.queue.insert(0, st)
     st.process({"type": "buy_train", "corporation": "PRR", "from": "NYC", "train": "3S", "price": 57})
+    g.round.queue[0].process({"type": "accept", "player": "P1"})   # NYC's president agrees (5.3.2)
     assert a.cash == 200 - 57 and b.cash == b_cash + 57 and s.money() == money
     assert [t["train"] for t in b.trains] == ["3S"]
     # 5.3.2: a train from another corporation is USED: it does not run this round

@@ -15,9 +15,11 @@ from __future__ import annotations
 import random
 
 from ...errors import InputError
+from ...game.action import SCHEMA
 from ...game.ids import Ids
 from ...game.report import PlayerReport
 from ...game.state import Corporation, Player, State, player_key
+from ...game.steps.consent import ACCEPT
 from ..tiled import load_data
 from . import game_certs as certs
 from .game_config import PACKAGE, Config
@@ -31,6 +33,10 @@ from .trains import game_phases
 VARIANTS = {"extended": "3.1 the extended game (a larger bank)",
             "short": "7.1 the shorter game (larger merger and takeover bonuses)"}
 CARDS = ("first_stock_option", "government_intervention")
+
+# 1831's own action type (docs/game-1831.md): the seller's president's answer to a train
+# deal (5.3.2, 5.3.4; game/steps/consent.py)
+SCHEMA.setdefault("accept", ACCEPT)
 
 
 class Rules(Ids, PlayerReport, StockRules, OperatingRules, MergerRules):

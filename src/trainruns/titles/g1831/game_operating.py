@@ -7,6 +7,7 @@ from ...errors import InputError
 from ...game.action import free_amount, within
 from ...game.errors import Refusal
 from ...game.state import player_key
+from ...game.steps.consent import make_offer, was_declined
 from . import game_certs as certs
 from .game_certs import is_preferred, shares_of
 from .game_map import audit_run, best_run, board_and_reach, most_run_to, run_with_rights
@@ -398,18 +399,22 @@ class OperatingRules:
                  "price": self.pool_price(name)} for name in dict.fromkeys(self.state.market_trains)]
         return out
 
-    def train_deals(self, c) -> list[dict]:
-        """5.3.2: a train from another corporation, at the price its president and the
-        buyer's agree (between two presidents the logged action is the deal both agreed;
-        one president may deal with himself): 5.3.4 "at least $1 and no more than the real
-        cost (as printed on the train), and ... fully funded by the corporation's cash"
-        (DIGEST 4.6: the same bounds when the purchase is not forced). Never a retired
-        train (5.3.2), never from a corporation in receivership (5.4.4)."""
+    def train_deals(self, c, turn=None) -> list[dict]:
+        """5.3.2: a train from another corporation, "at any mutually agreed price": the
+        buyer's president proposes a price and, when the seller has another president,
+        that president accepts or declines it (:meth:`offer_train`; one president may deal
+        with himself); 5.3.4 "at least $1 and no more than the real cost (as printed on
+        the train), and ... fully funded by the corporation's cash" (DIGEST 4.6: the same
+        bounds when the purchase is not forced). A seller whose president declined is not
+        asked again this turn (game/steps/consent.py). Never a retired train (5.3.2),
+        never from a corporation in receivership (5.4.4)."""
         out = []
         if c.cash < 1:
             return out
         for o in self.state.corporations:
             if o is c or o.cell is None or o.closed or not o.extra["active"] or o.extra["receivership"]:
+                continue
+            if was_declined(turn, "train", o.id):
                 continue
             for name in dict.fromkeys(t["train"] for t in o.trains if t["status"] != "retired"):
                 most = min(self.config.price(self.size_of(name)), c.cash)
@@ -436,16 +441,37 @@ class OperatingRules:
         else:
             out = [x for x in shop if x["price"] <= c.cash]
         if not (turn or {}).get("own_sold"):
-            out += self.train_deals(c)
+            out += self.train_deals(c, turn)
         return out
 
-    def buy_train(self, c, a, listed, turn=None):
-        s = self.state
+    def train_price(self, c, a, listed) -> int:
+        """The price of buying ``a`` as ``listed``: the bank's or the pool's (5.3.2), or
+        the one proposed for a deal, $1 to face value within the buyer's cash (5.3.4)."""
         price = a.get("price", listed["price"])
         if not within(listed["price"], price):
             raise Refusal("train.price", f"the {a['train']} from {a['from']} costs {listed['price']} here: from "
                                          f"another corporation an agreed $1 to its face value within {c.id}'s "
                                          "cash (5.3.4), from the bank or the pool its price (5.3.2)")
+        return price
+
+    def offer_train(self, c, a, listed, turn, on_accept) -> bool:
+        """5.3.2 "at any mutually agreed price", 5.3.4 "The President is not forced to
+        accept any offers": a train of a corporation with another president is an offer
+        that president answers (``accept`` or ``pass``); ``on_accept`` buys it. False
+        when no answer is needed (the same president, or the bank or the pool)."""
+        src = a["from"]
+        seller = None if src in ("bank", "market") else self.state.corp[src].president
+        if seller is None or seller == c.president:
+            return False
+        price = self.train_price(c, a, listed)
+        make_offer(self.game, self.state.corp[src].president,
+                   {"offer": "train", "corporation": c.id, "from": src, "train": a["train"], "price": price},
+                   on_accept, turn)
+        return True
+
+    def buy_train(self, c, a, listed, turn=None):
+        s = self.state
+        price = self.train_price(c, a, listed)
         if price > c.cash:
             if turn is not None:
                 turn["own_sold"] = True

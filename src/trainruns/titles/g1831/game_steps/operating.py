@@ -127,10 +127,13 @@ class TrainStep(TurnStep):
     company's cash cannot pay goes through 5.3.4's steps (deals with other
     corporations' presidents, which the president may decline by buying from the bank
     or the pool, or by passing when they are the only trains there are, 5.3.3); end of
-    phase: interest (5.3.9)."""
+    phase: interest (5.3.9). A deal with a corporation of another president is an offer
+    that president accepts or declines (5.3.2 "at any mutually agreed price", 5.3.4 "The
+    President is not forced to accept any offers"; game/steps/consent.py)."""
 
     def enter(self):
-        if not self.game.rules.train_buys(self.corp, self.turn):
+        # also called again once another president has answered an offer (5.3.4)
+        if self.corp.closed or self.corp.cell is None or not self.game.rules.train_buys(self.corp, self.turn):
             self._finish()
 
     def _finish(self):
@@ -166,7 +169,12 @@ class TrainStep(TurnStep):
         src = r.corporation_id(a["from"]) or a["from"]
         for x in buys:
             if x["from"] == src and x["train"] == a["train"]:
-                r.buy_train(self.corp, dict(a, **{"from": src}), x, self.turn)
+                a = dict(a, **{"from": src})
+                # 5.3.2, 5.3.4: another president answers first; the step goes on after
+                # the answer (enter)
+                if r.offer_train(self.corp, a, x, self.turn, lambda: r.buy_train(self.corp, a, x, self.turn)):
+                    return a
+                r.buy_train(self.corp, a, x, self.turn)
                 if self.corp.closed or self.corp.cell is None or not r.train_buys(self.corp, self.turn):
                     self._finish()
                 return dict(a, **{"from": src, "price": a.get("price", x["price"])})
