@@ -63,14 +63,28 @@ def _on_processes(fn, items, workers, tick, warm):
     if FORK and warm is not None:
         warm()
     chunks = _chunks(len(items), workers)
-    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork" if FORK else "spawn"))
+    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork" if FORK else "spawn"),
+                               initializer=_worker_start)
     try:
         futures = {pool.submit(_run_chunk, fn, items[a:b]): i for i, (a, b) in enumerate(chunks)}
         return _gather(((futures[f], f.result()) for f in as_completed(futures)), chunks, len(items), tick)
     except BrokenProcessPool as e:
         raise SweepError(f"a worker process died ({e})") from None
+    except BaseException:
+        # Ctrl-C, or a job's error: stop the workers now, not after the jobs queued to them
+        for process in multiprocessing.active_children():
+            process.terminate()
+        raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _worker_start():
+    """A local worker leaves Ctrl-C (sent to the terminal's whole process group) to
+    the command, which stops the workers and says so once."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _on_dask(fn, items, scheduler, tick):
