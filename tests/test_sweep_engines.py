@@ -6,6 +6,7 @@ the wrong place, a job lost or run twice, a worker that computed with other data
 
 import glob
 import os
+import sys
 
 import pytest
 
@@ -89,3 +90,30 @@ def test_a_local_worker_that_dies_is_reported_not_hung():
     # os._exit ends the worker process at once, as the kernel's out-of-memory killer would
     with pytest.raises(SweepError, match="a worker process died"):
         run_all(os._exit, [3, 4, 5], workers=2)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="process groups and pgrep of Linux")
+def test_ctrl_c_stops_the_command_and_its_local_workers():
+    """Ctrl-C reaches the terminal's whole process group: the command says so once
+    (exit 130, as in-process) and no worker is left running or printing."""
+    import signal
+    import subprocess
+    import time
+
+    game = [sys.executable, "-m", "trainruns", "play", "selfplay", "1832", "--players", "4", "--games", "6",
+            "--workers", "2", "--quiet"]
+    p = subprocess.Popen(game, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, cwd=ROOT, env=dict(os.environ, TRAINRUNS_DAEMON="0"))
+    try:
+        # wait until both workers are forked (and busy with the six games, minutes of work)
+        while len(subprocess.run(["pgrep", "-P", str(p.pid)], capture_output=True, text=True).stdout.split()) < 2:
+            assert p.poll() is None, p.stderr.read()
+            time.sleep(0.1)
+        os.killpg(p.pid, signal.SIGINT)
+        out, err = p.communicate(timeout=120)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+    assert p.returncode == 130 and out == ""
+    assert err.splitlines() == ["trainruns: interrupted"]
+    assert subprocess.run(["pgrep", "-g", str(p.pid)], capture_output=True, text=True).stdout.split() == []
