@@ -7,9 +7,6 @@ in an operating round ([10], [5.9]), the deals listed with their price ranges ([
 import json
 import os
 
-import pytest
-
-from trainruns.game.errors import Refusal
 from trainruns.game.game import Game
 from trainruns.game.state import corp_key, player_key
 from trainruns.game.steps.buy_train import BuyTrainStep
@@ -17,30 +14,8 @@ from trainruns.game.steps.protect import ProtectStep
 from trainruns.game.steps.stock import StockTurn
 from trainruns.titles.g1832.game_steps.rounds import OperatingRound, StockRound
 
-NAMES = ["A", "B", "C", "D", "E", "F", "G"]
+from _1832 import NAMES, new, refused, start
 
-
-def new(n):
-    return Game("1832", NAMES[:n], 1)
-
-
-def refused(game, action, rule):
-    with pytest.raises(Refusal) as e:
-        game.act(action)
-    assert e.value.rule == rule
-
-
-def start(g, cid, president, par=100, shares=None):
-    """A company started on a prepared state (money to the bank, [5.3])."""
-    r, s = g.rules, g.state
-    c = s.corp[cid]
-    for name in {president, *(shares or {})}:
-        s.player[name].cash += 10_000
-        s.bank.cash -= 10_000
-    r.start_corporation(c, president, par)
-    for name, n in (shares or {}).items():
-        r.buy_shares(c, name, "ipo", n, par)
-    return c
 
 
 def stock_round(g, first):

@@ -11,46 +11,7 @@ from trainruns.game.game import Game
 from trainruns.game.steps.buy_train import BuyTrainStep
 from trainruns.game.state import corp_key, player_key
 
-NAMES = ["A", "B", "C", "D", "E", "F", "G"]
-
-
-def new(n=4, variants=()):
-    return Game("1832", NAMES[:n], 1, list(variants))
-
-
-def refused(game, action, rule):
-    with pytest.raises(Refusal) as e:
-        game.act(action)
-    assert e.value.rule == rule
-    return e.value
-
-
-def buy_all_privates(g, cog_par=100):
-    """Each player in turn buys the cheapest private; P7's buyer sets CoG's par."""
-    while g.to_json()["round"]["kind"] == "private_auction":
-        active = g.active()["player"]
-        listed = g.actions()
-        if listed[0]["type"] == "par":
-            g.act({"type": "par", "player": active, "corporation": "CG", "price": cog_par})
-            continue
-        buy = next(a for a in listed if a["type"] == "buy_private")
-        g.act(buy)
-
-
-def start(g, cid, president, par=100, shares=None):
-    """A company started on a prepared state: the president's certificate and more
-    shares bought at par (money to the bank, [5.3])."""
-    r, s = g.rules, g.state
-    c = s.corp[cid]
-    s.player[president].cash += 10_000
-    s.bank.cash -= 10_000
-    r.start_corporation(c, president, par)
-    for name, n in (shares or {}).items():
-        s.player[name].cash += 10_000
-        s.bank.cash -= 10_000
-        r.buy_shares(c, name, "ipo", n, par)
-    return c
-
+from _1832 import NAMES, buy_all_privates, new, refused, start
 
 # --- [3] setup, Table 2 -------------------------------------------------------------------
 

@@ -6,20 +6,14 @@ from trainruns.game.state import player_key
 from trainruns.game.steps.buy_train import BuyTrainStep
 from trainruns.titles.g1832.game_steps.rounds import OperatingRound
 
+import _1832
+
 NAMES = ["A", "B", "C", "D"]
 
 
 def start(g, cid, president, par=100, shares=None):
-    r, s = g.rules, g.state
-    c = s.corp[cid]
-    for name in {president, *(shares or {})}:
-        s.pay(player_key(name), "bank", 0)
-        s.player[name].cash += 2_000
-        s.bank.cash -= 2_000
-    r.start_corporation(c, president, par)
-    for name, n in (shares or {}).items():
-        r.buy_shares(c, name, "ipo", n, par)
-    return c
+    """A company started with $2,000 for each buyer (these tests' budgets)."""
+    return _1832.start(g, cid, president, par, shares, cash=2_000)
 
 
 def move(g, c, cell):

@@ -70,6 +70,15 @@ def _open_sides(cell, have):
     return [e for e, (dx, dy) in enumerate(_FLAT) if (cell[0] + dx, cell[1] + dy) in have]
 
 
+def _track_hex(rng, hid, sides, dense):
+    """A hex ``hid`` with track and no stop (the paths of :func:`_track_paths`)."""
+    paths, junctions = _track_paths(rng, sides, dense)
+    h = {"id": hid, "stops": [], "paths": paths}
+    if junctions:
+        h["junctions"] = junctions
+    return h
+
+
 def _track_paths(rng, sides, dense):
     """Paths of a hex with no stop joining its track ``sides`` so that every side is
     used. ``dense``: brown-style, several lines per side (switches at the hex sides) or
@@ -142,11 +151,7 @@ def random_board(seed, n_hexes=40, trains=("4", "3"), city_share=0.3, town_share
             hexes.append({"id": hid, "stops": [{"kind": "town", "value": rng.choice([10, 20, 30])}],
                           "paths": [[e, "s0"] for e in rng.sample(sides, k)]})
         else:
-            paths, junctions = _track_paths(rng, sides, dense)
-            h = {"id": hid, "stops": [], "paths": paths}
-            if junctions:
-                h["junctions"] = junctions
-            hexes.append(h)
+            hexes.append(_track_hex(rng, hid, sides, dense))
     tokens = []
     if not cities:  # always give the corporation somewhere to run from
         for h in hexes:
@@ -251,11 +256,7 @@ def board_1831(seed, n_hexes=48, own_tokens=None, rights=True):
             hexes.append(h)
             cities.append(hid)
         else:
-            paths, junctions = _track_paths(rng, sides, True)
-            h = {"id": hid, "stops": [], "paths": paths}
-            if junctions:
-                h["junctions"] = junctions
-            hexes.append(h)
+            hexes.append(_track_hex(rng, hid, sides, True))
     types = {h["id"]: h["stops"][0]["slot_types"] for h in hexes if h["stops"]}
     group = {h["id"]: h.get("part_of", h["id"]) for h in hexes if h["stops"]}
     taken, tokens, held = set(), [], set()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..errors import InputError
 
-_STR, _INT, _LIST, _ANY = "a string", "an integer", "a list", "anything"
+_STR, _INT, _LIST, _BOOL, _ANY = "a string", "an integer", "a list", "true or false", "anything"
 
 # type -> {field: (kind, required)}
 SCHEMA = {
@@ -31,7 +31,9 @@ SCHEMA = {
                  "rotation": (_INT, True)},
     "place_token": {"corporation": (_STR, True), "hex": (_STR, True), "stop": (_INT, False),
                     "kind": (_STR, False)},
-    "run_routes": {"corporation": (_STR, True), "routes": (_ANY, True)},
+    # a logged run may say what the search proved when it was made (log.py: recorded_proof)
+    "run_routes": {"corporation": (_STR, True), "routes": (_ANY, True), "proven": (_BOOL, False),
+                   "bound": (_INT, False)},
     "dividend": {"corporation": (_STR, True), "kind": (_STR, True)},
     "buy_train": {"corporation": (_STR, True), "from": (_STR, True), "train": (_STR, True),
                   "price": (_INT, False), "trade_in": (_STR, False)},
@@ -65,6 +67,8 @@ def _is(value, kind):
         return isinstance(value, int) and not isinstance(value, bool)
     if kind is _LIST:
         return isinstance(value, list)
+    if kind is _BOOL:
+        return isinstance(value, bool)
     return True
 
 

@@ -15,7 +15,7 @@ from ..errors import InputError
 from ..titles import TITLES
 from .action import validate
 from .errors import Refusal
-from .log import effective, new_log, read_log
+from .log import effective, new_log, read_log, recorded_proof
 
 def rules_class(title: str, where="title"):
     """The title's game engine: the ``Rules`` class of its package's ``game`` module
@@ -56,7 +56,7 @@ class Game:
     def _replay(self, entries: list, where: str):
         for i, a in enumerate(effective(entries)):
             try:
-                self._apply(a, f"{where}: actions[{i}]")
+                self._apply(a, f"{where}: actions[{i}]", replaying=True)
             except Refusal as r:
                 raise InputError(f"the log's decision {i} is illegal: {r.rule}: {r.message}",
                                  f"{where}: actions") from None
@@ -84,7 +84,11 @@ class Game:
         self._apply(a, where)
         self.entries.append(self.applied[-1])
 
-    def _apply(self, action: dict, where: str):
+    def _apply(self, action: dict, where: str, replaying: bool = False):
+        """One decision: the current step processes it and says how the log records it.
+        A replayed run keeps the proof its log recorded (:func:`.log.recorded_proof`); a
+        run new to the game keeps only what its own search proved. A run's proof, when
+        there is one, is in the state's events too (``run``)."""
         a = validate(action, where)
         self.rules.check_ids(a, where)
         if self.finished:
@@ -97,7 +101,17 @@ class Game:
         except Refusal:
             self.state.events = before
             raise
-        self.applied.append(recorded or a)
+        recorded = recorded or a
+        if replaying:
+            try:
+                recorded = recorded_proof(a, recorded, where)
+            except InputError:
+                self.state.events = before
+                raise
+        if recorded.get("type") == "run_routes" and "proven" in recorded:
+            self.state.event("run", corporation=recorded["corporation"], revenue=recorded.get("revenue"),
+                             proven=recorded["proven"], bound=recorded["bound"])
+        self.applied.append(recorded)
         self._advance()
 
     def _advance(self):

@@ -5,6 +5,10 @@ a game is the log replayed from the title's setup (deterministic: randomness, if
 needs any, comes from ``seed`` only). ``undo`` is an entry of the log too: it takes back
 the last decision still standing, so the game after ``log + undo`` is the game of the
 log without that decision (:func:`effective`).
+
+A run made by a bounded search records what the search proved (``"proven"``, and
+``"bound"``, an upper bound on the best revenue); a replay audits the logged routes
+instead of searching again, so it takes that proof from the log (:func:`recorded_proof`).
 """
 
 from __future__ import annotations
@@ -56,3 +60,21 @@ def effective(actions: list) -> list:
         else:
             out.append(a)
     return out
+
+
+def recorded_proof(logged: dict, recorded: dict, where: str) -> dict:
+    """The record of a replayed ``run_routes``: the step's own (``recorded``), with the
+    proof the log recorded for it (``proven``, ``bound``) when the step, auditing a
+    declared run, proved nothing itself, so that the replayed game is the game that was
+    logged (GAME-CONTRACT.md guarantee 9). A proof that cannot be the search's (one
+    field without the other, a bound below the run's revenue, a proven run whose bound
+    is not its revenue) is bad input."""
+    if recorded.get("type") != "run_routes" or "proven" in recorded or "proven" not in logged and "bound" not in logged:
+        return recorded
+    if "proven" not in logged or "bound" not in logged:
+        raise InputError("a run's proof needs both 'proven' and 'bound'", where)
+    proven, bound, revenue = logged["proven"], logged["bound"], recorded.get("revenue", 0)
+    if bound < revenue or (proven and bound != revenue):
+        raise InputError(f"the run earns {revenue}: its bound {bound} must be at least that, and equal to it "
+                         f"when proven (proven: {str(proven).lower()})", where)
+    return dict(recorded, proven=proven, bound=bound)

@@ -21,7 +21,7 @@ import threading
 
 from ..colors import corporation_color, text_color_on, train_color
 from ..errors import InputError
-from ..load import load_position
+from ..load import load_engine_position
 from . import game_engine as engine
 from . import picture
 
@@ -115,7 +115,7 @@ class GameMode:
             st = engine.state(self.game)
             corp = self.map_corporation(st)
             position = engine.position(self.game, corp)
-            board = load_position(position)
+            board = load_engine_position(position)
             drawn = {k: v for k, v in position.items() if k not in ("corporation", "trains")}
             key = hashlib.sha256(json.dumps(drawn, sort_keys=True).encode()).hexdigest()[:16]
             hexes = {hid: [{"kind": s.kind, "value": s.value, "slots": s.slots, "tokens": list(s.tokens),
@@ -145,7 +145,7 @@ class GameMode:
         look = self._look()
         position = engine.position(self.game, look["corporation"])
         variant = dict(position, tiles=list(position.get("tiles", [])) + [lay])
-        return picture.neighbourhood(load_position(variant), hex_id)
+        return picture.neighbourhood(load_engine_position(variant), hex_id)
 
     def svg(self, version, what="board"):
         """The map of ``version`` without a run (``board``: drawn again only when the map

@@ -5,16 +5,12 @@ The title pays and moves the share price."""
 from __future__ import annotations
 
 from ..errors import Refusal
-from .operating import CorporationStep
+from .operating import TurnStep
 
 KINDS = ("payout", "half", "withhold")
 
 
-class DividendStep(CorporationStep):
-    def __init__(self, game, corp, turn):
-        super().__init__(game, corp)
-        self.turn = turn
-
+class DividendStep(TurnStep):
     def enter(self):
         if not self.turn.get("revenue"):
             self.game.rules.pay_dividend(self.corp, 0, "withhold")

@@ -1,5 +1,6 @@
 """What every step of a corporation's operating turn shares: who acts and the check
-that the action names the operating corporation."""
+that the action names the operating corporation; the steps that read or write the
+turn's record share it (:class:`TurnStep`)."""
 
 from __future__ import annotations
 
@@ -22,3 +23,13 @@ class CorporationStep(Step):
 
     def pass_action(self):
         return {"type": "pass", "corporation": self.corp.id}
+
+
+class TurnStep(CorporationStep):
+    """A step that reads or writes the corporation's turn record ``turn`` (one dict for
+    all its steps this turn: what it laid and bought, the run's revenue the dividend
+    pays)."""
+
+    def __init__(self, game, corp, turn):
+        super().__init__(game, corp)
+        self.turn = turn

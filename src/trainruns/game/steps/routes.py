@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ...errors import InputError
 from ..errors import Refusal
-from .operating import CorporationStep
+from .operating import TurnStep
 
 
 def declared_run(routes: list, audit_run, cite: str = "") -> tuple[int, int | None, list[dict]]:
@@ -26,10 +26,8 @@ def declared_run(routes: list, audit_run, cite: str = "") -> tuple[int, int | No
     return declared, best, [{"train": r["train"], "stops": list(r["stops"])} for r in routes]
 
 
-class RoutesStep(CorporationStep):
-    def __init__(self, game, corp, turn):
-        super().__init__(game, corp)
-        self.turn = turn   # the corporation's turn record: revenue goes there
+class RoutesStep(TurnStep):
+    """The run; its revenue goes to the turn record for the dividend."""
 
     def enter(self):
         if not self.corp.trains:

@@ -537,6 +537,38 @@ class OperatingRules:
                 return True
         return False
 
+    def must_build(self, c, turn) -> bool:
+        """5.4.10: a company in receivership without its minimum route (5.4.9) "must lay
+        track and purchase tokens (subject to the limitations of 5.2.4.2 & 5.2.4.3)", on
+        debt; 5.4.15: not once the bank has run out. So its track phase may not end
+        while a lay or a token it lists (yellow lays, tokens of its train's types:
+        :meth:`tile_lays`, :meth:`token_places`) is left and the route can still be made.
+
+        5.4.10 asks the lays and tokens "to make the route": when none can make it this
+        phase, nothing is required and the company may pass. That is certain when its
+        token cities of the types its train runs to, plus one per token it may still
+        buy this phase (5.2.4.2-3's limit, its supply of those types, 1.9), are fewer
+        than the route's count, or when a type the route needs (a mixed train: one
+        Station and one Rail Yard, 5.4.9) is neither held nor buyable. Short of that the
+        company keeps building; the phase's limits end it in any case."""
+        if not c.extra["receivership"] or self.state.bank.broken or self.route_met(c):
+            return False
+        k, kinds = self.route_need(c)
+        room = max(0, self.lay_limit(c)["tokens"] - turn["tokens"])
+        for kind in kinds:   # two smallest trains of one size: either route will do (route_met)
+            runs = self.runs_to(kind)
+            mine = [x for x in c.extra["sites"] if x["type"] in runs]
+            # the types the route needs: the train's one type; a mixed train's route of
+            # two or more tokens one Station and one Rail Yard (5.4.9)
+            needs = set(runs) if len(runs) == 1 or k > 1 else set()
+            missing = needs - {x["type"] for x in mine}
+            if len(missing) > room or any(self.tokens_left(c, t) <= 0 for t in missing):
+                continue
+            buyable = min(room, sum(max(0, self.tokens_left(c, t)) for t in runs))
+            if len({x["hex"] for x in mine}) + buyable >= k:
+                return True
+        return False
+
     def enter_receivership(self, c):
         """5.4: the marker moves one left (5.4.5); interest from the next OR (5.4.1.2)."""
         if c.extra["receivership"]:

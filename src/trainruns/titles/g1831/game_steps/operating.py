@@ -9,7 +9,7 @@ from __future__ import annotations
 from ....game.action import free_amount, within
 from ....game.errors import Refusal
 from ....game.round import Step, StepsRound
-from ....game.steps.operating import CorporationStep
+from ....game.steps.operating import TurnStep
 
 
 class OperatingRound(StepsRound):
@@ -46,12 +46,8 @@ class OperatingRound(StepsRound):
         return False
 
 
-class TrackStep(CorporationStep):
+class TrackStep(TurnStep):
     """Phase 2 (5.2): lay tiles and buy tokens, in any order, then pass."""
-
-    def __init__(self, game, corp, turn):
-        super().__init__(game, corp)
-        self.turn = turn
 
     def enter(self):
         if not self._moves():
@@ -65,13 +61,24 @@ class TrackStep(CorporationStep):
                 for m in r.token_places(self.corp, self.turn)]
         return out
 
+    def _may_pass(self, moves) -> bool:
+        """5.4.10: not while a company in receivership must still build toward its
+        minimum route (:meth:`must_build`: with no lay or token left to list, or none
+        able to make the route, it may pass; 5.4.15: always once the bank has run out)."""
+        return not moves or not self.game.rules.must_build(self.corp, self.turn)
+
     def actions(self):
-        return self._moves() + [self.pass_action()]
+        moves = self._moves()
+        return moves + [self.pass_action()] if self._may_pass(moves) else moves
 
     def process(self, a):
         self.check_entity(a)
         r = self.game.rules
         if a["type"] == "pass":
+            if not self._may_pass(self._moves()):
+                raise Refusal("5.4.10", f"{self.corp.id} is in receivership without its minimum route (5.4.9) and "
+                                        "must lay yellow track and buy tokens toward it on debt, within the "
+                                        "phase's limits (5.4.10, 5.2.4.3)")
             self.done = True
             return a
         if a["type"] == "lay_tile":
@@ -95,16 +102,12 @@ class TrackStep(CorporationStep):
         raise Refusal("turn.phase", f"{self.corp.id} lays track and buys tokens now, or passes (5.2)")
 
 
-class TrainStep(CorporationStep):
+class TrainStep(TurnStep):
     """Phase 3 (5.3): buy trains; one is required (5.3.1): a forced purchase the
     company's cash cannot pay goes through 5.3.4's steps (deals with other
     corporations' presidents, which the president may decline by buying from the bank
     or the pool, or by passing when they are the only trains there are, 5.3.3); end of
     phase: interest (5.3.9)."""
-
-    def __init__(self, game, corp, turn):
-        super().__init__(game, corp)
-        self.turn = turn
 
     def enter(self):
         if not self.game.rules.train_buys(self.corp, self.turn):
@@ -169,12 +172,8 @@ class TrainStep(CorporationStep):
                                      "lowest size first (5.3.8), from its cash (5.3), never a retired train (5.3.2)")
 
 
-class RightsStep(CorporationStep):
+class RightsStep(TurnStep):
     """Phase 5 (5.5): rent other corporations' tokens for this round, or pass."""
-
-    def __init__(self, game, corp, turn):
-        super().__init__(game, corp)
-        self.turn = turn
 
     def enter(self):
         if self.corp.cell is None or not self.game.rules.right_places(self.corp):
@@ -203,12 +202,8 @@ class RightsStep(CorporationStep):
                                         "receivership (5.4.7)")
 
 
-class RunStep(CorporationStep):
+class RunStep(TurnStep):
     """Phase 6 (5.6): run trains; with no train able to run, DID NOT RUN (5.7.1)."""
-
-    def __init__(self, game, corp, turn):
-        super().__init__(game, corp)
-        self.turn = turn
 
     def enter(self):
         if self.corp.cell is None or not self.game.rules.runnable(self.corp):
@@ -234,12 +229,8 @@ class RunStep(CorporationStep):
 KINDS = ("hold", "preferred", "split", "all", "all200")
 
 
-class DividendStep(CorporationStep):
+class DividendStep(TurnStep):
     """Phases 7 and 8 (5.7, 5.8): dispose of the run's money, move the marker."""
-
-    def __init__(self, game, corp, turn):
-        super().__init__(game, corp)
-        self.turn = turn
 
     def enter(self):
         r = self.game.rules
@@ -271,13 +262,9 @@ class DividendStep(CorporationStep):
         return a
 
 
-class MergerStep(CorporationStep):
+class MergerStep(TurnStep):
     """Phases 9, 10 and 11 (5.9, 5.10, 5.11): one merger or takeover announcement, or
     pass; then the bond revenue and the debt (no decision)."""
-
-    def __init__(self, game, corp, turn):
-        super().__init__(game, corp)
-        self.turn = turn
 
     def enter(self):
         if self.corp.cell is None or not self.game.rules.merger_targets(self.corp):

@@ -1,0 +1,48 @@
+"""Shared helpers of the 1832 game tests: a new game, a refusal with its rule id, the
+private sales played out, and a company started on a prepared state."""
+
+import pytest
+
+from trainruns.game.errors import Refusal
+from trainruns.game.game import Game
+
+NAMES = ["A", "B", "C", "D", "E", "F", "G"]
+
+
+def new(n=4, variants=()):
+    return Game("1832", NAMES[:n], 1, list(variants))
+
+
+def refused(game, action, rule):
+    """The action is refused by ``rule``; the refusal is returned for its message."""
+    with pytest.raises(Refusal) as e:
+        game.act(action)
+    assert e.value.rule == rule
+    return e.value
+
+
+def buy_all_privates(g, cog_par=100):
+    """Each player in turn buys the cheapest private; P7's buyer sets CoG's par."""
+    while g.to_json()["round"]["kind"] == "private_auction":
+        active = g.active()["player"]
+        listed = g.actions()
+        if listed[0]["type"] == "par":
+            g.act({"type": "par", "player": active, "corporation": "CG", "price": cog_par})
+            continue
+        buy = next(a for a in listed if a["type"] == "buy_private")
+        g.act(buy)
+
+
+def start(g, cid, president, par=100, shares=None, cash=10_000):
+    """A company started on a prepared state: each buyer first gets ``cash`` from the
+    bank (the total stays the same), then the president's certificate and the other
+    shares are bought at par (money to the bank, [5.3])."""
+    r, s = g.rules, g.state
+    c = s.corp[cid]
+    for name in {president, *(shares or {})}:
+        s.player[name].cash += cash
+        s.bank.cash -= cash
+    r.start_corporation(c, president, par)
+    for name, n in (shares or {}).items():
+        r.buy_shares(c, name, "ipo", n, par)
+    return c
