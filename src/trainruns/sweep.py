@@ -17,7 +17,7 @@ Dask and trainruns, loading the kernels) before its first job, where 1,000 posit
 of a few milliseconds each take about 3.5 s of CPU in all. They are plain processes
 (``concurrent.futures``), not a local Dask cluster: measured on those 1,000 positions,
 Dask's scheduler, nannies and worker event loops cost 0.4 s of CPU to import and
-15-30% more CPU than the jobs themselves, a standard process pool about 3%. Workers on
+15-30% more CPU than the jobs themselves, a standard process pool 1-19% (docs/cluster.md). Workers on
 a Dask cluster load what they need at their first job, once per worker process.
 
 Dask (``dask.distributed``) is the engine for more than one machine: one API from a
