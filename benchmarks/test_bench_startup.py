@@ -208,24 +208,57 @@ def thousand():
     shutil.rmtree(folder, ignore_errors=True)
 
 
+def _cpu():
+    """CPU seconds (user + system) of this process and its finished children: the
+    local cluster's workers are children, counted once they have closed."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
 def test_bench_sweep(benchmark, thousand):
-    """`trainruns bench` of SWEEP_N positions serially, then on a local Dask cluster of
-    2 workers (cluster start included); the rows must agree."""
-    from trainruns.commands.bench import bench_job, collect
-    from trainruns.sweep import run_all
+    """`trainruns bench` of SWEEP_N positions serially, on 2 local worker processes
+    (`--workers 2`) and on a local Dask cluster of 2 workers (reached by its address,
+    as `--scheduler` reaches one; cluster start and close included), back to back,
+    BENCH_SWEEP_ROUNDS times in turn; the rows must agree. Wall and CPU (user + system,
+    workers included) side by side, with the load average: on a shared machine the
+    kernel's autogroup scheduler gives each terminal session one fair share of the
+    cores however many processes it runs, so while other sessions are busy 2 workers
+    cannot get more CPU than 1 process, and CPU seconds are what the sweep costs."""
+    from trainruns.commands.bench import bench_job, bench_warm, collect
+    from trainruns.sweep import local_cluster, run_all
 
     jobs = [(f, None) for f in collect([thousand])]
-    serial = {}
+    bench_warm()  # the kernels, loaded before any clock starts (every way loads them once)
+    rounds = int(os.environ.get("BENCH_SWEEP_ROUNDS", "1"))
+    times = {"serial": [], "workers_2": [], "dask_2_workers": []}
+    load = [round(os.getloadavg()[0], 1)]
+    same = True
+    key = lambda rows: [(r.path, r.revenue, r.optimal, r.bound, r.candidates) for r in rows]  # noqa: E731
 
-    def run_serial():
-        serial["rows"] = run_all(bench_job, jobs)
+    def timed(name, run):
+        c, t = _cpu(), time.perf_counter()
+        rows = run()
+        times[name].append((time.perf_counter() - t, _cpu() - c))
+        return rows
 
-    benchmark.pedantic(run_serial, rounds=1, iterations=1)
-    t = time.perf_counter()
-    rows = run_all(bench_job, jobs, workers=2)
-    dask_s = time.perf_counter() - t
-    same = [(r.path, r.revenue, r.optimal, r.bound, r.candidates) for r in rows] == \
-        [(r.path, r.revenue, r.optimal, r.bound, r.candidates) for r in serial["rows"]]
-    own = benchmark.stats.stats.median
-    benchmark.extra_info.update({"positions": len(jobs), "serial_s": round(own, 2), "dask_2_workers_s": round(dask_s, 2),
-                                 "speedup": round(own / dask_s, 2), "same_rows": same})
+    def on_dask():
+        cluster = local_cluster(2, warm=bench_warm)
+        try:
+            return run_all(bench_job, jobs, scheduler=cluster.scheduler_address)
+        finally:
+            cluster.close()
+
+    for i in range(rounds):
+        serial = lambda: timed("serial", lambda: run_all(bench_job, jobs))  # noqa: E731
+        reference = benchmark.pedantic(serial, rounds=1, iterations=1) if i == 0 else serial()
+        same = same and key(timed("workers_2", lambda: run_all(bench_job, jobs, workers=2, warm=bench_warm))) == \
+            key(reference)
+        same = same and key(timed("dask_2_workers", on_dask)) == key(reference)
+        load.append(round(os.getloadavg()[0], 1))
+    info = {"positions": len(jobs), "rounds": rounds}
+    for name, xs in times.items():
+        info[f"{name}_s"] = round(statistics.median(x[0] for x in xs), 2)
+        info[f"{name}_cpu_s"] = round(statistics.median(x[1] for x in xs), 2)
+    info.update({"load_average": load, "same_rows": same})
+    benchmark.extra_info.update(info)
+    print("\nsweep of", len(jobs), "positions:", json.dumps(info))

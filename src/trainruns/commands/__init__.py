@@ -82,7 +82,7 @@ def add_scale_out(parser):
     """``--workers N`` and ``--scheduler ADDRESS`` (trainruns.sweep; docs/cluster.md)."""
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--workers", type=workers_count, default=1, metavar="N",
-                       help="run on N local worker processes (a local Dask cluster; default 1: this process)")
+                       help="run on N local worker processes (forked from this one; default 1: this process)")
     where.add_argument("--scheduler", metavar="ADDRESS",
                        help="run on the Dask cluster whose scheduler listens at ADDRESS (tcp://host:8786; "
                             "docs/cluster.md)")

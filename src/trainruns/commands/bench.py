@@ -119,6 +119,15 @@ def bench(paths, time_limit=None, bar=None):
     return rows
 
 
+def bench_warm(quiet=True):
+    """What :func:`bench_one` loads at its first position, loaded now (saying so when
+    the kernels must be compiled): local workers are forked from this process after it
+    (trainruns.sweep) and start with the kernels ready."""
+    from .. import load, position, search  # noqa: F401
+
+    compile_notice(quiet)
+
+
 def bench_job(job):
     """:func:`bench_one` of ``(path, time_limit)``: one job of a sweep (trainruns.sweep)."""
     return bench_one(*job)
@@ -127,19 +136,21 @@ def bench_job(job):
 def run(args):
     files = collect(args.positions)
     bar = None if args.quiet else ProgressBar(len(files), "bench")
+    quiet = args.quiet or args.json or args.csv
     t0 = time.perf_counter()
     if args.workers == 1 and args.scheduler is None:
-        compile_notice(args.quiet or args.json or args.csv)
+        compile_notice(quiet)
         rows = bench(files, args.time_limit, bar)
         if bar:
             bar.close()
     else:
-        # each worker loads (or compiles) the kernels once, at its first position; the
-        # positions must be readable at the same paths on every worker (docs/cluster.md)
+        # local workers start with the kernels loaded here (bench_warm); a remote worker
+        # loads (or compiles) them once, at its first position; the positions must be
+        # readable at the same paths on every worker (docs/cluster.md)
         from .scale import run_jobs
 
         jobs = [(os.path.abspath(f), args.time_limit) for f in files]
-        rows = run_jobs(bench_job, jobs, args, bar)
+        rows = run_jobs(bench_job, jobs, args, bar, warm=lambda: bench_warm(quiet))
         for row, f in zip(rows, files):
             row.path = f
     wall = time.perf_counter() - t0

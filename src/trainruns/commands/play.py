@@ -131,7 +131,7 @@ def selfplay(args):
     of workers), then a summary line; exit 1 when a game broke a guarantee."""
     from ..errors import InputError
     from ..game.game import rules_class
-    from ..game.selfplay import play_one
+    from ..game.selfplay import play_one, warm
     from .progressbar import ProgressBar
     from .scale import run_jobs
 
@@ -143,7 +143,7 @@ def selfplay(args):
     jobs = [{"title": args.title, "players": names, "seed": args.seed + i, "max_actions": args.max_actions,
              "variants": list(args.variant), "config": config} for i in range(args.games)]
     bar = None if args.quiet else ProgressBar(len(jobs), "selfplay")
-    games = run_jobs(play_one, jobs, args, bar)
+    games = run_jobs(play_one, jobs, args, bar, warm=lambda: warm(jobs[0]))
     for g in games:
         _print(g)
     broken = sum(bool(g["problems"]) for g in games)

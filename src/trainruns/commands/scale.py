@@ -5,8 +5,9 @@ run of many jobs with a progress bar; a cluster that cannot be reached is bad in
 from ..errors import InputError
 
 
-def run_jobs(fn, jobs, args, bar=None):
-    """``[fn(job) for job in jobs]``, where the command's options say, in job order."""
+def run_jobs(fn, jobs, args, bar=None, warm=None):
+    """``[fn(job) for job in jobs]``, where the command's options say, in job order;
+    ``warm()`` loads here what local workers should start with (trainruns.sweep)."""
     from ..sweep import SweepError, run_all
 
     def tick(done, total, result):
@@ -15,7 +16,7 @@ def run_jobs(fn, jobs, args, bar=None):
 
     try:
         return run_all(fn, jobs, workers=getattr(args, "workers", 1), scheduler=getattr(args, "scheduler", None),
-                       tick=tick)
+                       tick=tick, warm=warm)
     except SweepError as e:
         raise InputError(str(e), "--scheduler" if getattr(args, "scheduler", None) else "--workers") from None
     finally:

@@ -135,3 +135,13 @@ def play_one(job: dict) -> dict:
     return {"seed": job["seed"], "players": len(job["players"]), "actions": n, "finished": game.finished,
             "end_reason": game.end_reason, "result": state.get("result"), "problems": problems,
             "state_digest": digest}
+
+
+def warm(job: dict) -> None:
+    """Load what the games of a sweep load at their start (the title's engine and data,
+    the route core's kernels), here: local workers are forked from this process after
+    it (trainruns.sweep) and start with them."""
+    from ..kernels import warm_up
+
+    Game(job["title"], job["players"], job["seed"], job.get("variants", ()), job.get("config"))
+    warm_up()
