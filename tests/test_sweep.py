@@ -64,7 +64,9 @@ def test_bench_and_selfplay_on_a_cluster_give_the_serial_results(scheduler):
     games = _games(out_s)
     # three games, each its own seed (different games), then the summary line
     assert [g.get("seed") for g in games[:3]] == [7, 8, 9] and len({g["state_digest"] for g in games[:3]}) == 3
-    assert games[3] == {"games": 3, "finished": 0, "ended": {}, "actions": 240, "broken": 0}
+    # stopped at 80 actions, none by the game: each is named capped, and so is the count
+    assert all(g["capped"] and not g["finished"] for g in games[:3])
+    assert games[3] == {"games": 3, "finished": 0, "ended": {}, "capped": 3, "actions": 240, "broken": 0}
     assert _games(out_c) == games
 
 

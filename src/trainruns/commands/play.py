@@ -152,5 +152,6 @@ def selfplay(args):
         if g["finished"]:
             ended[g["end_reason"]] = ended.get(g["end_reason"], 0) + 1
     _print({"games": len(games), "finished": sum(g["finished"] for g in games), "ended": ended,
-            "actions": sum(g["actions"] for g in games), "broken": broken})
+            "capped": sum(g["capped"] for g in games), "actions": sum(g["actions"] for g in games),
+            "broken": broken})
     return 1 if broken else 0

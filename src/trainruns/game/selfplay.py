@@ -126,15 +126,19 @@ def play(title, players, seed, max_actions=3000, check_undo_every=0, on_state=No
 def play_one(job: dict) -> dict:
     """One game of a sweep (``job``: title, players, seed, max_actions, variants,
     config) as a plain summary: actions taken, finished and by which end (the title's
-    ``end_reason``: a rule's end, or ``stalled``), the result, the problems, and
+    ``end_reason``: a rule's end, or ``stalled``) or ``capped`` (stopped unfinished at
+    ``max_actions``), the result, the problems, and
     a digest of the final state (equal digests: the same game)."""
     game, problems, n = play(job["title"], job["players"], job["seed"], job.get("max_actions", 3000),
                              variants=job.get("variants", ()), config=job.get("config"))
     state = game.to_json()
     digest = hashlib.sha256(json.dumps(state, sort_keys=True).encode()).hexdigest()[:16]
+    # stopped by the action cap, not by the game: the summary names it (an unfinished
+    # game is a finding, not an end)
+    capped = not game.finished and not problems and n >= job.get("max_actions", 3000)
     return {"seed": job["seed"], "players": len(job["players"]), "actions": n, "finished": game.finished,
-            "end_reason": game.end_reason, "result": state.get("result"), "problems": problems,
-            "state_digest": digest}
+            "end_reason": game.end_reason, "capped": capped, "result": state.get("result"),
+            "problems": problems, "state_digest": digest}
 
 
 def warm(job: dict) -> None:
