@@ -89,10 +89,14 @@ def test_stalled_only_when_nobody_can_buy_or_sell_with_no_company_active():
     # change (no company active, so no operating round; no player able to buy or sell)
     g = new()
     broke(g)
-    pass_stock_round(g)                     # the first stock round never ends the game
-    assert not g.finished and g.round.kind == "stock" and g.rules.stock_round_number == 2
-    pass_stock_round(g)
-    assert g.finished and g.to_json()["end_reason"] == "stalled"
+    # the turn now began with a choice and is passed by its player; every later turn has
+    # none and passes by rule (GAME-CONTRACT.md: only decisions are logged). The first
+    # stock round never ends the game: the second, where nobody could act, does
+    g.act(next(a for a in g.actions() if a["type"] == "pass"))
+    assert g.finished and g.to_json()["end_reason"] == "stalled" and g.rules.stock_round_number == 2
+    assert len(g.log()["actions"]) == 1
+    passed = {e["player"] for e in g.to_json()["events"] if e.get("reason") == "no legal action"}
+    assert passed == {p.name for p in g.rules.state.players}   # each of them, in round 2 at least
     assert g.to_json()["result"] == {p.name: 0 for p in g.rules.state.players}
 
 

@@ -23,6 +23,12 @@ class Step:
         """Called when the step becomes current: finish at once when there is nothing
         to decide."""
 
+    def only_pass(self) -> bool:
+        """Whether ``pass`` is the one legal action: a turn without a choice, which a
+        step passes by rule in :meth:`enter` (GAME-CONTRACT.md: only decisions are
+        logged)."""
+        return [x["type"] for x in self.actions()] == ["pass"]
+
     def active(self) -> dict:
         raise NotImplementedError
 

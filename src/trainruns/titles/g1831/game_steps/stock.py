@@ -126,6 +126,15 @@ class StockTurn(Step):
         self.bought = 0
         self.acted = False
 
+    def enter(self):
+        """A turn whose only legal action is ``pass`` (no cash, no room, nothing to
+        sell) is passed by rule: no decision, so nothing is logged (GAME-CONTRACT.md:
+        only decisions are logged). It counts toward the round's end like any pass
+        (4.8.1), unless the player sold or bought earlier in the turn."""
+        if not self.done and self.only_pass():
+            self.state.event("pass", player=self.player, reason="no legal action")
+            self._end()
+
     def active(self):
         return {"player": self.player}
 

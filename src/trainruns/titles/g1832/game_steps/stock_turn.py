@@ -37,7 +37,7 @@ class StockTurn1832(StockTurn):
         """A turn whose only legal action is ``pass`` is passed by rule: no decision,
         so nothing is logged (GAME-CONTRACT.md: only decisions are logged); it counts
         toward the round's end like any pass ([5.2.2])."""
-        if not self.done and [x["type"] for x in self.actions()] == ["pass"]:
+        if not self.done and self.only_pass():
             self.done = True
             self.round.passed(self.player)
             self.state.event("pass", player=self.player, reason="no legal action")
