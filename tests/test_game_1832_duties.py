@@ -17,7 +17,6 @@ from trainruns.titles.g1832.game_steps.rounds import OperatingRound, StockRound
 from _1832 import NAMES, new, refused, start
 
 
-
 def stock_round(g, first):
     g.round = StockRound(g, first, 2)
     g.round.settle()
