@@ -260,7 +260,7 @@ class Model1831(RouteModel):
             if listed is None:
                 # too many routes to hold (passing cities freely, 5.6.2.3), or listing
                 # took its share of the time: the flow model
-                flowed = self._flow_routes(arrays, kinds, deadline, progress)
+                flowed = self._flow_routes(arrays, kinds, deadline, progress, budget)
                 if flowed is not None:
                     return flowed
         if listed is None:
@@ -458,18 +458,19 @@ class Model1831(RouteModel):
             parts = [(none, none[:0], none[:0], out_bits[:0].copy(), value(none, none[:0]))]
         return _join(parts) + (complete,)
 
-    def _flow_routes(self, arrays, kinds, deadline, progress):
+    def _flow_routes(self, arrays, kinds, deadline, progress, memory=None):
         """The best run by the flow model (flow.py) as a route set of its routes alone,
         each valued for its own train's kind (as ``_assign_with_rights`` hands over its
         choice), complete when CP-SAT proved it best; None where the model does not
-        apply (the caller lists paths)."""
+        apply (the caller lists paths). Past ``deadline`` or beyond ``memory`` bytes the
+        set is empty and incomplete: the core reports :meth:`upper_bound`."""
         from . import flow
         from .explain import best_choice
 
         if deadline is None:
             deadline = time.perf_counter() + FLOW_SECONDS
         trains = list(self.board.trains)
-        out = flow.solve(arrays, trains, deadline=deadline, progress=progress)
+        out = flow.solve(arrays, trains, deadline=deadline, progress=progress, memory=memory)
         if out is None:
             return None
         chosen, proven, bound = out

@@ -1,0 +1,76 @@
+"""1831 at full size (issue 20): invented boards the size of the printed map
+(``trainruns.generate.board_1831``), too many paths to list, go to the flow model
+(titles/g1831/flow.py). Its CP-SAT model is built in Python, which the solver's time
+limit does not cover: the build looks at the clock itself, and past the deadline the
+answer is no run, not proven, with the route model's upper bound (brief: "a bounded
+answer says it is not proven and gives its bound"). No timed assertion: the tests
+check what is reported and that the build looked at the clock."""
+
+import time
+
+import pytest
+
+from trainruns import solve
+from trainruns.compile import compile_board
+from trainruns.generate import board_1831
+from trainruns.load import load_position
+from trainruns.titles.g1831 import flow
+from trainruns.titles.g1831 import model as model_1831
+
+
+def _arrays(pos):
+    board = load_position(pos)
+    model = board.route_model
+    compiled = compile_board(board)
+    return board, model, compiled, model._arrays(compiled)
+
+
+class _StopAfter(flow._Clock):
+    """A clock whose deadline passes at its ``n``-th look (a deadline that has passed
+    by the time the build is under way, whatever the machine's speed)."""
+
+    def __init__(self, n):
+        super().__init__(deadline=time.perf_counter() + 3600)
+        self.n = n
+
+    def now(self):
+        super().now()
+        if self.looked >= self.n:
+            raise flow._Late
+
+
+def test_the_flow_models_build_looks_at_the_clock_and_stops_past_the_deadline():
+    # 48 hexes, both commuter runs (5.6.7), the Delaware (5.6.2.1): the first look is
+    # before the build, the next ones are inside it (every CLOCK_EVERY literals)
+    board, model, compiled, arrays = _arrays(board_1831(1, n_hexes=48))
+    clock = _StopAfter(3)
+    out = flow.solve(arrays, list(board.trains), deadline=clock.deadline, clock=clock)
+    assert out == ([], False, None)
+    assert clock.looked == 3
+
+
+def test_a_deadline_already_passed_builds_nothing():
+    board, model, compiled, arrays = _arrays(board_1831(1, n_hexes=48))
+    clock = flow._Clock(time.perf_counter() - 1)
+    assert flow.solve(arrays, list(board.trains), deadline=clock.deadline, clock=clock) == ([], False, None)
+
+
+def test_a_model_beyond_the_memory_budget_is_not_built():
+    board, model, compiled, arrays = _arrays(board_1831(1, n_hexes=48))
+    clock = flow._Clock(None)
+    assert flow.solve(arrays, list(board.trains), memory=1 << 20, clock=clock) == ([], False, None)
+    assert clock.looked == 1  # the look before the build only: no model was built
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_tiny_time_limit_on_a_full_size_board_is_not_proven_and_gives_its_bound(seed, monkeypatch):
+    # every board to the flow model; a limit far too short for its build: the answer
+    # is not proven, and its bound is the route model's upper bound (no run earns more:
+    # each train its best tokens, 5.6.3), never below the revenue
+    monkeypatch.setattr(model_1831, "PATH_LIMIT", 0)
+    pos = board_1831(seed, n_hexes=48)
+    board, model, compiled, arrays = _arrays(pos)
+    run = solve(pos, time_limit=0.5)
+    assert not run.optimal
+    assert run.bound == model.upper_bound(compiled)
+    assert run.bound > run.revenue
