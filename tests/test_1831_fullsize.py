@@ -74,3 +74,65 @@ def test_a_tiny_time_limit_on_a_full_size_board_is_not_proven_and_gives_its_boun
     assert not run.optimal
     assert run.bound == model.upper_bound(compiled)
     assert run.bound > run.revenue
+
+
+# --- trains assigned by value classes (model._assign_by_value) ------------------------
+
+class _Count:
+    """Counts the answers of Model1831._assign_by_value (None: it handed every route
+    to the core)."""
+
+    def __init__(self, monkeypatch):
+        monkeypatch.setattr(model_1831, "BY_VALUE", True)
+        self.answered = 0
+        orig = model_1831.Model1831._assign_by_value
+
+        def counted(model, found, values, deadline=None):
+            out = orig(model, found, values, deadline)
+            self.answered += out is not None
+            return out
+
+        monkeypatch.setattr(model_1831.Model1831, "_assign_by_value", counted)
+
+
+def _without_rights(pos):
+    # track rights (5.6.5) take the rights-covering assignment instead
+    return dict(pos, track_rights=[])
+
+
+@pytest.mark.parametrize("chunk", range(4))
+def test_5_6_2_assignment_by_value_classes_matches_brute_force(monkeypatch, chunk):
+    # seeded random typed boards (tests/boards1831.py), every rule of 5.6.2-5.6.3 and
+    # 5.6.7's commuter runs: the run found by value classes, track resolved for the
+    # chosen ones only, earns what the plain-Python brute force finds
+    from boards1831 import brute_force, random_commuter_position, random_position
+
+    count = _Count(monkeypatch)
+    checked = earning = 0
+    boards = [random_position(s) for s in range(chunk, 240, 4)]
+    boards += [random_commuter_position(s) for s in range(500 + chunk, 640, 4)]
+    for pos in boards:
+        pos = _without_rights(pos)
+        expected = brute_force(pos)
+        run = solve(pos)
+        assert run.optimal
+        assert run.revenue == expected
+        checked += 1
+        earning += expected > 0
+    # every board where some run earns was answered by value classes
+    assert count.answered >= earning > 30
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_assignment_by_value_classes_matches_the_core_on_every_route(monkeypatch, seed):
+    # a board_1831 map cut down to 16-20 hexes (dense track, passing cities freely,
+    # red extensions, the Delaware, commuter runs): by value classes against the core's
+    # branch and bound over every route listed, both proven
+    pos = board_1831(seed, n_hexes=16 + seed % 5, own_tokens=6, rights=False)
+    count = _Count(monkeypatch)
+    by_value = solve(pos)
+    assert count.answered == 1
+    monkeypatch.setattr(model_1831, "BY_VALUE", False)
+    every_route = solve(pos)
+    assert by_value.optimal and every_route.optimal
+    assert by_value.revenue == every_route.revenue

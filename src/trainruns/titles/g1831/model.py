@@ -50,6 +50,15 @@ COUNT_STEPS = 1_000_000
 COUNT_SHARE = 0.25
 # Steps of the commuter runs' walk (commuter.py) at most: beyond, the flow model too
 COMMUTER_STEPS = 500_000
+# Trains assigned by value classes first (``_assign_by_value``): off by default, as it
+# was the slower of the two where both prove (20-24 hex boards: 0.55-2.4 s against
+# 0.1-1.0 s CPU), and on a 52-hex board (1.8 million paths, 368 classes, the classes'
+# bound 2,600 against a best run near 1,700) it found no run in 5 million steps. Steps
+# of that search without a time limit, and the share of the time left it may take; past
+# either, every route goes to the core
+BY_VALUE = False
+BY_VALUE_STEPS = 20_000_000
+BY_VALUE_SHARE = 0.25
 # Seconds the flow model gets without a time limit: unproven by then, the answer says so
 FLOW_SECONDS = 120.0
 
@@ -276,6 +285,10 @@ class Model1831(RouteModel):
                        np.arange(len(ptr) - 1) >= n_plain, complete)
         if n_rights == 0 or not enforce_rights:
             flat = values.max(axis=2)
+            if BY_VALUE and enforce_rights and found.complete:
+                chosen = self._assign_by_value(found, flat, deadline)
+                if chosen is not None:
+                    return chosen
             keep = np.flatnonzero((flat >= 0).any(axis=1))
             return self._subset(found, flat[keep], keep)
         return self._assign_with_rights(found, values, deadline)
@@ -558,6 +571,75 @@ class Model1831(RouteModel):
         return TypedRouteSet(compiled, new_ptr, stops, chains, np.zeros(len(keep), np.int64), bits,
                              list(found.kind_names), np.ascontiguousarray(values), complete,
                              model=self, arrays=found.arrays, visit=visit, is_commuter=found.commuter[keep])
+
+    def _assign_by_value(self, found, values, deadline=None):
+        """The best run, trains assigned here to classes of routes of equal value
+        (kernels.assign_by_value) and track resolved only for the classes chosen, handed
+        to the core as its routes alone (as ``_assign_with_rights`` does). Passing
+        cities freely (5.6.2.2, 5.6.2.3) gives a token sequence thousands of tracks that
+        earn the same: they differ only in the track they take, so a search over the
+        routes themselves tries each in turn, while this one tries a value once and
+        looks for routes that share no track (5.6.2) only when the values allow. Exact:
+        routes of one class are interchangeable but for their track, and every route of
+        a chosen class is tried before the class is given up. None when the search ran
+        out of its steps (a share of the time left): the caller hands the core every
+        route."""
+        n = len(values)
+        if n == 0 or values.shape[1] == 0 or not self.board.trains:
+            return None
+        # classes: equal value rows (one column per train kind)
+        by_row = np.lexsort(values.T[::-1])
+        rows = values[by_row]
+        new = np.ones(n, np.bool_)
+        new[1:] = (rows[1:] != rows[:-1]).any(axis=1)
+        cls_of = np.empty(n, np.int64)
+        cls_of[by_row] = np.cumsum(new) - 1
+        # each class's routes, fewest track bits first (the likeliest to fit)
+        cls_route = np.lexsort((kernels.popcounts(found.bits), cls_of)).astype(np.int64)
+        cls_ptr = np.flatnonzero(np.r_[True, np.diff(cls_of[cls_route]) != 0, True]).astype(np.int64)
+        heads = cls_route[cls_ptr[:-1]]
+        must = np.ascontiguousarray(np.bitwise_and.reduceat(found.bits[cls_route], cls_ptr[:-1], axis=0))
+        class_values = values[heads]
+        trains = sorted(self.board.trains, key=lambda t: (-t.visits, t.name))
+        kind_index = {name: k for k, name in enumerate(found.kind_names)}
+        seg, cc, cv, off = {}, [], [], 0
+        for t in trains:
+            if t.name in seg:
+                continue
+            col = class_values[:, kind_index[t.name]]
+            c = np.flatnonzero(col >= 0)
+            c = c[np.argsort(-col[c], kind="stable")]
+            cc.append(c)
+            cv.append(col[c])
+            seg[t.name] = (off, off + len(c))
+            off += len(c)
+        cat = (lambda xs: np.concatenate(xs).astype(np.int64) if xs else np.zeros(0, np.int64))
+        cc, cv = cat(cc), cat(cv)
+        start = np.array([seg[t.name][0] for t in trains], np.int64)
+        end = np.array([seg[t.name][1] for t in trains], np.int64)
+        twin = np.array([i > 0 and trains[i].name == trains[i - 1].name for i in range(len(trains))], np.bool_)
+        rest = np.zeros(len(trains) + 1, np.int64)
+        for i in range(len(trains) - 1, -1, -1):
+            rest[i] = rest[i + 1] + (cv[start[i]] if end[i] > start[i] else 0)
+        if self.covering_nodes is not None:
+            steps = self.covering_nodes  # a game's fixed budget: the same answer under any load
+        elif deadline is None:
+            steps = BY_VALUE_STEPS
+        else:
+            steps = _node_budget(time.perf_counter() + BY_VALUE_SHARE * (deadline - time.perf_counter()))
+        routes = np.full(max(len(trains), 1), -1, np.int64)
+        stopped = np.zeros(1, np.bool_)
+        best = kernels.assign_by_value(start, end, twin, cc, cv, rest, cls_ptr, cls_route,
+                                       np.ascontiguousarray(found.bits), must, steps, routes, stopped)
+        if stopped[0] or best < 0:
+            return None
+        chosen = [(i, int(routes[i])) for i in range(len(trains)) if routes[i] >= 0]
+        keep = np.array([r for _, r in chosen], np.int64)
+        forced = np.full((len(keep), len(found.kind_names)), -1, np.int64)
+        for row, (i, r) in enumerate(chosen):
+            k = kind_index[trains[i].name]
+            forced[row, k] = values[r, k]
+        return self._subset(found, forced, keep, True)
 
     def _assign_with_rights(self, found, values, deadline=None):
         """5.6.5: choose the run here, every bought right run to by some train, and hand
