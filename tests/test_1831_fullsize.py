@@ -136,3 +136,20 @@ def test_assignment_by_value_classes_matches_the_core_on_every_route(monkeypatch
     every_route = solve(pos)
     assert by_value.optimal and every_route.optimal
     assert by_value.revenue == every_route.revenue
+
+
+def test_listing_where_the_flow_model_does_not_apply_keeps_to_the_memory_budget(monkeypatch):
+    # the flow model declines some boards (a Delaware of two stops, a commuter city
+    # walkable round within itself: flow.py's docstring); paths are then listed, within
+    # the memory budget (64 MB here, the least a search gets): the routes held by then,
+    # marked incomplete, never the 10^7 paths of a full-size map (they took 16 GB)
+    from trainruns.limits import Limits
+    from trainruns.routeset import train_kinds
+
+    monkeypatch.setattr(flow, "solve", lambda *a, **k: None)
+    board, model, compiled, arrays = _arrays(board_1831(0, n_hexes=54))
+    limits = Limits(memory=1)  # array_budget(): its floor, 64 MB
+    rs = model.routes(compiled, train_kinds(board), limits=limits)
+    assert not rs.complete
+    held = sum(a.nbytes for a in (rs.ptr, rs.stops, rs.chains, rs.bits, rs.values))
+    assert 0 < held <= limits.array_budget() + (64 << 20)  # (one chunk past it at most)

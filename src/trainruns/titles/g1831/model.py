@@ -249,7 +249,7 @@ class Model1831(RouteModel):
         types = [parse_train_name(k.name) for k in kinds]
         n_masks = 1 << n_rights
         valuer = self._valuer(arrays, types, n_masks)
-        listed = extra = None
+        listed = extra = budget = None
         if use_flow:
             t0 = time.perf_counter()
             until = None if deadline is None else t0 + LIST_SHARE * (deadline - t0)
@@ -272,11 +272,18 @@ class Model1831(RouteModel):
                 flowed = self._flow_routes(arrays, kinds, deadline, progress, budget)
                 if flowed is not None:
                     return flowed
+        cut = False
         if listed is None:
-            listed = self._paths(arrays, valuer, deadline, progress)
+            # the audit's call, or the flow model does not apply: listed within the
+            # deadline and the memory budget, the set cut (incomplete) past either
+            listed = self._paths(arrays, valuer, deadline, progress, budget=budget, keep_cut=True)
         if extra is None:
-            extra = self._commuter_runs(arrays, types)
+            try:
+                extra = self._commuter_runs(arrays, types, None, deadline)
+            except TooManySteps:
+                extra, cut = [], True  # past the deadline: no commuter run, nothing proven
         ptr, stops, chains, bits, values, complete = listed
+        complete = complete and not cut
         visit = np.ones(len(stops), np.bool_)
         n_plain = len(ptr) - 1
         ptr, stops, chains, bits, values, visit = self._add_commuter(
@@ -406,12 +413,14 @@ class Model1831(RouteModel):
             paths, stops = paths + meta[2], stops + meta[3]
         return int(paths), int(stops)
 
-    def _paths(self, arrays, value, deadline, progress, give_up=False, limit=None, budget=None, sizes=None):
+    def _paths(self, arrays, value, deadline, progress, give_up=False, limit=None, budget=None, sizes=None,
+               keep_cut=False):
         """Every token-to-token path (kernels.token_paths), root by root, in chunks of
         ``CHUNK`` paths, each valued (``value``) as it comes, so that only the routes are
         held, never a root's paths twice. Returns (ptr, stops, chains, bits, values,
         complete), or None when more than ``limit`` paths were walked or the arrays kept
-        passed ``budget`` bytes, or with ``give_up`` when ``deadline`` passed (the caller
+        passed ``budget`` bytes (with ``keep_cut``: the paths held by then, the set
+        incomplete), or with ``give_up`` when ``deadline`` passed (the caller
         then turns to the flow model). Else a deadline leaves the set cut (``complete``
         False), as does the game's step budget ``path_steps``. With ``sizes`` (paths,
         stops: :meth:`_fits` counted them) the chunks go straight into arrays of that
@@ -454,7 +463,10 @@ class Model1831(RouteModel):
                     parts.append(part)
                     held += sum(a.nbytes for a in part) + PER_ROUTE_LATER * (len(part[0]) - 1)
                     if budget is not None and held > budget:
-                        return None
+                        if not keep_cut:
+                            return None
+                        complete, late = False, True  # the routes held so far, incomplete
+                        break
                 if status[0] == kernels.CUT:
                     complete = False  # (the step budget is per token: the next one is walked)
                 if status[0] != kernels.FULL:
