@@ -276,7 +276,10 @@ class Model1831(RouteModel):
         if listed is None:
             # the audit's call, or the flow model does not apply: listed within the
             # deadline and the memory budget, the set cut (incomplete) past either
-            listed = self._paths(arrays, valuer, deadline, progress, budget=budget, keep_cut=True)
+            # (a third of the budget: the chunks are joined, then the routes worth
+            # running taken out, each a copy held with the one before for a moment)
+            listed = self._paths(arrays, valuer, deadline, progress, budget=None if budget is None else budget // 3,
+                                 keep_cut=True)
         if extra is None:
             try:
                 extra = self._commuter_runs(arrays, types, None, deadline)
