@@ -8,10 +8,14 @@ decides first), else it hands the board to its flow model (titles/g1831/flow.py)
 Three groups:
 
 - ``full``: the full-size boards, each solved with a 30 s time limit; extra_info has
-  the revenue, its bound and whether it is proven.
-- ``listed``: a full-size board of 1.8 million paths, few enough to list within the
-  default 2 GB: listed, valued once per token sequence, and proven by the branch and
-  bound (the flow model took it over past 1 million paths before, unproven).
+  the revenue, its bound and whether it is proven. The limit holds in every stage (the
+  flow model's Python build looks at the clock): before it did, 40hex-s0 answered after
+  131 s and 54hex-s0 was stopped by hand after 22 minutes at 2.5 GB, on a 60 s limit.
+- ``listed``: a full-size board of 1.8 million token-to-token paths, few enough to
+  list within the default budget; but its commuter runs' walk (commuter.py, plain
+  Python) passes ``COMMUTER_STEPS``, so the flow model takes it over, unproven. Its
+  paths alone (commuter runs left out) fall into 368 classes of equal value: passing
+  cities freely multiplies track, not values (model._assign_by_value).
 - ``small``: the same generator cut to 20 hexes, where listing does prove: listing
   (the baseline) and the flow model timed one after the other in the same process,
   their ratio and whether they agree in extra_info.

@@ -29,6 +29,13 @@ a path. The rules, each a constraint:
 Not modelled (``solve`` returns None and the caller lists paths as before): a Delaware
 group of more than one stop, and a commuter city whose stops could be walked round
 within the city (``_member_track_is_forest``).
+
+Time and memory: the model is built in Python, which the solver's time limit does not
+cover, so the build looks at the clock as it goes (:class:`_Clock`) and gives up past
+the deadline; a model CP-SAT would take longer to set up than the time left, or bigger
+than the memory budget, is not built at all (the core's flow model's measures,
+:mod:`trainruns.cpsat_flow`). Either way the answer is no run, not proven: the caller
+reports the route model's upper bound.
 """
 
 from __future__ import annotations
@@ -37,7 +44,35 @@ import time
 
 import numpy as np
 
+from ...cpsat_flow import BYTES_PER_CHAIN_LITERAL, SECONDS_PER_CHAIN_LITERAL
 from .trains import MIXED, STATION, parse_train_name
+
+# Model literals built between two looks at the clock
+CLOCK_EVERY = 2000
+
+
+class _Late(Exception):
+    """The deadline passed while the model was being built."""
+
+
+class _Clock:
+    """Looks at the clock every ``CLOCK_EVERY`` ticks (one per literal built) and raises
+    :class:`_Late` once ``deadline`` has passed; ``looked`` counts the looks (tests
+    check that the build stage looks)."""
+
+    def __init__(self, deadline):
+        self.deadline, self.ticks, self.looked = deadline, 0, 0
+
+    def tick(self, n=1):
+        self.ticks += n
+        if self.deadline is not None and self.ticks >= CLOCK_EVERY:
+            self.ticks = 0
+            self.now()
+
+    def now(self):
+        self.looked += 1
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
+            raise _Late
 
 
 def _reachable(arrays):
@@ -71,7 +106,7 @@ def _need(model, cond, enforce=None):
         model.add(cond).only_enforce_if(enforce)
 
 
-def _commuter_circuit(model, arrays, seq, first_repeat, node_set, chains, bit_lits, right_lits, obj):
+def _commuter_circuit(model, arrays, seq, first_repeat, node_set, chains, bit_lits, right_lits, obj, clock):
     """One commuter run (5.6.7) of ``len(seq)`` visits at most, cities ``seq`` in turn,
     as a circuit: a node per visit and stop of its city, and one per stop it may pass
     (not a city of the run, lets trains through, no Station of the corporation under
@@ -114,6 +149,7 @@ def _commuter_circuit(model, arrays, seq, first_repeat, node_set, chains, bit_li
         at.setdefault(k[1], []).append(k)
     lit_of = {}
     for c in chains:
+        clock.tick()
         a, b = int(comp.chain_from[c]), int(comp.chain_to[c])
         for ka in at.get(a, []):
             for kb in at.get(b, []):
@@ -128,6 +164,7 @@ def _commuter_circuit(model, arrays, seq, first_repeat, node_set, chains, bit_li
                     lit_of[(c, ka, kb)] = model.new_bool_var("")
     by_pair = {}
     for (c, ka, kb), lit in lit_of.items():
+        clock.tick()
         by_pair.setdefault((ka, kb), []).append(lit)
         model.add(pos[kb] == pos[ka] + 1).only_enforce_if(lit)
         _on_track(bit_lits, arrays.chain_bits[c], lit)
@@ -187,14 +224,24 @@ def _member_track_is_forest(arrays):
     return True
 
 
-def solve(arrays, trains, deadline=None, workers=2, progress=None):
+def solve(arrays, trains, deadline=None, workers=2, progress=None, memory=None, clock=None):
     """The best run by the model of the module docstring.
 
     Returns None when the board has a rule the model does not cover (see above), else
     ``(chosen, proven, bound)``: ``chosen`` is ``[(train index, stops, chains, visit
     flags, commuter?, rights mask run to)]`` for the running trains, ``proven`` whether
     CP-SAT proved it best, ``bound`` its objective bound (None unless proven: a bound
-    of a search stopped early is not trusted, see trainruns.cpsat)."""
+    of a search stopped early is not trusted, see trainruns.cpsat). Past ``deadline``
+    (in the build too) or beyond ``memory`` bytes: ``([], False, None)``, no run and
+    nothing proven. ``clock``: the :class:`_Clock` to look at (made here if None)."""
+    clock = clock or _Clock(deadline)
+    try:
+        return _solve(arrays, trains, deadline, workers, progress, memory, clock)
+    except _Late:
+        return [], False, None
+
+
+def _solve(arrays, trains, deadline, workers, progress, memory, clock):
     comp = arrays.compiled
     sg = arrays.stop_group
     for g in np.flatnonzero(arrays.rev_a >= 0):
@@ -202,9 +249,7 @@ def solve(arrays, trains, deadline=None, workers=2, progress=None):
             return None
     if not _member_track_is_forest(arrays):
         return None
-    from ...cpsat import load_cp_model, run_solver
-
-    cp_model = load_cp_model()
+    clock.now()
     nodes = _reachable(arrays)
     node_set = set(nodes)
     # the Delaware's second visit: a node of its own (one per Delaware group)
@@ -227,6 +272,17 @@ def solve(arrays, trains, deadline=None, workers=2, progress=None):
             for kb in ((0, 1) if b in dela else (0,)):
                 variants.append((c, (a, ka), (b, kb)))
     types = [parse_train_name(t.name) for t in trains]
+    # a commuter circuit has about as many literals as a train's path
+    literals = len(variants) * (len(trains) + sum(
+        len(run["cycle"]) if run.get("any_start") else 1 for run in arrays.facts.commuter
+        for tt in types if tt.type == STATION and tt.size >= 5))
+    if memory is not None and BYTES_PER_CHAIN_LITERAL * literals > memory:
+        return [], False, None
+    if deadline is not None and deadline - time.perf_counter() <= max(0.01, SECONDS_PER_CHAIN_LITERAL * literals):
+        return [], False, None  # CP-SAT's set-up of a model that big ignores its time limit
+    from ...cpsat import load_cp_model, run_solver
+
+    cp_model = load_cp_model()
     run_to = arrays.model.options.delaware_south == "run_to"
     model = cp_model.CpModel()
     bit_lits = {}      # track bit -> literals using it
@@ -240,6 +296,7 @@ def solve(arrays, trains, deadline=None, workers=2, progress=None):
         arcs = [(0, 0, ~active)]
         vis, start, end, ys, yy, ins, outs = {}, {}, {}, {}, {}, {}, {}
         for key, i in ids.items():
+            clock.tick()
             s = key[0]
             v = model.new_bool_var("")
             vis[key] = v
@@ -264,11 +321,13 @@ def solve(arrays, trains, deadline=None, workers=2, progress=None):
         lit_of = {}
         by_pair = {}
         for c, ka, kb in variants:
+            clock.tick()
             lit = model.new_bool_var("")
             lit_of[(c, ka, kb)] = lit
             by_pair.setdefault((ka, kb), []).append(lit)
             _on_track(bit_lits, arrays.chain_bits[c], lit)
         for (ka, kb), lits in by_pair.items():
+            clock.tick(len(lits))
             if len(lits) == 1:
                 lit = lits[0]
             else:
@@ -290,6 +349,7 @@ def solve(arrays, trains, deadline=None, workers=2, progress=None):
         for key in ids:
             groups.setdefault((int(sg[key[0]]), key[1]), []).append(key)
         for members, keys in ((m, k) for m, k in groups.items()):
+            clock.tick(len(keys))
             inside = set(keys)
             if len(keys) > 1:
                 entries = [lit for (ka, kb), lits in by_pair.items() if kb in inside and ka not in inside
@@ -322,6 +382,7 @@ def solve(arrays, trains, deadline=None, workers=2, progress=None):
             for k in start:
                 model.add(pos[k] == 0).only_enforce_if(start[k])
             for (ka, kb), lits in by_pair.items():
+                clock.tick(len(lits))
                 for lit in lits:
                     model.add(pos[kb] == pos[ka] + 1).only_enforce_if(lit)
             for s, g in dela.items():
@@ -362,7 +423,7 @@ def solve(arrays, trains, deadline=None, workers=2, progress=None):
             for rot in (range(len(cycle)) if run.get("any_start") else [0]):
                 seq = [cycle[(rot + i) % len(cycle)] for i in range(tt.size)]
                 c = _commuter_circuit(model, arrays, seq, len(set(cycle)), node_set, chains, bit_lits,
-                                      right_lits, obj)
+                                      right_lits, obj, clock)
                 model.add_implication(c[0], ~per_train[ti][0])
                 commuters.append((ti, c))
     for ti in range(len(trains)):
@@ -384,17 +445,19 @@ def solve(arrays, trains, deadline=None, workers=2, progress=None):
         if len(lits) > len(exits.get(st, ())):
             model.add(sum(lits) <= len(exits.get(st, ())))
     for lits in bit_lits.values():
+        clock.tick(len(lits))
         if len(lits) > 1:
             model.add(sum(lits) <= 1)
     # 5.6.5: every bought right is run to
     for i in range(len(arrays.facts.rights)):
         _need(model, sum(right_lits.get(i, [])) >= 1)
     model.maximize(sum(obj))
+    clock.now()
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = workers
     if deadline is not None:
         solver.parameters.max_time_in_seconds = max(0.01, deadline - time.perf_counter())
-    status = run_solver(solver, model, progress, "1831 flow")
+    status = run_solver(solver, model, progress, "1831 flow", memory)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         if status == cp_model.INFEASIBLE:
             return [], True, -1  # no run covers every bought right

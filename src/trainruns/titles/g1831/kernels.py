@@ -10,6 +10,10 @@ and kept once.
 
 ``assign_covering``: trains to routes with no shared track, every bought right run to
 by some train (5.6.2, 5.6.5).
+
+``assign_by_value``: trains to classes of routes of equal value (passing cities freely
+gives one token sequence many tracks), track resolved only for the classes chosen
+(5.6.2: no two trains share track).
 """
 
 import numba as nb
@@ -407,6 +411,160 @@ def assign_covering(start, end, twin, cand_route, cand_value, cand_mask, route_b
     return best
 
 
+@nb.njit(cache=True)
+def popcounts(bits):
+    """Track bits set per row of ``bits``."""
+    out = np.zeros(bits.shape[0], np.int64)
+    for r in range(bits.shape[0]):
+        for w in range(bits.shape[1]):
+            x = bits[r, w]
+            while x:
+                x &= x - np.uint64(1)
+                out[r] += 1
+    return out
+
+
+@nb.njit(cache=True)
+def _routes_fit(classes, m, cls_ptr, cls_route, route_bits, must, out_routes, budget):
+    """Whether one route of each of ``classes[:m]`` can be chosen, no two sharing a
+    track bit (equal classes next to each other: a pair of routes is tried once);
+    ``out_routes`` gets them. A route that takes track every route of a later class
+    takes (``must``) is skipped. ``budget[0]``: steps left, counted down. Returns 1,
+    0, or -1 when the budget ran out."""
+    words = route_bits.shape[1]
+    if m == 0:
+        return 1
+    later = np.zeros((m + 1, words), np.uint64)
+    for i in range(m - 1, -1, -1):
+        for w in range(words):
+            later[i, w] = later[i + 1, w] | must[classes[i], w]
+        if i + 1 < m:
+            for w in range(words):
+                if must[classes[i], w] & later[i + 1, w]:
+                    return 0  # two classes both need the same track
+    used = np.zeros((m + 1, words), np.uint64)
+    at = np.zeros(m, np.int64)
+    i = 0
+    at[0] = cls_ptr[classes[0]]
+    while i >= 0:
+        c = classes[i]
+        found = False
+        while at[i] < cls_ptr[c + 1]:
+            budget[0] -= 1
+            if budget[0] < 0:
+                return -1
+            r = cls_route[at[i]]
+            at[i] += 1
+            if _overlaps(used[i], route_bits[r]) or _overlaps(later[i + 1], route_bits[r]):
+                continue
+            out_routes[i] = r
+            for w in range(words):
+                used[i + 1, w] = used[i, w] | route_bits[r, w]
+            found = True
+            break
+        if not found:
+            i -= 1
+            continue
+        if i + 1 == m:
+            return 1
+        i += 1
+        at[i] = at[i - 1] if classes[i] == classes[i - 1] else cls_ptr[classes[i]]
+    return 0
+
+
+@nb.njit(cache=True)
+def _fit_chosen(cls, d, cls_ptr, cls_route, route_bits, must, train_route, budget):
+    """``_routes_fit`` for the classes ``cls[:d + 1]`` of trains 0..d (-1: idle), the
+    smaller classes tried first; ``train_route`` gets each train's route (-1 idle)."""
+    n = cls.shape[0]
+    order = np.empty(n, np.int64)
+    owner = np.empty(n, np.int64)
+    m = 0
+    for e in range(d + 1):
+        c = cls[e]
+        if c < 0:
+            continue
+        j = m
+        size = cls_ptr[c + 1] - cls_ptr[c]
+        while j > 0:
+            q = order[j - 1]
+            qs = cls_ptr[q + 1] - cls_ptr[q]
+            if qs < size or (qs == size and q <= c):
+                break
+            order[j] = order[j - 1]
+            owner[j] = owner[j - 1]
+            j -= 1
+        order[j] = c
+        owner[j] = e
+        m += 1
+    got = np.empty(max(m, 1), np.int64)
+    ok = _routes_fit(order, m, cls_ptr, cls_route, route_bits, must, got, budget)
+    if ok == 1:
+        for e in range(n):
+            train_route[e] = -1
+        for j in range(m):
+            train_route[owner[j]] = got[j]
+    return ok
+
+
+@nb.njit(cache=True)
+def assign_by_value(start, end, twin, cand_class, cand_value, rest, cls_ptr, cls_route, route_bits, must,
+                    max_steps, best_routes, stopped):
+    """Depth-first branch and bound over classes of routes of equal value: train d
+    takes a candidate class of ``start[d]:end[d]`` (sorted by value, best first) or
+    idles, bounded by the values alone (``rest[d]``: the best the trains d.. could add);
+    each choice is kept only if one route per chosen class can be found with no two
+    sharing track (5.6.2), so track is looked at only for combinations the values
+    allow. ``cls_route[cls_ptr[c]:cls_ptr[c + 1]]``: the routes of class c (fewest
+    track bits first); ``must[c]``: the track all of them take. Returns the best total;
+    ``best_routes[d]``: train d's route (-1 idle). After ``max_steps`` steps (negative:
+    no limit) it stops and sets ``stopped[0]``: the answer then proves nothing."""
+    n = start.shape[0]
+    if n == 0:
+        return 0
+    budget = np.full(1, max_steps if max_steps >= 0 else (1 << 62), np.int64)
+    pos = np.zeros(n, np.int64)
+    val = np.zeros(n + 1, np.int64)
+    cls = np.full(n, -1, np.int64)
+    here = np.full(n, -1, np.int64)
+    best = -1
+    d = 0
+    pos[0] = start[0] - 1
+    while d >= 0:
+        budget[0] -= 1
+        if budget[0] < 0:
+            stopped[0] = True
+            return best
+        pos[d] += 1
+        if pos[d] > end[d]:
+            cls[d] = -1
+            d -= 1
+            continue
+        v = cand_value[pos[d]] if pos[d] < end[d] else 0
+        if val[d] + v + rest[d + 1] <= best:
+            cls[d] = -1
+            d -= 1
+            continue
+        cls[d] = cand_class[pos[d]] if pos[d] < end[d] else -1
+        if cls[d] >= 0:
+            ok = _fit_chosen(cls, d, cls_ptr, cls_route, route_bits, must, here, budget)
+            if ok < 0:
+                stopped[0] = True
+                return best
+            if ok == 0:
+                continue
+        val[d + 1] = val[d] + v
+        if d + 1 == n:
+            if _fit_chosen(cls, d, cls_ptr, cls_route, route_bits, must, best_routes, budget) < 0:
+                stopped[0] = True
+                return best
+            best = val[n]
+            continue
+        d += 1
+        pos[d] = (pos[d - 1] if twin[d] else start[d]) - 1
+    return best
+
+
 _warm = False
 
 
@@ -429,4 +587,7 @@ def warm_up():
                 np.zeros((0, 1, 1), np.int64))
     assign_covering(z, z, np.zeros(1, np.bool_), z, z, z, one_bit, np.zeros(2, np.int64), 0, z.copy(),
                     -1, np.zeros(1, np.bool_))
+    popcounts(one_bit)
+    assign_by_value(z, z, np.zeros(1, np.bool_), z, z, np.zeros(2, np.int64), np.zeros(2, np.int64), z, one_bit,
+                    one_bit, -1, z.copy(), np.zeros(1, np.bool_))
     _warm = True

@@ -50,6 +50,15 @@ COUNT_STEPS = 1_000_000
 COUNT_SHARE = 0.25
 # Steps of the commuter runs' walk (commuter.py) at most: beyond, the flow model too
 COMMUTER_STEPS = 500_000
+# Trains assigned by value classes first (``_assign_by_value``): off by default, as it
+# was the slower of the two where both prove (20-24 hex boards: 0.55-2.4 s against
+# 0.1-1.0 s CPU), and on a 52-hex board (1.8 million paths, 368 classes, the classes'
+# bound 2,600 against a best run near 1,700) it found no run in 5 million steps. Steps
+# of that search without a time limit, and the share of the time left it may take; past
+# either, every route goes to the core
+BY_VALUE = False
+BY_VALUE_STEPS = 20_000_000
+BY_VALUE_SHARE = 0.25
 # Seconds the flow model gets without a time limit: unproven by then, the answer says so
 FLOW_SECONDS = 120.0
 
@@ -240,7 +249,7 @@ class Model1831(RouteModel):
         types = [parse_train_name(k.name) for k in kinds]
         n_masks = 1 << n_rights
         valuer = self._valuer(arrays, types, n_masks)
-        listed = extra = None
+        listed = extra = budget = None
         if use_flow:
             t0 = time.perf_counter()
             until = None if deadline is None else t0 + LIST_SHARE * (deadline - t0)
@@ -260,14 +269,24 @@ class Model1831(RouteModel):
             if listed is None:
                 # too many routes to hold (passing cities freely, 5.6.2.3), or listing
                 # took its share of the time: the flow model
-                flowed = self._flow_routes(arrays, kinds, deadline, progress)
+                flowed = self._flow_routes(arrays, kinds, deadline, progress, budget)
                 if flowed is not None:
                     return flowed
+        cut = False
         if listed is None:
-            listed = self._paths(arrays, valuer, deadline, progress)
+            # the audit's call, or the flow model does not apply: listed within the
+            # deadline and the memory budget, the set cut (incomplete) past either
+            # (a third of the budget: the chunks are joined, then the routes worth
+            # running taken out, each a copy held with the one before for a moment)
+            listed = self._paths(arrays, valuer, deadline, progress, budget=None if budget is None else budget // 3,
+                                 keep_cut=True)
         if extra is None:
-            extra = self._commuter_runs(arrays, types)
+            try:
+                extra = self._commuter_runs(arrays, types, None, deadline)
+            except TooManySteps:
+                extra, cut = [], True  # past the deadline: no commuter run, nothing proven
         ptr, stops, chains, bits, values, complete = listed
+        complete = complete and not cut
         visit = np.ones(len(stops), np.bool_)
         n_plain = len(ptr) - 1
         ptr, stops, chains, bits, values, visit = self._add_commuter(
@@ -276,6 +295,10 @@ class Model1831(RouteModel):
                        np.arange(len(ptr) - 1) >= n_plain, complete)
         if n_rights == 0 or not enforce_rights:
             flat = values.max(axis=2)
+            if BY_VALUE and enforce_rights and found.complete:
+                chosen = self._assign_by_value(found, flat, deadline)
+                if chosen is not None:
+                    return chosen
             keep = np.flatnonzero((flat >= 0).any(axis=1))
             return self._subset(found, flat[keep], keep)
         return self._assign_with_rights(found, values, deadline)
@@ -393,12 +416,14 @@ class Model1831(RouteModel):
             paths, stops = paths + meta[2], stops + meta[3]
         return int(paths), int(stops)
 
-    def _paths(self, arrays, value, deadline, progress, give_up=False, limit=None, budget=None, sizes=None):
+    def _paths(self, arrays, value, deadline, progress, give_up=False, limit=None, budget=None, sizes=None,
+               keep_cut=False):
         """Every token-to-token path (kernels.token_paths), root by root, in chunks of
         ``CHUNK`` paths, each valued (``value``) as it comes, so that only the routes are
         held, never a root's paths twice. Returns (ptr, stops, chains, bits, values,
         complete), or None when more than ``limit`` paths were walked or the arrays kept
-        passed ``budget`` bytes, or with ``give_up`` when ``deadline`` passed (the caller
+        passed ``budget`` bytes (with ``keep_cut``: the paths held by then, the set
+        incomplete), or with ``give_up`` when ``deadline`` passed (the caller
         then turns to the flow model). Else a deadline leaves the set cut (``complete``
         False), as does the game's step budget ``path_steps``. With ``sizes`` (paths,
         stops: :meth:`_fits` counted them) the chunks go straight into arrays of that
@@ -441,7 +466,10 @@ class Model1831(RouteModel):
                     parts.append(part)
                     held += sum(a.nbytes for a in part) + PER_ROUTE_LATER * (len(part[0]) - 1)
                     if budget is not None and held > budget:
-                        return None
+                        if not keep_cut:
+                            return None
+                        complete, late = False, True  # the routes held so far, incomplete
+                        break
                 if status[0] == kernels.CUT:
                     complete = False  # (the step budget is per token: the next one is walked)
                 if status[0] != kernels.FULL:
@@ -458,18 +486,19 @@ class Model1831(RouteModel):
             parts = [(none, none[:0], none[:0], out_bits[:0].copy(), value(none, none[:0]))]
         return _join(parts) + (complete,)
 
-    def _flow_routes(self, arrays, kinds, deadline, progress):
+    def _flow_routes(self, arrays, kinds, deadline, progress, memory=None):
         """The best run by the flow model (flow.py) as a route set of its routes alone,
         each valued for its own train's kind (as ``_assign_with_rights`` hands over its
         choice), complete when CP-SAT proved it best; None where the model does not
-        apply (the caller lists paths)."""
+        apply (the caller lists paths). Past ``deadline`` or beyond ``memory`` bytes the
+        set is empty and incomplete: the core reports :meth:`upper_bound`."""
         from . import flow
         from .explain import best_choice
 
         if deadline is None:
             deadline = time.perf_counter() + FLOW_SECONDS
         trains = list(self.board.trains)
-        out = flow.solve(arrays, trains, deadline=deadline, progress=progress)
+        out = flow.solve(arrays, trains, deadline=deadline, progress=progress, memory=memory)
         if out is None:
             return None
         chosen, proven, bound = out
@@ -557,6 +586,75 @@ class Model1831(RouteModel):
         return TypedRouteSet(compiled, new_ptr, stops, chains, np.zeros(len(keep), np.int64), bits,
                              list(found.kind_names), np.ascontiguousarray(values), complete,
                              model=self, arrays=found.arrays, visit=visit, is_commuter=found.commuter[keep])
+
+    def _assign_by_value(self, found, values, deadline=None):
+        """The best run, trains assigned here to classes of routes of equal value
+        (kernels.assign_by_value) and track resolved only for the classes chosen, handed
+        to the core as its routes alone (as ``_assign_with_rights`` does). Passing
+        cities freely (5.6.2.2, 5.6.2.3) gives a token sequence thousands of tracks that
+        earn the same: they differ only in the track they take, so a search over the
+        routes themselves tries each in turn, while this one tries a value once and
+        looks for routes that share no track (5.6.2) only when the values allow. Exact:
+        routes of one class are interchangeable but for their track, and every route of
+        a chosen class is tried before the class is given up. None when the search ran
+        out of its steps (a share of the time left): the caller hands the core every
+        route."""
+        n = len(values)
+        if n == 0 or values.shape[1] == 0 or not self.board.trains:
+            return None
+        # classes: equal value rows (one column per train kind)
+        by_row = np.lexsort(values.T[::-1])
+        rows = values[by_row]
+        new = np.ones(n, np.bool_)
+        new[1:] = (rows[1:] != rows[:-1]).any(axis=1)
+        cls_of = np.empty(n, np.int64)
+        cls_of[by_row] = np.cumsum(new) - 1
+        # each class's routes, fewest track bits first (the likeliest to fit)
+        cls_route = np.lexsort((kernels.popcounts(found.bits), cls_of)).astype(np.int64)
+        cls_ptr = np.flatnonzero(np.r_[True, np.diff(cls_of[cls_route]) != 0, True]).astype(np.int64)
+        heads = cls_route[cls_ptr[:-1]]
+        must = np.ascontiguousarray(np.bitwise_and.reduceat(found.bits[cls_route], cls_ptr[:-1], axis=0))
+        class_values = values[heads]
+        trains = sorted(self.board.trains, key=lambda t: (-t.visits, t.name))
+        kind_index = {name: k for k, name in enumerate(found.kind_names)}
+        seg, cc, cv, off = {}, [], [], 0
+        for t in trains:
+            if t.name in seg:
+                continue
+            col = class_values[:, kind_index[t.name]]
+            c = np.flatnonzero(col >= 0)
+            c = c[np.argsort(-col[c], kind="stable")]
+            cc.append(c)
+            cv.append(col[c])
+            seg[t.name] = (off, off + len(c))
+            off += len(c)
+        cat = (lambda xs: np.concatenate(xs).astype(np.int64) if xs else np.zeros(0, np.int64))
+        cc, cv = cat(cc), cat(cv)
+        start = np.array([seg[t.name][0] for t in trains], np.int64)
+        end = np.array([seg[t.name][1] for t in trains], np.int64)
+        twin = np.array([i > 0 and trains[i].name == trains[i - 1].name for i in range(len(trains))], np.bool_)
+        rest = np.zeros(len(trains) + 1, np.int64)
+        for i in range(len(trains) - 1, -1, -1):
+            rest[i] = rest[i + 1] + (cv[start[i]] if end[i] > start[i] else 0)
+        if self.covering_nodes is not None:
+            steps = self.covering_nodes  # a game's fixed budget: the same answer under any load
+        elif deadline is None:
+            steps = BY_VALUE_STEPS
+        else:
+            steps = _node_budget(time.perf_counter() + BY_VALUE_SHARE * (deadline - time.perf_counter()))
+        routes = np.full(max(len(trains), 1), -1, np.int64)
+        stopped = np.zeros(1, np.bool_)
+        best = kernels.assign_by_value(start, end, twin, cc, cv, rest, cls_ptr, cls_route,
+                                       np.ascontiguousarray(found.bits), must, steps, routes, stopped)
+        if stopped[0] or best < 0:
+            return None
+        chosen = [(i, int(routes[i])) for i in range(len(trains)) if routes[i] >= 0]
+        keep = np.array([r for _, r in chosen], np.int64)
+        forced = np.full((len(keep), len(found.kind_names)), -1, np.int64)
+        for row, (i, r) in enumerate(chosen):
+            k = kind_index[trains[i].name]
+            forced[row, k] = values[r, k]
+        return self._subset(found, forced, keep, True)
 
     def _assign_with_rights(self, found, values, deadline=None):
         """5.6.5: choose the run here, every bought right run to by some train, and hand

@@ -1,0 +1,155 @@
+"""1831 at full size (issue 20): invented boards the size of the printed map
+(``trainruns.generate.board_1831``), too many paths to list, go to the flow model
+(titles/g1831/flow.py). Its CP-SAT model is built in Python, which the solver's time
+limit does not cover: the build looks at the clock itself, and past the deadline the
+answer is no run, not proven, with the route model's upper bound (brief: "a bounded
+answer says it is not proven and gives its bound"). No timed assertion: the tests
+check what is reported and that the build looked at the clock."""
+
+import time
+
+import pytest
+
+from trainruns import solve
+from trainruns.compile import compile_board
+from trainruns.generate import board_1831
+from trainruns.load import load_position
+from trainruns.titles.g1831 import flow
+from trainruns.titles.g1831 import model as model_1831
+
+
+def _arrays(pos):
+    board = load_position(pos)
+    model = board.route_model
+    compiled = compile_board(board)
+    return board, model, compiled, model._arrays(compiled)
+
+
+class _StopAfter(flow._Clock):
+    """A clock whose deadline passes at its ``n``-th look (a deadline that has passed
+    by the time the build is under way, whatever the machine's speed)."""
+
+    def __init__(self, n):
+        super().__init__(deadline=time.perf_counter() + 3600)
+        self.n = n
+
+    def now(self):
+        super().now()
+        if self.looked >= self.n:
+            raise flow._Late
+
+
+def test_the_flow_models_build_looks_at_the_clock_and_stops_past_the_deadline():
+    # 48 hexes, both commuter runs (5.6.7), the Delaware (5.6.2.1): the first look is
+    # before the build, the next ones are inside it (every CLOCK_EVERY literals)
+    board, model, compiled, arrays = _arrays(board_1831(1, n_hexes=48))
+    clock = _StopAfter(3)
+    out = flow.solve(arrays, list(board.trains), deadline=clock.deadline, clock=clock)
+    assert out == ([], False, None)
+    assert clock.looked == 3
+
+
+def test_a_deadline_already_passed_builds_nothing():
+    board, model, compiled, arrays = _arrays(board_1831(1, n_hexes=48))
+    clock = flow._Clock(time.perf_counter() - 1)
+    assert flow.solve(arrays, list(board.trains), deadline=clock.deadline, clock=clock) == ([], False, None)
+
+
+def test_a_model_beyond_the_memory_budget_is_not_built():
+    board, model, compiled, arrays = _arrays(board_1831(1, n_hexes=48))
+    clock = flow._Clock(None)
+    assert flow.solve(arrays, list(board.trains), memory=1 << 20, clock=clock) == ([], False, None)
+    assert clock.looked == 1  # the look before the build only: no model was built
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_tiny_time_limit_on_a_full_size_board_is_not_proven_and_gives_its_bound(seed, monkeypatch):
+    # every board to the flow model; a limit far too short for its build: the answer
+    # is not proven, and its bound is the route model's upper bound (no run earns more:
+    # each train its best tokens, 5.6.3), never below the revenue
+    monkeypatch.setattr(model_1831, "PATH_LIMIT", 0)
+    pos = board_1831(seed, n_hexes=48)
+    board, model, compiled, arrays = _arrays(pos)
+    run = solve(pos, time_limit=0.5)
+    assert not run.optimal
+    assert run.bound == model.upper_bound(compiled)
+    assert run.bound > run.revenue
+
+
+# --- trains assigned by value classes (model._assign_by_value) ------------------------
+
+class _Count:
+    """Counts the answers of Model1831._assign_by_value (None: it handed every route
+    to the core)."""
+
+    def __init__(self, monkeypatch):
+        monkeypatch.setattr(model_1831, "BY_VALUE", True)
+        self.answered = 0
+        orig = model_1831.Model1831._assign_by_value
+
+        def counted(model, found, values, deadline=None):
+            out = orig(model, found, values, deadline)
+            self.answered += out is not None
+            return out
+
+        monkeypatch.setattr(model_1831.Model1831, "_assign_by_value", counted)
+
+
+def _without_rights(pos):
+    # track rights (5.6.5) take the rights-covering assignment instead
+    return dict(pos, track_rights=[])
+
+
+@pytest.mark.parametrize("chunk", range(4))
+def test_5_6_2_assignment_by_value_classes_matches_brute_force(monkeypatch, chunk):
+    # seeded random typed boards (tests/boards1831.py), every rule of 5.6.2-5.6.3 and
+    # 5.6.7's commuter runs: the run found by value classes, track resolved for the
+    # chosen ones only, earns what the plain-Python brute force finds
+    from boards1831 import brute_force, random_commuter_position, random_position
+
+    count = _Count(monkeypatch)
+    checked = earning = 0
+    boards = [random_position(s) for s in range(chunk, 240, 4)]
+    boards += [random_commuter_position(s) for s in range(500 + chunk, 640, 4)]
+    for pos in boards:
+        pos = _without_rights(pos)
+        expected = brute_force(pos)
+        run = solve(pos)
+        assert run.optimal
+        assert run.revenue == expected
+        checked += 1
+        earning += expected > 0
+    # every board where some run earns was answered by value classes
+    assert count.answered >= earning > 30
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_assignment_by_value_classes_matches_the_core_on_every_route(monkeypatch, seed):
+    # a board_1831 map cut down to 16-20 hexes (dense track, passing cities freely,
+    # red extensions, the Delaware, commuter runs): by value classes against the core's
+    # branch and bound over every route listed, both proven
+    pos = board_1831(seed, n_hexes=16 + seed % 5, own_tokens=6, rights=False)
+    count = _Count(monkeypatch)
+    by_value = solve(pos)
+    assert count.answered == 1
+    monkeypatch.setattr(model_1831, "BY_VALUE", False)
+    every_route = solve(pos)
+    assert by_value.optimal and every_route.optimal
+    assert by_value.revenue == every_route.revenue
+
+
+def test_listing_where_the_flow_model_does_not_apply_keeps_to_the_memory_budget(monkeypatch):
+    # the flow model declines some boards (a Delaware of two stops, a commuter city
+    # walkable round within itself: flow.py's docstring); paths are then listed, within
+    # the memory budget (64 MB here, the least a search gets): the routes held by then,
+    # marked incomplete, never the 10^7 paths of a full-size map (they took 16 GB)
+    from trainruns.limits import Limits
+    from trainruns.routeset import train_kinds
+
+    monkeypatch.setattr(flow, "solve", lambda *a, **k: None)
+    board, model, compiled, arrays = _arrays(board_1831(0, n_hexes=54))
+    limits = Limits(memory=1)  # array_budget(): its floor, 64 MB
+    rs = model.routes(compiled, train_kinds(board), limits=limits)
+    assert not rs.complete
+    held = sum(a.nbytes for a in (rs.ptr, rs.stops, rs.chains, rs.bits, rs.values))
+    assert 0 < held <= limits.array_budget() + (64 << 20)  # (one chunk past it at most)
