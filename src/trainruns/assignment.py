@@ -10,7 +10,7 @@ import time
 import numpy as np
 
 from .describe import describe_route
-from .limits import CHECK_SECONDS, Limits
+from .limits import CHECK_SECONDS, Limits, on_thread
 from .progress import Progress
 from .result import Run
 from .routeset import RouteSet
@@ -101,7 +101,7 @@ def assign_trains(routes: RouteSet, deadline=None, progress=None, budget=1 << 16
                 found, bval, depth, pos, stage, used, val, choice, best, best_choice, budget, nodes, scan_cap)
         # once calls take a while, they run on a thread the caller waits on, where Ctrl-C
         # reaches it (a kernel on the main thread holds Python's signal handling off)
-        status = _on_thread(branch_and_bound, args) if slow else branch_and_bound(*args)
+        status = on_thread(branch_and_bound, args, what="the search kernel") if slow else branch_and_bound(*args)
         took = time.perf_counter() - t_call
         slow = slow or took > 0.02
         if took > CHECK_SECONDS and budget > 64:
@@ -142,20 +142,6 @@ def assign_trains(routes: RouteSet, deadline=None, progress=None, budget=1 << 16
     run.checks = int(nodes[1])  # blocks checked: machine-independent work
     run.time_to_best = t_best
     return run
-
-
-def _on_thread(kernel, args):
-    """``kernel(*args)`` on a daemon thread; the caller waits where Ctrl-C reaches it."""
-    import threading
-
-    out = []
-    thread = threading.Thread(target=lambda: out.append(kernel(*args)), daemon=True)
-    thread.start()
-    while thread.is_alive():
-        thread.join(0.05)
-    if not out:
-        raise RuntimeError("the search kernel failed")
-    return out[0]
 
 
 def _run_of(routes, trains, all_trains, best_choice, cand_route, kind_index, revenue, bound) -> Run:

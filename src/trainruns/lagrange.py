@@ -28,11 +28,10 @@ of M`` (:func:`reduced_floor`), since each other train makes at most its ``M``.
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
 from .compile import CompiledBoard
+from .limits import on_thread
 from .routeset import train_kinds
 from .trains import UNLIMITED
 
@@ -164,28 +163,12 @@ def lagrangian_bound(compiled: CompiledBoard, lower: int = 0, deadline=None,
 
     The method runs on a daemon thread; the caller waits where Ctrl-C reaches it and
     stops the walk at ``deadline`` or on Ctrl-C."""
-    import threading
-
     board = compiled.board
     if board.route_model is not None or compiled.n_chains == 0:
         return None
     pricing = pricing or Pricing(compiled)
     stop = np.zeros(1, np.int64)
-    out = []
-    thread = threading.Thread(target=lambda: out.append(_subgradient(pricing, lower, iterations, stop)),
-                              daemon=True)
-    thread.start()
-    try:
-        while thread.is_alive():
-            thread.join(0.05)
-            if deadline is not None and time.perf_counter() >= deadline:
-                stop[0] = 1
-    except KeyboardInterrupt:
-        stop[0] = 1
-        raise
-    if not out:
-        raise RuntimeError("the subgradient method failed")
-    return out[0]
+    return on_thread(_subgradient, (pricing, lower, iterations, stop), stop, deadline, "the subgradient method")
 
 
 def _subgradient(pricing: Pricing, lower: int, iterations: int, stop) -> Bound | None:

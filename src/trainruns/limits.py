@@ -98,3 +98,27 @@ class Limits:
         if run is not None and (self.best is None or run.revenue > self.best.revenue):
             self.best = run
         return self.best
+
+
+def on_thread(kernel, args, stop=None, deadline=None, what="the kernel"):
+    """``kernel(*args)`` on a daemon thread, the caller waiting where Ctrl-C reaches it
+    (a numba kernel holds the main thread otherwise until it returns). ``stop``, a
+    one-element array the kernel looks at, is set at ``deadline`` (perf_counter) and on
+    Ctrl-C, which then goes on to the caller."""
+    import threading
+
+    out = []
+    thread = threading.Thread(target=lambda: out.append(kernel(*args)), daemon=True)
+    thread.start()
+    try:
+        while thread.is_alive():
+            thread.join(0.05)
+            if stop is not None and deadline is not None and time.perf_counter() >= deadline:
+                stop[0] = 1
+    except KeyboardInterrupt:
+        if stop is not None:
+            stop[0] = 1
+        raise
+    if not out:
+        raise RuntimeError(f"{what} failed")
+    return out[0]

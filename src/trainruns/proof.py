@@ -51,7 +51,7 @@ import numpy as np
 from .compile import CompiledBoard
 from .enumeration import join_parts
 from .lagrange import SCALE, Bound, Pricing, gains, lagrangian_bound, reduced_floors
-from .limits import Limits
+from .limits import Limits, on_thread
 from .result import Run
 from .routeset import train_kinds
 from .trains import UNLIMITED
@@ -88,13 +88,13 @@ def kind_bounds(compiled: CompiledBoard, known: dict | None = None, deadline=Non
         ptr = np.zeros(2, np.int64)
         z = np.zeros(0, np.int64)
         stop = np.zeros(1, np.int64)
-        _on_thread(enumerate_valued_routes, (
+        on_thread(enumerate_valued_routes, (
             roots, compiled.adj_ptr, compiled.chain_to,
             compiled.chain_bits, compiled.stop_passable, compiled.stop_own,
             compiled.stop_town, visits, min(t.nontowns, n_stops),
             ptr, z, z.copy(), z.copy(), np.zeros((0, compiled.words), np.uint64),
             1 << 62, stop, stop_gain, top_gain, extra, floor,
-            *no_rest(compiled.n_chains, compiled.words)), stop, deadline)
+            *no_rest(compiled.n_chains, compiled.words)), stop, deadline, "the listing kernel")
         if stop[0] != 0:
             return None  # stopped: the floor is only a route found, not the best
         out[t.name] = max(0, min(int(floor[0]), cap))
@@ -148,39 +148,18 @@ def _listing(compiled, kind, floor, budget, deadline=None, lower=None, rest=None
         rest_args = (*rest, lower, *chain_bits, 16, np.zeros(2, np.int64))
     stop = np.zeros(1, np.int64)
     if visits >= 2 and len(roots):
-        n = _on_thread(enumerate_valued_routes, (
+        n = on_thread(enumerate_valued_routes, (
             roots, compiled.adj_ptr, compiled.chain_to,
             compiled.chain_bits, compiled.stop_passable, compiled.stop_own,
             compiled.stop_town, visits, min(kind.nontowns, n_stops),
             ptr, stops, chains, split, bits, cap, stop,
-            stop_gain, top_gain, extra, np.array([floor, 0], np.int64), *rest_args), stop, deadline)
+            stop_gain, top_gain, extra, np.array([floor, 0], np.int64), *rest_args), stop, deadline, "the listing kernel")
     else:
         n = 0
     if n > cap or stop[0] != 0:
         return None
     end = ptr[n]
     return ptr[:n + 1].copy(), stops[:end].copy(), chains[:end].copy(), split[:n].copy(), bits[:n].copy()
-
-
-def _on_thread(kernel, args, stop, deadline):
-    """``kernel(*args)`` on a daemon thread; the caller waits where Ctrl-C reaches it and
-    sets ``stop[0]`` (which the kernel looks at) on Ctrl-C or at ``deadline``."""
-    import threading
-
-    out = []
-    thread = threading.Thread(target=lambda: out.append(kernel(*args)), daemon=True)
-    thread.start()
-    try:
-        while thread.is_alive():
-            thread.join(0.05)
-            if deadline is not None and time.perf_counter() >= deadline:
-                stop[0] = 1
-    except KeyboardInterrupt:
-        stop[0] = 1
-        raise
-    if not out:
-        raise RuntimeError("the listing kernel failed")
-    return out[0]
 
 
 def routes_above(compiled: CompiledBoard, lower: int, bounds: dict, budget: int, deadline=None):
@@ -275,10 +254,10 @@ def _priced_listing(pricing: Pricing, kind, price, floor: int, budget: int, dead
     chains = np.empty(cap * visits, np.int64)
     bits = np.empty((cap, words), np.uint64)
     stop = np.zeros(1, np.int64)
-    n = _on_thread(list_priced_routes, (
+    n = on_thread(list_priced_routes, (
         c.adj_ptr, c.chain_to, c.chain_bits, chain_price, pricing.chain_arc, h, pricing.stop_gain, c.stop_town,
         c.stop_passable, c.stop_own, visits, min(kind.nontowns, c.n_stops), pricing.cap[kind.name],
-        pricing.extra, floor, ptr, stops, chains, bits, cap, stop), stop, deadline)
+        pricing.extra, floor, ptr, stops, chains, bits, cap, stop), stop, deadline, "the listing kernel")
     if n > cap or stop[0] != 0:
         return None
     end = ptr[n]
