@@ -14,23 +14,7 @@ from trainruns.game.game import Game
 from trainruns.game.steps.consent import Offer
 from trainruns.titles.g1831.game_steps.operating import TrainStep
 
-
-def company(g, cid, par, president, cash=None):
-    """A started, active company; its treasury set to ``cash`` (the rest to the bank)."""
-    r, s = g.rules, g.rules.state
-    c = s.corp[cid]
-    r.start_company(c, president, par)
-    c.extra["active"] = True
-    if cash is not None:
-        if c.cash > cash:
-            s.pay(f"corp:{cid}", "bank", c.cash - cash)
-        else:
-            s.pay("bank", f"corp:{cid}", cash - c.cash)
-    return c
-
-
-def train(size, kind="S", status="new"):
-    return {"train": f"{size}{kind}", "size": size, "status": status}
+from _1831 import company, train
 
 
 def current_train_step(g, c):

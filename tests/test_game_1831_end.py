@@ -4,12 +4,9 @@ ending the game at the end of that operating round (6.1)."""
 
 from __future__ import annotations
 
-from trainruns.game.game import Game
 from trainruns.titles.g1831 import game_certs as certs
 
-
-def new(n=4, seed=7):
-    return Game("1831", [f"P{i}" for i in range(n)], seed)
+from _1831 import new
 
 
 def give(g, c, kind, holder, splits=0):

@@ -8,22 +8,11 @@ from __future__ import annotations
 import pytest
 
 from trainruns.game.errors import Refusal
-from trainruns.game.game import Game
 from trainruns.titles.g1831 import game_certs as certs
 from trainruns.titles.g1831.game_map import best_run
 from trainruns.titles.g1831.game_steps.stock import StockTurn
 
-
-def new(n=4, seed=7):
-    return Game("1831", [f"P{i}" for i in range(n)], seed)
-
-
-def company(g, cid, par, president):
-    r = g.rules
-    c = r.state.corp[cid]
-    r.start_company(c, president, par)
-    c.extra["active"] = True
-    return c
+from _1831 import company, new
 
 
 def train(name):

@@ -9,32 +9,11 @@ from __future__ import annotations
 import pytest
 
 from trainruns.game.errors import Refusal
-from trainruns.game.game import Game
 from trainruns.titles.g1831 import game_certs as certs
 from trainruns.titles.g1831.game_steps.operating import TrainStep
 from trainruns.titles.g1831.game_steps.stock import StockTurn
 
-
-def new(n=4, seed=7):
-    return Game("1831", [f"P{i}" for i in range(n)], seed)
-
-
-def company(g, cid, par, president, cash=None):
-    """A started, active company; its treasury set to ``cash`` (the rest to the bank)."""
-    r, s = g.rules, g.rules.state
-    c = s.corp[cid]
-    r.start_company(c, president, par)
-    c.extra["active"] = True
-    if cash is not None:
-        if c.cash > cash:
-            s.pay(f"corp:{cid}", "bank", c.cash - cash)
-        else:
-            s.pay("bank", f"corp:{cid}", cash - c.cash)
-    return c
-
-
-def train(size, kind="S", status="new"):
-    return {"train": f"{size}{kind}", "size": size, "status": status}
+from _1831 import company, new, train
 
 
 def to_treasury(g, c, n):
