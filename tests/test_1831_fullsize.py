@@ -148,8 +148,11 @@ def test_listing_where_the_flow_model_does_not_apply_keeps_to_the_memory_budget(
 
     monkeypatch.setattr(flow, "solve", lambda *a, **k: None)
     board, model, compiled, arrays = _arrays(board_1831(0, n_hexes=54))
-    limits = Limits(memory=1)  # array_budget(): its floor, 64 MB
-    rs = model.routes(compiled, train_kinds(board), limits=limits)
+    # array_budget(): its floor, 64 MB. The paths stop at the budget within a second;
+    # the commuter runs' walk of this map then goes on to the deadline (it passes
+    # cities freely: without one it would not end), which only cuts the set further
+    limits = Limits(time_limit=5, memory=1)
+    rs = model.routes(compiled, train_kinds(board), deadline=limits.deadline, limits=limits)
     assert not rs.complete
     held = sum(a.nbytes for a in (rs.ptr, rs.stops, rs.chains, rs.bits, rs.values))
     assert 0 < held <= limits.array_budget() + (64 << 20)  # (one chunk past it at most)
