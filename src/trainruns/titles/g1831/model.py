@@ -617,25 +617,13 @@ class Model1831(RouteModel):
         class_values = values[heads]
         trains = sorted(self.board.trains, key=lambda t: (-t.visits, t.name))
         kind_index = {name: k for k, name in enumerate(found.kind_names)}
-        seg, cc, cv, off = {}, [], [], 0
-        for t in trains:
-            if t.name in seg:
-                continue
-            col = class_values[:, kind_index[t.name]]
+        def of_kind(name):
+            col = class_values[:, kind_index[name]]
             c = np.flatnonzero(col >= 0)
             c = c[np.argsort(-col[c], kind="stable")]
-            cc.append(c)
-            cv.append(col[c])
-            seg[t.name] = (off, off + len(c))
-            off += len(c)
-        cat = (lambda xs: np.concatenate(xs).astype(np.int64) if xs else np.zeros(0, np.int64))
-        cc, cv = cat(cc), cat(cv)
-        start = np.array([seg[t.name][0] for t in trains], np.int64)
-        end = np.array([seg[t.name][1] for t in trains], np.int64)
-        twin = np.array([i > 0 and trains[i].name == trains[i - 1].name for i in range(len(trains))], np.bool_)
-        rest = np.zeros(len(trains) + 1, np.int64)
-        for i in range(len(trains) - 1, -1, -1):
-            rest[i] = rest[i + 1] + (cv[start[i]] if end[i] > start[i] else 0)
+            return col[c], c
+
+        start, end, twin, rest, (cv, cc) = _candidates(trains, of_kind, 2)
         if self.covering_nodes is not None:
             steps = self.covering_nodes  # a game's fixed budget: the same answer under any load
         elif deadline is None:
@@ -670,27 +658,14 @@ class Model1831(RouteModel):
                 best_super[:, :, m] = values[:, :, sup].max(axis=2)
         useful = (values >= 0) & (values > best_super)
         kind_index = {name: k for k, name in enumerate(found.kind_names)}
-        seg, cr, cv, cm, off = {}, [], [], [], 0
-        for t in trains:
-            if t.name in seg:
-                continue
-            k = kind_index[t.name]
+        def of_kind(name):
+            k = kind_index[name]
             r, m = np.nonzero(useful[:, k, :])
             v = values[r, k, m]
             order = np.argsort(-v, kind="stable")
-            cr.append(r[order])
-            cv.append(v[order])
-            cm.append(m[order])
-            seg[t.name] = (off, off + len(r))
-            off += len(r)
-        cat = (lambda xs: np.concatenate(xs).astype(np.int64) if xs else np.zeros(0, np.int64))
-        cr, cv, cm = cat(cr), cat(cv), cat(cm)
-        start = np.array([seg[t.name][0] for t in trains], np.int64)
-        end = np.array([seg[t.name][1] for t in trains], np.int64)
-        twin = np.array([i > 0 and trains[i].name == trains[i - 1].name for i in range(len(trains))], np.bool_)
-        rest = np.zeros(len(trains) + 1, np.int64)
-        for i in range(len(trains) - 1, -1, -1):
-            rest[i] = rest[i + 1] + (cv[start[i]] if end[i] > start[i] else 0)
+            return v[order], r[order], m[order]
+
+        start, end, twin, rest, (cv, cr, cm) = _candidates(trains, of_kind, 3)
         choice = np.full(max(len(trains), 1), -1, np.int64)
         stopped = np.zeros(1, np.bool_)
         best = kernels.assign_covering(start, end, twin, cr, cv, cm, bits, rest, n_masks - 1, choice,
@@ -762,6 +737,32 @@ def _no_covering_run(model):
 # time limit into a node budget for the rights-covering assignment (its kernel is not
 # resumable, so the clock cannot be checked inside it).
 NODES_PER_SECOND = 2_000_000
+
+
+def _candidates(trains, of_kind, n_arrays):
+    """The trains' candidates laid end to end, as the assignment kernels take them.
+    ``of_kind(name)`` gives a train kind's ``n_arrays`` arrays, its values first, best
+    first; trains of one kind share one segment. Returns ``(start, end, twin, rest,
+    arrays)``: train i's segment, whether it repeats the train before it, and ``rest[i]``
+    the most the trains from i on can add (each its best candidate)."""
+    seg, cols, off = {}, [[] for _ in range(n_arrays)], 0
+    for t in trains:
+        if t.name in seg:
+            continue
+        arrays = of_kind(t.name)
+        for col, a in zip(cols, arrays):
+            col.append(a)
+        seg[t.name] = (off, off + len(arrays[0]))
+        off += len(arrays[0])
+    arrays = [np.concatenate(c).astype(np.int64) if c else np.zeros(0, np.int64) for c in cols]
+    values = arrays[0]
+    start = np.array([seg[t.name][0] for t in trains], np.int64)
+    end = np.array([seg[t.name][1] for t in trains], np.int64)
+    twin = np.array([i > 0 and trains[i].name == trains[i - 1].name for i in range(len(trains))], np.bool_)
+    rest = np.zeros(len(trains) + 1, np.int64)
+    for i in range(len(trains) - 1, -1, -1):
+        rest[i] = rest[i + 1] + (values[start[i]] if end[i] > start[i] else 0)
+    return start, end, twin, rest, arrays
 
 
 def _node_budget(deadline):
