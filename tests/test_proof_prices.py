@@ -81,18 +81,24 @@ def test_joint_bound_is_above_the_brute_force(seed):
     assert joint.total == int(joint.price.sum()) + sum(joint.best[t.name] for t in board.trains)
 
 
+def _listed(pos):
+    """``(board, compiled, every route, Pricing)`` of a position; compiled is None when
+    the board has no track."""
+    board = load_position(pos)
+    compiled = compile_board(board, Limits(), own_only=True)
+    if compiled.n_chains == 0:
+        return board, None, None, None
+    return board, compiled, enumerate_all(compiled), Pricing(compiled)
+
+
 @pytest.mark.parametrize("seed", range(40))
 def test_best_priced_line_is_above_every_route(seed):
     """At random prices, each kind's best priced line earns at least the gain less the
     price of every real route the full listing has (the relaxation may do better: two
     chains of one line may share track there, never on a route)."""
-    pos = _mixed(seed)
-    board = load_position(pos)
-    compiled = compile_board(board, Limits(), own_only=True)
-    if compiled.n_chains == 0:
+    board, compiled, routes, pricing = _listed(_mixed(seed))
+    if compiled is None:
         return
-    routes = enumerate_all(compiled)
-    pricing = Pricing(compiled)
     price = _random_prices(compiled, seed)
     cost, _ = pricing.arc_costs(price)
     priced = _price_of(routes.bits, compiled.n_bits, price)
@@ -109,13 +115,9 @@ def test_best_priced_line_is_above_every_route(seed):
 def test_priced_listing_is_exactly_the_routes_above_the_floor(seed):
     """The priced listing gives every route whose gain less its price is above the
     floor, once, and no other (the full listing, filtered, is the reference)."""
-    pos = _mixed(seed) if seed % 2 else random_position(seed)
-    board = load_position(pos)
-    compiled = compile_board(board, Limits(), own_only=True)
-    if compiled.n_chains == 0:
+    board, compiled, routes, pricing = _listed(_mixed(seed) if seed % 2 else random_position(seed))
+    if compiled is None:
         return
-    routes = enumerate_all(compiled)
-    pricing = Pricing(compiled)
     price = _random_prices(compiled, seed + 1000)
     priced = _price_of(routes.bits, compiled.n_bits, price)
     rng = random.Random(seed)
