@@ -82,11 +82,9 @@ def random_bonuses(pos, seed):
     return out
 
 
-@pytest.mark.parametrize("seed", range(3000, 3150))
-def test_bonuses_match_brute_force(seed):
-    """Bonuses (board.Bonus: "extra revenue for a route that visits at least one stop
-    of every group", for the trains named) on random boards, against the brute force
-    adding each bonus a route reaches to its stops' value."""
+def bonus_case(seed):
+    """A random board with random bonuses (board.Bonus) and the brute force's best
+    total on it: ``(board, best)``."""
     rng = random.Random(seed)
     trains = rng.sample(["2", "3", "4", "3/5", "2+1", "2+2", "3"], rng.randint(1, 3))
     pos = random_position(seed, trains=trains, size=(4, 4))
@@ -94,6 +92,15 @@ def test_bonuses_match_brute_force(seed):
     board = load_position(pos)
     board.bonuses = [Bonus(f"b{i}", amount, tuple(groups), trains) for i, (amount, groups, trains) in enumerate(bonuses)]
     best, _ = best_run(pos, bonuses=bonuses)
+    return board, best
+
+
+@pytest.mark.parametrize("seed", range(3000, 3150))
+def test_bonuses_match_brute_force(seed):
+    """Bonuses (board.Bonus: "extra revenue for a route that visits at least one stop
+    of every group", for the trains named) on random boards, against the brute force
+    adding each bonus a route reaches to its stops' value."""
+    board, best = bonus_case(seed)
     run = solve(board)
     assert run.optimal and run.revenue == best
     # each route's revenue is its stops plus the bonuses it reaches

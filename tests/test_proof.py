@@ -13,7 +13,7 @@ import pytest
 from boards import random_position
 from bruteforce import best_run, train_value
 from test_bruteforce import check_run
-from trainruns import Bonus, load_position, solve
+from trainruns import load_position, solve
 from trainruns.compile import compile_board
 from trainruns.generate import hard_board
 from trainruns.greedy import greedy_run
@@ -77,15 +77,9 @@ def test_proof_from_any_start_reaches_the_brute_force(seed):
 @pytest.mark.parametrize("seed", range(3000, 3040))
 def test_proof_with_bonuses(seed):
     """Bonuses count in every route's gain: the proof still reaches the brute force."""
-    from test_bruteforce import random_bonuses
+    from test_bruteforce import bonus_case
 
-    rng = random.Random(seed)
-    trains = rng.sample(["2", "3", "4", "3/5", "2+1", "2+2", "3"], rng.randint(1, 3))
-    pos = random_position(seed, trains=trains, size=(4, 4))
-    bonuses = random_bonuses(pos, seed)
-    board = load_position(pos)
-    board.bonuses = [Bonus(f"b{i}", a, tuple(g), t) for i, (a, g, t) in enumerate(bonuses)]
-    best, _ = best_run(pos, bonuses=bonuses)
+    board, best = bonus_case(seed)
     compiled = compile_board(board, Limits(), own_only=True)
     run = prove(compiled, _start(board, 0), Limits())
     assert run.optimal and run.revenue == best
