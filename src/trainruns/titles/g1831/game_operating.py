@@ -150,10 +150,26 @@ class OperatingRules:
 
     def lay_owes_token(self, c, m) -> bool:
         """5.2.6.8: "If a corporation lays an initial tile (yellow) in a city site, it must
-        also purchase a token for that site" (a city where it has a token already, its
-        home city among them (5.2.5), owes none)."""
-        return (not m["upgrade"] and self.map.is_city(m["hex"])
-                and not any(x["hex"] == m["hex"] for x in c.extra["sites"]))
+        also purchase a token for that site"; 5.2.4.1: "If a corporation upgrades a city
+        to create a vacancy, it must also lay a token there" (a city where it has a token
+        already, its home city among them (5.2.5), owes none: "If a corporation with a
+        token in a city upgrades the city, it does not have to lay a token there")."""
+        if not self.map.is_city(m["hex"]) or any(x["hex"] == m["hex"] for x in c.extra["sites"]):
+            return False
+        return not m["upgrade"] or self._opens_vacancy(m)
+
+    def _opens_vacancy(self, m) -> bool:
+        """5.2.4.1: the upgrade ``m`` turns a city full of other corporations' tokens (no
+        free site; black sites are none, 5.2.7.2) into one with a free site. Tokens keep
+        their sites across an upgrade."""
+        h, laid, taken = m["hex"], self.laid(), self.taken_sites()
+
+        def vacant(types):
+            return any(t != "black" and (h, i) not in taken for i, t in enumerate(types))
+
+        if vacant(self.map.sites(h, laid)) or not any(hh == h for hh, _ in taken):
+            return False
+        return vacant(self.map.sites(h, dict(laid, **{h: (m["tile"], m["rotation"])})))
 
     def _owed_token_possible(self, c, m, turn, kinds) -> bool:
         """Whether the token 5.2.6.8 asks for ``m`` can be bought with it: a site of a type
@@ -207,14 +223,15 @@ class OperatingRules:
 
     def lay_tile(self, c, m, turn):
         s = self.state
+        owes = self.lay_owes_token(c, m)   # read on the city before the tile goes down
         if c.extra["receivership"]:
             c.extra["debt"] += m["cost"]
         else:
             s.pay(f"corp:{c.id}", "bank", m["cost"])
         s.tiles = [t for t in s.tiles if t["hex"] != m["hex"]]
         s.tiles.append({"hex": m["hex"], "tile": m["tile"], "rotation": m["rotation"]})
-        if self.lay_owes_token(c, m):
-            turn["owed_token"] = m["hex"]   # 5.2.6.8: its token is bought next
+        if owes:
+            turn["owed_token"] = m["hex"]   # 5.2.6.8, 5.2.4.1: its token is bought next
         turn["tiles"] += 1
         turn["hexes"].append(m["hex"])
         if self.map.is_city(m["hex"]):
