@@ -36,7 +36,11 @@ Rule ids (stable, kebab-case): ``unknown-train``, ``train-declared-twice``,
 (:func:`trainruns.enumeration.enumerate_all`) decides what only it knows (the rules in
 ``ROUTE_MODEL_DECIDES``: length, repeats, passing, tokens) and the track: a declared
 route must be one of its routes (stops in either order, hexes pin honoured), the trains'
-routes pairwise disjoint, and each is valued as the model values it.
+routes pairwise disjoint, and each is valued as the model values it. A route of fewer
+than two stops is ``not-a-title-route`` there too. The title then values the matched
+routes as one run (``audit_run`` on its title object): 1831 chooses which bought track
+rights each route runs to, as ``solve`` does, and names a right no choice runs to
+(``track-right-unused``, 5.6.5).
 
 Messages are sentences a player understands. A title cites its rulebook: it may give
 ``audit_sections`` (rule id -> section, appended as "(rulebook: ...)") and

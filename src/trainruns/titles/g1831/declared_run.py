@@ -41,11 +41,11 @@ def settle(board, rs, routes, picks):
     doubt = 0
     for i, r in enumerate(routes):
         if i not in picks:
-            doubt |= _rights_at(model.facts, rights, r.refs)
+            doubt |= _rights_at(rights, r.refs)
     options = {i: _choices(model, rs, k, routes[i].train_spec) for i, k in picks.items()}
     for i in [i for i, opts in options.items() if not opts]:
         # (no legal choice of tokens: not a route the model lists, never expected here)
-        doubt |= _rights_at(model.facts, rights, routes[i].refs)
+        doubt |= _rights_at(rights, routes[i].refs)
         del options[i]
     masks = _cover(options, doubt, every)
     problems = []
@@ -101,7 +101,7 @@ def _cover(options, doubt, every):
     return max(done, key=lambda s: s[0])[1] if done else None
 
 
-def _rights_at(facts, rights, refs):
+def _rights_at(rights, refs):
     """The rights in the cities of ``refs`` (stops a declared route names)."""
     at = {tuple(ref) for ref in refs if ref is not None}
     return sum(1 << j for j, (hex_id, k, _) in enumerate(rights) if (hex_id, k) in at)
