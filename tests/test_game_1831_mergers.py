@@ -7,54 +7,18 @@ from __future__ import annotations
 import pytest
 
 from trainruns.game.errors import Refusal
-from trainruns.game.game import Game
 from trainruns.titles.g1831 import game_certs as certs
 from trainruns.titles.g1831.game_steps.operating import MergerStep, SplitSaleStep
 
-
-def new(n=4, seed=7, **kw):
-    return Game("1831", [f"P{i}" for i in range(n)], seed, **kw)
-
-
-def company(g, cid, par, president, preferred_to=(), home=True):
-    """A started, active company that has been through one Operation Set (5.9.5), its
-    ordinary preferred held by ``preferred_to`` (holders in turn; the rest by its
-    president), its home token placed."""
-    r = g.rules
-    c = r.state.corp[cid]
-    r.start_company(c, president, par)
-    holders = list(preferred_to)
-    for x in c.extra["certs"]:
-        if x["kind"] == "preferred":
-            certs.move(r.state, c, x, holders.pop(0) if holders else f"player:{president}")
-            r.state.pay("bank", f"corp:{cid}", par)   # as if bought from the initial offering
-    c.extra["active"] = True
-    c.extra["active_set"] = 0
-    r.sets_done = 1
-    r.state.title_state["trains_bought"] = True
-    if home:
-        r.home_token(c)
-    r.update_president(c)
-    return c
-
-
-def neighbours(g, a, b):
-    """B's token in A's home city, so A reaches it (5.9.3); from the first 3-train, so A
-    may keep it beside its own Station (5.2.7.6)."""
-    g.rules.state.phase = "3"
-    b.extra["sites"].append({"hex": a.home, "slot": 1, "type": "yard"})
-    b.tokens.append((a.home, 0))
+from _1831 import current_step, merger_pair, new, operated as company, train, turn_of
 
 
 def system_and_a_third():
     """PRR (par 200, P0) has merged NYC (par 40, P1) by Type II, so PRR is a system and
     its next merger is Type IV (5.9.10); E (par 40, P2) has no home but a Rail Yard in
     NYC's home city, reached once NYC's token is PRR's."""
-    g = new()
-    a = company(g, "PRR", 200, "P0")
-    b = company(g, "NYC", 40, "P1")
+    g, a, b = merger_pair(home=True)
     c = company(g, "E", 40, "P2", home=False)
-    neighbours(g, a, b)
     c.extra["sites"].append({"hex": b.home, "slot": 1, "type": "yard"})
     g.rules.merge(a, b, "II")
     return g, a, b, c
@@ -65,13 +29,10 @@ def units_total(c):
 
 
 def test_type_i_friendly_merger_5_9_7():
-    g = new()
+    g, a, b = merger_pair(100, 80, "P0", preferred_to=["player:P2", "market", "market"], home=True)
     r, s = g.rules, g.rules.state
-    a = company(g, "PRR", 100, "P0")
-    b = company(g, "NYC", 80, "P0", preferred_to=["player:P2", "market", "market"])
-    neighbours(g, a, b)
     certs.move(s, b, next(x for x in b.extra["certs"] if x["kind"] == "common"), "player:P3")
-    b.trains = [{"train": "2S", "size": 2, "status": "new"}]
+    b.trains = [train(2)]
     assert r.merger_targets(a) == [(b, "I")]
     money = s.money()
     p2, p3, a_cash, b_cash = s.player["P2"].cash, s.player["P3"].cash, a.cash, b.cash
@@ -100,7 +61,7 @@ def test_type_i_friendly_merger_5_9_7():
 
 def test_type_i_fails_without_the_cash_and_both_markers_go_down_5_9_7_3_1():
     g = new()
-    r, s = g.rules, g.rules.state
+    r = g.rules
     a = company(g, "PRR", 40, "P0")
     b = company(g, "NYC", 200, "P0", home=False)
     b.extra["sites"].append({"hex": a.home, "slot": 1, "type": "yard"})
@@ -114,11 +75,8 @@ def test_type_i_fails_without_the_cash_and_both_markers_go_down_5_9_7_3_1():
 
 
 def test_type_ii_hostile_takeover_5_9_8():
-    g = new()
+    g, a, b = merger_pair()
     r, s = g.rules, g.rules.state
-    a = company(g, "PRR", 200, "P0")
-    b = company(g, "NYC", 40, "P1", home=False)
-    neighbours(g, a, b)
     s.pay("corp:NYC", "bank", b.cash - 51)   # B holds $51
     assert r.merger_targets(a) == [(b, "II")]
     a_cell, b_cell = a.cell, b.cell
@@ -135,11 +93,8 @@ def test_type_ii_hostile_takeover_5_9_8():
 
 
 def test_type_ii_cancelled_when_assets_fall_short_5_9_8_3_1():
-    g = new()
+    g, a, b = merger_pair(40, 200)
     r = g.rules
-    a = company(g, "PRR", 40, "P0")
-    b = company(g, "NYC", 200, "P1", home=False)
-    neighbours(g, a, b)
     a_cell, b_cell = a.cell, b.cell
     r.merge(a, b, "II")
     # B's marker back where it was; A's stays one to the left
@@ -148,11 +103,8 @@ def test_type_ii_cancelled_when_assets_fall_short_5_9_8_3_1():
 
 
 def test_type_iii_takeover_of_a_company_in_receivership_5_9_9():
-    g = new()
+    g, a, b = merger_pair()
     r, s = g.rules, g.rules.state
-    a = company(g, "PRR", 200, "P0")
-    b = company(g, "NYC", 40, "P1", home=False)
-    neighbours(g, a, b)
     r.enter_receivership(b)
     b.extra["debt"] = 30
     assert r.merger_targets(a) == [(b, "III")]
@@ -215,11 +167,8 @@ def test_type_iv_bonds_5_9_10_and_bond_revenue_5_10_and_moves():
 
 
 def test_the_dividend_of_a_system_pays_5_percent_commons_half_5_7_2_3():
-    g = new()
+    g, a, b = merger_pair(200, 80)
     r, s = g.rules, g.rules.state
-    a = company(g, "PRR", 200, "P0")
-    b = company(g, "NYC", 80, "P1", home=False)
-    neighbours(g, a, b)
     common = next(x for x in b.extra["certs"] if x["kind"] == "common")
     certs.move(s, b, common, "player:P3")
     r.merge(a, b, "II")
@@ -247,7 +196,7 @@ def test_tokens_a_system_cannot_hold_are_liquidated_at_half_5_9_7_8():
 
 def test_track_rights_rent_a_token_the_run_must_use_5_5_and_5_6_5():
     g = new()
-    r, s = g.rules, g.rules.state
+    r = g.rules
     a = company(g, "NYC", 100, "P0")    # a Station at A9
     b = company(g, "C&O", 100, "P1")    # a Station at B8, next to A9
     turn = {"tiles": 0, "cities": 0, "tokens": 0, "hexes": []}
@@ -257,9 +206,9 @@ def test_track_rights_rent_a_token_the_run_must_use_5_5_and_5_6_5():
         r.lay_tile(corp, m, dict(turn, hexes=[]))
     # 5.6.5: every right bought must be run to: a mixed 2-train needs a Rail Yard too, so
     # with only it the Station at B8 is no right worth offering
-    a.trains = [{"train": "2MX", "size": 2, "status": "new"}]
+    a.trains = [train(2, "MX")]
     assert r.right_places(a) == []
-    a.trains = [{"train": "2S", "size": 2, "status": "new"}]
+    a.trains = [train(2)]
     assert r.run(a, "best")[1] == 0                      # one token of its own: no run yet
     places = r.right_places(a)
     assert [(m["hex"], m["slot"], m["owner"]) for m in places] == [("B8", 0, "C&O")]
@@ -298,11 +247,8 @@ def _drive(g, step, actions):
 
 
 def test_split_during_a_hostile_takeover_owners_sell_or_trade_5_9_8_4():
-    g = new()
+    g, a, b = merger_pair()
     r, s = g.rules, g.rules.state
-    a = company(g, "PRR", 200, "P0")
-    b = company(g, "NYC", 40, "P1", home=False)
-    neighbours(g, a, b)
     _split_ready(g, b, ["player:P2", "player:P2", "player:P3"])
     s.pay("bank", "corp:PRR", 5000)   # A passes 5.9.8.3 whatever B's doubled preferred costs
     money = s.money()
@@ -357,11 +303,8 @@ def test_split_during_a_takeover_for_bonds_owners_sell_or_hold_5_9_10_5():
 
 
 def test_split_sales_and_the_pool_limit_as_the_config_says_5_9_8_4():
-    g = new()
-    r, s = g.rules, g.rules.state
-    a = company(g, "PRR", 200, "P0")
-    b = company(g, "NYC", 40, "P1", preferred_to=["market"] * 3, home=False)
-    neighbours(g, a, b)
+    g, a, b = merger_pair(preferred_to=["market"] * 3)
+    r = g.rules
     _split_ready(g, b, ["player:P2", "market", "market"])
     assert r.pool_shares(b) == 5
     assert r.split_sale_most(b, "P2") == 1          # default: the pool takes them past its limit
@@ -370,17 +313,11 @@ def test_split_sales_and_the_pool_limit_as_the_config_says_5_9_8_4():
 
 
 def test_the_merger_step_waits_for_the_owners_then_finishes_5_9_8_4():
-    g = new()
-    r, s = g.rules, g.rules.state
-    a = company(g, "PRR", 200, "P0")
-    b = company(g, "NYC", 40, "P1", home=False)
-    neighbours(g, a, b)
+    g, a, b = merger_pair()
+    s = g.rules.state
     _split_ready(g, b, ["player:P3"])
     s.pay("bank", "corp:PRR", 5000)
-    turn = {"corporation": a.id, "tiles": 0, "cities": 0, "tokens": 0, "hexes": [], "revenue": None}
-    merger = MergerStep(g, a, turn)
-    g.round.queue.insert(0, merger)
-    merger.enter()
+    merger = current_step(g, MergerStep(g, a, turn_of(a)))
     assert {"type": "merge", "corporation": "PRR", "with": "NYC"} in merger.actions()
     merger.process({"type": "merge", "corporation": "PRR", "with": "NYC"})
     # the owners' choice comes first, the takeover waits for it (B still there)

@@ -312,3 +312,32 @@ def test_1831_market_view_has_both_prices_of_each_square():
     for c in placed:
         r, k = c["market_cell"]
         assert c["id"] in view["stacks"][f"{r},{k}"]
+
+
+def test_1831_map_shows_the_company_a_waiting_train_offer_concerns(tmp_path):
+    """1831 5.3.2 / 5.3.4: NYC offers to buy B&O's 3S; while B&O's president (P1)
+    answers, no corporation acts, yet the map is NYC's: the company the offer
+    concerns, still operating, not the first in the list (PRR)."""
+    from _1831 import company, current_step, train, turn_of
+    from trainruns.titles.g1831.game_steps.operating import TrainStep
+
+    game = Game("1831", ["P0", "P1", "P2", "P3"], 7)
+    buyer = company(game, "NYC", 100, "P0", cash=300)
+    seller = company(game, "B&O", 80, "P1")
+    buyer.trains, seller.trains = [train(2)], [train(3)]
+    current_step(game, TrainStep(game, buyer, turn_of(buyer)))
+    game.act({"type": "buy_train", "corporation": "NYC", "from": "B&O", "train": "3S", "price": 1})
+    assert game.active() == {"player": "P1"}
+    assert game.to_json()["corporations"][0]["id"] == "PRR"
+    jobs = Jobs()
+    try:
+        mode = GameMode(game, str(tmp_path / "game.json"), jobs, time_limit=30)
+        assert mode.state()["map_corporation"] == "NYC"
+        assert mode.position()["corporation"] == "NYC"
+        assert mode._look()["board"].corporation == "NYC"
+        # the answer given, NYC acts again and the map stays its
+        assert mode.act({"type": "pass", "player": "P1"}) is None
+        assert mode.game.active()["corporation"] == "NYC"
+        assert mode.state()["map_corporation"] == "NYC"
+    finally:
+        jobs.close()

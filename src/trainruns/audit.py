@@ -36,7 +36,11 @@ Rule ids (stable, kebab-case): ``unknown-train``, ``train-declared-twice``,
 (:func:`trainruns.enumeration.enumerate_all`) decides what only it knows (the rules in
 ``ROUTE_MODEL_DECIDES``: length, repeats, passing, tokens) and the track: a declared
 route must be one of its routes (stops in either order, hexes pin honoured), the trains'
-routes pairwise disjoint, and each is valued as the model values it.
+routes pairwise disjoint, and each is valued as the model values it. A route of fewer
+than two stops is ``not-a-title-route`` there too. The title then values the matched
+routes as one run (``audit_run`` on its title object): 1831 chooses which bought track
+rights each route runs to, as ``solve`` does, and names a right no choice runs to
+(``track-right-unused``, 5.6.5).
 
 Messages are sentences a player understands. A title cites its rulebook: it may give
 ``audit_sections`` (rule id -> section, appended as "(rulebook: ...)") and
@@ -339,6 +343,8 @@ class _Auditor:
         key = template or rule
         template = self.messages.get(key) or MESSAGES[key]
         fields.setdefault("corporation", self.board.corporation)
+        if "train" in fields:  # it opens the sentence ("The 3MX-train": str.capitalize lowers the rest)
+            fields["train"] = fields["train"][:1].upper() + fields["train"][1:]
         text = template.format(**fields)
         section = self.sections.get(rule)
         if section:
@@ -409,16 +415,16 @@ class _Auditor:
         ``too-many-stops``)."""
         n = len(r.labels)
         if n < 2:
-            self._report(r, "too-few-stops", train=who.capitalize(), n=n)
+            self._report(r, "too-few-stops", train=who, n=n)
         t = r.train_spec
         if t is None:
             return
         if n > t.visits:
-            self._report(r, "too-many-stops", train=who.capitalize(), n=n, limit=t.visits)
+            self._report(r, "too-many-stops", train=who, n=n, limit=t.visits)
         elif t.nontowns < t.visits:
             nontowns = sum(1 for ref in r.refs if ref is not None and self.board.stop(ref).kind != "town")
             if nontowns > t.nontowns:
-                self._report(r, "too-many-stops", train=who.capitalize(), n=nontowns, limit=t.nontowns,
+                self._report(r, "too-many-stops", train=who, n=nontowns, limit=t.nontowns,
                              template="too-many-nontowns")
 
     def _check_repeats(self, r, who):
@@ -426,7 +432,7 @@ class _Auditor:
         counts = Counter(ref for ref in r.refs if ref is not None)
         for ref, n in counts.items():
             if n > 1:
-                self._report(r, "stop-repeated", train=who.capitalize(), stop=self._name(ref),
+                self._report(r, "stop-repeated", train=who, stop=self._name(ref),
                              times="twice" if n == 2 else f"{n} times")
 
     def _check_enterable(self, r):
@@ -446,13 +452,13 @@ class _Auditor:
             if not stop.enterable or self.board.is_passable(stop):
                 continue  # a forbidden stop is reported once, as such
             rule = "passes-offboard" if stop.kind == OFFBOARD else "passes-blocked-city"
-            self._report(r, rule, train=who.capitalize(), stop=self._name(ref))
+            self._report(r, rule, train=who, stop=self._name(ref))
 
     def _check_token(self, r, who):
         """A route includes a city with the corporation's token (``no-token``). With it
         on the route, an N/M train's counted stops can always include it."""
         if not any(ref is not None and self._own(ref) for ref in r.refs) and r.refs:
-            self._report(r, "no-token", train=who.capitalize())
+            self._report(r, "no-token", train=who)
 
     def _check_connected(self, r, who):
         """Consecutive stops are joined by track with no stop between them
@@ -461,7 +467,7 @@ class _Auditor:
             if a is None or b is None or a == b:
                 continue
             if not self._candidates(a, b):
-                self._report(r, "stops-not-connected", train=who.capitalize(), a=self._name(a),
+                self._report(r, "stops-not-connected", train=who, a=self._name(a),
                              b=self._name(b))
 
     def _own(self, ref):
@@ -486,7 +492,7 @@ class _Auditor:
                 continue  # already reported as stops-not-connected
             if r.hexes is not None and any(h not in self.board.hexes for h in r.hexes):
                 continue  # already reported as unknown-hex
-            who = self._train_words(routes, i).capitalize()
+            who = self._train_words(routes, i)
             stops = " - ".join(self._name(ref) for ref in r.refs)
             plan = (legs, r.hexes)
             if choose_track(self._chain_mask, self._chain_hexes, [plan]) is None:
@@ -525,11 +531,11 @@ class _Auditor:
                               lambda i, j: choose_track(self._chain_mask, self._chain_hexes,
                                                         [plans[i], plans[j]]) is None)
         for i, j in pairs:
-            self._report(routes[j], "track-shared", train=self._train_words(routes, j).capitalize(),
+            self._report(routes[j], "track-shared", train=self._train_words(routes, j),
                          other=self._train_words(routes, i))
         if not pairs:
             names = [self._train_words(routes, i) for i in order]
-            self._report(routes[order[-1]], "track-shared", train=", ".join(names[:-1]).capitalize(),
+            self._report(routes[order[-1]], "track-shared", train=", ".join(names[:-1]),
                          other=names[-1])
 
     def _chain_paths(self, c):
@@ -557,9 +563,14 @@ class _Auditor:
         the routes are then valued as the model values them."""
         # a route already known to be illegal is not looked up again: one reason is enough
         ready = [i for i, r in enumerate(routes)
-                 if r.train_spec is not None and len(r.refs) >= 2 and None not in r.refs
-                 and id(r) not in self._faulty]
+                 if r.train_spec is not None and None not in r.refs and id(r) not in self._faulty]
+        for i in [i for i in ready if len(routes[i].refs) < 2]:
+            # (the generic too-few-stops is the model's to decide: no route has one stop)
+            self._report(routes[i], "not-a-title-route", train=self._train_words(routes, i),
+                         stops=" - ".join(self._name(ref) for ref in routes[i].refs) or "an empty list of stops")
+        ready = [i for i in ready if len(routes[i].refs) >= 2]
         if not ready:
+            self._settle_run(None, routes, {})
             return
         # every legal route, not just those the title's own assignment keeps (1831 keeps
         # only the best run when track rights were bought)
@@ -590,7 +601,7 @@ class _Auditor:
             if r.hexes is not None:
                 ks = [k for k in ks if hexes_along(describe_route(rs, k, r.train_spec).track) == r.hexes]
             if not ks:
-                self._report(r, "not-a-title-route", train=self._train_words(routes, i).capitalize(),
+                self._report(r, "not-a-title-route", train=self._train_words(routes, i),
                              stops=" - ".join(self._name(ref) for ref in r.refs))
             else:
                 options[i] = ks
@@ -608,12 +619,24 @@ class _Auditor:
             pairs = first_clashes(order, lambda i: tuple(options[i]), reach,
                                   lambda i, j: pick_disjoint([i, j], options, masks) is None)
             for i, j in pairs or [(order[-2], order[-1])]:
-                self._report(routes[j], "track-shared", train=self._train_words(routes, j).capitalize(),
+                self._report(routes[j], "track-shared", train=self._train_words(routes, j),
                              other=self._train_words(routes, i))
+            self._settle_run(rs, routes, {})
             return
-        for i, k in zip(order, picked):
-            routes[i].model_route = describe_route(rs, k, routes[i].train_spec)
-            routes[i].track = list(routes[i].model_route.track)
+        self._settle_run(rs, routes, dict(zip(order, picked)))
+
+    def _settle_run(self, rs, routes, picks):
+        """The title values the matched routes as one run and names what the run as a
+        whole breaks (1831: a bought track right no train runs to, 5.6.5): the title's
+        rule, asked of the title (:meth:`~trainruns.titles.base.Title.audit_run`)."""
+        described, problems = self.title.audit_run(self.board, rs, routes, picks)
+        for i, route in described.items():
+            routes[i].model_route = route
+            routes[i].track = list(route.track)
+        for train, rule, message in problems:
+            section = self.sections.get(rule)
+            self.problems.append(Problem(train=train, rule=rule,
+                                         message=f"{message} (rulebook: {section})" if section else message))
 
     # -- value --
 

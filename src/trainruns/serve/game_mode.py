@@ -100,11 +100,20 @@ class GameMode:
         return engine.position(self.game, corp)
 
     def map_corporation(self, st):
-        """The corporation whose position draws the map: the operating one, else the
-        first (the map's tiles and every token are the same in each one's position)."""
+        """The corporation whose position draws the map: the operating one; while a
+        player answers a deal it offered (1831 5.3.2 / 1833NE: a train or private from
+        another president's company, GAME-CONTRACT.md "Deals between two parties"), the
+        one the offer concerns, which the listed answer names (``offer``,
+        ``corporation``); else the first (the map's tiles and every token are the same
+        in each one's position)."""
         active = st.get("active") or {}
         if active.get("corporation"):
             return active["corporation"]
+        if active.get("player"):
+            offered = {a["corporation"] for a in engine.actions(self.game)
+                       if a.get("offer") and isinstance(a.get("corporation"), str)}
+            if len(offered) == 1:
+                return offered.pop()
         return st["corporations"][0]["id"]
 
     def _look(self):

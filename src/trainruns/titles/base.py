@@ -18,8 +18,9 @@ generic reads a title's attributes by name. A title is data plus these hooks:
   train purchases), each title's own;
 - wording: the rule ids and citations the audit gives (:attr:`Title.audit_sections`,
   :attr:`Title.audit_messages`), the title's own audit checks
-  (:meth:`Title.audit_checks`), and which generic rules its route model decides
-  (:attr:`Title.audit_model_decides`).
+  (:meth:`Title.audit_checks`), which generic rules its route model decides
+  (:attr:`Title.audit_model_decides`), and how the routes it matched are valued as one
+  run (:meth:`Title.audit_run`).
 
 The custom map (CONTRACT.md's plain rules) is a title too (:mod:`.custom`).
 """
@@ -30,6 +31,7 @@ import copy
 from dataclasses import dataclass
 
 from ..board import Board
+from ..describe import describe_route
 from ..schema import check
 from .moves import TitleMoves
 
@@ -66,6 +68,16 @@ class Title(TitleMoves):
     def audit_checks(self, board: Board, routes: list) -> list:
         """The title's own rules on a declared run: [(route index, rule id, message)]."""
         return []
+
+    def audit_run(self, board: Board, rs, routes: list, picks: dict):
+        """The declared routes a route model matched, valued as one run (a title whose
+        run has rules of its own, such as 1831's bought track rights, 5.6.5).
+
+        ``rs``: the model's route set (None when no route was matched); ``routes``: the
+        declared routes; ``picks``: declared index -> route of ``rs`` for the routes
+        without a problem. Returns ``({index: Route}, [(train, rule id, message)])``;
+        by default each route as the model describes it, and no problem."""
+        return {i: describe_route(rs, k, routes[i].train_spec) for i, k in picks.items()}, []
 
     # --- reading and building -----------------------------------------------------------
 

@@ -19,7 +19,7 @@ from ...board import Board
 from ...errors import InputError
 from ..base import Title
 from ..typed_map import freeze, thaw
-from . import kernels, moves
+from . import declared_run, kernels, moves
 from .mapformat import (MapFacts1831, mark_blocks, place_tokens, read_map, read_rights, settle_right,
                         settle_token)
 from .model import Model1831
@@ -56,22 +56,10 @@ class Title1831(Title):
     schema = "1831"
     audit_sections = {"track-right-unused": "1831 rules 5.5 and 5.6.5 (track rights)"}
 
-    def audit_checks(self, board, routes):
-        """5.6.5: every track right bought for this round must be run to by some train.
-        A declared run that leaves one out is illegal as a whole; the problem is put on
-        the last declared train."""
-        model = board.route_model
-        rights = model.facts.rights if model is not None else []
-        if not rights or not routes:
-            return []
-        visited = {tuple(ref) for r in routes for ref in (r.refs or []) if ref is not None}
-        problems = []
-        for hex_id, k, slot in rights:
-            if (hex_id, k) not in visited:
-                problems.append((len(routes) - 1, "track-right-unused",
-                                 f"the track right bought on {hex_id}.{k} (slot {slot}) is run to by "
-                                 "no train; every right bought must be used this round (5.6.5)"))
-        return problems
+    def audit_run(self, board, rs, routes, picks):
+        """5.6.5 in an audit: the declared routes valued with the bought rights they run
+        to, and every right no choice of the declared trains runs to (declared_run.py)."""
+        return declared_run.settle(board, rs, routes, picks)
 
     def read_position(self, data: dict, where: str) -> Position1831:
         """Every check of an 1831 position, in the order its messages come: the map
