@@ -311,9 +311,19 @@ def _keep_own_kind(values, rows, floor, names):
 # listed by their prices (hard-80hex-s2: halfway between the 10 of the first step and
 # a doubling, the second target is 942, not 932, and lists a quarter of the routes)
 PRICED_GROWTH = 1.5
+# the first step below the bound, as a share of it: small, since the routes above a
+# target close to the best run are few and ruled out fast (hard-80hex-s2, best 950 under
+# a bound of 962: targets 959, 955, 949 list 1,209, 6,919 and 31,870 routes and prove it
+# in 6 s; a first step of a hundredth went to 953, then 940, 160,495 routes, 24 s)
+PRICED_FIRST_STEP = 0.004
 # branch-and-bound nodes of a first look over the routes of a target: a run found above
 # it lets the routes be listed again above that run, far fewer
 RELIST_NODES = 1 << 16
+# branch-and-bound nodes, at most, of the search ruling out runs above a target on the
+# way down (prices only): a target just above the best run takes as long to rule out as
+# the best run takes to prove (hard-80hex-s0: 7 million nodes at 1,011 and at 1,010),
+# and a lower target finds the run, whose proof then rules out everything above it
+DESCENT_NODES = 1 << 20
 # seconds the proof gets after a cut route set when the solve has no time limit
 PROOF_SECONDS = 60.0
 
@@ -352,8 +362,8 @@ def prove(compiled: CompiledBoard, run: Run, limits: Limits, deadline=None, prog
     # targets from high to low: above a high target few routes are left, and a search
     # that finds nothing there lowers the bound to the target
     # (with prices, the routes listed grow fast as the target drops: the targets step
-    # down from the bound, by a hundredth of it, then PRICED_GROWTH times as far each time)
-    step = max(1, run.bound // 100)
+    # down from the bound, by PRICED_FIRST_STEP of it, then PRICED_GROWTH times as far each time)
+    step = max(1, int(run.bound * PRICED_FIRST_STEP))
     target = max(run.revenue, run.bound - step) if joint is not None else _next_target(run.revenue, run.bound)
     relisted = False
     while not run.optimal and (deadline is None or time.perf_counter() < deadline):
@@ -370,23 +380,42 @@ def prove(compiled: CompiledBoard, run: Run, limits: Limits, deadline=None, prog
             continue
         # a first look, cut at RELIST_NODES: a run above the target found then is kept
         # and the routes listed again above it, fewer, before the search goes on
+        # (the routes searched: the candidates a run reports, when more than it had)
+        listed = max(run.candidates, len(routes))
         found = assign_trains(routes, deadline=deadline, progress=progress, limits=limits, lower=target,
                               max_nodes=None if joint is None or relisted else RELIST_NODES)
         if found.revenue > target and not found.optimal and not relisted and \
                 (deadline is None or time.perf_counter() < deadline):
-            found.candidates = run.candidates
+            found.candidates = listed
             run, target, relisted = tighten(found, run.bound), found.revenue, True
             continue
         if not found.optimal and found.revenue <= target and not relisted and \
                 (deadline is None or time.perf_counter() < deadline):
-            relisted = True  # nothing yet: the whole search over these routes
-            found = assign_trains(routes, deadline=deadline, progress=progress, limits=limits, lower=target)
+            # nothing yet: the whole search over these routes; with prices, at most
+            # DESCENT_NODES while the target is above the run known (a lower target lists
+            # the runs above this one too, and a run found there ends the descent)
+            relisted = True
+            capped = joint is not None and target > run.revenue
+            found = assign_trains(routes, deadline=deadline, progress=progress, limits=limits, lower=target,
+                                  max_nodes=DESCENT_NODES if capped else None)
+            if capped and not found.optimal and (deadline is None or time.perf_counter() < deadline):
+                del routes
+                if found.revenue > target:
+                    # a run above the target: the routes above it listed again, searched whole
+                    found.candidates = listed
+                    run, target = tighten(found, run.bound), found.revenue
+                    continue
+                # too long to rule out: the bound stays, the target goes down
+                relisted = False
+                step = max(step + 1, int(step * PRICED_GROWTH))
+                target = max(run.revenue, target - step)
+                continue
         del routes
         relisted = False
         if found.revenue > target:
             # a run above the target: every route of a run above it was listed, so the
             # best of them is the best run when the search finished
-            found.candidates = run.candidates
+            found.candidates = listed
             return tighten(found, run.bound)
         if not found.optimal:
             # stopped: nothing above the target was found, the open nodes bound the rest
@@ -396,7 +425,7 @@ def prove(compiled: CompiledBoard, run: Run, limits: Limits, deadline=None, prog
             progress.update("proof", best=run.revenue, bound=run.bound)
         if joint is not None:
             step = max(step + 1, int(step * PRICED_GROWTH))
-            target = max(run.revenue, run.bound - step)
+            target = max(run.revenue, min(run.bound, target) - step)
         else:
             target = _next_target(run.revenue, run.bound)
     return run

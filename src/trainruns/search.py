@@ -55,8 +55,9 @@ def solve(source, time_limit: float | None = None, progress: Progress | None = N
 
     With no time limit the answer is proven optimal, unless the board has more routes
     than the memory budget holds (or ``MAX_ROUTES``): then the best run over the routes
-    listed (searched for at most ``INCOMPLETE_SECONDS`` or the enumeration's time) is
-    improved by :mod:`trainruns.proof` (prices on the track bound the run, as in
+    listed (searched for at most ``INCOMPLETE_SECONDS`` or the enumeration's time; the
+    quick run, with no listing at all, when the routes are estimated at far more than
+    fit: :data:`trainruns.enumeration.HUGE_FACTOR`) is improved by :mod:`trainruns.proof` (prices on the track bound the run, as in
     :mod:`trainruns.lagrange`; the routes that may beat the run are listed and searched,
     from high targets down, for ``PROOF_SECONDS``), then, unless proven, by the flow model
     (:mod:`trainruns.cpsat_flow`, which lists no routes) and comes with an upper bound,
@@ -147,7 +148,9 @@ def _search(board, compiled, quick, limits, progress, engine):
                                            memory=limits.array_budget(), progress=progress)
         run = flow_run(compiled, chains or [], bound, proven)
         return _final(run, quick, compiled, time.perf_counter() - t0)
-    routes = enumerate_all(compiled, deadline=deadline, progress=progress, limits=limits)
+    # (a plain board with far more routes than fit is not listed: enumeration.HUGE_FACTOR)
+    routes = enumerate_all(compiled, deadline=deadline, progress=progress, limits=limits, skip_huge=plain)
+    unlisted = plain and not routes.complete and len(routes) == 0
     flow_deadline = flow_seconds = None
     if not routes.complete and plain:
         # cut route set: the flow model (no routes listed) gets, after the assignment, as
@@ -165,14 +168,19 @@ def _search(board, compiled, quick, limits, progress, engine):
         # more routes than memory holds: no proof is possible, so the assignment over the
         # routes listed gets bounded effort, not an open-ended search
         deadline = time.perf_counter() + max(INCOMPLETE_SECONDS, time.perf_counter() - t0)
-    if engine == "cpsat":
+    if unlisted:
+        # nothing listed, nothing to assign: the quick run goes to the proof below, which
+        # lists only the routes that may beat it
+        quick = quick if quick is not None else _quick(compiled, limits, progress)
+        run = quick
+    elif engine == "cpsat":
         run = assign_cpsat(routes, deadline=deadline, limits=limits, progress=progress)
     elif engine == "search":
         run = assign_trains(routes, deadline=deadline, progress=progress, limits=limits)
     else:
         run = assign_auto(routes, deadline=deadline, progress=progress, limits=limits)
     limits.offer(run)
-    if plain and quick is None and not (run.optimal and routes.complete):
+    if plain and quick is None and not (run.optimal and routes.complete) and not unlisted:
         # unproven: the quick run may earn more, or bound lower, or start the flow model
         quick = _quick(compiled, limits, progress)
     if quick is not None:
