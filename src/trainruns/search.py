@@ -57,7 +57,8 @@ def solve(source, time_limit: float | None = None, progress: Progress | None = N
     than the memory budget holds (or ``MAX_ROUTES``): then the best run over the routes
     listed (searched for at most ``INCOMPLETE_SECONDS`` or the enumeration's time; the
     quick run, with no listing at all, when the routes are estimated at far more than
-    fit: :data:`trainruns.enumeration.HUGE_FACTOR`) is improved by :mod:`trainruns.proof` (prices on the track bound the run, as in
+    fit: :data:`trainruns.enumeration.HUGE_FACTOR`) is improved by
+    :mod:`trainruns.proof` (prices on the track bound the run, as in
     :mod:`trainruns.lagrange`; the routes that may beat the run are listed and searched,
     from high targets down, for ``PROOF_SECONDS``), then, unless proven, by the flow model
     (:mod:`trainruns.cpsat_flow`, which lists no routes) and comes with an upper bound,
