@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from boards import random_position
+from bruteforce import best_run
 from test_bruteforce import bonus_case, check_run
 from test_proof_prices import _mixed
 from trainruns import load_position, solve
@@ -86,6 +87,43 @@ def test_descent_cut_short_matches_brute_force(monkeypatch):
     for pos, best in zip(hard, full):
         run = solve(pos)
         assert run.optimal and run.revenue == best
+
+
+def test_search_on_two_threads_matches_brute_force(monkeypatch):
+    """A whole search shared between two threads (``proof.search_whole``: the lead
+    train's routes dealt out by rank) finds what one search finds: the brute force's
+    best above each ``lower`` below it, and nothing (proven) above it."""
+    import threading
+
+    import trainruns.assignment as assignment
+    import trainruns.enumeration as enumeration
+    import trainruns.proof as proof
+    from trainruns.enumeration import enumerate_all
+
+    monkeypatch.setattr(proof, "SHARED_CANDIDATES", 0)
+    monkeypatch.setattr(enumeration, "WORKERS", 2)
+    on_threads = []
+    inner = assignment.assign_trains
+
+    def counted(routes, *args, **kw):
+        if threading.current_thread() is not threading.main_thread():
+            on_threads.append(len(routes))
+        return inner(routes, *args, **kw)
+
+    monkeypatch.setattr(assignment, "assign_trains", counted)
+    cases = [(random_position(seed) if seed % 2 else _mixed(seed), None) for seed in range(70, 100)]
+    cases += [bonus_case(seed) for seed in range(3030, 3045)]
+    for pos, best in cases:
+        board = pos if best is not None else load_position(pos)
+        if best is None:
+            best, _ = best_run(pos)
+        routes = enumerate_all(compile_board(board))
+        for lower in sorted({0, best // 2, max(best - 1, 0), best}):
+            run = proof.search_whole(routes, lower)
+            assert run.optimal
+            assert run.revenue == (best if best > lower else lower)
+            assert sum(r.revenue for r in run.routes) == (best if best > lower else 0)
+    assert len(on_threads) >= 100  # (a half on each thread, for most of them)
 
 
 @pytest.mark.parametrize("seed,hexes", [(0, 30), (1, 30), (2, 30), (0, 40), (2, 40)])

@@ -53,7 +53,7 @@ from .enumeration import join_parts
 from .lagrange import SCALE, Bound, Pricing, gains, lagrangian_bound, reduced_floors
 from .limits import Limits, on_thread
 from .result import Run
-from .routeset import train_kinds
+from .routeset import RouteSet, train_kinds
 from .trains import UNLIMITED
 
 # where between the known revenue and the bound the next target is (module docstring):
@@ -173,7 +173,6 @@ def routes_above(compiled: CompiledBoard, lower: int, bounds: dict, budget: int,
     around each line's track."""
     from .enumeration import _value
     from .kernels.assign import block_masks
-    from .routeset import RouteSet
 
     board = compiled.board
     kinds = train_kinds(board)
@@ -271,7 +270,6 @@ def priced_routes(pricing: Pricing, bound: Bound, target: int, budget: int, dead
     kind's floor; None when they do not fit in ``budget`` bytes or ``deadline`` comes
     first."""
     from .enumeration import _value
-    from .routeset import RouteSet
 
     c = pricing.compiled
     board = c.board
@@ -382,8 +380,11 @@ def prove(compiled: CompiledBoard, run: Run, limits: Limits, deadline=None, prog
         # and the routes listed again above it, fewer, before the search goes on
         # (the routes searched: the candidates a run reports, when more than it had)
         listed = max(run.candidates, len(routes))
-        found = assign_trains(routes, deadline=deadline, progress=progress, limits=limits, lower=target,
-                              max_nodes=None if joint is None or relisted else RELIST_NODES)
+        if joint is None or relisted:
+            found = search_whole(routes, target, deadline, progress, limits)
+        else:
+            found = assign_trains(routes, deadline=deadline, progress=progress, limits=limits, lower=target,
+                                  max_nodes=RELIST_NODES)
         if found.revenue > target and not found.optimal and not relisted and \
                 (deadline is None or time.perf_counter() < deadline):
             found.candidates = listed
@@ -396,8 +397,11 @@ def prove(compiled: CompiledBoard, run: Run, limits: Limits, deadline=None, prog
             # the runs above this one too, and a run found there ends the descent)
             relisted = True
             capped = joint is not None and target > run.revenue
-            found = assign_trains(routes, deadline=deadline, progress=progress, limits=limits, lower=target,
-                                  max_nodes=DESCENT_NODES if capped else None)
+            if capped:
+                found = assign_trains(routes, deadline=deadline, progress=progress, limits=limits, lower=target,
+                                      max_nodes=DESCENT_NODES)
+            else:
+                found = search_whole(routes, target, deadline, progress, limits)
             if capped and not found.optimal and (deadline is None or time.perf_counter() < deadline):
                 del routes
                 if found.revenue > target:
@@ -429,6 +433,73 @@ def prove(compiled: CompiledBoard, run: Run, limits: Limits, deadline=None, prog
         else:
             target = _next_target(run.revenue, run.bound)
     return run
+
+
+# candidates at least, for a whole search to be shared between two threads (search_whole)
+SHARED_CANDIDATES = 20_000
+
+
+def search_whole(routes: RouteSet, lower: int, deadline=None, progress=None, limits: Limits | None = None) -> Run:
+    """``assign_trains(routes, lower=lower)`` to the end (or ``deadline``), on two
+    threads when the machine has two cores and the list is long: the lead train's
+    routes (the first of the branch and bound's order; alone of its name) dealt out by
+    rank, every other one to each half, each half searched with every route of the
+    other trains. Every run gives the lead train one route, of one half, or none: each
+    half holds the runs whose lead route is its own, and both those where the lead
+    idles, so the better half's run is the best above ``lower`` when both finish, and
+    the higher of their bounds bounds every run when either stops.
+
+    The halves' kernels release the GIL (numba ``nogil``): one proof uses both cores,
+    as the route listing does (:data:`trainruns.enumeration.WORKERS`)."""
+    import threading
+
+    from .assignment import assign_trains
+    from .enumeration import WORKERS
+
+    board = routes.compiled.board
+    order = sorted(board.trains, key=lambda t: (-t.visits, -t.counts, t.name))
+    lead = order[0] if order else None
+    col = routes.kinds.index(lead.name) if lead is not None else 0
+    v = routes.values[:, col] if len(routes) else np.zeros(0, np.int64)
+    idx = np.flatnonzero(v > 0)
+    if WORKERS < 2 or lead is None or sum(t.name == lead.name for t in board.trains) > 1 or \
+            np.count_nonzero(routes.values > 0) < SHARED_CANDIDATES:
+        return assign_trains(routes, deadline=deadline, progress=progress, limits=limits, lower=lower)
+    idx = idx[np.argsort(-v[idx], kind="stable")]
+    halves = []
+    for part in (idx[1::2], idx[0::2]):
+        values = routes.values.copy()
+        values[part, col] = 0  # the other half's lead routes
+        halves.append(RouteSet(routes.compiled, routes.ptr, routes.stops, routes.chains, routes.split,
+                               routes.bits, routes.kinds, values, routes.complete))
+    out = [None, None]
+    errors = []
+
+    def work(k):
+        try:
+            # (one half reports progress and offers its runs: the other's are offered below)
+            out[k] = assign_trains(halves[k], deadline=deadline, progress=progress if k == 0 else None,
+                                   limits=limits if k == 0 else None, lower=lower)
+        except BaseException as e:  # re-raised below, on the caller's thread
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(k,), daemon=True) for k in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        while t.is_alive():
+            t.join(0.05)  # (Ctrl-C reaches the caller here)
+    if errors:
+        raise errors[0]
+    a, b = out
+    best = a if a.revenue >= b.revenue else b
+    best.optimal = a.optimal and b.optimal
+    best.bound = best.revenue if best.optimal else max(a.bound, b.bound, best.revenue)
+    best.nodes = a.nodes + b.nodes
+    best.candidates = len(routes)
+    if limits is not None:
+        limits.offer(best)
+    return best
 
 
 def _next_target(lower: int, bound: int) -> int:
