@@ -70,6 +70,47 @@ def test_bonuses_match_brute_force(unlisted):
     assert sum(1 for n, complete in unlisted if n == 0 and not complete) >= 20
 
 
+def test_proof_first_then_the_listing_match_brute_force(monkeypatch):
+    """Routes that the listing would hold, but many (``search.PROOF_FIRST_ROUTES``, here
+    every board with a root of two routes or more): the proof goes first and its answer
+    stands when proven; when it is not (here: the proof gives up at once, its run as it
+    came), the routes are listed after all and searched, with the same exact answer."""
+    import trainruns.enumeration as enumeration
+    import trainruns.proof as proof
+    import trainruns.search as search
+
+    monkeypatch.setattr(enumeration, "INLINE_ROUTES", 1)
+    monkeypatch.setattr(search, "PROOF_FIRST_ROUTES", 0)
+    seen = []
+    real = search.enumerate_all
+
+    def recorded(*args, **kw):
+        routes = real(*args, **kw)
+        seen.append((len(routes), routes.complete))
+        return routes
+
+    monkeypatch.setattr(search, "enumerate_all", recorded)
+    for seed in range(100, 120):
+        pos = _mixed(seed) if seed % 2 else random_position(seed)
+        check_run(pos, solve(pos))
+    assert sum(1 for n, complete in seen if n == 0 and not complete) >= 15
+    assert all(complete for n, complete in seen if n > 0)
+    del seen[:]
+    gave_up = []
+
+    def give_up(compiled, run, *args, **kw):
+        gave_up.append(run.optimal)  # (a quick run may be proven by its own bound)
+        return run
+
+    monkeypatch.setattr(proof, "prove", give_up)
+    for seed in range(100, 120):
+        pos = _mixed(seed) if seed % 2 else random_position(seed)
+        check_run(pos, solve(pos))
+    # each board whose proof gave up unproven was listed after all, in full
+    assert gave_up.count(False) >= 15
+    assert sum(1 for n, complete in seen if complete) >= 20 - len(gave_up) + gave_up.count(False)
+
+
 def test_descent_cut_short_matches_brute_force(monkeypatch):
     """The proof's targets on the way down searched for one node at most
     (``proof.DESCENT_NODES``, ``RELIST_NODES``): a target not ruled out is passed

@@ -4,7 +4,7 @@ roots take a while, within the memory budget and the deadline; then each route v
 for each train kind (:mod:`trainruns.kernels.values`, mirroring :mod:`trainruns.value`).
 
 A board with far more routes than the listing may keep (10^8 on the hard family's
-largest) can be left unlisted when the caller asks (``skip_huge``): the count of
+largest) can be left unlisted when the caller asks (``skip_above``): the count of
 :mod:`trainruns.kernels.estimate` says so in milliseconds, where listing the routes
 that fit took 10-28 s and 1.5 GB, only to be cut."""
 
@@ -33,7 +33,7 @@ INLINE_ROUTES = 20_000
 # incomplete and the answer comes with an upper bound instead of a proof.
 MAX_ROUTES = 6_000_000
 
-# ``skip_huge``: a board whose routes are estimated at more than this many times what the
+# ``skip_above``: a board whose routes are estimated at more than this many times what the
 # listing may keep (MAX_ROUTES, or the memory budget's share) is not listed. The estimate
 # is within a factor of 2-3 either way on the hard family: the largest board listed
 # whole there has 2.9 million routes (estimated 1.6-6.7 million over 10 seeds), the
@@ -45,7 +45,7 @@ ESTIMATE_WALKS = 512
 
 
 def enumerate_all(compiled: CompiledBoard, deadline=None, progress=None, limits: Limits | None = None,
-                  skip_huge: bool = False) -> RouteSet:
+                  skip_above: float | None = None, info: dict | None = None) -> RouteSet:
     """All legal routes from the corporation's tokens, for its longest train.
 
     Roots are enumerated one at a time so a deadline can stop between them (the set is
@@ -53,10 +53,12 @@ def enumerate_all(compiled: CompiledBoard, deadline=None, progress=None, limits:
     ``deadline`` and at what the memory budget of ``limits`` holds (and ``MAX_ROUTES``).
     A board compiled only in part gives an incomplete set too.
 
-    ``skip_huge``: once a root turns out big (more than ``INLINE_ROUTES`` routes), the
+    ``skip_above``: once a root turns out big (more than ``INLINE_ROUTES`` routes), the
     routes of it and the roots after it are estimated (:func:`estimated_routes`); above
-    ``HUGE_FACTOR`` times what the listing may keep, nothing is listed: the set is empty
-    and incomplete. (A plain board only: a title's route model lists its own.)"""
+    ``skip_above``, or above ``HUGE_FACTOR`` times what the listing may keep, nothing
+    is listed: the set is empty and incomplete, and ``info`` (a dict) gets ``estimate``
+    and ``fits`` (whether the listing would have kept them all). (A plain board only: a
+    title's route model lists its own.)"""
     board = compiled.board
     kinds = train_kinds(board)
     if board.route_model is not None:
@@ -106,13 +108,16 @@ def enumerate_all(compiled: CompiledBoard, deadline=None, progress=None, limits:
             if cut and small < limit:
                 # a big root: listed again below with the whole limit, on a thread
                 inline, results = False, None
-                if skip_huge:
+                if skip_above is not None:
                     # what the listing may keep, at this root's bytes per route
                     per_route = sum(a.nbytes for a in part) / (len(part[0]) - 1) * 2 + per_route_later
                     keep = min(MAX_ROUTES, (budget - 2 * held) / per_route + total)
                     huge = HUGE_FACTOR * keep
-                    if total + estimated_routes(compiled, roots[i:], max_visits, max_nontowns, huge - total) > huge:
+                    estimate = total + estimated_routes(compiled, roots[i:], max_visits, max_nontowns, huge - total)
+                    if estimate > min(huge, skip_above):
                         del part
+                        if info is not None:
+                            info.update(estimate=estimate, fits=estimate <= huge)
                         return RouteSet(compiled, *join_parts([], compiled.words), [k.name for k in kinds],
                                         np.zeros((0, len(kinds)), np.int64), False)
             else:

@@ -43,6 +43,13 @@ AUTO_CPSAT_COLUMNS = 20_000
 # Seconds (at least; or as long as the enumeration took) for the flow model of
 # :mod:`trainruns.cpsat_flow` when the route set was cut without a time limit.
 FLOW_SECONDS = 20.0
+# routes (estimated: enumeration.estimated_routes) above which a board that the listing
+# would hold is first handed to the proof of trainruns.proof (the quick run, the prices,
+# the routes that may beat it), for PROOF_FIRST_SECONDS at most, and listed only if that
+# does not prove it: hard-70hex-s2 (2.9 million routes) was listed in 8 s at 1.1 GB and
+# is proven so in 1.9 s at 190 MB, hard-80hex-s1 (1.8 million) in 1.6 s, not 5.5 s
+PROOF_FIRST_ROUTES = 1_000_000
+PROOF_FIRST_SECONDS = 5.0
 # with a time limit, the proof's share of the time left after the assignment over a cut
 # route set (the flow model gets the rest, or all of it when the proof ends early)
 PROOF_SHARE = 0.85
@@ -149,9 +156,33 @@ def _search(board, compiled, quick, limits, progress, engine):
                                            memory=limits.array_budget(), progress=progress)
         run = flow_run(compiled, chains or [], bound, proven)
         return _final(run, quick, compiled, time.perf_counter() - t0)
-    # (a plain board with far more routes than fit is not listed: enumeration.HUGE_FACTOR)
-    routes = enumerate_all(compiled, deadline=deadline, progress=progress, limits=limits, skip_huge=plain)
+    # a plain board with far more routes than fit (enumeration.HUGE_FACTOR) is not
+    # listed; one with more than PROOF_FIRST_ROUTES that fit, only if the proof fails
+    info = {}
+    routes = enumerate_all(compiled, deadline=deadline, progress=progress, limits=limits,
+                           skip_above=PROOF_FIRST_ROUTES if plain else None, info=info)
     unlisted = plain and not routes.complete and len(routes) == 0
+    if unlisted and info.get("fits"):
+        # the proof of :mod:`trainruns.proof` lists tens of thousands of routes where the
+        # listing keeps millions (seconds, hundreds of MB): it goes first, for
+        # PROOF_FIRST_SECONDS (or a quarter of the time left) at most; unproven, its run
+        # and bound are kept and the routes listed after all
+        from .proof import prove
+
+        if quick is None:
+            quick = _quick(compiled, limits, progress)
+        now = time.perf_counter()
+        first_deadline = now + PROOF_FIRST_SECONDS if deadline is None else \
+            now + min(PROOF_FIRST_SECONDS, (deadline - now) / 4)
+        first = prove(compiled, quick, limits, deadline=first_deadline, progress=progress)
+        if first.optimal:
+            return _final(first, quick, compiled, time.perf_counter() - t0)
+        if first is not quick:  # (a better run: the bound, a true one, may be the quick run's)
+            first.bound = min(first.bound, quick.bound)
+            quick = first
+        limits.offer(quick)
+        routes = enumerate_all(compiled, deadline=deadline, progress=progress, limits=limits)
+        unlisted = False
     flow_deadline = flow_seconds = None
     if not routes.complete and plain:
         # cut route set: the flow model (no routes listed) gets, after the assignment, as
