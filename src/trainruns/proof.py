@@ -321,6 +321,7 @@ RELIST_NODES = 1 << 16
 # way down (prices only): a target just above the best run takes as long to rule out as
 # the best run takes to prove (hard-80hex-s0: 7 million nodes at 1,011 and at 1,010),
 # and a lower target finds the run, whose proof then rules out everything above it
+# (once per proof; smaller caps pass over targets that a little more search rules out)
 DESCENT_NODES = 1 << 20
 # seconds the proof gets after a cut route set when the solve has no time limit
 PROOF_SECONDS = 60.0
@@ -363,7 +364,7 @@ def prove(compiled: CompiledBoard, run: Run, limits: Limits, deadline=None, prog
     # down from the bound, by PRICED_FIRST_STEP of it, then PRICED_GROWTH times as far each time)
     step = max(1, int(run.bound * PRICED_FIRST_STEP))
     target = max(run.revenue, run.bound - step) if joint is not None else _next_target(run.revenue, run.bound)
-    relisted = False
+    relisted = skipped = False
     while not run.optimal and (deadline is None or time.perf_counter() < deadline):
         if joint is not None:
             routes = priced_routes(pricing, joint, target, limits.array_budget(), deadline)
@@ -396,7 +397,10 @@ def prove(compiled: CompiledBoard, run: Run, limits: Limits, deadline=None, prog
             # DESCENT_NODES while the target is above the run known (a lower target lists
             # the runs above this one too, and a run found there ends the descent)
             relisted = True
-            capped = joint is not None and target > run.revenue
+            # (once per proof: passing over targets unproven, the routes listed grow
+            # fast and the bound stays; hard-80hex-s2 with a cap of 65,536 nodes passed
+            # 949, 940, ... and ended unproven at the memory budget)
+            capped = joint is not None and target > run.revenue and not skipped
             if capped:
                 found = assign_trains(routes, deadline=deadline, progress=progress, limits=limits, lower=target,
                                       max_nodes=DESCENT_NODES)
@@ -410,7 +414,7 @@ def prove(compiled: CompiledBoard, run: Run, limits: Limits, deadline=None, prog
                     run, target = tighten(found, run.bound), found.revenue
                     continue
                 # too long to rule out: the bound stays, the target goes down
-                relisted = False
+                relisted, skipped = False, True
                 step = max(step + 1, int(step * PRICED_GROWTH))
                 target = max(run.revenue, target - step)
                 continue
