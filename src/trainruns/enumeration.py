@@ -57,8 +57,8 @@ def enumerate_all(compiled: CompiledBoard, deadline=None, progress=None, limits:
     routes of it and the roots after it are estimated (:func:`estimated_routes`); above
     ``skip_above``, or above ``HUGE_FACTOR`` times what the listing may keep, nothing
     is listed: the set is empty and incomplete, and ``info`` (a dict) gets ``estimate``
-    and ``fits`` (whether the listing would have kept them all). (A plain board only: a
-    title's route model lists its own.)"""
+    and ``fits`` (not above ``HUGE_FACTOR`` times what the listing keeps: listing them
+    is still worth it). (A plain board only: a title's route model lists its own.)"""
     board = compiled.board
     kinds = train_kinds(board)
     if board.route_model is not None:
@@ -110,7 +110,7 @@ def enumerate_all(compiled: CompiledBoard, deadline=None, progress=None, limits:
                 inline, results = False, None
                 if skip_above is not None:
                     # what the listing may keep, at this root's bytes per route
-                    per_route = sum(a.nbytes for a in part) / (len(part[0]) - 1) * 2 + per_route_later
+                    per_route = sum(a.nbytes for a in part) / max(1, len(part[0]) - 1) * 2 + per_route_later
                     keep = min(MAX_ROUTES, (budget - 2 * held) / per_route + total)
                     huge = HUGE_FACTOR * keep
                     estimate = total + estimated_routes(compiled, roots[i:], max_visits, max_nontowns, huge - total)

@@ -69,7 +69,9 @@ def solve(source, time_limit: float | None = None, progress: Progress | None = N
     :mod:`trainruns.lagrange`; the routes that may beat the run are listed and searched,
     from high targets down, for ``PROOF_SECONDS``), then, unless proven, by the flow model
     (:mod:`trainruns.cpsat_flow`, which lists no routes) and comes with an upper bound,
-    proven when either proves it. With a limit, the
+    proven when either proves it. A board of more than ``PROOF_FIRST_ROUTES`` routes
+    (estimated) that the memory would hold goes to :mod:`trainruns.proof` first, and is
+    listed as above only if that does not prove its run. With a limit, the
     best run found when time runs out is returned with ``optimal=False`` and an upper
     bound in ``bound``.
 
@@ -212,7 +214,7 @@ def _search(board, compiled, quick, limits, progress, engine):
     else:
         run = assign_auto(routes, deadline=deadline, progress=progress, limits=limits)
     limits.offer(run)
-    if plain and quick is None and not (run.optimal and routes.complete) and not unlisted:
+    if plain and quick is None and not (run.optimal and routes.complete):
         # unproven: the quick run may earn more, or bound lower, or start the flow model
         quick = _quick(compiled, limits, progress)
     if quick is not None:
