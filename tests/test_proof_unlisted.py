@@ -29,11 +29,17 @@ def _force(monkeypatch):
     to check that it did."""
     import trainruns.cpsat_flow as cpsat_flow
     import trainruns.enumeration as enumeration
-    import trainruns.search as search
 
     monkeypatch.setattr(enumeration, "INLINE_ROUTES", 1)
     monkeypatch.setattr(enumeration, "HUGE_FACTOR", 0)
     monkeypatch.setattr(cpsat_flow, "improve", lambda compiled, run, **kw: run)
+    return _recorded(monkeypatch)
+
+
+def _recorded(monkeypatch):
+    """The search's enumerations recorded as ``(routes listed, complete)``."""
+    import trainruns.search as search
+
     seen = []
     real = search.enumerate_all
 
@@ -81,15 +87,7 @@ def test_proof_first_then_the_listing_match_brute_force(monkeypatch):
 
     monkeypatch.setattr(enumeration, "INLINE_ROUTES", 1)
     monkeypatch.setattr(search, "PROOF_FIRST_ROUTES", 0)
-    seen = []
-    real = search.enumerate_all
-
-    def recorded(*args, **kw):
-        routes = real(*args, **kw)
-        seen.append((len(routes), routes.complete))
-        return routes
-
-    monkeypatch.setattr(search, "enumerate_all", recorded)
+    seen = _recorded(monkeypatch)
     for seed in range(100, 120):
         pos = _mixed(seed) if seed % 2 else random_position(seed)
         check_run(pos, solve(pos))
