@@ -14,16 +14,12 @@ from trainruns.game.game import Game
 from trainruns.game.steps.consent import Offer
 from trainruns.titles.g1831.game_steps.operating import TrainStep
 
-from _1831 import company, train
+from _1831 import company, current_step, train, turn_of
 
 
 def current_train_step(g, c):
     """``c``'s train phase (5.3) as the round's current step."""
-    turn = {"corporation": c.id, "tiles": 0, "cities": 0, "tokens": 0, "hexes": [], "revenue": None}
-    st = TrainStep(g, c, turn)
-    g.round.queue.insert(0, st)
-    st.enter()
-    return st
+    return current_step(g, TrainStep(g, c, turn_of(c)))
 
 
 def holdings(a, b):
