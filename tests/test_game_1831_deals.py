@@ -90,3 +90,18 @@ def test_the_proposed_price_is_checked_before_the_offer_5_3_4():
     with pytest.raises(Refusal) as e:   # more than the printed cost
         st.process(dict(DEAL, price=g.rules.config.price(3) + 1))
     assert e.value.rule == "train.price" and g.round.step() is st
+
+
+def test_the_position_while_an_offer_waits_is_the_buyers_5_3_2():
+    # NYC (not the first corporation) asks PRR's president for a train: while he
+    # answers, the position asked for with no corporation named is still NYC's
+    g = Game("1831", ["P0", "P1", "P2", "P3"], 7)
+    a = company(g, "NYC", 100, "P0", cash=300)
+    b = company(g, "PRR", 80, "P1")
+    a.trains, b.trains = [train(2)], [train(3)]
+    assert g.rules.state.corporations[0].id == "PRR"
+    current_train_step(g, a)
+    g.act(dict(DEAL, corporation="NYC", **{"from": "PRR"}))
+    assert isinstance(g.round.step(), Offer) and g.active() == {"player": "P1"}
+    pos = g.rules.position()
+    assert pos["corporation"] == "NYC" and [t["name"] for t in pos["trains"]] == ["2S"]
