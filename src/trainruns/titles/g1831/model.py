@@ -48,7 +48,11 @@ LIST_SHARE = 0.5
 # listing's time it may take
 COUNT_STEPS = 1_000_000
 COUNT_SHARE = 0.25
-# Steps of the commuter runs' walk (commuter.py) at most: beyond, the flow model too
+# Steps of the commuter runs' walk (commuter.py) at most, in every mode (with a time
+# limit or without, the search's call or the audit's): beyond, the flow model takes the
+# board, or, where it does not apply, the route set is cut (incomplete: not proven, with
+# a bound). Without this cap the walk of a full-size map (passing cities freely) never
+# ends.
 COMMUTER_STEPS = 500_000
 # Trains assigned by value classes first (``_assign_by_value``): off by default, as it
 # was the slower of the two where both prove (20-24 hex boards: 0.55-2.4 s against
@@ -250,6 +254,7 @@ class Model1831(RouteModel):
         n_masks = 1 << n_rights
         valuer = self._valuer(arrays, types, n_masks)
         listed = extra = budget = None
+        walked_out = False  # the commuter runs' walk passed COMMUTER_STEPS already
         if use_flow:
             t0 = time.perf_counter()
             until = None if deadline is None else t0 + LIST_SHARE * (deadline - t0)
@@ -257,8 +262,8 @@ class Model1831(RouteModel):
             try:
                 # the commuter runs first: a walk too long hands the board over at once
                 extra = self._commuter_runs(arrays, types, COMMUTER_STEPS, until)
-            except TooManySteps:
-                pass
+            except TooManySteps as e:
+                walked_out = e.out_of_steps
             if extra is not None:
                 # (a game's step budget bounds the listing already: no count first)
                 count_until = None if until is None else t0 + COUNT_SHARE * (until - t0)
@@ -280,11 +285,13 @@ class Model1831(RouteModel):
             # running taken out, each a copy held with the one before for a moment)
             listed = self._paths(arrays, valuer, deadline, progress, budget=None if budget is None else budget // 3,
                                  keep_cut=True)
-        if extra is None:
+        if extra is None and walked_out:
+            extra, cut = [], True  # (the same walk again would pass the cap again)
+        elif extra is None:
             try:
-                extra = self._commuter_runs(arrays, types, None, deadline)
+                extra = self._commuter_runs(arrays, types, COMMUTER_STEPS, deadline)
             except TooManySteps:
-                extra, cut = [], True  # past the deadline: no commuter run, nothing proven
+                extra, cut = [], True  # past the cap or the deadline: no commuter run, nothing proven
         ptr, stops, chains, bits, values, complete = listed
         complete = complete and not cut
         visit = np.ones(len(stops), np.bool_)
