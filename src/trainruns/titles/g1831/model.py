@@ -77,7 +77,7 @@ BOUND_SECONDS = 10.0
 # The share of the time left (of FLOW_SECONDS without a time limit) that the flow model
 # gets; the priced proof of its run (``_priced_proof``) gets the rest, when that is at
 # least PROOF_MIN_SECONDS (else the flow model takes all: a short limit wants a run)
-FLOW_SHARE = 0.5
+FLOW_SHARE = 0.75
 PROOF_MIN_SECONDS = 20.0
 # compiled board id -> (weak reference to it, its priced bound): see Model1831.priced_bound
 _PRICED = {}
@@ -334,6 +334,13 @@ class Model1831(RouteModel):
                     proved = self._priced_proof(arrays, valuer, types, flowed, extra, end, progress, budget)
                     if proved is not None:
                         return proved
+                    if end - time.perf_counter() >= PROOF_MIN_SECONDS / 2:
+                        # the proof gave up early (a commuter run might beat its floor):
+                        # the time left to the flow model again, the better run kept
+                        again = self._flow_routes(arrays, kinds, end, progress, budget)
+                        if again is not None and (again.complete or int(again.values.max(axis=1, initial=0).sum())
+                                                  > int(flowed.values.max(axis=1, initial=0).sum())):
+                            flowed = again
                 if flowed is not None:
                     return flowed
         cut = False
