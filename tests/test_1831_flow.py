@@ -197,6 +197,7 @@ def test_audit_of_a_full_size_board_lists_only_along_the_declared_stops():
     n = kernels.token_paths(comp.adj_ptr, comp.chain_to, arrays.chain_bits, arrays.chain_und,
                             arrays.stop_group, arrays.stop_pass, arrays.stop_own, arrays.rev_a, arrays.rev_b,
                             ptr, stops, stops.copy(), bits, 1 << 40, 0,
+                            *kernels.no_prices(comp.n_stops, comp.n_chains),
                             *kernels.walk_state(comp.n_stops, len(arrays.rev_a), comp.words, root),
                             np.zeros(1, np.int64))
     values = valuer(ptr[: n + 1], stops[: ptr[n]])

@@ -66,13 +66,14 @@ def test_a_model_beyond_the_memory_budget_is_not_built():
 def test_a_tiny_time_limit_on_a_full_size_board_is_not_proven_and_gives_its_bound(seed, monkeypatch):
     # every board to the flow model; a limit far too short for its build: the answer
     # is not proven, and its bound is the route model's upper bound (no run earns more:
-    # each train its best tokens, 5.6.3), never below the revenue
+    # each train its best tokens, 5.6.3; the track prices' bound, bound.py, as far as
+    # it got in the time), never below the revenue
     monkeypatch.setattr(model_1831, "PATH_LIMIT", 0)
     pos = board_1831(seed, n_hexes=48)
     board, model, compiled, arrays = _arrays(pos)
     run = solve(pos, time_limit=0.5)
     assert not run.optimal
-    assert run.bound == model.upper_bound(compiled)
+    assert model.upper_bound(compiled) <= run.bound <= model.token_bound(compiled)
     assert run.bound > run.revenue
 
 
@@ -156,3 +157,38 @@ def test_listing_where_the_flow_model_does_not_apply_keeps_to_the_memory_budget(
     assert not rs.complete
     held = sum(a.nbytes for a in (rs.ptr, rs.stops, rs.chains, rs.bits, rs.values))
     assert 0 < held <= limits.array_budget() + (64 << 20)  # (one chunk past it at most)
+
+
+# --- bounded without a time limit (brief: "time and memory bounded everywhere") -------
+
+def test_5_6_7_the_commuter_walk_is_capped_without_a_time_limit_and_the_answer_says_not_proven(monkeypatch):
+    # 54 hexes: the flow model declines it (a commuter city walkable round within itself),
+    # so the paths are listed within the memory budget and the commuter runs (5.6.7)
+    # walked; passing cities freely, that walk has no end in sight. With no time limit
+    # it stops at COMMUTER_STEPS (made small here), and the answer is not proven, with
+    # the route model's bound, never below the revenue
+    from trainruns.titles.g1831 import commuter
+
+    monkeypatch.setattr(model_1831, "COMMUTER_STEPS", 2000)
+    walks = []
+    orig = commuter.commuter_paths
+
+    def counted(ctx, max_size, max_steps=None, deadline=None):
+        walks.append(max_steps)
+        try:
+            yield from orig(ctx, max_size, max_steps, deadline)
+        except commuter.TooManySteps as e:
+            walks.append(e.out_of_steps)
+            raise
+
+    monkeypatch.setattr(model_1831, "commuter_paths", counted)
+    pos = board_1831(0, n_hexes=54)
+    board, model, compiled, arrays = _arrays(pos)
+    assert flow.solve(arrays, list(board.trains)) is None  # the listing route, not the flow model
+    run = solve(pos, memory=1)  # (the least budget: the paths listed stop at 64 MB)
+    # every walk was given the cap, and the first one ran out of its steps (the cut
+    # set is not walked a second time)
+    assert walks[0] == 2000 and walks[1] is True and None not in walks
+    assert not run.optimal
+    assert model.upper_bound(compiled) <= run.bound <= model.token_bound(compiled)
+    assert run.bound > run.revenue > 0

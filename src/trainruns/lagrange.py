@@ -171,6 +171,15 @@ def lagrangian_bound(compiled: CompiledBoard, lower: int = 0, deadline=None,
     return on_thread(_subgradient, (pricing, lower, iterations, stop), stop, deadline, "the subgradient method")
 
 
+def subgradient_bound(pricing, lower: int = 0, deadline=None, iterations: int = ITERATIONS) -> Bound | None:
+    """:func:`lagrangian_bound` for any ``pricing`` with :class:`Pricing`'s interface
+    (``compiled``, ``kinds``, ``n_bits``, ``arc_costs``, ``best``, ``arcs_of``,
+    ``bits_of``): a title's route model prices its own routes (1831:
+    :mod:`trainruns.titles.g1831.bound`) and shares the method."""
+    stop = np.zeros(1, np.int64)
+    return on_thread(_subgradient, (pricing, lower, iterations, stop), stop, deadline, "the subgradient method")
+
+
 def _subgradient(pricing: Pricing, lower: int, iterations: int, stop) -> Bound | None:
     """:func:`lagrangian_bound`'s rounds, until ``stop[0]`` is set."""
     board = pricing.compiled.board

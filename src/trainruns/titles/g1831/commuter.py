@@ -17,7 +17,12 @@ import numpy as np
 
 
 class TooManySteps(Exception):
-    """The walk took more steps than it was given: too many legs to list."""
+    """The walk took more steps than it was given (``out_of_steps``), or passed its
+    deadline: too many legs to list."""
+
+    def __init__(self, out_of_steps=False):
+        super().__init__("out of steps" if out_of_steps else "past the deadline")
+        self.out_of_steps = out_of_steps
 
 
 def commuter_paths(ctx, max_size, max_steps=None, deadline=None):
@@ -60,9 +65,9 @@ def _walk(ctx, seq, members, root, first_repeat, max_size, steps):
     while stack:
         steps[0] += 1
         if steps[1] is not None and steps[0] > steps[1]:
-            raise TooManySteps
+            raise TooManySteps(True)
         if steps[2] is not None and steps[0] % 4096 == 0 and time.perf_counter() > steps[2]:
-            raise TooManySteps
+            raise TooManySteps(False)
         stops, chains, visit, bits, passed, n, here_set, done = stack.pop()
         here = stops[-1]
         gh = ctx.stop_group[here]

@@ -224,7 +224,7 @@ def _member_track_is_forest(arrays):
     return True
 
 
-def solve(arrays, trains, deadline=None, workers=2, progress=None, memory=None, clock=None):
+def solve(arrays, trains, deadline=None, workers=2, progress=None, memory=None, clock=None, upper=None):
     """The best run by the model of the module docstring.
 
     Returns None when the board has a rule the model does not cover (see above), else
@@ -233,15 +233,18 @@ def solve(arrays, trains, deadline=None, workers=2, progress=None, memory=None, 
     CP-SAT proved it best, ``bound`` its objective bound (None unless proven: a bound
     of a search stopped early is not trusted, see trainruns.cpsat). Past ``deadline``
     (in the build too) or beyond ``memory`` bytes: ``([], False, None)``, no run and
-    nothing proven. ``clock``: the :class:`_Clock` to look at (made here if None)."""
+    nothing proven. ``clock``: the :class:`_Clock` to look at (made here if None).
+    ``upper``: a revenue no run exceeds (the route model's bound): the objective is held
+    to it, so CP-SAT's own bound starts there and a run reaching it is proven best at
+    once. Exact: no run is cut off."""
     clock = clock or _Clock(deadline)
     try:
-        return _solve(arrays, trains, deadline, workers, progress, memory, clock)
+        return _solve(arrays, trains, deadline, workers, progress, memory, clock, upper)
     except _Late:
         return [], False, None
 
 
-def _solve(arrays, trains, deadline, workers, progress, memory, clock):
+def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=None):
     comp = arrays.compiled
     sg = arrays.stop_group
     for g in np.flatnonzero(arrays.rev_a >= 0):
@@ -452,6 +455,8 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock):
     for i in range(len(arrays.facts.rights)):
         _need(model, sum(right_lits.get(i, [])) >= 1)
     model.maximize(sum(obj))
+    if upper is not None:
+        model.add(sum(obj) <= int(upper))
     clock.now()
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = workers

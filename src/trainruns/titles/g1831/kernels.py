@@ -36,17 +36,24 @@ def _toggle(dst, a):
         dst[w] ^= a[w]
 
 
-def walk_state(n_stops, n_groups, words, root):
+def walk_state(n_stops, n_groups, words, root, n_kinds=0):
     """A fresh walk from ``root`` for :func:`token_paths` (which keeps its place in it
     between calls): the path, its chains, the next chain to try per depth, visits per
-    stop, entries per group, first entry per group, track used, and ``meta`` = [depth,
-    steps taken, paths found, their stops]."""
+    stop, entries per group, first entry per group, track used, per depth the gains per
+    priced kind and the price so far (the priced cut), and ``meta`` = [depth, steps
+    taken, paths found, their stops]."""
     cap = n_stops + 2
     path = np.zeros(cap, np.int64)
     path[0] = root
     return (path, np.zeros(cap, np.int64), np.zeros(cap, np.int64), np.zeros(n_stops, np.int64),
             np.zeros(n_groups, np.int64), np.full(n_groups, -1, np.int64), np.zeros(words, np.uint64),
-            np.zeros(4, np.int64))
+            np.zeros((cap, n_kinds), np.int64), np.zeros(cap, np.int64), np.zeros(4, np.int64))
+
+
+def no_prices(n_stops, n_chains):
+    """The priced cut's arguments of :func:`token_paths` that cut nothing (no kinds)."""
+    return (np.zeros(n_chains, np.int64), np.zeros((0, n_stops), np.int64), np.zeros((0, n_stops), np.int64),
+            np.zeros(0, np.int64), np.zeros(0, np.int64))
 
 
 # ``token_paths`` status: the walk is over / the buffers are full (call again with the
@@ -57,7 +64,8 @@ DONE, FULL, OVER, CUT = 0, 1, 2, 3
 @nb.njit(cache=True)
 def token_paths(adj_ptr, chain_to, chain_bits, chain_und, stop_group, stop_pass,
                 stop_own, rev_a, rev_b, out_ptr, out_stops, out_chains, out_bits, limit, steps_limit,
-                path, chains, it, visits, uses, first, used, meta, status):
+                chain_price, kind_gain, reach, kind_cap, kind_floor,
+                path, chains, it, visits, uses, first, used, gsum, psum, meta, status):
     """Fill the buffers with the next paths of the walk whose place is kept in ``path
     .. meta`` (:func:`walk_state`; the root is ``path[0]``); return how many this call
     stored. With no room at all (``out_ptr`` of length 1) it only counts the paths and
@@ -72,13 +80,24 @@ def token_paths(adj_ptr, chain_to, chain_bits, chain_und, stop_group, stop_pass,
     (a city and its red extension, 5.2.3.10). A group with ``rev_a >= 0`` (Delaware) may
     be entered a second time once the path has entered groups ``rev_a`` and ``rev_b``
     since its first entry. A path is kept from the end with the lower stop id (for a loop
-    back to its start: the lower undirected id of its first chain)."""
+    back to its start: the lower undirected id of its first chain).
+
+    The priced cut (``kind_gain`` with a row per train kind; none: no cut): a chain is
+    taken only if, for some kind ``k``, the path's gains so far (``kind_gain[k]`` of its
+    stops) less its chains' ``chain_price``, plus ``reach[k]`` of the stop it reaches
+    (the most the rest can add), and its kind's ``kind_cap`` less the price, are both
+    above ``kind_floor[k]``; a path is kept only if its gains (at most the cap) less its
+    price are above some kind's floor (model.py's priced listing)."""
+    n_kinds = kind_gain.shape[0]
     n_stops = stop_group.shape[0]
     cap = n_stops + 2
     root = path[0]
     depth = meta[0]
     steps = meta[1]
     if depth == 0 and steps == 0:  # a fresh walk
+        psum[0] = 0
+        for k in range(n_kinds):
+            gsum[0, k] = kind_gain[k, root]
         visits[root] = 1
         uses[stop_group[root]] = 1
         first[stop_group[root]] = 0
@@ -112,6 +131,20 @@ def token_paths(adj_ptr, chain_to, chain_bits, chain_und, stop_group, stop_pass,
                     it[depth - 1] += 1
                     continue
                 keep = stop_own[t] and (t > root or t == root and chain_und[chains[0] if depth > 1 else c] < chain_und[c])
+                if n_kinds:
+                    p = psum[depth - 1] + chain_price[c]
+                    alive = False
+                    worth = False
+                    for k in range(n_kinds):
+                        gain = gsum[depth - 1, k] + kind_gain[k, t]
+                        if min(kind_cap[k] - p, gain - p + reach[k, t]) > kind_floor[k]:
+                            alive = True
+                        if min(kind_cap[k], gain) - p > kind_floor[k]:
+                            worth = True
+                    if not alive:
+                        it[depth - 1] += 1
+                        continue
+                    keep = keep and worth
                 if keep and not count_only and (n + 1 >= out_ptr.shape[0]
                                                 or out_ptr[n] + depth + 1 > out_stops.shape[0]):
                     # no room for this path: stop here, before taking the chain
@@ -121,6 +154,10 @@ def token_paths(adj_ptr, chain_to, chain_bits, chain_und, stop_group, stop_pass,
                 it[depth - 1] += 1
                 chains[depth - 1] = c
                 path[depth] = t
+                if n_kinds:
+                    psum[depth] = psum[depth - 1] + chain_price[c]
+                    for k in range(n_kinds):
+                        gsum[depth, k] = gsum[depth - 1, k] + kind_gain[k, t]
                 visits[t] += 1
                 if g != gc:
                     uses[g] += 1
@@ -579,7 +616,7 @@ def warm_up():
     flag = np.ones(1, np.bool_)
     token_paths(np.zeros(2, np.int64), z, one_bit, z, z, flag, flag, np.full(1, -1, np.int64),
                 np.full(1, -1, np.int64), np.zeros(2, np.int64), z.copy(), z.copy(), one_bit.copy(), 10, 0,
-                *walk_state(1, 1, 1, 0), np.zeros(1, np.int64))
+                *no_prices(1, 1), *walk_state(1, 1, 1, 0), np.zeros(1, np.int64))
     cut = np.zeros(2, np.int64)
     token_sequences(np.zeros(2, np.int64), z, z, flag, 1, cut, z.copy(), np.zeros(1, np.uint64))
     same_sequence(cut, z, z.copy())
@@ -591,3 +628,204 @@ def warm_up():
     assign_by_value(z, z, np.zeros(1, np.bool_), z, z, np.zeros(2, np.int64), np.zeros(2, np.int64), z, one_bit,
                     one_bit, -1, z.copy(), np.zeros(1, np.bool_))
     _warm = True
+
+
+@nb.njit(cache=True)
+def _token_lines(dist, gain, size):
+    """Held and Karp's dynamic program over the lines of distinct tokens: ``cost[S, v]``
+    the cheapest line (``dist`` between consecutive tokens) through the set ``S`` of at
+    most ``size`` tokens, ending at ``v`` (INF: none); ``sums[S]`` their gains,
+    ``count[S]`` how many."""
+    t = gain.shape[0]
+    full = 1 << t
+    inf = np.int64(1) << 50  # (bound.INF: no walk between two tokens)
+    cost = np.full((full, t), inf, np.int64)
+    sums = np.zeros(full, np.int64)
+    count = np.zeros(full, np.int64)
+    for s in range(1, full):
+        low = s & -s
+        v = 0
+        while (1 << v) != low:
+            v += 1
+        sums[s] = sums[s ^ low] + gain[v]
+        count[s] = count[s ^ low] + 1
+    for v in range(t):
+        cost[1 << v, v] = 0
+    for s in range(1, full):
+        if count[s] >= size:
+            continue
+        for v in range(t):
+            c = cost[s, v]
+            if c >= inf:
+                continue
+            for w in range(t):
+                if s & (1 << w):
+                    continue
+                d = c + dist[v, w]
+                if d < inf and d < cost[s | (1 << w), w]:
+                    cost[s | (1 << w), w] = d
+    return cost, sums, count
+
+
+@nb.njit(cache=True)
+def best_token_line(dist, gain, size, cap, order):
+    """The most a line of 2 to ``size`` distinct tokens makes: their ``gain`` (at most
+    ``cap``) less ``dist`` between consecutive ones (the priced bound of bound.py), over
+    every subset and order (:func:`_token_lines`). Returns ``(value, length)``, the
+    tokens of the best line in ``order[:length]`` (length 0: none makes more than 0)."""
+    t = gain.shape[0]
+    inf = np.int64(1) << 50
+    cost, sums, count = _token_lines(dist, gain, size)
+    best, best_s, best_v = 0, -1, -1
+    for s in range(1, 1 << t):
+        k = count[s]
+        if k < 2 or k > size:
+            continue
+        g = min(sums[s], cap)
+        for v in range(t):
+            if cost[s, v] < inf and g - cost[s, v] > best:
+                best, best_s, best_v = g - cost[s, v], s, v
+    if best_s < 0:
+        return 0, 0
+    # back from the end: the token before v is the one whose line plus its leg costs C[S, v]
+    length = count[best_s]
+    s, v = best_s, best_v
+    for i in range(length - 1, -1, -1):
+        order[i] = v
+        if i == 0:
+            break
+        prev = s ^ (1 << v)
+        for u in range(t):
+            if prev & (1 << u) and cost[prev, u] < inf and cost[prev, u] + dist[u, v] == cost[s, v]:
+                s, v = prev, u
+                break
+    return best, length
+
+
+@nb.njit(cache=True)
+def token_reach(dist_from, dist, gain, size, token_of):
+    """Per node ``x`` (``dist_from[x, j]``: the cheapest walk from ``x`` to token ``j``;
+    ``token_of[x]``: the token ``x`` is, or -1), the most a path at ``x`` can still add:
+    the gains of at most ``size`` more distinct tokens, other than ``x`` itself, less
+    the walk to the first and between them (0: it adds none). ``dist`` must be
+    symmetric (a line is read backwards). The priced listing's cut (model.py)."""
+    n = dist_from.shape[0]
+    t = gain.shape[0]
+    inf = np.int64(1) << 50
+    cost, sums, count = _token_lines(dist, gain, size)
+    out = np.zeros(n, np.int64)
+    for s in range(1, 1 << t):
+        if count[s] > size:
+            continue
+        for v in range(t):
+            c = cost[s, v]
+            if c >= inf:
+                continue
+            # the line through s read backwards starts at v: from x, walk to v first
+            g = sums[s] - c
+            for x in range(n):
+                if token_of[x] >= 0 and s & (1 << token_of[x]):
+                    continue
+                d = dist_from[x, v]
+                if d < inf and g - d > out[x]:
+                    out[x] = g - d
+    return out
+
+
+# candidates a node of assign_priced looks down each later train's list at most
+SCAN = 256
+
+
+@nb.njit(cache=True, nogil=True)
+def assign_priced(start, end, twin, cand_route, cand_value, cand_slack, bits, total, scale, best, choice,
+                  budget, stop):
+    """Trains to routes sharing no track (5.6.2), the run searched for earning more than
+    ``best`` (revenue), pruned by the track prices (model.py's priced proof): a run's
+    revenue times ``scale`` is at most ``total`` less the sum of its routes' slacks
+    (``cand_slack``: the train's best priced route less this one's value less its
+    price, never negative), so each train's candidates, ``start[i]:end[i]`` by slack
+    from the least, are tried only while that can beat ``best``. A candidate route -1 is
+    the train idle; ``twin[i]``: train i is of the kind of train i - 1 (its candidate
+    comes at or after that one's: no run is tried twice). Returns ``(best, status)``:
+    the best revenue (``choice``: each train's candidate, when above the ``best``
+    given), status 0 when every run was tried, 1 when ``budget`` nodes (or ``stop[0]``,
+    set by another thread) ended the search first."""
+    n = start.shape[0]
+    words = bits.shape[1]
+    used = np.zeros((n + 1, words), np.uint64)
+    slack = np.zeros(n + 1, np.int64)
+    rev = np.zeros(n + 1, np.int64)
+    it = np.zeros(n + 1, np.int64)
+    cur = np.full(n + 1, -1, np.int64)
+    nodes = 0
+    d = 0
+    it[0] = start[0] if n else 0
+    while d >= 0:
+        if d == n:
+            if rev[n] > best:
+                best = rev[n]
+                for i in range(n):
+                    choice[i] = cur[i]
+            d -= 1
+            continue
+        moved = False
+        while it[d] < end[d]:
+            c = it[d]
+            it[d] += 1
+            s = slack[d] + cand_slack[c]
+            if total - s < (best + 1) * scale:
+                it[d] = end[d]  # (sorted by slack: no later candidate does better)
+                break
+            r = cand_route[c]
+            if r >= 0:
+                clash = False
+                for w in range(words):
+                    if used[d, w] & bits[r, w]:
+                        clash = True
+                        break
+                if clash:
+                    continue
+                for w in range(words):
+                    used[d + 1, w] = used[d, w] | bits[r, w]
+                rev[d + 1] = rev[d] + cand_value[c]
+            else:
+                for w in range(words):
+                    used[d + 1, w] = used[d, w]
+                rev[d + 1] = rev[d]
+            # the trains after this one at their least slack among the routes left free
+            # (each list looked down at most ``SCAN`` candidates: those passed clash, the
+            # rest have no less slack)
+            more = 0
+            for j in range(d + 1, n):
+                k = start[j]
+                while k < end[j] and k - start[j] < SCAN:
+                    q = cand_route[k]
+                    if q < 0:
+                        break
+                    clash = False
+                    for w in range(words):
+                        if used[d + 1, w] & bits[q, w]:
+                            clash = True
+                            break
+                    if not clash:
+                        break
+                    k += 1
+                if k < end[j]:
+                    more += cand_slack[k]
+                else:
+                    more = total  # (no candidate left: cannot happen, the idle one is always free)
+            if total - s - more < (best + 1) * scale:
+                continue
+            slack[d + 1] = s
+            cur[d] = c
+            d += 1
+            if d < n:
+                it[d] = c if twin[d] else start[d]
+            moved = True
+            break
+        if not moved:
+            d -= 1
+        nodes += 1
+        if nodes >= budget or ((nodes & 4095) == 0 and stop[0] != 0):
+            return best, 1
+    return best, 0

@@ -7,7 +7,13 @@ corporation bought track rights: each must be run to by some train (5.6.5), whic
 core's assignment cannot say, so then this model assigns the trains itself
 (``kernels.assign_covering``) and hands the core only the chosen routes.
 
-The model keeps no state between calls (issue 14): what it works out for one compiled
+Boards with too many paths to list (the printed map's size: passing cities freely,
+5.6.2.3) go to the flow model (flow.py), held to the track prices' bound (bound.py);
+its run, when unproven, to the priced proof (``_priced_proof``): only the paths that
+could be in a better run at those prices are listed and searched.
+
+The model keeps no state between calls (issue 14), but for a memo of each compiled
+board's priced bound (a pure function of the board): what it works out for one compiled
 board (:class:`StopArrays`) is passed along explicitly and kept on the route set it
 returns, so two calls never see each other's arrays.
 """
@@ -16,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+import weakref
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -48,7 +55,11 @@ LIST_SHARE = 0.5
 # listing's time it may take
 COUNT_STEPS = 1_000_000
 COUNT_SHARE = 0.25
-# Steps of the commuter runs' walk (commuter.py) at most: beyond, the flow model too
+# Steps of the commuter runs' walk (commuter.py) at most, in every mode (with a time
+# limit or without, the search's call or the audit's): beyond, the flow model takes the
+# board, or, where it does not apply, the route set is cut (incomplete: not proven, with
+# a bound). Without this cap the walk of a full-size map (passing cities freely) never
+# ends.
 COMMUTER_STEPS = 500_000
 # Trains assigned by value classes first (``_assign_by_value``): off by default, as it
 # was the slower of the two where both prove (20-24 hex boards: 0.55-2.4 s against
@@ -61,6 +72,15 @@ BY_VALUE_STEPS = 20_000_000
 BY_VALUE_SHARE = 0.25
 # Seconds the flow model gets without a time limit: unproven by then, the answer says so
 FLOW_SECONDS = 120.0
+# Seconds the track prices' bound (bound.py) may take at most
+BOUND_SECONDS = 10.0
+# The share of the time left (of FLOW_SECONDS without a time limit) that the flow model
+# gets; the priced proof of its run (``_priced_proof``) gets the rest, when that is at
+# least PROOF_MIN_SECONDS (else the flow model takes all: a short limit wants a run)
+FLOW_SHARE = 0.75
+PROOF_MIN_SECONDS = 20.0
+# compiled board id -> (weak reference to it, its priced bound): see Model1831.priced_bound
+_PRICED = {}
 
 
 @dataclass
@@ -207,11 +227,44 @@ class Model1831(RouteModel):
     # --- the hooks -------------------------------------------------------------------
 
     def upper_bound(self, compiled):
+        """No run earns more than the lower of two bounds (the bound of a search stopped
+        early): the track prices' bound of bound.py (:meth:`priced_bound`), and each
+        train running to its ``size`` best tokens (:meth:`token_bound`)."""
+        trivial = self.token_bound(compiled)
+        priced = self.priced_bound(compiled)
+        return trivial if priced is None else min(trivial, priced)
+
+    def priced_bound(self, compiled, arrays=None, deadline=None):
+        """The Lagrangian bound of bound.py (prices on the track, 5.6.2), worked out once
+        per compiled board (it takes a second or so on a full-size map, and the core
+        asks for the bound again and again while it searches): a pure function of the
+        board, so two calls agree. At most ``BOUND_SECONDS`` (or until ``deadline``):
+        a bound cut short is the best one found so far, still a bound. None when the
+        method had no time to price a route."""
+        out = self._priced(compiled, arrays, deadline)
+        return None if out is None else int(out[0].value)
+
+    def _priced(self, compiled, arrays=None, deadline=None):
+        """:meth:`priced_bound`'s ``(bound, pricing)`` (bound.priced), or None."""
+        from . import bound
+
+        key = id(compiled)
+        hit = _PRICED.get(key)
+        if hit is not None and hit[0]() is compiled:
+            return hit[1]
+        until = time.perf_counter() + BOUND_SECONDS
+        until = until if deadline is None else min(until, deadline)
+        out = bound.priced(arrays or self._arrays(compiled), deadline=until)
+        _PRICED[key] = (weakref.ref(compiled), out)
+        weakref.finalize(compiled, _PRICED.pop, key, None)
+        return out
+
+    def token_bound(self, compiled):
         """No run earns more than each train running to its ``size`` best tokens (city
         plus token value), each token counted at most twice (the Delaware city may be
         run to twice, 5.6.2.1), or, on a commuter run, as often as it can come round:
         consecutive visits are to different cities, so at most every other one, half
-        the train's size rounded up (5.6.7): the bound of a search stopped early."""
+        the train's size rounded up (5.6.7)."""
         arrays = self._arrays(compiled)
         best = np.maximum(arrays.st_val, arrays.yd_val)
         best = np.sort(best[best > 0])[::-1]
@@ -250,6 +303,7 @@ class Model1831(RouteModel):
         n_masks = 1 << n_rights
         valuer = self._valuer(arrays, types, n_masks)
         listed = extra = budget = None
+        walked_out = False  # the commuter runs' walk passed COMMUTER_STEPS already
         if use_flow:
             t0 = time.perf_counter()
             until = None if deadline is None else t0 + LIST_SHARE * (deadline - t0)
@@ -257,8 +311,8 @@ class Model1831(RouteModel):
             try:
                 # the commuter runs first: a walk too long hands the board over at once
                 extra = self._commuter_runs(arrays, types, COMMUTER_STEPS, until)
-            except TooManySteps:
-                pass
+            except TooManySteps as e:
+                walked_out = e.out_of_steps
             if extra is not None:
                 # (a game's step budget bounds the listing already: no count first)
                 count_until = None if until is None else t0 + COUNT_SHARE * (until - t0)
@@ -269,7 +323,24 @@ class Model1831(RouteModel):
             if listed is None:
                 # too many routes to hold (passing cities freely, 5.6.2.3), or listing
                 # took its share of the time: the flow model
-                flowed = self._flow_routes(arrays, kinds, deadline, progress, budget)
+                end = time.perf_counter() + FLOW_SECONDS if deadline is None else deadline
+                left = end - time.perf_counter()
+                prove = n_rights == 0 and left >= PROOF_MIN_SECONDS
+                flowed = self._flow_routes(arrays, kinds, end - (1 - FLOW_SHARE) * left if prove else end,
+                                           progress, budget)
+                if flowed is not None and not flowed.complete and prove:
+                    # unproven: the routes that could still beat its run, by the track
+                    # prices, and a search over them proves it best or finds the best
+                    proved = self._priced_proof(arrays, valuer, types, flowed, extra, end, progress, budget)
+                    if proved is not None:
+                        return proved
+                    if end - time.perf_counter() >= PROOF_MIN_SECONDS / 2:
+                        # the proof gave up early (a commuter run might beat its floor):
+                        # the time left to the flow model again, the better run kept
+                        again = self._flow_routes(arrays, kinds, end, progress, budget)
+                        if again is not None and (again.complete or int(again.values.max(axis=1, initial=0).sum())
+                                                  > int(flowed.values.max(axis=1, initial=0).sum())):
+                            flowed = again
                 if flowed is not None:
                     return flowed
         cut = False
@@ -280,11 +351,13 @@ class Model1831(RouteModel):
             # running taken out, each a copy held with the one before for a moment)
             listed = self._paths(arrays, valuer, deadline, progress, budget=None if budget is None else budget // 3,
                                  keep_cut=True)
-        if extra is None:
+        if extra is None and walked_out:
+            extra, cut = [], True  # (the same walk again would pass the cap again)
+        elif extra is None:
             try:
-                extra = self._commuter_runs(arrays, types, None, deadline)
+                extra = self._commuter_runs(arrays, types, COMMUTER_STEPS, deadline)
             except TooManySteps:
-                extra, cut = [], True  # past the deadline: no commuter run, nothing proven
+                extra, cut = [], True  # past the cap or the deadline: no commuter run, nothing proven
         ptr, stops, chains, bits, values, complete = listed
         complete = complete and not cut
         visit = np.ones(len(stops), np.bool_)
@@ -398,6 +471,7 @@ class Model1831(RouteModel):
         no_bits = np.zeros((1, compiled.words), np.uint64)
         status = np.zeros(1, np.int64)
         paths = stops = 0
+        unpriced = kernels.no_prices(compiled.n_stops, compiled.n_chains)
         for root in np.flatnonzero(arrays.stop_own):
             state = kernels.walk_state(compiled.n_stops, len(arrays.rev_a), compiled.words, int(root))
             meta = state[-1]
@@ -406,7 +480,7 @@ class Model1831(RouteModel):
                 kernels.token_paths(compiled.adj_ptr, compiled.chain_to, arrays.chain_bits,
                                     arrays.chain_und, arrays.stop_group, arrays.stop_pass, arrays.stop_own,
                                     arrays.rev_a, arrays.rev_b, none, none, none, no_bits, most - paths,
-                                    meta[1] + COUNT_STEPS, *state, status)
+                                    meta[1] + COUNT_STEPS, *unpriced, *state, status)
                 if status[0] == kernels.OVER or (paths + meta[2]) * per_path + 16 * (stops + meta[3]) > budget:
                     return None
                 if status[0] != kernels.CUT:
@@ -417,7 +491,7 @@ class Model1831(RouteModel):
         return int(paths), int(stops)
 
     def _paths(self, arrays, value, deadline, progress, give_up=False, limit=None, budget=None, sizes=None,
-               keep_cut=False):
+               keep_cut=False, prices=None):
         """Every token-to-token path (kernels.token_paths), root by root, in chunks of
         ``CHUNK`` paths, each valued (``value``) as it comes, so that only the routes are
         held, never a root's paths twice. Returns (ptr, stops, chains, bits, values,
@@ -427,8 +501,11 @@ class Model1831(RouteModel):
         then turns to the flow model). Else a deadline leaves the set cut (``complete``
         False), as does the game's step budget ``path_steps``. With ``sizes`` (paths,
         stops: :meth:`_fits` counted them) the chunks go straight into arrays of that
-        size, so the routes are never held twice (no joining of parts)."""
+        size, so the routes are never held twice (no joining of parts). ``prices``: the
+        priced cut of kernels.token_paths (None: every path)."""
         compiled = arrays.compiled
+        prices = prices or kernels.no_prices(compiled.n_stops, compiled.n_chains)
+        n_kinds = len(prices[1])
         roots = np.flatnonzero(arrays.stop_own)
         n_groups = len(arrays.rev_a)
         words = compiled.words
@@ -442,7 +519,7 @@ class Model1831(RouteModel):
         parts, complete, late, held, walked = [], True, False, 0, 0
         room = None if sizes is None else _Room(sizes[0], sizes[1], words)
         for i, root in enumerate(roots):
-            state = kernels.walk_state(compiled.n_stops, n_groups, words, int(root))
+            state = kernels.walk_state(compiled.n_stops, n_groups, words, int(root), n_kinds)
             while True:
                 if deadline is not None and time.perf_counter() > deadline:
                     if give_up:
@@ -452,7 +529,7 @@ class Model1831(RouteModel):
                 n = kernels.token_paths(compiled.adj_ptr, compiled.chain_to, arrays.chain_bits,
                                         arrays.chain_und, arrays.stop_group, arrays.stop_pass, arrays.stop_own,
                                         arrays.rev_a, arrays.rev_b, out_ptr, out_stops, out_chains, out_bits,
-                                        most - walked, self.path_steps or 0, *state, status)
+                                        most - walked, self.path_steps or 0, *prices, *state, status)
                 walked += n
                 if status[0] == kernels.OVER:
                     return None
@@ -498,7 +575,10 @@ class Model1831(RouteModel):
         if deadline is None:
             deadline = time.perf_counter() + FLOW_SECONDS
         trains = list(self.board.trains)
-        out = flow.solve(arrays, trains, deadline=deadline, progress=progress, memory=memory)
+        # the track prices' bound first: the flow model is told no run earns more, so
+        # CP-SAT proves a run that reaches it best at once (its own bound starts far higher)
+        upper = self.priced_bound(arrays.compiled, arrays, deadline)
+        out = flow.solve(arrays, trains, deadline=deadline, progress=progress, memory=memory, upper=upper)
         if out is None:
             return None
         chosen, proven, bound = out
@@ -530,9 +610,110 @@ class Model1831(RouteModel):
                        np.array(chains, np.int64),
                        np.array(bits, np.uint64).reshape(len(chosen), arrays.compiled.words),
                        np.array(visit, np.bool_), np.array(commuter, np.bool_), proven)
+        if upper is not None and int(values.max(axis=1).sum()) >= upper:
+            found.complete = True  # the run reaches the track prices' bound: no run earns more
         rs = self._subset(found, values, np.arange(len(chosen), dtype=np.int64))
         rs.forced_mask = masks
         return rs
+
+    def _priced_proof(self, arrays, value, types, flowed, extra, deadline, progress, budget):
+        """The proof of the flow model's unproven run ``flowed`` (issue 20), as the core
+        proves its monsters (trainruns.proof), for a board without bought rights. With
+        the track prices of bound.py, a run earning more gives each train a route whose
+        value less its price is above the train's floor (trainruns.lagrange.
+        reduced_floors: the other trains at their best priced routes). Only those paths
+        are listed (kernels.token_paths' priced cut: each stop's ``reach``, the most the
+        rest of a path can add), valued (5.6.3) and kept if above some kind's floor,
+        and the trains assigned to them (kernels.assign_priced, the same prices
+        pruning). Returns the best run's route set, complete (proven): the better run
+        found, or ``flowed`` itself; None where this proves nothing: no prices, the
+        commuter runs not walked (``extra`` None) and one could beat its floor, or the
+        listing or the search past ``deadline`` or beyond ``budget`` bytes."""
+        from ...lagrange import SCALE, reduced_floors
+        from ...limits import on_thread
+        from . import bound as bound_1831
+
+        compiled = arrays.compiled
+        out = self._priced(compiled, arrays, deadline)
+        if out is None:
+            return None
+        bound, pricing = out
+        target = int(flowed.values.max(axis=1).sum()) if len(flowed.values) else 0
+        trains = sorted(self.board.trains, key=lambda t: (t.name, -t.visits))
+        floor = reduced_floors(bound, trains, target)
+        kind_of = {k.name: k for k in pricing.kinds}
+        cost, _ = pricing.arc_costs(bound.price)
+        dist, nxt = pricing._distances(cost)
+        if extra is None:
+            # 5.6.7: the commuter runs were not walked; none may beat its train's floor
+            for t in trains:
+                k = kind_of[t.name]
+                if k.type == STATION and k.size >= 5 and pricing._commuter \
+                        and pricing._best_commuter(k.size, dist, nxt)[0] > floor[t.name]:
+                    return None
+        names = [t.name for t in types]
+        gains, reaches, caps, floors = [], [], [], []
+        for name in names:
+            r, g = bound_1831.reach(pricing, bound.price, kind_of[name])
+            reaches.append(r)
+            gains.append(g)
+            caps.append(pricing._gains[name][1])
+            floors.append(floor[name])
+        chain_price = pricing.chain_prices(bound.price)
+        prices = (chain_price, np.array(gains, np.int64).reshape(len(names), -1),
+                  np.array(reaches, np.int64).reshape(len(names), -1), np.array(caps, np.int64),
+                  np.array(floors, np.int64))
+        listed = self._paths(arrays, value, deadline, progress, give_up=True, budget=budget, prices=prices)
+        if listed is None or not listed[5]:
+            return None  # (or not every path walked: a game's step budget)
+        ptr, stops, chains, bits, values, _ = listed
+        visit = np.ones(len(stops), np.bool_)
+        n_plain = len(ptr) - 1
+        ptr, stops, chains, bits, values, visit = self._add_commuter(
+            arrays, types, values.shape[2], extra, ptr, stops, chains, bits, values, visit)
+        found = _Found(arrays, names, ptr, stops, chains, bits, visit, np.arange(len(ptr) - 1) >= n_plain, True)
+        # each route's price and, per kind, its slack: the kind's best priced route less
+        # its value less its price (scaled); kept where the floor lets it be in a better run
+        paid = np.where(chains >= 0, chain_price[np.maximum(chains, 0)], 0)
+        price = np.add.reduceat(paid, ptr[:-1]) if len(ptr) > 1 else np.zeros(0, np.int64)
+        flat = values.max(axis=2)
+        kind_index = {name: k for k, name in enumerate(names)}
+
+        def of_kind(name):
+            k = kind_index[name]
+            worth = flat[:, k] * SCALE - price
+            r = np.flatnonzero((flat[:, k] >= 0) & (worth > floor[name]))
+            sl = bound.best[name] - worth[r]
+            # the train idle: route -1, value 0, its whole best as slack
+            r = np.append(r, -1)
+            sl = np.append(sl, bound.best[name])
+            v = np.append(flat[r[:-1], k], 0)
+            order = np.argsort(sl, kind="stable")
+            return sl[order], r[order], v[order]
+
+        # the trains with the fewest candidates first: the search branches least at the top
+        count = {name: int(((flat[:, k] >= 0) & (flat[:, k] * SCALE - price > floor[name])).sum())
+                 for name, k in kind_index.items()}
+        trains = sorted(trains, key=lambda t: (count[t.name], t.name))
+        start, end, twin, _, (cs, cr, cv) = _candidates(trains, of_kind, 3)
+        choice = np.full(len(trains), -1, np.int64)
+        stop = np.zeros(1, np.int64)
+        budget_nodes = _node_budget(deadline) if self.covering_nodes is None else self.covering_nodes
+        best, status = on_thread(kernels.assign_priced, (
+            start, end, twin, cr, cv, cs, np.ascontiguousarray(bits), int(bound.total), SCALE, target, choice,
+            budget_nodes if budget_nodes >= 0 else 1 << 62, stop), stop, deadline, "the priced search")
+        if status != 0:
+            return None
+        if best <= target:
+            flowed.complete = True  # no run earns more than the flow model's
+            return flowed
+        chosen = [(i, int(cr[choice[i]])) for i in range(len(trains)) if choice[i] >= 0 and cr[choice[i]] >= 0]
+        keep = np.array([r for _, r in chosen], np.int64)
+        forced = np.full((len(keep), len(names)), -1, np.int64)
+        for row, (i, r) in enumerate(chosen):
+            k = kind_index[trains[i].name]
+            forced[row, k] = flat[r, k]
+        return self._subset(found, forced, keep, True)
 
     def _commuter_runs(self, arrays, types, max_steps=None, deadline=None):
         """5.6.7: the commuter runs (commuter.py) for the longest Station train. More
