@@ -49,6 +49,12 @@ class GameMap:
     def fixed(self, hex_id) -> bool:
         return self.hexes[hex_id].get("terrain") in ("gray", "red") or "part_of" in self.hexes[hex_id]
 
+    def city_of(self, hex_id) -> str:
+        """The city a hex's sites belong to: a red extension's is its city's (5.2.3.10:
+        "considered part of the same hex"), so 5.2.7.6's one token of each type per city
+        counts them together."""
+        return self.hexes[hex_id].get("part_of", hex_id)
+
     def is_city(self, hex_id) -> bool:
         return bool(self.hexes[hex_id].get("stops"))
 
