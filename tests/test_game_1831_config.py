@@ -202,6 +202,22 @@ def test_a_par_value_off_the_par_column_is_refused_4_7_5():
     assert refused(d).where == "config.par_unselectable"
 
 
+def test_a_par_square_in_a_closed_or_split_area_is_refused_4_3_2_4_3_4():
+    d = shipped()
+    col = d["market"]["par_column"]
+    d["market"]["rows"][0][col]["area"] = "split"
+    assert refused(d).where == f"config.market.rows[0][{col}]"
+
+
+def test_more_players_than_the_config_has_companies_is_one_line_3_2_1_1():
+    """3.2.1.1: 5 players use 22 companies; config-a lists 16 (a copy for 3-4 players)."""
+    from tests.test_game_1831_config_games import game
+
+    with pytest.raises(InputError) as e:
+        game("a", n=5)
+    assert e.value.where == "config.companies" and "22" in e.value.what
+
+
 def test_a_split_market_needs_one_target_4_3_4():
     d = shipped()
     for row in d["market"]["rows"]:

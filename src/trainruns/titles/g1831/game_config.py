@@ -162,6 +162,13 @@ class Config:
             if v not in self.unselectable and v not in par_ps:
                 raise InputError(f"par value {v} has no square in the PAR column {col} whose P price is {v} "
                                  "(4.7.5)", "config.par_chart")
+        for r, row in enumerate(rows):
+            sq = row[col] if col < len(row) else None
+            if sq and sq["p"] in self.par_chart and sq["p"] not in self.unselectable and sq.get("area") in (
+                    "closed", "split"):
+                raise InputError(f"par value {sq['p']} starts its Stock Marker on a {sq['area']} square, which "
+                                 "would close it out or split it at once (4.3.2, 4.3.4)",
+                                 f"config.market.rows[{r}][{col}]")
         if len([v for v in self.par_chart if v not in self.unselectable]) < 1:
             raise InputError("the par chart has no value a president may choose (4.7.5)", "config.par_chart")
         areas = [sq.get("area") for row in rows for sq in row if sq]
