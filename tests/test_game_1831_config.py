@@ -175,6 +175,17 @@ def test_every_key_mutated_is_one_line(path):
         Config(data)
     except InputError as e:
         assert "\n" not in str(e) and (e.where or "").startswith("config"), str(e)
+    else:
+        assert _kind(path) in OPTIONAL, f"deleting {path} loads"
+
+
+# what may be left out: notes, names, a hex's city (none), a market square's area, the
+# map's axes (letters across by default), and items of lists (one hex, company, square,
+# par value, tile or track less is another copy, checked as such)
+OPTIONAL = {("notes",), ("invented",), ("map", "notes"), ("tiles", "notes"), ("map", "axes"),
+            ("map", "hexes", "*", "name"), ("market", "rows", "*", "*", "area"), ("companies", "*"),
+            ("map", "hexes", "*"), ("market", "rows", "*", "*"), ("par_chart", "*"), ("tiles", "tiles", "*"),
+            ("tiles", "tiles", "*", "paths", "*")}
 
 
 # --- impossible values ---------------------------------------------------------------
@@ -245,6 +256,17 @@ def test_a_phase_train_left_out_is_refused_5_3_5():
     d["trains"] = [t for t in d["trains"] if t["size"] != 9]
     err = refused(d)
     assert err.where == "config.trains" and "9-train" in err.what
+
+
+def test_a_printed_city_says_its_size_5_2_3_9():
+    """5.2.3.9: two Stations or Rail Yards make a small city, three a large one; the size
+    picks its tiles (5.2.3.12), so a city hex without it is refused, not left tileless."""
+    d = shipped()
+    del d["map"]["hexes"][1]["city"]
+    assert "5.2.3.9" in refused(d).what
+    d = shipped()
+    d["map"]["hexes"][1]["city"] = "large"      # A5 has two sites
+    assert refused(d).where == "config.map.hexes[1].stops[0].slot_types"
 
 
 def test_a_hex_off_the_grid_is_refused():

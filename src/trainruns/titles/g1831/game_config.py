@@ -42,16 +42,31 @@ def _where(err) -> str:
     return f"config{path}"
 
 
+def _all(errors):
+    """The errors and those under their anyOf branches."""
+    for e in errors:
+        yield e
+        yield from _all(e.context or ())
+
+
 def check_schema(data, where="config"):
     """The config's shape (JSON Schema draft 2020-12): the first error as one line."""
     import jsonschema
 
-    e = jsonschema.exceptions.best_match(_validator().iter_errors(data))
+    errors = list(_validator().iter_errors(data))
+    e = jsonschema.exceptions.best_match(errors)
     if e is not None:
         # best_match descends into oneOf/anyOf to the error deepest in the data
         while e.context:
             e = max(e.context, key=lambda x: len(list(x.absolute_path)))
-        message = " ".join(e.message.split())   # one line, whatever the value holds
+        message = e.message
+        if e.validator == "required":
+            # a misspelt key is both missing and unexpected: say both
+            extra = [x for x in _all(errors) if x.validator == "additionalProperties"
+                     and list(x.absolute_path) == list(e.absolute_path)]
+            if extra:
+                message += f" ({extra[0].message}: a misspelling?)"
+        message = " ".join(message.split())   # one line, whatever the value holds
         raise InputError(message if len(message) < 200 else message[:200] + "...", _where(e))
 
 
@@ -215,6 +230,18 @@ class Config:
             where = "config.map.hexes" if where == "config" else where
             raise InputError(e.what, where) from None
         for i, h in enumerate(self.map["hexes"]):
+            w = f"config.map.hexes[{i}]"
+            if h.get("stops") and "part_of" not in h and h["terrain"] not in ("gray", "red"):
+                if "city" not in h:
+                    raise InputError(f"{h['id']} is a city: say its size, \"city\": \"small\" or \"large\" "
+                                     "(5.2.3.9, 5.2.3.12)", w)
+                n = len(h["stops"][0].get("slot_types", []))
+                if n != {"small": 2, "large": 3}[h["city"]]:
+                    raise InputError(f"{h['id']} is a {h['city']} city with {n} site(s): a small city has two "
+                                     "Stations or Rail Yards, a large one three, black ones counted (5.2.3.9)",
+                                     f"{w}.stops[0].slot_types")
+            if "city" in h and not h.get("stops"):
+                raise InputError(f"{h['id']} has a city size but no city: give its \"stops\" (5.2.3.9)", w)
             if "part_of" in h and h.get("terrain") != "red":
                 raise InputError(f"{h['id']} is part of {h['part_of']}: a red city extension, so its terrain is "
                                  "\"red\" (5.2.3.10)", f"config.map.hexes[{i}].terrain")
