@@ -21,7 +21,7 @@ from trainruns.errors import InputError
 from trainruns.titles.g1831.game_config import PACKAGE, Config
 from trainruns.titles.tiled import load_data
 
-CONFIGS = Path(__file__).resolve().parents[1] / "fixtures" / "1831" / "configs"
+CONFIGS = Path(__file__).resolve().parents[1] / "fixtures" / "games" / "1831-configs"
 
 
 def shipped() -> dict:
@@ -32,7 +32,7 @@ def shipped() -> dict:
 
 
 def fixture(name: str) -> dict:
-    """A config of fixtures/1831/configs with its map and tiles files inline."""
+    """A config of fixtures/games/1831-configs with its map and tiles files inline."""
     d = json.loads((CONFIGS / f"config-{name}.json").read_text())
     for part in ("map", "tiles"):
         d[part] = json.loads((CONFIGS / d[part]).read_text())

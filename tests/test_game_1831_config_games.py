@@ -1,4 +1,4 @@
-"""1831 games on a player's own config (fixtures/1831/configs): what random games on
+"""1831 games on a player's own config (fixtures/games/1831-configs): what random games on
 them found wrong, each pinned by its rule, and a seeded random game played to the end
 with the contract's guarantees checked after every action (GAME-CONTRACT.md)."""
 

@@ -120,9 +120,17 @@ class Config:
             raise InputError("the 1831 config must be a JSON object (docs/game-1831.md)", "config")
         # the map and tiles files are read first, so one pass of the schema checks them
         # with the rest (their errors named config.map... / config.tiles...)
-        parts = {k: _file(data[k], self.shipped, k) for k in ("map", "tiles")
-                 if isinstance(data.get(k), str) and data[k]}
+        # (a file that cannot be read is reported after the config's own shape)
+        parts, unread = {}, None
+        for k in ("map", "tiles"):
+            if isinstance(data.get(k), str) and data[k]:
+                try:
+                    parts[k] = _file(data[k], self.shipped, k)
+                except InputError as e:
+                    unread = unread or e
         check_schema(dict(data, **parts))
+        if unread:
+            raise unread
         self.raw = data
         self.invented = bool(data.get("invented"))
         self.market = data["market"]
