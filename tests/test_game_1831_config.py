@@ -363,3 +363,34 @@ def test_bad_configs_through_the_command_exit_2_with_one_line(tmp_path):
         lines = r.stderr.strip().splitlines()
         assert r.returncode == 2 and len(lines) == 1, (i, r.returncode, r.stderr)
         assert where in lines[0] and "Traceback" not in r.stderr, (i, lines[0])
+
+
+def test_301_is_laid_only_joining_baltimore_and_washington_5_2_6_9():
+    """5.2.6.9: "#301 and #401 may only be placed in the blank hex that separates
+    Baltimore and Washington, and only in an orientation that connects" them. In
+    config-a, E7 lies between Baltimore D8 and Washington F8; of the six turns of #301
+    only those whose double track faces both are laid (counted here from the hex grid)."""
+    from trainruns.hexgrid import neighbour, parse_hex_id
+    from trainruns.titles.g1831.game_map import GameMap
+
+    c = Config(fixture("a"))
+    m = GameMap(c.map, c.tiles)
+    at = {parse_hex_id(h): h for h in m.hexes}
+    x, y = parse_hex_id("E7")
+    for tile in ("301", "401"):
+        (a, b), = c.tiles["tiles"][tile]["double_track"]
+        expected = {rot for rot in range(6)
+                    if {at.get(neighbour(x, y, (a + rot) % 6, "flat")), at.get(neighbour(x, y, (b + rot) % 6, "flat"))}
+                    == {"D8", "F8"}}
+        assert expected == {0}
+        assert {rot for rot in range(6) if m.oriented("E7", tile, rot)} == expected
+    assert all(m.oriented("E7", "24", rot) for rot in range(6))   # other tiles: any turn
+
+
+def test_a_connects_hex_away_from_the_tile_is_refused_5_2_6_9():
+    d = fixture("a")
+    d["tiles"]["tiles"]["301"]["connects"] = ["D8", "G9"]
+    assert refused(d).where == "config.tiles.tiles.301.connects[1]"
+    d = fixture("a")
+    del d["tiles"]["tiles"]["301"]["only_on"]
+    assert refused(d).where == "config.tiles.tiles.301.connects"

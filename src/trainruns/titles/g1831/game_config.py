@@ -20,6 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ...errors import InputError
+from ...hexgrid import neighbour, parse_hex_id
 from ...position import parse_paths
 from ..tiled import load_data
 
@@ -276,6 +277,17 @@ class Config:
             for k, h in enumerate(t.get("only_on", [])):
                 if h not in hexes:
                     raise InputError(f"hex {h} is not on the map", f"{w}.only_on[{k}]")
+            if "connects" in t:
+                if not t.get("only_on"):
+                    raise InputError("a tile that connects two hexes is laid only between them: give its "
+                                     "\"only_on\" hexes (5.2.6.9)", f"{w}.connects")
+                for h in t["only_on"]:
+                    x, y = parse_hex_id(h, self.map.get("axes"))
+                    near = {neighbour(x, y, e, self.map["layout"]) for e in range(6)}
+                    for k, c in enumerate(t["connects"]):
+                        if c not in hexes or parse_hex_id(c, self.map.get("axes")) not in near:
+                            raise InputError(f"{c} is not a hex next to {h}, where the tile goes (5.2.6.9)",
+                                             f"{w}.connects[{k}]")
             if not t.get("stops"):
                 continue
             sites = t["stops"][0].get("slot_types", [])

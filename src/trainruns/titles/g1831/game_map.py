@@ -11,7 +11,8 @@ their own tiles, 5.2.3.11), and fixed ``paths``. Hexes not on the map are off th
 The tile manifest (config ``tiles``) maps a tile number to its ``color``, ``paths``
 (side numbers 0-5 and ``"s0"``), its city (``city`` size and ``stops`` with typed
 sites and value), ``count``, and optionally ``label``, ``only_on`` (hexes, such as
-#301/#401 between Baltimore and Washington, 5.2.6.9) and ``double_track``. A lay is a
+#301/#401 between Baltimore and Washington, 5.2.6.9), ``connects`` (the two hexes its
+double track must join, 5.2.6.9) and ``double_track``. A lay is a
 tile and a rotation; the position's hex gets the tile's track turned by the rotation.
 
 Which lays and tokens are legal reuses the route core's reach (:mod:`trainruns.reach`:
@@ -123,6 +124,21 @@ class GameMap:
             out.append(name)
         return out
 
+    def oriented(self, hex_id, tile, rot) -> bool:
+        """5.2.6.9: #301 and #401 go "only in an orientation that connects Baltimore and
+        Washington": a tile with ``connects`` (two hexes) is laid only turned so that one
+        of its double tracks (else of its paths) runs from the side facing one to the
+        side facing the other."""
+        spec = self.tiles[tile]
+        want = spec.get("connects")
+        if not want:
+            return True
+        for p in spec.get("double_track") or spec["paths"]:
+            if all(isinstance(e, int) for e in p):
+                if {self.neighbours[hex_id][(e + rot) % 6] for e in p} == set(want):
+                    return True
+        return False
+
     def _off_board(self, hex_id, track) -> bool:
         """5.2.3.8: no tile may extend track to the map's border (or into a lake)."""
         for path in track:
@@ -158,6 +174,8 @@ class GameMap:
                     seen.add(track)
                     if not old_track <= track or self._off_board(hex_id, track):
                         continue    # 5.2.6.5: existing track is preserved
+                    if not self.oriented(hex_id, tile, rot):
+                        continue    # 5.2.6.9
                     new_paths = [tuple(p) for p in track - old_track]
                     if not connects(board, reached, hex_id, new_paths, old_stops_reached):
                         continue
