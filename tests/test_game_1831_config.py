@@ -64,7 +64,7 @@ def test_a_players_copy_loads_with_its_own_numbers(name, companies, sizes):
     assert len(c.map["hexes"]) != len(shipped()["map"]["hexes"])
 
 
-def test_config_files_are_read_beside_the_working_directory(monkeypatch):
+def test_config_files_are_read_beside_the_working_directory(monkeypatch, tmp_path):
     """``map`` and ``tiles`` may be file names, read from the working directory
     (docs/game-1831.md); a file that is missing is one line naming config.map."""
     monkeypatch.chdir(CONFIGS)
@@ -72,6 +72,9 @@ def test_config_files_are_read_beside_the_working_directory(monkeypatch):
     assert Config(data).map["layout"] == "flat"
     err = refused(dict(data, map="no-such-map.json"))
     assert err.where == "config.map" and "no-such-map.json" in err.what
+    (tmp_path / "binary.json").write_bytes(b"\xff\xfe\x00")
+    err = refused(dict(data, tiles=str(tmp_path / "binary.json")))
+    assert err.where == "config.tiles" and "UTF-8" in err.what
 
 
 def test_a_typo_in_the_map_file_names_its_place(monkeypatch, tmp_path):

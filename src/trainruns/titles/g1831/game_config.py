@@ -9,8 +9,10 @@ exists for tests and examples.
 A config is checked on load: first its shape with the JSON Schema
 ``trainruns/schema/game-1831-config.json`` (the ``jsonschema`` library, so the format is
 written down once and checked the same way everywhere), then the facts a schema cannot
-say (the par column holds every par value, homes are cities of the map, tiles' track is
-well formed). A wrong or missing value is one line naming where (InputError, exit 2).
+say (rows rise, the par column holds every par value, every phase's train is listed,
+homes are cities of the map, the map reads in the route core, tiles' track is well
+formed and their sites keep the map's, 5.2.3.12). A wrong, missing or unknown value is
+one line naming where (InputError, exit 2); the readings are in docs/gaps.md.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from ...errors import InputError
 from ...hexgrid import neighbour, parse_hex_id
 from ...position import parse_paths
 from ..tiled import load_data
+from .game_map import COLORS, POSITION_HEX_KEYS
 
 PACKAGE = "trainruns.titles.g1831"
 
@@ -85,15 +88,12 @@ def _file(ref, shipped: bool, what: str):
         raise InputError(f"cannot read the {what} file {ref!r}: {e.strerror}", f"config.{what}") from None
     except json.JSONDecodeError as e:
         raise InputError(f"the {what} file {ref!r} is not JSON: {e.msg} (line {e.lineno})", f"config.{what}") from None
-
-
-COLORS = ("yellow", "green", "blue", "red")
+    except UnicodeDecodeError:
+        raise InputError(f"the {what} file {ref!r} is not UTF-8 text", f"config.{what}") from None
 
 
 def _printed(map_data: dict) -> dict:
     """The printed map as a route-core map (the keys the game's position carries)."""
-    from .game_map import POSITION_HEX_KEYS
-
     out = {k: v for k, v in map_data.items() if k in ("layout", "axes", "commuter_runs")}
     out["hexes"] = [{k: v for k, v in h.items() if k in POSITION_HEX_KEYS} for h in map_data["hexes"]]
     return out
