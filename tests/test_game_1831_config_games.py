@@ -73,3 +73,28 @@ def test_random_games_on_a_players_config_finish_with_money_and_shares_conserved
                     "variants": list(variants), "config": fixture(name)})
     assert out["problems"] == []
     assert out["finished"] and not out["capped"]
+
+
+def test_a_tile_not_in_the_manifest_is_refused_5_2_6():
+    """The config names tiles only as its manifest's numbers: a lay of any other tile is
+    refused with a rule id (the log unchanged), never a crash. Played on config-a until
+    the first lay is listed."""
+    import random
+
+    from trainruns.game.errors import Refusal
+    from trainruns.game.selfplay import fill
+
+    g = game(seed=3)
+    rng = random.Random(3)
+    for _ in range(400):
+        listed = g.actions()
+        lay = next((a for a in listed if a["type"] == "lay_tile"), None)
+        if lay:
+            break
+        g.act(fill(rng.choice([a for a in listed if a["type"] != "pass"] or listed), rng))
+    assert lay is not None
+    before = len(g.entries)
+    with pytest.raises(Refusal) as e:
+        g.act(dict(lay, tile="999"))
+    assert e.value.rule == "track.illegal" and len(g.entries) == before
+    g.act(lay)   # the listed lay itself is accepted
