@@ -2,10 +2,12 @@
 
 60 s per board (issue 20: the boards beyond the route cut are to be proven within
 60 s; they are, by the prices on the track of :mod:`trainruns.lagrange`, README.md).
-``measure`` times the route search's stages over the routes listed; the whole
-``solve`` (with :mod:`trainruns.proof`, then the flow model if unproven, past the route
-cut) is timed by pytest-benchmark and its answer kept beside them (``solve_revenue``,
-``solve_bound``, ``solve_proven``)."""
+``measure`` times the route search's stages over the routes listed (all of them, or
+the cut: it always lists); the whole ``solve`` is timed by pytest-benchmark and its
+answer kept beside them (``solve_revenue``, ``solve_bound``, ``solve_proven``). ``solve``
+lists no route on a board estimated at more than a million (the estimate of
+:mod:`trainruns.kernels.estimate`): :mod:`trainruns.proof` lists only those that may
+beat the quick run (then the flow model if unproven; the full listing if it would fit)."""
 
 import pytest
 

@@ -79,7 +79,8 @@ def test_5_6_5_passing_a_bought_token_does_not_use_it():
 def test_5_6_5_a_right_no_declared_train_runs_to_is_named_even_with_no_route():
     pos = _own_yard_and_rented_station()
     result = audit(pos, {"routes": []})
-    assert [(p.train, p.rule) for p in result.problems] == [("3MX", "track-right-unused")]
+    # (and 5.6.6: declaring no train while one can run is refused too)
+    assert [(p.train, p.rule) for p in result.problems] == [("3MX", "track-right-unused"), ("", "no-train-run")]
 
 
 def test_5_6_2_5_a_one_stop_route_is_not_a_route():
@@ -180,3 +181,23 @@ def test_a_right_no_train_can_use_is_bad_input():
                track_rights=[{"hex": "B2", "stop": 0, "slot": 0}])
     with pytest.raises(InputError, match="track right"):
         audit(pos, _declare(("2YD", "A1.0 B2.0")))
+
+
+def test_5_6_6_declaring_no_train_is_illegal_when_a_train_can_run():
+    # 5.6.6: "A corporation is not required to run all of its trains, nor is it required
+    # to find and run optimal routes, but it must run at least one train if it has an
+    # unused train." No right bought: the 3MX can earn 120, so an empty run is refused.
+    pos = _own_yard_and_rented_station()
+    pos["track_rights"] = []
+    result = audit(pos, {"routes": []})
+    assert not result.legal and [p.rule for p in result.problems] == ["no-train-run"]
+    assert "$120" in result.problems[0].message and "5.6.6" in result.problems[0].message
+    # ...while any one legal route, however poor, satisfies it
+    assert audit(pos, _declare(("3MX", "B2.0 C3.0"))).legal
+
+
+def test_5_6_6_declaring_no_train_is_legal_when_none_can_earn():
+    # a company whose trains have no route (a single token, no second stop to reach)
+    pos = line([(20, [Y]), (30, [S])], trains=["3MX"], tokens=[("A1", 0, "A")])
+    assert solve(pos).revenue == 0
+    assert audit(pos, {"routes": []}).legal

@@ -14,16 +14,12 @@ from trainruns.game.game import Game
 from trainruns.game.steps.consent import Offer
 from trainruns.titles.g1831.game_steps.operating import TrainStep
 
-from _1831 import company, train
+from _1831 import company, current_step, train, turn_of
 
 
 def current_train_step(g, c):
     """``c``'s train phase (5.3) as the round's current step."""
-    turn = {"corporation": c.id, "tiles": 0, "cities": 0, "tokens": 0, "hexes": [], "revenue": None}
-    st = TrainStep(g, c, turn)
-    g.round.queue.insert(0, st)
-    st.enter()
-    return st
+    return current_step(g, TrainStep(g, c, turn_of(c)))
 
 
 def holdings(a, b):
@@ -94,3 +90,18 @@ def test_the_proposed_price_is_checked_before_the_offer_5_3_4():
     with pytest.raises(Refusal) as e:   # more than the printed cost
         st.process(dict(DEAL, price=g.rules.config.price(3) + 1))
     assert e.value.rule == "train.price" and g.round.step() is st
+
+
+def test_the_position_while_an_offer_waits_is_the_buyers_5_3_2():
+    # NYC (not the first corporation) asks PRR's president for a train: while he
+    # answers, the position asked for with no corporation named is still NYC's
+    g = Game("1831", ["P0", "P1", "P2", "P3"], 7)
+    a = company(g, "NYC", 100, "P0", cash=300)
+    b = company(g, "PRR", 80, "P1")
+    a.trains, b.trains = [train(2)], [train(3)]
+    assert g.rules.state.corporations[0].id == "PRR"
+    current_train_step(g, a)
+    g.act(dict(DEAL, corporation="NYC", **{"from": "PRR"}))
+    assert isinstance(g.round.step(), Offer) and g.active() == {"player": "P1"}
+    pos = g.rules.position()
+    assert pos["corporation"] == "NYC" and [t["name"] for t in pos["trains"]] == ["2S"]

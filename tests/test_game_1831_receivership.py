@@ -99,9 +99,10 @@ def test_minimum_route_tokens_of_the_trains_type_5_4_9():
 def test_without_its_route_yellow_and_tokens_on_debt_with_it_green_and_no_tokens_5_4_10():
     g = new()
     r, s = g.rules, g.rules.state
-    c = in_receivership(g, ["4S"], [("E5", 0, "station"), ("G5", 1, "yard")])
+    # I9 and I5: no company's home in a 4-player game, so no site there is kept (5.2.5)
+    c = in_receivership(g, ["4S"], [("I9", 0, "station"), ("I5", 1, "yard")])
     s.phase = "4"                            # green and blue tiles are out
-    s.tiles = yellow_track(g, "E5", "F4", "G5")
+    s.tiles = yellow_track(g, "I9", "I7", "I5")
     assert not r.route_met(c)                # a Rail Yard is no token for an S train
     lays = r.tile_lays(c, turn())
     assert lays and {r.map.tiles[m["tile"]]["color"] for m in lays} == {"yellow"}
@@ -109,7 +110,7 @@ def test_without_its_route_yellow_and_tokens_on_debt_with_it_green_and_no_tokens
     # "It may not buy tokens beyond the necessary minimums": only Stations, for an S train
     assert places and {m["kind"] for m in places} == {"station"}
     debt, cash = c.extra["debt"], c.cash
-    m = next(m for m in places if m["hex"] == "G5")
+    m = next(m for m in places if m["hex"] == "I5")
     r.place_token(c, m, turn())
     assert c.extra["debt"] == debt + m["cost"] and c.cash == cash   # 5.2.7.3: added to the debt
     assert r.route_met(c)

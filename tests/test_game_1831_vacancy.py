@@ -7,7 +7,7 @@ and green 611 (two Stations and a Rail Yard)."""
 from __future__ import annotations
 
 from test_game_1831_receivership import company, yellow_track
-from test_game_1831_track_duties import home_at_e5, track_step
+from test_game_1831_track_duties import home_at, track_step
 
 GREEN = {"hex": "G5", "tile": "611", "rotation": 2, "upgrade": True, "cost": 0}
 
@@ -15,7 +15,7 @@ GREEN = {"hex": "G5", "tile": "611", "rotation": 2, "upgrade": True, "cost": 0}
 def scranton(full=True, own=False):
     """PRR (home E5) reaching Scranton's yellow 501; its two sites taken by NYC and B&O
     (``full``), or only the Station (one vacancy); with ``own``, PRR holds the Rail Yard."""
-    g, r, s, c = home_at_e5(cash=300)
+    g, r, s, c = home_at(cash=300, home="E5")
     e5, f4, g5 = yellow_track(g, "E5", "F4", "G5")
     s.tiles = [e5, f4, g5]
     nyc = company(g, "NYC", 100, "P1")

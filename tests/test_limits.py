@@ -299,11 +299,21 @@ def test_many_copies_of_one_route_cost_linear_work(monkeypatch):
 
 # --- Ctrl-C, as a user presses it: real processes, SIGINT at chosen moments --------------
 
-def _start(tmp_path, *args):
+# the command as ``python -m trainruns.cli`` runs it; with ``listed``, the search lists
+# every route of a board it would otherwise prove unlisted (the count's estimate says
+# millions: enumeration.HUGE_FACTOR; search.PROOF_FIRST_ROUTES), so Ctrl-C can land
+# inside the listing kernels
+_CLI = "import sys; from trainruns.cli import main; sys.exit(main())"
+_LISTED = ("import trainruns.enumeration as e, trainruns.search as s; "
+           "e.HUGE_FACTOR = 1e9; s.PROOF_FIRST_ROUTES = 10 ** 12; ")
+
+
+def _start(tmp_path, *args, listed=False):
     path = tmp_path / "hard.json"
     path.write_text(json.dumps(hard_board(0, n_hexes=80)))
     env = dict(os.environ, PYTHONUNBUFFERED="1")
-    return subprocess.Popen([sys.executable, "-m", "trainruns.cli", "solve", str(path), *args],
+    code = (_LISTED if listed else "") + _CLI
+    return subprocess.Popen([sys.executable, "-c", code, "solve", str(path), *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
 
 
@@ -358,8 +368,9 @@ def test_ctrl_c_during_start_up(tmp_path):
 
 def test_ctrl_c_while_routes_are_listed(tmp_path):
     # issue 13: inside a route-listing kernel it exited up to 10 s late. A progress line
-    # ("[   1.2s] ...") comes after the quick run; the listing takes seconds on this board
-    proc = _start(tmp_path, "--json")
+    # ("[   1.2s] ...") comes after the quick run; the listing of this board's 6M routes
+    # takes seconds (it is proven without them unless told to list, ``listed``)
+    proc = _start(tmp_path, "--json", listed=True)
     _wait_for(proc, "s] ")
     time.sleep(1.0)
     code, out, err = _interrupt(proc)

@@ -40,7 +40,9 @@ routes pairwise disjoint, and each is valued as the model values it. A route of 
 than two stops is ``not-a-title-route`` there too. The title then values the matched
 routes as one run (``audit_run`` on its title object): 1831 chooses which bought track
 rights each route runs to, as ``solve`` does, and names a right no choice runs to
-(``track-right-unused``, 5.6.5).
+(``track-right-unused``, 5.6.5). A title whose rules oblige a company to run a train
+when one can earn (``audit_must_run``, 1831 5.6.6) refuses an empty declaration then
+(``no-train-run``).
 
 Messages are sentences a player understands. A title cites its rulebook: it may give
 ``audit_sections`` (rule id -> section, appended as "(rulebook: ...)") and
@@ -108,6 +110,8 @@ MESSAGES = {
                     "track makes them share a path or hex edge, and one company's trains "
                     "may not.",
     "not-a-title-route": "{train}: {stops} is not a route this title's rules allow.",
+    "no-train-run": "{corporation} declares no train, but its trains can earn ${best}; it must "
+                    "run at least one.",
 }
 
 # Rules a title with its own route model decides by its route set, not generically.
@@ -273,6 +277,8 @@ def audit(position_or_board, declared, time_limit: float | None = None,
     routes, problems = auditor.run(decl)
     if best is None:
         best = solve(board, time_limit=time_limit)
+    if not decl and best.revenue > 0 and auditor.title.audit_must_run:
+        auditor._report("", "no-train-run", best=best.revenue)  # (its list is ``problems``)
     return AuditResult(board=board, routes=routes, problems=problems, best=best)
 
 

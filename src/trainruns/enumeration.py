@@ -1,7 +1,12 @@
 """Listing every legal route of a corporation (:func:`enumerate_all`): one root token
 at a time through the numba kernel of :mod:`trainruns.kernels.routes`, on threads once
 roots take a while, within the memory budget and the deadline; then each route valued
-for each train kind (:mod:`trainruns.kernels.values`, mirroring :mod:`trainruns.value`)."""
+for each train kind (:mod:`trainruns.kernels.values`, mirroring :mod:`trainruns.value`).
+
+A board with far more routes than the listing may keep (10^8 on the hard family's
+largest) can be left unlisted when the caller asks (``skip_above``): the count of
+:mod:`trainruns.kernels.estimate` says so in milliseconds, where listing the routes
+that fit took 10-28 s and 1.5 GB, only to be cut."""
 
 from __future__ import annotations
 
@@ -28,14 +33,32 @@ INLINE_ROUTES = 20_000
 # incomplete and the answer comes with an upper bound instead of a proof.
 MAX_ROUTES = 6_000_000
 
+# ``skip_above``: a board whose routes are estimated at more than this many times what the
+# listing may keep (MAX_ROUTES, or the memory budget's share) is not listed. The estimate
+# is within a factor of 2-3 either way on the hard family: the largest board listed
+# whole there has 2.9 million routes (estimated 1.6-6.7 million over 10 seeds), the
+# smallest beyond the cut about 30 million (estimated 12-110 million).
+HUGE_FACTOR = 1.5
+# random walks down each root token's tree for the estimate (kernels.estimate): 15-150 ms
+# on the hard family's largest boards, under load
+ESTIMATE_WALKS = 512
 
-def enumerate_all(compiled: CompiledBoard, deadline=None, progress=None, limits: Limits | None = None) -> RouteSet:
+
+def enumerate_all(compiled: CompiledBoard, deadline=None, progress=None, limits: Limits | None = None,
+                  skip_above: float | None = None, info: dict | None = None) -> RouteSet:
     """All legal routes from the corporation's tokens, for its longest train.
 
     Roots are enumerated one at a time so a deadline can stop between them (the set is
     then marked incomplete); within a root the listing stops at half the time left to
     ``deadline`` and at what the memory budget of ``limits`` holds (and ``MAX_ROUTES``).
-    A board compiled only in part gives an incomplete set too."""
+    A board compiled only in part gives an incomplete set too.
+
+    ``skip_above``: once a root turns out big (more than ``INLINE_ROUTES`` routes), the
+    routes of it and the roots after it are estimated (:func:`estimated_routes`); above
+    ``skip_above``, or above ``HUGE_FACTOR`` times what the listing may keep, nothing
+    is listed: the set is empty and incomplete, and ``info`` (a dict) gets ``estimate``
+    and ``fits`` (not above ``HUGE_FACTOR`` times what the listing keeps: listing them
+    is still worth it). (A plain board only: a title's route model lists its own.)"""
     board = compiled.board
     kinds = train_kinds(board)
     if board.route_model is not None:
@@ -85,6 +108,18 @@ def enumerate_all(compiled: CompiledBoard, deadline=None, progress=None, limits:
             if cut and small < limit:
                 # a big root: listed again below with the whole limit, on a thread
                 inline, results = False, None
+                if skip_above is not None:
+                    # what the listing may keep, at this root's bytes per route
+                    per_route = sum(a.nbytes for a in part) / max(1, len(part[0]) - 1) * 2 + per_route_later
+                    keep = min(MAX_ROUTES, (budget - 2 * held) / per_route + total)
+                    huge = HUGE_FACTOR * keep
+                    estimate = total + estimated_routes(compiled, roots[i:], max_visits, max_nontowns, huge - total)
+                    if estimate > min(huge, skip_above):
+                        del part
+                        if info is not None:
+                            info.update(estimate=estimate, fits=estimate <= huge)
+                        return RouteSet(compiled, *join_parts([], compiled.words), [k.name for k in kinds],
+                                        np.zeros((0, len(kinds)), np.int64), False)
             else:
                 results = [(part, cut)]
         else:
@@ -114,6 +149,22 @@ def enumerate_all(compiled: CompiledBoard, deadline=None, progress=None, limits:
     values = _value(compiled, ptr, stops, kinds)
     return RouteSet(compiled, ptr, stops, chains, split, bits, [k.name for k in kinds], values,
                     complete)
+
+
+def estimated_routes(compiled, roots, max_visits, max_nontowns, above=None) -> float:
+    """The routes the listing would write from ``roots``, estimated by random walks
+    (:mod:`trainruns.kernels.estimate`, ``ESTIMATE_WALKS`` per root, seeded by the root:
+    a board always gets the same estimate); the sum stops growing once above ``above``."""
+    from .kernels.estimate import estimate_routes
+
+    total = 0.0
+    for root in roots:
+        total += estimate_routes(int(root), compiled.adj_ptr, compiled.chain_to, compiled.chain_bits,
+                                 compiled.stop_passable, compiled.stop_own, compiled.stop_town, max_visits,
+                                 max_nontowns, ESTIMATE_WALKS, int(root))
+        if above is not None and total > above:
+            break
+    return total
 
 
 def _in_threads(calls, tick, stop, until=None):

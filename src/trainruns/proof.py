@@ -53,7 +53,7 @@ from .enumeration import join_parts
 from .lagrange import SCALE, Bound, Pricing, gains, lagrangian_bound, reduced_floors
 from .limits import Limits, on_thread
 from .result import Run
-from .routeset import train_kinds
+from .routeset import RouteSet, train_kinds
 from .trains import UNLIMITED
 
 # where between the known revenue and the bound the next target is (module docstring):
@@ -173,7 +173,6 @@ def routes_above(compiled: CompiledBoard, lower: int, bounds: dict, budget: int,
     around each line's track."""
     from .enumeration import _value
     from .kernels.assign import block_masks
-    from .routeset import RouteSet
 
     board = compiled.board
     kinds = train_kinds(board)
@@ -271,7 +270,6 @@ def priced_routes(pricing: Pricing, bound: Bound, target: int, budget: int, dead
     kind's floor; None when they do not fit in ``budget`` bytes or ``deadline`` comes
     first."""
     from .enumeration import _value
-    from .routeset import RouteSet
 
     c = pricing.compiled
     board = c.board
@@ -311,9 +309,20 @@ def _keep_own_kind(values, rows, floor, names):
 # listed by their prices (hard-80hex-s2: halfway between the 10 of the first step and
 # a doubling, the second target is 942, not 932, and lists a quarter of the routes)
 PRICED_GROWTH = 1.5
+# the first step below the bound, as a share of it: small, since the routes above a
+# target close to the best run are few and ruled out fast (hard-80hex-s2, best 950 under
+# a bound of 962: targets 959, 955, 949 list 1,209, 6,919 and 31,870 routes and prove it
+# in 6 s; a first step of a hundredth went to 953, then 940, 160,495 routes, 24 s)
+PRICED_FIRST_STEP = 0.004
 # branch-and-bound nodes of a first look over the routes of a target: a run found above
 # it lets the routes be listed again above that run, far fewer
 RELIST_NODES = 1 << 16
+# branch-and-bound nodes, at most, of the search ruling out runs above a target on the
+# way down (prices only): a target just above the best run takes as long to rule out as
+# the best run takes to prove (hard-80hex-s0: 7 million nodes at 1,011 and at 1,010),
+# and a lower target finds the run, whose proof then rules out everything above it
+# (once per proof; smaller caps pass over targets that a little more search rules out)
+DESCENT_NODES = 1 << 20
 # seconds the proof gets after a cut route set when the solve has no time limit
 PROOF_SECONDS = 60.0
 
@@ -352,10 +361,10 @@ def prove(compiled: CompiledBoard, run: Run, limits: Limits, deadline=None, prog
     # targets from high to low: above a high target few routes are left, and a search
     # that finds nothing there lowers the bound to the target
     # (with prices, the routes listed grow fast as the target drops: the targets step
-    # down from the bound, by a hundredth of it, then PRICED_GROWTH times as far each time)
-    step = max(1, run.bound // 100)
+    # down from the bound, by PRICED_FIRST_STEP of it, then PRICED_GROWTH times as far each time)
+    step = max(1, int(run.bound * PRICED_FIRST_STEP))
     target = max(run.revenue, run.bound - step) if joint is not None else _next_target(run.revenue, run.bound)
-    relisted = False
+    relisted = skipped = False
     while not run.optimal and (deadline is None or time.perf_counter() < deadline):
         if joint is not None:
             routes = priced_routes(pricing, joint, target, limits.array_budget(), deadline)
@@ -370,23 +379,51 @@ def prove(compiled: CompiledBoard, run: Run, limits: Limits, deadline=None, prog
             continue
         # a first look, cut at RELIST_NODES: a run above the target found then is kept
         # and the routes listed again above it, fewer, before the search goes on
-        found = assign_trains(routes, deadline=deadline, progress=progress, limits=limits, lower=target,
-                              max_nodes=None if joint is None or relisted else RELIST_NODES)
+        # (the routes searched: the candidates a run reports, when more than it had)
+        listed = max(run.candidates, len(routes))
+        if joint is None or relisted:
+            found = search_whole(routes, target, deadline, progress, limits)
+        else:
+            found = assign_trains(routes, deadline=deadline, progress=progress, limits=limits, lower=target,
+                                  max_nodes=RELIST_NODES)
         if found.revenue > target and not found.optimal and not relisted and \
                 (deadline is None or time.perf_counter() < deadline):
-            found.candidates = run.candidates
+            found.candidates = listed
             run, target, relisted = tighten(found, run.bound), found.revenue, True
             continue
         if not found.optimal and found.revenue <= target and not relisted and \
                 (deadline is None or time.perf_counter() < deadline):
-            relisted = True  # nothing yet: the whole search over these routes
-            found = assign_trains(routes, deadline=deadline, progress=progress, limits=limits, lower=target)
+            # nothing yet: the whole search over these routes; with prices, at most
+            # DESCENT_NODES while the target is above the run known (a lower target lists
+            # the runs above this one too, and a run found there ends the descent)
+            relisted = True
+            # (once per proof: passing over targets unproven, the routes listed grow
+            # fast and the bound stays; hard-80hex-s2 with a cap of 65,536 nodes passed
+            # 949, 940, ... and ended unproven at the memory budget)
+            capped = joint is not None and target > run.revenue and not skipped
+            if capped:
+                found = assign_trains(routes, deadline=deadline, progress=progress, limits=limits, lower=target,
+                                      max_nodes=DESCENT_NODES)
+            else:
+                found = search_whole(routes, target, deadline, progress, limits)
+            if capped and not found.optimal and (deadline is None or time.perf_counter() < deadline):
+                del routes
+                if found.revenue > target:
+                    # a run above the target: the routes above it listed again, searched whole
+                    found.candidates = listed
+                    run, target = tighten(found, run.bound), found.revenue
+                    continue
+                # too long to rule out: the bound stays, the target goes down
+                relisted, skipped = False, True
+                step = max(step + 1, int(step * PRICED_GROWTH))
+                target = max(run.revenue, target - step)
+                continue
         del routes
         relisted = False
         if found.revenue > target:
             # a run above the target: every route of a run above it was listed, so the
             # best of them is the best run when the search finished
-            found.candidates = run.candidates
+            found.candidates = listed
             return tighten(found, run.bound)
         if not found.optimal:
             # stopped: nothing above the target was found, the open nodes bound the rest
@@ -396,10 +433,77 @@ def prove(compiled: CompiledBoard, run: Run, limits: Limits, deadline=None, prog
             progress.update("proof", best=run.revenue, bound=run.bound)
         if joint is not None:
             step = max(step + 1, int(step * PRICED_GROWTH))
-            target = max(run.revenue, run.bound - step)
+            target = max(run.revenue, min(run.bound, target) - step)
         else:
             target = _next_target(run.revenue, run.bound)
     return run
+
+
+# candidates at least, for a whole search to be shared between two threads (search_whole)
+SHARED_CANDIDATES = 20_000
+
+
+def search_whole(routes: RouteSet, lower: int, deadline=None, progress=None, limits: Limits | None = None) -> Run:
+    """``assign_trains(routes, lower=lower)`` to the end (or ``deadline``), on two
+    threads when the machine has two cores and the list is long: the lead train's
+    routes (the first of the branch and bound's order; alone of its name) dealt out by
+    rank, every other one to each half, each half searched with every route of the
+    other trains. Every run gives the lead train one route, of one half, or none: each
+    half holds the runs whose lead route is its own, and both those where the lead
+    idles, so the better half's run is the best above ``lower`` when both finish, and
+    the higher of their bounds bounds every run when either stops.
+
+    The halves' kernels release the GIL (numba ``nogil``): one proof uses both cores,
+    as the route listing does (:data:`trainruns.enumeration.WORKERS`)."""
+    import threading
+
+    from .assignment import assign_trains
+    from .enumeration import WORKERS
+
+    board = routes.compiled.board
+    order = sorted(board.trains, key=lambda t: (-t.visits, -t.counts, t.name))
+    lead = order[0] if order else None
+    col = routes.kinds.index(lead.name) if lead is not None else 0
+    v = routes.values[:, col] if len(routes) else np.zeros(0, np.int64)
+    idx = np.flatnonzero(v > 0)
+    if WORKERS < 2 or lead is None or sum(t.name == lead.name for t in board.trains) > 1 or \
+            np.count_nonzero(routes.values > 0) < SHARED_CANDIDATES:
+        return assign_trains(routes, deadline=deadline, progress=progress, limits=limits, lower=lower)
+    idx = idx[np.argsort(-v[idx], kind="stable")]
+    halves = []
+    for part in (idx[1::2], idx[0::2]):
+        values = routes.values.copy()
+        values[part, col] = 0  # the other half's lead routes
+        halves.append(RouteSet(routes.compiled, routes.ptr, routes.stops, routes.chains, routes.split,
+                               routes.bits, routes.kinds, values, routes.complete))
+    out = [None, None]
+    errors = []
+
+    def work(k):
+        try:
+            # (one half reports progress and offers its runs: the other's are offered below)
+            out[k] = assign_trains(halves[k], deadline=deadline, progress=progress if k == 0 else None,
+                                   limits=limits if k == 0 else None, lower=lower)
+        except BaseException as e:  # re-raised below, on the caller's thread
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(k,), daemon=True) for k in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        while t.is_alive():
+            t.join(0.05)  # (Ctrl-C reaches the caller here)
+    if errors:
+        raise errors[0]
+    a, b = out
+    best = a if a.revenue >= b.revenue else b
+    best.optimal = a.optimal and b.optimal
+    best.bound = best.revenue if best.optimal else max(a.bound, b.bound, best.revenue)
+    best.nodes = a.nodes + b.nodes
+    best.candidates = len(routes)
+    if limits is not None:
+        limits.offer(best)
+    return best
 
 
 def _next_target(lower: int, bound: int) -> int:

@@ -43,6 +43,13 @@ AUTO_CPSAT_COLUMNS = 20_000
 # Seconds (at least; or as long as the enumeration took) for the flow model of
 # :mod:`trainruns.cpsat_flow` when the route set was cut without a time limit.
 FLOW_SECONDS = 20.0
+# routes (estimated: enumeration.estimated_routes) above which a board that the listing
+# would hold is first handed to the proof of trainruns.proof (the quick run, the prices,
+# the routes that may beat it), for PROOF_FIRST_SECONDS at most, and listed only if that
+# does not prove it: hard-70hex-s2 (2.9 million routes) was listed in 8 s at 1.1 GB and
+# is proven so in 1.9 s at 190 MB, hard-80hex-s1 (1.8 million) in 1.6 s, not 5.5 s
+PROOF_FIRST_ROUTES = 1_000_000
+PROOF_FIRST_SECONDS = 5.0
 # with a time limit, the proof's share of the time left after the assignment over a cut
 # route set (the flow model gets the rest, or all of it when the proof ends early)
 PROOF_SHARE = 0.85
@@ -55,12 +62,16 @@ def solve(source, time_limit: float | None = None, progress: Progress | None = N
 
     With no time limit the answer is proven optimal, unless the board has more routes
     than the memory budget holds (or ``MAX_ROUTES``): then the best run over the routes
-    listed (searched for at most ``INCOMPLETE_SECONDS`` or the enumeration's time) is
-    improved by :mod:`trainruns.proof` (prices on the track bound the run, as in
+    listed (searched for at most ``INCOMPLETE_SECONDS`` or the enumeration's time; the
+    quick run, with no listing at all, when the routes are estimated at far more than
+    fit: :data:`trainruns.enumeration.HUGE_FACTOR`) is improved by
+    :mod:`trainruns.proof` (prices on the track bound the run, as in
     :mod:`trainruns.lagrange`; the routes that may beat the run are listed and searched,
     from high targets down, for ``PROOF_SECONDS``), then, unless proven, by the flow model
     (:mod:`trainruns.cpsat_flow`, which lists no routes) and comes with an upper bound,
-    proven when either proves it. With a limit, the
+    proven when either proves it. A board of more than ``PROOF_FIRST_ROUTES`` routes
+    (estimated) that the memory would hold goes to :mod:`trainruns.proof` first, and is
+    listed as above only if that does not prove its run. With a limit, the
     best run found when time runs out is returned with ``optimal=False`` and an upper
     bound in ``bound``.
 
@@ -147,7 +158,33 @@ def _search(board, compiled, quick, limits, progress, engine):
                                            memory=limits.array_budget(), progress=progress)
         run = flow_run(compiled, chains or [], bound, proven)
         return _final(run, quick, compiled, time.perf_counter() - t0)
-    routes = enumerate_all(compiled, deadline=deadline, progress=progress, limits=limits)
+    # a plain board with far more routes than fit (enumeration.HUGE_FACTOR) is not
+    # listed; one with more than PROOF_FIRST_ROUTES that fit, only if the proof fails
+    info = {}
+    routes = enumerate_all(compiled, deadline=deadline, progress=progress, limits=limits,
+                           skip_above=PROOF_FIRST_ROUTES if plain else None, info=info)
+    unlisted = plain and not routes.complete and len(routes) == 0
+    if unlisted and info.get("fits"):
+        # the proof of :mod:`trainruns.proof` lists tens of thousands of routes where the
+        # listing keeps millions (seconds, hundreds of MB): it goes first, for
+        # PROOF_FIRST_SECONDS (or a quarter of the time left) at most; unproven, its run
+        # and bound are kept and the routes listed after all
+        from .proof import prove
+
+        if quick is None:
+            quick = _quick(compiled, limits, progress)
+        now = time.perf_counter()
+        first_deadline = now + PROOF_FIRST_SECONDS if deadline is None else \
+            now + min(PROOF_FIRST_SECONDS, (deadline - now) / 4)
+        first = prove(compiled, quick, limits, deadline=first_deadline, progress=progress)
+        if first.optimal:
+            return _final(first, quick, compiled, time.perf_counter() - t0)
+        if first is not quick:  # (a better run: the bound, a true one, may be the quick run's)
+            first.bound = min(first.bound, quick.bound)
+            quick = first
+        limits.offer(quick)
+        routes = enumerate_all(compiled, deadline=deadline, progress=progress, limits=limits)
+        unlisted = False
     flow_deadline = flow_seconds = None
     if not routes.complete and plain:
         # cut route set: the flow model (no routes listed) gets, after the assignment, as
@@ -165,7 +202,12 @@ def _search(board, compiled, quick, limits, progress, engine):
         # more routes than memory holds: no proof is possible, so the assignment over the
         # routes listed gets bounded effort, not an open-ended search
         deadline = time.perf_counter() + max(INCOMPLETE_SECONDS, time.perf_counter() - t0)
-    if engine == "cpsat":
+    if unlisted:
+        # nothing listed, nothing to assign: the quick run goes to the proof below, which
+        # lists only the routes that may beat it
+        quick = quick if quick is not None else _quick(compiled, limits, progress)
+        run = quick
+    elif engine == "cpsat":
         run = assign_cpsat(routes, deadline=deadline, limits=limits, progress=progress)
     elif engine == "search":
         run = assign_trains(routes, deadline=deadline, progress=progress, limits=limits)

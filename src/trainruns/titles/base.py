@@ -64,6 +64,9 @@ class Title(TitleMoves):
     audit_messages: dict = {}   # rule id -> message template in the title's words
     # the generic rules a route model decides by itself (None: the audit's default set)
     audit_model_decides: frozenset | None = None
+    # the rules oblige a company that can earn with a train to run at least one
+    # (1831 5.6.6); the audit then refuses an empty declaration (``no-train-run``)
+    audit_must_run: bool = False
 
     def audit_checks(self, board: Board, routes: list) -> list:
         """The title's own rules on a declared run: [(route index, rule id, message)]."""

@@ -27,6 +27,12 @@ class Offer(Step):
         self.on_accept = on_accept
         self.turn = turn            # the proposer's turn record, where a decline is kept
 
+    @property
+    def concerns(self) -> str | None:
+        """The corporation whose turn proposed the deal (its id), if a turn did: what a
+        position asked for with no corporation named shows while the answer waits."""
+        return (self.turn or {}).get("corporation")
+
     def active(self):
         return {"player": self.party}
 

@@ -54,7 +54,9 @@ class Title1831(Title):
 
     name = "1831"
     schema = "1831"
-    audit_sections = {"track-right-unused": "1831 rules 5.5 and 5.6.5 (track rights)"}
+    audit_sections = {"track-right-unused": "1831 rules 5.5 and 5.6.5 (track rights)",
+                      "no-train-run": "1831 rules 5.6.6"}
+    audit_must_run = True   # 5.6.6 "it must run at least one train if it has an unused train"
 
     def audit_run(self, board, rs, routes, picks):
         """5.6.5 in an audit: the declared routes valued with the bought rights they run

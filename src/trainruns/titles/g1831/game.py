@@ -100,6 +100,20 @@ class Rules(Ids, PlayerReport, StockRules, OperatingRules, MergerRules):
                        bond_cell=None, rights=[], merge_tried=None, active_set=None)
         c.shares = {"ipo": 20}
         c.total_shares = 20
+        # 4.3.2, 4.3.3, 5.4.14: stock returned to the initial offering "will be available
+        # for sale during the next Stock Round": not in the stock round it is returned in
+        c.extra["for_sale_from"] = self.next_stock_round()
+
+    def next_stock_round(self) -> int:
+        """The number of the next stock round that begins (the current one during an
+        operating round's set: 0, any coming stock round)."""
+        r = getattr(self.game, "round", None)
+        return self.stock_round_number + 1 if r is not None and r.kind == "stock" else 0
+
+    def for_sale(self, c, number: int) -> bool:
+        """4.3.2: a company closed out (or given back by a merger, 4.3.3, 5.4.14) during
+        stock round ``number`` may be started again from the next one."""
+        return c.extra.get("for_sale_from", 0) <= number
 
     # --- the First Buy deck (3.2.3, 4.2) -----------------------------------------------
 

@@ -90,11 +90,12 @@ class OperatingRules:
     def position(self, corporation=None, trains=None) -> dict:
         cid = self.asked_corporation(corporation, "in play") if corporation else None
         if cid is None:
-            # no corporation named: the one operating, else the first (the map of a
-            # stock round is drawn from some corporation's position)
+            # no corporation named: the one operating (while a deal it offered waits for
+            # the other president's answer, the one the offer concerns), else the first
+            # (the map of a stock round is drawn from some corporation's position)
             step = self.game.round.step() if not self.game.finished else None
             corp = getattr(step, "corp", None)
-            cid = corp.id if corp else self.state.corporations[0].id
+            cid = corp.id if corp else getattr(step, "concerns", None) or self.state.corporations[0].id
         c = self.state.corp[cid]
         tokens = []
         for other in self.state.corporations:
@@ -180,7 +181,7 @@ class OperatingRules:
         types = self.map.sites(m["hex"], dict(self.laid(), **{m["hex"]: (m["tile"], m["rotation"])}))
         taken = self.taken_sites()
         for kind in kinds():
-            free = any(t == kind and (m["hex"], i) not in taken for i, t in enumerate(types))
+            free = bool(self.free_sites(c, m["hex"], kind, types, taken))
             if free and self.tokens_left(c, kind) > 0 and (
                     c.extra["receivership"] or m["cost"] + self.token_cost(kind) <= c.cash):
                 return True
@@ -268,7 +269,7 @@ class OperatingRules:
                     continue
                 if self.token_cost(kind) > c.cash and not c.extra["receivership"]:
                     continue
-                free = [i for i, t in enumerate(types) if t == kind and (hex_id, i) not in taken]
+                free = self.free_sites(c, hex_id, kind, types, taken)
                 if free:
                     out.append({"hex": hex_id, "stop": 0, "kind": kind, "slot": free[0],
                                 "cost": self.token_cost(kind)})
@@ -286,6 +287,25 @@ class OperatingRules:
 
     def taken_sites(self) -> set:
         return {(x["hex"], x["slot"]) for c in self.state.corporations for x in c.extra["sites"]}
+
+    def reserved(self, c, hex_id: str, kind: str) -> int:
+        """5.2.5: "the 'home token' is not special in any way except that its location is
+        reserved for exclusive use by the company": the number of sites of ``kind`` in
+        ``hex_id`` kept for other companies in play (``c`` excepted) whose home token is
+        not yet placed, closed out ones included (they may start again, 4.3.2); not a
+        company retired by a merger (5.9.7.4). The config names the home city and the
+        home token's type, not which of its sites bears the logo: any free site of that
+        type is kept (docs/gaps.md)."""
+        return sum(1 for o in self.state.corporations
+                   if o is not c and not o.closed and o.home == hex_id and o.extra["home_type"] == kind
+                   and not o.extra["sites"] and not o.extra["home_done"])
+
+    def free_sites(self, c, hex_id: str, kind: str, types, taken) -> list[int]:
+        """The free sites of ``kind`` in ``hex_id`` (``types``: its sites on the tile now)
+        ``c`` may take: none while the free ones are all kept for other companies' home
+        tokens (5.2.5)."""
+        free = [i for i, t in enumerate(types) if t == kind and (hex_id, i) not in taken]
+        return free if len(free) > self.reserved(c, hex_id, kind) else []
 
     def place_token(self, c, m, turn=None, home=False):
         s = self.state
@@ -315,8 +335,8 @@ class OperatingRules:
         taken = self.taken_sites()
         kind = c.extra["home_type"]
         free = [i for i, t in enumerate(types) if (c.home, i) not in taken]
-        same = [i for i in free if types[i] == kind]
-        other = [i for i in free if types[i] in TYPES]
+        same = self.free_sites(c, c.home, kind, types, taken)
+        other = [i for k in TYPES if k != kind for i in self.free_sites(c, c.home, k, types, taken)]
         black = [i for i in free if types[i] == "black"]
         cost = self.token_cost(kind)
         if same:

@@ -159,7 +159,7 @@ class StockTurn(Step):
             if c.closed:
                 continue   # absorbed in a merger: its stock is retired (5.9.7.4)
             if c.par is None:
-                if self.bought == 0:
+                if self.bought == 0 and r.for_sale(c, self.round.number):
                     pres = next(x for x in c.extra["certs"] if x["kind"] == "president")
                     for v in r.par_values():
                         if v * certs.shares_of(pres) <= cash:
@@ -295,6 +295,9 @@ class StockTurn(Step):
         if a["type"] == "par":
             if c.par is not None:
                 return "stock.started", f"{c.id} has a president already (4.1.1.1)"
+            if not r.for_sale(c, self.round.number):
+                return "stock.closed-out", (f"{c.id}'s stock went back to the initial offering this stock round; "
+                                            "it is for sale from the next Stock Round (4.3.2)")
             return "stock.par", f"par is one of {r.par_values()} the player can pay (4.7.5)"
         if c.par is None:
             return "stock.not-started", f"{c.id}'s president's preferred must be bought first (4.1.1.1)"
