@@ -85,7 +85,8 @@ def _file(ref, shipped: bool, what: str):
     try:
         return json.loads(p.read_text(encoding="utf-8"))
     except OSError as e:
-        raise InputError(f"cannot read the {what} file {ref!r}: {e.strerror}", f"config.{what}") from None
+        where = "" if p.is_absolute() else f" (a relative name is read from the working directory, {Path.cwd()})"
+        raise InputError(f"cannot read the {what} file {ref!r}: {e.strerror}{where}", f"config.{what}") from None
     except json.JSONDecodeError as e:
         raise InputError(f"the {what} file {ref!r} is not JSON: {e.msg} (line {e.lineno})", f"config.{what}") from None
     except UnicodeDecodeError:
