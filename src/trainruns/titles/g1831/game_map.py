@@ -11,7 +11,8 @@ their own tiles, 5.2.3.11), and fixed ``paths``. Hexes not on the map are off th
 The tile manifest (config ``tiles``) maps a tile number to its ``color``, ``paths``
 (side numbers 0-5 and ``"s0"``), its city (``city`` size and ``stops`` with typed
 sites and value), ``count``, and optionally ``label``, ``only_on`` (hexes, such as
-#301/#401 between Baltimore and Washington, 5.2.6.9) and ``double_track``. A lay is a
+#301/#401 between Baltimore and Washington, 5.2.6.9), ``connects`` (the two hexes its
+double track must join, 5.2.6.9) and ``double_track``. A lay is a
 tile and a rotation; the position's hex gets the tile's track turned by the rotation.
 
 Which lays and tokens are legal reuses the route core's reach (:mod:`trainruns.reach`:
@@ -48,6 +49,12 @@ class GameMap:
 
     def fixed(self, hex_id) -> bool:
         return self.hexes[hex_id].get("terrain") in ("gray", "red") or "part_of" in self.hexes[hex_id]
+
+    def city_of(self, hex_id) -> str:
+        """The city a hex's sites belong to: a red extension's is its city's (5.2.3.10:
+        "considered part of the same hex"), so 5.2.7.6's one token of each type per city
+        counts them together."""
+        return self.hexes[hex_id].get("part_of", hex_id)
 
     def is_city(self, hex_id) -> bool:
         return bool(self.hexes[hex_id].get("stops"))
@@ -117,6 +124,21 @@ class GameMap:
             out.append(name)
         return out
 
+    def oriented(self, hex_id, tile, rot) -> bool:
+        """5.2.6.9: #301 and #401 go "only in an orientation that connects Baltimore and
+        Washington": a tile with ``connects`` (two hexes) is laid only turned so that one
+        of its double tracks (else of its paths) runs from the side facing one to the
+        side facing the other."""
+        spec = self.tiles[tile]
+        want = spec.get("connects")
+        if not want:
+            return True
+        for p in spec.get("double_track") or spec["paths"]:
+            if all(isinstance(e, int) for e in p):
+                if {self.neighbours[hex_id][(e + rot) % 6] for e in p} == set(want):
+                    return True
+        return False
+
     def _off_board(self, hex_id, track) -> bool:
         """5.2.3.8: no tile may extend track to the map's border (or into a lake)."""
         for path in track:
@@ -152,6 +174,8 @@ class GameMap:
                     seen.add(track)
                     if not old_track <= track or self._off_board(hex_id, track):
                         continue    # 5.2.6.5: existing track is preserved
+                    if not self.oriented(hex_id, tile, rot):
+                        continue    # 5.2.6.9
                     new_paths = [tuple(p) for p in track - old_track]
                     if not connects(board, reached, hex_id, new_paths, old_stops_reached):
                         continue

@@ -262,7 +262,7 @@ class MergerRules:
         per_city = self.phase_row()["tokens_per_city"]
         keep = []
         for site in a.extra["sites"]:
-            same = [x for x in keep if x["hex"] == site["hex"]]
+            same = [x for x in keep if self.map.city_of(x["hex"]) == self.map.city_of(site["hex"])]
             over_supply = sum(1 for x in keep if x["type"] == site["type"]) >= a.extra["supply"][site["type"]]
             if len(same) >= per_city or any(x["type"] == site["type"] for x in same) or over_supply:
                 cash = self.token_cost(site["type"]) // 2

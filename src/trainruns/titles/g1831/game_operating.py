@@ -260,7 +260,7 @@ class OperatingRules:
         for hex_id, k in sorted(reached.stops):
             if not self.map.is_city(hex_id) or k != 0:
                 continue
-            mine = [x for x in c.extra["sites"] if x["hex"] == hex_id]
+            mine = [x for x in c.extra["sites"] if self.map.city_of(x["hex"]) == self.map.city_of(hex_id)]
             if len(mine) >= per_city:
                 continue
             types = self.map.sites(hex_id, laid)

@@ -8,7 +8,8 @@ own ``map``. The extensions (documented in docs/rules-1831.md):
 - a token names its site, ``{"hex", "stop", "corporation", "slot": i}`` (or ``"type"``:
   the first free site of that type); ``"black"`` in ``slot_types`` is a black-filled
   site (5.2.7.2), where only a home token may stand, ``"home": true`` with its own
-  ``"type"`` (5.2.5.1);
+  ``"type"`` (5.2.5.1), which it keeps when an upgrade makes the site a Station or a
+  Rail Yard of the other type (5.2.6.5: tokens stay on the new tile);
 - a hex ``"part_of": "F20"`` is a red extension of that city (5.2.3.10);
 - a hex ``"double_track": [[0, 3]]`` doubles those of its paths (5.6.2.4, tiles #301/#401);
 - a hex ``"revisit_after": ["G21", "H22"]`` is the Delaware large city (5.6.2.1);
@@ -272,7 +273,7 @@ def _find_site(board, facts, t, w, want_free):
                 raise InputError(f"slot {j} of {hex_id}.{k} is black-filled: only a home token may be "
                                  "placed there, marked \"home\": true with its own \"type\" (5.2.5.1, 5.2.7.2)", w)
             return hex_id, k, j
-        if ttype is not None and sites[j].type != ttype:
+        if ttype is not None and sites[j].type != ttype and not (want_free and t.get("home") is True):
             raise InputError(f"slot {j} of {hex_id}.{k} is a {sites[j].type} site, not a {ttype}", w)
         return hex_id, k, j
     if ttype is None:
@@ -305,8 +306,10 @@ def place_tokens(board: Board, facts: Map1831, phase: int, data, where) -> tuple
         site = facts.sites[(hex_id, k)][j]
         if site.holder is not None:
             raise InputError(f"slot {j} of {hex_id}.{k} already holds {site.holder}'s token", w)
-        # a black site takes the home token's own type (5.2.5.1)
-        ttype = t["type"] if site.black else site.type
+        # a home token keeps its own type on a black site (5.2.5.1: "does not have to
+        # match the correct type"), and still after an upgrade turns that site into one
+        # of the other type (5.2.6.5: "all tokens that were on the old tile remain")
+        ttype = t["type"] if site.black or (t.get("home") is True and t.get("type") in SLOT_TYPES) else site.type
         group = facts.group[(hex_id, k)]
         types = held.setdefault((corp, group), [])
         if ttype in types:
