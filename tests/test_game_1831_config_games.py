@@ -98,3 +98,27 @@ def test_a_tile_not_in_the_manifest_is_refused_5_2_6():
         g.act(dict(lay, tile="999"))
     assert e.value.rule == "track.illegal" and len(g.entries) == before
     g.act(lay)   # the listed lay itself is accepted
+
+
+def test_a_log_on_a_config_that_names_its_files_replays_from_anywhere(tmp_path, monkeypatch):
+    """GAME-CONTRACT.md: a game is its log, replayed deterministically. A config that
+    names its map and tiles files (read from the working directory) is kept in the log
+    with them read in, so the log replays in another directory, where those names mean
+    nothing, to the same state."""
+    import json
+
+    from tests.test_game_1831_config import CONFIGS
+
+    monkeypatch.chdir(CONFIGS)
+    config = json.loads((CONFIGS / "config-a.json").read_text())
+    assert isinstance(config["map"], str) and isinstance(config["tiles"], str)
+    g = Game("1831", ["P0", "P1", "P2"], 5, (), config)
+    for _ in range(12):
+        g.act(next(a for a in g.actions() if a["type"] != "pass") if len(g.actions()) > 1 else g.actions()[0])
+    log = json.loads(json.dumps(g.log()))
+    assert log["config"]["map"] == fixture("a")["map"] and log["config"]["tiles"] == fixture("a")["tiles"]
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(InputError, match="cannot read the map file"):
+        Game("1831", ["P0", "P1", "P2"], 5, (), config)   # the names alone: not here
+    again = Game.replay(log)
+    assert again.rules.state_json() == g.rules.state_json() and again.log() == g.log()

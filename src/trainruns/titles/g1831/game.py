@@ -54,6 +54,7 @@ class Rules(Ids, PlayerReport, StockRules, OperatingRules, MergerRules):
                 raise InputError(f"unknown 1831 variant {v!r} (known: {', '.join(VARIANTS)})", "variants")
         self.variants = list(variants)
         self.config = Config(config)
+        game.header["config"] = self.config.logged   # the map and tiles files read in
         self.market = Market1831(self.config.market)
         self.map = GameMap(self.config.map, self.config.tiles)
         in_play, self.limit = self._companies_in_play(n)

@@ -134,6 +134,9 @@ class Config:
         if unread:
             raise unread
         self.raw = data
+        # the config as a log keeps it: the map and tiles read in, so the log replays
+        # from any directory and on any machine (a log is the whole game)
+        self.logged = None if self.shipped else dict(data, **parts)
         self.invented = bool(data.get("invented"))
         self.market = data["market"]
         self.par_chart = sorted(data["par_chart"])
