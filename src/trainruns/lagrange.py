@@ -53,7 +53,36 @@ ITERATIONS = 400
 PATIENCE = 8
 
 
-class Pricing:
+class ChainBits:
+    """Each chain's track bits as a CSR list (``bit_idx``, ``bit_ptr``; a dense matrix
+    would take 8 bytes a bit a chain) and the chains' prices at given bit prices: what
+    the subgradient method (:func:`subgradient_bound`) asks of a pricing. Shared by the
+    core's :class:`Pricing` and 1831's (titles/g1831/bound.py)."""
+
+    def _set_chain_bits(self, chain_bits, n_chains: int) -> int:
+        """Read the packed ``chain_bits`` (one row a chain); the width of its rows in bits."""
+        unpacked = np.unpackbits(np.ascontiguousarray(chain_bits).view(np.uint8), axis=1, bitorder="little")
+        rows, bits = np.nonzero(unpacked)
+        self.bit_idx = bits.astype(np.int64)
+        counts = np.bincount(rows, minlength=n_chains)
+        self.n_chains = n_chains
+        self.bit_ptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+        self._has_bits = counts > 0
+        return unpacked.shape[1]
+
+    def chain_prices(self, price):
+        """Each chain's price: the sum of its bits' prices."""
+        out = np.zeros(self.n_chains, np.int64)
+        if len(self.bit_idx):
+            out[self._has_bits] = np.add.reduceat(price[self.bit_idx], self.bit_ptr[:-1][self._has_bits])
+        return out
+
+    def bits_of(self, chain):
+        """The track bits of one chain."""
+        return self.bit_idx[self.bit_ptr[chain]:self.bit_ptr[chain + 1]]
+
+
+class Pricing(ChainBits):
     """The stop graph of a compiled board, the bits of each chain, and each train kind's
     best route at given prices (module docstring)."""
 
@@ -63,15 +92,8 @@ class Pricing:
         self.stop_gain = stop_gain * SCALE
         self.extra = extra * SCALE
         n_chains = compiled.n_chains
-        unpacked = np.unpackbits(compiled.chain_bits.view(np.uint8), axis=1, bitorder="little")
         self.n_bits = compiled.n_bits
-        # each chain's bits as a CSR list (a dense matrix would take 8 bytes a bit a chain)
-        rows, bits = np.nonzero(unpacked)
-        del unpacked
-        self.bit_idx = bits.astype(np.int64)
-        counts = np.bincount(rows, minlength=n_chains)
-        self.bit_ptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
-        self._has_bits = counts > 0
+        self._set_chain_bits(compiled.chain_bits, n_chains)
         # chains grouped by (from, to): one arc of the stop graph per group
         pair = compiled.chain_from.astype(np.int64) * compiled.n_stops + compiled.chain_to.astype(np.int64)
         self.order = np.argsort(pair, kind="stable")
@@ -91,17 +113,6 @@ class Pricing:
         reach_top = np.concatenate([[0], np.cumsum(np.sort(reach)[::-1])])
         self.cap = {k.name: int(reach_top[min(k.counts, len(reach_top) - 1)]) * SCALE for k in self.kinds}
         self.path = np.empty(compiled.n_stops + 1, np.int64)
-
-    def chain_prices(self, price):
-        """Each chain's price: the sum of its bits' prices."""
-        out = np.zeros(self.compiled.n_chains, np.int64)
-        if len(self.bit_idx):
-            out[self._has_bits] = np.add.reduceat(price[self.bit_idx], self.bit_ptr[:-1][self._has_bits])
-        return out
-
-    def bits_of(self, chain):
-        """The track bits of one chain."""
-        return self.bit_idx[self.bit_ptr[chain]:self.bit_ptr[chain + 1]]
 
     def arc_costs(self, price):
         """Each arc's price (its cheapest chain's) and that chain, at bit prices ``price``."""

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...lagrange import SCALE, subgradient_bound
+from ...lagrange import SCALE, ChainBits, subgradient_bound
 from .trains import MIXED, STATION, YARD, parse_train_name
 
 # subgradient iterations at most (each finds one priced route per train kind)
@@ -50,7 +50,7 @@ class _Kind:
     size: int
 
 
-class Pricing1831:
+class Pricing1831(ChainBits):
     """The stop graph of an 1831 board (the Delaware's twin stops added), the track bits
     of each chain (double track included), and each train kind's best priced route
     (module docstring). The interface of :class:`trainruns.lagrange.Pricing` that the
@@ -91,14 +91,7 @@ class Pricing1831:
         self.edge_arc = np.repeat(np.arange(len(self.starts)), np.diff(np.append(self.starts, len(pair))))
         self.arc_index = {(int(u), int(v)): i for i, (u, v) in enumerate(zip(self.arc_from, self.nbr))}
         # each chain's bits as a CSR list
-        bits = arrays.chain_bits
-        unpacked = np.unpackbits(np.ascontiguousarray(bits).view(np.uint8), axis=1, bitorder="little")
-        rows, cols = np.nonzero(unpacked)
-        self.n_bits = unpacked.shape[1]
-        self.bit_idx = cols.astype(np.int64)
-        counts = np.bincount(rows, minlength=comp.n_chains)
-        self.bit_ptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
-        self._has_bits = counts > 0
+        self.n_bits = self._set_chain_bits(arrays.chain_bits, comp.n_chains)
         # per node, passable and the values of a Station and a Rail Yard there (-1: none)
         self.passable = arrays.stop_pass[self.twin_of].astype(np.bool_)
         self.st_val = arrays.st_val[self.twin_of]
@@ -148,15 +141,6 @@ class Pricing1831:
         return out
 
     # --- the interface of the subgradient method ---------------------------------------
-
-    def chain_prices(self, price):
-        out = np.zeros(self.compiled.n_chains, np.int64)
-        if len(self.bit_idx):
-            out[self._has_bits] = np.add.reduceat(price[self.bit_idx], self.bit_ptr[:-1][self._has_bits])
-        return out
-
-    def bits_of(self, chain):
-        return self.bit_idx[self.bit_ptr[chain]:self.bit_ptr[chain + 1]]
 
     def arc_costs(self, price):
         """Each arc's price (its cheapest chain's) and that chain."""
