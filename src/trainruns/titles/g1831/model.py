@@ -81,6 +81,14 @@ FLOW_SHARE = 0.75
 PROOF_MIN_SECONDS = 20.0
 # compiled board id -> (weak reference to it, its priced bound): see Model1831.priced_bound
 _PRICED = {}
+# per compiled board, a target the priced proof ruled out (no run earns more):
+# ``{id: (weakref, target)}``, for :meth:`Model1831.upper_bound`
+_BELOW = {}
+# the priced proof's first target below the bound, as a share of it, and how much
+# further below each next one is than the last (as trainruns.proof's targets: near the
+# bound the floors are high and few paths are listed)
+TARGET_FIRST_STEP = 0.004
+TARGET_GROWTH = 1.5
 
 
 @dataclass
@@ -232,7 +240,11 @@ class Model1831(RouteModel):
         train running to its ``size`` best tokens (:meth:`token_bound`)."""
         trivial = self.token_bound(compiled)
         priced = self.priced_bound(compiled)
-        return trivial if priced is None else min(trivial, priced)
+        out = trivial if priced is None else min(trivial, priced)
+        below = _BELOW.get(id(compiled))
+        if below is not None and below[0]() is compiled:
+            out = min(out, below[1])  # the priced proof ruled out every run above it
+        return out
 
     def priced_bound(self, compiled, arrays=None, deadline=None):
         """The Lagrangian bound of bound.py (prices on the track, 5.6.2), worked out once
@@ -619,18 +631,22 @@ class Model1831(RouteModel):
     def _priced_proof(self, arrays, value, types, flowed, extra, deadline, progress, budget):
         """The proof of the flow model's unproven run ``flowed`` (issue 20), as the core
         proves its monsters (trainruns.proof), for a board without bought rights. With
-        the track prices of bound.py, a run earning more gives each train a route whose
-        value less its price is above the train's floor (trainruns.lagrange.
-        reduced_floors: the other trains at their best priced routes). Only those paths
-        are listed (kernels.token_paths' priced cut: each stop's ``reach``, the most the
-        rest of a path can add), valued (5.6.3) and kept if above some kind's floor,
-        and the trains assigned to them (kernels.assign_priced, the same prices
-        pruning). Returns the best run's route set, complete (proven): the better run
-        found, or ``flowed`` itself; None where this proves nothing: no prices, the
-        commuter runs not walked (``extra`` None) and one could beat its floor, or the
-        listing or the search past ``deadline`` or beyond ``budget`` bytes."""
-        from ...lagrange import SCALE, reduced_floors
-        from ...limits import on_thread
+        the track prices of bound.py, a run earning more than a target gives each train
+        a route whose value less its price is above the train's floor (trainruns.
+        lagrange.reduced_floors: the other trains at their best priced routes). The
+        targets step down from the bound to the flow model's revenue (as the core's
+        ``prove``): near the bound the floors are high and few paths pass them. At each
+        target only those paths are listed (kernels.token_paths' priced cut), valued
+        (5.6.3) and kept if above some kind's floor, and the trains assigned to them
+        (kernels.assign_priced, the same prices pruning): a run found above the target
+        is the best (every route of a better run was listed); none lowers the bound to
+        the target (kept for :meth:`upper_bound`, even when a lower target is not
+        ruled out in time). Returns the best run's route set, complete (proven): the
+        better run found, or ``flowed`` itself; None where this proves nothing more: no
+        prices, the commuter runs not walked (``extra`` None) and one could beat its
+        floor at the target (their priced best, bound.py's DP), or the listing or the
+        search past ``deadline`` or beyond ``budget`` bytes."""
+        from ...lagrange import reduced_floors
         from . import bound as bound_1831
 
         compiled = arrays.compiled
@@ -638,31 +654,59 @@ class Model1831(RouteModel):
         if out is None:
             return None
         bound, pricing = out
-        target = int(flowed.values.max(axis=1).sum()) if len(flowed.values) else 0
+        known = int(flowed.values.max(axis=1).sum()) if len(flowed.values) else 0
         trains = sorted(self.board.trains, key=lambda t: (t.name, -t.visits))
-        floor = reduced_floors(bound, trains, target)
         kind_of = {k.name: k for k in pricing.kinds}
         cost, _ = pricing.arc_costs(bound.price)
         dist, nxt = pricing._distances(cost)
-        if extra is None:
-            # 5.6.7: the commuter runs were not walked; none may beat its train's floor
-            for t in trains:
-                k = kind_of[t.name]
-                if k.type == STATION and k.size >= 5 and pricing._commuter \
-                        and pricing._best_commuter(k.size, dist, nxt)[0] > floor[t.name]:
-                    return None
+        # each commuter kind's best priced commuter run (5.6.7), for the floors below
+        commuting = {t.name: pricing._best_commuter(kind_of[t.name].size, dist, nxt)[0] for t in trains
+                     if extra is None and pricing._commuter and kind_of[t.name].type == STATION
+                     and kind_of[t.name].size >= 5}
         names = [t.name for t in types]
-        gains, reaches, caps, floors = [], [], [], []
+        gains, reaches, caps = [], [], []
         for name in names:
             r, g = bound_1831.reach(pricing, bound.price, kind_of[name])
             reaches.append(r)
             gains.append(g)
             caps.append(pricing._gains[name][1])
-            floors.append(floor[name])
         chain_price = pricing.chain_prices(bound.price)
-        prices = (chain_price, np.array(gains, np.int64).reshape(len(names), -1),
-                  np.array(reaches, np.int64).reshape(len(names), -1), np.array(caps, np.int64),
-                  np.array(floors, np.int64))
+        priced = (chain_price, np.array(gains, np.int64).reshape(len(names), -1),
+                  np.array(reaches, np.int64).reshape(len(names), -1), np.array(caps, np.int64))
+        top = int(bound.value)
+        step = max(1, int(top * TARGET_FIRST_STEP))
+        target = max(known, top - step)
+        while True:
+            floor = reduced_floors(bound, trains, target)
+            if any(best > floor[name] for name, best in commuting.items()):
+                return None  # the commuter runs were not walked and one could be in a better run
+            out = self._priced_search(arrays, value, types, flowed, extra, trains, bound, priced, floor, target,
+                                      deadline, progress, budget)
+            if out is None:
+                return None
+            if out is not True:
+                return out  # a run above the target: the best
+            if id(compiled) not in _BELOW:
+                weakref.finalize(compiled, _BELOW.pop, id(compiled), None)
+            _BELOW[id(compiled)] = (weakref.ref(compiled), target)
+            if target <= known:
+                flowed.complete = True  # no run earns more than the flow model's
+                return flowed
+            step = max(step + 1, int(step * TARGET_GROWTH))
+            target = max(known, target - step)
+
+    def _priced_search(self, arrays, value, types, flowed, extra, trains, bound, priced, floor, target, deadline,
+                       progress, budget):
+        """One target of :meth:`_priced_proof`: the paths above the ``floor`` of the
+        prices ``priced`` listed and searched. Returns the route set of the best run when
+        it earns more than ``target`` (complete), True when no run does, None when the
+        listing or the search did not end (deadline, budget)."""
+        from ...lagrange import SCALE
+        from ...limits import on_thread
+
+        names = [t.name for t in types]
+        chain_price = priced[0]
+        prices = priced + (np.array([floor[name] for name in names], np.int64),)
         listed = self._paths(arrays, value, deadline, progress, give_up=True, budget=budget, prices=prices)
         if listed is None or not listed[5]:
             return None  # (or not every path walked: a game's step budget)
@@ -705,8 +749,7 @@ class Model1831(RouteModel):
         if status != 0:
             return None
         if best <= target:
-            flowed.complete = True  # no run earns more than the flow model's
-            return flowed
+            return True
         chosen = [(i, int(cr[choice[i]])) for i in range(len(trains)) if choice[i] >= 0 and cr[choice[i]] >= 0]
         keep = np.array([r for _, r in chosen], np.int64)
         forced = np.full((len(keep), len(names)), -1, np.int64)
