@@ -131,3 +131,46 @@ def test_the_priced_proof_proves_cut_down_full_size_maps(flow_weakened, monkeypa
     run = solve(pos)
     assert flow_weakened == [True]
     assert run.optimal and run.revenue == listed.revenue
+
+
+@pytest.fixture
+def targets(monkeypatch):
+    """Each target the priced proof's descent searched, and what it found there: the
+    route set of a run above it, True (no run above it) or None (not ended)."""
+    from trainruns.titles.g1831 import model as model_1831
+
+    seen = []
+    orig = model_1831.Model1831._priced_search
+
+    def recorded(self, *args, **kwargs):
+        out = orig(self, *args, **kwargs)
+        seen.append((args[9], out))  # (target, outcome)
+        return out
+
+    monkeypatch.setattr(model_1831.Model1831, "_priced_search", recorded)
+    return seen
+
+
+@pytest.mark.parametrize("chunk", range(2))
+def test_5_6_each_target_the_descent_rules_out_is_above_the_brute_force_best(flow_weakened, targets, chunk):
+    # the priced proof's targets step down from the bound (model._priced_proof): a target
+    # it rules out must be at or above the best run of the brute force (5.6.2-5.6.7), a run
+    # it finds above a target must be that best, and the bound it leaves (upper_bound)
+    # never below it
+    ruled_out = found = 0
+    boards = [random_position(s) for s in range(chunk, 80, 2)]
+    boards += [random_commuter_position(s) for s in range(600 + chunk, 640, 2)]
+    for pos in boards:
+        pos = dict(pos, track_rights=[])
+        expected = brute_force(pos)
+        del targets[:]
+        run = solve(pos)
+        assert run.revenue == expected and run.bound >= expected
+        for target, outcome in targets:
+            if outcome is True:
+                assert expected <= target, (pos, target)
+                ruled_out += 1
+            elif outcome is not None:
+                assert target < expected
+                found += 1
+    assert ruled_out > 0 and found > 0
