@@ -174,3 +174,32 @@ def test_5_6_each_target_the_descent_rules_out_is_above_the_brute_force_best(flo
                 assert target < expected
                 found += 1
     assert ruled_out > 0 and found > 0
+
+
+@pytest.mark.parametrize("chunk", range(2))
+def test_5_6_7_the_descent_stops_where_an_unwalked_commuter_run_could_beat_it(flow_weakened, targets, monkeypatch,
+                                                                               chunk):
+    # the commuter runs' walk cut at once (as on full-size maps, commuter.py past its
+    # cap): the descent goes down only while no commuter run (5.6.7), by its priced best,
+    # could be in a better run; every target it rules out is still at or above the brute
+    # force's best, a run it finds is that best, and a run left unproven keeps a bound
+    # at or above it
+    from trainruns.titles.g1831 import model as model_1831
+
+    monkeypatch.setattr(model_1831, "COMMUTER_STEPS", 1)
+    ruled_out = 0
+    for pos in [random_commuter_position(s) for s in range(700 + chunk, 760, 2)]:
+        pos = dict(pos, track_rights=[])
+        expected = brute_force(pos)
+        del targets[:]
+        run = solve(pos)
+        assert run.revenue <= expected <= run.bound
+        if run.optimal:
+            assert run.revenue == expected
+        for target, outcome in targets:
+            if outcome is True:
+                assert expected <= target, (pos, target)
+                ruled_out += 1
+            elif outcome is not None:
+                assert target < expected and run.revenue == expected
+    assert ruled_out > 0

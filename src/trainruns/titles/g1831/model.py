@@ -646,7 +646,7 @@ class Model1831(RouteModel):
         prices, the commuter runs not walked (``extra`` None) and one could beat its
         floor at the target (their priced best, bound.py's DP), or the listing or the
         search past ``deadline`` or beyond ``budget`` bytes."""
-        from ...lagrange import reduced_floors
+        from ...lagrange import SCALE, reduced_floors
         from . import bound as bound_1831
 
         compiled = arrays.compiled
@@ -674,8 +674,14 @@ class Model1831(RouteModel):
         priced = (chain_price, np.array(gains, np.int64).reshape(len(names), -1),
                   np.array(reaches, np.int64).reshape(len(names), -1), np.array(caps, np.int64))
         top = int(bound.value)
+        # the lowest target at which no unwalked commuter run can be in a better run (its
+        # kind's priced best at or below the floor): the descent stops there at the latest
+        gate = max([-(-(best + 1 + int(bound.total) - bound.best[name]) // SCALE) - 1
+                    for name, best in commuting.items()], default=known)
+        if gate >= top:
+            return None
         step = max(1, int(top * TARGET_FIRST_STEP))
-        target = max(known, top - step)
+        target = max(known, gate, top - step)
         while True:
             floor = reduced_floors(bound, trains, target)
             if any(best > floor[name] for name, best in commuting.items()):
@@ -692,8 +698,10 @@ class Model1831(RouteModel):
             if target <= known:
                 flowed.complete = True  # no run earns more than the flow model's
                 return flowed
+            if target <= gate:
+                return None  # below it a commuter run, not walked, could be in a better run
             step = max(step + 1, int(step * TARGET_GROWTH))
-            target = max(known, target - step)
+            target = max(known, gate, target - step)
 
     def _priced_search(self, arrays, value, types, flowed, extra, trains, bound, priced, floor, target, deadline,
                        progress, budget):
