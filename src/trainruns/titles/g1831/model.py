@@ -235,9 +235,10 @@ class Model1831(RouteModel):
     # --- the hooks -------------------------------------------------------------------
 
     def upper_bound(self, compiled):
-        """No run earns more than the lower of two bounds (the bound of a search stopped
-        early): the track prices' bound of bound.py (:meth:`priced_bound`), and each
-        train running to its ``size`` best tokens (:meth:`token_bound`)."""
+        """No run earns more than the lowest of these bounds (the bound of a search
+        stopped early): the track prices' bound of bound.py (:meth:`priced_bound`), each
+        train running to its ``size`` best tokens (:meth:`token_bound`), and the lowest
+        target the priced proof ruled out on this board (:meth:`_priced_proof`)."""
         trivial = self.token_bound(compiled)
         priced = self.priced_bound(compiled)
         out = trivial if priced is None else min(trivial, priced)
