@@ -760,12 +760,7 @@ class Model1831(RouteModel):
         if best <= target:
             return True
         chosen = [(i, int(cr[choice[i]])) for i in range(len(trains)) if choice[i] >= 0 and cr[choice[i]] >= 0]
-        keep = np.array([r for _, r in chosen], np.int64)
-        forced = np.full((len(keep), len(names)), -1, np.int64)
-        for row, (i, r) in enumerate(chosen):
-            k = kind_index[trains[i].name]
-            forced[row, k] = flat[r, k]
-        return self._subset(found, forced, keep, True)
+        return self._run_of(found, trains, [(i, r, flat[r, kind_index[trains[i].name]]) for i, r in chosen], True)
 
     def _commuter_runs(self, arrays, types, max_steps=None, deadline=None):
         """5.6.7: the commuter runs (commuter.py) for the longest Station train. More
@@ -820,6 +815,17 @@ class Model1831(RouteModel):
                              list(found.kind_names), np.ascontiguousarray(values), complete,
                              model=self, arrays=found.arrays, visit=visit, is_commuter=found.commuter[keep])
 
+    def _run_of(self, found, trains, chosen, complete):
+        """The core's route set of a run chosen here (``chosen``: [(train index, route,
+        value)]): each route alone, valued for its own train's kind only (the others -1),
+        so the core assigns it to that train."""
+        kind_index = {name: k for k, name in enumerate(found.kind_names)}
+        keep = np.array([r for _, r, _ in chosen], np.int64)
+        forced = np.full((len(keep), len(found.kind_names)), -1, np.int64)
+        for row, (i, _, v) in enumerate(chosen):
+            forced[row, kind_index[trains[i].name]] = v
+        return self._subset(found, forced, keep, complete)
+
     def _assign_by_value(self, found, values, deadline=None):
         """The best run, trains assigned here to classes of routes of equal value
         (kernels.assign_by_value) and track resolved only for the classes chosen, handed
@@ -870,12 +876,7 @@ class Model1831(RouteModel):
         if stopped[0] or best < 0:
             return None
         chosen = [(i, int(routes[i])) for i in range(len(trains)) if routes[i] >= 0]
-        keep = np.array([r for _, r in chosen], np.int64)
-        forced = np.full((len(keep), len(found.kind_names)), -1, np.int64)
-        for row, (i, r) in enumerate(chosen):
-            k = kind_index[trains[i].name]
-            forced[row, k] = values[r, k]
-        return self._subset(found, forced, keep, True)
+        return self._run_of(found, trains, [(i, r, values[r, kind_index[trains[i].name]]) for i, r in chosen], True)
 
     def _assign_with_rights(self, found, values, deadline=None):
         """5.6.5: choose the run here, every bought right run to by some train, and hand
@@ -913,11 +914,7 @@ class Model1831(RouteModel):
         if best < 0:
             _no_covering_run(self)
         chosen = [(i, int(choice[i])) for i in range(len(trains)) if choice[i] >= 0]
-        keep = np.array([cr[k] for _, k in chosen], np.int64)
-        forced = np.full((len(keep), len(found.kind_names)), -1, np.int64)
-        for row, (i, k) in enumerate(chosen):
-            forced[row, kind_index[trains[i].name]] = cv[k]
-        rs = self._subset(found, forced, keep, complete)
+        rs = self._run_of(found, trains, [(i, cr[k], cv[k]) for i, k in chosen], complete)
         rs.forced_mask = {row: int(cm[k]) for row, (_, k) in enumerate(chosen)}
         return rs
 
