@@ -203,3 +203,63 @@ def test_5_6_7_the_descent_stops_where_an_unwalked_commuter_run_could_beat_it(fl
             elif outcome is not None:
                 assert target < expected and run.revenue == expected
     assert ruled_out > 0
+
+
+# --- the priced listing's cut (kernels.token_paths with kernels.token_reach) -------------
+
+def _priced_listing(pos, n_bits_budget):
+    """(listed by the priced cut, every path kept by the filter alone) as sets of stop
+    tuples, at the bound's prices and floors a quarter of the way down each kind's
+    worths; ``n_bits_budget``: the reach tables' bytes (0: no token bits)."""
+    import numpy as np
+
+    from trainruns.lagrange import SCALE
+    from trainruns.routeset import train_kinds
+    from trainruns.titles.g1831.trains import parse_train_name
+
+    board = load_position(pos)
+    model = board.route_model
+    compiled = compile_board(board)
+    arrays = model._arrays(compiled)
+    b, pricing = bound.priced(arrays)
+    kinds = {k.name: k for k in pricing.kinds}
+    names = [k.name for k in train_kinds(board)]
+    types = [parse_train_name(n) for n in names]
+    valuer = model._valuer(arrays, types, 1)
+    bit, n_bits = bound.token_bits(pricing, len(names), n_bits_budget)
+    gains, reaches = [], []
+    for name in names:
+        r, g = bound.reach(pricing, b.price, kinds[name], bit, n_bits)
+        reaches.append(r)
+        gains.append(g)
+    gains = np.array(gains, np.int64)
+    caps = np.array([pricing._gains[n][1] for n in names], np.int64)
+    chain_price = pricing.chain_prices(b.price)
+    # every path, and each kind's worth on it: its gains (at most the cap) less its price
+    ptr, stops, chains, *_ = model._paths(arrays, valuer, None, None)
+    paths = [tuple(stops[ptr[i]:ptr[i + 1]]) for i in range(len(ptr) - 1)]
+    paid = [int(sum(chain_price[c] for c in chains[ptr[i]:ptr[i + 1] - 1])) for i in range(len(ptr) - 1)]
+    worth = np.array([[min(caps[k], int(gains[k][list(p)].sum())) - paid[i] for k in range(len(names))]
+                      for i, p in enumerate(paths)])
+    floor = np.array([int(np.quantile(worth[:, k], 0.75)) for k in range(len(names))], np.int64)
+    kept = {p for p, w in zip(paths, worth) if (w > floor).any()}
+    prices = (chain_price, gains, np.stack(reaches).reshape(len(names), compiled.n_stops, 1 << n_bits), caps,
+              floor, bit)
+    ptr, stops, *_ = model._paths(arrays, valuer, None, None, prices=prices)
+    listed = {tuple(stops[ptr[i]:ptr[i + 1]]) for i in range(len(ptr) - 1)}
+    assert SCALE > 0 and len(kept) < len(paths)
+    return listed, kept, n_bits
+
+
+@pytest.mark.parametrize("seed", [1, 2, 22])
+def test_5_6_2_the_priced_cut_lists_every_path_above_a_floor_and_no_other(seed):
+    # 5.6.2: a path enters a city once, so the reach looked up at the tokens it has not
+    # entered (kernels.token_reach's bits) is still a bound on what it can add: with and
+    # without the bits, the priced listing gives exactly the paths the filter keeps
+    pos = board_1831(seed, n_hexes=16, own_tokens=6)
+    pos["track_rights"] = []
+    with_bits, kept, n_bits = _priced_listing(pos, 64 << 20)
+    assert n_bits >= 4
+    assert with_bits == kept
+    without, kept_again, none = _priced_listing(pos, 0)
+    assert none == 0 and without == kept_again == kept

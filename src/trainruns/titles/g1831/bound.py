@@ -41,6 +41,8 @@ ITERATIONS = 200
 # them); beyond, the kind's unpriced best stands in
 MAX_TOKENS = 18
 INF = np.int64(1) << 50
+# the priced listing's reach tables (kinds x stops x sets of token bits) at most
+REACH_BYTES = 64 << 20
 
 
 @dataclass(frozen=True)
@@ -266,8 +268,28 @@ def priced(arrays, lower=0, deadline=None, iterations=ITERATIONS):
     return None if out is None else (out, pricing)
 
 
-def reach(pricing, price, kind):
-    """Per stop, the most a path of a train of ``kind`` at that stop can still add at
+def token_bits(pricing, n_kinds, budget=REACH_BYTES):
+    """Per stop, the bit of its token in the priced listing's cut (kernels.token_reach),
+    or -1: as many of the corporation's tokens as ``n_kinds`` reach tables of ``budget``
+    bytes hold (a table has a row per stop and a column per set of bits), those whose
+    best gain is highest first. Returns ``(bit per stop, number of bits)``."""
+    n = pricing.compiled.n_stops
+    best = np.zeros(n, np.int64)
+    for gain, _cap in pricing._gains.values():
+        best = np.maximum(best, gain[:n])
+    tokens = np.flatnonzero(best > 0)
+    n_bits = 0
+    while n_bits < len(tokens) and max(1, n_kinds) * n * (2 << n_bits) * 8 <= budget:
+        n_bits += 1
+    bit = np.full(n, -1, np.int64)
+    chosen = tokens[np.argsort(-best[tokens], kind="stable")[:n_bits]]
+    bit[np.sort(chosen)] = np.arange(n_bits)
+    return bit, n_bits
+
+
+def reach(pricing, price, kind, bit=None, n_bits=0):
+    """Per stop and per set of allowed token bits (``bit``, ``n_bits``: :func:`token_bits`;
+    none: one set), the most a path of a train of ``kind`` at that stop can still add at
     bit prices ``price`` (kernels.token_reach), scaled as the prices are; and its gain
     per stop."""
     from .kernels import token_reach
@@ -278,11 +300,15 @@ def reach(pricing, price, kind):
     gain, _ = pricing._gains[kind.name]
     tokens = np.flatnonzero(gain > 0)
     n = pricing.compiled.n_stops
+    if bit is None:
+        bit, n_bits = np.full(n, -1, np.int64), 0
     if len(tokens) > MAX_TOKENS:
-        out = np.full(pricing.n_nodes, int(np.sort(gain)[::-1][:kind.size].sum()), np.int64)
+        out = np.full((pricing.n_nodes, 1 << n_bits), int(np.sort(gain)[::-1][:kind.size].sum()), np.int64)
     else:
         token_of = np.full(pricing.n_nodes, -1, np.int64)
         token_of[tokens] = np.arange(len(tokens))
+        # (a Delaware twin node has no bit: always allowed, its real stop's bit aside)
+        bit_of = np.array([bit[j] if j < n else -1 for j in tokens], np.int64)
         out = token_reach(np.ascontiguousarray(dist[:, tokens]), np.ascontiguousarray(dist[np.ix_(tokens, tokens)]),
-                          gain[tokens], kind.size, token_of)
+                          gain[tokens], kind.size, token_of, bit_of, n_bits)
     return out[:n], gain[:n]

@@ -40,20 +40,21 @@ def walk_state(n_stops, n_groups, words, root, n_kinds=0):
     """A fresh walk from ``root`` for :func:`token_paths` (which keeps its place in it
     between calls): the path, its chains, the next chain to try per depth, visits per
     stop, entries per group, first entry per group, track used, per depth the gains per
-    priced kind and the price so far (the priced cut), and ``meta`` = [depth, steps
+    priced kind, the price so far and the tokens' bits not entered (the priced cut), and ``meta`` = [depth, steps
     taken, paths found, their stops]."""
     cap = n_stops + 2
     path = np.zeros(cap, np.int64)
     path[0] = root
     return (path, np.zeros(cap, np.int64), np.zeros(cap, np.int64), np.zeros(n_stops, np.int64),
             np.zeros(n_groups, np.int64), np.full(n_groups, -1, np.int64), np.zeros(words, np.uint64),
-            np.zeros((cap, n_kinds), np.int64), np.zeros(cap, np.int64), np.zeros(4, np.int64))
+            np.zeros((cap, n_kinds), np.int64), np.zeros(cap, np.int64), np.zeros(cap, np.int64),
+            np.zeros(4, np.int64))
 
 
 def no_prices(n_stops, n_chains):
     """The priced cut's arguments of :func:`token_paths` that cut nothing (no kinds)."""
-    return (np.zeros(n_chains, np.int64), np.zeros((0, n_stops), np.int64), np.zeros((0, n_stops), np.int64),
-            np.zeros(0, np.int64), np.zeros(0, np.int64))
+    return (np.zeros(n_chains, np.int64), np.zeros((0, n_stops), np.int64), np.zeros((0, n_stops, 1), np.int64),
+            np.zeros(0, np.int64), np.zeros(0, np.int64), np.full(n_stops, -1, np.int64))
 
 
 # ``token_paths`` status: the walk is over / the buffers are full (call again with the
@@ -64,8 +65,8 @@ DONE, FULL, OVER, CUT = 0, 1, 2, 3
 @nb.njit(cache=True)
 def token_paths(adj_ptr, chain_to, chain_bits, chain_und, stop_group, stop_pass,
                 stop_own, rev_a, rev_b, out_ptr, out_stops, out_chains, out_bits, limit, steps_limit,
-                chain_price, kind_gain, reach, kind_cap, kind_floor,
-                path, chains, it, visits, uses, first, used, gsum, psum, meta, status):
+                chain_price, kind_gain, reach, kind_cap, kind_floor, token_bit,
+                path, chains, it, visits, uses, first, used, gsum, psum, allow, meta, status):
     """Fill the buffers with the next paths of the walk whose place is kept in ``path
     .. meta`` (:func:`walk_state`; the root is ``path[0]``); return how many this call
     stored. With no room at all (``out_ptr`` of length 1) it only counts the paths and
@@ -85,9 +86,11 @@ def token_paths(adj_ptr, chain_to, chain_bits, chain_und, stop_group, stop_pass,
     The priced cut (``kind_gain`` with a row per train kind; none: no cut): a chain is
     taken only if, for some kind ``k``, the path's gains so far (``kind_gain[k]`` of its
     stops) less its chains' ``chain_price``, plus ``reach[k]`` of the stop it reaches
-    (the most the rest can add), and its kind's ``kind_cap`` less the price, are both
-    above ``kind_floor[k]``; a path is kept only if its gains (at most the cap) less its
-    price are above some kind's floor (model.py's priced listing)."""
+    (the most the rest can add: :func:`token_reach`, looked up at the bits
+    ``token_bit`` of the tokens the path has not entered), and its kind's ``kind_cap``
+    less the price, are both above ``kind_floor[k]``; a path is kept only if its gains
+    (at most the cap) less its price are above some kind's floor (model.py's priced
+    listing)."""
     n_kinds = kind_gain.shape[0]
     n_stops = stop_group.shape[0]
     cap = n_stops + 2
@@ -98,6 +101,10 @@ def token_paths(adj_ptr, chain_to, chain_bits, chain_und, stop_group, stop_pass,
         psum[0] = 0
         for k in range(n_kinds):
             gsum[0, k] = kind_gain[k, root]
+        if n_kinds:
+            allow[0] = reach.shape[2] - 1
+            if token_bit[root] >= 0:
+                allow[0] ^= 1 << token_bit[root]
         visits[root] = 1
         uses[stop_group[root]] = 1
         first[stop_group[root]] = 0
@@ -131,13 +138,17 @@ def token_paths(adj_ptr, chain_to, chain_bits, chain_und, stop_group, stop_pass,
                     it[depth - 1] += 1
                     continue
                 keep = stop_own[t] and (t > root or t == root and chain_und[chains[0] if depth > 1 else c] < chain_und[c])
+                a = 0
                 if n_kinds:
                     p = psum[depth - 1] + chain_price[c]
+                    a = allow[depth - 1]
+                    if token_bit[t] >= 0:
+                        a &= ~(1 << token_bit[t])
                     alive = False
                     worth = False
                     for k in range(n_kinds):
                         gain = gsum[depth - 1, k] + kind_gain[k, t]
-                        if min(kind_cap[k] - p, gain - p + reach[k, t]) > kind_floor[k]:
+                        if min(kind_cap[k] - p, gain - p + reach[k, t, a]) > kind_floor[k]:
                             alive = True
                         if min(kind_cap[k], gain) - p > kind_floor[k]:
                             worth = True
@@ -156,6 +167,7 @@ def token_paths(adj_ptr, chain_to, chain_bits, chain_und, stop_group, stop_pass,
                 path[depth] = t
                 if n_kinds:
                     psum[depth] = psum[depth - 1] + chain_price[c]
+                    allow[depth] = a
                     for k in range(n_kinds):
                         gsum[depth, k] = gsum[depth - 1, k] + kind_gain[k, t]
                 visits[t] += 1
@@ -703,20 +715,30 @@ def best_token_line(dist, gain, size, cap, order):
 
 
 @nb.njit(cache=True)
-def token_reach(dist_from, dist, gain, size, token_of):
+def token_reach(dist_from, dist, gain, size, token_of, bit_of, n_bits):
     """Per node ``x`` (``dist_from[x, j]``: the cheapest walk from ``x`` to token ``j``;
-    ``token_of[x]``: the token ``x`` is, or -1), the most a path at ``x`` can still add:
-    the gains of at most ``size`` more distinct tokens, other than ``x`` itself, less
-    the walk to the first and between them (0: it adds none). ``dist`` must be
-    symmetric (a line is read backwards). The priced listing's cut (model.py)."""
+    ``token_of[x]``: the token ``x`` is, or -1) and per set ``A`` of allowed bits (the
+    tokens with ``bit_of[j] >= 0`` have one; tokens without are always allowed), the
+    most a path at ``x`` can still add, ``out[x, A]``: the gains of at most ``size`` more
+    distinct tokens, other than ``x`` itself and allowed by ``A``, less the walk to the
+    first and between them (0: it adds none). A path has entered each token it passed
+    (5.6.2: a city once), so its cut looks up the set of bits it has not passed: the
+    tokens it has run to are not counted again. ``n_bits`` 0: one set, every token
+    allowed. ``dist`` must be symmetric (a line is read backwards). The priced
+    listing's cut (model.py)."""
     n = dist_from.shape[0]
     t = gain.shape[0]
     inf = np.int64(1) << 50
     cost, sums, count = _token_lines(dist, gain, size)
-    out = np.zeros(n, np.int64)
+    out = np.zeros((n, 1 << n_bits), np.int64)
     for s in range(1, 1 << t):
         if count[s] > size:
             continue
+        # the bits of the line's tokens: it is allowed wherever they all are
+        sb = 0
+        for j in range(t):
+            if s & (1 << j) and bit_of[j] >= 0:
+                sb |= 1 << bit_of[j]
         for v in range(t):
             c = cost[s, v]
             if c >= inf:
@@ -727,8 +749,15 @@ def token_reach(dist_from, dist, gain, size, token_of):
                 if token_of[x] >= 0 and s & (1 << token_of[x]):
                     continue
                 d = dist_from[x, v]
-                if d < inf and g - d > out[x]:
-                    out[x] = g - d
+                if d < inf and g - d > out[x, sb]:
+                    out[x, sb] = g - d
+    # each set of bits gets the best line over its subsets (the sum over subsets, by max)
+    for b in range(n_bits):
+        for a in range(1 << n_bits):
+            if a & (1 << b):
+                for x in range(n):
+                    if out[x, a ^ (1 << b)] > out[x, a]:
+                        out[x, a] = out[x, a ^ (1 << b)]
     return out
 
 

@@ -669,14 +669,17 @@ class Model1831(RouteModel):
                      and kind_of[t.name].size >= 5}
         names = [t.name for t in types]
         gains, reaches, caps = [], [], []
+        # the tokens a path has entered are not counted again by its cut (token_reach)
+        bit, n_bits = bound_1831.token_bits(pricing, len(names))
         for name in names:
-            r, g = bound_1831.reach(pricing, bound.price, kind_of[name])
+            r, g = bound_1831.reach(pricing, bound.price, kind_of[name], bit, n_bits)
             reaches.append(r)
             gains.append(g)
             caps.append(pricing._gains[name][1])
         chain_price = pricing.chain_prices(bound.price)
         priced = (chain_price, np.array(gains, np.int64).reshape(len(names), -1),
-                  np.array(reaches, np.int64).reshape(len(names), -1), np.array(caps, np.int64))
+                  np.array(reaches, np.int64).reshape(len(names), compiled.n_stops, 1 << n_bits),
+                  np.array(caps, np.int64), bit)
         top = int(bound.value)
         # the lowest target at which no unwalked commuter run can be in a better run (its
         # kind's priced best at or below the floor): the descent stops there at the latest
@@ -718,7 +721,7 @@ class Model1831(RouteModel):
 
         names = [t.name for t in types]
         chain_price = priced[0]
-        prices = priced + (np.array([floor[name] for name in names], np.int64),)
+        prices = priced[:4] + (np.array([floor[name] for name in names], np.int64), priced[4])
         listed = self._paths(arrays, value, deadline, progress, give_up=True, budget=budget, prices=prices)
         if listed is None or not listed[5]:
             return None  # (or not every path walked: a game's step budget)
