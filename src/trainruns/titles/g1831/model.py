@@ -750,10 +750,16 @@ class Model1831(RouteModel):
             order = np.argsort(sl, kind="stable")
             return sl[order], r[order], v[order]
 
-        # the trains with the fewest candidates first: the search branches least at the top
-        count = {name: int(((flat[:, k] >= 0) & (flat[:, k] * SCALE - price > floor[name])).sum())
-                 for name, k in kind_index.items()}
-        trains = sorted(trains, key=lambda t: (count[t.name], t.name))
+        # the trains whose candidates take the most track first: each later train's least
+        # slack among the routes left free (the search's cut) then rises soonest. (Fewest
+        # candidates first, the usual order, left a full-size board's long 12MX routes,
+        # 73,101 of them, for last: 4.1 s at 48hex-s1's first target, 0.03 s this way)
+        pops = kernels.popcounts(np.ascontiguousarray(bits))
+        track = {}
+        for name, k in kind_index.items():
+            mine = (flat[:, k] >= 0) & (flat[:, k] * SCALE - price > floor[name])
+            track[name] = float(pops[mine].mean()) if mine.any() else 0.0
+        trains = sorted(trains, key=lambda t: (-track[t.name], t.name))
         start, end, twin, _, (cs, cr, cv) = _candidates(trains, of_kind, 3)
         choice = np.full(len(trains), -1, np.int64)
         stop = np.zeros(1, np.int64)
