@@ -33,7 +33,7 @@ def _positions():
 
 
 POSITIONS = _positions()
-MODULE = aot.load()
+MODULE = aot.load() or aot.build()  # (a fresh clone: built here, at collection, once)
 needs_module = pytest.mark.skipif(MODULE is None, reason=f"no compiled module here: {aot.failed()}")
 
 

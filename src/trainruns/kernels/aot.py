@@ -174,12 +174,18 @@ def build():
     path, marker, where = paths(k)
     os.makedirs(where, exist_ok=True)
     env = dict(os.environ, PYTHONWARNINGS="ignore")
-    p = subprocess.run([sys.executable, "-m", "trainruns.kernels.aot_build", where, module_name(k), path],
-                       stdin=subprocess.DEVNULL, capture_output=True, env=env, check=False)
+    # the compiler's output goes to a file, not a pipe: a build outlives a command that
+    # stops at its deadline (kernels.ready_by), and finishes for the next one
+    log = os.path.join(where, f"build-{os.getpid()}.log")
+    with open(log, "wb") as out:
+        p = subprocess.run([sys.executable, "-m", "trainruns.kernels.aot_build", where, module_name(k), path],
+                           stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, env=env, check=False)
+    with open(log, "rb") as fh:
+        text = fh.read()[-4000:].decode(errors="replace")
+    os.remove(log)
     if p.returncode < 0:
         return None  # a signal (Ctrl-C): try again next time
     if p.returncode != 0 or not os.path.exists(path):
-        text = (p.stdout + p.stderr).decode(errors="replace")[-4000:]
         with open(marker, "w", encoding="utf-8") as fh:
             fh.write(f"exit {p.returncode}\n{text}")
         return None

@@ -108,10 +108,12 @@ def build(folder: str, name: str, path: str):
 
 def _clean(folder: str, keep: str):
     """Remove modules built from older code (each rebuild of changed kernels would leave one)."""
+    from importlib.machinery import EXTENSION_SUFFIXES
+
     prefix = aot.module_name("")
     for entry in os.listdir(folder):
         full = os.path.join(folder, entry)
-        if entry.startswith(prefix) and full != keep and not entry.endswith(".lock"):
+        if entry.startswith(prefix) and full != keep and entry.endswith((EXTENSION_SUFFIXES[0], ".failed")):
             try:
                 os.remove(full)
             except OSError:
