@@ -75,16 +75,32 @@ def __getattr__(name):
     return kernel
 
 
-def warm_up():
+def warm_up(numba: bool = False):
     """Load the kernels: the module compiled ahead of time (built the first time on a
     machine, :mod:`trainruns.kernels.aot`), or when that cannot be, the numba kernels
     (compiled the first time on a machine), run on a tiny board so that timings of a
-    real search exclude it."""
+    real search exclude it.
+
+    ``numba``: the numba kernels too, for a long-lived process whose commands may run
+    numba kernels of their own (a title's route model) in forked children: numba sets
+    up its compiler at the first kernel it loads (0.1-0.2 s), once there instead of in
+    every child (the daemon)."""
     global _loaded
-    if _loaded:
-        return
-    if aot.enabled() and (aot.load() is not None or aot.build() is not None):
+    if not _loaded:
+        if not (aot.enabled() and (aot.load() is not None or aot.build() is not None)):
+            _warm_numba()
         _loaded = True
+    if numba:
+        _warm_numba()
+
+
+_numba_loaded = False
+
+
+def _warm_numba():
+    """Load (or compile) the numba kernels, running each on a tiny board."""
+    global _numba_loaded
+    if _numba_loaded:
         return
     import numpy as np
 
@@ -109,4 +125,4 @@ def warm_up():
                      np.array([-1]), i2.copy(), i2.copy(), np.zeros((2, 1), np.uint64), i2.copy(),
                      i2.copy(), np.zeros(1, np.int64), np.zeros(1, np.int64), 10, i2.copy(), 4)
     open_bound(np.array([0]), np.zeros(2, np.int64), np.zeros(1, np.int64))
-    _loaded = True
+    _numba_loaded = True
