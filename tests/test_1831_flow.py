@@ -226,3 +226,57 @@ def test_a_game_step_budget_is_per_token():
     firsts = set(stops[ptr[:-1]].tolist())
     assert not complete
     assert firsts <= roots and len(firsts) >= len(roots) - 1
+
+
+# --- a commuter city walked round within itself: the paths alone, then the priced proof ---
+
+# board_1831 cut to 20 hexes, whose commuter city (several stops, track round them
+# within the city) is beyond the flow model's commuter circuit; bought rights dropped,
+# so that the priced proof follows the flow model
+_ROUND_CITY = [22, 35, 41]
+
+
+def _round_city_board(seed):
+    pos = board_1831(seed, n_hexes=20, own_tokens=8)
+    pos["track_rights"] = []
+    return pos
+
+
+@pytest.mark.parametrize("seed", _ROUND_CITY)
+def test_5_6_7_flow_model_runs_paths_alone_round_a_commuter_city_never_proven_by_itself(seed):
+    from trainruns.compile import compile_board
+    from trainruns.load import load_position
+    from trainruns.titles.g1831 import flow
+
+    pos = _round_city_board(seed)
+    board = load_position(pos)
+    arrays = board.route_model._arrays(compile_board(board))
+    assert not flow._member_track_is_forest(arrays)
+    assert flow.solve(arrays, list(board.trains)) is None  # the listing route, as before
+    chosen, proven, _ = flow.solve(arrays, list(board.trains), paths_alone=True)
+    # 5.6.7: a Station train of 5 or more could run a commuter run the model left out,
+    # so CP-SAT's optimum of the paths alone proves nothing; every train runs a path
+    assert chosen and not proven
+    assert not any(is_commuter for *_, is_commuter, _mask in chosen)
+
+
+@pytest.mark.parametrize("seed", _ROUND_CITY)
+def test_5_6_round_a_commuter_city_the_priced_proof_settles_the_flow_models_run(seed, monkeypatch):
+    # listing (the independent engine) proves the best run; the flow model alone (its
+    # paths alone, then the priced proof with the commuter runs walked) must prove the same
+    listed = solve(_round_city_board(seed))
+    assert listed.optimal
+    monkeypatch.setattr(model_1831, "PATH_LIMIT", 0)
+    proofs = []
+    orig = model_1831.Model1831._priced_proof
+
+    def watched(self, *a, **k):
+        out = orig(self, *a, **k)
+        proofs.append(out is not None and out.complete)
+        return out
+
+    monkeypatch.setattr(model_1831.Model1831, "_priced_proof", watched)
+    flowed = solve(_round_city_board(seed), time_limit=60)
+    assert flowed.optimal and flowed.revenue == listed.revenue
+    assert proofs and proofs[-1]
+    _legal(flowed, None)

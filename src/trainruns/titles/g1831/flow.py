@@ -27,8 +27,11 @@ a path. The rules, each a constraint:
   counted with the others'.
 
 Not modelled (``solve`` returns None and the caller lists paths as before): a Delaware
-group of more than one stop, and a commuter city whose stops could be walked round
-within the city (``_member_track_is_forest``).
+group of more than one stop. A commuter city whose stops could be walked round within
+the city (``_member_track_is_forest``) is beyond the commuter circuit: None too, unless
+the caller asks for ``paths_alone``; the model then runs paths alone, and its run, legal,
+is never called proven when a commuter run could have been run (the caller's priced
+proof, which prices commuter runs its own way, decides).
 
 Time and memory: the model is built in Python, which the solver's time limit does not
 cover, so the build looks at the clock as it goes (:class:`_Clock`) and gives up past
@@ -224,7 +227,8 @@ def _member_track_is_forest(arrays):
     return True
 
 
-def solve(arrays, trains, deadline=None, workers=2, progress=None, memory=None, clock=None, upper=None):
+def solve(arrays, trains, deadline=None, workers=2, progress=None, memory=None, clock=None, upper=None,
+          paths_alone=False):
     """The best run by the model of the module docstring.
 
     Returns None when the board has a rule the model does not cover (see above), else
@@ -236,21 +240,27 @@ def solve(arrays, trains, deadline=None, workers=2, progress=None, memory=None, 
     nothing proven. ``clock``: the :class:`_Clock` to look at (made here if None).
     ``upper``: a revenue no run exceeds (the route model's bound): the objective is held
     to it, so CP-SAT's own bound starts there and a run reaching it is proven best at
-    once. Exact: no run is cut off."""
+    once. Exact: no run is cut off. ``paths_alone``: on a board whose commuter city is
+    walked round within itself, the paths-alone model (module docstring) instead of None."""
     clock = clock or _Clock(deadline)
     try:
-        return _solve(arrays, trains, deadline, workers, progress, memory, clock, upper)
+        return _solve(arrays, trains, deadline, workers, progress, memory, clock, upper, paths_alone)
     except _Late:
         return [], False, None
 
 
-def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=None):
+def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=None, paths_alone=False):
     comp = arrays.compiled
     sg = arrays.stop_group
     for g in np.flatnonzero(arrays.rev_a >= 0):
         if int((sg == g).sum()) != 1:
             return None
-    if not _member_track_is_forest(arrays):
+    # a commuter city walked round within itself (see _member_track_is_forest) is beyond
+    # the commuter circuit: the model then runs paths alone. Its run is a legal run, but
+    # not proven best (a commuter run might beat it): the caller's priced proof, which
+    # prices commuter runs its own way, decides
+    commuting = _member_track_is_forest(arrays)
+    if not commuting and not paths_alone:
         return None
     clock.now()
     nodes = _reachable(arrays)
@@ -278,7 +288,7 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
     # a commuter circuit has about as many literals as a train's path
     literals = len(variants) * (len(trains) + sum(
         len(run["cycle"]) if run.get("any_start") else 1 for run in arrays.facts.commuter
-        for tt in types if tt.type == STATION and tt.size >= 5))
+        for tt in types if commuting and tt.type == STATION and tt.size >= 5))
     if memory is not None and BYTES_PER_CHAIN_LITERAL * literals > memory:
         return [], False, None
     if deadline is not None and deadline - time.perf_counter() <= max(0.01, SECONDS_PER_CHAIN_LITERAL * literals):
@@ -416,6 +426,7 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
     # 5.6.7 commuter runs: a circuit of their own per Station train long enough, run
     # and starting city; the train runs it instead of a path
     commuters = []
+    skipped = False  # a commuter run left out of the model (commuting False)
     for ti, tt in enumerate(types):
         if tt.type != STATION or tt.size < 5:
             continue
@@ -423,6 +434,9 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
             cycle = [arrays.group_id[g] for g in run["cycle"]]
             if not all(((sg == g) & (arrays.st_val >= 0)).any() for g in cycle):
                 continue  # 5.6.7.1/2: a Station in every city of the run
+            if not commuting:
+                skipped = True
+                continue
             for rot in (range(len(cycle)) if run.get("any_start") else [0]):
                 seq = [cycle[(rot + i) % len(cycle)] for i in range(tt.size)]
                 c = _commuter_circuit(model, arrays, seq, len(set(cycle)), node_set, chains, bit_lits,
@@ -464,7 +478,7 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
         solver.parameters.max_time_in_seconds = max(0.01, deadline - time.perf_counter())
     status = run_solver(solver, model, progress, "1831 flow", memory)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        if status == cp_model.INFEASIBLE:
+        if status == cp_model.INFEASIBLE and not skipped:
             return [], True, -1  # no run covers every bought right
         return [], False, None
     chosen = []
@@ -506,7 +520,7 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
             c, key = out[key]
             chs.append(c)
         chosen.append((ti, stops, chs, visit, True, mask))
-    proven = status == cp_model.OPTIMAL
+    proven = status == cp_model.OPTIMAL and not skipped
     return chosen, proven, int(round(solver.objective_value)) if proven else None
 
 

@@ -339,8 +339,10 @@ class Model1831(RouteModel):
                 end = time.perf_counter() + FLOW_SECONDS if deadline is None else deadline
                 left = end - time.perf_counter()
                 prove = n_rights == 0 and left >= PROOF_MIN_SECONDS
+                # (a commuter city the flow model cannot take: its paths alone, when the
+                # priced proof follows and settles the commuter runs)
                 flowed = self._flow_routes(arrays, kinds, end - (1 - FLOW_SHARE) * left if prove else end,
-                                           progress, budget)
+                                           progress, budget, paths_alone=prove)
                 if flowed is not None and not flowed.complete and prove:
                     # unproven: the routes that could still beat its run, by the track
                     # prices, and a search over them proves it best or finds the best
@@ -350,7 +352,7 @@ class Model1831(RouteModel):
                     if end - time.perf_counter() >= PROOF_MIN_SECONDS / 2:
                         # the proof gave up early (a commuter run might beat its floor):
                         # the time left to the flow model again, the better run kept
-                        again = self._flow_routes(arrays, kinds, end, progress, budget)
+                        again = self._flow_routes(arrays, kinds, end, progress, budget, paths_alone=True)
                         if again is not None and (again.complete or int(again.values.max(axis=1, initial=0).sum())
                                                   > int(flowed.values.max(axis=1, initial=0).sum())):
                             flowed = again
@@ -576,11 +578,11 @@ class Model1831(RouteModel):
             parts = [(none, none[:0], none[:0], out_bits[:0].copy(), value(none, none[:0]))]
         return _join(parts) + (complete,)
 
-    def _flow_routes(self, arrays, kinds, deadline, progress, memory=None):
+    def _flow_routes(self, arrays, kinds, deadline, progress, memory=None, paths_alone=False):
         """The best run by the flow model (flow.py) as a route set of its routes alone,
         each valued for its own train's kind (as ``_assign_with_rights`` hands over its
         choice), complete when CP-SAT proved it best; None where the model does not
-        apply (the caller lists paths). Past ``deadline`` or beyond ``memory`` bytes the
+        apply (the caller lists paths; ``paths_alone``: flow.solve's). Past ``deadline`` or beyond ``memory`` bytes the
         set is empty and incomplete: the core reports :meth:`upper_bound`."""
         from . import flow
         from .explain import best_choice
@@ -591,7 +593,8 @@ class Model1831(RouteModel):
         # the track prices' bound first: the flow model is told no run earns more, so
         # CP-SAT proves a run that reaches it best at once (its own bound starts far higher)
         upper = self.priced_bound(arrays.compiled, arrays, deadline)
-        out = flow.solve(arrays, trains, deadline=deadline, progress=progress, memory=memory, upper=upper)
+        out = flow.solve(arrays, trains, deadline=deadline, progress=progress, memory=memory, upper=upper,
+                         paths_alone=paths_alone)
         if out is None:
             return None
         chosen, proven, bound = out
