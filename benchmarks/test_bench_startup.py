@@ -7,7 +7,9 @@ cluster.
     BENCH_ROUNDS=3 BENCH_DAEMON_ROUNDS=10 pytest ...                            # rounds
 
 Every shipped position is solved as a whole process (the installed ``trainruns``
-script, output to /dev/null, warm numba cache): in-process (``TRAINRUNS_DAEMON=0``) and
+script, output to /dev/null, warm cache: the kernels compiled ahead of time,
+:mod:`trainruns.kernels.aot`, or numba's cached kernels where that module cannot be
+built; the summary says which): in-process (``TRAINRUNS_DAEMON=0``) and
 answered by the daemon (a plain ``trainruns solve``: the default), both as medians of
 wall time and of the client process's CPU time (user + system, from the kernel's
 accounting of the finished child: steadier than wall time on a busy machine). Each row
@@ -91,6 +93,10 @@ def _summary():
                "daemon_client_cpu_ms": ms([r[4] for r in ROWS]),
                "daemon_wall_max_ms": round(1000 * max(r[2] for r in ROWS), 1),
                "load_average": round(os.getloadavg()[0], 1)}
+    # which kernels answered in-process: compiled ahead of time (no numba imported) or numba's
+    from trainruns.kernels import aot
+
+    summary["kernels"] = "compiled ahead of time" if aot.load() is not None else f"numba ({aot.failed()})"
     if INTERPRETER:
         summary.update({"interpreter_ms": round(1000 * INTERPRETER[0], 1),
                         "interpreter_cpu_ms": round(1000 * INTERPRETER[1], 1)})

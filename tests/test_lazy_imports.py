@@ -1,6 +1,7 @@
 """What a command loads (issue 20): a plain solve imports neither OR-Tools, matplotlib
-nor networkx (they serve other engines and commands), `--help` and `--version` not even
-numpy, and the daemon's thin client nothing beyond the interpreter's built-in modules
+nor networkx (they serve other engines and commands), nor numba once the kernels are
+compiled ahead of time (trainruns.kernels.aot), nor jsonschema for a valid position
+(trainruns.schema's acceptor), `--help` and `--version` not even numpy, and the daemon's thin client nothing beyond the interpreter's built-in modules
 (tests/test_daemon.py runs it against a daemon). Checked in a fresh interpreter, on
 sys.modules after the command ran."""
 
@@ -11,6 +12,9 @@ import subprocess
 import sys
 
 import pytest
+
+from trainruns.kernels import aot
+from trainruns.schema import _acceptor
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 KO = os.path.join(ROOT, "fixtures", "real", "1889-3-6-KO-160.json")
@@ -43,8 +47,15 @@ def test_a_plain_solve_loads_no_other_engine(path):
     got = _probe(["solve", "--json", "--quiet", path])
     assert got["code"] == 0
     assert json.loads(got["out"])["optimal"] is True
-    assert "numba" in got["roots"]  # (the probe sees real imports: the search ran)
+    assert "numpy" in got["roots"]  # (the probe sees real imports: the search ran)
     assert [m for m in HEAVY if m in got["roots"]] == []
+    if _acceptor("custom") is not None:
+        # a valid position passes the compiled acceptor (trainruns.schema): no jsonschema
+        assert "jsonschema" not in got["roots"]
+    if path != T1831 and aot.load() is not None:
+        # the kernels compiled ahead of time answer: numba is not even imported (the
+        # 1831 route model runs numba kernels of its own)
+        assert "numba" not in got["roots"]
 
 
 @pytest.mark.parametrize("argv", [["--help"], ["--version"], ["solve", "--help"]])

@@ -37,7 +37,8 @@ def assign_trains(routes: RouteSet, deadline=None, progress=None, budget=1 << 16
     ``lower``: a revenue already reached elsewhere; only runs earning more are looked
     for. When none is found the run returned has no routes and earns ``lower`` (its
     ``picks`` are empty): with ``optimal`` set, nothing beats ``lower``."""
-    from .kernels.assign import block_masks, branch_and_bound, open_bound
+    from .kernels import branch_and_bound, open_bound  # (compiled ahead of time when built)
+    from .kernels.blocks import block_masks
 
     board = routes.compiled.board
     # bigger trains first: their routes are worth most, so the bound bites early

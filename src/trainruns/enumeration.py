@@ -155,7 +155,7 @@ def estimated_routes(compiled, roots, max_visits, max_nontowns, above=None) -> f
     """The routes the listing would write from ``roots``, estimated by random walks
     (:mod:`trainruns.kernels.estimate`, ``ESTIMATE_WALKS`` per root, seeded by the root:
     a board always gets the same estimate); the sum stops growing once above ``above``."""
-    from .kernels.estimate import estimate_routes
+    from .kernels import estimate_routes  # (compiled ahead of time when built)
 
     total = 0.0
     for root in roots:
@@ -216,7 +216,7 @@ def _enumerate_root(compiled, roots, max_visits, max_nontowns, limit, stop, max_
     A big budget is allocated at once (pages are only taken as routes are written, so
     an unused tail costs nothing) to list the routes in one pass: growing a small buffer
     means listing everything again."""
-    from .kernels.routes import enumerate_routes
+    from .kernels import enumerate_routes  # (compiled ahead of time when built)
 
     if max_visits < 2:
         return (np.zeros(1, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64),
@@ -287,7 +287,7 @@ VALUE_CHUNK = 250_000
 
 
 def _value(compiled, ptr, stops, kinds):
-    from .kernels.values import route_values
+    from .kernels import route_values  # (compiled ahead of time when built)
 
     kind_arr = np.array([[min(t.visits, UNLIMITED), min(t.counts, UNLIMITED), min(t.nontowns, UNLIMITED)]
                          for t in kinds], dtype=np.int64).reshape(-1, 3)

@@ -22,8 +22,9 @@ HEADER_SECONDS = 5.0
 
 def warm():
     """Load what commands need, once: every module of trainruns but the web page and
-    the drawing (matplotlib), the numba kernels (and the parts of numba a kernel's
-    first call loads), the JSON schema validators and every title's data."""
+    the drawing (matplotlib), the kernels (compiled ahead of time, and numba's with the
+    parts of numba a kernel's first call loads), the JSON schema validators and
+    acceptors and every title's data."""
     import importlib
     import pkgutil
 
@@ -31,7 +32,7 @@ def warm():
 
     from .. import cli
     from ..kernels import warm_up
-    from ..schema import SCHEMAS, _validator
+    from ..schema import SCHEMAS, _acceptor, _validator
 
     for info in pkgutil.walk_packages(trainruns.__path__, "trainruns."):
         if any(part in info.name for part in (".serve", ".draw", ".daemon", "__main__")):
@@ -41,12 +42,13 @@ def warm():
         except ImportError:
             pass  # an optional part missing here: the command that needs it says so
     cli.build_parser()
-    warm_up()
+    warm_up(numba=True)  # (the numba kernels too: a title's own, 1831's, run in the children)
     # what a kernel's first call with real arrays loads (boxing its results)
     importlib.import_module("numba.core.boxing")
     importlib.import_module("numba.core.runtime.context")
     for kind in SCHEMAS:
         _validator(kind)
+        _acceptor(kind)
 
 
 class Server:

@@ -1,9 +1,18 @@
 """numba kernels. Each works on the flat arrays of :mod:`trainruns.compile` only and is
 compiled once per machine (``cache=True``); :mod:`trainruns.enumeration` and
-:mod:`trainruns.assignment` are their Python API."""
+:mod:`trainruns.assignment` are their Python API.
 
+The kernels a plain solve runs are taken from here (``from trainruns.kernels import
+branch_and_bound``): compiled ahead of time when this code's module is built
+(:mod:`trainruns.kernels.aot`: numba is then not even imported), else the numba
+kernels of the modules beside this one. Either gives the same answers."""
+
+from . import aot
 
 _loaded = False
+
+# kernel name -> the module beside this one that defines it
+_HOME = {name: module for module, name, _ in aot.EXPORTS}
 
 
 _warming = None  # the thread loading the kernels behind a deadline (see ready_by)
@@ -49,11 +58,49 @@ def loaded() -> bool:
     return _loaded
 
 
-def warm_up():
-    """Load (or compile, the first time on a machine) every kernel on a tiny board, so
-    that timings of a real search exclude it."""
+def _jit(name):
+    """The numba kernel ``name``."""
+    import importlib
+
+    return getattr(importlib.import_module(f"{__name__}.{_HOME[name]}"), name)
+
+
+def __getattr__(name):
+    # a kernel of aot.EXPORTS, chosen at its first use in this process (then kept here)
+    if name not in _HOME:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module = aot.load()
+    kernel = aot.checked(name, getattr(module, name), lambda: _jit(name)) if module is not None else _jit(name)
+    globals()[name] = kernel
+    return kernel
+
+
+def warm_up(numba: bool = False):
+    """Load the kernels: the module compiled ahead of time (built the first time on a
+    machine, :mod:`trainruns.kernels.aot`), or when that cannot be, the numba kernels
+    (compiled the first time on a machine), run on a tiny board so that timings of a
+    real search exclude it.
+
+    ``numba``: the numba kernels too, for a long-lived process whose commands may run
+    numba kernels of their own (a title's route model) in forked children: numba sets
+    up its compiler at the first kernel it loads (0.1-0.2 s), once there instead of in
+    every child (the daemon)."""
     global _loaded
-    if _loaded:
+    if not _loaded:
+        if not (aot.enabled() and (aot.load() is not None or aot.build() is not None)):
+            _warm_numba()
+        _loaded = True
+    if numba:
+        _warm_numba()
+
+
+_numba_loaded = False
+
+
+def _warm_numba():
+    """Load (or compile) the numba kernels, running each on a tiny board."""
+    global _numba_loaded
+    if _numba_loaded:
         return
     import numpy as np
 
@@ -78,4 +125,4 @@ def warm_up():
                      np.array([-1]), i2.copy(), i2.copy(), np.zeros((2, 1), np.uint64), i2.copy(),
                      i2.copy(), np.zeros(1, np.int64), np.zeros(1, np.int64), 10, i2.copy(), 4)
     open_bound(np.array([0]), np.zeros(2, np.int64), np.zeros(1, np.int64))
-    _loaded = True
+    _numba_loaded = True

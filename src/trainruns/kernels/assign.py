@@ -24,24 +24,13 @@ import numba as nb
 import numpy as np
 
 from .bits import set_or
+from .blocks import block_masks  # noqa: F401 (its callers' name for it, here beside the search)
 
 # de Bruijn multiplication: the index of the lowest set bit of a uint64 in O(1)
 _DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
 _CTZ = np.zeros(64, dtype=np.int64)
 for _i in range(64):
     _CTZ[((1 << _i) * 0x03F79D71B4CB0A89 & 0xFFFFFFFFFFFFFFFF) >> 58] = _i
-
-
-def block_masks(cand_route, route_bits):
-    """Room for the candidates transposed into blocks of 64: bit i of ``masks[b, t]``
-    says candidate ``64 b + i`` uses track bit ``t``. "Which of these 64 candidates
-    clash with the used track" is then one OR per used bit instead of 64 mask
-    comparisons. Blocks are filled on first use (``built``): the low-value tail of a
-    long list is usually never reached, and filling it would cost more than the search.
-    np.zeros leaves untouched pages unallocated."""
-    n = cand_route.shape[0]
-    words = route_bits.shape[1]
-    return np.zeros(((n + 63) // 64, words * 64), dtype=np.uint64), np.zeros((n + 63) // 64, dtype=np.bool_)
 
 
 @nb.njit(cache=True)

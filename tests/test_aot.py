@@ -1,0 +1,177 @@
+"""The kernels compiled ahead of time (trainruns.kernels.aot, issue 20: a whole
+in-process solve without importing numba) against the numba kernels they are compiled
+from: the same answers, bit for bit, on every shipped position; the same argument
+types as the callers pass (no call falls back); the GIL released as ``nogil`` does
+(a listing on a thread is stopped from another thread); a module of other code never
+loaded; a build that cannot be done recorded once, the numba kernels answering."""
+
+import os
+import shutil
+import threading
+import warnings
+
+import numpy as np
+import pytest
+
+from trainruns import kernels, load_position
+from trainruns.compile import compile_board
+from trainruns.errors import InputError, InputWarning
+from trainruns.kernels import aot
+from trainruns.search import solve
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+NAMES = [name for _, name, _ in aot.EXPORTS]
+
+
+def _positions():
+    out = []
+    for folder, _, files in sorted(os.walk(os.path.join(ROOT, "fixtures"))):
+        if "games" in folder.split(os.sep):
+            continue  # game logs, not positions
+        out += [os.path.join(folder, f) for f in sorted(files) if f.endswith(".json")]
+    return out
+
+
+POSITIONS = _positions()
+MODULE = aot.load() or aot.build()  # (a fresh clone: built here, at collection, once)
+needs_module = pytest.mark.skipif(MODULE is None, reason=f"no compiled module here: {aot.failed()}")
+
+
+def _board(path):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", InputWarning)
+        try:
+            return load_position(path)
+        except InputError:
+            return None  # a fixture of bad input (tests/test_bad_input*.py)
+
+
+def _answer(board):
+    got = solve(board).to_json()
+    got.pop("seconds", None)
+    return got
+
+
+@needs_module
+@pytest.mark.parametrize("path", POSITIONS, ids=[os.path.relpath(p, ROOT) for p in POSITIONS])
+def test_compiled_and_numba_kernels_answer_the_same(monkeypatch, path):
+    board = _board(path)
+    if board is None:
+        pytest.skip("bad input")
+    fell_back = []
+
+    def entry(name):
+        def fallback():
+            fell_back.append(name)
+            return kernels._jit(name)
+
+        return aot.checked(name, getattr(MODULE, name), fallback)
+
+    for name in NAMES:
+        monkeypatch.setattr(kernels, name, entry(name), raising=False)
+    compiled = _answer(board)
+    assert fell_back == []  # every call had the types the module was compiled for
+    for name in NAMES:
+        monkeypatch.setattr(kernels, name, kernels._jit(name))
+    assert _answer(board) == compiled  # revenue, routes, bound, candidates, search nodes
+
+
+@needs_module
+def test_the_estimate_is_the_same_bit_for_bit():
+    # the random walks of kernels.estimate: numba's own generator, seeded, in both
+    from trainruns.generate import hard_board
+
+    c = compile_board(load_position(hard_board(1, n_hexes=40)))
+    seen = []
+    for root in np.flatnonzero(c.stop_own):
+        args = (int(root), c.adj_ptr, c.chain_to, c.chain_bits, c.stop_passable, c.stop_own, c.stop_town,
+                8, 8, 200, int(root))
+        a, b = MODULE.estimate_routes(*args), kernels._jit("estimate_routes")(*args)
+        assert np.float64(a).tobytes() == np.float64(b).tobytes()
+        seen.append(a)
+    assert len([a for a in seen if a > 1000 and a != int(a)]) >= 2  # (walks that went somewhere)
+
+
+@needs_module
+def test_arguments_of_other_types_go_to_the_numba_kernel():
+    # the module's entries would read any int64-sized data as int64: open_bound is the
+    # largest bound of the open nodes down to depth d
+    depth, best = np.array([2]), np.array([5])
+    strided = np.array([9, -1, 3, -1, 7, -1])[::2]  # [9, 3, 7], not contiguous
+    calls = []
+
+    def fallback():
+        calls.append(1)
+        return kernels._jit("open_bound")
+
+    bound = aot.checked("open_bound", MODULE.open_bound, fallback)
+    assert bound(depth, strided, best) == 9 and calls == [1]
+    assert bound(depth, strided.astype(np.float64).astype(np.int64), best) == 9 and calls == [1]
+    assert bound(depth, np.array([1.0, 30.0, 2.0]), best) == 30 and calls == [1, 1]
+    readonly = np.array([4, 3, 8])
+    readonly.flags.writeable = False
+    assert bound(depth, readonly, best) == 8 and calls == [1, 1, 1]
+
+
+@needs_module
+def test_a_listing_on_a_thread_is_stopped_from_another():
+    # enumeration._in_threads relies on it: the kernel runs without the GIL, the caller
+    # sets stop[0] (a deadline, Ctrl-C). 842,656,757 routes of at most 12 stops here:
+    # listed whole, 26 s; holding the GIL, the kernel would list them all before the
+    # caller could set the flag
+    from trainruns.generate import hard_board
+
+    c = compile_board(load_position(hard_board(0, n_hexes=90, trains=("12",))))
+    roots = np.flatnonzero(c.stop_own).astype(np.int64)
+    z = lambda n: np.zeros(n, np.int64)  # noqa: E731
+    stop, started, out = z(1), threading.Event(), []
+
+    def listing():
+        started.set()
+        out.append(kernels.enumerate_routes(roots, c.adj_ptr, c.chain_to, c.chain_bits, c.stop_passable,
+                                            c.stop_own, c.stop_town, 12, c.n_stops, z(2), z(1), z(1), z(1),
+                                            np.zeros((1, c.words), np.uint64), 10 ** 12, stop))
+
+    assert kernels.enumerate_routes.__doc__.endswith("(trainruns.kernels.aot)")
+    t = threading.Thread(target=listing, daemon=True)
+    t.start()
+    started.wait()
+    stop[0] = 1
+    t.join()
+    assert 0 < out[0] < 842_656_757
+
+
+def test_the_key_follows_the_kernels_and_the_compiler(tmp_path, monkeypatch):
+    # a module built from other code is never loaded: its name carries what it was built from
+    before = aot.key()
+    copy = tmp_path / "kernels"
+    shutil.copytree(aot.HERE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(aot, "HERE", str(copy))
+    assert aot.key() == before
+    routes = copy / "routes.py"
+    routes.write_text(routes.read_text() + "\n# changed\n")
+    changed = aot.key()
+    assert changed != before
+    monkeypatch.setattr(aot, "_stamp", lambda package: f"{package} 9.9".encode())
+    assert aot.key() not in (before, changed)
+
+
+def test_a_build_that_fails_is_recorded_and_the_numba_kernels_answer(tmp_path, monkeypatch):
+    # no C compiler here (CC=false): the build fails once, is not tried again for this
+    # code, and nothing loads
+    monkeypatch.setattr(aot, "folder", lambda: str(tmp_path))
+    monkeypatch.setattr(aot, "_module", False)
+    monkeypatch.setenv("CC", "false")
+    assert aot.build() is None
+    why = aot.failed()
+    assert why is not None and why.startswith("exit ")
+    assert aot.load() is None
+    monkeypatch.setattr("subprocess.run", lambda *a, **k: pytest.fail("built again"))
+    assert aot.build() is None
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".so")] == []
+
+
+def test_off_keeps_to_numba(monkeypatch):
+    monkeypatch.setenv("TRAINRUNS_AOT", "0")
+    monkeypatch.setattr(aot, "_module", False)
+    assert aot.load() is None and aot.build() is None
