@@ -22,7 +22,7 @@ from .compile import CompiledBoard, compile_board
 from .enumeration import enumerate_all
 from .greedy import greedy_run
 from .limits import Limits
-from .kernels import loaded as kernels_loaded, ready_by as kernels_ready_by, warm_up
+from .kernels import ready_at_once as kernels_ready_at_once, ready_by as kernels_ready_by, warm_up
 from .progress import Progress
 from .proof import tighten
 from .result import Run
@@ -34,7 +34,8 @@ ENGINES = ("auto", "search", "cpsat", "flow")
 # route set had to be cut without a time limit: the result cannot be proven anyway.
 INCOMPLETE_SECONDS = 5.0
 # Seconds a new process takes to load the numba kernels (0.45 s measured, more on a
-# busy machine): with less time left than this, the quick run is the answer.
+# busy machine): with less time left than this, the quick run is the answer, unless the
+# kernels compiled ahead of time are built (kernels.aot: they load in a millisecond).
 WARM_UP_SECONDS = 0.5
 # ``auto``: branch-and-bound nodes before the CP-SAT engine is asked to finish the proof.
 AUTO_NODES = 3_000_000
@@ -99,7 +100,7 @@ def solve(source, time_limit: float | None = None, progress: Progress | None = N
         # (without a deadline or anyone watching, the quick run is needed only if the
         # search ends unproven: _search makes it then, and a proven answer is the same)
         quick = _quick(compiled, limits, progress)
-    short = limits.left() is not None and limits.left() < WARM_UP_SECONDS and not kernels_loaded()
+    short = limits.left() is not None and limits.left() < WARM_UP_SECONDS and not kernels_ready_at_once()
     if quick is not None and (limits.expired() or short):
         # loading the kernels alone would take the time left: the quick run is the answer
         return _final(quick, quick, compiled, 0.0)

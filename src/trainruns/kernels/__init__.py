@@ -58,6 +58,12 @@ def loaded() -> bool:
     return _loaded
 
 
+def ready_at_once() -> bool:
+    """Whether the kernels are ready or load in a moment: loaded already, or compiled
+    ahead of time and built (a millisecond, against numba's 0.1-0.5 s)."""
+    return _loaded or (aot.enabled() and aot.load() is not None)
+
+
 def _jit(name):
     """The numba kernel ``name``."""
     import importlib
