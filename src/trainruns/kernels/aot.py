@@ -77,9 +77,25 @@ def _stamp(package: str) -> bytes:
     return "\0".join(parts).encode()
 
 
+def _processor() -> bytes:
+    """Which processor this is (the module is built for its instructions): its model
+    and flags from ``/proc/cpuinfo`` where there is one, else what ``platform`` says."""
+    try:
+        with open("/proc/cpuinfo", "rb") as fh:
+            text = fh.read(1 << 16)
+        first = text.split(b"\n\n", 1)[0]
+        return b"\n".join(line for line in first.splitlines()
+                          if line.split(b":", 1)[0].strip() in (b"vendor_id", b"model name", b"flags", b"Features"))
+    except OSError:
+        import platform
+
+        return f"{platform.machine()}\0{platform.processor()}".encode()
+
+
 def key() -> str:
     """What the module is built from: every kernel source in this folder (this file
-    and the build's included), the interpreter, numpy, numba and llvmlite."""
+    and the build's included), the interpreter, numpy, numba and llvmlite, and the
+    processor (the module uses its instructions)."""
     import hashlib
     from importlib.machinery import EXTENSION_SUFFIXES
 
@@ -89,6 +105,7 @@ def key() -> str:
             with open(os.path.join(HERE, name), "rb") as fh:
                 h.update(name.encode() + b"\0" + fh.read() + b"\0")
     h.update(f"{sys.version}\0{EXTENSION_SUFFIXES[0]}\0{np.__version__}\0".encode())
+    h.update(_processor() + b"\0")
     for package in COMPILERS:
         h.update(_stamp(package) + b"\0")
     return h.hexdigest()[:20]
