@@ -582,8 +582,9 @@ class Model1831(RouteModel):
         """The best run by the flow model (flow.py) as a route set of its routes alone,
         each valued for its own train's kind (as ``_assign_with_rights`` hands over its
         choice), complete when CP-SAT proved it best; None where the model does not
-        apply (the caller lists paths; ``paths_alone``: flow.solve's). Past ``deadline`` or beyond ``memory`` bytes the
-        set is empty and incomplete: the core reports :meth:`upper_bound`."""
+        apply (the caller lists paths; ``paths_alone``: flow.solve's). Past ``deadline``
+        or beyond ``memory`` bytes the set is empty and incomplete: the core reports
+        :meth:`upper_bound`."""
         from . import flow
         from .explain import best_choice
 
@@ -677,9 +678,10 @@ class Model1831(RouteModel):
             gains.append(g)
             caps.append(pricing._gains[name][1])
         chain_price = pricing.chain_prices(bound.price)
+        # kernels.token_paths' priced cut, but for the floors (each target's own)
         priced = (chain_price, np.array(gains, np.int64).reshape(len(names), -1),
                   np.array(reaches, np.int64).reshape(len(names), compiled.n_stops, 1 << n_bits),
-                  np.array(caps, np.int64), bit)
+                  np.array(caps, np.int64), None, bit)
         top = int(bound.value)
         # the lowest target at which no unwalked commuter run can be in a better run (its
         # kind's priced best at or below the floor): the descent stops there at the latest
@@ -721,7 +723,7 @@ class Model1831(RouteModel):
 
         names = [t.name for t in types]
         chain_price = priced[0]
-        prices = priced[:4] + (np.array([floor[name] for name in names], np.int64), priced[4])
+        prices = priced[:4] + (np.array([floor[name] for name in names], np.int64),) + priced[5:]
         listed = self._paths(arrays, value, deadline, progress, give_up=True, budget=budget, prices=prices)
         if listed is None or not listed[5]:
             return None  # (or not every path walked: a game's step budget)
@@ -738,10 +740,15 @@ class Model1831(RouteModel):
         flat = values.max(axis=2)
         kind_index = {name: k for k, name in enumerate(names)}
 
-        def of_kind(name):
+        def above(name):
+            """(the routes a train of kind ``name`` may run in a better run, their worths)"""
             k = kind_index[name]
             worth = flat[:, k] * SCALE - price
-            r = np.flatnonzero((flat[:, k] >= 0) & (worth > floor[name]))
+            return np.flatnonzero((flat[:, k] >= 0) & (worth > floor[name])), worth
+
+        def of_kind(name):
+            k = kind_index[name]
+            r, worth = above(name)
             sl = bound.best[name] - worth[r]
             # the train idle: route -1, value 0, its whole best as slack
             r = np.append(r, -1)
@@ -756,9 +763,9 @@ class Model1831(RouteModel):
         # 73,101 of them, for last: 4.1 s at 48hex-s1's first target, 0.03 s this way)
         pops = kernels.popcounts(np.ascontiguousarray(bits))
         track = {}
-        for name, k in kind_index.items():
-            mine = (flat[:, k] >= 0) & (flat[:, k] * SCALE - price > floor[name])
-            track[name] = float(pops[mine].mean()) if mine.any() else 0.0
+        for name in names:
+            r, _ = above(name)
+            track[name] = float(pops[r].mean()) if len(r) else 0.0
         trains = sorted(trains, key=lambda t: (-track[t.name], t.name))
         start, end, twin, _, (cs, cr, cv) = _candidates(trains, of_kind, 3)
         choice = np.full(len(trains), -1, np.int64)
