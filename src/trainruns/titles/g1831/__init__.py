@@ -22,8 +22,8 @@ from ...errors import InputError
 from ..base import Title
 from ..typed_map import freeze, thaw
 from . import declared_run, kernels, moves
-from .mapformat import (MapFacts1831, mark_blocks, place_tokens, read_map, read_rights, settle_right,
-                        settle_token)
+from .mapformat import (MapFacts1831, mark_blocks, place_tokens, read_home_sites, read_map, read_rights,
+                        settle_right, settle_token)
 from .model import Model1831
 from .options import Options1831, read_options
 from .trains import parse_trains, phase_number
@@ -35,8 +35,9 @@ class Position1831:
     makes Boards of): its map (layout, axes as ``(("x", word), ("y", word))``, phases,
     frozen hexes, the 1831 map facts), the phase, the running corporation, the trains
     that run (3.3, 5.3.5), the tokens ``(hex, stop, slot, corporation, type)`` on their
-    sites (5.2.7), the track rights ``(hex, stop, slot)`` (5.5) and the readings the
-    position chooses (``rules``)."""
+    sites (5.2.7), the track rights ``(hex, stop, slot)`` (5.5), the readings the
+    position chooses (``rules``) and the sites kept for home tokens ``(hex, stop, type,
+    corporation)`` (5.2.5)."""
 
     layout: str
     axes: tuple
@@ -49,6 +50,7 @@ class Position1831:
     tokens: tuple
     rights: tuple
     options: Options1831
+    home_sites: tuple = ()
 
 
 class Title1831(Title):
@@ -68,7 +70,8 @@ class Title1831(Title):
     def read_position(self, data: dict, where: str) -> Position1831:
         """Every check of an 1831 position, in the order its messages come: the map
         (docs/rules-1831.md), phase, trains (3.3, 5.3.5), tokens on typed sites
-        (5.2.7), track rights (5.5), the readings it chooses (``rules``)."""
+        (5.2.7), track rights (5.5), the readings it chooses (``rules``), the sites kept
+        for home tokens (5.2.5)."""
         if "map" not in data:
             raise InputError("an 1831 position needs its own 'map' (the printed map is not shipped; "
                              "see docs/rules-1831.md)", where)
@@ -78,9 +81,10 @@ class Title1831(Title):
         trains = parse_trains(data, phase, where)
         tokens = place_tokens(board, facts, phase, data, where)
         rights = read_rights(board, facts, data, where)
+        options = read_options(data, where)
+        home_sites = read_home_sites(board, facts, data, where)
         return Position1831(board.layout, tuple(board.axes.items()), tuple(board.phases), hexes, map_facts,
-                            board.phase, board.corporation, tuple(trains), tokens, rights,
-                            read_options(data, where))
+                            board.phase, board.corporation, tuple(trains), tokens, rights, options, home_sites)
 
     def build(self, position: Position1831) -> Board:
         """The Board of a checked 1831 position (pure: a fresh Board and route model
@@ -93,6 +97,7 @@ class Title1831(Title):
             settle_token(board, facts, token)
         for right in position.rights:
             settle_right(facts, right)
+        facts.kept = position.home_sites
         mark_blocks(board, facts)
         board.route_model = Model1831(board, facts, phase_number(position.phase, "position"), position.options)
         kernels.warm_up()
@@ -108,7 +113,7 @@ class Title1831(Title):
 
     def token_places(self, data, board, reached):
         facts = board.route_model.facts
-        return moves.token_places(data, board, reached, facts.sites, facts.group)
+        return moves.token_places(data, board, reached, facts.sites, facts.group, facts.kept)
 
     def train_purchases(self, data):
         return moves.train_purchases(data)

@@ -111,6 +111,9 @@ class OperatingRules:
                "receivership": bool(c.extra["receivership"])}
         if c.extra.get("rights"):
             pos["track_rights"] = [{"hex": h, "stop": 0, "slot": j} for h, j in c.extra["rights"]]
+        kept = self.kept_sites(c)
+        if kept:
+            pos["home_sites"] = kept  # 5.2.5: what whatif's token moves must leave free
         if self.config.raw.get("mixed_counts"):
             pos["rules"] = {"mixed_counts": self.config.raw["mixed_counts"]}
         return pos
@@ -297,8 +300,26 @@ class OperatingRules:
         home token's type, not which of its sites bears the logo: any free site of that
         type is kept (docs/gaps.md)."""
         return sum(1 for o in self.state.corporations
-                   if o is not c and not o.closed and o.home == hex_id and o.extra["home_type"] == kind
-                   and not o.extra["sites"] and not o.extra["home_done"])
+                   if o is not c and o.home == hex_id and o.extra["home_type"] == kind and self.keeps_home(o))
+
+    def kept_sites(self, c) -> list[dict]:
+        """The position's ``home_sites`` (5.2.5, :meth:`reserved`) for company ``c``: the
+        sites kept in each city for the other companies' home tokens, as many as it has
+        free sites of their type at most (a kept site beyond them keeps nothing more)."""
+        laid, taken, out = self.laid(), self.taken_sites(), []
+        for o in self.state.corporations:
+            if o is c or not self.keeps_home(o):
+                continue
+            kind = o.extra["home_type"]
+            free = sum(1 for i, t in enumerate(self.map.sites(o.home, laid)) if t == kind and (o.home, i) not in taken)
+            if sum(1 for x in out if x["hex"] == o.home and x["type"] == kind) < free:
+                out.append({"hex": o.home, "stop": 0, "type": kind, "corporation": o.id})
+        return out
+
+    @staticmethod
+    def keeps_home(o) -> bool:
+        """5.2.5: whether company ``o`` keeps a site for its home token (see :meth:`reserved`)."""
+        return not o.closed and not o.extra["sites"] and not o.extra["home_done"]
 
     def free_sites(self, c, hex_id: str, kind: str, types, taken) -> list[int]:
         """The free sites of ``kind`` in ``hex_id`` (``types``: its sites on the tile now)

@@ -13,7 +13,8 @@ own ``map``. The extensions (documented in docs/rules-1831.md):
 - a hex ``"part_of": "F20"`` is a red extension of that city (5.2.3.10);
 - a hex ``"double_track": [[0, 3]]`` doubles those of its paths (5.6.2.4, tiles #301/#401);
 - a hex ``"revisit_after": ["G21", "H22"]`` is the Delaware large city (5.6.2.1);
-- the map's ``"commuter_runs"`` (5.6.7), the position's ``"track_rights"`` (5.5).
+- the map's ``"commuter_runs"`` (5.6.7), the position's ``"track_rights"`` (5.5) and
+  ``"home_sites"`` (5.2.5).
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ class Map1831:
     revisit: dict = field(default_factory=dict)    # group -> (group, group) run to between visits
     commuter: list = field(default_factory=list)   # [{"name", "cycle": [group], "any_start"}]
     rights: list = field(default_factory=list)     # [(hex, stop, slot)]
+    kept: tuple = ()                               # home sites (5.2.5): ((hex, stop, type, corporation), ...)
     double_sides: set = field(default_factory=set) # {(hex, side)} where a double track ends
 
 
@@ -358,6 +360,38 @@ def read_rights(board: Board, facts: Map1831, data, where) -> tuple:
                              "per city, so this is not supported", w)
         settle_right(facts, (hex_id, k, j))
     return tuple(facts.rights)
+
+
+def read_home_sites(board: Board, facts: Map1831, data, where) -> tuple:
+    """5.2.5: "the 'home token' is not special in any way except that its location is
+    reserved for exclusive use by the company": ``"home_sites": [{"hex", "stop", "type",
+    "corporation"}]``, a free site of that type in that city kept for a corporation whose
+    home token is not placed (no token of its on the map; the game writes them, see
+    docs/gaps.md for which site). No token: it neither fills a city (5.2.4.1) nor
+    earns; only the token moves of ``trainruns whatif`` read them. Checked after the
+    tokens: the kept sites of a type in a city are at most its free ones. Returns them as
+    ``(hex, stop, type, corporation)``."""
+    raw = data.get("home_sites", [])
+    if not isinstance(raw, list):
+        raise InputError("field 'home_sites' must be a list", where)
+    placed = {s.holder for ss in facts.sites.values() for s in ss if s.holder is not None}
+    out = []
+    for i, t in enumerate(raw):
+        w = f"{where}: home_sites[{i}]"
+        if not isinstance(t, dict) or not isinstance(t.get("corporation"), str) or t.get("type") is None:
+            raise InputError("expected an object with 'hex', 'stop', 'type' and 'corporation'", w)
+        hex_id, k, _ = _find_site(board, facts, {"hex": t.get("hex"), "stop": t.get("stop", 0), "type": t["type"]},
+                                  w, want_free=True)
+        corp = t["corporation"]
+        if corp in placed:
+            raise InputError(f"{corp} has a token on the map: its home token is placed, no site is kept "
+                             "for it (5.2.5)", w)
+        entry = (hex_id, k, t["type"], corp)
+        out.append(entry)
+        free = sum(1 for s in facts.sites[(hex_id, k)] if s.type == t["type"] and s.holder is None and not s.black)
+        if sum(1 for e in out if e[:3] == entry[:3]) > free:
+            raise InputError(f"more {t['type']} sites of {hex_id}.{k} kept for home tokens than are free ({free})", w)
+    return tuple(out)
 
 
 def settle_right(facts: Map1831, right):

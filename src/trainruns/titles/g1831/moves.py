@@ -13,12 +13,14 @@ from .trains import TYPES, is_retired, parse_train_name, phase_number, phase_tab
 SITE_WORDS = {"station": "Station", "yard": "Rail Yard"}
 
 
-def token_places(data, board, reached, sites, group):
+def token_places(data, board, reached, sites, group, kept=()):
     """Every token the company may place on a city it reaches (rules/1831.md 5.2.7.2: a
     token goes on a free site of its own type, never on a black one; 5.2.7.6: one token
     per corporation per city before the first 3-train, then at most one Station and one
-    Rail Yard): one move per reached city and free site type, ``(move, variant)``.
-    ``sites`` and ``group``: the map's typed sites and city groups (mapformat.Map1831)."""
+    Rail Yard; 5.2.5: not on a site kept for another corporation's home token, so a type
+    only while more of its sites are free than are kept): one move per reached city and
+    free site type, ``(move, variant)``. ``sites``, ``group`` and ``kept``: the map's
+    typed sites, city groups and kept home sites (mapformat.Map1831)."""
     corp = board.corporation
     phase = phase_number(board.phase, "position: phase")
     held = {}  # city group -> the types this company holds there
@@ -38,6 +40,9 @@ def token_places(data, board, reached, sites, group):
         for kind in sorted({s.type for s in sites[ref] if s.holder is None and not s.black}):
             if kind in mine:
                 continue  # 5.2.7.6: at most one of each type in a city
+            free = sum(1 for s in sites[ref] if s.type == kind and s.holder is None and not s.black)
+            if free <= sum(1 for h, k, t, c in kept if (h, k) == ref and t == kind and c != corp):
+                continue  # 5.2.5: every free one is kept for another company's home token
             move = {"hex": ref[0], "stop": ref[1], "type": kind}
             name = stop.name or board.hexes[ref[0]].name
             if name:
