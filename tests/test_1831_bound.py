@@ -263,3 +263,28 @@ def test_5_6_2_the_priced_cut_lists_every_path_above_a_floor_and_no_other(seed):
     assert with_bits == kept
     without, kept_again, none = _priced_listing(pos, 0)
     assert none == 0 and without == kept_again == kept
+
+
+# --- runs with a commuter run (bound.commuting_bound) ------------------------------------
+
+def test_5_6_7_the_commuting_bound_holds_where_the_best_run_has_a_commuter_run():
+    # the track prices' bound with one train held to commuter runs bounds every run in
+    # which it runs one: checked on the boards whose best run (listing, proven; the
+    # brute force agrees, test_1831_flow.py) has a commuter run (a city run to twice)
+    checked = 0
+    for seed in range(120):
+        pos = random_commuter_position(seed)
+        pos["track_rights"] = []
+        if brute_force(pos) is None:
+            continue
+        run = solve(pos)
+        names = [t if isinstance(t, str) else t["name"] for t in pos["trains"]]
+        for r in run.routes:
+            cities = [h for h, _ in r.stops]
+            if len(set(cities)) < len(cities) and names.count(r.train) == 1:
+                board = load_position(pos)
+                arrays = board.route_model._arrays(compile_board(board))
+                _b, pricing = bound.priced(arrays)
+                assert bound.commuting_bound(pricing, r.train.upper(), 0) >= run.revenue, seed
+                checked += 1
+    assert checked >= 2

@@ -209,9 +209,11 @@ class Pricing1831(ChainBits):
     def _best_commuter(self, size, dist, nxt):
         """The most a commuter run of up to ``size`` visits makes at the walks' prices
         ``dist``: its Station values less the cheapest walk of each leg (module
-        docstring), and the nodes of those walks end to end."""
+        docstring), and the nodes of those walks end to end; ``-INF`` and no nodes when
+        there is none. (Below 0 too: a floor a better run's train must pass may be
+        negative, and the priced proof compares this to it.)"""
         st = self.st_val * SCALE
-        best, best_run = 0, []
+        best, best_run = -INF, []
         for seq in self._commuter:
             length = len(seq)
             prev = seq[0]
@@ -225,7 +227,7 @@ class Pricing1831(ChainBits):
                 back.append((prev, arg))
                 prev = here
                 j = int(np.argmax(score))
-                if score[j] > best:
+                if score[j] > best and score[j] > -INF // 2:  # (a leg with no walk: no run)
                     best = int(score[j])
                     stations = [int(here[j])]
                     for p, a in reversed(back):
@@ -253,6 +255,37 @@ def lagrangian_bound(arrays, lower=0, deadline=None, iterations=ITERATIONS):
     is known to reach (the method stops once the bound gets there)."""
     out = priced(arrays, lower, deadline, iterations)
     return None if out is None else int(out[0].value)
+
+
+class _Commuting:
+    """``pricing`` with the train kind ``name`` held to commuter runs (5.6.7): its best
+    priced route is its best priced commuter run, the others' as before (the interface
+    the subgradient method uses, see :class:`Pricing1831`)."""
+
+    def __init__(self, pricing, name):
+        self._pricing, self._name = pricing, name
+
+    def __getattr__(self, attr):
+        return getattr(self._pricing, attr)
+
+    def best(self, kind, cost, floor=-1, stop=None):
+        if kind.name != self._name:
+            return self._pricing.best(kind, cost, floor, stop)
+        dist, nxt = self._pricing._distances(cost)
+        return self._pricing._best_commuter(kind.size, dist, nxt)
+
+
+def commuting_bound(pricing, name, lower=0, deadline=None, iterations=ITERATIONS):
+    """A bound on the runs in which the one train of kind ``name`` runs a commuter run
+    (5.6.7): the track prices' bound (:func:`lagrangian_bound`) with that train held to
+    commuter runs, its prices found anew; at most ``lower`` once it gets there. None
+    when the kind has more than one train (its trains share one best) or the deadline
+    came first."""
+    trains = [t for t in pricing.compiled.board.trains if t.name == name]
+    if len(trains) != 1:
+        return None
+    out = subgradient_bound(_Commuting(pricing, name), lower, deadline, iterations)
+    return None if out is None else int(out.value)
 
 
 def priced(arrays, lower=0, deadline=None, iterations=ITERATIONS):

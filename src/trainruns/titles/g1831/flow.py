@@ -240,8 +240,10 @@ def solve(arrays, trains, deadline=None, workers=None, progress=None, memory=Non
     Returns None when the board has a rule the model does not cover (see above), else
     ``(chosen, proven, bound)``: ``chosen`` is ``[(train index, stops, chains, visit
     flags, commuter?, rights mask run to)]`` for the running trains, ``proven`` whether
-    CP-SAT proved it best, ``bound`` its objective bound (None unless proven: a bound
-    of a search stopped early is not trusted, see trainruns.cpsat). Past ``deadline``
+    CP-SAT proved it best, ``bound`` its objective bound (None unless CP-SAT proved its
+    model's optimum: a bound of a search stopped early is not trusted, see
+    trainruns.cpsat; with the paths alone and a commuter run left out, the run is the
+    best of the runs without a commuter run, not proven best). Past ``deadline``
     (in the build too) or beyond ``memory`` bytes: ``([], False, None)``, no run and
     nothing proven. ``clock``: the :class:`_Clock` to look at (made here if None).
     ``upper``: a revenue no run exceeds (the route model's bound): the objective is held
@@ -527,7 +529,8 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
             chs.append(c)
         chosen.append((ti, stops, chs, visit, True, mask))
     proven = status == cp_model.OPTIMAL and not skipped
-    return chosen, proven, int(round(solver.objective_value)) if proven else None
+    # (optimal with a commuter run left out: the best of the runs without one, no more)
+    return chosen, proven, int(round(solver.objective_value)) if status == cp_model.OPTIMAL else None
 
 
 def _on_track(bit_lits: dict, bits, lit):

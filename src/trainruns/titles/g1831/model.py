@@ -101,6 +101,7 @@ class TypedRouteSet(RouteSet):
     visit: np.ndarray = None             # per stop entry: the train runs to it (commuter runs pass some)
     is_commuter: np.ndarray = None       # per route: a commuter run (5.6.7)
     forced_mask: dict = field(default_factory=dict)  # route -> the track rights it must run to (5.6.5)
+    paths_proven: bool = False  # the flow model's run, best of the runs without a commuter run (5.6.7)
 
     def counted_for(self, r, train_name):
         """The stops train ``train_name`` runs to on route ``r`` (5.6.2.3, 5.6.3)."""
@@ -631,6 +632,9 @@ class Model1831(RouteModel):
             found.complete = True  # the run reaches the track prices' bound: no run earns more
         rs = self._subset(found, values, np.arange(len(chosen), dtype=np.int64))
         rs.forced_mask = masks
+        # CP-SAT proved the paths alone best, a commuter run left out (flow.solve's
+        # paths_alone): the priced proof has the commuter runs to settle, no more
+        rs.paths_proven = not proven and bound is not None
         return rs
 
     def _priced_proof(self, arrays, value, types, flowed, extra, deadline, progress, budget):
@@ -664,6 +668,16 @@ class Model1831(RouteModel):
         kind_of = {k.name: k for k in pricing.kinds}
         cost, _ = pricing.arc_costs(bound.price)
         dist, nxt = pricing._distances(cost)
+        if flowed.paths_proven and pricing._commuter:
+            # no run without a commuter run earns more (CP-SAT's proof): a better one has
+            # a commuter run (5.6.7), which none has if, with each commuter train held to
+            # commuter runs in turn, the track prices bound the runs at the flow model's
+            # revenue
+            commuters = {t.name for t in trains if kind_of[t.name].type == STATION and kind_of[t.name].size >= 5}
+            bounds = [bound_1831.commuting_bound(pricing, name, known, deadline) for name in sorted(commuters)]
+            if all(b is not None and b <= known for b in bounds):
+                flowed.complete = True
+                return flowed
         # each commuter kind's best priced commuter run (5.6.7), for the floors below
         commuting = {t.name: pricing._best_commuter(kind_of[t.name].size, dist, nxt)[0] for t in trains
                      if extra is None and pricing._commuter and kind_of[t.name].type == STATION
