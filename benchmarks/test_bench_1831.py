@@ -11,10 +11,12 @@ Three groups:
   the revenue, its bound and whether it is proven. The bound is the track prices'
   (titles/g1831/bound.py: the Lagrangian relaxation of "no track twice", each train's
   priced route over its tokens): 1,616-2,164 where each train's best tokens said
-  3,500-4,040; the flow model is held to it, and with 20 s or more its run goes to the
-  priced proof (model._priced_proof), which proves the cut-down boards but not yet these
-  (it lowers their bounds). A commuter city walked round within itself (54hex-s0) is
-  run with the flow model's paths alone, the commuter runs left to the priced proof. The limit holds in every stage (the
+  3,500-4,040; the flow model is held to it. With CP-SAT's 8 workers (flow.WORKERS) it
+  proves every one of these at --time-limit 60 (whole processes: 11.8-46.4 s; the 30 s
+  limit here is shorter than 48hex-s1 and 48hex-s2 need); a commuter city walked round within itself
+  (54hex-s0) is run with the paths alone, and runs with a commuter run are bounded by
+  bound.commuting_bound. With 20 s or more an unproven run goes to the priced proof
+  (model._priced_proof). The limit holds in every stage (the
   flow model's Python build looks at the clock): before it did, 40hex-s0 answered after
   131 s and 54hex-s0 was stopped by hand after 22 minutes at 2.5 GB, on a 60 s limit.
 - ``listed``: a full-size board of 1.8 million token-to-token paths, few enough to
