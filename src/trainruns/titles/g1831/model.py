@@ -61,6 +61,9 @@ COUNT_SHARE = 0.25
 # a bound). Without this cap the walk of a full-size map (passing cities freely) never
 # ends.
 COMMUTER_STEPS = 500_000
+# ... and when the board goes to the flow model (its paths too many to list): the walk
+# there only serves the priced proof, which does without it
+FLOW_COMMUTER_STEPS = 50_000
 # Trains assigned by value classes first (``_assign_by_value``): off by default, as it
 # was the slower of the two where both prove (20-24 hex boards: 0.55-2.4 s against
 # 0.1-1.0 s CPU), and on a 52-hex board (1.8 million paths, 368 classes, the classes'
@@ -322,18 +325,23 @@ class Model1831(RouteModel):
             t0 = time.perf_counter()
             until = None if deadline is None else t0 + LIST_SHARE * (deadline - t0)
             budget = (limits or Limits()).array_budget()
+            # the paths counted first (a numba walk, about 0.5 microseconds a path). The
+            # commuter runs' walk (5.6.7; plain Python, a full-size map's took 10 s to reach
+            # COMMUTER_STEPS) then gets its whole cap only if the paths are to be listed;
+            # for the flow model, FLOW_COMMUTER_STEPS (the priced proof uses the runs when
+            # walked, their priced best when not). (A game's step budget bounds the listing
+            # already: no count first)
+            count_until = None if until is None else t0 + COUNT_SHARE * (until - t0)
+            sizes = None if self.path_steps else self._fits(arrays, len(types) * n_masks, budget, PATH_LIMIT,
+                                                            count_until)
+            listing = bool(self.path_steps) or sizes is not None
             try:
-                # the commuter runs first: a walk too long hands the board over at once
-                extra = self._commuter_runs(arrays, types, COMMUTER_STEPS, until)
+                extra = self._commuter_runs(arrays, types, COMMUTER_STEPS if listing else FLOW_COMMUTER_STEPS,
+                                            until)
             except TooManySteps as e:
-                walked_out = e.out_of_steps
-            if extra is not None:
-                # (a game's step budget bounds the listing already: no count first)
-                count_until = None if until is None else t0 + COUNT_SHARE * (until - t0)
-                sizes = None if self.path_steps else self._fits(arrays, len(types) * n_masks, budget, PATH_LIMIT,
-                                                                count_until)
-                if self.path_steps or sizes is not None:
-                    listed = self._paths(arrays, valuer, until, progress, True, PATH_LIMIT, budget, sizes)
+                walked_out = e.out_of_steps and listing  # (a walk too long hands the board over)
+            if listing and extra is not None:
+                listed = self._paths(arrays, valuer, until, progress, True, PATH_LIMIT, budget, sizes)
             if listed is None:
                 # too many routes to hold (passing cities freely, 5.6.2.3), or listing
                 # took its share of the time: the flow model
