@@ -12,8 +12,8 @@ Three groups:
   (titles/g1831/bound.py: the Lagrangian relaxation of "no track twice", each train's
   priced route over its tokens): 1,616-2,164 where each train's best tokens said
   3,500-4,040; the flow model is held to it. With CP-SAT's 8 workers (flow.WORKERS) it
-  proves every one of these at --time-limit 60 (whole processes: 11.8-46.4 s; the 30 s
-  limit here is shorter than 48hex-s1 and 48hex-s2 need); a commuter city walked round within itself
+  proves every one of these at --time-limit 60 (whole processes: 4.5-38.5 s; the 30 s
+  limit here may be short for 48hex-s2); a commuter city walked round within itself
   (54hex-s0) is run with the paths alone, and runs with a commuter run are bounded by
   bound.commuting_bound. With 20 s or more an unproven run goes to the priced proof
   (model._priced_proof). The limit holds in every stage (the
