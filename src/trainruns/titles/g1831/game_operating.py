@@ -311,8 +311,8 @@ class OperatingRules:
             if o is c or not self.keeps_home(o):
                 continue
             kind = o.extra["home_type"]
-            free = sum(1 for i, t in enumerate(self.map.sites(o.home, laid)) if t == kind and (o.home, i) not in taken)
-            if sum(1 for x in out if x["hex"] == o.home and x["type"] == kind) < free:
+            free = self.unheld(o.home, kind, self.map.sites(o.home, laid), taken)
+            if sum(1 for x in out if x["hex"] == o.home and x["type"] == kind) < len(free):
                 out.append({"hex": o.home, "stop": 0, "type": kind, "corporation": o.id})
         return out
 
@@ -325,8 +325,14 @@ class OperatingRules:
         """The free sites of ``kind`` in ``hex_id`` (``types``: its sites on the tile now)
         ``c`` may take: none while the free ones are all kept for other companies' home
         tokens (5.2.5)."""
-        free = [i for i, t in enumerate(types) if t == kind and (hex_id, i) not in taken]
+        free = self.unheld(hex_id, kind, types, taken)
         return free if len(free) > self.reserved(c, hex_id, kind) else []
+
+    @staticmethod
+    def unheld(hex_id: str, kind: str, types, taken) -> list[int]:
+        """The sites of ``kind`` in ``hex_id`` (``types``: its sites on the tile now) with
+        no token (``taken``: the sites with one), reservations aside."""
+        return [i for i, t in enumerate(types) if t == kind and (hex_id, i) not in taken]
 
     def place_token(self, c, m, turn=None, home=False):
         s = self.state

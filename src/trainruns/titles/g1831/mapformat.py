@@ -46,6 +46,16 @@ class Site:
         """A site a token stands on or may be placed on (an empty black site is neither)."""
         return not self.black or self.holder is not None
 
+    @property
+    def free(self):
+        """A site a token may be placed on: no token, not black (5.2.7.2)."""
+        return self.holder is None and not self.black
+
+
+def count_free(sites, kind: str) -> int:
+    """How many of a city's ``sites`` of type ``kind`` are free (:attr:`Site.free`)."""
+    return sum(1 for s in sites if s.type == kind and s.free)
+
 
 @dataclass
 class Map1831:
@@ -388,7 +398,7 @@ def read_home_sites(board: Board, facts: Map1831, data, where) -> tuple:
                              "for it (5.2.5)", w)
         entry = (hex_id, k, t["type"], corp)
         out.append(entry)
-        free = sum(1 for s in facts.sites[(hex_id, k)] if s.type == t["type"] and s.holder is None and not s.black)
+        free = count_free(facts.sites[(hex_id, k)], t["type"])
         if sum(1 for e in out if e[:3] == entry[:3]) > free:
             raise InputError(f"more {t['type']} sites of {hex_id}.{k} kept for home tokens than are free ({free})", w)
     return tuple(out)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ...board import CITY
 from ..moves import keep_choices
+from .mapformat import count_free
 from .trains import TYPES, is_retired, parse_train_name, phase_number, phase_table, train_table
 
 SITE_WORDS = {"station": "Station", "yard": "Rail Yard"}
@@ -37,11 +38,11 @@ def token_places(data, board, reached, sites, group, kept=()):
         mine = held.get(group[ref], set())
         if mine and phase < 3:
             continue  # 5.2.7.6: one token per city before the first 3-train
-        for kind in sorted({s.type for s in sites[ref] if s.holder is None and not s.black}):
+        for kind in sorted({s.type for s in sites[ref] if s.free}):
             if kind in mine:
                 continue  # 5.2.7.6: at most one of each type in a city
-            free = sum(1 for s in sites[ref] if s.type == kind and s.holder is None and not s.black)
-            if free <= sum(1 for h, k, t, c in kept if (h, k) == ref and t == kind and c != corp):
+            others = sum(1 for h, k, t, c in kept if (h, k) == ref and t == kind and c != corp)
+            if count_free(sites[ref], kind) <= others:
                 continue  # 5.2.5: every free one is kept for another company's home token
             move = {"hex": ref[0], "stop": ref[1], "type": kind}
             name = stop.name or board.hexes[ref[0]].name
