@@ -222,19 +222,11 @@ def _priced_listing(pos, n_bits_budget):
     compiled = compile_board(board)
     arrays = model._arrays(compiled)
     b, pricing = bound.priced(arrays)
-    kinds = {k.name: k for k in pricing.kinds}
     names = [k.name for k in train_kinds(board)]
     types = [parse_train_name(n) for n in names]
     valuer = model._valuer(arrays, types, 1)
-    bit, n_bits = bound.token_bits(pricing, len(names), n_bits_budget)
-    gains, reaches = [], []
-    for name in names:
-        r, g = bound.reach(pricing, b.price, kinds[name], bit, n_bits)
-        reaches.append(r)
-        gains.append(g)
-    gains = np.array(gains, np.int64)
-    caps = np.array([pricing._gains[n][1] for n in names], np.int64)
-    chain_price = pricing.chain_prices(b.price)
+    chain_price, gains, reaches, caps, _, bit = bound.priced_cut(pricing, b.price, names, n_bits_budget)
+    n_bits = reaches.shape[2].bit_length() - 1
     # every path, and each kind's worth on it: its gains (at most the cap) less its price
     ptr, stops, chains, *_ = model._paths(arrays, valuer, None, None)
     paths = [tuple(stops[ptr[i]:ptr[i + 1]]) for i in range(len(ptr) - 1)]
@@ -243,8 +235,7 @@ def _priced_listing(pos, n_bits_budget):
                       for i, p in enumerate(paths)])
     floor = np.array([int(np.quantile(worth[:, k], 0.75)) for k in range(len(names))], np.int64)
     kept = {p for p, w in zip(paths, worth) if (w > floor).any()}
-    prices = (chain_price, gains, np.stack(reaches).reshape(len(names), compiled.n_stops, 1 << n_bits), caps,
-              floor, bit)
+    prices = (chain_price, gains, reaches, caps, floor, bit)
     ptr, stops, *_ = model._paths(arrays, valuer, None, None, prices=prices)
     listed = {tuple(stops[ptr[i]:ptr[i + 1]]) for i in range(len(ptr) - 1)}
     assert SCALE > 0 and len(kept) < len(paths)

@@ -320,6 +320,21 @@ def token_bits(pricing, n_kinds, budget=REACH_BYTES):
     return bit, n_bits
 
 
+def priced_cut(pricing, price, names, budget=REACH_BYTES):
+    """kernels.token_paths' priced cut at bit prices ``price`` for the train kinds
+    ``names`` (in that order), but for the floors, each target's own (None here):
+    ``(chain prices, gains per kind and stop, reach tables, caps, None, token bits)``. A
+    path's tokens entered are not counted again by its cut (:func:`token_bits`, at most
+    ``budget`` bytes of tables)."""
+    kind_of = {k.name: k for k in pricing.kinds}
+    n = pricing.compiled.n_stops
+    bit, n_bits = token_bits(pricing, len(names), budget)
+    reaches, gains = zip(*(reach(pricing, price, kind_of[name], bit, n_bits) for name in names))
+    return (pricing.chain_prices(price), np.array(gains, np.int64).reshape(len(names), n),
+            np.array(reaches, np.int64).reshape(len(names), n, 1 << n_bits),
+            np.array([pricing._gains[name][1] for name in names], np.int64), None, bit)
+
+
 def reach(pricing, price, kind, bit=None, n_bits=0):
     """Per stop and per set of allowed token bits (``bit``, ``n_bits``: :func:`token_bits`;
     none: one set), the most a path of a train of ``kind`` at that stop can still add at

@@ -691,19 +691,7 @@ class Model1831(RouteModel):
                      if extra is None and pricing._commuter and kind_of[t.name].type == STATION
                      and kind_of[t.name].size >= 5}
         names = [t.name for t in types]
-        gains, reaches, caps = [], [], []
-        # the tokens a path has entered are not counted again by its cut (token_reach)
-        bit, n_bits = bound_1831.token_bits(pricing, len(names))
-        for name in names:
-            r, g = bound_1831.reach(pricing, bound.price, kind_of[name], bit, n_bits)
-            reaches.append(r)
-            gains.append(g)
-            caps.append(pricing._gains[name][1])
-        chain_price = pricing.chain_prices(bound.price)
-        # kernels.token_paths' priced cut, but for the floors (each target's own)
-        priced = (chain_price, np.array(gains, np.int64).reshape(len(names), -1),
-                  np.array(reaches, np.int64).reshape(len(names), compiled.n_stops, 1 << n_bits),
-                  np.array(caps, np.int64), None, bit)
+        priced = bound_1831.priced_cut(pricing, bound.price, names)
         top = int(bound.value)
         # the lowest target at which no unwalked commuter run can be in a better run (its
         # kind's priced best at or below the floor): the descent stops there at the latest
