@@ -1,91 +1,94 @@
 """Actions are plain records: dicts with a ``type`` and the fields that type needs.
 
-:func:`validate` checks a record on entry (GAME-CONTRACT.md "The action log"): an
-unknown type, a missing field or a field of the wrong JSON type is bad input
-(:class:`~trainruns.errors.InputError`, exit 2). Unknown extra fields are ignored, not
-errors. Whether the ids exist and the action is legal now is the game's business.
+Each title declares the action types it accepts (``GameRules.action_types``): the shared
+steps' types from :data:`ACTIONS`, chosen by name with :func:`declare`, plus its own.
+Nothing adds to a global table, so a game accepts the same actions whichever titles were
+loaded before it.
+
+:func:`validate` checks a record on entry (GAME-CONTRACT.md "The action log"): a type the
+title does not declare, a missing field or a field of the wrong JSON type is bad input
+(:class:`~trainruns.errors.InputError`, exit 2). Whether the ids exist and the action is
+legal now is the game's business.
 """
 
 from __future__ import annotations
 
 from ..errors import InputError
 
-_STR, _INT, _LIST, _BOOL, _ANY = "a string", "an integer", "a list", "true or false", "anything"
+STR, INT, LIST, BOOL, ANY = "a string", "an integer", "a list", "true or false", "anything"
 
-# type -> {field: (kind, required)}
-SCHEMA = {
-    "pass": {"player": (_STR, False), "corporation": (_STR, False)},
+# the shared steps' action types: type -> {field: (kind, required)}
+ACTIONS = {
+    "pass": {"player": (STR, False), "corporation": (STR, False)},
     "undo": {},
-    "buy_private": {"player": (_STR, False), "corporation": (_STR, False), "private": (_STR, True),
-                    "price": (_INT, False), "from": (_STR, False)},
-    "bid": {"player": (_STR, True), "private": (_STR, True), "price": (_INT, True)},
-    "par": {"player": (_STR, True), "corporation": (_STR, True), "price": (_INT, True)},
-    "buy_shares": {"player": (_STR, True), "corporation": (_STR, True), "from": (_STR, True),
-                   "count": (_INT, False)},
-    "sell_shares": {"player": (_STR, True), "corporation": (_STR, True), "count": (_INT, True)},
-    "protect": {"player": (_STR, True), "corporation": (_STR, True)},
-    "redeem": {"player": (_STR, False), "corporation": (_STR, True), "from": (_STR, False)},
-    "reissue": {"player": (_STR, False), "corporation": (_STR, True)},
-    "exchange": {"player": (_STR, True), "private": (_STR, True), "corporation": (_STR, True)},
-    "lay_tile": {"corporation": (_STR, True), "hex": (_STR, True), "tile": (_STR, True),
-                 "rotation": (_INT, True)},
-    "place_token": {"corporation": (_STR, True), "hex": (_STR, True), "stop": (_INT, False),
-                    "kind": (_STR, False)},
+    "buy_private": {"player": (STR, False), "corporation": (STR, False), "private": (STR, True),
+                    "price": (INT, False), "from": (STR, False)},
+    "bid": {"player": (STR, True), "private": (STR, True), "price": (INT, True)},
+    "par": {"player": (STR, True), "corporation": (STR, True), "price": (INT, True)},
+    "buy_shares": {"player": (STR, True), "corporation": (STR, True), "from": (STR, True),
+                   "count": (INT, False)},
+    "sell_shares": {"player": (STR, True), "corporation": (STR, True), "count": (INT, True)},
+    "protect": {"player": (STR, True), "corporation": (STR, True)},
+    "lay_tile": {"corporation": (STR, True), "hex": (STR, True), "tile": (STR, True),
+                 "rotation": (INT, True)},
+    "place_token": {"corporation": (STR, True), "hex": (STR, True), "stop": (INT, False),
+                    "kind": (STR, False)},
     # a logged run may say what the search proved when it was made (log.py: recorded_proof)
-    "run_routes": {"corporation": (_STR, True), "routes": (_ANY, True), "proven": (_BOOL, False),
-                   "bound": (_INT, False)},
-    "dividend": {"corporation": (_STR, True), "kind": (_STR, True)},
-    "buy_train": {"corporation": (_STR, True), "from": (_STR, True), "train": (_STR, True),
-                  "price": (_INT, False), "trade_in": (_STR, False)},
-    "discard_train": {"corporation": (_STR, True), "train": (_STR, True)},
-    "trade_private": {"player": (_STR, True), "private": (_STR, True), "from": (_STR, True),
-                      "price": (_INT, True)},
-    "buy_token": {"corporation": (_STR, True), "kind": (_STR, True)},
+    "run_routes": {"corporation": (STR, True), "routes": (ANY, True), "proven": (BOOL, False),
+                   "bound": (INT, False)},
+    "dividend": {"corporation": (STR, True), "kind": (STR, True)},
+    "buy_train": {"corporation": (STR, True), "from": (STR, True), "train": (STR, True),
+                  "price": (INT, False), "trade_in": (STR, False)},
+    "discard_train": {"corporation": (STR, True), "train": (STR, True)},
     # a merger of ``corporation`` with ``with`` (1832 [11]: the proposing player, the
     # kind system/takeover and the System's letter; 1831 5.9: the operating company A and
     # its partner B, the type following from the two); what a title needs, it checks
-    "merge": {"player": (_STR, False), "corporation": (_STR, True), "with": (_STR, True), "kind": (_STR, False),
-              "system": (_STR, False)},
-    "consent": {"player": (_STR, True), "corporation": (_STR, True), "with": (_STR, False), "kind": (_STR, False)},
-    # 1831 (docs/game-1831.md): the GI drawer's seat swap, a company buying back its own
-    # stock sold to the pool, track rights, mergers and takeovers
-    "swap_seats": {"player": (_STR, True), "with": (_STR, True)},
-    "company_buy": {"player": (_STR, True), "corporation": (_STR, True), "kind": (_STR, True),
-                    "count": (_INT, True)},
-    "track_right": {"corporation": (_STR, True), "hex": (_STR, True), "slot": (_INT, True)},
-    # 1832's Southern Bank variant ([17.3])
-    "mortgage": {"corporation": (_STR, True), "player": (_STR, False), "asset": (_STR, True),
-                 "amount": (_INT, True)},
-    "repay_mortgage": {"corporation": (_STR, True), "player": (_STR, False), "amount": (_INT, True)},
+    "merge": {"player": (STR, False), "corporation": (STR, True), "with": (STR, True), "kind": (STR, False),
+              "system": (STR, False)},
+    # the answer of the other party to a deal (game/steps/consent.py)
+    "accept": {"player": (STR, True)},
 }
 
 
+def declare(*shared: str, **own: dict) -> dict:
+    """A title's action types: the shared types named (``undo`` always) and its own
+    ``type={field: (kind, required)}``."""
+    unknown = [t for t in shared if t not in ACTIONS]
+    if unknown:
+        raise ValueError(f"no shared action type {unknown}")
+    clash = [t for t in own if t in ACTIONS]
+    if clash:
+        raise ValueError(f"{clash} are shared action types: name them, do not redefine them")
+    return {"undo": ACTIONS["undo"], **{t: ACTIONS[t] for t in shared}, **own}
+
+
 def _is(value, kind):
-    if kind is _STR:
+    if kind is STR:
         return isinstance(value, str)
-    if kind is _INT:
+    if kind is INT:
         return isinstance(value, int) and not isinstance(value, bool)
-    if kind is _LIST:
+    if kind is LIST:
         return isinstance(value, list)
-    if kind is _BOOL:
+    if kind is BOOL:
         return isinstance(value, bool)
     return True
 
 
-def validate(action, where="action") -> dict:
-    """A copy of ``action`` with its known fields checked (types only)."""
+def validate(action, types: dict, where="action") -> dict:
+    """A copy of ``action`` with its fields checked (types only) against the title's
+    declared ``types``."""
     if not isinstance(action, dict):
         raise InputError("an action must be a JSON object", where)
     kind = action.get("type")
     if not isinstance(kind, str):
         raise InputError("an action needs a string field 'type'", where)
-    if kind not in SCHEMA:
-        raise InputError(f"unknown action type {kind!r} (known: {', '.join(SCHEMA)})", where)
+    if kind not in types:
+        raise InputError(f"unknown action type {kind!r} (known: {', '.join(types)})", where)
     action = dict(action)
     for field in ("train", "trade_in"):
         if isinstance(action.get(field), int) and not isinstance(action.get(field), bool):
             action[field] = str(action[field])  # train names: "2" or 2
-    for name, (what, required) in SCHEMA[kind].items():
+    for name, (what, required) in types[kind].items():
         if name not in action:
             if required:
                 raise InputError(f"a {kind} action needs the field {name!r}", where)

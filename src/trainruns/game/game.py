@@ -70,7 +70,7 @@ class Game:
     def act(self, action, where="action"):
         """Check and apply one action (``undo`` included). Raises :class:`Refusal`
         (the game is unchanged) or :class:`InputError`."""
-        a = validate(action, where)
+        a = validate(action, self.rules.action_types, where)
         if a["type"] == "undo":
             if not self.applied:
                 raise Refusal("undo.nothing", "there is no decision to take back")
@@ -89,7 +89,7 @@ class Game:
         A replayed run keeps the proof its log recorded (:func:`.log.recorded_proof`); a
         run new to the game keeps only what its own search proved. A run's proof, when
         there is one, is in the state's events too (``run``)."""
-        a = validate(action, where)
+        a = validate(action, self.rules.action_types, where)
         self.rules.check_ids(a, where)
         if self.finished:
             raise Refusal("game.finished", f"the game is over ({self.end_reason})")

@@ -14,10 +14,6 @@ from __future__ import annotations
 from ..errors import Refusal
 from ..round import Step
 
-# the answer's action shape (GAME-CONTRACT.md "the title's own action types"); a title
-# with deals adds it to game/action.py's SCHEMA
-ACCEPT = {"player": ("a string", True)}
-
 
 class Offer(Step):
     def __init__(self, game, party: str, offer: dict, on_accept, turn: dict | None):

@@ -15,11 +15,10 @@ from __future__ import annotations
 import random
 
 from ...errors import InputError
-from ...game.action import SCHEMA
+from ...game.action import INT, STR, declare
 from ...game.ids import Ids
 from ...game.report import PlayerReport
 from ...game.state import Corporation, Player, State, player_key
-from ...game.steps.consent import ACCEPT
 from ..tiled import load_data
 from . import game_certs as certs
 from .game_config import PACKAGE, Config
@@ -34,13 +33,20 @@ VARIANTS = {"extended": "3.1 the extended game (a larger bank)",
             "short": "7.1 the shorter game (larger merger and takeover bonuses)"}
 CARDS = ("first_stock_option", "government_intervention")
 
-# 1831's own action type (docs/game-1831.md): the seller's president's answer to a train
-# deal (5.3.2, 5.3.4; game/steps/consent.py)
-SCHEMA.setdefault("accept", ACCEPT)
+# what 1831 accepts (docs/game-1831.md): the shared types, and its own: the GI drawer's
+# seat swap (3.2.3.2), a company buying its own commons or bonds right after a sale
+# (4.6.4, 4.6.5), track rights (5.5)
+ACTION_TYPES = declare(
+    "pass", "par", "buy_shares", "sell_shares", "lay_tile", "place_token", "run_routes", "dividend",
+    "buy_train", "merge", "accept",
+    swap_seats={"player": (STR, True), "with": (STR, True)},
+    company_buy={"player": (STR, True), "corporation": (STR, True), "kind": (STR, True), "count": (INT, True)},
+    track_right={"corporation": (STR, True), "hex": (STR, True), "slot": (INT, True)})
 
 
 class Rules(Ids, PlayerReport, StockRules, OperatingRules, MergerRules):
     title = "1831"
+    action_types = ACTION_TYPES
 
     def __init__(self, game, players, seed, variants, config):
         self.game = game

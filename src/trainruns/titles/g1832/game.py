@@ -12,6 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ...errors import InputError
+from ...game.action import INT, STR, declare
 from ...game.ids import Ids
 from ...game.report import PlayerReport
 from ...game.depot import make_depot
@@ -33,6 +34,22 @@ from .game_variants import VARIANTS, VariantRules, game_data
 
 PACKAGE = "trainruns.titles.g1832"
 
+# what 1832 accepts (docs/game-1832.md): the shared types, and its own: redeeming a
+# company's market shares ([5.10]) and reissuing a closed company ([5.11]), the P4
+# exchange ([16.2]), privates traded between players ([16.1]), the WVCF coal token
+# ([6.5.2]), consent to a merger ([11]), and the Southern Bank's mortgages ([17.3])
+ACTION_TYPES = declare(
+    "pass", "bid", "buy_private", "par", "buy_shares", "sell_shares", "protect", "lay_tile", "place_token",
+    "run_routes", "dividend", "buy_train", "discard_train", "merge",
+    redeem={"player": (STR, False), "corporation": (STR, True), "from": (STR, False)},
+    reissue={"player": (STR, False), "corporation": (STR, True)},
+    exchange={"player": (STR, True), "private": (STR, True), "corporation": (STR, True)},
+    trade_private={"player": (STR, True), "private": (STR, True), "from": (STR, True), "price": (INT, True)},
+    buy_token={"corporation": (STR, True), "kind": (STR, True)},
+    consent={"player": (STR, True), "corporation": (STR, True), "with": (STR, False), "kind": (STR, False)},
+    mortgage={"corporation": (STR, True), "player": (STR, False), "asset": (STR, True), "amount": (INT, True)},
+    repay_mortgage={"corporation": (STR, True), "player": (STR, False), "amount": (INT, True)})
+
 
 @lru_cache(maxsize=None)
 def _data(name: str) -> dict:
@@ -43,6 +60,7 @@ def _data(name: str) -> dict:
 class Rules(Ids, PlayerReport, StockRules, OperatingRules, PrivateRules, RedeemRules, MoneyRules, MergerRules,
             ForcedSaleRules, VariantRules, MortgageRules):
     title = "1832"
+    action_types = ACTION_TYPES
 
     def __init__(self, game, players, seed, variants, config):
         self.game = game

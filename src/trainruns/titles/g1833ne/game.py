@@ -21,8 +21,7 @@ import warnings
 from ...errors import InputError, InputWarning
 from ...game.ids import Ids
 from ...game.report import PlayerReport
-from ...game.action import SCHEMA
-from ...game.steps.consent import ACCEPT
+from ...game.action import INT, STR, declare
 from ...game.market import Market
 from ...game.round import after_operating_round
 from ...game.state import Corporation, Player, Private, State, corp_key, player_key
@@ -36,17 +35,14 @@ from .game_trains import TrainRules, make_depot
 PACKAGE = "trainruns.titles.g1833ne"
 TAKEOVER = "takeover"
 
-# 1833NE's own action types (GAME-CONTRACT.md: "the title's own action types"),
-# documented in docs/game-1833NE.md.
-_STR, _INT = "a string", "an integer"
-OWN_ACTIONS = {
-    "issue_shares": {"corporation": (_STR, True), "count": (_INT, True)},
-    "redeem_shares": {"corporation": (_STR, True), "count": (_INT, True)},
-    "buy_ferry": {"corporation": (_STR, True), "ferry": (_STR, True)},
-    "accept": ACCEPT,
-}
-for _k, _v in OWN_ACTIONS.items():
-    SCHEMA.setdefault(_k, _v)
+# what 1833NE accepts (docs/game-1833NE.md): the shared types, and its own: a company
+# issuing or redeeming its shares ("Issuing and redeeming shares") and buying a ferry
+ACTION_TYPES = declare(
+    "pass", "bid", "buy_private", "par", "buy_shares", "sell_shares", "lay_tile", "place_token", "run_routes",
+    "dividend", "buy_train", "discard_train", "accept",
+    issue_shares={"corporation": (STR, True), "count": (INT, True)},
+    redeem_shares={"corporation": (STR, True), "count": (INT, True)},
+    buy_ferry={"corporation": (STR, True), "ferry": (STR, True)})
 
 
 def read_config(config, where="config"):
@@ -107,6 +103,7 @@ def _check_with_the_route_core(config, where):
 
 class Rules(Ids, PlayerReport, StockRules, OperatingRules, TrainRules, MoneyRules):
     title = "1833NE"
+    action_types = ACTION_TYPES
 
     def __init__(self, game, players, seed, variants, config):
         self.game = game
