@@ -12,7 +12,8 @@ from trainruns.game.state import corp_key, player_key
 from trainruns.game.steps.buy_train import BuyTrainStep
 from trainruns.game.steps.protect import ProtectStep
 from trainruns.game.steps.stock import StockTurn
-from trainruns.titles.g1832.game_steps.rounds import OperatingRound, StockRound
+from trainruns.game.round import OperatingRound
+from trainruns.titles.g1832.game_steps.rounds import StockRound
 
 from _1832 import NAMES, new, refused, start
 

@@ -4,7 +4,7 @@
 from trainruns.game.game import Game
 from trainruns.game.state import player_key
 from trainruns.game.steps.buy_train import BuyTrainStep
-from trainruns.titles.g1832.game_steps.rounds import OperatingRound
+from trainruns.game.round import OperatingRound
 
 import _1832
 

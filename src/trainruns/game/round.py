@@ -99,6 +99,49 @@ class StepsRound(Round):
         raise NotImplementedError
 
 
+class OperatingRound(StepsRound):
+    """An operating round (1832 [4.1.3], 1833NE "Operating round", 1831 5.0): the
+    title starts it (private income, counters), fixes the order of the companies that
+    operate, and each company in turn goes through the title's ``operating_steps``,
+    which share one turn record. The hooks it calls are :class:`~.game_rules.GameRules`'."""
+
+    kind = "operating"
+
+    def __init__(self, game, k: int, n: int):
+        super().__init__(game)
+        self.k, self.n = k, n
+        rules = game.rules
+        rules.start_operating_round()
+        self.order = rules.operating_order()
+        self.state.event("operating_round", **rules.operating_round_fields(k, n),
+                         order=[c.id for c in self.order])
+
+    def info(self):
+        info = {"kind": self.kind, "number": self.game.rules.stock_round_number, "or": self.k, "of": self.n}
+        return getattr(self.step(), "round_info", lambda i: i)(info)
+
+    def next_entity(self):
+        rules = self.game.rules
+        if rules.operating_round_ends_now():
+            return False
+        interrupting = rules.interrupting_steps()
+        if interrupting:
+            self.queue = interrupting
+            self.queue[0].enter()
+            return True
+        while self.order:
+            c = self.order.pop(0)
+            if not rules.operates(c):
+                continue   # closed, or out of play, since the order was fixed
+            turn = rules.start_turn(c)
+            c.operated = True
+            self.queue = [step(self.game, c, turn) for step in rules.operating_steps]
+            self.queue[0].enter()
+            return True
+        rules.operating_turns_over()
+        return False
+
+
 def after_operating_round(rules, r, operating_round, stock_round):
     """The round after operating round ``r`` (1832 [4.1], 1833NE "Number of phases"): the
     next of its set, or, once the set is over, the end of the game when the bank broke

@@ -5,12 +5,12 @@ The title pays and moves the share price."""
 from __future__ import annotations
 
 from ..errors import Refusal
-from .operating import TurnStep
+from .operating import CorporationStep
 
 KINDS = ("payout", "half", "withhold")
 
 
-class DividendStep(TurnStep):
+class DividendStep(CorporationStep):
     def enter(self):
         if not self.turn.get("revenue"):
             self.game.rules.pay_dividend(self.corp, 0, "withhold")

@@ -1,6 +1,6 @@
-"""What every step of a corporation's operating turn shares: who acts and the check
-that the action names the operating corporation; the steps that read or write the
-turn's record share it (:class:`TurnStep`)."""
+"""What every step of a corporation's operating turn shares: who acts, the check that the
+action names the operating corporation, and the turn's record ``turn`` (one dict for all
+the steps of the turn: what it laid and bought, the run's revenue the dividend pays)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,10 @@ from ..round import Step
 
 
 class CorporationStep(Step):
-    def __init__(self, game, corp):
+    def __init__(self, game, corp, turn: dict | None = None):
         super().__init__(game)
         self.corp = corp
+        self.turn = turn if turn is not None else {"corporation": corp.id}
 
     def active(self):
         return {"corporation": self.corp.id, "player": self.corp.president}
@@ -23,13 +24,3 @@ class CorporationStep(Step):
 
     def pass_action(self):
         return {"type": "pass", "corporation": self.corp.id}
-
-
-class TurnStep(CorporationStep):
-    """A step that reads or writes the corporation's turn record ``turn`` (one dict for
-    all its steps this turn: what it laid and bought, the run's revenue the dividend
-    pays)."""
-
-    def __init__(self, game, corp, turn):
-        super().__init__(game, corp)
-        self.turn = turn

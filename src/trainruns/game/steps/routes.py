@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ...errors import InputError
 from ..errors import Refusal
-from .operating import TurnStep
+from .operating import CorporationStep
 
 
 def declared_run(routes: list, audit_run, cite: str = "") -> tuple[int, int | None, list[dict]]:
@@ -26,7 +26,7 @@ def declared_run(routes: list, audit_run, cite: str = "") -> tuple[int, int | No
     return declared, best, [{"train": r["train"], "stops": list(r["stops"])} for r in routes]
 
 
-class RoutesStep(TurnStep):
+class RoutesStep(CorporationStep):
     """The run; its revenue goes to the turn record for the dividend."""
 
     def enter(self):

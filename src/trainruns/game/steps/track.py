@@ -9,8 +9,8 @@ from .operating import CorporationStep
 
 
 class TrackStep(CorporationStep):
-    def __init__(self, game, corp):
-        super().__init__(game, corp)
+    def __init__(self, game, corp, turn=None):
+        super().__init__(game, corp, turn)
         self.lays: list[dict] = []
 
     def enter(self):

@@ -16,8 +16,8 @@ import random
 
 from ...errors import InputError
 from ...game.action import INT, STR, declare
-from ...game.ids import Ids
-from ...game.report import PlayerReport
+from ...game.game_rules import GameRules
+from ...game.round import OperatingRound
 from ...game.state import Corporation, Player, State, player_key
 from ..tiled import load_data
 from . import game_certs as certs
@@ -26,6 +26,7 @@ from .game_map import GameMap
 from .game_market import Market1831
 from .game_mergers import MergerRules
 from .game_operating import OperatingRules
+from .game_steps.operating import DividendStep, MergerStep, RightsStep, RunStep, TrackStep, TrainStep
 from .game_stock import StockRules
 from .trains import game_phases
 
@@ -44,9 +45,11 @@ ACTION_TYPES = declare(
     track_right={"corporation": (STR, True), "hex": (STR, True), "slot": (INT, True)})
 
 
-class Rules(Ids, PlayerReport, StockRules, OperatingRules, MergerRules):
+class Rules(StockRules, OperatingRules, MergerRules, GameRules):
     title = "1831"
     action_types = ACTION_TYPES
+    # 5.0.3: track and tokens, trains, track rights, the run, the dividend, mergers
+    operating_steps = (TrackStep, TrainStep, RightsStep, RunStep, DividendStep, MergerStep)
 
     def __init__(self, game, players, seed, variants, config):
         self.game = game
@@ -199,11 +202,34 @@ class Rules(Ids, PlayerReport, StockRules, OperatingRules, MergerRules):
         self.stock_round_number = 1
         return StockRound(self.game, 1)
 
+    # --- 5.0 the operating round ----------------------------------------------------------
+
+    def start_operating_round(self):
+        self.or_counter += 1
+
+    def operating_order(self):
+        """5.0.4: the active companies in order of their common price at the round's start."""
+        active = [c for c in self.state.corporations if c.extra["active"] and c.cell is not None]
+        return sorted(active, key=lambda c: self.market.order_key(c.id, c.cell))
+
+    def operating_round_fields(self, k, n):
+        return {"round": k, "of": n}
+
+    def operates(self, c):
+        return c.cell is not None and c.extra["active"]   # not closed out earlier in the round
+
+    def start_turn(self, c):
+        """5.0.3: the trains lent out come back and the home token goes down before the
+        company's first decision; its track rights are for this turn only (5.5)."""
+        self.restore_trains(c)
+        self.home_token(c)
+        c.extra["rights"] = []
+        return {"corporation": c.id, "tiles": 0, "cities": 0, "tokens": 0, "hexes": [], "revenue": None}
+
     def next_round(self):
         """3.4.1: a stock round, then an Operation Set of 1, 2 or 4 ORs (5.0.5); 4.8.2 no
         active company: another stock round; 6.1: a bank run out during an OR ends the
         game at the end of that OR."""
-        from .game_steps.operating import OperatingRound
         from .game_steps.stock import StockRound
 
         r = self.game.round

@@ -13,12 +13,16 @@ from functools import lru_cache
 
 from ...errors import InputError
 from ...game.action import INT, STR, declare
-from ...game.ids import Ids
-from ...game.report import PlayerReport
+from ...game.game_rules import GameRules
 from ...game.depot import make_depot
 from ...game.market import Market
 from ...game.phase import Phases
-from ...game.round import after_operating_round
+from ...game.round import OperatingRound, after_operating_round
+from ...game.steps.buy_train import BuyTrainStep
+from ...game.steps.dividend import DividendStep
+from ...game.steps.routes import RoutesStep
+from ...game.steps.token import TokenStep
+from ...game.steps.track import TrackStep
 from ...game.state import Corporation, Player, Private, State, corp_key, player_key
 from ...game.shares import shares_value
 from ..tiled import load_data
@@ -57,10 +61,12 @@ def _data(name: str) -> dict:
     return load_data(PACKAGE, name)
 
 
-class Rules(Ids, PlayerReport, StockRules, OperatingRules, PrivateRules, RedeemRules, MoneyRules, MergerRules,
-            ForcedSaleRules, VariantRules, MortgageRules):
+class Rules(StockRules, OperatingRules, PrivateRules, RedeemRules, MoneyRules, MergerRules, ForcedSaleRules,
+            VariantRules, MortgageRules, GameRules):
     title = "1832"
     action_types = ACTION_TYPES
+    # [4.1.3] lay track, place a token, run, pay or withhold, buy trains
+    operating_steps = (TrackStep, TokenStep, RoutesStep, DividendStep, BuyTrainStep)
 
     def __init__(self, game, players, seed, variants, config):
         self.game = game
@@ -151,7 +157,7 @@ class Rules(Ids, PlayerReport, StockRules, OperatingRules, PrivateRules, RedeemR
         """[4.1] A stock round, then (phases 4-5) a merger phase, then the set of
         operating rounds the phase says; [13.2] a broken bank ends the game after the
         set of operating rounds that follows."""
-        from .game_steps.rounds import OperatingRound, StockRound
+        from .game_steps.rounds import StockRound
 
         r = self.game.round
         if r.kind in ("stock", "private_auction", "merger"):
@@ -211,6 +217,28 @@ class Rules(Ids, PlayerReport, StockRules, OperatingRules, PrivateRules, RedeemR
             missing = self.shares["float"] - (c.total_shares - c.held("ipo") - c.held("treasury"))
             costs.append(missing * (c.par if c.par else min(self.data["par"])))
         return min(costs) if costs else 1 << 60
+
+    # --- [4.1.3] the operating round -----------------------------------------------------
+
+    def start_operating_round(self):
+        """[4.1.3] the privates pay first."""
+        self.private_income()
+
+    def operating_order(self):
+        """[4.1.3] the floated companies in share price order, fixed at the round's start."""
+        return self.price_order([c for c in self.state.corporations if c.floated and c.capitalised and not c.closed])
+
+    def operating_round_ends_now(self):
+        """[17.1] the company that reached $400 has finished: the game ends."""
+        return self.reached_400()
+
+    def interrupting_steps(self):
+        """[11] the last-chance merger phase, right after the first 6-train's turn."""
+        return self.last_chance_turns()
+
+    def start_turn(self, c):
+        self.home_token(c)   # [7.1]
+        return {"corporation": c.id}
 
     def merger_round(self):
         """[11] A merger phase follows each stock round in phases 4 and 5

@@ -19,11 +19,15 @@ from __future__ import annotations
 import warnings
 
 from ...errors import InputError, InputWarning
-from ...game.ids import Ids
-from ...game.report import PlayerReport
+from ...game.game_rules import GameRules
 from ...game.action import INT, STR, declare
 from ...game.market import Market
-from ...game.round import after_operating_round
+from ...game.round import OperatingRound, after_operating_round
+from ...game.steps.buy_train import BuyTrainStep
+from ...game.steps.dividend import DividendStep
+from ...game.steps.routes import RoutesStep
+from ...game.steps.token import TokenStep
+from ...game.steps.track import TrackStep
 from ...game.state import Corporation, Player, Private, State, corp_key, player_key
 from ...game.shares import shares_value
 from ..tiled import load_data
@@ -101,9 +105,11 @@ def _check_with_the_route_core(config, where):
             raise InputError(f"the route core refuses it: {e}", where) from None
 
 
-class Rules(Ids, PlayerReport, StockRules, OperatingRules, TrainRules, MoneyRules):
+class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
     title = "1833NE"
     action_types = ACTION_TYPES
+    # "Operating round": lay track, place a station, run, pay or withhold, buy trains
+    operating_steps = (TrackStep, TokenStep, RoutesStep, DividendStep, BuyTrainStep)
 
     def __init__(self, game, players, seed, variants, config):
         self.game = game
@@ -190,11 +196,35 @@ class Rules(Ids, PlayerReport, StockRules, OperatingRules, TrainRules, MoneyRule
 
         return PrivateAuction(self.game, self.priority)
 
+    # --- the operating round ("Number of phases": two per stock round) --------------------
+
+    def start_operating_round(self):
+        """The privates pay; the free tile of a private is for one operating round."""
+        self.state.title_state["free_tile"] = None
+        self.private_income()
+
+    def operating_order(self):
+        """The launched companies in stock price order fixed at the start; the very
+        first operating round in reverse order."""
+        t = self.state.title_state
+        order = self.price_order([c for c in self.state.corporations if c.started])
+        if not t["first_or_done"] and order:
+            order = order[::-1]
+            t["first_or_done"] = True
+        return order
+
+    def start_turn(self, c):
+        self.turn = {"corporation": c.id}
+        return self.turn
+
+    def operating_turns_over(self):
+        self.turn = None
+
     def next_round(self):
         """"Number of phases": always two operating rounds per stock round; "End game
         triggers": a broken bank ends the game once the round sequence it broke in (a
         stock round and its two operating rounds) is complete."""
-        from .game_steps.rounds import OperatingRound, StockRound
+        from .game_steps.rounds import StockRound
 
         r = self.game.round
         if r.kind == "private_auction":

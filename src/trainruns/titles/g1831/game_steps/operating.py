@@ -1,52 +1,18 @@
-"""The 1831 operating round (5.0-5.12): active companies in order of their common price
-at the start of the round (5.0.4), each through the phases of 5.0.3. Phases with no
-decision happen by themselves (restore trains, interest, the marker's move, paying the
-debt); the ones built here with decisions are track and tokens, trains, the run and the
-dividend, track rights (5.5) and mergers and takeovers (5.9)."""
+"""The steps of an 1831 company's operating turn (5.0.3), which the shared operating round
+runs in the order ``Rules.operating_steps`` gives. Phases with no decision happen by
+themselves (restore trains, interest, the marker's move, paying the debt); the ones
+here with decisions are track and tokens, trains, the run and the dividend, track
+rights (5.5) and mergers and takeovers (5.9)."""
 
 from __future__ import annotations
 
 from ....game.action import free_amount, within
 from ....game.errors import Refusal
-from ....game.round import Step, StepsRound
-from ....game.steps.operating import TurnStep
+from ....game.round import Step
+from ....game.steps.operating import CorporationStep
 
 
-class OperatingRound(StepsRound):
-    kind = "operating"
-
-    def __init__(self, game, k, n):
-        super().__init__(game)
-        self.k, self.n = k, n
-        rules = game.rules
-        rules.or_counter += 1
-        active = [c for c in self.state.corporations if c.extra["active"] and c.cell is not None]
-        self.order = sorted(active, key=lambda c: rules.market.order_key(c.id, c.cell))
-        self.state.event("operating_round", round=k, of=n, order=[c.id for c in self.order])
-
-    def info(self):
-        return {"kind": self.kind, "number": self.game.rules.stock_round_number, "or": self.k, "of": self.n}
-
-    def next_entity(self):
-        rules = self.game.rules
-        while self.order:
-            c = self.order.pop(0)
-            if c.cell is None or not c.extra["active"]:
-                continue   # closed out earlier in the round
-            rules.restore_trains(c)
-            rules.home_token(c)
-            c.operated = True
-            c.extra["rights"] = []
-            turn = {"corporation": c.id, "tiles": 0, "cities": 0, "tokens": 0, "hexes": [], "revenue": None}
-            self.queue = [TrackStep(self.game, c, turn), TrainStep(self.game, c, turn),
-                          RightsStep(self.game, c, turn), RunStep(self.game, c, turn),
-                          DividendStep(self.game, c, turn), MergerStep(self.game, c, turn)]
-            self.queue[0].enter()
-            return True
-        return False
-
-
-class TrackStep(TurnStep):
+class TrackStep(CorporationStep):
     """Phase 2 (5.2): lay tiles and buy tokens, in any order, then pass; a yellow tile
     in a city is followed by its token (5.2.6.8), a company without a running route
     does not pass while it can buy a token that makes one (5.2.2), and one in
@@ -122,7 +88,7 @@ class TrackStep(TurnStep):
         raise Refusal("turn.phase", f"{self.corp.id} lays track and buys tokens now, or passes (5.2)")
 
 
-class TrainStep(TurnStep):
+class TrainStep(CorporationStep):
     """Phase 3 (5.3): buy trains; one is required (5.3.1): a forced purchase the
     company's cash cannot pay goes through 5.3.4's steps (deals with other
     corporations' presidents, which the president may decline by buying from the bank
@@ -200,7 +166,7 @@ class TrainStep(TurnStep):
                                      "lowest size first (5.3.8), from its cash (5.3), never a retired train (5.3.2)")
 
 
-class RightsStep(TurnStep):
+class RightsStep(CorporationStep):
     """Phase 5 (5.5): rent other corporations' tokens for this round, or pass."""
 
     def enter(self):
@@ -230,7 +196,7 @@ class RightsStep(TurnStep):
                                         "receivership (5.4.7)")
 
 
-class RunStep(TurnStep):
+class RunStep(CorporationStep):
     """Phase 6 (5.6): run trains; with no train able to run, DID NOT RUN (5.7.1)."""
 
     def enter(self):
@@ -257,7 +223,7 @@ class RunStep(TurnStep):
 KINDS = ("hold", "preferred", "split", "all", "all200")
 
 
-class DividendStep(TurnStep):
+class DividendStep(CorporationStep):
     """Phases 7 and 8 (5.7, 5.8): dispose of the run's money, move the marker."""
 
     def enter(self):
@@ -290,7 +256,7 @@ class DividendStep(TurnStep):
         return a
 
 
-class MergerStep(TurnStep):
+class MergerStep(CorporationStep):
     """Phases 9, 10 and 11 (5.9, 5.10, 5.11): one merger or takeover announcement, or
     pass; then the bond revenue and the debt (no decision)."""
 

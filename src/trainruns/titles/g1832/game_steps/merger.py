@@ -39,8 +39,16 @@ class MergerRound(StepsRound):
         return False
 
 
-class MergerTurn(Step):
-    merger = True
+class MergerPhaseStep(Step):
+    """A step of [11]'s merger phase. Inside an operating round (the last-chance merger
+    phase) the round shows as a merger round while it lasts."""
+
+    @staticmethod
+    def round_info(info: dict) -> dict:
+        return {"kind": "merger", "number": info["number"], "last_chance": True, "or": info["or"], "of": info["of"]}
+
+
+class MergerTurn(MergerPhaseStep):
 
     def __init__(self, game, player, last_chance):
         super().__init__(game)
@@ -96,11 +104,9 @@ class MergerTurn(Step):
         return proposal
 
 
-class ConsentStep(Step):
+class ConsentStep(MergerPhaseStep):
     """[11] "If the president agrees, a merger takes place": the other president
     consents or passes (mergers are always voluntary)."""
-
-    merger = True
 
     def __init__(self, game, turn, proposal, player):
         super().__init__(game)
