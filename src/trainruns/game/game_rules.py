@@ -75,6 +75,55 @@ class GameRules(Ids, PlayerReport):
     def operating_turns_over(self):
         """What happens once the last company of the round has operated."""
 
+    # --- phases and trains -------------------------------------------------------------
+
+    def train_limit(self, c) -> int:
+        """How many trains ``c`` may hold now."""
+        raise NotImplementedError
+
+    def counted_trains(self, c) -> list:
+        """The trains of ``c`` that count against its limit."""
+        return c.trains
+
+    def new_phase(self, phase: str, buyer):
+        """``phase`` starts, by a train ``buyer`` bought from the bank: the trains it
+        ends leave (:meth:`remove_trains`), its events run in the order the title's data
+        lists them (``events`` of the phase's row: ``{"type": T, ...}`` calls
+        ``event_T(phase, ...)``), and companies over the new limit discard
+        (:meth:`queue_discards`)."""
+        s = self.state
+        s.phase = phase
+        s.event("phase", phase=phase)
+        self.remove_trains(phase)
+        for event in self.phases.events(phase):
+            getattr(self, f"event_{event['type']}")(phase, **{k: v for k, v in event.items() if k != "type"})
+        self.queue_discards(buyer)
+
+    def remove_trains(self, phase: str):
+        """The trains that rust as ``phase`` starts (each train's ``rusts_on``) leave the
+        companies and the open market, without compensation."""
+        s = self.state
+        for t in self.phases.scrapped_at(phase):
+            holders = []
+            for d in s.corporations:
+                if t in d.trains:
+                    holders.append(d.id)
+                    d.trains = [x for x in d.trains if x != t]
+            s.market_trains[:] = [x for x in s.market_trains if x != t]
+            s.event("rust", train=t, corporations=holders)
+
+    def queue_discards(self, buyer):
+        """Companies over their limit discard to the open market (1832 [10] Exceeding
+        Train Limits): the company that caused the phase change first, then the others
+        in descending share price order."""
+        from .steps.discard import DiscardStep
+
+        over = [d for d in self.state.corporations
+                if not d.closed and len(self.counted_trains(d)) > self.train_limit(d)]
+        order = ([buyer] if buyer in over else []) + self.price_order([d for d in over if d is not buyer])
+        for d in reversed(order):
+            self.game.round.push(DiscardStep(self.game, d))
+
     # --- the state ---------------------------------------------------------------------
 
     def check_ids(self, a: dict, where: str):

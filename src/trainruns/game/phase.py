@@ -1,8 +1,11 @@
-"""Phases ([4.2]): a phase starts when the first train of its type is bought.
+"""Phases (1832 [4.2], 1833NE "Number of phases", 1831 5.3.5): a phase starts when the
+first train of its type is bought.
 
 Phases are rows in the 18xx.games shape: ``name``, ``on`` (the train that starts it),
-``train_limit``, ``tiles``, ``operating_rounds``, ``status`` (the title's flags). The
-title reacts to a new phase in its own hook (scrapping, closing privates, ...)."""
+``train_limit``, ``tiles``, ``operating_rounds``, ``status`` (the flags that hold while
+the phase lasts), and ``events``: what happens once as it starts, in order, each
+``{"type": T, ...}`` run by the title's hook ``event_T`` with the other fields as its
+arguments (:meth:`~.game_rules.GameRules.new_phase`)."""
 
 from __future__ import annotations
 
@@ -22,6 +25,10 @@ class Phases:
             if row["on"] == train:
                 out.append(row["name"])
         return out
+
+    def events(self, phase: str) -> list[dict]:
+        """What happens once as ``phase`` starts, in order."""
+        return self.by_name[phase].get("events", [])
 
     def scrapped_at(self, phase: str) -> list[str]:
         """Train types scrapped when ``phase`` starts (Table 1)."""

@@ -17,6 +17,7 @@ import random
 from ...errors import InputError
 from ...game.action import INT, STR, declare
 from ...game.game_rules import GameRules
+from ...game.phase import Phases
 from ...game.round import OperatingRound
 from ...game.state import Corporation, Player, State, player_key
 from ..tiled import load_data
@@ -28,7 +29,7 @@ from .game_mergers import MergerRules
 from .game_operating import OperatingRules
 from .game_steps.operating import DividendStep, MergerStep, RightsStep, RunStep, TrackStep, TrainStep
 from .game_stock import StockRules
-from .trains import game_phases
+from .trains import game_phases, phase_table, train_table
 
 VARIANTS = {"extended": "3.1 the extended game (a larger bank)",
             "short": "7.1 the shorter game (larger merger and takeover bonuses)"}
@@ -55,6 +56,7 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
         self.game = game
         # the phases from the one table (data/phases.json), in the engine's words
         self.rules = dict(load_data(PACKAGE, "rules.json"), phases=game_phases())
+        self.phases = Phases(list(phase_table()), list(train_table()))
         n = len(players)
         if not self.rules["players"]["min"] <= n <= self.rules["players"]["max"]:
             raise InputError(f"1831 is for 3 to 10 players, not {n} (3.1)", "players")

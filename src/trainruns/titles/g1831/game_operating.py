@@ -35,34 +35,31 @@ class OperatingRules:
         """5.2.7.4: Stations $40 / $70 / $110, Rail Yards $70 / $110 / $210 by phase."""
         return self.phase_row()[kind][0]
 
-    def new_phase(self, size: int):
-        """5.3.5: the first train of a size starts its phase: limits, colours, token
-        prices, ORs per set; 5.3.6 retirements (a corporation in receivership keeps and
-        runs its obsolete trains, 5.4.8)."""
-        names = [r["name"] for r in self.rules["phases"]]
-        if str(size) not in names or names.index(str(size)) <= names.index(self.state.phase):
-            return
-        self.state.phase = str(size)
-        row = self.phase_row()
-        self.state.event("phase", phase=self.state.phase)
-        for old in row["retires"]:
-            for c in self.state.corporations:
+    def remove_trains(self, phase):
+        """5.3.6: the trains the new phase retires leave the companies, the pool and the
+        bank; a corporation in receivership keeps and runs its obsolete trains (5.4.8)."""
+        s = self.state
+        for old in self.phase_row()["retires"]:
+            for c in s.corporations:
                 keep = []
                 for t in c.trains:
                     if str(t["size"]) == old and not c.extra["receivership"]:
-                        self.state.event("retire", corporation=c.id, train=t["train"])
+                        s.event("retire", corporation=c.id, train=t["train"])
                         continue
                     if str(t["size"]) == old:
                         t["status"] = "retired"
                     keep.append(t)
                 c.trains = keep
-            before = len(self.state.market_trains)
-            self.state.market_trains = [t for t in self.state.market_trains if self.size_of(t) != int(old)]
-            if len(self.state.market_trains) != before:
-                self.state.event("retire", corporation=None, train=old, where="pool")
-            for row_ in self.state.depot:
+            before = len(s.market_trains)
+            s.market_trains = [t for t in s.market_trains if self.size_of(t) != int(old)]
+            if len(s.market_trains) != before:
+                s.event("retire", corporation=None, train=old, where="pool")
+            for row_ in s.depot:
                 if row_["size"] == int(old):
                     row_["left"] = 0
+
+    def queue_discards(self, buyer):
+        """5.3.5: a lower limit sends the surplus trains to the pool (:meth:`trim_trains`)."""
         for c in self.state.corporations:
             self.trim_trains(c)
 
@@ -564,7 +561,8 @@ class OperatingRules:
         s.event("train", corporation=c.id, train=a["train"], source=src, price=price)
         if src == "bank":
             self.state.title_state["trains_bought"] = True   # 5.3.5: mergers from the first 2-train
-            self.new_phase(size)
+            for phase in self.phases.after_buying(s.phase, str(size)):   # 5.3.5
+                self.new_phase(phase, c)
         self.trim_trains(c, bought)
 
     # --- 5.3.4 funding a forced purchase ----------------------------------------------

@@ -426,50 +426,33 @@ class OperatingRules:
             for phase in self.phases.after_buying(s.phase, name):
                 self.new_phase(phase, c)
 
-    # --- [4.2] phases ---------------------------------------------------------------------
+    # --- [4.2] phases: the events of data/phases.json ------------------------------------------
 
-    def new_phase(self, phase, buyer):
-        s = self.state
-        s.phase = phase
-        s.event("phase", phase=phase)
-        for t in self.phases.scrapped_at(phase):
-            holders = []
-            for d in s.corporations:
-                if t in d.trains:
-                    holders.append(d.id)
-                    d.trains = [x for x in d.trains if x != t]
-            s.market_trains[:] = [x for x in s.market_trains if x != t]
-            s.event("rust", train=t, corporations=holders)
-        flags = self.phases.by_name[phase].get("status", [])
-        t = s.title_state
-        if "close_privates" in flags:
-            for x in s.privates:
-                if x.open and x.id != self.data["southern_bank"]["id"]:
-                    x.open = False
-                    s.event("private_closed", private=x.id, reason=f"phase {phase}")
-        if "remove_cotton_port" in flags:
-            if t["cotton"] or t["port"]:
-                s.event("tokens_removed", tokens=[k for k in ("cotton", "port") if t[k]])
-            t["cotton"] = t["port"] = None
-        if phase == self.data["mergers"]["last_chance_phase"]:
-            self.start_last_chance()   # [11] one last merger phase after this turn
-        if "remove_key_west" in flags and t["key_west"]:
+    def event_close_privates(self, phase):
+        """Table 1, phase 5: the private companies close ([17.3]: not the Southern Bank)."""
+        for x in self.state.privates:
+            if x.open and x.id != self.data["southern_bank"]["id"]:
+                x.open = False
+                self.state.event("private_closed", private=x.id, reason=f"phase {phase}")
+
+    def event_remove_cotton_port(self, phase):
+        """[16.2] P2, P3: the Cotton Warehouse and port tokens leave the board in phase 6."""
+        t = self.state.title_state
+        if t["cotton"] or t["port"]:
+            self.state.event("tokens_removed", tokens=[k for k in ("cotton", "port") if t[k]])
+        t["cotton"] = t["port"] = None
+
+    def event_last_chance_mergers(self, phase):
+        """[11] one last merger phase, right after the turn of the company that bought the
+        first 6-train."""
+        self.start_last_chance()
+
+    def event_remove_key_west(self, phase):
+        """[7.5] the Key West token leaves the board with the first 8-train."""
+        t = self.state.title_state
+        if t["key_west"]:
             t["key_west"] = None
-            s.event("tokens_removed", tokens=["key_west"])
-        self.queue_discards(buyer)
-
-    def queue_discards(self, buyer):
-        """[10] Exceeding Train Limits: the company that caused the phase change discards
-        first, then the others in descending share price order."""
-        from ...game.steps.discard import DiscardStep
-
-        s = self.state
-        over = [d for d in s.corporations if not d.closed and len(d.trains) > self.train_limit(d)]
-        if not over:
-            return
-        order = ([buyer] if buyer in over else []) + self.price_order([d for d in over if d is not buyer])
-        for d in reversed(order):
-            self.game.round.push(DiscardStep(self.game, d))
+            self.state.event("tokens_removed", tokens=["key_west"])
 
     # --- extra operating actions (part B) -----------------------------------------------------
 

@@ -40,9 +40,9 @@ def game_data(data: dict, variants) -> dict:
         if t["name"] in d["rusts_on"]:
             t["rusts_on"] = d["rusts_on"][t["name"]]
     data["phases"] = [p for p in data["phases"] if p["name"] not in d["removed"]]
-    for p in data["phases"]:
+    for p in data["phases"]:   # what the removed 8-train's phase started, the diesel starts
         if p["name"] == d["train"]:
-            p["status"] = sorted(set(p.get("status", [])) | set(d["moved_status"]))
+            p["events"] = p.get("events", []) + [{"type": t} for t in d["moved_events"]]
     return data
 
 

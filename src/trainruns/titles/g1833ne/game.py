@@ -22,6 +22,7 @@ from ...errors import InputError, InputWarning
 from ...game.game_rules import GameRules
 from ...game.action import INT, STR, declare
 from ...game.market import Market
+from ...game.phase import Phases
 from ...game.round import OperatingRound, after_operating_round
 from ...game.steps.buy_train import BuyTrainStep
 from ...game.steps.dividend import DividendStep
@@ -129,8 +130,7 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
         self.config, invented = read_config(config)
         companies = load_data(PACKAGE, "companies.json")
         cards = load_data(PACKAGE, "trains.json")["trains"]
-        self.phase_rows = load_data(PACKAGE, "phases.json")["phases"]
-        self.phase_names = [p["name"] for p in self.phase_rows]
+        self.phases = Phases(load_data(PACKAGE, "phases.json")["phases"], cards)
         self.cards = cards
         self.sides = {s["name"]: dict(s, card=c) for c in cards for s in c["variants"]}
         self.market = Market(data["market"])
@@ -152,7 +152,7 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
         people = [Player(name=p, cash=cash) for p in players]
         # "The bank starts with $10,000" and pays the starting cash ([E]: 4p leaves $8,200)
         self.state = State(people, corps, privates, data["bank"] - cash * n, make_depot(cards))
-        self.state.phase = self.phase_names[0]
+        self.state.phase = self.phases.names[0]
         self.state.title_state = {
             "config_invented": invented, "variant": "standard",
             "ferries": {f["id"]: None for f in self.config.get("ferries", [])},
@@ -309,7 +309,7 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
         s = self.state
         p = s.player[name]
         total = p.cash + p.committed + shares_value(s, self.market, name)
-        if self.phase_names.index(s.phase) < self.phase_names.index(self.data["private_flip_phase"]):
+        if self.phases.index(s.phase) < self.phases.index(self.data["private_flip_phase"]):
             total += sum(x.cost for x in s.privates if x.open and x.owner == player_key(name))
         return total
 

@@ -53,17 +53,12 @@ class OperatingRules:
         return pos
 
     def _removed_privates(self):
-        phase = self.phase_names.index(self.state.phase)
-        out = []
-        for p, ids in self.data["privates_removed"].items():
-            if phase >= self.phase_names.index(p):
-                out += ids
-        return out
+        return self.phases.by_name[self.state.phase]["privates_removed"]
 
     # --- ferries ("Game-specific mechanics"; config) -----------------------------------------
 
     def _ferries_running(self) -> bool:
-        return self.phase_names.index(self.state.phase) < self.phase_names.index(self.data["ferries_end"])
+        return self.phases.index(self.state.phase) < self.phases.index(self.data["ferries_end"])
 
     def _ferry_entries(self, cid, luxury_allowed):
         """The corporation's ferries as the position takes them: the "New" bonus on the
@@ -124,7 +119,7 @@ class OperatingRules:
         """P1, P2 and P3 block their hexes until a corporation buys them."""
         s = self.state
         out = set()
-        if self.phase_names.index(s.phase) >= self.phase_names.index(self.data["private_flip_phase"]):
+        if self.phases.index(s.phase) >= self.phases.index(self.data["private_flip_phase"]):
             return out   # no player holds a private from phase III
         bought = s.title_state.get("privates_bought", [])
         for x in s.privates:
@@ -296,7 +291,7 @@ class OperatingRules:
         self.state.event("token", corporation=c.id, hex=c.home, stop=c.home_stop, cost=0, reason="home")
 
     def _reservations_on(self) -> bool:
-        return self.phase_names.index(self.state.phase) < self.phase_names.index(self.data["reservations_end"])
+        return self.phases.index(self.state.phase) < self.phases.index(self.data["reservations_end"])
 
     def _boston_green(self) -> bool:
         hx = self.data["boston_reservation"]["hex"]

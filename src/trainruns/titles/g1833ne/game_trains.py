@@ -39,10 +39,10 @@ class TrainRules:
     def phased_out(self, side: str) -> bool:
         card = self.sides[side]["card"]
         p = card.get("obsolete_on")
-        return bool(p) and self.phase_names.index(self.state.phase) >= self.phase_names.index(p)
+        return bool(p) and self.phases.index(self.state.phase) >= self.phases.index(p)
 
     def train_limit(self, c) -> int:
-        return next(r["train_limit"] for r in self.phase_rows if r["name"] == self.state.phase)
+        return self.phases.limit(self.state.phase)
 
     def live_trains(self, c) -> list[str]:
         """The trains that count against the limit (not phased out)."""
@@ -65,10 +65,14 @@ class TrainRules:
             out.append(("market", name, self.sides[name]["price"]))
         return out
 
-    def new_phase(self, phase, buyer):
+    def counted_trains(self, c) -> list[str]:
+        """Phased-out trains do not count against the limit ("Number of phases")."""
+        return self.live_trains(c)
+
+    def remove_trains(self, phase):
+        """Cards whose removal phase has come leave the companies ("removes older
+        ones"); the open market also loses the phased-out ones."""
         s = self.state
-        s.phase = phase
-        s.event("phase", phase=phase)
         for c in s.corporations:
             removed = [x for x in c.trains if self._removed(x)]
             if removed:
@@ -78,44 +82,43 @@ class TrainRules:
         if gone:
             s.market_trains[:] = [x for x in s.market_trains if x not in gone]
             s.event("trains_removed", corporation=None, trains=gone, reason=f"phase {phase}: open market")
-        t = s.title_state
-        if phase == self.data["private_flip_phase"]:
-            for x in s.privates:
-                if x.open and (x.owner is None or x.owner.startswith("player:")):
-                    x.open = False
-                    s.event("private_closed", private=x.id, reason=f"phase {phase}: held by a player")
-        for x in s.privates:
-            if x.open and x.id in self.data["privates_removed"].get(phase, []):
-                x.open = False
-                s.event("private_closed", private=x.id, reason=f"phase {phase}")
-        if phase == self.data["private_flip_phase"]:
-            for x in s.privates:
-                if x.open and x.id not in t["flipped"]:
-                    t["flipped"].append(x.id)
-                    s.event("private_flipped", private=x.id)
-        if phase == self.data["ferries_end"]:
-            for f, owner in t["ferries"].items():
-                if owner != "removed":
-                    t["ferries"][f] = "removed"
-            s.event("ferries_removed")
-        self.queue_discards(buyer)
 
     def _removed(self, side):
         card = self.sides[side]["card"]
         p = card.get("rusts_on")
-        return bool(p) and self.phase_names.index(self.state.phase) >= self.phase_names.index(p)
+        return bool(p) and self.phases.index(self.state.phase) >= self.phases.index(p)
 
-    def queue_discards(self, buyer):
-        """Trains over the limit after a phase change: [?] (phase-outs mostly avoid it);
-        default: the president discards to the open market, the buyer first, then in
-        price order (docs/gaps.md)."""
-        from .game_steps.discard import DiscardStep
+    # --- phase III and IV: the events of data/phases.json ---------------------------------
 
-        s = self.state
-        over = [d for d in s.corporations if not d.closed and len(self.live_trains(d)) > self.train_limit(d)]
-        order = ([buyer] if buyer in over else []) + self.price_order([d for d in over if d is not buyer])
-        for d in reversed(order):
-            self.game.round.push(DiscardStep(self.game, d))
+    def event_close_player_privates(self, phase):
+        """Phase III: the privates held by players are removed."""
+        for x in self.state.privates:
+            if x.open and (x.owner is None or x.owner.startswith("player:")):
+                x.open = False
+                self.state.event("private_closed", private=x.id, reason=f"phase {phase}: held by a player")
+
+    def event_remove_privates(self, phase):
+        """Phase III removes P1 and P2, phase IV P3 to P5 (the phase's ``privates_removed``)."""
+        for x in self.state.privates:
+            if x.open and x.id in self.phases.by_name[phase]["privates_removed"]:
+                x.open = False
+                self.state.event("private_closed", private=x.id, reason=f"phase {phase}")
+
+    def event_flip_privates(self, phase):
+        """Phase III: the privates left are flipped (no income)."""
+        flipped = self.state.title_state["flipped"]
+        for x in self.state.privates:
+            if x.open and x.id not in flipped:
+                flipped.append(x.id)
+                self.state.event("private_flipped", private=x.id)
+
+    def event_remove_ferries(self, phase):
+        """Phase IV: the ferries are removed."""
+        ferries = self.state.title_state["ferries"]
+        for f, owner in ferries.items():
+            if owner != "removed":
+                ferries[f] = "removed"
+        self.state.event("ferries_removed")
 
     # --- buying ------------------------------------------------------------------------
 
@@ -332,7 +335,7 @@ class TrainRules:
         s.event("train", corporation=c.id, train=side, price=price, source=source)
         if source == "bank":
             card_phase = self.sides[side]["card"]["available_on"]
-            if self.phase_names.index(card_phase) > self.phase_names.index(s.phase):
+            if self.phases.index(card_phase) > self.phases.index(s.phase):
                 self.new_phase(card_phase, c)
 
     # --- bankruptcy ("Emergency sell") -------------------------------------------------------
