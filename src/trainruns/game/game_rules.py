@@ -10,6 +10,7 @@ rules differ.
 
 from __future__ import annotations
 
+from .errors import Refusal
 from .ids import Ids
 from .report import PlayerReport
 
@@ -74,6 +75,16 @@ class GameRules(Ids, PlayerReport):
 
     def operating_turns_over(self):
         """What happens once the last company of the round has operated."""
+
+    def turn_actions(self, c, turn: dict) -> list[dict]:
+        """What ``c`` may do at any point of its turn besides the current step's own
+        actions (buying a private, a mortgage, issuing shares). ``turn`` is the turn's
+        record; once the company has run, it holds the run's ``revenue``."""
+        return []
+
+    def turn_action(self, c, turn: dict, a: dict):
+        """Process an action of :meth:`turn_actions`; returns what the log records."""
+        raise Refusal("turn.action", f"{a['type']} is not allowed in this step of {c.id}'s turn")
 
     # --- phases and trains -------------------------------------------------------------
 

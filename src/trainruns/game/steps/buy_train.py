@@ -33,7 +33,7 @@ class BuyTrainStep(CorporationStep):
     def actions(self):
         out = self._buys()
         if not self.game.rules.must_buy(self):
-            out = out + self.game.rules.operating_extras(self) + [self.pass_action()]
+            out = out + self.extra_actions() + [self.pass_action()]
         return out
 
     def process(self, a):
@@ -47,7 +47,7 @@ class BuyTrainStep(CorporationStep):
         if a["type"] not in own:   # the title's extras (a private, a mortgage, ...)
             if self.game.rules.must_buy(self):
                 raise Refusal("train.must-buy", f"{self.corp.id} must buy a train first [10]")
-            return self.game.rules.operating_process(self, a)
+            return self.process_extra(a)
         recorded = self.game.rules.train_process(self, a)
         if not self.done and not self._buys():
             self.done = True

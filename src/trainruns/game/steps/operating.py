@@ -22,5 +22,15 @@ class CorporationStep(Step):
         if cid != self.corp.id:
             raise Refusal("turn.not-yours", f"{self.corp.id} is operating now [4.1.3]")
 
+    def extra_actions(self) -> list[dict]:
+        """What the company may do at this point of its turn besides the step's own
+        actions (buying a private, issuing shares, ...): the title's ``turn_actions``. A
+        title's step adds what only it offers and calls ``super``."""
+        return self.game.rules.turn_actions(self.corp, self.turn)
+
+    def process_extra(self, a: dict):
+        """Process an action of :meth:`extra_actions`; returns what the log records."""
+        return self.game.rules.turn_action(self.corp, self.turn, a)
+
     def pass_action(self):
         return {"type": "pass", "corporation": self.corp.id}

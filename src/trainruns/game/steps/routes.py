@@ -36,14 +36,14 @@ class RoutesStep(CorporationStep):
 
     def actions(self):
         return [{"type": "run_routes", "corporation": self.corp.id, "routes": "best"}] + \
-            self.game.rules.operating_extras(self)
+            self.extra_actions()
 
     def process(self, a):
         self.check_entity(a)
         if a["type"] != "run_routes":
             if a["type"] == "pass":
                 raise Refusal("run.must-run", f"{self.corp.id} owns trains and must run them [8]")
-            return self.game.rules.operating_process(self, a)
+            return self.process_extra(a)
         routes, revenue = self.game.rules.run(self.corp, a["routes"])
         self.turn["revenue"] = revenue
         self.done = True

@@ -16,7 +16,7 @@ class TokenStep(CorporationStep):
     def actions_but_pass(self):
         out = [dict({"type": "place_token", "corporation": self.corp.id}, **m)
                for m in self.game.rules.token_places(self.corp)]
-        return out + self.game.rules.operating_extras(self)
+        return out + self.extra_actions()
 
     def actions(self):
         return self.actions_but_pass() + [self.pass_action()]
@@ -27,7 +27,7 @@ class TokenStep(CorporationStep):
             self.done = True
             return a
         if a["type"] != "place_token" or a.get("kind"):
-            recorded = self.game.rules.operating_process(self, a)
+            recorded = self.process_extra(a)
             if not self.done and not self.actions_but_pass():
                 self.done = True
             return recorded

@@ -23,7 +23,7 @@ class TrackStep(CorporationStep):
     def actions(self):
         out = [{"type": "lay_tile", "corporation": self.corp.id, "hex": m["hex"], "tile": m["tile"],
                 "rotation": m["rotation"]} for m in self._lays()]
-        return out + self.game.rules.operating_extras(self) + [self.pass_action()]
+        return out + self.extra_actions() + [self.pass_action()]
 
     def process(self, a):
         self.check_entity(a)
@@ -31,7 +31,7 @@ class TrackStep(CorporationStep):
             self.done = True
             return a
         if a["type"] != "lay_tile":
-            return self.game.rules.operating_process(self, a)
+            return self.process_extra(a)
         for m in self._lays():
             if (m["hex"], m["tile"], m["rotation"] % 6) == (a["hex"], str(a["tile"]), a["rotation"] % 6):
                 self.game.rules.lay_tile(self.corp, m)

@@ -21,8 +21,6 @@ from ...game.round import OperatingRound, after_operating_round
 from ...game.steps.buy_train import BuyTrainStep
 from ...game.steps.dividend import DividendStep
 from ...game.steps.routes import RoutesStep
-from ...game.steps.token import TokenStep
-from ...game.steps.track import TrackStep
 from ...game.state import Corporation, Player, Private, State, corp_key, player_key
 from ...game.shares import shares_value
 from ..tiled import load_data
@@ -33,6 +31,7 @@ from .game_mortgage import MortgageRules
 from .game_operating import OperatingRules
 from .game_privates import PrivateRules
 from .game_redeem import RedeemRules
+from .game_steps.operating import TokenStep1832, TrackStep1832
 from .game_stock import StockRules
 from .game_variants import VARIANTS, VariantRules, game_data
 
@@ -66,7 +65,7 @@ class Rules(StockRules, OperatingRules, PrivateRules, RedeemRules, MoneyRules, M
     title = "1832"
     action_types = ACTION_TYPES
     # [4.1.3] lay track, place a token, run, pay or withhold, buy trains
-    operating_steps = (TrackStep, TokenStep, RoutesStep, DividendStep, BuyTrainStep)
+    operating_steps = (TrackStep1832, TokenStep1832, RoutesStep, DividendStep, BuyTrainStep)
 
     def __init__(self, game, players, seed, variants, config):
         self.game = game

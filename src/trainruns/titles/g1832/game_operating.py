@@ -454,45 +454,16 @@ class OperatingRules:
             t["key_west"] = None
             self.state.event("tokens_removed", tokens=["key_west"])
 
-    # --- extra operating actions (part B) -----------------------------------------------------
+    # --- actions open during the whole turn -------------------------------------------------
 
-    def operating_extras(self, step) -> list[dict]:
-        """Actions a step offers besides its own: buying a private ([12], any time in
-        the turn), a WVCF token with the track ([6.5.2]), the special tokens with the
-        token ([16.2], [7.5])."""
-        from ...game.steps.token import TokenStep
-        from ...game.steps.track import TrackStep
+    def turn_actions(self, c, turn) -> list[dict]:
+        """Buying a private ([12], any time in the turn) and the Southern Bank's
+        mortgages ([17.3])."""
+        return self.private_buys(c) + self.mortgage_offers(c)
 
-        c = step.corp
-        out = self.private_buys(c) + self.mortgage_offers(c)
-        if isinstance(step, TrackStep):
-            offer = self.coal_token_offer(c, step.lays)
-            if offer:
-                out.append(offer)
-        if isinstance(step, TokenStep):
-            out += [dict({"type": "place_token", "corporation": c.id}, **m) for m in self.special_tokens(c)]
-        return out
-
-    def operating_process(self, step, a):
-        from ...game.steps.token import TokenStep
-        from ...game.steps.track import TrackStep
-
-        c = step.corp
+    def turn_action(self, c, turn, a):
         if a["type"] == "buy_private" and "corporation" in a:
             return self.buy_private_for(c, a)
         if a["type"] in ("mortgage", "repay_mortgage"):
             return self.mortgage_process(c, a)
-        if a["type"] == "buy_token" and isinstance(step, TrackStep) and a.get("kind") == "coal":
-            self.buy_coal_token(c, step)
-            if not step.lays or not self.tile_lays(c, step.lays) and not self.coal_token_offer(c, step.lays):
-                step.done = not self.tile_lays(c, step.lays)
-            return a
-        if a["type"] == "place_token" and a.get("kind") and isinstance(step, TokenStep):
-            for m in self.special_tokens(c):
-                if m["kind"] == a["kind"] and m["hex"] == a["hex"] and m.get("stop", 0) == a.get("stop", 0):
-                    self.place_special(c, m, step)
-                    return a
-            raise Refusal("token.special", f"{c.id} cannot place a {a['kind']} token on {a['hex']} now "
-                                           "([16.2] P2/P3: the owning company, eligible cities, once; [7.5] "
-                                           "Key West: the FEC on Miami from phase 3)")
         raise Refusal("turn.action", f"{a['type']} is not allowed in this step of {c.id}'s turn [4.1.3]")

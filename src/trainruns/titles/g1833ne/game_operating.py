@@ -454,20 +454,18 @@ class OperatingRules:
 
     # --- the extras of a corporation's turn ------------------------------------------------
 
-    def operating_extras(self, step) -> list[dict]:
-        from ...game.steps.buy_train import BuyTrainStep
-
-        c = step.corp
+    def turn_actions(self, c, turn) -> list[dict]:
+        """Issuing or redeeming shares and buying a ferry come before the run; a private
+        from a player any time in the turn ("Operating round")."""
         if self.turn is None or c.closed:
             return []
-        if isinstance(step, BuyTrainStep):
-            return self.private_buys(c)   # after the run: privates only (issues and ferries come before it)
+        if "revenue" in turn:
+            return self.private_buys(c)
         return self.share_moves(c) + self.ferry_buys(c) + self.private_buys(c)
 
-    def operating_process(self, step, a):
-        c = step.corp
+    def turn_action(self, c, turn, a):
         t = a["type"]
-        listed = [x for x in self.operating_extras(step) if x["type"] == t]
+        listed = [x for x in self.turn_actions(c, turn) if x["type"] == t]
         if t in ("issue_shares", "redeem_shares"):
             x = next(iter(listed), None)
             most = (x["count"]["max"] if isinstance(x["count"], dict) else x["count"]) if x else 0
@@ -497,4 +495,4 @@ class OperatingRules:
             else:
                 self.buy_private(c, a["private"], price)
             return dict(a, player=seller)
-        raise Refusal("turn.action", f"{t} is not allowed in this step of {c.id}'s turn")
+        return super().turn_action(c, turn, a)
