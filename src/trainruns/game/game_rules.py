@@ -86,6 +86,65 @@ class GameRules(Ids, PlayerReport):
         """Process an action of :meth:`turn_actions`; returns what the log records."""
         raise Refusal("turn.action", f"{a['type']} is not allowed in this step of {c.id}'s turn")
 
+    # --- the shared operating steps (game/steps) --------------------------------------
+
+    def tile_lays(self, c, lays: list) -> list[dict]:
+        """TrackStep: every tile lay ``c`` may make now, given the lays ``lays`` made
+        this turn: ``{"hex", "tile", "rotation", "upgrade", ...}`` (what :meth:`lay_tile`
+        needs); empty when the turn's allowance is used up."""
+        raise NotImplementedError
+
+    def lay_tile(self, c, lay: dict):
+        """TrackStep: make a lay that :meth:`tile_lays` listed (pay for it, carry tokens)."""
+        raise NotImplementedError
+
+    def why_not_lay(self, c, a: dict, lays: list) -> tuple[str, str]:
+        """TrackStep: (rule id, message) refusing a lay that was not listed."""
+        raise NotImplementedError
+
+    def token_places(self, c) -> list[dict]:
+        """TokenStep: every ``{"hex", "stop"}`` where ``c`` may place a token now."""
+        raise NotImplementedError
+
+    def place_token(self, c, place: dict):
+        """TokenStep: place (and pay for) a token where :meth:`token_places` listed."""
+        raise NotImplementedError
+
+    def why_not_token(self, c, a: dict) -> tuple[str, str]:
+        """TokenStep: (rule id, message) refusing a token that was not listed."""
+        raise NotImplementedError
+
+    def run(self, c, routes) -> tuple[list[dict], int]:
+        """RoutesStep: ``c`` runs ``routes`` (``"best"`` or a declared run, refused with
+        a Refusal unless legal and as good as the best); returns (the routes as the log
+        keeps them, the revenue)."""
+        raise NotImplementedError
+
+    def pay_dividend(self, c, revenue: int, kind: str):
+        """DividendStep: pay ``revenue`` as ``kind`` (payout, half, withhold; withheld
+        when there is no revenue) and move the share price."""
+        raise NotImplementedError
+
+    def train_buys(self, step) -> list[dict]:
+        """BuyTrainStep: every purchase (and forced share sale) open to ``step.corp`` now."""
+        raise NotImplementedError
+
+    def train_process(self, step, a: dict):
+        """BuyTrainStep: process a purchase or forced sale; returns what the log records."""
+        raise NotImplementedError
+
+    def must_buy(self, step) -> bool:
+        """BuyTrainStep: whether ``step.corp`` must still buy a train (it may not pass)."""
+        return False
+
+    def enter_buy_train(self, step):
+        """BuyTrainStep: what happens by rule as the step starts (a bankruptcy when a
+        forced purchase cannot be raised)."""
+
+    def price_order(self, corps: list) -> list:
+        """``corps`` in share price order (highest first, the title's tie-breaks)."""
+        raise NotImplementedError
+
     # --- phases and trains -------------------------------------------------------------
 
     def train_limit(self, c) -> int:

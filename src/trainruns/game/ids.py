@@ -11,6 +11,8 @@ class Ids:
     name or abbreviation -> the corporation's reference id)."""
 
     def corporation_id(self, name):
+        """The reference id of the corporation ``name`` names (an id, name or
+        abbreviation, any case), or None."""
         if not isinstance(name, str):
             return None
         return self._aliases.get(name.lower())

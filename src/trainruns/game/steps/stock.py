@@ -46,7 +46,7 @@ class StockTurn(Step):
             out += self._buys()
         if self.selling and not (self.bought and self.sold_first):
             out += self._sells()
-        out += self.game.rules.stock_turn_extras(self)
+        out += self.extra_actions()
         out.append({"type": "pass", "player": self.player})
         return out
 
@@ -121,8 +121,17 @@ class StockTurn(Step):
         elif t == "sell_shares":
             self._sell(a)
         else:
-            return self.game.rules.stock_turn_process(self, a)
+            return self.process_extra(a)
         return a
+
+    def extra_actions(self) -> list[dict]:
+        """A title's own stock-turn actions, listed before ``pass``: its turn subclasses
+        this and adds them."""
+        return []
+
+    def process_extra(self, a: dict):
+        """Process an action of :meth:`extra_actions`; returns what the log records."""
+        raise Refusal("stock.action", f"{a['type']} is not a stock round action")
 
     def note_action(self):
         self.acted = True

@@ -182,27 +182,3 @@ class StockRules:
     def price_order(self, corps):
         """[4.1.3] descending share price, then rightmost, then top of a stack."""
         return sorted(corps, key=lambda c: self.market.order_key(c.id, c.cell))
-
-    # --- extra stock actions (part B) -------------------------------------------------------
-
-    def stock_turn_extras(self, turn) -> list[dict]:
-        """P4's exchange ([16.2] P4); redemption and reissue ([5.10], [5.11])."""
-        # a private bought from another player ([16.1]) is listed with its price range:
-        # the logged action is the deal both players agreed (docs/game-1832.md)
-        out = self.london_offers(turn) + self.player_private_offers(turn)
-        if not turn.acted:
-            out += self.redeem_offers(turn) + self.reissue_offers(turn)
-        return out
-
-    def stock_turn_process(self, turn, a):
-        from ...game.errors import Refusal
-
-        if a["type"] == "exchange":
-            return self.london_exchange(turn, a)
-        if a["type"] == "trade_private":
-            return self.buy_private_from_player(turn, a)
-        if a["type"] == "redeem":
-            return self.redeem(turn, a)
-        if a["type"] == "reissue":
-            return self.reissue(turn, a)
-        raise Refusal("stock.action", f"{a['type']} is not a stock round action [5.3]")

@@ -33,6 +33,24 @@ def sell_back_minimum(rules, c, name: str, most: int) -> int:
 
 
 class StockTurn1832(StockTurn):
+    def extra_actions(self):
+        """P4's exchange ([16.2] P4), a private bought from another player ([16.1]:
+        listed with its price range; the logged action is the deal both agreed), and,
+        before anything else this turn, redemption and reissue ([5.10], [5.11])."""
+        rules = self.game.rules
+        out = rules.london_offers(self) + rules.player_private_offers(self)
+        if not self.acted:
+            out += rules.redeem_offers(self) + rules.reissue_offers(self)
+        return out
+
+    def process_extra(self, a):
+        rules = self.game.rules
+        handlers = {"exchange": rules.london_exchange, "trade_private": rules.buy_private_from_player,
+                    "redeem": rules.redeem, "reissue": rules.reissue}
+        if a["type"] not in handlers:
+            raise Refusal("stock.action", f"{a['type']} is not a stock round action [5.3]")
+        return handlers[a["type"]](self, a)
+
     def enter(self):
         """A turn whose only legal action is ``pass`` is passed by rule: no decision,
         so nothing is logged (GAME-CONTRACT.md: only decisions are logged); it counts
