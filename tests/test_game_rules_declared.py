@@ -49,3 +49,10 @@ def test_each_title_is_a_game_rules_with_its_declared_data(title):
     assert cls.title == title and "undo" in cls.action_types and cls.operating_steps
     # the title's own mixins come first, so their methods override GameRules' defaults
     assert cls.__bases__[-1] is GameRules
+
+
+def test_docs_engine_lists_every_hook():
+    """docs/engine.md is the newcomer's list of hooks: every public GameRules method is in it."""
+    text = (Path(engine.__file__).parents[3] / "docs" / "engine.md").read_text()
+    public = [n for n, m in vars(GameRules).items() if callable(m) and not n.startswith("_")]
+    assert [n for n in public if f"`{n}`" not in text] == []
