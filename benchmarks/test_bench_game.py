@@ -9,7 +9,6 @@ call path now and by the one it had before, in the same run.
 """
 
 import contextlib
-import functools
 import json
 import os
 import statistics
@@ -21,7 +20,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from game_selfplay import play  # noqa: E402
 from trainruns.game.game import Game  # noqa: E402
-from trainruns.game import core as game_moves  # noqa: E402
+from trainruns.game import route_adapter  # noqa: E402
 
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "games")
 CALLS = ("tile_lays", "token_cities", "best_run", "audit_run", "has_route")
@@ -31,9 +30,8 @@ CALLS = ("tile_lays", "token_cities", "best_run", "audit_run", "has_route")
 def route_core_clock():
     """Time spent in the adapter's calls, with its caches emptied first."""
     spent = {"s": 0.0}
-    saved = {n: getattr(game_moves, n) for n in CALLS}
-    for fn in (game_moves._tile_moves, game_moves._token_moves, game_moves._run, game_moves._board_of):
-        fn.cache_clear()
+    saved = {n: getattr(route_adapter, n) for n in CALLS}
+    route_adapter.clear()
 
     def timed(f):
         def wrapper(*a, **k):
@@ -45,12 +43,12 @@ def route_core_clock():
         return wrapper
 
     for n, f in saved.items():
-        setattr(game_moves, n, timed(f))
+        setattr(route_adapter, n, timed(f))
     try:
         yield spent
     finally:
         for n, f in saved.items():
-            setattr(game_moves, n, f)
+            setattr(route_adapter, n, f)
 
 
 def test_selfplay_actions_per_second(benchmark):
@@ -88,15 +86,17 @@ def _kept_game_positions():
     """Every position the kept games of fixtures/games (1832 and 1833NE, both through
     the 1832 adapter) ask the core to solve while they replay, in order."""
     keys = []
-    real = game_moves._run.__wrapped__
+    real = route_adapter._solved
 
-    @functools.lru_cache(maxsize=256)
-    def spy(key):
-        keys.append(key)
-        return real(key)
+    def spy(position):
+        key = json.dumps(position, sort_keys=True)
+        if key not in keys:
+            keys.append(key)
+        return real(position)
 
-    saved = game_moves._run
-    game_moves._run = spy
+    route_adapter.clear()
+    saved = route_adapter._solved
+    route_adapter._solved = spy
     try:
         for name in sorted(os.listdir(FIXTURES)):
             if name.endswith(".game") or (name.startswith("1833NE") and name.endswith(".json")):
@@ -104,7 +104,7 @@ def _kept_game_positions():
                     data = json.load(fh)
                 Game.replay(data.get("log", data))
     finally:
-        game_moves._run = saved
+        route_adapter._solved = saved
     return keys
 
 
@@ -128,7 +128,7 @@ def _as_before(data):
 
 
 def _as_now(data):
-    """The game's solve now (titles/g1832/game_moves.py: ``_run`` on ``_board_of``)."""
+    """The game's solve now (titles/g1832/route_adapter.py: ``_run`` on ``_board_of``)."""
     from trainruns.load import load_engine_position
     from trainruns.search import solve
 

@@ -148,22 +148,22 @@ def test_solve_whole_process(benchmark, interpreter, daemon, name, path):
 def _game_positions():
     """The positions a seeded self-played 1832 game asks the core to solve."""
     from trainruns.game.selfplay import play
-    from trainruns.game import core as game_moves
+    from trainruns.game import route_adapter
 
     keys = []
-    real = game_moves._run.__wrapped__
+    real = route_adapter._solved
 
-    def spy(key):
-        keys.append(key)
-        return real(key)
+    def spy(position):
+        keys.append(json.dumps(position, sort_keys=True))
+        return real(position)
 
-    game_moves._run.cache_clear()
-    saved = game_moves._run
-    game_moves._run = spy
+    route_adapter.clear()
+    saved = route_adapter._solved
+    route_adapter._solved = spy
     try:
         play("1832", ["A", "B", "C", "D"], 1001, max_actions=int(os.environ.get("BENCH_GAME_ACTIONS", "1500")))
     finally:
-        game_moves._run = saved
+        route_adapter._solved = saved
     return keys
 
 

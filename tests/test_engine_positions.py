@@ -14,11 +14,8 @@ from trainruns import load_position, titles
 from trainruns.errors import InputError
 from trainruns.game.selfplay import play
 from trainruns.schema import check
-from trainruns.titles.g1831 import game_map
-from trainruns.game import core as game_moves
+from trainruns.game import route_adapter
 
-CACHED = [game_moves._board_of, game_moves._tile_moves, game_moves._token_moves, game_moves._run,
-          game_moves._reach, game_map._board_and_reach, game_map._run, game_map._try_run]
 
 
 @pytest.fixture
@@ -38,11 +35,9 @@ def every_engine_position(monkeypatch):
         return real(data, where)
 
     monkeypatch.setattr(trainruns.load, "load_engine_position", checked)
-    for cache in CACHED:  # (positions earlier tests asked about would not be read again)
-        cache.cache_clear()
+    route_adapter.clear()   # (positions earlier tests asked about would not be read again)
     yield seen, problems
-    for cache in CACHED:
-        cache.cache_clear()
+    route_adapter.clear()
 
 
 @pytest.mark.parametrize("title,players,seed,actions", [

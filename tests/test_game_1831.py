@@ -325,7 +325,7 @@ def test_phases_by_first_train_and_retirement_5_3_5():
     c = started(g, "PRR", 100)
     c.extra["active"] = True
     c.trains = [{"train": "2S", "size": 2, "status": "new"}]
-    r.new_phase(5)
+    r.new_phase("5", c)
     assert s.phase == "5" and c.trains == [] and r.train_limit(c) == 3
     assert r.token_cost("station") == 70 and r.token_cost("yard") == 110
 
@@ -508,16 +508,17 @@ def test_the_run_does_not_depend_on_the_clock_5_6_6(monkeypatch):
     # clock races (a loaded machine), so a game replays to the same state anywhere
     import time
 
-    from trainruns.titles.g1831 import game_map
+    from trainruns.game import route_adapter
+    from trainruns.titles.g1831 import game_operating
 
     log = json.loads((__import__("pathlib").Path(__file__).parent.parent / "fixtures" / "games"
                       / "1831-opening.log").read_text())
     g = Game.replay(log)
     pos = g.position()
     pos["trains"] = [{"name": "2S", "status": "restored"}, {"name": "3MX", "status": "restored"}]
-    game_map._run.cache_clear()
-    calm = game_map.best_run(pos)
-    game_map._run.cache_clear()
+    route_adapter.clear()
+    calm = route_adapter.bounded_run(pos, *game_operating.run_budget())
+    route_adapter.clear()
     real = time.perf_counter
     ticks = [0.0]
 
@@ -526,9 +527,9 @@ def test_the_run_does_not_depend_on_the_clock_5_6_6(monkeypatch):
         return real() + ticks[0]
 
     monkeypatch.setattr(time, "perf_counter", racing)
-    raced = game_map.best_run(pos)
+    raced = route_adapter.bounded_run(pos, *game_operating.run_budget())
     monkeypatch.setattr(time, "perf_counter", real)
-    game_map._run.cache_clear()
+    route_adapter.clear()
     assert raced == calm
 
 

@@ -115,16 +115,17 @@ def test_a_run_cut_by_the_node_budget_says_it_is_not_proven_with_its_bound_5_6_6
     import json
     from pathlib import Path
 
-    from trainruns.titles.g1831 import game_map
+    from trainruns.game import route_adapter
+    from trainruns.titles.g1831 import game_operating
 
     pos = json.loads((Path(__file__).parent.parent / "fixtures" / "1831" / "example.json").read_text())
-    game_map._run.cache_clear()
-    best, _, proof = game_map.best_run(pos)
+    route_adapter.clear()
+    best, _, proof = route_adapter.bounded_run(pos, *game_operating.run_budget())
     assert best > 0 and proof == {"proven": True, "bound": best}
-    monkeypatch.setattr(game_map, "RUN_NODES", 1)
-    game_map._run.cache_clear()
-    cut, _, short = game_map.best_run(pos)
-    game_map._run.cache_clear()
+    monkeypatch.setattr(game_operating, "RUN_NODES", 1)
+    route_adapter.clear()
+    cut, _, short = route_adapter.bounded_run(pos, *game_operating.run_budget())
+    route_adapter.clear()
     assert cut < best <= short["bound"] and short["proven"] is False
 
 

@@ -10,7 +10,7 @@ from trainruns import load_position
 from trainruns.game.errors import Refusal
 from trainruns.game.game import Game
 from trainruns.game.state import player_key
-from trainruns.game import core as game_moves
+from trainruns.game import route_adapter
 
 NAMES = ["A", "B", "C", "D"]
 
@@ -239,11 +239,11 @@ def _connected_pair(g):
     that a run of one reaches the other's token ([11] Merger Eligibility)."""
     s, r = g.state, g.rules
     acl, cg = s.corp["ACL"], s.corp["CG"]
-    for m in game_moves.tile_lays(r.position("ACL")):
+    for m in route_adapter.tile_lays(r.position("ACL")):
         if m["hex"] != "G17":
             continue
         s.tiles.append({"hex": m["hex"], "tile": m["tile"], "rotation": m["rotation"]})
-        for n in game_moves.tile_lays(r.position("CG")):
+        for n in route_adapter.tile_lays(r.position("CG")):
             if n["hex"] != "H16":
                 continue
             s.tiles.append({"hex": n["hex"], "tile": n["tile"], "rotation": n["rotation"]})

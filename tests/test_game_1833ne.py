@@ -285,7 +285,7 @@ def test_worcester_and_boston_reservations_until_phase_four(monkeypatch):
     g.act({"type": "par", "player": who(g), "corporation": "FRR", "price": 100})
     g.act({"type": "par", "player": who(g), "corporation": "B&L", "price": 100})
     r, s = g.rules, g.state
-    monkeypatch.setattr(game_operating.game_moves, "token_cities", lambda pos: [("E22", 0, 1), ("G22", 1, 1)])
+    monkeypatch.setattr(game_operating.route_adapter, "token_cities", lambda pos: [("E22", 0, 1), ("G22", 1, 1)])
     frr = s.corp["FRR"]
     frr.cash = 500
     assert [m["hex"] for m in r.token_places(frr)] == ["G22"]

@@ -20,7 +20,7 @@ from __future__ import annotations
 from ...game.state import player_key
 from . import game_certs as certs
 from .game_certs import is_preferred
-from .game_map import board_and_reach
+from ...game import route_adapter
 
 
 class MergerRules:
@@ -73,7 +73,7 @@ class MergerRules:
         # 5.9.3: A's marker moving into STOCK TRADES CLOSED cancels: not offered
         if self.market.area(self.market.walk(a.cell, "left", 1)[0]) == "closed":
             return []
-        _, reached = board_and_reach(self.position(a.id, trains=[]))
+        _, reached = route_adapter.board_and_loose_reach(self.position(a.id, trains=[]))
         out = []
         for b in self.state.corporations:
             if b is a or b.cell is None or self.is_system(b) or not self.seasoned(b) or b.president is None:

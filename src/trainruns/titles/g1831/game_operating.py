@@ -10,7 +10,7 @@ from ...game.state import player_key
 from ...game.steps.consent import make_offer, was_declined
 from . import game_certs as certs
 from .game_certs import is_preferred, shares_of
-from .game_map import audit_run, best_run, board_and_reach, most_run_to, run_with_rights
+from ...game import route_adapter
 
 TYPES = ("station", "yard")
 # 5.5.5 sets no number; each right listed costs a search of the run with it (5.6.5), so a
@@ -18,6 +18,21 @@ TYPES = ("station", "yard")
 # each (in the order of the corporations and their tokens; a bound on work: docs/gaps.md)
 MOST_RIGHTS = 3
 MOST_OFFERS = 4
+
+# 5.6.6: a run need not be the best, so the game's search is bounded, by counts and not a
+# time (a live game must not depend on the machine's load), large enough that the boards
+# of a game are solved to proof: the routes found in PATH_STEPS steps of the listing from
+# each token (a late board's token-to-token paths grow exponentially with its track),
+# then at most RUN_NODES branch and bound nodes, or COVERING_NODES for a run that must
+# use every bought track right (5.6.5; each node scans a train's whole candidate list)
+RUN_NODES = 20_000
+COVERING_NODES = 2_000
+PATH_STEPS = 20_000
+
+
+def run_budget() -> tuple:
+    """The bounded search's counts (:func:`trainruns.game.route_adapter.bounded_run`)."""
+    return RUN_NODES, COVERING_NODES, PATH_STEPS
 
 
 class OperatingRules:
@@ -127,7 +142,7 @@ class OperatingRules:
             return []
         if c.extra["receivership"] and self.state.bank.broken:
             return []   # 5.4.15, 6.3: no more debt for track once the bank has run out
-        board, reached = board_and_reach(self.position(c.id, trains=[]))
+        board, reached = route_adapter.board_and_loose_reach(self.position(c.id, trains=[]))
         colors = self.phase_row()["colors"]
         if c.extra["receivership"]:
             # 5.4.10: yellow to make its minimum route; with the route, yellow or green
@@ -207,7 +222,7 @@ class OperatingRules:
             pos = self.position(c.id, trains=[])
             pos.pop("track_rights", None)
             pos["tokens"] = [t for t in pos["tokens"] if t["corporation"] != c.id or t["hex"] == h]
-            _, reached = board_and_reach(pos)
+            _, reached = route_adapter.board_and_loose_reach(pos)
             if any((o, 0) in reached.stops for o in hexes if o != h):
                 return True
         return False
@@ -252,7 +267,7 @@ class OperatingRules:
         kinds = self.token_kinds(c)
         if not kinds:
             return []
-        board, reached = board_and_reach(self.position(c.id, trains=[]))
+        board, reached = route_adapter.board_and_loose_reach(self.position(c.id, trains=[]))
         laid = self.laid()
         taken = self.taken_sites()
         per_city = self.phase_row()["tokens_per_city"]
@@ -394,7 +409,7 @@ class OperatingRules:
         have = c.extra.setdefault("rights", [])
         if len(have) >= MOST_RIGHTS:
             return []
-        board, reached = board_and_reach(self.position(c.id, trains=[]))
+        board, reached = route_adapter.board_and_loose_reach(self.position(c.id, trains=[]))
         laid = self.laid()
         types = {t["train"][len(str(t["size"])):] for t in c.trains}
         usable = {"station"} if types <= {"S"} else {"yard"} if types <= {"YD"} else set(TYPES)
@@ -416,12 +431,12 @@ class OperatingRules:
                 tried += 1
                 trial = self.position(c.id)
                 trial["track_rights"] = [{"hex": hh, "stop": 0, "slot": j} for hh, j in have + [(h, site["slot"])]]
-                found = run_with_rights(trial)
+                found = route_adapter.bounded_run_or_none(trial, *run_budget())
                 if found is None:
                     continue   # the route core: no run uses every right (5.6.5)
-                revenue, routes = found
+                revenue, routes, _proof = found
                 if base is None:
-                    without = run_with_rights(self.position(c.id))
+                    without = route_adapter.bounded_run_or_none(self.position(c.id), *run_budget())
                     base = without[0] if without else 0
                 if routes and revenue > base:
                     out.append({"hex": h, "slot": site["slot"], "kind": kind, "owner": o.id, "cost": cost})
@@ -699,7 +714,7 @@ class OperatingRules:
             pos = self.position(c.id, trains=[{"name": f"{k}{kind}", "status": "new"}])
             pos.pop("track_rights", None)      # 5.4.7: no rights in receivership
             pos.pop("rules", None)             # 5.4.9: any mix with one of each type
-            if most_run_to(pos) >= k:
+            if route_adapter.bounded_most_run_to(pos, *run_budget()) >= k:
                 return True
         return False
 
@@ -793,10 +808,10 @@ class OperatingRules:
         search proved (``{"proven", "bound"}``; None for a declared run)."""
         pos = self.position(c.id)
         if routes == "best":
-            revenue, chosen, proof = best_run(pos)
+            revenue, chosen, proof = route_adapter.bounded_run(pos, *run_budget())
             return chosen, revenue, proof
         try:
-            problems, declared = audit_run(pos, routes)
+            problems, declared, _best = route_adapter.audit_run(pos, routes, best=False)
         except InputError as e:
             raise Refusal("run.malformed", f"the declared run cannot be read: {e} (5.6)") from None
         if problems:

@@ -36,7 +36,7 @@ from functools import lru_cache
 from ...game.shares import certificates, scaled, seat_order_from, update_president
 from ...game.state import Corporation, corp_key, player_key
 from ..tiled import load_data
-from ...game import core as game_moves
+from ...game import route_adapter
 
 
 @lru_cache(maxsize=None)
@@ -100,7 +100,7 @@ class MergerRules:
         if tx & ty:
             return True
         for a, b in ((x, ty), (y, tx)):
-            if a.tokens and game_moves.reached_stops(self.position(a.id, trains=[])) & b:
+            if a.tokens and route_adapter.reached_stops(self.position(a.id, trains=[])) & b:
                 return True
         return False
 

@@ -9,7 +9,7 @@ from ...game.shares import max_sellable, scaled
 from ...game.state import corp_key, player_key
 from ...game.steps.routes import declared_run
 from ...game.steps.buy_train import pay_for_train
-from ...game import core as game_moves
+from ...game import route_adapter
 from . import TITLE
 from ...game.tokens import carry_tokens
 
@@ -82,7 +82,7 @@ class OperatingRules:
         blocked = self.blocked_hexes()
         laid = {m.get("hex") for m in lays}   # a WVCF token counts as a yellow lay [6.5.2]
         out = []
-        for m in game_moves.tile_lays(self.position(c.id)):
+        for m in route_adapter.tile_lays(self.position(c.id)):
             if m["hex"] in blocked or not (upgrade if m["upgrade"] else yellow) or (m["upgrade"] and m["hex"] in laid):
                 continue
             cost = 0 if m["upgrade"] else self.terrain_cost(c, m["hex"])
@@ -150,7 +150,7 @@ class OperatingRules:
         if cost > c.cash:
             return []
         reserved = self._reserved(c)
-        return [{"hex": h, "stop": k} for h, k, free in game_moves.token_cities(self.position(c.id))
+        return [{"hex": h, "stop": k} for h, k, free in route_adapter.token_cities(self.position(c.id))
                 if not ((h, k) in reserved and free <= 1)]
 
     def place_token(self, c, m):
@@ -174,9 +174,9 @@ class OperatingRules:
     def run(self, c, routes):
         pos = self.position(c.id)
         if routes == "best":
-            revenue, chosen = game_moves.best_run(pos)
+            revenue, chosen = route_adapter.best_run(pos)
         else:
-            declared, best, chosen = declared_run(routes, lambda r: game_moves.audit_run(pos, r), " [8]")
+            declared, best, chosen = declared_run(routes, lambda r: route_adapter.audit_run(pos, r), " [8]")
             if declared < best:
                 raise Refusal("run.not-best", f"the declared run earns {declared}, the best earns {best}: a "
                                               "shareholder may require the best route [8] Route Value")
@@ -210,7 +210,7 @@ class OperatingRules:
 
     def has_route(self, c) -> bool:
         small = self._smallest_train()
-        return small is not None and game_moves.has_route(self.position(c.id, trains=[small]))
+        return small is not None and route_adapter.has_route(self.position(c.id, trains=[small]))
 
     def must_buy(self, step) -> bool:
         """[10] Requirement to Own a Train: a company with a legal route and no train."""

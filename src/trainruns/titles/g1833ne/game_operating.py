@@ -14,7 +14,7 @@ from ...game.state import corp_key
 from ...game.steps.consent import make_offer, was_declined
 from ...game.steps.routes import declared_run
 from ...hexgrid import opposite
-from ...game import core as game_moves   # the game's one adapter to the route core
+from ...game import route_adapter   # the game's one adapter to the route core
 from ...game.tokens import carry_tokens
 
 
@@ -235,7 +235,7 @@ class OperatingRules:
         done_hexes = {x["hex"] for x in lays}
         full = len(counted) >= 2 or (counted and counted[0]["upgrade"] and len(counted) >= 2)
         out = []
-        for m in game_moves.tile_lays(self.position(c.id)):
+        for m in route_adapter.tile_lays(self.position(c.id)):
             if m["hex"] in blocked or m["hex"] in done_hexes or not self._passable(m):
                 continue
             free = self._free_tile(c, m["hex"])
@@ -312,7 +312,7 @@ class OperatingRules:
         if len(c.tokens) >= len(c.token_costs):
             return []
         homes = {(d.home, d.home_stop) for d in s.corporations if d is not c and not d.started and not d.closed}
-        cities = game_moves.token_cities(self.position(c.id))
+        cities = route_adapter.token_cities(self.position(c.id))
         w, b = self.data["worcester"], self.data["boston_reservation"]
         bp = s.corp[b["corporation"]]
         boston_free = sum(free for h, _k, free in cities if h == b["hex"])
@@ -352,9 +352,9 @@ class OperatingRules:
         not require the best, DIGEST 6.3); phased-out trains are removed right after."""
         pos = self.position(c.id)
         if routes == "best":
-            revenue, chosen = game_moves.best_run(pos)
+            revenue, chosen = route_adapter.best_run(pos)
         else:
-            revenue, _best, chosen = declared_run(routes, lambda r: game_moves.audit_run(pos, r))
+            revenue, _best, chosen = declared_run(routes, lambda r: route_adapter.audit_run(pos, r))
         gone = [x for x in c.trains if self.phased_out(x)]
         if gone:
             c.trains = [x for x in c.trains if not self.phased_out(x)]

@@ -1,0 +1,228 @@
+"""The one boundary between the game engine and the route core.
+
+A title's rules hand over the position of a company now (the route core's position
+format, docs/position-format.md) and ask for what the game needs of the board: the tile
+lays and token cities the company may choose (1832 [6], [7.2]; 1833NE; 1831 5.2), its
+best run ([8]; 1831 5.6.6 within a node budget), an audit of a declared run, and what it
+reaches. The position is read into a Board once (the title checks its rules, not the
+JSON Schema again: :func:`trainruns.load.load_engine_position`), and every answer about
+it is kept, since a step lists its moves and then checks the one chosen against the
+same list, and a replay asks again about every position of the game.
+
+Answers are cached by the position's canonical text (:class:`Position`); the position
+itself is what the route core reads, never a copy parsed back from that text.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+
+
+class Position:
+    """A position as a cache key: equal when their canonical JSON text is equal."""
+
+    __slots__ = ("data", "key")
+
+    def __init__(self, data: dict):
+        self.data = data
+        self.key = json.dumps(data, sort_keys=True)
+
+    def __hash__(self):
+        return hash(self.key)
+
+    def __eq__(self, other):
+        return isinstance(other, Position) and self.key == other.key
+
+
+def _cached(size: int):
+    """A function of a position dict, kept for the last ``size`` positions."""
+    def wrap(fn):
+        kept = lru_cache(maxsize=size)(fn)
+
+        def call(position: dict, *args):
+            return kept(Position(position), *args)
+
+        call.cache_clear = kept.cache_clear
+        call.__doc__ = fn.__doc__
+        _CACHES.append(kept)
+        return call
+    return wrap
+
+
+_CACHES: list = []
+
+
+def clear():
+    """Forget every answer (a test that changes the route core's settings)."""
+    for cache in _CACHES:
+        cache.cache_clear()
+
+
+@_cached(64)
+def board(p: Position):
+    """The position's Board, read once; the route core only reads it."""
+    from ..load import load_engine_position
+
+    return load_engine_position(p.data)
+
+
+@_cached(256)
+def _tile_moves(p: Position) -> tuple:
+    from ..whatif import reach, tile_candidates
+
+    b = board(p.data)
+    # the title's lays, from one legal run's reach (trainruns.reach), walked once
+    return tuple((m["hex"], m["tile"], m["rotation"], bool(m.get("replaces")))
+                 for m, _variant in tile_candidates(p.data, b, reach(b)))
+
+
+def tile_lays(position: dict) -> list[dict]:
+    """Every tile lay or upgrade the operating company may make on this position
+    ([6] Laying Track): ``{"hex", "tile", "rotation", "upgrade"}``."""
+    return [{"hex": h, "tile": t, "rotation": r, "upgrade": u} for h, t, r, u in _tile_moves(position)]
+
+
+@_cached(256)
+def _token_moves(p: Position) -> tuple:
+    from ..whatif import token_candidates
+
+    b = board(p.data)
+    out = []
+    for m, _variant in token_candidates(p.data, b):
+        stop = b.stop((m["hex"], m["stop"]))
+        out.append((m["hex"], m["stop"], stop.slots - len(stop.tokens)))
+    return tuple(out)
+
+
+def token_cities(position: dict) -> list[tuple]:
+    """Every city ``(hex, stop, free slots)`` the operating company reaches with room
+    and none of its tokens ([7.2] Placing a Token)."""
+    return list(_token_moves(position))
+
+
+@_cached(256)
+def _solved(p: Position):
+    """The proven best run of the position (never changed: an audit of the same
+    position reuses it)."""
+    from .. import solve
+
+    return solve(board(p.data))
+
+
+def _routes(run) -> list[dict]:
+    return [{"train": r.train, "stops": r.stop_labels()} for r in run.routes]
+
+
+def best_run(position: dict) -> tuple[int, list[dict]]:
+    """The proven best run ([8]): revenue and routes ``{"train", "stops"}``."""
+    run = _solved(position)
+    return run.revenue, _routes(run)
+
+
+def audit_run(position: dict, routes: list, best: bool = True) -> tuple[list, int, int | None]:
+    """A declared run checked as ``trainruns audit`` checks it: (problems as
+    ``(rule, message)``, declared revenue, best revenue). With ``best=False`` the best
+    run is not searched for (1831 5.6.6: any legal run may be declared) and the third
+    is None."""
+    from .. import audit
+    from ..result import Run
+
+    best_run_ = _solved(position) if best else Run(routes=[], revenue=0, optimal=False, bound=0)
+    result = audit(board(position), {"routes": routes}, best=best_run_)
+    return ([(p.rule, p.message) for p in result.problems], result.declared_revenue,
+            result.best_revenue if best else None)
+
+
+@_cached(256)
+def _reach(p: Position) -> frozenset:
+    from ..reach import reach
+
+    return frozenset(reach(board(p.data)).stops)
+
+
+def reached_stops(position: dict) -> frozenset:
+    """Every city ``(hex, stop)`` a run of unlimited length of the company reaches
+    ([11] Merger Eligibility: one company reaches the other's token)."""
+    return _reach(position)
+
+
+@_cached(256)
+def _loose_reach(p: Position):
+    from ..reach import loose_reach
+
+    return loose_reach(board(p.data))
+
+
+def board_and_loose_reach(position: dict):
+    """The Board and what the company's track connects to from its tokens, through
+    cities not full of others' tokens (1831 5.2.4.1 "trace a direct path": the core's
+    loose reach, not a single run's, whose exact walk grows exponentially with a late
+    game's track)."""
+    return board(position), _loose_reach(position)
+
+
+def has_route(position: dict) -> bool:
+    """Whether the company has a legal route of any length ([10] Requirement to Own a
+    Train): the position with one train of the smallest length in the phase finds a
+    two-stop route iff any route exists (DIGEST 6.4)."""
+    return len(_solved(position).routes) > 0
+
+
+# --- a run searched within a node budget (1831 5.6.6) ---------------------------------------
+
+@_cached(512)
+def _bounded(p: Position, nodes: int, covering_nodes: int, path_steps: int):
+    """The best run found in ``path_steps`` steps of the route listing from each token
+    and ``nodes`` branch and bound nodes (``covering_nodes`` for a run that must cover
+    the bought track rights): no clock, so the answer is the same on any machine."""
+    from ..compile import compile_board
+    from ..kernels import warm_up
+    from ..limits import Limits
+    from ..search import assign_trains, enumerate_all
+
+    from ..load import load_engine_position
+
+    b = load_engine_position(p.data)   # a Board of its own: its route model takes the budget
+    if b.route_model is not None:
+        b.route_model.covering_nodes = covering_nodes
+        b.route_model.path_steps = path_steps
+    limits = Limits(None, None)
+    compiled = compile_board(b, limits, own_only=False)
+    warm_up()
+    routes = enumerate_all(compiled, limits=limits)
+    return assign_trains(routes, budget=nodes, max_nodes=nodes, limits=limits)
+
+
+@_cached(512)
+def _bounded_or_none(p: Position, *budget):
+    from ..errors import InputError
+
+    try:
+        return _bounded(p.data, *budget)
+    except InputError:
+        return None
+
+
+def _answer(run):
+    return run.revenue, _routes(run), {"proven": bool(run.optimal), "bound": int(run.bound)}
+
+
+def bounded_run(position: dict, nodes: int, covering_nodes: int, path_steps: int):
+    """The run of :func:`_bounded`: (revenue, routes, {"proven", "bound"}: whether it is
+    proven best, and an upper bound on the best)."""
+    return _answer(_bounded(position, nodes, covering_nodes, path_steps))
+
+
+def bounded_run_or_none(position: dict, nodes: int, covering_nodes: int, path_steps: int):
+    """:func:`bounded_run`, or None when the route core finds no run the board's rules
+    allow (1831 5.6.5: every bought track right used); remembered either way."""
+    run = _bounded_or_none(position, nodes, covering_nodes, path_steps)
+    return None if run is None else _answer(run)
+
+
+def bounded_most_run_to(position: dict, nodes: int, covering_nodes: int, path_steps: int) -> int:
+    """The most tokens one route of :func:`bounded_run`'s run runs to (the route core's
+    counted stops)."""
+    run = _bounded(position, nodes, covering_nodes, path_steps)
+    return max((sum(1 for x in r.counted if x) if r.counted else len(r.stops) for r in run.routes), default=0)
