@@ -10,9 +10,24 @@ rules differ.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from .errors import Refusal
 from .ids import Ids
 from .report import PlayerReport
+from .state import corp_key
+
+
+@dataclass
+class Dividend:
+    """What a dividend pays (:meth:`GameRules.dividend`): the ``kind`` paid (a payout of
+    nothing is withheld), what the company keeps, each holder's part (``payments``:
+    holder key and amount, in the order paid) and the ``dividend`` event's own fields."""
+
+    kind: str
+    kept: int = 0
+    payments: list = field(default_factory=list)
+    fields: dict = field(default_factory=dict)
 
 
 class GameRules(Ids, PlayerReport):
@@ -120,10 +135,42 @@ class GameRules(Ids, PlayerReport):
         keeps them, the revenue)."""
         raise NotImplementedError
 
-    def pay_dividend(self, c, revenue: int, kind: str):
-        """DividendStep: pay ``revenue`` as ``kind`` (payout, half, withhold; withheld
-        when there is no revenue) and move the share price."""
+    def dividend_kinds(self, c, revenue) -> list[str]:
+        """DividendStep: the kinds the president chooses from (one: paid by rule)."""
+        return ["payout", "half", "withhold"]
+
+    def settle_without_dividend(self, c, revenue) -> bool:
+        """DividendStep: settle the turn's money when there is no dividend to choose
+        and say so (default: a company without a run, or a $0 run, withholds: 1832 [9]
+        No Dividend)."""
+        if revenue:
+            return False
+        self.pay_dividend(c, 0, "withhold")
+        return True
+
+    def dividend(self, c, revenue: int, kind: str) -> Dividend:
+        """DividendStep: what a dividend of ``kind`` on ``revenue`` pays: the amount per
+        share and how the odd dollars go."""
         raise NotImplementedError
+
+    def price_after_dividend(self, c, d: Dividend):
+        """DividendStep: the share price's move after dividend ``d``."""
+        raise NotImplementedError
+
+    def pay_dividend(self, c, revenue: int, kind: str):
+        """Pay a dividend (:meth:`dividend`): what the company keeps comes from the bank
+        to it; each holder's part from the bank to the holder, the initial offering's
+        and the treasury's to the company, the open market's nowhere (the bank's); then
+        the event and the price move (:meth:`price_after_dividend`)."""
+        s = self.state
+        d = self.dividend(c, revenue, kind)
+        if d.kept:
+            s.pay("bank", corp_key(c.id), d.kept)
+        for holder, amount in d.payments:
+            if amount and holder != "market":
+                s.pay("bank", corp_key(c.id) if holder in ("ipo", "treasury") else holder, amount)
+        s.event("dividend", corporation=c.id, kind=d.kind, revenue=revenue, **d.fields)
+        self.price_after_dividend(c, d)
 
     def train_buys(self, step) -> list[dict]:
         """BuyTrainStep: every purchase (and forced share sale) open to ``step.corp`` now."""

@@ -1,30 +1,35 @@
-"""Dividends (1832 [9]): full, half or withheld, chosen by the president; with no
-train or a $0 run the company withholds by rule ([9] No Dividend: "$0 ... retained").
-The title pays and moves the share price."""
+"""Dividends (1832 [9], 1833NE "Comparison with 1830" item 4, 1831 5.7): the president
+chooses among the title's kinds (``GameRules.dividend_kinds``); a single kind is paid by
+rule, and a turn with nothing to pay settles by rule (``settle_without_dividend``: 1832
+[9] No Dividend, "$0 ... retained")."""
 
 from __future__ import annotations
 
 from ..errors import Refusal
 from .operating import CorporationStep
 
-KINDS = ("payout", "half", "withhold")
-
 
 class DividendStep(CorporationStep):
     def enter(self):
-        if not self.turn.get("revenue"):
-            self.game.rules.pay_dividend(self.corp, 0, "withhold")
+        r = self.game.rules
+        revenue = self.turn.get("revenue")
+        if r.settle_without_dividend(self.corp, revenue):
+            self.done = True
+            return
+        kinds = r.dividend_kinds(self.corp, revenue)
+        if len(kinds) == 1:
+            r.pay_dividend(self.corp, revenue, kinds[0])
             self.done = True
 
     def actions(self):
-        return [{"type": "dividend", "corporation": self.corp.id, "kind": k} for k in KINDS]
+        return [{"type": "dividend", "corporation": self.corp.id, "kind": k}
+                for k in self.game.rules.dividend_kinds(self.corp, self.turn["revenue"])]
 
     def process(self, a):
         self.check_entity(a)
-        if a["type"] != "dividend":
-            raise Refusal("dividend.choose", f"{self.corp.id} must choose a dividend: payout, half or withhold [9]")
-        if a["kind"] not in KINDS:
-            raise Refusal("dividend.kind", f"dividend kind is payout, half or withhold, not {a['kind']!r} [9]")
+        kinds = self.game.rules.dividend_kinds(self.corp, self.turn["revenue"])
+        if a["type"] != "dividend" or a["kind"] not in kinds:
+            raise Refusal("dividend.kind", f"{self.corp.id} chooses its dividend: {', '.join(kinds)}")
         self.game.rules.pay_dividend(self.corp, self.turn["revenue"], a["kind"])
         self.done = True
         return a

@@ -3,7 +3,7 @@ dividends with their share price moves ([9], [5.8])."""
 
 from __future__ import annotations
 
-from ...game.state import corp_key
+from ...game.game_rules import Dividend
 
 
 class MoneyRules:
@@ -22,49 +22,36 @@ class MoneyRules:
                 s.pay("bank", x.owner, x.revenue)
                 s.event("income", private=x.id, owner=x.owner.partition(":")[2], amount=x.revenue)
 
-    def pay_dividend(self, c, revenue: int, kind: str):
+    def dividend(self, c, revenue, kind):
         """[9] full: 10% of the run per share (per holding, rounded to the nearest dollar
         for the odd share); half: the company keeps half and the shares get the rest,
         rounded up per share ($130 -> $7 a share, $60 kept); withheld: all to the
         treasury. Initial-offering and redeemed shares pay the company, open-market
-        shares pay the bank. Token: right on full, none on half, left on withheld or $0."""
-        s = self.state
+        shares pay the bank."""
         total = c.total_shares
         if kind == "payout" and revenue:
-            for holder, n in sorted(c.shares.items()):
-                amount = (revenue * n * 2 + total) // (2 * total)
-                self._dividend_to(c, holder, amount)
-            move = "right"
-        elif kind == "half" and revenue:
+            return Dividend("payout", 0, [(holder, (revenue * n * 2 + total) // (2 * total))
+                                          for holder, n in sorted(c.shares.items())])
+        if kind == "half" and revenue:
             per = -(-revenue // (2 * total))   # rounded up per share
-            kept = revenue - per * total
-            s.pay("bank", corp_key(c.id), kept)
-            for holder, n in sorted(c.shares.items()):
-                self._dividend_to(c, holder, per * n)
-            move = None
-        else:
-            if revenue:
-                s.pay("bank", corp_key(c.id), revenue)
-            move = "left"
-            kind = "withhold"
-        s.event("dividend", corporation=c.id, kind=kind, revenue=revenue or 0)
-        if move:
+            return Dividend("half", revenue - per * total, [(holder, per * n) for holder, n in sorted(c.shares.items())])
+        return Dividend("withhold", revenue)
+
+    def price_after_dividend(self, c, d):
+        """[5.8] the token moves right on a full payout, left when withheld (or $0),
+        not on half; a token that reaches the black area closes the company [5.1.1].
+        [16.2] P4 closes at the first dividend the company it bought into pays."""
+        if d.kind != "half":
             old = c.cell
-            new = self.market.right(old) if move == "right" else self.market.left(old)
+            new = self.market.right(old) if d.kind == "payout" else self.market.left(old)
             self.market.move(c.id, old, new)
             c.cell = new
             if new != old:
-                s.event("price", corporation=c.id, price=self.market.price(new), reason=kind)
+                self.state.event("price", corporation=c.id, price=self.market.price(new), reason=d.kind)
             if self.market.zone(new) == "closed":
                 self.close_corporation(c)
-        if kind in ("payout", "half") and revenue:
+        if d.kind in ("payout", "half"):
             self.after_dividend(c)
-
-    def _dividend_to(self, c, holder, amount):
-        if not amount or holder == "market":
-            return  # open-market shares pay the bank: nothing moves
-        dst = corp_key(c.id) if holder in ("ipo", "treasury") else holder
-        self.state.pay("bank", dst, amount)
 
     def after_dividend(self, c):
         """[16.2] P4 closes when the company it bought a share of pays its first dividend."""

@@ -4,7 +4,7 @@ with 1830" item 4; "Capitalization type": treasury shares collect dividends)."""
 
 from __future__ import annotations
 
-from ...game.state import corp_key
+from ...game.game_rules import Dividend
 
 
 def price_steps(per_share: int, price: int) -> int:
@@ -40,13 +40,11 @@ class MoneyRules:
                 s.pay("bank", x.owner, x.revenue)
                 s.event("income", private=x.id, owner=x.owner.partition(":")[2], amount=x.revenue)
 
-    def pay_dividend(self, c, revenue: int, kind: str):
+    def dividend(self, c, revenue, kind):
         """Full, half or withheld. A payout of ``P`` pays ``P // 10`` a share to every
         share: players', the treasury's (to the corporation) and the Stock Market's
         ([?], default: to the bank, so no money moves); the odd dollars stay in the
-        treasury. The price moves by :func:`price_steps` of the amount paid per share
-        (withheld: $0 a share, one left)."""
-        s = self.state
+        treasury."""
         revenue = revenue or 0
         if kind == "half" and revenue:
             kept, paid = split_half(revenue)
@@ -56,12 +54,10 @@ class MoneyRules:
             kept, paid, kind = revenue, 0, "withhold"
         per = paid // c.total_shares
         kept += paid - per * c.total_shares
-        if kept:
-            s.pay("bank", corp_key(c.id), kept)
-        for holder, n in sorted(c.shares.items()):
-            if holder == "market" or not n or not per:
-                continue
-            s.pay("bank", corp_key(c.id) if holder == "treasury" else holder, per * n)
-        s.event("dividend", corporation=c.id, kind=kind, revenue=revenue, per_share=per)
-        price = self.price(c)
-        self.move_price(c, price_steps(per, price), kind)
+        return Dividend(kind, kept, [(holder, per * n) for holder, n in sorted(c.shares.items())],
+                        {"per_share": per})
+
+    def price_after_dividend(self, c, d):
+        """The price moves by :func:`price_steps` of the amount paid per share (withheld:
+        $0 a share, one left)."""
+        self.move_price(c, price_steps(d.fields["per_share"], self.price(c)), d.kind)
