@@ -90,13 +90,13 @@ class TrainRules:
                 s.event("private_closed", private=x.id, reason=f"phase {phase}")
         if phase == self.data["private_flip_phase"]:
             for x in s.privates:
-                if x.open and x.id not in t["flipped"]:
-                    t["flipped"].append(x.id)
+                if x.open and x.id not in t.flipped:
+                    t.flipped.append(x.id)
                     s.event("private_flipped", private=x.id)
         if phase == self.data["ferries_end"]:
-            for f, owner in t["ferries"].items():
+            for f, owner in t.ferries.items():
                 if owner != "removed":
-                    t["ferries"][f] = "removed"
+                    t.ferries[f] = "removed"
             s.event("ferries_removed")
         self.queue_discards(buyer)
 

@@ -58,12 +58,12 @@ class OperatingRound(StepsRound):
         self.k, self.n = k, n
         rules = game.rules
         t = self.state.title_state
-        t["free_tile"] = None
+        t.free_tile = None
         rules.private_income()
         order = rules.price_order([c for c in self.state.corporations if c.started])
-        if not t["first_or_done"] and order:
+        if not t.first_or_done and order:
             order = order[::-1]
-            t["first_or_done"] = True
+            t.first_or_done = True
         self.order = order
         self.state.event("operating_round", number=rules.stock_round_number, round=k, of=n,
                          order=[c.id for c in self.order])
