@@ -113,7 +113,7 @@ def test_system_keeps_every_holders_share_count_and_the_president_exchanges_40_p
     assert sysc.president == "A" and sysc.held(player_key("A")) == 4
     assert sysc.held(player_key("B")) == 4 and sysc.held(player_key("C")) == 1
     assert sysc.held("ipo") == 20 - 9
-    assert sysc.extra["vice_presidents"] == {"ACL": "B"}
+    assert sysc.vice_presidents == {"ACL": "B"}
     # B holds 4 shares in 3 certificates: the vice-president's 2 and two 10% shares
     assert g.rules.certificates_held(sysc, "B") == 3
     assert g.rules.certificates_held(sysc, "A") == 1
@@ -133,7 +133,7 @@ def test_system_presidency_goes_to_the_first_player_clockwise_with_40_percent():
     y = company(g, "ACL", "B", 100, {"C": 2, "D": 1})   # B 2, C 2, D 1
     assert g.rules.exchanger(x, y, "A") == "C"
     sysc = g.rules.form_system(x, y, "A", "AMTK")
-    assert sysc.president == "C" and sysc.extra["vice_presidents"] == {"SALR": "A", "ACL": "B"}
+    assert sysc.president == "C" and sysc.vice_presidents == {"SALR": "A", "ACL": "B"}
     z = company(g, "CG", "A", 100, {})
     w = company(g, "GMO", "B", 100, {})
     assert g.rules.exchanger(z, w, "A") is None          # nobody holds 40%: no System
@@ -213,7 +213,7 @@ def test_takeover_pays_market_price_for_held_shares_par_for_unsold_and_moves_the
     assert money(g) == total
     assert s.player["A"].cash == before["A"] - 810              # the president paid it all
     assert s.player["B"].cash == before["B"] + 3 * 90 and s.player["C"].cash == before["C"] + 2 * 90
-    assert x.cash == y_cash and y.closed and y.extra["taken_over_by"] == "SALR"
+    assert x.cash == y_cash and y.closed and y.taken_over_by == "SALR"
     assert r.cert_limit() == 14 and limit == 16                 # 4 players: one column right
     assert x.tokens == [("D20", 0), ("G17", 0)]
 
@@ -309,7 +309,7 @@ def test_merger_phase_after_the_stock_round_with_consent_forms_a_system():
     assert {n: sysc.held(player_key(n)) for n in NAMES} == holders
     assert sysc.president == "A" and sysc.cash == cash and money(g) == total
     assert sorted(sysc.tokens) == [("G17", 0), ("H16", 0)]
-    assert acl.extra["merged_into"] == "AMTK" and cg.closed
+    assert acl.merged_into == "AMTK" and cg.closed
 
 
 def test_a_refused_merger_changes_nothing_and_is_not_offered_again_that_turn():
@@ -344,8 +344,8 @@ def test_the_last_chance_merger_phase_is_for_one_presidents_companies_only():
     assert any(p["with"] == "CG" for p in r.merger_proposals("A", last_chance=True))
     cg.president = pres
     r.start_last_chance()
-    assert g.state.title_state["last_chance"] == "pending"
-    assert r.last_chance_turns() == [] and g.state.title_state["last_chance"] == "done"
+    assert g.state.title_state.last_chance == "pending"
+    assert r.last_chance_turns() == [] and g.state.title_state.last_chance == "done"
 
 
 def test_a_system_president_may_help_buy_the_cheapest_train_with_his_cash_only():

@@ -96,7 +96,7 @@ def test_diesels_are_sold_from_phase_6_beside_the_6_trains_with_a_300_trade_in()
     _phase_6(g)
     c.trains = ["4", "5"]
     other.trains = ["4", "5"]
-    g.state.title_state["key_west"] = "FECR"
+    g.state.title_state.key_west = "FECR"
     step = BuyTrainStep(g, c)
     listed = [(a["from"], a["train"], a["price"], a.get("trade_in")) for a in g.rules.train_buys(step)
               if a["from"] == "bank"]
@@ -107,7 +107,7 @@ def test_diesels_are_sold_from_phase_6_beside_the_6_trains_with_a_300_trade_in()
                                  "trade_in": "4"})
     assert c.cash == cash - 800 and sorted(c.trains) == ["12", "5"]
     assert g.state.phase == "12" and other.trains == ["5"]       # 4-trains rusted, 5-trains stay
-    assert g.state.title_state["key_west"] is None              # phase 8's removal, moved to the diesel
+    assert g.state.title_state.key_west is None              # phase 8's removal, moved to the diesel
     assert "4" not in g.state.market_trains
 
 

@@ -470,7 +470,7 @@ def test_champlain_lays_two_free_connected_tiles_without_reach():
     r, s = g.rules, g.state
     c = s.corp["CV"]
     s.private["P3"].owner = corp_key("CV")
-    s.title_state["privates_bought"] = ["P3"]
+    s.title_state.privates_bought = ["P3"]
     lays = r.champlain_lays(c)
     assert {m["hex"] for m in lays} == {"C4", "C6"} and all(m["cost"] == 0 for m in lays)
     assert all({0, 2} <= r._sides(m["tile"], m["rotation"]) for m in lays if m["hex"] == "C4")
@@ -491,7 +491,7 @@ def test_blocking_privates_block_until_a_corporation_buys_them():
     r, s = g.rules, g.state
     assert {"H23", "G20", "C4", "C6"} <= r.blocked_hexes()
     s.private["P1"].owner = corp_key("CV")
-    s.title_state["privates_bought"] = ["P1"]
+    s.title_state.privates_bought = ["P1"]
     assert "H23" not in r.blocked_hexes()
 
 
@@ -609,8 +609,8 @@ def test_ferry_new_bonus_moves_to_the_latest_ferry():
     assert c.cash == 200 - 40
     assert r.position("CV")["ferries"] == [{"hex": "G22", "value": 30, "new": True, "new_bonus": 10}]
     assert not any(x["type"] == "buy_ferry" for x in g.actions())    # one a turn
-    g.state.title_state["ferries"]["Y"] = "FRR"
-    g.state.title_state["ferry_order"].append("Y")
+    g.state.title_state.ferries["Y"] = "FRR"
+    g.state.title_state.ferry_order.append("Y")
     assert r.position("CV")["ferries"] == [{"hex": "G22", "value": 30}]
     r.new_phase("IV", c)
     assert "ferries" not in r.position("CV")
@@ -624,8 +624,8 @@ def test_boston_and_lowell_lays_no_track_in_phase_one_without_p2():
     r, s = g.rules, g.state
     assert r.tile_lays(s.corp["B&L"], []) == []
     s.private["P2"].owner = corp_key("B&L")               # bought: Lowell unblocked too
-    s.title_state["privates_bought"] = ["P2"]
-    s.title_state["lowell_merchants_bought"] = True
+    s.title_state.privates_bought = ["P2"]
+    s.title_state.lowell_merchants_bought = True
     assert "G20" in {m["hex"] for m in r.tile_lays(s.corp["B&L"], [])}
 
 

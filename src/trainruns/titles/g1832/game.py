@@ -21,7 +21,7 @@ from ...game.round import OperatingRound, after_operating_round
 from ...game.steps.buy_train import BuyTrainStep
 from ...game.steps.dividend import DividendStep
 from ...game.steps.routes import RoutesStep
-from ...game.state import Corporation, Player, Private, State, corp_key, player_key
+from ...game.state import Player, Private, State, corp_key, player_key
 from ...game.shares import shares_value
 from ..tiled import load_data
 from .game_merger import MergerRules
@@ -32,6 +32,7 @@ from .game_operating import OperatingRules
 from .game_privates import PrivateRules
 from .game_redeem import RedeemRules
 from .game_steps.operating import TokenStep1832, TrackStep1832
+from .game_state import Corporation1832, TitleState1832
 from .game_stock import StockRules
 from .game_variants import VARIANTS, VariantRules, game_data
 
@@ -94,10 +95,10 @@ class Rules(StockRules, OperatingRules, PrivateRules, RedeemRules, MoneyRules, M
         self.token_costs = data["token_costs"]
         corps = []
         for c in companies["corporations"]:
-            corps.append(Corporation(id=c["id"], name=c["name"], home=c["home"], home_stop=c["home_stop"],
-                                     token_costs=list(data["token_costs"][str(c["tokens"])]),
-                                     total_shares=self.shares["total"], shares={"ipo": self.shares["total"]},
-                                     extra={"key_west": bool(c.get("key_west"))}))
+            corps.append(Corporation1832(id=c["id"], name=c["name"], home=c["home"], home_stop=c["home_stop"],
+                                         token_costs=list(data["token_costs"][str(c["tokens"])]),
+                                         total_shares=self.shares["total"], shares={"ipo": self.shares["total"]},
+                                         key_west=bool(c.get("key_west"))))
         self._aliases = {}
         for c in companies["corporations"]:
             for name in [c["id"], *c.get("aliases", [])]:
@@ -111,9 +112,7 @@ class Rules(StockRules, OperatingRules, PrivateRules, RedeemRules, MoneyRules, M
         people = [Player(name=p, cash=cash) for p in players]
         self.state = State(people, corps, privates, data["bank"] - cash * n, make_depot(self.trains))
         self.state.phase = self.phases.names[0]
-        self.state.title_state = {"miami_run": False, "coal_tokens_left": data["wvcf"]["tokens"],
-                                  "coal_holders": [], "cotton": None, "port": None, "key_west": None,
-                                  "london": None, "mortgage": None, "mortgage_or": None}
+        self.state.title_state = TitleState1832(coal_tokens_left=data["wvcf"]["tokens"])
         self.priority = players[0]
         # docs/gaps.md: stock rounds in a row with no company operating after which the
         # game is over (`stalled`); the rules have no such end, so it is off unless the
@@ -267,9 +266,9 @@ class Rules(StockRules, OperatingRules, PrivateRules, RedeemRules, MoneyRules, M
 
     def _title_state_json(self):
         t = self.state.title_state
-        return {"miami_run": t["miami_run"], "coal_tokens_left": t["coal_tokens_left"],
-                "coal_holders": list(t["coal_holders"]), "cotton": t["cotton"], "port": t["port"],
-                "key_west": t["key_west"], "london": t["london"], "mergers": self.mergers_state_json(),
+        return {"miami_run": t.miami_run, "coal_tokens_left": t.coal_tokens_left,
+                "coal_holders": list(t.coal_holders), "cotton": t.cotton, "port": t.port,
+                "key_west": t.key_west, "london": t.london, "mergers": self.mergers_state_json(),
                 "mortgage": dict(self.mortgage()) if self.mortgage() else None}
 
     @staticmethod

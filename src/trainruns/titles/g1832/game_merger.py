@@ -34,9 +34,10 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ...game.shares import certificates, scaled, seat_order_from, update_president
-from ...game.state import Corporation, corp_key, player_key
+from ...game.state import corp_key, player_key
 from ..tiled import load_data
 from ...game import route_adapter
+from .game_state import Corporation1832
 
 
 @lru_cache(maxsize=None)
@@ -63,8 +64,8 @@ class MergerRules:
         """[11] Merger Phase: the first 6-train opens one last merger phase after the
         buying company's turn (:meth:`last_chance_turns`)."""
         t = self.state.title_state
-        if t.get("last_chance") is None:
-            t["last_chance"] = "pending"
+        if t.last_chance is None:
+            t.last_chance = "pending"
 
     def last_chance_turns(self):
         """The turns of the last-chance merger phase, once, in priority order (players
@@ -73,9 +74,9 @@ class MergerRules:
         from .game_steps.merger import MergerTurn
 
         t = self.state.title_state
-        if t.get("last_chance") != "pending":
+        if t.last_chance != "pending":
             return []
-        t["last_chance"] = "done"
+        t.last_chance = "done"
         order = [self.priority] + seat_order_from(self.state, self.priority)
         turns = [MergerTurn(self.game, p, last_chance=True) for p in order
                  if self.merger_proposals(p, last_chance=True)]
@@ -88,10 +89,6 @@ class MergerRules:
     def _mergeable(self):
         return [c for c in self.state.corporations
                 if c.started and c.capitalised and c.operated and c.cell is not None]
-
-    @staticmethod
-    def merger_kinds(c) -> list:
-        return c.extra.setdefault("merger_kinds", [])
 
     def connected(self, x, y) -> bool:
         """[11] Merger Eligibility: a run of unlimited length of one company reaches a city
@@ -156,12 +153,12 @@ class MergerRules:
                 if y is x or (last_chance and y.president != player):
                     continue
                 kinds = []
-                if (sid and not x.extra.get("system") and not y.extra.get("system")
-                        and "system" not in self.merger_kinds(x) and "system" not in self.merger_kinds(y)
+                if (sid and not x.system and not y.system
+                        and "system" not in x.merger_kinds and "system" not in y.merger_kinds
                         and not (y.president == player and y.id < x.id)   # one proposal per pair
                         and self.exchanger(x, y, player)):
                     kinds.append("system")
-                if "takeover" not in self.merger_kinds(x) and "takeover" not in self.merger_kinds(y) and \
+                if "takeover" not in x.merger_kinds and "takeover" not in y.merger_kinds and \
                         x.cash + self.state.player[player].cash >= self.takeover_cost(x, y):
                     kinds.append("takeover")
                 kinds = [k for k in kinds if (x.id, y.id, k) not in declined]
@@ -214,12 +211,11 @@ class MergerRules:
         pres = self.exchanger(x, y, initiator)
         cell = self.system_cell(x, y)
         supply = len(x.token_costs) + len(y.token_costs)
-        sysc = Corporation(id=sid, name=info["name"], home=x.home, home_stop=x.home_stop,
-                           token_costs=[], total_shares=x.total_shares + y.total_shares,
-                           par=self.system_par(cell), cell=cell, floated=True, capitalised=True,
-                           operated=True, president=pres,
-                           extra={"system": True, "shells": info.get("shells", 2), "components": [x.id, y.id],
-                                  "merger_kinds": ["system"]})
+        sysc = Corporation1832(id=sid, name=info["name"], home=x.home, home_stop=x.home_stop,
+                               token_costs=[], total_shares=x.total_shares + y.total_shares,
+                               par=self.system_par(cell), cell=cell, floated=True, capitalised=True,
+                               operated=True, president=pres, system=True, shells=info.get("shells", 2),
+                               components=[x.id, y.id], merger_kinds=["system"])
         # every certificate keeps its shares: 40% exchanged for the 4-share president's
         # certificate leaves each holder's count as it was
         for c in (x, y):
@@ -229,7 +225,7 @@ class MergerRules:
         for c in (x, y):
             if c.president != pres:
                 vp[c.id] = c.president   # [11.6] a vice-president's certificate
-        sysc.extra["vice_presidents"] = vp
+        sysc.vice_presidents = vp
         s.corporations.append(sysc)
         s.corp[sid] = sysc
         for name in [sid, *info.get("aliases", [])]:
@@ -241,12 +237,12 @@ class MergerRules:
         sysc.token_costs = [0] * len(tokens) + [self.data["mergers"]["system_token_cost"]] * (supply - len(tokens))
         for c in (x, y):
             self._hand_over(c, sysc)
-            c.extra["merged_into"] = sid
-            self.merger_kinds(c).append("system")
+            c.merged_into = sid
+            c.merger_kinds.append("system")
             self._retire(c)
         s.event("system", system=sid, companies=[x.id, y.id], president=pres, price=self.market.price(cell),
                 par=sysc.par, returned_tokens=returned)
-        s.title_state.setdefault("systems", []).append(
+        s.title_state.systems.append(
             {"system": sid, "companies": [x.id, y.id], "price": self.market.price(cell), "par": sysc.par})
         update_president(s, sysc)   # [11.6] a player holding more takes it ([5.5])
         return sysc
@@ -274,18 +270,18 @@ class MergerRules:
             if x.owner == corp_key(c.id):
                 x.owner = corp_key(to.id)
         t = s.title_state
-        if c.id in t["coal_holders"]:
-            t["coal_holders"].remove(c.id)
-            if to.id in t["coal_holders"]:
-                t["coal_tokens_left"] += 1   # [7.6] the second WVCF token goes back to the bank
+        if c.id in t.coal_holders:
+            t.coal_holders.remove(c.id)
+            if to.id in t.coal_holders:
+                t.coal_tokens_left += 1   # [7.6] the second WVCF token goes back to the bank
                 s.event("coal_token_returned", corporation=to.id)
             else:
-                t["coal_holders"].append(to.id)
-        for kind in ("cotton", "port"):
-            if t.get(kind) and t[kind].get("corporation") == c.id:
-                t[kind]["corporation"] = to.id
-        if t.get("london") == c.id:
-            t["london"] = to.id
+                t.coal_holders.append(to.id)
+        for token in (t.cotton, t.port):
+            if token and token["corporation"] == c.id:
+                token["corporation"] = to.id
+        if t.london == c.id:
+            t.london = to.id
 
     def _retire(self, c):
         """A company whose shell went into another: no shares, tokens or trains left."""
@@ -318,14 +314,14 @@ class MergerRules:
         x.tokens = tokens
         x.token_costs = [0] * len(tokens) + own_left + [self.data["mergers"]["system_token_cost"]] * len(returned)
         self._hand_over(y, x)
-        shells = y.extra.get("shells", 1)
-        y.extra["taken_over_by"] = x.id
-        self.merger_kinds(x).append("takeover")
-        self.merger_kinds(y).append("takeover")
-        x.extra.setdefault("took_over", []).append(y.id)
+        shells = y.shells
+        y.taken_over_by = x.id
+        x.merger_kinds.append("takeover")
+        y.merger_kinds.append("takeover")
+        x.took_over.append(y.id)
         self._retire(y)
         s.event("takeover", corporation=x.id, company=y.id, cost=cost, shells=shells, returned_tokens=returned)
-        s.title_state.setdefault("takeovers", []).append({"corporation": x.id, "company": y.id, "cost": cost})
+        s.title_state.takeovers.append({"corporation": x.id, "company": y.id, "cost": cost})
         self.queue_discards(x)   # [11.7] extra trains to the open market, president's choice
 
     # --- after a merger in the last-chance phase ([11] Merged Company Operations) ---------------
@@ -346,14 +342,13 @@ class MergerRules:
     def limit_columns(self) -> int:
         """Table 2 columns to the right: one per closed company ([5.1.1]), one per shell
         taken over ([11.7]); a System's formation moves none ([11.6])."""
-        return sum(c.extra.get("shells", 1) for c in self.state.corporations
-                   if c.closed and not c.extra.get("merged_into"))
+        return sum(c.shells for c in self.state.corporations if c.closed and not c.merged_into)
 
     def certificates_held(self, c, name) -> int:
         """[5.4] the certificates of ``c`` ``name`` holds: a president's certificate is one
         (4 shares in a System), and so is a vice-president's certificate (2 shares, [11.6])."""
         n = certificates(c, name, scaled(self.shares, c, "president"))
-        vps = sum(1 for holder in c.extra.get("vice_presidents", {}).values() if holder == name)
+        vps = sum(1 for holder in c.vice_presidents.values() if holder == name)
         if vps:
             own = c.held(player_key(name)) - (scaled(self.shares, c, "president") if c.president == name else 0)
             n -= min(vps, own // self.shares["president"])
@@ -363,25 +358,24 @@ class MergerRules:
 
     def merger_json(self, c) -> dict:
         out = {}
-        e = c.extra
-        if e.get("system"):
-            out["system"] = {"components": list(e["components"]), "shells": e["shells"],
-                             "vice_presidents": dict(e.get("vice_presidents", {}))}
-        if c.extra.get("system") or e.get("took_over"):
+        if c.system:
+            out["system"] = {"components": list(c.components), "shells": c.shells,
+                             "vice_presidents": dict(c.vice_presidents)}
+        if c.system or c.took_over:
             out["token_supply"] = len(c.token_costs)
-        if e.get("merged_into"):
-            out["merged_into"] = e["merged_into"]
-        if e.get("taken_over_by"):
-            out["taken_over_by"] = e["taken_over_by"]
-        if e.get("took_over"):
-            out["took_over"] = list(e["took_over"])
+        if c.merged_into:
+            out["merged_into"] = c.merged_into
+        if c.taken_over_by:
+            out["taken_over_by"] = c.taken_over_by
+        if c.took_over:
+            out["took_over"] = list(c.took_over)
         return out
 
     def mergers_state_json(self) -> dict:
         t = self.state.title_state
-        return {"systems": [dict(x) for x in t.get("systems", [])],
-                "takeovers": [dict(x) for x in t.get("takeovers", [])],
-                "last_chance": t.get("last_chance")}
+        return {"systems": [dict(x) for x in t.systems],
+                "takeovers": [dict(x) for x in t.takeovers],
+                "last_chance": t.last_chance}
 
 
     def merge_refusal(self, a):
@@ -402,9 +396,9 @@ def _merge_refusal(rules, a):
     for c in (x, y):
         if not (c.started and c.capitalised and c.operated):
             return "merger.eligibility", f"{c.id} has not operated: a company must operate before it merges [11]"
-    if a["kind"] in rules.merger_kinds(x) or a["kind"] in rules.merger_kinds(y):
+    if a["kind"] in x.merger_kinds or a["kind"] in y.merger_kinds:
         return "merger.once", f"a company takes part in one merger of each type [11] Merger Eligibility"
-    if a["kind"] == "system" and (x.extra.get("system") or y.extra.get("system")):
+    if a["kind"] == "system" and (x.system or y.system):
         return "merger.system", "a System is formed from two 10-share companies [11.6]"
     if a["kind"] == "system" and not rules.exchanger(x, y, a["player"]):
         return "merger.presidency", "nobody holds 40% of the two companies for the System's president's " \

@@ -56,7 +56,7 @@ class MoneyRules:
     def after_dividend(self, c):
         """[16.2] P4 closes when the company it bought a share of pays its first dividend."""
         s = self.state
-        london = s.title_state.get("london")
+        london = s.title_state.london
         p4 = s.private.get("P4")
         if london and london == c.id and p4 is not None and p4.open:
             p4.open = False

@@ -48,7 +48,7 @@ class MortgageRules:
     def mortgage(self) -> dict | None:
         """The mortgage outstanding now: None once its asset, the presidency of its
         holder or P6 is gone."""
-        m = self.state.title_state.get("mortgage")
+        m = self.state.title_state.mortgage
         if not m or self._p6_owner() != m["player"]:
             return None
         c = self.state.corp[m["corporation"]]
@@ -58,9 +58,9 @@ class MortgageRules:
 
     def _settle_lost_mortgage(self):
         t = self.state.title_state
-        if t.get("mortgage") and self.mortgage() is None:
-            self.state.event("mortgage_lost", **{k: t["mortgage"][k] for k in ("player", "corporation", "asset")})
-            t["mortgage"] = None
+        if t.mortgage and self.mortgage() is None:
+            self.state.event("mortgage_lost", **{k: t.mortgage[k] for k in ("player", "corporation", "asset")})
+            t.mortgage = None
 
     def _or_key(self):
         return [self.stock_round_number, self.or_set[0] if self.or_set else 0]
@@ -69,7 +69,7 @@ class MortgageRules:
         owner = self._p6_owner()
         if not self.southern_bank or owner is None or c.president != owner or c.closed:
             return []
-        if self.state.title_state.get("mortgage_or") == self._or_key():
+        if self.state.title_state.mortgage_or == self._or_key():
             return []   # once per complete operating round
         m = self.mortgage()
         cash = self.state.player[owner].cash
@@ -106,14 +106,14 @@ class MortgageRules:
         owner = player_key(offer["player"])
         if a["type"] == "mortgage":
             s.pay(owner, corp_key(c.id), amount)
-            s.title_state["mortgage"] = {"player": offer["player"], "corporation": c.id, "asset": offer["asset"],
+            s.title_state.mortgage = {"player": offer["player"], "corporation": c.id, "asset": offer["asset"],
                                          "value": self._assets(c)[offer["asset"]], "amount": amount}
             s.event("mortgage", player=offer["player"], corporation=c.id, asset=offer["asset"], amount=amount)
         else:
             s.pay(corp_key(c.id), owner, amount)
-            s.title_state["mortgage"] = None
+            s.title_state.mortgage = None
             s.event("mortgage_repaid", player=offer["player"], corporation=c.id, amount=amount)
-        s.title_state["mortgage_or"] = self._or_key()
+        s.title_state.mortgage_or = self._or_key()
         return a
 
     def mortgage_income(self) -> bool:

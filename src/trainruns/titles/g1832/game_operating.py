@@ -32,14 +32,14 @@ class OperatingRules:
                "tiles": [dict(x) for x in s.tiles],
                "tokens": [{"hex": h, "stop": k, "corporation": x.id}
                           for x in s.corporations if not x.closed for h, k in x.tokens],
-               "coal_token": cid in t["coal_holders"], "miami_run": t["miami_run"]}
-        if t["cotton"]:
-            pos["cotton"] = {"hex": t["cotton"]["hex"], "stop": t["cotton"]["stop"]}
-            pos["cotton_owner"] = t["cotton"]["corporation"]
-        if t["port"]:
-            pos["port"] = {"hex": t["port"]["hex"]}
-            pos["port_owner"] = t["port"]["corporation"]
-        pos["key_west"] = bool(t["key_west"]) and cid == t["key_west"]
+               "coal_token": cid in t.coal_holders, "miami_run": t.miami_run}
+        if t.cotton:
+            pos["cotton"] = {"hex": t.cotton["hex"], "stop": t.cotton["stop"]}
+            pos["cotton_owner"] = t.cotton["corporation"]
+        if t.port:
+            pos["port"] = {"hex": t.port["hex"]}
+            pos["port_owner"] = t.port["corporation"]
+        pos["key_west"] = bool(t.key_west) and cid == t.key_west
         return pos
 
     # --- [6] track ------------------------------------------------------------------------
@@ -69,7 +69,7 @@ class OperatingRules:
         tiles or one upgrade; [11.6.8] a System: three yellow tiles, or one yellow tile and
         one upgrade of a different hex, in either order."""
         ups = sum(1 for m in lays if m["upgrade"])
-        if c.extra.get("system"):
+        if c.system:
             return len(lays) < 3 and (ups == 0 or len(lays) < 2), ups == 0 and len(lays) <= 1
         return not lays or (len(lays) == 1 and not ups), not lays
 
@@ -104,20 +104,20 @@ class OperatingRules:
         upgraded; [7.2] a company left with two tokens in one city takes one back."""
         s = self.state
         carry_tokens(s, hex_id, mapping)   # and the Cotton token, 1832's own
-        cotton = s.title_state.get("cotton")
+        cotton = s.title_state.cotton
         if cotton and cotton["hex"] == hex_id:
             cotton["stop"] = mapping.get(cotton["stop"], cotton["stop"])
 
     def why_not_lay(self, c, a, lays):
         yellow, upgrade = self.lay_allowance(c, lays)
-        if c.extra.get("system"):
+        if c.system:
             if not yellow and not upgrade:
                 return "track.limit", "a System lays three yellow tiles, or one yellow tile and one upgrade [11.6.8]"
             if any(m.get("hex") == a["hex"] for m in lays):
                 return "track.same-hex", "a System's upgrade is of a different hex than its yellow tile [11.6.8]"
         elif lays and lays[0]["upgrade"]:
             return "track.limit", "an upgrade is the company's only tile lay this turn [6]"
-        if len(lays) >= 2 and not c.extra.get("system"):
+        if len(lays) >= 2 and not c.system:
             return "track.limit", "two yellow tiles at most [6]"
         if a["hex"] in self.blocked_hexes():
             return "track.blocked", f"{a['hex']} is blocked by a private company held by a player [16.1]"
@@ -182,9 +182,9 @@ class OperatingRules:
                                               "shareholder may require the best route [8] Route Value")
             revenue = declared
         miami = self._map_miami()
-        if not self.state.title_state["miami_run"] and any(
+        if not self.state.title_state.miami_run and any(
                 st.split(".")[0] == miami for r in chosen for st in r["stops"]):
-            self.state.title_state["miami_run"] = True
+            self.state.title_state.miami_run = True
             self.state.event("miami_run", corporation=c.id)
         return chosen, revenue
 
@@ -197,7 +197,7 @@ class OperatingRules:
 
     def train_limit(self, c) -> int:
         """[10.2] by phase, per shell: a System has two ([11.6] System Trains)."""
-        return self.phases.limit(self.state.phase) * c.extra.get("shells", 1)
+        return self.phases.limit(self.state.phase) * c.shells
 
     def _smallest_train(self):
         names = self.phases.names
@@ -306,7 +306,7 @@ class OperatingRules:
         """[11.6.7] the president of a System with trains, but no more than one shell's
         limit, may help buy the cheapest train from the bank or the market with his own
         cash (no share sales; the treasury is emptied)."""
-        if not c.extra.get("system") or not c.trains or len(c.trains) > self.phases.limit(self.state.phase) \
+        if not c.system or not c.trains or len(c.trains) > self.phases.limit(self.state.phase) \
                 or not sources:
             return []
         cheapest = min(p for _f, _t, p in sources)
@@ -438,9 +438,10 @@ class OperatingRules:
     def event_remove_cotton_port(self, phase):
         """[16.2] P2, P3: the Cotton Warehouse and port tokens leave the board in phase 6."""
         t = self.state.title_state
-        if t["cotton"] or t["port"]:
-            self.state.event("tokens_removed", tokens=[k for k in ("cotton", "port") if t[k]])
-        t["cotton"] = t["port"] = None
+        if t.cotton or t.port:
+            self.state.event("tokens_removed", tokens=[k for k, token in (("cotton", t.cotton), ("port", t.port))
+                                                       if token])
+        t.cotton = t.port = None
 
     def event_last_chance_mergers(self, phase):
         """[11] one last merger phase, right after the turn of the company that bought the
@@ -450,8 +451,8 @@ class OperatingRules:
     def event_remove_key_west(self, phase):
         """[7.5] the Key West token leaves the board with the first 8-train."""
         t = self.state.title_state
-        if t["key_west"]:
-            t["key_west"] = None
+        if t.key_west:
+            t.key_west = None
             self.state.event("tokens_removed", tokens=["key_west"])
 
     # --- actions open during the whole turn -------------------------------------------------

@@ -63,9 +63,9 @@ class PrivateRules:
         x.owner = corp_key(c.id)
         s.event("private_sold", private=x.id, corporation=c.id, player=seller.partition(":")[2], price=price)
         t = s.title_state
-        if x.id == self.data["wvcf"]["private"] and c.id not in t["coal_holders"] and t["coal_tokens_left"]:
-            t["coal_holders"].append(c.id)
-            t["coal_tokens_left"] -= 1
+        if x.id == self.data["wvcf"]["private"] and c.id not in t.coal_holders and t.coal_tokens_left:
+            t.coal_holders.append(c.id)
+            t.coal_tokens_left -= 1
             s.event("coal_token", corporation=c.id, cost=0)
         return a
 
@@ -76,7 +76,7 @@ class PrivateRules:
         w = self.data["wvcf"]
         p5 = self.state.private.get(w["private"])
         p5_ready = p5 is None or not p5.open or (p5.owner or "").startswith("corp:")
-        if (not p5_ready or c.id in t["coal_holders"] or not t["coal_tokens_left"] or c.cash < w["price"]
+        if (not p5_ready or c.id in t.coal_holders or not t.coal_tokens_left or c.cash < w["price"]
                 or (lays and (lays[0].get("upgrade") or len(lays) >= 2))):
             return None
         return {"type": "buy_token", "corporation": c.id, "kind": "coal"}
@@ -93,8 +93,8 @@ class PrivateRules:
         else:
             to_owner = 0
         s.pay(corp_key(c.id), "bank", w["price"] - to_owner)
-        s.title_state["coal_holders"].append(c.id)
-        s.title_state["coal_tokens_left"] -= 1
+        s.title_state.coal_holders.append(c.id)
+        s.title_state.coal_tokens_left -= 1
         step.lays.append({"coal": True, "upgrade": False})
         s.event("coal_token", corporation=c.id, cost=w["price"])
 
@@ -114,17 +114,17 @@ class PrivateRules:
         for x in s.privates:
             if not x.open or x.owner != corp_key(c.id):
                 continue
-            if x.id == "P2" and t["cotton"] is None and not t.get("cotton_used"):
+            if x.id == "P2" and t.cotton is None and not t.cotton_used:
                 for h in self.data["cotton_hexes"]:
                     for k in self._cities(h):
                         out.append({"hex": h, "stop": k, "kind": "cotton"})
-            if x.id == "P3" and t["port"] is None and not t.get("port_used"):
+            if x.id == "P3" and t.port is None and not t.port_used:
                 from . import TITLE
 
                 for h in TITLE.facts.port_hexes:
                     out.append({"hex": h, "kind": "port"})
         kw = self.data["key_west"]
-        if c.id == kw["corporation"] and t["key_west"] is None and not t.get("key_west_used") and \
+        if c.id == kw["corporation"] and t.key_west is None and not t.key_west_used and \
                 self.phases.has(s.phase, "key_west"):
             out.append({"hex": kw["hex"], "kind": "key_west"})
         return out
@@ -133,13 +133,15 @@ class PrivateRules:
         s, t = self.state, self.state.title_state
         kind = m["kind"]
         if kind == "cotton":
-            t["cotton"] = {"hex": m["hex"], "stop": m["stop"], "corporation": c.id}
+            t.cotton = {"hex": m["hex"], "stop": m["stop"], "corporation": c.id}
+            t.cotton_used = True
         elif kind == "port":
-            t["port"] = {"hex": m["hex"], "corporation": c.id}
+            t.port = {"hex": m["hex"], "corporation": c.id}
+            t.port_used = True
         else:
-            t["key_west"] = c.id
+            t.key_west = c.id
+            t.key_west_used = True
             step.done = True   # [7.5] its sole token placement this operating round
-        t[f"{kind}_used"] = True
         s.event("special_token", kind=kind, corporation=c.id, hex=m["hex"])
 
     # --- privates between players ([16.1]) -----------------------------------------------------
@@ -160,7 +162,7 @@ class PrivateRules:
         for x in s.privates:
             if not x.open or not (x.owner or "").startswith("player:") or x.owner == player_key(turn.player):
                 continue
-            if x.id in sold or x.id == "P4" and s.title_state["london"] is not None:
+            if x.id in sold or x.id == "P4" and s.title_state.london is not None:
                 continue
             if x.id == self.data["southern_bank"]["id"] and self.phases.index(s.phase) >= self.phases.index("6"):
                 continue
@@ -191,7 +193,7 @@ class PrivateRules:
         s = self.state
         p4 = s.private.get("P4")
         if (p4 is None or not p4.open or p4.owner != player_key(turn.player) or turn.bought
-                or s.title_state["london"] is not None):
+                or s.title_state.london is not None):
             return []
         out = []
         for cid in sorted(turn.round.started_here):
@@ -209,7 +211,7 @@ class PrivateRules:
         s = self.state
         c = s.corp[a["corporation"]]
         s.move_shares(c, "ipo", player_key(turn.player), 1)
-        s.title_state["london"] = c.id
+        s.title_state.london = c.id
         s.event("exchange", private="P4", player=turn.player, corporation=c.id)
         update_president(s, c)
         self.check_float(c)

@@ -25,10 +25,10 @@ class RedeemRules:
         # ends the turn)
         done = turn.round.__dict__.setdefault("redeemed", {}).get(c.id, 0)
         return (c.president == turn.player and not c.closed and c.capitalised
-                and done < c.extra.get("shells", 1))
+                and done < c.shells)
 
     def _spendable(self, c) -> int:
-        return c.cash - c.extra.get("reissue_cash", 0)
+        return c.cash - c.reissue_cash
 
     def redeem_offers(self, turn) -> list[dict]:
         s = self.state
@@ -84,7 +84,7 @@ class RedeemRules:
                          if self.data["par"][0] <= p <= self.data["reissue_par_max"]})
         target = self.market.price(c.cell) * 3 / 4
         nearest = min(values, key=lambda v: (abs(v - target), -v))
-        return min(self.data["reissue_par_max"], max(c.extra.get("reissue_par") or c.par, nearest))
+        return min(self.data["reissue_par_max"], max(c.reissue_par or c.par, nearest))
 
     def reissue_offers(self, turn) -> list[dict]:
         out = []
@@ -103,7 +103,7 @@ class RedeemRules:
         par = self.reissue_par(c)
         n = c.held("treasury")
         s.move_shares(c, "treasury", "ipo", n)
-        c.extra["reissue_par"] = par
+        c.reissue_par = par
         turn.round.reissued.add(c.id)
         s.event("reissue", corporation=c.id, count=n, par=par)
         turn.note_action()

@@ -59,7 +59,7 @@ class StockRules:
         return list(self.data["par"])
 
     def ipo_price(self, c) -> int:
-        return c.extra.get("reissue_par") or c.par
+        return c.reissue_par or c.par
 
     def start_corporation(self, c, name: str, price: int):
         """[5.6] buy the president's certificate at par and place the share price token
@@ -82,9 +82,9 @@ class StockRules:
         ([5.11])."""
         s = self.state
         to = "bank"
-        if source == "ipo" and c.extra.get("reissue_par"):
+        if source == "ipo" and c.reissue_par:
             to = corp_key(c.id)
-            c.extra["reissue_cash"] = c.extra.get("reissue_cash", 0) + price * count
+            c.reissue_cash += price * count
         s.pay(player_key(name), to, price * count)
         s.move_shares(c, source, player_key(name), count)
         s.event("buy", corporation=c.id, player=name, count=count, price=price, source=source)
@@ -147,9 +147,9 @@ class StockRules:
         c.closed = True
         c.president = None
         t = s.title_state
-        if c.id in t["coal_holders"]:
-            t["coal_holders"].remove(c.id)
-            t["coal_tokens_left"] += 1
+        if c.id in t.coal_holders:
+            t.coal_holders.remove(c.id)
+            t.coal_tokens_left += 1
         for x in s.privates:
             if x.owner == corp_key(c.id):
                 x.open = False
@@ -177,7 +177,7 @@ class StockRules:
                 s.pay("bank", corp_key(c.id), cash)
                 c.capitalised = True
                 s.event("float", corporation=c.id, cash=cash)
-            c.extra.pop("reissue_cash", None)
+            c.reissue_cash = 0
 
     def price_order(self, corps):
         """[4.1.3] descending share price, then rightmost, then top of a stack."""

@@ -32,6 +32,7 @@ from ...game.steps.track import TrackStep
 from ...game.state import Corporation, Player, Private, State, corp_key, player_key
 from ...game.shares import shares_value
 from ..tiled import load_data
+from .game_state import TitleState1833NE
 from .game_money import MoneyRules
 from .game_operating import OperatingRules
 from .game_stock import StockRules
@@ -153,13 +154,8 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
         # "The bank starts with $10,000" and pays the starting cash ([E]: 4p leaves $8,200)
         self.state = State(people, corps, privates, data["bank"] - cash * n, make_depot(cards))
         self.state.phase = self.phases.names[0]
-        self.state.title_state = {
-            "config_invented": invented, "variant": "standard",
-            "ferries": {f["id"]: None for f in self.config.get("ferries", [])},
-            "ferry_order": [], "luxury_ferry": None, "flipped": [],
-            "lowell_merchants_bought": False, "free_tile": None, "first_or_done": False,
-            "bank_broken_in": None,
-        }
+        self.state.title_state = TitleState1833NE(
+            config_invented=invented, ferries={f["id"]: None for f in self.config.get("ferries", [])})
         self.priority = players[0]
         self.stock_round_number = 0
         self.or_set = None
@@ -179,9 +175,9 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
             raise InputError(f"unknown private {a['private']!r} (1833NE: {', '.join(s.private)})", where)
         if "train" in a and a["train"] not in self.sides:
             raise InputError(f"unknown train {a['train']!r} (1833NE card sides: {', '.join(self.sides)})", where)
-        if "ferry" in a and a["ferry"] not in s.title_state["ferries"]:
+        if "ferry" in a and a["ferry"] not in s.title_state.ferries:
             raise InputError(f"unknown ferry {a['ferry']!r} (this game's config: "
-                             f"{', '.join(s.title_state['ferries']) or 'none'})", where)
+                             f"{', '.join(s.title_state.ferries) or 'none'})", where)
         for key in ("price", "count"):
             if key in a and isinstance(a[key], int) and a[key] < 0:
                 raise InputError(f"field {key!r} cannot be negative", where)
@@ -200,7 +196,7 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
 
     def start_operating_round(self):
         """The privates pay; the free tile of a private is for one operating round."""
-        self.state.title_state["free_tile"] = None
+        self.state.title_state.free_tile = None
         self.private_income()
 
     def operating_order(self):
@@ -208,9 +204,9 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
         first operating round in reverse order."""
         t = self.state.title_state
         order = self.price_order([c for c in self.state.corporations if c.started])
-        if not t["first_or_done"] and order:
+        if not t.first_or_done and order:
             order = order[::-1]
-            t["first_or_done"] = True
+            t.first_or_done = True
         return order
 
     def start_turn(self, c):
@@ -245,7 +241,7 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
             self.game.finish("all_closed")
             return True
         if r.last_actor is None and not any(c.started for c in s.corporations) and not any(
-                x.open and x.owner and x.id not in s.title_state["flipped"] for x in s.privates):
+                x.open and x.owner and x.id not in s.title_state.flipped for x in s.privates):
             self.game.finish("stalled")
             return True
         return False
@@ -269,20 +265,20 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
                 "corporations": [self._corp_json(c) for c in s.corporations],
                 "privates": [{"id": p.id, "name": p.name, "owner": _owner_name(p.owner),
                               "owner_kind": _owner_kind(p.owner), "open": p.open, "price": p.price,
-                              "cost": p.cost, "revenue": 0 if p.id in t["flipped"] else p.revenue,
-                              "flipped": p.id in t["flipped"]} for p in s.privates],
+                              "cost": p.cost, "revenue": 0 if p.id in t.flipped else p.revenue,
+                              "flipped": p.id in t.flipped} for p in s.privates],
                 "depot": [dict(row) for row in s.depot],
                 "market_trains": list(s.market_trains),
                 "tiles": [dict(x) for x in s.tiles], "events": list(s.events),
                 "actions_applied": len(g.applied), "variants": [],
-                "title_state": {"variant": "standard", "config_invented": t["config_invented"],
+                "title_state": {"variant": "standard", "config_invented": t.config_invented,
                                 "ferries": [{"id": f["id"], "hex": f["hex"], "value": f["value"],
-                                             "owner": t["ferries"][f["id"]]}
+                                             "owner": t.ferries[f["id"]]}
                                             for f in self.config.get("ferries", [])],
-                                "new_ferry": t["ferry_order"][-1] if t["ferry_order"] else None,
-                                "luxury_ferry": t["luxury_ferry"], "flipped_privates": list(t["flipped"]),
-                                "lowell_merchants_bought": t["lowell_merchants_bought"],
-                                "first_operating_round_done": t["first_or_done"]}}
+                                "new_ferry": t.ferry_order[-1] if t.ferry_order else None,
+                                "luxury_ferry": t.luxury_ferry, "flipped_privates": list(t.flipped),
+                                "lowell_merchants_bought": t.lowell_merchants_bought,
+                                "first_operating_round_done": t.first_or_done}}
 
     def _corp_json(self, c):
         sh = c.shares
@@ -296,7 +292,7 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
                 "tokens": [{"hex": h, "stop": k} for h, k in c.tokens],
                 "tokens_left": len(c.token_costs) - len(c.tokens) if not c.closed else 0,
                 "privates": [x.id for x in self.state.privates if x.owner == corp_key(c.id) and x.open],
-                "ferries": [f for f, o in self.state.title_state["ferries"].items() if o == c.id],
+                "ferries": [f for f, o in self.state.title_state.ferries.items() if o == c.id],
                 "shares": {"total": 0 if c.closed else c.total_shares, "ipo": sh.get("ipo", 0),
                            "market": sh.get("market", 0), "treasury": sh.get("treasury", 0),
                            "players": players, "corporations": corps}}

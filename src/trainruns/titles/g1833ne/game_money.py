@@ -36,7 +36,7 @@ class MoneyRules:
         start of an operating round; flipped privates (phase III) pay nothing."""
         s = self.state
         for x in s.privates:
-            if x.open and x.owner is not None and x.id not in s.title_state["flipped"]:
+            if x.open and x.owner is not None and x.id not in s.title_state.flipped:
                 s.pay("bank", x.owner, x.revenue)
                 s.event("income", private=x.id, owner=x.owner.partition(":")[2], amount=x.revenue)
 

@@ -46,8 +46,8 @@ class OperatingRules:
                "privates": [x.id for x in s.privates
                             if x.open and x.owner == corp_key(cid) and x.id not in removed],
                "bonuses": [dict(b) for b in self.config.get("bonuses", [])],
-               "lowell_merchants_bought": t["lowell_merchants_bought"],
-               "privates_bought": list(t.get("privates_bought", []))}
+               "lowell_merchants_bought": t.lowell_merchants_bought,
+               "privates_bought": list(t.privates_bought)}
         if self._ferries_running():
             pos["ferries"] = self._ferry_entries(cid, "P5" in pos["privates"])
         return pos
@@ -65,18 +65,18 @@ class OperatingRules:
         latest ferry bought, the "Last" bonus on the last of the config's ferries once all
         are sold ([?], docs/gaps.md), P5's doubling on its chosen ferry."""
         t = self.state.title_state
-        order = t["ferry_order"]
-        all_sold = order and len(order) == len(t["ferries"])
+        order = t.ferry_order
+        all_sold = order and len(order) == len(t.ferries)
         out = []
         for f in self.config.get("ferries", []):
-            if t["ferries"][f["id"]] != cid:
+            if t.ferries[f["id"]] != cid:
                 continue
             e = {"hex": f["hex"], "value": f["value"]}
             if order and order[-1] == f["id"]:
                 e["new"], e["new_bonus"] = True, self.config.get("new_ferry_bonus", 0)
             if all_sold and order[-1] == f["id"] and self.config.get("last_ferry_bonus"):
                 e["last"], e["last_bonus"] = True, self.config["last_ferry_bonus"]
-            if luxury_allowed and t["luxury_ferry"] == f["id"]:
+            if luxury_allowed and t.luxury_ferry == f["id"]:
                 e["luxury"] = True
             out.append(e)
         return out
@@ -89,14 +89,14 @@ class OperatingRules:
         if not self._ferries_running() or self.turn.get("ferry") or c.cash < cost:
             return []
         return [{"type": "buy_ferry", "corporation": c.id, "ferry": f}
-                for f, owner in t["ferries"].items() if owner is None]
+                for f, owner in t.ferries.items() if owner is None]
 
     def buy_ferry(self, c, fid):
         t = self.state.title_state
         cost = self.config.get("ferry_cost", 40)
         self.state.pay(corp_key(c.id), "bank", cost)
-        t["ferries"][fid] = c.id
-        t["ferry_order"].append(fid)
+        t.ferries[fid] = c.id
+        t.ferry_order.append(fid)
         self.turn["ferry"] = True
         self.state.event("ferry", corporation=c.id, ferry=fid, cost=cost)
         self._assign_luxury(c)
@@ -106,11 +106,11 @@ class OperatingRules:
         ferry it has when both meet (docs/gaps.md)."""
         t = self.state.title_state
         p5 = self.state.private.get("P5")
-        if t["luxury_ferry"] or p5 is None or not p5.open or p5.owner != corp_key(c.id):
+        if t.luxury_ferry or p5 is None or not p5.open or p5.owner != corp_key(c.id):
             return
-        mine = [f for f in t["ferry_order"] if t["ferries"][f] == c.id]
+        mine = [f for f in t.ferry_order if t.ferries[f] == c.id]
         if mine:
-            t["luxury_ferry"] = mine[0]
+            t.luxury_ferry = mine[0]
             self.state.event("luxury_ferry", corporation=c.id, ferry=mine[0])
 
     # --- track ------------------------------------------------------------------------
@@ -121,7 +121,7 @@ class OperatingRules:
         out = set()
         if self.phases.index(s.phase) >= self.phases.index(self.data["private_flip_phase"]):
             return out   # no player holds a private from phase III
-        bought = s.title_state.get("privates_bought", [])
+        bought = s.title_state.privates_bought
         for x in s.privates:
             if x.id not in bought:
                 out |= set(self.private_data[x.id]["blocks"])
@@ -148,7 +148,7 @@ class OperatingRules:
         """Crossings the lay's track reaches that no earlier tile paid for."""
         tiled = _tiled()
         sides = tiled.track_sides(tiled.tiles[m["tile"]], m["rotation"])
-        paid = self.state.title_state.setdefault("borders_paid", [])
+        paid = self.state.title_state.borders_paid
         out = []
         for side in sorted(sides):
             key = self._border_sides().get((m["hex"], side))
@@ -178,7 +178,7 @@ class OperatingRules:
 
     def _free_tile(self, c, hex_id) -> bool:
         """P2: the corporation that buys it may lay a free tile in Lowell that round."""
-        ft = self.state.title_state.get("free_tile")
+        ft = self.state.title_state.free_tile
         return bool(ft) and ft == c.id and hex_id == self.private_data["P2"]["free_tile"]
 
     def _sides(self, tile, rotation) -> set:
@@ -229,7 +229,7 @@ class OperatingRules:
 
     def tile_lays(self, c, lays) -> list[dict]:
         counted = [x for x in lays if not x.get("free")]
-        if c.id == "B&L" and self.state.phase == "I" and not self.state.title_state["lowell_merchants_bought"]:
+        if c.id == "B&L" and self.state.phase == "I" and not self.state.title_state.lowell_merchants_bought:
             return []   # P2: the B&L lays no track in phase I until a corporation buys P2
         blocked = self.blocked_hexes()
         done_hexes = {x["hex"] for x in lays}
@@ -256,9 +256,9 @@ class OperatingRules:
         if m["cost"]:
             s.pay(corp_key(c.id), "bank", m["cost"])
         if not m["free"]:
-            s.title_state.setdefault("borders_paid", []).extend(k for k, _c in self._new_borders(m))
+            s.title_state.borders_paid.extend(k for k, _c in self._new_borders(m))
         elif m.get("private") != "P3":
-            s.title_state["free_tile"] = None
+            s.title_state.free_tile = None
         before = next(((t["tile"], t["rotation"]) for t in reversed(s.tiles) if t["hex"] == m["hex"]), None)
         s.tiles.append({"hex": m["hex"], "tile": m["tile"], "rotation": m["rotation"]})
         s.event("tile", corporation=c.id, hex=m["hex"], tile=m["tile"], cost=m["cost"])
@@ -274,7 +274,7 @@ class OperatingRules:
     def why_not_lay(self, c, a, lays):
         if a["hex"] in self.blocked_hexes():
             return "track.blocked", f"{a['hex']} is blocked by a private company no corporation owns (List of private companies)"
-        if c.id == "B&L" and self.state.phase == "I" and not self.state.title_state["lowell_merchants_bought"]:
+        if c.id == "B&L" and self.state.phase == "I" and not self.state.title_state.lowell_merchants_bought:
             return "track.lowell", "the B&L lays no track in phase I until a corporation buys P2 Lowell Merchants"
         if len([x for x in lays if not x.get("free")]) >= 2:
             return "track.limit", "one yellow tile plus a second yellow tile or an upgrade (Game-specific mechanics)"
@@ -434,11 +434,11 @@ class OperatingRules:
         if fee:
             s.pay(corp_key(c.id), "bank", fee)
         x.owner = corp_key(c.id)
-        s.title_state.setdefault("privates_bought", []).append(pid)
+        s.title_state.privates_bought.append(pid)
         s.event("private_sold", private=pid, corporation=c.id, seller=seller.partition(":")[2], price=price, fee=fee)
         if pid == "P2":
-            s.title_state["lowell_merchants_bought"] = True
-            s.title_state["free_tile"] = c.id
+            s.title_state.lowell_merchants_bought = True
+            s.title_state.free_tile = c.id
         if pid == "P5":
             self._assign_luxury(c)
 

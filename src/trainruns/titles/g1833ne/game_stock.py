@@ -154,9 +154,9 @@ class StockRules:
         c.closed = True
         c.president = None
         t = s.title_state
-        for f, owner in t["ferries"].items():
+        for f, owner in t.ferries.items():
             if owner == c.id:
-                t["ferries"][f] = "removed"
+                t.ferries[f] = "removed"
         for x in s.privates:
             if x.owner == corp_key(c.id):
                 x.open = False

@@ -106,7 +106,7 @@ class TrainRules:
 
     def event_flip_privates(self, phase):
         """Phase III: the privates left are flipped (no income)."""
-        flipped = self.state.title_state["flipped"]
+        flipped = self.state.title_state.flipped
         for x in self.state.privates:
             if x.open and x.id not in flipped:
                 flipped.append(x.id)
@@ -114,7 +114,7 @@ class TrainRules:
 
     def event_remove_ferries(self, phase):
         """Phase IV: the ferries are removed."""
-        ferries = self.state.title_state["ferries"]
+        ferries = self.state.title_state.ferries
         for f, owner in ferries.items():
             if owner != "removed":
                 ferries[f] = "removed"
