@@ -58,9 +58,9 @@ def selfplay_jobs() -> list[dict]:
         for seed in range(3):
             jobs.append({"name": f"1831-{variant}-seed{seed}", "title": "1831", "players": 4, "seed": seed,
                          "variants": [variant]})
-    for cfg in ("a", "b"):
+    for cfg in ("a", "b"):   # configs for 3 and 4 players
         for seed in range(3):
-            jobs.append({"name": f"1831-config-{cfg}-seed{seed}", "title": "1831", "players": 3 + seed,
+            jobs.append({"name": f"1831-config-{cfg}-seed{seed}", "title": "1831", "players": 3 + seed % 2,
                          "seed": seed, "config": cfg})
     return jobs
 
@@ -122,12 +122,12 @@ def main(argv=None) -> int:
     path = Path(args.file)
     if args.mode == "write":
         out = {}
+        path.parent.mkdir(parents=True, exist_ok=True)
         for name, run in everything(args.only):
             t0 = time.time()
             out[name] = "".join(d if not d.startswith("problems:") else "|" + d for d in run())
             print(f"{name}: {len(out[name]) // DIGITS} actions in {time.time() - t0:.1f} s", flush=True)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(out, indent=0, sort_keys=True) + "\n")
+            path.write_text(json.dumps(out, indent=0, sort_keys=True) + "\n")   # kept as it grows
         return 0
     want = json.loads(path.read_text())
     bad = 0
