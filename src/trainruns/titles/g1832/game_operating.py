@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ...game.depot import price_of
 from ...game.errors import Refusal
+from ...game.tile_lays import may_lay
 from ...game.shares import max_sellable, scaled
 from ...game.state import corp_key, player_key
 from ...game.steps.routes import declared_run
@@ -65,13 +66,11 @@ class OperatingRules:
         return set()
 
     def lay_allowance(self, c, lays) -> tuple[bool, bool]:
-        """What may follow ``lays`` this turn: (a yellow tile, an upgrade). [6] two yellow
-        tiles or one upgrade; [11.6.8] a System: three yellow tiles, or one yellow tile and
-        one upgrade of a different hex, in either order."""
-        ups = sum(1 for m in lays if m["upgrade"])
-        if c.system:
-            return len(lays) < 3 and (ups == 0 or len(lays) < 2), ups == 0 and len(lays) <= 1
-        return not lays or (len(lays) == 1 and not ups), not lays
+        """What may follow ``lays`` this turn: (a yellow tile, an upgrade), from the
+        title's ``tile_lays``: [6] a company's two yellow tiles or one upgrade; [11.6.8]
+        a System's three yellow tiles, or one yellow tile and one upgrade."""
+        allowance = self.data["tile_lays"]["system" if c.system else "company"]
+        return may_lay(allowance, lays, upgrade=False), may_lay(allowance, lays, upgrade=True)
 
     def tile_lays(self, c, lays) -> list[dict]:
         """[6] two yellow tiles or one upgrade; a second lay is never an upgrade (a

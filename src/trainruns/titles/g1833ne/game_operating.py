@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ...errors import InputError
 from ...game.errors import Refusal
+from ...game.tile_lays import may_lay
 from ...game.state import corp_key
 from ...game.steps.consent import make_offer, was_declined
 from ...game.steps.routes import declared_run
@@ -228,20 +229,17 @@ class OperatingRules:
         return out
 
     def tile_lays(self, c, lays) -> list[dict]:
-        counted = [x for x in lays if not x.get("free")]
         if c.id == "B&L" and self.state.phase == "I" and not self.state.title_state.lowell_merchants_bought:
             return []   # P2: the B&L lays no track in phase I until a corporation buys P2
         blocked = self.blocked_hexes()
         done_hexes = {x["hex"] for x in lays}
-        full = len(counted) >= 2 or (counted and counted[0]["upgrade"] and len(counted) >= 2)
         out = []
         for m in route_adapter.tile_lays(self.position(c.id)):
             if m["hex"] in blocked or m["hex"] in done_hexes or not self._passable(m):
                 continue
             free = self._free_tile(c, m["hex"])
-            if not free:
-                if full or (counted and counted[0]["upgrade"] and m["upgrade"]):
-                    continue   # one yellow plus a second yellow or one upgrade
+            if not free and not may_lay(self.data["tile_lays"], lays, m["upgrade"]):
+                continue
             cost = 0 if free else self.lay_cost(m)
             if cost > c.cash:
                 continue
