@@ -8,8 +8,21 @@ Cost)."""
 from __future__ import annotations
 
 
-def make_depot(trains: list[dict]) -> list[dict]:
-    return [{"train": t["name"], "left": t.get("num"), "price": t["price"]} for t in trains]
+def make_depot(trains: list[dict], unlimited_on: str | None = None) -> list[dict]:
+    """The bank's rows, one per train of the title's data (18xx.games shape), in order:
+    ``{"train", "left", "price"}``. A card bought as one of its two sides (1833NE:
+    ``variants`` with ``available_on``) is one row with its ``sides`` and the ``phase``
+    it comes in, priced at its cheaper side; the cards of phase ``unlimited_on`` never
+    run out (1833NE's phase V card, "effectively unlimited")."""
+    rows = []
+    for t in trains:
+        if "available_on" not in t:
+            rows.append({"train": t["name"], "left": t.get("num"), "price": t["price"]})
+            continue
+        rows.append({"train": t["name"], "left": None if t["available_on"] == unlimited_on else t["num"],
+                     "price": min(s["price"] for s in t["variants"]), "phase": t["available_on"],
+                     "sides": [{"train": s["name"], "price": s["price"]} for s in t["variants"]]})
+    return rows
 
 
 def available(depot: list[dict]) -> dict | None:
@@ -18,15 +31,6 @@ def available(depot: list[dict]) -> dict | None:
         if row["left"] is None or row["left"] > 0:
             return row
     return None
-
-
-def take(depot: list[dict], name: str) -> dict:
-    row = available(depot)
-    if row is None or row["train"] != name:
-        raise ValueError(f"the bank does not sell a {name}-train now")
-    if row["left"] is not None:
-        row["left"] -= 1
-    return row
 
 
 def price_of(trains: list[dict], name: str) -> int:

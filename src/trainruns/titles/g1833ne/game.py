@@ -21,6 +21,7 @@ import warnings
 from ...errors import InputError, InputWarning
 from ...game.game_rules import GameRules
 from ...game.action import INT, STR, declare
+from ...game.depot import make_depot
 from ...game.market import Market
 from ...game.phase import Phases
 from ...game.round import OperatingRound, after_operating_round
@@ -36,7 +37,7 @@ from .game_state import TitleState1833NE
 from .game_money import MoneyRules
 from .game_operating import OperatingRules
 from .game_stock import StockRules
-from .game_trains import TrainRules, make_depot
+from .game_trains import TrainRules
 
 PACKAGE = "trainruns.titles.g1833ne"
 TAKEOVER = "takeover"
@@ -152,7 +153,8 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
         self.private_data = {p["id"]: p for p in data["privates"]}
         people = [Player(name=p, cash=cash) for p in players]
         # "The bank starts with $10,000" and pays the starting cash ([E]: 4p leaves $8,200)
-        self.state = State(people, corps, privates, data["bank"] - cash * n, make_depot(cards))
+        depot = make_depot(cards, unlimited_on=data["unlimited_cards_on"])   # the phase V card: "effectively unlimited"
+        self.state = State(people, corps, privates, data["bank"] - cash * n, depot)
         self.state.phase = self.phases.names[0]
         self.state.title_state = TitleState1833NE(
             config_invented=invented, ferries={f["id"]: None for f in self.config.get("ferries", [])})

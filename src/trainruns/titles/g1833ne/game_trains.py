@@ -21,18 +21,6 @@ from ...game.state import corp_key, player_key
 from ...game.steps.buy_train import pay_for_train
 
 
-def make_depot(cards: list[dict]) -> list[dict]:
-    """One row per card: ``train`` the card, ``sides`` its two sides with prices;
-    ``left`` None = unlimited ("effectively unlimited" phase V card)."""
-    rows = []
-    for c in cards:
-        left = None if c["available_on"] == "V" else c["num"]
-        rows.append({"train": c["name"], "left": left, "price": min(s["price"] for s in c["variants"]),
-                     "phase": c["available_on"],
-                     "sides": [{"train": s["name"], "price": s["price"]} for s in c["variants"]]})
-    return rows
-
-
 class TrainRules:
     # --- cards and phases ------------------------------------------------------------------
 
