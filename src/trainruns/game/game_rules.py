@@ -38,6 +38,8 @@ class GameRules(Ids, PlayerReport):
     title: str = ""
     #: the action types it accepts (:func:`.action.declare`)
     action_types: dict = {}
+    #: the variants the game is played with
+    variants: list = []
     #: the steps of a company's operating turn, in order: step classes built as
     #: ``Step(game, corporation, turn)`` (:class:`~.steps.operating.CorporationStep`)
     operating_steps: tuple = ()
@@ -248,8 +250,63 @@ class GameRules(Ids, PlayerReport):
         raise NotImplementedError
 
     def state_json(self) -> dict:
-        """The state as GAME-CONTRACT.md's JSON."""
-        raise NotImplementedError
+        """The state as JSON (docs/game-log.md "The state"): the title adds to it through
+        :meth:`corporation_fields`, :meth:`private_json`, :meth:`bank_json`,
+        :meth:`depot_json`, :meth:`market_trains_json` and :meth:`title_state_json`."""
+        s, g = self.state, self.game
+        return {"title": self.title, "finished": g.finished, "end_reason": g.end_reason, "result": g.result,
+                "round": g.round.info(), "phase": s.phase, "active": g.active(), "priority": self.priority,
+                "bank": self.bank_json(), "cert_limit": self.cert_limit(),
+                "players": [self._player_json(p) for p in s.players],
+                "corporations": [self.corporation_json(c) for c in s.corporations],
+                "privates": [self.private_json(x) for x in s.privates],
+                "depot": self.depot_json(), "market_trains": self.market_trains_json(),
+                "tiles": [dict(t) for t in s.tiles], "events": list(s.events),
+                "actions_applied": len(g.applied), "variants": list(self.variants),
+                "title_state": self.title_state_json()}
+
+    def bank_json(self) -> dict:
+        """The bank in the state JSON."""
+        return {"cash": self.state.bank.cash, "broken": self.state.bank.broken}
+
+    def depot_json(self) -> list:
+        """The bank's trains in the state JSON."""
+        return [dict(row) for row in self.state.depot]
+
+    def market_trains_json(self) -> list:
+        """The open market's trains in the state JSON."""
+        return list(self.state.market_trains)
+
+    def private_json(self, x) -> dict:
+        """A private company in the state JSON."""
+        kind, _, name = (x.owner or "").partition(":")
+        return {"id": x.id, "owner": name or None, "owner_kind": kind or None, "open": x.open, "price": x.price,
+                "cost": x.cost, "revenue": x.revenue}
+
+    def corporation_json(self, c) -> dict:
+        """A corporation in the state JSON: what every title shows, then the title's
+        :meth:`corporation_fields` (which may also replace a field)."""
+        sh = c.shares
+        return {"id": c.id, "name": c.name, "president": c.president, "par": c.par,
+                "price": self.market.price(c.cell) if c.cell and not c.closed else None,
+                "floated": c.floated, "closed": c.closed, "operated": c.operated, "cash": c.cash,
+                "trains": list(c.trains), "tokens": [{"hex": h, "stop": k} for h, k in c.tokens],
+                "tokens_left": len(c.token_costs) - len(c.tokens) if not c.closed else 0,
+                "privates": [x.id for x in self.state.privates if x.owner == corp_key(c.id) and x.open],
+                "shares": {"total": 0 if c.closed else c.total_shares, "ipo": sh.get("ipo", 0),
+                           "market": sh.get("market", 0), "treasury": sh.get("treasury", 0),
+                           "players": {k.partition(":")[2]: v for k, v in sh.items() if k.startswith("player:") and v},
+                           "corporations": {k.partition(":")[2]: v for k, v in sh.items()
+                                            if k.startswith("corp:") and v}},
+                **self.corporation_fields(c)}
+
+    def corporation_fields(self, c) -> dict:
+        """The title's own fields of a corporation in the state JSON."""
+        return {}
+
+    def title_state_json(self) -> dict:
+        """The title's own facts in the state JSON (``title_state``)."""
+        return {}
 
     def position(self, corporation: str | None = None) -> dict:
         """The position of ``corporation`` (default: the one operating) for the route core."""

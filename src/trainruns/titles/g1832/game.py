@@ -21,7 +21,7 @@ from ...game.round import OperatingRound, after_operating_round
 from ...game.steps.buy_train import BuyTrainStep
 from ...game.steps.dividend import DividendStep
 from ...game.steps.routes import RoutesStep
-from ...game.state import Player, Private, State, corp_key, player_key
+from ...game.state import Player, Private, State, player_key
 from ...game.shares import shares_value
 from ..tiled import load_data
 from .game_merger import MergerRules
@@ -245,54 +245,18 @@ class Rules(StockRules, OperatingRules, PrivateRules, RedeemRules, MoneyRules, M
 
     # --- the state as JSON -------------------------------------------------------------
 
-    def state_json(self) -> dict:
-        s, g = self.state, self.game
-        r = g.round
-        rnd = r.info()
-        out = {"title": self.title, "finished": g.finished, "end_reason": g.end_reason, "result": g.result,
-               "round": rnd, "phase": s.phase, "active": g.active(), "priority": self.priority,
-               "bank": {"cash": s.bank.cash, "broken": s.bank.broken}, "cert_limit": self.cert_limit(),
-               "players": [self._player_json(p) for p in s.players],
-               "corporations": [self._corp_json(c) for c in s.corporations],
-               "privates": [{"id": p.id, "owner": self._owner_name(p.owner), "owner_kind": self._owner_kind(p.owner),
-                             "open": p.open, "price": p.price, "cost": p.cost, "revenue": p.revenue}
-                            for p in s.privates],
-               "depot": [dict(row) for row in s.depot],
-               "market_trains": list(s.market_trains),
-               "tiles": [dict(t) for t in s.tiles], "events": list(s.events),
-               "actions_applied": len(g.applied), "variants": list(self.variants),
-               "title_state": self._title_state_json()}
-        return out
-
-    def _title_state_json(self):
+    def title_state_json(self):
         t = self.state.title_state
         return {"miami_run": t.miami_run, "coal_tokens_left": t.coal_tokens_left,
                 "coal_holders": list(t.coal_holders), "cotton": t.cotton, "port": t.port,
                 "key_west": t.key_west, "london": t.london, "mergers": self.mergers_state_json(),
                 "mortgage": dict(self.mortgage()) if self.mortgage() else None}
 
-    @staticmethod
-    def _owner_name(owner):
-        return owner.partition(":")[2] if owner else None
-
-    @staticmethod
-    def _owner_kind(owner):
-        return owner.partition(":")[0] if owner else None
-
-    def _corp_json(self, c):
-        sh = c.shares
-        players = {k.partition(":")[2]: v for k, v in sh.items() if k.startswith("player:") and v}
-        corps = {k.partition(":")[2]: v for k, v in sh.items() if k.startswith("corp:") and v}
-        return {"id": c.id, "name": c.name, "president": c.president, "par": c.par,
-                "price": self.market.price(c.cell) if c.cell else None,
-                "market_cell": list(c.cell) if c.cell else None,
-                "floated": c.floated and c.capitalised, "closed": c.closed, "operated": c.operated,
-                "cash": c.cash, "trains": list(c.trains),
-                "tokens": [{"hex": h, "stop": k} for h, k in c.tokens],
-                "tokens_left": len(c.token_costs) - len(c.tokens) if not c.closed else 0,
-                "privates": [x.id for x in self.state.privates if x.owner == corp_key(c.id) and x.open],
-                "shares": {"total": 0 if c.closed else c.total_shares, "ipo": sh.get("ipo", 0), "market": sh.get("market", 0),
-                           "treasury": sh.get("treasury", 0), "players": players, "corporations": corps},
+    def corporation_fields(self, c):
+        """The market cell; a company counts as floated once its treasury is paid
+        ([5.6]); a System's and a merged company's facts ([11])."""
+        return {"price": self.market.price(c.cell) if c.cell else None,
+                "market_cell": list(c.cell) if c.cell else None, "floated": c.floated and c.capitalised,
                 **self.merger_json(c)}
 
     # --- [14] Winning -------------------------------------------------------------------

@@ -30,7 +30,7 @@ from ...game.steps.dividend import DividendStep
 from ...game.steps.routes import RoutesStep
 from ...game.steps.token import TokenStep
 from ...game.steps.track import TrackStep
-from ...game.state import Corporation, Player, Private, State, corp_key, player_key
+from ...game.state import Corporation, Player, Private, State, player_key
 from ...game.shares import shares_value
 from ..tiled import load_data
 from .game_state import TitleState1833NE
@@ -255,49 +255,30 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
 
     # --- the state as JSON -------------------------------------------------------------
 
-    def state_json(self) -> dict:
-        s, g = self.state, self.game
-        t = s.title_state
-        return {"title": self.title, "finished": g.finished, "end_reason": g.end_reason, "result": g.result,
-                "round": g.round.info(), "phase": s.phase, "active": g.active(), "priority": self.priority,
-                "bank": {"cash": s.bank.cash, "broken": s.bank.broken,
-                         "notes_added": max(0, -s.bank.cash)},
-                "cert_limit": self.cert_limit(),
-                "players": [self._player_json(p) for p in s.players],
-                "corporations": [self._corp_json(c) for c in s.corporations],
-                "privates": [{"id": p.id, "name": p.name, "owner": _owner_name(p.owner),
-                              "owner_kind": _owner_kind(p.owner), "open": p.open, "price": p.price,
-                              "cost": p.cost, "revenue": 0 if p.id in t.flipped else p.revenue,
-                              "flipped": p.id in t.flipped} for p in s.privates],
-                "depot": [dict(row) for row in s.depot],
-                "market_trains": list(s.market_trains),
-                "tiles": [dict(x) for x in s.tiles], "events": list(s.events),
-                "actions_applied": len(g.applied), "variants": [],
-                "title_state": {"variant": "standard", "config_invented": t.config_invented,
-                                "ferries": [{"id": f["id"], "hex": f["hex"], "value": f["value"],
-                                             "owner": t.ferries[f["id"]]}
-                                            for f in self.config.get("ferries", [])],
-                                "new_ferry": t.ferry_order[-1] if t.ferry_order else None,
-                                "luxury_ferry": t.luxury_ferry, "flipped_privates": list(t.flipped),
-                                "lowell_merchants_bought": t.lowell_merchants_bought,
-                                "first_operating_round_done": t.first_or_done}}
+    def bank_json(self):
+        """The bank may run out and take notes ("End game triggers": the game goes on)."""
+        s = self.state
+        return {"cash": s.bank.cash, "broken": s.bank.broken, "notes_added": max(0, -s.bank.cash)}
 
-    def _corp_json(self, c):
-        sh = c.shares
-        players = {k.partition(":")[2]: v for k, v in sh.items() if k.startswith("player:") and v}
-        corps = {k.partition(":")[2]: v for k, v in sh.items() if k.startswith("corp:") and v}
-        return {"id": c.id, "name": c.name, "president": c.president, "par": c.par,
-                "price": self.market.price(c.cell) if c.cell and not c.closed else None,
-                "floated": c.floated, "closed": c.closed, "operated": c.operated,
-                "cash": c.cash, "trains": list(c.trains),
-                "phased_out": [x for x in c.trains if self.phased_out(x)],
-                "tokens": [{"hex": h, "stop": k} for h, k in c.tokens],
-                "tokens_left": len(c.token_costs) - len(c.tokens) if not c.closed else 0,
-                "privates": [x.id for x in self.state.privates if x.owner == corp_key(c.id) and x.open],
-                "ferries": [f for f, o in self.state.title_state.ferries.items() if o == c.id],
-                "shares": {"total": 0 if c.closed else c.total_shares, "ipo": sh.get("ipo", 0),
-                           "market": sh.get("market", 0), "treasury": sh.get("treasury", 0),
-                           "players": players, "corporations": corps}}
+    def private_json(self, x):
+        """A flipped private (phase III) pays nothing."""
+        flipped = x.id in self.state.title_state.flipped
+        return dict(super().private_json(x), name=x.name, revenue=0 if flipped else x.revenue, flipped=flipped)
+
+    def corporation_fields(self, c):
+        """The phased-out trains ("Number of phases") and the ferries it owns."""
+        return {"phased_out": [x for x in c.trains if self.phased_out(x)],
+                "ferries": [f for f, o in self.state.title_state.ferries.items() if o == c.id]}
+
+    def title_state_json(self):
+        t = self.state.title_state
+        return {"variant": "standard", "config_invented": t.config_invented,
+                "ferries": [{"id": f["id"], "hex": f["hex"], "value": f["value"], "owner": t.ferries[f["id"]]}
+                            for f in self.config.get("ferries", [])],
+                "new_ferry": t.ferry_order[-1] if t.ferry_order else None,
+                "luxury_ferry": t.luxury_ferry, "flipped_privates": list(t.flipped),
+                "lowell_merchants_bought": t.lowell_merchants_bought,
+                "first_operating_round_done": t.first_or_done}
 
     # --- "End game triggers": the score ------------------------------------------------
 
@@ -310,11 +291,3 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
         if self.phases.index(s.phase) < self.phases.index(self.data["private_flip_phase"]):
             total += sum(x.cost for x in s.privates if x.open and x.owner == player_key(name))
         return total
-
-
-def _owner_name(owner):
-    return owner.partition(":")[2] if owner else None
-
-
-def _owner_kind(owner):
-    return owner.partition(":")[0] if owner else None
