@@ -20,8 +20,43 @@ the share price order is price, then the rightmost box, then the top of a stack.
 from __future__ import annotations
 
 
-class Market:
+class Stacks:
+    """What every title's market does with its price tokens: a grid of boxes (``exists``,
+    ``price``, ``up``/``down``/``left``/``right``, ``par_cell``, ``view``, as the title's
+    market defines them) and the tokens in each box stacked in arrival order, a newcomer
+    underneath (1831 4.4.2; 1832 [4.1.3]): the share price order is price, then the
+    rightmost box, then the top of a stack."""
+
+    def __init__(self):
+        self.stacks: dict[tuple, list[str]] = {}
+
+    def price(self, cell) -> int:
+        raise NotImplementedError
+
+    def place(self, cid: str, cell):
+        self.stacks.setdefault(cell, []).append(cid)
+
+    def move(self, cid: str, old, new):
+        if old == new:
+            return
+        self.remove(cid, old)
+        self.place(cid, new)
+
+    def remove(self, cid: str, cell):
+        stack = self.stacks.get(cell, [])
+        if cid in stack:
+            stack.remove(cid)
+
+    def order_key(self, cid: str, cell):
+        """Sort key for share price order, highest first: price, then the rightmost
+        box, then the top of a stack."""
+        stack = self.stacks.get(cell, [])
+        return (-self.price(cell), -cell[1], stack.index(cid) if cid in stack else 0)
+
+
+class Market(Stacks):
     def __init__(self, rows: list[list[str]]):
+        super().__init__()
         self.rows = []
         for row in rows:
             cells = []
@@ -29,7 +64,6 @@ class Market:
                 digits = "".join(ch for ch in box if ch.isdigit())
                 cells.append((int(digits), set(box[len(digits):])))
             self.rows.append(cells)
-        self.stacks: dict[tuple, list[str]] = {}
 
     # --- boxes ----------------------------------------------------------------------------
 
@@ -107,26 +141,3 @@ class Market:
         return {"rows": [[{"price": self.price((r, c)), "zone": self.zone((r, c))} for c in range(len(row))]
                          for r, row in enumerate(self.rows)],
                 "stacks": {f"{r},{c}": list(ids) for (r, c), ids in self.stacks.items() if ids}}
-
-    # --- stacks ---------------------------------------------------------------------------
-
-    def place(self, cid: str, cell):
-        self.stacks.setdefault(cell, []).append(cid)
-
-    def move(self, cid: str, old, new):
-        if old == new:
-            return
-        self.remove(cid, old)
-        self.place(cid, new)
-
-    def remove(self, cid: str, cell):
-        stack = self.stacks.get(cell, [])
-        if cid in stack:
-            stack.remove(cid)
-
-    def order_key(self, cid: str, cell):
-        """Sort key for share price order, highest first ([4.1.3]: price, then the
-        rightmost box, then the top of a stack)."""
-        stack = self.stacks.get(cell, [])
-        pos = stack.index(cid) if cid in stack else 0
-        return (-self.price(cell), -cell[1], pos)

@@ -20,14 +20,16 @@ the top of the stack.
 
 from __future__ import annotations
 
+from ...game.market import Stacks
 
-class Market1831:
+
+class Market1831(Stacks):
     def __init__(self, config: dict):
+        super().__init__()
         self.rows = config["rows"]
         self.par_column = config["par_column"]
         self.target = next(((r, c) for r, row in enumerate(self.rows) for c, sq in enumerate(row)
                             if sq and sq.get("area") == "target"), None)
-        self.stacks: dict[tuple, list[str]] = {}
 
     def exists(self, cell) -> bool:
         r, c = cell
@@ -35,6 +37,10 @@ class Market1831:
 
     def square(self, cell) -> dict:
         return self.rows[cell[0]][cell[1]]
+
+    def price(self, cell) -> int:
+        """The share price order's price: the common price (5.0.4)."""
+        return self.common(cell)
 
     def common(self, cell) -> int:
         return self.square(cell)["c"]
@@ -98,23 +104,3 @@ class Market1831:
             if self.area(cell) in ("closed", "split"):
                 return cell, self.area(cell)
         return cell, None
-
-    # --- stacks ------------------------------------------------------------------------
-
-    def place(self, cid: str, cell):
-        self.stacks.setdefault(cell, []).append(cid)   # underneath the others (4.4.2)
-
-    def remove(self, cid: str, cell):
-        if cell in self.stacks and cid in self.stacks[cell]:
-            self.stacks[cell].remove(cid)
-
-    def move(self, cid: str, old, new):
-        if old != new:
-            self.remove(cid, old)
-            self.place(cid, new)
-
-    def order_key(self, cid: str, cell):
-        """5.0.4: higher C price first; same price, the right-most square; same square,
-        the top-most marker."""
-        stack = self.stacks.get(cell, [])
-        return (-self.common(cell), -cell[1], stack.index(cid) if cid in stack else 0)
