@@ -517,7 +517,7 @@ def test_the_run_does_not_depend_on_the_clock_5_6_6(monkeypatch):
     pos = g.position()
     pos["trains"] = [{"name": "2S", "status": "restored"}, {"name": "3MX", "status": "restored"}]
     route_adapter.clear()
-    calm = route_adapter.bounded_run(pos, *game_operating.run_budget())
+    calm = game_operating.best_run(pos)
     route_adapter.clear()
     real = time.perf_counter
     ticks = [0.0]
@@ -527,7 +527,7 @@ def test_the_run_does_not_depend_on_the_clock_5_6_6(monkeypatch):
         return real() + ticks[0]
 
     monkeypatch.setattr(time, "perf_counter", racing)
-    raced = route_adapter.bounded_run(pos, *game_operating.run_budget())
+    raced = game_operating.best_run(pos)
     monkeypatch.setattr(time, "perf_counter", real)
     route_adapter.clear()
     assert raced == calm

@@ -120,11 +120,11 @@ def test_a_run_cut_by_the_node_budget_says_it_is_not_proven_with_its_bound_5_6_6
 
     pos = json.loads((Path(__file__).parent.parent / "fixtures" / "1831" / "example.json").read_text())
     route_adapter.clear()
-    best, _, proof = route_adapter.bounded_run(pos, *game_operating.run_budget())
+    best, _, proof = game_operating.best_run(pos)
     assert best > 0 and proof == {"proven": True, "bound": best}
     monkeypatch.setattr(game_operating, "RUN_NODES", 1)
     route_adapter.clear()
-    cut, _, short = route_adapter.bounded_run(pos, *game_operating.run_budget())
+    cut, _, short = game_operating.best_run(pos)
     route_adapter.clear()
     assert cut < best <= short["bound"] and short["proven"] is False
 

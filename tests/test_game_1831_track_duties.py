@@ -12,7 +12,7 @@ import pytest
 from test_game_1831_receivership import company, train, yellow_track
 from trainruns.game.errors import Refusal
 from trainruns.game.game import Game
-from trainruns.titles.g1831.game_map import best_run
+from trainruns.titles.g1831.game_operating import best_run
 from trainruns.titles.g1831.game_steps.operating import TrackStep
 
 

@@ -35,6 +35,14 @@ def run_budget() -> tuple:
     return RUN_NODES, COVERING_NODES, PATH_STEPS
 
 
+def best_run(position: dict) -> tuple[int, list[dict], dict]:
+    """The best run the game's bounded search finds (5.6.6: "nor is it required to find
+    and run optimal routes"): revenue, routes and ``{"proven", "bound"}``, the same on
+    every machine. The log records the routes, so a replay audits them instead of
+    searching again, and the proof, so a run not proven best says so with its bound."""
+    return route_adapter.bounded_run(position, *run_budget())
+
+
 class OperatingRules:
     # --- phases ------------------------------------------------------------------------
 
@@ -808,7 +816,7 @@ class OperatingRules:
         search proved (``{"proven", "bound"}``; None for a declared run)."""
         pos = self.position(c.id)
         if routes == "best":
-            revenue, chosen, proof = route_adapter.bounded_run(pos, *run_budget())
+            revenue, chosen, proof = best_run(pos)
             return chosen, revenue, proof
         try:
             problems, declared, _best = route_adapter.audit_run(pos, routes, best=False)
