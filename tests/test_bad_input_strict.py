@@ -1,9 +1,9 @@
-"""Strict input (issues 12 and 13): every defect seen by the outside checks, one test
-each. Bad input exits 2 with one line on stderr saying what and where (CONTRACT.md,
-"Commands"; errors.py); never exit 3 ("internal error"), never a traceback, never an
+"""Strict input: every defect seen by the outside checks, one test each. Bad input exits
+2 with one line on stderr saying what and where (docs/position-format.md, "Commands and
+exit status"; errors.py); never exit 3 ("internal error"), never a traceback, never an
 answer that silently ignored part of the position.
 
-Top-level fields of a position stay free (CONTRACT.md, "The public surface": fields the
+Top-level fields of a position stay free (docs/position-format.md, "Position file": fields the
 project does not use are ignored); inside every object an unknown key is an error.
 """
 
@@ -99,7 +99,7 @@ def test_custom_map_needs_its_layout(tmp_path, capsys):
 
 
 def test_top_level_fields_stay_free(tmp_path, capsys):
-    """CONTRACT.md: unused top-level fields are ignored, not errors."""
+    """docs/position-format.md: unused top-level fields are ignored, not errors."""
     data = dict(load(WORKED), source="a game", declared_revenue=100, anything={"x": [1]})
     status, out, _ = run(tmp_path, capsys, data)
     assert status == 0 and json.loads(out)["revenue"] == 110

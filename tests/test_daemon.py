@@ -131,7 +131,7 @@ def test_a_solve_the_daemon_answers_loads_no_numpy(daemon):
 
 
 def test_bad_input_gives_the_same_line_and_exit_status(daemon, tmp_path):
-    """CONTRACT.md: bad input is exit 2 with one line on stderr; the working folder is
+    """docs/position-format.md: bad input is exit 2 with one line on stderr; the working folder is
     the client's (a relative path is read where the client runs)."""
     bad = tmp_path / "bad.json"
     bad.write_text('{"title": "1832", "phase": ')

@@ -22,7 +22,7 @@ from trainruns.result import Route, Run  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 SMALL = ROOT / "fixtures" / "custom" / "draw_small.json"
-REAL = ROOT / "fixtures" / "real"  # copied from ../shared/positions/real
+REAL = ROOT / "fixtures" / "real"  # boards from real play
 
 # The proven best run of draw_small.json, written out so these tests need no search:
 # 3-train Brockton - B4 - Ashford along D4, C5, B4, B2; 2-train Lakeport - Ashford.

@@ -1,5 +1,5 @@
 """1832 game rules, one test per rule, each naming its rulebook section
-(../shared/rules/1832.md; DIGEST 2). Scenarios are played through Game.act where the
+(1832 rulebook; DIGEST 2). Scenarios are played through Game.act where the
 rule is about turn order and refusals; hooks are called on a prepared state where the
 rule is arithmetic (dividends, market moves)."""
 

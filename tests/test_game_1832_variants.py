@@ -1,4 +1,4 @@
-"""1832 variants ([17], ../shared/rules/1832.md): the $400 finish ([17.1]), 1830 Diesels
+"""1832 variants ([17], 1832 rulebook): the $400 finish ([17.1]), 1830 Diesels
 ([17.2]) and the Southern Bank ([17.3])."""
 
 from trainruns.game.game import Game

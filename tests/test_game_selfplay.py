@@ -1,4 +1,4 @@
-"""Seeded random 1832 games in-process, with GAME-CONTRACT.md's guarantees checked after
+"""Seeded random 1832 games in-process, with docs/game-log.md's guarantees checked after
 every action (tests/game_selfplay.py): money and shares conserved, presidents hold the
 president's certificate, tokens within supply and one per company per city, every
 listed action accepted, a finished game's result equal to the players' values, replay

@@ -38,7 +38,7 @@ def declared(run):
 
 
 def honest(run, exact_revenue=None):
-    """What a stopped answer must be (CONTRACT.md, --time-limit): not claimed proven
+    """What a stopped answer must be (docs/position-format.md, --time-limit): not claimed proven
     unless its bound equals its revenue, a bound at least the revenue (and at least the
     true optimum when that is known), routes that add up."""
     assert run.bound >= run.revenue
@@ -109,7 +109,7 @@ def test_kernels_still_compiling_at_the_deadline_give_the_quick_run(monkeypatch)
 
 @pytest.mark.parametrize("seed", range(6))
 def test_quick_run_is_legal_and_below_the_optimum(seed):
-    # CONTRACT.md plain rules: the quick run is a run like any other
+    # docs/custom-map.md plain rules: the quick run is a run like any other
     pos = hard_board(seed, n_hexes=22, trains=("5", "4", "3"), own_tokens=2) if seed % 2 else \
         random_position(seed, trains=["4", "3", "2"], size=(6, 5), density=0.85)
     board = load_position(pos)
@@ -438,5 +438,5 @@ def test_drawing_a_declared_route_of_1100_stops_copies_no_graph_per_leg(monkeypa
 
     monkeypatch.setattr(nx.DiGraph, "copy", refuse)
     track = find_track(board, stops)
-    # each leg: the path out of one stop and the path into the next (CONTRACT.md track)
+    # each leg: the path out of one stop and the path into the next (docs/custom-map.md, plain rules)
     assert len(track) == 2 * 1099

@@ -1,7 +1,7 @@
 """Every title, the custom map included, declares trainruns.titles.base.Title (issue
 14): reading a position gives a snapshot after every check, building is pure (a fresh
 Board each time, the snapshot untouched), and the board a snapshot gives runs to the
-same answer as load_position's (CONTRACT.md: the same position, the same run)."""
+same answer as load_position's (docs/position-format.md: the same position, the same run)."""
 
 import json
 import pathlib
@@ -182,7 +182,7 @@ def _without_model(board):
 
 @pytest.mark.parametrize("name", ["custom/example.json", "custom/draw_small.json", "real/1889-D-40-KU-180.json"])
 def test_custom_typed_position_holds_the_map_and_tokens(name):
-    """The custom title reads a position into a frozen PositionCustom (CONTRACT.md:
+    """The custom title reads a position into a frozen PositionCustom (docs/position-format.md:
     map, phase, company, trains, tokens) and builds its Board from that alone: every
     hex's stops (kind, value, slots) and track as the JSON gives them, every token on
     its city in the position's order, and each build a fresh Board equal to the last."""

@@ -1,6 +1,6 @@
 """One revenue rule (issue 14): trainruns.value in Python and the numba values kernel
 (kernels/values.py) agree on every route of many random boards, every train kind, with
-stop and connection bonuses, some for one train only (CONTRACT.md plain rules)."""
+stop and connection bonuses, some for one train only (docs/custom-map.md, plain rules)."""
 
 import random
 

@@ -1,5 +1,5 @@
 """whatif and bench (issue 9): legality of each candidate move rule by rule
-(rules/1832.md "Laying Track" and "Placing a Token"), rankings whose best move is
+(1832 rulebook "Laying Track" and "Placing a Token"), rankings whose best move is
 known by hand, and the commands' output and exit codes."""
 
 import contextlib

@@ -201,7 +201,7 @@ class GameRules(Ids, PlayerReport):
         raise NotImplementedError
 
     def state_json(self) -> dict:
-        """The state as GAME-CONTRACT.md's JSON."""
+        """The state JSON (docs/game-log.md, "The state")."""
         raise NotImplementedError
 
     def position(self, corporation: str | None = None) -> dict:

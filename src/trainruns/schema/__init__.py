@@ -4,7 +4,7 @@ Every object of a position, of its map and of a declared run has a schema here
 (``position-custom.json``, ``position-1831.json``, ``position-1832.json``,
 ``position-1833NE.json``, ``declared.json``; shared pieces in ``common.json``). They
 are shipped as package data and copied to docs/schema/ for editors. A position's
-top-level fields stay free (../shared/CONTRACT.md, "Position file": fields the project
+top-level fields stay free (docs/position-format.md, "Position file": fields the project
 does not use are ignored); inside every object an unknown key is bad input, so a typo
 (``"rotaton"``) can no longer change an answer in silence.
 

@@ -1,4 +1,4 @@
-"""1832: The South as a game (rulebook ../shared/rules/1832.md; DIGEST 2): data + hooks.
+"""1832: The South as a game (1832 rulebook; DIGEST 2): data + hooks.
 
 The title's numbers are in ``data/game.json`` (Table 2, the market grid of DIGEST 2.6,
 trains and phases in the 18xx.games shape, par values, token costs) and

@@ -15,7 +15,7 @@ from ...game.tokens import carry_tokens
 
 
 class OperatingRules:
-    # --- the position (CONTRACT.md; docs/rules-1832.md) -----------------------------------
+    # --- the position (docs/position-format.md; docs/rules-1832.md) -----------------------------------
 
     def operating_corporation(self):
         step = self.game.round.step() if not self.game.finished else None

@@ -25,7 +25,7 @@ def _tiled():
 
 
 class OperatingRules:
-    # --- the position (CONTRACT.md; docs/rules-1833NE.md) ---------------------------------
+    # --- the position (docs/position-format.md; docs/rules-1833NE.md) ---------------------------------
 
     def operating_corporation(self):
         if self.game.finished or self.game.round.kind != "operating" or self.turn is None:
