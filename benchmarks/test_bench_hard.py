@@ -1,6 +1,6 @@
 """The hard late-game family (trainruns.generate.hard_board): 10^4 to 10^8 routes.
 
-60 s per board (issue 20: the boards beyond the route cut are to be proven within
+60 s per board (the boards beyond the route cut are to be proven within
 60 s; they are, by the prices on the track of :mod:`trainruns.lagrange`, README.md).
 ``measure`` times the route search's stages over the routes listed (all of them, or
 the cut: it always lists); the whole ``solve`` is timed by pytest-benchmark and its

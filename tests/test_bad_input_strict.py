@@ -49,7 +49,7 @@ def assert_bad(result, *words):
     return err
 
 
-# --- issue 12: silent wrong answers from a typo ----------------------------------------
+# --- silent wrong answers from a typo ----------------------------------------
 
 
 def test_worked_example_is_110(tmp_path, capsys):
@@ -143,7 +143,7 @@ def test_unknown_key_in_title_objects(tmp_path, capsys):
     assert_bad(run(tmp_path, capsys, data), "map.commuter_runs[0]", "did you mean 'any_start'?")
 
 
-# --- issue 12: bench, --version, --help ----------------------------------------------
+# --- bench, --version, --help ----------------------------------------------
 
 
 def test_bench_exits_1_on_mismatch_and_error(tmp_path, capsys):
@@ -186,7 +186,7 @@ def test_draw_help_lists_the_drawing_formats():
     assert tuple(FORMATS_HELP) == tuple(FORMATS)
 
 
-# --- issue 13: limits that say what they refuse ----------------------------------------
+# --- limits that say what they refuse ----------------------------------------
 
 
 @pytest.mark.skipif(not __import__("os").path.exists("/dev/zero"), reason="no /dev/zero")

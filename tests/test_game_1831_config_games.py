@@ -63,8 +63,8 @@ def test_a_home_token_on_a_black_site_keeps_its_type_after_the_upgrade_5_2_5_1()
 
 @pytest.mark.parametrize("name,n,seed,variants", [("a", 3, 3, ()), ("a", 4, 1, ("extended",))])
 def test_random_games_on_a_players_config_finish_with_money_and_shares_conserved(name, n, seed, variants):
-    """Issue 18's outside check, here: a seeded random game on the player's own config to
-    its end, every docs/game-log.md guarantee checked after every action (money and shares
+    """The outside check, here: a seeded random game on the player's own config to its
+    end, every docs/game-log.md guarantee checked after every action (money and shares
     conserved among them; game/selfplay.py). Seed 3 for 3 players is the game that first
     found the black-site home token above."""
     from trainruns.game.selfplay import play_one

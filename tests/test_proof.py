@@ -1,4 +1,4 @@
-"""The proof over the routes that may beat a known run (trainruns.proof, issue 20), against
+"""The proof over the routes that may beat a known run (trainruns.proof), against
 the independent brute force of tests/bruteforce.py and against the full route search.
 
 Plain rules (docs/custom-map.md): a train earns its counted stops plus its bonuses on a route

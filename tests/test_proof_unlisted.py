@@ -1,4 +1,4 @@
-"""Boards left unlisted (issue 20: the hard family's monsters have 10^8 routes): when the
+"""Boards left unlisted (the hard family's monsters have 10^8 routes): when the
 estimate of :mod:`trainruns.kernels.estimate` says the routes are far more than the
 listing keeps, ``solve`` lists none and hands the quick run to the proof of
 :mod:`trainruns.proof`, which lists only the routes that may beat it.

@@ -1,4 +1,4 @@
-"""The JSON Schemas of the input files (issue 12: "Publish the schemas as JSON Schema
+"""The JSON Schemas of the input files ("Publish the schemas as JSON Schema
 files in the package, so that editors can check and complete position files").
 
 They are shipped in the package (src/trainruns/schema/) and copied to docs/schema/ for

@@ -1,4 +1,4 @@
-"""One data schema for trains and phases in every title (issue 14), in the shape the
+"""One data schema for trains and phases in every title, in the shape the
 18xx.games engine uses: trains ``name, distance, price, num, rusts_on/obsolete_on``;
 phases ``name, on, train_limit, tiles, operating_rounds, status``. Spot values are
 the rulebooks' own tables."""

@@ -66,7 +66,7 @@ INTERCONNECTION = {"bonuses": [{"name": "Boston-Montreal", "between": ["G22", "B
 @pytest.mark.parametrize("name, changes", [("1831/example.json", {}), ("1833NE/delaware_hudson.json", {}),
                                            ("1833NE/boston_montreal.json", INTERCONNECTION)])
 def test_route_models_keep_no_state(name, changes):
-    """Issue 14: a route model is stateless. Solving twice (and listing every route for
+    """A route model is stateless. Solving twice (and listing every route for
     the audit) leaves the model's attributes and the board's model as they were, and the
     second answer equals the first."""
     board = load_position(dict(json.loads((FIX / name).read_text()), **changes), name)
@@ -81,7 +81,7 @@ def test_route_models_keep_no_state(name, changes):
 
 
 def test_run_says_which_engine_ran():
-    """Issue 14: --engine flow on a board with a route model runs the branch and bound
+    """--engine flow on a board with a route model runs the branch and bound
     (the flow model knows the plain rules only), and the Run and its JSON say so; on a
     plain board the flow engine's run says flow."""
     data = json.loads((FIX / "1831/example.json").read_text())

@@ -14,7 +14,7 @@ The schemas also hold the caps that no real game comes near (docs/custom-map.md,
 The validator is the ``jsonschema`` library (draft 2020-12); this module only turns its
 first error into one line saying what, where and, for a misspelled key, what was meant.
 Data that ``jsonschema_rs`` (the same draft, compiled) accepts is not walked again by
-``jsonschema``, whose import alone is a fifth of a whole in-process solve (issue 20).
+``jsonschema``, whose import alone is a fifth of a whole in-process solve.
 The semantic checks (does the hex exist, is the tile an upgrade) stay with the readers.
 """
 

@@ -1,4 +1,4 @@
-"""The declared interface between the route core and a title (issue 14).
+"""The declared interface between the route core and a title.
 
 The core and the commands ask a title only what :class:`Title` declares; nothing
 generic reads a title's attributes by name. A title is data plus these hooks:
