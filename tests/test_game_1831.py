@@ -1,5 +1,5 @@
 """1831 as a game on the shipped (invented) config: the rulebook's own worked examples
-and rules, each test naming its section (1831 rulebook; DIGEST 4)."""
+and rules, each test naming its section (1831 rulebook)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Rounds made of steps (DIGEST 5.1, kept small).
+"""Rounds made of steps (kept small).
 
 A :class:`Step` lists the legal actions of the entity acting now and processes one;
 ``done`` says it is finished. A step with no decision to offer finishes by itself in

@@ -57,7 +57,7 @@ class OperatingRules:
         return sum(t.get("cost", 0) for t in self._map_hexes().get(hex_id, {}).get("terrain", []))
 
     def blocked_hexes(self) -> set:
-        """[16.1] a private held by a player blocks its hexes (P5: DIGEST decision 1)."""
+        """[16.1] a private held by a player blocks its hexes (P5: a standing decision, docs/gaps.md)."""
         w = self.data["wvcf"]
         p5 = self.state.private.get(w["private"])
         if p5 is not None and p5.open and (p5.owner is None or p5.owner.startswith("player:")):

@@ -349,7 +349,7 @@ class OperatingRules:
 
     def run(self, c, routes):
         """Runs through the route core; any legal run may be declared (the summary does
-        not require the best, DIGEST 6.3); phased-out trains are removed right after."""
+        not require the best); phased-out trains are removed right after."""
         pos = self.position(c.id)
         if routes == "best":
             revenue, chosen = game_moves.best_run(pos)
