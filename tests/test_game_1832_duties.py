@@ -256,7 +256,7 @@ def test_a_kept_7_player_game_asks_no_pointless_decision_and_ends_well_within_30
     """docs/game-log.md: only decisions are logged. In the kept 7-player random game no
     stock turn or protection offered a pass alone (a turn with nothing to do, a
     protection the president cannot pay), and the game reached a rule's end ([13]) in fewer than
-    play_check's 3000 decisions."""
+    3000 decisions (`play selfplay`'s default cap)."""
     with open(SEVEN) as fh:
         log = json.load(fh)["log"]
     g = Game.new(log)

@@ -86,8 +86,8 @@ def test_random_game_to_the_end(n, seed, player):
 @pytest.mark.parametrize("seed", [1000, 1001])
 def test_an_emergency_issue_listed_while_a_train_must_be_bought_is_accepted(seed):
     # "Emergency issues to buy a train": in these uniformly random games (the policy of
-    # trainruns play selfplay and play_check) a company with a route and no train lists
-    # an emergency issue_shares, which the buy-train step once refused as a title extra
+    # trainruns play selfplay and of outside random-play checks) a company with a route and no train lists
+    # an emergency issue_shares, which the buy-train step must not refuse as a title extra
     # ("must buy a train first"); docs/game-log.md: every listed action is accepted
     from trainruns.game.selfplay import play as play_uniform
 
