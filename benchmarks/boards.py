@@ -10,17 +10,18 @@ import os
 from trainruns.generate import hard_board, random_board
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SHARED = os.path.join(HERE, "..", "..", "shared", "positions")
+FIXTURES = os.path.join(HERE, "..", "fixtures")
 
 
 def shipped():
-    """The real positions, then the repository's fixtures (titles and custom maps)."""
-    paths = sorted(glob.glob(os.path.join(SHARED, "real", "*.json")))
-    paths += sorted(glob.glob(os.path.join(SHARED, "fixtures", "*.json")))
-    paths += sorted(glob.glob(os.path.join(HERE, "..", "fixtures", "**", "*.json"), recursive=True))
-    # name: the file, with its folder for fixtures (two titles have an example.json)
-    return [(os.path.basename(p)[:-5] if "positions" in p else
-             os.path.basename(os.path.dirname(p)) + "/" + os.path.basename(p)[:-5], p) for p in paths]
+    """The boards from real play (fixtures/real), then the other fixtures (titles and
+    custom maps)."""
+    real = sorted(glob.glob(os.path.join(FIXTURES, "real", "*.json")))
+    others = sorted(p for p in glob.glob(os.path.join(FIXTURES, "**", "*.json"), recursive=True)
+                    if os.path.basename(os.path.dirname(p)) != "real")
+    # name: a real board by its file; a fixture with its folder (two titles have an example.json)
+    return ([(os.path.basename(p)[:-5], p) for p in real]
+            + [(os.path.basename(os.path.dirname(p)) + "/" + os.path.basename(p)[:-5], p) for p in others])
 
 
 # (track hexes, trains): real-game sizes first, then beyond. Dense track (several

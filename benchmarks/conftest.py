@@ -13,6 +13,13 @@ import pytest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 
+def pytest_benchmark_update_machine_info(config, machine_info):
+    """The load average at the start of the run, in the JSON beside the machine: on a
+    shared machine it says how far a wall time can be trusted (report_tables.py)."""
+    if hasattr(os, "getloadavg"):
+        machine_info["loadavg"] = list(os.getloadavg())
+
+
 @pytest.fixture(scope="session", autouse=True)
 def warm():
     from trainruns.kernels import warm_up

@@ -1,4 +1,4 @@
-"""1831 at full size (issue 20): invented boards the size of the printed map
+"""1831 at full size: invented boards the size of the printed map
 (``trainruns.generate.board_1831``: 40-54 hexes of dense brown track, New York,
 Cleveland and Buffalo with red hexes, the Delaware, both commuter runs, 11-13 tokens,
 phase 9, trains 9S 12MX 7YD 7S). Most have 10^7 token-to-token paths or more: the

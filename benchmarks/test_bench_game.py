@@ -1,7 +1,7 @@
-"""The game engine's speed (issue 15): actions per second in seeded random 1832 self-play
+"""The game engine's speed: actions per second in seeded random 1832 self-play
 and the time to replay a finished game, each with the route core's share (the time
 spent in game/core.py, the one adapter through which the game asks the
-route core for tile lays, token cities, best runs and audits); and (issue 20) the
+route core for tile lays, token cities, best runs and audits); and the
 in-process solve of each position the kept games ask the core to solve, by the game's
 call path now and by the one it had before, in the same run.
 
@@ -109,7 +109,7 @@ def _kept_game_positions():
 
 
 def _as_before(data):
-    """The game's solve as it was before issue 20's work: the whole JSON-Schema walk, a
+    """The game's former solve path, the baseline of these rows: the whole JSON-Schema walk, a
     thread started per root of the enumeration, every hex face parsed from the title's
     data again."""
     from trainruns import enumeration, load_position, titles

@@ -1,7 +1,7 @@
 """The hard late-game family (trainruns.generate.hard_board): 10^4 to 10^8 routes.
 
-60 s per board (issue 20: the boards beyond the route cut are to be proven within
-60 s; they are, by the prices on the track of :mod:`trainruns.lagrange`, README.md).
+60 s per board (the boards beyond the route cut are to be proven within
+60 s; they are, by the prices on the track of :mod:`trainruns.lagrange`, benchmarks/README.md).
 ``measure`` times the route search's stages over the routes listed (all of them, or
 the cut: it always lists); the whole ``solve`` is timed by pytest-benchmark and its
 answer kept beside them (``solve_revenue``, ``solve_bound``, ``solve_proven``). ``solve``

@@ -1,4 +1,4 @@
-"""The shipped positions (../shared/positions/real, fixtures/ when present)."""
+"""The shipped positions: the boards from real play (fixtures/real), then the other fixtures."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Answering as a whole process (issue 20): what a player typing `trainruns solve`
+"""Answering as a whole process: what a player typing `trainruns solve`
 waits for, what a game engine pays per call to the core, and a sweep on a local Dask
 cluster.
 

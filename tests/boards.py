@@ -1,4 +1,4 @@
-"""Seeded random custom maps (CONTRACT.md format) for comparing the solver with the
+"""Seeded random custom maps (docs/custom-map.md format) for comparing the solver with the
 brute force: small enough to brute-force, varied enough to hit every plain rule
 (towns, off-boards, blocked cities, two paths meeting at one side, two cities on one
 hex, phase values, flat and pointy layouts, both axes conventions)."""

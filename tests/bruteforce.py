@@ -1,4 +1,4 @@
-"""An independent brute force of the plain rules (CONTRACT.md), written as plainly as
+"""An independent brute force of the plain rules (docs/custom-map.md), written as plainly as
 possible and sharing no code with trainruns: it walks the raw JSON map path by path
 (hex sides, junctions "jK" and stops "sK" as docs/custom-map.md defines them).
 

@@ -6,7 +6,6 @@ import pytest
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-SHARED = ROOT.parent / "shared"
 sys.path.insert(0, str(HERE))
 # the commands the tests run answer in-process and start no daemon behind them (a
 # `trainruns solve` goes to one by default); tests/test_daemon.py asks for its own

@@ -1,4 +1,4 @@
-"""Seeded random play in-process, checking GAME-CONTRACT.md's guarantees after every
+"""Seeded random play in-process, checking docs/game-log.md's guarantees after every
 action (shared by tests/test_game_selfplay.py and benchmarks/). The checks live in the
 package (trainruns.game.selfplay, also behind `trainruns play selfplay`); ``play``
 here is an 1832 game."""

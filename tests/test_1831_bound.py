@@ -54,7 +54,7 @@ def test_5_6_the_priced_bound_holds_on_cut_down_full_size_maps(seed):
 
 
 def test_the_priced_bound_is_far_below_the_token_bound_on_a_full_size_map():
-    # 48 hexes (issue 20): each train its best tokens says 3,690; the prices on track,
+    # 48 hexes: each train its best tokens says 3,690; the prices on track,
     # where the trains' best routes fight over it, bring the bound near the best run
     # found (1,680, with no proof, by the flow model)
     priced, tokens = _bound(board_1831(0, n_hexes=48))

@@ -1,4 +1,4 @@
-"""1831 at full size (issue 20): invented boards the size of the printed map
+"""1831 at full size: invented boards the size of the printed map
 (``trainruns.generate.board_1831``), too many paths to list, go to the flow model
 (titles/g1831/flow.py). Its CP-SAT model is built in Python, which the solver's time
 limit does not cover: the build looks at the clock itself, and past the deadline the

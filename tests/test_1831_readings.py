@@ -1,5 +1,5 @@
-"""1831 defects of issue 12 and the readings made explicit, each on a board worked out
-by hand (../shared/rules/1831.md). Phase 5 unless said: a Station adds $20, a Rail Yard
+"""1831 defects found by outside checks and the readings made explicit, each on a board worked out
+by hand (1831 rulebook). Phase 5 unless said: a Station adds $20, a Rail Yard
 $30 (5.2.7.5)."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""1831 running rules (../shared/rules/1831.md 5.2.7, 5.5, 5.6) on small boards whose
+"""1831 running rules (1831 rulebook 5.2.7, 5.5, 5.6) on small boards whose
 best run is worked out by hand in each test. Values: city + token (Station $10 / Rail
 Yard $20 before the first 5-train, 5.2.7.5)."""
 

@@ -1,6 +1,6 @@
-"""whatif for 1831 (issue 14: "whatif --tiles/--tokens/--trains works for every title
+"""whatif for 1831 ("whatif --tiles/--tokens/--trains works for every title
 that has the data"): token placements on typed sites and train purchases by the rules
-of rules/1831.md, each ranking equal to solving every legal move on its own."""
+of the 1831 rulebook, each ranking equal to solving every legal move on its own."""
 
 import copy
 import json

@@ -38,7 +38,7 @@ def data_file(name):
 
 
 def as_custom_map(data):
-    """The 1832 position written out as CONTRACT.md's custom map, read from the title's
+    """The 1832 position written out as a custom map (docs/custom-map.md), read from the title's
     data files and the rulebook here, not through the package's Board: the printed map
     with each hex's last laid tile turned by its rotation (side e of the tile lies on
     side (e + rotation) % 6), values by phase as printed (Table 1's first / second /

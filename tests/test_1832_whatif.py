@@ -1,4 +1,4 @@
-"""whatif keeps 1832's rules (issue 12, "whatif keeps the rules"): tokens stay on their
+"""whatif keeps 1832's rules: tokens stay on their
 city across an upgrade ([7.3] "Once a token is placed, it cannot be moved"), the home
 city of a company that has not started keeps its last space ([7.3]), reach is that of
 one legal run ("Laying Track", "Placing a Token"), and the first train of a phase may

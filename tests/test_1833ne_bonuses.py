@@ -1,4 +1,4 @@
-"""rules/1833NE.md, "Game-specific mechanics" and "Comparison with 1830" item 6: direct
+"""1833NE rules summary, "Game-specific mechanics" and "Comparison with 1830" item 6: direct
 connection and interconnection bonuses, by phase; P4 doubling the A6-Boston bonuses."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""rules/1833NE.md, "Game-specific mechanics": "Five ferries ($40) that add value to
+"""1833NE rules summary, "Game-specific mechanics": "Five ferries ($40) that add value to
 routes, with a "New" ferry bonus that always moves to the latest ferry bought; ferries
 are removed in phase IV", and P5 Luxury Ferry Service doubling one ferry and its bonus.
 Ferry cities and values are not in the sources; the amounts here are the tests' own."""

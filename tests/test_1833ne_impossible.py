@@ -1,6 +1,6 @@
-"""rules/1833NE.md positions the rules make impossible are refused (exit 2, one line, in
+"""1833NE rules summary positions the rules make impossible are refused (exit 2, one line, in
 the rule's words), and the B&L without P2 earns 0 even where an interconnection bonus
-is on offer (issue 12, "1833NE")."""
+is on offer."""
 
 import json
 

@@ -1,4 +1,4 @@
-"""rules/1833NE.md, Comparison item 6 (interconnection bonuses): the 1833NE route model
+"""1833NE rules summary, Comparison item 6 (interconnection bonuses): the 1833NE route model
 against a plain brute force on random small custom maps.
 
 The brute force walks every line of track that may pass cities full of other tokens

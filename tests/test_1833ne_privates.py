@@ -1,4 +1,4 @@
-"""rules/1833NE.md, "List of private companies" and "List of corporations": P4 and P6 as
+"""1833NE rules summary, "List of private companies" and "List of corporations": P4 and P6 as
 tokens, A12 for its owner only and only via Montreal, privates removed by phase, the
 B&L's wait for P2, the StL&A / A&StL joint token in Sherbrooke."""
 

@@ -1,4 +1,4 @@
-"""rules/1833NE.md, "Train list and prices": both sides of each card, N/M and N+s
+"""1833NE rules summary, "Train list and prices": both sides of each card, N/M and N+s
 trains on the real map, phased-out trains that still run once, removed trains refused."""
 
 import pytest

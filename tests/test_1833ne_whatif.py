@@ -1,5 +1,5 @@
-"""whatif for 1833NE (issue 14: "whatif --tiles/--tokens/--trains works for every title
-that has the data"): the title's own moves, rule by rule of rules/1833NE.md."""
+"""whatif for 1833NE ("whatif --tiles/--tokens/--trains works for every title
+that has the data"): the title's own moves, rule by rule of the 1833NE rules summary."""
 
 import pytest
 from _1833ne import fixture

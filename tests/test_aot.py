@@ -1,4 +1,4 @@
-"""The kernels compiled ahead of time (trainruns.kernels.aot, issue 20: a whole
+"""The kernels compiled ahead of time (trainruns.kernels.aot: a whole
 in-process solve without importing numba) against the numba kernels they are compiled
 from: the same answers, bit for bit, on every shipped position; the same argument
 types as the callers pass (no call falls back); the GIL released as ``nogil`` does

@@ -1,4 +1,4 @@
-"""Auditing declared 1831 runs with bought track rights (../shared/rules/1831.md 5.5,
+"""Auditing declared 1831 runs with bought track rights (1831 rulebook 5.5,
 5.6.5): "Any tokens purchased as track rights in Phase 5 count just as if the
 purchasing corporation owned them. The corporation must use each token purchased in
 Phase 5 in a train run." The audit and ``solve`` must read that one way: a right is

@@ -1,5 +1,5 @@
 """Bad input gets one line on stderr saying what and where, and exit status 2
-(CONTRACT.md, "Commands"); never a traceback, never a silent answer."""
+(docs/position-format.md, "Commands and exit status"); never a traceback, never a silent answer."""
 
 import copy
 import json

@@ -1,11 +1,11 @@
-"""Mutated positions (issue 12, "How it is checked"; issue 13): every fixture, with a
-misspelled key at every depth, an unknown key in every object, each field removed and
-values of the wrong type, must give either a valid answer (exit 0, CONTRACT.md's JSON)
-or bad input: exit 2 and exactly one line on stderr (CONTRACT.md, "Commands"). Never
+"""Mutated positions: every fixture, with a misspelled key at every depth, an unknown
+key in every object, each field removed and values of the wrong type, must give either a
+valid answer (exit 0, the JSON of docs/position-format.md) or bad input: exit 2 and
+exactly one line on stderr (docs/position-format.md, "Commands and exit status"). Never
 exit 3 ("internal error"), never a traceback, never a second line.
 
-Top-level fields the project does not use are free (CONTRACT.md, "The public
-surface"), so the mutations leave those alone; inside any object an unknown key must be
+Top-level fields the project does not use are free (docs/position-format.md, "Position
+file"), so the mutations leave those alone; inside any object an unknown key must be
 refused, naming the object's place in the file.
 
 The CLI runs in-process (``trainruns.cli.main``) for speed; a few mutated files also go
@@ -24,9 +24,9 @@ from conftest import ROOT
 from trainruns.cli import main
 
 FIXTURES = sorted(p for p in (ROOT / "fixtures").rglob("*.json") if "games" not in p.parts)  # games: logs
-# CONTRACT.md's examples of top-level fields a position may carry unused
+# docs/position-format.md's examples of top-level fields a position may carry unused
 FREE = {"notes", "source", "expected_revenue", "declared_revenue", "router_revenue"}
-# what a position cannot do without (CONTRACT.md "Position file"; issue 12)
+# what a position cannot do without (docs/position-format.md "Position file")
 REQUIRED = ("corporation", "trains", "tokens")
 # objects whose keys are data, not field names: a value or amount by phase
 KEYED_BY_PHASE = ("value", "amount")

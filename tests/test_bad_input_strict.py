@@ -1,9 +1,9 @@
-"""Strict input (issues 12 and 13): every defect seen by the outside checks, one test
-each. Bad input exits 2 with one line on stderr saying what and where (CONTRACT.md,
-"Commands"; errors.py); never exit 3 ("internal error"), never a traceback, never an
+"""Strict input: every defect seen by the outside checks, one test each. Bad input exits
+2 with one line on stderr saying what and where (docs/position-format.md, "Commands and
+exit status"; errors.py); never exit 3 ("internal error"), never a traceback, never an
 answer that silently ignored part of the position.
 
-Top-level fields of a position stay free (CONTRACT.md, "The public surface": fields the
+Top-level fields of a position stay free (docs/position-format.md, "Position file": fields the
 project does not use are ignored); inside every object an unknown key is an error.
 """
 
@@ -49,7 +49,7 @@ def assert_bad(result, *words):
     return err
 
 
-# --- issue 12: silent wrong answers from a typo ----------------------------------------
+# --- silent wrong answers from a typo ----------------------------------------
 
 
 def test_worked_example_is_110(tmp_path, capsys):
@@ -99,7 +99,7 @@ def test_custom_map_needs_its_layout(tmp_path, capsys):
 
 
 def test_top_level_fields_stay_free(tmp_path, capsys):
-    """CONTRACT.md: unused top-level fields are ignored, not errors."""
+    """docs/position-format.md: unused top-level fields are ignored, not errors."""
     data = dict(load(WORKED), source="a game", declared_revenue=100, anything={"x": [1]})
     status, out, _ = run(tmp_path, capsys, data)
     assert status == 0 and json.loads(out)["revenue"] == 110
@@ -143,7 +143,7 @@ def test_unknown_key_in_title_objects(tmp_path, capsys):
     assert_bad(run(tmp_path, capsys, data), "map.commuter_runs[0]", "did you mean 'any_start'?")
 
 
-# --- issue 12: bench, --version, --help ----------------------------------------------
+# --- bench, --version, --help ----------------------------------------------
 
 
 def test_bench_exits_1_on_mismatch_and_error(tmp_path, capsys):
@@ -186,7 +186,7 @@ def test_draw_help_lists_the_drawing_formats():
     assert tuple(FORMATS_HELP) == tuple(FORMATS)
 
 
-# --- issue 13: limits that say what they refuse ----------------------------------------
+# --- limits that say what they refuse ----------------------------------------
 
 
 @pytest.mark.skipif(not __import__("os").path.exists("/dev/zero"), reason="no /dev/zero")

@@ -1,6 +1,6 @@
 """The solver against an independent brute force (tests/bruteforce.py) on hundreds of
 seeded random boards: every answer must be the brute force's optimum, proven, and its
-routes legal, disjoint and adding up (CONTRACT.md, plain rules)."""
+routes legal, disjoint and adding up (docs/custom-map.md, plain rules)."""
 
 import random
 

@@ -1,6 +1,6 @@
 """The compiled board's adjacency (compile.py): the chains leaving stop s are the chain
 ids adj_ptr[s] .. adj_ptr[s + 1] - 1, which the route kernel, 1831's path kernel, the
-greedy run and the flow models read directly (issue 14: no identity map beside it)."""
+greedy run and the flow models read directly (no identity map beside it)."""
 
 import json
 import pathlib

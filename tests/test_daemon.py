@@ -104,7 +104,7 @@ def test_daemon_answers_what_the_command_answers(daemon, path):
 
 
 def test_a_plain_solve_goes_to_the_daemon_and_the_table_is_the_same(daemon):
-    """No option, no variable: the daemon answers (issue 20: started on demand, by
+    """No option, no variable: the daemon answers (started on demand, by
     default); TRAINRUNS_DAEMON=0 keeps the command in-process."""
     served = _status(daemon)[1]["served"]
     code_d, out_d, err_d = _run(["solve", "--quiet", KO], daemon)
@@ -131,7 +131,7 @@ def test_a_solve_the_daemon_answers_loads_no_numpy(daemon):
 
 
 def test_bad_input_gives_the_same_line_and_exit_status(daemon, tmp_path):
-    """CONTRACT.md: bad input is exit 2 with one line on stderr; the working folder is
+    """docs/position-format.md: bad input is exit 2 with one line on stderr; the working folder is
     the client's (a relative path is read where the client runs)."""
     bad = tmp_path / "bad.json"
     bad.write_text('{"title": "1832", "phase": ')

@@ -22,7 +22,7 @@ from trainruns.result import Route, Run  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 SMALL = ROOT / "fixtures" / "custom" / "draw_small.json"
-REAL = ROOT / "fixtures" / "real"  # copied from ../shared/positions/real
+REAL = ROOT / "fixtures" / "real"  # boards from real play
 
 # The proven best run of draw_small.json, written out so these tests need no search:
 # 3-train Brockton - B4 - Ashford along D4, C5, B4, B2; 2-train Lakeport - Ashford.
@@ -271,7 +271,7 @@ def test_a_declared_leg_without_track_is_drawn_straight_the_rest_along_track(boa
     assert np.allclose(line[-1], geo.stop_position(board, "B4", 0))
 
 
-# --- issue 12 / 13: what the picture must show, and how large it may be --------------
+# --- what the picture must show, and how large it may be --------------
 
 EXAMPLE = ROOT / "fixtures" / "custom" / "example.json"
 
@@ -329,7 +329,7 @@ def test_canvas_bounds_come_from_the_hexes_that_exist(board):
 
 
 def test_a_far_away_hex_is_refused_not_drawn(tmp_path, capsys):
-    """Issue 13: one hex A20001 on a 5-hex board made the picture (and its empty grid)
+    """A failure this guards against: one hex A20001 on a 5-hex board made the picture (and its empty grid)
     grow past 3 GB. The canvas is capped: exit 2 with one line, before any solve."""
     data = json.loads(SMALL.read_text())
     data["map"]["hexes"].append({"id": "A20001", "stops": [], "paths": []})
@@ -357,7 +357,7 @@ def test_command_focus_zooms_and_names_unknown_hexes(tmp_path, capsys):
 
 def test_tile_numbers_names_whole_and_legend_parts(tmp_path):
     """Tile numbers are drawn (they help check a typed board); long names are never cut
-    off; the legend shows every part of each route's revenue (issue 12)."""
+    off; the legend shows every part of each route's revenue."""
     from trainruns import solve
 
     b = load_position(ROOT / "fixtures" / "1833NE" / "boston_montreal.json")

@@ -2,7 +2,7 @@
 action (:func:`trainruns.load.load_engine_position`: the walk cost more than the
 solve); this is the check that they need not be. Every position the engines of 1831,
 1832 and 1833NE build during a seeded random game is validated here against its
-title's JSON Schema (trainruns/schema/position-*.json, CONTRACT.md "Position file"),
+title's JSON Schema (trainruns/schema/position-*.json, docs/position-format.md "Position file"),
 and a position from outside is still refused as before."""
 
 import json

@@ -17,7 +17,7 @@ from trainruns.assignment import assign_cpsat, assign_trains
 from trainruns.enumeration import enumerate_all
 
 HERE = os.path.dirname(__file__)
-# every shipped position, the real boards of fixtures/real (copied from ../shared) included
+# every shipped position, the real boards of fixtures/real included
 # (fixtures/games holds game logs, not positions)
 FIXTURES = sorted(p for p in glob.glob(os.path.join(HERE, "..", "fixtures", "**", "*.json"), recursive=True)
                   if os.sep + "games" + os.sep not in p)

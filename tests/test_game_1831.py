@@ -1,5 +1,5 @@
 """1831 as a game on the shipped (invented) config: the rulebook's own worked examples
-and rules, each test naming its section (../shared/rules/1831.md; DIGEST 4)."""
+and rules, each test naming its section (1831 rulebook)."""
 
 from __future__ import annotations
 
@@ -394,7 +394,7 @@ def test_opening_fixture_replays_through_the_cli_4_7_5_and_4_7_6_and_5_2_5():
     assert lirr["tokens"] == [{"hex": "E11", "stop": 0, "slot": 0, "type": "station"}]
 
 
-# --- part B (issue 18) -------------------------------------------------------------------
+# --- part B -------------------------------------------------------------------
 
 
 def test_gi_drawer_may_swap_seats_and_the_first_player_stays_first_3_2_3_2():

@@ -1,7 +1,7 @@
 """The 1831 config (docs/game-1831.md "The config"): a player's own copy loads, and every
 typo, wrong type or impossible value is refused with one line naming where.
 
-The rulebook gives the procedure, not the numbers (DIGEST 4.6), so the market, par
+The rulebook gives the procedure, not the numbers, so the market, par
 chart, trains, company table, map and tiles come from a config; its checks are the
 rulebook's facts about them (each test names the section) or readings listed in
 docs/gaps.md ("1831 config").

@@ -1,6 +1,6 @@
 """1831 games on a player's own config (fixtures/games/1831-configs): what random games on
 them found wrong, each pinned by its rule, and a seeded random game played to the end
-with the contract's guarantees checked after every action (GAME-CONTRACT.md)."""
+with the contract's guarantees checked after every action (docs/game-log.md)."""
 
 from __future__ import annotations
 
@@ -63,8 +63,8 @@ def test_a_home_token_on_a_black_site_keeps_its_type_after_the_upgrade_5_2_5_1()
 
 @pytest.mark.parametrize("name,n,seed,variants", [("a", 3, 3, ()), ("a", 4, 1, ("extended",))])
 def test_random_games_on_a_players_config_finish_with_money_and_shares_conserved(name, n, seed, variants):
-    """Issue 18's outside check, here: a seeded random game on the player's own config to
-    its end, every GAME-CONTRACT guarantee checked after every action (money and shares
+    """The outside check, here: a seeded random game on the player's own config to its
+    end, every docs/game-log.md guarantee checked after every action (money and shares
     conserved among them; game/selfplay.py). Seed 3 for 3 players is the game that first
     found the black-site home token above."""
     from trainruns.game.selfplay import play_one
@@ -101,7 +101,7 @@ def test_a_tile_not_in_the_manifest_is_refused_5_2_6():
 
 
 def test_a_log_on_a_config_that_names_its_files_replays_from_anywhere(tmp_path, monkeypatch):
-    """GAME-CONTRACT.md: a game is its log, replayed deterministically. A config that
+    """docs/game-log.md: a game is its log, replayed deterministically. A config that
     names its map and tiles files (read from the working directory) is kept in the log
     with them read in, so the log replays in another directory, where those names mean
     nothing, to the same state."""

@@ -1,4 +1,4 @@
-"""1831 train deals between corporations (../shared/rules/1831.md 5.3.2: a train bought
+"""1831 train deals between corporations (1831 rulebook 5.3.2: a train bought
 from another corporation is "at any mutually agreed price"; 5.3.4: "The President is not
 forced to accept any offers"): with another president the buyer's proposal is an offer
 that president answers (``accept``, or ``pass`` to decline); a declined seller is not

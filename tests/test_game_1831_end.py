@@ -1,4 +1,4 @@
-"""1831's end of the game and the score (6.0; ../shared/rules/1831.md), on the shipped
+"""1831's end of the game and the score (6.0; 1831 rulebook), on the shipped
 (invented) config: the score checked against a hand computation, and the bank's run-out
 ending the game at the end of that operating round (6.1)."""
 
@@ -87,7 +87,7 @@ def test_stalled_only_when_nobody_can_buy_or_sell_with_no_company_active():
     g = new()
     broke(g)
     # the turn now began with a choice and is passed by its player; every later turn has
-    # none and passes by rule (GAME-CONTRACT.md: only decisions are logged). The first
+    # none and passes by rule (docs/game-log.md: only decisions are logged). The first
     # stock round never ends the game: the second, where nobody could act, does
     g.act(next(a for a in g.actions() if a["type"] == "pass"))
     assert g.finished and g.to_json()["end_reason"] == "stalled" and g.rules.stock_round_number == 2

@@ -1,6 +1,6 @@
 """1831 part B on the shipped (invented) config: the four merger and takeover types
 (5.9.7-5.9.10), the systems they make and their bonds (4.3.3, 4.6.3.2.4, 4.8.4, 5.10,
-5.12.1), each test naming its section (../shared/rules/1831.md)."""
+5.12.1), each test naming its section (1831 rulebook)."""
 
 from __future__ import annotations
 

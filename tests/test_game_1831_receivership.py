@@ -1,7 +1,7 @@
 """1831 receivership on the shipped (invented) config: the minimum route and the track
 and tokens it may take on debt (5.4.9, 5.4.10, 5.4.15), and the certificate limit once
 a company leaves receivership (5.4.6), each test naming its section
-(../shared/rules/1831.md)."""
+(1831 rulebook)."""
 
 from __future__ import annotations
 

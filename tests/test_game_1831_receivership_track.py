@@ -1,5 +1,5 @@
 """1831's track phase for a company in receivership, through the step a player meets
-(../shared/rules/1831.md): without its minimum route (5.4.9) it MUST lay yellow track and
+(1831 rulebook): without its minimum route (5.4.9) it MUST lay yellow track and
 buy tokens on debt, within the phase's limits (5.4.10, 5.2.4.3), so passing is refused
 with the rule id "5.4.10" while a listed lay or token can still make the route; with the
 route, or when no lay or token can make it, or once the bank has run out (5.4.15), it

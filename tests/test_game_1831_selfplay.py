@@ -1,5 +1,5 @@
 """Seeded random 1831 games in-process on the shipped (invented) config, played to their
-end (6.1: the bank runs out; not the `stalled` guard) for 4 and 6 players, with GAME-CONTRACT.md's guarantees checked after every action
+end (6.1: the bank runs out; not the `stalled` guard) for 4 and 6 players, with docs/game-log.md's guarantees checked after every action
 by the shared checker (tests/game_selfplay.py: money, shares, presidents by preferred
 stock, tokens, result), plus guarantee 6 (positions load in the route core), 8 (listed
 actions are accepted) and 9 (log + undo replays to the state before)."""

@@ -1,5 +1,5 @@
 """Why random 1831 games reach the `stalled` guard, and the rules that bear on it
-(../shared/rules/1831.md; docs/game-1831.md "How random games end"), on hand-built
+(1831 rulebook; docs/game-1831.md "How random games end"), on hand-built
 states of the shipped (invented) config."""
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """1831's track phase duties on the shipped (invented) config, each test naming its
-section (../shared/rules/1831.md): a yellow tile laid in a city obliges a token there
+section (1831 rulebook): a yellow tile laid in a city obliges a token there
 (5.2.6.8), and an active company must have a running route (5.2.2), so without one it
-may not end its track phase while it can buy a token that makes one. Both were skipped
-before (issue 18): companies laid city tiles without tokens and passed with one token,
+may not end its track phase while it can buy a token that makes one. Without them
+companies laid city tiles without tokens and passed with one token,
 so they never ran and were closed out."""
 
 from __future__ import annotations

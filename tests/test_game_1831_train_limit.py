@@ -1,8 +1,8 @@
 """1831 5.3.7 on the shipped (invented) config: "A corporation at its train limit may
 still purchase trains. It must give its extra trains to the Stock Bank Pool, with no
-compensation, to make room for the new trains" (../shared/rules/1831.md). The train
-bought stays; before issue 18 the engine gave up the smallest train, the new one
-included, so a company could pay the pool for a train that went straight back."""
+compensation, to make room for the new trains" (1831 rulebook). The train
+bought stays: giving up the smallest train, the new one included, would let a
+company pay the pool for a train that went straight back."""
 
 from __future__ import annotations
 

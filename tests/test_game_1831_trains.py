@@ -2,7 +2,7 @@
 (5.3.2, 5.3.4 first step, 5.4.4) listed with their {min, max} price range, and a forced
 purchase's funding (5.3.4: the company's own commons, then its bonds, then the
 president's cash, then a loan and receivership), each test naming its section
-(../shared/rules/1831.md)."""
+(1831 rulebook)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""5.2.4.1 (../shared/rules/1831.md): "If a corporation upgrades a city to create a
+"""5.2.4.1 (1831 rulebook): "If a corporation upgrades a city to create a
 vacancy, it must also lay a token there. If a corporation with a token in a city upgrades
 the city, it does not have to lay a token there and may leave a vacancy." On the shipped
 (invented) config: Scranton (G5) with yellow tile 501 (a Station and a Rail Yard site)

@@ -1,8 +1,8 @@
-"""1832 duties and deals (../shared/rules/1832.md): the certificate limit in a stock
+"""1832 duties and deals (1832 rulebook): the certificate limit in a stock
 turn ([5.4], [5.3] Sales Affecting Certificate Limits), the sale back to 60% ([5.9.8]
 and its twin in [10] Presidential Stock Sales), price protection after a forced sale
 in an operating round ([10], [5.9]), the deals listed with their price ranges ([16.1],
-[10] Train Cost), and turns without a choice passed by rule (GAME-CONTRACT.md)."""
+[10] Train Cost), and turns without a choice passed by rule (docs/game-log.md)."""
 
 import json
 import os
@@ -181,7 +181,7 @@ def test_a_train_from_a_company_of_another_president_is_listed():
 
 
 def test_a_turn_whose_only_action_is_pass_passes_by_rule():
-    """GAME-CONTRACT.md: only decisions are logged; a pass with no other choice counts
+    """docs/game-log.md: only decisions are logged; a pass with no other choice counts
     toward the round's end ([5.2.2])."""
     g = new(3)
     s = g.state
@@ -253,10 +253,10 @@ SEVEN = os.path.join(os.path.dirname(__file__), "..", "fixtures", "games", "1832
 
 
 def test_a_kept_7_player_game_asks_no_pointless_decision_and_ends_well_within_3000():
-    """GAME-CONTRACT.md: only decisions are logged. In the kept 7-player random game no
+    """docs/game-log.md: only decisions are logged. In the kept 7-player random game no
     stock turn or protection offered a pass alone (a turn with nothing to do, a
     protection the president cannot pay), and the game reached a rule's end ([13]) in fewer than
-    play_check's 3000 decisions."""
+    3000 decisions (`play selfplay`'s default cap)."""
     with open(SEVEN) as fh:
         log = json.load(fh)["log"]
     g = Game.new(log)

@@ -1,5 +1,5 @@
 """1832 mergers ([11]), one test per rule, each naming its rulebook section
-(../shared/rules/1832.md; DIGEST 2.8). The arithmetic rules (System price, dividends,
+(1832 rulebook). The arithmetic rules (System price, dividends,
 takeover price) are checked on prepared states against the rulebook's own examples; the
 merger phase is played through Game.act in a scripted scenario with exact prices,
 shares and cash."""

@@ -1,5 +1,5 @@
 """1832 game rules, one test per rule, each naming its rulebook section
-(../shared/rules/1832.md; DIGEST 2). Scenarios are played through Game.act where the
+(1832 rulebook). Scenarios are played through Game.act where the
 rule is about turn order and refusals; hooks are called on a prepared state where the
 rule is arithmetic (dividends, market moves)."""
 
@@ -63,7 +63,7 @@ def test_bids_exceed_cost_by_5_and_money_is_set_aside():
 
 def test_a_single_bid_buys_when_the_cheaper_private_is_bought():
     """[5.7] one bid on the next private: sold to the bidder at the bid; play resumes
-    left of the player who bought the private that triggered it (DIGEST decision 1)."""
+    left of the player who bought the private that triggered it (a standing decision, docs/gaps.md)."""
     g = new()
     g.act({"type": "bid", "player": "A", "private": "P2", "price": 45})
     g.act({"type": "buy_private", "player": "B", "private": "P1"})
@@ -197,7 +197,7 @@ def test_the_open_market_holds_at_most_half_a_company():
 
 
 def test_market_moves_follow_the_grid():
-    """[5.8.1] up, down with the ledges, right and left with the arrows (DIGEST 2.6 grid)."""
+    """[5.8.1] up, down with the ledges, right and left with the arrows (the grid of docs/gaps.md)."""
     m = new().rules.market
     assert m.price(m.up((2, 6))) == 90                     # one row up
     assert m.up((0, 6)) == (1, 7) and m.price((1, 7)) == 100  # top row: right and down
@@ -333,7 +333,7 @@ def test_a_company_with_a_route_and_no_train_must_buy_and_its_president_pays_the
 
 
 def test_a_president_who_cannot_raise_the_price_is_bankrupt_and_the_game_ends():
-    """[13] Player Bankruptcy ends the game at once (DIGEST decision 1)."""
+    """[13] Player Bankruptcy ends the game at once (a standing decision, docs/gaps.md)."""
     g = new(3)
     c = _operating(g)
     s = g.state
@@ -373,7 +373,7 @@ def test_the_last_slot_of_an_unstarted_companys_home_is_kept():
 
 def test_wvcf_blocks_its_hexes_while_a_player_holds_p5():
     """[16.1], [16.2] P5: no company connects to the coal fields until P5 is bought by
-    a company or closed (DIGEST decision 1: B12, B16, C13, C15)."""
+    a company or closed (a standing decision: B12, B16, C13, C15)."""
     g = new(3)
     buy_all_privates(g)
     assert g.rules.blocked_hexes() == {"B12", "B16", "C13", "C15"}

@@ -1,4 +1,4 @@
-"""1832 variants ([17], ../shared/rules/1832.md): the $400 finish ([17.1]), 1830 Diesels
+"""1832 variants ([17], 1832 rulebook): the $400 finish ([17.1]), 1830 Diesels
 ([17.2]) and the Southern Bank ([17.3])."""
 
 from trainruns.game.game import Game
@@ -34,7 +34,7 @@ def _two_companies(variants):
 
 def test_a_full_dividend_onto_400_ends_the_game_after_that_company_operates():
     """[17.1] "Finish operating that company and then determine the winner. None of
-    the remaining companies operate." $375 + full dividend = $400 (top row, DIGEST 2.6)."""
+    the remaining companies operate." $375 + full dividend = $400 (top row)."""
     g, c, d = _two_companies(["400_finish"])
     g.round = OperatingRound(g, 1, 1)
     g.round.order = [d]

@@ -1,5 +1,5 @@
 """1833NE as a game, rule by rule: each test names the heading of the rules summary
-(../shared/rules/1833NE.md) it checks, or the [E] default of DIGEST 3 it follows
+(1833NE rules summary) it checks, or the [E] default it follows
 (docs/gaps.md "## 1833NE game"). Numbers are worked by hand from the summary."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Finished 1833NE games kept in fixtures/games/ replay to the same end and result
-(GAME-CONTRACT.md guarantees 9-10), and the play commands work on them from the shell."""
+(docs/game-log.md guarantees 9-10), and the play commands work on them from the shell."""
 
 from __future__ import annotations
 

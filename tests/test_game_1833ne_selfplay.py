@@ -1,5 +1,5 @@
 """Seeded random 1833NE games in-process, played to their end for 3, 4 and 5 players, with
-GAME-CONTRACT.md's guarantees checked after every action by the shared checker
+docs/game-log.md's guarantees checked after every action by the shared checker
 (tests/game_selfplay.py: money, shares, presidents, tokens, result), plus guarantee 6
 (every corporation's position loads in the route core) and 9 (replay and undo)."""
 
@@ -86,9 +86,9 @@ def test_random_game_to_the_end(n, seed, player):
 @pytest.mark.parametrize("seed", [1000, 1001])
 def test_an_emergency_issue_listed_while_a_train_must_be_bought_is_accepted(seed):
     # "Emergency issues to buy a train": in these uniformly random games (the policy of
-    # trainruns play selfplay and play_check) a company with a route and no train lists
-    # an emergency issue_shares, which the buy-train step once refused as a title extra
-    # ("must buy a train first"); GAME-CONTRACT.md: every listed action is accepted
+    # trainruns play selfplay and of outside random-play checks) a company with a route and no train lists
+    # an emergency issue_shares, which the buy-train step must not refuse as a title extra
+    # ("must buy a train first"); docs/game-log.md: every listed action is accepted
     from trainruns.game.selfplay import play as play_uniform
 
     game, problems, _n = play_uniform("1833NE", [f"P{i}" for i in range(1, 5)], seed, max_actions=400)

@@ -1,4 +1,4 @@
-"""`trainruns play` and `trainruns replay` as GAME-CONTRACT.md fixes them: exit 0 with
+"""`trainruns play` and `trainruns replay` as docs/game-log.md fixes them: exit 0 with
 the state, 1 with {"index", "rule", "message"} for an illegal action (log unchanged),
 2 with one line on stderr for bad input; `play serve` answers one line per request."""
 

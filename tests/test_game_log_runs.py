@@ -1,4 +1,4 @@
-"""A run the bounded search did not prove best, logged and replayed (GAME-CONTRACT.md
+"""A run the bounded search did not prove best, logged and replayed (docs/game-log.md
 guarantee 9: replaying a log twice gives the same states; 1831 5.6.6: a run need not be
 the best, so the game's search is bounded and says whether it proved its run, with an
 upper bound when not). A replay audits the logged routes instead of searching again, so

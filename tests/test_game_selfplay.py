@@ -1,9 +1,9 @@
-"""Seeded random 1832 games in-process, with GAME-CONTRACT.md's guarantees checked after
+"""Seeded random 1832 games in-process, with docs/game-log.md's guarantees checked after
 every action (tests/game_selfplay.py): money and shares conserved, presidents hold the
 president's certificate, tokens within supply and one per company per city, every
 listed action accepted, a finished game's result equal to the players' values, replay
 determinism, undo equal to the log without its last decision, and every position
-loading in the route core. More games belong in benchmarks/ and play_check.py."""
+loading in the route core. More games belong in benchmarks/ and `trainruns play selfplay`."""
 
 import json
 import os
@@ -39,7 +39,7 @@ def _positions_load(game, s):
 @pytest.mark.parametrize("players,seed", [(["A", "B", "C"], 31), (["A", "B", "C", "D", "E", "F", "G"], 32)])
 def test_random_game_keeps_every_guarantee_and_replays(players, seed):
     """The first 350 decisions of a seeded game (finished games: the fixtures below and
-    benchmarks/; play_check.py plays whole games through `play serve`)."""
+    benchmarks/; `trainruns play selfplay` plays whole games)."""
     game, problems, n = play(players, seed, max_actions=350, check_undo_every=117, on_state=_positions_load)
     assert problems == []
     assert n == 350 or game.finished

@@ -1,4 +1,4 @@
-"""A company with no token of its own on the map (CONTRACT.md: every route starts from
+"""A company with no token of its own on the map (docs/position-format.md: every route starts from
 one of its tokens): a position given from outside is answered, with one warning line,
 since a slip in ``tokens`` is the likely cause; a game engine's own position is a
 normal state before the company operates and is not warned about (load.py)."""

@@ -1,4 +1,4 @@
-"""The house's layering (issue 14; BRIEF "Data flows one way"): read over the source
+"""The house's layering (README.md "How it works": data flows one way): read over the source
 with Python's ast, every ``import`` of a trainruns module (at module level or inside a
 function) points to a module in the same layer or a lower one, and the import graph
 has no cycle. Layers, from the top: the commands, the CLI, its daemon and the web page (serve); the game engines

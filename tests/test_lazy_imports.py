@@ -1,4 +1,4 @@
-"""What a command loads (issue 20): a plain solve imports neither OR-Tools, matplotlib
+"""What a command loads: a plain solve imports neither OR-Tools, matplotlib
 nor networkx (they serve other engines and commands), nor numba once the kernels are
 compiled ahead of time (trainruns.kernels.aot), nor jsonschema for a valid position
 (trainruns.schema's acceptor), `--help` and `--version` not even numpy, and the daemon's thin client nothing beyond the interpreter's built-in modules

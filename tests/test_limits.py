@@ -1,4 +1,4 @@
-"""Bounded time and memory (issue 13): one deadline and one memory budget for every stage,
+"""Bounded time and memory: one deadline and one memory budget for every stage,
 a quick legal run that no answer falls below, the best bound known, an audit linear in
 the declaration, and Ctrl-C at any moment.
 
@@ -38,7 +38,7 @@ def declared(run):
 
 
 def honest(run, exact_revenue=None):
-    """What a stopped answer must be (CONTRACT.md, --time-limit): not claimed proven
+    """What a stopped answer must be (docs/position-format.md, --time-limit): not claimed proven
     unless its bound equals its revenue, a bound at least the revenue (and at least the
     true optimum when that is known), routes that add up."""
     assert run.bound >= run.revenue
@@ -69,7 +69,7 @@ def all_paths_board(n_hexes, seed=0):
 # --- the quick run: never below it, even with no time at all ---------------------------
 
 def test_no_time_at_all_still_gives_the_quick_run():
-    # issue 13: whatif_late with --time-limit 0.001 answered 0 every time
+    # a failure this guards against: whatif_late with --time-limit 0.001 answered 0 every time
     board = load_position(LATE)
     exact = solve(board)
     stopped = solve(board, time_limit=1e-6)
@@ -84,7 +84,7 @@ def test_no_time_at_all_still_gives_the_quick_run():
 
 
 def test_kernels_still_compiling_at_the_deadline_give_the_quick_run(monkeypatch):
-    # issue 13 "a time limit holds in every stage": the first solve on a machine compiles
+    # "a time limit holds in every stage": the first solve on a machine compiles
     # the kernels (minutes on a busy machine, seen: 288 s) and cannot be cut short; with a
     # limit the quick run answers while they go on compiling behind
     import threading
@@ -109,7 +109,7 @@ def test_kernels_still_compiling_at_the_deadline_give_the_quick_run(monkeypatch)
 
 @pytest.mark.parametrize("seed", range(6))
 def test_quick_run_is_legal_and_below_the_optimum(seed):
-    # CONTRACT.md plain rules: the quick run is a run like any other
+    # docs/custom-map.md plain rules: the quick run is a run like any other
     pos = hard_board(seed, n_hexes=22, trains=("5", "4", "3"), own_tokens=2) if seed % 2 else \
         random_position(seed, trains=["4", "3", "2"], size=(6, 5), density=0.85)
     board = load_position(pos)
@@ -181,7 +181,7 @@ def _child(code):
 
 
 def test_ten_thousand_trains_need_no_square_arrays(tmp_path):
-    # issue 13: arrays of size (n+1)^2 took 1.7 GB for 10,000 trains; at most as many
+    # a failure this guards against: arrays of size (n+1)^2 took 1.7 GB for 10,000 trains; at most as many
     # trains as there are track bits can run (each route takes one at least). A position
     # file may list at most 100 trains (the schema's cap), so the board is built in Python.
     path = tmp_path / "trains.json"
@@ -199,7 +199,7 @@ def test_ten_thousand_trains_need_no_square_arrays(tmp_path):
 
 
 def test_memory_budget_is_kept_and_the_answer_is_honest(tmp_path):
-    # issue 13: a 99-train on a dense 200-hex board took 1.6 GB in one second
+    # a failure this guards against: a 99-train on a dense 200-hex board took 1.6 GB in one second
     path = tmp_path / "dense.json"
     path.write_text(json.dumps(hard_board(0, n_hexes=200, trains=("99",))))
     out = _child(f"import json, trainruns\nr = trainruns.solve({str(path)!r}, time_limit=4, memory=600 << 20)\n"
@@ -271,7 +271,7 @@ def _line(n, trains):
 
 
 def test_a_legal_route_of_1100_stops_is_legal():
-    # issue 13: track choice recursed once per leg and hit Python's recursion limit
+    # a failure this guards against: track choice recursed once per leg and hit Python's recursion limit
     board = _line(1100, ["1100"])
     stops = [f"A{2 * k + 1}.0" for k in range(1100)]
     verdict = audit(board, {"routes": [{"train": "1100", "stops": stops}]})
@@ -280,7 +280,7 @@ def test_a_legal_route_of_1100_stops_is_legal():
 
 
 def test_many_copies_of_one_route_cost_linear_work(monkeypatch):
-    # issue 13: 1,000 copies of one 2-stop route ran past 200 s (every pair tried); a
+    # a failure this guards against: 1,000 copies of one 2-stop route ran past 200 s (every pair tried); a
     # declaration and a position list at most 100 trains (the schemas' caps)
     n = 100
     board = _line(3, ["2"] * n)
@@ -351,14 +351,14 @@ def _wait_for(proc, text, timeout=120):
 def _interrupt(proc, wait=5):
     """SIGINT, then the process's exit status, stdout and the rest of stderr. ``wait``
     is generous (an answer is due in half a second): it only tells "ended soon after
-    Ctrl-C" from "ran on regardless" (up to 10 s late before issue 13)."""
+    Ctrl-C" from "ran on regardless" (which would be up to 10 s late)."""
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=wait)
     return proc.returncode, out, err
 
 
 def test_ctrl_c_during_start_up(tmp_path):
-    # issue 13: in the first moments (modules loading) it printed a Python traceback
+    # a failure this guards against: in the first moments (modules loading) it printed a Python traceback
     proc = _start(tmp_path, "--json")
     _loading_numpy(proc)
     code, out, err = _interrupt(proc)
@@ -367,7 +367,7 @@ def test_ctrl_c_during_start_up(tmp_path):
 
 
 def test_ctrl_c_while_routes_are_listed(tmp_path):
-    # issue 13: inside a route-listing kernel it exited up to 10 s late. A progress line
+    # a failure this guards against: inside a route-listing kernel it exited up to 10 s late. A progress line
     # ("[   1.2s] ...") comes after the quick run; the listing of this board's 6M routes
     # takes seconds (it is proven without them unless told to list, ``listed``)
     proc = _start(tmp_path, "--json", listed=True)
@@ -390,7 +390,7 @@ def test_ctrl_c_with_a_time_limit_prints_the_best_run_so_far(tmp_path):
 
 
 def test_ctrl_c_under_cp_sat(tmp_path):
-    # issue 13: under CP-SAT it printed a partial run with exit 0
+    # a failure this guards against: under CP-SAT it printed a partial run with exit 0
     proc = _start(tmp_path, "--json", "--engine", "flow")
     time.sleep(5)  # the flow model takes minutes on this board; by now it is being built or solved
     code, out, err = _interrupt(proc)
@@ -399,7 +399,7 @@ def test_ctrl_c_under_cp_sat(tmp_path):
 
 
 def test_ctrl_c_after_the_cp_sat_fallback_in_auto(tmp_path):
-    # issue 13: after auto's CP-SAT fallback the process died with no message (CP-SAT's
+    # a failure this guards against: after auto's CP-SAT fallback the process died with no message (CP-SAT's
     # own SIGINT handler had been installed). The fallback is forced early here by
     # lowering auto's node count; the branch and bound then runs on for minutes
     path = tmp_path / "h45.json"
@@ -438,5 +438,5 @@ def test_drawing_a_declared_route_of_1100_stops_copies_no_graph_per_leg(monkeypa
 
     monkeypatch.setattr(nx.DiGraph, "copy", refuse)
     track = find_track(board, stops)
-    # each leg: the path out of one stop and the path into the next (CONTRACT.md track)
+    # each leg: the path out of one stop and the path into the next (docs/custom-map.md, plain rules)
     assert len(track) == 2 * 1099

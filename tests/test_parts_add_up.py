@@ -1,4 +1,4 @@
-"""What a player reads must add up (issue 12): for every fixture of every title, the
+"""What a player reads must add up: for every fixture of every title, the
 parts of each route's revenue shown (each stop's value, an 1831 token's value, each
 bonus) sum to the route's revenue, and the routes to the total, in the Run, in the JSON
 and in the text table. 1831 5.6.3: a train earns "the value of the city ... plus the

@@ -1,4 +1,4 @@
-"""Each plain rule of CONTRACT.md ("Plain rules (custom maps)") on a board built to
+"""Each plain rule of docs/custom-map.md ("Plain rules") on a board built to
 exercise it, with the best run worked out by hand."""
 
 from trainruns import solve

@@ -1,7 +1,7 @@
-"""The proof over the routes that may beat a known run (trainruns.proof, issue 20), against
+"""The proof over the routes that may beat a known run (trainruns.proof), against
 the independent brute force of tests/bruteforce.py and against the full route search.
 
-Plain rules (CONTRACT.md): a train earns its counted stops plus its bonuses on a route
+Plain rules (docs/custom-map.md): a train earns its counted stops plus its bonuses on a route
 of at most ``visits`` stops; trains of a run share no track. The proof lists only the
 routes a better run could use, so whatever run it starts from, it must end at the
 brute force's optimum, proven."""

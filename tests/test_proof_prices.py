@@ -2,7 +2,7 @@
 priced value (trainruns.kernels.prices, trainruns.proof), against the independent brute
 force of tests/bruteforce.py and against the full route listing.
 
-Plain rules (CONTRACT.md): a train earns its counted stops plus its bonuses on a route
+Plain rules (docs/custom-map.md): a train earns its counted stops plus its bonuses on a route
 of at most ``visits`` stops; trains of a run share no track, and no route uses a piece
 of track twice. Every price put on the track must leave a bound at or above the best
 run (the Lagrangian relaxation of that rule), and the priced listing must give exactly

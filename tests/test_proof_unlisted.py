@@ -1,11 +1,11 @@
-"""Boards left unlisted (issue 20: the hard family's monsters have 10^8 routes): when the
+"""Boards left unlisted (the hard family's monsters have 10^8 routes): when the
 estimate of :mod:`trainruns.kernels.estimate` says the routes are far more than the
 listing keeps, ``solve`` lists none and hands the quick run to the proof of
 :mod:`trainruns.proof`, which lists only the routes that may beat it.
 
 Forced here on small boards (``enumeration.INLINE_ROUTES`` 1 and ``HUGE_FACTOR`` 0: every
 board with a root of two routes or more goes unlisted), with the flow model left out so
-that the proof alone must close the gap. Plain rules (CONTRACT.md): the answer must be
+that the proof alone must close the gap. Plain rules (docs/custom-map.md): the answer must be
 the independent brute force's optimum (tests/bruteforce.py), and the full listing's on
 boards too big for the brute force; time limit and memory budget kept, a bound never
 below the best (the BRIEF: a bounded answer says it is not proven)."""

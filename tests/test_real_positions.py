@@ -1,4 +1,4 @@
-"""Every board from real play (fixtures/real, copied from ../shared/positions/real), and
+"""Every board from real play (fixtures/real), and
 every shipped fixture with an expected revenue, solves to its known best revenue, proven."""
 
 import json
@@ -8,26 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, SHARED
+from conftest import ROOT
 from trainruns import solve
 
 REAL = sorted((ROOT / "fixtures" / "real").glob("*.json"))
 FIXTURES = sorted(p for p in (ROOT / "fixtures").rglob("*.json")
                   if "expected_revenue" in json.loads(p.read_text()))  # fixtures/real included
-SHARED_REAL = SHARED / "positions" / "real"
 
 
 def test_real_positions_are_present():
     assert len(REAL) >= 20, "expected the real positions in fixtures/real"
-
-
-@pytest.mark.skipif(not SHARED_REAL.is_dir(), reason="../shared is not here (an extra check only)")
-def test_real_fixtures_are_the_shared_positions():
-    """The copy the tests use is the shared set, file for file."""
-    shared = sorted(SHARED_REAL.glob("*.json"))
-    assert [p.name for p in shared] == [p.name for p in REAL]
-    for p in shared:
-        assert json.loads(p.read_text()) == json.loads((ROOT / "fixtures" / "real" / p.name).read_text()), p.name
 
 
 @pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.name)
@@ -39,7 +29,7 @@ def test_known_best_revenue(path):
 
 
 def test_edge_reuse_1850_763():
-    """CONTRACT.md: a hex side is crossed once per route; the plain optimum of this
+    """docs/position-format.md: a hex side is crossed once per route; the plain optimum of this
     board must not cross the I14/J13 side twice."""
     path = ROOT / "fixtures" / "real" / "1850-115810-763.json"
     run = solve(path)

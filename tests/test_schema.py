@@ -1,4 +1,4 @@
-"""The JSON Schemas of the input files (issue 12: "Publish the schemas as JSON Schema
+"""The JSON Schemas of the input files ("Publish the schemas as JSON Schema
 files in the package, so that editors can check and complete position files").
 
 They are shipped in the package (src/trainruns/schema/) and copied to docs/schema/ for
@@ -35,7 +35,7 @@ def test_schemas_are_valid_draft_2020_12(name):
 
 
 def kind_of(data):
-    """The schema a position needs, by its title (CONTRACT.md: a title, else a map)."""
+    """The schema a position needs, by its title (docs/position-format.md: a title, else a map)."""
     title = data.get("title")
     return {"1832": "1832", "1833NE": "1833NE", "1831": "1831", None: "custom"}[title]
 

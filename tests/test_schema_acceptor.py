@@ -1,4 +1,4 @@
-"""The fast acceptor of trainruns.schema (jsonschema_rs, issue 20: a valid position is
+"""The fast acceptor of trainruns.schema (jsonschema_rs: a valid position is
 checked without importing jsonschema) never passes what jsonschema refuses: on every
 shipped file, under every schema, and on mutations of each (a value of the wrong type
 at a node, a key removed, an unknown key added: the bad inputs of

@@ -64,7 +64,7 @@ def test_open_a_fixture_and_see_its_best_run(server, driver):
 
 
 def test_lay_a_tile_and_see_the_revenue_change(server, driver):
-    """rules/1832.md "Laying Track": click E21 (next to SALR's Raleigh track), pick tile 3
+    """1832 rulebook "Laying Track": click E21 (next to SALR's Raleigh track), pick tile 3
     at rotation 1 among the legal lays and confirm it after its preview; the revenue becomes that of the position with
     that tile, solved independently. Undo brings the old revenue back."""
     base = open_page(driver, server)
@@ -85,7 +85,7 @@ def test_lay_a_tile_and_see_the_revenue_change(server, driver):
 
 def test_audit_a_run_by_clicking_its_stops(server, driver):
     """The best run, declared by clicking its stops, is legal and earns the best; a
-    2-train given three stops is refused with the rule rules/1832.md "Operate Trains"
+    2-train given three stops is refused with the rule 1832 rulebook "Operate Trains"
     states ("a 2-train must run routes of exactly length two")."""
     best = solve(position())
     open_page(driver, server)
@@ -331,7 +331,7 @@ def test_a_page_without_event_streams_follows_by_polling(driver, table):
 
 def test_declare_a_run_in_a_game_by_clicking(driver, table):
     """A president declares a route by clicking its stops; a 2-train given one stop is
-    refused with the audit's rule (rules/1832.md "Operate Trains": "A train may not run
+    refused with the audit's rule (1832 rulebook "Operate Trains": "A train may not run
     on a route shorter than length two"), shown with its rule id, and nothing changes."""
     from serve_game_script import to_first_run
 

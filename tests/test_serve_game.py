@@ -1,4 +1,4 @@
-"""``trainruns serve`` in game mode over plain HTTP (GAME-CONTRACT.md through the page's
+"""``trainruns serve`` in game mode over plain HTTP (docs/game-log.md through the page's
 calls): actions are the engine's, the log on disk follows every action atomically, a
 refused or malformed action changes nothing, undo takes back one decision, and a killed
 server resumes from its log. Each state is compared with the engine replaying the same
@@ -51,7 +51,7 @@ def comparable(state):
 
 
 def test_playing_the_first_rounds_saves_every_action(served, script):
-    """GAME-CONTRACT.md: only decisions are logged; after every action the log file on
+    """docs/game-log.md: only decisions are logged; after every action the log file on
     disk is the game's log, and the state is the engine's replay of those decisions."""
     client, _, path = served
     decisions, final = script
@@ -111,7 +111,7 @@ def test_oversized_and_non_json_bodies_are_refused(served):
 
 
 def test_undo_takes_back_the_last_decision(served, script):
-    """GAME-CONTRACT.md guarantee 9: log + undo is the log without its last decision."""
+    """docs/game-log.md guarantee 9: log + undo is the log without its last decision."""
     client, _, path = served
     decisions, _ = script
     for a in decisions[:8]:
@@ -256,7 +256,7 @@ def test_tile_preview_only_for_a_legal_lay(served, script):
 
 
 def test_run_best_or_a_declared_run(served):
-    """GAME-CONTRACT.md: a declared run is checked as ``trainruns audit`` checks it and an
+    """docs/game-log.md: a declared run is checked as ``trainruns audit`` checks it and an
     illegal one is refused with the audit's rule id (here a stop the board lacks); "best"
     runs the proven best run of the position."""
     from serve_game_script import to_first_run

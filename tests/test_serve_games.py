@@ -2,7 +2,7 @@
 /api/games/load), over plain HTTP.
 
 Each game the page starts is compared with the engine starting the same game on its own
-(GAME-CONTRACT.md ``play new``), each game it plays with the engine replaying the same
+(docs/game-log.md ``play new``), each game it plays with the engine replaying the same
 decisions. Logs are named by plain file names in the games folder: a path, a name
 already taken, a bad title, player list, variant, seed or config is a JSON error and
 leaves the open game, its log and the folder exactly as they were.

@@ -57,7 +57,7 @@ def test_best_run_matches_an_independent_solve(served):
 
 
 def test_lay_changes_the_revenue_and_undo_restores_it(served):
-    """rules/1832.md "Laying Track": tile 3 on E21 connects Wilmington to SALR's Raleigh
+    """1832 rulebook "Laying Track": tile 3 on E21 connects Wilmington to SALR's Raleigh
     track; the page's revenue after the lay is the solve of the position with that tile."""
     client, _ = served
     lays = client.get("/api/lays", params={"hex": "E21"}).json()["lays"]
@@ -78,7 +78,7 @@ def test_lay_changes_the_revenue_and_undo_restores_it(served):
 
 
 def test_lays_offered_are_the_legal_ones(served):
-    """A hex SALR cannot reach (rules/1832.md "Laying Track") has no lay on offer, and a
+    """A hex SALR cannot reach (1832 rulebook "Laying Track") has no lay on offer, and a
     lay that is not offered is refused."""
     client, _ = served
     assert client.get("/api/lays", params={"hex": "N16"}).json()["lays"] == []
@@ -105,7 +105,7 @@ def test_token_trains_phase_edits(served):
 
 
 def test_audit_of_clicked_stops(served):
-    """rules/1832.md "Operate Trains": the best run declared is legal; a 2-train with three
+    """1832 rulebook "Operate Trains": the best run declared is legal; a 2-train with three
     stops breaks "a 2-train must run routes of exactly length two"."""
     client, _ = served
     good = {"routes": [{"train": "3", "stops": ["D20.0", "A21.0"]}, {"train": "2", "stops": ["D20.0", "B24.0"]}]}

@@ -1,6 +1,6 @@
 """trainruns.sweep in-process: the serial run, N local worker processes and a Dask
 cluster give the same results for the same jobs, in job order, with one progress tick
-per job (issue 20, scale out). The serial run is the reference: the same function on
+per job. The serial run is the reference: the same function on
 the same jobs in one process, so any difference is the engine's (a chunk put back in
 the wrong place, a job lost or run twice, a worker that computed with other data)."""
 

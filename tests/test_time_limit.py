@@ -1,5 +1,5 @@
 """A search stopped early returns the best run found, says it is not proven, and gives
-an upper bound that is never below the true optimum (CONTRACT.md, --time-limit).
+an upper bound that is never below the true optimum (docs/position-format.md, --time-limit).
 
 Deterministic: the stop is forced by a deadline already past and a tiny node budget,
 not by the clock."""

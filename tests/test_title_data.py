@@ -1,4 +1,4 @@
-"""One data schema for trains and phases in every title (issue 14), in the shape the
+"""One data schema for trains and phases in every title, in the shape the
 18xx.games engine uses: trains ``name, distance, price, num, rusts_on/obsolete_on``;
 phases ``name, on, train_limit, tiles, operating_rounds, status``. Spot values are
 the rulebooks' own tables."""
@@ -41,7 +41,7 @@ def test_1832_table_1():
 
 
 def test_1833ne_train_list():
-    """rules/1833NE.md "Train list and prices": the 3/5 card (or 2+2) comes in phase
+    """1833NE rules summary "Train list and prices": the 3/5 card (or 2+2) comes in phase
     II, is phased out in IV and removed in V; "Always two operating rounds"."""
     cards = {t["name"]: t for t in data("g1833ne", "trains.json")["trains"]}
     c = cards["3/5"]

@@ -1,7 +1,7 @@
 """Every title, the custom map included, declares trainruns.titles.base.Title (issue
 14): reading a position gives a snapshot after every check, building is pure (a fresh
 Board each time, the snapshot untouched), and the board a snapshot gives runs to the
-same answer as load_position's (CONTRACT.md: the same position, the same run)."""
+same answer as load_position's (docs/position-format.md: the same position, the same run)."""
 
 import json
 import pathlib
@@ -66,7 +66,7 @@ INTERCONNECTION = {"bonuses": [{"name": "Boston-Montreal", "between": ["G22", "B
 @pytest.mark.parametrize("name, changes", [("1831/example.json", {}), ("1833NE/delaware_hudson.json", {}),
                                            ("1833NE/boston_montreal.json", INTERCONNECTION)])
 def test_route_models_keep_no_state(name, changes):
-    """Issue 14: a route model is stateless. Solving twice (and listing every route for
+    """A route model is stateless. Solving twice (and listing every route for
     the audit) leaves the model's attributes and the board's model as they were, and the
     second answer equals the first."""
     board = load_position(dict(json.loads((FIX / name).read_text()), **changes), name)
@@ -81,7 +81,7 @@ def test_route_models_keep_no_state(name, changes):
 
 
 def test_run_says_which_engine_ran():
-    """Issue 14: --engine flow on a board with a route model runs the branch and bound
+    """--engine flow on a board with a route model runs the branch and bound
     (the flow model knows the plain rules only), and the Run and its JSON say so; on a
     plain board the flow engine's run says flow."""
     data = json.loads((FIX / "1831/example.json").read_text())
@@ -182,7 +182,7 @@ def _without_model(board):
 
 @pytest.mark.parametrize("name", ["custom/example.json", "custom/draw_small.json", "real/1889-D-40-KU-180.json"])
 def test_custom_typed_position_holds_the_map_and_tokens(name):
-    """The custom title reads a position into a frozen PositionCustom (CONTRACT.md:
+    """The custom title reads a position into a frozen PositionCustom (docs/position-format.md:
     map, phase, company, trains, tokens) and builds its Board from that alone: every
     hex's stops (kind, value, slots) and track as the JSON gives them, every token on
     its city in the position's order, and each build a fresh Board equal to the last."""

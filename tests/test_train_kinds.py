@@ -1,7 +1,7 @@
 """The core's train kinds ("N", "N/M", "N+S") against a brute force written plainly here.
 
 The brute force knows nothing of the compiler or the kernels: it walks the raw paths of a
-custom map (CONTRACT.md, "A custom map") hex side by hex side, values each route by the
+custom map (docs/custom-map.md) hex side by hex side, values each route by the
 plain rules word for word, and tries every combination of routes for the trains. If
 ``solve`` and it disagree on any random board, one of them misreads the rules.
 """
@@ -15,7 +15,7 @@ import pytest
 
 from trainruns import solve
 
-# CONTRACT.md, flat layout: (dx, dy) across each side in doubled coordinates.
+# docs/custom-map.md, flat layout: (dx, dy) across each side in doubled coordinates.
 FLAT = {0: (0, 2), 1: (-1, 1), 2: (-1, -1), 3: (0, -2), 4: (1, -1), 5: (1, 1)}
 LETTERS = "ABCDEFGH"
 
@@ -115,7 +115,7 @@ class Plain:
         return out
 
     def value(self, train, route):
-        """CONTRACT.md plain rules for one train on one route; None if it may not run it."""
+        """docs/custom-map.md plain rules for one train on one route; None if it may not run it."""
         if not any(self.own(s) for s in route):
             return None
         vals = [self.stop(s)["value"] for s in route]
@@ -242,7 +242,7 @@ SEEDS = range(160)
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_solve_matches_brute_force(seed):
-    """CONTRACT.md plain rules for N, N/M and N+S trains: ``solve`` finds exactly the
+    """docs/custom-map.md plain rules for N, N/M and N+S trains: ``solve`` finds exactly the
     best revenue the brute force finds."""
     pos = random_position(seed)
     expected = Plain(pos).best()

@@ -1,6 +1,6 @@
-"""One revenue rule (issue 14): trainruns.value in Python and the numba values kernel
+"""One revenue rule: trainruns.value in Python and the numba values kernel
 (kernels/values.py) agree on every route of many random boards, every train kind, with
-stop and connection bonuses, some for one train only (CONTRACT.md plain rules)."""
+stop and connection bonuses, some for one train only (docs/custom-map.md, plain rules)."""
 
 import random
 
@@ -55,7 +55,7 @@ def test_counted_takes_the_best_token_city_when_none_is_among_the_best():
 
 
 def test_more_than_63_bonus_groups_is_bad_input():
-    """Issue 14: bonuses naming more than 63 distinct stop groups are refused as bad
+    """Bonuses naming more than 63 distinct stop groups are refused as bad
     input (InputError: one line, exit 2 from the command line), not an internal error
     (a ValueError, exit 3): here 70 stop bonuses, each on its own pair of stops."""
     import itertools

@@ -1,5 +1,5 @@
-"""whatif and bench (issue 9): legality of each candidate move rule by rule
-(rules/1832.md "Laying Track" and "Placing a Token"), rankings whose best move is
+"""whatif and bench: legality of each candidate move rule by rule
+(1832 rulebook "Laying Track" and "Placing a Token"), rankings whose best move is
 known by hand, and the commands' output and exit codes."""
 
 import contextlib
@@ -368,7 +368,7 @@ def test_bench_reports_bad_files_and_exit_codes(tmp_path):
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "badtrain.json").write_text(json.dumps(dict(salr(), trains=["9"])))
     out = cli("bench", tmp_path, "--csv")
-    assert out.returncode == 1  # issue 12: an ERROR row makes the benchmark fail, for CI
+    assert out.returncode == 1  # an ERROR row makes the benchmark fail, for CI
     lines = out.stdout.strip().splitlines()
     assert lines[0].startswith("path,revenue") and len(lines) == 3
     assert "malformed JSON" in out.stdout and "unknown train" in out.stdout

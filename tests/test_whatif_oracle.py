@@ -1,7 +1,7 @@
 """whatif's best tile lay equals the best found by laying every tile at every rotation
-and solving each (issue 12, "How it is checked"), on each title's fixtures and on grown
+and solving each, on each title's fixtures and on grown
 random 1832 boards. Legality in the oracle (tests/lay_oracle.py) comes from the routes
-of the independent brute force, not from trainruns' reach: rules/1832.md "Laying
+of the independent brute force, not from trainruns' reach: 1832 rulebook "Laying
 Track" (some new track on a route of the company, or for an upgrade a town or city of
 the tile on one)."""
 

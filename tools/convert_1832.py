@@ -1,9 +1,10 @@
 """Write the 1832 title's data files from the reference facts.
 
-Usage: python tools/convert_1832.py [REFERENCE_DIR]   (default ../shared/reference/1832)
+Usage: python tools/convert_1832.py [REFERENCE_DIR]   (the 18xx.games reference facts of 1832:
+map_facts.json and tiles_facts.json)
 
 The reference (facts read from a public engine) gives the printed map and the tiles'
-track. The rulebook (../shared/rules/1832.md) gives the tile manifest and the upgrade
+track. The 1832 rulebook gives the tile manifest and the upgrade
 chart; those are typed in below from the rulebook, not read from the reference. Where
 the two disagree the rulebook wins (docs/gaps.md, "## 1832"). The JSON files this
 writes (map.json, tiles.json, manifest.json) are what ships; this script is kept to
@@ -48,7 +49,7 @@ def stops_of(rec):
 def value(rev):
     if isinstance(rev, int):
         return rev
-    # A value map by phase (CONTRACT.md form): first / second / last value of Table 1.
+    # A value map by phase (docs/custom-map.md form): first / second / last value of Table 1.
     return {COLOUR_PHASE[c]: v for c, v in rev.items()}
 
 

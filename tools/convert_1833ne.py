@@ -1,9 +1,10 @@
 """Write the 1833NE title's data files from the reference facts and the rules summary.
 
-Usage: python tools/convert_1833ne.py [REFERENCE_DIR]   (default ../shared/reference/1833NE)
+Usage: python tools/convert_1833ne.py [REFERENCE_DIR]   (the 18xx.games reference facts of
+1833NE: map_facts.json and tiles_facts.json)
 
 The reference (facts read from a public engine's prealpha data) gives the printed map,
-the tiles and both sides of each train card. The rules summary (../shared/rules/1833NE.md)
+the tiles and both sides of each train card. The 1833NE rules summary
 gives the phases' effects, the privates and the one bonus it names (Boston-Montreal).
 Where they disagree the summary wins (the 7+3 costs $1,000). What neither gives (ferries,
 the rest of the bonus table) is not written here: docs/gaps.md, "## 1833NE".
@@ -123,7 +124,7 @@ def main(ref):
 
     manifest = {
         "_source": "tiles_facts.json counts and upgrades (engine colour/track check; labelled "
-                   "tiles by label_successors); colours by phase from rules/1833NE.md",
+                   "tiles by label_successors); colours by phase from the 1833NE rules summary",
         "first_tiles": {"clear": ["7", "8", "9"], "town": ["3", "4", "58"], "city": ["5", "6", "57"],
                         "sherbrooke": ["N11"]},
         "printed_upgrades": {"montreal": ["N25"], "westport": ["N26"], "manchester": ["N27", "N28"],
@@ -146,7 +147,7 @@ def main(ref):
         trains.append({"name": t["name"], "num": t["count"], "obsolete_on": t["phased_out_in_phase"],
                        "rusts_on": t["removed_in_phase"], "price": variants[0]["price"],
                        "distance": variants[0]["distance"], "variants": variants, "available_on": t["phase"]})
-    dump("trains.json", {"_source": "map_facts.json trains (both sides of each card) and rules/1833NE.md "
+    dump("trains.json", {"_source": "map_facts.json trains (both sides of each card) and 1833NE rules summary "
                                     "'Train list and prices' (phased out / removed by phase; 7+3 at $1,000); "
                                     "18xx.games shape: name, distance, price, num, available_on, obsolete_on "
                                     "(phased out), rusts_on (removed), variants (the card's sides); the route "
@@ -164,7 +165,7 @@ def main(ref):
                        "on": next(t["name"] for t in facts["trains"] if t["phase"] == p["name"]),
                        "operating_rounds": p["operating_rounds"],
                        "status": ["ferries", "reserved_spots"] if early else []})
-    dump("phases.json", {"_source": "rules/1833NE.md 'Number of phases'; 18xx.games shape: name, on, train_limit, "
+    dump("phases.json", {"_source": "1833NE rules summary 'Number of phases'; 18xx.games shape: name, on, train_limit, "
                                     "tiles, operating_rounds ('Always two operating rounds'), status",
                          "phases": phases})
 

@@ -7,7 +7,7 @@ runs through (in order, as ``solve --json`` prints them)::
                  "hexes": ["B2", "C3", "D4"]}]}
 
 A declaration is legal when *some* choice of track makes all its routes legal together
-(CONTRACT.md). That is decided exactly: between each pair of consecutive stops the
+(docs/position-format.md). That is decided exactly: between each pair of consecutive stops the
 candidates are the chains of the :class:`~trainruns.compile.CompiledBoard` from the one
 to the other, and a backtracking search picks one chain per leg so that no track bit
 (path, shared hex side, junction) is used twice in the whole run; within a route that is

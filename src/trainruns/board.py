@@ -88,7 +88,7 @@ class Bonus:
 
 
 class RouteModel:
-    """What a title's route model declares (``Board.route_model``, issue 14): a title
+    """What a title's route model declares (``Board.route_model``): a title
     whose routes are not the plain rules' lists them itself. It keeps no state between
     calls: each call works from its arguments alone.
 

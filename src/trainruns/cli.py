@@ -1,6 +1,6 @@
 """The ``trainruns`` command: subcommands live in :mod:`trainruns.commands`.
 
-Exit status (../shared/CONTRACT.md): 0 success, 1 a negative verdict, 2 bad input with
+Exit status (docs/position-format.md): 0 success, 1 a negative verdict, 2 bad input with
 one line on stderr saying what is wrong and where (never a traceback). A warning
 (:class:`~trainruns.errors.InputWarning`) is one ``trainruns: warning:`` line.
 

@@ -10,7 +10,7 @@ any real game. Two families:
   lines meet), many cities with open slots and up to six exits, several of the
   corporation's tokens, and long trains. Such boards have 10^5 to 10^6+ legal routes.
 
-Every board is a position dict in the format of ../shared/CONTRACT.md (``map`` with
+Every board is a position dict in the format of docs/position-format.md (``map`` with
 plain rules), so it can be written to a file and solved by the command too. The same
 arguments always give the same board (``random.Random(seed)``, no global state).
 """

@@ -1,7 +1,7 @@
 """Where things are on the drawn map, in data coordinates (a hex has circumradius 1).
 
 Map coordinates grow east (x) and south (y), like the doubled coordinates of
-../shared/CONTRACT.md; the drawing flips the y axis so that north is up. Everything the
+docs/position-format.md; the drawing flips the y axis so that north is up. Everything the
 picture shows (hex outlines, side midpoints, stop positions, the curve of each track
 path, a route's line) is computed here, apart from matplotlib, so tests can check it.
 """

@@ -5,7 +5,7 @@ plain Python over the compiled board, with a fixed amount of work. Trains take t
 biggest first; each walks a bounded depth-first search out from the corporation's token
 cities (next stops by value, best first) and takes the best route it saw that uses no
 track an earlier train took. Then each train in turn looks again around the others'
-track and keeps a better route if it finds one (two rounds at most). The routes obey the plain rules of CONTRACT.md like every
+track and keeps a better route if it finds one (two rounds at most). The routes obey the plain rules of docs/custom-map.md like every
 listed route: an unbranched line of 2..visits stops, at most ``nontowns`` of them not
 towns, no stop or track twice, only its ends impassable, a token city on it; a route
 earns its ``counts`` best stops (a token city among them) plus its bonuses.

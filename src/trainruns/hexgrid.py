@@ -1,4 +1,4 @@
-"""Hex coordinates as 18xx.games writes them (see ../shared/CONTRACT.md).
+"""Hex coordinates as 18xx.games writes them (see docs/position-format.md).
 
 A hex id is letters then a number (``G22``). In doubled coordinates one axis comes from
 the letters (A=0, ..., Z=25, AA=26) and the other from the number minus one; which is

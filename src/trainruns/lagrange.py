@@ -1,4 +1,4 @@
-"""A joint upper bound on a run: the Lagrangian relaxation of "no track twice" (issue 20).
+"""A joint upper bound on a run: the Lagrangian relaxation of "no track twice".
 
 A run gives each running train ``t`` a route ``r_t``; no piece of track (a bit of
 :mod:`trainruns.compile`) is used twice, by two trains or by one route. Put a price

@@ -52,7 +52,7 @@ def load_engine_position(data: dict, where: str = "game position") -> Board:
 
 
 def warn_if_no_token(board: Board, where: str):
-    """Every route needs a token of the running company (CONTRACT.md, plain rules;
+    """Every route needs a token of the running company (docs/custom-map.md, plain rules;
     each title's route rules): without one on the map the answer is almost surely 0
     because of a slip in ``tokens``, so say so (the answer is still given)."""
     if not any(board.corporation in stop.tokens for hx in board.hexes.values() for stop in hx.stops):

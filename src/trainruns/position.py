@@ -2,7 +2,7 @@
 
 A position either names a shipped ``title`` (its base map, tiles and rules apply) or
 carries its own ``map`` (plain rules: the custom title, :mod:`trainruns.titles.custom`).
-The format is ../shared/CONTRACT.md; these readers check it field by field so that bad
+The format is docs/position-format.md; these readers check it field by field so that bad
 input fails with one line saying what and where.
 """
 
@@ -172,7 +172,7 @@ def parse_trains(data, where, parse_one):
 
 def phase_value(value, phases, phase, where):
     """A number, or a map phase -> number where a missing phase takes the entry of the
-    latest earlier phase (CONTRACT.md)."""
+    latest earlier phase (docs/position-format.md)."""
     if isinstance(value, bool):
         raise InputError(f"value must be a number, not {value!r}", where)
     if isinstance(value, int):

@@ -1,4 +1,4 @@
-"""Proving a run best on boards with more routes than memory holds (issue 20).
+"""Proving a run best on boards with more routes than memory holds.
 
 Any run earning more than a known revenue ``lower`` gives each running train a route
 on which it earns more than ``lower`` less the most the other trains could earn. With

@@ -1,7 +1,7 @@
 """Where one legal run of the operating company can reach: the reach that decides tile
 and token legality.
 
-rules/1832.md "Laying Track": a new tile must continue track the company can reach by
+1832 rulebook "Laying Track": a new tile must continue track the company can reach by
 "an unblocked (by other company tokens) train run of any length from one of its
 tokens"; "Placing a Token": the company "must be able to trace a valid train route from
 one of its station tokens to the city". A run is one unbranched line: it starts at a

@@ -35,7 +35,7 @@ class Route:
         return out + [(None, name, amount) for name, amount in self.bonuses]
 
     def parts_json(self):
-        """``parts()`` for CONTRACT.md's JSON (an extra field): stop parts name their stop."""
+        """``parts()`` for the JSON of docs/position-format.md (an extra field): stop parts name their stop."""
         labels = self.stop_labels()
         return [({"at": i, "stop": labels[i]} if i is not None else {"bonus": True})
                 | {"name": name, "amount": amount} for i, name, amount in self.parts()]

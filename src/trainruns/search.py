@@ -33,8 +33,8 @@ ENGINES = ("auto", "search", "cpsat", "flow")
 # Seconds (at least; or as long as the enumeration took) for assigning trains when the
 # route set had to be cut without a time limit: the result cannot be proven anyway.
 INCOMPLETE_SECONDS = 5.0
-# Seconds a new process takes to load the numba kernels (0.45 s measured, more on a
-# busy machine): with less time left than this, the quick run is the answer, unless the
+# Seconds a new process takes to load the numba kernels (about 0.45 s, more on a busy
+# machine): with less time left than this, the quick run is the answer, unless the
 # kernels compiled ahead of time are built (kernels.aot: they load in a millisecond).
 WARM_UP_SECONDS = 0.5
 # ``auto``: branch-and-bound nodes before the CP-SAT engine is asked to finish the proof.
@@ -47,8 +47,8 @@ FLOW_SECONDS = 20.0
 # routes (estimated: enumeration.estimated_routes) above which a board that the listing
 # would hold is first handed to the proof of trainruns.proof (the quick run, the prices,
 # the routes that may beat it), for PROOF_FIRST_SECONDS at most, and listed only if that
-# does not prove it: hard-70hex-s2 (2.9 million routes) was listed in 8 s at 1.1 GB and
-# is proven so in 1.9 s at 190 MB, hard-80hex-s1 (1.8 million) in 1.6 s, not 5.5 s
+# does not prove it: beyond a million routes the proof is faster and far smaller than
+# the listing (benchmarks/README.md, "Constants of the search")
 PROOF_FIRST_ROUTES = 1_000_000
 PROOF_FIRST_SECONDS = 5.0
 # with a time limit, the proof's share of the time left after the assignment over a cut

@@ -1,4 +1,4 @@
-"""Train names of the plain rules (../shared/CONTRACT.md) and what they may run.
+"""Train names of the plain rules (docs/custom-map.md) and what they may run.
 
 - ``"N"``: 2 to N stops, every stop counts. ``"99"`` (any N at least the number of
   stops on the board) has unlimited reach.

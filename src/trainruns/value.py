@@ -1,4 +1,4 @@
-"""What a route earns: the one revenue rule of the plain rules (CONTRACT.md), in Python.
+"""What a route earns: the one revenue rule of the plain rules (docs/custom-map.md), in Python.
 
 A train of kind (visits, counts, nontowns) may run a route of at most ``visits`` stops
 with at most ``nontowns`` stops that are not towns ("2+2": two cities and two towns).

@@ -11,7 +11,7 @@ Which moves the operating company may make is the title's to say (its move hooks
 ``train_purchases``); this module asks for them, solves and ranks. What is generic:
 
 - reach (:mod:`trainruns.reach`): the stops and track a single legal run from one of
-  the company's tokens reaches (rules/1832.md "Laying Track": "an unblocked (by other
+  the company's tokens reaches (1832 rulebook "Laying Track": "an unblocked (by other
   company tokens) train run of any length from one of its tokens"; "Placing a Token":
   "trace a valid train route"): one unbranched line, never reversing at a stop;
 - tokens: a reached city with space, not already holding one of its tokens, not a spot
@@ -158,7 +158,7 @@ def tile_candidates(data, board=None, reached=None, hexes=None):
 
 
 def token_candidates(data, board=None, reached=None):
-    """Every legal token placement (rules/1832.md "Placing a Token": "trace a valid
+    """Every legal token placement (1832 rulebook "Placing a Token": "trace a valid
     train route from one of its station tokens to the city ... The city must have space
     for the token and must not already contain a token of the company"), less the spots
     the title reserves."""
@@ -167,7 +167,7 @@ def token_candidates(data, board=None, reached=None):
 
 
 def rank_tiles(position, time_limit=None, progress=None) -> list[Move]:
-    """Every legal tile lay or upgrade (rules/1832.md "Laying Track", see
+    """Every legal tile lay or upgrade (1832 rulebook "Laying Track", see
     :func:`tile_candidates`) ranked by the best run it allows, best first."""
     return rank_tiles_full(position, time_limit, progress).moves
 

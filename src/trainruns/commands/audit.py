@@ -1,7 +1,7 @@
 """``trainruns audit POSITION DECLARED``: is a declared run legal, and what is the best?
 
 Prints every problem (train, rule id, sentence), what the declaration earns by the
-rules, the proven best run and the difference; ``--json`` prints CONTRACT.md's object
+rules, the proven best run and the difference; ``--json`` prints the verdict of docs/position-format.md
 (``legal``, ``declared_revenue``, ``best_revenue``, ``problems``) with ``difference``,
 ``routes`` and ``best`` (solve's JSON) added. Exit 1 when the declaration is illegal,
 0 when legal (also when a better run exists), 2 on bad input.

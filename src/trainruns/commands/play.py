@@ -1,8 +1,8 @@
-"""``trainruns play new|actions|act|position|serve``: keep a game (GAME-CONTRACT.md).
+"""``trainruns play new|actions|act|position|serve``: keep a game (docs/game-log.md).
 
 A game is its log (JSON, format ``trainruns-game/1``): ``new`` writes one, ``act``
 checks one action and appends it, ``actions`` lists who acts and every legal action,
-``position`` prints a corporation's CONTRACT.md position, ``serve`` speaks JSON lines,
+``position`` prints a corporation's position (docs/position-format.md), ``serve`` speaks JSON lines,
 ``selfplay`` plays seeded random games checking the contract's guarantees (on several
 processes with ``--workers``, or a Dask cluster with ``--scheduler``).
 Exit status: 0, 1 for an illegal action (stdout ``{"index", "rule", "message"}``, the
@@ -31,7 +31,7 @@ def register(sub):
     c.add_argument("log")
     c.add_argument("action", help="the action: JSON text or a file")
     c.add_argument("--out", metavar="LOG", help="write the new log here (default: the log itself)")
-    q = verbs.add_parser("position", help="the CONTRACT.md position of a corporation now")
+    q = verbs.add_parser("position", help="the position (docs/position-format.md) of a corporation now")
     q.add_argument("log")
     q.add_argument("--corporation", metavar="ID")
     verbs.add_parser("serve", help="JSON lines on stdin/stdout")

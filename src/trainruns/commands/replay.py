@@ -1,5 +1,5 @@
 """``trainruns replay LOG [--upto K]``: the state after the whole log or its first K
-actions (GAME-CONTRACT.md)."""
+actions (docs/game-log.md)."""
 
 import json
 

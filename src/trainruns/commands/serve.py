@@ -1,7 +1,7 @@
 """``trainruns serve [GAME_OR_POSITION] [--port N] [--host H]``: a local web page.
 
 A position file opens position mode (the map, its best run, tile lays, audits); a game
-log (GAME-CONTRACT.md) opens game mode and is saved after every action, so
+log (docs/game-log.md) opens game mode and is saved after every action, so
 ``trainruns serve LOG`` resumes it; ``--new TITLE --players A,B,C LOG`` starts a game
 in the new file LOG; the page itself starts and loads games in the games folder
 (``--games DIR``). Starts a web server (Starlette on uvicorn, see

@@ -1,4 +1,4 @@
-"""``trainruns solve POSITION``: the best run, as a table or as CONTRACT.md's JSON."""
+"""``trainruns solve POSITION``: the best run, as a table or as the JSON of docs/position-format.md."""
 
 import json
 import sys

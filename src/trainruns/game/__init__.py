@@ -1,4 +1,4 @@
-"""The title-agnostic game engine (../shared/GAME-CONTRACT.md, DESIGN.md).
+"""The title-agnostic game engine (docs/game-log.md).
 
 A game is its replayed log: :class:`~trainruns.game.game.Game` starts from a title's
 setup and processes decisions one by one (:mod:`.action` validates each record);

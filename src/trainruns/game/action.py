@@ -5,7 +5,7 @@ steps' types from :data:`ACTIONS`, chosen by name with :func:`declare`, plus its
 Nothing adds to a global table, so a game accepts the same actions whichever titles were
 loaded before it.
 
-:func:`validate` checks a record on entry (GAME-CONTRACT.md "The action log"): a type the
+:func:`validate` checks a record on entry (docs/game-log.md "The action log"): a type the
 title does not declare, a missing field or a field of the wrong JSON type is bad input
 (:class:`~trainruns.errors.InputError`, exit 2). Whether the ids exist and the action is
 legal now is the game's business.
@@ -103,7 +103,7 @@ def validate(action, types: dict, where="action") -> dict:
     return action
 
 
-# --- free amounts (GAME-CONTRACT.md "play actions": a free amount is listed once) --------
+# --- free amounts (docs/game-log.md "The action log": a free amount is listed once) --------
 
 def free_amount(low: int, high: int):
     """An amount a player chooses between ``low`` and ``high`` as ``play actions`` lists

@@ -1,4 +1,4 @@
-"""A game: a title's setup plus its log replayed (GAME-CONTRACT.md, DESIGN.md).
+"""A game: a title's setup plus its log replayed (docs/game-log.md).
 
 :meth:`Game.act` checks one decision and appends it; :meth:`Game.replay` rebuilds a
 game from a log (``undo`` included: see :func:`.log.effective`). The current round's

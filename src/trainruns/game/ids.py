@@ -1,4 +1,4 @@
-"""Ids in an action (GAME-CONTRACT.md, "The action log": players by name, corporations by
+"""Ids in an action (docs/game-log.md, "The action log": players by name, corporations by
 the reference ids, rulebook abbreviations accepted). Written once for every title."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The action log (GAME-CONTRACT.md): format ``trainruns-game/1``.
+"""The action log (docs/game-log.md): format ``trainruns-game/1``.
 
 A log is ``{"format", "title", "players", "seed", "variants", "config", "actions"}``;
 a game is the log replayed from the title's setup (deterministic: randomness, if a title
@@ -66,7 +66,7 @@ def recorded_proof(logged: dict, recorded: dict, where: str) -> dict:
     """The record of a replayed ``run_routes``: the step's own (``recorded``), with the
     proof the log recorded for it (``proven``, ``bound``) when the step, auditing a
     declared run, proved nothing itself, so that the replayed game is the game that was
-    logged (GAME-CONTRACT.md guarantee 9). A proof that cannot be the search's (one
+    logged (docs/game-log.md guarantee 9). A proof that cannot be the search's (one
     field without the other, a bound below the run's revenue, a proven run whose bound
     is not its revenue) is bad input."""
     if recorded.get("type") != "run_routes" or "proven" in recorded or "proven" not in logged and "bound" not in logged:

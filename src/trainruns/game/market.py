@@ -1,4 +1,4 @@
-"""The stock market grid and its token movements (1832 [5.8], [5.1.1]; DIGEST 2.6).
+"""The stock market grid and its token movements (1832 [5.8], [5.1.1]; the grid: docs/gaps.md).
 
 A grid is rows of box strings: the price followed by letters for the box kind
 (``p`` par box, ``y`` yellow, ``o`` green, ``b`` brown, ``c`` closed, ``i`` below the soft

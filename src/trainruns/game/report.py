@@ -1,4 +1,4 @@
-"""A player as the state JSON shows it (GAME-CONTRACT.md, "The state"), for every title."""
+"""A player as the state JSON shows it (docs/game-log.md, "The state"), for every title."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Rounds made of steps (DIGEST 5.1, kept small).
+"""Rounds made of steps (kept small).
 
 A :class:`Step` lists the legal actions of the entity acting now and processes one;
 ``done`` says it is finished. A step with no decision to offer finishes by itself in
@@ -25,7 +25,7 @@ class Step:
 
     def only_pass(self) -> bool:
         """Whether ``pass`` is the one legal action: a turn without a choice, which a
-        step passes by rule in :meth:`enter` (GAME-CONTRACT.md: only decisions are
+        step passes by rule in :meth:`enter` (docs/game-log.md: only decisions are
         logged)."""
         return [x["type"] for x in self.actions()] == ["pass"]
 
@@ -48,7 +48,7 @@ class Step:
 
 
 class Round:
-    """A round: ``kind`` (GAME-CONTRACT.md round.kind), a current step, and hooks."""
+    """A round: ``kind`` (docs/game-log.md round.kind), a current step, and hooks."""
 
     kind = "round"
 

@@ -165,7 +165,7 @@ def board_and_loose_reach(position: dict):
 def has_route(position: dict) -> bool:
     """Whether the company has a legal route of any length ([10] Requirement to Own a
     Train): the position with one train of the smallest length in the phase finds a
-    two-stop route iff any route exists (DIGEST 6.4)."""
+    two-stop route iff any route exists."""
     return len(_solved(position).routes) > 0
 
 

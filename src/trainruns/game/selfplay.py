@@ -1,4 +1,4 @@
-"""Seeded random play of a whole game, checking GAME-CONTRACT.md's guarantees after
+"""Seeded random play of a whole game, checking docs/game-log.md's guarantees after
 every action: money conserved (guarantee 1), shares placed once (2), presidents holding
 the president's certificate (3), tokens within supply and one per company per city
 (5, 7), a finished game's result equal to the players' values (10), and every listed

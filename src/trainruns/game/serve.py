@@ -1,4 +1,4 @@
-"""The JSON-lines protocol of ``trainruns play serve`` (GAME-CONTRACT.md): one request
+"""The JSON-lines protocol of ``trainruns play serve`` (docs/game-log.md): one request
 per line on stdin, one response per line on stdout; the game stays in memory."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The game state: players, corporations, privates, the bank, the depot, the market.
 
-One place per thing (GAME-CONTRACT.md guarantees 1, 2, 5, 7):
+One place per thing (docs/game-log.md guarantees 1, 2, 5, 7):
 - money: every dollar is the ``cash`` of exactly one holder (the bank, a player, a
   corporation) or a player's ``committed`` (a standing bid); it moves only through
   :meth:`State.pay`, :meth:`State.commit` and :meth:`State.release`, so the sum never

@@ -53,11 +53,6 @@ def _warm_quietly():
         pass
 
 
-def loaded() -> bool:
-    """Whether :func:`warm_up` has run in this process (the kernels are ready)."""
-    return _loaded
-
-
 def ready_at_once() -> bool:
     """Whether the kernels are ready or load in a moment: loaded already, or compiled
     ahead of time and built (a millisecond, against numba's 0.1-0.5 s)."""

@@ -1,5 +1,5 @@
 """The kernels a plain solve runs, compiled ahead of time into an extension module
-(issue 20: a whole in-process ``trainruns solve`` in at most 0.3 s).
+(a whole in-process ``trainruns solve`` in at most 0.3 s).
 
 Importing numba (0.15-0.2 s) and loading its cached kernels (0.25 s, most of it numba
 setting up its compiler at the first cache load) came before every in-process answer.

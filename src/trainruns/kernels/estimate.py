@@ -1,5 +1,5 @@
 """How many routes the listing of :mod:`trainruns.kernels.routes` would write, estimated
-without listing them (issue 20: a board with 10^8 routes must not be listed to learn
+without listing them (a board with 10^8 routes must not be listed to learn
 that it cannot be).
 
 The listing walks a tree per root token: its top is the root alone; a node is a route

@@ -1,4 +1,4 @@
-"""Enumerate every legal route of a corporation (plain rules, CONTRACT.md).
+"""Enumerate every legal route of a corporation (plain rules, docs/custom-map.md).
 
 A route is an unbranched line of chains: no stop twice, no track bit twice, 2..max
 stops, at least one stop holding the corporation's token; only its two ends may be

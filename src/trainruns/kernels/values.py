@@ -1,4 +1,4 @@
-"""What each route earns for each kind of train (CONTRACT.md plain rules).
+"""What each route earns for each kind of train (docs/custom-map.md, plain rules).
 
 A kind is (visits, counts, nontowns). A route too long for the kind earns -1 (it may not
 run it). Otherwise it earns its counted stops (the ``counts`` best, which must include a

@@ -4,7 +4,7 @@ Every object of a position, of its map and of a declared run has a schema here
 (``position-custom.json``, ``position-1831.json``, ``position-1832.json``,
 ``position-1833NE.json``, ``declared.json``; shared pieces in ``common.json``). They
 are shipped as package data and copied to docs/schema/ for editors. A position's
-top-level fields stay free (../shared/CONTRACT.md, "Position file": fields the project
+top-level fields stay free (docs/position-format.md, "Position file": fields the project
 does not use are ignored); inside every object an unknown key is bad input, so a typo
 (``"rotaton"``) can no longer change an answer in silence.
 
@@ -14,7 +14,7 @@ The schemas also hold the caps that no real game comes near (docs/custom-map.md,
 The validator is the ``jsonschema`` library (draft 2020-12); this module only turns its
 first error into one line saying what, where and, for a misspelled key, what was meant.
 Data that ``jsonschema_rs`` (the same draft, compiled) accepts is not walked again by
-``jsonschema``, whose import alone is a fifth of a whole in-process solve (issue 20).
+``jsonschema``, whose import alone is a fifth of a whole in-process solve.
 The semantic checks (does the hex exist, is the tile an upgrade) stay with the readers.
 """
 

@@ -1,6 +1,6 @@
 """The one place ``trainruns serve`` talks to the game engine (:mod:`trainruns.game`).
 
-The game mode uses only what ../shared/GAME-CONTRACT.md promises of a game (new, load,
+The game mode uses only what docs/game-log.md promises of a game (new, load,
 actions, act, state, log, position) plus the stock market's grid for drawing it, all
 through the functions below, so a change in the engine's Python API is mended here.
 """

@@ -1,6 +1,6 @@
 """Game mode: one game kept by the server, played from the page, saved after every action.
 
-The game is its log (GAME-CONTRACT.md). After each accepted action the log is written
+The game is its log (docs/game-log.md). After each accepted action the log is written
 to its file atomically (a temporary file beside it, flushed to disk, then renamed over
 it), so a killed server or a closed laptop loses nothing and ``trainruns serve LOG``
 resumes the game as it was. A refused action (a rule id and the rulebook's words)
@@ -102,7 +102,7 @@ class GameMode:
     def map_corporation(self, st):
         """The corporation whose position draws the map: the operating one; while a
         player answers a deal it offered (1831 5.3.2 / 1833NE: a train or private from
-        another president's company, GAME-CONTRACT.md "Deals between two parties"), the
+        another president's company, docs/game-log.md "Deals between two parties"), the
         one the offer concerns, which the listed answer names (``offer``,
         ``corporation``); else the first (the map's tiles and every token are the same
         in each one's position)."""

@@ -1,6 +1,6 @@
 """The one place ``trainruns serve`` asks which moves are legal and what they are worth.
 
-Today the legality of a tile lay (rules/1832.md "Laying Track": the title's upgrade
+Today the legality of a tile lay (1832 rulebook "Laying Track": the title's upgrade
 chart, counts and phase colours, and track the operating company reaches) and the
 ranking of lays live in :mod:`trainruns.whatif`; the trains a company could buy next
 too. Everything the web page needs of them goes through this thin adapter, so when
@@ -37,7 +37,7 @@ def rank_lays(data, time_limit, progress):
 
 
 def trains_to_buy(data):
-    """The trains the company could add now (rules/1832.md [10], Table 1), or None
+    """The trains the company could add now (1832 rulebook [10], Table 1), or None
     when the position has no train data (a custom map: any name the user types)."""
     try:
         return [move["train"] for move, _ in whatif.train_candidates(data) if not move.get("starts_phase")]

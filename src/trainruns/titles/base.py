@@ -1,4 +1,4 @@
-"""The declared interface between the route core and a title (issue 14).
+"""The declared interface between the route core and a title.
 
 The core and the commands ask a title only what :class:`Title` declares; nothing
 generic reads a title's attributes by name. A title is data plus these hooks:
@@ -22,7 +22,7 @@ generic reads a title's attributes by name. A title is data plus these hooks:
   (:attr:`Title.audit_model_decides`), and how the routes it matched are valued as one
   run (:meth:`Title.audit_run`).
 
-The custom map (CONTRACT.md's plain rules) is a title too (:mod:`.custom`).
+The custom map (the plain rules of docs/custom-map.md) is a title too (:mod:`.custom`).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The moves a company may make next, as position variants: the hooks a title
 declares (:class:`TitleMoves`), and what the titles share to answer them: tile lays and
-token placements on a tiled map (rules/1832.md "Laying Track" and "Placing a Token";
+token placements on a tiled map (1832 rulebook "Laying Track" and "Placing a Token";
 1833NE follows the same 1830 rules), home spots, and the choices a purchase leaves when
 the train limit forces a discard. ``trainruns.whatif`` ranks what the hooks return.
 
@@ -184,7 +184,7 @@ def _hexes_at(board):
 
 
 def connects(board, reached, hex_id, new_paths, old_stops_reached):
-    """rules/1832.md "Laying Track": some new track on the tile continues a run of the
+    """1832 rulebook "Laying Track": some new track on the tile continues a run of the
     company (a run arrives at a hex side of it on the neighbour's track, or at a stop of
     it it may pass), or, for an upgrade, a town or city of the tile is already on a run
     ("or a town or city on the new tile must be on a route of the company")."""
@@ -259,7 +259,7 @@ def tile_lays(title, data, board, reached):
 
 
 def token_places(title, data, board, reached):
-    """Every legal token placement (rules/1832.md "Placing a Token": "trace a valid
+    """Every legal token placement (1832 rulebook "Placing a Token": "trace a valid
     train route from one of its station tokens to the city ... The city must have space
     for the token and must not already contain a token of the company"), less those
     the title refuses (``title.token_refusal``: reserved spots)."""

@@ -1,5 +1,5 @@
 """A position's own map as read, frozen: the typed snapshot of a title whose position
-carries its ``map`` (the custom map of CONTRACT.md, 1831's map in that format).
+carries its ``map`` (the custom map of docs/custom-map.md, 1831's map in that format).
 
 Reading checks the map field by field (:mod:`trainruns.position`) into core
 :class:`~trainruns.board.Hex` objects; :func:`freeze` keeps them as frozen

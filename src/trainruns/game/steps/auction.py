@@ -1,5 +1,5 @@
 """The waterfall sale of the privates, as 1832 [5.7] writes it and 1833NE reads it
-([E], DIGEST 3.1): privates offered in ascending cost order; a player buys the cheapest
+([E], docs/gaps.md): privates offered in ascending cost order; a player buys the cheapest
 unsold one at its price or bids on a dearer one (at least the bid step over its cost or
 the high bid; the money is set aside); a private with two or more bids when its turn
 comes is auctioned among its bidders alone. The titles keep their own resolution

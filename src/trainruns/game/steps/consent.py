@@ -1,4 +1,4 @@
-"""A deal between two parties (GAME-CONTRACT.md "Deals between two parties"): one party
+"""A deal between two parties (docs/game-log.md "Deals between two parties"): one party
 proposes (1833NE: a corporation's offer for a private held by a player it is not
 presided by, "List of private companies"; 1833NE and 1831 5.3.2/5.3.4: a train of
 another corporation with another president, "at any mutually agreed price"), and the

@@ -1,5 +1,5 @@
 """The custom map: a position that carries its own ``map`` and runs under the plain
-rules of CONTRACT.md (docs/custom-map.md). It is a title like the others, with no
+rules of docs/custom-map.md. It is a title like the others, with no
 tiles to lay, no train data (whatif asks the caller for train names) and plain tokens
 (a token only makes its city a root of routes and unblocks it).
 

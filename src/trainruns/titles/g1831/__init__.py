@@ -1,4 +1,4 @@
-"""1831 (rulebook ../shared/rules/1831.md), for running trains: typed token sites,
+"""1831 (the 1831 rulebook), for running trains: typed token sites,
 typed trains, token-to-token runs, track rights and commuter runs.
 
 The printed map is not in any public source (docs/gaps.md), so an 1831 position brings

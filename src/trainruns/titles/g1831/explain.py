@@ -24,12 +24,6 @@ def best_choice(model, stops, train, need=0, south=None):
     return max(fits, key=lambda vc: vc[0]) if fits else (-1, [None] * len(stops))
 
 
-def best_counting(model, stops, train, need=0):
-    """(value, counted flags): ``best_choice`` as flags."""
-    value, chosen = best_choice(model, stops, train, need)
-    return value, [c is not None for c in chosen]
-
-
 def best_per_rights(model, stops, train, south=None):
     """{rights mask run to: (value, chosen)} over the legal choices of ``best_choice``."""
     max_s, max_y = model.type_caps(train)

@@ -1,4 +1,4 @@
-"""1831 as a game (rulebook ../shared/rules/1831.md; DIGEST 4): a configurable engine.
+"""1831 as a game (1831 rulebook): a configurable engine.
 
 The procedure is the rulebook's; its numbers come from ``data/rules.json`` (what the
 rulebook gives: bank, cash, companies in play, limits, terrain costs, the moves), the

@@ -1,4 +1,4 @@
-"""The 1831 game's config: every number the rulebook lacks (DIGEST 4.6; decision 3).
+"""The 1831 game's config: every number the rulebook lacks (docs/gaps.md).
 
 The rulebook gives the procedure but not the market grid (C and P prices), the par
 chart, the train prices and later counts, most of the company table (1.9) or the map and

@@ -488,7 +488,7 @@ class OperatingRules:
         buyer's president proposes a price and, when the seller has another president,
         that president accepts or declines it (:meth:`offer_train`; one president may deal
         with himself); 5.3.4 "at least $1 and no more than the real cost (as printed on
-        the train), and ... fully funded by the corporation's cash" (DIGEST 4.6: the same
+        the train), and ... fully funded by the corporation's cash" (read as the same
         bounds when the purchase is not forced). A seller whose president declined is not
         asked again this turn (game/steps/consent.py). Never a retired train (5.3.2),
         never from a corporation in receivership (5.4.4)."""

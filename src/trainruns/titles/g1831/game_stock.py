@@ -35,7 +35,7 @@ class StockRules:
 
     def block_size(self) -> int:
         """4.7.3: one certificate; after an Operation Set of 2 ORs a block of 2, after one
-        of 4 a block of 4 (DIGEST 4.6: "after an Operation Set of two ORs"); GI: one."""
+        of 4 a block of 4 (4.7.3.1: "after an Operation Set of two ORs"); GI: one."""
         if self.state.title_state["government_intervention"]:
             return 1
         return self.last_set_size if self.last_set_size in (2, 4) else 1

@@ -1,4 +1,4 @@
-"""Read an 1831 position: the custom-map format of CONTRACT.md plus typed city slots.
+"""Read an 1831 position: the custom-map format of docs/custom-map.md plus typed city slots.
 
 The printed 1831 map is not available (docs/gaps.md), so an 1831 position carries its
 own ``map``. The extensions (documented in docs/rules-1831.md):

@@ -12,7 +12,7 @@ Boards with too many paths to list (the printed map's size: passing cities freel
 its run, when unproven, to the priced proof (``_priced_proof``): only the paths that
 could be in a better run at those prices are listed and searched.
 
-The model keeps no state between calls (issue 14), but for a memo of each compiled
+The model keeps no state between calls, but for a memo of each compiled
 board's priced bound (a pure function of the board): what it works out for one compiled
 board (:class:`StopArrays`) is passed along explicitly and kept on the route set it
 returns, so two calls never see each other's arrays.
@@ -646,7 +646,7 @@ class Model1831(RouteModel):
         return rs
 
     def _priced_proof(self, arrays, value, types, flowed, extra, deadline, progress, budget):
-        """The proof of the flow model's unproven run ``flowed`` (issue 20), as the core
+        """The proof of the flow model's unproven run ``flowed``, as the core
         proves its monsters (trainruns.proof), for a board without bought rights. With
         the track prices of bound.py, a run earning more than a target gives each train
         a route whose value less its price is above the train's floor (trainruns.

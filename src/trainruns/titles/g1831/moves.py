@@ -15,7 +15,7 @@ SITE_WORDS = {"station": "Station", "yard": "Rail Yard"}
 
 
 def token_places(data, board, reached, sites, group, kept=()):
-    """Every token the company may place on a city it reaches (rules/1831.md 5.2.7.2: a
+    """Every token the company may place on a city it reaches (1831 rulebook 5.2.7.2: a
     token goes on a free site of its own type, never on a black one; 5.2.7.6: one token
     per corporation per city before the first 3-train, then at most one Station and one
     Rail Yard; 5.2.5: not on a site kept for another corporation's home token, so a type

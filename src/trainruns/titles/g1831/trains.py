@@ -1,6 +1,6 @@
 """1831 trains and phases: typed trains (S, MX, YD), token values, retirement.
 
-Rule sections (../shared/rules/1831.md):
+Rule sections (1831 rulebook):
 
 - 3.3: "S" trains run to Stations only, "MX" to mixed-type tokens, "YD" to Rail Yards
   only; a train is named by its size and type: "3S", "4MX", "2YD".

@@ -1,4 +1,4 @@
-"""1832: The South (rulebook ../shared/rules/1832.md), complete for running trains.
+"""1832: The South (1832 rulebook), complete for running trains.
 
 Layout of this package, so that a game-state machine can move in later beside it:
 

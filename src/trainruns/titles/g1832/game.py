@@ -1,6 +1,6 @@
-"""1832: The South as a game (rulebook ../shared/rules/1832.md; DIGEST 2): data + hooks.
+"""1832: The South as a game (1832 rulebook): data + hooks.
 
-The title's numbers are in ``data/game.json`` (Table 2, the market grid of DIGEST 2.6,
+The title's numbers are in ``data/game.json`` (Table 2, the market grid of docs/gaps.md,
 trains and phases in the 18xx.games shape, par values, token costs) and
 ``data/companies.json``; the rounds are in :mod:`.game_steps`; the rules the generic
 steps ask about are the methods below, grouped by the rulebook's sections. Mergers

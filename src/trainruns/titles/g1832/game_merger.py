@@ -21,8 +21,7 @@
   are inherited; a second token in one city goes back to the charter, every token left
   on the charter costs $100; a second WVCF token goes back to the bank ([7.6]).
 - A takeover ([11.7]): the initiator's company buys every share of the other: players'
-  and open-market shares at the market price, unsold shares at par (to the bank, DIGEST
-  2.10), redeemed shares not at all; the president adds what the treasury lacks. The
+  and open-market shares at the market price, unsold shares at par (to the bank), redeemed shares not at all; the president adds what the treasury lacks. The
   buyer keeps its type, inherits cash, trains (discarding down to its limit), privates
   and placed tokens (unplaced ones are discarded; a second token in one city goes back
   to the charter at $100); the certificate limit moves one column right per shell taken

@@ -16,7 +16,7 @@ from ...game.tokens import carry_tokens
 
 
 class OperatingRules:
-    # --- the position (CONTRACT.md; docs/rules-1832.md) -----------------------------------
+    # --- the position (docs/position-format.md; docs/rules-1832.md) -----------------------------------
 
     def operating_corporation(self):
         step = self.game.round.step() if not self.game.finished else None
@@ -58,7 +58,7 @@ class OperatingRules:
         return sum(t.get("cost", 0) for t in self._map_hexes().get(hex_id, {}).get("terrain", []))
 
     def blocked_hexes(self) -> set:
-        """[16.1] a private held by a player blocks its hexes (P5: DIGEST decision 1)."""
+        """[16.1] a private held by a player blocks its hexes (P5: a standing decision, docs/gaps.md)."""
         w = self.data["wvcf"]
         p5 = self.state.private.get(w["private"])
         if p5 is not None and p5.open and (p5.owner is None or p5.owner.startswith("player:")):

@@ -2,7 +2,7 @@
 
 - a company buys a private from a player during its operating turn in phases 3-4 for
   half to double its cost; P5 also in phase 2 for half to full cost; never P4, P6, P7
-  ([12]); the deal's price is the log's (both parties agreed, GAME-CONTRACT.md "Deals");
+  ([12]); the deal's price is the log's (both parties agreed, docs/game-log.md "Deals");
 - P5 (WVCF): the company buying it gets a WVCF token free; others buy one for $80 ($40
   to the company owning P5 while it is open), which counts as a yellow tile lay, only
   once P5 is owned by a company or closed; five tokens, one per company ([6.5.2]);

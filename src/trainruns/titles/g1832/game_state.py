@@ -1,4 +1,4 @@
-"""1832's own game state (rulebook ../shared/rules/1832.md; docs/game-1832.md): a
+"""1832's own game state (the 1832 rulebook; docs/game-1832.md): a
 company's facts beyond the shared ones (:class:`Corporation1832`) and the game's facts
 beyond the shared :class:`~trainruns.game.state.State` (:class:`TitleState1832`).
 

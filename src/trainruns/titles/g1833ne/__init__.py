@@ -1,4 +1,4 @@
-"""1833NE: Railroading in New England (rules summary ../shared/rules/1833NE.md), for
+"""1833NE: Railroading in New England (1833NE rules summary), for
 running trains.
 
 A position names ``"title": "1833NE"`` and lays ``tiles`` over the printed map

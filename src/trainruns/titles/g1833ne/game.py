@@ -1,5 +1,5 @@
-"""1833NE (Standard game) as a game: data + hooks (rules summary ../shared/rules/1833NE.md;
-where it is silent, ../shared/games/DIGEST.md section 3's [E] defaults, each listed in
+"""1833NE (Standard game) as a game: data + hooks (1833NE rules summary;
+where it is silent, the 18xx.games engine's [E] defaults, each listed in
 docs/gaps.md "## 1833NE game").
 
 The numbers are in ``data/game.json`` (players, cash, bank, certificate limits, the

@@ -24,7 +24,7 @@ def price_steps(per_share: int, price: int) -> int:
 
 
 def split_half(revenue: int) -> tuple[int, int]:
-    """Half pay ([E] 1846, DIGEST 3.4): the corporation keeps half rounded down to a
+    """Half pay ([E] 1846, docs/gaps.md): the corporation keeps half rounded down to a
     multiple of $10, i.e. floor(R/20)*10; the rest is paid out. Returns (kept, paid)."""
     kept = revenue // 20 * 10
     return kept, revenue - kept

@@ -26,7 +26,7 @@ def _tiled():
 
 
 class OperatingRules:
-    # --- the position (CONTRACT.md; docs/rules-1833NE.md) ---------------------------------
+    # --- the position (docs/position-format.md; docs/rules-1833NE.md) ---------------------------------
 
     def operating_corporation(self):
         if self.game.finished or self.game.round.kind != "operating" or self.turn is None:
@@ -347,7 +347,7 @@ class OperatingRules:
 
     def run(self, c, routes):
         """Runs through the route core; any legal run may be declared (the summary does
-        not require the best, DIGEST 6.3); phased-out trains are removed right after."""
+        not require the best); phased-out trains are removed right after."""
         pos = self.position(c.id)
         if routes == "best":
             revenue, chosen = route_adapter.best_run(pos)

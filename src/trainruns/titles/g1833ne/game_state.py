@@ -1,4 +1,4 @@
-"""1833NE's own game state (rules summary ../shared/rules/1833NE.md; docs/game-1833NE.md):
+"""1833NE's own game state (the 1833NE rules summary; docs/game-1833NE.md):
 the game's facts beyond the shared :class:`~trainruns.game.state.State`. A corporation
 keeps nothing beyond the shared :class:`~trainruns.game.state.Corporation`.
 

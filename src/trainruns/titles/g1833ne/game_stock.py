@@ -1,6 +1,6 @@
 """1833NE's incremental capitalisation and stock round rules (summary "Capitalization
 type", "Floating percentage and per-player share limits", "Comparison with 1830" items
-2-4; [E] defaults of DIGEST 3.3, listed in docs/gaps.md).
+2-4; [E] defaults, listed in docs/gaps.md).
 
 - Launch: the president's 20% certificate at an initial price from $40 to $150; twice
   the price goes into the corporation's treasury; the other eight shares stay there.
@@ -24,7 +24,7 @@ class StockRules:
 
     def cert_limit(self) -> int:
         """"Certificate limit in the Standard game": by players and corporations in play
-        (it drops when one closes; [E] table for fewer than 9, DIGEST 3.1)."""
+        (it drops when one closes; [E] table for fewer than 9)."""
         row = self.data["cert_limit"][str(len(self.state.players))]
         in_play = sum(1 for c in self.state.corporations if not c.closed)
         return row[str(max(5, min(9, in_play)))]

@@ -1,6 +1,6 @@
 """1833NE's route rules, applied to the board the tiled map produced.
 
-Each hook names the section of rules/1833NE.md it implements. Most only change Board
+Each hook names the section of the 1833NE rules summary it implements. Most only change Board
 data (stop values, stop access, tokens, :class:`~trainruns.board.Bonus` entries); the
 two rules a stop value or a bonus cannot say (A12's value that depends on Montreal, and
 interconnection bonuses that let a route run past its train's limit) are handed to the

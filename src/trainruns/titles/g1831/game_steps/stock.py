@@ -128,7 +128,7 @@ class StockTurn(Step):
 
     def enter(self):
         """A turn whose only legal action is ``pass`` (no cash, no room, nothing to
-        sell) is passed by rule: no decision, so nothing is logged (GAME-CONTRACT.md:
+        sell) is passed by rule: no decision, so nothing is logged (docs/game-log.md:
         only decisions are logged). It counts toward the round's end like any pass
         (4.8.1), unless the player sold or bought earlier in the turn."""
         if not self.done and self.only_pass():

@@ -5,8 +5,8 @@ unsold private at its price, bids on a dearer one (at least $5 over its cost or 
 high bid; the money is set aside), or passes. When a private is bought and the next
 has one bid it goes to that bidder; with two or more, the bidders alone auction it,
 starting left of the high bidder, until all but one pass; repeat for the next. Play
-resumes left of the player who bought the private that started it (DIGEST decision 1
-for a single-bid sale). If all pass before P7 is sold, one operating round of private
+resumes left of the player who bought the private that started it (a standing decision
+for a single-bid sale, docs/gaps.md). If all pass before P7 is sold, one operating round of private
 income only, P1 (unsold) drops $5, and at $0 the priority holder must take it; play
 resumes left of the last player to buy or bid (or with the round's first player).
 P7's buyer takes CoG's president's certificate and sets its par at once. Once all

@@ -53,7 +53,7 @@ class StockTurn1832(StockTurn):
 
     def enter(self):
         """A turn whose only legal action is ``pass`` is passed by rule: no decision,
-        so nothing is logged (GAME-CONTRACT.md: only decisions are logged); it counts
+        so nothing is logged (docs/game-log.md: only decisions are logged); it counts
         toward the round's end like any pass ([5.2.2])."""
         if not self.done and self.only_pass():
             self.done = True

@@ -1,4 +1,4 @@
-"""The initial sale of the privates: not in the summary; [E] (DIGEST 3.1, docs/gaps.md) a
+"""The initial sale of the privates: not in the summary; [E] (docs/gaps.md) a
 waterfall auction. Privates are offered in ascending cost order; on his turn a player
 buys the cheapest unsold one at its cost, bids on a dearer one (at least $5 over its cost
 or the high bid; the money is set aside), or passes. When a private is bought, the next
