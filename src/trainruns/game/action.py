@@ -2,8 +2,12 @@
 
 :func:`validate` checks a record on entry (GAME-CONTRACT.md "The action log"): an
 unknown type, a missing field or a field of the wrong JSON type is bad input
-(:class:`~trainruns.errors.InputError`, exit 2). Unknown extra fields are ignored, not
-errors. Whether the ids exist and the action is legal now is the game's business.
+(:class:`~trainruns.errors.InputError`, exit 2). So is a field the action type does not
+declare (issue 29: this project's format rule, stricter than GAME-CONTRACT.md, which
+lets them be ignored): a misspelled ``"pirce"`` is refused, not dropped, and nothing
+undeclared reaches the log. A whole number must lie below 2^63 in size, as in every
+JSON file read (position.py). Whether the ids exist and the action is legal now is the
+game's business.
 """
 
 from __future__ import annotations
@@ -20,9 +24,11 @@ SCHEMA = {
                     "price": (_INT, False), "from": (_STR, False)},
     "bid": {"player": (_STR, True), "private": (_STR, True), "price": (_INT, True)},
     "par": {"player": (_STR, True), "corporation": (_STR, True), "price": (_INT, True)},
+    # kind: 1831's preferred or common stock (docs/game-1831.md)
     "buy_shares": {"player": (_STR, True), "corporation": (_STR, True), "from": (_STR, True),
-                   "count": (_INT, False)},
-    "sell_shares": {"player": (_STR, True), "corporation": (_STR, True), "count": (_INT, True)},
+                   "count": (_INT, False), "kind": (_STR, False)},
+    "sell_shares": {"player": (_STR, True), "corporation": (_STR, True), "count": (_INT, True),
+                    "kind": (_STR, False)},
     "protect": {"player": (_STR, True), "corporation": (_STR, True)},
     "redeem": {"player": (_STR, False), "corporation": (_STR, True), "from": (_STR, False)},
     "reissue": {"player": (_STR, False), "corporation": (_STR, True)},
@@ -31,9 +37,10 @@ SCHEMA = {
                  "rotation": (_INT, True)},
     "place_token": {"corporation": (_STR, True), "hex": (_STR, True), "stop": (_INT, False),
                     "kind": (_STR, False)},
-    # a logged run may say what the search proved when it was made (log.py: recorded_proof)
-    "run_routes": {"corporation": (_STR, True), "routes": (_ANY, True), "proven": (_BOOL, False),
-                   "bound": (_INT, False)},
+    # a logged run records its revenue (a run declaring one it does not earn is refused),
+    # and may say what the search proved when it was made (log.py: recorded_proof)
+    "run_routes": {"corporation": (_STR, True), "routes": (_ANY, True), "revenue": (_INT, False),
+                   "proven": (_BOOL, False), "bound": (_INT, False)},
     "dividend": {"corporation": (_STR, True), "kind": (_STR, True)},
     "buy_train": {"corporation": (_STR, True), "from": (_STR, True), "train": (_STR, True),
                   "price": (_INT, False), "trade_in": (_STR, False)},
@@ -60,39 +67,76 @@ SCHEMA = {
 }
 
 
+MAX_INT = 2 ** 63   # as position.MAX_INT: what the strict JSON reader lets through
+
+
 def _is(value, kind):
-    if kind is _STR:
+    # by equality: a title may spell the kinds in its own module ("a string")
+    if kind == _STR:
         return isinstance(value, str)
-    if kind is _INT:
-        return isinstance(value, int) and not isinstance(value, bool)
-    if kind is _LIST:
+    if kind == _INT:
+        return isinstance(value, int) and not isinstance(value, bool) and -MAX_INT < value < MAX_INT
+    if kind == _LIST:
         return isinstance(value, list)
-    if kind is _BOOL:
+    if kind == _BOOL:
         return isinstance(value, bool)
     return True
 
 
-def validate(action, where="action") -> dict:
-    """A copy of ``action`` with its known fields checked (types only)."""
+def show(value, limit=40) -> str:
+    """A value as a message quotes it: short, on one line (repr escapes control
+    characters), safe for a number too long to print."""
+    if isinstance(value, int) and not isinstance(value, bool) and not -MAX_INT < value < MAX_INT:
+        return f"a number of {len(str(abs(value))) if abs(value) < 10 ** 4000 else 'over 4,000'} digits"
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):
+        return f"a {type(value).__name__}"
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _closest(name, known):
+    import difflib
+
+    close = difflib.get_close_matches(name, known, n=1) if isinstance(name, str) else []
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def validate(action, where="action", schema=None) -> dict:
+    """A copy of ``action`` with its fields checked against ``schema`` (type ->
+    {field: (kind, required)}; default: :data:`SCHEMA`): types only, and no field the
+    type does not declare."""
+    from ..position import check_depth
+
+    schema = SCHEMA if schema is None else schema
     if not isinstance(action, dict):
         raise InputError("an action must be a JSON object", where)
+    check_depth(action, where)   # as the JSON reader: 64 levels (a Python caller's too)
     kind = action.get("type")
     if not isinstance(kind, str):
         raise InputError("an action needs a string field 'type'", where)
-    if kind not in SCHEMA:
-        raise InputError(f"unknown action type {kind!r} (known: {', '.join(SCHEMA)})", where)
+    if kind not in schema:
+        raise InputError(f"unknown action type {show(kind)}{_closest(kind, list(schema))} "
+                         f"(known: {', '.join(schema)})", where)
+    fields = schema[kind]
+    for name in action:
+        if name != "type" and name not in fields:
+            listed = ", ".join(fields) or "none but 'type'"
+            raise InputError(f"unknown field {show(name)} in a {kind} action{_closest(name, list(fields))} "
+                             f"(its fields: {listed})", where)
     action = dict(action)
     for field in ("train", "trade_in"):
-        if isinstance(action.get(field), int) and not isinstance(action.get(field), bool):
+        if _is(action.get(field), _INT):
             action[field] = str(action[field])  # train names: "2" or 2
-    for name, (what, required) in SCHEMA[kind].items():
+    for name, (what, required) in fields.items():
         if name not in action:
             if required:
                 raise InputError(f"a {kind} action needs the field {name!r}", where)
             continue
         value = action[name]
         if not _is(value, what):
-            raise InputError(f"field {name!r} of a {kind} action must be {what}, not {value!r}", where)
+            bound = " below 2^63 in size" if what == _INT and isinstance(value, int) else ""
+            raise InputError(f"field {name!r} of a {kind} action must be {what}{bound}, not {show(value)}", where)
     if kind == "run_routes":
         routes = action["routes"]
         if routes != "best" and not isinstance(routes, list):

@@ -15,8 +15,12 @@ from ..errors import Refusal
 from ..round import Step
 
 # the answer's action shape (GAME-CONTRACT.md "the title's own action types"); a title
-# with deals adds it to game/action.py's SCHEMA
-ACCEPT = {"player": ("a string", True)}
+# with deals adds it to game/action.py's SCHEMA. ``play actions`` lists the accept with
+# the offer's terms; an accept may repeat them or leave them out, never say other ones.
+TERMS = ("offer", "corporation", "private", "from", "train", "price")
+ACCEPT = {"player": ("a string", True), "offer": ("a string", False), "corporation": ("a string", False),
+          "private": ("a string", False), "from": ("a string", False), "train": ("a string", False),
+          "price": ("an integer", False)}
 
 
 class Offer(Step):
@@ -43,6 +47,11 @@ class Offer(Step):
         if a.get("player") != self.party or a["type"] not in ("accept", "pass"):
             raise Refusal("deal.answer", f"{self.party} accepts or declines the offer {self.offer}")
         if a["type"] == "accept":
+            wrong = [k for k in TERMS if k in a and a[k] != self.offer.get(k)]
+            if wrong:
+                terms = ", ".join(f"{k} {self.offer[k]}" for k in TERMS if k in self.offer)
+                raise Refusal("deal.terms", f"{self.party} accepts the offer as made ({terms}), "
+                                            f"not with another {wrong[0]}")
             self.on_accept()
         else:
             self.state.event("offer_declined", **{k: v for k, v in self.offer.items() if k != "type"})

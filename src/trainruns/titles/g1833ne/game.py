@@ -40,7 +40,8 @@ TAKEOVER = "takeover"
 # documented in docs/game-1833NE.md.
 _STR, _INT = "a string", "an integer"
 OWN_ACTIONS = {
-    "issue_shares": {"corporation": (_STR, True), "count": (_INT, True)},
+    # emergency: listed with the issue a train purchase forces ([E]); it says so, no more
+    "issue_shares": {"corporation": (_STR, True), "count": (_INT, True), "emergency": ("true or false", False)},
     "redeem_shares": {"corporation": (_STR, True), "count": (_INT, True)},
     "buy_ferry": {"corporation": (_STR, True), "ferry": (_STR, True)},
     "accept": ACCEPT,
