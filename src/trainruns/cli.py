@@ -192,7 +192,7 @@ def _last_line():
 def _main(argv, started):
     import warnings
 
-    from .errors import InputError, InputWarning
+    from .errors import InputError, InputWarning, one_line
 
     # a command named first needs its own parser only; anything else (--help, a typo)
     # gets them all, for the list of commands
@@ -200,7 +200,7 @@ def _main(argv, started):
     try:
         args = parser.parse_args(argv)
     except _UsageError as e:
-        sys.stderr.write(f"trainruns: error: {e}\n")
+        sys.stderr.write(f"trainruns: error: {one_line(e)}\n")
         return 2
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)
@@ -212,7 +212,7 @@ def _main(argv, started):
             warnings.showwarning = _show_warning
             return args.func(args) or 0
     except InputError as e:
-        sys.stderr.write(f"trainruns: error: {e}\n")
+        sys.stderr.write(f"trainruns: error: {one_line(e)}\n")
         return 2
     except BrokenPipeError:
         return 0
@@ -221,7 +221,7 @@ def _main(argv, started):
             raise KeyboardInterrupt from e
         if os.environ.get("TRAINRUNS_DEBUG"):
             raise
-        sys.stderr.write(f"trainruns: internal error ({type(e).__name__}: {e}); "
+        sys.stderr.write(f"trainruns: internal error ({type(e).__name__}: {one_line(e)}); "
                          "set TRAINRUNS_DEBUG=1 for the traceback and please report it\n")
         return 3
 
@@ -231,7 +231,9 @@ def _show_warning(message, category, filename, lineno, file=None, line=None):
 
     # only ours: a library's warning (numba's, say) is not the user's business
     if issubclass(category, InputWarning):
-        sys.stderr.write(f"trainruns: warning: {message}\n")
+        from .errors import one_line
+
+        sys.stderr.write(f"trainruns: warning: {one_line(message)}\n")
 
 
 if __name__ == "__main__":

@@ -22,3 +22,19 @@ class InputWarning(UserWarning):
     """Input that is valid but almost surely not what was meant (a company with no token
     on the map). The command prints it as one ``trainruns: warning:`` line on stderr and
     still answers."""
+
+
+def one_line(text: str) -> str:
+    """``text`` as one line of a terminal: control and format characters (a newline,
+    an escape, a right-to-left override) shown escaped, never acted on."""
+    import unicodedata
+
+    out = []
+    for ch in str(text):
+        cat = unicodedata.category(ch)
+        if cat[0] == "C" or cat in ("Zl", "Zp"):
+            code = ord(ch)
+            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}")
+        else:
+            out.append(ch)
+    return "".join(out)

@@ -30,8 +30,7 @@ def read_json(path, what="position"):
     """Load a JSON file; malformed JSON names the file, line and column.
 
     Refused as bad input: a file over ``MAX_FILE_BYTES`` (read no further, so
-    ``/dev/zero`` stops at once), nesting deeper than ``MAX_DEPTH``, a whole number of
-    2^63 or more (also one of more than 4,300 digits), and NaN / Infinity."""
+    ``/dev/zero`` stops at once), and whatever :func:`parse_json` refuses."""
     where = str(path)
     try:
         with open(path, "rb") as fh:
@@ -42,8 +41,25 @@ def read_json(path, what="position"):
         raise InputError(f"is a folder, not a {what} file", where) from None
     except OSError as e:
         raise InputError(f"cannot read the {what} file ({e.strerror})", where) from None
+    return parse_json(raw, where, what)
+
+
+def parse_json(raw, where, what="position"):
+    """The one strict JSON reader: positions, declared routes, game logs, actions typed
+    on the command line, ``play serve`` lines and the web page's request bodies all come
+    through here (``raw``: bytes or text).
+
+    Refused as bad input: more than ``MAX_FILE_BYTES``, text that is not UTF-8 (or
+    holds lone surrogates), nesting deeper than ``MAX_DEPTH``, a whole number of 2^63 or
+    more (also one of more than 4,300 digits), a number too large for a float, and
+    NaN / Infinity."""
+    if isinstance(raw, str):
+        try:
+            raw = raw.encode("utf-8")
+        except UnicodeEncodeError as e:   # a lone surrogate: bytes that were not UTF-8
+            raise InputError(f"not UTF-8 text ({e.reason})", where) from None
     if len(raw) > MAX_FILE_BYTES:
-        raise InputError(f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB, the limit for a {what}", where)
+        raise InputError(f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MB, the limit for a {what}", where)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -313,4 +329,4 @@ def place_tokens(board: Board, tokens, where):
         stop.tokens.append(corp)
 
 
-__all__ = ["read_json", "InputError", "OFFBOARD"]
+__all__ = ["read_json", "parse_json", "InputError", "OFFBOARD"]

@@ -6,7 +6,11 @@ checks one action and appends it, ``actions`` lists who acts and every legal act
 ``selfplay`` plays seeded random games checking the contract's guarantees (on several
 processes with ``--workers``, or a Dask cluster with ``--scheduler``).
 Exit status: 0, 1 for an illegal action (stdout ``{"index", "rule", "message"}``, the
-log unchanged), 2 for bad input.
+log unchanged), 2 for bad input (the log unchanged too).
+
+Every JSON read here (a log, a config, an action typed or in a file) goes through the
+one strict reader (position.parse_json); a log is written by game/logfile.py: a unique
+temporary file, fsync, rename, under a lock on the log (a link keeps its target).
 """
 
 import json
@@ -24,13 +28,16 @@ def register(sub):
     n.add_argument("--seed", type=int, default=None)
     n.add_argument("--variant", action="append", default=[], metavar="V")
     n.add_argument("--config", metavar="FILE")
-    n.add_argument("--out", metavar="LOG", help="write the log here")
+    n.add_argument("--out", metavar="LOG", help="write the log here (a new file, unless --force)")
+    n.add_argument("--force", action="store_true", help="write over the file --out names")
     a = verbs.add_parser("actions", help="who acts now and every legal action")
     a.add_argument("log")
     c = verbs.add_parser("act", help="check one action and append it to the log")
     c.add_argument("log")
     c.add_argument("action", help="the action: JSON text or a file")
-    c.add_argument("--out", metavar="LOG", help="write the new log here (default: the log itself)")
+    c.add_argument("--out", metavar="LOG", help="write the new log here (default: the log itself; "
+                                                "a new file, unless --force)")
+    c.add_argument("--force", action="store_true", help="write over the file --out names")
     q = verbs.add_parser("position", help="the position (docs/position-format.md) of a corporation now")
     q.add_argument("log")
     q.add_argument("--corporation", metavar="ID")
@@ -54,36 +61,41 @@ def _print(obj):
     print(json.dumps(obj))
 
 
-def _read_log(path):
+def _read_log(path, what="game log"):
     from ..position import read_json
 
-    return read_json(path, "game log")
+    return read_json(path, what)
 
 
-def _write(path, log):
-    tmp = f"{path}.tmp"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(log, fh, indent=1)
-        fh.write("\n")
-    os.replace(tmp, path)
+def _write_new(path, log, force):
+    from ..game import logfile
+
+    logfile.save(path, log, expect=logfile.ANY if force else None)
+
+
+JSON_START = tuple('{["-0123456789') + ("true", "false", "null", "NaN", "Infinity")
 
 
 def _action(text):
+    """The action typed on the command line (JSON text) or in a file: read by the one
+    strict JSON reader either way. Text that is JSON (an object, but also ``[1]``,
+    ``"pass"``, ``42``, ``null``) is the action itself, and refused as one."""
     from ..errors import InputError
-    from ..position import read_json
+    from ..position import parse_json, read_json
 
     stripped = text.strip()
     if stripped.startswith("{"):
-        try:
-            return json.loads(stripped)
-        except json.JSONDecodeError as e:
-            raise InputError(f"malformed JSON at column {e.colno}: {e.msg}", "action") from None
-    return read_json(text, "action")
+        return parse_json(text, "action", "action")
+    if os.path.lexists(text):
+        return read_json(text, "action")
+    if stripped.startswith(JSON_START):
+        return parse_json(text, "action", "action")
+    shown = text if len(text) <= 40 else text[:37] + "..."
+    raise InputError(f"neither JSON text nor an action file: {shown!r}", "action")
 
 
 def run(args):
     from ..errors import InputError
-    from ..game.errors import Refusal
     from ..game.game import Game
 
     verb = getattr(args, "verb", None)
@@ -99,31 +111,56 @@ def run(args):
         players = [x.strip() for x in args.players.split(",")]
         if not all(players) or len(set(players)) != len(players):
             raise InputError("--players needs distinct, non-empty names separated by commas")
-        config = _read_log(args.config) if args.config else None
-        game = Game(args.title, players, args.seed, args.variant, config)
+        config = _read_log(args.config, "config") if args.config else None
+        game = Game(args.title, players, args.seed, args.variant, config, where="play new")
         if args.out:
-            _write(args.out, game.log())
+            _write_new(args.out, game.log(), args.force)
         _print(game.to_json())
         return 0
-    log = _read_log(args.log)
-    game = Game.replay(log, where=args.log)
-    if verb == "actions":
-        _print({"active": game.active(), "actions": game.actions()})
-        return 0
-    if verb == "position":
+    if verb != "act":
+        game = Game.replay(_read_log(args.log), where=args.log)
+        if verb == "actions":
+            _print({"active": game.active(), "actions": game.actions()})
+            return 0
         _print(game.position(args.corporation))
         return 0
-    # act
+    # act: the action is read before the log is locked (a file, or JSON text)
     action = _action(args.action)
+    if args.out and not _same_file(args.out, args.log):
+        game = Game.replay(_read_log(args.log), where=args.log)
+        if _act(game, action):
+            return 1
+        _write_new(args.out, game.log(), args.force)
+        _print(game.to_json())
+        return 0
+    from ..game import logfile
+
+    # the log read, checked and written under its lock: a second `play act` waits and
+    # then acts on this one's log; nothing changes the file meanwhile unnoticed
+    with logfile.locked(args.log) as change:
+        game = Game.replay(change.data, where=args.log)
+        if _act(game, action):
+            return 1
+        change.write(game.log())
+    _print(game.to_json())
+    return 0
+
+
+def _act(game, action) -> bool:
+    """Take the action; True when refused (the refusal printed, nothing to write)."""
+    from ..game.errors import Refusal
+
     index = len(game.entries)
     try:
         game.act(action)
     except Refusal as r:
         _print({"index": index, "rule": r.rule, "message": r.message})
-        return 1
-    _write(args.out or args.log, game.log())
-    _print(game.to_json())
-    return 0
+        return True
+    return False
+
+
+def _same_file(a, b) -> bool:
+    return os.path.realpath(a) == os.path.realpath(b)
 
 
 def selfplay(args):
@@ -138,7 +175,7 @@ def selfplay(args):
     rules_class(args.title, "title")  # an unknown title is bad input before any game starts
     if args.players < 1 or args.games < 1 or args.max_actions < 1:
         raise InputError("--players, --games and --max-actions must be at least 1")
-    config = _read_log(args.config) if args.config else None
+    config = _read_log(args.config, "config") if args.config else None
     names = [f"P{i + 1}" for i in range(args.players)]
     jobs = [{"title": args.title, "players": names, "seed": args.seed + i, "max_actions": args.max_actions,
              "variants": list(args.variant), "config": config} for i in range(args.games)]

@@ -118,7 +118,7 @@ def _mode(args, jobs, time_limit):
             raise InputError("--new needs --players A,B,C (seating order)", "--players")
         config = read_json(args.config, "config") if args.config else None
         return GameMode(game_engine.new(args.new, players, args.seed, args.variant, config), args.file, jobs,
-                        time_limit)
+                        time_limit, expect=None)
     if args.players or args.seed is not None or args.variant or args.config:
         raise InputError("--players, --seed, --variant and --config go with --new",
                          "--players" if args.players else "--seed" if args.seed is not None else

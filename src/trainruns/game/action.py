@@ -7,8 +7,11 @@ loaded before it.
 
 :func:`validate` checks a record on entry (docs/game-log.md "The action log"): a type the
 title does not declare, a missing field or a field of the wrong JSON type is bad input
-(:class:`~trainruns.errors.InputError`, exit 2). Whether the ids exist and the action is
-legal now is the game's business.
+(:class:`~trainruns.errors.InputError`, exit 2). So is a field the action type does not
+declare (the project's format rule: a misspelled ``"pirce"`` is refused, not dropped, and
+nothing undeclared reaches the log), and a whole number of 2^63 or more in size, as in
+every JSON file read (position.py). Whether the ids exist and the action is legal now is
+the game's business.
 """
 
 from __future__ import annotations
@@ -33,9 +36,10 @@ ACTIONS = {
                  "rotation": (INT, True)},
     "place_token": {"corporation": (STR, True), "hex": (STR, True), "stop": (INT, False),
                     "kind": (STR, False)},
-    # a logged run may say what the search proved when it was made (log.py: recorded_proof)
-    "run_routes": {"corporation": (STR, True), "routes": (ANY, True), "proven": (BOOL, False),
-                   "bound": (INT, False)},
+    # a logged run records its revenue (a run declaring one it does not earn is refused),
+    # and may say what the search proved when it was made (log.py: recorded_proof)
+    "run_routes": {"corporation": (STR, True), "routes": (ANY, True), "revenue": (INT, False),
+                   "proven": (BOOL, False), "bound": (INT, False)},
     "dividend": {"corporation": (STR, True), "kind": (STR, True)},
     "buy_train": {"corporation": (STR, True), "from": (STR, True), "train": (STR, True),
                   "price": (INT, False), "trade_in": (STR, False)},
@@ -45,13 +49,16 @@ ACTIONS = {
     # its partner B, the type following from the two); what a title needs, it checks
     "merge": {"player": (STR, False), "corporation": (STR, True), "with": (STR, True), "kind": (STR, False),
               "system": (STR, False)},
-    # the answer of the other party to a deal (game/steps/consent.py)
-    "accept": {"player": (STR, True)},
+    # the other party's answer to a deal (game/steps/consent.py): ``play actions`` lists
+    # it with the offer's terms; an accept may repeat them or leave them out
+    "accept": {"player": (STR, True), "offer": (STR, False), "corporation": (STR, False),
+               "private": (STR, False), "from": (STR, False), "train": (STR, False), "price": (INT, False)},
 }
 
 
-def declare(*shared: str, **own: dict) -> dict:
-    """A title's action types: the shared types named (``undo`` always) and its own
+def declare(*shared: str, more_fields: dict | None = None, **own: dict) -> dict:
+    """A title's action types: the shared types named (``undo`` always), with the fields
+    ``more_fields`` adds to some of them (type -> {field: (kind, required)}), and its own
     ``type={field: (kind, required)}``."""
     unknown = [t for t in shared if t not in ACTIONS]
     if unknown:
@@ -59,43 +66,79 @@ def declare(*shared: str, **own: dict) -> dict:
     clash = [t for t in own if t in ACTIONS]
     if clash:
         raise ValueError(f"{clash} are shared action types: name them, do not redefine them")
-    return {"undo": ACTIONS["undo"], **{t: ACTIONS[t] for t in shared}, **own}
+    more = more_fields or {}
+    return {"undo": ACTIONS["undo"], **{t: {**ACTIONS[t], **more.get(t, {})} for t in shared}, **own}
+
+
+MAXINT = 2 ** 63   # as position.MAXINT: what the strict JSON reader lets through
 
 
 def _is(value, kind):
-    if kind is STR:
+    # by equality: a title may spell the kinds in its own module ("a string")
+    if kind == STR:
         return isinstance(value, str)
-    if kind is INT:
-        return isinstance(value, int) and not isinstance(value, bool)
-    if kind is LIST:
+    if kind == INT:
+        return isinstance(value, int) and not isinstance(value, bool) and -MAXINT < value < MAXINT
+    if kind == LIST:
         return isinstance(value, list)
-    if kind is BOOL:
+    if kind == BOOL:
         return isinstance(value, bool)
     return True
 
 
-def validate(action, types: dict, where="action") -> dict:
-    """A copy of ``action`` with its fields checked (types only) against the title's
-    declared ``types``."""
+def show(value, limit=40) -> str:
+    """A value as a message quotes it: short, on one line (repr escapes control
+    characters), safe for a number too long to print."""
+    if isinstance(value, int) and not isinstance(value, bool) and not -MAXINT < value < MAXINT:
+        return f"a number of {len(str(abs(value))) if abs(value) < 10 ** 4000 else 'over 4,000'} digits"
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):
+        return f"a {type(value).__name__}"
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _closest(name, known):
+    import difflib
+
+    close = difflib.get_close_matches(name, known, n=1) if isinstance(name, str) else []
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def validate(action, schema: dict, where="action") -> dict:
+    """A copy of ``action`` with its fields checked against the title's declared types
+    ``schema`` (type -> {field: (kind, required)}): types only, and no field the type
+    does not declare."""
+    from ..position import check_depth
+
     if not isinstance(action, dict):
         raise InputError("an action must be a JSON object", where)
+    check_depth(action, where)   # as the JSON reader: 64 levels (a Python caller's too)
     kind = action.get("type")
     if not isinstance(kind, str):
         raise InputError("an action needs a string field 'type'", where)
-    if kind not in types:
-        raise InputError(f"unknown action type {kind!r} (known: {', '.join(types)})", where)
+    if kind not in schema:
+        raise InputError(f"unknown action type {show(kind)}{_closest(kind, list(schema))} "
+                         f"(known: {', '.join(schema)})", where)
+    fields = schema[kind]
+    for name in action:
+        if name != "type" and name not in fields:
+            listed = ", ".join(fields) or "none but 'type'"
+            raise InputError(f"unknown field {show(name)} in a {kind} action{_closest(name, list(fields))} "
+                             f"(its fields: {listed})", where)
     action = dict(action)
     for field in ("train", "trade_in"):
-        if isinstance(action.get(field), int) and not isinstance(action.get(field), bool):
+        if _is(action.get(field), INT):
             action[field] = str(action[field])  # train names: "2" or 2
-    for name, (what, required) in types[kind].items():
+    for name, (what, required) in fields.items():
         if name not in action:
             if required:
                 raise InputError(f"a {kind} action needs the field {name!r}", where)
             continue
         value = action[name]
         if not _is(value, what):
-            raise InputError(f"field {name!r} of a {kind} action must be {what}, not {value!r}", where)
+            bound = " below 2^63 in size" if what == INT and isinstance(value, int) else ""
+            raise InputError(f"field {name!r} of a {kind} action must be {what}{bound}, not {show(value)}", where)
     if kind == "run_routes":
         routes = action["routes"]
         if routes != "best" and not isinstance(routes, list):
@@ -103,7 +146,7 @@ def validate(action, types: dict, where="action") -> dict:
     return action
 
 
-# --- free amounts (docs/game-log.md "The action log": a free amount is listed once) --------
+# --- free amounts (docs/game-log.md "play actions": a free amount is listed once) --------
 
 def free_amount(low: int, high: int):
     """An amount a player chooses between ``low`` and ``high`` as ``play actions`` lists

@@ -10,12 +10,18 @@ from __future__ import annotations
 
 import copy
 import importlib
+import json
 
 from ..errors import InputError
 from ..titles import TITLES
 from .action import validate
 from .errors import Refusal
-from .log import effective, new_log, read_log, recorded_proof
+from .log import MAX_ACTION_BYTES, MAX_LOG_BYTES, effective, new_log, read_log, recorded_proof
+
+
+def _json_size(value) -> int:
+    return len(json.dumps(value))   # ASCII, as the log is written
+
 
 def rules_class(title: str, where="title"):
     """The title's game engine: the ``Rules`` class of its package's ``game`` module
@@ -26,12 +32,13 @@ def rules_class(title: str, where="title"):
 
 
 class Game:
-    def __init__(self, title: str, players: list[str], seed=None, variants=(), config=None):
-        self.header = new_log(title, players, seed, variants, config)
+    def __init__(self, title: str, players: list[str], seed=None, variants=(), config=None, where="game"):
+        self.header = new_log(title, players, seed, variants, config, where)
         self.finished = False
         self.end_reason = None
         self.result = None
         self.entries: list[dict] = []   # the log's actions as recorded (undo included)
+        self._size = None               # the log's size as compact JSON, once counted
         self.applied: list[dict] = []   # the decisions that stand
         self.rules = rules_class(title)(self, list(players), seed, list(variants or []), config)
         self.state = self.rules.state
@@ -61,6 +68,7 @@ class Game:
                 raise InputError(f"the log's decision {i} is illegal: {r.rule}: {r.message}",
                                  f"{where}: actions") from None
         self.entries = list(entries)
+        self._size = None
 
     def log(self) -> dict:
         return dict(copy.deepcopy(self.header), actions=copy.deepcopy(self.entries))
@@ -71,6 +79,15 @@ class Game:
         """Check and apply one action (``undo`` included). Raises :class:`Refusal`
         (the game is unchanged) or :class:`InputError`."""
         a = validate(action, self.rules.action_types, where)
+        size = _json_size(a)
+        if size > MAX_ACTION_BYTES:
+            raise InputError(f"an action is at most {MAX_ACTION_BYTES // 1024} kB as JSON (this one: {size:,} bytes)",
+                             where)
+        if self._size is None:
+            self._size = _json_size(self.log())
+        if self._size + size > MAX_LOG_BYTES:
+            raise InputError(f"the game log would pass {MAX_LOG_BYTES // (1024 * 1024)} MB, the most it may hold",
+                             where)
         if a["type"] == "undo":
             if not self.applied:
                 raise Refusal("undo.nothing", "there is no decision to take back")
@@ -83,6 +100,7 @@ class Game:
             return
         self._apply(a, where)
         self.entries.append(self.applied[-1])
+        self._size += _json_size(self.entries[-1]) + 2
 
     def _apply(self, action: dict, where: str, replaying: bool = False):
         """One decision: the current step processes it and says how the log records it.

@@ -13,14 +13,51 @@ instead of searching again, so it takes that proof from the log (:func:`recorded
 
 from __future__ import annotations
 
+import unicodedata
+
 from ..errors import InputError
 
 FORMAT = "trainruns-game/1"
+MAX_SEED = 2 ** 63      # a seed is a whole number the strict JSON reader reads back
+MAX_NAME = 200          # characters of a player's name
+# What a log may hold, so that every log the tool writes is one it reads back (the
+# reader's limit is 8 MB, position.MAX_FILE_BYTES; a log is written indented, and a
+# whole game's log is about 200 kB): one action as compact JSON, and the whole log.
+MAX_ACTION_BYTES = 64 * 1024
+MAX_LOG_BYTES = 4 * 1024 * 1024
 
 
-def new_log(title: str, players: list[str], seed=None, variants=None, config=None) -> dict:
+def new_log(title: str, players: list[str], seed=None, variants=None, config=None, where="game") -> dict:
+    """A log with no action yet; its frame checked as :func:`read_log` will check it,
+    so the tool never writes a log it then refuses."""
+    check_frame(title, players, seed, variants, where)
     return {"format": FORMAT, "title": title, "players": list(players), "seed": seed,
             "variants": list(variants or []), "config": config, "actions": []}
+
+
+def printable(name: str) -> bool:
+    """No control, format or line-separating character (a newline, an escape, a
+    right-to-left override): a name is quoted in one-line messages and on terminals."""
+    return not any(unicodedata.category(ch)[0] == "C" or unicodedata.category(ch) in ("Zl", "Zp") for ch in name)
+
+
+def check_frame(title, players, seed, variants, where="log"):
+    """The fields of a log besides its actions: bad input (exit 2) when wrong."""
+    if not isinstance(title, str):
+        raise InputError("field 'title' must be a string", where)
+    if not isinstance(players, (list, tuple)) or not all(isinstance(p, str) and p for p in players):
+        raise InputError("field 'players' must be a list of player names", where)
+    for p in players:
+        if len(p) > MAX_NAME or not printable(p) or p != p.strip():
+            raise InputError(f"a player's name is 1 to {MAX_NAME} printable characters, no control character "
+                             f"nor space at either end: not {p[:40]!r}", where)
+    if len(set(players)) != len(players):
+        raise InputError("player names must be distinct", where)
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or not -MAX_SEED < seed < MAX_SEED):
+        raise InputError("field 'seed' must be null or a whole number below 2^63 in size", where)
+    variants = [] if variants is None else variants
+    if not isinstance(variants, (list, tuple)) or not all(isinstance(v, str) for v in variants):
+        raise InputError("field 'variants' must be a list of strings", where)
 
 
 def read_log(data, where="log") -> dict:
@@ -29,19 +66,11 @@ def read_log(data, where="log") -> dict:
         raise InputError("a game log must be a JSON object", where)
     if data.get("format") != FORMAT:
         raise InputError(f"field 'format' must be {FORMAT!r}, not {data.get('format')!r}", where)
-    if not isinstance(data.get("title"), str):
-        raise InputError("field 'title' must be a string", where)
-    players = data.get("players")
-    if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
-        raise InputError("field 'players' must be a list of player names", where)
-    if len(set(players)) != len(players):
-        raise InputError("player names must be distinct", where)
-    seed = data.get("seed")
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-        raise InputError("field 'seed' must be an integer or null", where)
-    variants = data.get("variants") or []
-    if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
-        raise InputError("field 'variants' must be a list of strings", where)
+    players, seed, variants = data.get("players"), data.get("seed"), data.get("variants") or []
+    if not isinstance(players, list) or not isinstance(variants, list):
+        raise InputError(f"field '{'players' if not isinstance(players, list) else 'variants'}' must be a list",
+                         where)
+    check_frame(data.get("title"), players, seed, variants, where)
     actions = data.get("actions", [])
     if not isinstance(actions, list):
         raise InputError("field 'actions' must be a list", where)

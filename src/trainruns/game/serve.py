@@ -1,5 +1,9 @@
 """The JSON-lines protocol of ``trainruns play serve`` (docs/game-log.md): one request
-per line on stdin, one response per line on stdout; the game stays in memory."""
+per line on stdin, one response per line on stdout; the game stays in memory.
+
+A request is read by the one strict JSON reader (position.parse_json: no NaN, bounded
+nesting and numbers, UTF-8), so what the game holds, and the ``log`` it answers, is
+always JSON that every command reads back."""
 
 from __future__ import annotations
 
@@ -16,10 +20,12 @@ class Session:
         self.game: Game | None = None
 
     def handle(self, line: str) -> dict:
+        from ..position import parse_json
+
         try:
-            req = json.loads(line)
-        except json.JSONDecodeError as e:
-            return {"ok": False, "error": f"malformed JSON: {e.msg}"}
+            req = parse_json(line, "request", "request")
+        except InputError as e:
+            return {"ok": False, "error": str(e)}
         if not isinstance(req, dict) or not isinstance(req.get("cmd"), str):
             return {"ok": False, "error": "a request is a JSON object with a string 'cmd'"}
         cmd = req["cmd"]
@@ -61,6 +67,13 @@ class Session:
             return {"ok": False, "error": str(e)}
 
 
+def _line(out: dict) -> str:
+    try:
+        return json.dumps(out, allow_nan=False)
+    except (ValueError, TypeError, RecursionError) as e:  # a bug: still one line of JSON
+        return json.dumps({"ok": False, "error": f"internal error (the answer is not JSON: {e})"})
+
+
 def serve(stdin=None, stdout=None) -> int:
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
@@ -77,6 +90,6 @@ def serve(stdin=None, stdout=None) -> int:
                     session.game = Game.replay(session.game.log())
                 except Exception:
                     session.game = None
-        stdout.write(json.dumps(out) + "\n")
+        stdout.write(_line(out) + "\n")
         stdout.flush()
     return 0

@@ -10,7 +10,9 @@ Safe by default:
   site's form cannot send one without the browser asking first), at most
   ``MAX_BODY`` bytes, read in pieces so a larger one is refused before it is held;
 - a bad request gets ``{"error": ..., "where": ...}`` with a 4xx status and changes
-  nothing (each change is checked in full before it replaces anything).
+  nothing (each change is checked in full before it replaces anything);
+- a body is read by the one strict JSON reader (position.parse_json), as a position
+  file, a game log or a ``play`` action is: no NaN, bounded nesting and numbers.
 """
 
 from __future__ import annotations
@@ -64,12 +66,12 @@ async def read_body(request: Request):
         if size > MAX_BODY:
             raise RequestError(413, f"the request body is larger than {MAX_BODY} bytes")
         chunks.append(chunk)
-    try:
-        data = json.loads(b"".join(chunks).decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise RequestError(400, f"the request body is not JSON ({e})")
-    except RecursionError:
-        raise RequestError(400, "the request body nests too deeply") from None
+    from ..position import parse_json
+
+    try:  # the one strict reader: no NaN, bounded nesting and numbers, UTF-8
+        data = parse_json(b"".join(chunks), "body", "request body")
+    except InputError as e:
+        raise RequestError(400, f"the request body is not JSON this server reads ({e.what})", "body") from None
     if not isinstance(data, dict):
         raise RequestError(400, "the request body must be a JSON object")
     return data

@@ -1,8 +1,10 @@
 """Game mode: one game kept by the server, played from the page, saved after every action.
 
 The game is its log (docs/game-log.md). After each accepted action the log is written
-to its file atomically (a temporary file beside it, flushed to disk, then renamed over
-it), so a killed server or a closed laptop loses nothing and ``trainruns serve LOG``
+to its file atomically (game/logfile.py: a unique temporary file beside it, flushed to
+disk, then renamed over it, under the log's lock; a link keeps its target), so a killed
+server or a closed laptop loses nothing; a log another program changed meanwhile is
+not written over (the action is refused and not taken) and ``trainruns serve LOG``
 resumes the game as it was. A refused action (a rule id and the rulebook's words)
 changes nothing. Every browser follows the server's event stream (``/api/events``) and
 sees the others' actions.
@@ -16,38 +18,20 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 import threading
 
 from ..colors import corporation_color, text_color_on, train_color
 from ..errors import InputError
+from ..game import logfile
 from ..load import load_engine_position
 from . import game_engine as engine
 from . import picture
 
 
-def save_atomically(path, data):
-    """Write ``data`` as JSON to ``path`` so that the file is always either the old log
-    or the new one, never half of one."""
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".trainruns-", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, indent=1)
-            fh.write("\n")
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
 class GameMode:
     kind = "game"
 
-    def __init__(self, game, path, jobs, time_limit):
+    def __init__(self, game, path, jobs, time_limit, expect=logfile.ANY):
         self.game, self.path, self.jobs, self.time_limit = game, path, jobs, time_limit
         self.version = 1
         self.last = None        # the last action taken and its events
@@ -56,7 +40,9 @@ class GameMode:
         self._view = {}
         self._best = None       # (version, board, run, heading) of the last solve
         self._lock = threading.Lock()
-        save_atomically(path, engine.log(game))
+        # expect: logfile.save's (ANY: write over the file; None: a new one; a stamp: the
+        # file as read); from then on, the file as this server last wrote it
+        self._stamp = logfile.save(path, engine.log(game), expect=expect)
         self._after_change()
 
     # --- acting ------------------------------------------------------------------------
@@ -76,11 +62,11 @@ class GameMode:
                 self.game = engine.load(before)  # a bug: the game as it was
                 raise
             try:
-                save_atomically(self.path, engine.log(self.game))
-            except OSError as e:
+                self._stamp = logfile.save(self.path, engine.log(self.game), expect=self._stamp)
+            except InputError as e:
                 self.game = engine.load(before)  # not saved: not taken
-                raise InputError(f"cannot save the game log ({e.strerror or e}); the action was not taken",
-                                 self.path) from None
+                raise InputError(f"cannot save the game log: {e.what}; the action was not taken",
+                                 os.path.basename(self.path)) from None
             self.last = {"action": action, "events": engine.state(self.game).get("events", [])}
             self.version += 1
         self._after_change()

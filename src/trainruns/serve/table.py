@@ -12,17 +12,18 @@ it does not show.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import threading
 
 from ..errors import InputError
+from ..game import logfile
+from ..position import MAX_FILE_BYTES, parse_json
 from . import game_engine as engine
 from .game_mode import GameMode
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,79}")
-MAX_LOG = 4 * 1024 * 1024   # a log of a whole game is ~200 kB
+MAX_LOG = MAX_FILE_BYTES    # as every log reader (a log of a whole game is ~200 kB)
 MAX_LISTED = 100            # logs listed, newest first
 MAX_PLAYERS = 10            # 1831 seats up to ten (3.1)
 
@@ -87,9 +88,9 @@ class Table:
             try:
                 if not e.is_file() or e.stat().st_size > MAX_LOG:
                     continue
-                with open(e.path, encoding="utf-8") as fh:
-                    data = json.load(fh)
-            except (OSError, ValueError, RecursionError):
+                with open(e.path, "rb") as fh:
+                    data = parse_json(fh.read(MAX_LOG + 1), e.name, "game log")
+            except (OSError, InputError):
                 continue
             if engine.is_log(data) and isinstance(data.get("actions"), list):
                 logs.append({"name": e.name, "title": data.get("title"), "players": data.get("players"),
@@ -123,16 +124,14 @@ class Table:
         uploaded) save that log under the new name ``name`` and open it."""
         with self._lock:
             path = self.path_of(name)
+            stamp = None   # the log uploaded is a new file
             if log is None:
+                if not os.path.lexists(path):
+                    raise InputError("no such log in the games folder", "name")
                 try:
-                    if os.path.getsize(path) > MAX_LOG:
-                        raise InputError(f"the log is larger than {MAX_LOG} bytes", name)
-                    with open(path, encoding="utf-8") as fh:
-                        log = json.load(fh)
-                except FileNotFoundError:
-                    raise InputError("no such log in the games folder", "name") from None
-                except (OSError, ValueError) as e:
-                    raise InputError(f"cannot read it as a game log ({e})", "name") from None
+                    log, stamp = logfile.read(path)   # the one strict reader
+                except InputError as e:
+                    raise InputError(f"cannot read it as a game log ({e.what})", "name") from None
             elif os.path.lexists(path):
                 raise InputError(f"{os.path.basename(path)} already exists in the games folder: load it from "
                                  "the list, or rename the file", "name")
@@ -142,13 +141,15 @@ class Table:
             if not engine.is_log(log):
                 raise InputError(f"not a game log (no \"format\": \"{engine.FORMAT}\")", "log")
             game = engine.load(log, os.path.basename(path))
-            return self._switch(game, path)
+            return self._switch(game, path, stamp)
 
-    def _switch(self, game, path):
+    def _switch(self, game, path, expect=None):
+        """Open ``game`` logged at ``path`` (``expect``: as logfile.save; None, a new
+        file: never one that is there)."""
         try:
-            mode = GameMode(game, path, self.jobs, self.time_limit)  # writes the log: saved first
-        except OSError as e:
-            raise InputError(f"cannot save the game log ({e.strerror or e})", os.path.basename(path)) from None
+            mode = GameMode(game, path, self.jobs, self.time_limit, expect=expect)  # writes the log: saved first
+        except InputError as e:
+            raise InputError(f"cannot save the game log ({e.what})", os.path.basename(path)) from None
         self.mode = mode
         self.session += 1
         self.jobs.cancel(keep=mode.solve_job)  # the old game's work is wanted no more

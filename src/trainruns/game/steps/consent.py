@@ -14,6 +14,9 @@ from __future__ import annotations
 from ..errors import Refusal
 from ..round import Step
 
+# the terms an accept may repeat (``play actions`` lists it with them) but never change
+TERMS = ("offer", "corporation", "private", "from", "train", "price")
+
 
 class Offer(Step):
     def __init__(self, game, party: str, offer: dict, on_accept, turn: dict | None):
@@ -39,6 +42,11 @@ class Offer(Step):
         if a.get("player") != self.party or a["type"] not in ("accept", "pass"):
             raise Refusal("deal.answer", f"{self.party} accepts or declines the offer {self.offer}")
         if a["type"] == "accept":
+            wrong = [k for k in TERMS if k in a and a[k] != self.offer.get(k)]
+            if wrong:
+                terms = ", ".join(f"{k} {self.offer[k]}" for k in TERMS if k in self.offer)
+                raise Refusal("deal.terms", f"{self.party} accepts the offer as made ({terms}), "
+                                            f"not with another {wrong[0]}")
             self.on_accept()
         else:
             self.state.event("offer_declined", **{k: v for k, v in self.offer.items() if k != "type"})

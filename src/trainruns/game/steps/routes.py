@@ -26,6 +26,13 @@ def declared_run(routes: list, audit_run, cite: str = "") -> tuple[int, int | No
     return declared, best, [{"train": r["train"], "stops": list(r["stops"])} for r in routes]
 
 
+def check_revenue(a, revenue):
+    """A run that says its revenue (a logged one does) must earn it: the log never
+    says one thing while the game did another."""
+    if "revenue" in a and a["revenue"] != revenue:
+        raise Refusal("run.revenue", f"the run earns {revenue}, not the {a['revenue']} it declares")
+
+
 class RoutesStep(CorporationStep):
     """The run; its revenue goes to the turn record for the dividend."""
 
@@ -45,6 +52,7 @@ class RoutesStep(CorporationStep):
                 raise Refusal("run.must-run", f"{self.corp.id} owns trains and must run them [8]")
             return self.process_extra(a)
         routes, revenue = self.game.rules.run(self.corp, a["routes"])
+        check_revenue(a, revenue)
         self.turn["revenue"] = revenue
         self.done = True
         return {"type": "run_routes", "corporation": self.corp.id, "routes": routes, "revenue": revenue}

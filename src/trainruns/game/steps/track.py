@@ -8,6 +8,13 @@ from ..errors import Refusal
 from .operating import CorporationStep
 
 
+def check_rotation(a):
+    """A lay's rotation is one of the six, 0 to 5, as ``play actions`` lists it (never
+    taken modulo 6: the log keeps what the game did)."""
+    if not 0 <= a["rotation"] <= 5:
+        raise Refusal("track.rotation", f"a tile's rotation is 0 to 5, not {a['rotation']}")
+
+
 class TrackStep(CorporationStep):
     def __init__(self, game, corp, turn=None):
         super().__init__(game, corp, turn)
@@ -32,8 +39,9 @@ class TrackStep(CorporationStep):
             return a
         if a["type"] != "lay_tile":
             return self.process_extra(a)
+        check_rotation(a)
         for m in self._lays():
-            if (m["hex"], m["tile"], m["rotation"] % 6) == (a["hex"], str(a["tile"]), a["rotation"] % 6):
+            if (m["hex"], m["tile"], m["rotation"] % 6) == (a["hex"], str(a["tile"]), a["rotation"]):
                 self.game.rules.lay_tile(self.corp, m)
                 self.lays.append(m)
                 if not self._lays():

@@ -41,6 +41,8 @@ CARDS = ("first_stock_option", "government_intervention")
 ACTION_TYPES = declare(
     "pass", "par", "buy_shares", "sell_shares", "lay_tile", "place_token", "run_routes", "dividend",
     "buy_train", "merge", "accept",
+    # which stock a certificate is: preferred or common (docs/game-1831.md)
+    more_fields={"buy_shares": {"kind": (STR, False)}, "sell_shares": {"kind": (STR, False)}},
     swap_seats={"player": (STR, True), "with": (STR, True)},
     company_buy={"player": (STR, True), "corporation": (STR, True), "kind": (STR, True), "count": (INT, True)},
     track_right={"corporation": (STR, True), "hex": (STR, True), "slot": (INT, True)})

@@ -20,7 +20,7 @@ import warnings
 
 from ...errors import InputError, InputWarning
 from ...game.game_rules import GameRules
-from ...game.action import INT, STR, declare
+from ...game.action import BOOL, INT, STR, declare
 from ...game.depot import make_depot
 from ...game.market import Market
 from ...game.phase import Phases
@@ -43,11 +43,12 @@ PACKAGE = "trainruns.titles.g1833ne"
 TAKEOVER = "takeover"
 
 # what 1833NE accepts (docs/game-1833NE.md): the shared types, and its own: a company
-# issuing or redeeming its shares ("Issuing and redeeming shares") and buying a ferry
+# issuing or redeeming its shares ("Issuing and redeeming shares"; ``emergency``: listed
+# with the issue a forced train purchase makes) and buying a ferry
 ACTION_TYPES = declare(
     "pass", "bid", "buy_private", "par", "buy_shares", "sell_shares", "lay_tile", "place_token", "run_routes",
     "dividend", "buy_train", "discard_train", "accept",
-    issue_shares={"corporation": (STR, True), "count": (INT, True)},
+    issue_shares={"corporation": (STR, True), "count": (INT, True), "emergency": (BOOL, False)},
     redeem_shares={"corporation": (STR, True), "count": (INT, True)},
     buy_ferry={"corporation": (STR, True), "ferry": (STR, True)})
 

@@ -10,6 +10,8 @@ from ....game.action import free_amount, within
 from ....game.errors import Refusal
 from ....game.round import Step
 from ....game.steps.operating import CorporationStep
+from ....game.steps.routes import check_revenue
+from ....game.steps.track import check_rotation
 
 
 class TrackStep(CorporationStep):
@@ -66,8 +68,9 @@ class TrackStep(CorporationStep):
             self.done = True
             return a
         if a["type"] == "lay_tile":
+            check_rotation(a)
             for m in r.tile_lays(self.corp, self.turn):
-                if (m["hex"], m["tile"], m["rotation"] % 6) == (a["hex"], str(a["tile"]), a["rotation"] % 6):
+                if (m["hex"], m["tile"], m["rotation"] % 6) == (a["hex"], str(a["tile"]), a["rotation"]):
                     r.lay_tile(self.corp, m, self.turn)
                     self.enter()
                     return a
@@ -212,6 +215,7 @@ class RunStep(CorporationStep):
         if a["type"] != "run_routes":
             raise Refusal("run.must-run", f"{self.corp.id} must run at least one train (5.6.6)")
         routes, revenue, proof = self.game.rules.run(self.corp, a["routes"])
+        check_revenue(a, revenue)
         self.turn["revenue"] = revenue if routes else None
         self.corp.extra["rights"] = []   # 5.5.3: rights last for this round only, and are used now
         self.done = True
