@@ -13,7 +13,7 @@ def company(g, cid, par, president, cash=None):
     r, s = g.rules, g.rules.state
     c = s.corp[cid]
     r.start_company(c, president, par)
-    c.extra["active"] = True
+    c.active = True
     if cash is not None:
         if c.cash > cash:
             s.pay(f"corp:{cid}", "bank", c.cash - cash)
@@ -51,14 +51,14 @@ def operated(g, cid, par, president, preferred_to=(), home=True):
     c = r.state.corp[cid]
     r.start_company(c, president, par)
     holders = list(preferred_to)
-    for x in c.extra["certs"]:
+    for x in c.certs:
         if x["kind"] == "preferred":
             certs.move(r.state, c, x, holders.pop(0) if holders else f"player:{president}")
             r.state.pay("bank", f"corp:{cid}", par)   # as if bought from the initial offering
-    c.extra["active"] = True
-    c.extra["active_set"] = 0
+    c.active = True
+    c.active_set = 0
     r.sets_done = 1
-    r.state.title_state["trains_bought"] = True
+    r.state.title_state.trains_bought = True
     if home:
         r.home_token(c)
     r.update_president(c)
@@ -69,7 +69,7 @@ def neighbours(g, a, b):
     """B's token in A's home city, so A reaches it (5.9.3); from the first 3-train, so A
     may keep it beside its own Station (5.2.7.6)."""
     g.rules.state.phase = "3"
-    b.extra["sites"].append({"hex": a.home, "slot": 1, "type": "yard"})
+    b.sites.append({"hex": a.home, "slot": 1, "type": "yard"})
     b.tokens.append((a.home, 0))
 
 

@@ -29,7 +29,7 @@ def started(g, cid, par, president="P0"):
 
 def move(g, c, kind, holder, n=1):
     for _ in range(n):
-        cert = next(x for x in c.extra["certs"] if x["holder"] == "ipo" and (
+        cert = next(x for x in c.certs if x["holder"] == "ipo" and (
             x["kind"] == kind or (kind == "preferred" and x["kind"] == "preferred")))
         certs.move(g.rules.state, c, cert, holder)
 
@@ -72,7 +72,7 @@ def test_dividend_pay_preferred_only_example_5_7_2_2():
     g = new()
     r, s = g.rules, g.rules.state
     c = started(g, "LIRR", 100)
-    assert c.extra["certs"][0]["size"] * certs.UNIT == 20
+    assert c.certs[0]["size"] * certs.UNIT == 20
     move(g, c, "preferred", "player:P1")
     move(g, c, "preferred", "market", 2)
     before = {p.name: p.cash for p in s.players}
@@ -141,7 +141,7 @@ def test_common_sales_move_on_the_total_4_6_3_2_1():
         r = g.rules
         c = started(g, "PRR", 200)      # the top row: room to fall
         move(g, c, "common", "player:P1", 3)
-        c.extra["last_dividend"] = last
+        c.last_dividend = last
         row = c.cell[0]
         r.sell(c, "P1", 0, 3)
         assert c.cell == (row + squares, r.market.par_column), last
@@ -183,7 +183,7 @@ def test_president_certificate_never_sold_and_transfer_by_preferred_4_6_2_and_4_
     move(g, c, "preferred", "player:P1", 1)
     r.update_president(c)
     assert c.president == "P1"
-    pres = next(x for x in c.extra["certs"] if x["kind"] == "president")
+    pres = next(x for x in c.certs if x["kind"] == "president")
     assert pres["holder"] == "player:P1" and certs.units(c, "player:P0", "preferred") == 4
 
 
@@ -193,15 +193,15 @@ def test_all_preferred_sold_activates_and_moves_the_par_marker_4_7_6():
     c = started(g, "PRR", 100)
     for _ in range(3):
         r.buy_cert(c, "P1", "preferred", "ipo")
-    assert not c.extra["active"]
+    assert not c.active
     cash = c.cash
     r.buy_cert(c, "P2", "preferred", "ipo")
-    assert c.extra["active"] and c.cash - cash == 100
+    assert c.active and c.cash - cash == 100
     chart = r.config.par_chart
-    assert c.extra["par_marker"] == chart[chart.index(100) + 1]
+    assert c.par_marker == chart[chart.index(100) + 1]
     p2 = s.player["P2"].cash
     r.buy_cert(c, "P2", "common", "ipo")     # commons at the new par
-    assert p2 - s.player["P2"].cash == c.extra["par_marker"]
+    assert p2 - s.player["P2"].cash == c.par_marker
 
 
 def test_third_and_fourth_common_raise_the_marker_4_7_10_and_4_7_11():
@@ -222,7 +222,7 @@ def test_fully_funded_companies_rise_at_the_end_of_the_stock_round_4_8_3():
     r = g.rules
     c = started(g, "PRR", 100)
     d = started(g, "NYC", 100)
-    for x in c.extra["certs"]:
+    for x in c.certs:
         if x["holder"] == "ipo":
             certs.move(r.state, c, x, "player:P1")
     cell, other = c.cell, d.cell
@@ -238,8 +238,8 @@ def test_split_gives_2x_markers_and_doubles_the_sale_4_3_4():
     move(g, c, "common", "market")
     r.move_marker(c, "right", 10, "test")
     assert c.cell == r.market.target
-    held = next(x for x in c.extra["certs"] if x["holder"] == "player:P1")
-    pooled = next(x for x in c.extra["certs"] if x["holder"] == "market")
+    held = next(x for x in c.certs if x["holder"] == "player:P1")
+    pooled = next(x for x in c.certs if x["holder"] == "market")
     assert held["splits"] == 1 and pooled["splits"] == 0
     assert r.sale_value(c, held) == 2 * r.market.common(c.cell)
     # 6.5: a 2x marker doubles the score's value too
@@ -256,7 +256,7 @@ def test_closed_out_returns_everything_4_3_2():
     r.move_marker(c, "down", 20, "test")
     r.move_marker(c, "left", 20, "test")
     assert c.cell is None and c.president is None and c.cash == 0
-    assert all(x["holder"] == "ipo" for x in c.extra["certs"] if x["holder"] not in certs.OUT_OF_PLAY)
+    assert all(x["holder"] == "ipo" for x in c.certs if x["holder"] not in certs.OUT_OF_PLAY)
     assert s.money() == money
 
 
@@ -279,17 +279,17 @@ def test_receivership_scores_half_6_5_and_interest_5_3_9():
     price = r.market.preferred(c.cell)
     assert r.value("P0") == s.player["P0"].cash + price // 2
     assert full >= r.value("P0")
-    c.extra["debt"] = 101
+    c.debt = 101
     r.or_counter += 1
     r.interest(c)
-    assert c.extra["debt"] == 101 + 11   # 10% rounded up
+    assert c.debt == 101 + 11   # 10% rounded up
 
 
 def test_forced_purchase_president_then_loan_5_3_4():
     g = new()
     r, s = g.rules, g.rules.state
     c = started(g, "PRR", 40)
-    c.extra["active"] = True
+    c.active = True
     face = r.config.price(2)
     # a quarter of a 2-train's price in the treasury and with the president
     treasury, own = face // 4, face // 4
@@ -299,14 +299,14 @@ def test_forced_purchase_president_then_loan_5_3_4():
     assert buys and all(b["price"] == face for b in buys)
     r.buy_train(c, buys[0], buys[0])
     # the president gives all his cash, the bank lends the rest (5.4.1.1)
-    assert s.player["P0"].cash == 0 and c.extra["debt"] == face - treasury - own > 0 and c.extra["receivership"]
+    assert s.player["P0"].cash == 0 and c.debt == face - treasury - own > 0 and c.receivership
     assert c.trains and c.cash == 0
 
 
 def test_government_intervention_one_certificate_and_70_percent_4_2_2():
     g = new()
     r = g.rules
-    r.state.title_state["government_intervention"] = True
+    r.state.title_state.government_intervention = True
     r.last_set_size = 4
     assert r.block_size() == 1
     c = started(g, "PRR", 40)
@@ -315,7 +315,7 @@ def test_government_intervention_one_certificate_and_70_percent_4_2_2():
     for _ in range(2):
         r.buy_cert(c, "P0", "common", "ipo")
     assert r.gi_room(c, "P0") == 0     # 70% of preferred and common together (decision)
-    r.state.title_state["government_intervention"] = False
+    r.state.title_state.government_intervention = False
     assert r.block_size() == 4         # 4.7.3.2: after a set of four ORs
 
 
@@ -323,7 +323,7 @@ def test_phases_by_first_train_and_retirement_5_3_5():
     g = new()
     r, s = g.rules, g.rules.state
     c = started(g, "PRR", 100)
-    c.extra["active"] = True
+    c.active = True
     c.trains = [{"train": "2S", "size": 2, "status": "new"}]
     r.new_phase("5", c)
     assert s.phase == "5" and c.trains == [] and r.train_limit(c) == 3
@@ -479,7 +479,7 @@ def test_over_70_percent_under_gi_must_sell_first_4_2_2():
     c = started(g, "PRR", 100, president=first)
     move(g, c, "preferred", f"player:{first}", 4)
     move(g, c, "common", f"player:{first}", 3)     # 80% of PRR
-    s.title_state["government_intervention"] = True
+    s.title_state.government_intervention = True
     listed = g.actions()
     assert listed and all(a["type"] == "sell_shares" and a["corporation"] == "PRR" and a["count"] == 1
                           for a in listed)
@@ -496,9 +496,9 @@ def test_over_70_percent_under_gi_must_sell_first_4_2_2():
     move(g2, c, "common", f"player:{first}", 3)
     move(g2, c, "common", "market", 2)
     move(g2, c, "preferred", "market", 0)
-    for x in [x for x in c.extra["certs"] if x["holder"] == f"player:{first}" and x["kind"] == "preferred"][:3]:
+    for x in [x for x in c.certs if x["holder"] == f"player:{first}" and x["kind"] == "preferred"][:3]:
         certs.move(g2.rules.state, c, x, "market")
-    g2.rules.state.title_state["government_intervention"] = True
+    g2.rules.state.title_state.government_intervention = True
     assert g2.rules.gi_excess(c, first) == 0   # 50% now: nothing owed
     assert any(a["type"] == "pass" for a in g2.actions())
 
@@ -541,3 +541,20 @@ def test_a_position_of_an_unknown_corporation_is_bad_input_not_another_corporati
     assert g.rules.position(first)["corporation"] == first
     with pytest.raises(InputError, match="unknown corporation 'NOPE'"):
         g.rules.position("NOPE")
+
+
+def test_company_facts_and_title_state_are_typed():
+    """Issue 27: 1831's company facts are fields of Corporation1831 and its title state a
+    TitleState1831 (game_state.py); the engine's untyped ``Corporation.extra`` stays
+    empty through a game, and no two companies share a list or dict."""
+    from trainruns.game.selfplay import play
+    from trainruns.titles.g1831.game_state import Corporation1831, TitleState1831
+
+    game, problems, _ = play("1831", ["A", "B", "C"], 4)
+    assert not problems
+    s = game.rules.state
+    assert isinstance(s.title_state, TitleState1831)
+    corps = s.corporations
+    assert all(isinstance(c, Corporation1831) and c.extra == {} for c in corps)
+    for name in ("certs", "sites", "supply", "supply_before", "absorbed", "bonds", "rights"):
+        assert len({id(getattr(c, name)) for c in corps}) == len(corps), name

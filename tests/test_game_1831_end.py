@@ -10,7 +10,7 @@ from _1831 import new
 
 
 def give(g, c, kind, holder, splits=0):
-    cert = next(x for x in c.extra["certs"] if x["holder"] == "ipo" and x["kind"] == kind)
+    cert = next(x for x in c.certs if x["holder"] == "ipo" and x["kind"] == kind)
     certs.move(g.rules.state, c, cert, holder)
     cert["splits"] = splits
 
@@ -43,8 +43,8 @@ def test_score_by_hand_6_5_receivership_half_rounded_down_bonds_and_2x_markers()
     r.start_company(bo, "P1", 70)              # P1 pays 70; the marker is on (10, 5)
     assert bo.cell == (10, 5)
     give(g, bo, "common", "player:P0")
-    bo.extra["bond_cell"] = (9, 3)
-    bo.extra["bonds"].append({"kind": "bond", "size": 1, "holder": "player:P0", "splits": 0, "origin": "X"})
+    bo.bond_cell = (9, 3)
+    bo.bonds.append({"kind": "bond", "size": 1, "holder": "player:P0", "splits": 0, "origin": "X"})
 
     # by hand, 6.5: cash + stock at the posted price (P for preferred, C for common)
     # x shares x 2^markers; PRR is in receivership: its stock at half, rounded down;
@@ -58,10 +58,10 @@ def test_score_by_hand_6_5_receivership_half_rounded_down_bonds_and_2x_markers()
     assert r.value("P2") == 800
 
     # out of receivership the same stock counts in full
-    prr.extra["receivership"] = False
+    prr.receivership = False
     assert r.value("P0") == p0 - 102 + 205
 
-    prr.extra["receivership"] = True
+    prr.receivership = True
     g.finish("bank")
     out = g.to_json()
     assert out["result"] == {"P0": 917, "P1": 800, "P2": 800, "P3": 800}
@@ -134,7 +134,7 @@ def test_receivership_lays_no_track_on_debt_once_the_bank_has_run_out_6_3():
     r, s = g.rules, g.rules.state
     c = s.corp["NYC"]
     r.start_company(c, "P0", 100)
-    c.extra["active"] = True
+    c.active = True
     r.home_token(c)
     r.enter_receivership(c)
     turn = {"tiles": 0, "cities": 0, "tokens": 0, "hexes": []}

@@ -19,19 +19,19 @@ def system_and_a_third():
     NYC's home city, reached once NYC's token is PRR's."""
     g, a, b = merger_pair(home=True)
     c = company(g, "E", 40, "P2", home=False)
-    c.extra["sites"].append({"hex": b.home, "slot": 1, "type": "yard"})
+    c.sites.append({"hex": b.home, "slot": 1, "type": "yard"})
     g.rules.merge(a, b, "II")
     return g, a, b, c
 
 
 def units_total(c):
-    return sum(x["size"] for x in c.extra["certs"] if x["holder"] not in certs.OUT_OF_PLAY)
+    return sum(x["size"] for x in c.certs if x["holder"] not in certs.OUT_OF_PLAY)
 
 
 def test_type_i_friendly_merger_5_9_7():
     g, a, b = merger_pair(100, 80, "P0", preferred_to=["player:P2", "market", "market"], home=True)
     r, s = g.rules, g.rules.state
-    certs.move(s, b, next(x for x in b.extra["certs"] if x["kind"] == "common"), "player:P3")
+    certs.move(s, b, next(x for x in b.certs if x["kind"] == "common"), "player:P3")
     b.trains = [train(2)]
     assert r.merger_targets(a) == [(b, "I")]
     money = s.money()
@@ -44,18 +44,18 @@ def test_type_i_friendly_merger_5_9_7():
     assert a.cash == a_cash - 5 * bp + b_cash + 3 * 100
     assert s.money() == money
     # 5.9.7.5: B's 10/5/0% common replaced by A's 5% common where it is; A's commons 5%
-    merger = [x for x in a.extra["certs"] if x["kind"] == "merger"]
+    merger = [x for x in a.certs if x["kind"] == "merger"]
     assert sorted(x["holder"] for x in merger) == sorted(["player:P3"] + ["ipo"] * 4)
-    assert all(x["size"] == 1 for x in a.extra["certs"] if x["kind"] in ("common", "merger"))
+    assert all(x["size"] == 1 for x in a.certs if x["kind"] in ("common", "merger"))
     assert units_total(a) == a.total_shares == sum(a.shares.values()) == 20
     assert s.player["P3"].cash == p3 and b.closed and b.cell is None
     # 5.9.7.4: B's preferred retired; 5.9.7.6: B's trains and token now A's
-    assert all(x["holder"] == "retired" for x in b.extra["certs"])
+    assert all(x["holder"] == "retired" for x in b.certs)
     assert [t["train"] for t in a.trains] == ["2S"] and any(x["hex"] == a.home and x["type"] == "yard"
-                                                             for x in a.extra["sites"])
+                                                             for x in a.sites)
     # 5.9.7.7: train limit +1; 5.9.7.6: token limits add up, to 19 at most
     assert r.train_limit(a) == r.phase_row()["train_limit"] + 1
-    assert a.extra["supply"]["station"] == min(19, 9 + 8)
+    assert a.supply["station"] == min(19, 9 + 8)
     assert r.is_system(a) and r.lay_limit(a) == {"tiles": 7, "cities": 5, "tokens": 6}   # 5.2.4.2
 
 
@@ -64,7 +64,7 @@ def test_type_i_fails_without_the_cash_and_both_markers_go_down_5_9_7_3_1():
     r = g.rules
     a = company(g, "PRR", 40, "P0")
     b = company(g, "NYC", 200, "P0", home=False)
-    b.extra["sites"].append({"hex": a.home, "slot": 1, "type": "yard"})
+    b.sites.append({"hex": a.home, "slot": 1, "type": "yard"})
     a_cell, b_cell = a.cell, b.cell
     assert a.cash < r.preferred_cost(b)
     r.merge(a, b, "I")
@@ -106,7 +106,7 @@ def test_type_iii_takeover_of_a_company_in_receivership_5_9_9():
     g, a, b = merger_pair()
     r, s = g.rules, g.rules.state
     r.enter_receivership(b)
-    b.extra["debt"] = 30
+    b.debt = 30
     assert r.merger_targets(a) == [(b, "III")]
     p1 = s.player["P1"].cash
     a_cash, b_cash = a.cash, b.cash
@@ -117,14 +117,14 @@ def test_type_iii_takeover_of_a_company_in_receivership_5_9_9():
     # gets nothing more; 5.9.9.12: 8 x par
     assert s.player["P1"].cash - p1 == 5 * bp
     assert a.cash == a_cash - 5 * bp - 30 + b_cash + 8 * 200
-    assert b.extra["debt"] == 0 and not a.extra["receivership"] and s.money() == money
+    assert b.debt == 0 and not a.receivership and s.money() == money
 
 
 def test_type_iv_bonds_5_9_10_and_bond_revenue_5_10_and_moves():
     g, a, b, c = system_and_a_third()
     r, s = g.rules, g.rules.state
-    a.extra["merge_tried"] = None
-    for x in [x for x in c.extra["certs"] if x["kind"] == "common"][:2]:
+    a.merge_tried = None
+    for x in [x for x in c.certs if x["kind"] == "common"][:2]:
         certs.move(s, c, x, "player:P3")
     assert r.merger_targets(a) == [(c, "IV")]
     money = s.money()
@@ -132,36 +132,36 @@ def test_type_iv_bonds_5_9_10_and_bond_revenue_5_10_and_moves():
     r.merge(a, c, "IV")
     assert s.money() == money
     # 5.9.10.8-10: C's commons are A's bonds: two with P3, the unsold three in the pool
-    bonds = a.extra["bonds"]
+    bonds = a.bonds
     assert sorted(x["holder"] for x in bonds) == ["market"] * 3 + ["player:P3"] * 2
-    assert a.extra["bond_cell"] == a.cell and units_total(a) == 20
+    assert a.bond_cell == a.cell and units_total(a) == 20
     assert a_cash + 2 * 200 <= a.cash + r.preferred_cost(c) + 10 ** 6   # (bonus 2 x par, 5.9.10.13)
     assert r.train_limit(a) == r.phase_row()["train_limit"] + 2            # 5.9.10.11
     # 5.10.1: 10% of the bond price per bond held, rounded down; the pool's earn nothing
-    price = r.market.preferred(a.extra["bond_cell"])
+    price = r.market.preferred(a.bond_cell)
     p3 = s.player["P3"].cash
     r.collect_bond_revenue(a)
     assert s.player["P3"].cash - p3 == 2 * (price * 10 // 100)
     # 4.6.1.1: the pool holds 3 bonds; 4.6.3.2.4: a bond sold moves the Bond Marker down one
-    cell = a.extra["bond_cell"]
+    cell = a.bond_cell
     assert r.max_sale(a, "P3", "bond") == 2
     r.sell(a, "P3", 0, 0, 1)
-    assert a.extra["bond_cell"] == r.market.walk(cell, "down", 1)[0]
+    assert a.bond_cell == r.market.walk(cell, "down", 1)[0]
     assert s.player["P3"].cash - p3 == 2 * (price * 10 // 100) + price
     # 5.12.1: every Bond Marker rises one at the end of an Operation Round
-    before = a.extra["bond_cell"]
+    before = a.bond_cell
     r.end_of_or_bonds()
-    assert a.extra["bond_cell"] == r.market.walk(before, "up", 1)[0]
+    assert a.bond_cell == r.market.walk(before, "up", 1)[0]
     # 6.5: a bond counts at the bond price
     assert r.value("P3") == s.player["P3"].cash + sum(
-        r.sale_value(c, x) for x in c.extra["certs"] if x["holder"] == "player:P3") + r.market.preferred(
-        a.extra["bond_cell"])
+        r.sale_value(c, x) for x in c.certs if x["holder"] == "player:P3") + r.market.preferred(
+        a.bond_cell)
     # 5.4.14: a system with bonds entering receivership: bonds closed at half value, the
     # company they came from may start again, the train limit drops by one
     p3 = s.player["P3"].cash
-    half = r.sale_value(a, next(x for x in a.extra["bonds"] if x["holder"] == "player:P3")) // 2
+    half = r.sale_value(a, next(x for x in a.bonds if x["holder"] == "player:P3")) // 2
     r.enter_receivership(a)
-    assert s.player["P3"].cash - p3 == half and a.extra["bonds"] == [] and a.extra["bond_cell"] is None
+    assert s.player["P3"].cash - p3 == half and a.bonds == [] and a.bond_cell is None
     assert not c.closed and c.par is None and r.train_limit(a) == r.phase_row()["train_limit"] + 1
     assert s.money() == money
 
@@ -169,7 +169,7 @@ def test_type_iv_bonds_5_9_10_and_bond_revenue_5_10_and_moves():
 def test_the_dividend_of_a_system_pays_5_percent_commons_half_5_7_2_3():
     g, a, b = merger_pair(200, 80)
     r, s = g.rules, g.rules.state
-    common = next(x for x in b.extra["certs"] if x["kind"] == "common")
+    common = next(x for x in b.certs if x["kind"] == "common")
     certs.move(s, b, common, "player:P3")
     r.merge(a, b, "II")
     assert r.is_system(a)
@@ -185,12 +185,12 @@ def test_tokens_a_system_cannot_hold_are_liquidated_at_half_5_9_7_8():
     r, s = g.rules, g.rules.state
     a = company(g, "PRR", 100, "P0")
     b = company(g, "NYC", 80, "P0", home=False)
-    b.extra["sites"].append({"hex": a.home, "slot": 1, "type": "yard"})
+    b.sites.append({"hex": a.home, "slot": 1, "type": "yard"})
     assert s.phase == "2" and r.phase_row()["tokens_per_city"] == 1   # 5.2.7.6: one per city yet
     a_cash, b_cash, cost = a.cash, b.cash, r.preferred_cost(b)
     r.merge(a, b, "I")
     # B's Rail Yard in A's home city goes, for half a new Rail Yard's $70
-    assert [x["type"] for x in a.extra["sites"]] == ["station"]
+    assert [x["type"] for x in a.sites] == ["station"]
     assert a.cash == a_cash - cost + b_cash + 70 // 2 + 3 * 100
 
 
@@ -222,7 +222,7 @@ def test_track_rights_rent_a_token_the_run_must_use_5_5_and_5_6_5():
     routes, revenue, _ = r.run(a, "best")
     assert revenue == city[0] + 10 + city[1] + 10 and any("B8.0" in x["stops"] for x in routes)
     # 5.4.7: a corporation in receivership pays no Track Right Fees
-    a.extra["rights"] = []
+    a.rights = []
     r.enter_receivership(a)
     assert r.right_places(a) == []
 
@@ -236,7 +236,7 @@ def _split_ready(g, b, commons_to):
     r.market.move(b.id, b.cell, (cell[0], cell[1] - 2))
     b.cell = (cell[0], cell[1] - 2)
     for holder in commons_to:
-        certs.move(s, b, next(x for x in b.extra["certs"] if x["kind"] == "common" and x["holder"] == "ipo"),
+        certs.move(s, b, next(x for x in b.certs if x["kind"] == "common" and x["holder"] == "ipo"),
                    holder)
 
 
@@ -256,7 +256,7 @@ def test_split_during_a_hostile_takeover_owners_sell_or_trade_5_9_8_4():
     # B's marker split into the target; every held certificate has a 2x marker (4.3.4)
     assert b.cell == r.market.target and not b.closed
     assert owners == ["P2", "P3"]                           # in seat order from A's president
-    held = [x for x in b.extra["certs"] if x["kind"] == "common" and x["holder"].startswith("player:")]
+    held = [x for x in b.certs if x["kind"] == "common" and x["holder"].startswith("player:")]
     assert held and all(x["splits"] == 1 for x in held)
     a_cell = a.cell
     step = SplitSaleStep(g, a, b, "II", owners)
@@ -276,7 +276,7 @@ def test_split_during_a_hostile_takeover_owners_sell_or_trade_5_9_8_4():
     assert a.cell == a_cell                                 # "Selling does not affect the Stock Marker Token"
     # 5.9.8.6: the sold common is A's 5% common in the pool (no marker); the kept ones traded
     # one for one, their 2x markers transferred
-    mergers = {x["holder"]: x["splits"] for x in a.extra["certs"] if x["kind"] == "merger"
+    mergers = {x["holder"]: x["splits"] for x in a.certs if x["kind"] == "merger"
                and x["holder"] in ("market", "player:P2", "player:P3")}
     assert mergers == {"market": 0, "player:P2": 1, "player:P3": 1}
 
@@ -284,7 +284,7 @@ def test_split_during_a_hostile_takeover_owners_sell_or_trade_5_9_8_4():
 def test_split_during_a_takeover_for_bonds_owners_sell_or_hold_5_9_10_5():
     g, a, b, c = system_and_a_third()
     r, s = g.rules, g.rules.state
-    a.extra["merge_tried"] = None
+    a.merge_tried = None
     _split_ready(g, c, ["player:P3", "player:P3"])
     s.pay("bank", "corp:PRR", 5000)
     assert r.merger_targets(a) == [(c, "IV")]
@@ -298,7 +298,7 @@ def test_split_during_a_takeover_for_bonds_owners_sell_or_hold_5_9_10_5():
     _drive(g, step, [{"type": "sell_shares", "player": "P3", "corporation": "E", "kind": "common", "count": 1}])
     assert s.player["P3"].cash - p3 == price * 2 and step.done and c.closed and s.money() == money
     # 5.9.10.8: the commons are A's bonds: the one kept with its 2x marker, the sold one in the pool
-    bonds = sorted((x["holder"], x["splits"]) for x in a.extra["bonds"])
+    bonds = sorted((x["holder"], x["splits"]) for x in a.bonds)
     assert ("player:P3", 1) in bonds and bonds.count(("market", 0)) == 4
 
 

@@ -47,9 +47,9 @@ def yellow_track(g, a_hex, mid, b_hex):
 def in_receivership(g, trains, sites):
     r = g.rules
     c = company(g, "PRR", 100, "P0")
-    c.extra["sites"] = [{"hex": h, "slot": slot, "type": kind} for h, slot, kind in sites]
+    c.sites = [{"hex": h, "slot": slot, "type": kind} for h, slot, kind in sites]
     c.tokens = [(h, 0) for h, _s, _k in sites]
-    c.extra["home_done"] = True
+    c.home_done = True
     c.trains = [train(t) for t in trains]
     r.enter_receivership(c)
     return c
@@ -87,8 +87,8 @@ def test_minimum_route_tokens_of_the_trains_type_5_4_9():
     assert not r.route_met(c)                 # two Stations do not make a Rail Yard route
     c.trains = [train("3MX")]
     assert not r.route_met(c)                 # a mixed train: at least one Station and one Rail Yard
-    c.extra["sites"][1]["type"] = "yard"
-    c.extra["sites"][1]["slot"] = 1
+    c.sites[1]["type"] = "yard"
+    c.sites[1]["slot"] = 1
     assert r.route_met(c)
     c.trains = [train("6MX")]                 # three tokens: it has two cities
     assert not r.route_met(c)
@@ -109,10 +109,10 @@ def test_without_its_route_yellow_and_tokens_on_debt_with_it_green_and_no_tokens
     places = r.token_places(c, turn())
     # "It may not buy tokens beyond the necessary minimums": only Stations, for an S train
     assert places and {m["kind"] for m in places} == {"station"}
-    debt, cash = c.extra["debt"], c.cash
+    debt, cash = c.debt, c.cash
     m = next(m for m in places if m["hex"] == "I5")
     r.place_token(c, m, turn())
-    assert c.extra["debt"] == debt + m["cost"] and c.cash == cash   # 5.2.7.3: added to the debt
+    assert c.debt == debt + m["cost"] and c.cash == cash   # 5.2.7.3: added to the debt
     assert r.route_met(c)
     assert r.token_places(c, turn()) == []
     colors = {r.map.tiles[m["tile"]]["color"] for m in r.tile_lays(c, turn())}
@@ -132,7 +132,7 @@ def test_commons_count_again_after_receivership_and_the_player_corrects_5_4_6():
     g = new()
     r, s = g.rules, g.rules.state
     c = company(g, "PRR", 100, "P0")
-    commons = [x for x in c.extra["certs"] if x["kind"] == "common"][:3]
+    commons = [x for x in c.certs if x["kind"] == "common"][:3]
     for x in commons:
         certs.move(s, c, x, "player:P1")
     r.enter_receivership(c)
@@ -140,7 +140,7 @@ def test_commons_count_again_after_receivership_and_the_player_corrects_5_4_6():
     # 5.4.6: commons of a company in receivership do not count
     assert r.player_certs("P1") == 0 and r.limit_corrections("P1") == []
     r.end_of_set()                            # no debt, some cash: out of receivership (5.4.11)
-    assert not c.extra["receivership"] and r.player_certs("P1") == 3
+    assert not c.receivership and r.player_certs("P1") == 3
     st = StockTurn(g, g.round, "P1")
     listed = st.actions()
     # only the sale that brings him back to the limit, of one certificate

@@ -49,11 +49,11 @@ def test_every_action_listed_while_forced_is_accepted_and_goes_to_the_debt_5_4_1
     _g, _c, step = track_step()
     for a in step.actions():
         g, c, step = track_step()             # each on a fresh copy of the state
-        debt, cash = c.extra["debt"], c.cash
+        debt, cash = c.debt, c.cash
         step.process(a)
         # 5.4.10: "The cost of all such track lays and tokens is added directly to the
         # paper debt and not paid for from cash"
-        assert c.cash == cash and c.extra["debt"] >= debt
+        assert c.cash == cash and c.debt >= debt
 
 
 def test_once_the_route_is_made_it_may_pass_and_lays_yellow_or_green_without_tokens_5_4_10():
@@ -72,16 +72,16 @@ def test_once_the_route_is_made_it_may_pass_and_lays_yellow_or_green_without_tok
     # the necessary minimums"
     assert "green" in colors(g, listed) and colors(g, listed) <= {"yellow", "green"}
     assert not [a for a in listed if a["type"] == "place_token"]
-    debt = c.extra["debt"]
+    debt = c.debt
     step.process(PASS)
-    assert step.done and c.extra["debt"] == debt
+    assert step.done and c.debt == debt
 
 
 def test_it_may_pass_when_no_lay_or_token_can_make_the_route_this_phase_5_4_10():
     # a 6S needs three Station cities (5.4.9); it has one and no Station left to buy
     # (1.9's supply), so no track laid now can make the route: nothing is required
     g, c, step = track_step(trains=("6S",), sites=[("E5", 0, "station")])
-    c.extra["supply"]["station"] = 1
+    c.supply["station"] = 1
     step.enter()
     listed = step.actions()
     assert PASS in listed and colors(g, listed) == {"yellow"}   # lays still offered, not forced
@@ -103,7 +103,7 @@ def test_a_mixed_route_without_a_rail_yard_to_buy_need_not_be_built_5_4_10():
     g, c, step = track_step(trains=("4MX",))
     assert not g.rules.route_met(c) and PASS not in step.actions()
     g, c, step = track_step(trains=("4MX",))
-    c.extra["supply"]["yard"] = 0
+    c.supply["yard"] = 0
     assert PASS in step.actions()
 
 

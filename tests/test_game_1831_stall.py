@@ -56,9 +56,9 @@ def test_a_home_site_is_kept_for_its_company_until_its_home_token_5_2_5():
     g = new()
     r, s = g.rules, g.rules.state
     c = company(g, "PRR", 100, "P0", cash=300)
-    c.extra["sites"] = [{"hex": "I9", "slot": 0, "type": "station"}]
+    c.sites = [{"hex": "I9", "slot": 0, "type": "station"}]
     c.tokens = [("I9", 0)]
-    c.extra["home_done"] = True
+    c.home_done = True
     s.tiles = yellow_track(g, "I9", "I7", "H8")
     turn = {"tiles": 0, "cities": 0, "tokens": 0, "hexes": []}
     types = r.map.sites("H8", r.laid())
@@ -66,6 +66,6 @@ def test_a_home_site_is_kept_for_its_company_until_its_home_token_5_2_5():
     assert {m["kind"] for m in r.token_places(c, turn) if m["hex"] == "H8"} == {"yard"}
     gtw = company(g, "GTW", 100, "P1", cash=300)  # GTW starts and operates first (5.2.5)
     r.home_token(gtw)
-    assert [(x["hex"], types[x["slot"]], x["type"]) for x in gtw.extra["sites"]] == [("H8", "station", "station")]
+    assert [(x["hex"], types[x["slot"]], x["type"]) for x in gtw.sites] == [("H8", "station", "station")]
     # the company that holds the site (or has placed its home token) keeps nothing more
     assert r.reserved(c, "H8", "station") == 0

@@ -22,9 +22,9 @@ def home_at(cash, home="I9"):
     g = Game("1831", ["P0", "P1", "P2", "P3"], 7)
     r, s = g.rules, g.rules.state
     c = company(g, "PRR", 100, "P0")
-    c.extra["sites"] = [{"hex": home, "slot": 0, "type": "station"}]
+    c.sites = [{"hex": home, "slot": 0, "type": "station"}]
     c.tokens = [(home, 0)]
-    c.extra["home_done"] = True
+    c.home_done = True
     c.trains = [train("2S")]
     s.pay(f"corp:{c.id}", "bank", c.cash - cash) if c.cash > cash else s.pay("bank", f"corp:{c.id}", cash - c.cash)
     return g, r, s, c
@@ -52,7 +52,7 @@ def test_a_yellow_tile_in_a_city_is_followed_by_its_token_5_2_6_8():
         st.process({"type": "lay_tile", "corporation": "PRR", "hex": "D4", "tile": "101", "rotation": 0})
     cash = c.cash
     st.process(dict(listed[0]))
-    assert any(x["hex"] == "I5" for x in c.extra["sites"]) and c.cash == cash - r.token_cost(listed[0]["kind"])
+    assert any(x["hex"] == "I5" for x in c.sites) and c.cash == cash - r.token_cost(listed[0]["kind"])
     assert st.done or any(a["type"] == "pass" for a in st.actions())
 
 
@@ -103,10 +103,10 @@ def rights_case(own, other, trains=("2MX",)):
     g, r, s, c = home_at(cash=300)
     s.tiles = yellow_track(g, "E5", "F4", "G5")
     c.trains = [train(t) for t in trains]
-    c.extra["sites"] = [{"hex": h, "slot": j, "type": k} for h, j, k in own]
+    c.sites = [{"hex": h, "slot": j, "type": k} for h, j, k in own]
     c.tokens = [(h, 0) for h, _j, _k in own]
     o = company(g, "NYC", 100, "P1")
-    o.extra["sites"] = [{"hex": h, "slot": j, "type": k} for h, j, k in other]
+    o.sites = [{"hex": h, "slot": j, "type": k} for h, j, k in other]
     o.tokens = [(h, 0) for h, _j, _k in other]
     return r, c
 

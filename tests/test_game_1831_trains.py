@@ -18,7 +18,7 @@ from _1831 import company, new, train
 
 def to_treasury(g, c, n):
     """n of the company's 10/5/0% commons bought back into its treasury (4.6.4)."""
-    for x in [x for x in c.extra["certs"] if x["kind"] == "common" and x["holder"] == "ipo"][:n]:
+    for x in [x for x in c.certs if x["kind"] == "common" and x["holder"] == "ipo"][:n]:
         certs.move(g.rules.state, c, x, "treasury")
 
 
@@ -116,7 +116,7 @@ def test_forced_purchase_with_only_deals_may_decline_them_and_go_into_receiversh
     assert any(x["type"] == "pass" for x in listed)
     st.process({"type": "pass", "corporation": "PRR"})
     # 5.3.3 "The President is not forced to accept any offers": no train, receivership
-    assert a.extra["receivership"] and not a.trains and st.done
+    assert a.receivership and not a.trains and st.done
 
 
 def _walk_left(g, cell, n):
@@ -146,7 +146,7 @@ def test_forced_sale_of_own_commons_only_as_many_as_needed_5_3_4():
     # one-half square left per certificate sold, rounded up
     assert a.cell == _walk_left(g, cell, -(-need // 2))
     assert a.cash == 10 + need * common - face
-    assert s.player["P0"].cash == p0 and not a.extra["receivership"] and s.money() == money
+    assert s.player["P0"].cash == p0 and not a.receivership and s.money() == money
     assert any(e.get("event") == "forced_sale" and e["count"] == need for e in s.events)
 
 
@@ -157,7 +157,7 @@ def test_once_its_stock_is_sold_no_more_deals_5_3_4():
     b = company(g, "NYC", 80, "P1")
     b.trains = [train(3)]
     to_treasury(g, a, 4)
-    a.extra["absorbed"] = ["B&O"]       # a system: from the first 3-train two trains (5.3.1)
+    a.absorbed = ["B&O"]       # a system: from the first 3-train two trains (5.3.1)
     s.phase = "3"
     st = step(g, a)
     assert any(x["from"] == "NYC" for x in st.actions())
@@ -171,9 +171,9 @@ def test_once_its_stock_is_sold_no_more_deals_5_3_4():
 
 def _bonds(g, c, n):
     """n bonds of the system in its own treasury (4.6.5.1), its Bond Marker on its square."""
-    c.extra["bonds"] = [{"kind": "bond", "size": 1, "holder": "treasury", "splits": 0, "origin": "B&O"}
+    c.bonds = [{"kind": "bond", "size": 1, "holder": "treasury", "splits": 0, "origin": "B&O"}
                         for _ in range(n)]
-    c.extra["bond_cell"] = c.cell
+    c.bond_cell = c.cell
     g.rules.market.place(f"{c.id}/bonds", c.cell)
 
 
@@ -188,7 +188,7 @@ def test_forced_sale_commons_then_bonds_then_the_president_5_3_4():
         row["left"] = row["left"] if row["size"] >= 7 else 0
     price = r.config.price(7)
     common, bond = r.market.common(a.cell), r.market.preferred(a.cell)
-    bond_cell = a.extra["bond_cell"]
+    bond_cell = a.bond_cell
     p0, money = s.player["P0"].cash, s.money()
     st = step(g, a)
     st.process(next(x for x in st.actions() if x["from"] == "bank"))
@@ -196,8 +196,8 @@ def test_forced_sale_commons_then_bonds_then_the_president_5_3_4():
     # all its stock and bonds sold; the president gives exactly what is still missing
     assert not certs.held(a, "treasury", "common") and not certs.held(a, "treasury", "bond")
     assert s.player["P0"].cash == p0 - (price - common - bond)
-    assert a.cash == 0 and not a.extra["receivership"] and s.money() == money
-    assert a.extra["bond_cell"] == r.market.down(bond_cell)   # one square down per bond
+    assert a.cash == 0 and not a.receivership and s.money() == money
+    assert a.bond_cell == r.market.down(bond_cell)   # one square down per bond
 
 
 def test_bonds_the_pool_cannot_take_close_at_half_and_receivership_5_3_4_and_5_4_14():
@@ -205,15 +205,15 @@ def test_bonds_the_pool_cannot_take_close_at_half_and_receivership_5_3_4_and_5_4
     r, s = g.rules, g.rules.state
     a = company(g, "PRR", 100, "P0", cash=10)
     _bonds(g, a, 2)
-    for x in [x for x in a.extra["certs"] if x["kind"] == "common"]:
+    for x in [x for x in a.certs if x["kind"] == "common"]:
         certs.move(s, a, x, "market")   # the pool holds 5 shares of PRR: full
     assert r.pool_shares(a) == 5
-    half = sum(r.sale_value(a, b) // 2 for b in a.extra["bonds"])
+    half = sum(r.sale_value(a, b) // 2 for b in a.bonds)
     p0, money = s.player["P0"].cash, s.money()
     face = r.config.price(2)
     st = step(g, a)
     st.process(next(x for x in st.actions() if x["from"] == "bank"))
-    assert a.extra["receivership"] and a.extra["bond_cell"] is None and not a.extra["bonds"]
+    assert a.receivership and a.bond_cell is None and not a.bonds
     # its own bonds' half value came into its treasury; the president adds what is missing
     assert s.player["P0"].cash == p0 - max(0, face - 10 - half)
     assert a.trains and s.money() == money
@@ -224,9 +224,9 @@ def test_a_sale_the_pool_stops_is_owed_and_made_when_it_has_room_5_3_4():
     r, s = g.rules, g.rules.state
     a = company(g, "PRR", 100, "P0", cash=10)
     to_treasury(g, a, 3)
-    for x in [x for x in a.extra["certs"] if x["kind"] == "common" and x["holder"] == "ipo"]:
+    for x in [x for x in a.certs if x["kind"] == "common" and x["holder"] == "ipo"]:
         certs.move(s, a, x, "market")                       # 2 commons in the pool
-    for x in [x for x in a.extra["certs"] if x["kind"] == "preferred" and x["holder"] == "ipo"][:2]:
+    for x in [x for x in a.certs if x["kind"] == "preferred" and x["holder"] == "ipo"][:2]:
         certs.move(s, a, x, "market")                       # and 2 preferred: room for one share
     assert r.pool_shares(a) == 4
     s.phase = "5"
@@ -241,7 +241,7 @@ def test_a_sale_the_pool_stops_is_owed_and_made_when_it_has_room_5_3_4():
     for _ in range(2):
         if short > 0:
             owed, short = owed + 1, short - common
-    assert len(certs.held(a, "market", "common")) == 3 and a.extra["owed_commons"] == owed
+    assert len(certs.held(a, "market", "common")) == 3 and a.owed_commons == owed
     assert next(c for c in g.to_json()["corporations"] if c["id"] == "PRR")["owed_commons"] == owed
     assert s.player["P0"].cash == p0 - (price - 10 - common) and s.money() == money
     # a stock round: a player buys from the pool, which makes room: the company sells at once
@@ -249,5 +249,5 @@ def test_a_sale_the_pool_stops_is_owed_and_made_when_it_has_room_5_3_4():
     cash, now = a.cash, r.market.common(a.cell)
     turn.process({"type": "buy_shares", "player": "P2", "corporation": "PRR", "from": "market",
                   "kind": "preferred", "count": 1})
-    assert a.cash == cash + now and a.extra["owed_commons"] == owed - 1 and r.pool_shares(a) == 5
+    assert a.cash == cash + now and a.owed_commons == owed - 1 and r.pool_shares(a) == 5
     assert s.money() == money

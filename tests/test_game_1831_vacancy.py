@@ -19,12 +19,12 @@ def scranton(full=True, own=False):
     e5, f4, g5 = yellow_track(g, "E5", "F4", "G5")
     s.tiles = [e5, f4, g5]
     nyc = company(g, "NYC", 100, "P1")
-    nyc.extra["sites"] = [{"hex": "G5", "slot": 0, "type": "station"}]
+    nyc.sites = [{"hex": "G5", "slot": 0, "type": "station"}]
     if own:
-        c.extra["sites"].append({"hex": "G5", "slot": 1, "type": "yard"})
+        c.sites.append({"hex": "G5", "slot": 1, "type": "yard"})
     elif full:
         bo = company(g, "B&O", 100, "P2")
-        bo.extra["sites"] = [{"hex": "G5", "slot": 1, "type": "yard"}]
+        bo.sites = [{"hex": "G5", "slot": 1, "type": "yard"}]
     return g, r, s, c
 
 

@@ -7,7 +7,8 @@ and from a config (what it lacks: market, par chart, trains, company table, map,
 :mod:`.game_config`). Without ``--config`` the shipped, invented config is
 used and ``title_state.config`` says so. Rules are grouped by section: stock in
 :mod:`.game_stock`, operating in :mod:`.game_operating`, the board in :mod:`.game_map`,
-certificates in :mod:`.game_certs`; the rounds' steps in :mod:`.game_steps`.
+certificates in :mod:`.game_certs`, the typed company and title state in
+:mod:`.game_state`; the rounds' steps in :mod:`.game_steps`.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from ...game.action import INT, STR, declare
 from ...game.game_rules import GameRules
 from ...game.phase import Phases
 from ...game.round import OperatingRound
-from ...game.state import Corporation, Player, State, player_key
+from ...game.state import Player, State, player_key
 from ..tiled import load_data
 from . import game_certs as certs
 from .game_config import PACKAGE, Config
@@ -27,6 +28,7 @@ from .game_map import GameMap
 from .game_market import Market1831
 from .game_mergers import MergerRules
 from .game_operating import OperatingRules
+from .game_state import Corporation1831, TitleState1831
 from .game_steps.operating import DividendStep, MergerStep, RightsStep, RunStep, TrackStep, TrainStep
 from .game_stock import StockRules
 from .trains import game_phases, phase_table, train_table
@@ -78,11 +80,11 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
         corps = []
         self._aliases = {}
         for row in table:
-            c = Corporation(id=row["id"], name=row["name"], home=row["home"], home_stop=0, token_costs=[],
-                            total_shares=20, shares={"ipo": 20})
-            c.extra = {"president_percent": row["president"], "home_type": row["home_type"],
-                       "base_supply": {"station": row["stations"], "yard": row["yards"]}}
-            self.reset_extra(c)
+            c = Corporation1831(id=row["id"], name=row["name"], home=row["home"], home_stop=0, token_costs=[],
+                                total_shares=20, shares={"ipo": 20}, president_percent=row["president"],
+                                home_type=row["home_type"],
+                                base_supply={"station": row["stations"], "yard": row["yards"]})
+            self.reset_company(c)
             corps.append(c)
             for name in [row["id"], *row.get("aliases", [])]:
                 self._aliases[name.lower()] = row["id"]
@@ -106,17 +108,11 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
                 return count, limit
         raise InputError(f"1831 is for 3 to 10 players, not {n}", "players")
 
-    def reset_extra(self, c):
-        """A company's facts before it starts (and again after it is closed out, 4.3.2)."""
-        c.extra.update(certs=certs.make_certs(c.extra["president_percent"]), par_marker=None, active=False,
-                       receivership=False, debt=0, last_dividend=None, sites=[], home_done=False,
-                       supply=dict(c.extra["base_supply"]), supply_before=[], absorbed=[], bonds=[],
-                       bond_cell=None, rights=[], merge_tried=None, active_set=None)
-        c.shares = {"ipo": 20}
-        c.total_shares = 20
-        # 4.3.2, 4.3.3, 5.4.14: stock returned to the initial offering "will be available
-        # for sale during the next Stock Round": not in the stock round it is returned in
-        c.extra["for_sale_from"] = self.next_stock_round()
+    def reset_company(self, c):
+        """A company's facts before it starts (and again after it is closed out, 4.3.2).
+        4.3.2, 4.3.3, 5.4.14: stock returned to the initial offering "will be available
+        for sale during the next Stock Round": not in the stock round it is returned in."""
+        c.reset(for_sale_from=self.next_stock_round())
 
     def next_stock_round(self) -> int:
         """The number of the next stock round that begins (the current one during an
@@ -127,7 +123,7 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
     def for_sale(self, c, number: int) -> bool:
         """4.3.2: a company closed out (or given back by a merger, 4.3.3, 5.4.14) during
         stock round ``number`` may be started again from the next one."""
-        return c.extra.get("for_sale_from", 0) <= number
+        return c.for_sale_from <= number
 
     # --- the First Buy deck (3.2.3, 4.2) -----------------------------------------------
 
@@ -150,22 +146,22 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
         deck = [c for c in list(CARDS) + ["blank"] * (self.rules["deck"]["cards"] - len(CARDS))
                 if c != "first_stock_option"]
         self.rng.shuffle(deck)
-        self.state.title_state = {
-            "config": "shipped (invented: for tests and examples)" if self.config.shipped else "supplied",
-            "config_invented": self.config.invented, "first_stock_option": drawer,
-            "setup_gi_drawer": gi_drawer, "deck": deck, "government_intervention": False, "cards_drawn": []}
+        self.state.title_state = TitleState1831(
+            config="shipped (invented: for tests and examples)" if self.config.shipped else "supplied",
+            config_invented=self.config.invented, first_stock_option=drawer,
+            setup_gi_drawer=gi_drawer, deck=deck, government_intervention=False, cards_drawn=[])
         self.state.event("first_stock_option", player=drawer, gi_drawer=gi_drawer)
 
     def draw_card(self):
         """4.2.1: one card at the start of every stock round; GOVERNMENT INTERVENTION
         applies from then on (4.2.2)."""
         t = self.state.title_state
-        if not t["deck"]:
+        if not t.deck:
             return
-        card = t["deck"].pop(0)
-        t["cards_drawn"].append(card)
+        card = t.deck.pop(0)
+        t.cards_drawn.append(card)
         if card == "government_intervention":
-            t["government_intervention"] = True
+            t.government_intervention = True
         self.state.event("card", card=card)
 
     def swap_seats(self, a: str, b: str):
@@ -213,21 +209,21 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
 
     def operating_order(self):
         """5.0.4: the active companies in order of their common price at the round's start."""
-        active = [c for c in self.state.corporations if c.extra["active"] and c.cell is not None]
+        active = [c for c in self.state.corporations if c.active and c.cell is not None]
         return sorted(active, key=lambda c: self.market.order_key(c.id, c.cell))
 
     def operating_round_fields(self, k, n):
         return {"round": k, "of": n}
 
     def operates(self, c):
-        return c.cell is not None and c.extra["active"]   # not closed out earlier in the round
+        return c.cell is not None and c.active   # not closed out earlier in the round
 
     def start_turn(self, c):
         """5.0.3: the trains lent out come back and the home token goes down before the
         company's first decision; its track rights are for this turn only (5.5)."""
         self.restore_trains(c)
         self.home_token(c)
-        c.extra["rights"] = []
+        c.rights = []
         return {"corporation": c.id, "tiles": 0, "cities": 0, "tokens": 0, "hexes": [], "revenue": None}
 
     def next_round(self):
@@ -242,7 +238,7 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
             # 6.1: the bank running out during a stock round has no effect (a payment in
             # the next operating round that it cannot make runs it out again, 6.2)
             s.bank.broken = False
-            active = [c for c in s.corporations if c.extra["active"] and c.cell is not None]
+            active = [c for c in s.corporations if c.active and c.cell is not None]
             if not active:
                 if not r.anyone_acted and self.stock_round_number > 1 and self._stuck(r):
                     # docs/game-1831.md: a guard, not a rule end: nothing can change any more
@@ -281,14 +277,14 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
     def restore_trains(self, c):
         """5.1: retired trains go (not in receivership); USED trains become RESTORED."""
         for t in list(c.trains):
-            if t["status"] == "retired" and not c.extra["receivership"]:
+            if t["status"] == "retired" and not c.receivership:
                 c.trains.remove(t)
             elif t["status"] == "used":
                 t["status"] = "restored"
 
     def did_not_run(self, c):
         """5.7.1 DID NOT RUN; 5.8.1 the marker moves two left."""
-        c.extra["last_dividend"] = "did_not_run"
+        c.last_dividend = "did_not_run"
         self.state.event("dividend", corporation=c.id, kind="did_not_run", revenue=0, paid={})
         self.move_marker(c, "left", 2, "did_not_run")
 
@@ -299,7 +295,7 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
         t = s.title_state
         return {"title": self.title, "finished": g.finished, "end_reason": g.end_reason, "result": g.result,
                 "round": g.round.info(), "phase": s.phase, "active": g.active(),
-                "priority": t["first_stock_option"],
+                "priority": t.first_stock_option,
                 "bank": {"cash": s.bank.cash, "broken": s.bank.broken}, "cert_limit": self.cert_limit(),
                 "players": [self._player_json(p) for p in s.players],
                 "corporations": [self._corp_json(c) for c in s.corporations],
@@ -308,12 +304,12 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
                 "market_trains": [{"train": x, "price": self.pool_price(x)} for x in s.market_trains],
                 "tiles": [dict(x) for x in s.tiles], "events": list(s.events),
                 "actions_applied": len(g.applied), "variants": list(self.variants),
-                "title_state": {"config": t["config"], "config_invented": t["config_invented"],
-                                "first_stock_option": t["first_stock_option"],
-                                "setup_gi_drawer": t["setup_gi_drawer"],
+                "title_state": {"config": t.config, "config_invented": t.config_invented,
+                                "first_stock_option": t.first_stock_option,
+                                "setup_gi_drawer": t.setup_gi_drawer,
                                 "seats": [p.name for p in s.players],
-                                "government_intervention": t["government_intervention"],
-                                "cards_left": len(t["deck"]), "cards_drawn": list(t["cards_drawn"]),
+                                "government_intervention": t.government_intervention,
+                                "cards_left": len(t.deck), "cards_drawn": list(t.cards_drawn),
                                 "block_size": self.block_size(), "operation_set": list(self.or_set or [])}}
 
     def _corp_json(self, c):
@@ -321,35 +317,35 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
         players = {k.partition(":")[2]: v for k, v in sh.items() if k.startswith("player:") and v}
         corps = {k.partition(":")[2]: v for k, v in sh.items() if k.startswith("corp:") and v}
         pref = {}
-        for x in c.extra["certs"]:
+        for x in c.certs:
             if certs.is_preferred(x) and x["holder"].startswith("player:"):
                 name = x["holder"].partition(":")[2]
                 pref[name] = pref.get(name, 0) + x["size"]
-        supply = c.extra["supply"]
+        supply = c.supply
         return {"id": c.id, "name": c.name, "president": c.president, "par": c.par,
-                "par_marker": c.extra["par_marker"],
+                "par_marker": c.par_marker,
                 "price": self.market.common(c.cell) if c.cell else None,
                 "preferred_price": self.market.preferred(c.cell) if c.cell else None,
                 "market_cell": list(c.cell) if c.cell else None,
-                "floated": bool(c.extra["active"]), "active": bool(c.extra["active"]), "closed": c.closed,
+                "floated": bool(c.active), "active": bool(c.active), "closed": c.closed,
                 "operated": c.operated, "cash": c.cash,
-                "receivership": c.extra["receivership"], "debt": c.extra["debt"],
-                "owed_commons": c.extra.get("owed_commons", 0),   # 5.3.4: a forced sale the pool stopped
-                "last_dividend": c.extra["last_dividend"],
+                "receivership": c.receivership, "debt": c.debt,
+                "owed_commons": c.owed_commons,   # 5.3.4: a forced sale the pool stopped
+                "last_dividend": c.last_dividend,
                 "trains": [t["train"] for t in c.trains], "train_status": [t["status"] for t in c.trains],
                 "tokens": [{"hex": x["hex"], "stop": 0, "slot": x["slot"], "type": x["type"]}
-                           for x in c.extra["sites"]],
-                "tokens_left": supply["station"] + supply["yard"] - len(c.extra["sites"]),
+                           for x in c.sites],
+                "tokens_left": supply["station"] + supply["yard"] - len(c.sites),
                 "token_supply": supply["station"] + supply["yard"],
                 "privates": [],
                 "certificates": [{"kind": x["kind"], "percent": x["size"] * certs.UNIT, "holder": x["holder"],
-                                  "splits": x["splits"]} for x in c.extra["certs"]
+                                  "splits": x["splits"]} for x in c.certs
                                  if x["holder"] not in certs.OUT_OF_PLAY],
-                "system": self.is_system(c), "absorbed": list(c.extra["absorbed"]),
-                "bonds": [{"holder": b["holder"], "splits": b["splits"]} for b in c.extra["bonds"]],
-                "bond_price": (self.market.preferred(c.extra["bond_cell"])
-                               if c.extra["bond_cell"] is not None else None),
-                "president_by": {"preferred": pref, "frozen": bool(c.extra["receivership"])},
+                "system": self.is_system(c), "absorbed": list(c.absorbed),
+                "bonds": [{"holder": b["holder"], "splits": b["splits"]} for b in c.bonds],
+                "bond_price": (self.market.preferred(c.bond_cell)
+                               if c.bond_cell is not None else None),
+                "president_by": {"preferred": pref, "frozen": bool(c.receivership)},
                 "shares": {"total": c.total_shares, "ipo": sh.get("ipo", 0), "market": sh.get("market", 0),
                            "treasury": sh.get("treasury", 0), "players": players, "corporations": corps}}
 
@@ -364,7 +360,7 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
         for c in self.state.corporations:
             if c.cell is None:
                 continue
-            v = sum(self.sale_value(c, x) for x in c.extra["certs"] if x["holder"] == key)
-            total += v // 2 if c.extra["receivership"] else v
+            v = sum(self.sale_value(c, x) for x in c.certs if x["holder"] == key)
+            total += v // 2 if c.receivership else v
             total += sum(self.sale_value(c, b) for b in certs.held(c, key, "bond"))   # 6.5: bonds at the P
         return total

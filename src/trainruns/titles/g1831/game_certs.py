@@ -33,7 +33,7 @@ def recount(corp):
     """The company's per-holder share counts from its certificates (after a merger
     changes their sizes, 4.7.8)."""
     shares = {}
-    for x in corp.extra["certs"]:
+    for x in corp.certs:
         if x["holder"] not in OUT_OF_PLAY:
             shares[x["holder"]] = shares.get(x["holder"], 0) + x["size"]
     corp.shares = shares
@@ -48,9 +48,9 @@ def held(corp, holder: str, kind: str | None = None) -> list[dict]:
     """The certificates ``holder`` holds (``kind``: ``preferred`` takes the president's
     too; ``common``; None for all)."""
     if kind == "bond":
-        return [b for b in corp.extra.get("bonds", []) if b["holder"] == holder]
+        return [b for b in corp.bonds if b["holder"] == holder]
     out = []
-    for cert in corp.extra["certs"]:
+    for cert in corp.certs:
         if cert["holder"] != holder:
             continue
         if kind == "preferred" and not is_preferred(cert):

@@ -12,7 +12,7 @@ company B per round (5.9.1). Which of the four types applies follows from A and 
 A system's commons are 5% holdings (its own 10/5/0% ones, "still 1 share", and its 5%
 common for mergers that replace B's commons, 4.7.8); after Type IV, B's 10/5/0%
 commons are A's bonds, priced by the Bond Marker (B's Stock Marker, put under A's).
-Bonds are listed in ``extra["bonds"]`` and are no part of A's shares.
+Bonds are listed in ``Corporation1831.bonds`` and are no part of A's shares.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ class MergerRules:
     # --- what a system is -----------------------------------------------------------
 
     def is_system(self, c) -> bool:
-        return bool(c.extra["absorbed"])
+        return bool(c.absorbed)
 
     def lay_limit(self, c) -> dict:
         """5.2.4.2-3: a company 4 tiles, 2 cities, 3 tokens; a system 7, 5, 6."""
@@ -47,28 +47,28 @@ class MergerRules:
         m = self.rules["mergers"]
         names = [r["name"] for r in self.rules["phases"]]
         now = names.index(self.state.phase)
-        return (self.state.title_state.get("trains_bought", False) and names.index(m["from_phase"]) <= now
+        return (self.state.title_state.trains_bought and names.index(m["from_phase"]) <= now
                 < names.index(m["until_phase"]))
 
     def seasoned(self, c) -> bool:
         """5.9.5: active for one full Operation Set."""
-        return c.extra["active"] and c.extra.get("active_set") is not None and self.sets_done > c.extra["active_set"]
+        return c.active and c.active_set is not None and self.sets_done > c.active_set
 
     def merger_type(self, a, b) -> str:
         if self.is_system(a):
             return "IV"
         if a.president == b.president:
             return "I"
-        return "III" if b.extra["receivership"] else "II"
+        return "III" if b.receivership else "II"
 
     def merger_targets(self, a) -> list:
         """5.9.1-5.9.5: (B, type) for each company A may announce a takeover of now."""
         m = self.rules["mergers"]
-        if (not self.mergers_open() or a.cell is None or a.extra["receivership"] or not self.seasoned(a)
-                or len(a.extra["absorbed"]) >= m["most_absorbed"] or a.extra.get("merge_tried") == self.or_counter
-                or not a.extra["sites"]):
+        if (not self.mergers_open() or a.cell is None or a.receivership or not self.seasoned(a)
+                or len(a.absorbed) >= m["most_absorbed"] or a.merge_tried == self.or_counter
+                or not a.sites):
             return []
-        if self.is_system(a) and a.extra.get("bond_cell") is not None:
+        if self.is_system(a) and a.bond_cell is not None:
             return []   # one set of bonds: its Bond Marker is B's Stock Marker (5.9.10.9)
         # 5.9.3: A's marker moving into STOCK TRADES CLOSED cancels: not offered
         if self.market.area(self.market.walk(a.cell, "left", 1)[0]) == "closed":
@@ -79,9 +79,9 @@ class MergerRules:
             if b is a or b.cell is None or self.is_system(b) or not self.seasoned(b) or b.president is None:
                 continue   # 5.9.4: a system is never B
             kind = self.merger_type(a, b)
-            if kind == "IV" and b.extra["receivership"]:
+            if kind == "IV" and b.receivership:
                 continue   # 5.9.10.1
-            if not any((x["hex"], 0) in reached.stops for x in b.extra["sites"]):
+            if not any((x["hex"], 0) in reached.stops for x in b.sites):
                 continue   # 5.9.3: an unblocked path to one of B's tokens
             out.append((b, kind))
         return out
@@ -90,7 +90,7 @@ class MergerRules:
 
     def preferred_cost(self, b) -> int:
         """B's preferred held by players and the pool at B's P price x shares x 2^markers."""
-        return sum(self.sale_value(b, x) for x in b.extra["certs"]
+        return sum(self.sale_value(b, x) for x in b.certs
                    if is_preferred(x) and x["holder"] not in ("ipo", "retired"))
 
     def assets(self, c) -> int:
@@ -103,7 +103,7 @@ class MergerRules:
     def merge(self, a, b, kind: str):
         """Announce and, when A passes the type's test, carry out the takeover."""
         s = self.state
-        a.extra["merge_tried"] = self.or_counter
+        a.merge_tried = self.or_counter
         s.event("merger_announced", corporation=a.id, target=b.id, type=kind)
         b_cell, b_stack = b.cell, list(self.market.stacks.get(b.cell, []))
         if kind == "I":
@@ -116,7 +116,7 @@ class MergerRules:
         elif kind == "III":
             # 5.9.9.2-3: A's marker one left; A's cash covers B's preferred and loan
             self.move_marker(a, "left", 1, "takeover")
-            if a.cell is None or a.cash < self.preferred_cost(b) + b.extra["debt"]:
+            if a.cell is None or a.cash < self.preferred_cost(b) + b.debt:
                 s.event("merger_cancelled", corporation=a.id, target=b.id, rule="5.9.9.3.1")
                 return
         else:
@@ -188,7 +188,7 @@ class MergerRules:
         s = self.state
         # B's preferred bought at its P price (with 2x markers): players paid, the pool's
         # part to the bank; then retired (5.9.7.3-4, 5.9.8.5, 5.9.9.4, 5.9.10.6)
-        for x in b.extra["certs"]:
+        for x in b.certs:
             if is_preferred(x) and x["holder"] not in ("ipo", "retired"):
                 price = self.sale_value(b, x)
                 s.pay(f"corp:{a.id}", "bank" if x["holder"] == "market" else x["holder"], price)
@@ -197,14 +197,14 @@ class MergerRules:
         # 5.9.9.6: A pays B's loan
         if kind in ("II", "IV") and b.cash:
             s.pay(f"corp:{b.id}", player_key(b_pres), -(-b.cash // 2))
-        if kind == "III" and b.extra["debt"]:
-            s.pay(f"corp:{a.id}", "bank", b.extra["debt"])
-            b.extra["debt"] = 0
+        if kind == "III" and b.debt:
+            s.pay(f"corp:{a.id}", "bank", b.debt)
+            b.debt = 0
         if b.cash:
             s.pay(f"corp:{b.id}", f"corp:{a.id}", b.cash)
         # commons: B's 10/5/0% become A's 5% merger commons where they are (I-III), or A's
         # bonds (IV); A's own 10/5/0% become 5% holdings (4.7.8)
-        b_commons = [x for x in b.extra["certs"] if x["kind"] == "common"]
+        b_commons = [x for x in b.certs if x["kind"] == "common"]
         if kind == "IV":
             bonds = []
             for x in b_commons:
@@ -212,47 +212,47 @@ class MergerRules:
                 if where == "ipo":
                     where = "market"   # 5.9.10.10: into the pool even past its limit
                 bonds.append({"kind": "bond", "size": 1, "holder": where, "splits": x["splits"], "origin": b.id})
-            a.extra["bonds"] = bonds
-            a.extra["bond_cell"] = a.cell
+            a.bonds = bonds
+            a.bond_cell = a.cell
             self.market.place(f"{a.id}/bonds", a.cell)   # 5.9.10.8: B's marker under A's
         else:
-            for x in a.extra["certs"]:
+            for x in a.certs:
                 if x["kind"] == "common":
                     x["size"] = 1
-            spare = [x for x in a.extra["certs"] if x["kind"] == "merger" and x["holder"] == "none"]
+            spare = [x for x in a.certs if x["kind"] == "merger" and x["holder"] == "none"]
             for x, y in zip(b_commons, spare):
                 y["holder"] = x["holder"]
                 y["splits"] = x["splits"]
             if kind == "III":
-                a.extra["receivership"] = False   # 5.9.9.11
+                a.receivership = False   # 5.9.9.11
         # B ends: its certificates out of play, its marker off the market
-        for x in b.extra["certs"]:
+        for x in b.certs:
             x["holder"] = "retired"
         self.market.remove(b.id, b.cell)
         # equipment (5.9.7.6, 5.9.8.8, 5.9.9.8): trains and tokens; limits add up to 19
         a.trains.extend(b.trains)
         cap = self.rules["mergers"]["token_cap"]
-        a.extra["supply_before"].append(dict(a.extra["supply"]))
+        a.supply_before.append(dict(a.supply))
         for t in ("station", "yard"):
-            a.extra["supply"][t] = min(cap, a.extra["supply"][t] + b.extra["supply"][t])
-        moved = b.extra["sites"]
-        a.extra["absorbed"].append(b.id)
-        b.trains, b.tokens, b.extra["sites"] = [], [], []
+            a.supply[t] = min(cap, a.supply[t] + b.supply[t])
+        moved = b.sites
+        a.absorbed.append(b.id)
+        b.trains, b.tokens, b.sites = [], [], []
         b.cell = b.par = b.president = None
         b.closed = True
-        b.extra["active"] = False
+        b.active = False
         b.shares, b.total_shares = {}, 0
         certs.recount(a)
         for site in moved:
-            a.extra["sites"].append(dict(site))
-        a.tokens = [(x["hex"], 0) for x in a.extra["sites"]]
+            a.sites.append(dict(site))
+        a.tokens = [(x["hex"], 0) for x in a.sites]
         self._correct_tokens(a, moved)
         self.trim_trains(a)
         # bonus from the bank: 3 / 5 / 8 / 2 x par (7.1 shorter game: 5 / 10 / 13 / 3)
         times = self.rules["mergers"]["bonus_times_par" + ("_short" if "short" in self.variants else "")][kind]
         s.pay("bank", f"corp:{a.id}", times * a.par)
         s.event("merger", corporation=a.id, target=b.id, type=kind, bonus=times * a.par,
-                trains=[t["train"] for t in a.trains], bonds=len(a.extra["bonds"]))
+                trains=[t["train"] for t in a.trains], bonds=len(a.bonds))
 
     def _correct_tokens(self, a, moved):
         """5.9.7.8: A liquidates, at half the price of a new one, B's tokens it cannot
@@ -261,16 +261,16 @@ class MergerRules:
         choice in the rules; here B's absorbed tokens go first (docs/gaps.md)."""
         per_city = self.phase_row()["tokens_per_city"]
         keep = []
-        for site in a.extra["sites"]:
+        for site in a.sites:
             same = [x for x in keep if self.map.city_of(x["hex"]) == self.map.city_of(site["hex"])]
-            over_supply = sum(1 for x in keep if x["type"] == site["type"]) >= a.extra["supply"][site["type"]]
+            over_supply = sum(1 for x in keep if x["type"] == site["type"]) >= a.supply[site["type"]]
             if len(same) >= per_city or any(x["type"] == site["type"] for x in same) or over_supply:
                 cash = self.token_cost(site["type"]) // 2
                 self.state.pay("bank", f"corp:{a.id}", cash)
                 self.state.event("token_liquidated", corporation=a.id, hex=site["hex"], kind=site["type"], cash=cash)
                 continue
             keep.append(site)
-        a.extra["sites"] = keep
+        a.sites = keep
         a.tokens = [(x["hex"], 0) for x in keep]
 
     # --- bonds ----------------------------------------------------------------------------
@@ -279,13 +279,13 @@ class MergerRules:
         """The Bond Marker moves as a Stock Marker (4.4.1): into STOCK TRADES CLOSED OUT
         the bonds close (4.3.3); into STOCK SPLIT the marker goes to the target and every
         bond held by a player or the system gets a 2x marker (4.3.4)."""
-        old = c.extra.get("bond_cell")
+        old = c.bond_cell
         if old is None or steps <= 0:
             return
         cell, area = self.market.walk(old, direction, steps)
         key = f"{c.id}/bonds"
         self.market.move(key, old, cell)
-        c.extra["bond_cell"] = cell
+        c.bond_cell = cell
         if cell != old:
             self.state.event("bond_price", corporation=c.id, cell=list(cell), price=self.market.preferred(cell),
                              why=why)
@@ -294,8 +294,8 @@ class MergerRules:
             self.enter_receivership(c)
         elif area == "split" and self.market.target is not None:
             self.market.move(key, cell, self.market.target)
-            c.extra["bond_cell"] = self.market.target
-            for b in c.extra["bonds"]:
+            c.bond_cell = self.market.target
+            for b in c.bonds:
                 if b["holder"].startswith("player:") or b["holder"] == "treasury":
                     b["splits"] += 1
             self.state.event("bond_split", corporation=c.id)
@@ -307,23 +307,23 @@ class MergerRules:
         limits drop to their level before the final merger (tokens over it are
         liquidated as in 5.9.7.8)."""
         s = self.state
-        if c.extra.get("bond_cell") is None:
+        if c.bond_cell is None:
             return
         paid = 0
-        for b in c.extra["bonds"]:
+        for b in c.bonds:
             if half and b["holder"] != "market":
                 amount = self.sale_value(c, b) // 2
                 to = f"corp:{c.id}" if b["holder"] == "treasury" else b["holder"]
                 s.pay("bank", to, amount)
                 paid += amount
-        origin = c.extra["bonds"][0]["origin"] if c.extra["bonds"] else None
-        self.market.remove(f"{c.id}/bonds", c.extra["bond_cell"])
-        c.extra["bonds"], c.extra["bond_cell"] = [], None
-        if origin is not None and origin in c.extra["absorbed"]:
-            c.extra["absorbed"].remove(origin)
+        origin = c.bonds[0]["origin"] if c.bonds else None
+        self.market.remove(f"{c.id}/bonds", c.bond_cell)
+        c.bonds, c.bond_cell = [], None
+        if origin is not None and origin in c.absorbed:
+            c.absorbed.remove(origin)
             self.restart(s.corp[origin])
-        if c.extra["supply_before"]:
-            c.extra["supply"] = c.extra["supply_before"].pop()
+        if c.supply_before:
+            c.supply = c.supply_before.pop()
         self._correct_tokens(c, [])
         self.trim_trains(c)
         s.event("bonds_closed", corporation=c.id, paid=paid)
@@ -331,18 +331,18 @@ class MergerRules:
     def restart(self, b):
         """A company absorbed earlier available for sale again (4.3.2, 4.3.3)."""
         b.closed = False
-        b.extra["owed_commons"] = 0
+        b.owed_commons = 0
         b.total_shares = 20
-        self.reset_extra(b)
+        self.reset_company(b)
 
     def collect_bond_revenue(self, c):
         """5.10: the bank pays 10% of the bond price (rounded down; 2x markers do not
         count) for each bond held by a player or the system."""
-        if c.extra.get("bond_cell") is None:
+        if c.bond_cell is None:
             return
-        each = self.market.preferred(c.extra["bond_cell"]) * self.rules["mergers"]["bond_interest_percent"] // 100
+        each = self.market.preferred(c.bond_cell) * self.rules["mergers"]["bond_interest_percent"] // 100
         paid = {}
-        for b in c.extra["bonds"]:
+        for b in c.bonds:
             if b["holder"] == "market" or not each:
                 continue
             to = f"corp:{c.id}" if b["holder"] == "treasury" else b["holder"]
@@ -354,11 +354,11 @@ class MergerRules:
     def end_of_or_bonds(self):
         """5.12.1: at the end of an Operation Round every Bond Marker rises one square."""
         for c in self.state.corporations:
-            if c.extra.get("bond_cell") is not None:
+            if c.bond_cell is not None:
                 self.move_bond_marker(c, "up", 1, "end_of_or")
 
     def end_of_sr_bonds(self):
         """4.8.4: a system none of whose bonds is in the pool: its Bond Marker rises one."""
         for c in self.state.corporations:
-            if c.extra.get("bond_cell") is not None and not certs.held(c, "market", "bond"):
+            if c.bond_cell is not None and not certs.held(c, "market", "bond"):
                 self.move_bond_marker(c, "up", 1, "bonds_held")

@@ -52,7 +52,7 @@ class OperatingRules:
 
     def train_limit(self, c) -> int:
         """5.3.5: the phase's limit; a system one more per merger (5.9.7.7), at most two."""
-        return self.phase_row()["train_limit"] + min(2, len(c.extra["absorbed"]))
+        return self.phase_row()["train_limit"] + min(2, len(c.absorbed))
 
     def token_cost(self, kind: str) -> int:
         """5.2.7.4: Stations $40 / $70 / $110, Rail Yards $70 / $110 / $210 by phase."""
@@ -66,7 +66,7 @@ class OperatingRules:
             for c in s.corporations:
                 keep = []
                 for t in c.trains:
-                    if str(t["size"]) == old and not c.extra["receivership"]:
+                    if str(t["size"]) == old and not c.receivership:
                         s.event("retire", corporation=c.id, train=t["train"])
                         continue
                     if str(t["size"]) == old:
@@ -119,7 +119,7 @@ class OperatingRules:
         c = self.state.corp[cid]
         tokens = []
         for other in self.state.corporations:
-            for site in other.extra["sites"]:
+            for site in other.sites:
                 tok = {"hex": site["hex"], "stop": 0, "slot": site["slot"], "corporation": other.id}
                 if site.get("home_black"):
                     tok.update(home=True, type=site["type"])
@@ -128,9 +128,9 @@ class OperatingRules:
             {"name": t["train"], "status": "restored" if t["status"] == "new" else t["status"]} for t in c.trains]
         pos = {"title": "1831", "phase": self.state.phase, "corporation": cid, "trains": train_list,
                "map": self.map.position_map(self.laid()), "tokens": tokens,
-               "receivership": bool(c.extra["receivership"])}
-        if c.extra.get("rights"):
-            pos["track_rights"] = [{"hex": h, "stop": 0, "slot": j} for h, j in c.extra["rights"]]
+               "receivership": bool(c.receivership)}
+        if c.rights:
+            pos["track_rights"] = [{"hex": h, "stop": 0, "slot": j} for h, j in c.rights]
         kept = self.kept_sites(c)
         if kept:
             pos["home_sites"] = kept  # 5.2.5: what whatif's token moves must leave free
@@ -146,13 +146,13 @@ class OperatingRules:
         it lacks its minimum route, yellow or green once it has it, 5.4.10; none once
         the bank has run out, 5.4.15)."""
         lim = self.lay_limit(c)
-        if turn["tiles"] >= lim["tiles"] or not c.extra["sites"]:
+        if turn["tiles"] >= lim["tiles"] or not c.sites:
             return []
-        if c.extra["receivership"] and self.state.bank.broken:
+        if c.receivership and self.state.bank.broken:
             return []   # 5.4.15, 6.3: no more debt for track once the bank has run out
         board, reached = route_adapter.board_and_loose_reach(self.position(c.id, trains=[]))
         colors = self.phase_row()["colors"]
-        if c.extra["receivership"]:
+        if c.receivership:
             # 5.4.10: yellow to make its minimum route; with the route, yellow or green
             colors = [x for x in ("yellow", "green") if x in colors] if self.route_met(c) else ["yellow"]
         kinds = lambda: self.token_kinds(c)   # noqa: E731 (asked only for a city lay)
@@ -165,7 +165,7 @@ class OperatingRules:
             if self.map.is_city(m["hex"]) and turn["cities"] >= lim["cities"]:
                 continue
             m["cost"] = self.map.cost(m["hex"], m["upgrade"], self.rules["terrain_cost"])
-            if not c.extra["receivership"] and m["cost"] > c.cash:
+            if not c.receivership and m["cost"] > c.cash:
                 continue
             if self.lay_owes_token(c, m) and not self._owed_token_possible(c, m, turn, kinds):
                 continue   # 5.2.6.8: no yellow city tile without the token it obliges
@@ -178,7 +178,7 @@ class OperatingRules:
         to create a vacancy, it must also lay a token there" (a city where it has a token
         already, its home city among them (5.2.5), owes none: "If a corporation with a
         token in a city upgrades the city, it does not have to lay a token there")."""
-        if not self.map.is_city(m["hex"]) or any(x["hex"] == m["hex"] for x in c.extra["sites"]):
+        if not self.map.is_city(m["hex"]) or any(x["hex"] == m["hex"] for x in c.sites):
             return False
         return not m["upgrade"] or self._opens_vacancy(m)
 
@@ -206,7 +206,7 @@ class OperatingRules:
         for kind in kinds():
             free = bool(self.free_sites(c, m["hex"], kind, types, taken))
             if free and self.tokens_left(c, kind) > 0 and (
-                    c.extra["receivership"] or m["cost"] + self.token_cost(kind) <= c.cash):
+                    c.receivership or m["cost"] + self.token_cost(kind) <= c.cash):
                 return True
         return False
 
@@ -216,7 +216,7 @@ class OperatingRules:
         placed there after all (the lay was listed only when one could, so a rare case:
         docs/gaps.md)."""
         h = turn.get("owed_token")
-        if h is None or any(x["hex"] == h for x in c.extra["sites"]):
+        if h is None or any(x["hex"] == h for x in c.sites):
             return None
         return h if any(m["hex"] == h for m in self.token_places(c, turn)) else None
 
@@ -225,7 +225,7 @@ class OperatingRules:
         connects one of its Rail Yards or Stations to another": two of its token cities
         joined by track it may trace (5.2.4.1's reach from one of them, not through a
         city full of other corporations' tokens)."""
-        hexes = list(dict.fromkeys(x["hex"] for x in c.extra["sites"]))
+        hexes = list(dict.fromkeys(x["hex"] for x in c.sites))
         for h in hexes[:-1]:
             pos = self.position(c.id, trains=[])
             pos.pop("track_rights", None)
@@ -240,16 +240,16 @@ class OperatingRules:
         can buy a token in a city its track reaches (which makes one). Which tiles would
         make a route is the president's plan, so lays stay optional (docs/gaps.md); a
         company in receivership follows 5.4.10 instead."""
-        if c.extra["receivership"] or not c.extra["sites"]:
+        if c.receivership or not c.sites:
             return False
-        mine = {x["hex"] for x in c.extra["sites"]}
+        mine = {x["hex"] for x in c.sites}
         return any(m["hex"] not in mine for m in self.token_places(c, turn)) and not self.has_running_route(c)
 
     def lay_tile(self, c, m, turn):
         s = self.state
         owes = self.lay_owes_token(c, m)   # read on the city before the tile goes down
-        if c.extra["receivership"]:
-            c.extra["debt"] += m["cost"]
+        if c.receivership:
+            c.debt += m["cost"]
         else:
             s.pay(f"corp:{c.id}", "bank", m["cost"])
         s.tiles = [t for t in s.tiles if t["hex"] != m["hex"]]
@@ -263,14 +263,14 @@ class OperatingRules:
         s.event("tile", corporation=c.id, hex=m["hex"], tile=m["tile"], rotation=m["rotation"], cost=m["cost"])
 
     def tokens_left(self, c, kind: str) -> int:
-        placed = sum(1 for x in c.extra["sites"] if x["type"] == kind)
-        return c.extra["supply"][kind] - placed
+        placed = sum(1 for x in c.sites if x["type"] == kind)
+        return c.supply[kind] - placed
 
     def token_places(self, c, turn) -> list[dict]:
         """5.2.7: a reached city with a free site of the type (black sites are none,
         5.2.7.2); one token per city until the first 3-train, then one of each type
         (5.2.7.6); the company's supply (1.9); up to 3 per phase (5.2.4.3)."""
-        if turn["tokens"] >= self.lay_limit(c)["tokens"] or not c.extra["sites"]:
+        if turn["tokens"] >= self.lay_limit(c)["tokens"] or not c.sites:
             return []
         kinds = self.token_kinds(c)
         if not kinds:
@@ -283,14 +283,14 @@ class OperatingRules:
         for hex_id, k in sorted(reached.stops):
             if not self.map.is_city(hex_id) or k != 0:
                 continue
-            mine = [x for x in c.extra["sites"] if self.map.city_of(x["hex"]) == self.map.city_of(hex_id)]
+            mine = [x for x in c.sites if self.map.city_of(x["hex"]) == self.map.city_of(hex_id)]
             if len(mine) >= per_city:
                 continue
             types = self.map.sites(hex_id, laid)
             for kind in kinds:
                 if any(x["type"] == kind for x in mine) or self.tokens_left(c, kind) <= 0:
                     continue
-                if self.token_cost(kind) > c.cash and not c.extra["receivership"]:
+                if self.token_cost(kind) > c.cash and not c.receivership:
                     continue
                 free = self.free_sites(c, hex_id, kind, types, taken)
                 if free:
@@ -302,14 +302,14 @@ class OperatingRules:
         """The token types the company may buy: both; in receivership (5.4.10) only while
         it lacks its minimum route, of the types its smallest train runs to, on debt, and
         none once the bank has run out (5.4.15)."""
-        if not c.extra["receivership"]:
+        if not c.receivership:
             return TYPES
         if self.state.bank.broken or self.route_met(c):
             return ()
         return tuple(k for k in TYPES if any(k in self.runs_to(t) for t in self.route_need(c)[1]))
 
     def taken_sites(self) -> set:
-        return {(x["hex"], x["slot"]) for c in self.state.corporations for x in c.extra["sites"]}
+        return {(x["hex"], x["slot"]) for c in self.state.corporations for x in c.sites}
 
     def reserved(self, c, hex_id: str, kind: str) -> int:
         """5.2.5: "the 'home token' is not special in any way except that its location is
@@ -320,7 +320,7 @@ class OperatingRules:
         home token's type, not which of its sites bears the logo: any free site of that
         type is kept (docs/gaps.md)."""
         return sum(1 for o in self.state.corporations
-                   if o is not c and o.home == hex_id and o.extra["home_type"] == kind and self.keeps_home(o))
+                   if o is not c and o.home == hex_id and o.home_type == kind and self.keeps_home(o))
 
     def kept_sites(self, c) -> list[dict]:
         """The position's ``home_sites`` (5.2.5, :meth:`reserved`) for company ``c``: the
@@ -330,7 +330,7 @@ class OperatingRules:
         for o in self.state.corporations:
             if o is c or not self.keeps_home(o):
                 continue
-            kind = o.extra["home_type"]
+            kind = o.home_type
             free = self.unheld(o.home, kind, self.map.sites(o.home, laid), taken)
             if sum(1 for x in out if x["hex"] == o.home and x["type"] == kind) < len(free):
                 out.append({"hex": o.home, "stop": 0, "type": kind, "corporation": o.id})
@@ -339,7 +339,7 @@ class OperatingRules:
     @staticmethod
     def keeps_home(o) -> bool:
         """5.2.5: whether company ``o`` keeps a site for its home token (see :meth:`reserved`)."""
-        return not o.closed and not o.extra["sites"] and not o.extra["home_done"]
+        return not o.closed and not o.sites and not o.home_done
 
     def free_sites(self, c, hex_id: str, kind: str, types, taken) -> list[int]:
         """The free sites of ``kind`` in ``hex_id`` (``types``: its sites on the tile now)
@@ -356,14 +356,14 @@ class OperatingRules:
 
     def place_token(self, c, m, turn=None, home=False):
         s = self.state
-        if c.extra["receivership"]:
-            c.extra["debt"] += m["cost"]
+        if c.receivership:
+            c.debt += m["cost"]
         else:
             s.pay(f"corp:{c.id}", "bank", m["cost"])
         site = {"hex": m["hex"], "slot": m["slot"], "type": m["kind"]}
         if m.get("black"):
             site["home_black"] = True
-        c.extra["sites"].append(site)
+        c.sites.append(site)
         c.tokens.append((m["hex"], 0))
         if turn is not None:
             turn["tokens"] += 1
@@ -375,12 +375,12 @@ class OperatingRules:
         map shows, in its home city; with no vacancy of that type, any vacancy; with none,
         a black site, where its token keeps its own type (5.2.5.1). (The home tile, when
         the printed city needs one, is laid in the track phase like any other.)"""
-        if c.extra["sites"] or c.extra["home_done"]:
+        if c.sites or c.home_done:
             return
-        c.extra["home_done"] = True
+        c.home_done = True
         types = self.map.sites(c.home, self.laid())
         taken = self.taken_sites()
-        kind = c.extra["home_type"]
+        kind = c.home_type
         free = [i for i, t in enumerate(types) if (c.home, i) not in taken]
         same = self.free_sites(c, c.home, kind, types, taken)
         other = [i for k in TYPES if k != kind for i in self.free_sites(c, c.home, k, types, taken)]
@@ -396,7 +396,7 @@ class OperatingRules:
         else:
             self.state.event("no_home", corporation=c.id, hex=c.home)
             return
-        if m["cost"] > c.cash and not c.extra["receivership"]:
+        if m["cost"] > c.cash and not c.receivership:
             m["cost"] = c.cash   # never happens with a real par (an active company holds 5 x par)
         self.place_token(c, m, home=True)
 
@@ -412,9 +412,9 @@ class OperatingRules:
         more than the best without it. (A right that lowers the run would bind its
         train to the rented token, 5.6.5, while an audit of the same routes counts the
         company's own token there instead: the replayed revenue would differ.)"""
-        if c.extra["receivership"] or not self.runnable(c) or not c.extra["sites"]:
+        if c.receivership or not self.runnable(c) or not c.sites:
             return []
-        have = c.extra.setdefault("rights", [])
+        have = c.rights
         if len(have) >= MOST_RIGHTS:
             return []
         board, reached = route_adapter.board_and_loose_reach(self.position(c.id, trains=[]))
@@ -425,11 +425,11 @@ class OperatingRules:
         for o in self.state.corporations:
             if o is c or o.cell is None:
                 continue
-            for site in o.extra["sites"]:
+            for site in o.sites:
                 h, kind = site["hex"], site["type"]
                 if (h, 0) not in reached.stops or kind not in usable or site.get("home_black"):
                     continue
-                if any(x["hex"] == h and x["type"] == kind for x in c.extra["sites"]):
+                if any(x["hex"] == h and x["type"] == kind for x in c.sites):
                     continue   # its own token of that type there already counts
                 if any(hh == h and self.map.sites(h, laid)[j] == kind for hh, j in have):
                     continue   # the route core: one right of a type per city
@@ -452,7 +452,7 @@ class OperatingRules:
 
     def buy_right(self, c, m):
         self.state.pay(f"corp:{c.id}", f"corp:{m['owner']}", m["cost"])
-        c.extra.setdefault("rights", []).append((m["hex"], m["slot"]))
+        c.rights.append((m["hex"], m["slot"]))
         self.state.event("track_right", corporation=c.id, hex=m["hex"], slot=m["slot"], kind=m["kind"],
                          owner=m["owner"], cost=m["cost"])
 
@@ -496,7 +496,7 @@ class OperatingRules:
         if c.cash < 1:
             return out
         for o in self.state.corporations:
-            if o is c or o.cell is None or o.closed or not o.extra["active"] or o.extra["receivership"]:
+            if o is c or o.cell is None or o.closed or not o.active or o.receivership:
                 continue
             if was_declined(turn, "train", o.id):
                 continue
@@ -516,7 +516,7 @@ class OperatingRules:
         deals are over ("the President may no longer buy a train from any
         corporation", ``turn["own_sold"]``)."""
         forced = self.needs_train(c)
-        if c.extra["receivership"] and not forced:
+        if c.receivership and not forced:
             return []   # 5.4.3: no more than the minimum
         shop = self.shop_trains(c)
         cheapest = min((x["price"] for x in shop), default=None)
@@ -583,7 +583,7 @@ class OperatingRules:
         c.trains.append(bought)
         s.event("train", corporation=c.id, train=a["train"], source=src, price=price)
         if src == "bank":
-            self.state.title_state["trains_bought"] = True   # 5.3.5: mergers from the first 2-train
+            self.state.title_state.trains_bought = True   # 5.3.5: mergers from the first 2-train
             for phase in self.phases.after_buying(s.phase, str(size)):   # 5.3.5
                 self.new_phase(phase, c)
         self.trim_trains(c, bought)
@@ -615,7 +615,7 @@ class OperatingRules:
         loan = price - c.cash
         if loan > 0:
             s.pay("bank", f"corp:{c.id}", loan)
-            c.extra["debt"] += loan
+            c.debt += loan
             self.enter_receivership(c)
 
     def sell_own_for_train(self, c, price: int, kind: str) -> bool:
@@ -623,7 +623,7 @@ class OperatingRules:
         pool, one at a time at the posted price before any move, until its cash reaches
         ``price``, within the pool's 5 shares (4.6.1.1) and the bank's cash (4.6.3.4).
         False when the pool's limit stops a sale still needed; commons it stops are owed
-        (``extra["owed_commons"]``, sold as the pool makes room: :meth:`owed_sales`)."""
+        (``owed_commons``, sold as the pool makes room: :meth:`owed_sales`)."""
         chosen, cash = [], 0
         for x in certs.held(c, "treasury", kind):
             if c.cash + cash >= price or not self._pool_takes(c, chosen, x, cash):
@@ -641,7 +641,7 @@ class OperatingRules:
                     break
                 short -= self.sale_value(c, x)
                 need += 1
-            c.extra["owed_commons"] = c.extra.get("owed_commons", 0) + need
+            c.owed_commons += need
             self.state.event("sale_owed", corporation=c.id, count=need, rule="5.3.4")
         return not blocked
 
@@ -672,7 +672,7 @@ class OperatingRules:
         """5.3.4: "the company or system must immediately sell its common stock ... if
         space in the Stock Bank Pool becomes available during a Stock Round": the commons
         a forced sale could not put in the pool, as many as the pool now takes."""
-        owed = c.extra.get("owed_commons", 0)
+        owed = c.owed_commons
         if not owed or c.cell is None:
             return
         chosen, cash = [], 0
@@ -682,7 +682,7 @@ class OperatingRules:
             chosen.append(x)
             cash += self.sale_value(c, x)
         self.sell_own(c, "common", chosen)
-        c.extra["owed_commons"] = (owed - len(chosen)) if certs.held(c, "treasury", "common") else 0
+        c.owed_commons = (owed - len(chosen)) if certs.held(c, "treasury", "common") else 0
 
     # --- receivership (5.4) and debt (5.11) --------------------------------------------
 
@@ -714,10 +714,10 @@ class OperatingRules:
         k, kinds = need
         for kind in kinds:
             if k < 2:
-                if any(x["type"] in self.runs_to(kind) for x in c.extra["sites"]):
+                if any(x["type"] in self.runs_to(kind) for x in c.sites):
                     return True
                 continue
-            if len({x["hex"] for x in c.extra["sites"]}) < k:
+            if len({x["hex"] for x in c.sites}) < k:
                 continue   # fewer token cities than the route needs
             pos = self.position(c.id, trains=[{"name": f"{k}{kind}", "status": "new"}])
             pos.pop("track_rights", None)      # 5.4.7: no rights in receivership
@@ -740,13 +740,13 @@ class OperatingRules:
         than the route's count, or when a type the route needs (a mixed train: one
         Station and one Rail Yard, 5.4.9) is neither held nor buyable. Short of that the
         company keeps building; the phase's limits end it in any case."""
-        if not c.extra["receivership"] or self.state.bank.broken or self.route_met(c):
+        if not c.receivership or self.state.bank.broken or self.route_met(c):
             return False
         k, kinds = self.route_need(c)
         room = max(0, self.lay_limit(c)["tokens"] - turn["tokens"])
         for kind in kinds:   # two smallest trains of one size: either route will do (route_met)
             runs = self.runs_to(kind)
-            mine = [x for x in c.extra["sites"] if x["type"] in runs]
+            mine = [x for x in c.sites if x["type"] in runs]
             # the types the route needs: the train's one type; a mixed train's route of
             # two or more tokens one Station and one Rail Yard (5.4.9)
             needs = set(runs) if len(runs) == 1 or k > 1 else set()
@@ -760,26 +760,26 @@ class OperatingRules:
 
     def enter_receivership(self, c):
         """5.4: the marker moves one left (5.4.5); interest from the next OR (5.4.1.2)."""
-        if c.extra["receivership"]:
+        if c.receivership:
             return
-        c.extra["receivership"] = True
-        c.extra["entered_or"] = self.or_counter
+        c.receivership = True
+        c.entered_or = self.or_counter
         self.state.event("receivership", corporation=c.id)
-        if c.extra["bond_cell"] is not None:
+        if c.bond_cell is not None:
             self.close_bonds(c, half=True)   # 5.4.14
         self.move_marker(c, "left", 1, "receivership")
 
     def interest(self, c):
         """5.3.9: 10% of the debt, rounded up, added to it at the end of the Buy Trains
         phase (not in the OR of entry)."""
-        if c.extra["receivership"] and c.extra["debt"] and c.extra.get("entered_or") != self.or_counter:
-            add = -(-c.extra["debt"] * self.rules["interest_percent"] // 100)
-            c.extra["debt"] += add
-            self.state.event("interest", corporation=c.id, amount=add, debt=c.extra["debt"])
+        if c.receivership and c.debt and c.entered_or != self.or_counter:
+            add = -(-c.debt * self.rules["interest_percent"] // 100)
+            c.debt += add
+            self.state.event("interest", corporation=c.id, amount=add, debt=c.debt)
 
     def pay_debt(self, c):
         """5.11: cash up to the loan, then the president's cash."""
-        debt = c.extra["debt"]
+        debt = c.debt
         if not debt or c.closed or c.cell is None:
             return
         a = min(debt, c.cash)
@@ -788,16 +788,16 @@ class OperatingRules:
         b = min(debt - a, self.state.player[c.president].cash) if c.president else 0
         if b:
             self.state.pay(player_key(c.president), "bank", b)
-        c.extra["debt"] -= a + b
+        c.debt -= a + b
         if a + b:
-            self.state.event("debt_paid", corporation=c.id, amount=a + b, debt=c.extra["debt"])
+            self.state.event("debt_paid", corporation=c.id, amount=a + b, debt=c.debt)
 
     def end_of_set(self):
         """5.4.11: out of receivership at the end of an Operation Set with no debt and
         some cash."""
         for c in self.state.corporations:
-            if c.extra["receivership"] and not c.extra["debt"] and c.cash > 0:
-                c.extra["receivership"] = False
+            if c.receivership and not c.debt and c.cash > 0:
+                c.receivership = False
                 self.state.event("receivership_ends", corporation=c.id)
                 self.update_president(c)   # 5.4.12: the presidency was frozen until now
                 for t in list(c.trains):
@@ -808,7 +808,7 @@ class OperatingRules:
     # --- running (5.6) -----------------------------------------------------------------
 
     def runnable(self, c) -> bool:
-        return any(t["status"] in ("new", "restored") or (t["status"] == "retired" and c.extra["receivership"])
+        return any(t["status"] in ("new", "restored") or (t["status"] == "retired" and c.receivership)
                    for t in c.trains)
 
     def run(self, c, routes):
@@ -829,7 +829,7 @@ class OperatingRules:
     # --- dividends (5.7) and the marker (5.8) ------------------------------------------
 
     def dividend_kinds(self, c, revenue) -> list[str]:
-        if c.extra["receivership"]:
+        if c.receivership:
             return ["hold"]   # 5.4.2
         kinds = ["hold", "preferred", "split", "all"]
         if c.cash >= 2 * revenue:
@@ -846,9 +846,9 @@ class OperatingRules:
             pot = 3 * revenue
         paid = {}
         if kind in ("preferred", "split", "all", "all200"):
-            pref = [x for x in c.extra["certs"] if is_preferred(x) and x["holder"] not in certs.OUT_OF_PLAY]
+            pref = [x for x in c.certs if is_preferred(x) and x["holder"] not in certs.OUT_OF_PLAY]
             n_pref = sum(shares_of(x) for x in pref)
-            for x in c.extra["certs"]:
+            for x in c.certs:
                 if x["holder"] in certs.OUT_OF_PLAY:
                     continue
                 n = shares_of(x)
@@ -878,7 +878,7 @@ class OperatingRules:
                 s.pay("bank", key, amount)
         s.event("dividend", corporation=c.id, kind=kind, revenue=revenue,
                 paid={k.partition(":")[2] or k: v for k, v in paid.items()})
-        c.extra["last_dividend"] = kind
+        c.last_dividend = kind
         direction, steps = self.rules["dividend_moves"][kind]
         if direction != "none":
             self.move_marker(c, direction, steps, "dividend")

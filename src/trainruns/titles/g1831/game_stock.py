@@ -23,8 +23,8 @@ class StockRules:
         count, its preferred does (5.4.6)."""
         key, n = player_key(name), 0
         for c in self.state.corporations:
-            for cert in c.extra.get("certs", []):
-                if cert["holder"] == key and (is_preferred(cert) or not c.extra["receivership"]):
+            for cert in c.certs:
+                if cert["holder"] == key and (is_preferred(cert) or not c.receivership):
                     n += 1
             n += len(certs.held(c, key, "bond"))   # 3.2.1.1: "stock and bond certificates"
         return n
@@ -36,14 +36,14 @@ class StockRules:
     def block_size(self) -> int:
         """4.7.3: one certificate; after an Operation Set of 2 ORs a block of 2, after one
         of 4 a block of 4 (4.7.3.1: "after an Operation Set of two ORs"); GI: one."""
-        if self.state.title_state["government_intervention"]:
+        if self.state.title_state.government_intervention:
             return 1
         return self.last_set_size if self.last_set_size in (2, 4) else 1
 
     def gi_room(self, c, name) -> int | None:
         """4.2.2: under GI at most 70% of one company's preferred and common together
         (decision: combined), in units; None without GI."""
-        if not self.state.title_state["government_intervention"]:
+        if not self.state.title_state.government_intervention:
             return None
         return self.rules["gi_holding_limit_percent"] // certs.UNIT - certs.units(c, player_key(name))
 
@@ -55,14 +55,14 @@ class StockRules:
                 and self.market.par_cell(v) is not None]
 
     def par_now(self, c) -> int:
-        return c.extra["par_marker"]
+        return c.par_marker
 
     def cert_price(self, c, cert, source: str) -> int:
         """4.7.1: the initial offering at the Par Bar value x shares; the pool at the
         posted P (preferred) or C (common) price x shares."""
         n = shares_of(cert)
         if cert["kind"] == "bond":
-            return self.market.preferred(c.extra["bond_cell"]) * n   # 4.7.1: bonds at the Bond Marker's P
+            return self.market.preferred(c.bond_cell) * n   # 4.7.1: bonds at the Bond Marker's P
         if source == "ipo":
             return self.par_now(c) * n
         price = self.market.preferred(c.cell) if is_preferred(cert) else self.market.common(c.cell)
@@ -72,7 +72,7 @@ class StockRules:
         """4.6.3.3: the posted price before the marker moves x shares x 2^markers
         (decision: the 2x markers multiply)."""
         if cert["kind"] == "bond":
-            price = self.market.preferred(c.extra["bond_cell"])   # 4.4.1: the bond price is the P value
+            price = self.market.preferred(c.bond_cell)   # 4.4.1: the bond price is the P value
         else:
             price = self.market.preferred(c.cell) if is_preferred(cert) else self.market.common(c.cell)
         return price * shares_of(cert) * (2 ** cert["splits"])
@@ -82,16 +82,16 @@ class StockRules:
     def start_company(self, c, name: str, par: int):
         """4.7.5: the president's preferred sets par: Par Marker on the chart, Stock Marker
         in the PAR column square whose P is par; 4.7.5.2: he pays its shares x par."""
-        pres = next(x for x in c.extra["certs"] if x["kind"] == "president")
+        pres = next(x for x in c.certs if x["kind"] == "president")
         cost = par * shares_of(pres)
         self.state.pay(player_key(name), f"corp:{c.id}", cost)
         certs.move(self.state, c, pres, player_key(name))
         c.par = par
-        c.extra["par_marker"] = par
+        c.par_marker = par
         c.cell = self.market.par_cell(par)
         self.market.place(c.id, c.cell)
         c.president = name
-        c.extra["last_dividend"] = None
+        c.last_dividend = None
         self.state.event("par", corporation=c.id, player=name, par=par, cash=cost)
 
     def buy_cert(self, c, name: str, kind: str, source: str):
@@ -99,7 +99,7 @@ class StockRules:
         pool (money to the bank; 4.7.7.1: to a company in receivership)."""
         cert = self.next_cert(c, kind, source)
         price = self.cert_price(c, cert, source)
-        payee = f"corp:{c.id}" if source == "ipo" or c.extra["receivership"] else "bank"
+        payee = f"corp:{c.id}" if source == "ipo" or c.receivership else "bank"
         if kind == "bond":
             payee = "bank"   # 4.7.1: bonds are always paid to The Bank
         self.state.pay(player_key(name), payee, price)
@@ -109,12 +109,12 @@ class StockRules:
         if source == "ipo" and kind == "preferred" and not certs.held(c, "ipo", "preferred"):
             # 4.7.6: all preferred sold: the company is active; the Par Marker moves up one value
             c.floated = c.capitalised = True
-            c.extra["active"] = True
-            c.extra["active_set"] = self.sets_done   # 5.9.5: mergers after one full Operation Set
-            higher = [v for v in self.config.par_chart if v > c.extra["par_marker"]]
+            c.active = True
+            c.active_set = self.sets_done   # 5.9.5: mergers after one full Operation Set
+            higher = [v for v in self.config.par_chart if v > c.par_marker]
             if higher:
-                c.extra["par_marker"] = higher[0]
-            self.state.event("active", corporation=c.id, par_marker=c.extra["par_marker"])
+                c.par_marker = higher[0]
+            self.state.event("active", corporation=c.id, par_marker=c.par_marker)
         if source == "ipo" and kind == "common":
             sold = 5 - len(certs.held(c, "ipo", "common"))
             if sold in UP_FROM_COMMONS:
@@ -131,9 +131,9 @@ class StockRules:
         at least the president's certificate's size, takes it (ties: nearest the
         president's left), giving back as much ordinary preferred. 5.4.12: frozen in
         receivership."""
-        if c.president is None or c.extra["receivership"]:
+        if c.president is None or c.receivership:
             return
-        pres_cert = next(x for x in c.extra["certs"] if x["kind"] == "president")
+        pres_cert = next(x for x in c.certs if x["kind"] == "president")
         cur = certs.units(c, player_key(c.president), "preferred")
         names = [p.name for p in self.state.players]
         i = names.index(c.president)
@@ -167,11 +167,11 @@ class StockRules:
         certificate (4.6.2; its partial sale of 4.6.2.1: :meth:`president_portion`), not in
         receivership (4.6.9), under GI not commons bought this round (no profit taking
         or cycling, 4.6.7-4.6.8)."""
-        if c.extra["receivership"] or c.cell is None:
+        if c.receivership or c.cell is None:
             return []
-        if kind == "bond" and c.extra.get("bond_cell") is None:
+        if kind == "bond" and c.bond_cell is None:
             return []
-        gi = self.state.title_state["government_intervention"]
+        gi = self.state.title_state.government_intervention
         out = []
         for x in certs.held(c, player_key(name), kind):
             if x["kind"] == "president":
@@ -185,9 +185,9 @@ class StockRules:
         """4.6.2.1: the player who would take the president's certificate if ``name``
         (the president) sold part of it: the one with the most preferred stock (ties:
         nearest the president's left), holding at least the certificate's size; None."""
-        if c.president != name or c.extra["receivership"]:
+        if c.president != name or c.receivership:
             return None
-        size = next(x for x in c.extra["certs"] if x["kind"] == "president")["size"]
+        size = next(x for x in c.certs if x["kind"] == "president")["size"]
         names = [p.name for p in self.state.players]
         i = names.index(name)
         best, best_n = None, size - 1
@@ -204,7 +204,7 @@ class StockRules:
         to = self.successor(c, name)
         if to is None:
             return []
-        size = next(x for x in c.extra["certs"] if x["kind"] == "president")["size"]
+        size = next(x for x in c.certs if x["kind"] == "president")["size"]
         give, got = [], 0
         for x in certs.held(c, player_key(to), "preferred"):
             if got < size:
@@ -216,7 +216,7 @@ class StockRules:
         """4.6.2.2: the president's certificate goes to the successor for as much of his
         ordinary preferred."""
         to = self.successor(c, name)
-        pres = next(x for x in c.extra["certs"] if x["kind"] == "president")
+        pres = next(x for x in c.certs if x["kind"] == "president")
         for x in self.president_portion(c, name):
             certs.move(self.state, c, x, player_key(name))
         certs.move(self.state, c, pres, player_key(to))
@@ -230,7 +230,7 @@ class StockRules:
         room = self.rules["pool_share_limit"] - self.pool_shares(c)
         n, money = 0, 0
         listed = self.sellable(c, name, kind)
-        if kind == "preferred" and listed is not None and not c.extra["receivership"] and c.cell is not None:
+        if kind == "preferred" and listed is not None and not c.receivership and c.cell is not None:
             listed = listed + self.president_portion(c, name)
         for x in listed:
             if shares_of(x) > room:
@@ -268,8 +268,8 @@ class StockRules:
         if bonds:
             self.move_bond_marker(c, "down", bonds, "sale")   # 4.6.3.2.4: one square per bond
         if common:
-            num, den = self.rules["sale_moves"][c.extra["last_dividend"] or "preferred"]
-            steps = -(-common * num // den) if c.extra["last_dividend"] != "all200" else common * num // den
+            num, den = self.rules["sale_moves"][c.last_dividend or "preferred"]
+            steps = -(-common * num // den) if c.last_dividend != "all200" else common * num // den
             self.move_marker(c, "down", steps, "sale")
         self.update_president(c)
 
@@ -293,7 +293,7 @@ class StockRules:
     def buy_back_offer(self, c, kind: str, sold: int) -> int:
         """4.6.4: how many of the ``sold`` certificates just put in the pool the company may
         buy at once with its own cash (the price posted now)."""
-        if c.cell is None or c.extra["receivership"] or c.president is None:
+        if c.cell is None or c.receivership or c.president is None:
             return 0
         pool = certs.held(c, "market", kind)
         n, cash = 0, c.cash
@@ -308,7 +308,7 @@ class StockRules:
     def pool_price_of(self, c, cert) -> int:
         """4.7.1: from the pool at the posted price (P for preferred and bonds, C for common)."""
         if cert["kind"] == "bond":
-            return self.market.preferred(c.extra["bond_cell"]) * shares_of(cert)
+            return self.market.preferred(c.bond_cell) * shares_of(cert)
         return self.cert_price(c, cert, "market")
 
     def buy_back(self, c, kind: str, count: int):
@@ -400,7 +400,7 @@ class StockRules:
         elif area == "split" and self.market.target is not None:
             self.market.move(c.id, cell, self.market.target)
             c.cell = self.market.target
-            for x in c.extra["certs"]:
+            for x in c.certs:
                 if x["holder"].startswith(("player:", "corp:")) or x["holder"] == "treasury":
                     x["splits"] += 1   # players', companies' and systems' own (4.3.4)
             self.state.event("split", corporation=c.id, cell=list(c.cell))
@@ -410,9 +410,9 @@ class StockRules:
         certificate back to the initial offering without compensation, its cash to the
         bank, its trains to the pool as used; it may be started again."""
         s = self.state
-        if c.extra["bond_cell"] is not None:
+        if c.bond_cell is not None:
             self.close_bonds(c, half=False)   # its bonds surrendered too (4.3.2)
-        for bid in c.extra["absorbed"]:
+        for bid in c.absorbed:
             self.restart(s.corp[bid])         # 5.9.7.4: retired preferred back in play
         if c.cash:
             s.pay(f"corp:{c.id}", "bank", c.cash)
@@ -421,10 +421,10 @@ class StockRules:
         self.market.remove(c.id, c.cell)
         s.event("closed_out", corporation=c.id, trains=[t["train"] for t in c.trains])
         c.trains, c.tokens = [], []
-        c.extra["owed_commons"] = 0   # 5.3.4's owed sale ends with the company
+        c.owed_commons = 0   # 5.3.4's owed sale ends with the company
         c.par = c.cell = c.president = None
         c.floated = c.capitalised = c.operated = False
-        self.reset_extra(c)
+        self.reset_company(c)
 
     def end_stock_round(self):
         """4.8.3: fully funded companies (no preferred or common in the pool or initial
@@ -437,5 +437,5 @@ class StockRules:
             self.move_marker(c, "up", 1, "fully_funded")
         self.end_of_sr_bonds()
         names = [p.name for p in self.state.players]
-        holder = self.state.title_state["first_stock_option"]
-        self.state.title_state["first_stock_option"] = names[(names.index(holder) + 1) % len(names)]
+        holder = self.state.title_state.first_stock_option
+        self.state.title_state.first_stock_option = names[(names.index(holder) + 1) % len(names)]

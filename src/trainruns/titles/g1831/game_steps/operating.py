@@ -107,7 +107,7 @@ class TrainStep(CorporationStep):
 
     def _finish(self):
         r = self.game.rules
-        if self.corp.cell is not None and r.needs_train(self.corp) and not self.corp.extra["receivership"]:
+        if self.corp.cell is not None and r.needs_train(self.corp) and not self.corp.receivership:
             r.enter_receivership(self.corp)   # 5.3.3: no train to be had
         if self.corp.cell is not None:
             r.interest(self.corp)
@@ -153,14 +153,14 @@ class TrainStep(CorporationStep):
         r, c = self.game.rules, self.corp
         if src not in ("bank", "market") and src in r.state.corp:
             o = r.state.corp[src]
-            if o.extra["receivership"]:
+            if o.receivership:
                 return "train.seller-receivership", f"{o.id} is in receivership and may not sell trains (5.4.4)"
             if self.turn.get("own_sold"):
                 return "train.deals-over", (f"{c.id} has sold its own stock for a forced purchase: no more trains "
                                             "from other corporations (5.3.4)")
             if c.cash < 1:
                 return "train.cash", f"a train from another corporation is paid from {c.id}'s cash, at least $1 (5.3.4)"
-        if c.extra["receivership"] and not r.needs_train(c):
+        if c.receivership and not r.needs_train(c):
             return "train.receivership", f"{c.id} is in receivership: no more than its minimum of trains (5.4.3)"
         if r.needs_train(c):
             return "train.forced-cheapest", (f"{c.id} must buy a train it cannot pay for: the cheapest the bank or "
@@ -217,7 +217,7 @@ class RunStep(CorporationStep):
         routes, revenue, proof = self.game.rules.run(self.corp, a["routes"])
         check_revenue(a, revenue)
         self.turn["revenue"] = revenue if routes else None
-        self.corp.extra["rights"] = []   # 5.5.3: rights last for this round only, and are used now
+        self.corp.rights = []   # 5.5.3: rights last for this round only, and are used now
         self.done = True
         # the log says whether the bounded search proved the run best, and its bound if not
         return {"type": "run_routes", "corporation": self.corp.id, "routes": routes, "revenue": revenue,

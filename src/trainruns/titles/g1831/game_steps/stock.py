@@ -7,7 +7,6 @@ from __future__ import annotations
 from ....game.action import within
 from ....game.errors import Refusal
 from ....game.round import Step, StepsRound
-from ....game.state import player_key
 from .. import game_certs as certs
 
 KINDS = ("preferred", "common", "bond")
@@ -20,7 +19,7 @@ class StockRound(StepsRound):
         super().__init__(game)
         self.number = number
         rules = game.rules
-        self.current = rules.state.title_state["first_stock_option"]
+        self.current = rules.state.title_state.first_stock_option
         self.passes = 0
         self.started = False
         self.anyone_acted = False
@@ -36,9 +35,9 @@ class StockRound(StepsRound):
             self.game.rules.end_stock_round()
             return False
         t = s.title_state
-        if self.number == 1 and not self.started and t["setup_gi_drawer"] and not t.get("seats_settled"):
-            t["seats_settled"] = True
-            self.queue = [SeatStep(self.game, t["setup_gi_drawer"])]
+        if self.number == 1 and not self.started and t.setup_gi_drawer and not t.seats_settled:
+            t.seats_settled = True
+            self.queue = [SeatStep(self.game, t.setup_gi_drawer)]
             return True
         if self.started:
             names = [p.name for p in s.players]
@@ -160,7 +159,7 @@ class StockTurn(Step):
                 continue   # absorbed in a merger: its stock is retired (5.9.7.4)
             if c.par is None:
                 if self.bought == 0 and r.for_sale(c, self.round.number):
-                    pres = next(x for x in c.extra["certs"] if x["kind"] == "president")
+                    pres = next(x for x in c.certs if x["kind"] == "president")
                     for v in r.par_values():
                         if v * certs.shares_of(pres) <= cash:
                             out.append({"type": "par", "player": name, "corporation": c.id, "price": v})
@@ -168,7 +167,7 @@ class StockTurn(Step):
             gi = r.gi_room(c, name)
             for source in ("ipo", "market"):
                 for kind in KINDS:
-                    if kind == "bond" and (source == "ipo" or c.extra.get("bond_cell") is None):
+                    if kind == "bond" and (source == "ipo" or c.bond_cell is None):
                         continue
                     if source == "ipo" and kind == "common" and certs.held(c, "ipo", "preferred"):
                         continue   # 4.1.1.3: common only when no preferred is left there
@@ -274,7 +273,7 @@ class StockTurn(Step):
                 r.owed_sales(c)   # 5.3.4: room in the pool: a company's owed sale happens now
         self.block_corp = c.id
         self.bought += 1
-        self.state.title_state["first_stock_option"] = self.player   # 4.7.12
+        self.state.title_state.first_stock_option = self.player   # 4.7.12
         self._acted()
         if not self.buys():
             self._end()
