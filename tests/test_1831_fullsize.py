@@ -8,6 +8,7 @@ check what is reported and that the build looked at the clock."""
 
 import time
 
+import numpy as np
 import pytest
 
 from trainruns import solve
@@ -195,3 +196,32 @@ def test_5_6_7_the_commuter_walk_is_capped_without_a_time_limit_and_the_answer_s
     assert not run.optimal
     assert model.upper_bound(compiled) <= run.bound <= model.token_bound(compiled)
     assert run.bound > run.revenue > 0
+
+
+def test_5_6_5_the_covering_search_is_stopped_from_another_thread():
+    # a bought right no run can cover, and 200,000 candidates per train that all share
+    # the same track: each node passes over the rest of the list (about 2 * 10^10 looks
+    # in all, far past any node budget's reach), so only the flag ends it; the model
+    # sets it at the deadline (limits.on_thread)
+    import threading
+
+    from trainruns.titles.g1831 import kernels
+
+    k = 200_000
+    z = lambda n: np.zeros(n, np.int64)  # noqa: E731
+    values = np.arange(k, 0, -1, dtype=np.int64)
+    args = (z(2), np.full(2, k, np.int64), np.array([False, True]), np.arange(k, dtype=np.int64), values, z(k),
+            np.ones((k, 1), np.uint64), np.array([2 * k, k, 0], np.int64), 1, np.full(2, -1, np.int64), -1,
+            np.zeros(1, np.bool_))
+    stop, started, out = z(1), threading.Event(), []
+
+    def search():
+        started.set()
+        out.append(kernels.assign_covering(*args, stop))
+
+    t = threading.Thread(target=search, daemon=True)
+    t.start()
+    started.wait()
+    stop[0] = 1
+    t.join()
+    assert out == [-1] and args[-1][0]  # no covering run found, and said to be cut short

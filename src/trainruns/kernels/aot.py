@@ -45,7 +45,7 @@ EXPORTS = (
     (G1831, "token_sequences", "I I I B i I I U"),
     (G1831, "same_sequence", "I I I"),
     (G1831, "best_counts", "I I I I I I I I I I I b i I3"),
-    (G1831, "assign_covering", "I I B I I I U2 I i I i B"),
+    (G1831, "assign_covering", "I I B I I I U2 I i I i B I"),
     (G1831, "popcounts", "U2"),
     (G1831, "assign_by_value", "I I B I I I I I U2 U2 i I B"),
     (G1831, "best_token_line", "I2 I i i I"),

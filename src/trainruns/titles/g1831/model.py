@@ -929,11 +929,17 @@ class Model1831(RouteModel):
             return v[order], r[order], m[order]
 
         start, end, twin, rest, (cv, cr, cm) = _candidates(trains, of_kind, 3)
+        from ...limits import on_thread
+
         choice = np.full(max(len(trains), 1), -1, np.int64)
         stopped = np.zeros(1, np.bool_)
-        best = kernels.assign_covering(start, end, twin, cr, cv, cm, bits, rest, n_masks - 1, choice,
-                                       _node_budget(deadline) if self.covering_nodes is None
-                                       else self.covering_nodes, stopped)
+        stop = np.zeros(1, np.int64)
+        # the node budget alone does not bound the time: a node may pass over a great
+        # many candidates that share track; the flag is set at the deadline
+        best = on_thread(kernels.assign_covering, (start, end, twin, cr, cv, cm, bits, rest, n_masks - 1, choice,
+                                                   _node_budget(deadline) if self.covering_nodes is None
+                                                   else self.covering_nodes, stopped, stop),
+                         stop, deadline, "the covering search")
         complete = complete and not stopped[0]
         if best < 0 and not complete:
             # stopped early (time limit): not finding a covering run proves nothing; the

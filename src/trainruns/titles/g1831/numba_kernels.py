@@ -364,15 +364,16 @@ def best_counts(ptr, stops, stop_group, st_val, yd_val, st_right, yd_right, kind
     return out
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def assign_covering(start, end, twin, cand_route, cand_value, cand_mask, route_bits, rest, full,
-                    best_choice, max_nodes, stopped):
+                    best_choice, max_nodes, stopped, stop):
     """Depth-first branch and bound: train d takes a candidate of ``start[d]:end[d]``
     (sorted by value, best first) or idles; no two share a track bit; a complete choice
-    counts only if the candidates' masks cover ``full``. Returns the best total (-1:
-    no choice covers ``full``); ``best_choice`` gets its candidate per train (-1 idle).
-    After ``max_nodes`` nodes (a time limit's share; negative: no limit) it stops with
-    the best found so far and sets ``stopped[0]``."""
+    counts only if the candidates' masks cover ``full`` (5.6.2, 5.6.5). Returns the
+    best total (-1: no choice covers ``full``); ``best_choice`` gets its candidate per
+    train (-1 idle). After ``max_nodes`` nodes (a game's fixed budget; negative: no
+    limit), or once ``stop[0]`` is set (by another thread, at a deadline), it stops
+    with the best found so far and sets ``stopped[0]``."""
     n = start.shape[0]
     words = route_bits.shape[1]
     pos = np.zeros(n + 1, np.int64)
@@ -387,6 +388,7 @@ def assign_covering(start, end, twin, cand_route, cand_value, cand_mask, route_b
     d = 0
     pos[0] = start[0]
     nodes = 0
+    looked = 0
     while d >= 0:
         nodes += 1
         if max_nodes >= 0 and nodes > max_nodes:
@@ -402,6 +404,12 @@ def assign_covering(start, end, twin, cand_route, cand_value, cand_mask, route_b
         if stage[d] == 0:
             descended = False
             while pos[d] < end[d]:
+                # (a node may pass over many candidates that share track: the flag is
+                # looked at per candidate, so a deadline holds however many there are)
+                looked += 1
+                if (looked & 4095) == 0 and stop[0] != 0:
+                    stopped[0] = True
+                    return best
                 k = pos[d]
                 pos[d] += 1
                 if val[d] + cand_value[k] + rest[d + 1] <= best:
@@ -608,7 +616,7 @@ def warm():
     best_counts(np.zeros(1, np.int64), z, z, z, z, z - 1, z - 1, z, z + 2, z + 2, z, False, 1,
                 np.zeros((0, 1, 1), np.int64))
     assign_covering(z, z, np.zeros(1, np.bool_), z, z, z, one_bit, np.zeros(2, np.int64), 0, z.copy(),
-                    -1, np.zeros(1, np.bool_))
+                    -1, np.zeros(1, np.bool_), np.zeros(1, np.int64))
     popcounts(one_bit)
     assign_by_value(z, z, np.zeros(1, np.bool_), z, z, np.zeros(2, np.int64), np.zeros(2, np.int64), z, one_bit,
                     one_bit, -1, z.copy(), np.zeros(1, np.bool_))
