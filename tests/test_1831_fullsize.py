@@ -160,6 +160,46 @@ def test_listing_where_the_flow_model_does_not_apply_keeps_to_the_memory_budget(
     assert 0 < held <= limits.array_budget() + (64 << 20)  # (one chunk past it at most)
 
 
+def test_listing_where_the_flow_model_does_not_apply_leaves_half_the_time_to_join_and_assign(monkeypatch):
+    # the paths kept are joined and the core assigns them after the listing ends (on a
+    # full-size map, seconds): the search's listing stops halfway to the deadline
+    import time
+
+    from trainruns.limits import Limits
+    from trainruns.routeset import train_kinds
+
+    monkeypatch.setattr(flow, "solve", lambda *a, **k: None)
+    board, model, compiled, arrays = _arrays(board_1831(0, n_hexes=54))
+    asked = []
+    orig = model_1831.Model1831._paths
+
+    def watched(self, arrays, value, deadline, *args, keep_cut=False, **kwargs):
+        if keep_cut:
+            asked.append((time.perf_counter(), deadline))
+        return orig(self, arrays, value, deadline, *args, keep_cut=keep_cut, **kwargs)
+
+    monkeypatch.setattr(model_1831.Model1831, "_paths", watched)
+    limits = Limits(time_limit=5, memory=1)
+    model.routes(compiled, train_kinds(board), deadline=limits.deadline, limits=limits)
+    (at, until), = asked
+    assert until <= at + model_1831.LIST_SHARE * (limits.deadline - at) + 1e-3 < limits.deadline
+
+
+def test_a_search_that_starts_past_its_deadline_makes_one_short_call():
+    # (a title's listing may use the time up): a run from LATE_BUDGET nodes at most, not
+    # proven, where a full budget is 65,536 nodes (seconds on a million candidates)
+    import time
+
+    from trainruns import assignment
+    from trainruns.enumeration import enumerate_all
+    from trainruns.generate import hard_board
+
+    routes = enumerate_all(compile_board(load_position(hard_board(2, n_hexes=40))))
+    run = assignment.assign_trains(routes, deadline=time.perf_counter() - 1)
+    assert run.nodes <= assignment.LATE_BUDGET and not run.optimal
+    assert assignment.assign_trains(routes).nodes > assignment.LATE_BUDGET  # (this board needs more)
+
+
 # --- bounded without a time limit (brief: "time and memory bounded everywhere") -------
 
 def test_5_6_7_the_commuter_walk_is_capped_without_a_time_limit_and_the_answer_says_not_proven(monkeypatch):

@@ -373,7 +373,14 @@ class Model1831(RouteModel):
             # deadline and the memory budget, the set cut (incomplete) past either
             # (a third of the budget: the chunks are joined, then the routes worth
             # running taken out, each a copy held with the one before for a moment)
-            listed = self._paths(arrays, valuer, deadline, progress, budget=None if budget is None else budget // 3,
+            until = deadline
+            if use_flow and deadline is not None:
+                # the search's call: the paths kept are joined (a copy of up to a third
+                # of the budget) and then assigned by the core, both after the listing
+                # ends: half the time left is theirs
+                now = time.perf_counter()
+                until = now + LIST_SHARE * max(0.0, deadline - now)
+            listed = self._paths(arrays, valuer, until, progress, budget=None if budget is None else budget // 3,
                                  keep_cut=True)
         if extra is None and walked_out:
             extra, cut = [], True  # (the same walk again would pass the cap again)
