@@ -265,3 +265,22 @@ def test_5_6_5_the_covering_search_is_stopped_from_another_thread():
     stop[0] = 1
     t.join()
     assert out == [-1] and args[-1][0]  # no covering run found, and said to be cut short
+
+
+def test_board_1831_options_vary_what_they_say_and_nothing_else_by_default():
+    # the widened benchmark's boards (benchmarks/boards.py FAMILY_1831): each option
+    # changes what it names; the defaults give the same board for a seed as before
+    base = board_1831(3, n_hexes=40)
+    assert board_1831(3, n_hexes=40, density=0.75, city_share=0.4, commuter=True, delaware=True) == base
+    assert board_1831(3, n_hexes=40, commuter=False)["map"]["commuter_runs"] == []
+    assert not any("revisit_after" in h for h in board_1831(3, n_hexes=40, delaware=False)["map"]["hexes"])
+    assert len(board_1831(3, n_hexes=40, n_rights=2)["track_rights"]) == 2
+    red = board_1831(3, n_hexes=40, red_tokens=True)
+    extensions = {h["id"] for h in red["map"]["hexes"] if "part_of" in h}
+    assert len(extensions) == 3 and {t["hex"] for t in red["tokens"] if t["corporation"] == "A"} >= extensions
+    held = board_1831(3, n_hexes=40, receivership=True, n_rights=1, trains=("7S", "5MX"))
+    assert held["receivership"] and held["track_rights"] == [] and held["trains"] == ["7S", "5MX"]
+    assert [t.name for t in load_position(held).trains] == ["7S", "5MX"]  # (5.3.6: the 5MX runs)
+    sparse, dense = (board_1831(3, n_hexes=40, density=d) for d in (0.5, 0.95))
+    sides = lambda pos: sum(len(h["paths"]) for h in pos["map"]["hexes"])  # noqa: E731
+    assert sides(sparse) < sides(base) < sides(dense)
