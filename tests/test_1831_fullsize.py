@@ -182,7 +182,9 @@ def test_listing_where_the_flow_model_does_not_apply_leaves_half_the_time_to_joi
     limits = Limits(time_limit=5, memory=1)
     model.routes(compiled, train_kinds(board), deadline=limits.deadline, limits=limits)
     (at, until), = asked
-    assert until <= at + model_1831.LIST_SHARE * (limits.deadline - at) + 1e-3 < limits.deadline
+    # (on a busy machine the walks before it may have used the time up: then it is now)
+    assert until <= at + model_1831.LIST_SHARE * max(0.0, limits.deadline - at) + 1e-3
+    assert until < limits.deadline or at >= limits.deadline
 
 
 def test_a_search_that_starts_past_its_deadline_makes_one_short_call():

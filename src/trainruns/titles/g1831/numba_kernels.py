@@ -623,11 +623,14 @@ def warm():
 
 
 @nb.njit(cache=True)
-def _token_lines(dist, gain, size):
+def _token_lines(dist, gain, size, clash):
     """Held and Karp's dynamic program over the lines of distinct tokens: ``cost[S, v]``
     the cheapest line (``dist`` between consecutive tokens) through the set ``S`` of at
     most ``size`` tokens, ending at ``v`` (INF: none); ``sums[S]`` their gains,
-    ``count[S]`` how many."""
+    ``count[S]`` how many. No set holds two tokens that ``clash`` (bit ``u`` of
+    ``clash[w]``: tokens ``u`` and ``w`` are in one city, which a route enters once and
+    runs to one token of, 5.6.2.1, 5.6.2.3; a city and its red extension are one city,
+    5.2.3.10)."""
     t = gain.shape[0]
     full = 1 << t
     inf = np.int64(1) << 50  # (bound.INF: no walk between two tokens)
@@ -651,7 +654,7 @@ def _token_lines(dist, gain, size):
             if c >= inf:
                 continue
             for w in range(t):
-                if s & (1 << w):
+                if s & (1 << w) or s & clash[w]:
                     continue
                 d = c + dist[v, w]
                 if d < inf and d < cost[s | (1 << w), w]:
@@ -660,14 +663,14 @@ def _token_lines(dist, gain, size):
 
 
 @nb.njit(cache=True)
-def best_token_line(dist, gain, size, cap, order):
+def best_token_line(dist, gain, size, cap, order, clash):
     """The most a line of 2 to ``size`` distinct tokens makes: their ``gain`` (at most
     ``cap``) less ``dist`` between consecutive ones (the priced bound of bound.py), over
-    every subset and order (:func:`_token_lines`). Returns ``(value, length)``, the
+    every subset without two tokens that ``clash`` and every order (:func:`_token_lines`). Returns ``(value, length)``, the
     tokens of the best line in ``order[:length]`` (length 0: none makes more than 0)."""
     t = gain.shape[0]
     inf = np.int64(1) << 50
-    cost, sums, count = _token_lines(dist, gain, size)
+    cost, sums, count = _token_lines(dist, gain, size, clash)
     best, best_s, best_v = 0, -1, -1
     for s in range(1, 1 << t):
         k = count[s]
@@ -695,7 +698,7 @@ def best_token_line(dist, gain, size, cap, order):
 
 
 @nb.njit(cache=True)
-def token_reach(dist_from, dist, gain, size, token_of, bit_of, n_bits):
+def token_reach(dist_from, dist, gain, size, token_of, bit_of, n_bits, clash):
     """Per node ``x`` (``dist_from[x, j]``: the cheapest walk from ``x`` to token ``j``;
     ``token_of[x]``: the token ``x`` is, or -1) and per set ``A`` of allowed bits (the
     tokens with ``bit_of[j] >= 0`` have one; tokens without are always allowed), the
@@ -704,12 +707,12 @@ def token_reach(dist_from, dist, gain, size, token_of, bit_of, n_bits):
     first and between them (0: it adds none). A path has entered each token it passed
     (5.6.2: a city once), so its cut looks up the set of bits it has not passed: the
     tokens it has run to are not counted again. ``n_bits`` 0: one set, every token
-    allowed. ``dist`` must be symmetric (a line is read backwards). The priced
-    listing's cut (model.py)."""
+    allowed. ``dist`` must be symmetric (a line is read backwards). No line holds two
+    tokens that ``clash`` (:func:`_token_lines`). The priced listing's cut (model.py)."""
     n = dist_from.shape[0]
     t = gain.shape[0]
     inf = np.int64(1) << 50
-    cost, sums, count = _token_lines(dist, gain, size)
+    cost, sums, count = _token_lines(dist, gain, size, clash)
     out = np.zeros((n, 1 << n_bits), np.int64)
     for s in range(1, 1 << t):
         if count[s] > size:
