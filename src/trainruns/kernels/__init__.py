@@ -66,14 +66,8 @@ def ready_at_once() -> bool:
 
 _jit = aot.jit  # the numba kernel of a name
 
-
-def __getattr__(name):
-    # a kernel of aot.EXPORTS, chosen at its first use in this process (then kept here)
-    if name not in _NAMES:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    kernel = aot.kernel(name)
-    globals()[name] = kernel
-    return kernel
+# a kernel of aot.EXPORTS, chosen at its first use in this process (then kept here)
+__getattr__ = aot.attributes(globals(), _NAMES)
 
 
 def warm_up(numba: bool = False):

@@ -291,3 +291,18 @@ def kernel(name: str):
     if module is None:
         return jit(name)
     return checked(name, getattr(module, name), lambda: jit(name))
+
+
+def attributes(namespace: dict, names):
+    """A module's ``__getattr__`` (PEP 562) giving the kernels ``names`` of
+    :data:`EXPORTS`: each chosen at its first use in the process (:func:`kernel`), then
+    kept in the module's ``namespace``."""
+    module = namespace["__name__"]
+
+    def __getattr__(name):
+        if name not in names:
+            raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        namespace[name] = kernel(name)
+        return namespace[name]
+
+    return __getattr__

@@ -43,17 +43,9 @@ def no_prices(n_stops, n_chains):
 # same state to go on) / more than ``limit`` paths / the step budget stopped it
 DONE, FULL, OVER, CUT = 0, 1, 2, 3
 
-# the kernels of numba_kernels.py compiled ahead of time (aot.EXPORTS)
-_NAMES = frozenset(name for module, name, _ in aot.EXPORTS if module == aot.G1831)
-
-
-def __getattr__(name):
-    # a kernel, chosen at its first use in this process (then kept here)
-    if name not in _NAMES:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    kernel = aot.kernel(name)
-    globals()[name] = kernel
-    return kernel
+# the kernels of numba_kernels.py compiled ahead of time (aot.EXPORTS), each chosen at
+# its first use in this process
+__getattr__ = aot.attributes(globals(), frozenset(name for module, name, _ in aot.EXPORTS if module == aot.G1831))
 
 
 def warm_up():
