@@ -49,3 +49,36 @@ HARD = [(h, s) for h in (30, 40, 50, 60, 70, 80) for s in range(3)]
 
 def hard():
     return [(f"hard-{h}hex-s{s}", hard_board(s, n_hexes=h)) for h, s in HARD]
+
+
+# The 1831 family at the printed map's size: (name, n_hexes, seed, board_1831's options).
+# Each group varies one thing against the first (the issue's boards, 11-13 tokens,
+# 9S 12MX 7YD 7S, both commuter runs, the Delaware twice, a right half the time).
+_MIXED = {"12MX": {"station": 7, "yard": 5}}
+FAMILY_1831 = [
+    *[(f"1831-{n}hex-s{s}", n, s, {}) for n, s in [(48, 0), (48, 1), (48, 2), (40, 0), (54, 0), (52, 4)]],
+    *[(f"1831-nocommute-{n}hex-s{s}", n, s, {"commuter": False}) for n, s in [(48, 3), (44, 5), (50, 6)]],
+    *[(f"1831-rights{k}-{n}hex-s{s}", n, s, {"n_rights": k}) for k, n, s in [(1, 46, 7), (1, 48, 8), (2, 50, 9)]],
+    *[(f"1831-nodelaware-{n}hex-s{s}", n, s, {"delaware": False}) for n, s in [(44, 10), (48, 11)]],
+    *[(f"1831-redtokens-{n}hex-s{s}", n, s, {"red_tokens": True}) for n, s in [(48, 12), (52, 13), (40, 14)]],
+    ("1831-receivership-48hex-s15", 48, 15, {"receivership": True, "trains": ("7S", "5MX", "4YD")}),
+    ("1831-receivership-44hex-s16", 44, 16, {"receivership": True, "trains": ("8S", "5S", "4MX", "3YD")}),
+    ("1831-mx-yd-48hex-s17", 48, 17, {"trains": ("8MX", "6YD", "6YD")}),
+    ("1831-2x12mx-46hex-s18", 46, 18, {"trains": ("12MX", "12MX")}),
+    ("1831-yd-50hex-s19", 50, 19, {"trains": ("7YD", "7YD", "9S")}),
+    *[(f"1831-density{int(d * 100)}-{n}hex-s{s}", n, s, {"density": d})
+      for d, n, s in [(0.6, 48, 20), (0.6, 54, 21), (0.9, 42, 22), (0.9, 48, 23)]],
+    *[(f"1831-cities{int(c * 100)}-{n}hex-s{s}", n, s, {"city_share": c}) for c, n, s in [(0.3, 48, 24), (0.55, 46, 25)]],
+    ("1831-runto-48hex-s26", 48, 26, {"rules": {"delaware_south": "run_to"}}),
+    ("1831-mixedcounts-48hex-s27", 48, 27, {"rules": {"mixed_counts": _MIXED}}),
+    ("1831-stricttokens-48hex-s28", 48, 28, {"rules": {"pass_own_tokens": False}}),
+    ("1831-phase7-44hex-s29", 44, 29, {"phase": "7", "trains": ("7S", "6MX", "5YD")}),
+    ("1831-phase7-48hex-s30", 48, 30, {"phase": "7", "trains": ("7S", "7S", "6MX")}),
+]
+
+
+def family_1831():
+    """The 1831 family (FAMILY_1831) as (name, position)."""
+    from trainruns.generate import board_1831
+
+    return [(name, board_1831(seed, n_hexes=n, **options)) for name, n, seed, options in FAMILY_1831]

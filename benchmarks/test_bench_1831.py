@@ -5,7 +5,21 @@ phase 9, trains 9S 12MX 7YD 7S). Most have 10^7 token-to-token paths or more: th
 route model lists paths only while their arrays fit the memory budget (a counting walk
 decides first), else it hands the board to its flow model (titles/g1831/flow.py).
 
-Three groups:
+Four groups:
+
+- ``family``: 33 full-size boards (benchmarks/boards.py ``FAMILY_1831``: the boards
+  above and variants without commuter runs, with one or two track rights, without the
+  Delaware's revisit, with tokens on the red extensions, in receivership, with mixed
+  and yard trains, sparser and denser track, fewer and more cities, the rules'
+  readings, phase 7), each solved as a whole process (``trainruns solve --json
+  --time-limit BENCH_1831_LIMIT``, 10 s by default, ``TRAINRUNS_DAEMON=0``):
+  extra_info has the revenue, proven or its bound, wall and CPU seconds and peak RSS
+  (a process still running ``OVERRUN`` time limits and a minute after its start is
+  ended, and said so).
+  With ``BENCH_1831_BASE`` set to another checkout's ``src`` folder, each board is
+  solved by that code too, right after, in the same way (``base_*`` in extra_info),
+  so a change is measured against its start in one run under the same load. The
+  module's end prints the table (and writes it to ``$BENCH_1831_SUMMARY``, if set).
 
 - ``full``: the full-size boards, each solved with a 30 s time limit; extra_info has
   the revenue, its bound and whether it is proven. The bound is the track prices'
@@ -29,10 +43,17 @@ Three groups:
   their ratio and whether they agree in extra_info.
 """
 
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
 import time
 
 import pytest
 
+from boards import FAMILY_1831, family_1831
 from trainruns.generate import board_1831
 from trainruns.load import load_position
 from trainruns.search import solve
@@ -73,3 +94,78 @@ def test_small(benchmark, monkeypatch, n, seed):
     flow_s = benchmark.stats.stats.max
     benchmark.extra_info.update(listing_revenue=listed.revenue, listing_s=listing_s, flow_revenue=run.revenue,
                                 flow_bound=run.bound, flow_proven=run.optimal, flow_over_listing=flow_s / listing_s)
+
+
+LIMIT = float(os.environ.get("BENCH_1831_LIMIT", "10"))
+# a solve still running this many time limits (and a minute) after its start is ended
+OVERRUN = 6
+BASE = os.environ.get("BENCH_1831_BASE")
+FAMILY_ROWS = []
+
+
+def whole_process(position, src=None):
+    """``trainruns solve --json --time-limit LIMIT`` of ``position`` in a process of its
+    own (the code of ``src`` when given): its answer, wall and CPU seconds, peak RSS (MB)
+    and the load average when it started."""
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as fh:
+        json.dump(position, fh)
+    env = dict(os.environ, TRAINRUNS_DAEMON="0")
+    if src:
+        env["PYTHONPATH"] = src
+    load = os.getloadavg()[0]
+    t = time.perf_counter()
+    p = subprocess.Popen([sys.executable, "-m", "trainruns", "solve", "--json", "--time-limit", str(LIMIT), fh.name],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+    # a process far past its time limit is ended (and reported so): the run goes on
+    killer = threading.Timer(OVERRUN * LIMIT + 60, p.kill)
+    killer.start()
+    out = p.stdout.read()
+    _, status, usage = os.wait4(p.pid, 0)
+    killer.cancel()
+    wall = time.perf_counter() - t
+    os.remove(fh.name)
+    code = os.waitstatus_to_exitcode(status)
+    answer = json.loads(out) if code == 0 else {}
+    return {"revenue": answer.get("revenue"), "proven": answer.get("optimal"), "bound": answer.get("bound"),
+            "wall_s": round(wall, 2), "cpu_s": round(usage.ru_utime + usage.ru_stime, 2),
+            "peak_mb": round(usage.ru_maxrss / 1024), "load": round(load, 1), "exit": code}
+
+
+def _said(row):
+    if row["exit"] != 0:
+        return f"no answer (exit {row['exit']})"
+    return "yes" if row["proven"] else f"no ({row['bound']})"
+
+
+@pytest.fixture(scope="module")
+def family_summary():
+    yield
+    if not FAMILY_ROWS:
+        return
+    lines = ["| board | revenue | proven / bound | wall s | CPU s | peak MB | load |" + (" base |" if BASE else ""),
+             "|---|---:|---|---:|---:|---:|---:|" + ("---|" if BASE else "")]
+    for name, row, base in FAMILY_ROWS:
+        cells = [name, str(row["revenue"]), _said(row), str(row["wall_s"]), str(row["cpu_s"]), str(row["peak_mb"]),
+                 str(row["load"])]
+        if base:
+            cells.append(f"{base['revenue']}, {_said(base)}, {base['wall_s']} s, {base['peak_mb']} MB")
+        lines.append("| " + " | ".join(cells) + " |")
+    proven = sum(1 for _, row, _ in FAMILY_ROWS if row["proven"])
+    lines.append(f"\n{proven}/{len(FAMILY_ROWS)} proven within --time-limit {LIMIT:g}")
+    print("\n" + "\n".join(lines))
+    if os.environ.get("BENCH_1831_SUMMARY"):
+        with open(os.environ["BENCH_1831_SUMMARY"], "w") as fh:
+            json.dump({"limit": LIMIT, "rows": FAMILY_ROWS}, fh, indent=1)
+
+
+@pytest.mark.parametrize("name,position", family_1831(), ids=[name for name, *_ in FAMILY_1831])
+def test_family(benchmark, family_summary, name, position):
+    benchmark.group = "1831 family, whole process"
+    rows = []
+    benchmark.pedantic(lambda: rows.append(whole_process(position)), rounds=1, iterations=1)
+    row = rows[0]
+    base = whole_process(position, BASE) if BASE else None
+    FAMILY_ROWS.append((name, row, base))
+    benchmark.extra_info.update(row)
+    if base:
+        benchmark.extra_info.update({f"base_{k}": v for k, v in base.items()})

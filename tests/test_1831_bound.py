@@ -6,6 +6,7 @@ plain-Python brute force of tests/boards1831.py on seeded random typed boards (e
 rule of 5.6.2-5.6.7), and against the proven listing on the full-size generator cut
 down to 16-20 hexes."""
 
+import numpy as np
 import pytest
 
 from boards1831 import brute_force, random_commuter_position, random_position
@@ -40,6 +41,29 @@ def test_5_6_the_priced_bound_is_never_below_the_brute_force_best(chunk):
         tight += priced == expected
     # (and it is no mere restatement of the best run: on most of them it is the best)
     assert checked > 60 and tight > checked // 2
+
+
+def test_5_2_3_10_one_token_a_city_in_the_priced_line_never_below_the_brute_force(monkeypatch):
+    # the random boards on which the corporation has two tokens in one city (a city and
+    # its red extension, 5.2.3.10): a route runs to one of them (5.6.2.3), and the
+    # priced line may take only one (bound.Pricing1831.clash); the bound stays at or
+    # above the brute force's best, and is lower than with both allowed on some
+    clashing = [4, 24, 30, 88, 113, 117, 144, 264, 274, 382]
+    with_rule, without = [], []
+    for seed in clashing:
+        pos = random_position(seed)
+        expected = brute_force(pos)
+        if expected is None:
+            continue
+        priced, _ = _bound(pos)
+        assert priced >= expected, seed
+        with_rule.append(priced)
+    monkeypatch.setattr(bound.Pricing1831, "clash", lambda self, tokens: np.zeros(len(tokens), np.int64))
+    for seed in clashing:
+        pos = random_position(seed)
+        if brute_force(pos) is not None:
+            without.append(_bound(pos)[0])
+    assert len(with_rule) >= 6 and all(a <= b for a, b in zip(with_rule, without)) and with_rule != without
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -8,6 +8,7 @@ check what is reported and that the build looked at the clock."""
 
 import time
 
+import numpy as np
 import pytest
 
 from trainruns import solve
@@ -159,6 +160,48 @@ def test_listing_where_the_flow_model_does_not_apply_keeps_to_the_memory_budget(
     assert 0 < held <= limits.array_budget() + (64 << 20)  # (one chunk past it at most)
 
 
+def test_listing_where_the_flow_model_does_not_apply_leaves_half_the_time_to_join_and_assign(monkeypatch):
+    # the paths kept are joined and the core assigns them after the listing ends (on a
+    # full-size map, seconds): the search's listing stops halfway to the deadline
+    import time
+
+    from trainruns.limits import Limits
+    from trainruns.routeset import train_kinds
+
+    monkeypatch.setattr(flow, "solve", lambda *a, **k: None)
+    board, model, compiled, arrays = _arrays(board_1831(0, n_hexes=54))
+    asked = []
+    orig = model_1831.Model1831._paths
+
+    def watched(self, arrays, value, deadline, *args, keep_cut=False, **kwargs):
+        if keep_cut:
+            asked.append((time.perf_counter(), deadline))
+        return orig(self, arrays, value, deadline, *args, keep_cut=keep_cut, **kwargs)
+
+    monkeypatch.setattr(model_1831.Model1831, "_paths", watched)
+    limits = Limits(time_limit=5, memory=1)
+    model.routes(compiled, train_kinds(board), deadline=limits.deadline, limits=limits)
+    (at, until), = asked
+    # (on a busy machine the walks before it may have used the time up: then it is now)
+    assert until <= at + model_1831.LIST_SHARE * max(0.0, limits.deadline - at) + 1e-3
+    assert until < limits.deadline or at >= limits.deadline
+
+
+def test_a_search_that_starts_past_its_deadline_makes_one_short_call():
+    # (a title's listing may use the time up): a run from LATE_BUDGET nodes at most, not
+    # proven, where a full budget is 65,536 nodes (seconds on a million candidates)
+    import time
+
+    from trainruns import assignment
+    from trainruns.enumeration import enumerate_all
+    from trainruns.generate import hard_board
+
+    routes = enumerate_all(compile_board(load_position(hard_board(2, n_hexes=40))))
+    run = assignment.assign_trains(routes, deadline=time.perf_counter() - 1)
+    assert run.nodes <= assignment.LATE_BUDGET and not run.optimal
+    assert assignment.assign_trains(routes).nodes > assignment.LATE_BUDGET  # (this board needs more)
+
+
 # --- bounded without a time limit (brief: "time and memory bounded everywhere") -------
 
 def test_5_6_7_the_commuter_walk_is_capped_without_a_time_limit_and_the_answer_says_not_proven(monkeypatch):
@@ -195,3 +238,51 @@ def test_5_6_7_the_commuter_walk_is_capped_without_a_time_limit_and_the_answer_s
     assert not run.optimal
     assert model.upper_bound(compiled) <= run.bound <= model.token_bound(compiled)
     assert run.bound > run.revenue > 0
+
+
+def test_5_6_5_the_covering_search_is_stopped_from_another_thread():
+    # a bought right no run can cover, and 200,000 candidates per train that all share
+    # the same track: each node passes over the rest of the list (about 2 * 10^10 looks
+    # in all, far past any node budget's reach), so only the flag ends it; the model
+    # sets it at the deadline (limits.on_thread)
+    import threading
+
+    from trainruns.titles.g1831 import kernels
+
+    k = 200_000
+    z = lambda n: np.zeros(n, np.int64)  # noqa: E731
+    values = np.arange(k, 0, -1, dtype=np.int64)
+    args = (z(2), np.full(2, k, np.int64), np.array([False, True]), np.arange(k, dtype=np.int64), values, z(k),
+            np.ones((k, 1), np.uint64), np.array([2 * k, k, 0], np.int64), 1, np.full(2, -1, np.int64), -1,
+            np.zeros(1, np.bool_))
+    stop, started, out = z(1), threading.Event(), []
+
+    def search():
+        started.set()
+        out.append(kernels.assign_covering(*args, stop))
+
+    t = threading.Thread(target=search, daemon=True)
+    t.start()
+    started.wait()
+    stop[0] = 1
+    t.join()
+    assert out == [-1] and args[-1][0]  # no covering run found, and said to be cut short
+
+
+def test_board_1831_options_vary_what_they_say_and_nothing_else_by_default():
+    # the widened benchmark's boards (benchmarks/boards.py FAMILY_1831): each option
+    # changes what it names; the defaults give the same board for a seed as before
+    base = board_1831(3, n_hexes=40)
+    assert board_1831(3, n_hexes=40, density=0.75, city_share=0.4, commuter=True, delaware=True) == base
+    assert board_1831(3, n_hexes=40, commuter=False)["map"]["commuter_runs"] == []
+    assert not any("revisit_after" in h for h in board_1831(3, n_hexes=40, delaware=False)["map"]["hexes"])
+    assert len(board_1831(3, n_hexes=40, n_rights=2)["track_rights"]) == 2
+    red = board_1831(3, n_hexes=40, red_tokens=True)
+    extensions = {h["id"] for h in red["map"]["hexes"] if "part_of" in h}
+    assert len(extensions) == 3 and {t["hex"] for t in red["tokens"] if t["corporation"] == "A"} >= extensions
+    held = board_1831(3, n_hexes=40, receivership=True, n_rights=1, trains=("7S", "5MX"))
+    assert held["receivership"] and held["track_rights"] == [] and held["trains"] == ["7S", "5MX"]
+    assert [t.name for t in load_position(held).trains] == ["7S", "5MX"]  # (5.3.6: the 5MX runs)
+    sparse, dense = (board_1831(3, n_hexes=40, density=d) for d in (0.5, 0.95))
+    sides = lambda pos: sum(len(h["paths"]) for h in pos["map"]["hexes"])  # noqa: E731
+    assert sides(sparse) < sides(base) < sides(dense)

@@ -1,9 +1,11 @@
-"""The kernels compiled ahead of time (trainruns.kernels.aot: a whole
-in-process solve without importing numba) against the numba kernels they are compiled
-from: the same answers, bit for bit, on every shipped position; the same argument
-types as the callers pass (no call falls back); the GIL released as ``nogil`` does
-(a listing on a thread is stopped from another thread); a module of other code never
-loaded; a build that cannot be done recorded once, the numba kernels answering."""
+"""The kernels compiled ahead of time (trainruns.kernels.aot: a whole in-process solve
+without importing numba), the core's and 1831's route model's, against the numba
+kernels they are compiled from: the same answers, bit for bit, on every shipped
+position and on 1831 boards that take every 1831 kernel (each call replayed on the
+numba kernel); the same argument types as the callers pass (no call falls back); the
+GIL released as ``nogil`` does (a listing on a thread is stopped from another thread);
+a module of other code never loaded; a build that cannot be done recorded once, the
+numba kernels answering."""
 
 import os
 import shutil
@@ -18,9 +20,18 @@ from trainruns.compile import compile_board
 from trainruns.errors import InputError, InputWarning
 from trainruns.kernels import aot
 from trainruns.search import solve
+from trainruns.titles.g1831 import kernels as kernels_1831
+
+from test_1831_bound import flow_weakened  # noqa: F401 (a fixture)
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 NAMES = [name for _, name, _ in aot.EXPORTS]
+NAMES_1831 = [name for module, name, _ in aot.EXPORTS if module == aot.G1831]
+
+
+def _face(name):
+    """The module callers take kernel ``name`` from."""
+    return kernels_1831 if name in NAMES_1831 else kernels
 
 
 def _positions():
@@ -68,12 +79,105 @@ def test_compiled_and_numba_kernels_answer_the_same(monkeypatch, path):
         return aot.checked(name, getattr(MODULE, name), fallback)
 
     for name in NAMES:
-        monkeypatch.setattr(kernels, name, entry(name), raising=False)
+        monkeypatch.setattr(_face(name), name, entry(name), raising=False)
     compiled = _answer(board)
     assert fell_back == []  # every call had the types the module was compiled for
     for name in NAMES:
-        monkeypatch.setattr(kernels, name, kernels._jit(name))
+        monkeypatch.setattr(_face(name), name, kernels._jit(name), raising=False)
     assert _answer(board) == compiled  # revenue, routes, bound, candidates, search nodes
+
+
+def _copy(x):
+    if isinstance(x, np.ndarray):
+        return x.copy()
+    if isinstance(x, tuple):
+        return tuple(_copy(v) for v in x)
+    return x
+
+
+def _same(a, b):
+    """Equal bit for bit: arrays by dtype, shape and bytes; tuples item by item."""
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return (isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and a.dtype == b.dtype
+                and a.shape == b.shape and a.tobytes() == b.tobytes())
+    if isinstance(a, tuple) or isinstance(b, tuple):
+        return isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b) and all(map(_same, a, b))
+    return type(a) is type(b) and a == b
+
+
+@pytest.fixture
+def recorded_1831(monkeypatch):
+    """1831's kernels taken from the compiled module, each call recorded: its
+    arguments before, what it returned, its arguments after (the kernels write into
+    them); a call that would fall back to numba recorded apart."""
+    calls, fell_back = [], []
+
+    def entry(name):
+        def fallback():
+            fell_back.append(name)
+            return kernels._jit(name)
+
+        compiled = aot.checked(name, getattr(MODULE, name), fallback)
+
+        def call(*args):
+            before = _copy(args)
+            out = compiled(*args)
+            calls.append((name, before, _copy(out), _copy(args)))
+            return out
+
+        return call
+
+    for name in NAMES_1831:
+        monkeypatch.setattr(kernels_1831, name, entry(name), raising=False)
+    return calls, fell_back
+
+
+def _board_paths(monkeypatch):
+    """1831 boards that take each 1831 kernel: listing and valuing paths with a bought
+    right to cover (board_1831 cut to 20 hexes), the assignment by value classes, and
+    random typed boards with rights and commuter runs."""
+    from boards1831 import random_commuter_position, random_position
+
+    from trainruns.generate import board_1831
+    from trainruns.titles.g1831 import model as model_1831
+
+    solve(load_position(board_1831(0, n_hexes=20, own_tokens=8)))
+    monkeypatch.setattr(model_1831, "BY_VALUE", True)
+    solve(load_position(board_1831(1, n_hexes=20, own_tokens=8, rights=False)))
+    monkeypatch.setattr(model_1831, "BY_VALUE", False)
+    for pos in [random_position(s) for s in range(6)] + [random_commuter_position(500 + s) for s in range(6)]:
+        try:
+            solve(load_position(pos))
+        except InputError:
+            pass  # no run covers the bought rights (5.6.5): said so, after the kernels ran
+
+
+def _replayed_on_numba(calls):
+    """Each recorded call run again by the numba kernel on copies of its arguments:
+    the names whose answers differ (empty: none)."""
+    differ = []
+    for name, before, out, after in calls:
+        args = _copy(before)
+        got = kernels._jit(name)(*args)
+        if not (_same(got, out) and all(_same(a, b) for a, b in zip(args, after))):
+            differ.append(name)
+    return differ
+
+
+@needs_module
+def test_1831_compiled_and_numba_kernels_answer_the_same(recorded_1831, monkeypatch, request):
+    calls, fell_back = recorded_1831
+    _board_paths(monkeypatch)
+    # the priced proof (bound.py's token lines and reach, the priced walk and
+    # assign_priced): the flow model's run weakened, as tests/test_1831_bound.py does
+    from trainruns.generate import board_1831
+
+    flow_weakened = request.getfixturevalue("flow_weakened")
+    solve(load_position(board_1831(0, n_hexes=20, own_tokens=8, rights=False)))
+    assert flow_weakened == [True]
+    assert fell_back == []  # every call had the types the module was compiled for
+    assert sorted({name for name, *_ in calls}) == sorted(NAMES_1831)  # each kernel taken
+    assert _replayed_on_numba(calls) == []
 
 
 @needs_module
@@ -154,6 +258,24 @@ def test_the_key_follows_the_kernels_and_the_compiler(tmp_path, monkeypatch):
     assert changed != before
     monkeypatch.setattr(aot, "_stamp", lambda package: f"{package} 9.9".encode())
     assert aot.key() not in (before, changed)
+
+
+def test_the_key_follows_1831s_kernels(tmp_path, monkeypatch):
+    # 1831's kernels are compiled into the same module: a change to them (or to the
+    # constants they take from kernels.py) is a module of other code
+    before = aot.key()
+    titles = tmp_path / "titles" / "g1831"
+    titles.mkdir(parents=True)
+    for name in ("kernels.py", "numba_kernels.py"):
+        shutil.copy(os.path.join(aot.PACKAGE, "titles", "g1831", name), titles / name)
+    monkeypatch.setattr(aot, "PACKAGE", str(tmp_path))
+    assert aot.key() == before
+    seen = {before}
+    for name in ("numba_kernels.py", "kernels.py"):
+        path = titles / name
+        path.write_text(path.read_text().replace("NEG", "NEG ", 1))
+        assert aot.key() not in seen
+        seen.add(aot.key())
 
 
 def test_a_build_that_fails_is_recorded_and_the_numba_kernels_answer(tmp_path, monkeypatch):

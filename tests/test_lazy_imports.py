@@ -1,6 +1,6 @@
 """What a command loads: a plain solve imports neither OR-Tools, matplotlib
 nor networkx (they serve other engines and commands), nor numba once the kernels are
-compiled ahead of time (trainruns.kernels.aot), nor jsonschema for a valid position
+compiled ahead of time (trainruns.kernels.aot, 1831's too), nor jsonschema for a valid position
 (trainruns.schema's acceptor), `--help` and `--version` not even numpy, and the daemon's thin client nothing beyond the interpreter's built-in modules
 (tests/test_daemon.py runs it against a daemon). Checked in a fresh interpreter, on
 sys.modules after the command ran."""
@@ -52,9 +52,9 @@ def test_a_plain_solve_loads_no_other_engine(path):
     if _acceptor("custom") is not None:
         # a valid position passes the compiled acceptor (trainruns.schema): no jsonschema
         assert "jsonschema" not in got["roots"]
-    if path != T1831 and aot.load() is not None:
-        # the kernels compiled ahead of time answer: numba is not even imported (the
-        # 1831 route model runs numba kernels of its own)
+    if aot.load() is not None:
+        # the kernels compiled ahead of time answer, 1831's route model's among them:
+        # numba is not even imported
         assert "numba" not in got["roots"]
 
 

@@ -8,9 +8,7 @@ The names below are loaded on first use (PEP 562), so that ``import trainruns`` 
 ``trainruns --help`` do not pay for numba, OR-Tools and matplotlib.
 """
 
-import importlib
 import sys
-import types
 
 __version__ = "0.1.0"
 
@@ -26,7 +24,11 @@ __all__ = ["solve", "audit", "AuditResult", "load_position", "Board", "Hex", "St
 
 def __getattr__(name):
     if name in _WHERE:
-        value = getattr(importlib.import_module(f"{__name__}.{_WHERE[name]}"), name)
+        # (__import__, not importlib: the daemon's client imports this package, and
+        # importlib would load warnings too)
+        module = f"{__name__}.{_WHERE[name]}"
+        __import__(module)
+        value = getattr(sys.modules[module], name)
         globals()[name] = value
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -36,12 +38,12 @@ def __dir__():
     return sorted(list(globals()) + __all__)
 
 
-class _Package(types.ModuleType):
+class _Package(type(sys)):
     """Importing the submodule ``trainruns.audit`` would bind the name ``audit`` to the
     module; the package's ``audit`` is the function (as before the names were lazy)."""
 
     def __setattr__(self, name, value):
-        if name in _WHERE and isinstance(value, types.ModuleType):
+        if name in _WHERE and isinstance(value, type(sys)):
             return
         super().__setattr__(name, value)
 

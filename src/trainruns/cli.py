@@ -34,9 +34,25 @@ def _parser_class():
     return _Parser
 
 
+# parsers built in this process, by the command they parse (None: every command)
+_PARSERS = {}
+
+
 def build_parser(only=None):
     """The parser of every command, or of command ``only`` alone (what a command run
-    needs: building the others costs it time)."""
+    needs: building the others costs it time). Built once per process and kept: the
+    daemon's spare child builds the solve parser before its command comes
+    (daemon.server.prepare), so the command does not (argparse looks up its message
+    catalogues on disk for each help string)."""
+    from .commands import COMMANDS
+
+    key = only if only in COMMANDS else None
+    if key not in _PARSERS:
+        _PARSERS[key] = _new_parser(key)
+    return _PARSERS[key]
+
+
+def _new_parser(only):
     import importlib
 
     from . import __version__

@@ -190,7 +190,9 @@ _CITIES_1831 = ("New York", "Cleveland", "Buffalo", "White Plains", "Long Island
                 "Baltimore", "Washington", "Delaware", "Philadelphia", "Wilmington")
 
 
-def board_1831(seed, n_hexes=48, own_tokens=None, rights=True):
+def board_1831(seed, n_hexes=48, own_tokens=None, rights=True, *, density=0.75, city_share=0.4, commuter=True,
+               delaware=True, red_tokens=False, n_rights=None, trains=("9S", "12MX", "7YD", "7S"), phase="9",
+               receivership=False, rules=None):
     """A late-game 1831 position the size of the printed map, invented: ``n_hexes``
     hexes of dense brown track, about 40% of them cities with typed sites
     (5.2.3.9); New York, Cleveland and Buffalo each with a red extension hex (5.2.3.10);
@@ -198,7 +200,15 @@ def board_1831(seed, n_hexes=48, own_tokens=None, rights=True):
     Wilmington (5.6.2.1); both commuter runs (5.6.7), the corporation holding a Station
     in every city of them; 11-13 of its tokens (``own_tokens``); phase 9 and the trains
     9S, 12MX, 7YD, 7S; with ``rights``, a bought track right half the time (5.5).
-    Other corporations' tokens fill some cities, which then block (5.6.2)."""
+    Other corporations' tokens fill some cities, which then block (5.6.2).
+
+    The keyword options vary it (their defaults give the board above, the same for a
+    seed as ever): ``density`` the share of hex sides joined by track, ``city_share``
+    of hexes with a city; no ``commuter`` runs; no revisit of the ``delaware``;
+    ``red_tokens``: each red extension has a Station and a Rail Yard site and the
+    corporation a token on it (5.2.3.10); ``n_rights`` exactly that many bought track
+    rights (5.5); the ``trains`` and ``phase``; ``receivership`` (5.3.6: obsolete trains
+    run; no rights then, 5.4.7); the position's ``rules`` (docs/rules-1831.md)."""
     rng = random.Random(seed)
     cells = _grow_region(rng, n_hexes)
     have = set(cells)
@@ -207,7 +217,7 @@ def board_1831(seed, n_hexes=48, own_tokens=None, rights=True):
         for e in _open_sides(c, have):
             dx, dy = _FLAT[e]
             nb = (c[0] + dx, c[1] + dy)
-            if c < nb and rng.random() < 0.75:
+            if c < nb and rng.random() < density:
                 edges.add((c, e))
                 edges.add((nb, (e + 3) % 6))
     cells_by_track = [c for c in cells if any((c, e) in edges for e in range(6))]
@@ -239,11 +249,12 @@ def board_1831(seed, n_hexes=48, own_tokens=None, rights=True):
         sides = [e for e in range(6) if (c, e) in edges]
         hid = ids[c]
         if c in extension:
+            slot_types = [rng.choice(["station", "yard"])]
             hexes.append({"id": hid, "name": role[extension[c]] + " (red)", "part_of": ids[extension[c]],
-                          "stops": [{"kind": "city", "slot_types": [rng.choice(["station", "yard"])]}],
+                          "stops": [{"kind": "city", "slot_types": ["station", "yard"] if red_tokens else slot_types}],
                           "paths": [[e, "s0"] for e in sides]})
             cities.append(hid)
-        elif c in role or (sides and rng.random() < 0.4):
+        elif c in role or (sides and rng.random() < city_share):
             big = role.get(c) in ("New York", "Delaware", "Cleveland", "Buffalo", "Baltimore")
             types = ["station", "yard"] + [rng.choice(["station", "yard"]) for _ in range(rng.randint(0, 2 if big else 1))]
             rng.shuffle(types)
@@ -251,7 +262,7 @@ def board_1831(seed, n_hexes=48, own_tokens=None, rights=True):
                                        "slot_types": types}], "paths": [[e, "s0"] for e in sides]}
             if c in role:
                 h["name"] = role[c]
-            if role.get(c) == "Delaware":
+            if role.get(c) == "Delaware" and delaware:
                 h["revisit_after"] = [named["Philadelphia"], named["Wilmington"]]
             hexes.append(h)
             cities.append(hid)
@@ -273,10 +284,13 @@ def board_1831(seed, n_hexes=48, own_tokens=None, rights=True):
         tokens.append({"hex": hid, "stop": 0, "corporation": corp, "slot": j})
         return True
 
-    commuter = [["White Plains", "New York", "Long Island West", "Long Island East", "Long Island West", "New York"],
+    cycles = [["White Plains", "New York", "Long Island West", "Long Island East", "Long Island West", "New York"],
                 ["Baltimore", "Washington"]]
-    for name in sorted({n for run in commuter for n in run}):
+    for name in sorted({n for run in cycles for n in run}):
         place(named[name], CORP, "station")
+    if red_tokens:
+        for hid in sorted(ids[c] for c in extension):
+            place(hid, CORP)
     want = own_tokens if own_tokens is not None else rng.randint(11, 13)
     others = [h for h in cities if h not in named.values()] + [named[n] for n in _CITIES_1831[:3]]
     rng.shuffle(others)
@@ -291,15 +305,22 @@ def board_1831(seed, n_hexes=48, own_tokens=None, rights=True):
                 if rng.random() < 0.6:
                     place(hid, corp)
     track_rights = []
-    if rights and rng.random() < 0.5:
-        foreign = [t for t in tokens if t["corporation"] != CORP and types[t["hex"]][t["slot"]] == "station"]
-        if foreign:
+    foreign = [t for t in tokens if t["corporation"] != CORP and types[t["hex"]][t["slot"]] == "station"]
+    if n_rights is None:
+        if rights and rng.random() < 0.5 and foreign:
             t = rng.choice(foreign)
             track_rights.append({"hex": t["hex"], "stop": 0, "slot": t["slot"]})
-    return {"title": "1831", "phase": "9", "corporation": CORP, "trains": ["9S", "12MX", "7YD", "7S"],
-            "map": {"layout": "flat", "hexes": hexes,
-                    "commuter_runs": [{"name": " - ".join(commuter[0][:4]), "cycle": [named[n] for n in commuter[0]]},
-                                      {"name": "Baltimore - Washington", "cycle": [named[n] for n in commuter[1]],
-                                       "any_start": True}]},
-            "tokens": tokens, "track_rights": track_rights,
-            "source": f"trainruns.generate.board_1831(seed={seed}, n_hexes={n_hexes})"}
+    else:
+        track_rights = [{"hex": t["hex"], "stop": 0, "slot": t["slot"]}
+                        for t in rng.sample(foreign, min(n_rights, len(foreign)))]
+    commuter_runs = [{"name": " - ".join(cycles[0][:4]), "cycle": [named[n] for n in cycles[0]]},
+                     {"name": "Baltimore - Washington", "cycle": [named[n] for n in cycles[1]], "any_start": True}]
+    out = {"title": "1831", "phase": phase, "corporation": CORP, "trains": list(trains),
+           "map": {"layout": "flat", "hexes": hexes, "commuter_runs": commuter_runs if commuter else []},
+           "tokens": tokens, "track_rights": [] if receivership else track_rights,
+           "source": f"trainruns.generate.board_1831(seed={seed}, n_hexes={n_hexes})"}
+    if receivership:
+        out["receivership"] = True
+    if rules:
+        out["rules"] = dict(rules)
+    return out

@@ -18,8 +18,6 @@ It estimates its arrays and lists fewer routes (or chains) rather than outgrow t
 was kept, not proven, with an upper bound.
 """
 
-from __future__ import annotations
-
 import os
 import time
 

@@ -42,7 +42,7 @@ def warm():
         except ImportError:
             pass  # an optional part missing here: the command that needs it says so
     cli.build_parser()
-    warm_up(numba=True)  # (the numba kernels too: a title's own, 1831's, run in the children)
+    warm_up(numba=True)  # (numba too: the proof's own kernels, kernels.prices, run in the children)
     # what a kernel's first call with real arrays loads (boxing its results)
     importlib.import_module("numba.core.boxing")
     importlib.import_module("numba.core.runtime.context")

@@ -11,8 +11,8 @@ from . import aot
 
 _loaded = False
 
-# kernel name -> the module beside this one that defines it
-_HOME = {name: module for module, name, _ in aot.EXPORTS}
+# the kernels of aot.EXPORTS in the modules beside this one (the rest are 1831's)
+_NAMES = frozenset(name for module, name, _ in aot.EXPORTS if module.startswith("kernels."))
 
 
 _warming = None  # the thread loading the kernels behind a deadline (see ready_by)
@@ -59,21 +59,10 @@ def ready_at_once() -> bool:
     return _loaded or (aot.enabled() and aot.load() is not None)
 
 
-def _jit(name):
-    """The numba kernel ``name``."""
-    import importlib
+_jit = aot.jit  # the numba kernel of a name
 
-    return getattr(importlib.import_module(f"{__name__}.{_HOME[name]}"), name)
-
-
-def __getattr__(name):
-    # a kernel of aot.EXPORTS, chosen at its first use in this process (then kept here)
-    if name not in _HOME:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    module = aot.load()
-    kernel = aot.checked(name, getattr(module, name), lambda: _jit(name)) if module is not None else _jit(name)
-    globals()[name] = kernel
-    return kernel
+# a kernel of aot.EXPORTS, chosen at its first use in this process (then kept here)
+__getattr__ = aot.attributes(globals(), _NAMES)
 
 
 def warm_up(numba: bool = False):
@@ -83,7 +72,7 @@ def warm_up(numba: bool = False):
     real search exclude it.
 
     ``numba``: the numba kernels too, for a long-lived process whose commands may run
-    numba kernels of their own (a title's route model) in forked children: numba sets
+    numba kernels of their own (the proof's, kernels.prices) in forked children: numba sets
     up its compiler at the first kernel it loads (0.1-0.2 s), once there instead of in
     every child (the daemon)."""
     global _loaded

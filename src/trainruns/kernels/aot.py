@@ -1,8 +1,9 @@
-"""The kernels a plain solve runs, compiled ahead of time into an extension module
-(a whole in-process ``trainruns solve`` in at most 0.3 s).
+"""The kernels a plain solve runs, and those of 1831's route model
+(titles/g1831/numba_kernels.py), compiled ahead of time into one extension module.
 
 Importing numba (0.15-0.2 s) and loading its cached kernels (0.25 s, most of it numba
-setting up its compiler at the first cache load) came before every in-process answer.
+setting up its compiler at the first cache load) would come before every in-process
+answer.
 The same kernels, compiled once by numba's ahead-of-time compiler
 (:mod:`numba.pycc`, :mod:`trainruns.kernels.aot_build`) into an extension module,
 load in about a millisecond and need numpy only, not numba.
@@ -27,27 +28,50 @@ import sys
 
 import numpy as np
 
-# The kernels compiled ahead of time, each (its module here, its name, its arguments).
-# An argument code: "i" an int64 scalar, "I"/"I2" a C-contiguous int64 array of 1 or 2
-# dimensions, "U2" uint64 of 2, "B"/"B2" bool of 1 or 2: what the callers pass (the
-# numba kernels' own signatures after a solve; tests/test_aot.py checks them).
+# The kernels compiled ahead of time, each (its module, from the package trainruns; its
+# name; its arguments): the plain solve's, and 1831's route model's (one module, one
+# build). An argument code: "i" an int64 scalar, "b" a bool, "I"/"I2"/"I3" a
+# C-contiguous int64 array of 1, 2 or 3 dimensions, "U"/"U2" uint64 of 1 or 2, "B"/"B2"
+# bool of 1 or 2: what the callers pass (the numba kernels' own signatures after a
+# solve; tests/test_aot.py checks them).
+G1831 = "titles.g1831.numba_kernels"
 EXPORTS = (
-    ("routes", "enumerate_routes", "I I I U2 B B B i i I I I I U2 i I"),
-    ("values", "route_values", "I I i I B B I I I B2 I2"),
-    ("assign", "branch_and_bound", "I I B I I U2 U2 B I2 I I I I2 I2 I I I U2 I I I I i I i"),
-    ("assign", "open_bound", "I I I"),
-    ("estimate", "estimate_routes", "i I I U2 B B B i i i i"),
+    ("kernels.routes", "enumerate_routes", "I I I U2 B B B i i I I I I U2 i I"),
+    ("kernels.values", "route_values", "I I i I B B I I I B2 I2"),
+    ("kernels.assign", "branch_and_bound", "I I B I I U2 U2 B I2 I I I I2 I2 I I I U2 I I I I i I i"),
+    ("kernels.assign", "open_bound", "I I I"),
+    ("kernels.estimate", "estimate_routes", "i I I U2 B B B i i i i"),
+    (G1831, "token_paths", "I I U2 I I B B I I I I I U2 i i I I2 I3 I I I I I I I I I U I2 I I I I"),
+    (G1831, "token_sequences", "I I I B i I I U"),
+    (G1831, "same_sequence", "I I I"),
+    (G1831, "best_counts", "I I I I I I I I I I I b i I3"),
+    (G1831, "assign_covering", "I I B I I I U2 I i I i B I"),
+    (G1831, "popcounts", "U2"),
+    (G1831, "assign_by_value", "I I B I I I I I U2 U2 i I B"),
+    (G1831, "best_token_line", "I2 I i i I I"),
+    (G1831, "token_reach", "I2 I2 I i I I i I"),
+    (G1831, "assign_priced", "I I B I I I U2 i i i I i I"),
 )
+# modules outside this folder whose code is compiled in without being exported: the
+# constants numba_kernels.py takes from 1831's kernels.py
+ALSO = ("titles.g1831.kernels",)
 # code: (numba type at the build, numpy dtype, dimensions; 0 for a scalar)
 CODES = {
     "i": ("int64", None, 0),
+    "b": ("boolean", np.dtype(np.bool_), 0),
     "I": ("int64[::1]", np.dtype(np.int64), 1),
     "I2": ("int64[:, ::1]", np.dtype(np.int64), 2),
+    "I3": ("int64[:, :, ::1]", np.dtype(np.int64), 3),
+    "U": ("uint64[::1]", np.dtype(np.uint64), 1),
     "U2": ("uint64[:, ::1]", np.dtype(np.uint64), 2),
     "B": ("boolean[::1]", np.dtype(np.bool_), 1),
     "B2": ("boolean[:, ::1]", np.dtype(np.bool_), 2),
 }
+# kernel name -> its module (each name once in the compiled module)
+HOME = {name: module for module, name, _ in EXPORTS}
 HERE = os.path.dirname(os.path.abspath(__file__))
+# the package trainruns, where the modules of EXPORTS outside this folder are
+PACKAGE = os.path.dirname(HERE)
 # the packages whose code goes into the module (numpy: its C interface)
 COMPILERS = ("numba", "llvmlite")
 
@@ -92,18 +116,26 @@ def _processor() -> bytes:
         return f"{platform.machine()}\0{platform.processor()}".encode()
 
 
+def sources() -> list[str]:
+    """The files the module is compiled from: every kernel source in this folder (this
+    file and the build's included), and the modules of :data:`EXPORTS` and
+    :data:`ALSO` outside it."""
+    out = [os.path.join(HERE, name) for name in sorted(os.listdir(HERE)) if name.endswith(".py")]
+    for module in sorted({m for m, _, _ in EXPORTS if not m.startswith("kernels.")} | set(ALSO)):
+        out.append(os.path.join(PACKAGE, *module.split(".")) + ".py")
+    return out
+
+
 def key() -> str:
-    """What the module is built from: every kernel source in this folder (this file
-    and the build's included), the interpreter, numpy, numba and llvmlite, and the
-    processor (the module uses its instructions)."""
+    """What the module is built from: its :func:`sources`, the interpreter, numpy,
+    numba and llvmlite, and the processor (the module uses its instructions)."""
     import hashlib
     from importlib.machinery import EXTENSION_SUFFIXES
 
     h = hashlib.sha256()
-    for name in sorted(os.listdir(HERE)):
-        if name.endswith(".py"):
-            with open(os.path.join(HERE, name), "rb") as fh:
-                h.update(name.encode() + b"\0" + fh.read() + b"\0")
+    for path in sources():
+        with open(path, "rb") as fh:
+            h.update(os.path.basename(path).encode() + b"\0" + fh.read() + b"\0")
     h.update(f"{sys.version}\0{EXTENSION_SUFFIXES[0]}\0{np.__version__}\0".encode())
     h.update(_processor() + b"\0")
     for package in COMPILERS:
@@ -226,8 +258,11 @@ def checked(name: str, compiled, fallback):
     def call(*args):
         if len(args) == n_args:
             for a, (dtype, ndim) in zip(args, wanted):
-                if dtype is None:
-                    if not isinstance(a, integer) or isinstance(a, bool):
+                if ndim == 0:
+                    if dtype is None:
+                        if not isinstance(a, integer) or isinstance(a, (bool, np.bool_)):
+                            break
+                    elif not isinstance(a, (bool, np.bool_)):
                         break
                 elif (type(a) is not ndarray or a.dtype != dtype or a.ndim != ndim
                       or not a.flags.c_contiguous or not a.flags.writeable or not a.flags.aligned):
@@ -239,3 +274,35 @@ def checked(name: str, compiled, fallback):
     call.__name__ = call.__qualname__ = name
     call.__doc__ = f"{name}, compiled ahead of time (trainruns.kernels.aot)"
     return call
+
+
+def jit(name: str):
+    """The numba kernel ``name`` of :data:`EXPORTS` (its module imported: numba too)."""
+    import importlib
+
+    return getattr(importlib.import_module(f"trainruns.{HOME[name]}"), name)
+
+
+def kernel(name: str):
+    """The kernel ``name`` of :data:`EXPORTS` a caller runs: the compiled one behind the
+    check of its arguments when the module of the current code is built (:func:`load`),
+    else the numba kernel."""
+    module = load()
+    if module is None:
+        return jit(name)
+    return checked(name, getattr(module, name), lambda: jit(name))
+
+
+def attributes(namespace: dict, names):
+    """A module's ``__getattr__`` (PEP 562) giving the kernels ``names`` of
+    :data:`EXPORTS`: each chosen at its first use in the process (:func:`kernel`), then
+    kept in the module's ``namespace``."""
+    module = namespace["__name__"]
+
+    def __getattr__(name):
+        if name not in names:
+            raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        namespace[name] = kernel(name)
+        return namespace[name]
+
+    return __getattr__

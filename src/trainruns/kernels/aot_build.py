@@ -61,7 +61,7 @@ ENTRY = '''
 def entry({args}):
     state = save_thread()
     try:
-        out = kernel({args})
+        out = kernel({call})
         ok = True
     except Exception:
         ok = False
@@ -72,12 +72,22 @@ def entry({args}):
 '''
 
 
+# the most arguments CPython passes to a call one by one (its STACK_USE_GUIDELINE)
+CALL_ARGS = 30
+
+
 def _nogil(kernel, name, intrinsics):
     """``kernel`` (a numba dispatcher) run with the GIL released (module docstring);
     written out with the kernel's own parameters, as the compiler wants them named."""
-    args = ", ".join(inspect.signature(kernel.py_func).parameters)
+    names = list(inspect.signature(kernel.py_func).parameters)
+    call = ", ".join(names)
+    if len(names) > CALL_ARGS:
+        # CPython builds a longer call through a list (LIST_TO_TUPLE), which numba does
+        # not compile: the arguments go as a sum of short tuples, unpacked
+        parts = [names[i:i + CALL_ARGS // 2] for i in range(0, len(names), CALL_ARGS // 2)]
+        call = "*(" + " + ".join(f"({', '.join(p)},)" for p in parts) + ")"
     space = {"kernel": kernel, "save_thread": intrinsics[0], "restore_thread": intrinsics[1]}
-    exec(ENTRY.format(args=args, name=name), space)  # noqa: S102 (our own template)
+    exec(ENTRY.format(args=", ".join(names), call=call, name=name), space)  # noqa: S102 (our own template)
     return space["entry"]
 
 
@@ -99,7 +109,7 @@ def build(folder: str, name: str, path: str):
         cc.output_dir = work
         cc.output_file = os.path.basename(path)
         for module, kernel_name, codes in aot.EXPORTS:
-            kernel = getattr(importlib.import_module(f"trainruns.kernels.{module}"), kernel_name)
+            kernel = getattr(importlib.import_module(f"trainruns.{module}"), kernel_name)
             args, _ = sigutils.normalize_signature(
                 "void(" + ", ".join(aot.CODES[c][0] for c in codes.split()) + ")")
             # (the arguments only: the compiler infers what the kernel returns)

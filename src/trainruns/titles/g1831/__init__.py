@@ -6,7 +6,8 @@ its own ``map`` in the custom-map format with 1831 extensions (docs/rules-1831.m
 
 - ``trains.py``: train names, phases, token values, retirement (3.3, 5.2.7.5, 5.3.5);
 - ``mapformat.py``: the map extensions, tokens on typed sites, track rights (5.2.3, 5.5);
-- ``model.py``: the Board's ``route_model`` (5.6); ``kernels.py`` its numba kernels;
+- ``model.py``: the Board's ``route_model`` (5.6); ``kernels.py`` its kernels (numba_kernels.py,
+  compiled ahead of time with the core's);
 - ``commuter.py``: commuter runs (5.6.7); ``explain.py``: which stops a train runs to;
 - ``flow.py``: the run as one CP-SAT model, no paths listed; ``bound.py``: the track
   prices' bound on a run (5.6.2), which the flow model is held to;

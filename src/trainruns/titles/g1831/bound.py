@@ -14,7 +14,8 @@ to be quick (every real route is in it, valued no lower):
   Delaware large city, which a path may enter twice (5.6.2.1), has a twin stop with its
   track and its value. The line's value is its stops' gains (what the kind earns at a
   token there: city plus token value, 5.6.3; a mixed train the better of its Station
-  and Rail Yard), at most the kind's ``size`` best gains (5.6.2.3). This is the core's
+  and Rail Yard), at most the kind's ``size`` best gains (5.6.2.3), at most one token a
+  city (a city and its red extension one city, 5.2.3.10). This is the core's
   priced line (:func:`trainruns.kernels.prices.best_priced_route`) with these gains.
 - a commuter run (5.6.7, Station trains of size 5 or more) is its visits' Station
   values less, for each leg between two visits, the cheapest walk between the two
@@ -170,7 +171,7 @@ class Pricing1831(ChainBits):
         elif len(tokens) >= 2:
             order = np.empty(len(tokens), np.int64)
             sub = np.ascontiguousarray(dist[np.ix_(tokens, tokens)])
-            value, length = best_token_line(sub, gain[tokens], kind.size, cap, order)
+            value, length = best_token_line(sub, gain[tokens], kind.size, cap, order, self.clash(tokens))
             value = int(value)
             if length:
                 nodes = self._walk([int(tokens[i]) for i in order[:length]], nxt)
@@ -179,6 +180,20 @@ class Pricing1831(ChainBits):
             if v > value:
                 value, nodes = v, run
         return value, nodes
+
+    def clash(self, tokens):
+        """Per token of ``tokens`` (nodes), the bits of the others in its city: a route
+        enters a city once and runs to one token there (5.6.2.1, 5.6.2.3), a city and
+        its red extension being one city (5.2.3.10). The Delaware, entered twice
+        (5.6.2.1), clashes with nothing (its twin node is its second visit)."""
+        group = self.arrays.stop_group[self.twin_of[tokens]]
+        single = self.arrays.rev_a[group] < 0
+        out = np.zeros(len(tokens), np.int64)
+        for i in range(len(tokens)):
+            for j in range(len(tokens)):
+                if i != j and single[i] and group[i] == group[j]:
+                    out[i] |= 1 << j
+        return out
 
     def _distances(self, cost):
         """The cheapest walk's price between every two nodes at these arc costs, passing
@@ -358,5 +373,5 @@ def reach(pricing, price, kind, bit=None, n_bits=0):
         # (a Delaware twin node has no bit: always allowed, its real stop's bit aside)
         bit_of = np.array([bit[j] if j < n else -1 for j in tokens], np.int64)
         out = token_reach(np.ascontiguousarray(dist[:, tokens]), np.ascontiguousarray(dist[np.ix_(tokens, tokens)]),
-                          gain[tokens], kind.size, token_of, bit_of, n_bits)
+                          gain[tokens], kind.size, token_of, bit_of, n_bits, pricing.clash(tokens))
     return out[:n], gain[:n]

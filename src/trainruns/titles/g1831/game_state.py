@@ -1,4 +1,4 @@
-"""1831's own game state (rulebook ../shared/rules/1831.md; docs/game-1831.md): a
+"""1831's own game state (the 1831 rulebook; docs/game-1831.md): a
 company's facts beyond the shared ones (:class:`Corporation1831`) and the game's facts
 beyond the shared :class:`~trainruns.game.state.State` (:class:`TitleState1831`).
 

@@ -373,7 +373,14 @@ class Model1831(RouteModel):
             # deadline and the memory budget, the set cut (incomplete) past either
             # (a third of the budget: the chunks are joined, then the routes worth
             # running taken out, each a copy held with the one before for a moment)
-            listed = self._paths(arrays, valuer, deadline, progress, budget=None if budget is None else budget // 3,
+            until = deadline
+            if use_flow and deadline is not None:
+                # the search's call: the paths kept are joined (a copy of up to a third
+                # of the budget) and then assigned by the core, both after the listing
+                # ends: half the time left is theirs
+                now = time.perf_counter()
+                until = now + LIST_SHARE * max(0.0, deadline - now)
+            listed = self._paths(arrays, valuer, until, progress, budget=None if budget is None else budget // 3,
                                  keep_cut=True)
         if extra is None and walked_out:
             extra, cut = [], True  # (the same walk again would pass the cap again)
@@ -929,11 +936,17 @@ class Model1831(RouteModel):
             return v[order], r[order], m[order]
 
         start, end, twin, rest, (cv, cr, cm) = _candidates(trains, of_kind, 3)
+        from ...limits import on_thread
+
         choice = np.full(max(len(trains), 1), -1, np.int64)
         stopped = np.zeros(1, np.bool_)
-        best = kernels.assign_covering(start, end, twin, cr, cv, cm, bits, rest, n_masks - 1, choice,
-                                       _node_budget(deadline) if self.covering_nodes is None
-                                       else self.covering_nodes, stopped)
+        stop = np.zeros(1, np.int64)
+        # the node budget alone does not bound the time: a node may pass over a great
+        # many candidates that share track; the flag is set at the deadline
+        best = on_thread(kernels.assign_covering, (start, end, twin, cr, cv, cm, bits, rest, n_masks - 1, choice,
+                                                   _node_budget(deadline) if self.covering_nodes is None
+                                                   else self.covering_nodes, stopped, stop),
+                         stop, deadline, "the covering search")
         complete = complete and not stopped[0]
         if best < 0 and not complete:
             # stopped early (time limit): not finding a covering run proves nothing; the
