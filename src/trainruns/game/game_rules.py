@@ -21,13 +21,15 @@ from .state import corp_key
 @dataclass
 class Dividend:
     """What a dividend pays (:meth:`GameRules.dividend`): the ``kind`` paid (a payout of
-    nothing is withheld), what the company keeps, each holder's part (``payments``:
-    holder key and amount, in the order paid) and the ``dividend`` event's own fields."""
+    nothing is withheld), what the company adds to the run from its treasury first
+    (1831 5.7.4: twice the run), what it keeps, each holder's part (``payments``: holder
+    key and amount, in the order paid) and the ``dividend`` event's own fields."""
 
     kind: str
     kept: int = 0
     payments: list = field(default_factory=list)
     fields: dict = field(default_factory=dict)
+    company_adds: int = 0
 
 
 class GameRules(Ids, PlayerReport):
@@ -166,6 +168,8 @@ class GameRules(Ids, PlayerReport):
         the event and the price move (:meth:`price_after_dividend`)."""
         s = self.state
         d = self.dividend(c, revenue, kind)
+        if d.company_adds:
+            s.pay(corp_key(c.id), "bank", d.company_adds)
         if d.kept:
             s.pay("bank", corp_key(c.id), d.kept)
         for holder, amount in d.payments:

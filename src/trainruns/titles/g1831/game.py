@@ -20,6 +20,7 @@ from ...game.action import INT, STR, declare
 from ...game.game_rules import GameRules
 from ...game.phase import Phases
 from ...game.round import OperatingRound
+from ...game.steps.dividend import DividendStep
 from ...game.state import Player, State, player_key
 from ..tiled import load_data
 from . import game_certs as certs
@@ -29,7 +30,7 @@ from .game_market import Market1831
 from .game_mergers import MergerRules
 from .game_operating import OperatingRules
 from .game_state import Corporation1831, TitleState1831
-from .game_steps.operating import DividendStep, MergerStep, RightsStep, RunStep, TrackStep, TrainStep
+from .game_steps.operating import MergerStep, RightsStep, RunStep, TrackStep, TrainStep
 from .game_stock import StockRules
 from .trains import game_phases, phase_table, train_table
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ...errors import InputError
 from ...game.action import free_amount, within
+from ...game.game_rules import Dividend
 from ...game.errors import Refusal
 from ...game.state import player_key
 from ...game.steps.consent import make_offer, was_declined
@@ -836,13 +837,22 @@ class OperatingRules:
             kinds.append("all200")   # 5.7.4: it must have the cash
         return kinds
 
-    def pay_dividend(self, c, revenue: int, kind: str):
+    def settle_without_dividend(self, c, revenue):
+        """A company closed out earlier in the round pays nothing; one that did not run
+        is DID NOT RUN (5.7.1)."""
+        if c.cell is None:
+            return True
+        if revenue is None:
+            self.did_not_run(c)
+            return True
+        return False
+
+    def dividend(self, c, revenue, kind):
         """5.7: pool shares' part stays with the bank, initial-offering and own shares'
-        with the company; 2x markers do not change dividends (decision)."""
-        s = self.state
+        with the company; 2x markers do not change dividends (decision). ALL 200% (5.7.4)
+        pays three times the run, the company adding twice the run from its treasury."""
         pot = revenue
         if kind == "all200":
-            s.pay(f"corp:{c.id}", "bank", 2 * revenue)
             pot = 3 * revenue
         paid = {}
         if kind in ("preferred", "split", "all", "all200"):
@@ -873,12 +883,13 @@ class OperatingRules:
             held = revenue
         if held:
             paid[f"corp:{c.id}"] = paid.get(f"corp:{c.id}", 0) + held
-        for key, amount in paid.items():
-            if key != "market":
-                s.pay("bank", key, amount)
-        s.event("dividend", corporation=c.id, kind=kind, revenue=revenue,
-                paid={k.partition(":")[2] or k: v for k, v in paid.items()})
-        c.last_dividend = kind
-        direction, steps = self.rules["dividend_moves"][kind]
+        return Dividend(kind, 0, list(paid.items()), {"paid": {k.partition(":")[2] or k: v for k, v in paid.items()}},
+                        company_adds=2 * revenue if kind == "all200" else 0)
+
+    def price_after_dividend(self, c, d):
+        """5.8.1: the marker moves as the dividend's kind says (the title's
+        ``dividend_moves``)."""
+        c.last_dividend = d.kind
+        direction, steps = self.rules["dividend_moves"][d.kind]
         if direction != "none":
             self.move_marker(c, direction, steps, "dividend")

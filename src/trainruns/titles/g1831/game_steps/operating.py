@@ -227,39 +227,6 @@ class RunStep(CorporationStep):
 KINDS = ("hold", "preferred", "split", "all", "all200")
 
 
-class DividendStep(CorporationStep):
-    """Phases 7 and 8 (5.7, 5.8): dispose of the run's money, move the marker."""
-
-    def enter(self):
-        r = self.game.rules
-        if self.corp.cell is None:
-            self.done = True
-            return
-        if self.turn["revenue"] is None:
-            r.did_not_run(self.corp)
-            self._finish()
-        elif r.dividend_kinds(self.corp, self.turn["revenue"]) == ["hold"]:
-            r.pay_dividend(self.corp, self.turn["revenue"], "hold")
-            self._finish()
-
-    def _finish(self):
-        self.done = True
-
-    def actions(self):
-        return [{"type": "dividend", "corporation": self.corp.id, "kind": k}
-                for k in self.game.rules.dividend_kinds(self.corp, self.turn["revenue"])]
-
-    def process(self, a):
-        self.check_entity(a)
-        kinds = self.game.rules.dividend_kinds(self.corp, self.turn["revenue"])
-        if a["type"] != "dividend" or a["kind"] not in kinds:
-            raise Refusal("dividend.kind", f"{self.corp.id} chooses one of {kinds} (5.7; all200 needs twice the "
-                                           "run in cash, 5.7.4; receivership holds, 5.4.2)")
-        self.game.rules.pay_dividend(self.corp, self.turn["revenue"], a["kind"])
-        self._finish()
-        return a
-
-
 class MergerStep(CorporationStep):
     """Phases 9, 10 and 11 (5.9, 5.10, 5.11): one merger or takeover announcement, or
     pass; then the bond revenue and the debt (no decision)."""
