@@ -290,19 +290,23 @@ class GameRules(Ids, PlayerReport):
     def corporation_json(self, c) -> dict:
         """A corporation in the state JSON: what every title shows, then the title's
         :meth:`corporation_fields` (which may also replace a field)."""
-        sh = c.shares
         return {"id": c.id, "name": c.name, "president": c.president, "par": c.par,
                 "price": self.market.price(c.cell) if c.cell and not c.closed else None,
                 "floated": c.floated, "closed": c.closed, "operated": c.operated, "cash": c.cash,
                 "trains": list(c.trains), "tokens": [{"hex": h, "stop": k} for h, k in c.tokens],
                 "tokens_left": len(c.token_costs) - len(c.tokens) if not c.closed else 0,
                 "privates": [x.id for x in self.state.privates if x.owner == corp_key(c.id) and x.open],
-                "shares": {"total": 0 if c.closed else c.total_shares, "ipo": sh.get("ipo", 0),
-                           "market": sh.get("market", 0), "treasury": sh.get("treasury", 0),
-                           "players": {k.partition(":")[2]: v for k, v in sh.items() if k.startswith("player:") and v},
-                           "corporations": {k.partition(":")[2]: v for k, v in sh.items()
-                                            if k.startswith("corp:") and v}},
+                "shares": self.shares_json(c),
                 **self.corporation_fields(c)}
+
+    def shares_json(self, c) -> dict:
+        """Where a corporation's shares are, in the state JSON: the places add up to
+        ``total`` (0 once closed: its certificates are void)."""
+        sh = c.shares
+        return {"total": 0 if c.closed else c.total_shares, "ipo": sh.get("ipo", 0), "market": sh.get("market", 0),
+                "treasury": sh.get("treasury", 0),
+                "players": {k.partition(":")[2]: v for k, v in sh.items() if k.startswith("player:") and v},
+                "corporations": {k.partition(":")[2]: v for k, v in sh.items() if k.startswith("corp:") and v}}
 
     def corporation_fields(self, c) -> dict:
         """The title's own fields of a corporation in the state JSON."""

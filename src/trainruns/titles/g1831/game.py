@@ -291,64 +291,58 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
 
     # --- the state as JSON -------------------------------------------------------------
 
-    def state_json(self) -> dict:
-        s, g = self.state, self.game
-        t = s.title_state
-        return {"title": self.title, "finished": g.finished, "end_reason": g.end_reason, "result": g.result,
-                "round": g.round.info(), "phase": s.phase, "active": g.active(),
-                "priority": t.first_stock_option,
-                "bank": {"cash": s.bank.cash, "broken": s.bank.broken}, "cert_limit": self.cert_limit(),
-                "players": [self._player_json(p) for p in s.players],
-                "corporations": [self._corp_json(c) for c in s.corporations],
-                "privates": [],
-                "depot": [{"train": r["train"], "left": r["left"], "price": r["price"]} for r in s.depot],
-                "market_trains": [{"train": x, "price": self.pool_price(x)} for x in s.market_trains],
-                "tiles": [dict(x) for x in s.tiles], "events": list(s.events),
-                "actions_applied": len(g.applied), "variants": list(self.variants),
-                "title_state": {"config": t.config, "config_invented": t.config_invented,
-                                "first_stock_option": t.first_stock_option,
-                                "setup_gi_drawer": t.setup_gi_drawer,
-                                "seats": [p.name for p in s.players],
-                                "government_intervention": t.government_intervention,
-                                "cards_left": len(t.deck), "cards_drawn": list(t.cards_drawn),
-                                "block_size": self.block_size(), "operation_set": list(self.or_set or [])}}
+    @property
+    def priority(self) -> str:
+        """The holder of the First Stock Option card starts the stock round (4.2)."""
+        return self.state.title_state.first_stock_option
 
-    def _corp_json(self, c):
-        sh = c.shares
-        players = {k.partition(":")[2]: v for k, v in sh.items() if k.startswith("player:") and v}
-        corps = {k.partition(":")[2]: v for k, v in sh.items() if k.startswith("corp:") and v}
+    def depot_json(self):
+        return [{"train": r["train"], "left": r["left"], "price": r["price"]} for r in self.state.depot]
+
+    def market_trains_json(self):
+        """The pool's trains at their price (5.3.2.1)."""
+        return [{"train": x, "price": self.pool_price(x)} for x in self.state.market_trains]
+
+    def title_state_json(self):
+        s, t = self.state, self.state.title_state
+        return {"config": t.config, "config_invented": t.config_invented, "first_stock_option": t.first_stock_option,
+                "setup_gi_drawer": t.setup_gi_drawer, "seats": [p.name for p in s.players],
+                "government_intervention": t.government_intervention,
+                "cards_left": len(t.deck), "cards_drawn": list(t.cards_drawn),
+                "block_size": self.block_size(), "operation_set": list(self.or_set or [])}
+
+    def shares_json(self, c):
+        """A company merged away keeps its share count (its certificates were exchanged, 5.9)."""
+        return dict(super().shares_json(c), total=c.total_shares)
+
+    def corporation_fields(self, c):
+        """Common and preferred prices (4.3), the Par Marker, receivership and debt (5.4),
+        trains with their status, typed token sites, certificates and bonds, and who may
+        be president (the preferred stock, 4.7.9)."""
         pref = {}
         for x in c.certs:
             if certs.is_preferred(x) and x["holder"].startswith("player:"):
                 name = x["holder"].partition(":")[2]
                 pref[name] = pref.get(name, 0) + x["size"]
         supply = c.supply
-        return {"id": c.id, "name": c.name, "president": c.president, "par": c.par,
-                "par_marker": c.par_marker,
+        return {"par_marker": c.par_marker,
                 "price": self.market.common(c.cell) if c.cell else None,
                 "preferred_price": self.market.preferred(c.cell) if c.cell else None,
                 "market_cell": list(c.cell) if c.cell else None,
-                "floated": bool(c.active), "active": bool(c.active), "closed": c.closed,
-                "operated": c.operated, "cash": c.cash,
+                "floated": bool(c.active), "active": bool(c.active),
                 "receivership": c.receivership, "debt": c.debt,
                 "owed_commons": c.owed_commons,   # 5.3.4: a forced sale the pool stopped
                 "last_dividend": c.last_dividend,
                 "trains": [t["train"] for t in c.trains], "train_status": [t["status"] for t in c.trains],
-                "tokens": [{"hex": x["hex"], "stop": 0, "slot": x["slot"], "type": x["type"]}
-                           for x in c.sites],
+                "tokens": [{"hex": x["hex"], "stop": 0, "slot": x["slot"], "type": x["type"]} for x in c.sites],
                 "tokens_left": supply["station"] + supply["yard"] - len(c.sites),
                 "token_supply": supply["station"] + supply["yard"],
-                "privates": [],
                 "certificates": [{"kind": x["kind"], "percent": x["size"] * certs.UNIT, "holder": x["holder"],
-                                  "splits": x["splits"]} for x in c.certs
-                                 if x["holder"] not in certs.OUT_OF_PLAY],
+                                  "splits": x["splits"]} for x in c.certs if x["holder"] not in certs.OUT_OF_PLAY],
                 "system": self.is_system(c), "absorbed": list(c.absorbed),
                 "bonds": [{"holder": b["holder"], "splits": b["splits"]} for b in c.bonds],
-                "bond_price": (self.market.preferred(c.bond_cell)
-                               if c.bond_cell is not None else None),
-                "president_by": {"preferred": pref, "frozen": bool(c.receivership)},
-                "shares": {"total": c.total_shares, "ipo": sh.get("ipo", 0), "market": sh.get("market", 0),
-                           "treasury": sh.get("treasury", 0), "players": players, "corporations": corps}}
+                "bond_price": self.market.preferred(c.bond_cell) if c.bond_cell is not None else None,
+                "president_by": {"preferred": pref, "frozen": bool(c.receivership)}}
 
     # --- 6.5 the score -----------------------------------------------------------------
 
