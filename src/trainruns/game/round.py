@@ -9,7 +9,6 @@ for the next round when one is over.
 
 from __future__ import annotations
 
-from .errors import Refusal
 
 
 class Step:
@@ -37,14 +36,6 @@ class Step:
 
     def process(self, action: dict):
         raise NotImplementedError
-
-    # helpers for refusals
-    def require_listed(self, action: dict, keys: tuple, rule: str, message: str):
-        """Refuse unless some listed action agrees with ``action`` on ``keys``."""
-        for a in self.actions():
-            if a["type"] == action["type"] and all(a.get(k) == action.get(k) for k in keys):
-                return a
-        raise Refusal(rule, message)
 
 
 class Round:

@@ -52,7 +52,6 @@ class Corporation:
     trains: list = field(default_factory=list)
     tokens: list = field(default_factory=list)   # [(hex, stop)] in the order placed
     shares: dict = field(default_factory=dict)   # holder -> count
-    extra: dict = field(default_factory=dict)    # the title's per-company facts
 
     def held(self, holder: str) -> int:
         return self.shares.get(holder, 0)
@@ -98,8 +97,7 @@ class State:
         self.tiles: list[dict] = []         # laid, in order: {"hex", "tile", "rotation"}
         self.phase: str = ""
         self.events: list[dict] = []
-        self.title_state: dict = {}
-        self.total_money = bank_cash + sum(p.cash + p.committed for p in players)
+        self.title_state = None             # the title's own facts (a dataclass of its game_state.py)
 
     # --- holders ------------------------------------------------------------------------
 
