@@ -1,9 +1,11 @@
 """A change to the game engine changes nothing a player sees unless it means to: the
 kept logs and a seeded game of each title replay to the same state and listed actions,
-action by action, as tests/data/replay_digests.json records (tools/replay_digests.py,
-which plays the whole set: docs/engine.md). A rule fix that changes games rewrites the
-file with `python tools/replay_digests.py write tests/data/replay_digests.json` and says
-which games changed and why in its commit."""
+action by action, as tests/data/replay_digests.json records. tools/replay_digests.py
+plays the whole set (every kept log, 96 seeded games) before and after a refactor
+(docs/engine.md); this test keeps a part of it on every run. A rule fix that changes
+these games rewrites the file (`python tools/replay_digests.py write
+tests/data/replay_digests.json --only NAMES`, the names below) and says in its commit
+which games changed and why."""
 
 import json
 import sys
@@ -18,12 +20,13 @@ import replay_digests  # noqa: E402
 
 RECORDED = json.loads((ROOT / "tests" / "data" / "replay_digests.json").read_text())
 # every kept log, and one seeded game of each title
-CHECKED = [n for n in RECORDED if n.startswith("log:")] + ["1832-4p-seed1", "1833NE-3p-seed0", "1831-3p-seed0"]
+CHECKED = [n for n, _ in replay_digests.everything() if n.startswith("log:")] + [
+    "1832-4p-seed1", "1833NE-3p-seed0", "1831-3p-seed0"]
 GAMES = dict(replay_digests.everything(CHECKED))
 
 
-def test_the_recorded_set_is_the_scripts_set():
-    assert sorted(RECORDED) == sorted(n for n, _ in replay_digests.everything())
+def test_every_checked_game_is_recorded():
+    assert sorted(RECORDED) == sorted(CHECKED)
 
 
 @pytest.mark.parametrize("name", CHECKED)
