@@ -226,7 +226,7 @@ def test_fully_funded_companies_rise_at_the_end_of_the_stock_round_4_8_3():
         if x["holder"] == "ipo":
             certs.move(r.state, c, x, "player:P1")
     cell, other = c.cell, d.cell
-    r.end_stock_round()
+    r.end_stock_round(None)
     assert c.cell == (cell[0] - 1, cell[1]) and d.cell == other
 
 

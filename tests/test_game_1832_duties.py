@@ -13,7 +13,7 @@ from trainruns.game.steps.buy_train import BuyTrainStep
 from trainruns.game.steps.protect import ProtectStep
 from trainruns.game.steps.stock import StockTurn
 from trainruns.game.round import OperatingRound
-from trainruns.titles.g1832.game_steps.rounds import StockRound
+from trainruns.game.round import StockRound
 
 from _1832 import NAMES, new, refused, start
 

@@ -217,7 +217,7 @@ def test_a_sale_moves_the_price_down_per_share_and_pays_the_turns_opening_price(
     buy_all_privates(g)
     c = start(g, "SALR", "A", 100, {"B": 4, "C": 1})
     g.rules.end_stock_round(None)
-    from trainruns.titles.g1832.game_steps.rounds import StockRound
+    from trainruns.game.round import StockRound
 
     g.round = StockRound(g, "B", 2)
     g.round.settle()
@@ -236,7 +236,7 @@ def test_price_protection_buys_the_sold_shares_and_restores_the_price():
     buy_all_privates(g)
     c = start(g, "SALR", "A", 100, {"A": 2, "B": 3})
     g.rules.end_stock_round(None)
-    from trainruns.titles.g1832.game_steps.rounds import StockRound
+    from trainruns.game.round import StockRound
 
     g.round = StockRound(g, "B", 2)
     g.round.settle()

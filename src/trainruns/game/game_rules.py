@@ -57,6 +57,28 @@ class GameRules(Ids, PlayerReport):
         when the game ends between rounds."""
         raise NotImplementedError
 
+    # --- the stock round (:class:`~.round.StockRound`) -----------------------------------
+
+    def start_stock_round(self, r):
+        """What happens as stock round ``r`` starts (a card drawn)."""
+
+    def stock_turn(self, r, player: str):
+        """The step of ``player``'s turn in stock round ``r``."""
+        raise NotImplementedError
+
+    def between_stock_turns(self, r) -> list:
+        """Steps that come before the next turn (offers to protect a price after a
+        sale, a seat chosen); empty for none."""
+        return []
+
+    def takes_stock_turns(self, player: str) -> bool:
+        """Whether ``player`` takes turns in the stock round (not a bankrupt one)."""
+        return True
+
+    def end_stock_round(self, last_actor):
+        """What happens as the stock round ends (prices, the priority); ``last_actor``
+        is the last player who did not pass, or None."""
+
     # --- the operating round (:class:`~.round.OperatingRound`) ---------------------------
 
     def start_operating_round(self):

@@ -133,6 +133,68 @@ class OperatingRound(StepsRound):
         return False
 
 
+class StockRound(StepsRound):
+    """A stock round (1832 [5.2], 1833NE "Stock round", 1831 4.5): turns go round the
+    table from the priority holder until every player in the round has passed in a row.
+    The title starts it (``start_stock_round``), gives each turn (``stock_turn``), what
+    comes between turns (``between_stock_turns``), who takes turns
+    (``takes_stock_turns``) and what ends it (``end_stock_round``)."""
+
+    kind = "stock"
+
+    def __init__(self, game, first: str, number: int, selling: bool = True):
+        super().__init__(game)
+        self.number = number
+        self.selling = selling
+        self.current = first
+        self.passes = 0
+        self.last_actor = None          # the last player who did something, not passed
+        self.sold_by: dict[str, set] = {}
+        self.started_here: set = set()  # companies started this round (1832 [16.2] P4)
+        self.no_sale: set = set()
+        self.started = False
+        self.last_turn = None
+        self.resume = None              # the player the next turn follows, when not the last
+        game.rules.start_stock_round(self)
+
+    def info(self):
+        return {"kind": self.kind, "number": self.number}
+
+    def passed(self, name):
+        self.passes += 1
+
+    def acted(self, name):
+        self.passes = 0
+        self.last_actor = name
+
+    def next_entity(self):
+        rules = self.game.rules
+        between = rules.between_stock_turns(self)
+        if between:
+            self.queue = between
+            self.queue[0].enter()
+            return True
+        in_round = [p.name for p in self.state.players if rules.takes_stock_turns(p.name)]
+        if self.passes >= len(in_round):
+            rules.end_stock_round(self.last_actor)
+            return False
+        if self.started or self.current not in in_round:
+            self.current = next_seat(self.state, self.resume or self.current, in_round)
+        self.resume = None
+        self.started = True
+        self.last_turn = rules.stock_turn(self, self.current)
+        self.queue = [self.last_turn]
+        self.queue[0].enter()
+        return True
+
+
+def next_seat(state, name: str, among: list[str]) -> str:
+    """The player of ``among`` who sits next after ``name``, clockwise."""
+    names = [p.name for p in state.players]
+    i = names.index(name)
+    return next((n for n in names[i + 1:] + names[:i + 1] if n in among), name)
+
+
 def after_operating_round(rules, r, operating_round, stock_round):
     """The round after operating round ``r`` (1832 [4.1], 1833NE "Number of phases"): the
     next of its set, or, once the set is over, the end of the game when the bank broke

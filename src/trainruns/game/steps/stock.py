@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ..errors import Refusal
 from ..round import Step
-from ..shares import max_sellable, scaled, seat_order_from, update_president
+from ..shares import max_sellable, scaled, update_president
 from ..state import player_key
 
 
@@ -237,26 +237,4 @@ class StockTurn(Step):
             self.done = True
 
 
-class StockRoundMixin:
-    """What a stock round keeps across turns: passes, the last actor, sales."""
-
-    def init_stock(self, first: str):
-        self.current = first
-        self.passes = 0
-        self.last_actor = None
-        self.sold_by: dict[str, set] = {}
-        self.started_here: set = set()   # companies started this round ([16.2] P4)
-        self.no_sale: set = set()
-
-    def passed(self, name):
-        self.passes += 1
-
-    def acted(self, name):
-        self.passes = 0
-        self.last_actor = name
-
-    def next_player(self, name) -> str:
-        return seat_order_from(self.state, name)[0] if len(self.state.players) > 1 else name
-
-
-__all__ = ["StockTurn", "StockRoundMixin", "update_president"]
+__all__ = ["StockTurn", "update_president"]

@@ -19,7 +19,7 @@ from ...errors import InputError
 from ...game.action import INT, STR, declare
 from ...game.game_rules import GameRules
 from ...game.phase import Phases
-from ...game.round import OperatingRound
+from ...game.round import OperatingRound, StockRound
 from ...game.steps.dividend import DividendStep
 from ...game.state import Player, State, player_key
 from ..tiled import load_data
@@ -198,10 +198,31 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
     # --- rounds ------------------------------------------------------------------------
 
     def first_round(self):
-        from .game_steps.stock import StockRound
-
         self.stock_round_number = 1
-        return StockRound(self.game, 1)
+        return StockRound(self.game, self.priority, 1)
+
+    # --- 4 the stock round ----------------------------------------------------------------
+
+    def start_stock_round(self, r):
+        """4.2.1: a card is drawn at the start of each stock round (4.2.2: Government
+        Intervention)."""
+        self.draw_card()
+
+    def stock_turn(self, r, player):
+        from .game_steps.stock import StockTurn
+
+        return StockTurn(self.game, r, player)
+
+    def between_stock_turns(self, r):
+        """3.2.3.2: before the first stock round's first turn, the player who drew
+        GOVERNMENT INTERVENTION while the first player was drawn may swap seats."""
+        from .game_steps.stock import SeatStep
+
+        t = self.state.title_state
+        if r.number == 1 and not r.started and t.setup_gi_drawer and not t.seats_settled:
+            t.seats_settled = True
+            return [SeatStep(self.game, t.setup_gi_drawer)]
+        return []
 
     # --- 5.0 the operating round ----------------------------------------------------------
 
@@ -231,8 +252,6 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
         """3.4.1: a stock round, then an Operation Set of 1, 2 or 4 ORs (5.0.5); 4.8.2 no
         active company: another stock round; 6.1: a bank run out during an OR ends the
         game at the end of that OR."""
-        from .game_steps.stock import StockRound
-
         r = self.game.round
         s = self.state
         if r.kind == "stock":
@@ -241,12 +260,12 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
             s.bank.broken = False
             active = [c for c in s.corporations if c.active and c.cell is not None]
             if not active:
-                if not r.anyone_acted and self.stock_round_number > 1 and self._stuck(r):
+                if not r.last_actor is not None and self.stock_round_number > 1 and self._stuck(r):
                     # docs/game-1831.md: a guard, not a rule end: nothing can change any more
                     self.game.finish("stalled")
                     return r
                 self.stock_round_number += 1
-                return StockRound(self.game, self.stock_round_number)
+                return StockRound(self.game, self.priority, self.stock_round_number)
             n = self.phase_row()["operating_rounds"]
             self.or_set = (1, n)
             return OperatingRound(self.game, 1, n)
@@ -262,7 +281,7 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
         self.sets_done += 1
         self.last_set_size = n
         self.stock_round_number += 1
-        return StockRound(self.game, self.stock_round_number)
+        return StockRound(self.game, self.priority, self.stock_round_number)
 
     def _stuck(self, r) -> bool:
         """No company is active (so no operating round, no income), nobody bought or

@@ -426,7 +426,7 @@ class StockRules:
         c.floated = c.capitalised = c.operated = False
         self.reset_company(c)
 
-    def end_stock_round(self):
+    def end_stock_round(self, last_actor):
         """4.8.3: fully funded companies (no preferred or common in the pool or initial
         offering) move up one, together, keeping the operating order; 4.8.1: the FIRST
         STOCK OPTION card goes to the holder's left."""

@@ -17,7 +17,8 @@ from ...game.game_rules import GameRules
 from ...game.depot import make_depot
 from ...game.market import Market
 from ...game.phase import Phases
-from ...game.round import OperatingRound, after_operating_round
+from ...game.round import OperatingRound, StockRound, after_operating_round
+from ...game.steps.protect import ProtectStep
 from ...game.steps.buy_train import BuyTrainStep
 from ...game.steps.dividend import DividendStep
 from ...game.steps.routes import RoutesStep
@@ -155,8 +156,6 @@ class Rules(StockRules, OperatingRules, PrivateRules, RedeemRules, MoneyRules, M
         """[4.1] A stock round, then (phases 4-5) a merger phase, then the set of
         operating rounds the phase says; [13.2] a broken bank ends the game after the
         set of operating rounds that follows."""
-        from .game_steps.rounds import StockRound
-
         r = self.game.round
         if r.kind in ("stock", "private_auction", "merger"):
             if self._ended_after_stock_round(r):
@@ -215,6 +214,37 @@ class Rules(StockRules, OperatingRules, PrivateRules, RedeemRules, MoneyRules, M
             missing = self.shares["float"] - (c.total_shares - c.held("ipo") - c.held("treasury"))
             costs.append(missing * (c.par if c.par else min(self.data["par"])))
         return min(costs) if costs else 1 << 60
+
+    # --- [5] the stock round -------------------------------------------------------------
+
+    def stock_turn(self, r, player):
+        from .game_steps.stock_turn import StockTurn1832
+
+        return StockTurn1832(self.game, r, player, r.selling)
+
+    def between_stock_turns(self, r):
+        """[5.9] after the seller's turn, each president whose shares he sold may protect
+        them, in the order sold; then [5.1.1] a sale left unprotected in the black area
+        closes the company."""
+        turn = r.last_turn
+        if turn is None or not turn.sales:
+            return []
+        if not getattr(turn, "offered", False):
+            turn.offered = True
+            return [ProtectStep(self.game, sale, lambda president: self._protected(r, president))
+                    for sale in turn.sales]
+        for sale in turn.sales:
+            c = self.state.corp[sale["corporation"]]
+            if not c.closed and c.cell is not None and self.market.zone(c.cell) == "closed":
+                self.close_corporation(c)
+        return []
+
+    @staticmethod
+    def _protected(r, president):
+        """[5.9] protection is an action for the priority card; the round resumes left
+        of the last protecting president."""
+        r.acted(president)
+        r.resume = president
 
     # --- [4.1.3] the operating round -----------------------------------------------------
 

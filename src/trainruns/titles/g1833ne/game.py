@@ -24,7 +24,7 @@ from ...game.action import BOOL, INT, STR, declare
 from ...game.depot import make_depot
 from ...game.market import Market
 from ...game.phase import Phases
-from ...game.round import OperatingRound, after_operating_round
+from ...game.round import OperatingRound, StockRound, after_operating_round
 from ...game.steps.buy_train import BuyTrainStep
 from ...game.steps.dividend import DividendStep
 from ...game.steps.routes import RoutesStep
@@ -195,6 +195,17 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
 
         return PrivateAuction(self.game, self.priority)
 
+    # --- the stock round ------------------------------------------------------------------
+
+    def stock_turn(self, r, player):
+        from .game_steps.stock import StockTurn
+
+        return StockTurn(self.game, r, player)
+
+    def takes_stock_turns(self, player):
+        """A bankrupt player is out of the game ("End game triggers")."""
+        return not self.state.player[player].bankrupt
+
     # --- the operating round ("Number of phases": two per stock round) --------------------
 
     def start_operating_round(self):
@@ -223,8 +234,6 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
         """"Number of phases": always two operating rounds per stock round; "End game
         triggers": a broken bank ends the game once the round sequence it broke in (a
         stock round and its two operating rounds) is complete."""
-        from .game_steps.rounds import StockRound
-
         r = self.game.round
         if r.kind == "private_auction":
             self.stock_round_number = 1

@@ -6,46 +6,10 @@ from __future__ import annotations
 
 from ....game.action import within
 from ....game.errors import Refusal
-from ....game.round import Step, StepsRound
+from ....game.round import Step
 from .. import game_certs as certs
 
 KINDS = ("preferred", "common", "bond")
-
-
-class StockRound(StepsRound):
-    kind = "stock"
-
-    def __init__(self, game, number):
-        super().__init__(game)
-        self.number = number
-        rules = game.rules
-        self.current = rules.state.title_state.first_stock_option
-        self.passes = 0
-        self.started = False
-        self.anyone_acted = False
-        self.sold_by: dict[str, set] = {}
-        rules.draw_card()
-
-    def info(self):
-        return {"kind": self.kind, "number": self.number}
-
-    def next_entity(self):
-        s = self.state
-        if self.passes >= len(s.players):
-            self.game.rules.end_stock_round()
-            return False
-        t = s.title_state
-        if self.number == 1 and not self.started and t.setup_gi_drawer and not t.seats_settled:
-            t.seats_settled = True
-            self.queue = [SeatStep(self.game, t.setup_gi_drawer)]
-            return True
-        if self.started:
-            names = [p.name for p in s.players]
-            self.current = names[(names.index(self.current) + 1) % len(names)]
-        self.started = True
-        self.queue = [StockTurn(self.game, self, self.current)]
-        self.queue[0].enter()
-        return True
 
 
 class SeatStep(Step):
@@ -308,10 +272,9 @@ class StockTurn(Step):
 
     def _acted(self):
         self.acted = True
-        self.round.passes = 0
-        self.round.anyone_acted = True
+        self.round.acted(self.player)
 
     def _end(self):
         if not self.acted:
-            self.round.passes += 1
+            self.round.passed(self.player)
         self.done = True

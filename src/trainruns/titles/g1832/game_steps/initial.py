@@ -16,11 +16,10 @@ privates are sold, the round goes on as a stock round without selling.
 from __future__ import annotations
 
 from ....game.errors import Refusal
-from ....game.round import Step
+from ....game.round import Step, StockRound
 from ....game.shares import seat_order_from
 from ....game.state import player_key
 from ....game.steps.auction import auction_turn, bids_on_dearer, sell_private
-from .rounds import StockRound
 
 
 class PrivateSale(Step):

@@ -1,3 +1,2 @@
-"""1833NE's rounds and the steps the generic engine lacks (private sale, stock turn with
-incremental capitalisation, discards counting only live trains, deals between two
-parties)."""
+"""1833NE's steps the shared engine lacks: the private sale and the stock turn with
+incremental capitalisation."""
