@@ -248,10 +248,13 @@ class MergerRules:
         a.tokens = [(x["hex"], 0) for x in a.sites]
         self._correct_tokens(a, moved)
         self.trim_trains(a)
-        # bonus from the bank: 3 / 5 / 8 / 2 x par (7.1 shorter game: 5 / 10 / 13 / 3)
+        # bonus from the bank: 3 / 5 / 8 / 2 x "the value of its par stock" (5.9.7.9),
+        # the Par Marker's value, which 4.7.6 moved up from the first par (7.1 shorter
+        # game: 5 / 10 / 13 / 3)
         times = self.rules["mergers"]["bonus_times_par" + ("_short" if "short" in self.variants else "")][kind]
-        s.pay("bank", f"corp:{a.id}", times * a.par)
-        s.event("merger", corporation=a.id, target=b.id, type=kind, bonus=times * a.par,
+        bonus = times * self.par_now(a)
+        s.pay("bank", f"corp:{a.id}", bonus)
+        s.event("merger", corporation=a.id, target=b.id, type=kind, bonus=bonus,
                 trains=[t["train"] for t in a.trains], bonds=len(a.bonds))
 
     def _correct_tokens(self, a, moved):
