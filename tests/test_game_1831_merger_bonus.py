@@ -1,4 +1,4 @@
-"""Three 1831 points of issue 30, each test naming its section (1831 rulebook)."""
+"""1831 mergers: the bonus a merger pays, by the Par Marker (5.9.7.9)."""
 
 from __future__ import annotations
 
