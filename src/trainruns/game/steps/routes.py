@@ -42,7 +42,8 @@ class RoutesStep(CorporationStep):
         self.check_entity(a)
         if a["type"] != "run_routes":
             if a["type"] == "pass":
-                raise Refusal("run.must-run", f"{self.corp.id} owns trains and must run them [8]")
+                raise Refusal("run.must-run", f"{self.corp.id} owns trains and must run them"
+                                              f"{self.game.rules.cite('run')}")
             return self.process_extra(a)
         routes, revenue = self.game.rules.run(self.corp, a["routes"])
         self.turn["revenue"] = revenue

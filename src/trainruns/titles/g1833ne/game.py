@@ -112,6 +112,10 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
     action_types = ACTION_TYPES
     # "Operating round": lay track, place a station, run, pay or withhold, buy trains
     operating_steps = (TrackStep, TokenStep, RoutesStep, DividendStep, BuyTrainStep)
+    # the summary's headings (../shared/rules/1833NE.md)
+    citations = {"operating-order": '("Number of phases")', "run": '("Train list and prices")',
+                 "must-buy": '("Emergency sell")', "limits": '("Floating percentage and per-player share limits")',
+                 "presidency": '("Floating percentage and per-player share limits")'}
 
     def __init__(self, game, players, seed, variants, config):
         self.game = game

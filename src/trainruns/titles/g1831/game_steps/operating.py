@@ -159,11 +159,20 @@ class TrainStep(CorporationStep):
                 return "train.cash", f"a train from another corporation is paid from {c.id}'s cash, at least $1 (5.3.4)"
         if c.extra["receivership"] and not r.needs_train(c):
             return "train.receivership", f"{c.id} is in receivership: no more than its minimum of trains (5.4.3)"
-        if r.needs_train(c):
+        shop = r.shop_trains(c)
+        if src == "bank" and not any(x["from"] == "bank" and x["train"] == a["train"] for x in shop):
+            sold = ", ".join(x["train"] for x in shop if x["from"] == "bank") or "nothing"
+            return "train.lowest-first", (f"the bank sells the lowest size it has first: {sold}, not a "
+                                          f"{a['train']} (5.3.8)")
+        if r.needs_train(c) and min((x["price"] for x in shop), default=0) > c.cash:
             return "train.forced-cheapest", (f"{c.id} must buy a train it cannot pay for: the cheapest the bank or "
                                              "the pool has (5.3.4)")
-        return "train.unavailable", (f"{c.id} cannot buy a {a['train']} from {a['from']} now: the bank sells the "
-                                     "lowest size first (5.3.8), from its cash (5.3), never a retired train (5.3.2)")
+        listed = next((x for x in shop if x["from"] == src and x["train"] == a["train"]), None)
+        if listed is not None and listed["price"] > c.cash:
+            return "train.cash", f"{c.id} cannot pay ${listed['price']} for the {a['train']} from its cash (5.3)"
+        return "train.unavailable", (f"{c.id} cannot buy a {a['train']} from {a['from']} now: trains come from "
+                                     "the bank, the pool (5.3.2) or another corporation, never a retired one "
+                                     "(5.3.2)")
 
 
 class RightsStep(CorporationStep):
