@@ -147,6 +147,14 @@ class GameRules(Ids, PlayerReport):
         keeps them, the revenue)."""
         raise NotImplementedError
 
+    def no_route(self, c) -> bool:
+        """RoutesStep: whether ``c``'s trains have no route at all, so that its best run
+        is no run ($0) and a ``pass`` makes it (default: the route core's best run of
+        its position has no route)."""
+        from .route_adapter import best_run
+
+        return not best_run(self.position(c.id))[1]
+
     def dividend_kinds(self, c, revenue) -> list[str]:
         """DividendStep: the kinds the president chooses from (one: paid by rule)."""
         return ["payout", "half", "withhold"]

@@ -206,7 +206,9 @@ class RightsStep(CorporationStep):
 
 
 class RunStep(CorporationStep):
-    """Phase 6 (5.6): run trains; with no train able to run, DID NOT RUN (5.7.1)."""
+    """Phase 6 (5.6): run trains; with no train able to run, DID NOT RUN (5.7.1). When
+    the trains have no route (``no_route``), a ``pass`` makes that run of no train, as
+    ``run_routes "best"`` does (both listed: a log that ran it replays as before)."""
 
     def enter(self):
         if self.corp.cell is None or not self.game.rules.runnable(self.corp):
@@ -214,16 +216,20 @@ class RunStep(CorporationStep):
             self.done = True
 
     def actions(self):
-        return [{"type": "run_routes", "corporation": self.corp.id, "routes": "best"}]
+        out = [{"type": "run_routes", "corporation": self.corp.id, "routes": "best"}]
+        return out + [self.pass_action()] if self.game.rules.no_route(self.corp) else out
 
     def process(self, a):
         self.check_entity(a)
-        if a["type"] != "run_routes":
+        passed = a["type"] == "pass" and self.game.rules.no_route(self.corp)
+        if a["type"] != "run_routes" and not passed:
             raise Refusal("run.must-run", f"{self.corp.id} must run at least one train (5.6.6)")
-        routes, revenue, proof = self.game.rules.run(self.corp, a["routes"])
+        routes, revenue, proof = self.game.rules.run(self.corp, "best" if passed else a["routes"])
         self.turn["revenue"] = revenue if routes else None
         self.corp.extra["rights"] = []   # 5.5.3: rights last for this round only, and are used now
         self.done = True
+        if passed:
+            return a
         # the log says whether the bounded search proved the run best, and its bound if not
         return {"type": "run_routes", "corporation": self.corp.id, "routes": routes, "revenue": revenue,
                 **(proof or {})}
