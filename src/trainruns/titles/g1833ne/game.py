@@ -110,7 +110,7 @@ def _check_with_the_route_core(config, where):
 class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
     title = "1833NE"
     action_types = ACTION_TYPES
-    # "Operating round": lay track, place a station, run, pay or withhold, buy trains
+    # the summary's steps as DIGEST 3 lists them: lay track, place a station, run, pay or withhold, buy trains
     operating_steps = (TrackStep, TokenStep, RoutesStep, DividendStep, BuyTrainStep)
     # the summary's headings (../shared/rules/1833NE.md)
     citations = {"operating-order": '("Number of phases")', "run": '("Train list and prices")',

@@ -457,7 +457,7 @@ class OperatingRules:
 
     def turn_actions(self, c, turn) -> list[dict]:
         """Issuing or redeeming shares and buying a ferry come before the run; a private
-        from a player any time in the turn ("Operating round")."""
+        from a player any time in the turn ("List of private companies")."""
         if self.turn is None or c.closed:
             return []
         if "revenue" in turn:
