@@ -19,16 +19,26 @@ def best(pos):
 
 # --- commuter runs and New York's red hex (5.2.3.10, 5.6.7.1) -------------------------
 
-def _new_york(**extra):
+def _new_york(loop=False, **extra):
     """White Plains B2 (20, A's Station); New York B4 (40, one Rail Yard site, vacant)
-    with its red hex B6 (A's Station: "part of the same hex", 5.2.3.10). Two tracks join
-    B2 and B4 (direct, and round through A3), two join B4 and B6 (direct, through A5)."""
-    hexes = [city("B2", 20, [S], [[0, "s0"], [1, "s0"]]),
-             city("B4", 40, [Y], [[3, "s0"], [2, "s0"], [0, "s0"], [1, "s0"]]),
-             {"id": "B6", "part_of": "B4", "stops": [{"kind": "city", "slot_types": [S]}],
-              "paths": [[3, "s0"], [2, "s0"]]},
-             {"id": "A3", "stops": [], "paths": [[4, 5]]},
-             {"id": "A5", "stops": [], "paths": [[4, 5]]}]
+    with its red hex B6 (A's Station: "part of the same hex", 5.2.3.10). B2 - B4 and
+    B4 - B6 are joined directly; B6 leads out of the city round through A5 and A3 back
+    to B2. With ``loop`` the track from A5 goes into B4 instead, and B2 - B4 round
+    through A3 as well."""
+    if loop:
+        hexes = [city("B2", 20, [S], [[0, "s0"], [1, "s0"]]),
+                 city("B4", 40, [Y], [[3, "s0"], [2, "s0"], [0, "s0"], [1, "s0"]]),
+                 {"id": "B6", "part_of": "B4", "stops": [{"kind": "city", "slot_types": [S]}],
+                  "paths": [[3, "s0"], [2, "s0"]]},
+                 {"id": "A3", "stops": [], "paths": [[4, 5]]},
+                 {"id": "A5", "stops": [], "paths": [[4, 5]]}]
+    else:
+        hexes = [city("B2", 20, [S], [[0, "s0"], [1, "s0"]]),
+                 city("B4", 40, [Y], [[3, "s0"], [0, "s0"]]),
+                 {"id": "B6", "part_of": "B4", "stops": [{"kind": "city", "slot_types": [S]}],
+                  "paths": [[3, "s0"], [2, "s0"]]},
+                 {"id": "A5", "stops": [], "paths": [[5, 3]]},
+                 {"id": "A3", "stops": [], "paths": [[0, 4]]}]
     runs = [{"name": "White Plains - New York", "cycle": ["B2", "B4"]}]
     return position(hexes, phase="5", trains=["5S"], tokens=[("B2", 0, "A"), ("B6", 0, "A")],
                     map_extra={"commuter_runs": runs}, **extra)
@@ -39,15 +49,28 @@ def test_5_6_7_1_commuter_run_reaches_new_york_stations_in_its_red_hex():
     # again on the other track: 40 + 60 + 40 (an ordinary route: 40 + 60 = 100)
     run = best(_new_york())
     assert run.revenue == 140
-    assert run.routes[0].stop_labels() == ["B2.0", "B4.0", "B6.0", "B4.0", "B2.0"]
-    assert run.routes[0].counted == [True, False, True, False, True]
+    assert run.routes[0].stop_labels() == ["B2.0", "B4.0", "B6.0", "B2.0"]
+    assert run.routes[0].counted == [True, False, True, True]
 
 
 def test_5_6_7_1_audit_accepts_the_commuter_run_through_the_red_hex():
     board = load_position(_new_york())
-    verdict = audit(board, {"routes": [{"train": "5S", "stops": ["B2.0", "B4.0", "B6.0", "B4.0", "B2.0"]}]})
+    verdict = audit(board, {"routes": [{"train": "5S", "stops": ["B2.0", "B4.0", "B6.0", "B2.0"]}]})
     assert verdict.legal, [p.to_json() for p in verdict.problems]
     assert verdict.declared_revenue == 140
+
+
+def test_5_6_7_commuter_run_does_not_leave_new_york_and_come_back_into_its_red_hex():
+    """5.6.7 visits in order, 5.2.3.10 the red hex "part of the same hex": from New
+    York's tile out through A5 and back into its red hex enters New York again, right
+    after entering it: not a visit White Plains - New York - White Plains. No commuter
+    run is left (the one track inside the city is used on the way in), so the best is
+    the ordinary route White Plains - New York, 40 + 60."""
+    run = best(_new_york(loop=True))
+    assert run.revenue == 100
+    board = load_position(_new_york(loop=True))
+    verdict = audit(board, {"routes": [{"train": "5S", "stops": ["B2.0", "B4.0", "B6.0", "B4.0", "B2.0"]}]})
+    assert not verdict.legal
 
 
 def _shuttle(strict):

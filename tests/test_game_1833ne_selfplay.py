@@ -22,8 +22,11 @@ def plain(game, listed, rng):
 
 def investor(game, listed, rng):
     """A random player that always pays out, buys the bank's trains, launches one
-    corporation at a low price and buys shares, so the game reaches the late phases."""
+    corporation at a low price and buys shares, so the game reaches the late phases; a
+    corporation with no route runs its trains for $0 rather than passing (the same run)."""
     types = {x["type"] for x in listed}
+    if "run_routes" in types:
+        listed = [x for x in listed if x["type"] != "pass"]
     if "dividend" in types:
         return next(x for x in listed if x["kind"] == "payout")
     bank = [x for x in listed if x["type"] == "buy_train" and x["from"] == "bank"]

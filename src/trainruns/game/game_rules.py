@@ -45,6 +45,18 @@ class GameRules(Ids, PlayerReport):
     #: the steps of a company's operating turn, in order: step classes built as
     #: ``Step(game, corporation, turn)`` (:class:`~.steps.operating.CorporationStep`)
     operating_steps: tuple = ()
+    #: where the title's own rules say what a shared step refuses: topic -> the section
+    #: as the title's refusals cite it, brackets and all ("[8]" in 1832, "(5.0.4)" in
+    #: 1831, '("Emergency sell")' for a heading of 1833NE's summary); :meth:`cite` reads
+    #: it. The topics are those the shared steps the title runs cite.
+    citations: dict = {}
+
+    def cite(self, topic: str) -> str:
+        """The title's own rule on ``topic`` (:attr:`citations`) as a refusal of a shared
+        step appends it: " [8]" (with the space before it); empty when the title's
+        rules say nothing on it, never another title's section."""
+        where = self.citations.get(topic)
+        return f" {where}" if where else ""
 
     # --- the rounds --------------------------------------------------------------------
 
@@ -160,6 +172,14 @@ class GameRules(Ids, PlayerReport):
         a Refusal unless legal and as good as the best); returns (the routes as the log
         keeps them, the revenue)."""
         raise NotImplementedError
+
+    def no_route(self, c) -> bool:
+        """RoutesStep: whether ``c``'s trains have no route at all, so that its best run
+        is no run ($0) and a ``pass`` makes it (default: the route core's best run of
+        its position has no route)."""
+        from .route_adapter import best_run
+
+        return not best_run(self.position(c.id))[1]
 
     def dividend_kinds(self, c, revenue) -> list[str]:
         """DividendStep: the kinds the president chooses from (one: paid by rule)."""

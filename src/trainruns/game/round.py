@@ -91,7 +91,7 @@ class StepsRound(Round):
 
 
 class OperatingRound(StepsRound):
-    """An operating round (1832 [4.1.3], 1833NE "Operating round", 1831 5.0): the
+    """An operating round (1832 [4.1.3], 1833NE "Number of phases", 1831 5.0): the
     title starts it (private income, counters), fixes the order of the companies that
     operate, and each company in turn goes through the title's ``operating_steps``,
     which share one turn record. The hooks it calls are :class:`~.game_rules.GameRules`'."""

@@ -75,6 +75,25 @@ def max_sellable(state: State, corp: Corporation, name: str, market_limit: int, 
     return min(held - president_size, room)
 
 
+def why_none_sellable(corp: Corporation, name: str, market_limit: int, president_size: int) -> tuple[str, str | None]:
+    """Why ``name`` may sell no share of ``corp`` when :func:`max_sellable` says none:
+    what is true, and the topic of the rule it follows (``GameRules.citations``:
+    ``"limits"`` for the market limit, ``"presidency"`` for the president's certificate;
+    None when he holds none)."""
+    if not corp.held(player_key(name)):
+        return f"{name} holds no {corp.id} share", None
+    if not market_room(corp, market_limit):
+        return f"the market holds {corp.held('market')} {corp.id} shares, its limit", "limits"
+    return (f"{name} holds {corp.id}'s president's certificate only, and no other player holds the "
+            f"{president_size} shares to take it", "presidency")
+
+
+def up_to(n: int, noun: str) -> str:
+    """At most ``n`` of ``noun`` in words, never a range that cannot be: "1 to 3
+    shares", "1 share", "no share"."""
+    return f"1 to {n} {noun}s" if n > 1 else f"1 {noun}" if n == 1 else f"no {noun}"
+
+
 def shares_value(state: State, market, name: str) -> int:
     """A player's shares at their companies' stock prices (1832 [14], 1833NE "End game
     triggers": part of a player's score)."""

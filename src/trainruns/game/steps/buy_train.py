@@ -40,13 +40,15 @@ class BuyTrainStep(CorporationStep):
         self.check_entity(a) if a["type"] != "sell_shares" else None
         if a["type"] == "pass":
             if self.game.rules.must_buy(self):
-                raise Refusal("train.must-buy", f"{self.corp.id} has a route and no train: it must buy one [10]")
+                raise Refusal("train.must-buy", f"{self.corp.id} has no train and must buy one"
+                                                f"{self.game.rules.cite('must-buy')}")
             self.done = True
             return a
         own = {"buy_train", "sell_shares"} | {x["type"] for x in self._buys()}
         if a["type"] not in own:   # the title's extras (a private, a mortgage, ...)
             if self.game.rules.must_buy(self):
-                raise Refusal("train.must-buy", f"{self.corp.id} must buy a train first [10]")
+                raise Refusal("train.must-buy", f"{self.corp.id} must buy a train first"
+                                                f"{self.game.rules.cite('must-buy')}")
             return self.process_extra(a)
         recorded = self.game.rules.train_process(self, a)
         if not self.done and not self._buys():

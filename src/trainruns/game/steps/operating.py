@@ -20,7 +20,7 @@ class CorporationStep(Step):
     def check_entity(self, a):
         cid = self.game.rules.corporation_id(a.get("corporation")) if a.get("corporation") else None
         if cid != self.corp.id:
-            raise Refusal("turn.not-yours", f"{self.corp.id} is operating now [4.1.3]")
+            raise Refusal("turn.not-yours", f"{self.corp.id} is operating now{self.game.rules.cite('operating-order')}")
 
     def extra_actions(self) -> list[dict]:
         """What the company may do at this point of its turn besides the step's own

@@ -51,17 +51,18 @@ class ProtectStep(Step):
         return out + [{"type": "pass", "player": self.corp.president}]
 
     def process(self, a):
-        c, s = self.corp, self.sale
+        c, s, r = self.corp, self.sale, self.game.rules
         if a.get("player") != c.president:
-            raise Refusal("turn.not-yours", f"{c.president}, the president of {c.id}, decides on protection [5.9]")
+            raise Refusal("turn.not-yours", f"{c.president}, the president of {c.id}, decides on "
+                                            f"protection{r.cite('protection')}")
         if a["type"] == "pass":
             self.done = True
             return a
         if a["type"] != "protect" or a.get("corporation") != c.id:
-            raise Refusal("protect.action", f"{c.president} may protect {c.id} or pass [5.9]")
+            raise Refusal("protect.action", f"{c.president} may protect {c.id} or pass{r.cite('protection')}")
         if not self._can_pay():
-            raise Refusal("protect.cash", f"protecting costs ${s['count'] * s['price']} and must stay within the "
-                                          "certificate limit [5.9], [5.4]")
+            raise Refusal("protect.cash", f"protecting costs ${s['count'] * s['price']}{r.cite('protection')} "
+                                          f"and must stay within the certificate limit{r.cite('limits')}")
         st = self.state
         st.pay(player_key(c.president), "bank", s["count"] * s["price"])
         st.move_shares(c, "market", player_key(c.president), s["count"])

@@ -3,7 +3,10 @@
 ``run_routes`` with ``"routes": "best"`` runs the proven best run of the corporation's
 position; a declared run is audited and must be legal and earn the proven best ([8]
 Route Value: any shareholder may point out a better route, which must then be run).
-The log records the run made (its routes and revenue), so a replay audits it."""
+The log records the run made (its routes and revenue), so a replay audits it. A company
+whose trains have no route at all (``GameRules.no_route``) may also ``pass``: its best
+run is no run, $0, and the pass makes it; ``run_routes`` stays listed, so a log that
+ran that $0 run replays as before."""
 
 from __future__ import annotations
 
@@ -42,17 +45,26 @@ class RoutesStep(CorporationStep):
             self.done = True
 
     def actions(self):
-        return [{"type": "run_routes", "corporation": self.corp.id, "routes": "best"}] + \
-            self.extra_actions()
+        out = [{"type": "run_routes", "corporation": self.corp.id, "routes": "best"}] + self.extra_actions()
+        return out + [self.pass_action()] if self.game.rules.no_route(self.corp) else out
 
     def process(self, a):
         self.check_entity(a)
+        if a["type"] == "pass":
+            if not self.game.rules.no_route(self.corp):
+                raise Refusal("run.must-run", f"{self.corp.id} owns trains and must run them"
+                                              f"{self.game.rules.cite('run')}")
+            self._run("best")   # no route: the best run is no run (and what follows a run by rule)
+            return a
         if a["type"] != "run_routes":
-            if a["type"] == "pass":
-                raise Refusal("run.must-run", f"{self.corp.id} owns trains and must run them [8]")
             return self.process_extra(a)
-        routes, revenue = self.game.rules.run(self.corp, a["routes"])
-        check_revenue(a, revenue)
+        routes, revenue = self._run(a["routes"], a)
+        return {"type": "run_routes", "corporation": self.corp.id, "routes": routes, "revenue": revenue}
+
+    def _run(self, routes, a=None):
+        routes, revenue = self.game.rules.run(self.corp, routes)
+        if a is not None:
+            check_revenue(a, revenue)
         self.turn["revenue"] = revenue
         self.done = True
-        return {"type": "run_routes", "corporation": self.corp.id, "routes": routes, "revenue": revenue}
+        return routes, revenue

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ..errors import Refusal
 from ..round import Step
-from ..shares import max_sellable, scaled, update_president
+from ..shares import max_sellable, scaled, up_to, update_president, why_none_sellable
 from ..state import player_key
 
 
@@ -107,7 +107,8 @@ class StockTurn(Step):
 
     def process(self, a):
         if a.get("player") != self.player:
-            raise Refusal("turn.not-yours", f"it is {self.player}'s turn in the stock round [5.2]")
+            raise Refusal("turn.not-yours", f"it is {self.player}'s turn in the stock round"
+                                            f"{self.game.rules.cite('stock-turn')}")
         t = a["type"]
         if t == "pass":
             self.done = True
@@ -150,18 +151,18 @@ class StockTurn(Step):
         r, s = self.game.rules, self.state
         c = r.corporation(a["corporation"])
         if self.bought:
-            raise Refusal("stock.one-buy", "one certificate per turn [5.3]")
+            raise Refusal("stock.one-buy", f"one certificate per turn{r.cite('buy-sell')}")
         if c.par is not None:
-            raise Refusal("stock.started", f"{c.id} has started already [5.6]")
+            raise Refusal("stock.started", f"{c.id} has started already{r.cite('par')}")
         if not r.can_par(c):
-            raise Refusal("stock.cannot-start", f"{c.id} cannot be started now [5.6]")
+            raise Refusal("stock.cannot-start", f"{c.id} cannot be started now{r.cite('par')}")
         if a["price"] not in r.par_prices(c):
-            raise Refusal("stock.par-value", f"par must be one of {r.par_prices(c)} [5.6]")
+            raise Refusal("stock.par-value", f"par must be one of {r.par_prices(c)}{r.cite('par')}")
         if r.cert_limit() - r.player_certs(self.player) < 1:
-            raise Refusal("stock.cert-limit", "the certificate limit would be exceeded [5.4]")
+            raise Refusal("stock.cert-limit", f"the certificate limit would be exceeded{r.cite('limits')}")
         cost = a["price"] * r.shares["president"]
         if s.player[self.player].cash < cost:
-            raise Refusal("stock.cash", f"starting {c.id} at {a['price']} costs {cost} [5.6]")
+            raise Refusal("stock.cash", f"starting {c.id} at {a['price']} costs {cost}{r.cite('par')}")
         r.start_corporation(c, self.player, a["price"])
         self.round.started_here.add(c.id)
         self._bought()
@@ -170,7 +171,7 @@ class StockTurn(Step):
         r = self.game.rules
         c = r.corporation(a["corporation"])
         if a["from"] not in ("ipo", "market"):
-            raise Refusal("stock.source", "shares are bought from the 'ipo' or the 'market' [5.3]")
+            raise Refusal("stock.source", f"shares are bought from the 'ipo' or the 'market'{r.cite('buy-sell')}")
         listed = self._listed(a)
         count = a.get("count", 1)
         if listed is None:
@@ -178,8 +179,9 @@ class StockTurn(Step):
         lc = listed["count"]
         most = lc["max"] if isinstance(lc, dict) else lc
         if not isinstance(count, int) or count < 1 or count > most:
-            raise Refusal("stock.count", f"at most {most} share(s) of {c.id} from the {a['from']} now "
-                                          "([5.3]; several only from the market in the brown area [5.1.1])")
+            raise Refusal("stock.count", f"at most {most} share(s) of {c.id} from the {a['from']} now: one "
+                                          f"certificate{r.cite('buy-sell')}, several only from the market in "
+                                          f"the brown area{r.cite('brown')}")
         price = r.ipo_price(c) if a["from"] == "ipo" else r.market.price(c.cell)
         r.buy_shares(c, self.player, a["from"], count, price)
         self._bought()
@@ -187,18 +189,19 @@ class StockTurn(Step):
     def _why_not_buy(self, c, a):
         r, name = self.game.rules, self.player
         if self.bought:
-            return "stock.one-buy", "one certificate per turn [5.3]"
+            return "stock.one-buy", f"one certificate per turn{r.cite('buy-sell')}"
         if not c.started:
-            return "stock.not-started", f"{c.id} has not started: buy its president's certificate with par [5.6]"
+            return "stock.not-started", f"{c.id} has not started: buy its president's certificate with par{r.cite('par')}"
         if c.id in self.round.sold_by.get(name, set()):
-            return "stock.rebuy", f"{name} sold {c.id} this round: no buying until after the next operating rounds [5.3]"
+            return "stock.rebuy", (f"{name} sold {c.id} this round: no buying until after the next operating "
+                                   f"rounds{r.cite('buy-sell')}")
         if not c.held(a["from"]):
-            return "stock.none-left", f"no {c.id} share in the {a['from']} [5.3]"
+            return "stock.none-left", f"no {c.id} share in the {a['from']}{r.cite('buy-sell')}"
         if r.counts_for_limit(c) and r.cert_limit() - r.player_certs(name) < 1:
-            return "stock.cert-limit", f"{name} is at the certificate limit {r.cert_limit()} [5.4]"
+            return "stock.cert-limit", f"{name} is at the certificate limit {r.cert_limit()}{r.cite('limits')}"
         if not r.may_exceed_holding(c) and c.held(player_key(name)) >= scaled(r.shares, c, "player_limit"):
-            return "stock.60-percent", f"{name} may not hold more than 60% of {c.id} [5.4]"
-        return "stock.cash", f"{name} cannot pay for a {c.id} share [5.3]"
+            return "stock.60-percent", f"{name} may not hold more than 60% of {c.id}{r.cite('limits')}"
+        return "stock.cash", f"{name} cannot pay for a {c.id} share{r.cite('buy-sell')}"
 
     def _bought(self):
         self.bought = True
@@ -211,19 +214,25 @@ class StockTurn(Step):
         r, s = self.game.rules, self.state
         c = r.corporation(a["corporation"])
         if not self.selling:
-            raise Refusal("stock.no-selling", "no selling in the initial stock round [5.7]")
+            raise Refusal("stock.no-selling", f"no selling in the initial stock round{r.cite('no-selling')}")
         if self.bought and self.sold_first:
-            raise Refusal("stock.sell-after-buy", "sell then buy, or buy then sell: not both [5.3]")
+            raise Refusal("stock.sell-after-buy", f"sell then buy, or buy then sell: not both{r.cite('buy-sell')}")
         if c.id in self.sold:
-            raise Refusal("stock.one-block", f"shares of {c.id} are sold in one block per turn [5.3]")
+            raise Refusal("stock.one-block", f"shares of {c.id} are sold in one block per turn{r.cite('buy-sell')}")
         if c.id in self.round.no_sale:
-            raise Refusal("stock.no-selling", f"{c.id} shares may not be sold now [5.7]")
-        n = max_sellable(s, c, self.player, scaled(r.shares, c, "market_limit"),
-                             scaled(r.shares, c, "president")) if c.started else 0
+            raise Refusal("stock.no-selling", f"{c.id} shares may not be sold now{r.cite('no-selling')}")
+        limit, president = scaled(r.shares, c, "market_limit"), scaled(r.shares, c, "president")
+        n = max_sellable(s, c, self.player, limit, president) if c.started else 0
         count = a["count"]
         if count < 1 or count > n:
-            raise Refusal("stock.sell-limit", f"{self.player} may sell at most {n} {c.id} share(s) now "
-                                              "(50% market limit [5.4], president's 20% [5.5])")
+            if n:
+                why = f"50% market limit{r.cite('limits')}, president's 20%{r.cite('presidency')}"
+            elif not c.started:
+                why = f"{c.id} has not started{r.cite('par')}"
+            else:
+                why, topic = why_none_sellable(c, self.player, limit, president)
+                why += r.cite(topic) if topic else ""
+            raise Refusal("stock.sell-limit", f"{self.player} may sell {up_to(n, c.id + ' share')} now: {why}")
         price = self.start_price.get(c.id, r.market.price(c.cell))
         self.sales.append({"corporation": c.id, "player": self.player, "count": count, "price": price,
                            "cell": c.cell})

@@ -6,7 +6,10 @@ running to the same Station tokens again on different track each pass.
 Plain Python: there are two such runs and their legs are short. A leg may pass cities
 that do not block (earning nothing); a city passed on one leg is not used again, and
 no leg passes one of the run's own cities (it would be a visit). A visit may run to a
-Station in the city's red extension (5.2.3.10: New York's Stations there are the city's).
+Station in the city's red extension (5.2.3.10: New York's Stations there are the city's),
+moving between the two along track inside them; track that leaves the city and comes
+back into it (into the red extension, say) enters it again, a visit the cycle never asks
+for next, so no run takes it.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ def commuter_paths(ctx, max_size, max_steps=None, deadline=None):
     (``time.perf_counter``), it raises TooManySteps: on a dense map the legs, passing
     cities freely, are too many to list."""
     steps = [0, max_steps, deadline]
+    inside = None
     if max_size < 5:
         return
     comp = ctx.compiled
@@ -45,18 +49,42 @@ def commuter_paths(ctx, max_size, max_steps=None, deadline=None):
             continue
         first_repeat = len(set(cycle))  # visits before a city comes round again
         starts = range(len(cycle)) if run["any_start"] else [0]
+        inside = inside_city(ctx) if inside is None else inside
         for rot in starts:
             seq = [cycle[(rot + i) % len(cycle)] for i in range(max_size)]
             for root in station_at[seq[0]]:
-                yield from _walk(ctx, seq, members, root, first_repeat, max_size, steps)
+                yield from _walk(ctx, seq, members, root, first_repeat, max_size, steps, inside)
 
 
-def _walk(ctx, seq, members, root, first_repeat, max_size, steps):
+def inside_city(ctx) -> np.ndarray:
+    """Per chain: whether it joins two stops of one city along track in that city's own
+    hexes only (the city and its red extension, "part of the same hex", 5.2.3.10). A
+    chain between two stops of a city through any other hex leaves the city and enters
+    it again (as does a chain back to the stop it leaves)."""
+    comp = ctx.compiled
+    group = ctx.stop_group
+    out = np.zeros(comp.n_chains, np.bool_)
+    same = np.flatnonzero((group[comp.chain_from] == group[comp.chain_to]) & (comp.chain_from != comp.chain_to))
+    if not len(same):
+        return out
+    hexes = {}
+    for s, ref in enumerate(comp.stop_refs):
+        hexes.setdefault(int(group[s]), set()).add(ref[0])
+    for c in same:
+        own = hexes[int(group[comp.chain_from[c]])]
+        out[c] = all(comp.paths[p][0] in own
+                     for p in comp.chain_paths[comp.chain_path_ptr[c]:comp.chain_path_ptr[c + 1]])
+    return out
+
+
+def _walk(ctx, seq, members, root, first_repeat, max_size, steps, inside):
     """Depth-first over the legs. A visit to a city is entered at one of its stops and
     may move on to its other stops (a city and its red extension are one city: "part of
     the same hex", 5.2.3.10) until it runs to one Station there; it leaves the city only
-    after that. A leg passes other cities that do not block; with ``pass_own_tokens:
-    false`` not one where the corporation has a Station (it would have to run to it)."""
+    after that, moving within it only along track inside it (``inside``: per chain,
+    :func:`inside_city`). A leg passes other cities that do not block; with
+    ``pass_own_tokens: false`` not one where the corporation has a Station (it would
+    have to run to it)."""
     comp = ctx.compiled
     strict = ctx.strict
     # frames: (stops, chains, visit flags, bits, passed groups, visits so far, stops of
@@ -85,6 +113,8 @@ def _walk(ctx, seq, members, root, first_repeat, max_size, steps):
             g = ctx.stop_group[t]
             nb = bits | cb
             if g == gh:
+                if not inside[c]:
+                    continue  # out of the city and back into it: a second entry
                 # on within the city (visited or passed): a stop of it not yet used, but
                 # once the visit has run to its Station the leg out may pass back (the
                 # commuter run "may use the same cities more than once", 5.6.2.1)

@@ -812,6 +812,12 @@ class OperatingRules:
         return any(t["status"] in ("new", "restored") or (t["status"] == "retired" and c.receivership)
                    for t in c.trains)
 
+    def no_route(self, c) -> bool:
+        """5.6.6, 5.7.1: whether the run ``"best"`` finds for ``c`` runs no train: its
+        trains have no route, the company DID NOT RUN, and a ``pass`` makes that run."""
+        run = route_adapter.bounded_run_or_none(self.position(c.id), *run_budget())
+        return run is not None and not run[1]
+
     def run(self, c, routes):
         """5.6: the routes run and their revenue, and for ``"best"`` what the bounded
         search proved (``{"proven", "bound"}``; None for a declared run)."""

@@ -68,6 +68,9 @@ class Rules(StockRules, OperatingRules, PrivateRules, RedeemRules, MoneyRules, M
     action_types = ACTION_TYPES
     # [4.1.3] lay track, place a token, run, pay or withhold, buy trains
     operating_steps = (TrackStep1832, TokenStep1832, RoutesStep, DividendStep, BuyTrainStep)
+    citations = {"operating-order": "[4.1.3]", "run": "[8]", "must-buy": "[10]", "stock-turn": "[5.2]",
+                 "buy-sell": "[5.3]", "limits": "[5.4]", "presidency": "[5.5]", "par": "[5.6]",
+                 "no-selling": "[5.7]", "brown": "[5.1.1]", "protection": "[5.9]"}
 
     def __init__(self, game, players, seed, variants, config):
         self.game = game

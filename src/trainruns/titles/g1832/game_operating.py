@@ -175,7 +175,7 @@ class OperatingRules:
         if routes == "best":
             revenue, chosen = route_adapter.best_run(pos)
         else:
-            declared, best, chosen = declared_run(routes, lambda r: route_adapter.audit_run(pos, r), " [8]")
+            declared, best, chosen = declared_run(routes, lambda r: route_adapter.audit_run(pos, r), self.cite("run"))
             if declared < best:
                 raise Refusal("run.not-best", f"the declared run earns {declared}, the best earns {best}: a "
                                               "shareholder may require the best route [8] Route Value")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from ...errors import InputError
 from ...game.errors import Refusal
 from ...game.tile_lays import may_lay
+from ...game.shares import up_to
 from ...game.state import corp_key
 from ...game.steps.consent import make_offer, was_declined
 from ...game.steps.routes import declared_run
@@ -271,14 +272,16 @@ class OperatingRules:
 
     def why_not_lay(self, c, a, lays):
         if a["hex"] in self.blocked_hexes():
-            return "track.blocked", f"{a['hex']} is blocked by a private company no corporation owns (List of private companies)"
+            return "track.blocked", (f"{a['hex']} is blocked by a private company no corporation owns "
+                                     '("List of private companies")')
         if c.id == "B&L" and self.state.phase == "I" and not self.state.title_state.lowell_merchants_bought:
-            return "track.lowell", "the B&L lays no track in phase I until a corporation buys P2 Lowell Merchants"
+            return "track.lowell", ("the B&L lays no track in phase I until a corporation buys P2 Lowell Merchants "
+                                    '("List of private companies")')
         if len([x for x in lays if not x.get("free")]) >= 2:
-            return "track.limit", "one yellow tile plus a second yellow tile or an upgrade (Game-specific mechanics)"
+            return "track.limit", 'one yellow tile plus a second yellow tile or an upgrade ("Game-specific mechanics")'
         return "track.illegal", (f"tile {a['tile']} rotation {a['rotation']} on {a['hex']} is not a legal lay for "
-                                 f"{c.id} now (reach, upgrade chart, phase colours, its cost: at least $20 plus "
-                                 "crossings; Game-specific mechanics)")
+                                 f"{c.id} now: reach, upgrade chart, phase colours, its cost: at least $20 plus "
+                                 'crossings ("Game-specific mechanics")')
 
     # --- stations -----------------------------------------------------------------------
 
@@ -338,10 +341,10 @@ class OperatingRules:
 
     def why_not_token(self, c, a):
         if len(c.tokens) >= len(c.token_costs):
-            return "token.none-left", f"{c.id} has both its stations (List of corporations)"
+            return "token.none-left", f"{c.id} has both its stations (\"List of corporations\")"
         return "token.illegal", (f"{c.id} may not place a station on {a['hex']}.{a.get('stop', 0)}: it must reach a "
                                  "city with room and pay $80 ($40 for the B&W in Worcester); Worcester and Boston "
-                                 "are reserved until phase IV (List of corporations)")
+                                 "are reserved until phase IV (\"List of corporations\")")
 
     # --- runs -------------------------------------------------------------------------
 
@@ -352,7 +355,7 @@ class OperatingRules:
         if routes == "best":
             revenue, chosen = route_adapter.best_run(pos)
         else:
-            revenue, _best, chosen = declared_run(routes, lambda r: route_adapter.audit_run(pos, r))
+            revenue, _best, chosen = declared_run(routes, lambda r: route_adapter.audit_run(pos, r), self.cite("run"))
         gone = [x for x in c.trains if self.phased_out(x)]
         if gone:
             c.trains = [x for x in c.trains if not self.phased_out(x)]
@@ -454,7 +457,7 @@ class OperatingRules:
 
     def turn_actions(self, c, turn) -> list[dict]:
         """Issuing or redeeming shares and buying a ferry come before the run; a private
-        from a player any time in the turn ("Operating round")."""
+        from a player any time in the turn ("List of private companies")."""
         if self.turn is None or c.closed:
             return []
         if "revenue" in turn:
@@ -468,15 +471,16 @@ class OperatingRules:
             x = next(iter(listed), None)
             most = (x["count"]["max"] if isinstance(x["count"], dict) else x["count"]) if x else 0
             if not 1 <= a["count"] <= most:
-                raise Refusal("shares." + t.split("_")[0], f"{c.id} may {t.split('_')[0]} 1 to {most} share(s) now: one "
-                              "issue or redeem a turn, up to the shares players hold minus those in the market "
-                              "(Comparison with 1830 item 3)")
+                verb = t.split("_")[0]
+                raise Refusal("shares." + verb, f"{c.id} may {verb} {up_to(most, 'share')} now: one issue or redeem a "
+                                                "turn, before the run; issues up to the shares players hold minus "
+                                                'those in the Stock Market ("Comparison with 1830" item 3)')
             (self.issue if t == "issue_shares" else self.redeem)(c, a["count"])
             return a
         if t == "buy_ferry":
             if not any(x["ferry"] == a["ferry"] for x in listed):
                 raise Refusal("ferry.buy", f"{c.id} may not buy ferry {a['ferry']} now: $40, unsold, one a turn, "
-                                           "before phase IV (Game-specific mechanics)")
+                                           "before phase IV (\"Game-specific mechanics\")")
             self.buy_ferry(c, a["ferry"])
             return a
         if t == "buy_private":
@@ -485,7 +489,7 @@ class OperatingRules:
             price = a.get("price")
             if x is None or not isinstance(price, int) or not 1 <= price <= most:
                 raise Refusal("private.buy", f"{c.id} may buy {a['private']} from its owner in phases I-II for $1 "
-                                             f"to its list price, if it can pay (List of private companies)")
+                                             f"to its list price, if it can pay (\"List of private companies\")")
             seller = x["player"]
             if seller != c.president:
                 self.offer(seller, {"offer": "private", "corporation": c.id, "private": a["private"], "price": price},

@@ -15,7 +15,7 @@ type", "Floating percentage and per-player share limits", "Comparison with 1830"
 
 from __future__ import annotations
 
-from ...game.shares import certificates, max_sellable, update_president
+from ...game.shares import certificates, max_sellable, update_president, why_none_sellable
 from ...game.state import corp_key, player_key
 
 
@@ -77,6 +77,17 @@ class StockRules:
         if c.closed or c.cell is None or (not c.operated and c.president != name):
             return 0
         return max_sellable(self.state, c, name, self.shares["market_limit"], self.shares["president"])
+
+    def why_no_sale(self, c, name: str) -> str:
+        """Why player ``name`` may sell no share of ``c`` now (:meth:`may_sell` says
+        none), with the summary's heading."""
+        if c.closed or c.cell is None:
+            return f"{c.id} is not in the Stock Market"
+        if not c.operated and c.president != name:
+            return (f"until {c.id} has operated for the first time, only its president may sell its shares"
+                    f"{self.cite('limits')}")
+        why, topic = why_none_sellable(c, name, self.shares["market_limit"], self.shares["president"])
+        return why + (self.cite(topic) if topic else "")
 
     def sell(self, c, name: str, count: int, move_price: bool = True):
         """"Only sales by the president lower the price (by a single column, however many

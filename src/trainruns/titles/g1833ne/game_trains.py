@@ -242,7 +242,7 @@ class TrainRules:
             if not 1 <= a.get("count", 0) <= most:
                 raise Refusal("train.emergency", f"{c.id} needs a train: its treasury first, then emergency issues, "
                                                  "then its president's cash, then his share sales, never changing "
-                                                 "its presidency (Emergency sell)")
+                                                 "its presidency (\"Emergency sell\")")
             if t == "issue_shares":
                 self.emergency_issue(c, a["count"])
             else:
@@ -253,7 +253,7 @@ class TrainRules:
                 step.done = True
             return a
         if t != "buy_train":
-            raise Refusal("train.action", f"{c.id} is buying trains: buy_train or pass (Train list and prices)")
+            raise Refusal("train.action", f"{c.id} is buying trains: buy_train or pass (\"Train list and prices\")")
         for x in listed:
             if x["type"] == "buy_train" and x["from"] == a["from"] and x["train"] == a["train"]:
                 if isinstance(x["price"], dict) or x["from"] not in ("bank", "market"):
@@ -282,19 +282,19 @@ class TrainRules:
     def _why_not_train(self, c, a):
         if len(self.live_trains(c)) >= self.train_limit(c):
             return "train.limit", (f"{c.id} is at the train limit {self.train_limit(c)} of phase {self.state.phase} "
-                                   "(phased-out trains don't count)")
+                                   '(phased-out trains don\'t count: "Number of phases", "Train list and prices")')
         row = self._bank_row()
         if a["from"] == "bank" and (row is None or a["train"] not in [s["train"] for s in row["sides"]]):
-            return "train.order", "the bank sells its cards in order, either side of the next card (Train list and prices)"
+            return "train.order", "the bank sells its cards in order, either side of the next card (\"Train list and prices\")"
         if a["from"] == "market" and a["train"] not in self.state.market_trains:
             return "train.not-in-market", f"no {a['train']}-train in the open market"
         if a["from"] not in ("bank", "market") and a["from"] not in self.state.corp:
             return "train.source", "trains come from the 'bank', the 'market' or another corporation's id"
         if a["from"] in self.state.corp and a["train"] in self.state.corp[a["from"]].trains:
             return "train.phased-out", ("a phased-out train can't be sold to another corporation, nor any in the "
-                                        "emergency (Train list and prices; Emergency sell)")
+                                        "emergency (\"Train list and prices\"; \"Emergency sell\")")
         return "train.cash", (f"{c.id} cannot pay for that train; with its president's cash it may not buy the "
-                              "dearer side when it can afford the cheaper (Emergency sell)")
+                              "dearer side when it can afford the cheaper (\"Emergency sell\")")
 
     def emergency_issue(self, c, count):
         s = self.state

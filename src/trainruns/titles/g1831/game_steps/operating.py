@@ -162,11 +162,20 @@ class TrainStep(CorporationStep):
                 return "train.cash", f"a train from another corporation is paid from {c.id}'s cash, at least $1 (5.3.4)"
         if c.receivership and not r.needs_train(c):
             return "train.receivership", f"{c.id} is in receivership: no more than its minimum of trains (5.4.3)"
-        if r.needs_train(c):
+        shop = r.shop_trains(c)
+        if src == "bank" and not any(x["from"] == "bank" and x["train"] == a["train"] for x in shop):
+            sold = ", ".join(x["train"] for x in shop if x["from"] == "bank") or "nothing"
+            return "train.lowest-first", (f"the bank sells the lowest size it has first: {sold}, not a "
+                                          f"{a['train']} (5.3.8)")
+        if r.needs_train(c) and min((x["price"] for x in shop), default=0) > c.cash:
             return "train.forced-cheapest", (f"{c.id} must buy a train it cannot pay for: the cheapest the bank or "
                                              "the pool has (5.3.4)")
-        return "train.unavailable", (f"{c.id} cannot buy a {a['train']} from {a['from']} now: the bank sells the "
-                                     "lowest size first (5.3.8), from its cash (5.3), never a retired train (5.3.2)")
+        listed = next((x for x in shop if x["from"] == src and x["train"] == a["train"]), None)
+        if listed is not None and listed["price"] > c.cash:
+            return "train.cash", f"{c.id} cannot pay ${listed['price']} for the {a['train']} from its cash (5.3)"
+        return "train.unavailable", (f"{c.id} cannot buy a {a['train']} from {a['from']} now: trains come from "
+                                     "the bank, the pool (5.3.2) or another corporation, never a retired one "
+                                     "(5.3.2)")
 
 
 class RightsStep(CorporationStep):
@@ -200,7 +209,9 @@ class RightsStep(CorporationStep):
 
 
 class RunStep(CorporationStep):
-    """Phase 6 (5.6): run trains; with no train able to run, DID NOT RUN (5.7.1)."""
+    """Phase 6 (5.6): run trains; with no train able to run, DID NOT RUN (5.7.1). When
+    the trains have no route (``no_route``), a ``pass`` makes that run of no train, as
+    ``run_routes "best"`` does (both listed: a log that ran it replays as before)."""
 
     def enter(self):
         if self.corp.cell is None or not self.game.rules.runnable(self.corp):
@@ -208,17 +219,22 @@ class RunStep(CorporationStep):
             self.done = True
 
     def actions(self):
-        return [{"type": "run_routes", "corporation": self.corp.id, "routes": "best"}]
+        out = [{"type": "run_routes", "corporation": self.corp.id, "routes": "best"}]
+        return out + [self.pass_action()] if self.game.rules.no_route(self.corp) else out
 
     def process(self, a):
         self.check_entity(a)
-        if a["type"] != "run_routes":
+        passed = a["type"] == "pass" and self.game.rules.no_route(self.corp)
+        if a["type"] != "run_routes" and not passed:
             raise Refusal("run.must-run", f"{self.corp.id} must run at least one train (5.6.6)")
-        routes, revenue, proof = self.game.rules.run(self.corp, a["routes"])
-        check_revenue(a, revenue)
+        routes, revenue, proof = self.game.rules.run(self.corp, "best" if passed else a["routes"])
+        if not passed:
+            check_revenue(a, revenue)
         self.turn["revenue"] = revenue if routes else None
         self.corp.rights = []   # 5.5.3: rights last for this round only, and are used now
         self.done = True
+        if passed:
+            return a
         # the log says whether the bounded search proved the run best, and its bound if not
         return {"type": "run_routes", "corporation": self.corp.id, "routes": routes, "revenue": revenue,
                 **(proof or {})}

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ....game.errors import Refusal
 from ....game.round import Step
+from ....game.shares import up_to
 from ....game.state import player_key
 
 
@@ -86,7 +87,7 @@ class StockTurn(Step):
                        for x in self._buys()):
                 raise Refusal("stock.launch", f"{c.id} is launched by buying its 20% president's certificate at an "
                                               f"initial price of {r.par_prices()} that the player can pay twice, "
-                                              "within the certificate limit (Floating percentage)")
+                                              "within the certificate limit (\"Floating percentage and per-player share limits\")")
             r.launch(c, self.player, a["price"])
             self._bought()
             return a
@@ -103,9 +104,11 @@ class StockTurn(Step):
             c = r.corporation(a["corporation"])
             n = 0 if c.id in self.sold else r.may_sell(c, self.player)
             if not 1 <= a["count"] <= n:
-                raise Refusal("stock.sell-limit", f"{self.player} may sell 1 to {n} {c.id} share(s) now: one block a "
-                                                  "corporation a turn, at most 50% in the Stock Market, not the "
-                                                  "president's certificate, only the president before its first run")
+                why = (f"{self.player} sold {c.id} this turn: one block a corporation a turn" if c.id in self.sold
+                       else r.why_no_sale(c, self.player) if not n
+                       else "at most 50% in the Stock Market, not the president's certificate, only the president "
+                            'before its first run ("Floating percentage and per-player share limits")')
+                raise Refusal("stock.sell-limit", f"{self.player} may sell {up_to(n, c.id + ' share')} now: {why}")
             r.sell(c, self.player, a["count"])
             self.sold.append(c.id)
             self.round.sold_by.setdefault(self.player, set()).add(c.id)
@@ -118,7 +121,8 @@ class StockTurn(Step):
     def _why_not_buy(self, c, a):
         r, name = self.game.rules, self.player
         if not c.started:
-            return "stock.not-launched", f"{c.id} is launched by buying its president's certificate (par)"
+            return "stock.not-launched", (f"{c.id} is launched by buying its president's certificate (par) "
+                                          '("Floating percentage and per-player share limits")')
         if a.get("count", 1) != 1:
             return "stock.one-share", "one share a turn"
         if a["from"] not in ("treasury", "market") or not c.held(a["from"]):
@@ -126,10 +130,12 @@ class StockTurn(Step):
         if c.id in self.round.sold_by.get(name, set()):
             return "stock.rebuy", f"{name} sold {c.id} this round"
         if r.cert_limit() - r.player_certs(name) < 1:
-            return "stock.cert-limit", f"{name} is at the certificate limit {r.cert_limit()}"
+            return "stock.cert-limit", (f"{name} is at the certificate limit {r.cert_limit()} "
+                                        '("Floating percentage and per-player share limits")')
         if c.held(player_key(name)) >= r.shares["player_limit"]:
-            return "stock.60-percent", f"no player may own more than 60% of {c.id}, with no exceptions"
-        return "stock.cash", f"{name} cannot pay ${r.price(c)} for a {c.id} share"
+            return "stock.60-percent", (f"no player may own more than 60% of {c.id}, with no exceptions "
+                                        '("Floating percentage and per-player share limits")')
+        return "stock.cash", f'{name} cannot pay ${r.price(c)} for a {c.id} share ("Capitalization type")'
 
     def _acted(self):
         self.acted = True
