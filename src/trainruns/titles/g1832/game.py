@@ -34,6 +34,7 @@ from .game_redeem import RedeemRules
 from .game_steps.operating import TokenStep1832, TrackStep1832
 from .game_state import Corporation1832, TitleState1832
 from .game_stock import StockRules
+from .game_vice import VicePresidentRules
 from .game_variants import VARIANTS, VariantRules, game_data
 
 PACKAGE = "trainruns.titles.g1832"
@@ -53,6 +54,9 @@ ACTION_TYPES = declare(
     consent={"player": (STR, True), "corporation": (STR, True), "with": (STR, False), "kind": (STR, False)},
     mortgage={"corporation": (STR, True), "player": (STR, False), "asset": (STR, True), "amount": (INT, True)},
     repay_mortgage={"corporation": (STR, True), "player": (STR, False), "amount": (INT, True)})
+# [11.6] a System's vice-president's certificate in the open market is bought whole, named
+# by its component company
+ACTION_TYPES["buy_shares"] = dict(ACTION_TYPES["buy_shares"], vice_president=(STR, False))
 
 
 @lru_cache(maxsize=None)
@@ -61,7 +65,7 @@ def _data(name: str) -> dict:
     return load_data(PACKAGE, name)
 
 
-class Rules(StockRules, OperatingRules, PrivateRules, RedeemRules, MoneyRules, MergerRules, ForcedSaleRules,
+class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, RedeemRules, MoneyRules, MergerRules, ForcedSaleRules,
             VariantRules, MortgageRules, GameRules):
     title = "1832"
     action_types = ACTION_TYPES

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ...game.shares import certificates, scaled, seat_order_from, update_president
+from ...game.shares import certificates, scaled, seat_order_from
 from ...game.state import corp_key, player_key
 from ..tiled import load_data
 from ...game import route_adapter
@@ -224,7 +224,7 @@ class MergerRules:
         vp = {}
         for c in (x, y):
             if c.president != pres:
-                vp[c.id] = c.president   # [11.6] a vice-president's certificate
+                vp[c.id] = player_key(c.president)   # [11.6] a vice-president's certificate
         sysc.vice_presidents = vp
         s.corporations.append(sysc)
         s.corp[sid] = sysc
@@ -244,7 +244,7 @@ class MergerRules:
                 par=sysc.par, returned_tokens=returned)
         s.title_state.systems.append(
             {"system": sid, "companies": [x.id, y.id], "price": self.market.price(cell), "par": sysc.par})
-        update_president(s, sysc)   # [11.6] a player holding more takes it ([5.5])
+        self.change_president(sysc)   # [11.6] a player holding more takes it ([5.5])
         return sysc
 
     def _merged_tokens(self, mine, theirs, cid):
@@ -348,19 +348,20 @@ class MergerRules:
         """[5.4] the certificates of ``c`` ``name`` holds: a president's certificate is one
         (4 shares in a System), and so is a vice-president's certificate (2 shares, [11.6])."""
         n = certificates(c, name, scaled(self.shares, c, "president"))
-        vps = sum(1 for holder in c.vice_presidents.values() if holder == name)
-        if vps:
-            own = c.held(player_key(name)) - (scaled(self.shares, c, "president") if c.president == name else 0)
-            n -= min(vps, own // self.shares["president"])
-        return n
+        return n - len(self.vice_certs(c, player_key(name)))
 
     # --- the state JSON -------------------------------------------------------------------------------
 
     def merger_json(self, c) -> dict:
         out = {}
         if c.system:
+            # [11.6] the vice-presidents' certificates: held by players (by name) or in
+            # the open market
             out["system"] = {"components": list(c.components), "shells": c.shells,
-                             "vice_presidents": dict(c.vice_presidents)}
+                             "vice_presidents": {comp: h.partition(":")[2] for comp, h in c.vice_presidents.items()
+                                                 if h.startswith("player:")},
+                             "vice_presidents_in_market": [comp for comp in c.components
+                                                           if c.vice_presidents.get(comp) == "market"]}
         if c.system or c.took_over:
             out["token_supply"] = len(c.token_costs)
         if c.merged_into:

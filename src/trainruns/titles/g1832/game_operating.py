@@ -257,6 +257,7 @@ class OperatingRules:
                 others = max((d.held(player_key(p.name)) for p in s.players if p.name != name), default=0)
                 keep = max(scaled(self.shares, d, "president"), others)
                 n = min(n, d.held(player_key(name)) - keep)
+            n = self.largest_sale(d, name, n) if n > 0 else 0   # [11.6] whole vice-presidents' certificates
             if n > 0:
                 out.append((d, n))
         return out
@@ -297,8 +298,11 @@ class OperatingRules:
             need = -(-short // price) if price else n
             # only what the train needs, except down to 60% ([10] Presidential Stock Sales)
             most = min(n, max(need, self.sell_back_minimum(d, pres.name, n)))
-            out.append({"type": "sell_shares", "player": pres.name, "corporation": d.id,
-                        "count": self.forced_sale_count(d, pres.name, most)})
+            # [11.6] a vice-president's certificate is sold whole: one more share if need be
+            most = next((k for k in range(most, n + 1) if self.sale_ok(d, pres.name, k)), most)
+            count = self.forced_sale_count(d, pres.name, most)
+            if count is not None:
+                out.append({"type": "sell_shares", "player": pres.name, "corporation": d.id, "count": count})
         return out
 
     def system_help(self, c, sources):

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from ....game.round import StepsRound
-from ....game.steps.protect import ProtectStep
 from ....game.steps.stock import StockRoundMixin
 from .stock_turn import StockTurn1832
+from ..game_forced import ProtectStep1832
 
 
 class StockRound(StepsRound, StockRoundMixin):
@@ -31,7 +31,7 @@ class StockRound(StepsRound, StockRoundMixin):
             # [5.9] after the seller's turn, each president whose shares he sold may
             # protect them, in the order sold
             turn.offered = True
-            self.queue = [ProtectStep(self.game, sale, self._protected) for sale in turn.sales]
+            self.queue = [ProtectStep1832(self.game, sale, self._protected) for sale in turn.sales]
             self.queue[0].enter()
             return True
         if turn is not None and turn.sales:
