@@ -287,7 +287,8 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
         sh = c.shares
         players = {k.partition(":")[2]: v for k, v in sh.items() if k.startswith("player:") and v}
         corps = {k.partition(":")[2]: v for k, v in sh.items() if k.startswith("corp:") and v}
-        return {"id": c.id, "name": c.name, "president": c.president, "par": c.par,
+        # [5.11] reissued shares sell at the new par: the par shown is the one they sell at
+        return {"id": c.id, "name": c.name, "president": c.president, "par": c.reissue_par or c.par,
                 "price": self.market.price(c.cell) if c.cell else None,
                 "market_cell": list(c.cell) if c.cell else None,
                 "floated": c.floated and c.capitalised, "closed": c.closed, "operated": c.operated,

@@ -231,9 +231,12 @@ class MergerRules:
         for name in [sid, *info.get("aliases", [])]:
             self._aliases[name.lower()] = sid
         self.market.place(sid, cell)
-        tokens, returned = self._merged_tokens(x.tokens, y.tokens, sid)
+        tokens, returned, discarded = self._merged_tokens(x.tokens, y.tokens, sid, self.constituents(x) +
+                                                          self.constituents(y))
         sysc.tokens = tokens
-        # [11.6] System Company Tokens: all remaining tokens cost $100
+        # [11.6] System Company Tokens: all remaining tokens cost $100; [7.2] a second
+        # home token in one city is discarded
+        supply -= len(discarded)
         sysc.token_costs = [0] * len(tokens) + [self.data["mergers"]["system_token_cost"]] * (supply - len(tokens))
         for c in (x, y):
             self._hand_over(c, sysc)
@@ -241,22 +244,53 @@ class MergerRules:
             c.merger_kinds.append("system")
             self._retire(c)
         s.event("system", system=sid, companies=[x.id, y.id], president=pres, price=self.market.price(cell),
-                par=sysc.par, returned_tokens=returned)
+                par=sysc.par, returned_tokens=returned, **({"discarded_tokens": discarded} if discarded else {}))
         s.title_state.systems.append(
             {"system": sid, "companies": [x.id, y.id], "price": self.market.price(cell), "par": sysc.par})
         self.change_president(sysc)   # [11.6] a player holding more takes it ([5.5])
         return sysc
 
-    def _merged_tokens(self, mine, theirs, cid):
-        """Placed tokens of both, in order; a second one in a city goes back to the charter."""
-        out, returned = list(mine), []
+    def _merged_tokens(self, mine, theirs, cid, parts):
+        """Placed tokens of both, in order; a second one in a city goes back to the
+        charter, or, when both were home tokens, is discarded ([7.2]; ``parts``: the
+        companies whose homes count)."""
+        out, returned, discarded = list(mine), [], []
         for t in theirs:
-            if t in out:
+            if t not in out:
+                out.append(t)
+            elif self.both_homes(parts, t):
+                discarded.append({"hex": t[0], "stop": t[1]})
+                self.state.event("token_discarded", corporation=cid, hex=t[0], stop=t[1])
+            else:
                 returned.append({"hex": t[0], "stop": t[1]})
                 self.state.event("token_returned", corporation=cid, hex=t[0], stop=t[1])
+        return out, returned, discarded
+
+    def constituents(self, c) -> list:
+        """The 10-share companies whose shells and tokens ``c`` holds: itself (not a
+        System, which is its components), its components and what it took over."""
+        out = [] if c.system else [c]
+        for cid in list(c.components) + list(c.took_over):
+            out += self.constituents(self.state.corp[cid])
+        return out
+
+    @staticmethod
+    def both_homes(parts, site) -> bool:
+        """[7.2] "If both tokens were home tokens (i.e., A&WP and GRR in Atlanta)": the
+        city is the home of two of the companies."""
+        return sum(1 for p in parts if (p.home, p.home_stop) == tuple(site)) >= 2
+
+    def settle_returned_tokens(self, c, n: int):
+        """[7.2] the ``n`` tokens an upgrade just took from ``c`` (its last
+        ``token_returned`` events): each goes to the charter, to be placed again for
+        $100, or, when both tokens in the city were home tokens, is discarded."""
+        events = [e for e in self.state.events if e["event"] == "token_returned" and e["corporation"] == c.id]
+        for e in events[len(events) - n:]:
+            if self.both_homes(self.constituents(c), (e["hex"], e["stop"])):
+                e["event"] = "token_discarded"
+                del c.token_costs[0]   # a placed token's place in the supply
             else:
-                out.append(t)
-        return out, returned
+                c.returned_tokens += 1
 
     def _hand_over(self, c, to):
         """Cash, trains, privates and the WVCF and special tokens of ``c`` go to ``to``
@@ -309,10 +343,15 @@ class MergerRules:
             dst = holder if holder.startswith(("player:", "corp:")) else "bank"
             if amount:
                 s.pay(corp_key(x.id), dst, amount)
-        tokens, returned = self._merged_tokens(x.tokens, y.tokens, x.id)
-        own_left = x.token_costs[len(x.tokens):]
+        tokens, returned, discarded = self._merged_tokens(x.tokens, y.tokens, x.id,
+                                                          self.constituents(x) + self.constituents(y))
+        # [11.7] the buyer's own charter tokens at their costs, then the returned ones at
+        # $100 ([7.2]); the target's unplaced tokens and a second home token are gone
+        own_left = x.token_costs[len(x.tokens) + x.returned_tokens:]
+        back = x.returned_tokens + len(returned)
         x.tokens = tokens
-        x.token_costs = [0] * len(tokens) + own_left + [self.data["mergers"]["system_token_cost"]] * len(returned)
+        x.returned_tokens = 0
+        x.token_costs = [0] * len(tokens) + own_left + [self.data["mergers"]["returned_token_cost"]] * back
         self._hand_over(y, x)
         shells = y.shells
         y.taken_over_by = x.id
@@ -320,7 +359,8 @@ class MergerRules:
         y.merger_kinds.append("takeover")
         x.took_over.append(y.id)
         self._retire(y)
-        s.event("takeover", corporation=x.id, company=y.id, cost=cost, shells=shells, returned_tokens=returned)
+        s.event("takeover", corporation=x.id, company=y.id, cost=cost, shells=shells, returned_tokens=returned,
+                **({"discarded_tokens": discarded} if discarded else {}))
         s.title_state.takeovers.append({"corporation": x.id, "company": y.id, "cost": cost})
         self.queue_discards(x)   # [11.7] extra trains to the open market, president's choice
 

@@ -102,7 +102,11 @@ class OperatingRules:
         """Tokens, home slots and the Cotton token stay in their city when its tile is
         upgraded; [7.2] a company left with two tokens in one city takes one back."""
         s = self.state
+        before = {d.id: len(d.tokens) for d in s.corporations if not d.closed}
         carry_tokens(s, hex_id, mapping)   # and the Cotton token, 1832's own
+        for d in s.corporations:
+            if not d.closed and len(d.tokens) < before[d.id]:
+                self.settle_returned_tokens(d, before[d.id] - len(d.tokens))
         cotton = s.title_state.cotton
         if cotton and cotton["hex"] == hex_id:
             cotton["stop"] = mapping.get(cotton["stop"], cotton["stop"])
@@ -141,11 +145,20 @@ class OperatingRules:
         return {(d.home, d.home_stop) for d in self.state.corporations
                 if d is not c and not d.closed and not d.tokens}
 
+    def token_cost(self, c) -> int:
+        """[7] Token Cost: the next token's charter cost; once the charter's own tokens
+        are placed, a token a merger or an upgrade took back costs $100 ([7.2] "may be
+        placed again for $100"; a System's are all $100, [11.6])."""
+        used = len(c.tokens) + c.returned_tokens
+        if used < len(c.token_costs):
+            return c.token_costs[used]
+        return self.data["mergers"]["returned_token_cost"]
+
     def token_places(self, c) -> list[dict]:
         n = len(c.tokens)
         if n >= len(c.token_costs):
             return []
-        cost = c.token_costs[n]
+        cost = self.token_cost(c)
         if cost > c.cash:
             return []
         reserved = self._reserved(c)
@@ -153,7 +166,9 @@ class OperatingRules:
                 if not ((h, k) in reserved and free <= 1)]
 
     def place_token(self, c, m):
-        cost = c.token_costs[len(c.tokens)]
+        cost = self.token_cost(c)
+        if len(c.tokens) + c.returned_tokens >= len(c.token_costs):
+            c.returned_tokens -= 1   # a returned token goes back on the map
         if cost:
             self.state.pay(corp_key(c.id), "bank", cost)
         c.tokens.append((m["hex"], m.get("stop", 0)))
@@ -161,7 +176,7 @@ class OperatingRules:
     def why_not_token(self, c, a):
         if len(c.tokens) >= len(c.token_costs):
             return "token.none-left", f"{c.id} has placed all its tokens [7]"
-        cost = c.token_costs[len(c.tokens)]
+        cost = self.token_cost(c)
         if cost > c.cash:
             return "token.cost", f"the next {c.id} token costs ${cost}; it has ${c.cash} [7] Token Cost"
         return "token.illegal", (f"{c.id} may not place a token on {a['hex']}.{a.get('stop', 0)}: it must reach "
