@@ -18,7 +18,6 @@ from ...game.depot import make_depot
 from ...game.market import Market
 from ...game.phase import Phases
 from ...game.round import OperatingRound, after_operating_round
-from ...game.steps.buy_train import BuyTrainStep
 from ...game.steps.dividend import DividendStep
 from ...game.steps.routes import RoutesStep
 from ...game.state import Player, Private, State, corp_key, player_key
@@ -31,7 +30,7 @@ from .game_mortgage import MortgageRules
 from .game_operating import OperatingRules
 from .game_privates import PrivateRules
 from .game_redeem import RedeemRules
-from .game_steps.operating import TokenStep1832, TrackStep1832
+from .game_steps.operating import BuyTrainStep1832, TokenStep1832, TrackStep1832
 from .game_state import Corporation1832, TitleState1832
 from .game_stock import StockRules
 from .game_vice import VicePresidentRules
@@ -70,7 +69,7 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
     title = "1832"
     action_types = ACTION_TYPES
     # [4.1.3] lay track, place a token, run, pay or withhold, buy trains
-    operating_steps = (TrackStep1832, TokenStep1832, RoutesStep, DividendStep, BuyTrainStep)
+    operating_steps = (TrackStep1832, TokenStep1832, RoutesStep, DividendStep, BuyTrainStep1832)
 
     def __init__(self, game, players, seed, variants, config):
         self.game = game
