@@ -316,6 +316,8 @@ class MergerRules:
                 token["corporation"] = to.id
         if t.london == c.id:
             t.london = to.id
+        if t.key_west == c.id and "key_west_inherited" in self.variants:
+            t.key_west = to.id   # [11] the variant: the token is inherited (docs/gaps.md)
 
     def _retire(self, c):
         """A company whose shell went into another: no shares, tokens or trains left."""

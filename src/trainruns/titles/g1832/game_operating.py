@@ -41,6 +41,8 @@ class OperatingRules:
             pos["port"] = {"hex": t.port["hex"]}
             pos["port_owner"] = t.port["corporation"]
         pos["key_west"] = bool(t.key_west) and cid == t.key_west
+        if pos["key_west"] and cid != self.data["key_west"]["corporation"]:
+            pos["key_west_owner"] = cid   # the key_west_inherited variant ([11])
         return pos
 
     # --- [6] track ------------------------------------------------------------------------

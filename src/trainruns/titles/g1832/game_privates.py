@@ -123,7 +123,7 @@ class PrivateRules:
                 for h in TITLE.facts.port_hexes:
                     out.append({"hex": h, "kind": "port"})
         kw = self.data["key_west"]
-        if c.id == kw["corporation"] and t.key_west is None and not t.key_west_used and \
+        if c.id == self.key_west_holder() and t.key_west is None and not t.key_west_used and \
                 self.phases.has(s.phase, "key_west"):
             out.append({"hex": kw["hex"], "kind": "key_west"})
         return out
