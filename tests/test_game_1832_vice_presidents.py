@@ -121,3 +121,18 @@ def test_a_protecting_president_takes_the_vice_presidents_certificate_sold():
     g.act({"type": "protect", "player": "A", "corporation": "AMTK"})
     assert sysc.vice_presidents == {"ACL": "player:A"} and sysc.held(player_key("A")) == 6
     assert sysc.held("market") == 0
+
+
+def test_the_selfplay_check_finds_a_split_vice_presidents_certificate():
+    """game/selfplay.py's per-state check ([11.6]): a vice-president's certificate is
+    whole with its holder. B's certificate is 2 shares; with one of them moved away
+    (not a legal sale) the check names the split, and it passes the state before."""
+    from trainruns.game.selfplay import check_state, money
+
+    g = new()
+    sysc = _system(g, 2, 0, c_shares=2)
+    s = g.to_json()
+    assert check_state(s, money(s)) == []
+    g.state.move_shares(sysc, player_key("B"), "market", 1)
+    s = g.to_json()
+    assert any("vice-president's certificate split" in p for p in check_state(s, money(s)))
