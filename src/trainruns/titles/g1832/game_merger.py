@@ -139,10 +139,37 @@ class MergerRules:
                 cost += n * price
         return cost
 
+    def takeover_funds(self, x, y, player) -> int:
+        """[11.7] what ``player``, president of ``x``, can put toward buying ``y``: the
+        treasury, his cash and his share sales, which are "subject to the 50% maximum in
+        the open market" and never of ``y`` (nor, as in [10], a change of ``x``'s
+        presidency), each company's shares at today's price (sold in one block)."""
+        return x.cash + self.state.player[player].cash + sum(
+            n * self.market.price(d.cell) for d, n in self.takeover_sales(x, y, player))
+
+    def takeover_sales(self, x, y, player) -> list:
+        """(company, most shares) ``player`` may sell to pay for ``y`` ([11.7])."""
+        return [(d, n) for d, n in self._sellable(x, player) if d is not y]
+
+    def _pair_kinds(self, x, y, player, sid, same_president) -> list[str]:
+        """The merger types ``player``, president of ``x``, may initiate with ``y``."""
+        kinds = []
+        if (sid and not x.system and not y.system
+                and "system" not in x.merger_kinds and "system" not in y.merger_kinds
+                and not (same_president and y.id < x.id)   # one proposal per pair of one president
+                and self.exchanger(x, y, player)):
+            kinds.append("system")
+        if "takeover" not in x.merger_kinds and "takeover" not in y.merger_kinds and \
+                self.takeover_funds(x, y, player) >= self.takeover_cost(x, y):
+            kinds.append("takeover")
+        return kinds
+
     def merger_proposals(self, player, last_chance, declined=()) -> list[dict]:
         """Every merger ``player`` may propose now for a company he presides ([11]):
         ``{"type": "merge", "player", "corporation" (his company, the initiator's),
-        "with", "kind": "system" | "takeover", "system"}``."""
+        "with", "kind": "system" | "takeover" | "yield", "system"}``. ``yield`` ([11]
+        Merger Initiator) offers the initiator's status to the other president, who then
+        chooses a type his company may initiate, or refuses."""
         cands = self._mergeable()
         out = []
         sid = self.free_system()
@@ -152,15 +179,9 @@ class MergerRules:
             for y in cands:
                 if y is x or (last_chance and y.president != player):
                     continue
-                kinds = []
-                if (sid and not x.system and not y.system
-                        and "system" not in x.merger_kinds and "system" not in y.merger_kinds
-                        and not (y.president == player and y.id < x.id)   # one proposal per pair
-                        and self.exchanger(x, y, player)):
-                    kinds.append("system")
-                if "takeover" not in x.merger_kinds and "takeover" not in y.merger_kinds and \
-                        x.cash + self.state.player[player].cash >= self.takeover_cost(x, y):
-                    kinds.append("takeover")
+                kinds = self._pair_kinds(x, y, player, sid, y.president == player)
+                if y.president != player and self._pair_kinds(y, x, y.president, sid, False):
+                    kinds.append("yield")
                 kinds = [k for k in kinds if (x.id, y.id, k) not in declined]
                 if not kinds or not self.connected(x, y):
                     continue
@@ -169,6 +190,18 @@ class MergerRules:
                     if k == "system":
                         a["system"] = sid
                     out.append(a)
+        return out
+
+    def yielded_mergers(self, x, y, player) -> list[dict]:
+        """[11] Merger Initiator: the mergers ``player`` (president of ``y``), made the
+        initiator by ``x``'s president, may choose for ``y`` with ``x``."""
+        sid = self.free_system()
+        out = []
+        for k in self._pair_kinds(y, x, player, sid, False):
+            a = {"type": "merge", "player": player, "corporation": y.id, "with": x.id, "kind": k}
+            if k == "system":
+                a["system"] = sid
+            out.append(a)
         return out
 
     # --- System formation ([11.6]) --------------------------------------------------------------
@@ -432,8 +465,9 @@ def _merge_refusal(rules, a):
     y = s.corp.get(a.get("with"))
     if x is None or y is None or x is y:
         return "merger.partner", "a merger joins two different public companies [11]"
-    if a.get("kind") not in ("system", "takeover"):
-        return "merger.kind", "a merger is a 'system' formation or a 'takeover' (field 'kind') [11] Merger Types"
+    if a.get("kind") not in ("system", "takeover", "yield"):
+        return "merger.kind", "a merger is a 'system' formation or a 'takeover' (field 'kind'), or the initiator's " \
+                              "status is yielded ('yield') [11] Merger Types, Merger Initiator"
     if x.president != a.get("player"):
         return "merger.initiator", f"{a.get('player')} does not preside {x.id}: the initiator proposes for his company [11]"
     for c in (x, y):
@@ -446,9 +480,11 @@ def _merge_refusal(rules, a):
     if a["kind"] == "system" and not rules.exchanger(x, y, a["player"]):
         return "merger.presidency", "nobody holds 40% of the two companies for the System's president's " \
                                     "certificate [11.6] System Presidency"
-    if a["kind"] == "takeover" and x.cash + s.player[a["player"]].cash < rules.takeover_cost(x, y):
-        return "merger.cash", f"{x.id} and its president cannot pay ${rules.takeover_cost(x, y)} for the " \
-                              f"shares of {y.id} [11.7]"
+    if a["kind"] == "takeover" and rules.takeover_funds(x, y, a["player"]) < rules.takeover_cost(x, y):
+        return "merger.cash", f"{x.id} and its president, selling what he may, cannot pay " \
+                              f"${rules.takeover_cost(x, y)} for the shares of {y.id} [11.7]"
+    if a["kind"] == "yield" and not rules.yielded_mergers(x, y, y.president):
+        return "merger.yield", f"{y.president} could initiate no merger of {y.id} with {x.id} [11] Merger Initiator"
     if not rules.connected(x, y):
         return "merger.connection", f"{x.id} and {y.id} do not reach each other [11] Merger Eligibility"
     return "merger.illegal", "that merger is not allowed now [11]"
