@@ -90,3 +90,19 @@ def test_a_yielded_initiator_may_refuse():
     g.act({"type": "pass", "player": "B"})
     assert not x.closed and not y.closed
     assert g.active() == {"player": "A"} and a not in g.actions()
+
+
+def test_a_takeover_with_trains_to_discard_is_made_once():
+    """[11.7] Post-merger Assets: "If the purchasing company has too many trains, the
+    president discards his choice of extra trains": SALR (two 4-trains) buys ACL (two
+    more) in phase 4 (limit 3, Table 1): one discard, and the takeover is made once."""
+    g, x, y = _scene()
+    s = g.state
+    s.pay("bank", player_key("A"), 1000)
+    x.trains, y.trains = ["4", "4"], ["4", "4"]
+    g.act({"type": "merge", "player": "A", "corporation": "SALR", "with": "ACL", "kind": "takeover"})
+    g.act({"type": "consent", "player": "B", "corporation": "ACL", "with": "SALR"})
+    assert [a["type"] for a in g.actions()] == ["discard_train"]
+    g.act(g.actions()[0])
+    assert x.trains == ["4", "4", "4"] and x.took_over == ["ACL"]
+    assert len(s.title_state.takeovers) == 1 and x.merger_kinds == ["takeover"]

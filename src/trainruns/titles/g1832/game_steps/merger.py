@@ -213,14 +213,15 @@ class TakeoverSaleStep(MergerPhaseStep):
         return rules.takeover_cost(self.x, self.y) - self.x.cash - self.state.player[self.player].cash
 
     def enter(self):
-        if self._short() <= 0:
+        # entered again after the discards the takeover queued in front of it ([11.7])
+        if not self.done and self._short() <= 0:
             self._complete()
 
     def _complete(self):
         rules = self.game.rules
+        self.done = True
         rules.take_over(self.x, self.y)
         rules.after_merger(self.x, [self.x, self.y])
-        self.done = True
         if self.turn is not None:
             self.turn.after_merge()
 
