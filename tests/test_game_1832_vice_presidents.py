@@ -19,6 +19,17 @@ def _system(g, a_extra, b_extra, c_shares=0):
     return g.rules.form_system(x, y, "A", "AMTK")
 
 
+def _b_sells_his_certificate_next():
+    """A System where B holds only ACL's vice-president's certificate, C 2 shares; a
+    stock round with B to act."""
+    g = new()
+    sysc = _system(g, 2, 0, c_shares=2)
+    g.rules.end_stock_round(None)
+    g.round = StockRound(g, "B", 2)
+    g.round.settle()
+    return g, sysc
+
+
 def _vps(g, sid="AMTK"):
     return next(c for c in g.to_json()["corporations"] if c["id"] == sid)["system"]
 
@@ -73,12 +84,8 @@ def test_a_vice_presidents_certificate_is_sold_and_bought_as_one_transaction():
     transaction": B, holding only ACL's vice-president's certificate (2 shares), may
     sell 2 shares or none, never 1; in the open market it is one purchase of 2 shares
     (twice the price), and the market's single shares are none."""
-    g = new()
-    sysc = _system(g, 2, 0, c_shares=2)
+    g, sysc = _b_sells_his_certificate_next()
     r = g.rules
-    r.end_stock_round(None)
-    g.round = StockRound(g, "B", 2)
-    g.round.settle()
     sell = [x for x in g.actions() if x["type"] == "sell_shares" and x["corporation"] == "AMTK"]
     assert [x["count"] for x in sell] == [2]
     refused(g, {"type": "sell_shares", "player": "B", "corporation": "AMTK", "count": 1}, "stock.vice-president")
@@ -109,12 +116,7 @@ def test_a_vice_presidents_certificate_is_sold_and_bought_as_one_transaction():
 def test_a_protecting_president_takes_the_vice_presidents_certificate_sold():
     """[5.9] the president buys all the shares sold; [11.6] a vice-president's
     certificate among them goes to him whole."""
-    g = new()
-    sysc = _system(g, 2, 0, c_shares=2)
-    r = g.rules
-    r.end_stock_round(None)
-    g.round = StockRound(g, "B", 2)
-    g.round.settle()
+    g, sysc = _b_sells_his_certificate_next()
     g.act({"type": "sell_shares", "player": "B", "corporation": "AMTK", "count": 2})
     if g.active() == {"player": "B"}:
         g.act({"type": "pass", "player": "B"})
