@@ -18,6 +18,7 @@ and a turn without a choice passed by rule.
 from __future__ import annotations
 
 from ....game.errors import Refusal
+from ....game.shares import max_sellable, scaled
 from ....game.steps.stock import StockTurn
 from ....game.state import player_key
 
@@ -134,7 +135,11 @@ class StockTurn1832(StockTurn):
         if c is None or not c.system or c.id in self.sold:
             return
         count = a.get("count", 1)
-        if a["type"] == "sell_shares" and isinstance(count, int) and 1 <= count and not r.sale_ok(c, self.player, count):
+        # a count the shared limits allow ([5.4], [5.5]; beyond them their refusal says why)
+        most = max_sellable(self.state, c, self.player, scaled(r.shares, c, "market_limit"),
+                            scaled(r.shares, c, "president"))
+        if a["type"] == "sell_shares" and isinstance(count, int) and 1 <= count <= most \
+                and not r.sale_ok(c, self.player, count):
             raise Refusal("stock.vice-president", f"{self.player} cannot sell {count} {c.id} share(s): a "
                                                   "vice-president's certificate is sold whole, as a single "
                                                   "transaction [11.6]")
