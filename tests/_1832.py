@@ -46,3 +46,25 @@ def start(g, cid, president, par=100, shares=None, cash=10_000):
     for name, n in (shares or {}).items():
         r.buy_shares(c, name, "ipo", n, par)
     return c
+
+
+def operated(g, cid, president, par, holders, cell=None):
+    """A started, floated, capitalised company that has operated, with its home token;
+    ``holders`` maps players to shares bought at par from the initial offering (their
+    money first from the bank: the total stays the same)."""
+    from trainruns.game.state import player_key
+
+    r, s = g.rules, g.state
+    c = s.corp[cid]
+    for name, n in {president: 2, **holders}.items():
+        s.pay("bank", player_key(name), par * (n + (2 if name == president and name in holders else 0)))
+    r.start_corporation(c, president, par)
+    for name, n in holders.items():
+        r.buy_shares(c, name, "ipo", n, par)
+    s.pay("bank", f"corp:{cid}", par * 10)
+    c.capitalised = c.floated = c.operated = True
+    r.home_token(c)
+    if cell is not None:
+        r.market.move(c.id, c.cell, cell)
+        c.cell = cell
+    return c

@@ -113,7 +113,7 @@ def test_system_keeps_every_holders_share_count_and_the_president_exchanges_40_p
     assert sysc.president == "A" and sysc.held(player_key("A")) == 4
     assert sysc.held(player_key("B")) == 4 and sysc.held(player_key("C")) == 1
     assert sysc.held("ipo") == 20 - 9
-    assert sysc.vice_presidents == {"ACL": "B"}
+    assert sysc.vice_presidents == {"ACL": "player:B"}
     # B holds 4 shares in 3 certificates: the vice-president's 2 and two 10% shares
     assert g.rules.certificates_held(sysc, "B") == 3
     assert g.rules.certificates_held(sysc, "A") == 1
@@ -133,7 +133,7 @@ def test_system_presidency_goes_to_the_first_player_clockwise_with_40_percent():
     y = company(g, "ACL", "B", 100, {"C": 2, "D": 1})   # B 2, C 2, D 1
     assert g.rules.exchanger(x, y, "A") == "C"
     sysc = g.rules.form_system(x, y, "A", "AMTK")
-    assert sysc.president == "C" and sysc.vice_presidents == {"SALR": "A", "ACL": "B"}
+    assert sysc.president == "C" and sysc.vice_presidents == {"SALR": "player:A", "ACL": "player:B"}
     z = company(g, "CG", "A", 100, {})
     w = company(g, "GMO", "B", 100, {})
     assert g.rules.exchanger(z, w, "A") is None          # nobody holds 40%: no System

@@ -1,7 +1,6 @@
-"""Several writers on one game log (issue 29, case 6): eight ``play act`` at once on one
-log lost actions and left malformed logs. Now each is kept or refused (an illegal
-action exit 1; "the game is being changed" exit 2), never lost silently; the log is
-always whole, strictly valid JSON, and replays.
+"""Several writers on one game log: of eight ``play act`` at once on one log, each
+action is kept or refused (an illegal action exit 1; "the game is being changed" exit
+2), never lost silently; the log is always whole, strictly valid JSON, and replays.
 
 The eight writers are forked from the test process (the engine already loaded, so a
 round costs a replay and a write each, not a Python start-up); each runs the real

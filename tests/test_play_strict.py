@@ -1,4 +1,4 @@
-"""A game log nothing can corrupt (issue 29): the ``play`` commands as strict as
+"""A game log nothing can corrupt: the ``play`` commands as strict as
 ``solve``. Every action field mutated (misspelled, missing, wrong type, NaN, huge,
 negative, nested), every log entry mutated, through the Python API, the command line,
 ``play serve`` and the web page's HTTP interface: each is refused (exit 2 and one line,

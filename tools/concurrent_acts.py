@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Eight ``trainruns play act`` processes at once on one game log, round after round
-(issue 29): every action is kept (exit 0) or refused (exit 1 illegal, exit 2 "the game
+"""Eight ``trainruns play act`` processes at once on one game log, round after round:
+every action is kept (exit 0) or refused (exit 1 illegal, exit 2 "the game
 is being changed"), never lost silently; the log is always whole, strict JSON, and
 replays; no temporary file is left behind.
 

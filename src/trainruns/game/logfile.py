@@ -1,4 +1,4 @@
-"""A game log on disk: read strictly, written so that nothing can corrupt it (issue 29).
+"""A game log on disk: read strictly, written so that nothing can corrupt it.
 
 Every log file the project writes (``trainruns play new|act``, the web page's game mode)
 goes through :func:`save`:

@@ -1,7 +1,8 @@
 """Seeded random play of a whole game, checking docs/game-log.md's guarantees after
 every action: money conserved (guarantee 1), shares placed once (2), presidents holding
-the president's certificate (3), tokens within supply and one per company per city
-(5, 7), a finished game's result equal to the players' values (10), and every listed
+the president's certificate (3; 4 shares in a System, and 1832's vice-president's
+certificates each whole with its holder), tokens within supply and one per company per
+city (5, 7), a finished game's result equal to the players' values (10), and every listed
 action accepted. ``trainruns play selfplay`` plays many such games (on several
 processes or a Dask cluster: :mod:`trainruns.sweep`); the tests use the same checks.
 """
@@ -49,9 +50,10 @@ def check_state(s, start, rules=None):
         for p in s["players"]:
             if p["shares"].get(c["id"], 0) != sh["players"].get(p["name"], 0):
                 problems.append(f"{c['id']}: {p['name']} shares disagree")
+        system = c.get("system")   # a title with 20-share Systems says so (1832 [11.6])
         if c["par"] is not None and not c["closed"]:
             pres = c["president"]
-            if pres not in names or sh["players"].get(pres, 0) < 2:
+            if pres not in names or sh["players"].get(pres, 0) < (4 if system else 2):
                 problems.append(f"{c['id']}: president {pres} lacks the president's certificate")
             # a title whose presidency follows one kind of stock (1831: preferred, 4.7.9)
             # says so in "president_by"; otherwise all shares count
@@ -61,6 +63,8 @@ def check_state(s, start, rules=None):
             for other in (names - {pres}) if not by.get("frozen") else ():
                 if basis.get(other, 0) > basis.get(pres, 0):
                     problems.append(f"{c['id']}: {other} holds more than the president")
+        if system and not c["closed"]:
+            problems += _vice_presidents(c, system)
         supply = c.get("token_supply")   # a title with larger supplies states it (1831)
         if c["tokens_left"] < 0 or len(c["tokens"]) > (supply if supply is not None else {2: 2, 3: 3}.get(
                 len(c["tokens"]) + c["tokens_left"], 3)):
@@ -85,6 +89,33 @@ def check_state(s, start, rules=None):
         for p in s["players"]:
             if res.get(p["name"]) != p["value"]:
                 problems.append(f"result of {p['name']} {res.get(p['name'])} != value {p['value']}")
+    return problems
+
+
+def _vice_presidents(c, system) -> list[str]:
+    """1832 [11.6]: each vice-president's certificate (2 shares, one certificate) whole
+    with its holder, a player or the open market; a player both president and
+    vice-president holds the shares of both certificates ([5.5]: a new president's
+    vice-president's certificates are traded for the president's, so only one bought
+    after he became president stays with him)."""
+    problems = []
+    sh, pres = c["shares"], c["president"]
+    vps = system.get("vice_presidents", {})
+    in_market = system.get("vice_presidents_in_market", [])
+    if set(vps) & set(in_market) or not set(vps) | set(in_market) <= set(system.get("components", [])):
+        problems.append(f"{c['id']}: vice-president's certificates {vps} / {in_market} are not its components'")
+    need = {}
+    for name in vps.values():
+        need[name] = need.get(name, 0) + 2
+    if pres in need:
+        need[pres] += 4
+    for name, n in need.items():
+        if sh["players"].get(name, 0) < n:
+            problems.append(f"{c['id']}: {name} holds {sh['players'].get(name, 0)} shares, less than the "
+                            f"certificates listed for him ({n}): a vice-president's certificate split")
+    if sh["market"] < 2 * len(in_market):
+        problems.append(f"{c['id']}: the open market holds {sh['market']} shares, less than its "
+                        f"{len(in_market)} vice-president's certificate(s)")
     return problems
 
 

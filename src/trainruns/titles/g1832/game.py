@@ -18,23 +18,22 @@ from ...game.depot import make_depot
 from ...game.market import Market
 from ...game.phase import Phases
 from ...game.round import OperatingRound, StockRound, after_operating_round
-from ...game.steps.protect import ProtectStep
-from ...game.steps.buy_train import BuyTrainStep
 from ...game.steps.dividend import DividendStep
 from ...game.steps.routes import RoutesStep
 from ...game.state import Player, Private, State, player_key
 from ...game.shares import shares_value
 from ..tiled import load_data
 from .game_merger import MergerRules
-from .game_forced import ForcedSaleRules
+from .game_forced import ForcedSaleRules, ProtectStep1832
 from .game_money import MoneyRules
 from .game_mortgage import MortgageRules
 from .game_operating import OperatingRules
 from .game_privates import PrivateRules
 from .game_redeem import RedeemRules
-from .game_steps.operating import TokenStep1832, TrackStep1832
+from .game_steps.operating import BuyTrainStep1832, TokenStep1832, TrackStep1832
 from .game_state import Corporation1832, TitleState1832
 from .game_stock import StockRules
+from .game_vice import VicePresidentRules
 from .game_variants import VARIANTS, VariantRules, game_data
 
 PACKAGE = "trainruns.titles.g1832"
@@ -54,6 +53,9 @@ ACTION_TYPES = declare(
     consent={"player": (STR, True), "corporation": (STR, True), "with": (STR, False), "kind": (STR, False)},
     mortgage={"corporation": (STR, True), "player": (STR, False), "asset": (STR, True), "amount": (INT, True)},
     repay_mortgage={"corporation": (STR, True), "player": (STR, False), "amount": (INT, True)})
+# [11.6] a System's vice-president's certificate in the open market is bought whole, named
+# by its component company
+ACTION_TYPES["buy_shares"] = dict(ACTION_TYPES["buy_shares"], vice_president=(STR, False))
 
 
 @lru_cache(maxsize=None)
@@ -62,12 +64,12 @@ def _data(name: str) -> dict:
     return load_data(PACKAGE, name)
 
 
-class Rules(StockRules, OperatingRules, PrivateRules, RedeemRules, MoneyRules, MergerRules, ForcedSaleRules,
+class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, RedeemRules, MoneyRules, MergerRules, ForcedSaleRules,
             VariantRules, MortgageRules, GameRules):
     title = "1832"
     action_types = ACTION_TYPES
     # [4.1.3] lay track, place a token, run, pay or withhold, buy trains
-    operating_steps = (TrackStep1832, TokenStep1832, RoutesStep, DividendStep, BuyTrainStep)
+    operating_steps = (TrackStep1832, TokenStep1832, RoutesStep, DividendStep, BuyTrainStep1832)
     citations = {"operating-order": "[4.1.3]", "run": "[8]", "must-buy": "[10]", "stock-turn": "[5.2]",
                  "buy-sell": "[5.3]", "limits": "[5.4]", "presidency": "[5.5]", "par": "[5.6]",
                  "no-selling": "[5.7]", "brown": "[5.1.1]", "protection": "[5.9]"}
@@ -234,7 +236,7 @@ class Rules(StockRules, OperatingRules, PrivateRules, RedeemRules, MoneyRules, M
             return []
         if not getattr(turn, "offered", False):
             turn.offered = True
-            return [ProtectStep(self.game, sale, lambda president: self._protected(r, president))
+            return [ProtectStep1832(self.game, sale, lambda president: self._protected(r, president))
                     for sale in turn.sales]
         for sale in turn.sales:
             c = self.state.corp[sale["corporation"]]
@@ -286,9 +288,10 @@ class Rules(StockRules, OperatingRules, PrivateRules, RedeemRules, MoneyRules, M
                 "mortgage": dict(self.mortgage()) if self.mortgage() else None}
 
     def corporation_fields(self, c):
-        """The market cell; a company counts as floated once its treasury is paid
-        ([5.6]); a System's and a merged company's facts ([11])."""
-        return {"price": self.market.price(c.cell) if c.cell else None,
+        """The par its shares sell at ([5.11]: a reissue's new par), the market cell; a
+        company counts as floated once its treasury is paid ([5.6]); a System's and a
+        merged company's facts ([11])."""
+        return {"par": c.reissue_par or c.par, "price": self.market.price(c.cell) if c.cell else None,
                 "market_cell": list(c.cell) if c.cell else None, "floated": c.floated and c.capitalised,
                 **self.merger_json(c)}
 

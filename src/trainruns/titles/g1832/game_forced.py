@@ -19,7 +19,21 @@ from __future__ import annotations
 
 from ...game.round import Step
 from ...game.steps.protect import ProtectStep
-from .game_steps.stock_turn import sell_back_minimum
+from ...game.state import player_key
+from .game_steps.stock_turn import sell_back_minimum, sold_vice_certs
+
+
+class ProtectStep1832(ProtectStep):
+    """[5.9] the protecting president buys "all the shares sold", vice-president's
+    certificates among them whole ([11.6])."""
+
+    def process(self, a):
+        out = super().process(a)
+        if a["type"] == "protect":
+            c = self.corp
+            for comp in self.sale.get("vice_presidents", []):
+                c.vice_presidents[comp] = player_key(c.president)
+        return out
 
 
 class CloseUnprotected(Step):
@@ -51,11 +65,9 @@ class ForcedSaleRules:
 
     def forced_sale_count(self, d, name: str, most: int):
         """The listed count of a forced sale of ``d``: 1..most, from the [10] exception's
-        minimum when he holds more than 60% outside green and brown."""
-        low = sell_back_minimum(self, d, name, most)
-        if most <= 1 or low == most:
-            return most
-        return {"min": low, "max": most}
+        minimum when he holds more than 60% outside green and brown, without the counts
+        that split a vice-president's certificate ([11.6]); None if none is left."""
+        return self.sale_counts(d, name, sell_back_minimum(self, d, name, most), most)
 
     def forced_sell(self, step, c, d, name: str, count: int):
         """Sell ``count`` shares of ``d`` for ``c``'s train and remember the sale for
@@ -63,6 +75,7 @@ class ForcedSaleRules:
         price = self.market.price(d.cell)
         sale = {"corporation": d.id, "player": name, "count": count, "price": price, "cell": d.cell}
         self.sell_shares(d, name, count, price, stock_round=d is not c)
+        sale["vice_presidents"] = sold_vice_certs(self.state)
         step.__dict__.setdefault("forced_sales", []).append(sale)
         if c.closed:
             self.offer_forced_protection(step)
@@ -76,4 +89,4 @@ class ForcedSaleRules:
         r = self.game.round
         r.queue.insert(0, CloseUnprotected(self.game, sales))
         for sale in reversed(sales):
-            r.push(ProtectStep(self.game, sale))
+            r.push(ProtectStep1832(self.game, sale))

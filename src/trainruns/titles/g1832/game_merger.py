@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ...game.shares import certificates, scaled, seat_order_from, update_president
+from ...game.shares import certificates, scaled, seat_order_from
 from ...game.state import corp_key, player_key
 from ..tiled import load_data
 from ...game import route_adapter
@@ -138,10 +138,37 @@ class MergerRules:
                 cost += n * price
         return cost
 
+    def takeover_funds(self, x, y, player) -> int:
+        """[11.7] what ``player``, president of ``x``, can put toward buying ``y``: the
+        treasury, his cash and his share sales, which are "subject to the 50% maximum in
+        the open market" and never of ``y`` (nor, as in [10], a change of ``x``'s
+        presidency), each company's shares at today's price (sold in one block)."""
+        return x.cash + self.state.player[player].cash + sum(
+            n * self.market.price(d.cell) for d, n in self.takeover_sales(x, y, player))
+
+    def takeover_sales(self, x, y, player) -> list:
+        """(company, most shares) ``player`` may sell to pay for ``y`` ([11.7])."""
+        return [(d, n) for d, n in self._sellable(x, player) if d is not y]
+
+    def _pair_kinds(self, x, y, player, sid, same_president) -> list[str]:
+        """The merger types ``player``, president of ``x``, may initiate with ``y``."""
+        kinds = []
+        if (sid and not x.system and not y.system
+                and "system" not in x.merger_kinds and "system" not in y.merger_kinds
+                and not (same_president and y.id < x.id)   # one proposal per pair of one president
+                and self.exchanger(x, y, player)):
+            kinds.append("system")
+        if "takeover" not in x.merger_kinds and "takeover" not in y.merger_kinds and \
+                self.takeover_funds(x, y, player) >= self.takeover_cost(x, y):
+            kinds.append("takeover")
+        return kinds
+
     def merger_proposals(self, player, last_chance, declined=()) -> list[dict]:
         """Every merger ``player`` may propose now for a company he presides ([11]):
         ``{"type": "merge", "player", "corporation" (his company, the initiator's),
-        "with", "kind": "system" | "takeover", "system"}``."""
+        "with", "kind": "system" | "takeover" | "yield", "system"}``. ``yield`` ([11]
+        Merger Initiator) offers the initiator's status to the other president, who then
+        chooses a type his company may initiate, or refuses."""
         cands = self._mergeable()
         out = []
         sid = self.free_system()
@@ -151,15 +178,9 @@ class MergerRules:
             for y in cands:
                 if y is x or (last_chance and y.president != player):
                     continue
-                kinds = []
-                if (sid and not x.system and not y.system
-                        and "system" not in x.merger_kinds and "system" not in y.merger_kinds
-                        and not (y.president == player and y.id < x.id)   # one proposal per pair
-                        and self.exchanger(x, y, player)):
-                    kinds.append("system")
-                if "takeover" not in x.merger_kinds and "takeover" not in y.merger_kinds and \
-                        x.cash + self.state.player[player].cash >= self.takeover_cost(x, y):
-                    kinds.append("takeover")
+                kinds = self._pair_kinds(x, y, player, sid, y.president == player)
+                if y.president != player and self._pair_kinds(y, x, y.president, sid, False):
+                    kinds.append("yield")
                 kinds = [k for k in kinds if (x.id, y.id, k) not in declined]
                 if not kinds or not self.connected(x, y):
                     continue
@@ -168,6 +189,18 @@ class MergerRules:
                     if k == "system":
                         a["system"] = sid
                     out.append(a)
+        return out
+
+    def yielded_mergers(self, x, y, player) -> list[dict]:
+        """[11] Merger Initiator: the mergers ``player`` (president of ``y``), made the
+        initiator by ``x``'s president, may choose for ``y`` with ``x``."""
+        sid = self.free_system()
+        out = []
+        for k in self._pair_kinds(y, x, player, sid, False):
+            a = {"type": "merge", "player": player, "corporation": y.id, "with": x.id, "kind": k}
+            if k == "system":
+                a["system"] = sid
+            out.append(a)
         return out
 
     # --- System formation ([11.6]) --------------------------------------------------------------
@@ -223,16 +256,19 @@ class MergerRules:
         vp = {}
         for c in (x, y):
             if c.president != pres:
-                vp[c.id] = c.president   # [11.6] a vice-president's certificate
+                vp[c.id] = player_key(c.president)   # [11.6] a vice-president's certificate
         sysc.vice_presidents = vp
         s.corporations.append(sysc)
         s.corp[sid] = sysc
         for name in [sid, *info.get("aliases", [])]:
             self._aliases[name.lower()] = sid
         self.market.place(sid, cell)
-        tokens, returned = self._merged_tokens(x.tokens, y.tokens, sid)
+        tokens, returned, discarded = self._merged_tokens(x.tokens, y.tokens, sid, self.constituents(x) +
+                                                          self.constituents(y))
         sysc.tokens = tokens
-        # [11.6] System Company Tokens: all remaining tokens cost $100
+        # [11.6] System Company Tokens: all remaining tokens cost $100; [7.2] a second
+        # home token in one city is discarded
+        supply -= len(discarded)
         sysc.token_costs = [0] * len(tokens) + [self.data["mergers"]["system_token_cost"]] * (supply - len(tokens))
         for c in (x, y):
             self._hand_over(c, sysc)
@@ -240,22 +276,53 @@ class MergerRules:
             c.merger_kinds.append("system")
             self._retire(c)
         s.event("system", system=sid, companies=[x.id, y.id], president=pres, price=self.market.price(cell),
-                par=sysc.par, returned_tokens=returned)
+                par=sysc.par, returned_tokens=returned, **({"discarded_tokens": discarded} if discarded else {}))
         s.title_state.systems.append(
             {"system": sid, "companies": [x.id, y.id], "price": self.market.price(cell), "par": sysc.par})
-        update_president(s, sysc)   # [11.6] a player holding more takes it ([5.5])
+        self.change_president(sysc)   # [11.6] a player holding more takes it ([5.5])
         return sysc
 
-    def _merged_tokens(self, mine, theirs, cid):
-        """Placed tokens of both, in order; a second one in a city goes back to the charter."""
-        out, returned = list(mine), []
+    def _merged_tokens(self, mine, theirs, cid, parts):
+        """Placed tokens of both, in order; a second one in a city goes back to the
+        charter, or, when both were home tokens, is discarded ([7.2]; ``parts``: the
+        companies whose homes count)."""
+        out, returned, discarded = list(mine), [], []
         for t in theirs:
-            if t in out:
+            if t not in out:
+                out.append(t)
+            elif self.both_homes(parts, t):
+                discarded.append({"hex": t[0], "stop": t[1]})
+                self.state.event("token_discarded", corporation=cid, hex=t[0], stop=t[1])
+            else:
                 returned.append({"hex": t[0], "stop": t[1]})
                 self.state.event("token_returned", corporation=cid, hex=t[0], stop=t[1])
+        return out, returned, discarded
+
+    def constituents(self, c) -> list:
+        """The 10-share companies whose shells and tokens ``c`` holds: itself (not a
+        System, which is its components), its components and what it took over."""
+        out = [] if c.system else [c]
+        for cid in list(c.components) + list(c.took_over):
+            out += self.constituents(self.state.corp[cid])
+        return out
+
+    @staticmethod
+    def both_homes(parts, site) -> bool:
+        """[7.2] "If both tokens were home tokens (i.e., A&WP and GRR in Atlanta)": the
+        city is the home of two of the companies."""
+        return sum(1 for p in parts if (p.home, p.home_stop) == tuple(site)) >= 2
+
+    def settle_returned_tokens(self, c, n: int):
+        """[7.2] the ``n`` tokens an upgrade just took from ``c`` (its last
+        ``token_returned`` events): each goes to the charter, to be placed again for
+        $100, or, when both tokens in the city were home tokens, is discarded."""
+        events = [e for e in self.state.events if e["event"] == "token_returned" and e["corporation"] == c.id]
+        for e in events[len(events) - n:]:
+            if self.both_homes(self.constituents(c), (e["hex"], e["stop"])):
+                e["event"] = "token_discarded"
+                del c.token_costs[0]   # a placed token's place in the supply
             else:
-                out.append(t)
-        return out, returned
+                c.returned_tokens += 1
 
     def _hand_over(self, c, to):
         """Cash, trains, privates and the WVCF and special tokens of ``c`` go to ``to``
@@ -281,6 +348,8 @@ class MergerRules:
                 token["corporation"] = to.id
         if t.london == c.id:
             t.london = to.id
+        if t.key_west == c.id and "key_west_inherited" in self.variants:
+            t.key_west = to.id   # [11] the variant: the token is inherited (docs/gaps.md)
 
     def _retire(self, c):
         """A company whose shell went into another: no shares, tokens or trains left."""
@@ -308,10 +377,15 @@ class MergerRules:
             dst = holder if holder.startswith(("player:", "corp:")) else "bank"
             if amount:
                 s.pay(corp_key(x.id), dst, amount)
-        tokens, returned = self._merged_tokens(x.tokens, y.tokens, x.id)
-        own_left = x.token_costs[len(x.tokens):]
+        tokens, returned, discarded = self._merged_tokens(x.tokens, y.tokens, x.id,
+                                                          self.constituents(x) + self.constituents(y))
+        # [11.7] the buyer's own charter tokens at their costs, then the returned ones at
+        # $100 ([7.2]); the target's unplaced tokens and a second home token are gone
+        own_left = x.token_costs[len(x.tokens) + x.returned_tokens:]
+        back = x.returned_tokens + len(returned)
         x.tokens = tokens
-        x.token_costs = [0] * len(tokens) + own_left + [self.data["mergers"]["system_token_cost"]] * len(returned)
+        x.returned_tokens = 0
+        x.token_costs = [0] * len(tokens) + own_left + [self.data["mergers"]["returned_token_cost"]] * back
         self._hand_over(y, x)
         shells = y.shells
         y.taken_over_by = x.id
@@ -319,7 +393,8 @@ class MergerRules:
         y.merger_kinds.append("takeover")
         x.took_over.append(y.id)
         self._retire(y)
-        s.event("takeover", corporation=x.id, company=y.id, cost=cost, shells=shells, returned_tokens=returned)
+        s.event("takeover", corporation=x.id, company=y.id, cost=cost, shells=shells, returned_tokens=returned,
+                **({"discarded_tokens": discarded} if discarded else {}))
         s.title_state.takeovers.append({"corporation": x.id, "company": y.id, "cost": cost})
         self.queue_discards(x)   # [11.7] extra trains to the open market, president's choice
 
@@ -347,19 +422,20 @@ class MergerRules:
         """[5.4] the certificates of ``c`` ``name`` holds: a president's certificate is one
         (4 shares in a System), and so is a vice-president's certificate (2 shares, [11.6])."""
         n = certificates(c, name, scaled(self.shares, c, "president"))
-        vps = sum(1 for holder in c.vice_presidents.values() if holder == name)
-        if vps:
-            own = c.held(player_key(name)) - (scaled(self.shares, c, "president") if c.president == name else 0)
-            n -= min(vps, own // self.shares["president"])
-        return n
+        return n - len(self.vice_certs(c, player_key(name)))
 
     # --- the state JSON -------------------------------------------------------------------------------
 
     def merger_json(self, c) -> dict:
         out = {}
         if c.system:
+            # [11.6] the vice-presidents' certificates: held by players (by name) or in
+            # the open market
             out["system"] = {"components": list(c.components), "shells": c.shells,
-                             "vice_presidents": dict(c.vice_presidents)}
+                             "vice_presidents": {comp: h.partition(":")[2] for comp, h in c.vice_presidents.items()
+                                                 if h.startswith("player:")},
+                             "vice_presidents_in_market": [comp for comp in c.components
+                                                           if c.vice_presidents.get(comp) == "market"]}
         if c.system or c.took_over:
             out["token_supply"] = len(c.token_costs)
         if c.merged_into:
@@ -388,23 +464,26 @@ def _merge_refusal(rules, a):
     y = s.corp.get(a.get("with"))
     if x is None or y is None or x is y:
         return "merger.partner", "a merger joins two different public companies [11]"
-    if a.get("kind") not in ("system", "takeover"):
-        return "merger.kind", "a merger is a 'system' formation or a 'takeover' (field 'kind') [11] Merger Types"
+    if a.get("kind") not in ("system", "takeover", "yield"):
+        return "merger.kind", "a merger is a 'system' formation or a 'takeover' (field 'kind'), or the initiator's " \
+                              "status is yielded ('yield') [11] Merger Types, Merger Initiator"
     if x.president != a.get("player"):
         return "merger.initiator", f"{a.get('player')} does not preside {x.id}: the initiator proposes for his company [11]"
     for c in (x, y):
         if not (c.started and c.capitalised and c.operated):
             return "merger.eligibility", f"{c.id} has not operated: a company must operate before it merges [11]"
     if a["kind"] in x.merger_kinds or a["kind"] in y.merger_kinds:
-        return "merger.once", f"a company takes part in one merger of each type [11] Merger Eligibility"
+        return "merger.once", "a company takes part in one merger of each type [11] Merger Eligibility"
     if a["kind"] == "system" and (x.system or y.system):
         return "merger.system", "a System is formed from two 10-share companies [11.6]"
     if a["kind"] == "system" and not rules.exchanger(x, y, a["player"]):
         return "merger.presidency", "nobody holds 40% of the two companies for the System's president's " \
                                     "certificate [11.6] System Presidency"
-    if a["kind"] == "takeover" and x.cash + s.player[a["player"]].cash < rules.takeover_cost(x, y):
-        return "merger.cash", f"{x.id} and its president cannot pay ${rules.takeover_cost(x, y)} for the " \
-                              f"shares of {y.id} [11.7]"
+    if a["kind"] == "takeover" and rules.takeover_funds(x, y, a["player"]) < rules.takeover_cost(x, y):
+        return "merger.cash", f"{x.id} and its president, selling what he may, cannot pay " \
+                              f"${rules.takeover_cost(x, y)} for the shares of {y.id} [11.7]"
+    if a["kind"] == "yield" and not rules.yielded_mergers(x, y, y.president):
+        return "merger.yield", f"{y.president} could initiate no merger of {y.id} with {x.id} [11] Merger Initiator"
     if not rules.connected(x, y):
         return "merger.connection", f"{x.id} and {y.id} do not reach each other [11] Merger Eligibility"
     return "merger.illegal", "that merger is not allowed now [11]"

@@ -41,6 +41,8 @@ class OperatingRules:
             pos["port"] = {"hex": t.port["hex"]}
             pos["port_owner"] = t.port["corporation"]
         pos["key_west"] = bool(t.key_west) and cid == t.key_west
+        if pos["key_west"] and cid != self.data["key_west"]["corporation"]:
+            pos["key_west_owner"] = cid   # the key_west_inherited variant ([11])
         return pos
 
     # --- [6] track ------------------------------------------------------------------------
@@ -102,7 +104,11 @@ class OperatingRules:
         """Tokens, home slots and the Cotton token stay in their city when its tile is
         upgraded; [7.2] a company left with two tokens in one city takes one back."""
         s = self.state
+        before = {d.id: len(d.tokens) for d in s.corporations if not d.closed}
         carry_tokens(s, hex_id, mapping)   # and the Cotton token, 1832's own
+        for d in s.corporations:
+            if not d.closed and len(d.tokens) < before[d.id]:
+                self.settle_returned_tokens(d, before[d.id] - len(d.tokens))
         cotton = s.title_state.cotton
         if cotton and cotton["hex"] == hex_id:
             cotton["stop"] = mapping.get(cotton["stop"], cotton["stop"])
@@ -141,11 +147,20 @@ class OperatingRules:
         return {(d.home, d.home_stop) for d in self.state.corporations
                 if d is not c and not d.closed and not d.tokens}
 
+    def token_cost(self, c) -> int:
+        """[7] Token Cost: the next token's charter cost; once the charter's own tokens
+        are placed, a token a merger or an upgrade took back costs $100 ([7.2] "may be
+        placed again for $100"; a System's are all $100, [11.6])."""
+        used = len(c.tokens) + c.returned_tokens
+        if used < len(c.token_costs):
+            return c.token_costs[used]
+        return self.data["mergers"]["returned_token_cost"]
+
     def token_places(self, c) -> list[dict]:
         n = len(c.tokens)
         if n >= len(c.token_costs):
             return []
-        cost = c.token_costs[n]
+        cost = self.token_cost(c)
         if cost > c.cash:
             return []
         reserved = self._reserved(c)
@@ -153,7 +168,9 @@ class OperatingRules:
                 if not ((h, k) in reserved and free <= 1)]
 
     def place_token(self, c, m):
-        cost = c.token_costs[len(c.tokens)]
+        cost = self.token_cost(c)
+        if len(c.tokens) + c.returned_tokens >= len(c.token_costs):
+            c.returned_tokens -= 1   # a returned token goes back on the map
         if cost:
             self.state.pay(corp_key(c.id), "bank", cost)
         c.tokens.append((m["hex"], m.get("stop", 0)))
@@ -161,7 +178,7 @@ class OperatingRules:
     def why_not_token(self, c, a):
         if len(c.tokens) >= len(c.token_costs):
             return "token.none-left", f"{c.id} has placed all its tokens [7]"
-        cost = c.token_costs[len(c.tokens)]
+        cost = self.token_cost(c)
         if cost > c.cash:
             return "token.cost", f"the next {c.id} token costs ${cost}; it has ${c.cash} [7] Token Cost"
         return "token.illegal", (f"{c.id} may not place a token on {a['hex']}.{a.get('stop', 0)}: it must reach "
@@ -257,6 +274,7 @@ class OperatingRules:
                 others = max((d.held(player_key(p.name)) for p in s.players if p.name != name), default=0)
                 keep = max(scaled(self.shares, d, "president"), others)
                 n = min(n, d.held(player_key(name)) - keep)
+            n = self.largest_sale(d, name, n) if n > 0 else 0   # [11.6] whole vice-presidents' certificates
             if n > 0:
                 out.append((d, n))
         return out
@@ -297,8 +315,11 @@ class OperatingRules:
             need = -(-short // price) if price else n
             # only what the train needs, except down to 60% ([10] Presidential Stock Sales)
             most = min(n, max(need, self.sell_back_minimum(d, pres.name, n)))
-            out.append({"type": "sell_shares", "player": pres.name, "corporation": d.id,
-                        "count": self.forced_sale_count(d, pres.name, most)})
+            # [11.6] a vice-president's certificate is sold whole: one more share if need be
+            most = next((k for k in range(most, n + 1) if self.sale_ok(d, pres.name, k)), most)
+            count = self.forced_sale_count(d, pres.name, most)
+            if count is not None:
+                out.append({"type": "sell_shares", "player": pres.name, "corporation": d.id, "count": count})
         return out
 
     def system_help(self, c, sources):

@@ -17,7 +17,6 @@
 from __future__ import annotations
 
 from ...game.errors import Refusal
-from ...game.shares import update_president
 from ...game.state import corp_key, player_key
 
 
@@ -124,7 +123,7 @@ class PrivateRules:
                 for h in TITLE.facts.port_hexes:
                     out.append({"hex": h, "kind": "port"})
         kw = self.data["key_west"]
-        if c.id == kw["corporation"] and t.key_west is None and not t.key_west_used and \
+        if c.id == self.key_west_holder() and t.key_west is None and not t.key_west_used and \
                 self.phases.has(s.phase, "key_west"):
             out.append({"hex": kw["hex"], "kind": "key_west"})
         return out
@@ -213,7 +212,7 @@ class PrivateRules:
         s.move_shares(c, "ipo", player_key(turn.player), 1)
         s.title_state.london = c.id
         s.event("exchange", private="P4", player=turn.player, corporation=c.id)
-        update_president(s, c)
+        self.change_president(c)
         self.check_float(c)
         turn._bought()
         return a

@@ -42,12 +42,13 @@ class RedeemRules:
                 continue
             if self._spendable(c) < self.market.price(c.cell):
                 continue
-            if c.held("market"):
+            # [11.6.9] a redeemed share is a 5% share, never a vice-president's certificate
+            if self.market_ordinary(c):
                 out.append({"type": "redeem", "player": turn.player, "corporation": c.id, "from": "market"})
                 continue
             for p in s.players:
                 n = c.held(player_key(p.name))
-                if not n:
+                if not n or self.ordinary_shares(c, player_key(p.name)) < 1:
                     continue
                 if p.name == c.president:
                     others = max((c.held(player_key(q.name)) for q in s.players if q.name != p.name), default=0)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...game.shares import update_president
+from ...game.errors import Refusal
 from ...game.state import corp_key, player_key
 
 
@@ -88,7 +88,7 @@ class StockRules:
         s.pay(player_key(name), to, price * count)
         s.move_shares(c, source, player_key(name), count)
         s.event("buy", corporation=c.id, player=name, count=count, price=price, source=source)
-        update_president(s, c)
+        self.change_president(c)
         self.check_float(c)
 
     def check_float(self, c):
@@ -99,39 +99,33 @@ class StockRules:
 
     def sell_shares(self, c, name: str, count: int, price: int, stock_round: bool):
         """[5.3] Selling Shares: the bank pays the price; the token moves down one row
-        per share ([5.8.1], the ledges); [5.5] presidency may change; [5.1.1] Black area
-        closes the company."""
+        per share ([5.8.1], the ledges); [5.5] presidency may change (a new president of
+        a System trades his vice-president's certificates for the president's, [11.6]
+        whole vice-president's certificates are sold as one transaction); [5.1.1]
+        Black area closes the company."""
         s = self.state
+        after = self.president_after_sale(c, name, count)
+        vps = self.vice_certs_sold(c, name, count, after)
+        if vps is None:
+            raise Refusal("stock.vice-president", f"{name} cannot sell {count} {c.id} share(s): a vice-president's "
+                                                  "certificate is sold whole, as a single transaction [11.6]")
         s.pay("bank", player_key(name), price * count)
         s.move_shares(c, player_key(name), "market", count)
         old = c.cell
         new = self.market.down(old, count)
         self.market.move(c.id, old, new)
         c.cell = new
-        s.event("sell", corporation=c.id, player=name, count=count, price=price)
+        extra = {"vice_presidents": vps} if vps else {}
+        s.event("sell", corporation=c.id, player=name, count=count, price=price, **extra)
         if new != old:
             s.event("price", corporation=c.id, price=self.market.price(new), reason="sale")
-        self._new_president_after_sale(c, name)
+        if after != c.president:
+            s.event("president", corporation=c.id, player=after, previous=name)
+            c.president = after
+            self.trade_vice_certs(c, name, after)
+        self.move_sold_vice_certs(c, vps)
         if self.market.zone(new) == "closed" and not stock_round:
             self.close_corporation(c)   # in a stock round, after price protection [5.9]
-
-    def _new_president_after_sale(self, c, seller):
-        """[5.5] the player with the most shares takes the presidency; a seller who
-        dropped below another player hands it over (ties: closest to his left)."""
-        s = self.state
-        if c.president != seller:
-            return
-        held = c.held(player_key(seller))
-        names = [p.name for p in s.players]
-        i = names.index(seller)
-        best, best_n = seller, held
-        for name in names[i + 1:] + names[:i]:
-            n = c.held(player_key(name))
-            if n > best_n:
-                best, best_n = name, n
-        if best != seller:
-            c.president = best
-            s.event("president", corporation=c.id, player=best, previous=seller)
 
     def close_corporation(self, c):
         """[5.1.1] Black area: tokens removed, shares void, trains to the open market,

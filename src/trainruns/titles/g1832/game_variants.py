@@ -15,6 +15,13 @@
   company's count of trains staying the same.
 - ``southern_bank`` ([17.3]): P6 and the larger capital (game.py); its mortgages are
   in game_mortgage.py.
+- ``key_west_inherited`` (a reading, not one of [17]'s variants; docs/gaps.md): [7.5]
+  says the Key West token adds $50 "for the Florida East Coast Railway only", [11] that
+  a System or buying company "inherits the ... tokens (including private company
+  tokens)" of its parts. The standard game takes [7.5]: the token counts for the FEC
+  alone and for nobody once the FEC has merged. This variant takes [11]: the System or
+  company that merged the FEC holds the token (placed or still to place) and gets the
+  $50 (the position's ``key_west_owner``).
 """
 
 from __future__ import annotations
@@ -26,7 +33,9 @@ from ...game.errors import Refusal
 
 VARIANTS = {"southern_bank": "[17.3] the Southern Bank (P6) and its mortgages",
             "400_finish": "[17.1] the game ends when a share price reaches $400",
-            "diesels": "[17.2] 1830 Diesels: no 8- or 10-trains, 12-trains as diesels with a trade-in"}
+            "diesels": "[17.2] 1830 Diesels: no 8- or 10-trains, 12-trains as diesels with a trade-in",
+            "key_west_inherited": "[11] the System or company that merges the FEC inherits its Key West token "
+                                  "([7.5] read as the FEC's token, not the FEC alone)"}
 
 
 def game_data(data: dict, variants) -> dict:
@@ -47,6 +56,19 @@ def game_data(data: dict, variants) -> dict:
 
 
 class VariantRules:
+    # --- the Key West token after the FEC merges ([7.5], [11]; docs/gaps.md) -----------------
+
+    def key_west_holder(self) -> str:
+        """The company that holds the FEC's Key West token ([7.5]): the FEC; with the
+        ``key_west_inherited`` variant, the System or company that merged it ([11])."""
+        cid = self.data["key_west"]["corporation"]
+        if "key_west_inherited" not in self.variants:
+            return cid
+        c = self.state.corp[cid]
+        while c.merged_into or c.taken_over_by:
+            c = self.state.corp[c.merged_into or c.taken_over_by]
+        return c.id
+
     # --- [17.1] $400 finish ----------------------------------------------------------------
 
     def reached_400(self) -> bool:

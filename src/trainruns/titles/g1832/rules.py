@@ -10,6 +10,9 @@ Position fields (all optional):
 - ``cotton`` ({"hex", "stop"} or null) and ``cotton_owner``: the Cotton Warehouse token.
 - ``port`` ({"hex"} or null) and ``port_owner``: the Atlantic Shipping Port token.
 - ``key_west`` (bool): the FEC's Key West token lies in Miami.
+- ``key_west_owner`` (a company id, optional): the company the Key West token counts
+  for, the FEC unless named (the game's ``key_west_inherited`` variant gives it to the
+  System or company that merged the FEC, [11]; docs/gaps.md).
 - ``miami_run`` (bool): some company has already run to Miami.
 """
 
@@ -32,6 +35,7 @@ class RouteFields:
     key_west: bool = False
     cotton: tuple | None = None
     port: tuple | None = None
+    key_west_owner: str | None = None
 
 
 def phase_index(facts, phase):
@@ -61,14 +65,15 @@ def read_key_west(facts, data, phase, where):
     return key_west
 
 
-def apply_miami(board: Board, facts, miami_run: bool, key_west: bool):
+def apply_miami(board: Board, facts, miami_run: bool, key_west: bool, key_west_owner: str | None = None):
     """[8.5] Miami: before phase five it is worth $0 until some company has run there
     (``miami_run``); after that, and from phase five, its printed value by phase. The
-    FEC's Key West token adds $50 for the FEC only ([7.5]; removed at phase eight)."""
+    FEC's Key West token adds $50 for the FEC only ([7.5]; removed at phase eight), or
+    for ``key_west_owner`` when the position names one."""
     stop = board.hexes[facts.miami].stops[0]
     if phase_rule(facts, board.phase, "miami_first_run_zero") and not miami_run:
         stop.value = 0
-    if key_west and board.corporation == facts.key_west_owner:
+    if key_west and board.corporation == (key_west_owner or facts.key_west_owner):
         stop.value += facts.key_west_bonus
 
 
@@ -149,13 +154,16 @@ def read_fields(board: Board, facts, data, where) -> RouteFields:
     coal_token = read_bool(data, "coal_token", where)
     miami_run = read_bool(data, "miami_run", where)
     key_west = read_key_west(facts, data, board.phase, where)
+    owner = data.get("key_west_owner")
+    if owner is not None:
+        owner = facts.corporation_id(owner, f"{where}: key_west_owner", "the Key West token's owner")
     return RouteFields(coal_token, miami_run, key_west, read_cotton(board, facts, data, where),
-                       read_port(board, facts, data, where))
+                       read_port(board, facts, data, where), owner)
 
 
 def apply_all(board: Board, facts, fields: RouteFields):
     """Every 1832 route-rule hook, in the order the rulebook states them."""
     apply_coal_fields(board, facts, fields.coal_token)
-    apply_miami(board, facts, fields.miami_run, fields.key_west)
+    apply_miami(board, facts, fields.miami_run, fields.key_west, fields.key_west_owner)
     apply_cotton(board, facts, fields.cotton)
     apply_port(board, facts, fields.port)

@@ -112,7 +112,7 @@ def _check_with_the_route_core(config, where):
 class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
     title = "1833NE"
     action_types = ACTION_TYPES
-    # the summary's steps as DIGEST 3 lists them: lay track, place a station, run, pay or withhold, buy trains
+    # the summary's operating turn: lay track, place a station, run, pay or withhold, buy trains
     operating_steps = (TrackStep, TokenStep, RoutesStep, DividendStep, BuyTrainStep)
     # the summary's headings (the 1833NE rules summary)
     citations = {"operating-order": '("Number of phases")', "run": '("Train list and prices")',

@@ -95,13 +95,19 @@ class MergerTurn(MergerPhaseStep):
                                                       f"one: {proposal['system']}) [11.6]")
             proposal["system"] = sid
         other = rules.state.corp[proposal["with"]].president
-        if other != self.player:
+        if proposal["kind"] == "yield":
+            self.game.round.push(YieldStep(self.game, self, proposal, other))
+        elif other != self.player:
             self.game.round.push(ConsentStep(self.game, self, proposal, other))
         else:
-            merge(self.game, proposal)
-            if not self._proposals():
-                self.done = True
+            merge(self.game, proposal, self)
         return proposal
+
+    def after_merge(self):
+        """A merger (and the sales paying for it) is over: the turn goes on while the
+        player has another merger to propose."""
+        if not self._proposals():
+            self.done = True
 
 
 class ConsentStep(MergerPhaseStep):
@@ -135,17 +141,144 @@ class ConsentStep(MergerPhaseStep):
         if a["type"] != "consent" or a.get("corporation") != p["with"]:
             raise Refusal("merger.consent", f"{self.player} consents to the merger of {p['with']} with "
                                             f"{p['corporation']} ('consent') or refuses ('pass') [11]")
-        merge(self.game, p)
         self.done = True
+        merge(self.game, p, None)
         return dict(a, **{"with": p["corporation"], "kind": p["kind"]})
 
 
-def merge(game, p):
+class YieldStep(MergerPhaseStep):
+    """[11] Merger Initiator: "If he wishes to yield initiator status to the other
+    president who agrees, the other president becomes the initiator", who "decides what
+    type of Merger will take place": he answers with a ``merge`` of his company with the
+    asking president's (the asking president agreed to it by yielding) or refuses with
+    ``pass``."""
+
+    def __init__(self, game, turn, proposal, player):
+        super().__init__(game)
+        self.turn = turn
+        self.proposal = proposal
+        self.player = player
+        game.state.event("merger_yielded", **{k: v for k, v in proposal.items() if k not in ("type", "kind")})
+
+    def _choices(self):
+        rules = self.game.rules
+        p = self.proposal
+        return rules.yielded_mergers(rules.state.corp[p["corporation"]], rules.state.corp[p["with"]], self.player)
+
+    def active(self):
+        return {"player": self.player}
+
+    def actions(self):
+        return self._choices() + [{"type": "pass", "player": self.player}]
+
+    def process(self, a):
+        if a.get("player") != self.player:
+            raise Refusal("turn.not-yours", f"{self.player}, made the merger initiator, chooses the merger [11]")
+        p = self.proposal
+        if a["type"] == "pass":
+            self.turn.declined.add((p["corporation"], p["with"], "yield"))
+            self.state.event("merger_declined", player=self.player, corporation=p["with"])
+            self.done = True
+            return a
+        match = [x for x in self._choices() if a["type"] == "merge" and a.get("kind") == x["kind"]
+                 and a.get("corporation") == x["corporation"] and a.get("with") == x["with"]]
+        if not match:
+            raise Refusal("merger.yield", f"{self.player}, the initiator now, chooses a merger of {p['with']} with "
+                                          f"{p['corporation']} ('merge', kind system or takeover) or refuses "
+                                          "('pass') [11] Merger Initiator")
+        self.done = True
+        merge(self.game, match[0], None)
+        return match[0]
+
+
+class TakeoverSaleStep(MergerPhaseStep):
+    """[11.7] "If the company does not have enough cash, the president must contribute
+    cash to complete the merger. To do so, he may sell stock (not including stock in the
+    company being purchased) subject to the 50% maximum in the open market. A player may
+    not go bankrupt in this manner": the merger is offered only when his sales can pay
+    (:meth:`MergerRules.takeover_funds`); he then sells, a block per company at its
+    price then ([10]'s readings: no change of the buying company's presidency, [5.9.8]'s
+    sale down to 60%; no price protection, which [5.9] gives to stock rounds and [10]'s
+    forced sales), each block at least what keeps the rest payable, until the treasury
+    and his cash pay; then the takeover is made (docs/gaps.md)."""
+
+    def __init__(self, game, x, y, turn):
+        super().__init__(game)
+        self.x, self.y, self.turn = x, y, turn
+        self.player = x.president
+        self.sold: set = set()
+
+    def _short(self):
+        rules = self.game.rules
+        return rules.takeover_cost(self.x, self.y) - self.x.cash - self.state.player[self.player].cash
+
+    def enter(self):
+        # entered again after the discards the takeover queued in front of it ([11.7])
+        if not self.done and self._short() <= 0:
+            self._complete()
+
+    def _complete(self):
+        rules = self.game.rules
+        self.done = True
+        rules.take_over(self.x, self.y)
+        rules.after_merger(self.x, [self.x, self.y])
+        if self.turn is not None:
+            self.turn.after_merge()
+
+    def active(self):
+        return {"player": self.player}
+
+    def actions(self):
+        rules = self.game.rules
+        short = self._short()
+        sales = [(d, n) for d, n in rules.takeover_sales(self.x, self.y, self.player) if d.id not in self.sold]
+        value = {d.id: n * rules.market.price(d.cell) for d, n in sales}
+        out = []
+        for d, n in sales:
+            price = rules.market.price(d.cell)
+            rest = sum(v for cid, v in value.items() if cid != d.id)
+            low = -(-max(0, short - rest) // price) if price else 1
+            low = max(low, rules.sell_back_minimum(d, self.player, n))
+            count = rules.sale_counts(d, self.player, low, n) if low <= n else None
+            if count is not None:
+                out.append({"type": "sell_shares", "player": self.player, "corporation": d.id, "count": count})
+        return out
+
+    def process(self, a):
+        if a.get("player") != self.player or a["type"] != "sell_shares":
+            raise Refusal("merger.takeover-sale", f"{self.player} sells shares to pay for {self.y.id}'s shares "
+                                                  "[11.7]")
+        rules = self.game.rules
+        listed = next((x for x in self.actions() if x["corporation"] == rules.corporation_id(a["corporation"])),
+                      None)
+        count = a.get("count")
+        lc = listed["count"] if listed else None
+        ok = listed is not None and isinstance(count, int) and (
+            lc["min"] <= count <= lc["max"] and (count - lc["min"]) % lc.get("step", 1) == 0
+            if isinstance(lc, dict) else count == lc)
+        if not ok:
+            raise Refusal("merger.takeover-sale", f"{self.player} may sell {lc if lc is not None else 'none'} of "
+                                                  f"{a['corporation']} now: not shares of {self.y.id}, within the "
+                                                  "50% market limit, keeping the rest payable [11.7]")
+        d = self.state.corp[listed["corporation"]]
+        rules.sell_shares(d, self.player, count, rules.market.price(d.cell), stock_round=False)
+        self.sold.add(d.id)
+        if self._short() <= 0:
+            self._complete()
+        return dict(a, corporation=d.id)
+
+
+def merge(game, p, turn):
+    """Make the merger ``p`` ([11.6], [11.7]); a takeover the treasury and the
+    president's cash cannot pay waits for his sales (:class:`TakeoverSaleStep`).
+    ``turn``: the merger turn that goes on after it (None: a consent or a yielded
+    merger, whose turn goes on when the step ends)."""
     rules = game.rules
     x, y = rules.state.corp[p["corporation"]], rules.state.corp[p["with"]]
     if p["kind"] == "system":
         merged = rules.form_system(x, y, p["player"], p["system"])
-    else:
-        rules.take_over(x, y)
-        merged = x
-    rules.after_merger(merged, [x, y])
+        rules.after_merger(merged, [x, y])
+        if turn is not None:
+            turn.after_merge()
+        return
+    game.round.push(TakeoverSaleStep(game, x, y, turn))

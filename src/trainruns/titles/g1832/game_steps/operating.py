@@ -5,6 +5,7 @@ token ([16.2] P2 Cotton, P3 port; [7.5] Key West)."""
 from __future__ import annotations
 
 from ....game.errors import Refusal
+from ....game.steps.buy_train import BuyTrainStep
 from ....game.steps.token import TokenStep
 from ....game.steps.track import TrackStep
 
@@ -45,3 +46,18 @@ class TokenStep1832(TokenStep):
         raise Refusal("token.special", f"{self.corp.id} cannot place a {a['kind']} token on {a['hex']} now "
                                        "([16.2] P2/P3: the owning company, eligible cities, once; [7.5] "
                                        "Key West: the FEC on Miami from phase 3)")
+
+
+class BuyTrainStep1832(BuyTrainStep):
+    """[10] trains; [12], [16.2] "a company that is operating may buy a private company
+    from any player ... at any point during its operating round ... even if it was the
+    first company to buy a 3-train": a purchase that leaves no train to buy ends the
+    step only when nothing else of the turn is open (a private, a mortgage); the
+    president then ends it with ``pass``."""
+
+    def process(self, a):
+        out = super().process(a)
+        if self.done and a["type"] != "pass" and not self.corp.closed and not self.game.finished \
+                and self.extra_actions():
+            self.done = False
+        return out

@@ -18,8 +18,15 @@ and a turn without a choice passed by rule.
 from __future__ import annotations
 
 from ....game.errors import Refusal
+from ....game.shares import max_sellable, scaled
 from ....game.steps.stock import StockTurn
 from ....game.state import player_key
+
+
+def sold_vice_certs(state) -> list[str]:
+    """The vice-president's certificates of the last sale (its ``sell`` event)."""
+    sale = next((e for e in reversed(state.events) if e["event"] == "sell"), {})
+    return list(sale.get("vice_presidents", []))
 
 
 def sell_back_minimum(rules, c, name: str, most: int) -> int:
@@ -78,17 +85,71 @@ class StockTurn1832(StockTurn):
         return out
 
     def _sells(self):
-        out = super()._sells()
+        """The shared listing, from the [5.9.8] minimum, without the counts that split a
+        vice-president's certificate ([11.6])."""
+        out = []
         r = self.game.rules
-        for x in out:
+        for x in super()._sells():
             c = self.state.corp[x["corporation"]]
             most = x["count"]["max"] if isinstance(x["count"], dict) else x["count"]
             low = sell_back_minimum(r, c, self.player, most)
-            if low > 1:
-                x["count"] = most if low == most else {"min": low, "max": most}
+            count = r.sale_counts(c, self.player, low, most)
+            if count is not None:
+                out.append(dict(x, count=count))
         return out
 
+    def _buys(self):
+        """The shared listing, where an open-market share of a System is one outside the
+        vice-presidents' certificates, and those certificates, each one purchase of 2
+        shares ([11.6])."""
+        out = []
+        r = self.game.rules
+        for x in super()._buys():
+            c = self.state.corp[x["corporation"]]
+            if x["type"] == "buy_shares" and x["from"] == "market" and c.system:
+                free = r.market_ordinary(c)
+                if free < 1:
+                    continue
+                if isinstance(x["count"], dict) and x["count"]["max"] > free:
+                    x = dict(x, count=free if free == 1 else {"min": 1, "max": free})
+            out.append(x)
+        return out + (r.vice_cert_buys(self) if not self.bought else [])
+
     def process(self, a):
+        if a.get("player") == self.player and a["type"] in ("buy_shares", "sell_shares"):
+            self._check_vice(a)
+        if a["type"] == "buy_shares" and a.get("vice_president") is not None and a.get("player") == self.player \
+                and not self.must_sell():
+            return self.game.rules.buy_vice_cert(self, a)
+        out = self._process(a)
+        if a["type"] == "sell_shares" and self.sales:
+            # [5.9] a protecting president buys the vice-president's certificates sold too
+            self.sales[-1].setdefault("vice_presidents", sold_vice_certs(self.state))
+        return out
+
+    def _check_vice(self, a):
+        """[11.6] a vice-president's certificate is bought and sold as a single
+        transaction."""
+        r = self.game.rules
+        c = self.state.corp.get(r.corporation_id(a.get("corporation")) or "")
+        if c is None or not c.system or c.id in self.sold:
+            return
+        count = a.get("count", 1)
+        # a count the shared limits allow ([5.4], [5.5]; beyond them their refusal says why)
+        most = max_sellable(self.state, c, self.player, scaled(r.shares, c, "market_limit"),
+                            scaled(r.shares, c, "president"))
+        if a["type"] == "sell_shares" and isinstance(count, int) and 1 <= count <= most \
+                and not r.sale_ok(c, self.player, count):
+            raise Refusal("stock.vice-president", f"{self.player} cannot sell {count} {c.id} share(s): a "
+                                                  "vice-president's certificate is sold whole, as a single "
+                                                  "transaction [11.6]")
+        if a["type"] == "buy_shares" and a.get("vice_president") is None and a.get("from") == "market" \
+                and isinstance(count, int) and count > r.market_ordinary(c):
+            raise Refusal("stock.vice-president", f"the open market holds {r.market_ordinary(c)} {c.id} share(s) "
+                                                  "outside vice-president's certificates, which are bought whole "
+                                                  "('vice_president': the component) [11.6]")
+
+    def _process(self, a):
         if a.get("player") == self.player and self.must_sell() and a["type"] != "sell_shares":
             limit = self.game.rules.cert_limit()
             raise Refusal("stock.cert-limit", f"{self.player} holds more than the certificate limit {limit}: "
