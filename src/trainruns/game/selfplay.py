@@ -50,7 +50,9 @@ def check_state(s, start, rules=None):
         for p in s["players"]:
             if p["shares"].get(c["id"], 0) != sh["players"].get(p["name"], 0):
                 problems.append(f"{c['id']}: {p['name']} shares disagree")
-        system = c.get("system")   # a title with 20-share Systems says so (1832 [11.6])
+        # a title with 20-share Systems describes each (1832 [11.6]; 1831 says only whether
+        # a company is a system: its presidency follows its preferred stock)
+        system = c.get("system") if isinstance(c.get("system"), dict) else None
         if c["par"] is not None and not c["closed"]:
             pres = c["president"]
             if pres not in names or sh["players"].get(pres, 0) < (4 if system else 2):
