@@ -262,16 +262,17 @@ def test_the_key_follows_the_kernels_and_the_compiler(tmp_path, monkeypatch):
 
 def test_the_key_follows_1831s_kernels(tmp_path, monkeypatch):
     # 1831's kernels are compiled into the same module: a change to them (or to the
-    # constants they take from kernels.py) is a module of other code
+    # constants they take from kernel_arrays.py) is a module of other code
     before = aot.key()
     titles = tmp_path / "titles" / "g1831"
     titles.mkdir(parents=True)
-    for name in ("kernels.py", "numba_kernels.py"):
+    files = ("kernels.py", "numba_kernels.py", "kernel_arrays.py")
+    for name in files:
         shutil.copy(os.path.join(aot.PACKAGE, "titles", "g1831", name), titles / name)
     monkeypatch.setattr(aot, "PACKAGE", str(tmp_path))
     assert aot.key() == before
     seen = {before}
-    for name in ("numba_kernels.py", "kernels.py"):
+    for name in ("numba_kernels.py", "kernel_arrays.py", "kernels.py"):
         path = titles / name
         path.write_text(path.read_text().replace("NEG", "NEG ", 1))
         assert aot.key() not in seen

@@ -53,8 +53,9 @@ EXPORTS = (
     (G1831, "assign_priced", "I I B I I I U2 i i i I i I"),
 )
 # modules outside this folder whose code is compiled in without being exported: the
-# constants numba_kernels.py takes from 1831's kernels.py
-ALSO = ("titles.g1831.kernels",)
+# the constants numba_kernels.py takes (1831's kernel_arrays.py) and the module that
+# chooses its kernels
+ALSO = ("titles.g1831.kernels", "titles.g1831.kernel_arrays")
 # code: (numba type at the build, numpy dtype, dimensions; 0 for a scalar)
 CODES = {
     "i": ("int64", None, 0),

@@ -21,7 +21,7 @@ gives one token sequence many tracks), track resolved only for the classes chose
 import numba as nb
 import numpy as np
 
-from .kernels import CUT, DONE, FULL, NEG, OVER, no_prices, walk_state
+from .kernel_arrays import CUT, DONE, FULL, NEG, OVER, no_prices, walk_state
 
 
 @nb.njit(cache=True)
