@@ -44,6 +44,7 @@ def _cached(size: int):
             return kept(Position(position), *args)
 
         call.cache_clear = kept.cache_clear
+        call.keyed = kept   # for a caller that holds the Position already (its key made once)
         call.__doc__ = fn.__doc__
         _CACHES.append(kept)
         return call
@@ -71,7 +72,7 @@ def board(p: Position):
 def _tile_moves(p: Position) -> tuple:
     from ..whatif import reach, tile_candidates
 
-    b = board(p.data)
+    b = board.keyed(p)
     # the title's lays, from one legal run's reach (trainruns.reach), walked once
     return tuple((m["hex"], m["tile"], m["rotation"], bool(m.get("replaces")))
                  for m, _variant in tile_candidates(p.data, b, reach(b)))
@@ -87,7 +88,7 @@ def tile_lays(position: dict) -> list[dict]:
 def _token_moves(p: Position) -> tuple:
     from ..whatif import token_candidates
 
-    b = board(p.data)
+    b = board.keyed(p)
     out = []
     for m, _variant in token_candidates(p.data, b):
         stop = b.stop((m["hex"], m["stop"]))
@@ -107,7 +108,7 @@ def _solved(p: Position):
     position reuses it)."""
     from .. import solve
 
-    return solve(board(p.data))
+    return solve(board.keyed(p))
 
 
 def _routes(run) -> list[dict]:
@@ -138,7 +139,7 @@ def audit_run(position: dict, routes: list, best: bool = True) -> tuple[list, in
 def _reach(p: Position) -> frozenset:
     from ..reach import reach
 
-    return frozenset(reach(board(p.data)).stops)
+    return frozenset(reach(board.keyed(p)).stops)
 
 
 def reached_stops(position: dict) -> frozenset:
@@ -151,7 +152,7 @@ def reached_stops(position: dict) -> frozenset:
 def _loose_reach(p: Position):
     from ..reach import loose_reach
 
-    return loose_reach(board(p.data))
+    return loose_reach(board.keyed(p))
 
 
 def board_and_loose_reach(position: dict):
@@ -199,7 +200,7 @@ def _bounded_or_none(p: Position, *budget):
     from ..errors import InputError
 
     try:
-        return _bounded(p.data, *budget)
+        return _bounded.keyed(p, *budget)
     except InputError:
         return None
 
