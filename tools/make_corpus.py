@@ -1,0 +1,160 @@
+"""Write benchmarks/corpus/<title>/*.jsonl.gz: the position of every operating turn of
+seeded self-play games, each with its proven best revenue.
+
+    python tools/make_corpus.py                          # the shipped corpus (below)
+    python tools/make_corpus.py --titles 1832 --games 5  # 5 games of 1832 only
+    python tools/make_corpus.py --policy advisor         # from another selfplay policy
+
+For each title, games of 3 to 6 players (as many as the title seats: 1833NE 3 to 5),
+game ``i`` with seed ``--seed + i`` and the player count cycling through the title's
+sizes, are played by ``trainruns.game.selfplay.play`` (the same seeded play as ``trainruns
+play selfplay``, its guarantees checked after every action; ``--policy`` is handed to
+it), to their end or ``--max-actions`` (``MAX_ACTIONS``). Whenever the game lists ``run_routes``, the operating company's position (the one
+the game hands the route core for its run: docs/position-format.md) is kept, once per
+distinct position in a game.
+
+Each kept position is solved by the route core with no time limit and written with
+its proven best revenue as ``expected_revenue`` (the field ``trainruns bench``
+compares against, as in fixtures/) and a ``notes`` naming the game and the action it
+came before, one JSON object per line, one gzip file per game
+(``<title>-<n>p-seed<S>.jsonl.gz``, written with no timestamp so that a regenerated
+file is byte for byte the same). A position the solver does not prove, or a game that
+breaks a guarantee, stops the script (exit 1): the corpus holds proven answers only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import inspect
+import json
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))
+
+from trainruns.errors import InputError  # noqa: E402
+
+OUT = ROOT / "benchmarks" / "corpus"
+# the player counts each title seats, from 3 to 6 (1833NE: Starting cash by player count)
+SIZES = {"1832": (3, 4, 5, 6), "1833NE": (3, 4, 5), "1831": (3, 4, 5, 6)}
+# the shipped corpus: games per title, so that each title holds several hundred positions
+GAMES = {"1832": 34, "1833NE": 60, "1831": 26}
+# actions after which a game stops (unfinished games give their positions up to there):
+# late in long 1832 games, on 150 tiles and more, listing the tile lays takes seconds to a
+# minute per action (the run walk of trainruns.reach), hours for a game's last phases
+MAX_ACTIONS = {"1832": 1200, "1833NE": 3000, "1831": 3000}
+
+
+def game_name(title: str, players: int, seed: int) -> str:
+    return f"{title}-{players}p-seed{seed}"
+
+
+def play_positions(title: str, players: int, seed: int, policy: str = "random",
+                   max_actions: int = 3000) -> list[tuple[int, dict]]:
+    """``(action index, position)`` of every operating turn's run of one seeded game,
+    the first of equal positions only. The position is taken while ``run_routes`` is
+    listed, before the run: a run may change what the next one sees (1832's first run
+    to Miami, [8])."""
+    from trainruns.game.selfplay import play
+
+    kept, seen = [], set()
+
+    def on_state(game, _state):
+        if game.finished or not any(a["type"] == "run_routes" for a in game.actions()):
+            return []
+        position = game.position()
+        key = json.dumps(position, sort_keys=True)
+        if key not in seen:
+            seen.add(key)
+            kept.append((len(game.entries), position))
+        return []
+
+    kwargs = {}
+    if policy != "random":
+        # a policy other than the random one is selfplay's to offer
+        if "policy" not in inspect.signature(play).parameters:
+            raise InputError(f"this trainruns plays no --policy {policy!r} (only random)", "--policy")
+        kwargs["policy"] = policy
+    names = [f"P{i + 1}" for i in range(players)]
+    _game, problems, _n = play(title, names, seed, max_actions, on_state=on_state, **kwargs)
+    if problems:
+        raise RuntimeError(f"{game_name(title, players, seed)} broke a guarantee: {problems[0]}")
+    return kept
+
+
+def corpus_lines(title: str, players: int, seed: int, policy: str = "random",
+                 max_actions: int = 3000) -> list[str]:
+    """One game's corpus: each position with its proven best revenue and its origin,
+    as compact JSON lines. A position the solver does not prove is an error."""
+    from trainruns import solve
+
+    lines = []
+    for index, position in play_positions(title, players, seed, policy, max_actions):
+        run = solve(position)
+        if not run.optimal:
+            raise RuntimeError(f"{game_name(title, players, seed)}, before action {index}: "
+                               f"not proven ({run.revenue}, bound {run.bound})")
+        entry = dict(position)
+        entry["expected_revenue"] = run.revenue
+        entry["notes"] = (f"{title}, {players} players, seed {seed}, {policy} play: "
+                          f"{position['corporation']}'s run before action {index}")
+        lines.append(json.dumps(entry, separators=(",", ":")))
+    return lines
+
+
+def write_gz(path: Path, lines: list[str]) -> int:
+    """Write the lines gzipped with no name or time in the header (the same bytes on
+    every run); the compressed size."""
+    data = gzip.compress("".join(line + "\n" for line in lines).encode(), compresslevel=9, mtime=0)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    return len(data)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", type=Path, default=OUT, help="the corpus folder (default benchmarks/corpus)")
+    ap.add_argument("--titles", nargs="+", default=list(SIZES), choices=list(SIZES))
+    ap.add_argument("--games", type=int, default=None, metavar="G",
+                    help="games per title (default: 34 of 1832, 60 of 1833NE, 26 of 1831)")
+    ap.add_argument("--seed", type=int, default=1, metavar="S", help="seed of each title's first game")
+    ap.add_argument("--policy", default="random", help="selfplay's policy (default random)")
+    ap.add_argument("--max-actions", type=int, default=None, metavar="K",
+                    help="stop each game after K actions (default: 1,200 in 1832, 3,000 in the others)")
+    args = ap.parse_args(argv)
+    if (args.games is not None and args.games < 1) or (args.max_actions is not None and args.max_actions < 1):
+        print("make_corpus: --games and --max-actions must be at least 1", file=sys.stderr)
+        return 2
+    total_positions = total_bytes = 0
+    try:
+        for title in args.titles:
+            folder = args.out / title
+            for old in folder.glob("*.jsonl.gz"):
+                old.unlink()   # a smaller regeneration leaves no stale game behind
+            sizes = SIZES[title]
+            n_pos = n_bytes = 0
+            t0 = time.perf_counter()
+            for i in range(args.games or GAMES[title]):
+                seed, players = args.seed + i, sizes[i % len(sizes)]
+                lines = corpus_lines(title, players, seed, args.policy, args.max_actions or MAX_ACTIONS[title])
+                if lines:
+                    n_bytes += write_gz(folder / f"{game_name(title, players, seed)}.jsonl.gz", lines)
+                n_pos += len(lines)
+            print(f"{title}: {n_pos} positions, {n_bytes:,} bytes, {time.perf_counter() - t0:.0f} s")
+            total_positions += n_pos
+            total_bytes += n_bytes
+    except InputError as e:
+        print(f"make_corpus: {e}", file=sys.stderr)
+        return 2
+    except RuntimeError as e:
+        print(f"make_corpus: {e}", file=sys.stderr)
+        return 1
+    print(f"all: {total_positions} positions, {total_bytes:,} bytes")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
