@@ -1,0 +1,69 @@
+"""The corpus (benchmarks/corpus/, written by tools/make_corpus.py): the position of
+every operating turn of seeded self-play games of 1832, 1833NE and 1831, solved by title
+and phase of the game.
+
+One benchmark per title and phase: a round solves every position of the group once,
+from its JSON (reading and building the board included, as `trainruns bench` does).
+Each position must be proven at the revenue the corpus records (a benchmark that
+measured a wrong answer would measure nothing); extra_info holds the group's count and
+its search times (``solve``'s own ``seconds``: median, 90th percentile by nearest rank,
+max) from the first round.
+
+    python -m pytest benchmarks/test_bench_corpus.py --benchmark-only --benchmark-sort=name \
+        --benchmark-json=corpus.json
+    python benchmarks/report_tables.py corpus.json --extra-keys positions,proven,median_ms,p90_ms,max_ms
+"""
+
+import gzip
+import json
+import statistics
+from pathlib import Path
+
+import pytest
+
+from trainruns.commands.bench import _order, _p90
+
+CORPUS = Path(__file__).resolve().parent / "corpus"
+# a group whose round takes longer than this is timed once, not three times
+ONE_ROUND_SECONDS = 5.0
+
+
+def _phase_key(title_phase):
+    return tuple(_order(x) for x in title_phase)
+
+
+def _groups() -> dict:
+    groups = {}
+    for path in sorted(CORPUS.glob("*/*.jsonl.gz")):
+        for line in gzip.decompress(path.read_bytes()).decode().splitlines():
+            p = json.loads(line)
+            groups.setdefault((p["title"], p["phase"]), []).append(p)
+    return dict(sorted(groups.items(), key=lambda kv: _phase_key(kv[0])))
+
+
+GROUPS = _groups()
+
+
+def _id(title, phase):
+    """``1832-phase-02``: with ``--benchmark-sort=name`` the rows come in the order of
+    the game's phases (numbers padded; Roman numerals I to V sort as they are)."""
+    return f"{title}-phase-{phase.zfill(2) if phase.isdigit() else phase}"
+
+
+@pytest.mark.parametrize("title,phase", list(GROUPS), ids=[_id(t, p) for t, p in GROUPS])
+def test_corpus(benchmark, title, phase):
+    from trainruns import solve
+
+    positions = GROUPS[title, phase]
+    benchmark.group = f"corpus {title}"
+    first = [solve(p) for p in positions]
+    assert all(r.optimal for r in first)
+    assert [r.revenue for r in first] == [p["expected_revenue"] for p in positions]
+    times = sorted(r.seconds for r in first)
+    benchmark.extra_info.update({
+        "positions": len(positions), "proven": sum(r.optimal for r in first),
+        "median_ms": round(statistics.median(times) * 1000, 2),
+        "p90_ms": round(_p90(times) * 1000, 2), "max_ms": round(times[-1] * 1000, 2)})
+    rounds = 1 if sum(times) > ONE_ROUND_SECONDS else 3
+    runs = benchmark.pedantic(lambda: [solve(p) for p in positions], rounds=rounds, iterations=1)
+    assert [r.revenue for r in runs] == [p["expected_revenue"] for p in positions]
