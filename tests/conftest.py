@@ -15,6 +15,6 @@ os.environ["TRAINRUNS_DAEMON"] = "0"
 @pytest.fixture(scope="session", autouse=True)
 def _kernels_ready():
     """Compile (or load) the kernels once, so no single test pays for it."""
-    from trainruns.kernels import warm_up
+    from trainruns.route.kernels import warm_up
 
     warm_up()

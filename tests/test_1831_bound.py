@@ -1,4 +1,4 @@
-"""The track prices' bound of an 1831 run (titles/g1831/bound.py): the Lagrangian
+"""The track prices' bound of an 1831 run (titles/g1831/route/bound.py): the Lagrangian
 relaxation of "no track twice" (5.6.2), each train's priced route over the tokens it
 runs to (5.6.2.3, 5.6.2.5, 5.6.3), the Delaware's second visit (5.6.2.1) and the
 commuter runs (5.6.7). A bound must never be below the best run: checked against the
@@ -11,10 +11,10 @@ import pytest
 
 from boards1831 import brute_force, random_commuter_position, random_position
 from trainruns import solve
-from trainruns.compile import compile_board
-from trainruns.generate import board_1831
-from trainruns.load import load_position
-from trainruns.titles.g1831 import bound
+from trainruns.route.compile import compile_board
+from trainruns.services.generate import board_1831
+from trainruns.titles.load import load_position
+from trainruns.titles.g1831.route import bound
 
 
 def _bound(pos):
@@ -93,8 +93,8 @@ def flow_weakened(monkeypatch):
     """Every board to the flow model, whose run is cut to its first train's route and
     reported unproven, with no bound given to it: what is proven (or bettered) is the
     priced proof's doing. Counts the proofs that answered."""
-    from trainruns.titles.g1831 import flow
-    from trainruns.titles.g1831 import model as model_1831
+    from trainruns.titles.g1831.route import flow
+    from trainruns.titles.g1831.route import model as model_1831
 
     monkeypatch.setattr(model_1831, "PATH_LIMIT", 0)
     orig_solve = flow.solve
@@ -145,7 +145,7 @@ def test_5_6_the_priced_proof_finds_and_proves_the_brute_force_best(flow_weakene
 def test_the_priced_proof_proves_cut_down_full_size_maps(flow_weakened, monkeypatch, seed):
     # board_1831 cut to 20 hexes, 8 tokens (benchmarks' "small"): listing proves them;
     # the flow model's run cut to one train is bettered to the same revenue, proven
-    from trainruns.titles.g1831 import model as model_1831
+    from trainruns.titles.g1831.route import model as model_1831
 
     pos = board_1831(seed, n_hexes=20, own_tokens=8, rights=False)
     monkeypatch.setattr(model_1831, "PATH_LIMIT", None)
@@ -161,7 +161,7 @@ def test_the_priced_proof_proves_cut_down_full_size_maps(flow_weakened, monkeypa
 def targets(monkeypatch):
     """Each target the priced proof's descent searched, and what it found there: the
     route set of a run above it, True (no run above it) or None (not ended)."""
-    from trainruns.titles.g1831 import model as model_1831
+    from trainruns.titles.g1831.route import model as model_1831
 
     seen = []
     orig = model_1831.Model1831._priced_search
@@ -208,7 +208,7 @@ def test_5_6_7_the_descent_stops_where_an_unwalked_commuter_run_could_beat_it(fl
     # could be in a better run; every target it rules out is still at or above the brute
     # force's best, a run it finds is that best, and a run left unproven keeps a bound
     # at or above it
-    from trainruns.titles.g1831 import model as model_1831
+    from trainruns.titles.g1831.route import model as model_1831
 
     monkeypatch.setattr(model_1831, "COMMUTER_STEPS", 1)
     ruled_out = 0
@@ -237,9 +237,9 @@ def _priced_listing(pos, n_bits_budget):
     worths; ``n_bits_budget``: the reach tables' bytes (0: no token bits)."""
     import numpy as np
 
-    from trainruns.lagrange import SCALE
-    from trainruns.routeset import train_kinds
-    from trainruns.titles.g1831.trains import parse_train_name
+    from trainruns.route.lagrange import SCALE
+    from trainruns.route.routeset import train_kinds
+    from trainruns.titles.g1831.route.trains import parse_train_name
 
     board = load_position(pos)
     model = board.route_model

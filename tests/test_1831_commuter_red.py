@@ -15,7 +15,7 @@ import pytest
 
 from boards1831 import brute_force
 from trainruns import solve
-from trainruns.titles.g1831.trains import token_values
+from trainruns.titles.g1831.route.trains import token_values
 
 OFF = ((0, 2), (-1, 1), (-1, -1), (0, -2), (1, -1), (1, 1))   # flat layout, side -> (dx, dy)
 PHASE = "5"

@@ -1,4 +1,4 @@
-"""The 1831 flow model (titles/g1831/flow.py), which finds the run without listing
+"""The 1831 flow model (titles/g1831/route/flow.py), which finds the run without listing
 token-to-token paths, against the plain-Python brute force of tests/boards1831.py and
 against the path-listing engine.
 
@@ -15,8 +15,8 @@ import pytest
 from boards1831 import brute_force, random_commuter_position, random_position
 from trainruns import solve
 from trainruns.errors import InputError
-from trainruns.generate import board_1831
-from trainruns.titles.g1831 import model as model_1831
+from trainruns.services.generate import board_1831
+from trainruns.titles.g1831.route import model as model_1831
 
 
 @pytest.fixture
@@ -104,10 +104,10 @@ def test_full_size_board_gets_a_legal_run_and_an_honest_bound():
 
 def _model(pos):
     """(model, arrays, valuer, kinds) of position ``pos``."""
-    from trainruns.compile import compile_board
-    from trainruns.load import load_position
-    from trainruns.routeset import train_kinds
-    from trainruns.titles.g1831.trains import parse_train_name
+    from trainruns.route.compile import compile_board
+    from trainruns.titles.load import load_position
+    from trainruns.route.routeset import train_kinds
+    from trainruns.titles.g1831.route.trains import parse_train_name
 
     board = load_position(pos)
     model = board.route_model
@@ -127,9 +127,9 @@ def _reference_values(model, arrays, kinds, ptr, stops):
     """kernels.best_counts on every whole path (no sequence shared between paths)."""
     import numpy as np
 
-    from trainruns.titles.g1831 import kernels
-    from trainruns.titles.g1831.model import TYPE_CODE
-    from trainruns.titles.g1831.trains import parse_train_name
+    from trainruns.titles.g1831.route import kernels
+    from trainruns.titles.g1831.route.model import TYPE_CODE
+    from trainruns.titles.g1831.route.trains import parse_train_name
 
     types = [parse_train_name(k.name) for k in kinds]
     caps = np.array([model.type_caps(t) for t in types], np.int64).reshape(-1, 2)
@@ -184,8 +184,8 @@ def test_audit_of_a_full_size_board_lists_only_along_the_declared_stops():
     # train earns on, 5.6.2.5)
     import numpy as np
 
-    from trainruns.audit import audit
-    from trainruns.titles.g1831 import kernels
+    from trainruns.services.audit import audit
+    from trainruns.titles.g1831.route import kernels
 
     board_pos = board_1831(1, n_hexes=48)
     model, arrays, valuer, kinds = _model({**board_pos, "trains": ["7S"]})
@@ -215,7 +215,7 @@ def test_audit_of_a_full_size_board_lists_only_along_the_declared_stops():
 
 
 def test_a_game_step_budget_is_per_token():
-    # the game's bound on work (Model1831.path_steps, titles/g1831/game_map.py): the
+    # the game's bound on work (Model1831.path_steps, titles/g1831/game/map.py): the
     # paths found in that many steps from EACH token; a cut walk goes on to the next one
     import numpy as np
 
@@ -244,9 +244,9 @@ def _round_city_board(seed):
 
 @pytest.mark.parametrize("seed", _ROUND_CITY)
 def test_5_6_7_flow_model_runs_paths_alone_round_a_commuter_city_never_proven_by_itself(seed):
-    from trainruns.compile import compile_board
-    from trainruns.load import load_position
-    from trainruns.titles.g1831 import flow
+    from trainruns.route.compile import compile_board
+    from trainruns.titles.load import load_position
+    from trainruns.titles.g1831.route import flow
 
     pos = _round_city_board(seed)
     board = load_position(pos)

@@ -1,6 +1,6 @@
 """1831 at full size: invented boards the size of the printed map
-(``trainruns.generate.board_1831``), too many paths to list, go to the flow model
-(titles/g1831/flow.py). Its CP-SAT model is built in Python, which the solver's time
+(``trainruns.services.generate.board_1831``), too many paths to list, go to the flow model
+(titles/g1831/route/flow.py). Its CP-SAT model is built in Python, which the solver's time
 limit does not cover: the build looks at the clock itself, and past the deadline the
 answer is no run, not proven, with the route model's upper bound (brief: "a bounded
 answer says it is not proven and gives its bound"). No timed assertion: the tests
@@ -12,11 +12,11 @@ import numpy as np
 import pytest
 
 from trainruns import solve
-from trainruns.compile import compile_board
-from trainruns.generate import board_1831
-from trainruns.load import load_position
-from trainruns.titles.g1831 import flow
-from trainruns.titles.g1831 import model as model_1831
+from trainruns.route.compile import compile_board
+from trainruns.services.generate import board_1831
+from trainruns.titles.load import load_position
+from trainruns.titles.g1831.route import flow
+from trainruns.titles.g1831.route import model as model_1831
 
 
 def _arrays(pos):
@@ -145,8 +145,8 @@ def test_listing_where_the_flow_model_does_not_apply_keeps_to_the_memory_budget(
     # walkable round within itself: flow.py's docstring); paths are then listed, within
     # the memory budget (64 MB here, the least a search gets): the routes held by then,
     # marked incomplete, never the 10^7 paths of a full-size map (they took 16 GB)
-    from trainruns.limits import Limits
-    from trainruns.routeset import train_kinds
+    from trainruns.route.limits import Limits
+    from trainruns.route.routeset import train_kinds
 
     monkeypatch.setattr(flow, "solve", lambda *a, **k: None)
     board, model, compiled, arrays = _arrays(board_1831(0, n_hexes=54))
@@ -165,8 +165,8 @@ def test_listing_where_the_flow_model_does_not_apply_leaves_half_the_time_to_joi
     # full-size map, seconds): the search's listing stops halfway to the deadline
     import time
 
-    from trainruns.limits import Limits
-    from trainruns.routeset import train_kinds
+    from trainruns.route.limits import Limits
+    from trainruns.route.routeset import train_kinds
 
     monkeypatch.setattr(flow, "solve", lambda *a, **k: None)
     board, model, compiled, arrays = _arrays(board_1831(0, n_hexes=54))
@@ -192,9 +192,9 @@ def test_a_search_that_starts_past_its_deadline_makes_one_short_call():
     # proven, where a full budget is 65,536 nodes (seconds on a million candidates)
     import time
 
-    from trainruns import assignment
-    from trainruns.enumeration import enumerate_all
-    from trainruns.generate import hard_board
+    from trainruns.route import assignment
+    from trainruns.route.enumeration import enumerate_all
+    from trainruns.services.generate import hard_board
 
     routes = enumerate_all(compile_board(load_position(hard_board(2, n_hexes=40))))
     run = assignment.assign_trains(routes, deadline=time.perf_counter() - 1)
@@ -210,7 +210,7 @@ def test_5_6_7_the_commuter_walk_is_capped_without_a_time_limit_and_the_answer_s
     # walked; passing cities freely, that walk has no end in sight. With no time limit
     # it stops at COMMUTER_STEPS (made small here), and the answer is not proven, with
     # the route model's bound, never below the revenue
-    from trainruns.titles.g1831 import commuter
+    from trainruns.titles.g1831.route import commuter
 
     monkeypatch.setattr(model_1831, "COMMUTER_STEPS", 2000)
     monkeypatch.setattr(model_1831, "FLOW_COMMUTER_STEPS", 1000)
@@ -247,7 +247,7 @@ def test_5_6_5_the_covering_search_is_stopped_from_another_thread():
     # sets it at the deadline (limits.on_thread)
     import threading
 
-    from trainruns.titles.g1831 import kernels
+    from trainruns.titles.g1831.route import kernels
 
     k = 200_000
     z = lambda n: np.zeros(n, np.int64)  # noqa: E731

@@ -12,8 +12,8 @@ import pytest
 
 from trainruns.errors import InputError
 from trainruns.game.selfplay import fill
-from trainruns.load import load_position
-from trainruns.whatif import token_candidates
+from trainruns.titles.load import load_position
+from trainruns.services.whatif import token_candidates
 
 from _1831 import new
 

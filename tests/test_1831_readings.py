@@ -5,7 +5,8 @@ $30 (5.2.7.5)."""
 import pytest
 
 from boards1831 import city, position
-from trainruns import audit, load_position, solve
+from trainruns import load_position, solve
+from trainruns.services import audit
 from trainruns.errors import InputError
 
 S, Y = "station", "yard"
@@ -216,8 +217,8 @@ def test_double_track_bits_agree_with_the_core_elsewhere():
     """track.chain_bits rebuilds the core's track bits; away from double track, two
     chains share track in it exactly when they do in the core's (5.6.2)."""
     from boards1831 import random_position
-    from trainruns.compile import compile_board
-    from trainruns.titles.g1831.track import chain_bits
+    from trainruns.route.compile import compile_board
+    from trainruns.titles.g1831.route.track import chain_bits
 
     for seed in range(60):
         board = load_position(random_position(seed))
@@ -234,7 +235,7 @@ def test_5_6_7_2_bound_allows_a_city_every_other_visit():
     track direct, one through A3, one through C3) a 5S commuter run goes W B W B W
     (5.6.7.2), Washington three times: a bound counting each token at most twice
     (60 + 60 + 50 + 50 = 220) was below the answer, 280."""
-    from trainruns.compile import compile_board
+    from trainruns.route.compile import compile_board
 
     hexes = [city("B2", 30, [S], [[0, "s0"], [1, "s0"], [5, "s0"]], double_track=[[0, "s0"]]),
              city("B4", 40, [S], [[3, "s0"], [2, "s0"], [4, "s0"]], double_track=[[3, "s0"]]),

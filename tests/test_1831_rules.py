@@ -231,9 +231,9 @@ def test_counted_flags_show_the_tokens_run_to():
 
 
 def test_5_5_all_routes_lists_every_route_for_audits():
-    from trainruns.compile import compile_board
-    from trainruns.load import load_position
-    from trainruns.routeset import train_kinds
+    from trainruns.route.compile import compile_board
+    from trainruns.titles.load import load_position
+    from trainruns.route.routeset import train_kinds
 
     specs = [(40, [S]), (40, [S]), (10, [S])]
     pos = line(specs, trains=["2S"], tokens=[("A1", 0, "A"), ("B2", 0, "A"), ("C3", 0, "B")],
@@ -248,7 +248,8 @@ def test_5_5_all_routes_lists_every_route_for_audits():
 def test_5_5_audit_with_bought_rights():
     """5.5 / 5.6.5 in an audit: any legal run that uses the bought right is legal (not
     only the best one), and a run that leaves the right unused is illegal."""
-    from trainruns import audit, load_position
+    from trainruns import load_position
+    from trainruns.services import audit
 
     specs = [(40, [S]), (40, [S]), (10, [S])]
     toks = [("A1", 0, "A"), ("B2", 0, "A"), ("C3", 0, "B")]

@@ -8,7 +8,7 @@ import pytest
 
 from boards1831 import line
 from trainruns.errors import InputError
-from trainruns.load import load_position
+from trainruns.titles.load import load_position
 
 S, Y = "station", "yard"
 TOKS = [("A1", 0, "A"), ("B2", 0, "A")]

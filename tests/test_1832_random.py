@@ -1,4 +1,4 @@
-"""Random 1832 boards grown from the manifest by legal tile lays (trainruns.whatif
+"""Random 1832 boards grown from the manifest by legal tile lays (trainruns.services.whatif
 finds them), solved and compared with the independent brute force of
 tests/bruteforce.py run on the same position written out as a custom map by this test
 from the title's data files (not through the package's Board): the real map's geometry
@@ -13,7 +13,7 @@ import pytest
 
 from bruteforce import best_run
 from trainruns import load_position, solve
-from trainruns.whatif import tile_candidates
+from trainruns.services.whatif import tile_candidates
 
 START = {"title": "1832", "corporation": "SALR", "tiles": [],
          "tokens": [{"hex": "D20", "stop": 0, "corporation": "SALR"}]}

@@ -9,7 +9,7 @@ import json
 from conftest import ROOT
 
 from trainruns import load_position, solve
-from trainruns.whatif import rank_tiles, rank_trains_full, tile_candidates, token_candidates, train_candidates
+from trainruns.services.whatif import rank_tiles, rank_trains_full, tile_candidates, token_candidates, train_candidates
 
 # Atlanta (F10) printed: three cities, F10.0 toward F12 (side 4), F10.1 toward Columbus
 # (G9, side 0), F10.2 toward E9 (side 2). Columbus holds a town tile (#3) facing Atlanta.
@@ -153,8 +153,8 @@ def test_no_lay_reachable_only_by_reversing_at_a_stop():
     from bruteforce import all_routes
     from lay_oracle import custom_map
 
-    from trainruns.reach import loose_reach, reach
-    from trainruns.track import side_node
+    from trainruns.route.reach import loose_reach, reach
+    from trainruns.route.track import side_node
 
     board = load_position(GROWN)
     node = side_node(board, "E19", 4)

@@ -8,7 +8,7 @@ import pytest
 from _1833ne import fixture, run
 
 from trainruns import InputError, load_position
-from trainruns.cli import main
+from trainruns.cli.main import main
 
 
 def refused(pos, *words):
@@ -71,7 +71,7 @@ def test_a_player_held_private_blocks_its_hexes(hex_id, tile, private):
 def _stands(title, hex_id, tile, rot):
     try:
         title.facts.tiled.check_lay(hex_id, tile, rot, None, "II", "t")
-        from trainruns.titles.g1833ne.rules import check_borders
+        from trainruns.titles.g1833ne.route.hooks import check_borders
         check_borders(title.facts, {hex_id: (tile, rot)}, "t")
         return True
     except InputError:

@@ -13,7 +13,7 @@ import pytest
 from test_train_kinds import Plain, random_position
 
 from trainruns import Bonus, load_position, solve
-from trainruns.titles.g1833ne.routes import ExtendedBonus, RouteModel1833NE
+from trainruns.titles.g1833ne.route.routes import ExtendedBonus, RouteModel1833NE
 
 AMOUNT = 100
 SEEDS = range(50)

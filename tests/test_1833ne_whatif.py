@@ -5,7 +5,7 @@ import pytest
 from _1833ne import fixture
 
 from trainruns import InputError, load_position, solve
-from trainruns.whatif import rank_trains_full, tile_candidates, token_candidates, train_candidates
+from trainruns.services.whatif import rank_trains_full, tile_candidates, token_candidates, train_candidates
 
 
 def test_train_purchases_are_the_card_sides_of_the_phase_and_the_next():
@@ -67,7 +67,7 @@ def test_tokens_respect_two_stations_and_home_spots():
 def test_worcester_spot_is_not_offered_before_phase_iv():
     """The B&W "has a reserved spot in Worcester until phase IV": the CV reaches
     Worcester (E22, one spot) on the Ogdensburg line but may not take it in phase III."""
-    from trainruns.reach import reach
+    from trainruns.route.reach import reach
 
     pos = fixture("ogdensburg_boston")
     board = load_position(pos)
@@ -119,7 +119,7 @@ def test_whatif_command_ranks_1833ne_moves(capsys):
 
     from _1833ne import FIXTURES
 
-    from trainruns.cli import main
+    from trainruns.cli.main import main
 
     path = f"{FIXTURES}/boston_montreal.json"
     for kind in ("--tiles", "--tokens", "--trains"):

@@ -11,7 +11,7 @@ import pytest
 
 from trainruns.errors import InputError
 from trainruns.game.game import Game
-from trainruns.game.serve import Session
+from trainruns.game.protocol import Session
 from trainruns.game.action import ACTIONS
 
 TITLES = {"1832": ["A", "B", "C"], "1833NE": ["A", "B", "C"], "1831": ["A", "B", "C"]}

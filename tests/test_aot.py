@@ -1,4 +1,4 @@
-"""The kernels compiled ahead of time (trainruns.kernels.aot: a whole in-process solve
+"""The kernels compiled ahead of time (trainruns.route.kernels.aot: a whole in-process solve
 without importing numba), the core's and 1831's route model's, against the numba
 kernels they are compiled from: the same answers, bit for bit, on every shipped
 position and on 1831 boards that take every 1831 kernel (each call replayed on the
@@ -15,12 +15,13 @@ import warnings
 import numpy as np
 import pytest
 
-from trainruns import kernels, load_position
-from trainruns.compile import compile_board
+from trainruns import load_position
+from trainruns.route import kernels
+from trainruns.route.compile import compile_board
 from trainruns.errors import InputError, InputWarning
-from trainruns.kernels import aot
-from trainruns.search import solve
-from trainruns.titles.g1831 import kernels as kernels_1831
+from trainruns.route.kernels import aot
+from trainruns.route.search import solve
+from trainruns.titles.g1831.route import kernels as kernels_1831
 
 from test_1831_bound import flow_weakened  # noqa: F401 (a fixture)
 
@@ -138,8 +139,8 @@ def _board_paths(monkeypatch):
     random typed boards with rights and commuter runs."""
     from boards1831 import random_commuter_position, random_position
 
-    from trainruns.generate import board_1831
-    from trainruns.titles.g1831 import model as model_1831
+    from trainruns.services.generate import board_1831
+    from trainruns.titles.g1831.route import model as model_1831
 
     solve(load_position(board_1831(0, n_hexes=20, own_tokens=8)))
     monkeypatch.setattr(model_1831, "BY_VALUE", True)
@@ -170,7 +171,7 @@ def test_1831_compiled_and_numba_kernels_answer_the_same(recorded_1831, monkeypa
     _board_paths(monkeypatch)
     # the priced proof (bound.py's token lines and reach, the priced walk and
     # assign_priced): the flow model's run weakened, as tests/test_1831_bound.py does
-    from trainruns.generate import board_1831
+    from trainruns.services.generate import board_1831
 
     flow_weakened = request.getfixturevalue("flow_weakened")
     solve(load_position(board_1831(0, n_hexes=20, own_tokens=8, rights=False)))
@@ -183,7 +184,7 @@ def test_1831_compiled_and_numba_kernels_answer_the_same(recorded_1831, monkeypa
 @needs_module
 def test_the_estimate_is_the_same_bit_for_bit():
     # the random walks of kernels.estimate: numba's own generator, seeded, in both
-    from trainruns.generate import hard_board
+    from trainruns.services.generate import hard_board
 
     c = compile_board(load_position(hard_board(1, n_hexes=40)))
     seen = []
@@ -223,7 +224,7 @@ def test_a_listing_on_a_thread_is_stopped_from_another():
     # sets stop[0] (a deadline, Ctrl-C). 842,656,757 routes of at most 12 stops here:
     # listed whole, 26 s; holding the GIL, the kernel would list them all before the
     # caller could set the flag
-    from trainruns.generate import hard_board
+    from trainruns.services.generate import hard_board
 
     c = compile_board(load_position(hard_board(0, n_hexes=90, trains=("12",))))
     roots = np.flatnonzero(c.stop_own).astype(np.int64)
@@ -236,7 +237,7 @@ def test_a_listing_on_a_thread_is_stopped_from_another():
                                             c.stop_own, c.stop_town, 12, c.n_stops, z(2), z(1), z(1), z(1),
                                             np.zeros((1, c.words), np.uint64), 10 ** 12, stop))
 
-    assert kernels.enumerate_routes.__doc__.endswith("(trainruns.kernels.aot)")
+    assert kernels.enumerate_routes.__doc__.endswith("(trainruns.route.kernels.aot)")
     t = threading.Thread(target=listing, daemon=True)
     t.start()
     started.wait()
@@ -264,11 +265,11 @@ def test_the_key_follows_1831s_kernels(tmp_path, monkeypatch):
     # 1831's kernels are compiled into the same module: a change to them (or to the
     # constants they take from kernel_arrays.py) is a module of other code
     before = aot.key()
-    titles = tmp_path / "titles" / "g1831"
+    titles = tmp_path / "titles" / "g1831" / "route"
     titles.mkdir(parents=True)
     files = ("kernels.py", "numba_kernels.py", "kernel_arrays.py")
     for name in files:
-        shutil.copy(os.path.join(aot.PACKAGE, "titles", "g1831", name), titles / name)
+        shutil.copy(os.path.join(aot.PACKAGE, "titles", "g1831", "route", name), titles / name)
     monkeypatch.setattr(aot, "PACKAGE", str(tmp_path))
     assert aot.key() == before
     seen = {before}

@@ -11,10 +11,10 @@ import pytest
 from boards import random_position
 
 import trainruns
-from trainruns.board import RouteModel
-from trainruns.audit import audit, read_declaration
-from trainruns.board import Bonus
-from trainruns.cli import main
+from trainruns.route.board import RouteModel
+from trainruns.services.audit import audit, read_declaration
+from trainruns.route.board import Bonus
+from trainruns.cli.main import main
 from trainruns.errors import InputError
 
 
@@ -403,8 +403,8 @@ def _oracle(routes, decl_routes, board):
 def test_legality_agrees_with_the_route_set(seed):
     import random
 
-    from trainruns.compile import compile_board
-    from trainruns.enumeration import enumerate_all
+    from trainruns.route.compile import compile_board
+    from trainruns.route.enumeration import enumerate_all
 
     rng = random.Random(1000 + seed)
     board = trainruns.load_position(random_position(seed, trains=["2", "3", "99", "3", "2+1", "2/3"]))
@@ -448,8 +448,8 @@ class TokenToToken(RouteModel):
     def routes(self, compiled, kinds, deadline, progress, limits=None):
         import numpy as np
 
-        from trainruns.enumeration import enumerate_all
-        from trainruns.routeset import RouteSet
+        from trainruns.route.enumeration import enumerate_all
+        from trainruns.route.routeset import RouteSet
 
         board = compiled.board
         board.route_model = None

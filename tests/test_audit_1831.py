@@ -15,8 +15,9 @@ import sys
 import pytest
 
 from boards1831 import brute_force, line, random_commuter_position, random_position
-from trainruns import audit, load_position, solve
-from trainruns.cli import main
+from trainruns import load_position, solve
+from trainruns.services import audit
+from trainruns.cli.main import main
 from trainruns.errors import InputError
 
 S, Y = "station", "yard"

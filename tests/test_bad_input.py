@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from trainruns.cli import main
+from trainruns.cli.main import main
 
 GOOD = {
     "map": {"layout": "flat", "phases": ["2", "3"],

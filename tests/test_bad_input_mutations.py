@@ -8,7 +8,7 @@ Top-level fields the project does not use are free (docs/position-format.md, "Po
 file"), so the mutations leave those alone; inside any object an unknown key must be
 refused, naming the object's place in the file.
 
-The CLI runs in-process (``trainruns.cli.main``) for speed; a few mutated files also go
+The CLI runs in-process (``trainruns.cli.main.main``) for speed; a few mutated files also go
 through a real ``python -m trainruns`` process.
 """
 
@@ -21,7 +21,7 @@ import sys
 import pytest
 
 from conftest import ROOT
-from trainruns.cli import main
+from trainruns.cli.main import main
 
 FIXTURES = sorted(p for p in (ROOT / "fixtures").rglob("*.json") if "games" not in p.parts)  # games: logs
 # docs/position-format.md's examples of top-level fields a position may carry unused

@@ -15,7 +15,7 @@ import sys
 import pytest
 
 from conftest import ROOT
-from trainruns.cli import main
+from trainruns.cli.main import main
 
 WORKED = ROOT / "fixtures" / "1832" / "worked_example.json"       # total 110 (rulebook example)
 CUSTOM = ROOT / "fixtures" / "custom" / "example.json"
@@ -170,7 +170,7 @@ def test_version(capsys):
 def test_help_imports_no_heavy_library():
     """--help builds every subcommand's parser without numba, OR-Tools, matplotlib,
     networkx or numpy (they are imported when a command runs)."""
-    code = ("import sys; from trainruns.cli import build_parser; build_parser().format_help(); "
+    code = ("import sys; from trainruns.cli.main import build_parser; build_parser().format_help(); "
             "print([m for m in ('numba', 'ortools', 'matplotlib', 'networkx', 'numpy', 'jsonschema') "
             "if m in sys.modules])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -180,8 +180,8 @@ def test_help_imports_no_heavy_library():
 
 
 def test_draw_help_lists_the_drawing_formats():
-    from trainruns.commands.draw import FORMATS_HELP
-    from trainruns.draw import FORMATS
+    from trainruns.cli.draw import FORMATS_HELP
+    from trainruns.services.draw import FORMATS
 
     assert tuple(FORMATS_HELP) == tuple(FORMATS)
 

@@ -1,4 +1,4 @@
-"""The compiled board's adjacency (compile.py): the chains leaving stop s are the chain
+"""The compiled board's adjacency (route/compile.py): the chains leaving stop s are the chain
 ids adj_ptr[s] .. adj_ptr[s + 1] - 1, which the route kernel, 1831's path kernel, the
 greedy run and the flow models read directly (no identity map beside it)."""
 
@@ -11,7 +11,7 @@ import pytest
 from boards import random_position
 from boards1831 import random_position as random_1831
 from trainruns import load_position
-from trainruns.compile import compile_board
+from trainruns.route.compile import compile_board
 
 FIX = pathlib.Path(__file__).parent.parent / "fixtures"
 

@@ -127,7 +127,7 @@ def test_a_solve_the_daemon_answers_loads_no_numpy(daemon):
     assert _status(daemon)[1]["served"] == served + 1
     loaded = {line.split("|")[-1].strip() for line in p.stderr.splitlines() if line.startswith("import time:")}
     assert "trainruns.daemon.client" in loaded
-    assert [m for m in ("numpy", "numba", "json", "argparse", "trainruns.search") if m in loaded] == []
+    assert [m for m in ("numpy", "numba", "json", "argparse", "trainruns.route.search") if m in loaded] == []
 
 
 def test_bad_input_gives_the_same_line_and_exit_status(daemon, tmp_path):
@@ -148,7 +148,7 @@ def test_bad_input_gives_the_same_line_and_exit_status(daemon, tmp_path):
 
 def test_time_limit_counts_from_the_client_start(daemon):
     """A bounded answer keeps its promise: proven or not, it comes within the limit's
-    overshoot (trainruns.limits), and its revenue is that of the proven answer here."""
+    overshoot (trainruns.route.limits), and its revenue is that of the proven answer here."""
     code, out, _ = _run(["solve", "--daemon", "--json", "--time-limit", "30", KO], daemon)
     assert code == 0 and json.loads(out)["revenue"] == 160
 

@@ -1,5 +1,5 @@
 """The positions a game engine hands the route core are not schema-checked on every
-action (:func:`trainruns.load.load_engine_position`: the walk cost more than the
+action (:func:`trainruns.titles.load.load_engine_position`: the walk cost more than the
 solve); this is the check that they need not be. Every position the engines of 1831,
 1832 and 1833NE build during a seeded random game is validated here against its
 title's JSON Schema (trainruns/schema/position-*.json, docs/position-format.md "Position file"),
@@ -9,11 +9,11 @@ import json
 
 import pytest
 
-import trainruns.load
+import trainruns.titles.load
 from trainruns import load_position, titles
 from trainruns.errors import InputError
 from trainruns.game.selfplay import play
-from trainruns.schema import check
+from trainruns.position.schema import check
 from trainruns.game import route_adapter
 
 
@@ -23,7 +23,7 @@ def every_engine_position(monkeypatch):
     """Schema-check (as :func:`load_position` does) each position the engines hand over;
     returns the positions seen and the problems."""
     seen, problems = [], []
-    real = trainruns.load.load_engine_position
+    real = trainruns.titles.load.load_engine_position
 
     def checked(data, where="game position"):
         seen.append(data.get("title"))
@@ -34,7 +34,7 @@ def every_engine_position(monkeypatch):
             problems.append(f"{e}: {json.dumps(data)[:200]}")
         return real(data, where)
 
-    monkeypatch.setattr(trainruns.load, "load_engine_position", checked)
+    monkeypatch.setattr(trainruns.titles.load, "load_engine_position", checked)
     route_adapter.clear()   # (positions earlier tests asked about would not be read again)
     yield seen, problems
     route_adapter.clear()
@@ -58,9 +58,9 @@ def test_engine_path_still_checks_the_titles_rules():
     """Only the schema walk is skipped: the title's own rules still refuse a position
     (1832 rules: a tile that is not in the title's manifest)."""
     good = {"title": "1832", "phase": "2", "corporation": "ACL", "trains": ["2"], "tiles": [], "tokens": []}
-    trainruns.load.load_engine_position(good)
+    trainruns.titles.load.load_engine_position(good)
     with pytest.raises(InputError, match="9999"):
-        trainruns.load.load_engine_position(dict(good, tiles=[{"hex": "E9", "tile": "9999", "rotation": 0}]))
+        trainruns.titles.load.load_engine_position(dict(good, tiles=[{"hex": "E9", "tile": "9999", "rotation": 0}]))
 
 
 def test_a_position_from_outside_is_still_schema_checked():

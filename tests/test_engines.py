@@ -9,12 +9,12 @@ import os
 import numpy as np
 import pytest
 
-from trainruns.compile import compile_board
-from trainruns.generate import hard_board, random_board
-from trainruns.load import load_position
+from trainruns.route.compile import compile_board
+from trainruns.services.generate import hard_board, random_board
+from trainruns.titles.load import load_position
 from trainruns import solve
-from trainruns.assignment import assign_cpsat, assign_trains
-from trainruns.enumeration import enumerate_all
+from trainruns.route.assignment import assign_cpsat, assign_trains
+from trainruns.route.enumeration import enumerate_all
 
 HERE = os.path.dirname(__file__)
 # every shipped position, the real boards of fixtures/real included
@@ -99,7 +99,7 @@ def test_time_limit_gives_run_and_true_bound():
 
 
 def test_route_budget_cuts_enumeration_and_keeps_a_bound(monkeypatch):
-    import trainruns.enumeration as enumeration
+    import trainruns.route.enumeration as enumeration
 
     pos = hard_board(1, n_hexes=30)
     exact = solve(pos)
@@ -130,7 +130,7 @@ def test_cpsat_stopped_early_keeps_a_true_bound():
 
 
 def test_auto_falls_back_to_cpsat_and_stays_exact(monkeypatch):
-    import trainruns.search as search
+    import trainruns.route.search as search
 
     monkeypatch.setattr(search, "AUTO_NODES", 20)
     for seed in range(3):

@@ -1,4 +1,4 @@
-"""The flow engine (trainruns.cpsat_flow: CP-SAT over the chain graph, no routes listed)
+"""The flow engine (trainruns.route.cpsat_flow: CP-SAT over the chain graph, no routes listed)
 against the route search, and the route search handing over to it when the route set is
 cut."""
 
@@ -7,12 +7,13 @@ import random
 import pytest
 
 from boards import random_position
-from trainruns import audit, load_position, solve
-from trainruns import enumeration
-from trainruns.board import Bonus
-from trainruns.compile import compile_board
-from trainruns.cpsat_flow import flow_run, solve_flow
-from trainruns.generate import random_board
+from trainruns import load_position, solve
+from trainruns.services import audit
+from trainruns.route import enumeration
+from trainruns.route.board import Bonus
+from trainruns.route.compile import compile_board
+from trainruns.route.cpsat_flow import flow_run, solve_flow
+from trainruns.services.generate import random_board
 
 TRAINS = ["2", "3", "4", "99", "3", "2", "3/5", "2+2", "4/6", "2+1", "5"]
 

@@ -12,8 +12,8 @@ import pytest
 from trainruns.errors import InputError
 from trainruns.game.errors import Refusal
 from trainruns.game.game import Game
-from trainruns.titles.g1831 import game_certs as certs
-from trainruns.titles.g1831.game_config import Config, load_data
+from trainruns.titles.g1831.game import certs
+from trainruns.titles.g1831.game.config import Config, load_data
 
 
 def new(n=4, seed=7, **kw):
@@ -368,7 +368,7 @@ def test_config_errors_are_one_line_exit_2(tmp_path):
     bad["market"]["rows"][3][2]["c"] = "cheap"
     p = tmp_path / "bad.json"
     p.write_text(json.dumps(bad))
-    out = subprocess.run([sys.executable, "-m", "trainruns.cli", "play", "new", "1831", "--players", "A,B,C",
+    out = subprocess.run([sys.executable, "-m", "trainruns.cli.main", "play", "new", "1831", "--players", "A,B,C",
                           "--config", str(p)], capture_output=True, text=True)
     assert out.returncode == 2
     assert len(out.stderr.strip().splitlines()) == 1 and "market.rows[3][2].c" in out.stderr
@@ -382,7 +382,7 @@ def test_opening_fixture_replays_through_the_cli_4_7_5_and_4_7_6_and_5_2_5():
     from pathlib import Path
 
     log = Path(__file__).parent.parent / "fixtures" / "games" / "1831-opening.log"
-    out = subprocess.run([sys.executable, "-m", "trainruns.cli", "replay", str(log)], capture_output=True, text=True)
+    out = subprocess.run([sys.executable, "-m", "trainruns.cli.main", "replay", str(log)], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     s = json.loads(out.stdout)
     lirr = next(c for c in s["corporations"] if c["id"] == "LIRR")
@@ -509,7 +509,7 @@ def test_the_run_does_not_depend_on_the_clock_5_6_6(monkeypatch):
     import time
 
     from trainruns.game import route_adapter
-    from trainruns.titles.g1831 import game_operating
+    from trainruns.titles.g1831.game import operating as game_operating
 
     log = json.loads((__import__("pathlib").Path(__file__).parent.parent / "fixtures" / "games"
                       / "1831-opening.log").read_text())
@@ -548,7 +548,7 @@ def test_company_facts_and_title_state_are_typed():
     TitleState1831 (game_state.py), not dicts, and no two companies share a list or
     dict through a game."""
     from trainruns.game.selfplay import play
-    from trainruns.titles.g1831.game_state import Corporation1831, TitleState1831
+    from trainruns.titles.g1831.game.state import Corporation1831, TitleState1831
 
     game, problems, _ = play("1831", ["A", "B", "C"], 4)
     assert not problems

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from trainruns.errors import InputError
-from trainruns.titles.g1831.game_config import PACKAGE, Config
+from trainruns.titles.g1831.game.config import PACKAGE, Config
 from trainruns.titles.tiled import load_data
 
 CONFIGS = Path(__file__).resolve().parents[1] / "fixtures" / "games" / "1831-configs"
@@ -373,8 +373,8 @@ def test_301_is_laid_only_joining_baltimore_and_washington_5_2_6_9():
     Baltimore and Washington, and only in an orientation that connects" them. In
     config-a, E7 lies between Baltimore D8 and Washington F8; of the six turns of #301
     only those whose double track faces both are laid (counted here from the hex grid)."""
-    from trainruns.hexgrid import neighbour, parse_hex_id
-    from trainruns.titles.g1831.game_map import GameMap
+    from trainruns.route.hexgrid import neighbour, parse_hex_id
+    from trainruns.titles.g1831.game.map import GameMap
 
     c = Config(fixture("a"))
     m = GameMap(c.map, c.tiles)

@@ -10,7 +10,7 @@ from tests._1831 import operated, turn_of
 from tests.test_game_1831_config import fixture
 from trainruns.errors import InputError
 from trainruns.game.game import Game
-from trainruns.load import load_engine_position
+from trainruns.titles.load import load_engine_position
 
 
 def game(name="a", n=3, seed=1, variants=()):

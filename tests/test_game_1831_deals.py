@@ -12,7 +12,7 @@ import pytest
 from trainruns.game.errors import Refusal
 from trainruns.game.game import Game
 from trainruns.game.steps.consent import Offer
-from trainruns.titles.g1831.game_steps.operating import TrainStep
+from trainruns.titles.g1831.game.steps.operating import TrainStep
 
 from _1831 import company, current_step, train, turn_of
 

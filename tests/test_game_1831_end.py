@@ -4,7 +4,7 @@ ending the game at the end of that operating round (6.1)."""
 
 from __future__ import annotations
 
-from trainruns.titles.g1831 import game_certs as certs
+from trainruns.titles.g1831.game import certs
 
 from _1831 import new
 
@@ -116,7 +116,7 @@ def test_a_run_cut_by_the_node_budget_says_it_is_not_proven_with_its_bound_5_6_6
     from pathlib import Path
 
     from trainruns.game import route_adapter
-    from trainruns.titles.g1831 import game_operating
+    from trainruns.titles.g1831.game import operating as game_operating
 
     pos = json.loads((Path(__file__).parent.parent / "fixtures" / "1831" / "example.json").read_text())
     route_adapter.clear()

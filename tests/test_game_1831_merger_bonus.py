@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from trainruns.titles.g1831 import game_certs as certs
+from trainruns.titles.g1831.game import certs
 
 from _1831 import neighbours, new, operated
 

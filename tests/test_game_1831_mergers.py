@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from trainruns.game.errors import Refusal
-from trainruns.titles.g1831 import game_certs as certs
-from trainruns.titles.g1831.game_steps.operating import MergerStep, SplitSaleStep
+from trainruns.titles.g1831.game import certs
+from trainruns.titles.g1831.game.steps.operating import MergerStep, SplitSaleStep
 
 from _1831 import current_step, merger_pair, new, operated as company, train, turn_of
 

@@ -11,7 +11,7 @@ import pytest
 from test_game_1831_receivership import STATIONS, in_receivership, new, train, turn, yellow_track
 
 from trainruns.game.errors import Refusal
-from trainruns.titles.g1831.game_steps.operating import TrackStep
+from trainruns.titles.g1831.game.steps.operating import TrackStep
 
 PASS = {"type": "pass", "corporation": "PRR"}
 

@@ -12,8 +12,8 @@ import pytest
 from test_game_1831_receivership import company, train, yellow_track
 from trainruns.game.errors import Refusal
 from trainruns.game.game import Game
-from trainruns.titles.g1831.game_operating import best_run
-from trainruns.titles.g1831.game_steps.operating import TrackStep
+from trainruns.titles.g1831.game.operating import best_run
+from trainruns.titles.g1831.game.steps.operating import TrackStep
 
 
 def home_at(cash, home="I9"):

@@ -9,9 +9,9 @@ from __future__ import annotations
 import pytest
 
 from trainruns.game.errors import Refusal
-from trainruns.titles.g1831 import game_certs as certs
-from trainruns.titles.g1831.game_steps.operating import TrainStep
-from trainruns.titles.g1831.game_steps.stock import StockTurn
+from trainruns.titles.g1831.game import certs
+from trainruns.titles.g1831.game.steps.operating import TrainStep
+from trainruns.titles.g1831.game.steps.stock import StockTurn
 
 from _1831 import company, new, train
 

@@ -5,7 +5,7 @@ Game.act in a merger phase; prices, cash and shares worked by hand."""
 from _1832 import new, operated, refused
 
 from trainruns.game.state import player_key
-from trainruns.titles.g1832.game_steps.merger import MergerRound
+from trainruns.titles.g1832.game.steps.merger import MergerRound
 
 
 def _scene():

@@ -14,7 +14,7 @@ from trainruns.errors import InputError
 from trainruns.game.errors import Refusal
 from trainruns.game.game import Game
 from trainruns.game.state import corp_key, player_key
-from trainruns.titles.g1833ne.game_money import price_steps, split_half
+from trainruns.titles.g1833ne.game.money import price_steps, split_half
 
 
 def new(n=4, config=None):
@@ -278,7 +278,7 @@ def test_worcester_reserved_for_bw_and_costs_it_40():
 def test_worcester_and_boston_reservations_until_phase_four(monkeypatch):
     """Worcester is kept for the B&W, and Boston's last free slot (once green) for the
     B&P, until phase IV ("city spot reservations end")."""
-    from trainruns.titles.g1833ne import game_operating
+    from trainruns.titles.g1833ne.game import operating as game_operating
 
     g = new()
     sell_privates(g)

@@ -5,8 +5,8 @@ the state, 1 with {"index", "rule", "message"} for an illegal action (log unchan
 import io
 import json
 
-from trainruns.cli import main
-from trainruns.game.serve import serve
+from trainruns.cli.main import main
+from trainruns.game.protocol import serve
 
 
 def run(capsys, *argv):

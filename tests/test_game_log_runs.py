@@ -17,8 +17,8 @@ import pytest
 
 from trainruns.errors import InputError
 from trainruns.game.game import Game
-from trainruns.game.serve import Session
-from trainruns.titles.g1831 import game_operating
+from trainruns.game.protocol import Session
+from trainruns.titles.g1831.game import operating as game_operating
 
 GAMES = Path(__file__).parent.parent / "fixtures" / "games"
 OPENING = GAMES / "1831-opening.log"
@@ -103,7 +103,7 @@ def test_the_cli_replay_and_play_serve_load_show_the_proof(monkeypatch, tmp_path
     assert [e["proven"] for e in run_event(state)] == [False]
     path = tmp_path / "unproven.log"
     path.write_text(json.dumps(g.log()))
-    out = subprocess.run([sys.executable, "-m", "trainruns.cli", "replay", str(path)], capture_output=True,
+    out = subprocess.run([sys.executable, "-m", "trainruns.cli.main", "replay", str(path)], capture_output=True,
                          text=True)
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout) == json.loads(json.dumps(state))

@@ -16,7 +16,7 @@ from trainruns.game.steps.dividend import DividendStep
 from trainruns.game.steps.routes import RoutesStep
 from trainruns.game.errors import Refusal
 from trainruns.game.game import Game
-from trainruns.titles.g1831.game_steps.operating import RunStep
+from trainruns.titles.g1831.game.steps.operating import RunStep
 
 
 def who(g):

@@ -23,7 +23,7 @@ from _1831 import company, new as new_1831, operated, turn_of
 from _1832 import new as new_1832, refused, start
 from trainruns.game.errors import Refusal
 from trainruns.game.game import Game, rules_class
-from trainruns.titles.g1831.game_steps.operating import TrainStep
+from trainruns.titles.g1831.game.steps.operating import TrainStep
 from trainruns.game.round import StockRound
 
 STEPS = Path(engine.__file__).parent / "steps"

@@ -13,7 +13,7 @@ import warnings
 import pytest
 
 from trainruns.errors import InputWarning
-from trainruns.load import load_engine_position, load_position
+from trainruns.titles.load import load_engine_position, load_position
 
 EXAMPLE = os.path.join(os.path.dirname(__file__), "..", "fixtures", "custom", "example.json")
 

@@ -21,13 +21,14 @@ from pathlib import Path
 import pytest
 
 from boards import random_position
-from trainruns import audit, load_position, solve
-from trainruns.cli import main
-from trainruns.compile import compile_board
-from trainruns.generate import hard_board, random_board
-from trainruns.greedy import greedy_run
-from trainruns.limits import Limits
-from trainruns.value import stop_value_bound
+from trainruns import load_position, solve
+from trainruns.services import audit
+from trainruns.cli.main import main
+from trainruns.route.compile import compile_board
+from trainruns.services.generate import hard_board, random_board
+from trainruns.route.greedy import greedy_run
+from trainruns.route.limits import Limits
+from trainruns.route.value import stop_value_bound
 
 ROOT = Path(__file__).resolve().parent.parent
 LATE = ROOT / "fixtures" / "1832" / "whatif_late.json"
@@ -89,7 +90,7 @@ def test_kernels_still_compiling_at_the_deadline_give_the_quick_run(monkeypatch)
     # limit the quick run answers while they go on compiling behind
     import threading
 
-    import trainruns.kernels as kernels
+    import trainruns.route.kernels as kernels
 
     board = load_position(LATE)
     exact = solve(board)
@@ -131,7 +132,7 @@ def test_command_answers_with_the_quick_run(tmp_path, capsys):
 # --- compiling the board: bounded, and honest when cut ---------------------------------
 
 def test_compiling_stops_at_its_step_cap_and_says_so(monkeypatch):
-    import trainruns.compile as compile_module
+    import trainruns.route.compile as compile_module
 
     board = load_position(all_paths_board(10))
     full = compile_board(board)
@@ -219,8 +220,8 @@ def test_memory_option(tmp_path, capsys):
 
 
 def test_cut_route_list_never_answers_below_the_quick_run(monkeypatch):
-    import trainruns.cpsat_flow as flow
-    import trainruns.enumeration as enumeration
+    import trainruns.route.cpsat_flow as flow
+    import trainruns.route.enumeration as enumeration
 
     pos = hard_board(1, n_hexes=30)
     exact = solve(pos)
@@ -237,9 +238,9 @@ def test_cut_route_list_never_answers_below_the_quick_run(monkeypatch):
 # --- the bound: the best one known -------------------------------------------------------
 
 def test_stopped_search_reports_the_lowest_bound_it_saw():
-    from trainruns.assignment import assign_trains
-    from trainruns.enumeration import enumerate_all
-    from trainruns.progress import Progress
+    from trainruns.route.assignment import assign_trains
+    from trainruns.route.enumeration import enumerate_all
+    from trainruns.route.progress import Progress
 
     class Seen(Progress):
         def __init__(self):
@@ -285,7 +286,7 @@ def test_many_copies_of_one_route_cost_linear_work(monkeypatch):
     n = 100
     board = _line(3, ["2"] * n)
     calls = []
-    audit_module = sys.modules["trainruns.audit"]  # (trainruns.audit is the function)
+    audit_module = sys.modules["trainruns.services.audit"]  # (trainruns.services.audit is the function)
     real = audit_module.choose_track
     monkeypatch.setattr(audit_module, "choose_track", lambda *a: calls.append(1) or real(*a))
     verdict = audit(board, {"routes": [{"train": "2", "stops": ["A1.0", "A3.0"]}] * n},
@@ -299,12 +300,12 @@ def test_many_copies_of_one_route_cost_linear_work(monkeypatch):
 
 # --- Ctrl-C, as a user presses it: real processes, SIGINT at chosen moments --------------
 
-# the command as ``python -m trainruns.cli`` runs it; with ``listed``, the search lists
+# the command as ``python -m trainruns.cli.main`` runs it; with ``listed``, the search lists
 # every route of a board it would otherwise prove unlisted (the count's estimate says
 # millions: enumeration.HUGE_FACTOR; search.PROOF_FIRST_ROUTES), so Ctrl-C can land
 # inside the listing kernels
-_CLI = "import sys; from trainruns.cli import main; sys.exit(main())"
-_LISTED = ("import trainruns.enumeration as e, trainruns.search as s; "
+_CLI = "import sys; from trainruns.cli.main import main; sys.exit(main())"
+_LISTED = ("import trainruns.route.enumeration as e, trainruns.route.search as s; "
            "e.HUGE_FACTOR = 1e9; s.PROOF_FIRST_ROUTES = 10 ** 12; ")
 
 
@@ -404,7 +405,7 @@ def test_ctrl_c_after_the_cp_sat_fallback_in_auto(tmp_path):
     # lowering auto's node count; the branch and bound then runs on for minutes
     path = tmp_path / "h45.json"
     path.write_text(json.dumps(hard_board(1, n_hexes=45, trains=("6", "5", "4", "3", "3"))))
-    code = ("import sys, trainruns.search as s\n"
+    code = ("import sys, trainruns.route.search as s\n"
             "s.AUTO_NODES, s.AUTO_CPSAT_COLUMNS, real = 1000, 10 ** 9, s.assign_cpsat\n"
             "def loud(*a, **k):\n"
             "    run = real(*a, **k)\n"
@@ -412,7 +413,7 @@ def test_ctrl_c_after_the_cp_sat_fallback_in_auto(tmp_path):
             "    sys.stderr.flush()\n"
             "    return run\n"
             "s.assign_cpsat = loud\n"
-            "from trainruns.cli import main\n"
+            "from trainruns.cli.main import main\n"
             "sys.exit(main())\n")
     proc = subprocess.Popen([sys.executable, "-c", code, "solve", str(path), "--json"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -428,7 +429,7 @@ def test_drawing_a_declared_route_of_1100_stops_copies_no_graph_per_leg(monkeypa
     # quadratic in a long declaration. Its track must still follow every leg
     import networkx as nx
 
-    from trainruns.declared import find_track
+    from trainruns.services.declared import find_track
 
     board = _line(1100, ["1100"])
     stops = [(f"A{2 * k + 1}", 0) for k in range(1100)]

@@ -13,7 +13,7 @@ import pytest
 from boards1831 import random_position
 from trainruns import load_position, solve
 from trainruns.errors import InputError
-from trainruns.commands.solve import format_run
+from trainruns.cli.solve import format_run
 
 FIXTURES = sorted(p for p in (Path(__file__).parent.parent / "fixtures").rglob("*.json")
                   if "games" not in p.parts)  # fixtures/games: game logs, not positions
@@ -76,7 +76,7 @@ def test_1831_random_boards_add_up():
 def test_audit_of_the_best_run_adds_up(path):
     """An audit's declared routes show what each counted stop earns (1831: its city and
     its token, 5.6.3; 1833NE: A12 with Montreal), adding up to each route's revenue."""
-    from trainruns import audit
+    from trainruns.services import audit
 
     board = load_position(str(path))
     run = solve(board)

@@ -4,7 +4,7 @@ action is kept or refused (an illegal action exit 1; "the game is being changed"
 
 The eight writers are forked from the test process (the engine already loaded, so a
 round costs a replay and a write each, not a Python start-up); each runs the real
-``trainruns play act`` (``trainruns.cli.main``), locks and all, and all eight are let
+``trainruns play act`` (``trainruns.cli.main.main``), locks and all, and all eight are let
 go at once. tools/concurrent_acts.py runs the same rounds with real ``trainruns``
 processes. The web page's game mode is checked the same way: concurrent requests, and
 a ``play act`` on its log behind its back.
@@ -22,7 +22,7 @@ from starlette.testclient import TestClient
 
 from trainruns.game.game import Game
 from trainruns.game.selfplay import fill
-from trainruns.position import read_json
+from trainruns.position.reader import read_json
 
 WRITERS = 8
 ROUNDS = 50
@@ -31,7 +31,7 @@ ROUNDS = 50
 def run_at_once(argvs, folder):
     """Fork one child per argv, let them all go at once, and return each one's exit
     status and stderr."""
-    from trainruns.cli import main
+    from trainruns.cli.main import main
 
     gate_r, gate_w = os.pipe()
     children = []
@@ -145,7 +145,7 @@ def test_concurrent_requests_keep_or_refuse_every_action(served):
 def test_a_log_changed_behind_the_servers_back_is_not_written_over(served, capsys):
     """A `play act` on the server's log, then an action on the page: the page's action
     is refused and not taken, the file keeps the other writer's action."""
-    from trainruns.cli import main
+    from trainruns.cli.main import main
 
     client, mode, path = served
     listed = client.get("/api/state").json()["actions"]

@@ -7,7 +7,7 @@ rotations and revenues are taken as they are said or not at all; seeds and names
 could not be read back are refused; the log file is written safely (see also
 tests/test_play_concurrent.py).
 
-The CLI runs in-process (``trainruns.cli.main``) for speed.
+The CLI runs in-process (``trainruns.cli.main.main``) for speed.
 """
 
 from __future__ import annotations
@@ -21,11 +21,11 @@ import os
 import pytest
 
 from conftest import ROOT
-from trainruns.cli import main
+from trainruns.cli.main import main
 from trainruns.errors import InputError
 from trainruns.game.errors import Refusal
 from trainruns.game.game import Game
-from trainruns.game.serve import Session, serve
+from trainruns.game.protocol import Session, serve
 
 GAMES = ROOT / "fixtures" / "games"
 WANTED = ("buy_private", "bid", "par", "buy_shares", "sell_shares", "lay_tile", "place_token", "run_routes",
@@ -369,7 +369,7 @@ def test_play_serve_is_as_strict(states):
             assert "internal error" not in answer.get("error", ""), (label, answer)
             log_answer = s.handle('{"cmd": "log"}')
             assert json.dumps(log_answer) == before, (title, kind, label)
-        from trainruns.position import parse_json
+        from trainruns.position.reader import parse_json
 
         parse_json(before, "log")
         out = io.StringIO()

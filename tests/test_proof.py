@@ -1,4 +1,4 @@
-"""The proof over the routes that may beat a known run (trainruns.proof), against
+"""The proof over the routes that may beat a known run (trainruns.route.proof), against
 the independent brute force of tests/bruteforce.py and against the full route search.
 
 Plain rules (docs/custom-map.md): a train earns its counted stops plus its bonuses on a route
@@ -14,14 +14,14 @@ from boards import random_position
 from bruteforce import best_run, train_value
 from test_bruteforce import check_run
 from trainruns import load_position, solve
-from trainruns.compile import compile_board
-from trainruns.generate import hard_board
-from trainruns.greedy import greedy_run
-from trainruns.limits import Limits
-from trainruns.proof import kind_bounds, prove, routes_above, run_bound
-from trainruns.result import Run
+from trainruns.route.compile import compile_board
+from trainruns.services.generate import hard_board
+from trainruns.route.greedy import greedy_run
+from trainruns.route.limits import Limits
+from trainruns.route.proof import kind_bounds, prove, routes_above, run_bound
+from trainruns.route.result import Run
 
-from trainruns.value import stop_value_bound
+from trainruns.route.value import stop_value_bound
 
 
 def _start(board, revenue):
@@ -106,8 +106,8 @@ def test_hard_boards_proven_from_below(n_hexes, seed):
 def test_cut_route_set_is_proven(monkeypatch):
     """A board whose route listing is cut (MAX_ROUTES) is still proven by solve, with
     the flow model left out: the proof alone closes it."""
-    import trainruns.cpsat_flow as cpsat_flow
-    import trainruns.enumeration as enumeration
+    import trainruns.route.cpsat_flow as cpsat_flow
+    import trainruns.route.enumeration as enumeration
 
     pos = hard_board(2, n_hexes=30)
     exact = solve(pos)
@@ -121,7 +121,7 @@ def test_cut_route_set_is_proven(monkeypatch):
 def test_targets_too_big_for_memory_keep_an_honest_bound(monkeypatch):
     """When the routes above a target do not fit (here: any target below the optimum),
     the proof tries higher targets and ends with a true bound, never a false proof."""
-    import trainruns.proof as proof
+    import trainruns.route.proof as proof
 
     pos = hard_board(2, n_hexes=40)
     board = load_position(pos)

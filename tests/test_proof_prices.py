@@ -1,5 +1,5 @@
-"""The joint bound of track prices (trainruns.lagrange) and the routes listed by their
-priced value (trainruns.kernels.prices, trainruns.proof), against the independent brute
+"""The joint bound of track prices (trainruns.route.lagrange) and the routes listed by their
+priced value (trainruns.route.kernels.prices, trainruns.route.proof), against the independent brute
 force of tests/bruteforce.py and against the full route listing.
 
 Plain rules (docs/custom-map.md): a train earns its counted stops plus its bonuses on a route
@@ -17,13 +17,13 @@ import pytest
 from boards import random_position
 from bruteforce import best_run
 from trainruns import load_position
-from trainruns.compile import compile_board
-from trainruns.enumeration import enumerate_all
-from trainruns.generate import hard_board
-from trainruns.lagrange import SCALE, Pricing, gains, lagrangian_bound, reduced_floors
-from trainruns.limits import Limits
-from trainruns.proof import _priced_listing, priced_routes
-from trainruns.routeset import train_kinds
+from trainruns.route.compile import compile_board
+from trainruns.route.enumeration import enumerate_all
+from trainruns.services.generate import hard_board
+from trainruns.route.lagrange import SCALE, Pricing, gains, lagrangian_bound, reduced_floors
+from trainruns.route.limits import Limits
+from trainruns.route.proof import _priced_listing, priced_routes
+from trainruns.route.routeset import train_kinds
 
 
 def _mixed(seed):
@@ -141,7 +141,7 @@ def test_priced_routes_hold_the_best_run(n_hexes, seed):
     far fewer routes than the full listing; at the optimum itself the floors leave no
     run above it."""
     from trainruns import solve
-    from trainruns.assignment import assign_trains
+    from trainruns.route.assignment import assign_trains
 
     board = load_position(hard_board(seed, n_hexes=n_hexes))
     exact = solve(board, engine="search")

@@ -1,7 +1,7 @@
 """Boards left unlisted (the hard family's monsters have 10^8 routes): when the
-estimate of :mod:`trainruns.kernels.estimate` says the routes are far more than the
+estimate of :mod:`trainruns.route.kernels.estimate` says the routes are far more than the
 listing keeps, ``solve`` lists none and hands the quick run to the proof of
-:mod:`trainruns.proof`, which lists only the routes that may beat it.
+:mod:`trainruns.route.proof`, which lists only the routes that may beat it.
 
 Forced here on small boards (``enumeration.INLINE_ROUTES`` 1 and ``HUGE_FACTOR`` 0: every
 board with a root of two routes or more goes unlisted), with the flow model left out so
@@ -18,17 +18,17 @@ from bruteforce import best_run
 from test_bruteforce import bonus_case, check_run
 from test_proof_prices import _mixed
 from trainruns import load_position, solve
-from trainruns.compile import compile_board
-from trainruns.generate import hard_board
-from trainruns.routeset import train_kinds
+from trainruns.route.compile import compile_board
+from trainruns.services.generate import hard_board
+from trainruns.route.routeset import train_kinds
 
 
 def _force(monkeypatch):
     """Every board with a root of more than one route goes unlisted, and the flow model
     is left out; returns the list of ``(routes listed, complete)`` of each enumeration,
     to check that it did."""
-    import trainruns.cpsat_flow as cpsat_flow
-    import trainruns.enumeration as enumeration
+    import trainruns.route.cpsat_flow as cpsat_flow
+    import trainruns.route.enumeration as enumeration
 
     monkeypatch.setattr(enumeration, "INLINE_ROUTES", 1)
     monkeypatch.setattr(enumeration, "HUGE_FACTOR", 0)
@@ -38,7 +38,7 @@ def _force(monkeypatch):
 
 def _recorded(monkeypatch):
     """The search's enumerations recorded as ``(routes listed, complete)``."""
-    import trainruns.search as search
+    import trainruns.route.search as search
 
     seen = []
     real = search.enumerate_all
@@ -81,9 +81,9 @@ def test_proof_first_then_the_listing_match_brute_force(monkeypatch):
     every board with a root of two routes or more): the proof goes first and its answer
     stands when proven; when it is not (here: the proof gives up at once, its run as it
     came), the routes are listed after all and searched, with the same exact answer."""
-    import trainruns.enumeration as enumeration
-    import trainruns.proof as proof
-    import trainruns.search as search
+    import trainruns.route.enumeration as enumeration
+    import trainruns.route.proof as proof
+    import trainruns.route.search as search
 
     monkeypatch.setattr(enumeration, "INLINE_ROUTES", 1)
     monkeypatch.setattr(search, "PROOF_FIRST_ROUTES", 0)
@@ -113,7 +113,7 @@ def test_descent_cut_short_matches_brute_force(monkeypatch):
     """The proof's targets on the way down searched for one node at most
     (``proof.DESCENT_NODES``, ``RELIST_NODES``): a target not ruled out is passed
     over for a lower one, and the search at the run found must still prove it."""
-    import trainruns.proof as proof
+    import trainruns.route.proof as proof
 
     hard = [hard_board(seed, n_hexes=hexes) for seed, hexes in ((0, 30), (2, 40))]
     full = [solve(pos).revenue for pos in hard]
@@ -134,10 +134,10 @@ def test_search_on_two_threads_matches_brute_force(monkeypatch):
     best above each ``lower`` below it, and nothing (proven) above it."""
     import threading
 
-    import trainruns.assignment as assignment
-    import trainruns.enumeration as enumeration
-    import trainruns.proof as proof
-    from trainruns.enumeration import enumerate_all
+    import trainruns.route.assignment as assignment
+    import trainruns.route.enumeration as enumeration
+    import trainruns.route.proof as proof
+    from trainruns.route.enumeration import enumerate_all
 
     monkeypatch.setattr(proof, "SHARED_CANDIDATES", 0)
     monkeypatch.setattr(enumeration, "WORKERS", 2)
@@ -194,8 +194,8 @@ def test_time_limit_and_memory_budget_keep_a_true_bound(monkeypatch):
 def test_estimate_is_near_the_count(seed, hexes):
     """The estimate (a choice of policy only, never an answer) is within a factor of 2
     of the routes the listing writes, root by root summed."""
-    from trainruns.enumeration import enumerate_all, estimated_routes
-    from trainruns.trains import UNLIMITED
+    from trainruns.route.enumeration import enumerate_all, estimated_routes
+    from trainruns.route.trains import UNLIMITED
 
     compiled = compile_board(load_position(hard_board(seed, n_hexes=hexes)))
     kinds = train_kinds(compiled.board)

@@ -1,7 +1,7 @@
 """The JSON Schemas of the input files ("Publish the schemas as JSON Schema
 files in the package, so that editors can check and complete position files").
 
-They are shipped in the package (src/trainruns/schema/) and copied to docs/schema/ for
+They are shipped in the package (src/trainruns/position/schema/) and copied to docs/schema/ for
 editors; every shipped position fits its schema; each is a valid draft 2020-12 schema.
 """
 
@@ -14,14 +14,14 @@ from referencing import Registry, Resource
 
 from conftest import ROOT
 from trainruns.errors import InputError
-from trainruns.schema import SCHEMAS, bundled, check, schema_files
+from trainruns.position.schema import SCHEMAS, bundled, check, schema_files
 
 DOCS = ROOT / "docs" / "schema"
 FIXTURES = sorted(p for p in (ROOT / "fixtures").rglob("*.json") if "games" not in p.parts)  # games: logs
 
 
 def test_every_schema_is_shipped_and_copied_to_docs():
-    shipped = {p.name for p in resources.files("trainruns.schema").iterdir() if p.name.endswith(".json")}
+    shipped = {p.name for p in resources.files("trainruns.position.schema").iterdir() if p.name.endswith(".json")}
     # game configs (game-<title>-config.json) are checked by their game, not by check()
     games = {n for n in shipped if n.startswith("game-")}
     assert set(SCHEMAS.values()) | {"common.json"} | games == shipped
@@ -70,7 +70,7 @@ def test_a_declaration_fits_its_schema():
 
 def test_editors_may_name_the_schema_in_the_file(tmp_path, capsys):
     """A top-level "$schema" (for editors) is a free top-level field."""
-    from trainruns.cli import main
+    from trainruns.cli.main import main
 
     data = json.loads((ROOT / "fixtures" / "custom" / "example.json").read_text())
     data["$schema"] = "../../docs/schema/position-custom.json"

@@ -1,4 +1,4 @@
-"""The fast acceptor of trainruns.schema (jsonschema_rs: a valid position is
+"""The fast acceptor of trainruns.position.schema (jsonschema_rs: a valid position is
 checked without importing jsonschema) never passes what jsonschema refuses: on every
 shipped file, under every schema, and on mutations of each (a value of the wrong type
 at a node, a key removed, an unknown key added: the bad inputs of
@@ -13,7 +13,7 @@ import pytest
 
 from conftest import ROOT
 from test_bad_input_mutations import WRONG, nodes
-from trainruns import schema
+from trainruns.position import schema
 
 FILES = sorted(p for p in (ROOT / "fixtures").rglob("*.json") if "games" not in p.parts)  # games: logs
 KINDS = list(schema.SCHEMAS)

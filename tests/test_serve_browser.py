@@ -12,7 +12,7 @@ import pytest
 
 from conftest import ROOT
 from serve_helpers import Server, browser_missing, chromium, click_hex, close, text_of, wait_for
-from trainruns.load import solve
+from trainruns.titles.load import solve
 
 pytestmark = pytest.mark.skipif(browser_missing() is not None, reason=browser_missing() or "")
 

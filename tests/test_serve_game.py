@@ -139,7 +139,7 @@ def test_a_log_that_cannot_be_saved_is_not_taken(served, monkeypatch):
 
 
 def test_position_of_a_corporation_loads(served, script):
-    from trainruns.load import load_position
+    from trainruns.titles.load import load_position
 
     client, _, _ = served
     for a in script[0]:
@@ -197,7 +197,7 @@ def test_a_long_solve_shows_progress_and_blocks_no_request(tmp_path, monkeypatch
     import threading
 
     from serve_game_script import to_first_run
-    from trainruns.load import solve
+    from trainruns.titles.load import solve
     from trainruns.serve.jobs import Job
 
     decisions, game = to_first_run()
@@ -260,7 +260,7 @@ def test_run_best_or_a_declared_run(served):
     illegal one is refused with the audit's rule id (here a stop the board lacks); "best"
     runs the proven best run of the position."""
     from serve_game_script import to_first_run
-    from trainruns.audit import audit
+    from trainruns.services.audit import audit
 
     client, _, path = served
     decisions, game = to_first_run()
@@ -270,7 +270,7 @@ def test_run_best_or_a_declared_run(served):
     corp = state["active"]["corporation"]
     assert {"type": "run_routes", "corporation": corp, "routes": "best"} in state["actions"]
     # the page shows the operating corporation's best run before it runs
-    from trainruns.load import solve
+    from trainruns.titles.load import solve
 
     best = solve(game.position())
     job = finished(client, state["solve"])
@@ -319,7 +319,7 @@ def test_1831_map_shows_the_company_a_waiting_train_offer_concerns(tmp_path):
     answers, no corporation acts, yet the map is NYC's: the company the offer
     concerns, still operating, not the first in the list (PRR)."""
     from _1831 import company, current_step, train, turn_of
-    from trainruns.titles.g1831.game_steps.operating import TrainStep
+    from trainruns.titles.g1831.game.steps.operating import TrainStep
 
     game = Game("1831", ["P0", "P1", "P2", "P3"], 7)
     buyer = company(game, "NYC", 100, "P0", cash=300)

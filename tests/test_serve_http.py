@@ -13,7 +13,7 @@ from starlette.testclient import TestClient
 
 from conftest import ROOT
 from serve_helpers import finished
-from trainruns.load import solve
+from trainruns.titles.load import solve
 from trainruns.serve.app import MAX_BODY, create_app
 from trainruns.serve.jobs import Jobs
 from trainruns.serve.position_mode import PositionMode
@@ -119,7 +119,7 @@ def test_audit_of_clicked_stops(served):
 
 
 def test_rank_lays_as_whatif_does(served):
-    from trainruns.whatif import rank_tiles_full
+    from trainruns.services.whatif import rank_tiles_full
 
     client, _ = served
     job = finished(client, client.post("/api/rank", json={}).json())
@@ -252,7 +252,7 @@ def _serve(*args):
     import contextlib
     import io
 
-    from trainruns.cli import main
+    from trainruns.cli.main import main
 
     err = io.StringIO()
     with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):

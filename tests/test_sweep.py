@@ -1,4 +1,4 @@
-"""Scale-out (trainruns.sweep; docs/cluster.md): `bench` and `play selfplay` on
+"""Scale-out (trainruns.services.sweep; docs/cluster.md): `bench` and `play selfplay` on
 several local processes (--workers, a local Dask cluster) or on a Dask cluster
 (--scheduler) give the rows of the serial run, in the same order. The serial run is
 the reference: the same function on the same jobs in one process."""

@@ -1,4 +1,4 @@
-"""trainruns.sweep in-process: the serial run, N local worker processes and a Dask
+"""trainruns.services.sweep in-process: the serial run, N local worker processes and a Dask
 cluster give the same results for the same jobs, in job order, with one progress tick
 per job. The serial run is the reference: the same function on
 the same jobs in one process, so any difference is the engine's (a chunk put back in
@@ -10,9 +10,9 @@ import sys
 
 import pytest
 
-from trainruns.commands.bench import bench_job, bench_warm
+from trainruns.cli.bench import bench_job, bench_warm
 from trainruns.game.selfplay import play_one, warm
-from trainruns.sweep import SweepError, _chunks, local_cluster, run_all
+from trainruns.services.sweep import SweepError, _chunks, local_cluster, run_all
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 POSITIONS = sorted(glob.glob(os.path.join(ROOT, "fixtures", "1832", "*.json")))[:12] + \

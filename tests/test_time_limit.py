@@ -10,10 +10,10 @@ import pytest
 
 from boards import random_position
 from trainruns import load_position, solve
-from trainruns.cli import main
-from trainruns.compile import compile_board
-from trainruns.assignment import assign_trains
-from trainruns.enumeration import enumerate_all
+from trainruns.cli.main import main
+from trainruns.route.compile import compile_board
+from trainruns.route.assignment import assign_trains
+from trainruns.route.enumeration import enumerate_all
 
 
 def big_board(seed):

@@ -15,7 +15,7 @@ POSITIONS = sorted((ROOT / "fixtures" / "1831").glob("*.json")) + sorted((ROOT /
 def test_stopped_search_bounds_the_optimum(path):
     best = solve(load_position(path))
     stopped = solve(load_position(path), time_limit=1e-9)
-    # only the quick run (trainruns.greedy) is found in no time: proven only when it
+    # only the quick run (trainruns.route.greedy) is found in no time: proven only when it
     # reaches the bound
     assert stopped.optimal == (stopped.bound == stopped.revenue)
     assert stopped.bound >= best.revenue > 0
@@ -36,7 +36,7 @@ def test_1831_rights_assignment_stopped_by_its_budget(monkeypatch):
     """The 1831 assignment that must cover bought track rights (5.6.5) honours a time
     limit through a node budget; stopped at once, the run is not claimed optimal and
     the bound still covers the optimum."""
-    from trainruns.titles.g1831 import model
+    from trainruns.titles.g1831.route import model
 
     path = ROOT / "fixtures" / "1831" / "example.json"
     best = solve(load_position(path))

@@ -90,7 +90,7 @@ def test_1831_phases_are_one_table():
     rows (5.2.7.4 token costs, 5.2.4.3 blocks of 2 from the 4-train and of 4 from the
     7, 5.2.7.6 a Station and a Rail Yard in a city from the 3-train) all read it."""
     from trainruns.game.game import Game
-    from trainruns.titles.g1831.trains import game_phases, is_retired, token_values
+    from trainruns.titles.g1831.route.trains import game_phases, is_retired, token_values
 
     assert "phases" not in data("g1831", "rules.json")
     assert [token_values(p) for p in (2, 4, 5, 8, 9, 15)] == \

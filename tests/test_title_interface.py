@@ -9,7 +9,7 @@ import pathlib
 import pytest
 
 from trainruns import InputError, load_position, solve, titles
-from trainruns.board import RouteModel
+from trainruns.route.board import RouteModel
 from trainruns.titles.base import Snapshot, Title
 
 FIX = pathlib.Path(__file__).parent.parent / "fixtures"

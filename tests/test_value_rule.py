@@ -1,4 +1,4 @@
-"""One revenue rule: trainruns.value in Python and the numba values kernel
+"""One revenue rule: trainruns.route.value in Python and the numba values kernel
 (kernels/values.py) agree on every route of many random boards, every train kind, with
 stop and connection bonuses, some for one train only (docs/custom-map.md, plain rules)."""
 
@@ -9,10 +9,10 @@ from test_bruteforce import random_bonuses
 
 from boards import random_position
 from trainruns import Bonus, InputError, load_position, solve
-from trainruns.compile import compile_board
-from trainruns.enumeration import enumerate_all
-from trainruns.routeset import train_kinds
-from trainruns.value import counted, route_revenue
+from trainruns.route.compile import compile_board
+from trainruns.route.enumeration import enumerate_all
+from trainruns.route.routeset import train_kinds
+from trainruns.route.value import counted, route_revenue
 
 
 def bits_of(mask):
@@ -29,7 +29,7 @@ def test_python_rule_equals_the_kernel_on_every_route(seed):
                      for i, (amount, groups, names) in enumerate(random_bonuses(pos, seed))]
     comp = compile_board(board)
     rs = enumerate_all(comp)
-    # each bonus group as the set of stops in it (compile.py numbers the groups)
+    # each bonus group as the set of stops in it (route/compile.py numbers the groups)
     members = {}
     for s in range(comp.n_stops):
         for g in bits_of(comp.stop_groups[s]):

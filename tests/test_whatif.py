@@ -12,13 +12,13 @@ import sys
 import pytest
 
 from conftest import ROOT
-from trainruns.cli import main
+from trainruns.cli.main import main
 from trainruns.errors import InputError
-from trainruns.hexgrid import neighbour, parse_hex_id
-from trainruns.position import parse_paths
+from trainruns.route.hexgrid import neighbour, parse_hex_id
+from trainruns.position.reader import parse_paths
 from trainruns.titles.g1832 import TITLE
-from trainruns.commands.progressbar import ProgressBar
-from trainruns.whatif import (rank_tiles, rank_tiles_full, rank_tokens, rank_tokens_full, rank_trains, tile_candidates,
+from trainruns.cli.progressbar import ProgressBar
+from trainruns.services.whatif import (rank_tiles, rank_tiles_full, rank_tokens, rank_tokens_full, rank_trains, tile_candidates,
                               token_candidates, train_candidates)
 
 TILED = TITLE.facts.tiled
@@ -402,7 +402,7 @@ def test_reach_with_a_budget_says_it_is_not_complete():
     """Bounded everywhere: a reach walk stopped by its budget says so, and what it found
     is part of the full reach (never a place no run reaches)."""
     from trainruns import load_position
-    from trainruns.reach import reach
+    from trainruns.route.reach import reach
 
     board = load_position(json.loads((ROOT / "fixtures/1832/whatif_late.json").read_text()))
     full, cut = reach(board), reach(board, budget=5)

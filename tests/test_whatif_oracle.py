@@ -14,7 +14,7 @@ from test_1832_random import grown
 from test_1832_whatif import ATLANTA
 
 from trainruns import titles
-from trainruns.whatif import rank_tiles_full
+from trainruns.services.whatif import rank_tiles_full
 
 FIXTURES = [ROOT / "fixtures/1832" / n for n in ("worked_example.json", "06-phase3-atlanta-distinct-cities.json",
                                                   "10-phase4-cotton-for-its-owner.json")]

@@ -26,7 +26,7 @@ import time
 
 from trainruns.game.game import Game
 from trainruns.game.selfplay import fill
-from trainruns.position import read_json
+from trainruns.position.reader import read_json
 
 
 def main(argv=None):

@@ -13,13 +13,15 @@ import sys
 __version__ = "0.1.0"
 
 _WHERE = {
-    "solve": "load", "audit": "audit", "AuditResult": "audit", "load_position": "load",
-    "Board": "board", "Bonus": "board", "Hex": "board", "Stop": "board", "Train": "board",
-    "Run": "result", "Route": "result", "InputError": "errors",
+    "solve": "titles.load", "audit": "services.audit", "AuditResult": "services.audit",
+    "load_position": "titles.load", "Board": "route.board", "Bonus": "route.board", "Hex": "route.board",
+    "Stop": "route.board", "Train": "route.board", "Run": "route.result", "Route": "route.result",
+    "InputError": "errors", "Game": "game.game", "Refusal": "game.errors", "new_log": "game.log",
+    "read_log": "game.log",
 }
 
 __all__ = ["solve", "audit", "AuditResult", "load_position", "Board", "Hex", "Stop", "Train", "Bonus", "Run", "Route",
-           "InputError"]
+           "InputError", "Game", "Refusal", "new_log", "read_log"]
 
 
 def __getattr__(name):
@@ -36,16 +38,3 @@ def __getattr__(name):
 
 def __dir__():
     return sorted(list(globals()) + __all__)
-
-
-class _Package(type(sys)):
-    """Importing the submodule ``trainruns.audit`` would bind the name ``audit`` to the
-    module; the package's ``audit`` is the function (as before the names were lazy)."""
-
-    def __setattr__(self, name, value):
-        if name in _WHERE and isinstance(value, type(sys)):
-            return
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package
