@@ -8,7 +8,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 # the commands the tests run answer in-process and start no daemon behind them (a
-# `trainruns solve` goes to one by default); tests/test_daemon.py asks for its own
+# `trainruns solve` goes to one by default); tests/daemon/test_daemon.py asks for its own
 os.environ["TRAINRUNS_DAEMON"] = "0"
 
 

@@ -2,7 +2,7 @@
 nor networkx (they serve other engines and commands), nor numba once the kernels are
 compiled ahead of time (trainruns.route.kernels.aot, 1831's too), nor jsonschema for a valid position
 (trainruns.position.schema's acceptor), `--help` and `--version` not even numpy, and the daemon's thin client nothing beyond the interpreter's built-in modules
-(tests/test_daemon.py runs it against a daemon). Checked in a fresh interpreter, on
+(tests/daemon/test_daemon.py runs it against a daemon). Checked in a fresh interpreter, on
 sys.modules after the command ran."""
 
 import ast

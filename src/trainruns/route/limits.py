@@ -28,7 +28,7 @@ DEFAULT_MEMORY = 2 * GB
 BASE_MEMORY = 400 << 20
 # beyond the arrays a stage sizes: copies while parts are joined, the assignment's
 # working sets and CP-SAT's own model (measured: about 200 MB on the dense boards of
-# tests/test_limits.py)
+# tests/route/test_limits.py)
 RESERVE = 240 << 20
 # the longest a stage works between two looks at the clock (and at Ctrl-C)
 CHECK_SECONDS = 0.1

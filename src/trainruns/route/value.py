@@ -8,7 +8,7 @@ the weakest counted stop), plus every bonus whose stop groups the route touches,
 the trains the bonus names (all trains when it names none).
 
 This module is the rule; :func:`trainruns.route.kernels.values.route_values` is its numba
-mirror for whole route sets (tests/test_value_rule.py checks that the two agree on
+mirror for whole route sets (tests/route/test_value_rule.py checks that the two agree on
 every route of many boards). Describing a route, the audit and the titles' own route
 models ask this module. :func:`stop_value_bound` is the rule's bound without routes.
 """

@@ -38,7 +38,7 @@ def load_engine_position(data: dict, where: str = "game position") -> Board:
     on every action (tile lays, token cities, runs): the title's rules are checked as
     for any position, but not the JSON Schema, whose walk of a late game's tiles cost
     more than the solve (2-15 ms a call, against about 1 ms). The engines' positions
-    fit the schema by construction, and tests/test_engine_positions.py checks every one
+    fit the schema by construction, and tests/game/test_engine_positions.py checks every one
     a game hands over against it; input from outside (a file, the CLI, a position dict
     given to :func:`load_position`) is always checked in full.
 

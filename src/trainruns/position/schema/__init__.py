@@ -109,7 +109,7 @@ def check(data, kind: str, where: str) -> None:
 
     Data the fast acceptor (:func:`_acceptor`) passes is done with; anything else goes
     to ``jsonschema``, which has the last word and words the error. Both implement the
-    same draft on the same schemas (tests/test_schema_acceptor.py: they agree on every
+    same draft on the same schemas (tests/position/test_schema_acceptor.py: they agree on every
     shipped position and every bad input of the mutation tests)."""
     if accepts(data, kind):
         return

@@ -33,7 +33,7 @@ import numpy as np
 # build). An argument code: "i" an int64 scalar, "b" a bool, "I"/"I2"/"I3" a
 # C-contiguous int64 array of 1, 2 or 3 dimensions, "U"/"U2" uint64 of 1 or 2, "B"/"B2"
 # bool of 1 or 2: what the callers pass (the numba kernels' own signatures after a
-# solve; tests/test_aot.py checks them).
+# solve; tests/route/test_aot.py checks them).
 G1831 = "titles.g1831.route.numba_kernels"
 EXPORTS = (
     ("route.kernels.routes", "enumerate_routes", "I I I U2 B B B i i I I I I U2 i I"),
