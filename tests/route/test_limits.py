@@ -286,7 +286,7 @@ def test_many_copies_of_one_route_cost_linear_work(monkeypatch):
     n = 100
     board = _line(3, ["2"] * n)
     calls = []
-    audit_module = sys.modules["trainruns.services.audit"]  # (trainruns.services.audit is the function)
+    audit_module = sys.modules["trainruns.services.audit"]  # (trainruns.audit is the function)
     real = audit_module.choose_track
     monkeypatch.setattr(audit_module, "choose_track", lambda *a: calls.append(1) or real(*a))
     verdict = audit(board, {"routes": [{"train": "2", "stops": ["A1.0", "A3.0"]}] * n},
