@@ -19,16 +19,16 @@ import time
 from pathlib import Path
 
 import pytest
-
 from boards import random_position
+
 from trainruns import load_position, solve
-from trainruns.services import audit
 from trainruns.cli.main import main
 from trainruns.route.compile import compile_board
-from trainruns.services.generate import hard_board, random_board
 from trainruns.route.greedy import greedy_run
 from trainruns.route.limits import Limits
 from trainruns.route.value import stop_value_bound
+from trainruns.services import audit
+from trainruns.services.generate import hard_board, random_board
 
 ROOT = Path(__file__).resolve().parents[2]
 LATE = ROOT / "fixtures" / "1832" / "whatif_late.json"

@@ -30,9 +30,9 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 
+from trainruns.position.schema import check
 from trainruns.route.board import Board
 from trainruns.route.describe import describe_route
-from trainruns.position.schema import check
 from trainruns.titles.moves import TitleMoves
 
 

@@ -17,10 +17,10 @@ Bonds are listed in ``Corporation1831.bonds`` and are no part of A's shares.
 
 from __future__ import annotations
 
+from trainruns.game import route_adapter
 from trainruns.game.state import player_key
 from trainruns.titles.g1831.game import certs
 from trainruns.titles.g1831.game.certs import is_preferred
-from trainruns.game import route_adapter
 
 
 class MergerRules:

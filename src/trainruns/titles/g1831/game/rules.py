@@ -20,9 +20,8 @@ from trainruns.game.action import INT, STR, declare
 from trainruns.game.game_rules import GameRules
 from trainruns.game.phase import Phases
 from trainruns.game.round import OperatingRound, StockRound
-from trainruns.game.steps.dividend import DividendStep
 from trainruns.game.state import Player, State, player_key
-from trainruns.titles.tiled import load_data
+from trainruns.game.steps.dividend import DividendStep
 from trainruns.titles.g1831.game import certs
 from trainruns.titles.g1831.game.config import PACKAGE, Config
 from trainruns.titles.g1831.game.map import GameMap
@@ -33,6 +32,7 @@ from trainruns.titles.g1831.game.state import Corporation1831, TitleState1831
 from trainruns.titles.g1831.game.steps.operating import MergerStep, RightsStep, RunStep, TrackStep, TrainStep
 from trainruns.titles.g1831.game.stock import StockRules
 from trainruns.titles.g1831.route.trains import game_phases, phase_table, train_table
+from trainruns.titles.tiled import load_data
 
 VARIANTS = {"extended": "3.1 the extended game (a larger bank)",
             "short": "7.1 the shorter game (larger merger and takeover bonuses)"}

@@ -32,11 +32,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from trainruns.game import route_adapter
 from trainruns.game.shares import certificates, scaled, seat_order_from
 from trainruns.game.state import corp_key, player_key
-from trainruns.titles.tiled import load_data
-from trainruns.game import route_adapter
 from trainruns.titles.g1832.game.state import Corporation1832
+from trainruns.titles.tiled import load_data
 
 
 @lru_cache(maxsize=None)
