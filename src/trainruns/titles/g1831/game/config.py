@@ -7,7 +7,7 @@ without one uses the shipped ``data/config.json``, which is INVENTED (it says so
 exists for tests and examples.
 
 A config is checked on load: first its shape with the JSON Schema
-``trainruns/schema/game-1831-config.json`` (the ``jsonschema`` library, so the format is
+``trainruns/position/schema/game-1831-config.json`` (the ``jsonschema`` library, so the format is
 written down once and checked the same way everywhere), then the facts a schema cannot
 say (rows rise, the par column holds every par value, every phase's train is listed,
 homes are cities of the map, the map reads in the route core, tiles' track is well

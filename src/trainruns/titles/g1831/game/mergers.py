@@ -140,7 +140,7 @@ class MergerRules:
                 if owners:
                     s.event("takeover_split_sales", corporation=a.id, target=b.id, players=owners,
                             rule="5.9.8.4" if kind == "II" else "5.9.10.5")
-                    return owners   # each chooses (game_steps: SplitSaleStep), then :meth:`complete_takeover`
+                    return owners   # each chooses (steps: SplitSaleStep), then :meth:`complete_takeover`
         self._absorb(a, b, kind)
 
     # --- 5.9.8.4 / 5.9.10.5: a split during the takeover's move ------------------------

@@ -4,11 +4,11 @@ The procedure is the rulebook's; its numbers come from ``data/rules.json`` (what
 rulebook gives: bank, cash, companies in play, limits, terrain costs, the moves), the
 phases with their token costs from ``data/phases.json`` (:func:`.trains.game_phases`),
 and from a config (what it lacks: market, par chart, trains, company table, map, tiles;
-:mod:`.game_config`). Without ``--config`` the shipped, invented config is
+:mod:`.config`). Without ``--config`` the shipped, invented config is
 used and ``title_state.config`` says so. Rules are grouped by section: stock in
-:mod:`.game_stock`, operating in :mod:`.game_operating`, the board in :mod:`.game_map`,
-certificates in :mod:`.game_certs`, the typed company and title state in
-:mod:`.game_state`; the rounds' steps in :mod:`.game_steps`.
+:mod:`.stock`, operating in :mod:`.operating`, the board in :mod:`.map`,
+certificates in :mod:`.certs`, the typed company and title state in
+:mod:`.state`; the rounds' steps in :mod:`.steps`.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@
   ``mergers``), and once more, the "last chance", right after the operating turn in which
   the first 6-train is bought, for two companies of one president only ([11] Merger
   Phase; [11] Merger Eligibility: none afterwards). Players act in priority order
-  (:mod:`.game_steps.merger`).
+  (:mod:`.steps.merger`).
 - Eligibility ([11] Merger Eligibility): both companies have operated; each takes part in
   at most one merger of each type; they reach each other (one company's run of unlimited
   length reaches a city holding a token of the other, or both have a token in one city);

@@ -2,9 +2,9 @@
 
 The title's numbers are in ``data/game.json`` (Table 2, the market grid of docs/gaps.md,
 trains and phases in the 18xx.games shape, par values, token costs) and
-``data/companies.json``; the rounds are in :mod:`.game_steps`; the rules the generic
+``data/companies.json``; the rounds are in :mod:`.steps`; the rules the generic
 steps ask about are the methods below, grouped by the rulebook's sections. Mergers
-([11]) are in :mod:`.game_merger` and :mod:`.game_steps.merger`.
+([11]) are in :mod:`.merger` and :mod:`.steps.merger`.
 """
 
 from __future__ import annotations

@@ -7,11 +7,11 @@ linear market, privates) and the route core's data files (companies, trains, pha
 the ferries and the connection bonuses come from the game's ``config``, in the shape the
 positions take (docs/rules-1833NE.md); without one, ``data/game_config.json`` is used,
 which is invented and says so (``title_state.config_invented``). The rounds are in
-:mod:`.game_steps`; the rules the steps ask about are the mixins below:
-:mod:`.game_stock` (incremental capitalisation, the stock round),
-:mod:`.game_operating` (track, stations, ferries, runs, privates),
-:mod:`.game_trains` (train cards, phases, the emergency purchase, bankruptcy) and
-:mod:`.game_money` (income and dividends).
+:mod:`.steps`; the rules the steps ask about are the mixins below:
+:mod:`.stock` (incremental capitalisation, the stock round),
+:mod:`.operating` (track, stations, ferries, runs, privates),
+:mod:`.trains` (train cards, phases, the emergency purchase, bankruptcy) and
+:mod:`.money` (income and dividends).
 """
 
 from __future__ import annotations
