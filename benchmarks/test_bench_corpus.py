@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from trainruns.commands.bench import _order, _p90
+from trainruns.cli.bench import _order, _p90
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 # a group whose round takes longer than this is timed once, not three times

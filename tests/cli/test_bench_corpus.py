@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from trainruns.cli import main
-from trainruns.commands.bench import BenchRow, collect, phases
+from trainruns.cli.main import main
+from trainruns.cli.bench import BenchRow, collect, phases
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "benchmarks" / "corpus"
