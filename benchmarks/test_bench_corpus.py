@@ -44,13 +44,17 @@ def _groups() -> dict:
 GROUPS = _groups()
 
 
-def _id(title, phase):
-    """``1832-phase-02``: with ``--benchmark-sort=name`` the rows come in the order of
-    the game's phases (numbers padded; Roman numerals I to V sort as they are)."""
-    return f"{title}-phase-{phase.zfill(2) if phase.isdigit() else phase}"
+def _ids() -> list:
+    """``1833NE-02-phase-II``: each group numbered in its title in the order of the
+    game's phases, so that ``--benchmark-sort=name`` lists them in that order."""
+    out, seen = [], {}
+    for title, phase in GROUPS:
+        seen[title] = seen.get(title, 0) + 1
+        out.append(f"{title}-{seen[title]:02d}-phase-{phase}")
+    return out
 
 
-@pytest.mark.parametrize("title,phase", list(GROUPS), ids=[_id(t, p) for t, p in GROUPS])
+@pytest.mark.parametrize("title,phase", list(GROUPS), ids=_ids())
 def test_corpus(benchmark, title, phase):
     from trainruns import solve
 

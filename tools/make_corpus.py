@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import inspect
 import json
 import sys
 import time
@@ -47,7 +46,7 @@ SIZES = {"1832": (3, 4, 5, 6), "1833NE": (3, 4, 5), "1831": (3, 4, 5, 6)}
 GAMES = {"1832": 42, "1833NE": 60, "1831": 16}
 # actions after which a game stops (unfinished games give their positions up to there):
 # late in long 1832 games, on 150 tiles and more, listing the tile lays takes seconds to a
-# minute per action (the run walk of trainruns.reach), hours for a game's last phases
+# minute per action (the run walk of trainruns.route.reach), hours for a game's last phases
 MAX_ACTIONS = {"1832": 1200, "1833NE": 3000, "1831": 3000}
 # a position not proven in this time is left out (and named): a benchmark of thousands
 # of positions must run in minutes; the hard boards have benchmarks of their own
@@ -56,6 +55,19 @@ SOLVE_SECONDS = 30.0
 
 def game_name(title: str, players: int, seed: int) -> str:
     return f"{title}-{players}p-seed{seed}"
+
+
+def policy_for(name: str):
+    """The chooser ``play`` takes for policy ``name``: None for its own random play; an
+    advisor's player (``trainruns.services.players.Advisor``, one per game) for
+    ``advisor``, where this trainruns has it."""
+    if name == "random":
+        return None
+    try:
+        from trainruns.services.players import Advisor
+    except ImportError:
+        raise InputError("this trainruns has no advisor policy (trainruns.services.players)", "--policy") from None
+    return Advisor()
 
 
 def play_positions(title: str, players: int, seed: int, policy: str = "random",
@@ -78,12 +90,8 @@ def play_positions(title: str, players: int, seed: int, policy: str = "random",
             kept.append((len(game.entries), position))
         return []
 
-    kwargs = {}
-    if policy != "random":
-        # a policy other than the random one is selfplay's to offer
-        if "policy" not in inspect.signature(play).parameters:
-            raise InputError(f"this trainruns plays no --policy {policy!r} (only random)", "--policy")
-        kwargs["policy"] = policy
+    chooser = policy_for(policy)
+    kwargs = {} if chooser is None else {"policy": chooser}
     names = [f"P{i + 1}" for i in range(players)]
     _game, problems, _n = play(title, names, seed, max_actions, on_state=on_state, **kwargs)
     if problems:
@@ -129,7 +137,8 @@ def main(argv=None) -> int:
     ap.add_argument("--games", type=int, default=None, metavar="G",
                     help="games per title (default: 42 of 1832, 60 of 1833NE, 16 of 1831)")
     ap.add_argument("--seed", type=int, default=1, metavar="S", help="seed of each title's first game")
-    ap.add_argument("--policy", default="random", help="selfplay's policy (default random)")
+    ap.add_argument("--policy", default="random", choices=("random", "advisor"),
+                    help="selfplay's policy (default random)")
     ap.add_argument("--solve-seconds", type=float, default=SOLVE_SECONDS, metavar="T",
                     help="leave out a position not proven in T seconds (default 30)")
     ap.add_argument("--save-left-out", type=Path, default=None, metavar="DIR",
@@ -142,6 +151,7 @@ def main(argv=None) -> int:
         return 2
     total_positions = total_bytes = 0
     try:
+        policy_for(args.policy)   # a policy this trainruns lacks is refused before a file is touched
         for title in args.titles:
             folder = args.out / title
             for old in folder.glob("*.jsonl.gz"):
