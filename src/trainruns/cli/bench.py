@@ -13,14 +13,11 @@ status is 1 when any row is an ERROR or a MISMATCH (so a CI job can rely on it),
 """
 
 import csv
-import gzip
 import io
 import json
 import os
-import statistics
 import sys
 import time
-import zlib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -134,6 +131,9 @@ def corpus_lines(path) -> tuple:
     """The lines (bytes) of a corpus file, gunzipped when its name ends in ``.gz``; kept
     for the next entries of the same file. Unreadable, not gzip, or over
     ``MAX_CORPUS_BYTES`` unpacked: bad input naming the file."""
+    import gzip
+    import zlib
+
     try:
         with (gzip.open(path, "rb") if path.endswith(".gz") else open(path, "rb")) as fh:
             raw = fh.read(MAX_CORPUS_BYTES + 1)
@@ -285,9 +285,15 @@ def phases(rows):
     for (title, phase), group in sorted(groups.items(), key=lambda kv: (_order(kv[0][0]), _order(kv[0][1]))):
         times = sorted(r.seconds for r in group)
         out.append({"title": title, "phase": phase, "count": len(group),
-                    "median_seconds": round(statistics.median(times), 6), "p90_seconds": round(_p90(times), 6),
+                    "median_seconds": round(_median(times), 6), "p90_seconds": round(_p90(times), 6),
                     "max_seconds": round(times[-1], 6), "proven": sum(bool(r.optimal) for r in group)})
     return out
+
+
+def _median(ordered):
+    """The median of sorted values (the mean of the middle two of an even count)."""
+    n = len(ordered)
+    return ordered[n // 2] if n % 2 else (ordered[n // 2 - 1] + ordered[n // 2]) / 2
 
 
 def _p90(ordered):
