@@ -119,7 +119,7 @@ def test_the_tool_writes_each_run_position_once_with_its_proven_revenue(tmp_path
     from trainruns import solve
 
     # seed 1's game lists run_routes twice in CV's turn, before and after it redeems a
-    # share (1833NE "Redeeming Shares"), with the same position: kept once
+    # share (1833NE "Corporations issue and redeem shares"), with the same position: kept once
     lines = make_corpus.corpus_lines("1833NE", 3, 1)
     positions = [json.loads(x) for x in lines]
     assert len(positions) >= 3
