@@ -143,3 +143,127 @@ def test_the_boards_are_decided_by_the_red_extension():
     third track to P joins the run, and without it it cannot."""
     assert commuter_best(board(direct=True)) > commuter_best(board(direct=False))
     assert commuter_best(board(direct=True, station="C3")) > commuter_best(board(direct=False, station="C3"))
+
+
+# --- ordinary routes (5.6.2) through New York and its red extension ------------------
+
+
+def plain_board(direct=False, station="C5", trains=("3S",)):
+    """The small board above without its commuter run and with a third city Q at E3 in
+    place of track (value 20, joined only to the red extension, through D2): the
+    corporation A has a Station in P, in Q and in New York (in its hex, ``station="C5"``,
+    or in the red extension, ``"C3"``)."""
+    pos = board(direct, station, trains[0])
+    pos["trains"] = list(trains)
+    del pos["map"]["commuter_runs"]
+    hexes = [h for h in pos["map"]["hexes"] if h["id"] != "E3"]
+    p = next(h for h in hexes if h["id"] == "E5")
+    p["paths"] = [[2, "s0"], [1, "s0"]]
+    hexes.append({"id": "E3", "name": "Q", "stops": [{"kind": "city", "value": 20, "slot_types": ["station"]}],
+                  "paths": [[2, "s0"]]})
+    pos["map"]["hexes"] = hexes
+    pos["tokens"].append({"hex": "E3", "stop": 0, "slot": 0, "corporation": "A"})
+    return pos
+
+
+def route_best(pos):
+    """The best ordinary route (5.6.2) of the position's one S train by exhaustion over
+    the raw track: each hex path and each crossing of a hex side used once; it starts
+    and ends at a Station of the corporation it runs to, runs to two at least and to its
+    size at most, one a city; it enters each city once (a city and its red extension
+    one city, 5.2.3.10), moving between the city's hexes only along track inside them,
+    and passes cities freely (5.6.2.3). 0 when there is none."""
+    hexes = {h["id"]: h for h in pos["map"]["hexes"]}
+    at = {_xy(h): h for h in hexes}
+    city = {h: x.get("part_of", h) for h, x in hexes.items() if x["stops"]}
+    station = {}
+    for t in pos["tokens"]:
+        if t["corporation"] == pos["corporation"] and hexes[t["hex"]]["stops"][0]["slot_types"][t["slot"]] == "station":
+            station[t["hex"]] = hexes[city[t["hex"]]]["stops"][0]["value"] + token_values(int(pos["phase"]))["station"]
+    (train,) = pos["trains"]
+    size = int(train[:-1])
+    best = 0
+
+    def at_stop(h, used, crossed, entered, ran, n, value, ended_here):
+        nonlocal best
+        if ended_here and n >= 2:
+            best = max(best, value)
+        if h in station and city[h] not in ran and n < size and not ended_here:
+            at_stop(h, used, crossed, entered, ran | {city[h]}, n + 1, value + station[h], True)
+        for i, path in enumerate(hexes[h]["paths"]):
+            if "s0" in path and (h, i) not in used:
+                side = path[1] if path[0] == "s0" else path[0]
+                cross(h, side, used | {(h, i)}, crossed, entered, ran, n, value)
+
+    def cross(h, side, used, crossed, entered, ran, n, value):
+        x, y = _xy(h)
+        h2 = at.get((x + OFF[side][0], y + OFF[side][1]))
+        key = frozenset([(h, side), (h2, (side + 3) % 6)])
+        if h2 is None or key in crossed:
+            return
+        if city.get(h2) is not None and city.get(h2) != city.get(h):
+            if city[h2] in entered:
+                return  # into a city the route was in already: a second entry
+            entered = entered | {city[h2]}
+        entry = (side + 3) % 6
+        for i, path in enumerate(hexes[h2]["paths"]):
+            if entry in path and (h2, i) not in used:
+                other = path[1] if path[0] == entry else path[0]
+                if other == "s0":
+                    at_stop(h2, used | {(h2, i)}, crossed | {key}, entered, ran, n, value, False)
+                else:
+                    cross(h2, other, used | {(h2, i)}, crossed | {key}, entered, ran, n, value)
+
+    for h in station:
+        at_stop(h, frozenset(), frozenset(), frozenset([city[h]]), frozenset([city[h]]), 1, station[h], False)
+    return best
+
+
+def test_a_route_leaving_new_york_and_coming_back_into_its_red_extension_is_refused():
+    """5.2.3.10 (the red extension is "part of the same hex") and 5.6.2.1 (a route
+    enters a city once): P - New York - out through B4 and B2 - back into the red
+    extension - Q would run to three Stations ($150). Worked by hand: Stations $20 in
+    phase 5, so New York $60, P $50, Q $40; without track inside New York, Q is reached
+    only from the red extension, which New York's Station reaches only through the loop
+    outside the city: the best route is P - New York, $110."""
+    pos = plain_board()
+    assert route_best(pos) == 110
+    run = solve(pos)
+    assert run.optimal and run.revenue == 110
+    assert sorted(r.stop_labels() for r in run.routes) in ([["C5.0", "E5.0"]], [["E5.0", "C5.0"]])
+
+
+@pytest.mark.parametrize("direct", [False, True])
+@pytest.mark.parametrize("station", ["C5", "C3"])
+@pytest.mark.parametrize("train", ["3S", "4S"])
+def test_routes_through_a_red_extension_match_brute_force(direct, station, train):
+    pos = plain_board(direct, station, (train,))
+    run = solve(pos)
+    assert run.optimal
+    assert run.revenue == route_best(pos), (run.revenue, [r.stop_labels() for r in run.routes])
+
+
+def test_the_route_boards_are_decided_by_the_red_extension():
+    """With track inside New York (``direct``) P - New York - Q is one route ($150);
+    without it New York's Station reaches Q only by leaving the city."""
+    for station in ("C5", "C3"):
+        assert route_best(plain_board(True, station)) == 150
+        assert route_best(plain_board(False, station)) < 150
+
+
+@pytest.mark.parametrize("direct", [False, True])
+@pytest.mark.parametrize("station", ["C5", "C3"])
+def test_the_flow_model_refuses_it_too(monkeypatch, direct, station):
+    """The same rule (5.2.3.10, 5.6.2.1) in the model of boards too big to list paths
+    (titles/g1831/flow.py), made to take these boards."""
+    from trainruns.titles.g1831 import flow
+    from trainruns.titles.g1831 import model as model_1831
+
+    calls = []
+    solve_flow = flow.solve
+    monkeypatch.setattr(model_1831, "PATH_LIMIT", 0)
+    monkeypatch.setattr(flow, "solve", lambda *a, **k: calls.append(1) or solve_flow(*a, **k))
+    pos = plain_board(direct, station)
+    run = solve(pos)
+    assert calls and run.optimal
+    assert run.revenue == route_best(pos)

@@ -49,20 +49,19 @@ def commuter_paths(ctx, max_size, max_steps=None, deadline=None):
             continue
         first_repeat = len(set(cycle))  # visits before a city comes round again
         starts = range(len(cycle)) if run["any_start"] else [0]
-        inside = inside_city(ctx) if inside is None else inside
+        inside = inside_city(comp, ctx.stop_group) if inside is None else inside
         for rot in starts:
             seq = [cycle[(rot + i) % len(cycle)] for i in range(max_size)]
             for root in station_at[seq[0]]:
                 yield from _walk(ctx, seq, members, root, first_repeat, max_size, steps, inside)
 
 
-def inside_city(ctx) -> np.ndarray:
-    """Per chain: whether it joins two stops of one city along track in that city's own
-    hexes only (the city and its red extension, "part of the same hex", 5.2.3.10). A
+def inside_city(comp, group) -> np.ndarray:
+    """Per chain of the compiled board ``comp`` (``group``: each stop's city group):
+    whether it joins two stops of one city along track in that city's own hexes only
+    (the city and its red extension, "part of the same hex", 5.2.3.10). A
     chain between two stops of a city through any other hex leaves the city and enters
     it again (as does a chain back to the stop it leaves)."""
-    comp = ctx.compiled
-    group = ctx.stop_group
     out = np.zeros(comp.n_chains, np.bool_)
     same = np.flatnonzero((group[comp.chain_from] == group[comp.chain_to]) & (comp.chain_from != comp.chain_to))
     if not len(same):
