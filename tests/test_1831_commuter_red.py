@@ -9,7 +9,11 @@ visit's move inside the city, and no run may take it.
 The small board (flat layout): New York C5 with its red extension C3, a second city P at
 E5 on the cycle [C5, E5]; two tracks C5 - E5 (through D4 and D6), one C3 - E5 (through D2
 and E3), and a loop C5 - B4 - B2 - C3 outside the city; with ``direct`` also track
-across the border C5 - C3 inside it."""
+across the border C5 - C3 inside it.
+
+Ordinary routes (5.6.2) on the same board with a third city Q (``plain_board``), against
+a second raw-track brute force (``route_best``): a route enters each city once (5.6.2.1),
+so it may not leave New York and come back into its red extension either."""
 
 import pytest
 
@@ -44,12 +48,10 @@ def _xy(hid):
     return ord(hid[0]) - 65, int(hid[1:]) - 1
 
 
-def commuter_best(pos):
-    """The best commuter run of the position's one S train by exhaustion over the raw
-    track, on a board whose cities are all on the cycle (so no leg passes a city): each
-    path and each crossing of a hex side used once; a visit enters the next city of the
-    cycle, runs to one of the corporation's Stations in it, and leaves only after that;
-    a run counts once some city came round again. 0 when there is none."""
+def _raw(pos):
+    """The raw map of ``pos``: hexes by id, hex ids by place, each city hex's city (its
+    own id, or the city it is part of, 5.2.3.10), what a Station of the corporation
+    earns per hex (city value and token value, 5.6.3) and the one S train's size."""
     hexes = {h["id"]: h for h in pos["map"]["hexes"]}
     at = {_xy(h): h for h in hexes}
     city = {h: x.get("part_of", h) for h, x in hexes.items() if x["stops"]}
@@ -58,7 +60,34 @@ def commuter_best(pos):
         if t["corporation"] == pos["corporation"] and hexes[t["hex"]]["stops"][0]["slot_types"][t["slot"]] == "station":
             station[t["hex"]] = hexes[city[t["hex"]]]["stops"][0]["value"] + token_values(int(pos["phase"]))["station"]
     (train,) = pos["trains"]
-    size = int(train[:-1])
+    return hexes, at, city, station, int(train[:-1])
+
+
+def _across(hexes, at, h, side, crossed):
+    """The hex over side ``side`` of ``h`` and that crossing, or None (no hex there, or
+    the crossing used already)."""
+    x, y = _xy(h)
+    h2 = at.get((x + OFF[side][0], y + OFF[side][1]))
+    key = frozenset([(h, side), (h2, (side + 3) % 6)])
+    return None if h2 is None or key in crossed else (h2, key)
+
+
+def _onward(hexes, h2, side, used):
+    """The paths of ``h2`` not used yet from the side entered over ``side``: (path index,
+    its other end: a side or "s0")."""
+    entry = (side + 3) % 6
+    for i, path in enumerate(hexes[h2]["paths"]):
+        if entry in path and (h2, i) not in used:
+            yield i, path[1] if path[0] == entry else path[0]
+
+
+def commuter_best(pos):
+    """The best commuter run of the position's one S train by exhaustion over the raw
+    track, on a board whose cities are all on the cycle (so no leg passes a city): each
+    path and each crossing of a hex side used once; a visit enters the next city of the
+    cycle, runs to one of the corporation's Stations in it, and leaves only after that;
+    a run counts once some city came round again. 0 when there is none."""
+    hexes, at, city, station, size = _raw(pos)
     best = 0
     for run in pos["map"]["commuter_runs"]:
         cycle = run["cycle"]
@@ -77,11 +106,10 @@ def commuter_best(pos):
                     cross(h, side, used | {(h, i)}, crossed, n, done, value, seq)
 
         def cross(h, side, used, crossed, n, done, value, seq):
-            x, y = _xy(h)
-            h2 = at.get((x + OFF[side][0], y + OFF[side][1]))
-            key = frozenset([(h, side), (h2, (side + 3) % 6)])
-            if h2 is None or key in crossed:
+            over = _across(hexes, at, h, side, crossed)
+            if over is None:
                 return
+            h2, key = over
             if city.get(h) != city.get(h2):
                 if city.get(h) is not None and not done:
                     return                    # a visit leaves only after running to a Station
@@ -89,14 +117,11 @@ def commuter_best(pos):
                     if n >= size or city[h2] != seq[n]:
                         return                # not the next city of the cycle
                     n, done = n + 1, False
-            entry = (side + 3) % 6
-            for i, path in enumerate(hexes[h2]["paths"]):
-                if entry in path and (h2, i) not in used:
-                    other = path[1] if path[0] == entry else path[0]
-                    if other == "s0":
-                        at_stop(h2, used | {(h2, i)}, crossed | {key}, n, done, value, seq)
-                    else:
-                        cross(h2, other, used | {(h2, i)}, crossed | {key}, n, done, value, seq)
+            for i, other in _onward(hexes, h2, side, used):
+                if other == "s0":
+                    at_stop(h2, used | {(h2, i)}, crossed | {key}, n, done, value, seq)
+                else:
+                    cross(h2, other, used | {(h2, i)}, crossed | {key}, n, done, value, seq)
 
         for rot in (range(len(cycle)) if run.get("any_start") else [0]):
             seq = [cycle[(rot + i) % len(cycle)] for i in range(size)]
@@ -173,15 +198,7 @@ def route_best(pos):
     size at most, one a city; it enters each city once (a city and its red extension
     one city, 5.2.3.10), moving between the city's hexes only along track inside them,
     and passes cities freely (5.6.2.3). 0 when there is none."""
-    hexes = {h["id"]: h for h in pos["map"]["hexes"]}
-    at = {_xy(h): h for h in hexes}
-    city = {h: x.get("part_of", h) for h, x in hexes.items() if x["stops"]}
-    station = {}
-    for t in pos["tokens"]:
-        if t["corporation"] == pos["corporation"] and hexes[t["hex"]]["stops"][0]["slot_types"][t["slot"]] == "station":
-            station[t["hex"]] = hexes[city[t["hex"]]]["stops"][0]["value"] + token_values(int(pos["phase"]))["station"]
-    (train,) = pos["trains"]
-    size = int(train[:-1])
+    hexes, at, city, station, size = _raw(pos)
     best = 0
 
     def at_stop(h, used, crossed, entered, ran, n, value, ended_here):
@@ -196,23 +213,19 @@ def route_best(pos):
                 cross(h, side, used | {(h, i)}, crossed, entered, ran, n, value)
 
     def cross(h, side, used, crossed, entered, ran, n, value):
-        x, y = _xy(h)
-        h2 = at.get((x + OFF[side][0], y + OFF[side][1]))
-        key = frozenset([(h, side), (h2, (side + 3) % 6)])
-        if h2 is None or key in crossed:
+        over = _across(hexes, at, h, side, crossed)
+        if over is None:
             return
+        h2, key = over
         if city.get(h2) is not None and city.get(h2) != city.get(h):
             if city[h2] in entered:
                 return  # into a city the route was in already: a second entry
             entered = entered | {city[h2]}
-        entry = (side + 3) % 6
-        for i, path in enumerate(hexes[h2]["paths"]):
-            if entry in path and (h2, i) not in used:
-                other = path[1] if path[0] == entry else path[0]
-                if other == "s0":
-                    at_stop(h2, used | {(h2, i)}, crossed | {key}, entered, ran, n, value, False)
-                else:
-                    cross(h2, other, used | {(h2, i)}, crossed | {key}, entered, ran, n, value)
+        for i, other in _onward(hexes, h2, side, used):
+            if other == "s0":
+                at_stop(h2, used | {(h2, i)}, crossed | {key}, entered, ran, n, value, False)
+            else:
+                cross(h2, other, used | {(h2, i)}, crossed | {key}, entered, ran, n, value)
 
     for h in station:
         at_stop(h, frozenset(), frozenset(), frozenset([city[h]]), frozenset([city[h]]), 1, station[h], False)
