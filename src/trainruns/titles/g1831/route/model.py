@@ -338,8 +338,8 @@ class Model1831(RouteModel):
             until = None if deadline is None else t0 + LIST_SHARE * (deadline - t0)
             budget = (limits or Limits()).array_budget()
             # the paths counted first (a numba walk, about 0.5 microseconds a path). The
-            # commuter runs' walk (5.6.7; plain Python, a full-size map's took 10 s to reach
-            # COMMUTER_STEPS) then gets its whole cap only if the paths are to be listed;
+            # commuter runs' walk (5.6.7; plain Python, about a microsecond a step on a
+            # full-size map) then gets its whole cap only if the paths are to be listed;
             # for the flow model, FLOW_COMMUTER_STEPS (the priced proof uses the runs when
             # walked, their priced best when not). (A game's step budget bounds the listing
             # already: no count first)
