@@ -263,6 +263,12 @@ class OperatingRules:
             turn["cities"] += 1
         s.event("tile", corporation=c.id, hex=m["hex"], tile=m["tile"], rotation=m["rotation"], cost=m["cost"])
 
+    def why_not_lay(self, c, a, lays):
+        """A lay not listed (:meth:`tile_lays`) breaks one of 5.2's rules."""
+        return "track.illegal", (f"{c.id} cannot lay tile {a['tile']} on {a['hex']} at rotation {a['rotation']} "
+                                 "now: reach (5.2.4.1), colour and upgrade (5.2.6), track kept (5.2.6.5), cost "
+                                 "(5.2.3), limits (5.2.4.3)")
+
     def tokens_left(self, c, kind: str) -> int:
         placed = sum(1 for x in c.sites if x["type"] == kind)
         return c.supply[kind] - placed
@@ -528,6 +534,53 @@ class OperatingRules:
         if not (turn or {}).get("own_sold"):
             out += self.train_deals(c, turn)
         return out
+
+    def must_buy(self, step) -> bool:
+        """5.3.1: the company needs a train the bank or the pool sells; 5.3.4: "The
+        President is not forced to accept any offers" of other corporations."""
+        return self.needs_train(step.corp) and any(x["from"] in ("bank", "market") for x in step._buys())
+
+    def train_process(self, step, a):
+        """5.3.2: a purchase listed (:meth:`train_buys`); a deal with a corporation of
+        another president waits for his answer (:meth:`offer_train`)."""
+        c, turn = step.corp, step.turn
+        src = self.corporation_id(a["from"]) or a["from"]
+        for x in step._buys():
+            if x["from"] == src and x["train"] == a["train"]:
+                a = dict(a, **{"from": src})
+                if self.offer_train(c, a, x, turn, lambda: self.buy_train(c, a, x, turn)):
+                    return a
+                self.buy_train(c, a, x, turn)
+                return dict(a, **{"from": src, "price": a.get("price", x["price"])})
+        raise Refusal(*self.why_not_buy(c, turn, a, src))
+
+    def why_not_buy(self, c, turn, a, src):
+        """Which of 5.3's rules a purchase not listed breaks."""
+        if src not in ("bank", "market") and src in self.state.corp:
+            o = self.state.corp[src]
+            if o.receivership:
+                return "train.seller-receivership", f"{o.id} is in receivership and may not sell trains (5.4.4)"
+            if turn.get("own_sold"):
+                return "train.deals-over", (f"{c.id} has sold its own stock for a forced purchase: no more trains "
+                                            "from other corporations (5.3.4)")
+            if c.cash < 1:
+                return "train.cash", f"a train from another corporation is paid from {c.id}'s cash, at least $1 (5.3.4)"
+        if c.receivership and not self.needs_train(c):
+            return "train.receivership", f"{c.id} is in receivership: no more than its minimum of trains (5.4.3)"
+        shop = self.shop_trains(c)
+        if src == "bank" and not any(x["from"] == "bank" and x["train"] == a["train"] for x in shop):
+            sold = ", ".join(x["train"] for x in shop if x["from"] == "bank") or "nothing"
+            return "train.lowest-first", (f"the bank sells the lowest size it has first: {sold}, not a "
+                                          f"{a['train']} (5.3.8)")
+        if self.needs_train(c) and min((x["price"] for x in shop), default=0) > c.cash:
+            return "train.forced-cheapest", (f"{c.id} must buy a train it cannot pay for: the cheapest the bank or "
+                                             "the pool has (5.3.4)")
+        listed = next((x for x in shop if x["from"] == src and x["train"] == a["train"]), None)
+        if listed is not None and listed["price"] > c.cash:
+            return "train.cash", f"{c.id} cannot pay ${listed['price']} for the {a['train']} from its cash (5.3)"
+        return "train.unavailable", (f"{c.id} cannot buy a {a['train']} from {a['from']} now: trains come from "
+                                     "the bank, the pool (5.3.2) or another corporation, never a retired one "
+                                     "(5.3.2)")
 
     def train_price(self, c, a, listed) -> int:
         """The price of buying ``a`` as ``listed``: the bank's or the pool's (5.3.2), or
@@ -807,6 +860,10 @@ class OperatingRules:
                         self.state.event("retire", corporation=c.id, train=t["train"])
 
     # --- running (5.6) -----------------------------------------------------------------
+
+    def may_run(self, c) -> bool:
+        """5.6: a company still in play with a train that runs (:meth:`runnable`)."""
+        return c.cell is not None and self.runnable(c)
 
     def runnable(self, c) -> bool:
         return any(t["status"] in ("new", "restored") or (t["status"] == "retired" and c.receivership)
