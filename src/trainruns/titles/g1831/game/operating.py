@@ -9,6 +9,7 @@ from trainruns.game.game_rules import Dividend
 from trainruns.game.errors import Refusal
 from trainruns.game.state import player_key
 from trainruns.game.steps.consent import make_offer, was_declined
+from trainruns.route.limits import Work
 from trainruns.titles.g1831.game import certs
 from trainruns.titles.g1831.game.certs import is_preferred, shares_of
 from trainruns.game import route_adapter
@@ -31,9 +32,10 @@ COVERING_NODES = 2_000
 PATH_STEPS = 20_000
 
 
-def run_budget() -> tuple:
-    """The bounded search's counts (:func:`trainruns.game.route_adapter.bounded_run`)."""
-    return RUN_NODES, COVERING_NODES, PATH_STEPS
+def run_budget() -> Work:
+    """The bounded search's counts, an option of its solve
+    (:func:`trainruns.game.route_adapter.bounded_run`)."""
+    return Work(nodes=RUN_NODES, covering_nodes=COVERING_NODES, path_steps=PATH_STEPS)
 
 
 def best_run(position: dict) -> tuple[int, list[dict], dict]:
@@ -41,7 +43,7 @@ def best_run(position: dict) -> tuple[int, list[dict], dict]:
     and run optimal routes"): revenue, routes and ``{"proven", "bound"}``, the same on
     every machine. The log records the routes, so a replay audits them instead of
     searching again, and the proof, so a run not proven best says so with its bound."""
-    return route_adapter.bounded_run(position, *run_budget())
+    return route_adapter.bounded_run(position, run_budget())
 
 
 class OperatingRules:
@@ -446,12 +448,12 @@ class OperatingRules:
                 tried += 1
                 trial = self.position(c.id)
                 trial["track_rights"] = [{"hex": hh, "stop": 0, "slot": j} for hh, j in have + [(h, site["slot"])]]
-                found = route_adapter.bounded_run_or_none(trial, *run_budget())
+                found = route_adapter.bounded_run_or_none(trial, run_budget())
                 if found is None:
                     continue   # the route core: no run uses every right (5.6.5)
                 revenue, routes, _proof = found
                 if base is None:
-                    without = route_adapter.bounded_run_or_none(self.position(c.id), *run_budget())
+                    without = route_adapter.bounded_run_or_none(self.position(c.id), run_budget())
                     base = without[0] if without else 0
                 if routes and revenue > base:
                     out.append({"hex": h, "slot": site["slot"], "kind": kind, "owner": o.id, "cost": cost})
@@ -776,7 +778,7 @@ class OperatingRules:
             pos = self.position(c.id, trains=[{"name": f"{k}{kind}", "status": "new"}])
             pos.pop("track_rights", None)      # 5.4.7: no rights in receivership
             pos.pop("rules", None)             # 5.4.9: any mix with one of each type
-            if route_adapter.bounded_most_run_to(pos, *run_budget()) >= k:
+            if route_adapter.bounded_most_run_to(pos, run_budget()) >= k:
                 return True
         return False
 
@@ -872,7 +874,7 @@ class OperatingRules:
     def no_route(self, c) -> bool:
         """5.6.6, 5.7.1: whether the run ``"best"`` finds for ``c`` runs no train: its
         trains have no route, the company DID NOT RUN, and a ``pass`` makes that run."""
-        run = route_adapter.bounded_run_or_none(self.position(c.id), *run_budget())
+        run = route_adapter.bounded_run_or_none(self.position(c.id), run_budget())
         return run is not None and not run[1]
 
     def run(self, c, routes):
