@@ -51,7 +51,7 @@ class OperatingRules:
 
     def phase_row(self, name=None) -> dict:
         name = name or self.state.phase
-        return next(r for r in self.rules["phases"] if r["name"] == name)
+        return next(r for r in self.numbers["phases"] if r["name"] == name)
 
     def train_limit(self, c) -> int:
         """5.3.5: the phase's limit; a system one more per merger (5.9.7.7), at most two."""
@@ -167,7 +167,7 @@ class OperatingRules:
         for m in self.map.lays(board, reached, laid, colors, used, set(turn["hexes"])):
             if self.map.is_city(m["hex"]) and turn["cities"] >= lim["cities"]:
                 continue
-            m["cost"] = self.map.cost(m["hex"], m["upgrade"], self.rules["terrain_cost"])
+            m["cost"] = self.map.cost(m["hex"], m["upgrade"], self.numbers["terrain_cost"])
             if not c.receivership and m["cost"] > c.cash:
                 continue
             if self.lay_owes_token(c, m) and not self._owed_token_possible(c, m, turn, kinds):
@@ -478,7 +478,7 @@ class OperatingRules:
     def pool_price(self, name: str) -> int:
         """5.3.2.1: 60% of face, rounded up (decision)."""
         face = self.config.price(self.size_of(name))
-        return -(-face * self.rules["pool_train_percent"] // 100)
+        return -(-face * self.numbers["pool_train_percent"] // 100)
 
     def needs_train(self, c) -> bool:
         """5.3.1: fewer trains than the minimum (a system two from the first 3-train)."""
@@ -689,7 +689,7 @@ class OperatingRules:
         self.sell_own(c, kind, chosen)
         left = certs.held(c, "treasury", kind)
         blocked = bool(c.cash < price and left and self.pool_shares(c) + shares_of(left[0])
-                       > self.rules["pool_share_limit"])
+                       > self.numbers["pool_share_limit"])
         if blocked and kind == "common":
             need, short = 0, price - c.cash
             for x in left:
@@ -702,7 +702,7 @@ class OperatingRules:
         return not blocked
 
     def _pool_takes(self, c, chosen, x, cash) -> bool:
-        room = self.rules["pool_share_limit"] - self.pool_shares(c) - sum(shares_of(y) for y in chosen)
+        room = self.numbers["pool_share_limit"] - self.pool_shares(c) - sum(shares_of(y) for y in chosen)
         return shares_of(x) <= room and cash + self.sale_value(c, x) <= self.state.bank.cash
 
     def sell_own(self, c, kind: str, chosen: list):
@@ -829,7 +829,7 @@ class OperatingRules:
         """5.3.9: 10% of the debt, rounded up, added to it at the end of the Buy Trains
         phase (not in the OR of entry)."""
         if c.receivership and c.debt and c.entered_or != self.or_counter:
-            add = -(-c.debt * self.rules["interest_percent"] // 100)
+            add = -(-c.debt * self.numbers["interest_percent"] // 100)
             c.debt += add
             self.state.event("interest", corporation=c.id, amount=add, debt=c.debt)
 
@@ -955,6 +955,6 @@ class OperatingRules:
         """5.8.1: the marker moves as the dividend's kind says (the title's
         ``dividend_moves``)."""
         c.last_dividend = d.kind
-        direction, steps = self.rules["dividend_moves"][d.kind]
+        direction, steps = self.numbers["dividend_moves"][d.kind]
         if direction != "none":
             self.move_marker(c, direction, steps, "dividend")
