@@ -8,7 +8,7 @@ import pytest
 
 from boards import random_position
 from trainruns import load_position, solve
-from trainruns.services import audit
+from trainruns.services.audit import audit
 from trainruns.route import enumeration
 from trainruns.route.board import Bonus
 from trainruns.route.compile import compile_board

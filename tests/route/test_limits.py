@@ -22,7 +22,7 @@ import pytest
 
 from boards import random_position
 from trainruns import load_position, solve
-from trainruns.services import audit
+from trainruns.services.audit import audit
 from trainruns.cli.main import main
 from trainruns.route.compile import compile_board
 from trainruns.services.generate import hard_board, random_board

@@ -16,7 +16,7 @@ import pytest
 
 from boards1831 import brute_force, line, random_commuter_position, random_position
 from trainruns import load_position, solve
-from trainruns.services import audit
+from trainruns.services.audit import audit
 from trainruns.cli.main import main
 from trainruns.errors import InputError
 

@@ -6,7 +6,7 @@ import pytest
 
 from boards1831 import city, position
 from trainruns import load_position, solve
-from trainruns.services import audit
+from trainruns.services.audit import audit
 from trainruns.errors import InputError
 
 S, Y = "station", "yard"
