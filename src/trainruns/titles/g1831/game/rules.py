@@ -56,7 +56,7 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
     action_types = ACTION_TYPES
     # 5.0.3: track and tokens, trains, track rights, the run, the dividend, mergers
     operating_steps = (TrackStep, TrainStep, RightsStep, RunStep, DividendStep, MergerStep)
-    citations = {"operating-order": "(5.0.4)", "run": "(5.6)"}
+    citations = {"operating-order": "(5.0.4)", "run": "(5.6)", "must-buy": "(5.3.1, 5.3.4)"}
 
     def __init__(self, game, players, seed, variants, config):
         self.game = game
