@@ -3,13 +3,13 @@ trains, runs, dividends, receivership's loans and debt, phases and retirements."
 
 from __future__ import annotations
 
-from trainruns.errors import InputError
 from trainruns.game import route_adapter
 from trainruns.game.action import free_amount, within
 from trainruns.game.errors import Refusal
 from trainruns.game.game_rules import Dividend
 from trainruns.game.state import player_key
 from trainruns.game.steps.consent import make_offer, was_declined
+from trainruns.game.steps.routes import declared_run
 from trainruns.route.limits import Work
 from trainruns.titles.g1831.game import certs
 from trainruns.titles.g1831.game.certs import is_preferred, shares_of
@@ -884,13 +884,10 @@ class OperatingRules:
         if routes == "best":
             revenue, chosen, proof = best_run(pos)
             return chosen, revenue, proof
-        try:
-            problems, declared, _best = route_adapter.audit_run(pos, routes, best=False)
-        except InputError as e:
-            raise Refusal("run.malformed", f"the declared run cannot be read: {e} (5.6)") from None
-        if problems:
-            raise Refusal(*problems[0])
-        return [{"train": r["train"], "stops": list(r["stops"])} for r in routes], declared, None
+        # 5.6.6: any legal run may be declared, so the best is not searched for
+        declared, _best, chosen = declared_run(routes, lambda r: route_adapter.audit_run(pos, r, best=False),
+                                               self.cite("run"))
+        return chosen, declared, None
 
     # --- dividends (5.7) and the marker (5.8) ------------------------------------------
 
