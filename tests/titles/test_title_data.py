@@ -103,4 +103,4 @@ def test_1831_phases_are_one_table():
     assert (rows["2"]["station"], rows["9"]["yard"], rows["5"]["retires"], rows["12"]["retires"]) == \
         ([40, 10], [210, 50], ["2"], [])
     assert rows["7"]["colors"] == data("g1831", "phases.json")["phases"][5]["tiles"]
-    assert Game("1831", ["A", "B", "C"], 1, []).rules.rules["phases"] == game_phases()
+    assert Game("1831", ["A", "B", "C"], 1, []).rules.numbers["phases"] == game_phases()

@@ -173,6 +173,11 @@ class GameRules(Ids, PlayerReport):
         keeps them, the revenue)."""
         raise NotImplementedError
 
+    def may_run(self, c) -> bool:
+        """RoutesStep: whether ``c`` has a train that may run now (default: it owns
+        one); when not, the step ends with no run (``revenue`` None)."""
+        return bool(c.trains)
+
     def no_route(self, c) -> bool:
         """RoutesStep: whether ``c``'s trains have no route at all, so that its best run
         is no run ($0) and a ``pass`` makes it (default: the route core's best run of

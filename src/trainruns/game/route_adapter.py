@@ -3,7 +3,7 @@
 A title's rules hand over the position of a company now (the route core's position
 format, docs/position-format.md) and ask for what the game needs of the board: the tile
 lays and token cities the company may choose (1832 [6], [7.2]; 1833NE; 1831 5.2), its
-best run ([8]; 1831 5.6.6 within a node budget), an audit of a declared run, and what it
+best run ([8]; 1831 5.6.6 within a counted budget of work, an option of the solve), an audit of a declared run, and what it
 reaches. The position is read into a Board once (the title checks its rules, not the
 JSON Schema again: :func:`trainruns.titles.load.load_engine_position`), and every answer about
 it is kept, since a step lists its moves and then checks the one chosen against the
@@ -170,36 +170,33 @@ def has_route(position: dict) -> bool:
     return len(_solved(position).routes) > 0
 
 
-# --- a run searched within a node budget (1831 5.6.6) ---------------------------------------
+# --- a run searched within a counted budget (1831 5.6.6) ------------------------------------
 
 @_cached(512)
-def _bounded(p: Position, nodes: int, covering_nodes: int, path_steps: int):
-    """The best run found in ``path_steps`` steps of the route listing from each token
-    and ``nodes`` branch and bound nodes (``covering_nodes`` for a run that must cover
-    the bought track rights): no clock, so the answer is the same on any machine."""
+def _bounded(p: Position, work):
+    """The best run found within ``work`` (:class:`trainruns.route.limits.Work`: steps of
+    the route listing from each token, branch and bound nodes, nodes of a run that must
+    cover the bought track rights): no clock, so the answer is the same on any machine."""
     from trainruns.route.compile import compile_board
     from trainruns.route.kernels import warm_up
     from trainruns.route.limits import Limits
     from trainruns.route.search import assign_trains, enumerate_all
     from trainruns.titles.load import load_engine_position
 
-    b = load_engine_position(p.data)   # a Board of its own: its route model takes the budget
-    if b.route_model is not None:
-        b.route_model.covering_nodes = covering_nodes
-        b.route_model.path_steps = path_steps
-    limits = Limits(None, None)
+    b = load_engine_position(p.data)   # a Board of its own, as the search leaves it
+    limits = Limits(None, None, work=work)
     compiled = compile_board(b, limits, own_only=False)
     warm_up()
     routes = enumerate_all(compiled, limits=limits)
-    return assign_trains(routes, budget=nodes, max_nodes=nodes, limits=limits)
+    return assign_trains(routes, budget=work.nodes, max_nodes=work.nodes, limits=limits)
 
 
 @_cached(512)
-def _bounded_or_none(p: Position, *budget):
+def _bounded_or_none(p: Position, work):
     from trainruns.errors import InputError
 
     try:
-        return _bounded.keyed(p, *budget)
+        return _bounded.keyed(p, work)
     except InputError:
         return None
 
@@ -208,21 +205,21 @@ def _answer(run):
     return run.revenue, _routes(run), {"proven": bool(run.optimal), "bound": int(run.bound)}
 
 
-def bounded_run(position: dict, nodes: int, covering_nodes: int, path_steps: int):
+def bounded_run(position: dict, work):
     """The run of :func:`_bounded`: (revenue, routes, {"proven", "bound"}: whether it is
     proven best, and an upper bound on the best)."""
-    return _answer(_bounded(position, nodes, covering_nodes, path_steps))
+    return _answer(_bounded(position, work))
 
 
-def bounded_run_or_none(position: dict, nodes: int, covering_nodes: int, path_steps: int):
+def bounded_run_or_none(position: dict, work):
     """:func:`bounded_run`, or None when the route core finds no run the board's rules
     allow (1831 5.6.5: every bought track right used); remembered either way."""
-    run = _bounded_or_none(position, nodes, covering_nodes, path_steps)
+    run = _bounded_or_none(position, work)
     return None if run is None else _answer(run)
 
 
-def bounded_most_run_to(position: dict, nodes: int, covering_nodes: int, path_steps: int) -> int:
+def bounded_most_run_to(position: dict, work) -> int:
     """The most tokens one route of :func:`bounded_run`'s run runs to (the route core's
     counted stops)."""
-    run = _bounded(position, nodes, covering_nodes, path_steps)
+    run = _bounded(position, work)
     return max((sum(1 for x in r.counted if x) if r.counted else len(r.stops) for r in run.routes), default=0)

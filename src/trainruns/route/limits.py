@@ -20,6 +20,7 @@ was kept, not proven, with an upper bound.
 
 import os
 import time
+from dataclasses import dataclass
 
 GB = 1 << 30
 DEFAULT_MEMORY = 2 * GB
@@ -63,14 +64,31 @@ def resident() -> int | None:
         return None
 
 
+@dataclass(frozen=True)
+class Work:
+    """Counted budgets a solve may run under instead of the clock, so that its answer is
+    the same on any machine under any load (a game's search: 1831 5.6.6 does not ask
+    for the best run). ``nodes``: branch and bound nodes of the train assignment;
+    ``covering_nodes``: nodes of a route model's own assignment (a run covering every
+    bought track right, or trains by value classes); ``path_steps``: steps of a route
+    model's path listing from each token (the set listed is then incomplete). A route
+    model that lists no paths of its own reads only ``nodes``."""
+
+    nodes: int
+    covering_nodes: int
+    path_steps: int
+
+
 class Limits:
-    """A deadline (``time.perf_counter`` seconds, or None) and a memory budget in bytes.
+    """A deadline (``time.perf_counter`` seconds, or None), a memory budget in bytes, and
+    optionally counted budgets of work (:class:`Work`; None: the deadline's).
 
     ``best`` holds the best run any stage has found so far, so that an interrupted or
     timed-out solve can still answer with it."""
 
     def __init__(self, time_limit: float | None = None, memory: int | None = None,
-                 start: float | None = None):
+                 start: float | None = None, work: Work | None = None):
+        self.work = work
         self.start = time.perf_counter() if start is None else start
         self.time_limit = time_limit
         self.deadline = None if time_limit is None else self.start + time_limit

@@ -204,12 +204,50 @@ def connects(board, reached, hex_id, new_paths, old_stops_reached):
     return False
 
 
+def single_lays(hex_ids, board, reached, tiles: dict, now, options, left, stands, city_reached=None):
+    """The one generator of single tile lays and upgrades every title uses (1832 rulebook
+    "Laying Track", 1833NE as 1830, 1831 5.2.4-5.2.6): for each hex of ``hex_ids`` in
+    order, what it shows now (``now(hex_id)``: ``(spec, rotation, before)``, ``before``
+    the ``(tile, rotation)`` laid there or None), each tile of ``options(hex_id,
+    before)`` with one left in the supply (``left(tile)``), at each rotation giving new
+    track (rotations laying identical track are one lay, ``tiles`` holding the specs),
+    that the title's tile rules let stand (``stands(hex_id, tile, rot, before, track,
+    old_track)``) and that this company may lay: some new track continues one of its
+    runs, or a town or city of the hex is on one already (:func:`connects`; such a stop
+    counts on a hex with track, or with ``city_reached(hex_id)`` on one without).
+    Yields ``(hex_id, tile, rotation, before)``."""
+    for hex_id in hex_ids:
+        spec, rot, before = now(hex_id)
+        choices = options(hex_id, before)
+        if not choices:
+            continue
+        old_track = track_key(spec, rot)
+        old_stops_reached = (bool(old_track) or (city_reached is not None and city_reached(hex_id))) and any(
+            (hex_id, k) in reached.stops for k in range(len(board.hexes[hex_id].stops)))
+        for tile in choices:
+            if not left(tile):
+                continue  # none left in the supply
+            seen_tracks = set()
+            for r in range(6):
+                track = track_key(tiles[tile], r)
+                if track in seen_tracks:
+                    continue  # a symmetric tile: this rotation is a lay already listed
+                seen_tracks.add(track)
+                if not stands(hex_id, tile, r, before, track, old_track):
+                    continue
+                new_paths = [tuple(p) for p in track - old_track]
+                # an upgrade adding no segment (town #4 -> city #57) is legal when its stop is on
+                # the company's network: "or a town or city on the new tile must be on a route"
+                if not connects(board, reached, hex_id, new_paths, old_stops_reached):
+                    continue
+                yield hex_id, tile, r, before
+
+
 def tile_lays(title, data, board, reached):
-    """Every legal single lay or upgrade for the operating company: the title's tile
-    checks (hex kind, first tiles, upgrade chart, colours by phase, counts, track kept,
-    placement restrictions) decide whether a tile may stand; ``reached`` (the company's
-    runs) decides whether this company may lay it. Rotations giving identical track are
-    one move."""
+    """Every legal single lay or upgrade for the operating company (:func:`single_lays`):
+    the title's tile checks (hex kind, first tiles, upgrade chart, colours by phase,
+    counts, track kept, placement restrictions) decide whether a tile may stand;
+    ``reached`` (the company's runs) decides whether this company may lay it."""
     tiled = title.facts.tiled
     phase = board.phase
     current = tiled.lay(data.get("tiles", []), phase, "position")
@@ -217,44 +255,36 @@ def tile_lays(title, data, board, reached):
     for tile, _ in current.values():
         used[tile] = used.get(tile, 0) + 1
     counts = tiled.manifest["counts"]
-    out = []
-    for hex_id, printed in tiled.hexes.items():
-        if printed.get("color") in ("gray", "red"):
-            continue
-        kind = printed.get("kind", "clear")
+
+    def now(hex_id):
         before = current.get(hex_id)
         if before is None:
-            options = list(tiled.manifest["first_tiles"].get(kind, []))
-            options += tiled.manifest.get("printed_upgrades", {}).get(kind, [])
-            old_track = track_key(printed, 0)
-        else:
-            options = tiled.upgrades_of(before[0], kind)
-            old_track = track_key(tiled.tiles[before[0]], before[1])
-        old_stops_reached = bool(old_track) and any((hex_id, k) in reached.stops
-                                                    for k in range(len(board.hexes[hex_id].stops)))
-        for tile in options:
-            if used.get(tile, 0) >= counts.get(tile, 0):
-                continue  # the manifest's count: none left in the supply
-            seen_tracks = set()
-            for rot in range(6):
-                track = track_key(tiled.tiles[tile], rot)
-                if track in seen_tracks:
-                    continue  # a symmetric tile: this rotation is a lay already listed
-                seen_tracks.add(track)
-                try:
-                    tiled.check_lay(hex_id, tile, rot, before, phase, "lay")
-                    title.check_map(data, {hex_id: (tile, rot)}, phase, "lay")
-                except InputError:
-                    continue
-                new_paths = [tuple(p) for p in track - old_track]
-                # an upgrade adding no segment (town #4 -> city #57) is legal when its stop is on
-                # the company's network: "or a town or city on the new tile must be on a route"
-                if not connects(board, reached, hex_id, new_paths, old_stops_reached):
-                    continue
-                move = {"hex": hex_id, "tile": tile, "rotation": rot}
-                if before is not None:
-                    move["replaces"] = before[0]
-                out.append((move, lay_variant(title, data, hex_id, tile, rot, before)))
+            return tiled.hexes[hex_id], 0, None
+        return tiled.tiles[before[0]], before[1], before
+
+    def options(hex_id, before):
+        kind = tiled.hexes[hex_id].get("kind", "clear")
+        if before is None:
+            return (list(tiled.manifest["first_tiles"].get(kind, []))
+                    + tiled.manifest.get("printed_upgrades", {}).get(kind, []))
+        return tiled.upgrades_of(before[0], kind)
+
+    def stands(hex_id, tile, rot, before, track, old_track):
+        try:
+            tiled.check_lay(hex_id, tile, rot, before, phase, "lay")
+            title.check_map(data, {hex_id: (tile, rot)}, phase, "lay")
+        except InputError:
+            return False
+        return True
+
+    hex_ids = [h for h, printed in tiled.hexes.items() if printed.get("color") not in ("gray", "red")]
+    out = []
+    for hex_id, tile, rot, before in single_lays(hex_ids, board, reached, tiled.tiles, now, options,
+                                                 lambda t: used.get(t, 0) < counts.get(t, 0), stands):
+        move = {"hex": hex_id, "tile": tile, "rotation": rot}
+        if before is not None:
+            move["replaces"] = before[0]
+        out.append((move, lay_variant(title, data, hex_id, tile, rot, before)))
     return out
 
 

@@ -60,7 +60,7 @@ def test_no_yellow_city_tile_without_the_cash_for_its_token_5_2_6_8():
     g, r, s, c = home_at(cash=0)
     i9, i7, i5 = yellow_track(g, "I9", "I7", "I5")
     s.tiles = [i9, i7]
-    cost = r.map.cost("I5", False, r.rules["terrain_cost"])
+    cost = r.map.cost("I5", False, r.numbers["terrain_cost"])
     station = r.token_cost("station")
     s.pay("bank", "corp:PRR", cost + station - 1)          # the tile, not the tile and a Station
     assert not any(m["hex"] == "I5" for m in r.tile_lays(c, track_step(g, c)[1]))

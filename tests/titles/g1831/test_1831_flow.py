@@ -215,13 +215,12 @@ def test_audit_of_a_full_size_board_lists_only_along_the_declared_stops():
 
 
 def test_a_game_step_budget_is_per_token():
-    # the game's bound on work (Model1831.path_steps, titles/g1831/game/map.py): the
-    # paths found in that many steps from EACH token; a cut walk goes on to the next one
+    # the game's bound on work (Work.path_steps, an option of the solve: route/limits.py):
+    # the paths found in that many steps from EACH token; a cut walk goes on to the next one
     import numpy as np
 
     model, arrays, valuer, kinds = _model(board_1831(1, n_hexes=20, own_tokens=8))
-    model.path_steps = 50
-    ptr, stops, _, _, _, complete = model._paths(arrays, valuer, None, None)
+    ptr, stops, _, _, _, complete = model._paths(arrays, valuer, None, None, path_steps=50)
     roots = set(np.flatnonzero(arrays.stop_own).tolist())
     firsts = set(stops[ptr[:-1]].tolist())
     assert not complete

@@ -89,8 +89,8 @@ class _Count:
         self.answered = 0
         orig = model_1831.Model1831._assign_by_value
 
-        def counted(model, found, values, deadline=None):
-            out = orig(model, found, values, deadline)
+        def counted(model, found, values, *rest):
+            out = orig(model, found, values, *rest)
             self.answered += out is not None
             return out
 

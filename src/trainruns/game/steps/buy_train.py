@@ -22,13 +22,21 @@ def pay_for_train(state: State, corp, price: int):
 
 
 class BuyTrainStep(CorporationStep):
+    """A title's train step subclasses it where its rules add to buying (1831 5.3: deals
+    another president answers, receivership and interest as the phase ends) and
+    overrides :meth:`_buys` and :meth:`finish`, calling ``super``."""
+
     def enter(self):
         self.game.rules.enter_buy_train(self)
         if not self.done and not self._buys():
-            self.done = True
+            self.finish()
 
     def _buys(self):
         return self.game.rules.train_buys(self)
+
+    def finish(self):
+        """The step ends: nothing happens by rule here."""
+        self.done = True
 
     def actions(self):
         out = self._buys()
@@ -42,7 +50,7 @@ class BuyTrainStep(CorporationStep):
             if self.game.rules.must_buy(self):
                 raise Refusal("train.must-buy", f"{self.corp.id} has no train and must buy one"
                                                 f"{self.game.rules.cite('must-buy')}")
-            self.done = True
+            self.finish()
             return a
         own = {"buy_train", "sell_shares"} | {x["type"] for x in self._buys()}
         if a["type"] not in own:   # the title's extras (a private, a mortgage, ...)
@@ -52,5 +60,5 @@ class BuyTrainStep(CorporationStep):
             return self.process_extra(a)
         recorded = self.game.rules.train_process(self, a)
         if not self.done and not self._buys():
-            self.done = True
+            self.finish()
         return recorded

@@ -40,7 +40,7 @@ class RoutesStep(CorporationStep):
     """The run; its revenue goes to the turn record for the dividend."""
 
     def enter(self):
-        if not self.corp.trains:
+        if not self.game.rules.may_run(self.corp):
             self.turn["revenue"] = None
             self.done = True
 
@@ -61,8 +61,12 @@ class RoutesStep(CorporationStep):
         routes, revenue = self._run(a["routes"], a)
         return {"type": "run_routes", "corporation": self.corp.id, "routes": routes, "revenue": revenue}
 
+    def run(self, routes) -> tuple[list[dict], int]:
+        """The run of ``routes`` (``"best"`` or declared): the title's ``run``."""
+        return self.game.rules.run(self.corp, routes)
+
     def _run(self, routes, a=None):
-        routes, revenue = self.game.rules.run(self.corp, routes)
+        routes, revenue = self.run(routes)
         if a is not None:
             check_revenue(a, revenue)
         self.turn["revenue"] = revenue

@@ -16,21 +16,45 @@ def check_rotation(a):
 
 
 class TrackStep(CorporationStep):
+    """A title's track step subclasses it where its rules add to laying tiles (1831
+    5.2: tokens bought in the same phase, a pass that is not always allowed) and
+    overrides the step methods below, calling ``super``."""
+
     def __init__(self, game, corp, turn=None):
         super().__init__(game, corp, turn)
         self.lays: list[dict] = []
 
     def enter(self):
-        if not self._lays():
+        if not self.has_moves():
             self.done = True
 
     def _lays(self):
         return self.game.rules.tile_lays(self.corp, self.lays)
 
-    def actions(self):
+    def has_moves(self) -> bool:
+        """Whether anything but a pass is left to do here (the step ends by itself when
+        not): a tile lay."""
+        return bool(self._lays())
+
+    def may_pass(self, moves: list[dict]) -> bool:
+        """Whether the company may end the step with ``moves`` (its listed actions but
+        the pass) still open: always here."""
+        return True
+
+    def moves(self) -> list[dict]:
+        """The step's actions but the pass: the lays, then :meth:`extra_actions`."""
         out = [{"type": "lay_tile", "corporation": self.corp.id, "hex": m["hex"], "tile": m["tile"],
                 "rotation": m["rotation"]} for m in self._lays()]
-        return out + self.extra_actions() + [self.pass_action()]
+        return out + self.extra_actions()
+
+    def actions(self):
+        moves = self.moves()
+        return moves + [self.pass_action()] if self.may_pass(moves) else moves
+
+    def lay(self, m: dict):
+        """Make the listed lay ``m`` (the title's ``lay_tile``) and keep it in the turn's lays."""
+        self.game.rules.lay_tile(self.corp, m)
+        self.lays.append(m)
 
     def process(self, a):
         self.check_entity(a)
@@ -42,9 +66,8 @@ class TrackStep(CorporationStep):
         check_rotation(a)
         for m in self._lays():
             if (m["hex"], m["tile"], m["rotation"] % 6) == (a["hex"], str(a["tile"]), a["rotation"]):
-                self.game.rules.lay_tile(self.corp, m)
-                self.lays.append(m)
-                if not self._lays():
+                self.lay(m)
+                if not self.has_moves():
                     self.done = True
                 return a
         raise Refusal(*self.game.rules.why_not_lay(self.corp, a, self.lays))

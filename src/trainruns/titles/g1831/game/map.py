@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 
 from trainruns.route.hexgrid import neighbour, parse_hex_id
-from trainruns.titles.moves import connects, track_key
+from trainruns.titles.moves import single_lays
 
 COLORS = ("yellow", "green", "blue", "red")
 POSITION_HEX_KEYS = ("id", "name", "stops", "paths", "part_of", "double_track", "revisit_after", "junctions")
@@ -148,35 +148,21 @@ class GameMap:
 
     def lays(self, board, reached, laid: dict, colors, used_counts: dict, skip: set) -> list[dict]:
         """Every single lay or upgrade the corporation may make now: ``{"hex", "tile",
-        "rotation", "upgrade"}``, one per distinct track."""
-        out = []
-        for hex_id in self.hexes:
-            if hex_id in skip or self.fixed(hex_id) or hex_id not in board.hexes:
-                continue
-            before = laid.get(hex_id)
-            options = self._options(hex_id, laid, colors)
-            if not options:
-                continue
-            old_spec, old_rot = self.spec(hex_id, laid)
-            old_track = track_key(old_spec, old_rot) if old_spec.get("paths") else frozenset()
-            n_stops = len(board.hexes[hex_id].stops)
-            old_stops_reached = any((hex_id, k) in reached.stops for k in range(n_stops)) and (
-                bool(old_track) or self.is_city(hex_id))
-            for tile in options:
-                if used_counts.get(tile, 0) >= self.tiles[tile]["count"]:
-                    continue
-                seen = set()
-                for rot in range(6):
-                    track = track_key(self.tiles[tile], rot)
-                    if track in seen:
-                        continue
-                    seen.add(track)
-                    if not old_track <= track or self._off_board(hex_id, track):
-                        continue    # 5.2.6.5: existing track is preserved
-                    if not self.oriented(hex_id, tile, rot):
-                        continue    # 5.2.6.9
-                    new_paths = [tuple(p) for p in track - old_track]
-                    if not connects(board, reached, hex_id, new_paths, old_stops_reached):
-                        continue
-                    out.append({"hex": hex_id, "tile": tile, "rotation": rot, "upgrade": before is not None})
-        return out
+        "rotation", "upgrade"}``, one per distinct track, from the titles' one generator
+        (:func:`trainruns.titles.moves.single_lays`) with 1831's tile rules: the colour
+        and kind (:meth:`_options`), the manifest's count, track kept (5.2.6.5), no track
+        to the border (5.2.3.8), #301/#401's orientation (5.2.6.9). A hex altered this
+        turn (``skip``) takes no other tile."""
+        def now(hex_id):
+            spec, rot = self.spec(hex_id, laid)
+            return spec, rot, laid.get(hex_id)
+
+        def stands(hex_id, tile, rot, before, track, old_track):
+            # 5.2.6.5: existing track is preserved; 5.2.3.8; 5.2.6.9
+            return old_track <= track and not self._off_board(hex_id, track) and self.oriented(hex_id, tile, rot)
+
+        hex_ids = [h for h in self.hexes if h not in skip and not self.fixed(h) and h in board.hexes]
+        return [{"hex": h, "tile": tile, "rotation": rot, "upgrade": before is not None}
+                for h, tile, rot, before in single_lays(
+                    hex_ids, board, reached, self.tiles, now, lambda h, _before: self._options(h, laid, colors),
+                    lambda t: used_counts.get(t, 0) < self.tiles[t]["count"], stands, city_reached=self.is_city)]

@@ -31,11 +31,11 @@ class MergerRules:
 
     def lay_limit(self, c) -> dict:
         """5.2.4.2-3: a company 4 tiles, 2 cities, 3 tokens; a system 7, 5, 6."""
-        return self.rules["lay_limits"]["system" if self.is_system(c) else "company"]
+        return self.numbers["lay_limits"]["system" if self.is_system(c) else "company"]
 
     def min_trains(self, c) -> int:
         """5.3.1: one train; a system two from the first 3-train."""
-        names = [r["name"] for r in self.rules["phases"]]
+        names = [r["name"] for r in self.numbers["phases"]]
         if self.is_system(c) and names.index(self.state.phase) >= names.index("3"):
             return 2
         return 1
@@ -44,8 +44,8 @@ class MergerRules:
 
     def mergers_open(self) -> bool:
         """5.3.5: from the first 2-train until the first 12-train."""
-        m = self.rules["mergers"]
-        names = [r["name"] for r in self.rules["phases"]]
+        m = self.numbers["mergers"]
+        names = [r["name"] for r in self.numbers["phases"]]
         now = names.index(self.state.phase)
         return (self.state.title_state.trains_bought and names.index(m["from_phase"]) <= now
                 < names.index(m["until_phase"]))
@@ -63,7 +63,7 @@ class MergerRules:
 
     def merger_targets(self, a) -> list:
         """5.9.1-5.9.5: (B, type) for each company A may announce a takeover of now."""
-        m = self.rules["mergers"]
+        m = self.numbers["mergers"]
         if (not self.mergers_open() or a.cell is None or a.receivership or not self.seasoned(a)
                 or len(a.absorbed) >= m["most_absorbed"] or a.merge_tried == self.or_counter
                 or not a.sites):
@@ -161,7 +161,7 @@ class MergerRules:
         says so, the pool's 5 shares hold (4.6.1.1); without it the pool takes them past
         its limit, as 5.9.10.10 puts B's unsold stock there (docs/gaps.md)."""
         limit = (self.config.raw.get("takeover_split_sales") or {}).get("pool_limit", False)
-        room = self.rules["pool_share_limit"] - self.pool_shares(b) if limit else None
+        room = self.numbers["pool_share_limit"] - self.pool_shares(b) if limit else None
         n, money = 0, 0
         for x in certs.held(b, player_key(name), "common"):
             money += self.sale_value(b, x)
@@ -231,7 +231,7 @@ class MergerRules:
         self.market.remove(b.id, b.cell)
         # equipment (5.9.7.6, 5.9.8.8, 5.9.9.8): trains and tokens; limits add up to 19
         a.trains.extend(b.trains)
-        cap = self.rules["mergers"]["token_cap"]
+        cap = self.numbers["mergers"]["token_cap"]
         a.supply_before.append(dict(a.supply))
         for t in ("station", "yard"):
             a.supply[t] = min(cap, a.supply[t] + b.supply[t])
@@ -251,7 +251,7 @@ class MergerRules:
         # bonus from the bank: 3 / 5 / 8 / 2 x "the value of its par stock" (5.9.7.9),
         # the Par Marker's value, which 4.7.6 moved up from the first par (7.1 shorter
         # game: 5 / 10 / 13 / 3)
-        times = self.rules["mergers"]["bonus_times_par" + ("_short" if "short" in self.variants else "")][kind]
+        times = self.numbers["mergers"]["bonus_times_par" + ("_short" if "short" in self.variants else "")][kind]
         bonus = times * self.par_now(a)
         s.pay("bank", f"corp:{a.id}", bonus)
         s.event("merger", corporation=a.id, target=b.id, type=kind, bonus=bonus,
@@ -343,7 +343,7 @@ class MergerRules:
         count) for each bond held by a player or the system."""
         if c.bond_cell is None:
             return
-        each = self.market.preferred(c.bond_cell) * self.rules["mergers"]["bond_interest_percent"] // 100
+        each = self.market.preferred(c.bond_cell) * self.numbers["mergers"]["bond_interest_percent"] // 100
         paid = {}
         for b in c.bonds:
             if b["holder"] == "market" or not each:

@@ -3,13 +3,14 @@ trains, runs, dividends, receivership's loans and debt, phases and retirements."
 
 from __future__ import annotations
 
-from trainruns.errors import InputError
 from trainruns.game import route_adapter
 from trainruns.game.action import free_amount, within
 from trainruns.game.errors import Refusal
 from trainruns.game.game_rules import Dividend
 from trainruns.game.state import player_key
 from trainruns.game.steps.consent import make_offer, was_declined
+from trainruns.game.steps.routes import declared_run
+from trainruns.route.limits import Work
 from trainruns.titles.g1831.game import certs
 from trainruns.titles.g1831.game.certs import is_preferred, shares_of
 
@@ -31,9 +32,10 @@ COVERING_NODES = 2_000
 PATH_STEPS = 20_000
 
 
-def run_budget() -> tuple:
-    """The bounded search's counts (:func:`trainruns.game.route_adapter.bounded_run`)."""
-    return RUN_NODES, COVERING_NODES, PATH_STEPS
+def run_budget() -> Work:
+    """The bounded search's counts, an option of its solve
+    (:func:`trainruns.game.route_adapter.bounded_run`)."""
+    return Work(nodes=RUN_NODES, covering_nodes=COVERING_NODES, path_steps=PATH_STEPS)
 
 
 def best_run(position: dict) -> tuple[int, list[dict], dict]:
@@ -41,7 +43,7 @@ def best_run(position: dict) -> tuple[int, list[dict], dict]:
     and run optimal routes"): revenue, routes and ``{"proven", "bound"}``, the same on
     every machine. The log records the routes, so a replay audits them instead of
     searching again, and the proof, so a run not proven best says so with its bound."""
-    return route_adapter.bounded_run(position, *run_budget())
+    return route_adapter.bounded_run(position, run_budget())
 
 
 class OperatingRules:
@@ -49,7 +51,7 @@ class OperatingRules:
 
     def phase_row(self, name=None) -> dict:
         name = name or self.state.phase
-        return next(r for r in self.rules["phases"] if r["name"] == name)
+        return next(r for r in self.numbers["phases"] if r["name"] == name)
 
     def train_limit(self, c) -> int:
         """5.3.5: the phase's limit; a system one more per merger (5.9.7.7), at most two."""
@@ -165,7 +167,7 @@ class OperatingRules:
         for m in self.map.lays(board, reached, laid, colors, used, set(turn["hexes"])):
             if self.map.is_city(m["hex"]) and turn["cities"] >= lim["cities"]:
                 continue
-            m["cost"] = self.map.cost(m["hex"], m["upgrade"], self.rules["terrain_cost"])
+            m["cost"] = self.map.cost(m["hex"], m["upgrade"], self.numbers["terrain_cost"])
             if not c.receivership and m["cost"] > c.cash:
                 continue
             if self.lay_owes_token(c, m) and not self._owed_token_possible(c, m, turn, kinds):
@@ -262,6 +264,12 @@ class OperatingRules:
         if self.map.is_city(m["hex"]):
             turn["cities"] += 1
         s.event("tile", corporation=c.id, hex=m["hex"], tile=m["tile"], rotation=m["rotation"], cost=m["cost"])
+
+    def why_not_lay(self, c, a, lays):
+        """A lay not listed (:meth:`tile_lays`) breaks one of 5.2's rules."""
+        return "track.illegal", (f"{c.id} cannot lay tile {a['tile']} on {a['hex']} at rotation {a['rotation']} "
+                                 "now: reach (5.2.4.1), colour and upgrade (5.2.6), track kept (5.2.6.5), cost "
+                                 "(5.2.3), limits (5.2.4.3)")
 
     def tokens_left(self, c, kind: str) -> int:
         placed = sum(1 for x in c.sites if x["type"] == kind)
@@ -440,12 +448,12 @@ class OperatingRules:
                 tried += 1
                 trial = self.position(c.id)
                 trial["track_rights"] = [{"hex": hh, "stop": 0, "slot": j} for hh, j in have + [(h, site["slot"])]]
-                found = route_adapter.bounded_run_or_none(trial, *run_budget())
+                found = route_adapter.bounded_run_or_none(trial, run_budget())
                 if found is None:
                     continue   # the route core: no run uses every right (5.6.5)
                 revenue, routes, _proof = found
                 if base is None:
-                    without = route_adapter.bounded_run_or_none(self.position(c.id), *run_budget())
+                    without = route_adapter.bounded_run_or_none(self.position(c.id), run_budget())
                     base = without[0] if without else 0
                 if routes and revenue > base:
                     out.append({"hex": h, "slot": site["slot"], "kind": kind, "owner": o.id, "cost": cost})
@@ -470,7 +478,7 @@ class OperatingRules:
     def pool_price(self, name: str) -> int:
         """5.3.2.1: 60% of face, rounded up (decision)."""
         face = self.config.price(self.size_of(name))
-        return -(-face * self.rules["pool_train_percent"] // 100)
+        return -(-face * self.numbers["pool_train_percent"] // 100)
 
     def needs_train(self, c) -> bool:
         """5.3.1: fewer trains than the minimum (a system two from the first 3-train)."""
@@ -528,6 +536,53 @@ class OperatingRules:
         if not (turn or {}).get("own_sold"):
             out += self.train_deals(c, turn)
         return out
+
+    def must_buy(self, step) -> bool:
+        """5.3.1: the company needs a train the bank or the pool sells; 5.3.4: "The
+        President is not forced to accept any offers" of other corporations."""
+        return self.needs_train(step.corp) and any(x["from"] in ("bank", "market") for x in step._buys())
+
+    def train_process(self, step, a):
+        """5.3.2: a purchase listed (:meth:`train_buys`); a deal with a corporation of
+        another president waits for his answer (:meth:`offer_train`)."""
+        c, turn = step.corp, step.turn
+        src = self.corporation_id(a["from"]) or a["from"]
+        for x in step._buys():
+            if x["from"] == src and x["train"] == a["train"]:
+                a = dict(a, **{"from": src})
+                if self.offer_train(c, a, x, turn, lambda: self.buy_train(c, a, x, turn)):
+                    return a
+                self.buy_train(c, a, x, turn)
+                return dict(a, **{"from": src, "price": a.get("price", x["price"])})
+        raise Refusal(*self.why_not_buy(c, turn, a, src))
+
+    def why_not_buy(self, c, turn, a, src):
+        """Which of 5.3's rules a purchase not listed breaks."""
+        if src not in ("bank", "market") and src in self.state.corp:
+            o = self.state.corp[src]
+            if o.receivership:
+                return "train.seller-receivership", f"{o.id} is in receivership and may not sell trains (5.4.4)"
+            if turn.get("own_sold"):
+                return "train.deals-over", (f"{c.id} has sold its own stock for a forced purchase: no more trains "
+                                            "from other corporations (5.3.4)")
+            if c.cash < 1:
+                return "train.cash", f"a train from another corporation is paid from {c.id}'s cash, at least $1 (5.3.4)"
+        if c.receivership and not self.needs_train(c):
+            return "train.receivership", f"{c.id} is in receivership: no more than its minimum of trains (5.4.3)"
+        shop = self.shop_trains(c)
+        if src == "bank" and not any(x["from"] == "bank" and x["train"] == a["train"] for x in shop):
+            sold = ", ".join(x["train"] for x in shop if x["from"] == "bank") or "nothing"
+            return "train.lowest-first", (f"the bank sells the lowest size it has first: {sold}, not a "
+                                          f"{a['train']} (5.3.8)")
+        if self.needs_train(c) and min((x["price"] for x in shop), default=0) > c.cash:
+            return "train.forced-cheapest", (f"{c.id} must buy a train it cannot pay for: the cheapest the bank or "
+                                             "the pool has (5.3.4)")
+        listed = next((x for x in shop if x["from"] == src and x["train"] == a["train"]), None)
+        if listed is not None and listed["price"] > c.cash:
+            return "train.cash", f"{c.id} cannot pay ${listed['price']} for the {a['train']} from its cash (5.3)"
+        return "train.unavailable", (f"{c.id} cannot buy a {a['train']} from {a['from']} now: trains come from "
+                                     "the bank, the pool (5.3.2) or another corporation, never a retired one "
+                                     "(5.3.2)")
 
     def train_price(self, c, a, listed) -> int:
         """The price of buying ``a`` as ``listed``: the bank's or the pool's (5.3.2), or
@@ -634,7 +689,7 @@ class OperatingRules:
         self.sell_own(c, kind, chosen)
         left = certs.held(c, "treasury", kind)
         blocked = bool(c.cash < price and left and self.pool_shares(c) + shares_of(left[0])
-                       > self.rules["pool_share_limit"])
+                       > self.numbers["pool_share_limit"])
         if blocked and kind == "common":
             need, short = 0, price - c.cash
             for x in left:
@@ -647,7 +702,7 @@ class OperatingRules:
         return not blocked
 
     def _pool_takes(self, c, chosen, x, cash) -> bool:
-        room = self.rules["pool_share_limit"] - self.pool_shares(c) - sum(shares_of(y) for y in chosen)
+        room = self.numbers["pool_share_limit"] - self.pool_shares(c) - sum(shares_of(y) for y in chosen)
         return shares_of(x) <= room and cash + self.sale_value(c, x) <= self.state.bank.cash
 
     def sell_own(self, c, kind: str, chosen: list):
@@ -723,7 +778,7 @@ class OperatingRules:
             pos = self.position(c.id, trains=[{"name": f"{k}{kind}", "status": "new"}])
             pos.pop("track_rights", None)      # 5.4.7: no rights in receivership
             pos.pop("rules", None)             # 5.4.9: any mix with one of each type
-            if route_adapter.bounded_most_run_to(pos, *run_budget()) >= k:
+            if route_adapter.bounded_most_run_to(pos, run_budget()) >= k:
                 return True
         return False
 
@@ -774,7 +829,7 @@ class OperatingRules:
         """5.3.9: 10% of the debt, rounded up, added to it at the end of the Buy Trains
         phase (not in the OR of entry)."""
         if c.receivership and c.debt and c.entered_or != self.or_counter:
-            add = -(-c.debt * self.rules["interest_percent"] // 100)
+            add = -(-c.debt * self.numbers["interest_percent"] // 100)
             c.debt += add
             self.state.event("interest", corporation=c.id, amount=add, debt=c.debt)
 
@@ -808,6 +863,10 @@ class OperatingRules:
 
     # --- running (5.6) -----------------------------------------------------------------
 
+    def may_run(self, c) -> bool:
+        """5.6: a company still in play with a train that runs (:meth:`runnable`)."""
+        return c.cell is not None and self.runnable(c)
+
     def runnable(self, c) -> bool:
         return any(t["status"] in ("new", "restored") or (t["status"] == "retired" and c.receivership)
                    for t in c.trains)
@@ -815,7 +874,7 @@ class OperatingRules:
     def no_route(self, c) -> bool:
         """5.6.6, 5.7.1: whether the run ``"best"`` finds for ``c`` runs no train: its
         trains have no route, the company DID NOT RUN, and a ``pass`` makes that run."""
-        run = route_adapter.bounded_run_or_none(self.position(c.id), *run_budget())
+        run = route_adapter.bounded_run_or_none(self.position(c.id), run_budget())
         return run is not None and not run[1]
 
     def run(self, c, routes):
@@ -825,13 +884,10 @@ class OperatingRules:
         if routes == "best":
             revenue, chosen, proof = best_run(pos)
             return chosen, revenue, proof
-        try:
-            problems, declared, _best = route_adapter.audit_run(pos, routes, best=False)
-        except InputError as e:
-            raise Refusal("run.malformed", f"the declared run cannot be read: {e} (5.6)") from None
-        if problems:
-            raise Refusal(*problems[0])
-        return [{"train": r["train"], "stops": list(r["stops"])} for r in routes], declared, None
+        # 5.6.6: any legal run may be declared, so the best is not searched for
+        declared, _best, chosen = declared_run(routes, lambda r: route_adapter.audit_run(pos, r, best=False),
+                                               self.cite("run"))
+        return chosen, declared, None
 
     # --- dividends (5.7) and the marker (5.8) ------------------------------------------
 
@@ -896,6 +952,6 @@ class OperatingRules:
         """5.8.1: the marker moves as the dividend's kind says (the title's
         ``dividend_moves``)."""
         c.last_dividend = d.kind
-        direction, steps = self.rules["dividend_moves"][d.kind]
+        direction, steps = self.numbers["dividend_moves"][d.kind]
         if direction != "none":
             self.move_marker(c, direction, steps, "dividend")

@@ -56,15 +56,17 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
     action_types = ACTION_TYPES
     # 5.0.3: track and tokens, trains, track rights, the run, the dividend, mergers
     operating_steps = (TrackStep, TrainStep, RightsStep, RunStep, DividendStep, MergerStep)
-    citations = {"operating-order": "(5.0.4)", "run": "(5.6)"}
+    citations = {"operating-order": "(5.0.4)", "run": "(5.6)", "must-buy": "(5.3.1, 5.3.4)"}
 
     def __init__(self, game, players, seed, variants, config):
         self.game = game
-        # the phases from the one table (data/phases.json), in the engine's words
-        self.rules = dict(load_data(PACKAGE, "rules.json"), phases=game_phases())
+        # the rulebook's numbers (data/rules.json: bank, cash, companies in play, limits,
+        # terrain costs, the marker's moves) with the phases from the one table
+        # (data/phases.json), in the engine's words; "rules" is the game's GameRules
+        self.numbers = dict(load_data(PACKAGE, "rules.json"), phases=game_phases())
         self.phases = Phases(list(phase_table()), list(train_table()))
         n = len(players)
-        if not self.rules["players"]["min"] <= n <= self.rules["players"]["max"]:
+        if not self.numbers["players"]["min"] <= n <= self.numbers["players"]["max"]:
             raise InputError(f"1831 is for 3 to 10 players, not {n} (3.1)", "players")
         for v in variants:
             if v not in VARIANTS:
@@ -90,12 +92,12 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
             corps.append(c)
             for name in [row["id"], *row.get("aliases", [])]:
                 self._aliases[name.lower()] = row["id"]
-        cash = self.rules["starting_cash"]
-        bank = self.rules["bank"]["extended" if "extended" in self.variants else "standard"][str(n)]
+        cash = self.numbers["starting_cash"]
+        bank = self.numbers["bank"]["extended" if "extended" in self.variants else "standard"][str(n)]
         people = [Player(name=p, cash=cash) for p in players]
         depot = self.config.train_counts(n)
         self.state = State(people, corps, [], bank - cash * n, depot)
-        self.state.phase = self.rules["phases"][0]["name"]
+        self.state.phase = self.numbers["phases"][0]["name"]
         self.rng = random.Random(seed if seed is not None else 0)
         self.stock_round_number = 0
         self.or_counter = 0
@@ -105,7 +107,7 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
         self._setup_deck(players)
 
     def _companies_in_play(self, n):
-        for most, count, limit in self.rules["companies_in_play"]:
+        for most, count, limit in self.numbers["companies_in_play"]:
             if n <= most:
                 return count, limit
         raise InputError(f"1831 is for 3 to 10 players, not {n}", "players")
@@ -134,7 +136,7 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
         by the seed; drawn clockwise from the first seat (the last seat shuffles) until
         FIRST STOCK OPTION shows; its drawer goes first. The deck without it is
         reshuffled for the stock rounds (3.2.3.3)."""
-        deck = list(CARDS) + ["blank"] * (self.rules["deck"]["cards"] - len(CARDS))
+        deck = list(CARDS) + ["blank"] * (self.numbers["deck"]["cards"] - len(CARDS))
         self.rng.shuffle(deck)
         i, gi_drawer = 0, None
         while True:
@@ -145,7 +147,7 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
             if card == "first_stock_option":
                 break
             i += 1
-        deck = [c for c in list(CARDS) + ["blank"] * (self.rules["deck"]["cards"] - len(CARDS))
+        deck = [c for c in list(CARDS) + ["blank"] * (self.numbers["deck"]["cards"] - len(CARDS))
                 if c != "first_stock_option"]
         self.rng.shuffle(deck)
         self.state.title_state = TitleState1831(

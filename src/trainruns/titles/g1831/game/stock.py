@@ -45,7 +45,7 @@ class StockRules:
         (decision: combined), in units; None without GI."""
         if not self.state.title_state.government_intervention:
             return None
-        return self.rules["gi_holding_limit_percent"] // certs.UNIT - certs.units(c, player_key(name))
+        return self.numbers["gi_holding_limit_percent"] // certs.UNIT - certs.units(c, player_key(name))
 
     # --- prices ------------------------------------------------------------------------
 
@@ -227,7 +227,7 @@ class StockRules:
         """How many certificates of ``kind`` fit the pool (4.6.1.1: 5 shares) and the
         bank's cash (4.6.3.4); for the president, preferred includes the portion of his
         certificate 4.6.2.1 lets him sell."""
-        room = self.rules["pool_share_limit"] - self.pool_shares(c)
+        room = self.numbers["pool_share_limit"] - self.pool_shares(c)
         n, money = 0, 0
         listed = self.sellable(c, name, kind)
         if kind == "preferred" and listed is not None and not c.receivership and c.cell is not None:
@@ -268,7 +268,7 @@ class StockRules:
         if bonds:
             self.move_bond_marker(c, "down", bonds, "sale")   # 4.6.3.2.4: one square per bond
         if common:
-            num, den = self.rules["sale_moves"][c.last_dividend or "preferred"]
+            num, den = self.numbers["sale_moves"][c.last_dividend or "preferred"]
             steps = -(-common * num // den) if c.last_dividend != "all200" else common * num // den
             self.move_marker(c, "down", steps, "sale")
         self.update_president(c)
@@ -279,8 +279,8 @@ class StockRules:
         """4.6.5: a company holds at most 25% of its own stock (commons only); 4.6.5.1: a
         system at most four of its own bonds besides. In certificates of ``kind``."""
         if kind == "bond":
-            return self.rules["own_bond_limit"] - len(certs.held(c, "treasury", "bond"))
-        room = self.rules["own_common_limit_percent"] // certs.UNIT - certs.units(c, "treasury", "common")
+            return self.numbers["own_bond_limit"] - len(certs.held(c, "treasury", "bond"))
+        room = self.numbers["own_common_limit_percent"] // certs.UNIT - certs.units(c, "treasury", "common")
         pool = certs.held(c, "market", "common")
         n = 0
         for x in pool:

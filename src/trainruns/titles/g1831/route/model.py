@@ -167,14 +167,12 @@ class Model1831(RouteModel):
     """Per-stop 1831 facts by stop reference, and the search over them. Read-only
     after construction: every call works on its own :class:`StopArrays`.
 
-    ``covering_nodes``: when set, the search for a run covering every bought right
-    stops after that many nodes instead of by the deadline; ``path_steps``: when set,
-    the listing of the paths from each token stops after that many steps forward (the
-    set is then incomplete). A game sets both, wanting the same answer under any load; None (the
-    default) keeps the deadline's budget and lists every path."""
-
-    covering_nodes: int | None = None
-    path_steps: int | None = None
+    A solve's counted budget (``Limits.work``, :class:`trainruns.route.limits.Work`):
+    ``covering_nodes`` stops the search for a run covering every bought right (and the
+    assignment by value classes) after that many nodes instead of by the deadline;
+    ``path_steps`` stops the listing of the paths from each token after that many steps
+    forward (the set is then incomplete). A game sets both, wanting the same answer
+    under any load; without it the deadline's budget holds and every path is listed."""
 
     def __init__(self, board, facts, phase, options):
         self.board, self.facts, self.options = board, facts, options
@@ -324,6 +322,8 @@ class Model1831(RouteModel):
         ``PATH_LIMIT``, or listing passes its share of the deadline), only the best run's
         routes, found by the flow model (flow.py) without listing paths."""
         arrays = self._arrays(compiled)
+        work = None if limits is None else limits.work
+        path_steps = work.path_steps if work else None
         n_rights = len(self.facts.rights)
         if n_rights > MAX_RIGHTS:
             raise InputError(f"at most {MAX_RIGHTS} track rights are supported, not {n_rights}", "track_rights")
@@ -344,16 +344,17 @@ class Model1831(RouteModel):
             # walked, their priced best when not). (A game's step budget bounds the listing
             # already: no count first)
             count_until = None if until is None else t0 + COUNT_SHARE * (until - t0)
-            sizes = None if self.path_steps else self._fits(arrays, len(types) * n_masks, budget, PATH_LIMIT,
+            sizes = None if path_steps else self._fits(arrays, len(types) * n_masks, budget, PATH_LIMIT,
                                                             count_until)
-            listing = bool(self.path_steps) or sizes is not None
+            listing = bool(path_steps) or sizes is not None
             try:
                 extra = self._commuter_runs(arrays, types, COMMUTER_STEPS if listing else FLOW_COMMUTER_STEPS,
                                             until)
             except TooManySteps as e:
                 walked_out = e.out_of_steps and listing  # (a walk too long hands the board over)
             if listing and extra is not None:
-                listed = self._paths(arrays, valuer, until, progress, True, PATH_LIMIT, budget, sizes)
+                listed = self._paths(arrays, valuer, until, progress, True, PATH_LIMIT, budget, sizes,
+                                     path_steps=path_steps)
             if listed is None:
                 # too many routes to hold (passing cities freely, 5.6.2.3), or listing
                 # took its share of the time: the flow model
@@ -367,7 +368,7 @@ class Model1831(RouteModel):
                 if flowed is not None and not flowed.complete and prove:
                     # unproven: the routes that could still beat its run, by the track
                     # prices, and a search over them proves it best or finds the best
-                    proved = self._priced_proof(arrays, valuer, types, flowed, extra, end, progress, budget)
+                    proved = self._priced_proof(arrays, valuer, types, flowed, extra, end, progress, budget, work)
                     if proved is not None:
                         return proved
                     if end - time.perf_counter() >= PROOF_MIN_SECONDS / 2:
@@ -393,7 +394,7 @@ class Model1831(RouteModel):
                 now = time.perf_counter()
                 until = now + LIST_SHARE * max(0.0, deadline - now)
             listed = self._paths(arrays, valuer, until, progress, budget=None if budget is None else budget // 3,
-                                 keep_cut=True)
+                                 keep_cut=True, path_steps=path_steps)
         if extra is None and walked_out:
             extra, cut = [], True  # (the same walk again would pass the cap again)
         elif extra is None:
@@ -412,12 +413,12 @@ class Model1831(RouteModel):
         if n_rights == 0 or not enforce_rights:
             flat = values.max(axis=2)
             if BY_VALUE and enforce_rights and found.complete:
-                chosen = self._assign_by_value(found, flat, deadline)
+                chosen = self._assign_by_value(found, flat, deadline, work)
                 if chosen is not None:
                     return chosen
             keep = np.flatnonzero((flat >= 0).any(axis=1))
             return self._subset(found, flat[keep], keep)
-        return self._assign_with_rights(found, values, deadline)
+        return self._assign_with_rights(found, values, deadline, work)
 
     def _valuer(self, arrays, types, n_masks):
         """``value(ptr, stops) -> values[route, kind, rights mask]``: the most each kind
@@ -534,7 +535,7 @@ class Model1831(RouteModel):
         return int(paths), int(stops)
 
     def _paths(self, arrays, value, deadline, progress, give_up=False, limit=None, budget=None, sizes=None,
-               keep_cut=False, prices=None):
+               keep_cut=False, prices=None, path_steps=None):
         """Every token-to-token path (kernels.token_paths), root by root, in chunks of
         ``CHUNK`` paths, each valued (``value``) as it comes, so that only the routes are
         held, never a root's paths twice. Returns (ptr, stops, chains, bits, values,
@@ -542,7 +543,7 @@ class Model1831(RouteModel):
         passed ``budget`` bytes (with ``keep_cut``: the paths held by then, the set
         incomplete), or with ``give_up`` when ``deadline`` passed (the caller
         then turns to the flow model). Else a deadline leaves the set cut (``complete``
-        False), as does the game's step budget ``path_steps``. With ``sizes`` (paths,
+        False), as does a game's step budget ``path_steps`` (:class:`Work`). With ``sizes`` (paths,
         stops: :meth:`_fits` counted them) the chunks go straight into arrays of that
         size, so the routes are never held twice (no joining of parts). ``prices``: the
         priced cut of kernels.token_paths (None: every path)."""
@@ -572,7 +573,7 @@ class Model1831(RouteModel):
                 n = kernels.token_paths(compiled.adj_ptr, arrays.walk_to, arrays.chain_bits,
                                         arrays.chain_und, arrays.stop_group, arrays.stop_pass, arrays.stop_own,
                                         arrays.rev_a, arrays.rev_b, out_ptr, out_stops, out_chains, out_bits,
-                                        most - walked, self.path_steps or 0, *prices, *state, status)
+                                        most - walked, path_steps or 0, *prices, *state, status)
                 walked += n
                 if status[0] == kernels.OVER:
                     return None
@@ -664,7 +665,7 @@ class Model1831(RouteModel):
         rs.paths_proven = not proven and bound is not None
         return rs
 
-    def _priced_proof(self, arrays, value, types, flowed, extra, deadline, progress, budget):
+    def _priced_proof(self, arrays, value, types, flowed, extra, deadline, progress, budget, work=None):
         """The proof of the flow model's unproven run ``flowed``, as the core
         proves its monsters (trainruns.route.proof), for a board without bought rights. With
         the track prices of bound.py, a run earning more than a target gives each train
@@ -725,7 +726,7 @@ class Model1831(RouteModel):
             if any(best > floor[name] for name, best in commuting.items()):
                 return None  # the commuter runs were not walked and one could be in a better run
             out = self._priced_search(arrays, value, types, flowed, extra, trains, bound, priced, floor, target,
-                                      deadline, progress, budget)
+                                      deadline, progress, budget, work)
             if out is None:
                 return None
             if out is not True:
@@ -742,7 +743,7 @@ class Model1831(RouteModel):
             target = max(known, gate, target - step)
 
     def _priced_search(self, arrays, value, types, flowed, extra, trains, bound, priced, floor, target, deadline,
-                       progress, budget):
+                       progress, budget, work=None):
         """One target of :meth:`_priced_proof`: the paths above the ``floor`` of the
         prices ``priced`` listed and searched. Returns the route set of the best run when
         it earns more than ``target`` (complete), True when no run does, None when the
@@ -753,7 +754,8 @@ class Model1831(RouteModel):
         names = [t.name for t in types]
         chain_price = priced[0]
         prices = priced[:4] + (np.array([floor[name] for name in names], np.int64),) + priced[5:]
-        listed = self._paths(arrays, value, deadline, progress, give_up=True, budget=budget, prices=prices)
+        listed = self._paths(arrays, value, deadline, progress, give_up=True, budget=budget, prices=prices,
+                             path_steps=work.path_steps if work else None)
         if listed is None or not listed[5]:
             return None  # (or not every path walked: a game's step budget)
         ptr, stops, chains, bits, values, _ = listed
@@ -799,7 +801,7 @@ class Model1831(RouteModel):
         start, end, twin, _, (cs, cr, cv) = _candidates(trains, of_kind, 3)
         choice = np.full(len(trains), -1, np.int64)
         stop = np.zeros(1, np.int64)
-        budget_nodes = _node_budget(deadline) if self.covering_nodes is None else self.covering_nodes
+        budget_nodes = _node_budget(deadline) if work is None else work.covering_nodes
         best, status = on_thread(kernels.assign_priced, (
             start, end, twin, cr, cv, cs, np.ascontiguousarray(bits), int(bound.total), SCALE, target, choice,
             budget_nodes if budget_nodes >= 0 else 1 << 62, stop), stop, deadline, "the priced search")
@@ -874,7 +876,7 @@ class Model1831(RouteModel):
             forced[row, kind_index[trains[i].name]] = v
         return self._subset(found, forced, keep, complete)
 
-    def _assign_by_value(self, found, values, deadline=None):
+    def _assign_by_value(self, found, values, deadline=None, work=None):
         """The best run, trains assigned here to classes of routes of equal value
         (kernels.assign_by_value) and track resolved only for the classes chosen, handed
         to the core as its routes alone (as ``_assign_with_rights`` does). Passing
@@ -911,8 +913,8 @@ class Model1831(RouteModel):
             return col[c], c
 
         start, end, twin, rest, (cv, cc) = _candidates(trains, of_kind, 2)
-        if self.covering_nodes is not None:
-            steps = self.covering_nodes  # a game's fixed budget: the same answer under any load
+        if work is not None:
+            steps = work.covering_nodes  # a game's fixed budget: the same answer under any load
         elif deadline is None:
             steps = BY_VALUE_STEPS
         else:
@@ -926,7 +928,7 @@ class Model1831(RouteModel):
         chosen = [(i, int(routes[i])) for i in range(len(trains)) if routes[i] >= 0]
         return self._run_of(found, trains, [(i, r, values[r, kind_index[trains[i].name]]) for i, r in chosen], True)
 
-    def _assign_with_rights(self, found, values, deadline=None):
+    def _assign_with_rights(self, found, values, deadline=None, work=None):
         """5.6.5: choose the run here, every bought right run to by some train, and hand
         the core only the chosen routes, each valued for its own train's kind."""
         bits, complete = found.bits, found.complete
@@ -956,8 +958,8 @@ class Model1831(RouteModel):
         # the node budget alone does not bound the time: a node may pass over a great
         # many candidates that share track; the flag is set at the deadline
         best = on_thread(kernels.assign_covering, (start, end, twin, cr, cv, cm, bits, rest, n_masks - 1, choice,
-                                                   _node_budget(deadline) if self.covering_nodes is None
-                                                   else self.covering_nodes, stopped, stop),
+                                                   _node_budget(deadline) if work is None
+                                                   else work.covering_nodes, stopped, stop),
                          stop, deadline, "the covering search")
         complete = complete and not stopped[0]
         if best < 0 and not complete:

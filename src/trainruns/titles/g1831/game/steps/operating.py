@@ -9,46 +9,50 @@ from __future__ import annotations
 from trainruns.game.action import free_amount, within
 from trainruns.game.errors import Refusal
 from trainruns.game.round import Step
+from trainruns.game.steps.buy_train import BuyTrainStep
 from trainruns.game.steps.operating import CorporationStep
-from trainruns.game.steps.routes import check_revenue
-from trainruns.game.steps.track import check_rotation
+from trainruns.game.steps.routes import RoutesStep
+from trainruns.game.steps.track import TrackStep as SharedTrackStep
 
 
-class TrackStep(CorporationStep):
+class TrackStep(SharedTrackStep):
     """Phase 2 (5.2): lay tiles and buy tokens, in any order, then pass; a yellow tile
     in a city is followed by its token (5.2.6.8), a company without a running route
     does not pass while it can buy a token that makes one (5.2.2), and one in
-    receivership builds toward its minimum route (5.4.10)."""
+    receivership builds toward its minimum route (5.4.10). The lay allowance (5.2.4.3)
+    is kept in the turn's record, which the title's ``tile_lays`` reads."""
 
-    def enter(self):
-        if not self._moves():
-            self.done = True
+    def _lays(self):
+        r = self.game.rules
+        return [] if r.owed_token(self.corp, self.turn) else r.tile_lays(self.corp, self.turn)
 
-    def _moves(self):
+    def extra_actions(self):
+        """The tokens the company may buy (5.2.7); only the owed one while a yellow city
+        tile's token is owed (5.2.6.8)."""
         r = self.game.rules
         owed = r.owed_token(self.corp, self.turn)
         places = [m for m in r.token_places(self.corp, self.turn) if owed is None or m["hex"] == owed]
-        out = [] if owed else [{"type": "lay_tile", "corporation": self.corp.id, "hex": m["hex"], "tile": m["tile"],
-                                "rotation": m["rotation"]} for m in r.tile_lays(self.corp, self.turn)]
-        out += [{"type": "place_token", "corporation": self.corp.id, "hex": m["hex"], "stop": 0, "kind": m["kind"]}
-                for m in places]
-        return out
+        return super().extra_actions() + [{"type": "place_token", "corporation": self.corp.id, "hex": m["hex"],
+                                           "stop": 0, "kind": m["kind"]} for m in places]
 
-    def _may_pass(self, moves) -> bool:
+    def has_moves(self) -> bool:
+        return bool(self.moves())
+
+    def may_pass(self, moves) -> bool:
         """5.2.6.8: not while the token of this turn's yellow city tile is owed; 5.2.2:
         not while a company without a running route can buy a token that makes one
-        (:meth:`route_token_owed`); 5.4.10: not while a company in receivership must
-        still build toward its minimum route (:meth:`must_build`: with no lay or token
-        left to list, or none able to make the route, it may pass; 5.4.15: always once
-        the bank has run out)."""
+        (``route_token_owed``); 5.4.10: not while a company in receivership must still
+        build toward its minimum route (``must_build``: with no lay or token left to
+        list, or none able to make the route, it may pass; 5.4.15: always once the bank
+        has run out)."""
         r = self.game.rules
         return not moves or (r.owed_token(self.corp, self.turn) is None
                              and not r.route_token_owed(self.corp, self.turn)
                              and not r.must_build(self.corp, self.turn))
 
-    def actions(self):
-        moves = self._moves()
-        return moves + [self.pass_action()] if self._may_pass(moves) else moves
+    def lay(self, m):
+        self.game.rules.lay_tile(self.corp, m, self.turn)
+        self.lays.append(m)
 
     def process(self, a):
         self.check_entity(a)
@@ -57,125 +61,64 @@ class TrackStep(CorporationStep):
         if owed and a["type"] != "place_token":
             raise Refusal("token.owed", f"{self.corp.id} laid a yellow tile in the city {owed}: it must buy a token "
                                         "there now (5.2.6.8)")
-        if a["type"] == "pass":
-            if not self._may_pass(self._moves()):
-                if r.route_token_owed(self.corp, self.turn):
-                    raise Refusal("track.running-route", f"{self.corp.id} has no running route and must buy a "
-                                                         "token in a city its track reaches (5.2.2)")
-                raise Refusal("5.4.10", f"{self.corp.id} is in receivership without its minimum route (5.4.9) and "
-                                        "must lay yellow track and buy tokens toward it on debt, within the "
-                                        "phase's limits (5.4.10, 5.2.4.3)")
-            self.done = True
-            return a
-        if a["type"] == "lay_tile":
-            check_rotation(a)
-            for m in r.tile_lays(self.corp, self.turn):
-                if (m["hex"], m["tile"], m["rotation"] % 6) == (a["hex"], str(a["tile"]), a["rotation"]):
-                    r.lay_tile(self.corp, m, self.turn)
-                    self.enter()
-                    return a
-            raise Refusal("track.illegal", f"{self.corp.id} cannot lay tile {a['tile']} on {a['hex']} at rotation "
-                                           f"{a['rotation']} now: reach (5.2.4.1), colour and upgrade (5.2.6), "
-                                           "track kept (5.2.6.5), cost (5.2.3), limits (5.2.4.3)")
-        if a["type"] == "place_token":
-            for m in r.token_places(self.corp, self.turn):
-                if owed and m["hex"] != owed:
-                    continue
-                if m["hex"] == a["hex"] and a.get("stop", 0) == 0 and m["kind"] == a.get("kind", m["kind"]):
-                    r.place_token(self.corp, m, self.turn)
-                    self.enter()
-                    return a
-            raise Refusal("token.illegal", f"{self.corp.id} cannot place a {a.get('kind', 'token')} on {a['hex']} "
-                                           "now: reach, a free site of the type, one per city (5.2.7.6), supply, "
-                                           "cash, 3 per phase (5.2.4.3)")
-        raise Refusal("turn.phase", f"{self.corp.id} lays track and buys tokens now, or passes (5.2)")
+        if a["type"] == "pass" and not self.may_pass(self.moves()):
+            if r.route_token_owed(self.corp, self.turn):
+                raise Refusal("track.running-route", f"{self.corp.id} has no running route and must buy a "
+                                                     "token in a city its track reaches (5.2.2)")
+            raise Refusal("5.4.10", f"{self.corp.id} is in receivership without its minimum route (5.4.9) and "
+                                    "must lay yellow track and buy tokens toward it on debt, within the "
+                                    "phase's limits (5.4.10, 5.2.4.3)")
+        return super().process(a)
+
+    def process_extra(self, a):
+        """A token (5.2.7) of :meth:`extra_actions`; nothing else is done in this phase."""
+        if a["type"] != "place_token":
+            raise Refusal("turn.phase", f"{self.corp.id} lays track and buys tokens now, or passes (5.2)")
+        r = self.game.rules
+        owed = r.owed_token(self.corp, self.turn)
+        for m in r.token_places(self.corp, self.turn):
+            if owed and m["hex"] != owed:
+                continue
+            if m["hex"] == a["hex"] and a.get("stop", 0) == 0 and m["kind"] == a.get("kind", m["kind"]):
+                r.place_token(self.corp, m, self.turn)
+                self.enter()
+                return a
+        raise Refusal("token.illegal", f"{self.corp.id} cannot place a {a.get('kind', 'token')} on {a['hex']} "
+                                       "now: reach, a free site of the type, one per city (5.2.7.6), supply, "
+                                       "cash, 3 per phase (5.2.4.3)")
 
 
-class TrainStep(CorporationStep):
+class TrainStep(BuyTrainStep):
     """Phase 3 (5.3): buy trains; one is required (5.3.1): a forced purchase the
     company's cash cannot pay goes through 5.3.4's steps (deals with other
     corporations' presidents, which the president may decline by buying from the bank
     or the pool, or by passing when they are the only trains there are, 5.3.3); end of
     phase: interest (5.3.9). A deal with a corporation of another president is an offer
     that president accepts or declines (5.3.2 "at any mutually agreed price", 5.3.4 "The
-    President is not forced to accept any offers"; game/steps/consent.py)."""
+    President is not forced to accept any offers"; game/steps/consent.py), and the step
+    is entered again once he has answered."""
 
-    def enter(self):
-        # also called again once another president has answered an offer (5.3.4)
-        if self.corp.closed or self.corp.cell is None or not self.game.rules.train_buys(self.corp, self.turn):
-            self._finish()
+    def _buys(self):
+        if self.corp.closed or self.corp.cell is None:
+            return []
+        return self.game.rules.train_buys(self.corp, self.turn)
 
-    def _finish(self):
+    def finish(self):
         r = self.game.rules
         if self.corp.cell is not None and r.needs_train(self.corp) and not self.corp.receivership:
             r.enter_receivership(self.corp)   # 5.3.3: no train to be had
         if self.corp.cell is not None:
             r.interest(self.corp)
-        self.done = True
-
-    def _may_pass(self, buys) -> bool:
-        """5.3.1: not while the company needs a train the bank or the pool sells; 5.3.4:
-        "The President is not forced to accept any offers" of other corporations."""
-        r = self.game.rules
-        return not r.needs_train(self.corp) or not any(x["from"] in ("bank", "market") for x in buys)
-
-    def actions(self):
-        out = self.game.rules.train_buys(self.corp, self.turn)
-        return out + [self.pass_action()] if self._may_pass(out) else out
+        super().finish()
 
     def process(self, a):
         self.check_entity(a)
-        r = self.game.rules
-        buys = r.train_buys(self.corp, self.turn)
-        if a["type"] == "pass":
-            if not self._may_pass(buys):
-                raise Refusal("train.must-buy", f"{self.corp.id} has fewer trains than its minimum and must buy "
-                                                "one the bank or the pool sells (5.3.1, 5.3.4)")
-            self._finish()
-            return a
-        if a["type"] != "buy_train":
+        if a["type"] == "pass" and self.game.rules.must_buy(self):
+            raise Refusal("train.must-buy", f"{self.corp.id} has fewer trains than its minimum and must buy "
+                                            "one the bank or the pool sells (5.3.1, 5.3.4)")
+        if a["type"] not in ("pass", "buy_train"):
             raise Refusal("turn.phase", f"{self.corp.id} buys trains now, or passes (5.3)")
-        src = r.corporation_id(a["from"]) or a["from"]
-        for x in buys:
-            if x["from"] == src and x["train"] == a["train"]:
-                a = dict(a, **{"from": src})
-                # 5.3.2, 5.3.4: another president answers first; the step goes on after
-                # the answer (enter)
-                if r.offer_train(self.corp, a, x, self.turn, lambda: r.buy_train(self.corp, a, x, self.turn)):
-                    return a
-                r.buy_train(self.corp, a, x, self.turn)
-                if self.corp.closed or self.corp.cell is None or not r.train_buys(self.corp, self.turn):
-                    self._finish()
-                return dict(a, **{"from": src, "price": a.get("price", x["price"])})
-        raise Refusal(*self._why_not(a, src))
-
-    def _why_not(self, a, src):
-        r, c = self.game.rules, self.corp
-        if src not in ("bank", "market") and src in r.state.corp:
-            o = r.state.corp[src]
-            if o.receivership:
-                return "train.seller-receivership", f"{o.id} is in receivership and may not sell trains (5.4.4)"
-            if self.turn.get("own_sold"):
-                return "train.deals-over", (f"{c.id} has sold its own stock for a forced purchase: no more trains "
-                                            "from other corporations (5.3.4)")
-            if c.cash < 1:
-                return "train.cash", f"a train from another corporation is paid from {c.id}'s cash, at least $1 (5.3.4)"
-        if c.receivership and not r.needs_train(c):
-            return "train.receivership", f"{c.id} is in receivership: no more than its minimum of trains (5.4.3)"
-        shop = r.shop_trains(c)
-        if src == "bank" and not any(x["from"] == "bank" and x["train"] == a["train"] for x in shop):
-            sold = ", ".join(x["train"] for x in shop if x["from"] == "bank") or "nothing"
-            return "train.lowest-first", (f"the bank sells the lowest size it has first: {sold}, not a "
-                                          f"{a['train']} (5.3.8)")
-        if r.needs_train(c) and min((x["price"] for x in shop), default=0) > c.cash:
-            return "train.forced-cheapest", (f"{c.id} must buy a train it cannot pay for: the cheapest the bank or "
-                                             "the pool has (5.3.4)")
-        listed = next((x for x in shop if x["from"] == src and x["train"] == a["train"]), None)
-        if listed is not None and listed["price"] > c.cash:
-            return "train.cash", f"{c.id} cannot pay ${listed['price']} for the {a['train']} from its cash (5.3)"
-        return "train.unavailable", (f"{c.id} cannot buy a {a['train']} from {a['from']} now: trains come from "
-                                     "the bank, the pool (5.3.2) or another corporation, never a retired one "
-                                     "(5.3.2)")
+        return super().process(a)
 
 
 class RightsStep(CorporationStep):
@@ -208,36 +151,31 @@ class RightsStep(CorporationStep):
                                         "receivership (5.4.7)")
 
 
-class RunStep(CorporationStep):
-    """Phase 6 (5.6): run trains; with no train able to run, DID NOT RUN (5.7.1). When
-    the trains have no route (``no_route``), a ``pass`` makes that run of no train, as
-    ``run_routes "best"`` does (both listed: a log that ran it replays as before)."""
+class RunStep(RoutesStep):
+    """Phase 6 (5.6): run trains; with no train able to run, DID NOT RUN (5.7.1), as
+    with a run of no train (the ``pass`` of trains with no route). A ``"best"`` run is
+    the game's bounded search's, and the log says whether it proved the run best, and
+    its bound if not; the track rights bought are used by this run and end (5.5.3)."""
 
-    def enter(self):
-        if self.corp.cell is None or not self.game.rules.runnable(self.corp):
-            self.turn["revenue"] = None
-            self.done = True
-
-    def actions(self):
-        out = [{"type": "run_routes", "corporation": self.corp.id, "routes": "best"}]
-        return out + [self.pass_action()] if self.game.rules.no_route(self.corp) else out
+    proof = None
 
     def process(self, a):
-        self.check_entity(a)
-        passed = a["type"] == "pass" and self.game.rules.no_route(self.corp)
-        if a["type"] != "run_routes" and not passed:
+        if a["type"] != "run_routes" and not (a["type"] == "pass" and self.game.rules.no_route(self.corp)):
+            self.check_entity(a)
             raise Refusal("run.must-run", f"{self.corp.id} must run at least one train (5.6.6)")
-        routes, revenue, proof = self.game.rules.run(self.corp, "best" if passed else a["routes"])
-        if not passed:
-            check_revenue(a, revenue)
-        self.turn["revenue"] = revenue if routes else None
+        recorded = super().process(a)
+        return dict(recorded, **(self.proof or {})) if recorded["type"] == "run_routes" else recorded
+
+    def run(self, routes):
+        routes, revenue, self.proof = self.game.rules.run(self.corp, routes)
+        return routes, revenue
+
+    def _run(self, routes, a=None):
+        routes, revenue = super()._run(routes, a)
+        if not routes:
+            self.turn["revenue"] = None   # 5.7.1: no train ran
         self.corp.rights = []   # 5.5.3: rights last for this round only, and are used now
-        self.done = True
-        if passed:
-            return a
-        # the log says whether the bounded search proved the run best, and its bound if not
-        return {"type": "run_routes", "corporation": self.corp.id, "routes": routes, "revenue": revenue,
-                **(proof or {})}
+        return routes, revenue
 
 
 KINDS = ("hold", "preferred", "split", "all", "all200")
