@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 
 from trainruns.errors import InputError
 from trainruns.game import route_adapter
+from trainruns.game.errors import Refusal
 
 # the decisions a plan branches on; anything else the turn offers (a private to buy,
 # track rights, a loan) the advisor declines when it may
@@ -350,7 +351,20 @@ def _next_run(node, cid, plan: Plan, advice, found) -> bool:
         bound = sum(route_adapter.best_run(dict(pos, trains=[t]))[0] for t in trains)
         if (plan.revenue + bound, plan.cash_left) <= _rank(found[advice.top - 1]):
             return False
-    revenue, routes = route_adapter.best_run(pos) if trains else (0, [])
-    plan.next_revenue, plan.next_routes = revenue, routes
-    plan.next_proven = route_adapter.best_run_proof(pos)["proven"] if trains else True
+    plan.next_revenue, plan.next_routes, plan.next_proven = _run_now(node, cid, pos) if trains else (0, [], True)
     return True
+
+
+def _run_now(node, cid: str, pos: dict):
+    """The company's best run on its position now, as the title's run hook searches it
+    (1831 5.6.6: within the game's node budget), on a copy of the game (the hook keeps
+    what a run changes): (revenue, routes, proven)."""
+    game = _clone(node)
+    try:
+        made = game.rules.run(game.state.corp[cid], "best")
+    except Refusal:
+        return 0, [], True   # no run its rules allow
+    routes, revenue = made[0], made[1]
+    proof = made[2] if len(made) > 2 else None
+    proven = proof["proven"] if proof else route_adapter.best_run_proof(pos)["proven"]
+    return revenue, routes, proven
