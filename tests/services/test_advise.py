@@ -64,7 +64,7 @@ def _run_of(plan_actions):
 def test_best_plan_beats_every_single_lay_whatif_ranks(turns):
     """1832 [6] Laying Track: the advisor's best plan runs at least as much as the best
     single tile lay (or none) whatif ranks among the lays the game lists."""
-    from trainruns.whatif import rank_tiles_full
+    from trainruns.services.whatif import rank_tiles_full
 
     if Game.replay(turns[0]).rules.title == "1831":
         pytest.skip("whatif ranks the tile lays of titles with a tile manifest (1832, 1833NE)")
