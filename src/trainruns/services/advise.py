@@ -115,6 +115,9 @@ def _clone(game):
     made, so a shallow copy of each will do."""
     memo = {id(game.entries): list(game.entries), id(game.applied): list(game.applied),
             id(game.header): game.header}
+    config = getattr(game.rules, "config", None)
+    if config is not None:   # the game's config (1831's numbers): fixed when the game starts
+        memo[id(config)] = config
     return copy.deepcopy(game, memo)
 
 
