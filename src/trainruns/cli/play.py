@@ -41,6 +41,11 @@ def register(sub):
     q = verbs.add_parser("position", help="the position (docs/position-format.md) of a corporation now")
     q.add_argument("log")
     q.add_argument("--corporation", metavar="ID")
+    ad = verbs.add_parser("advise", help="the operating company's best turn plans, by the proven best run")
+    ad.add_argument("log")
+    ad.add_argument("--top", type=int, default=5, metavar="N", help="plans to show (default 5)")
+    ad.add_argument("--horizon", type=int, default=1, choices=(1, 2),
+                    help="1: this operating round's run; 2: plus the next round's with the trains then held")
     verbs.add_parser("serve", help="JSON lines on stdin/stdout")
     sp = verbs.add_parser("selfplay", help="seeded random games, every guarantee checked after each action")
     sp.add_argument("title")
@@ -52,8 +57,12 @@ def register(sub):
     sp.add_argument("--config", metavar="FILE", help="the game's config (1831)")
     add_scale_out(sp)
     sp.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
+    sp.add_argument("--policy", choices=("random", "advisor"), default="random",
+                    help="random (fuzzing) or advisor (operating turns by the advisor, stock rounds by "
+                         "expected dividends: docs/advise.md)")
     for x in (p, n, a, c, q, sp):
         x.add_argument("--json", action="store_true", help="JSON output (the default)")
+    ad.add_argument("--json", action="store_true", help="JSON output (default: text)")
     p.set_defaults(func=run)
 
 
@@ -107,6 +116,8 @@ def run(args):
         return serve()
     if verb == "selfplay":
         return selfplay(args)
+    if verb == "advise":
+        return advise(args)
     if verb == "new":
         players = [x.strip() for x in args.players.split(",")]
         if not all(players) or len(set(players)) != len(players):
@@ -171,6 +182,7 @@ def selfplay(args):
     from trainruns.errors import InputError
     from trainruns.game.game import rules_class
     from trainruns.game.selfplay import play_one, warm
+    from trainruns.services import players
 
     rules_class(args.title, "title")  # an unknown title is bad input before any game starts
     if args.players < 1 or args.games < 1 or args.max_actions < 1:
@@ -178,9 +190,10 @@ def selfplay(args):
     config = _read_log(args.config, "config") if args.config else None
     names = [f"P{i + 1}" for i in range(args.players)]
     jobs = [{"title": args.title, "players": names, "seed": args.seed + i, "max_actions": args.max_actions,
-             "variants": list(args.variant), "config": config} for i in range(args.games)]
+             "variants": list(args.variant), "config": config, "policy": args.policy} for i in range(args.games)]
     bar = None if args.quiet else ProgressBar(len(jobs), "selfplay")
-    games = run_jobs(play_one, jobs, args, bar, warm=lambda: warm(jobs[0]))
+    one = players.play_one if args.policy == "advisor" else play_one
+    games = run_jobs(one, jobs, args, bar, warm=lambda: warm(jobs[0]))
     for g in games:
         _print(g)
     broken = sum(bool(g["problems"]) for g in games)
@@ -190,5 +203,65 @@ def selfplay(args):
             ended[g["end_reason"]] = ended.get(g["end_reason"], 0) + 1
     _print({"games": len(games), "finished": sum(g["finished"] for g in games), "ended": ended,
             "capped": sum(g["capped"] for g in games), "actions": sum(g["actions"] for g in games),
-            "broken": broken})
+            "broken": broken, **_revenue(games)})
     return 1 if broken else 0
+
+
+def advise(args):
+    """``play advise``: the top plans of the operating company's turn
+    (trainruns.services.advise); text by default, the JSON with ``--json``."""
+    from trainruns.game.game import Game
+    from trainruns.services.advise import advise as advise_turn
+
+    game = Game.replay(_read_log(args.log), where=args.log)
+    advice = advise_turn(game, top=args.top, horizon=args.horizon)
+    if args.json:
+        _print(advice.to_json())
+        return 0
+    for line in describe(advice):
+        print(line)
+    return 0
+
+
+def describe(advice) -> list[str]:
+    """The advice as text: one block per plan."""
+    a = advice
+    lines = [f"{a.corporation} (cash {a.cash}): {len(a.plans)} best of {a.considered} plans scored, "
+             f"{a.pruned} pruned by a bound, {a.merged} merged; ranking "
+             f"{'exact' if a.exact else 'NOT exact (a run unproven)'}; horizon {a.horizon}; {a.seconds:.2f} s"]
+    for i, p in enumerate(a.plans, 1):
+        moves = [_move(x) for x in p.actions]
+        moves = [m for m in moves if m] or ["no track, token or train"]
+        nxt = f" + next round {p.next_revenue}" if p.next_revenue is not None else ""
+        lines.append(f"{i}. score {p.score}: run {p.revenue}{nxt}, cost {p.cost}, cash left {p.cash_left}"
+                     f"{'' if p.proven else ' (run not proven)'}")
+        lines.append("   " + "; ".join(moves))
+        for r in p.routes:
+            lines.append(f"   train {r['train']}: {' - '.join(r['stops'])}")
+        for r in p.next_routes or []:
+            lines.append(f"   next round, train {r['train']}: {' - '.join(r['stops'])}")
+        if p.note:
+            lines.append(f"   {p.note}")
+    return lines
+
+
+def _move(a) -> str:
+    t = a["type"]
+    if t == "lay_tile":
+        return f"tile {a['tile']} on {a['hex']} rotation {a['rotation']}"
+    if t == "place_token":
+        return f"token on {a['hex']}.{a.get('stop', 0)}"
+    if t == "buy_train":
+        return f"buy a {a['train']} for {a['price']}"
+    if t == "discard_train":
+        return f"discard a {a['train']}"
+    if t == "dividend":
+        return f"dividend: {a['kind']}"
+    return ""
+
+
+def _revenue(games) -> dict:
+    """The mean revenue of an operating round over the games that report it (the
+    advisor policy's)."""
+    rated = [g["revenue_per_or"] for g in games if "revenue_per_or" in g]
+    return {"revenue_per_or": round(sum(rated) / len(rated), 1)} if rated else {}

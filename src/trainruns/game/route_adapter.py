@@ -121,6 +121,13 @@ def best_run(position: dict) -> tuple[int, list[dict]]:
     return run.revenue, _routes(run)
 
 
+def best_run_proof(position: dict) -> dict:
+    """Whether :func:`best_run`'s run is proven best, and the search's upper bound on
+    the best ({"proven", "bound"}): the same search, kept."""
+    run = _solved(position)
+    return {"proven": bool(run.optimal), "bound": int(run.bound)}
+
+
 def audit_run(position: dict, routes: list, best: bool = True) -> tuple[list, int, int | None]:
     """A declared run checked as ``trainruns audit`` checks it: (problems as
     ``(rule, message)``, declared revenue, best revenue). With ``best=False`` the best

@@ -121,8 +121,16 @@ def _vice_presidents(c, system) -> list[str]:
     return problems
 
 
-def play(title, players, seed, max_actions=3000, check_undo_every=0, on_state=None, variants=(), config=None):
-    """One random game of ``title``; returns (game, problems, actions taken)."""
+def random_choice(listed: list, rng) -> dict:
+    """The random policy: any listed action, a pass less likely than the others."""
+    weights = [1.0 if x["type"] == "pass" else 3.0 for x in listed]
+    return fill(rng.choices(listed, weights=weights)[0], rng)
+
+
+def play(title, players, seed, max_actions=3000, check_undo_every=0, on_state=None, variants=(), config=None,
+         policy=None):
+    """One game of ``title``, random unless ``policy(game, listed, rng)`` chooses each
+    action; returns (game, problems, actions taken)."""
     rng = random.Random(seed)
     game = Game(title, players, seed, variants, config)
     s = game.to_json()
@@ -134,8 +142,7 @@ def play(title, players, seed, max_actions=3000, check_undo_every=0, on_state=No
         if not listed:
             problems.append(f"no action listed after {n}")
             break
-        weights = [1.0 if x["type"] == "pass" else 3.0 for x in listed]
-        choice = fill(rng.choices(listed, weights=weights)[0], rng)
+        choice = policy(game, listed, rng) if policy else random_choice(listed, rng)
         before = json.dumps(s, sort_keys=True) if check_undo_every and n % check_undo_every == 0 else None
         try:
             game.act(choice)
@@ -164,6 +171,11 @@ def play_one(job: dict) -> dict:
     a digest of the final state (equal digests: the same game)."""
     game, problems, n = play(job["title"], job["players"], job["seed"], job.get("max_actions", 3000),
                              variants=job.get("variants", ()), config=job.get("config"))
+    return summary(job, game, problems, n)
+
+
+def summary(job: dict, game, problems: list, n: int) -> dict:
+    """A played game of a sweep as :func:`play_one` reports it."""
     state = game.to_json()
     digest = hashlib.sha256(json.dumps(state, sort_keys=True).encode()).hexdigest()[:16]
     # stopped by the action cap, not by the game: the summary names it (an unfinished

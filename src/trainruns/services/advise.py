@@ -1,0 +1,373 @@
+"""The operating-turn advisor: every plan of the operating company's turn, ranked by the
+proven best run it allows.
+
+A plan is the turn's decisions in the order the game asks for them (1832: [6] track,
+[7.2] token, [8] the run, [9] the dividend, [10] trains; 1833NE likewise; 1831: 5.2
+track, 5.5 trains before 5.6 the run): each legal tile lay or upgrade (none included),
+each token (none included), each train purchase the company can pay for. Legality is
+the game engine's alone: a plan is made by applying the listed actions to a copy of the
+game (:meth:`Game.act` checks each one as it checks a player's), so no rule is written
+twice, and plans that reach the same state are merged.
+
+Scores ("horizon"):
+
+- 1: the proven best run this operating round (the engine's own ``run_routes "best"``);
+- 2: that plus the best run of the next operating round on the board the plan leaves,
+  with the trains the company then holds and in the phase then current (trains rusted
+  and the phase changed by its purchases are in the game state the plan leaves).
+
+Ties go to the plan that leaves the company more cash. Bounds prune what cannot enter
+the top N, and stay admissible, so the ranking is exact whenever every run searched is
+proven:
+
+- trains bought after the run do not change it, so a turn's run and its cash after the
+  dividend bound every plan that continues from it (horizon 1);
+- a run of several trains shares no track, so it earns at most the sum of each train's
+  best run alone on the same board (horizon 2: the next round's run).
+
+The dividend follows :func:`dividend_rule` (a stated rule, not searched).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import time
+from dataclasses import dataclass, field
+
+from trainruns.errors import InputError
+from trainruns.game import route_adapter
+from trainruns.game.errors import Refusal
+
+# the decisions a plan branches on; anything else the turn offers (a private to buy,
+# track rights, a loan) the advisor declines when it may
+BRANCHING = ("lay_tile", "place_token", "buy_train", "discard_train")
+
+
+@dataclass
+class Plan:
+    """One plan of the turn: its decisions, the run it allows, what it costs."""
+
+    actions: list
+    revenue: int = 0
+    routes: list = field(default_factory=list)
+    proven: bool = True
+    cost: int = 0
+    cash_left: int = 0
+    next_revenue: int | None = None
+    next_routes: list | None = None
+    next_proven: bool | None = None
+    note: str = ""
+    kept: int = 0   # what the run left in the treasury (a dividend withheld)
+
+    @property
+    def score(self) -> int:
+        return self.revenue + (self.next_revenue or 0)
+
+    def to_json(self) -> dict:
+        out = {"actions": self.actions, "score": self.score, "revenue": self.revenue, "routes": self.routes,
+               "proven": self.proven, "cost": self.cost, "cash_left": self.cash_left}
+        if self.next_revenue is not None:
+            out.update(next_revenue=self.next_revenue, next_routes=self.next_routes, next_proven=self.next_proven)
+        if self.note:
+            out["note"] = self.note
+        return out
+
+
+@dataclass
+class Advice:
+    corporation: str
+    horizon: int
+    top: int
+    cash: int
+    plans: list = field(default_factory=list)
+    considered: int = 0   # plans scored
+    pruned: int = 0       # partial or whole plans a bound ruled out of the top N
+    merged: int = 0       # plans reaching a state another plan reached
+    exact: bool = True
+    seconds: float = 0.0
+
+    def to_json(self) -> dict:
+        return {"corporation": self.corporation, "horizon": self.horizon, "top": self.top, "cash": self.cash,
+                "considered": self.considered, "pruned": self.pruned, "merged": self.merged,
+                "exact": self.exact, "seconds": round(self.seconds, 3),
+                "plans": [p.to_json() for p in self.plans]}
+
+
+def dividend_rule(state: dict, corporation: str, kinds: list[str]) -> str:
+    """The advisor's dividend (a stated rule, not a search): pay out in full, unless the
+    company holds at most one train and its treasury cannot pay for the next train the
+    bank sells; then withhold, to buy it. Among the kinds a title lists, "payout" and
+    "withhold" (1832 [9], 1833NE, 1831 5.7) or the one it pays by rule."""
+    corp = next(c for c in state["corporations"] if c["id"] == corporation)
+    on_sale = [t["price"] for t in state.get("depot", []) if t.get("left") != 0 and isinstance(t.get("price"), int)]
+    short = on_sale and len(corp.get("trains", [])) <= 1 and (corp.get("cash") or 0) < on_sale[0]
+    for kind in (("withhold", "payout") if short else ("payout", "withhold")):
+        if kind in kinds:
+            return kind
+    return kinds[0]
+
+
+# --- the game, copied ------------------------------------------------------------------
+
+def _clone(game):
+    """A copy of the game to act on: its logs are lists of records never changed once
+    made, so a shallow copy of each will do."""
+    memo = {id(game.entries): list(game.entries), id(game.applied): list(game.applied),
+            id(game.header): game.header}
+    config = getattr(game.rules, "config", None)
+    if config is not None:   # the game's config (1831's numbers): fixed when the game starts
+        memo[id(config)] = config
+    return copy.deepcopy(game, memo)
+
+
+def _corp(state: dict, cid: str) -> dict:
+    return next(c for c in state["corporations"] if c["id"] == cid)
+
+
+def _key(game) -> str:
+    """Equal for equal game states (what the players see), whatever the order of the
+    decisions that made them."""
+    s = game.to_json()
+    s.pop("events", None)
+    s.pop("actions_applied", None)
+    return json.dumps(s, sort_keys=True)
+
+
+def _next(game, cid: str):
+    """What the turn asks of ``cid`` now: ("over", None), ("run", action),
+    ("dividend", kinds), ("branch", actions), ("pass", action), ("stuck", types)."""
+    active = None if game.finished else game.active()
+    if not active or active.get("corporation") != cid:
+        return "over", None
+    listed = game.actions()
+    runs = [a for a in listed if a["type"] == "run_routes"]
+    if runs:
+        return "run", runs[0]
+    kinds = [a["kind"] for a in listed if a["type"] == "dividend"]
+    if kinds:
+        return "dividend", kinds
+    cash = _corp(game.to_json(), cid)["cash"] or 0
+    passes = [a for a in listed if a["type"] == "pass"]
+    branch = [a for a in listed if a["type"] in BRANCHING and _affordable(a, cash, forced=not passes)]
+    if branch:
+        return "branch", branch + passes[:1]
+    if passes:
+        return "pass", passes[0]
+    return "stuck", sorted({a["type"] for a in listed})
+
+
+def _affordable(a: dict, cash: int, forced: bool) -> bool:
+    """A train purchase at a set price the treasury pays (the president's contribution
+    only when the purchase is forced: 1832 [10] Train Purchase Funds); a price the
+    buyer names (a train from another company) is not searched."""
+    if a["type"] != "buy_train":
+        return True
+    price = a.get("price")
+    return isinstance(price, int) and (forced or price <= cash)
+
+
+# --- the search -------------------------------------------------------------------------
+
+def operating(game) -> str:
+    """The company whose operating turn it is, or bad input."""
+    active = None if game.finished else game.active()
+    if not active or not active.get("corporation"):
+        who = "the game is over" if game.finished else f"{(active or {}).get('player', 'nobody')} acts in a stock or other round"
+        raise InputError(f"advice is for a company's operating turn: {who}", "game")
+    kind, _ = _next(game, active["corporation"])
+    if kind == "over":
+        raise InputError(f"{active['corporation']} acts, but not in its operating turn", "game")
+    return active["corporation"]
+
+
+def advise(game, top: int = 5, horizon: int = 1) -> Advice:
+    """The top ``top`` plans of the operating company's turn (see the module)."""
+    if top < 1:
+        raise InputError("--top must be at least 1", "top")
+    if horizon not in (1, 2):
+        raise InputError("--horizon is 1 or 2", "horizon")
+    t0 = time.perf_counter()
+    cid = operating(game)
+    cash = _corp(game.to_json(), cid)["cash"] or 0
+    advice = Advice(cid, horizon, top, cash)
+    seen: set = set()
+    ran = _before_run(_clone(game), cid, advice, seen)
+    # the most promising first: at horizon 1 a bound no later plan of the list beats
+    ran.sort(key=lambda r: (-r[2].revenue, -r[3]))
+    found: list[Plan] = []
+
+    def end(node, acts, kind, what, plan):
+        done = Plan(actions=acts, revenue=plan.revenue, routes=plan.routes, proven=plan.proven, kept=plan.kept)
+        done.cash_left = _corp(node.to_json(), cid)["cash"] or 0
+        # spent on track, tokens and trains: the cash at the start plus what the run
+        # kept, less the cash left
+        done.cost = cash + plan.kept - done.cash_left
+        done.note = plan.note or _note(kind, what)
+        if horizon == 2 and not _next_run(node, cid, done, advice, found):
+            advice.pruned += 1
+            return
+        advice.considered += 1
+        _insert(found, done)
+
+    for node, actions, plan, cash_now, finished in ran:
+        if horizon == 1 and len(found) >= top and (plan.revenue, cash_now) <= _rank(found[top - 1]):
+            advice.pruned += 1
+            continue
+        if finished:
+            end(node, actions, finished, None, plan)
+            continue
+        _walk(node, cid, actions, advice, seen, lambda n, a, k, w: end(n, a, k, w, plan), stop_at_run=False)
+    advice.plans = found[:top]
+    advice.exact = advice.exact and all(p.proven and p.next_proven is not False for p in found)
+    advice.seconds = time.perf_counter() - t0
+    return advice
+
+
+def _note(kind, what) -> str:
+    if kind == "stuck":
+        return f"the turn waits for a decision the advisor does not make: {', '.join(what)}"
+    return ""
+
+
+def _rank(p: Plan):
+    return (p.score, p.cash_left)
+
+
+def _last_step(node) -> bool:
+    """Whether the game is at the last step of an operating turn (its pass ends the
+    turn: what follows is the next company's)."""
+    steps = getattr(node.rules, "operating_steps", ())
+    return bool(steps) and isinstance(node.round.step(), steps[-1])
+
+
+def _walk(root, cid, actions, advice, seen, on_end, stop_at_run):
+    """Every way on from ``root`` through the turn's decisions (:data:`BRANCHING`, the
+    run, the dividend by rule, passes for the rest): ``on_end(game, actions, kind,
+    what)`` at each end, the turn over ("over", "end", "stuck") or, with
+    ``stop_at_run``, at the run ("run"). The pass that ends the turn is not made: it
+    changes nothing of the company's, and the game would go on to list the next
+    company's moves."""
+    stack = [(root, actions)]
+    while stack:
+        node, acts = stack.pop()
+        while True:
+            kind, what = _next(node, cid)
+            if kind == "dividend":
+                acts = _settle(node, cid, acts)
+                continue
+            if kind == "pass" and not _last_step(node):
+                node.act(what)
+                acts = acts + [what]
+                continue
+            if kind == "pass":
+                on_end(node, acts + [what], "end", None)
+                break
+            if kind != "branch":
+                on_end(node, acts, kind, what)
+                break
+            moves = [a for a in what if a["type"] != "pass"]
+            passes = [a for a in what if a["type"] == "pass"]
+            if passes and _last_step(node):
+                on_end(node, acts + passes, "end", None)   # before the node changes
+            else:
+                moves += passes
+            for i, a in enumerate(moves):
+                child = node if i == len(moves) - 1 else _clone(node)
+                child.act(a)
+                k = _key(child)
+                if k in seen:
+                    advice.merged += 1
+                    continue
+                seen.add(k)
+                stack.append((child, acts + [a]))
+            break
+
+
+def _before_run(root, cid, advice, seen) -> list:
+    """Every distinct state of the turn at its run, the run made and the dividend paid,
+    or at its end when it has no run: ``(game, actions, plan so far, cash, how it
+    ended or None)``."""
+    out = []
+
+    def at(node, actions, kind, what):
+        plan = Plan(actions=actions, note=_note(kind, what))
+        if kind != "run":
+            node = _clone(node)   # the walk goes on with this game
+            out.append((node, actions, plan, _corp(node.to_json(), cid)["cash"] or 0, kind))
+            return
+        before = node.position(cid)
+        c0 = _corp(node.to_json(), cid)["cash"] or 0
+        node.act(what)
+        rec = node.applied[-1]
+        plan.revenue = rec.get("revenue") or 0
+        plan.routes = rec.get("routes") if isinstance(rec.get("routes"), list) else []
+        plan.proven = _proven(node, before)
+        actions = _settle(node, cid, actions + [rec])
+        c1 = _corp(node.to_json(), cid)["cash"] or 0
+        plan.kept = c1 - c0
+        out.append((node, actions, plan, c1, None))
+
+    _walk(root, cid, [], advice, seen, at, stop_at_run=True)
+    return out
+
+
+def _proven(node, before: dict) -> bool:
+    """The run just made is proven best: its own proof when the title records one
+    (1831 5.6.6), else the route core's search of the same position."""
+    for e in node.state.events:
+        if e.get("type") == "run" and "proven" in e:
+            return bool(e["proven"])
+    return route_adapter.best_run_proof(before)["proven"]
+
+
+def _settle(node, cid, actions):
+    """The dividend by :func:`dividend_rule` and the passes the turn asks for before
+    its next decision: the actions taken."""
+    while True:
+        kind, what = _next(node, cid)
+        if kind == "dividend":
+            a = {"type": "dividend", "corporation": cid, "kind": dividend_rule(node.to_json(), cid, what)}
+        elif kind == "pass" and not _last_step(node):
+            a = what
+        else:
+            return actions
+        node.act(a)
+        actions = actions + [a]
+
+
+def _insert(found: list, plan: Plan):
+    i = len(found)
+    while i > 0 and _rank(found[i - 1]) < _rank(plan):
+        i -= 1
+    found.insert(i, plan)
+
+
+def _next_run(node, cid, plan: Plan, advice, found) -> bool:
+    """Score ``plan`` at horizon 2: the best run of the next operating round on the
+    board the plan leaves, with its trains and phase. False when the sum of each
+    train's best run alone (an upper bound: trains share no track) cannot bring the
+    plan into the top N."""
+    pos = node.position(cid)
+    trains = list(pos.get("trains", []))
+    if len(found) >= advice.top and len(trains) > 1:
+        bound = sum(route_adapter.best_run(dict(pos, trains=[t]))[0] for t in trains)
+        if (plan.revenue + bound, plan.cash_left) <= _rank(found[advice.top - 1]):
+            return False
+    plan.next_revenue, plan.next_routes, plan.next_proven = _run_now(node, cid, pos) if trains else (0, [], True)
+    return True
+
+
+def _run_now(node, cid: str, pos: dict):
+    """The company's best run on its position now, as the title's run hook searches it
+    (1831 5.6.6: within the game's node budget), on a copy of the game (the hook keeps
+    what a run changes): (revenue, routes, proven)."""
+    game = _clone(node)
+    try:
+        made = game.rules.run(game.state.corp[cid], "best")
+    except Refusal:
+        return 0, [], True   # no run its rules allow
+    routes, revenue = made[0], made[1]
+    proof = made[2] if len(made) > 2 else None
+    proven = proof["proven"] if proof else route_adapter.best_run_proof(pos)["proven"]
+    return revenue, routes, proven

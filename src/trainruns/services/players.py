@@ -1,0 +1,152 @@
+"""Players for self-play (``trainruns play selfplay --policy random|advisor``).
+
+The advisor policy:
+
+- an operating turn is played as the advisor's best plan at horizon 2
+  (:func:`trainruns.services.advise.advise`: track, token, trains; the dividend by its
+  stated rule), planned at the turn's first decision and replanned if the game refuses
+  a step of it;
+- a stock turn follows a simple valuation, in this order: sell the shares of a company
+  that cannot run (no train, or no route: its price falls at its turn) before it
+  crashes; buy a share of a company the player presides over that has not yet floated;
+  start a company when the player's cash is at least five times its par (the highest
+  such par), so he can also buy the shares that float it; buy the listed share with the
+  best expected dividend per share for its price (the company's proven best run now,
+  over its shares); else pass;
+- any other decision (a private's auction, a merger offer, a discard of another
+  company's train) is the random policy's.
+
+Each game's summary adds the mean revenue of an operating round (every company's runs
+of the round, summed) beside the checks of :mod:`trainruns.game.selfplay`.
+"""
+
+from __future__ import annotations
+
+import json
+
+from trainruns.errors import InputError
+from trainruns.game import route_adapter
+from trainruns.game.errors import Refusal
+from trainruns.game.selfplay import fill, play, random_choice, summary
+from trainruns.services.advise import advise
+
+SELL_FIRST = 5   # par at most a fifth of the cash: the president's certificate and more
+
+
+class Advisor:
+    """The advisor policy for every player of one game (see the module)."""
+
+    def __init__(self, horizon: int = 2):
+        self.horizon = horizon
+        self.plan: list = []   # what is left of the turn's plan
+        self.turn = None       # whose turn, in which round, it is for
+
+    def __call__(self, game, listed, rng) -> dict:
+        active = game.active() or {}
+        cid = active.get("corporation")
+        if cid and any(a["type"] in ("lay_tile", "place_token", "buy_train", "run_routes", "dividend")
+                       or a.get("corporation") == cid for a in listed):
+            planned = self._planned(game, cid, listed)
+            if planned is not None:
+                return planned
+        if any(a["type"] in ("par", "buy_shares", "sell_shares") for a in listed) and active.get("player"):
+            return stock_choice(game, active["player"], listed, rng)
+        return random_choice(listed, rng)
+
+    def _planned(self, game, cid, listed):
+        key = (cid, json.dumps(game.to_json().get("round"), sort_keys=True))
+        if self.turn != key or not self.plan:
+            try:
+                advice = advise(game, top=1, horizon=self.horizon)
+            except (InputError, Refusal):
+                return None
+            if not advice.plans:
+                return None
+            self.turn, self.plan = key, list(advice.plans[0].actions)
+        a = self.plan.pop(0)
+        if a["type"] == "run_routes":   # the plan holds the run made; the game lists "best"
+            a = next((x for x in listed if x["type"] == "run_routes"), a)
+        if a not in listed:
+            self.plan = []
+            return None
+        return a
+
+
+def _expected(game, cid: str, cache: dict) -> float:
+    """The dividend per share a company's proven best run now would pay (0 without a
+    train or a route)."""
+    if cid not in cache:
+        state = game.to_json()
+        corp = next(c for c in state["corporations"] if c["id"] == cid)
+        if not corp["trains"] or corp["closed"]:
+            cache[cid] = 0.0
+        else:
+            try:
+                revenue = route_adapter.best_run(game.position(cid))[0]
+            except InputError:
+                revenue = 0
+            cache[cid] = revenue / max(1, corp["shares"]["total"])
+    return cache[cid]
+
+
+def stock_choice(game, player: str, listed: list, rng) -> dict:
+    """A stock turn by the valuation of the module's docstring."""
+    state = game.to_json()
+    corps = {c["id"]: c for c in state["corporations"]}
+    me = next(p for p in state["players"] if p["name"] == player)
+    cache: dict = {}
+    for a in listed:
+        c = corps.get(a.get("corporation"))
+        if a["type"] == "sell_shares" and c and c["operated"] and _expected(game, c["id"], cache) == 0:
+            return _most(a)
+    for a in listed:
+        c = corps.get(a.get("corporation"))
+        if a["type"] == "buy_shares" and c and c["president"] == player and not c["floated"]:
+            return fill(a, rng)
+    pars = [a for a in listed if a["type"] == "par" and isinstance(a.get("price"), int)
+            and SELL_FIRST * a["price"] <= me["cash"]]
+    if pars:
+        return max(pars, key=lambda a: a["price"])
+    buys = []
+    for a in listed:
+        c = corps.get(a.get("corporation"))
+        if a["type"] == "buy_shares" and c:
+            price = c.get("price") or c.get("par") or 1
+            value = _expected(game, c["id"], cache) / max(1, price)
+            if value > 0:
+                buys.append((value, a))
+    if buys:
+        return fill(max(buys, key=lambda x: x[0])[1], rng)
+    passes = [a for a in listed if a["type"] == "pass"]
+    return passes[0] if passes else random_choice(listed, rng)
+
+
+def _most(a: dict) -> dict:
+    """A sale of as many shares as the action allows."""
+    return {k: (v["max"] if isinstance(v, dict) and "max" in v else v) for k, v in a.items()}
+
+
+def play_one(job: dict) -> dict:
+    """One self-play game of a sweep by ``job["policy"]`` ("random" or "advisor"):
+    :func:`trainruns.game.selfplay.play_one`'s summary plus ``revenue_per_or``, the
+    mean of every company's runs in an operating round."""
+    rounds: dict = {}
+
+    def count(game, s):
+        r = s.get("round") or {}
+        if r.get("kind") == "operating":
+            key = (r.get("number"), r.get("or"))
+            rounds.setdefault(key, 0)
+            last = game.applied[-1] if game.applied else {}
+            if last.get("type") == "run_routes":
+                rounds[key] += last.get("revenue") or 0
+        return []
+
+    policy = Advisor() if job.get("policy") == "advisor" else None
+    game, problems, n = play(job["title"], job["players"], job["seed"], job.get("max_actions", 3000),
+                             on_state=count, variants=job.get("variants", ()), config=job.get("config"),
+                             policy=policy)
+    out = summary(job, game, problems, n)
+    out["operating_rounds"] = len(rounds)
+    out["revenue_per_or"] = round(sum(rounds.values()) / len(rounds), 1) if rounds else 0.0
+    return out
