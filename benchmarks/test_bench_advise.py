@@ -13,7 +13,7 @@ import pytest
 from trainruns.game import route_adapter
 from trainruns.game.game import Game
 from trainruns.game.selfplay import random_choice
-from trainruns.services.advise import advise
+from trainruns.players.advise import advise
 
 
 def mid_game_turn(seed=3, max_actions=3000):

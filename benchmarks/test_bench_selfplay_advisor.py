@@ -1,4 +1,4 @@
-"""Seeded self-play by the advisor policy (trainruns.services.players) beside the random
+"""Seeded self-play by the advisor policy (trainruns.players.policies) beside the random
 policy, 4 players, each title: every advisor game ends by a rule of the game (the bank
 broken or the title's own end), none stalled or capped, and the mean revenue of an
 operating round of each policy goes to the benchmark's extra info. Slow: each advisor
@@ -11,7 +11,7 @@ import os
 
 import pytest
 
-from trainruns.services.players import play_one
+from trainruns.players.policies import play_one
 
 GAMES = int(os.environ.get("ADVISOR_GAMES", "2"))
 MAX_ACTIONS = int(os.environ.get("ADVISOR_MAX_ACTIONS", "4000"))

@@ -5,7 +5,7 @@ lower one, and the import graph has no cycle.
 
 Layers, from the top:
 - ``cli/``, ``daemon/``, ``serve/``: the commands, the warm process, the web page;
-- ``services/advise.py``, ``services/players.py``: the players of a game (the advisor and
+- ``players/``: the players of a game (the operating-turn advisor and
   the self-play policies), which play it through the engine;
 - ``game/`` and each title's ``titles/<title>/game/``: the game engine and the titles' rules of play;
 - ``services/``: audit, whatif, draw, sweeps: questions asked of a position;
@@ -29,7 +29,7 @@ LAYERS = [
     (6, ("cli", "__main__", "daemon", "serve")),
     # the players of a game (the operating-turn advisor, self-play policies) play it
     # through the game engine's public functions: above it, below the commands
-    (5.5, ("services.advise", "services.players")),
+    (5.5, ("players",)),
     (5, ("game",)),
     (4, ("services",)),
     (3, ("titles",)),

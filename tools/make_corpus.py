@@ -59,14 +59,14 @@ def game_name(title: str, players: int, seed: int) -> str:
 
 def policy_for(name: str):
     """The chooser ``play`` takes for policy ``name``: None for its own random play; an
-    advisor's player (``trainruns.services.players.Advisor``, one per game) for
+    advisor's player (``trainruns.players.policies.Advisor``, one per game) for
     ``advisor``, where this trainruns has it."""
     if name == "random":
         return None
     try:
-        from trainruns.services.players import Advisor
+        from trainruns.players.policies import Advisor
     except ImportError:
-        raise InputError("this trainruns has no advisor policy (trainruns.services.players)", "--policy") from None
+        raise InputError("this trainruns has no advisor policy (trainruns.players.policies)", "--policy") from None
     return Advisor()
 
 

@@ -209,9 +209,9 @@ def selfplay(args):
 
 def advise(args):
     """``play advise``: the top plans of the operating company's turn
-    (trainruns.services.advise); text by default, the JSON with ``--json``."""
+    (trainruns.players.advise); text by default, the JSON with ``--json``."""
     from trainruns.game.game import Game
-    from trainruns.services.advise import advise as advise_turn
+    from trainruns.players.advise import advise as advise_turn
 
     game = Game.replay(_read_log(args.log), where=args.log)
     advice = advise_turn(game, top=args.top, horizon=args.horizon)

@@ -3,7 +3,7 @@
 The advisor policy:
 
 - an operating turn is played as the advisor's best plan at horizon 2
-  (:func:`trainruns.services.advise.advise`: track, token, trains; the dividend by its
+  (:func:`trainruns.players.advise.advise`: track, token, trains; the dividend by its
   stated rule), planned at the turn's first decision and replanned if the game refuses
   a step of it;
 - a stock turn follows a simple valuation, in this order: sell the shares of a company
@@ -28,7 +28,7 @@ from trainruns.errors import InputError
 from trainruns.game import route_adapter
 from trainruns.game.errors import Refusal
 from trainruns.game.selfplay import fill, play, random_choice, summary
-from trainruns.services.advise import advise
+from trainruns.players.advise import advise
 
 SELL_FIRST = 5   # par at most a fifth of the cash: the president's certificate and more
 

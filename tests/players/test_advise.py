@@ -1,4 +1,4 @@
-"""The operating-turn advisor (trainruns.services.advise) on operating turns taken from
+"""The operating-turn advisor (trainruns.players.advise) on operating turns taken from
 seeded random games of each title: its best plan at horizon 1 is at least as good as
 the best single tile lay `whatif` ranks (1832 [6] Laying Track), equals an exhaustive
 try of every combination of track, token and trains on small turns (1832 [6], [7.2],
@@ -17,7 +17,7 @@ import pytest
 from trainruns.game import route_adapter
 from trainruns.game.game import Game
 from trainruns.game.selfplay import fill
-from trainruns.services.advise import BRANCHING, advise, dividend_rule
+from trainruns.players.advise import BRANCHING, advise, dividend_rule
 
 TITLES = ("1832", "1833NE", "1831")
 
