@@ -50,6 +50,9 @@ class GameRules(Ids, PlayerReport):
     #: 1831, '("Emergency sell")' for a heading of 1833NE's summary); :meth:`cite` reads
     #: it. The topics are those the shared steps the title runs cite.
     citations: dict = {}
+    #: what each zone of the stock market means (zone as ``market.view()`` names it ->
+    #: the title's words and section), and ``"par"`` for a par box; the page's legend
+    market_legend: dict = {}
 
     def cite(self, topic: str) -> str:
         """The title's own rule on ``topic`` (:attr:`citations`) as a refusal of a shared
@@ -166,6 +169,12 @@ class GameRules(Ids, PlayerReport):
     def why_not_token(self, c, a: dict) -> tuple[str, str]:
         """TokenStep: (rule id, message) refusing a token that was not listed."""
         raise NotImplementedError
+
+    def reserved_homes(self) -> list[dict]:
+        """The home cities kept now for corporations that have not placed their home
+        token, each ``{"corporation", "hex", "stop"}``, as :meth:`token_places` keeps
+        them from the others (default: none)."""
+        return []
 
     def run(self, c, routes) -> tuple[list[dict], int]:
         """RoutesStep: ``c`` runs ``routes`` (``"best"`` or a declared run, refused with
@@ -328,6 +337,11 @@ class GameRules(Ids, PlayerReport):
         kind, _, name = (x.owner or "").partition(":")
         return {"id": x.id, "owner": name or None, "owner_kind": kind or None, "open": x.open, "price": x.price,
                 "cost": x.cost, "revenue": x.revenue}
+
+    def private_ability(self, private_id: str) -> str:
+        """What private ``private_id`` does, in the title's words with its section, for
+        the page (default: nothing said)."""
+        return ""
 
     def corporation_json(self, c) -> dict:
         """A corporation in the state JSON: what every title shows, then the title's
