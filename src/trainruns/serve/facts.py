@@ -20,8 +20,8 @@ import copy
 import threading
 import weakref
 
-from ..errors import InputError
-from ..game.errors import Refusal
+from trainruns.errors import InputError
+from trainruns.game.errors import Refusal
 
 #: the decisions whose cost and effect the page shows beside them
 PRICED = ("buy_shares", "sell_shares", "place_token", "dividend", "protect", "buy_train", "buy_private",

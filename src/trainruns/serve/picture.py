@@ -1,6 +1,6 @@
 """The map as ``trainruns draw`` draws it, as SVG text for the page.
 
-It is :func:`trainruns.draw.save` itself (no second renderer): the board's hexes keep
+It is :func:`trainruns.services.draw.save` itself (no second renderer): the board's hexes keep
 their ``hex-ID`` ids in the SVG, which is how the page knows which hex was clicked.
 matplotlib is not safe to drive from two threads at once, so drawings take turns.
 """
@@ -11,14 +11,14 @@ import os
 import tempfile
 import threading
 
-from ..draw import save
+from trainruns.services.draw import save
 
 _LOCK = threading.Lock()
 
 
 def neighbourhood(board, hex_id):
     """SVG of ``hex_id`` and the hexes around it (a tile lay's preview)."""
-    from ..hexgrid import neighbour
+    from trainruns.route.hexgrid import neighbour
 
     hx = board.hexes[hex_id]
     at = {(h.x, h.y): hid for hid, h in board.hexes.items()}
@@ -28,7 +28,7 @@ def neighbourhood(board, hex_id):
 
 def svg(board, run=None, **options):
     """SVG text of ``board`` with ``run``'s routes (None: the board alone); ``options``
-    as :func:`trainruns.draw.draw_board` takes them (caption, problems, title)."""
+    as :func:`trainruns.services.draw.draw_board` takes them (caption, problems, title)."""
     with _LOCK, tempfile.TemporaryDirectory(prefix="trainruns-serve-") as folder:
         path = os.path.join(folder, "map.svg")
         save(board, run, path, **options)
