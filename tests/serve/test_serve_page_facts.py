@@ -291,6 +291,12 @@ def test_every_control_by_keyboard(driver, table):
     hexes = driver.execute_script('return [...document.querySelectorAll("#map g[id^=hex-]")]'
                                   '.filter((g) => g.tabIndex === 0).length')
     assert hexes == driver.execute_script('return document.querySelectorAll("#map g[id^=hex-]").length') > 50
+    # the first Tab stop skips the header and the map's hexes to "Now"
+    driver.execute_script("document.activeElement && document.activeElement.blur(); window.focus()")
+    driver.find_element("tag name", "body").send_keys(Keys.TAB)
+    assert driver.switch_to.active_element.get_attribute("id") == "skip-to-now"
+    driver.switch_to.active_element.send_keys(Keys.ENTER)
+    assert driver.execute_script("return document.getElementById('controls').contains(document.activeElement)")
     g = driver.find_element("css selector", f'#map g[id="hex-{lay["hex"]}"]')
     driver.execute_script("arguments[0].focus()", g)
     driver.switch_to.active_element.send_keys(Keys.ENTER)

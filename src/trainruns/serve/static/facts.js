@@ -211,6 +211,11 @@ function keyboardHexes() {
 
 new MutationObserver(() => { keyboardHexes(); markMap(); }).observe($("map"), { childList: true });
 
+// the first Tab stop: straight to "Now", past the header and every hex of the map
+document.body.prepend(el("a", { id: "skip-to-now", class: "skip", href: "#turn-box",
+  onclick: (e) => { e.preventDefault(); $("turn-box").scrollIntoView(); ($("controls").querySelector("button, select, input") || $("turn-box")).focus(); } },
+"Skip to Now"));
+
 function markMarket() {
   // the par boxes outlined, and what each zone means
   const table = $("market").querySelector("table.market");
