@@ -8,6 +8,7 @@
 const gameShown = [];     // game.js: each hook is called with every state shown
 let facts = null;         // /api/facts of the version on screen
 const privateInfo = {};   // private id -> {name, ability, revenue} (the same all game)
+const parBoxes = { cells: {}, boxes: null };   // par price -> box, and every par box (the same all game)
 
 // --- the facts of the version shown ---------------------------------------------------------
 
@@ -18,6 +19,8 @@ gameShown.push(async (s) => {
     if (!game || game.version !== f.version || game.session !== s.session) return;
     facts = f;
     for (const p of f.game.privates) privateInfo[p.id] = p;
+    Object.assign(parBoxes.cells, f.game.par_cells);
+    parBoxes.boxes = f.game.par_boxes;
     document.body.dataset.facts = String(f.version);
     showPrivates(game.state);
     decorateControls();
