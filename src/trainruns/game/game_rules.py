@@ -208,6 +208,12 @@ class GameRules(Ids, PlayerReport):
         share and how the odd dollars go."""
         raise NotImplementedError
 
+    def dividend_per_share(self, c, revenue: int, kind: str) -> int | None:
+        """What one share gets from a dividend of ``kind`` on ``revenue``, for the page
+        (default: the ``per_share`` the title's :meth:`dividend` reports, else None:
+        shares get different amounts)."""
+        return self.dividend(c, revenue, kind).fields.get("per_share")
+
     def price_after_dividend(self, c, d: Dividend):
         """DividendStep: the share price's move after dividend ``d``."""
         raise NotImplementedError

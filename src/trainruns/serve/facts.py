@@ -146,8 +146,8 @@ def _holder(key):
 
 def dividend_split(game, trial, action):
     """The title's ``dividend`` hook on the revenue the dry run paid: each holder's
-    part, what the company keeps, and the amount per share when every holding gets the
-    same per share."""
+    part, what the company keeps, and the amount per share (``dividend_per_share``;
+    None where shares get different amounts, as 1831's preferred and common)."""
     ev = next((e for e in trial.state.events if e.get("event") == "dividend"
                and e.get("corporation") == action["corporation"]), None)
     corp = game.state.corp.get(action["corporation"])
@@ -159,11 +159,7 @@ def dividend_split(game, trial, action):
         if amount:
             name = _holder(holder)
             holders[name] = holders.get(name, 0) + amount
-    per = d.fields.get("per_share")
-    if per is None and hasattr(corp, "shares") and d.payments:
-        rates = {amount / corp.shares[h] for h, amount in d.payments if corp.shares.get(h)}
-        if len(rates) == 1 and float(next(iter(rates))).is_integer():
-            per = int(next(iter(rates)))
+    per = game.rules.dividend_per_share(corp, ev["revenue"], action["kind"])
     return {"revenue": ev["revenue"], "kind": d.kind, "holders": holders, "kept": d.kept,
             "company_adds": d.company_adds, "per_share": per}
 
