@@ -175,6 +175,14 @@ def choose(d, action):
     if action["type"] == "pass":
         wait_for(d, lambda d: d.find_elements("id", "do-pass"), what="Pass")[0].click()
         return
+    if action["type"] == "par":
+        # the par prices offered are buttons on the market's par boxes
+        Select(wait_for(d, lambda d: d.find_elements("id", "par-corporation"), what="the par grid")[0]) \
+            .select_by_value(action["corporation"])
+        wait_for(d, lambda d: d.find_elements(
+            "css selector", f'#par-grid button[data-corporation="{action["corporation"]}"]'
+                            f'[data-price="{action["price"]}"]'), what="the par price")[0].click()
+        return
     if action["type"] == "lay_tile":
         wait_for(d, lambda d: d.find_element("id", "map").get_attribute("data-version") == str(page_version(d)),
                  what="the map of this turn")

@@ -50,6 +50,9 @@ class GameRules(Ids, PlayerReport):
     #: 1831, '("Emergency sell")' for a heading of 1833NE's summary); :meth:`cite` reads
     #: it. The topics are those the shared steps the title runs cite.
     citations: dict = {}
+    #: what each zone of the stock market means (zone as ``market.view()`` names it ->
+    #: the title's words and section), and ``"par"`` for a par box; the page's legend
+    market_legend: dict = {}
 
     def cite(self, topic: str) -> str:
         """The title's own rule on ``topic`` (:attr:`citations`) as a refusal of a shared
@@ -167,6 +170,12 @@ class GameRules(Ids, PlayerReport):
         """TokenStep: (rule id, message) refusing a token that was not listed."""
         raise NotImplementedError
 
+    def reserved_homes(self) -> list[dict]:
+        """The home cities kept now for corporations that have not placed their home
+        token, each ``{"corporation", "hex", "stop"}``, as :meth:`token_places` keeps
+        them from the others (default: none)."""
+        return []
+
     def run(self, c, routes) -> tuple[list[dict], int]:
         """RoutesStep: ``c`` runs ``routes`` (``"best"`` or a declared run, refused with
         a Refusal unless legal and as good as the best); returns (the routes as the log
@@ -203,6 +212,12 @@ class GameRules(Ids, PlayerReport):
         """DividendStep: what a dividend of ``kind`` on ``revenue`` pays: the amount per
         share and how the odd dollars go."""
         raise NotImplementedError
+
+    def dividend_per_share(self, c, revenue: int, kind: str) -> int | None:
+        """What one share gets from a dividend of ``kind`` on ``revenue``, for the page
+        (default: the ``per_share`` the title's :meth:`dividend` reports, else None:
+        shares get different amounts)."""
+        return self.dividend(c, revenue, kind).fields.get("per_share")
 
     def price_after_dividend(self, c, d: Dividend):
         """DividendStep: the share price's move after dividend ``d``."""
@@ -333,6 +348,11 @@ class GameRules(Ids, PlayerReport):
         kind, _, name = (x.owner or "").partition(":")
         return {"id": x.id, "owner": name or None, "owner_kind": kind or None, "open": x.open, "price": x.price,
                 "cost": x.cost, "revenue": x.revenue}
+
+    def private_ability(self, private_id: str) -> str:
+        """What private ``private_id`` does, in the title's words with its section, for
+        the page (default: nothing said)."""
+        return ""
 
     def corporation_json(self, c) -> dict:
         """A corporation in the state JSON: what every title shows, then the title's

@@ -33,6 +33,10 @@ class Stacks:
     def price(self, cell) -> int:
         raise NotImplementedError
 
+    def par_cells(self) -> list[tuple]:
+        """The boxes a company may start on, as the title's market marks them."""
+        raise NotImplementedError
+
     def place(self, cid: str, cell):
         self.stacks.setdefault(cell, []).append(cid)
 
@@ -91,6 +95,10 @@ class Market(Stacks):
                 if p == price and "p" in k:
                     return (r, c)
         return None
+
+    def par_cells(self) -> list[tuple]:
+        """The par boxes (``p``), row by row."""
+        return [(r, c) for r, row in enumerate(self.rows) for c, (_, k) in enumerate(row) if "p" in k]
 
     def par_prices(self) -> list[int]:
         return sorted(p for row in self.rows for p, k in row if "p" in k)

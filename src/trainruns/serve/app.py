@@ -446,8 +446,14 @@ def game_endpoints(changing):
         text = await run_in_threadpool(mode.svg, query_version(request), map_what(request))
         return Response(text, media_type="image/svg+xml")
 
+    async def facts(request, mode, table):
+        from trainruns.serve.facts import facts_of
+
+        return JSONResponse(await run_in_threadpool(facts_of, mode, query_version(request, "facts")))
+
     return {
         "/": (page("game.html"), {"GET"}),
+        "/api/facts": (facts, {"GET"}),
         "/api/act": (act, {"POST"}),
         "/api/log": (log, {"GET"}),
         "/api/position": (position, {"GET"}),

@@ -75,6 +75,10 @@ function controls() {
   const parts = [];
   for (const [type, list] of groups) {
     if (type === "pass") continue;
+    if (type === "par") {  // par.js: the market's own grid
+      parts.push(parControl(list));
+      continue;
+    }
     let shown = list;
     const later = [];  // shown under the row
     if (type === "lay_tile") {
@@ -282,11 +286,10 @@ function show(s) {
     st.players.map((p) => [p.name + (p.name === st.priority ? " ★" : ""), p.cash, p.certificates, shares(p.shares),
       p.privates.join(", ") || "—", p.value]));
   const started = st.corporations.filter((c) => c.president || c.floated || c.par);
-  table("corporations", ["corp", "pres.", "price", "cash", "trains", "tokens", "ipo/mkt"],
-    (started.length ? started : st.corporations).map((c) => [c.id, c.president, c.price, c.cash,
-      c.trains.join(" ") || "—", `${c.tokens.length}+${c.tokens_left ?? "?"}`, `${c.shares.ipo}/${c.shares.market}`]));
-  $("privates").replaceChildren(...st.privates.map((p) => el("span", { class: "chip" + (p.open ? "" : " closed") },
-    `${p.id} ${p.owner ? "· " + p.owner : `· ${p.price}`}`)));
+  table("corporations", ["corp", "pres.", "price", "cash", "trains", "tokens", "unsold shares"],
+    (started.length ? started : st.corporations).map((c) => [c.id, c.president, priceCell(c), c.cash,
+      c.trains.join(" ") || "—", `${c.tokens.length}+${c.tokens_left ?? "?"}`, sharesCell(c)]));
+  showPrivates(st);  // facts.js
   $("depot").replaceChildren(el("p", {}, "Trains: ", ...st.depot.filter((d) => d.left !== 0).map((d) =>
     el("span", { class: "chip" }, `${d.train} ×${d.left ?? "∞"} · ${d.price}`))));
   showMarket(s.market, st.corporations);
@@ -296,6 +299,7 @@ function show(s) {
   loadMap(s.version, s.map_key);
   if (s.solve) follow(s.solve, showRun);
   controls();
+  for (const hook of gameShown) hook(s);  // facts.js, seat.js
 }
 
 // --- several browsers at one table ----------------------------------------------------------

@@ -71,6 +71,10 @@ class Market1831(Stacks):
                 return (r, c)
         return None
 
+    def par_cells(self) -> list[tuple]:
+        """4.7.5: the squares of the PAR column."""
+        return [(r, self.par_column) for r in range(len(self.rows)) if self.exists((r, self.par_column))]
+
     # --- single steps ------------------------------------------------------------------
 
     def _step(self, cell, first, second):

@@ -345,6 +345,12 @@ class OperatingRules:
                 out.append({"hex": o.home, "stop": 0, "type": kind, "corporation": o.id})
         return out
 
+    def reserved_homes(self):
+        """5.2.5: the home city of each company that keeps a site there for its home
+        token (:meth:`keeps_home`)."""
+        return [{"corporation": o.id, "hex": o.home, "stop": 0, "kind": o.home_type}
+                for o in self.state.corporations if self.keeps_home(o)]
+
     @staticmethod
     def keeps_home(o) -> bool:
         """5.2.5: whether company ``o`` keeps a site for its home token (see :meth:`reserved`)."""

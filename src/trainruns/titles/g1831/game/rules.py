@@ -57,6 +57,11 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
     # 5.0.3: track and tokens, trains, track rights, the run, the dividend, mergers
     operating_steps = (TrackStep, TrainStep, RightsStep, RunStep, DividendStep, MergerStep)
     citations = {"operating-order": "(5.0.4)", "run": "(5.6)", "must-buy": "(5.3.1, 5.3.4)"}
+    market_legend = {
+        "par": "the PAR column: a company starts on the square whose preferred price is its par value (4.7.5)",
+        "closed": "STOCK TRADES CLOSED OUT: the company ceases to exist (4.3.2)",
+        "split": "STOCK SPLIT GO TO TARGET: the marker moves to the target, certificates get a 2x marker (4.3.4)",
+        "target": "SPLIT TARGET (4.3.4)"}
 
     def __init__(self, game, players, seed, variants, config):
         self.game = game

@@ -22,6 +22,15 @@ class MoneyRules:
                 s.pay("bank", x.owner, x.revenue)
                 s.event("income", private=x.id, owner=x.owner.partition(":")[2], amount=x.revenue)
 
+    @staticmethod
+    def _holding(revenue, kind, n, total):
+        """[9] what a holding of ``n`` of ``total`` shares gets: full, 10% of the run per
+        share, rounded to the nearest dollar per holding; half, half the run rounded up
+        per share ($130 -> $7 a share)."""
+        if kind == "payout":
+            return (revenue * n * 2 + total) // (2 * total)
+        return -(-revenue // (2 * total)) * n
+
     def dividend(self, c, revenue, kind):
         """[9] full: 10% of the run per share (per holding, rounded to the nearest dollar
         for the odd share); half: the company keeps half and the shares get the rest,
@@ -30,12 +39,18 @@ class MoneyRules:
         shares pay the bank."""
         total = c.total_shares
         if kind == "payout" and revenue:
-            return Dividend("payout", 0, [(holder, (revenue * n * 2 + total) // (2 * total))
+            return Dividend("payout", 0, [(holder, self._holding(revenue, kind, n, total))
                                           for holder, n in sorted(c.shares.items())])
         if kind == "half" and revenue:
-            per = -(-revenue // (2 * total))   # rounded up per share
-            return Dividend("half", revenue - per * total, [(holder, per * n) for holder, n in sorted(c.shares.items())])
+            return Dividend("half", revenue - self._holding(revenue, kind, total, total),
+                            [(holder, self._holding(revenue, kind, n, total)) for holder, n in sorted(c.shares.items())])
         return Dividend("withhold", revenue)
+
+    def dividend_per_share(self, c, revenue, kind):
+        """[9] what one share gets (full: the odd dollar of a larger holding aside)."""
+        if kind in ("payout", "half") and revenue:
+            return self._holding(revenue, kind, 1, c.total_shares)
+        return 0
 
     def price_after_dividend(self, c, d):
         """[5.8] the token moves right on a full payout, left when withheld (or $0),

@@ -141,11 +141,16 @@ class OperatingRules:
         c.tokens.append((c.home, c.home_stop))
         self.state.event("token", corporation=c.id, hex=c.home, stop=c.home_stop, cost=0, reason="home")
 
+    def reserved_homes(self):
+        """[7.2] the starting city of every railway that has not yet placed its home
+        token keeps its last slot for it."""
+        return [{"corporation": d.id, "hex": d.home, "stop": d.home_stop} for d in self.state.corporations
+                if not d.closed and not d.tokens]
+
     def _reserved(self, c):
         """[7.2] the last slot of a starting city of a railway that has not yet placed its
         home token is not for others."""
-        return {(d.home, d.home_stop) for d in self.state.corporations
-                if d is not c and not d.closed and not d.tokens}
+        return {(r["hex"], r["stop"]) for r in self.reserved_homes() if r["corporation"] != c.id}
 
     def token_cost(self, c) -> int:
         """[7] Token Cost: the next token's charter cost; once the charter's own tokens

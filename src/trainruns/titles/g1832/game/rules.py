@@ -73,6 +73,16 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
     citations = {"operating-order": "[4.1.3]", "run": "[8]", "must-buy": "[10]", "stock-turn": "[5.2]",
                  "buy-sell": "[5.3]", "limits": "[5.4]", "presidency": "[5.5]", "par": "[5.6]",
                  "no-selling": "[5.7]", "brown": "[5.1.1]", "protection": "[5.9]"}
+    market_legend = {
+        "par": "a par price a company may start at [5.6]",
+        "yellow": "shares do not count towards the certificate limit [5.1.1]",
+        "green": "shares do not count towards the certificate limit; more than 60% may be held [5.1.1]",
+        "brown": "as green, and any number of Open Market shares of one company in a turn [5.1.1]",
+        "closed": "the closed section: a company whose token enters it closes [5.1.1]"}
+
+    def private_ability(self, private_id):
+        """[16.2] (P6: [17.3]): what the private does, from the companies' data."""
+        return self.abilities.get(private_id, "")
 
     def __init__(self, game, players, seed, variants, config):
         self.game = game
@@ -113,6 +123,7 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
         if self.southern_bank:
             privs[data["southern_bank"]["id"]] = data["southern_bank"]
         order = sorted(privs.values(), key=lambda p: p["cost"])
+        self.abilities = {p["id"]: p.get("ability", "") for p in order}
         privates = [Private(id=p["id"], name=p["name"], cost=p["cost"], revenue=p["revenue"], price=p["cost"])
                     for p in order]
         people = [Player(name=p, cash=cash) for p in players]

@@ -292,6 +292,12 @@ class OperatingRules:
         c.tokens.append((c.home, c.home_stop))
         self.state.event("token", corporation=c.id, hex=c.home, stop=c.home_stop, cost=0, reason="home")
 
+    def reserved_homes(self):
+        """The home slot of every corporation not yet launched is not for the others
+        (:meth:`token_places`)."""
+        return [{"corporation": d.id, "hex": d.home, "stop": d.home_stop} for d in self.state.corporations
+                if not d.started and not d.closed]
+
     def _reservations_on(self) -> bool:
         return self.phases.index(self.state.phase) < self.phases.index(self.data["reservations_end"])
 
@@ -313,7 +319,7 @@ class OperatingRules:
         s = self.state
         if len(c.tokens) >= len(c.token_costs):
             return []
-        homes = {(d.home, d.home_stop) for d in s.corporations if d is not c and not d.started and not d.closed}
+        homes = {(r["hex"], r["stop"]) for r in self.reserved_homes() if r["corporation"] != c.id}
         cities = route_adapter.token_cities(self.position(c.id))
         w, b = self.data["worcester"], self.data["boston_reservation"]
         bp = s.corp[b["corporation"]]

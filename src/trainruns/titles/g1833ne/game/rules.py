@@ -118,6 +118,13 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
     citations = {"operating-order": '("Number of phases")', "run": '("Train list and prices")',
                  "must-buy": '("Emergency sell")', "limits": '("Floating percentage and per-player share limits")',
                  "presidency": '("Floating percentage and per-player share limits")'}
+    market_legend = {
+        "par": 'an initial stock price a corporation may be launched at ("Comparison with 1830")',
+        "closed": 'a corporation whose price falls to $0 closes ("Game-specific mechanics")'}
+
+    def private_ability(self, private_id):
+        """The summary's private companies: what the private does, from the companies' data."""
+        return self.abilities.get(private_id, "")
 
     def __init__(self, game, players, seed, variants, config):
         self.game = game
@@ -153,6 +160,7 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
             for name in [c["id"], *c.get("aliases", [])]:
                 self._aliases[name.lower()] = c["id"]
         names = {p["id"]: p["name"] for p in companies["privates"]}
+        self.abilities = {p["id"]: p.get("description", "") for p in companies["privates"]}
         privates = [Private(id=p["id"], name=names[p["id"]], cost=p["cost"], revenue=p["revenue"], price=p["cost"])
                     for p in data["privates"]]
         self.private_data = {p["id"]: p for p in data["privates"]}
