@@ -29,7 +29,6 @@ from trainruns.game.round import StockRound
 from trainruns.titles.g1831.game.steps.operating import TrainStep
 
 STEPS = Path(engine.__file__).parent / "steps"
-STEPS_PACKAGE = "trainruns.game.steps."   # the shared steps, imported absolutely
 HEADINGS = Path(__file__).resolve().parents[2] / "fixtures" / "rules" / "1833NE-headings.txt"
 
 
@@ -73,7 +72,7 @@ def _shared_steps_run_by(title: str) -> set:
     found, todo = set(), []
     for path in package.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith(STEPS_PACKAGE):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("trainruns.game.steps."):
                 todo.append(node.module.rsplit(".", 1)[1])
     while todo:
         name = todo.pop()
@@ -81,7 +80,7 @@ def _shared_steps_run_by(title: str) -> set:
             continue
         found.add(name)
         for node in ast.walk(ast.parse((STEPS / f"{name}.py").read_text())):
-            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith(STEPS_PACKAGE):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("trainruns.game.steps."):
                 todo.append(node.module.rsplit(".", 1)[1])
     return found
 
