@@ -177,10 +177,30 @@ class GameRules(Ids, PlayerReport):
         return []
 
     def run(self, c, routes) -> tuple[list[dict], int]:
-        """RoutesStep: ``c`` runs ``routes`` (``"best"`` or a declared run, refused with
-        a Refusal unless legal and as good as the best); returns (the routes as the log
-        keeps them, the revenue)."""
-        raise NotImplementedError
+        """RoutesStep: ``c`` runs ``routes`` (``"best"``, or a declared run that the
+        route core's audit of its position finds legal, refused otherwise and as
+        :meth:`check_declared_run` says); then :meth:`after_run`. Returns (the routes as
+        the log keeps them, the revenue)."""
+        from trainruns.game import route_adapter
+        from trainruns.game.steps.routes import declared_run
+
+        pos = self.position(c.id)
+        if routes == "best":
+            revenue, chosen = route_adapter.best_run(pos)
+        else:
+            revenue, best, chosen = declared_run(routes, lambda r: route_adapter.audit_run(pos, r), self.cite("run"))
+            self.check_declared_run(c, revenue, best)
+        self.after_run(c, chosen)
+        return chosen, revenue
+
+    def check_declared_run(self, c, declared: int, best: int):
+        """RoutesStep: refuse (a Refusal) a legal declared run earning ``declared`` when
+        the best earns ``best`` and the title requires the best (default: any legal
+        run may be declared)."""
+
+    def after_run(self, c, chosen: list[dict]):
+        """RoutesStep: what happens by rule once ``c`` has run ``chosen`` (default:
+        nothing)."""
 
     def may_run(self, c) -> bool:
         """RoutesStep: whether ``c`` has a train that may run now (default: it owns
@@ -257,8 +277,10 @@ class GameRules(Ids, PlayerReport):
         forced purchase cannot be raised)."""
 
     def price_order(self, corps: list) -> list:
-        """``corps`` in share price order (highest first, the title's tie-breaks)."""
-        raise NotImplementedError
+        """``corps`` in share price order: highest price first, then the rightmost box,
+        then the top of a stack (1832 [4.1.3]; 1833NE: ties by arrival in the box, [E]);
+        the market's :meth:`~.market.Market.order_key`."""
+        return sorted(corps, key=lambda c: self.market.order_key(c.id, c.cell))
 
     # --- phases and trains -------------------------------------------------------------
 
@@ -308,6 +330,117 @@ class GameRules(Ids, PlayerReport):
         order = ([buyer] if buyer in over else []) + self.price_order([d for d in over if d is not buyer])
         for d in reversed(order):
             self.game.round.push(DiscardStep(self.game, d))
+
+    # --- rules the titles share, with the hooks where they differ -------------------------
+
+    def issuable(self, c) -> int:
+        """How many shares ``c`` may issue from its treasury now (:mod:`.issue`; 1833NE
+        "Comparison with 1830" item 3); default: none."""
+        return 0
+
+    def issue_price(self, c) -> int:
+        """What the bank pays a share ``c`` issues (:mod:`.issue`; default: the price one
+        column left of its own, 1833NE [E])."""
+        return self.market.price(self.market.left(c.cell))
+
+    def redeem_price(self, c) -> int:
+        """What ``c`` pays a share it redeems (:mod:`.issue`; default: the price one
+        column right of its own, 1833NE [E])."""
+        return self.market.price(self.market.right(c.cell))
+
+    def private_income(self):
+        """The privates pay their owners (1832 [4.1.3] "First, all private companies pay
+        their owner"; 1833NE "List of private companies"): each of
+        :meth:`paying_privates` from the bank to its owner, a player or a company's
+        treasury, with an ``income`` event."""
+        s = self.state
+        for x in self.paying_privates():
+            s.pay("bank", x.owner, x.revenue)
+            s.event("income", private=x.id, owner=x.owner.partition(":")[2], amount=x.revenue)
+
+    def paying_privates(self) -> list:
+        """The privates that pay income now, in the state's order (default: every open
+        private that has an owner)."""
+        return [x for x in self.state.privates if x.open and x.owner is not None]
+
+    def home_token(self, c):
+        """The home token, placed free in ``c``'s home slot when it has no token yet
+        (1832 [7.1]; 1833NE "List of corporations": as it launches)."""
+        if c.tokens:
+            return
+        c.tokens.append((c.home, c.home_stop))
+        self.state.event("token", corporation=c.id, hex=c.home, stop=c.home_stop, cost=0, reason="home")
+
+    def move_share_price(self, c, new, reason: str) -> bool:
+        """Move ``c``'s share price token to market box ``new`` (its stack kept by the
+        market) and report a ``price`` event when it moved; returns whether it moved."""
+        old = c.cell
+        self.market.move(c.id, old, new)
+        c.cell = new
+        if new != old:
+            self.state.event("price", corporation=c.id, price=self.market.price(new), reason=reason)
+        return new != old
+
+    def close_corporation(self, c):
+        """``c`` closes (1832 [5.1.1] Black area; 1833NE "A corporation closes if its
+        stock price falls to $0"): its treasury goes to the bank, its trains as
+        :meth:`closing_trains` says, its tokens and share price token leave, its
+        certificates are void (the JSON shows a total of 0), it has no president; then
+        :meth:`closing_assets`; the privates it owns close; a ``close`` event."""
+        s = self.state
+        if c.cash:
+            s.pay(corp_key(c.id), "bank", c.cash)
+        self.closing_trains(c)
+        c.trains = []
+        c.tokens = []
+        self.market.remove(c.id, c.cell)
+        c.shares = {}
+        c.closed = True
+        c.president = None
+        self.closing_assets(c)
+        for x in s.privates:
+            if x.owner == corp_key(c.id):
+                x.open = False
+        s.event("close", corporation=c.id)
+
+    def closing_trains(self, c):
+        """Where a closing company's trains go (default: to the open market, 1832
+        [5.1.1])."""
+        self.state.market_trains.extend(c.trains)
+
+    def closing_assets(self, c):
+        """What else of a closing company leaves with it (special tokens, ferries);
+        default: nothing."""
+
+    def player_after(self, name: str) -> str:
+        """The next player clockwise from ``name`` who takes stock turns
+        (:meth:`takes_stock_turns`), the priority's seat after the last to act; ``name``
+        when nobody else does."""
+        names = [p.name for p in self.state.players]
+        i = names.index(name)
+        return next((other for other in names[i + 1:] + names[:i + 1] if self.takes_stock_turns(other)), name)
+
+    def core_position(self, cid: str, trains=None) -> dict:
+        """What every title's position for the route core starts with
+        (docs/position-format.md): the title, the phase, the corporation, its trains
+        (or ``trains``), the tiles laid and every open company's tokens."""
+        s = self.state
+        return {"title": self.title, "phase": s.phase, "corporation": cid,
+                "trains": list(s.corp[cid].trains if trains is None else trains),
+                "tiles": [dict(x) for x in s.tiles],
+                "tokens": [{"hex": h, "stop": k, "corporation": x.id}
+                           for x in s.corporations if not x.closed for h, k in x.tokens]}
+
+    def place_tile(self, c, lay: dict):
+        """Lay tile ``lay`` (what :meth:`tile_lays` listed): ``c`` pays its ``cost`` to
+        the bank and the tile goes on the map; returns the (tile, rotation) it replaced,
+        None on an empty hex (for carrying the tokens of the cities it upgrades)."""
+        s = self.state
+        if lay["cost"]:
+            s.pay(corp_key(c.id), "bank", lay["cost"])
+        before = next(((t["tile"], t["rotation"]) for t in reversed(s.tiles) if t["hex"] == lay["hex"]), None)
+        s.tiles.append({"hex": lay["hex"], "tile": lay["tile"], "rotation": lay["rotation"]})
+        return before
 
     # --- the state ---------------------------------------------------------------------
 

@@ -54,6 +54,15 @@ def update_president(state: State, corp: Corporation) -> str | None:
     return None
 
 
+def keeping_presidency(state: State, corp: Corporation, name: str, n: int, president_size: int) -> int:
+    """At most ``n`` of ``corp``'s shares, as few as its president ``name`` must keep to
+    stay its president in a forced sale for its own train (1832 [10] Presidential Stock
+    Sales: "not ... to change the presidency"; 1833NE "Emergency sell"): the president's
+    certificate, and as many as any other player holds."""
+    others = max((corp.held(player_key(p.name)) for p in state.players if p.name != name), default=0)
+    return min(n, corp.held(player_key(name)) - max(president_size, others))
+
+
 def market_room(corp: Corporation, limit: int) -> int:
     """[5.4] Open Market: at most ``limit`` shares of a company in the open market."""
     return max(0, limit - corp.held("market"))

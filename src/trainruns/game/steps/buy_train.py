@@ -21,6 +21,19 @@ def pay_for_train(state: State, corp, price: int):
     state.pay(corp_key(corp.id), "bank", price)
 
 
+def trains_from_companies(state: State, corp, trains_of=lambda d: d.trains, skip=lambda d: False) -> list[dict]:
+    """The purchases of a train from another company open to ``corp`` (1832 [10] Train
+    Cost, 1833NE "Train list and prices"): each train kind ``trains_of`` each open
+    company other than ``corp`` (and not ``skip``) holds, at an agreed price from $1 to
+    its treasury (never with the president's money); none with an empty treasury."""
+    if corp.cash < 1:
+        return []
+    price = 1 if corp.cash == 1 else {"min": 1, "max": corp.cash}
+    return [{"type": "buy_train", "corporation": corp.id, "from": d.id, "train": t, "price": price}
+            for d in state.corporations if d is not corp and not d.closed and not skip(d)
+            for t in dict.fromkeys(trains_of(d))]
+
+
 class BuyTrainStep(CorporationStep):
     """A title's train step subclasses it where its rules add to buying (1831 5.3: deals
     another president answers, receivership and interest as the phase ends) and

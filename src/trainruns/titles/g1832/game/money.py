@@ -7,20 +7,16 @@ from trainruns.game.game_rules import Dividend
 
 
 class MoneyRules:
-    def private_income(self):
-        """[4.1.3] First, all private companies pay their owner (a player, or a public
-        company's treasury). P6 pays its mortgage's interest instead, and nothing without
-        a mortgage from phase 5 ([17.3], mortgage.py)."""
+    def paying_privates(self):
+        """[4.1.3] all private companies pay their owner, except P6, which pays its
+        mortgage's interest instead (settled here, before the income), and nothing
+        without a mortgage from phase 5 ([17.3], mortgage.py)."""
         s = self.state
         sb = self.data["southern_bank"]["id"]
-        late = self.phases.index(s.phase) >= self.phases.index("5")
+        late = self.phases.index(s.phase) >= self.phases.index(self.data["southern_bank"]["income_ends"])
         mortgaged = self.southern_bank and self.mortgage_income()
-        for x in s.privates:
-            if x.id == sb and (late or mortgaged):
-                continue  # [17.3] "$10 or 10% interest"; no revenue without a mortgage from phase 5
-            if x.open and x.owner is not None:
-                s.pay("bank", x.owner, x.revenue)
-                s.event("income", private=x.id, owner=x.owner.partition(":")[2], amount=x.revenue)
+        # [17.3] "$10 or 10% interest"; no revenue without a mortgage from phase 5
+        return [x for x in super().paying_privates() if not (x.id == sb and (late or mortgaged))]
 
     @staticmethod
     def _holding(revenue, kind, n, total):
@@ -57,12 +53,8 @@ class MoneyRules:
         not on half; a token that reaches the black area closes the company [5.1.1].
         [16.2] P4 closes at the first dividend the company it bought into pays."""
         if d.kind != "half":
-            old = c.cell
-            new = self.market.right(old) if d.kind == "payout" else self.market.left(old)
-            self.market.move(c.id, old, new)
-            c.cell = new
-            if new != old:
-                self.state.event("price", corporation=c.id, price=self.market.price(new), reason=d.kind)
+            new = self.market.right(c.cell) if d.kind == "payout" else self.market.left(c.cell)
+            self.move_share_price(c, new, d.kind)
             if self.market.zone(new) == "closed":
                 self.close_corporation(c)
         if d.kind in ("payout", "half"):

@@ -6,10 +6,9 @@ from __future__ import annotations
 from trainruns.game import route_adapter
 from trainruns.game.depot import price_of
 from trainruns.game.errors import Refusal
-from trainruns.game.shares import max_sellable, scaled
+from trainruns.game.shares import keeping_presidency, max_sellable, scaled
 from trainruns.game.state import corp_key, player_key
-from trainruns.game.steps.buy_train import pay_for_train
-from trainruns.game.steps.routes import declared_run
+from trainruns.game.steps.buy_train import pay_for_train, trains_from_companies
 from trainruns.game.tile_lays import may_lay
 from trainruns.game.tokens import carry_tokens
 from trainruns.titles.g1832 import TITLE
@@ -24,16 +23,9 @@ class OperatingRules:
         return corp.id if corp is not None and self.game.round.kind == "operating" else None
 
     def position(self, cid=None, trains=None) -> dict:
-        s = self.state
         cid = self.asked_corporation(cid, "1832")
-        c = s.corp[cid]
-        t = s.title_state
-        pos = {"title": self.title, "phase": s.phase, "corporation": cid,
-               "trains": list(c.trains if trains is None else trains),
-               "tiles": [dict(x) for x in s.tiles],
-               "tokens": [{"hex": h, "stop": k, "corporation": x.id}
-                          for x in s.corporations if not x.closed for h, k in x.tokens],
-               "coal_token": cid in t.coal_holders, "miami_run": t.miami_run}
+        t = self.state.title_state
+        pos = dict(self.core_position(cid, trains), coal_token=cid in t.coal_holders, miami_run=t.miami_run)
         if t.cotton:
             pos["cotton"] = {"hex": t.cotton["hex"], "stop": t.cotton["stop"]}
             pos["cotton_owner"] = t.cotton["corporation"]
@@ -93,11 +85,7 @@ class OperatingRules:
         return out
 
     def lay_tile(self, c, m):
-        s = self.state
-        if m["cost"]:
-            s.pay(corp_key(c.id), "bank", m["cost"])
-        before = next(((t["tile"], t["rotation"]) for t in reversed(s.tiles) if t["hex"] == m["hex"]), None)
-        s.tiles.append({"hex": m["hex"], "tile": m["tile"], "rotation": m["rotation"]})
+        before = self.place_tile(c, m)
         self._carry_tokens(m["hex"], TITLE.facts.tiled.city_map(m["hex"], before, m["tile"], m["rotation"]))
 
     def _carry_tokens(self, hex_id, mapping):
@@ -133,13 +121,6 @@ class OperatingRules:
                                  f"{c.id} now (reach, upgrade chart, phase colours, track ends [6])")
 
     # --- [7] tokens -----------------------------------------------------------------------
-
-    def home_token(self, c):
-        """[7.1] the home token is placed free at the start of the first operating round."""
-        if c.tokens:
-            return
-        c.tokens.append((c.home, c.home_stop))
-        self.state.event("token", corporation=c.id, hex=c.home, stop=c.home_stop, cost=0, reason="home")
 
     def reserved_homes(self):
         """[7.2] the starting city of every railway that has not yet placed its home
@@ -192,22 +173,18 @@ class OperatingRules:
 
     # --- [8] runs -------------------------------------------------------------------------
 
-    def run(self, c, routes):
-        pos = self.position(c.id)
-        if routes == "best":
-            revenue, chosen = route_adapter.best_run(pos)
-        else:
-            declared, best, chosen = declared_run(routes, lambda r: route_adapter.audit_run(pos, r), self.cite("run"))
-            if declared < best:
-                raise Refusal("run.not-best", f"the declared run earns {declared}, the best earns {best}: a "
-                                              "shareholder may require the best route [8] Route Value")
-            revenue = declared
+    def check_declared_run(self, c, declared, best):
+        if declared < best:
+            raise Refusal("run.not-best", f"the declared run earns {declared}, the best earns {best}: a "
+                                          "shareholder may require the best route [8] Route Value")
+
+    def after_run(self, c, chosen):
+        """[8.5] Miami scores once some company has run to it."""
         miami = self._map_miami()
         if not self.state.title_state.miami_run and any(
                 st.split(".")[0] == miami for r in chosen for st in r["stops"]):
             self.state.title_state.miami_run = True
             self.state.event("miami_run", corporation=c.id)
-        return chosen, revenue
 
     def _map_miami(self):
         from trainruns.titles.g1832 import TITLE
@@ -276,9 +253,7 @@ class OperatingRules:
                 continue
             n = max_sellable(s, d, name, scaled(self.shares, d, "market_limit"), scaled(self.shares, d, "president"))
             if d is c:
-                others = max((d.held(player_key(p.name)) for p in s.players if p.name != name), default=0)
-                keep = max(scaled(self.shares, d, "president"), others)
-                n = min(n, d.held(player_key(name)) - keep)
+                n = keeping_presidency(s, d, name, n, scaled(self.shares, d, "president"))
             n = self.largest_sale(d, name, n) if n > 0 else 0   # [11.6] whole vice-presidents' certificates
             if n > 0:
                 out.append((d, n))
@@ -344,16 +319,7 @@ class OperatingRules:
         least $1 (never with the president's money), listed with that price range:
         between two presidents the logged action is the deal both agreed
         (docs/game-1832.md)."""
-        if c.cash < 1:
-            return []
-        out = []
-        for d in self.state.corporations:
-            if d is c or d.closed or not d.trains:
-                continue
-            for t in dict.fromkeys(d.trains):
-                out.append({"type": "buy_train", "corporation": c.id, "from": d.id, "train": t,
-                            "price": 1 if c.cash == 1 else {"min": 1, "max": c.cash}})
-        return out
+        return trains_from_companies(self.state, c)
 
     def train_process(self, step, a):
         c = step.corp

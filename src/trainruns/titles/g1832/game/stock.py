@@ -111,14 +111,10 @@ class StockRules:
                                                   "certificate is sold whole, as a single transaction [11.6]")
         s.pay("bank", player_key(name), price * count)
         s.move_shares(c, player_key(name), "market", count)
-        old = c.cell
-        new = self.market.down(old, count)
-        self.market.move(c.id, old, new)
-        c.cell = new
         extra = {"vice_presidents": vps} if vps else {}
         s.event("sell", corporation=c.id, player=name, count=count, price=price, **extra)
-        if new != old:
-            s.event("price", corporation=c.id, price=self.market.price(new), reason="sale")
+        new = self.market.down(c.cell, count)
+        self.move_share_price(c, new, "sale")
         if after != c.president:
             s.event("president", corporation=c.id, player=after, previous=name)
             c.president = after
@@ -127,27 +123,13 @@ class StockRules:
         if self.market.zone(new) == "closed" and not stock_round:
             self.close_corporation(c)   # in a stock round, after price protection [5.9]
 
-    def close_corporation(self, c):
-        """[5.1.1] Black area: tokens removed, shares void, trains to the open market,
-        treasury to the bank; never restarted."""
-        s = self.state
-        if c.cash:
-            s.pay(corp_key(c.id), "bank", c.cash)
-        s.market_trains.extend(c.trains)
-        c.trains = []
-        c.tokens = []
-        self.market.remove(c.id, c.cell)
-        c.shares = {}   # certificates void: the JSON shows a total of 0
-        c.closed = True
-        c.president = None
-        t = s.title_state
+    def closing_assets(self, c):
+        """[5.1.1] Black area: a closed company is never restarted; [6.5.2] its WVCF
+        token goes back to the bank."""
+        t = self.state.title_state
         if c.id in t.coal_holders:
             t.coal_holders.remove(c.id)
             t.coal_tokens_left += 1
-        for x in s.privates:
-            if x.owner == corp_key(c.id):
-                x.open = False
-        s.event("close", corporation=c.id)
 
     # --- [5.2.2] ending a stock round -----------------------------------------------------
 
@@ -156,15 +138,10 @@ class StockRules:
         up in share price order; treasuries of floated companies paid ([5.6])."""
         s = self.state
         if last_actor is not None:
-            names = [p.name for p in s.players]
-            self.priority = names[(names.index(last_actor) + 1) % len(names)]
+            self.priority = self.player_after(last_actor)
         for c in self.price_order([c for c in s.corporations if c.started]):
             if not c.held("ipo") and not c.held("market"):
-                old = c.cell
-                c.cell = self.market.up(old)
-                self.market.move(c.id, old, c.cell)
-                if c.cell != old:
-                    s.event("price", corporation=c.id, price=self.market.price(c.cell), reason="all sold")
+                self.move_share_price(c, self.market.up(c.cell), "all sold")
         for c in s.corporations:
             if c.floated and not c.capitalised and not c.closed:
                 cash = c.par * c.total_shares
@@ -172,7 +149,3 @@ class StockRules:
                 c.capitalised = True
                 s.event("float", corporation=c.id, cash=cash)
             c.reissue_cash = 0
-
-    def price_order(self, corps):
-        """[4.1.3] descending share price, then rightmost, then top of a stack."""
-        return sorted(corps, key=lambda c: self.market.order_key(c.id, c.cell))

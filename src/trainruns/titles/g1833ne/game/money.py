@@ -31,14 +31,11 @@ def split_half(revenue: int) -> tuple[int, int]:
 
 
 class MoneyRules:
-    def private_income(self):
-        """Each open private pays its owner (a player or a corporation's treasury) at the
-        start of an operating round; flipped privates (phase III) pay nothing."""
-        s = self.state
-        for x in s.privates:
-            if x.open and x.owner is not None and x.id not in s.title_state.flipped:
-                s.pay("bank", x.owner, x.revenue)
-                s.event("income", private=x.id, owner=x.owner.partition(":")[2], amount=x.revenue)
+    def paying_privates(self):
+        """Each open private pays its owner at the start of an operating round; flipped
+        privates (phase III) pay nothing."""
+        flipped = self.state.title_state.flipped
+        return [x for x in super().paying_privates() if x.id not in flipped]
 
     def dividend(self, c, revenue, kind):
         """Full, half or withheld. A payout of ``P`` pays ``P // 10`` a share to every

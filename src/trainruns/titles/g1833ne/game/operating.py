@@ -11,10 +11,10 @@ from __future__ import annotations
 from trainruns.errors import InputError
 from trainruns.game import route_adapter  # the game's one adapter to the route core
 from trainruns.game.errors import Refusal
-from trainruns.game.shares import up_to
+from trainruns.game.issue import TYPES as ISSUE_TYPES
+from trainruns.game.issue import issue_or_redeem, share_moves
 from trainruns.game.state import corp_key
 from trainruns.game.steps.consent import make_offer, was_declined
-from trainruns.game.steps.routes import declared_run
 from trainruns.game.tile_lays import may_lay
 from trainruns.game.tokens import carry_tokens
 from trainruns.route.hexgrid import opposite
@@ -37,19 +37,12 @@ class OperatingRules:
     def position(self, cid=None, trains=None) -> dict:
         s = self.state
         cid = self.asked_corporation(cid, "1833NE")
-        c = s.corp[cid]
         t = s.title_state
         removed = set(self._removed_privates())
-        pos = {"title": self.title, "phase": s.phase, "corporation": cid,
-               "trains": list(c.trains if trains is None else trains),
-               "tiles": [dict(x) for x in s.tiles],
-               "tokens": [{"hex": h, "stop": k, "corporation": x.id}
-                          for x in s.corporations if not x.closed for h, k in x.tokens],
-               "privates": [x.id for x in s.privates
-                            if x.open and x.owner == corp_key(cid) and x.id not in removed],
-               "bonuses": [dict(b) for b in self.config.get("bonuses", [])],
-               "lowell_merchants_bought": t.lowell_merchants_bought,
-               "privates_bought": list(t.privates_bought)}
+        pos = dict(self.core_position(cid, trains),
+                   privates=[x.id for x in s.privates if x.open and x.owner == corp_key(cid) and x.id not in removed],
+                   bonuses=[dict(b) for b in self.config.get("bonuses", [])],
+                   lowell_merchants_bought=t.lowell_merchants_bought, privates_bought=list(t.privates_bought))
         if self._ferries_running():
             pos["ferries"] = self._ferry_entries(cid, "P5" in pos["privates"])
         return pos
@@ -253,14 +246,11 @@ class OperatingRules:
 
     def lay_tile(self, c, m):
         s = self.state
-        if m["cost"]:
-            s.pay(corp_key(c.id), "bank", m["cost"])
         if not m["free"]:
             s.title_state.borders_paid.extend(k for k, _c in self._new_borders(m))
         elif m.get("private") != "P3":
             s.title_state.free_tile = None
-        before = next(((t["tile"], t["rotation"]) for t in reversed(s.tiles) if t["hex"] == m["hex"]), None)
-        s.tiles.append({"hex": m["hex"], "tile": m["tile"], "rotation": m["rotation"]})
+        before = self.place_tile(c, m)
         s.event("tile", corporation=c.id, hex=m["hex"], tile=m["tile"], cost=m["cost"])
         carry_tokens(self.state, m["hex"], self._stop_map(m["hex"], before, m["tile"], m["rotation"]))
         from trainruns.titles.g1833ne.route import hooks as rules
@@ -285,12 +275,6 @@ class OperatingRules:
                                  'crossings ("Game-specific mechanics")')
 
     # --- stations -----------------------------------------------------------------------
-
-    def home_token(self, c):
-        if c.tokens:
-            return
-        c.tokens.append((c.home, c.home_stop))
-        self.state.event("token", corporation=c.id, hex=c.home, stop=c.home_stop, cost=0, reason="home")
 
     def reserved_homes(self):
         """The home slot of every corporation not yet launched is not for the others
@@ -355,19 +339,13 @@ class OperatingRules:
 
     # --- runs -------------------------------------------------------------------------
 
-    def run(self, c, routes):
-        """Runs through the route core; any legal run may be declared (the summary does
-        not require the best); phased-out trains are removed right after."""
-        pos = self.position(c.id)
-        if routes == "best":
-            revenue, chosen = route_adapter.best_run(pos)
-        else:
-            revenue, _best, chosen = declared_run(routes, lambda r: route_adapter.audit_run(pos, r), self.cite("run"))
+    def after_run(self, c, chosen):
+        """Any legal run may be declared (the summary does not require the best);
+        phased-out trains are removed right after the run."""
         gone = [x for x in c.trains if self.phased_out(x)]
         if gone:
             c.trains = [x for x in c.trains if not self.phased_out(x)]
             self.state.event("trains_removed", corporation=c.id, trains=gone, reason="phased out, ran once more")
-        return chosen, revenue
 
     # --- issuing and redeeming ("Comparison with 1830" item 3) -------------------------------
 
@@ -378,38 +356,6 @@ class OperatingRules:
         return max(0, min(c.held("treasury"), players - c.held("market"),
                           self.shares["market_limit"] - c.held("market")))
 
-    def issue_price(self, c) -> int:
-        return self.market.price(self.market.left(c.cell))
-
-    def redeem_price(self, c) -> int:
-        return self.market.price(self.market.right(c.cell))
-
-    def share_moves(self, c) -> list[dict]:
-        """One issue or one redeem per turn, before the dividend ([E])."""
-        if self.turn.get("issued") or c.closed:
-            return []
-        out = []
-        n = self.issuable(c)
-        if n and self.issue_price(c) > 0:
-            out.append({"type": "issue_shares", "corporation": c.id, "count": 1 if n == 1 else {"min": 1, "max": n}})
-        n = min(c.held("market"), c.cash // self.redeem_price(c))
-        if n >= 1:
-            out.append({"type": "redeem_shares", "corporation": c.id, "count": 1 if n == 1 else {"min": 1, "max": n}})
-        return out
-
-    def issue(self, c, count):
-        price = self.issue_price(c)
-        self.state.pay("bank", corp_key(c.id), price * count)
-        self.state.move_shares(c, "treasury", "market", count)
-        self.turn["issued"] = True
-        self.state.event("issue", corporation=c.id, count=count, price=price)
-
-    def redeem(self, c, count):
-        price = self.redeem_price(c)
-        self.state.pay(corp_key(c.id), "bank", price * count)
-        self.state.move_shares(c, "market", "treasury", count)
-        self.turn["issued"] = True
-        self.state.event("redeem", corporation=c.id, count=count, price=price)
 
     # --- corporations buying privates ------------------------------------------------------
 
@@ -469,21 +415,15 @@ class OperatingRules:
             return []
         if "revenue" in turn:
             return self.private_buys(c)
-        return self.share_moves(c) + self.ferry_buys(c) + self.private_buys(c)
+        return share_moves(self, c, self.turn) + self.ferry_buys(c) + self.private_buys(c)
 
     def turn_action(self, c, turn, a):
         t = a["type"]
         listed = [x for x in self.turn_actions(c, turn) if x["type"] == t]
-        if t in ("issue_shares", "redeem_shares"):
-            x = next(iter(listed), None)
-            most = (x["count"]["max"] if isinstance(x["count"], dict) else x["count"]) if x else 0
-            if not 1 <= a["count"] <= most:
-                verb = t.split("_")[0]
-                raise Refusal("shares." + verb, f"{c.id} may {verb} {up_to(most, 'share')} now: one issue or redeem a "
-                                                "turn, before the run; issues up to the shares players hold minus "
-                                                'those in the Stock Market ("Comparison with 1830" item 3)')
-            (self.issue if t == "issue_shares" else self.redeem)(c, a["count"])
-            return a
+        if t in ISSUE_TYPES:
+            return issue_or_redeem(self, c, self.turn, a, listed, "one issue or redeem a turn, before the run; issues up "
+                                   'to the shares players hold minus those in the Stock Market ("Comparison with 1830" '
+                                   "item 3)")
         if t == "buy_ferry":
             if not any(x["ferry"] == a["ferry"] for x in listed):
                 raise Refusal("ferry.buy", f"{c.id} may not buy ferry {a['ferry']} now: $40, unsold, one a turn, "

@@ -110,21 +110,11 @@ class StockRules:
         falls to $0")."""
         if c.closed or not steps:
             return
-        old = c.cell
-        new = old
+        new = c.cell
         for _ in range(abs(steps)):
             new = self.market.right(new) if steps > 0 else self.market.left(new)
-        if new == old:
-            return
-        self.market.move(c.id, old, new)
-        c.cell = new
-        self.state.event("price", corporation=c.id, price=self.market.price(new), reason=reason)
-        if self.market.zone(new) == "closed":
+        if self.move_share_price(c, new, reason) and self.market.zone(new) == "closed":
             self.close_corporation(c)
-
-    def price_order(self, corps):
-        """Operating order: descending price; ties by arrival in the box ([E])."""
-        return sorted(corps, key=lambda c: self.market.order_key(c.id, c.cell))
 
     def end_stock_round(self, last_actor):
         """"at the end of a stock round corporations with shares in the Stock Market
@@ -132,43 +122,24 @@ class StockRules:
         the player after the last to act ([E])."""
         s = self.state
         if last_actor is not None:
-            self.priority = self.next_active_player(last_actor)
+            self.priority = self.player_after(last_actor)   # not a bankrupt one
         for c in self.price_order([c for c in s.corporations if c.started]):
             if c.held("market"):
                 self.move_price(c, -1, "shares in the Stock Market")
             elif not c.held("treasury"):
                 self.move_price(c, 1, "sold out")
 
-    def next_active_player(self, name):
-        names = [p.name for p in self.state.players]
-        i = names.index(name)
-        for other in names[i + 1:] + names[:i + 1]:
-            if not self.state.player[other].bankrupt:
-                return other
-        return name
-
     # --- closing --------------------------------------------------------------------------
 
-    def close_corporation(self, c):
-        """A corporation at $0 closes: its shares are void, its stations, trains,
-        ferries and privates leave the game, its treasury goes to the bank; it never
-        comes back; the certificate limit drops."""
-        s = self.state
-        if c.cash:
-            s.pay(corp_key(c.id), "bank", c.cash)
+    def closing_trains(self, c):
+        """A corporation at $0 closes: its trains leave the game (not to the open
+        market); it never comes back, and the certificate limit drops."""
         if c.trains:
-            s.event("trains_removed", corporation=c.id, trains=list(c.trains))
-        c.trains = []
-        c.tokens = []
-        self.market.remove(c.id, c.cell)
-        c.shares = {}
-        c.closed = True
-        c.president = None
-        t = s.title_state
+            self.state.event("trains_removed", corporation=c.id, trains=list(c.trains))
+
+    def closing_assets(self, c):
+        """Its ferries leave the game with it."""
+        t = self.state.title_state
         for f, owner in t.ferries.items():
             if owner == c.id:
                 t.ferries[f] = "removed"
-        for x in s.privates:
-            if x.owner == corp_key(c.id):
-                x.open = False
-        s.event("close", corporation=c.id)

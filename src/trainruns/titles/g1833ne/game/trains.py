@@ -16,9 +16,9 @@
 from __future__ import annotations
 
 from trainruns.game.errors import Refusal
-from trainruns.game.shares import update_president
+from trainruns.game.shares import keeping_presidency, update_president
 from trainruns.game.state import corp_key, player_key
-from trainruns.game.steps.buy_train import pay_for_train
+from trainruns.game.steps.buy_train import pay_for_train, trains_from_companies
 
 
 class TrainRules:
@@ -136,11 +136,11 @@ class TrainRules:
 
     def emergency_issuable(self, c) -> int:
         """Shares the corporation may issue in an emergency: the normal limit, and never a
-        share that would take the price below $20."""
+        share that would take the price below $20 (``emergency_issue_min_price``)."""
         n, cell = 0, c.cell
         for _ in range(self.issuable(c)):
             new = self.market.left(cell)
-            if new == cell or self.market.price(new) < 20:
+            if new == cell or self.market.price(new) < self.data["emergency_issue_min_price"]:
                 break
             n, cell = n + 1, new
         return n
@@ -194,16 +194,8 @@ class TrainRules:
         can't be sold to another corporation"; the price is agreed, $1 to the buyer's
         treasury [?]; never in the emergency ([E] EBUY_FROM_OTHERS never). The seller's
         president accepts unless he presides both."""
-        if c.cash < 1:
-            return []
-        out = []
-        for d in self.state.corporations:
-            if d is c or d.closed or not d.started or self._was_declined("train", d.id):
-                continue
-            for side in dict.fromkeys(self.live_trains(d)):
-                out.append({"type": "buy_train", "corporation": c.id, "from": d.id, "train": side,
-                            "price": 1 if c.cash == 1 else {"min": 1, "max": c.cash}})
-        return out
+        return trains_from_companies(self.state, c, self.live_trains,
+                                     skip=lambda d: not d.started or self._was_declined("train", d.id))
 
     def _buy_from_corporation(self, c, d, side, price):
         s = self.state
@@ -222,9 +214,7 @@ class TrainRules:
                 continue
             n = self.may_sell(d, name)
             if d is c:
-                others = max((d.held(player_key(p.name)) for p in s.players if p.name != name), default=0)
-                keep = max(self.shares["president"], others)
-                n = min(n, d.held(player_key(name)) - keep)
+                n = keeping_presidency(s, d, name, n, self.shares["president"])
                 if self.market.price(self.market.left(d.cell)) <= 0:
                     n = 0
             if n > 0:
