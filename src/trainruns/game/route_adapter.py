@@ -126,7 +126,7 @@ def audit_run(position: dict, routes: list, best: bool = True) -> tuple[list, in
     ``(rule, message)``, declared revenue, best revenue). With ``best=False`` the best
     run is not searched for (1831 5.6.6: any legal run may be declared) and the third
     is None."""
-    from trainruns.services import audit
+    from trainruns.services.audit import audit
     from trainruns.route.result import Run
 
     best_run_ = _solved(position) if best else Run(routes=[], revenue=0, optimal=False, bound=0)
