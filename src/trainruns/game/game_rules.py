@@ -173,6 +173,12 @@ class GameRules(Ids, PlayerReport):
         keeps them, the revenue)."""
         raise NotImplementedError
 
+    def after_run(self, c, routes: list[dict]):
+        """RoutesStep: what running ``routes`` changes beyond the revenue (1832's first
+        run to Miami, 1833NE's phased-out trains), once the run is accepted: :meth:`run`
+        changes nothing, so a run refused for its declared revenue leaves the state as
+        it was."""
+
     def no_route(self, c) -> bool:
         """RoutesStep: whether ``c``'s trains have no route at all, so that its best run
         is no run ($0) and a ``pass`` makes it (default: the route core's best run of

@@ -65,6 +65,7 @@ class RoutesStep(CorporationStep):
         routes, revenue = self.game.rules.run(self.corp, routes)
         if a is not None:
             check_revenue(a, revenue)
+        self.game.rules.after_run(self.corp, routes)
         self.turn["revenue"] = revenue
         self.done = True
         return routes, revenue

@@ -197,12 +197,16 @@ class OperatingRules:
                 raise Refusal("run.not-best", f"the declared run earns {declared}, the best earns {best}: a "
                                               "shareholder may require the best route [8] Route Value")
             revenue = declared
+        return chosen, revenue
+
+    def after_run(self, c, routes):
+        """The Miami section: its $0 lasts until "the first time in the game it is used
+        on a run" (``miami_run``), set once the run is accepted."""
         miami = self._map_miami()
         if not self.state.title_state.miami_run and any(
-                st.split(".")[0] == miami for r in chosen for st in r["stops"]):
+                st.split(".")[0] == miami for r in routes for st in r["stops"]):
             self.state.title_state.miami_run = True
             self.state.event("miami_run", corporation=c.id)
-        return chosen, revenue
 
     def _map_miami(self):
         from trainruns.titles.g1832 import TITLE

@@ -351,17 +351,20 @@ class OperatingRules:
 
     def run(self, c, routes):
         """Runs through the route core; any legal run may be declared (the summary does
-        not require the best); phased-out trains are removed right after."""
+        not require the best); phased-out trains go after it (:meth:`after_run`)."""
         pos = self.position(c.id)
         if routes == "best":
             revenue, chosen = route_adapter.best_run(pos)
         else:
             revenue, _best, chosen = declared_run(routes, lambda r: route_adapter.audit_run(pos, r), self.cite("run"))
+        return chosen, revenue
+
+    def after_run(self, c, routes):
+        """Phased-out trains ran once more: they go once the run is accepted."""
         gone = [x for x in c.trains if self.phased_out(x)]
         if gone:
             c.trains = [x for x in c.trains if not self.phased_out(x)]
             self.state.event("trains_removed", corporation=c.id, trains=gone, reason="phased out, ran once more")
-        return chosen, revenue
 
     # --- issuing and redeeming ("Comparison with 1830" item 3) -------------------------------
 
