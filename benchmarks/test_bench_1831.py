@@ -52,12 +52,12 @@ import threading
 import time
 
 import pytest
-
 from boards import FAMILY_1831, family_1831
-from trainruns.services.generate import board_1831
-from trainruns.titles.load import load_position
+
 from trainruns.route.search import solve
+from trainruns.services.generate import board_1831
 from trainruns.titles.g1831.route import model as model_1831
+from trainruns.titles.load import load_position
 
 FULL = [(48, 0), (48, 1), (48, 2), (40, 0), (54, 0)]
 SMALL = [(20, 0), (20, 1), (20, 2)]

@@ -19,8 +19,9 @@ import warnings
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
 
 from game_selfplay import play  # noqa: E402
-from trainruns.game.game import Game  # noqa: E402
+
 from trainruns.game import route_adapter  # noqa: E402
+from trainruns.game.game import Game  # noqa: E402
 
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "games")
 CALLS = ("tile_lays", "token_cities", "best_run", "audit_run", "has_route")
@@ -113,8 +114,8 @@ def _as_before(data):
     thread started per root of the enumeration, every hex face parsed from the title's
     data again."""
     from trainruns import load_position, titles
-    from trainruns.route import enumeration
     from trainruns.errors import InputWarning
+    from trainruns.route import enumeration
     from trainruns.route.search import solve
 
     title = titles.of_position(data)
@@ -130,8 +131,8 @@ def _as_before(data):
 
 def _as_now(data):
     """The game's solve now (titles/g1832/route_adapter.py: ``_run`` on ``_board_of``)."""
-    from trainruns.titles.load import load_engine_position
     from trainruns.route.search import solve
+    from trainruns.titles.load import load_engine_position
 
     return solve(load_engine_position(data))
 

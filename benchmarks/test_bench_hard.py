@@ -10,7 +10,6 @@ lists no route on a board estimated at more than a million (the estimate of
 beat the quick run (then the flow model if unproven; the full listing if it would fit)."""
 
 import pytest
-
 from boards import hard
 
 

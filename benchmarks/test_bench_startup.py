@@ -30,7 +30,6 @@ import tempfile
 import time
 
 import pytest
-
 from boards import shipped
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -147,8 +146,8 @@ def test_solve_whole_process(benchmark, interpreter, daemon, name, path):
 
 def _game_positions():
     """The positions a seeded self-played 1832 game asks the core to solve."""
-    from trainruns.game.selfplay import play
     from trainruns.game import route_adapter
+    from trainruns.game.selfplay import play
 
     keys = []
     real = route_adapter._solved

@@ -5,8 +5,8 @@ import itertools
 import random
 
 from trainruns.route.compile import compile_board
-from trainruns.titles.load import load_position
 from trainruns.titles.g1831.route.trains import parse_train_name, token_values
+from trainruns.titles.load import load_position
 
 
 def city(hid, value, types, paths, **extra):

@@ -13,8 +13,8 @@ import sys
 
 import pytest
 
-from trainruns.route.kernels import aot
 from trainruns.position.schema import _acceptor
+from trainruns.route.kernels import aot
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 KO = os.path.join(ROOT, "fixtures", "real", "1889-3-6-KO-160.json")

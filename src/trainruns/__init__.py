@@ -17,20 +17,25 @@ _WHERE = {
     "load_position": "titles.load", "Board": "route.board", "Bonus": "route.board", "Hex": "route.board",
     "Stop": "route.board", "Train": "route.board", "Run": "route.result", "Route": "route.result",
     "InputError": "errors", "Game": "game.game", "Refusal": "game.errors", "new_log": "game.log",
-    "read_log": "game.log",
+    "read_log": "game.log", "format_run": "cli.solve", "draw_board": "services.draw",
+    "rank_tiles": "services.whatif", "rank_tokens": "services.whatif", "rank_trains": "services.whatif",
+    "audited_run": "services.declared", "caption_for": "services.declared", "save_drawing": "services.draw:save",
 }
 
 __all__ = ["solve", "audit", "AuditResult", "load_position", "Board", "Hex", "Stop", "Train", "Bonus", "Run", "Route",
-           "InputError", "Game", "Refusal", "new_log", "read_log"]
+           "InputError", "Game", "Refusal", "new_log", "read_log",
+           "format_run", "draw_board", "rank_tiles", "rank_tokens", "rank_trains", "audited_run", "caption_for",
+           "save_drawing"]
 
 
 def __getattr__(name):
     if name in _WHERE:
         # (__import__, not importlib: the daemon's client imports this package, and
         # importlib would load warnings too)
-        module = f"{__name__}.{_WHERE[name]}"
+        where, _, attribute = _WHERE[name].partition(":")
+        module = f"{__name__}.{where}"
         __import__(module)
-        value = getattr(sys.modules[module], name)
+        value = getattr(sys.modules[module], attribute or name)
         globals()[name] = value
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

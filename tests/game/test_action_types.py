@@ -10,9 +10,9 @@ import sys
 import pytest
 
 from trainruns.errors import InputError
+from trainruns.game.action import ACTIONS
 from trainruns.game.game import Game
 from trainruns.game.protocol import Session
-from trainruns.game.action import ACTIONS
 
 TITLES = {"1832": ["A", "B", "C"], "1833NE": ["A", "B", "C"], "1831": ["A", "B", "C"]}
 # one type of each title's own (docs/game-*.md), unknown to the other two titles

@@ -12,10 +12,9 @@ import pytest
 import trainruns.titles.load
 from trainruns import load_position, titles
 from trainruns.errors import InputError
+from trainruns.game import route_adapter
 from trainruns.game.selfplay import play
 from trainruns.position.schema import check
-from trainruns.game import route_adapter
-
 
 
 @pytest.fixture

@@ -8,14 +8,16 @@ kept logs check it). A pass makes the same run: the state after it is the state 
 from __future__ import annotations
 
 import pytest
+from _1831 import current_step, operated, train, turn_of
+from _1831 import new as new_1831
+from _1832 import new as new_1832
+from _1832 import start
 
-from _1831 import current_step, new as new_1831, operated, train, turn_of
-from _1832 import new as new_1832, start
+from trainruns.game.errors import Refusal
+from trainruns.game.game import Game
 from trainruns.game.round import OperatingRound
 from trainruns.game.steps.dividend import DividendStep
 from trainruns.game.steps.routes import RoutesStep
-from trainruns.game.errors import Refusal
-from trainruns.game.game import Game
 from trainruns.titles.g1831.game.steps.operating import RunStep
 
 

@@ -16,15 +16,17 @@ import re
 from pathlib import Path
 
 import pytest
+from _1831 import company, operated, turn_of
+from _1831 import new as new_1831
+from _1832 import new as new_1832
+from _1832 import refused, start
 
 import trainruns.game as engine
 import trainruns.titles.g1833ne as g1833ne
-from _1831 import company, new as new_1831, operated, turn_of
-from _1832 import new as new_1832, refused, start
 from trainruns.game.errors import Refusal
 from trainruns.game.game import Game, rules_class
-from trainruns.titles.g1831.game.steps.operating import TrainStep
 from trainruns.game.round import StockRound
+from trainruns.titles.g1831.game.steps.operating import TrainStep
 
 STEPS = Path(engine.__file__).parent / "steps"
 HEADINGS = Path(__file__).resolve().parents[2] / "fixtures" / "rules" / "1833NE-headings.txt"

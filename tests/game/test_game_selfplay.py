@@ -14,6 +14,7 @@ import pytest
 sys.path.insert(0, os.path.dirname(__file__))
 
 from game_selfplay import play  # noqa: E402
+
 from trainruns import load_position  # noqa: E402
 from trainruns.game.game import Game  # noqa: E402
 

@@ -19,8 +19,8 @@ import math
 import os
 
 import pytest
-
 from conftest import ROOT
+
 from trainruns.cli.main import main
 from trainruns.errors import InputError
 from trainruns.game.errors import Refusal
@@ -291,8 +291,8 @@ def test_a_rotation_is_0_to_5_1833ne_and_1831(states):
             game.act(dict(lay, rotation=rotation))
         assert e.value.rule == "track.rotation" and json.dumps(game.log()) == before
     game.act(lay)
-    from test_game_1831_track_duties import home_at, track_step
     from test_game_1831_receivership import yellow_track
+    from test_game_1831_track_duties import home_at, track_step
 
     g, _r, s, c = home_at(cash=300)
     i9, i7, _i5 = yellow_track(g, "I9", "I7", "I5")

@@ -19,8 +19,8 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import ROOT
+
 from trainruns.cli.main import main
 
 FIXTURES = sorted(p for p in (ROOT / "fixtures").rglob("*.json") if "games" not in p.parts)  # games: logs

@@ -13,8 +13,8 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import ROOT
+
 from trainruns.cli.main import main
 
 WORKED = ROOT / "fixtures" / "1832" / "worked_example.json"       # total 110 (rulebook example)

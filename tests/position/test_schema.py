@@ -9,10 +9,10 @@ import json
 from importlib import resources
 
 import pytest
+from conftest import ROOT
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
-from conftest import ROOT
 from trainruns.errors import InputError
 from trainruns.position.schema import SCHEMAS, bundled, check, schema_files
 

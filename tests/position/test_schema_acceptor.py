@@ -10,9 +10,9 @@ import json
 import random
 
 import pytest
-
 from conftest import ROOT
 from test_bad_input_mutations import WRONG, nodes
+
 from trainruns.position import schema
 
 FILES = sorted(p for p in (ROOT / "fixtures").rglob("*.json") if "games" not in p.parts)  # games: logs

@@ -15,15 +15,14 @@ import warnings
 import numpy as np
 import pytest
 
+from tests.titles.g1831.test_1831_bound import flow_weakened  # noqa: F401 (a fixture)
 from trainruns import load_position
+from trainruns.errors import InputError, InputWarning
 from trainruns.route import kernels
 from trainruns.route.compile import compile_board
-from trainruns.errors import InputError, InputWarning
 from trainruns.route.kernels import aot
 from trainruns.route.search import solve
 from trainruns.titles.g1831.route import kernels as kernels_1831
-
-from tests.titles.g1831.test_1831_bound import flow_weakened  # noqa: F401 (a fixture)
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 NAMES = [name for _, name, _ in aot.EXPORTS]

@@ -5,9 +5,9 @@ routes legal, disjoint and adding up (docs/custom-map.md, plain rules)."""
 import random
 
 import pytest
-
 from boards import random_position
 from bruteforce import all_routes, best_run, train_value
+
 from trainruns import Bonus, load_position, solve
 
 

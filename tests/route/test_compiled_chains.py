@@ -7,9 +7,9 @@ import pathlib
 
 import numpy as np
 import pytest
-
 from boards import random_position
 from boards1831 import random_position as random_1831
+
 from trainruns import load_position
 from trainruns.route.compile import compile_board
 

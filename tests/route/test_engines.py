@@ -9,12 +9,12 @@ import os
 import numpy as np
 import pytest
 
-from trainruns.route.compile import compile_board
-from trainruns.services.generate import hard_board, random_board
-from trainruns.titles.load import load_position
 from trainruns import solve
 from trainruns.route.assignment import assign_cpsat, assign_trains
+from trainruns.route.compile import compile_board
 from trainruns.route.enumeration import enumerate_all
+from trainruns.services.generate import hard_board, random_board
+from trainruns.titles.load import load_position
 
 HERE = os.path.dirname(__file__)
 # every shipped position, the real boards of fixtures/real included

@@ -19,16 +19,16 @@ import time
 from pathlib import Path
 
 import pytest
-
 from boards import random_position
+
 from trainruns import load_position, solve
-from trainruns.services import audit
 from trainruns.cli.main import main
 from trainruns.route.compile import compile_board
-from trainruns.services.generate import hard_board, random_board
 from trainruns.route.greedy import greedy_run
 from trainruns.route.limits import Limits
 from trainruns.route.value import stop_value_bound
+from trainruns.services import audit
+from trainruns.services.generate import hard_board, random_board
 
 ROOT = Path(__file__).resolve().parents[2]
 LATE = ROOT / "fixtures" / "1832" / "whatif_late.json"
@@ -286,7 +286,7 @@ def test_many_copies_of_one_route_cost_linear_work(monkeypatch):
     n = 100
     board = _line(3, ["2"] * n)
     calls = []
-    audit_module = sys.modules["trainruns.services.audit"]  # (trainruns.services.audit is the function)
+    audit_module = sys.modules["trainruns.services.audit"]  # (trainruns.audit is the function)
     real = audit_module.choose_track
     monkeypatch.setattr(audit_module, "choose_track", lambda *a: calls.append(1) or real(*a))
     verdict = audit(board, {"routes": [{"train": "2", "stops": ["A1.0", "A3.0"]}] * n},

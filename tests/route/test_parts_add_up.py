@@ -9,11 +9,11 @@ import re
 from pathlib import Path
 
 import pytest
-
 from boards1831 import random_position
+
 from trainruns import load_position, solve
-from trainruns.errors import InputError
 from trainruns.cli.solve import format_run
+from trainruns.errors import InputError
 
 FIXTURES = sorted(p for p in (Path(__file__).parents[2] / "fixtures").rglob("*.json")
                   if "games" not in p.parts)  # fixtures/games: game logs, not positions

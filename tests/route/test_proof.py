@@ -9,19 +9,18 @@ brute force's optimum, proven."""
 import random
 
 import pytest
-
 from boards import random_position
 from bruteforce import best_run, train_value
 from test_bruteforce import check_run
+
 from trainruns import load_position, solve
 from trainruns.route.compile import compile_board
-from trainruns.services.generate import hard_board
 from trainruns.route.greedy import greedy_run
 from trainruns.route.limits import Limits
 from trainruns.route.proof import kind_bounds, prove, routes_above, run_bound
 from trainruns.route.result import Run
-
 from trainruns.route.value import stop_value_bound
+from trainruns.services.generate import hard_board
 
 
 def _start(board, revenue):

@@ -13,17 +13,17 @@ import random
 
 import numpy as np
 import pytest
-
 from boards import random_position
 from bruteforce import best_run
+
 from trainruns import load_position
 from trainruns.route.compile import compile_board
 from trainruns.route.enumeration import enumerate_all
-from trainruns.services.generate import hard_board
 from trainruns.route.lagrange import SCALE, Pricing, gains, lagrangian_bound, reduced_floors
 from trainruns.route.limits import Limits
 from trainruns.route.proof import _priced_listing, priced_routes
 from trainruns.route.routeset import train_kinds
+from trainruns.services.generate import hard_board
 
 
 def _mixed(seed):

@@ -12,15 +12,15 @@ below the best (the BRIEF: a bounded answer says it is not proven)."""
 
 import numpy as np
 import pytest
-
 from boards import random_position
 from bruteforce import best_run
 from test_bruteforce import bonus_case, check_run
 from test_proof_prices import _mixed
+
 from trainruns import load_position, solve
 from trainruns.route.compile import compile_board
-from trainruns.services.generate import hard_board
 from trainruns.route.routeset import train_kinds
+from trainruns.services.generate import hard_board
 
 
 def _force(monkeypatch):

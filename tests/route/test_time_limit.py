@@ -7,12 +7,12 @@ not by the clock."""
 import json
 
 import pytest
-
 from boards import random_position
+
 from trainruns import load_position, solve
 from trainruns.cli.main import main
-from trainruns.route.compile import compile_board
 from trainruns.route.assignment import assign_trains
+from trainruns.route.compile import compile_board
 from trainruns.route.enumeration import enumerate_all
 
 

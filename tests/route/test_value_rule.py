@@ -5,9 +5,9 @@ stop and connection bonuses, some for one train only (docs/custom-map.md, plain 
 import random
 
 import pytest
+from boards import random_position
 from test_bruteforce import random_bonuses
 
-from boards import random_position
 from trainruns import Bonus, InputError, load_position, solve
 from trainruns.route.compile import compile_board
 from trainruns.route.enumeration import enumerate_all

@@ -9,9 +9,9 @@ import json
 
 import httpx
 import pytest
-
 from conftest import ROOT
 from serve_helpers import Server, browser_missing, chromium, click_hex, close, text_of, wait_for
+
 from trainruns.titles.load import solve
 
 pytestmark = pytest.mark.skipif(browser_missing() is not None, reason=browser_missing() or "")
@@ -285,6 +285,7 @@ def test_an_opening_of_1833NE_and_1831(driver, table, title):
     decision. Kill the server, start it on the log: the page shows the game as it was.
     Each time the players' cash is the engine's own replay of the decisions."""
     from serve_openings import OPENINGS, opening
+
     from trainruns.game.game import Game
 
     players, seed = OPENINGS[title]

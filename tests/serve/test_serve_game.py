@@ -9,10 +9,10 @@ import os
 
 import httpx
 import pytest
-from starlette.testclient import TestClient
-
 from serve_game_script import PLAYERS, SEED, first_rounds
 from serve_helpers import Server, finished
+from starlette.testclient import TestClient
+
 from trainruns.game.game import Game
 from trainruns.serve import game_engine
 from trainruns.serve import game_mode as game_mode_module
@@ -197,8 +197,9 @@ def test_a_long_solve_shows_progress_and_blocks_no_request(tmp_path, monkeypatch
     import threading
 
     from serve_game_script import to_first_run
-    from trainruns.titles.load import solve
+
     from trainruns.serve.jobs import Job
+    from trainruns.titles.load import solve
 
     decisions, game = to_first_run()
     reached, release = threading.Event(), threading.Event()
@@ -260,6 +261,7 @@ def test_run_best_or_a_declared_run(served):
     illegal one is refused with the audit's rule id (here a stop the board lacks); "best"
     runs the proven best run of the position."""
     from serve_game_script import to_first_run
+
     from trainruns.services.audit import audit
 
     client, _, path = served
@@ -319,6 +321,7 @@ def test_1831_map_shows_the_company_a_waiting_train_offer_concerns(tmp_path):
     answers, no corporation acts, yet the map is NYC's: the company the offer
     concerns, still operating, not the first in the list (PRR)."""
     from _1831 import company, current_step, train, turn_of
+
     from trainruns.titles.g1831.game.steps.operating import TrainStep
 
     game = Game("1831", ["P0", "P1", "P2", "P3"], 7)

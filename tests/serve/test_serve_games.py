@@ -12,9 +12,9 @@ import json
 import os
 
 import pytest
+from serve_openings import OPENINGS, opening
 from starlette.testclient import TestClient
 
-from serve_openings import OPENINGS, opening
 from trainruns.game.game import Game
 from trainruns.serve import game_engine
 from trainruns.serve.app import MAX_BODY, create_app

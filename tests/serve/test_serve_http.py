@@ -9,14 +9,14 @@ import json
 import subprocess
 
 import pytest
-from starlette.testclient import TestClient
-
 from conftest import ROOT
 from serve_helpers import finished
-from trainruns.titles.load import solve
+from starlette.testclient import TestClient
+
 from trainruns.serve.app import MAX_BODY, create_app
 from trainruns.serve.jobs import Jobs
 from trainruns.serve.position_mode import PositionMode
+from trainruns.titles.load import solve
 
 FIXTURE = ROOT / "fixtures" / "1832" / "worked_example.json"
 LOCAL = "http://127.0.0.1"
@@ -306,9 +306,9 @@ def test_serving_a_network_prints_a_token_and_needs_it():
     """--host other than this machine's name: the printed address carries a random token
     and a request without it is refused (127.0.0.2 is loopback, so nothing leaves the
     machine)."""
-    import httpx
     from urllib.parse import parse_qs, urlsplit
 
+    import httpx
     from serve_helpers import Server
 
     server = Server(FIXTURE, "--host", "127.0.0.2")

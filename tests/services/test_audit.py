@@ -11,11 +11,10 @@ import pytest
 from boards import random_position
 
 import trainruns
-from trainruns.route.board import RouteModel
-from trainruns.services.audit import audit, read_declaration
-from trainruns.route.board import Bonus
 from trainruns.cli.main import main
 from trainruns.errors import InputError
+from trainruns.route.board import Bonus, RouteModel
+from trainruns.services.audit import audit, read_declaration
 
 
 def _hex(hid, stops=(), paths=(), junctions=0):

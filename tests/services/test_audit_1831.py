@@ -13,12 +13,12 @@ import subprocess
 import sys
 
 import pytest
-
 from boards1831 import brute_force, line, random_commuter_position, random_position
+
 from trainruns import load_position, solve
-from trainruns.services import audit
 from trainruns.cli.main import main
 from trainruns.errors import InputError
+from trainruns.services import audit
 
 S, Y = "station", "yard"
 

@@ -11,14 +11,14 @@ matplotlib.use("Agg")
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from trainruns.services import geometry as geo  # noqa: E402
 from trainruns.cli.main import main  # noqa: E402
-from trainruns.services.declared import audited_run, find_track  # noqa: E402
-from trainruns.services.draw import draw_board, save  # noqa: E402
 from trainruns.errors import InputError  # noqa: E402
 from trainruns.route.hexgrid import neighbour, opposite  # noqa: E402
-from trainruns.titles.load import load_position  # noqa: E402
 from trainruns.route.result import Route, Run  # noqa: E402
+from trainruns.services import geometry as geo  # noqa: E402
+from trainruns.services.declared import audited_run, find_track  # noqa: E402
+from trainruns.services.draw import draw_board, save  # noqa: E402
+from trainruns.titles.load import load_position  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SMALL = ROOT / "fixtures" / "custom" / "draw_small.json"

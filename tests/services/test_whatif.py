@@ -10,16 +10,24 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import ROOT
+
 from trainruns.cli.main import main
-from trainruns.errors import InputError
-from trainruns.route.hexgrid import neighbour, parse_hex_id
-from trainruns.position.reader import parse_paths
-from trainruns.titles.g1832 import TITLE
 from trainruns.cli.progressbar import ProgressBar
-from trainruns.services.whatif import (rank_tiles, rank_tiles_full, rank_tokens, rank_tokens_full, rank_trains, tile_candidates,
-                              token_candidates, train_candidates)
+from trainruns.errors import InputError
+from trainruns.position.reader import parse_paths
+from trainruns.route.hexgrid import neighbour, parse_hex_id
+from trainruns.services.whatif import (
+    rank_tiles,
+    rank_tiles_full,
+    rank_tokens,
+    rank_tokens_full,
+    rank_trains,
+    tile_candidates,
+    token_candidates,
+    train_candidates,
+)
+from trainruns.titles.g1832 import TITLE
 
 TILED = TITLE.facts.tiled
 

@@ -4,8 +4,8 @@ token values and commuter runs, 1833NE's A12 and interconnection bonuses)."""
 
 
 import pytest
-
 from conftest import ROOT
+
 from trainruns import load_position, solve
 
 POSITIONS = sorted((ROOT / "fixtures" / "1831").glob("*.json")) + sorted((ROOT / "fixtures" / "1833NE").glob("*.json"))

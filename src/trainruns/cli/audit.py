@@ -9,8 +9,8 @@ rules, the proven best run and the difference; ``--json`` prints the verdict of 
 
 import json
 
-from trainruns.cli.solve import format_run, stop_name
 from trainruns.cli import add_memory, add_time_limit
+from trainruns.cli.solve import format_run, stop_name
 
 
 def register(sub):
@@ -25,9 +25,9 @@ def register(sub):
 
 
 def run(args):
+    from trainruns.cli.progress import TerminalProgress
     from trainruns.services.audit import audit, read_declaration
     from trainruns.titles.load import load_position
-    from trainruns.cli.progress import TerminalProgress
 
     board = load_position(args.position)
 

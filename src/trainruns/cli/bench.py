@@ -18,10 +18,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from trainruns.errors import InputError
+from trainruns.cli import add_scale_out, add_time_limit
 from trainruns.cli.progressbar import ProgressBar
 from trainruns.cli.solve import compile_notice
-from trainruns.cli import add_scale_out, add_time_limit
+from trainruns.errors import InputError
 
 
 def register(sub):
@@ -83,9 +83,9 @@ def collect(paths):
 
 def bench_one(path, time_limit=None):
     """Solve one position file into a :class:`BenchRow`; never raises on a bad file."""
-    from trainruns.titles.load import load_position
     from trainruns.position.reader import read_json
     from trainruns.route.search import solve
+    from trainruns.titles.load import load_position
 
     row = BenchRow(path=path)
     try:
@@ -124,8 +124,8 @@ def bench_warm(quiet=True):
     the kernels must be compiled): local workers are forked from this process after it
     (trainruns.services.sweep) and start with the kernels ready."""
     from trainruns.position import reader as position  # noqa: F401
-    from trainruns.titles import load  # noqa: F401
     from trainruns.route import search  # noqa: F401
+    from trainruns.titles import load  # noqa: F401
 
     compile_notice(quiet)
 

@@ -8,8 +8,8 @@ is 0 whenever the picture is drawn, legal or not; ``trainruns audit`` gives the 
 
 import os
 
-from trainruns.errors import InputError
 from trainruns.cli import add_time_limit
+from trainruns.errors import InputError
 
 # what --help lists; the drawing module (matplotlib, imported only to draw) is the
 # authority on the formats, and a test keeps the two the same
@@ -64,8 +64,8 @@ def run(args):
 def declared(board, routes_path):
     """The declared run to draw, and the drawing options that carry the audit's verdict
     (an illegal route dashed, the problems in the audit's words under the map)."""
-    from trainruns.services.declared import audited_run, caption_for
     from trainruns.position.reader import read_json
+    from trainruns.services.declared import audited_run, caption_for
 
     result, verdict = audited_run(board, read_json(routes_path, "declared routes"))
     return result, {"caption": caption_for(verdict),

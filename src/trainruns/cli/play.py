@@ -166,11 +166,11 @@ def _same_file(a, b) -> bool:
 def selfplay(args):
     """``play selfplay``: one JSON line per game, in seed order (the same on any number
     of workers), then a summary line; exit 1 when a game broke a guarantee."""
+    from trainruns.cli.progressbar import ProgressBar
+    from trainruns.cli.scale import run_jobs
     from trainruns.errors import InputError
     from trainruns.game.game import rules_class
     from trainruns.game.selfplay import play_one, warm
-    from trainruns.cli.progressbar import ProgressBar
-    from trainruns.cli.scale import run_jobs
 
     rules_class(args.title, "title")  # an unknown title is bad input before any game starts
     if args.players < 1 or args.games < 1 or args.max_actions < 1:

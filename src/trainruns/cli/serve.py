@@ -13,9 +13,9 @@ import errno
 import os
 import socket
 
+from trainruns.cli import add_time_limit
 from trainruns.errors import InputError
 from trainruns.position.reader import read_json
-from trainruns.cli import add_time_limit
 
 DEFAULT_PORT = 8018
 DEFAULT_TIME_LIMIT = 60.0

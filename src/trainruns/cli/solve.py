@@ -39,10 +39,10 @@ def register(sub):
 
 
 def run(args):
-    from trainruns.route.limits import Limits
-    from trainruns.titles.load import load_position
-    from trainruns.route.search import solve
     from trainruns.cli.progress import TerminalProgress
+    from trainruns.route.limits import Limits
+    from trainruns.route.search import solve
+    from trainruns.titles.load import load_position
 
     limits = Limits(args.time_limit, args.memory, start=getattr(args, "started", None))
     board = load_position(args.position)

@@ -8,10 +8,10 @@ all as JSON. A progress bar runs on stderr when it is a terminal.
 
 import json
 
-from trainruns.errors import InputError
+from trainruns.cli import add_time_limit
 from trainruns.cli.progressbar import ProgressBar
 from trainruns.cli.solve import compile_notice
-from trainruns.cli import add_time_limit
+from trainruns.errors import InputError
 
 
 def register(sub):

@@ -15,7 +15,16 @@ import socket
 import sys
 import time
 
-from trainruns.daemon import CODE_CHECK_SECONDS, IDLE_SECONDS, fingerprint, lock_path, peer_uid, receive, send, socket_path
+from trainruns.daemon import (
+    CODE_CHECK_SECONDS,
+    IDLE_SECONDS,
+    fingerprint,
+    lock_path,
+    peer_uid,
+    receive,
+    send,
+    socket_path,
+)
 
 HEADER_SECONDS = 5.0
 
@@ -29,10 +38,9 @@ def warm():
     import pkgutil
 
     import trainruns
-
     from trainruns.cli import main as cli
-    from trainruns.route.kernels import warm_up
     from trainruns.position.schema import SCHEMAS, _acceptor, _validator
+    from trainruns.route.kernels import warm_up
 
     for info in pkgutil.walk_packages(trainruns.__path__, "trainruns."):
         if any(part in info.name for part in (".serve", ".draw", ".daemon", "__main__")):
@@ -342,9 +350,9 @@ def prepare():
     try:
         from trainruns.cli.main import build_parser
         from trainruns.cli.solve import format_run
+        from trainruns.route.search import solve
         from trainruns.services.generate import random_board
         from trainruns.titles.load import load_position
-        from trainruns.route.search import solve
 
         build_parser("solve").parse_args(["solve", "--quiet", "position.json"])
         with warnings.catch_warnings():

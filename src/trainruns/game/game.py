@@ -13,10 +13,10 @@ import importlib
 import json
 
 from trainruns.errors import InputError
-from trainruns.titles import TITLES
 from trainruns.game.action import validate
 from trainruns.game.errors import Refusal
 from trainruns.game.log import MAX_ACTION_BYTES, MAX_LOG_BYTES, effective, new_log, read_log, recorded_proof
+from trainruns.titles import TITLES
 
 
 def _json_size(value) -> int:

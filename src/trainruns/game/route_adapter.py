@@ -126,8 +126,8 @@ def audit_run(position: dict, routes: list, best: bool = True) -> tuple[list, in
     ``(rule, message)``, declared revenue, best revenue). With ``best=False`` the best
     run is not searched for (1831 5.6.6: any legal run may be declared) and the third
     is None."""
-    from trainruns.services.audit import audit
     from trainruns.route.result import Run
+    from trainruns.services.audit import audit
 
     best_run_ = _solved(position) if best else Run(routes=[], revenue=0, optimal=False, bound=0)
     result = audit(board(position), {"routes": routes}, best=best_run_)
@@ -181,7 +181,6 @@ def _bounded(p: Position, nodes: int, covering_nodes: int, path_steps: int):
     from trainruns.route.kernels import warm_up
     from trainruns.route.limits import Limits
     from trainruns.route.search import assign_trains, enumerate_all
-
     from trainruns.titles.load import load_engine_position
 
     b = load_engine_position(p.data)   # a Board of its own: its route model takes the budget

@@ -12,8 +12,8 @@ import json
 import math
 import re
 
-from trainruns.route.board import CITY, OFFBOARD, STOP_KINDS, Board, Hex, Stop
 from trainruns.errors import InputError
+from trainruns.route.board import CITY, OFFBOARD, STOP_KINDS, Board, Hex, Stop
 from trainruns.route.hexgrid import parse_hex_id
 
 _END = re.compile(r"^([sj])([0-9]+)$")  # ASCII digits only

@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from trainruns.route.board import TOWN, Board
 from trainruns.errors import InputError
+from trainruns.route.board import TOWN, Board
 from trainruns.route.hexgrid import neighbour, opposite
 from trainruns.route.track import end_node, hex_at
 

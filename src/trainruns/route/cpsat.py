@@ -27,7 +27,6 @@ import time
 
 import numpy as np
 
-
 # Building the model from Python costs about this much per column (measured: 40,000
 # columns in 7 s on a busy 2-core machine); used to keep a deadline.
 SECONDS_PER_COLUMN = 2e-4

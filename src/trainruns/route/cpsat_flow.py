@@ -33,7 +33,8 @@ import time
 import numpy as np
 
 from trainruns.route.result import Route
-from trainruns.route.value import compiled_bonuses, counted as counted_stops, stop_value_bound
+from trainruns.route.value import compiled_bonuses, stop_value_bound
+from trainruns.route.value import counted as counted_stops
 
 # extra CP-SAT parameters (name: value), for experiments
 SOLVER_PARAMS = {}

@@ -14,7 +14,8 @@ earns its ``counts`` best stops (a token city among them) plus its bonuses.
 from __future__ import annotations
 
 from trainruns.route.result import Run
-from trainruns.route.value import compiled_bonuses, counted as counted_stops
+from trainruns.route.value import compiled_bonuses
+from trainruns.route.value import counted as counted_stops
 
 # steps (chains tried) per train, and in all: a few milliseconds of Python each
 STEPS_PER_TRAIN = 3000

@@ -11,7 +11,8 @@ import numpy as np
 
 from trainruns.route.board import Board
 from trainruns.route.compile import CompiledBoard
-from trainruns.route.value import compiled_bonuses, counted as counted_stops  # the rule: value.py
+from trainruns.route.value import compiled_bonuses  # the rule: value.py
+from trainruns.route.value import counted as counted_stops
 
 
 @dataclass

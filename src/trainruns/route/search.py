@@ -21,8 +21,10 @@ from trainruns.route.board import Board
 from trainruns.route.compile import CompiledBoard, compile_board
 from trainruns.route.enumeration import enumerate_all
 from trainruns.route.greedy import greedy_run
+from trainruns.route.kernels import ready_at_once as kernels_ready_at_once
+from trainruns.route.kernels import ready_by as kernels_ready_by
+from trainruns.route.kernels import warm_up
 from trainruns.route.limits import Limits
-from trainruns.route.kernels import ready_at_once as kernels_ready_at_once, ready_by as kernels_ready_by, warm_up
 from trainruns.route.progress import Progress
 from trainruns.route.proof import tighten
 from trainruns.route.result import Run

@@ -8,8 +8,8 @@
 
 import re
 
-from trainruns.route.board import Train
 from trainruns.errors import InputError
+from trainruns.route.board import Train
 
 UNLIMITED = 1 << 20
 

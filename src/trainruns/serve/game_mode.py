@@ -20,12 +20,12 @@ import json
 import os
 import threading
 
-from trainruns.services.colors import corporation_color, text_color_on, train_color
 from trainruns.errors import InputError
 from trainruns.game import logfile
-from trainruns.titles.load import load_engine_position
 from trainruns.serve import game_engine as engine
 from trainruns.serve import picture
+from trainruns.services.colors import corporation_color, text_color_on, train_color
+from trainruns.titles.load import load_engine_position
 
 
 class GameMode:

@@ -9,8 +9,8 @@ those rules move behind a title hook only this module is repointed.
 
 from __future__ import annotations
 
-from trainruns.services import whatif
 from trainruns.errors import InputError
+from trainruns.services import whatif
 
 
 def tile_lays(data, hex_id):

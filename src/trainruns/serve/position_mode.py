@@ -13,11 +13,11 @@ import copy
 import json
 import threading
 
-from trainruns.route.board import CITY
-from trainruns.services.colors import train_color
 from trainruns.errors import InputError
-from trainruns.titles.load import load_position
+from trainruns.route.board import CITY
 from trainruns.serve import lays, picture
+from trainruns.services.colors import train_color
+from trainruns.titles.load import load_position
 
 UNDO_DEPTH = 200
 UNDO_BYTES = 32 * 1024 * 1024  # the undo history's memory: positions kept as JSON text

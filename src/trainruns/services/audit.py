@@ -65,18 +65,19 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from trainruns.route.board import OFFBOARD, Board, stop_name
-from trainruns.route.compile import CompiledBoard, compile_board
 from trainruns.errors import InputError
-from trainruns.titles.load import load_position
 from trainruns.position.reader import read_json
 from trainruns.position.schema import check
-from trainruns.services.audit_track import choose_track, first_clashes, pick_disjoint
-from trainruns.route.result import Route, Run, hexes_along
+from trainruns.route.board import OFFBOARD, Board, stop_name
+from trainruns.route.compile import CompiledBoard, compile_board
 from trainruns.route.describe import describe_route
+from trainruns.route.result import Route, Run, hexes_along
 from trainruns.route.routeset import train_kinds
 from trainruns.route.search import solve
-from trainruns.route.value import compiled_bonuses, counted as counted_stops
+from trainruns.route.value import compiled_bonuses
+from trainruns.route.value import counted as counted_stops
+from trainruns.services.audit_track import choose_track, first_clashes, pick_disjoint
+from trainruns.titles.load import load_position
 
 _STOP = re.compile(r"^([A-Z]+\d+)\.(\d+)$")
 

@@ -13,13 +13,11 @@ shortest-track fallback only for routes the audit rejects.
 
 from __future__ import annotations
 
-
 import networkx as nx
 
 from trainruns.position.reader import read_json
 from trainruns.route.result import Run
 from trainruns.route.track import ends_by_node
-
 
 
 def _path_graph(board):

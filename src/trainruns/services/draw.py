@@ -19,11 +19,11 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Circle, Polygon, Rectangle
 
-from trainruns.services import geometry as geo
-from trainruns.services.geometry import SLOT_RADIUS, city_radius, stop_radius
-from trainruns.route.board import CITY, OFFBOARD, TOWN
-from trainruns.services.colors import (EMPTY_CELL, corporation_color, text_color_on, tile_color, train_color)
 from trainruns.errors import InputError
+from trainruns.route.board import CITY, OFFBOARD, TOWN
+from trainruns.services import geometry as geo
+from trainruns.services.colors import EMPTY_CELL, corporation_color, text_color_on, tile_color, train_color
+from trainruns.services.geometry import SLOT_RADIUS, city_radius, stop_radius
 
 INCHES_PER_UNIT = 0.42   # a hex about 0.73 in across: ids and values stay legible
 DPI = 150

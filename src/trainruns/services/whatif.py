@@ -26,9 +26,9 @@ import time
 from dataclasses import dataclass, field
 
 from trainruns.errors import InputError
-from trainruns.titles.load import load_position
 from trainruns.route.reach import reach
 from trainruns.route.result import Run
+from trainruns.titles.load import load_position
 
 
 @dataclass
@@ -204,8 +204,8 @@ def rank_tokens_full(position, time_limit=None, progress=None, reuse=True) -> Ra
         return ranking
     from dataclasses import replace
 
-    from trainruns.route.compile import compile_board
     from trainruns.route.assignment import assign_trains
+    from trainruns.route.compile import compile_board
     from trainruns.route.enumeration import enumerate_all
 
     t0 = time.perf_counter()

@@ -30,9 +30,9 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 
+from trainruns.position.schema import check
 from trainruns.route.board import Board
 from trainruns.route.describe import describe_route
-from trainruns.position.schema import check
 from trainruns.titles.moves import TitleMoves
 
 
@@ -57,7 +57,7 @@ class Title(TitleMoves):
     the board out as it checks it, when that is quicker)."""
 
     name = ""
-    schema = ""  # the JSON Schema of its positions (trainruns/schema/position-NAME.json)
+    schema = ""  # the JSON Schema of its positions (trainruns/position/schema/position-NAME.json)
 
     # --- wording (audit) ---------------------------------------------------------------
     audit_sections: dict = {}   # rule id -> rulebook section, cited after the message

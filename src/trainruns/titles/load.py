@@ -8,9 +8,9 @@ from __future__ import annotations
 import os
 import warnings
 
-from trainruns.route.board import Board
 from trainruns.errors import InputError, InputWarning
 from trainruns.position.reader import read_json
+from trainruns.route.board import Board
 
 
 def load_position(source, where: str | None = None) -> Board:

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from trainruns.route.board import CITY
 from trainruns.errors import InputError
 from trainruns.position.reader import parse_paths
+from trainruns.route.board import CITY
 from trainruns.route.track import hex_at, side_node
 
 

@@ -23,10 +23,10 @@ import json
 from dataclasses import dataclass, field
 from importlib import resources
 
-from trainruns.route.board import Board, Hex, Stop
 from trainruns.errors import InputError
-from trainruns.route.hexgrid import neighbour, opposite, parse_hex_id
 from trainruns.position.reader import parse_paths, parse_stop
+from trainruns.route.board import Board, Hex, Stop
+from trainruns.route.hexgrid import neighbour, opposite, parse_hex_id
 from trainruns.titles import moves
 from trainruns.titles.base import Title
 

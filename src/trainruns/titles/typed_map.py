@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from trainruns.route.board import Hex, Stop
 from trainruns.errors import InputError
 from trainruns.position.reader import check_coordinates_unique, parse_hex, require
+from trainruns.route.board import Hex, Stop
 
 
 @dataclass(frozen=True)

@@ -8,13 +8,12 @@ states of the shipped (invented) config."""
 from __future__ import annotations
 
 import pytest
+from _1831 import company, current_step, train, turn_of
 
 from trainruns.game.errors import Refusal
 from trainruns.game.game import Game
 from trainruns.game.steps.consent import Offer
 from trainruns.titles.g1831.game.steps.operating import TrainStep
-
-from _1831 import company, current_step, train, turn_of
 
 
 def current_train_step(g, c):

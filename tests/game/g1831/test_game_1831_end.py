@@ -4,9 +4,9 @@ ending the game at the end of that operating round (6.1)."""
 
 from __future__ import annotations
 
-from trainruns.titles.g1831.game import certs
-
 from _1831 import new
+
+from trainruns.titles.g1831.game import certs
 
 
 def give(g, c, kind, holder, splits=0):

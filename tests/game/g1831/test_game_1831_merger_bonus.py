@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from trainruns.titles.g1831.game import certs
-
 from _1831 import neighbours, new, operated
+
+from trainruns.titles.g1831.game import certs
 
 
 def test_type_i_bonus_is_three_times_the_par_markers_value_5_9_7_9():

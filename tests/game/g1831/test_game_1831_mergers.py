@@ -5,12 +5,12 @@
 from __future__ import annotations
 
 import pytest
+from _1831 import current_step, merger_pair, new, train, turn_of
+from _1831 import operated as company
 
 from trainruns.game.errors import Refusal
 from trainruns.titles.g1831.game import certs
 from trainruns.titles.g1831.game.steps.operating import MergerStep, SplitSaleStep
-
-from _1831 import current_step, merger_pair, new, operated as company, train, turn_of
 
 
 def system_and_a_third():

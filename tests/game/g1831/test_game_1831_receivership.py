@@ -6,13 +6,12 @@ a company leaves receivership (5.4.6), each test naming its section
 from __future__ import annotations
 
 import pytest
+from _1831 import company, new
 
 from trainruns.game.errors import Refusal
 from trainruns.titles.g1831.game import certs
 from trainruns.titles.g1831.game.operating import best_run
 from trainruns.titles.g1831.game.steps.stock import StockTurn
-
-from _1831 import company, new
 
 
 def train(name):

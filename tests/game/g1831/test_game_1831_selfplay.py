@@ -10,8 +10,8 @@ import json
 import random
 
 import pytest
-
 from game_selfplay import check_state, fill, money
+
 from trainruns import load_position
 from trainruns.game.game import Game
 

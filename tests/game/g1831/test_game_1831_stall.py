@@ -5,11 +5,10 @@ states of the shipped (invented) config."""
 from __future__ import annotations
 
 import pytest
-
-from trainruns.game.errors import Refusal
-
 from _1831 import company, new
 from test_game_1831_receivership import yellow_track
+
+from trainruns.game.errors import Refusal
 
 
 def to_stock_turn(g):

@@ -8,8 +8,8 @@ so they never ran and were closed out."""
 from __future__ import annotations
 
 import pytest
-
 from test_game_1831_receivership import company, train, yellow_track
+
 from trainruns.game.errors import Refusal
 from trainruns.game.game import Game
 from trainruns.titles.g1831.game.operating import best_run

@@ -7,13 +7,12 @@ president's cash, then a loan and receivership), each test naming its section
 from __future__ import annotations
 
 import pytest
+from _1831 import company, new, train
 
 from trainruns.game.errors import Refusal
 from trainruns.titles.g1831.game import certs
 from trainruns.titles.g1831.game.steps.operating import TrainStep
 from trainruns.titles.g1831.game.steps.stock import StockTurn
-
-from _1831 import company, new, train
 
 
 def to_treasury(g, c, n):

@@ -7,15 +7,14 @@ in an operating round ([10], [5.9]), the deals listed with their price ranges ([
 import json
 import os
 
+from _1832 import NAMES, new, refused, start
+
 from trainruns.game.game import Game
+from trainruns.game.round import OperatingRound, StockRound
 from trainruns.game.state import corp_key, player_key
 from trainruns.game.steps.buy_train import BuyTrainStep
 from trainruns.game.steps.protect import ProtectStep
 from trainruns.game.steps.stock import StockTurn
-from trainruns.game.round import OperatingRound
-from trainruns.game.round import StockRound
-
-from _1832 import NAMES, new, refused, start
 
 
 def stock_round(g, first):

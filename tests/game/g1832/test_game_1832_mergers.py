@@ -7,10 +7,10 @@ shares and cash."""
 import pytest
 
 from trainruns import load_position
+from trainruns.game import route_adapter
 from trainruns.game.errors import Refusal
 from trainruns.game.game import Game
 from trainruns.game.state import player_key
-from trainruns.game import route_adapter
 
 NAMES = ["A", "B", "C", "D"]
 

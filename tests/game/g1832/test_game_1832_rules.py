@@ -4,14 +4,13 @@ rule is about turn order and refusals; hooks are called on a prepared state wher
 rule is arithmetic (dividends, market moves)."""
 
 import pytest
+from _1832 import NAMES, buy_all_privates, new, refused, start
 
 from trainruns.errors import InputError
 from trainruns.game.errors import Refusal
 from trainruns.game.game import Game
-from trainruns.game.steps.buy_train import BuyTrainStep
 from trainruns.game.state import corp_key, player_key
-
-from _1832 import NAMES, buy_all_privates, new, refused, start
+from trainruns.game.steps.buy_train import BuyTrainStep
 
 # --- [3] setup, Table 2 -------------------------------------------------------------------
 

@@ -1,12 +1,12 @@
 """1832 variants ([17], 1832 rulebook): the $400 finish ([17.1]), 1830 Diesels
 ([17.2]) and the Southern Bank ([17.3])."""
 
+import _1832
+
 from trainruns.game.game import Game
+from trainruns.game.round import OperatingRound
 from trainruns.game.state import player_key
 from trainruns.game.steps.buy_train import BuyTrainStep
-from trainruns.game.round import OperatingRound
-
-import _1832
 
 NAMES = ["A", "B", "C", "D"]
 

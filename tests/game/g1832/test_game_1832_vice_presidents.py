@@ -5,8 +5,8 @@ certificates are worked by hand in each test."""
 
 from _1832 import new, operated, refused
 
-from trainruns.game.state import player_key
 from trainruns.game.round import StockRound
+from trainruns.game.state import player_key
 
 
 def _system(g, a_extra, b_extra, c_shares=0):

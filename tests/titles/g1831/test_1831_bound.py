@@ -8,13 +8,13 @@ down to 16-20 hexes."""
 
 import numpy as np
 import pytest
-
 from boards1831 import brute_force, random_commuter_position, random_position
+
 from trainruns import solve
 from trainruns.route.compile import compile_board
 from trainruns.services.generate import board_1831
-from trainruns.titles.load import load_position
 from trainruns.titles.g1831.route import bound
+from trainruns.titles.load import load_position
 
 
 def _bound(pos):

@@ -4,10 +4,10 @@ track rights (5.5), a Delaware-style revisit (5.6.2.1), red extensions (5.2.3.10
 strict option, phases 2-9, S / YD / MX trains (5.6.2-5.6.3)."""
 
 import pytest
-
 from boards1831 import brute_force, random_commuter_position, random_position
-from trainruns.errors import InputError
+
 from trainruns import solve
+from trainruns.errors import InputError
 
 SEEDS = range(300)
 

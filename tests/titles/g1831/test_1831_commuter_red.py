@@ -12,8 +12,8 @@ and E3), and a loop C5 - B4 - B2 - C3 outside the city; with ``direct`` also tra
 across the border C5 - C3 inside it."""
 
 import pytest
-
 from boards1831 import brute_force
+
 from trainruns import solve
 from trainruns.titles.g1831.route.trains import token_values
 

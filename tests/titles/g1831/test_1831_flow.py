@@ -11,8 +11,8 @@ YD / MX trains with given mixed counts (5.6.2.3), other corporations' tokens tha
 """
 
 import pytest
-
 from boards1831 import brute_force, random_commuter_position, random_position
+
 from trainruns import solve
 from trainruns.errors import InputError
 from trainruns.services.generate import board_1831
@@ -105,9 +105,9 @@ def test_full_size_board_gets_a_legal_run_and_an_honest_bound():
 def _model(pos):
     """(model, arrays, valuer, kinds) of position ``pos``."""
     from trainruns.route.compile import compile_board
-    from trainruns.titles.load import load_position
     from trainruns.route.routeset import train_kinds
     from trainruns.titles.g1831.route.trains import parse_train_name
+    from trainruns.titles.load import load_position
 
     board = load_position(pos)
     model = board.route_model
@@ -245,8 +245,8 @@ def _round_city_board(seed):
 @pytest.mark.parametrize("seed", _ROUND_CITY)
 def test_5_6_7_flow_model_runs_paths_alone_round_a_commuter_city_never_proven_by_itself(seed):
     from trainruns.route.compile import compile_board
-    from trainruns.titles.load import load_position
     from trainruns.titles.g1831.route import flow
+    from trainruns.titles.load import load_position
 
     pos = _round_city_board(seed)
     board = load_position(pos)

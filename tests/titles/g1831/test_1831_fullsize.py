@@ -14,9 +14,9 @@ import pytest
 from trainruns import solve
 from trainruns.route.compile import compile_board
 from trainruns.services.generate import board_1831
-from trainruns.titles.load import load_position
 from trainruns.titles.g1831.route import flow
 from trainruns.titles.g1831.route import model as model_1831
+from trainruns.titles.load import load_position
 
 
 def _arrays(pos):

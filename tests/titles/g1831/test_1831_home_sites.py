@@ -9,13 +9,12 @@ import json
 import random
 
 import pytest
+from _1831 import new
 
 from trainruns.errors import InputError
 from trainruns.game.selfplay import fill
-from trainruns.titles.load import load_position
 from trainruns.services.whatif import token_candidates
-
-from _1831 import new
+from trainruns.titles.load import load_position
 
 
 def _states(seeds, per_game=400):

@@ -3,11 +3,11 @@ by hand (1831 rulebook). Phase 5 unless said: a Station adds $20, a Rail Yard
 $30 (5.2.7.5)."""
 
 import pytest
-
 from boards1831 import city, position
+
 from trainruns import load_position, solve
-from trainruns.services import audit
 from trainruns.errors import InputError
+from trainruns.services import audit
 
 S, Y = "station", "yard"
 
@@ -217,6 +217,7 @@ def test_double_track_bits_agree_with_the_core_elsewhere():
     """track.chain_bits rebuilds the core's track bits; away from double track, two
     chains share track in it exactly when they do in the core's (5.6.2)."""
     from boards1831 import random_position
+
     from trainruns.route.compile import compile_board
     from trainruns.titles.g1831.route.track import chain_bits
 

@@ -3,10 +3,10 @@ best run is worked out by hand in each test. Values: city + token (Station $10 /
 Yard $20 before the first 5-train, 5.2.7.5)."""
 
 import pytest
-
 from boards1831 import city, line, position
-from trainruns.errors import InputError
+
 from trainruns import solve
+from trainruns.errors import InputError
 
 S, Y = "station", "yard"
 
@@ -232,8 +232,8 @@ def test_counted_flags_show_the_tokens_run_to():
 
 def test_5_5_all_routes_lists_every_route_for_audits():
     from trainruns.route.compile import compile_board
-    from trainruns.titles.load import load_position
     from trainruns.route.routeset import train_kinds
+    from trainruns.titles.load import load_position
 
     specs = [(40, [S]), (40, [S]), (10, [S])]
     pos = line(specs, trains=["2S"], tokens=[("A1", 0, "A"), ("B2", 0, "A"), ("C3", 0, "B")],

@@ -5,8 +5,8 @@ import subprocess
 import sys
 
 import pytest
-
 from boards1831 import line
+
 from trainruns.errors import InputError
 from trainruns.titles.load import load_position
 

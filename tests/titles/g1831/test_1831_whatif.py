@@ -7,7 +7,13 @@ import json
 import pathlib
 
 from trainruns import InputError, load_position, solve
-from trainruns.services.whatif import rank_tokens_full, rank_trains_full, tile_candidates, token_candidates, train_candidates
+from trainruns.services.whatif import (
+    rank_tokens_full,
+    rank_trains_full,
+    tile_candidates,
+    token_candidates,
+    train_candidates,
+)
 
 EXAMPLE = pathlib.Path(__file__).parents[3] / "fixtures" / "1831" / "example.json"
 

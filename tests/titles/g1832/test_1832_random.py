@@ -10,8 +10,8 @@ import random
 from importlib import resources
 
 import pytest
-
 from bruteforce import best_run
+
 from trainruns import load_position, solve
 from trainruns.services.whatif import tile_candidates
 

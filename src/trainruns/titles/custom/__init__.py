@@ -10,9 +10,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from trainruns.position.reader import (
+    parse_axes,
+    parse_corporation,
+    parse_layout,
+    parse_phase,
+    parse_phases,
+    parse_trains,
+    place_tokens,
+    require,
+)
 from trainruns.route.board import Board
-from trainruns.position.reader import (parse_axes, parse_corporation, parse_layout, parse_phase, parse_phases, parse_trains,
-                         place_tokens, require)
 from trainruns.route.trains import parse_train
 from trainruns.titles.base import Title
 from trainruns.titles.typed_map import freeze, read_hexes, thaw

@@ -3,7 +3,7 @@
 A company's certificates are the president's preferred (10%, 20% or 30%: the config's
 company table), ordinary 10% preferred making up 50% (4.7.10: "50% preferred"), and
 five 10/5/0% commons (50%). The five 5% "common for mergers" certificates enter play
-only with a merger (4.1.1.3.1; game_mergers.py); until then their holder is "none". Each certificate carries its holder and its
+only with a merger (4.1.1.3.1; mergers.py); until then their holder is "none". Each certificate carries its holder and its
 2x markers (4.3.4: players' and companies' certificates only). Shares are counted in
 the smallest share, 5% (the merger commons' size), so a 10% certificate is 2 units;
 ``State.move_shares`` keeps the engine's per-holder counts in step with the records.

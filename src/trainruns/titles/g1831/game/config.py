@@ -7,7 +7,7 @@ without one uses the shipped ``data/config.json``, which is INVENTED (it says so
 exists for tests and examples.
 
 A config is checked on load: first its shape with the JSON Schema
-``trainruns/schema/game-1831-config.json`` (the ``jsonschema`` library, so the format is
+``trainruns/position/schema/game-1831-config.json`` (the ``jsonschema`` library, so the format is
 written down once and checked the same way everywhere), then the facts a schema cannot
 say (rows rise, the par column holds every par value, every phase's train is listed,
 homes are cities of the map, the map reads in the route core, tiles' track is well
@@ -22,10 +22,10 @@ from functools import lru_cache
 from pathlib import Path
 
 from trainruns.errors import InputError
-from trainruns.route.hexgrid import neighbour, parse_hex_id
 from trainruns.position.reader import parse_paths
-from trainruns.titles.tiled import load_data
+from trainruns.route.hexgrid import neighbour, parse_hex_id
 from trainruns.titles.g1831.game.map import COLORS, POSITION_HEX_KEYS
+from trainruns.titles.tiled import load_data
 
 PACKAGE = "trainruns.titles.g1831"
 

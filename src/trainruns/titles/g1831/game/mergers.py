@@ -17,10 +17,10 @@ Bonds are listed in ``Corporation1831.bonds`` and are no part of A's shares.
 
 from __future__ import annotations
 
+from trainruns.game import route_adapter
 from trainruns.game.state import player_key
 from trainruns.titles.g1831.game import certs
 from trainruns.titles.g1831.game.certs import is_preferred
-from trainruns.game import route_adapter
 
 
 class MergerRules:
@@ -140,7 +140,7 @@ class MergerRules:
                 if owners:
                     s.event("takeover_split_sales", corporation=a.id, target=b.id, players=owners,
                             rule="5.9.8.4" if kind == "II" else "5.9.10.5")
-                    return owners   # each chooses (game_steps: SplitSaleStep), then :meth:`complete_takeover`
+                    return owners   # each chooses (steps: SplitSaleStep), then :meth:`complete_takeover`
         self._absorb(a, b, kind)
 
     # --- 5.9.8.4 / 5.9.10.5: a split during the takeover's move ------------------------

@@ -4,14 +4,14 @@ trains, runs, dividends, receivership's loans and debt, phases and retirements."
 from __future__ import annotations
 
 from trainruns.errors import InputError
+from trainruns.game import route_adapter
 from trainruns.game.action import free_amount, within
-from trainruns.game.game_rules import Dividend
 from trainruns.game.errors import Refusal
+from trainruns.game.game_rules import Dividend
 from trainruns.game.state import player_key
 from trainruns.game.steps.consent import make_offer, was_declined
 from trainruns.titles.g1831.game import certs
 from trainruns.titles.g1831.game.certs import is_preferred, shares_of
-from trainruns.game import route_adapter
 
 TYPES = ("station", "yard")
 # 5.5.5 sets no number; each right listed costs a search of the run with it (5.6.5), so a

@@ -4,11 +4,11 @@ The procedure is the rulebook's; its numbers come from ``data/rules.json`` (what
 rulebook gives: bank, cash, companies in play, limits, terrain costs, the moves), the
 phases with their token costs from ``data/phases.json`` (:func:`.trains.game_phases`),
 and from a config (what it lacks: market, par chart, trains, company table, map, tiles;
-:mod:`.game_config`). Without ``--config`` the shipped, invented config is
+:mod:`.config`). Without ``--config`` the shipped, invented config is
 used and ``title_state.config`` says so. Rules are grouped by section: stock in
-:mod:`.game_stock`, operating in :mod:`.game_operating`, the board in :mod:`.game_map`,
-certificates in :mod:`.game_certs`, the typed company and title state in
-:mod:`.game_state`; the rounds' steps in :mod:`.game_steps`.
+:mod:`.stock`, operating in :mod:`.operating`, the board in :mod:`.map`,
+certificates in :mod:`.certs`, the typed company and title state in
+:mod:`.state`; the rounds' steps in :mod:`.steps`.
 """
 
 from __future__ import annotations
@@ -20,9 +20,8 @@ from trainruns.game.action import INT, STR, declare
 from trainruns.game.game_rules import GameRules
 from trainruns.game.phase import Phases
 from trainruns.game.round import OperatingRound, StockRound
-from trainruns.game.steps.dividend import DividendStep
 from trainruns.game.state import Player, State, player_key
-from trainruns.titles.tiled import load_data
+from trainruns.game.steps.dividend import DividendStep
 from trainruns.titles.g1831.game import certs
 from trainruns.titles.g1831.game.config import PACKAGE, Config
 from trainruns.titles.g1831.game.map import GameMap
@@ -33,6 +32,7 @@ from trainruns.titles.g1831.game.state import Corporation1831, TitleState1831
 from trainruns.titles.g1831.game.steps.operating import MergerStep, RightsStep, RunStep, TrackStep, TrainStep
 from trainruns.titles.g1831.game.stock import StockRules
 from trainruns.titles.g1831.route.trains import game_phases, phase_table, train_table
+from trainruns.titles.tiled import load_data
 
 VARIANTS = {"extended": "3.1 the extended game (a larger bank)",
             "short": "7.1 the shorter game (larger merger and takeover bonuses)",

@@ -32,7 +32,7 @@ class Corporation1831(Corporation):
     # --- from its start: set anew by reset()
 
     # its certificates, each {"kind", "size", "holder", "splits"} (1.9, 4.1; 2x markers
-    # 4.3.4; game_certs.py): the shares behind Corporation.shares
+    # 4.3.4; certs.py): the shares behind Corporation.shares
     certs: list = field(default_factory=list)
     # the Par Marker on the Par Bar Chart: the initial offering's price (4.7.5); up one
     # value when the company becomes active (4.7.6)

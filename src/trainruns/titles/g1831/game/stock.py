@@ -1,6 +1,6 @@
 """1831 stock rules (4.2-4.8): preferred and common stock, the par chart and the Par
 Marker, the pool limit, sale movements, Government Intervention, blocks, split markers,
-closing out. The stock round's steps (game_steps/stock.py) ask these."""
+closing out. The stock round's steps (steps/stock.py) ask these."""
 
 from __future__ import annotations
 

@@ -11,7 +11,6 @@ in the process (:func:`trainruns.route.kernels.aot.kernel`).
 """
 
 from trainruns.route.kernels import aot
-
 from trainruns.titles.g1831.route.kernel_arrays import CUT, DONE, FULL, NEG, OVER, no_prices, walk_state  # noqa: F401 (their callers' names)
 
 # the kernels of numba_kernels.py compiled ahead of time (aot.EXPORTS), each chosen at

@@ -22,9 +22,9 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 
-from trainruns.route.board import CITY, OFFBOARD, Board
 from trainruns.errors import InputError
 from trainruns.position.reader import parse_axes, parse_corporation, parse_layout, parse_phase, parse_phases, require
+from trainruns.route.board import CITY, OFFBOARD, Board
 from trainruns.titles.typed_map import read_hexes
 
 SLOT_TYPES = ("station", "yard")

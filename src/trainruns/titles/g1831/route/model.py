@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from trainruns.route.board import RouteModel
 from trainruns.errors import InputError
+from trainruns.route.board import RouteModel
 from trainruns.route.limits import Limits
 from trainruns.route.routeset import RouteSet
 from trainruns.titles.g1831.route import kernels, track

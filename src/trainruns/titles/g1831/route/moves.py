@@ -7,11 +7,16 @@ are no tile lays to rank."""
 from __future__ import annotations
 
 from trainruns.route.board import CITY
-from trainruns.titles.moves import keep_choices
 from trainruns.titles.g1831.route.mapformat import count_free
-from trainruns.titles.g1831.route.trains import TYPES, is_retired, parse_train_name, phase_number, phase_table, train_table
-
-SITE_WORDS = {"station": "Station", "yard": "Rail Yard"}
+from trainruns.titles.g1831.route.trains import (
+    TYPES,
+    is_retired,
+    parse_train_name,
+    phase_number,
+    phase_table,
+    train_table,
+)
+from trainruns.titles.moves import keep_choices
 
 
 def token_places(data, board, reached, sites, group, kept=()):

@@ -22,8 +22,8 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from trainruns.route.board import Train
 from trainruns.errors import InputError
+from trainruns.route.board import Train
 from trainruns.titles.tiled import load_data
 
 STATION, YARD, MIXED = "S", "YD", "MX"

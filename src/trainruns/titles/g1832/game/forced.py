@@ -18,8 +18,8 @@
 from __future__ import annotations
 
 from trainruns.game.round import Step
-from trainruns.game.steps.protect import ProtectStep
 from trainruns.game.state import player_key
+from trainruns.game.steps.protect import ProtectStep
 from trainruns.titles.g1832.game.steps.stock_turn import sell_back_minimum, sold_vice_certs
 
 

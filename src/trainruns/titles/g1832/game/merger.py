@@ -4,7 +4,7 @@
   ``mergers``), and once more, the "last chance", right after the operating turn in which
   the first 6-train is bought, for two companies of one president only ([11] Merger
   Phase; [11] Merger Eligibility: none afterwards). Players act in priority order
-  (:mod:`.game_steps.merger`).
+  (:mod:`.steps.merger`).
 - Eligibility ([11] Merger Eligibility): both companies have operated; each takes part in
   at most one merger of each type; they reach each other (one company's run of unlimited
   length reaches a city holding a token of the other, or both have a token in one city);
@@ -32,11 +32,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from trainruns.game import route_adapter
 from trainruns.game.shares import certificates, scaled, seat_order_from
 from trainruns.game.state import corp_key, player_key
-from trainruns.titles.tiled import load_data
-from trainruns.game import route_adapter
 from trainruns.titles.g1832.game.state import Corporation1832
+from trainruns.titles.tiled import load_data
 
 
 @lru_cache(maxsize=None)

@@ -10,7 +10,7 @@ class MoneyRules:
     def private_income(self):
         """[4.1.3] First, all private companies pay their owner (a player, or a public
         company's treasury). P6 pays its mortgage's interest instead, and nothing without
-        a mortgage from phase 5 ([17.3], game_mortgage.py)."""
+        a mortgage from phase 5 ([17.3], mortgage.py)."""
         s = self.state
         sb = self.data["southern_bank"]["id"]
         late = self.phases.index(s.phase) >= self.phases.index("5")

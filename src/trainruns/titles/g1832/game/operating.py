@@ -3,16 +3,16 @@ the route core, track ([6]), tokens ([7]), runs ([8]), trains and phases ([10], 
 
 from __future__ import annotations
 
+from trainruns.game import route_adapter
 from trainruns.game.depot import price_of
 from trainruns.game.errors import Refusal
-from trainruns.game.tile_lays import may_lay
 from trainruns.game.shares import max_sellable, scaled
 from trainruns.game.state import corp_key, player_key
-from trainruns.game.steps.routes import declared_run
 from trainruns.game.steps.buy_train import pay_for_train
-from trainruns.game import route_adapter
-from trainruns.titles.g1832 import TITLE
+from trainruns.game.steps.routes import declared_run
+from trainruns.game.tile_lays import may_lay
 from trainruns.game.tokens import carry_tokens
+from trainruns.titles.g1832 import TITLE
 
 
 class OperatingRules:

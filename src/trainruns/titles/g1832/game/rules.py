@@ -2,9 +2,9 @@
 
 The title's numbers are in ``data/game.json`` (Table 2, the market grid of docs/gaps.md,
 trains and phases in the 18xx.games shape, par values, token costs) and
-``data/companies.json``; the rounds are in :mod:`.game_steps`; the rules the generic
+``data/companies.json``; the rounds are in :mod:`.steps`; the rules the generic
 steps ask about are the methods below, grouped by the rulebook's sections. Mergers
-([11]) are in :mod:`.game_merger` and :mod:`.game_steps.merger`.
+([11]) are in :mod:`.merger` and :mod:`.steps.merger`.
 """
 
 from __future__ import annotations
@@ -13,28 +13,28 @@ from functools import lru_cache
 
 from trainruns.errors import InputError
 from trainruns.game.action import INT, STR, declare
-from trainruns.game.game_rules import GameRules
 from trainruns.game.depot import make_depot
+from trainruns.game.game_rules import GameRules
 from trainruns.game.market import Market
 from trainruns.game.phase import Phases
 from trainruns.game.round import OperatingRound, StockRound, after_operating_round
+from trainruns.game.shares import shares_value
+from trainruns.game.state import Player, Private, State, player_key
 from trainruns.game.steps.dividend import DividendStep
 from trainruns.game.steps.routes import RoutesStep
-from trainruns.game.state import Player, Private, State, player_key
-from trainruns.game.shares import shares_value
-from trainruns.titles.tiled import load_data
-from trainruns.titles.g1832.game.merger import MergerRules
 from trainruns.titles.g1832.game.forced import ForcedSaleRules, ProtectStep1832
+from trainruns.titles.g1832.game.merger import MergerRules
 from trainruns.titles.g1832.game.money import MoneyRules
 from trainruns.titles.g1832.game.mortgage import MortgageRules
 from trainruns.titles.g1832.game.operating import OperatingRules
 from trainruns.titles.g1832.game.privates import PrivateRules
 from trainruns.titles.g1832.game.redeem import RedeemRules
-from trainruns.titles.g1832.game.steps.operating import BuyTrainStep1832, TokenStep1832, TrackStep1832
 from trainruns.titles.g1832.game.state import Corporation1832, TitleState1832
+from trainruns.titles.g1832.game.steps.operating import BuyTrainStep1832, TokenStep1832, TrackStep1832
 from trainruns.titles.g1832.game.stock import StockRules
-from trainruns.titles.g1832.game.vice import VicePresidentRules
 from trainruns.titles.g1832.game.variants import VARIANTS, VariantRules, game_data
+from trainruns.titles.g1832.game.vice import VicePresidentRules
+from trainruns.titles.tiled import load_data
 
 PACKAGE = "trainruns.titles.g1832"
 

@@ -14,7 +14,7 @@
   token moves to the diesel's phase; a trade-in may be made at the train limit, the
   company's count of trains staying the same.
 - ``southern_bank`` ([17.3]): P6 and the larger capital (game.py); its mortgages are
-  in game_mortgage.py.
+  in mortgage.py.
 - ``key_west_inherited`` (a reading, not one of [17]'s variants; docs/gaps.md): [7.5]
   says the Key West token adds $50 "for the Florida East Coast Railway only", [11] that
   a System or buying company "inherits the ... tokens (including private company

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from trainruns.route.board import CITY, Board
 from trainruns.errors import InputError
 from trainruns.position.reader import read_bool
+from trainruns.route.board import CITY, Board
 
 
 @dataclass(frozen=True)

@@ -9,15 +9,15 @@ companies")."""
 from __future__ import annotations
 
 from trainruns.errors import InputError
+from trainruns.game import route_adapter  # the game's one adapter to the route core
 from trainruns.game.errors import Refusal
-from trainruns.game.tile_lays import may_lay
 from trainruns.game.shares import up_to
 from trainruns.game.state import corp_key
 from trainruns.game.steps.consent import make_offer, was_declined
 from trainruns.game.steps.routes import declared_run
-from trainruns.route.hexgrid import opposite
-from trainruns.game import route_adapter   # the game's one adapter to the route core
+from trainruns.game.tile_lays import may_lay
 from trainruns.game.tokens import carry_tokens
+from trainruns.route.hexgrid import opposite
 
 
 def _tiled():

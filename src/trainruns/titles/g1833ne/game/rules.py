@@ -7,11 +7,11 @@ linear market, privates) and the route core's data files (companies, trains, pha
 the ferries and the connection bonuses come from the game's ``config``, in the shape the
 positions take (docs/rules-1833NE.md); without one, ``data/game_config.json`` is used,
 which is invented and says so (``title_state.config_invented``). The rounds are in
-:mod:`.game_steps`; the rules the steps ask about are the mixins below:
-:mod:`.game_stock` (incremental capitalisation, the stock round),
-:mod:`.game_operating` (track, stations, ferries, runs, privates),
-:mod:`.game_trains` (train cards, phases, the emergency purchase, bankruptcy) and
-:mod:`.game_money` (income and dividends).
+:mod:`.steps`; the rules the steps ask about are the mixins below:
+:mod:`.stock` (incremental capitalisation, the stock round),
+:mod:`.operating` (track, stations, ferries, runs, privates),
+:mod:`.trains` (train cards, phases, the emergency purchase, bankruptcy) and
+:mod:`.money` (income and dividends).
 """
 
 from __future__ import annotations
@@ -19,25 +19,25 @@ from __future__ import annotations
 import warnings
 
 from trainruns.errors import InputError, InputWarning
-from trainruns.game.game_rules import GameRules
 from trainruns.game.action import BOOL, INT, STR, declare
 from trainruns.game.depot import make_depot
+from trainruns.game.game_rules import GameRules
 from trainruns.game.market import Market
 from trainruns.game.phase import Phases
 from trainruns.game.round import OperatingRound, StockRound, after_operating_round
+from trainruns.game.shares import shares_value
+from trainruns.game.state import Corporation, Player, Private, State, player_key
 from trainruns.game.steps.buy_train import BuyTrainStep
 from trainruns.game.steps.dividend import DividendStep
 from trainruns.game.steps.routes import RoutesStep
 from trainruns.game.steps.token import TokenStep
 from trainruns.game.steps.track import TrackStep
-from trainruns.game.state import Corporation, Player, Private, State, player_key
-from trainruns.game.shares import shares_value
-from trainruns.titles.tiled import load_data
-from trainruns.titles.g1833ne.game.state import TitleState1833NE
 from trainruns.titles.g1833ne.game.money import MoneyRules
 from trainruns.titles.g1833ne.game.operating import OperatingRules
+from trainruns.titles.g1833ne.game.state import TitleState1833NE
 from trainruns.titles.g1833ne.game.stock import StockRules
 from trainruns.titles.g1833ne.game.trains import TrainRules
+from trainruns.titles.tiled import load_data
 
 PACKAGE = "trainruns.titles.g1833ne"
 TAKEOVER = "takeover"

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from trainruns.route.board import CITY, Board, Bonus
 from trainruns.errors import InputError
-from trainruns.route.hexgrid import opposite
 from trainruns.position.reader import phase_value, read_bool
+from trainruns.route.board import CITY, Board, Bonus
+from trainruns.route.hexgrid import opposite
 from trainruns.titles.g1833ne.route.routes import ConditionalStop, ExtendedBonus, RouteModel1833NE
 
 BOSTON, MONTREAL, SHERBROOKE = "G22", "B3", "F5"

@@ -8,8 +8,8 @@ from __future__ import annotations
 from trainruns.errors import InputError
 from trainruns.position.reader import read_bool
 from trainruns.titles import moves
-from trainruns.titles.moves import keep_choices, lay_variant, started, track_sides
 from trainruns.titles.g1833ne.route.hooks import bought_privates, reservation_filled
+from trainruns.titles.moves import keep_choices, lay_variant, started, track_sides
 
 
 def lowell_lay_refusal(facts, data, board):

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from trainruns.game.errors import Refusal
 from trainruns.game.shares import max_sellable, scaled
-from trainruns.game.steps.stock import StockTurn
 from trainruns.game.state import player_key
+from trainruns.game.steps.stock import StockTurn
 
 
 def sold_vice_certs(state) -> list[str]:
