@@ -121,7 +121,8 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     path = Path(args.file)
     if args.mode == "write":
-        out = {}
+        # with --only, the named games are rewritten and the file's others kept
+        out = json.loads(path.read_text()) if args.only and path.exists() else {}
         path.parent.mkdir(parents=True, exist_ok=True)
         for name, run in everything(args.only):
             t0 = time.time()

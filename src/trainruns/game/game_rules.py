@@ -179,8 +179,9 @@ class GameRules(Ids, PlayerReport):
     def run(self, c, routes) -> tuple[list[dict], int]:
         """RoutesStep: ``c`` runs ``routes`` (``"best"``, or a declared run that the
         route core's audit of its position finds legal, refused otherwise and as
-        :meth:`check_declared_run` says); then :meth:`after_run`. Returns (the routes as
-        the log keeps them, the revenue)."""
+        :meth:`check_declared_run` says). Returns (the routes as the log keeps them, the
+        revenue); the step calls :meth:`after_run` once the run is accepted (its revenue
+        checked), so a refused run changes nothing."""
         from trainruns.game import route_adapter
         from trainruns.game.steps.routes import declared_run
 
@@ -190,7 +191,6 @@ class GameRules(Ids, PlayerReport):
         else:
             revenue, best, chosen = declared_run(routes, lambda r: route_adapter.audit_run(pos, r), self.cite("run"))
             self.check_declared_run(c, revenue, best)
-        self.after_run(c, chosen)
         return chosen, revenue
 
     def check_declared_run(self, c, declared: int, best: int):
@@ -206,6 +206,12 @@ class GameRules(Ids, PlayerReport):
         """RoutesStep: whether ``c`` has a train that may run now (default: it owns
         one); when not, the step ends with no run (``revenue`` None)."""
         return bool(c.trains)
+
+    def after_run(self, c, routes: list[dict]):
+        """RoutesStep: what running ``routes`` changes beyond the revenue (1832's first
+        run to Miami, 1833NE's phased-out trains), once the run is accepted: :meth:`run`
+        changes nothing, so a run refused for its declared revenue leaves the state as
+        it was."""
 
     def no_route(self, c) -> bool:
         """RoutesStep: whether ``c``'s trains have no route at all, so that its best run

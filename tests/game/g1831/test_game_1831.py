@@ -377,8 +377,8 @@ def test_config_errors_are_one_line_exit_2(tmp_path):
 def test_opening_fixture_replays_through_the_cli_4_7_5_and_4_7_6_and_5_2_5():
     # fixtures/games/1831-opening.log (a log, unfinished: not a .game): LIRR at par $100 (its 20% president's preferred
     # pays 2 x 100, 4.7.5.2), three 10% preferred at par, all preferred sold: active and
-    # the Par Marker up one value (4.7.6); a common at the new par; the home token bought
-    # at the first operation ($40 Station, 5.2.5, 5.2.7.4)
+    # the Par Marker up one value (4.7.6); a common at the new par; at the first operation
+    # the home city is untiled, so the first play is its tile and the home token waits (5.2.5)
     from pathlib import Path
 
     log = Path(__file__).parents[3] / "fixtures" / "games" / "1831-opening.log"
@@ -389,9 +389,9 @@ def test_opening_fixture_replays_through_the_cli_4_7_5_and_4_7_6_and_5_2_5():
     chart = load_data("trainruns.titles.g1831", "config.json")["par_chart"]
     new_par = sorted(chart)[sorted(chart).index(100) + 1]
     assert lirr["active"] and lirr["par"] == 100 and lirr["par_marker"] == new_par
-    assert lirr["cash"] == 2 * 100 + 3 * 100 + new_par - 40
+    assert lirr["cash"] == 2 * 100 + 3 * 100 + new_par
     assert s["round"]["kind"] == "operating" and s["active"]["corporation"] == "LIRR"
-    assert lirr["tokens"] == [{"hex": "E11", "stop": 0, "slot": 0, "type": "station"}]
+    assert lirr["tokens"] == []
 
 
 # --- part B -------------------------------------------------------------------

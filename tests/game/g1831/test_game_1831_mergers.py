@@ -189,8 +189,12 @@ def test_tokens_a_system_cannot_hold_are_liquidated_at_half_5_9_7_8():
     assert s.phase == "2" and r.phase_row()["tokens_per_city"] == 1   # 5.2.7.6: one per city yet
     a_cash, b_cash, cost = a.cash, b.cash, r.preferred_cost(b)
     r.merge(a, b, "I")
-    # B's Rail Yard in A's home city goes, for half a new Rail Yard's $70
-    assert [x["type"] for x in a.sites] == ["station"]
+    # both tokens in A's home city are off the map until A's president chooses (5.9.7.8)
+    assert a.sites == [] and len(a.liquidating) == 2
+    assert sorted(x["hex"] for x in g.to_json()["corporations"][0]["tokens_to_liquidate"]) == [a.home] * 2
+    g.act({"type": "liquidate_token", "corporation": "PRR", "hex": a.home, "slot": 1})
+    # he liquidates B's Rail Yard, for half a new Rail Yard's $70; the Station stays
+    assert [x["type"] for x in a.sites] == ["station"] and a.liquidating == []
     assert a.cash == a_cash - cost + b_cash + 70 // 2 + 3 * 100
 
 

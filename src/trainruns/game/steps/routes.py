@@ -69,6 +69,7 @@ class RoutesStep(CorporationStep):
         routes, revenue = self.run(routes)
         if a is not None:
             check_revenue(a, revenue)
+        self.game.rules.after_run(self.corp, routes)
         self.turn["revenue"] = revenue
         self.done = True
         return routes, revenue

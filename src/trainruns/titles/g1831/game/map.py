@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 
 from trainruns.route.hexgrid import neighbour, parse_hex_id
-from trainruns.titles.moves import single_lays
+from trainruns.titles.moves import single_lays, track_key
 
 COLORS = ("yellow", "green", "blue", "red")
 POSITION_HEX_KEYS = ("id", "name", "stops", "paths", "part_of", "double_track", "revisit_after", "junctions")
@@ -145,6 +145,28 @@ class GameMap:
                 if end[0] == "side" and self.neighbours[hex_id][end[1]] is None:
                     return True
         return False
+
+    def home_lays(self, hex_id, laid: dict, colors, used_counts: dict) -> list[dict]:
+        """5.2.5: "When a company operates for the first time, its first play will be to
+        lay a tile on its home city if this is not already done": the yellow tiles of the
+        printed, untiled home city ``hex_id``, one per distinct track (no reach asked:
+        the company has no token yet, and the tile is laid in its own home); none when
+        the city is tiled, printed with track, or fixed (5.2.3.2)."""
+        h = self.hexes[hex_id]
+        if hex_id in laid or self.fixed(hex_id) or h.get("paths") or not self.is_city(hex_id):
+            return []
+        out = []
+        for tile in self._options(hex_id, laid, colors):
+            if used_counts.get(tile, 0) >= self.tiles[tile]["count"]:
+                continue
+            seen = set()
+            for rot in range(6):
+                track = track_key(self.tiles[tile], rot)
+                if track in seen or self._off_board(hex_id, track) or not self.oriented(hex_id, tile, rot):
+                    continue
+                seen.add(track)
+                out.append({"hex": hex_id, "tile": tile, "rotation": rot, "upgrade": False})
+        return out
 
     def lays(self, board, reached, laid: dict, colors, used_counts: dict, skip: set) -> list[dict]:
         """Every single lay or upgrade the corporation may make now: ``{"hex", "tile",

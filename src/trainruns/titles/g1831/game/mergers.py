@@ -246,7 +246,7 @@ class MergerRules:
         for site in moved:
             a.sites.append(dict(site))
         a.tokens = [(x["hex"], 0) for x in a.sites]
-        self._correct_tokens(a, moved)
+        self._correct_tokens(a)
         self.trim_trains(a)
         # bonus from the bank: 3 / 5 / 8 / 2 x "the value of its par stock" (5.9.7.9),
         # the Par Marker's value, which 4.7.6 moved up from the first par (7.1 shorter
@@ -257,24 +257,58 @@ class MergerRules:
         s.event("merger", corporation=a.id, target=b.id, type=kind, bonus=bonus,
                 trains=[t["train"] for t in a.trains], bonds=len(a.bonds))
 
-    def _correct_tokens(self, a, moved):
-        """5.9.7.8: A liquidates, at half the price of a new one, B's tokens it cannot
-        hold: over its supply, or making more than two in a city hex or two of one type
-        in a city (before the first 3-train, more than one: 5.2.7.6). Which go is A's
-        choice in the rules; here B's absorbed tokens go first (docs/gaps.md)."""
+    def _correct_tokens(self, a):
+        """5.9.7.8: "If A cannot absorb all of B's tokens, then A must decide which of the
+        tokens that cannot be absorbed are to be liquidated ... if it has more than two in
+        any city hex, or if it has two or more of any one type in any city hex" (before
+        the first 3-train, more than one: 5.2.7.6), or more of a type than its supply
+        (5.4.14). The tokens in conflict leave the map (``liquidating``, shown as
+        ``tokens_to_liquidate``) and A's president liquidates them one at a time
+        (``liquidate_token``, :class:`LiquidateStep`) until the rest fit; when they all
+        fit with one choice made for him (one token in conflict), it is made at once."""
+        self._set_aside(a)
+        if len(a.liquidating) > 1 and getattr(self.game, "round", None) is not None:
+            from trainruns.titles.g1831.game.steps.operating import LiquidateStep
+
+            self.game.round.push(LiquidateStep(self.game, a))
+            return
+        while a.liquidating:
+            self.liquidate_token(a, a.liquidating[0])
+
+    def token_conflicts(self, a, sites) -> list[dict]:
+        """The sites of ``sites`` that A cannot all hold (5.9.7.8, 5.2.7.6, 1.9): every
+        token of a city hex holding more than the phase allows or two of one type, and
+        every token of a type past its supply."""
         per_city = self.phase_row()["tokens_per_city"]
-        keep = []
-        for site in a.sites:
-            same = [x for x in keep if self.map.city_of(x["hex"]) == self.map.city_of(site["hex"])]
-            over_supply = sum(1 for x in keep if x["type"] == site["type"]) >= a.supply[site["type"]]
-            if len(same) >= per_city or any(x["type"] == site["type"] for x in same) or over_supply:
-                cash = self.token_cost(site["type"]) // 2
-                self.state.pay("bank", f"corp:{a.id}", cash)
-                self.state.event("token_liquidated", corporation=a.id, hex=site["hex"], kind=site["type"], cash=cash)
-                continue
-            keep.append(site)
-        a.sites = keep
-        a.tokens = [(x["hex"], 0) for x in keep]
+        out, cities = [], {}
+        for site in sites:
+            cities.setdefault(self.map.city_of(site["hex"]), []).append(site)
+        for group in cities.values():
+            kinds = [x["type"] for x in group]
+            if len(group) > per_city or len(set(kinds)) < len(kinds):
+                out += group
+        for kind in ("station", "yard"):
+            of_kind = [x for x in sites if x["type"] == kind]
+            if len(of_kind) > a.supply[kind]:
+                out += [x for x in of_kind if x not in out]
+        return out
+
+    def _set_aside(self, a):
+        """The tokens in conflict off the map into ``a.liquidating``; the others back on."""
+        every = a.sites + a.liquidating
+        conflicts = self.token_conflicts(a, every)
+        a.sites = [x for x in every if x not in conflicts]
+        a.liquidating = conflicts
+        a.tokens = [(x["hex"], 0) for x in a.sites]
+
+    def liquidate_token(self, a, site):
+        """5.9.7.8: "Liquidation pays one-half the current price of a new Station or Rail
+        Yard", to A's assets; the other tokens set aside that now fit go back."""
+        a.liquidating.remove(site)
+        cash = self.token_cost(site["type"]) // 2
+        self.state.pay("bank", f"corp:{a.id}", cash)
+        self.state.event("token_liquidated", corporation=a.id, hex=site["hex"], kind=site["type"], cash=cash)
+        self._set_aside(a)
 
     # --- bonds ----------------------------------------------------------------------------
 
@@ -327,7 +361,7 @@ class MergerRules:
             self.restart(s.corp[origin])
         if c.supply_before:
             c.supply = c.supply_before.pop()
-        self._correct_tokens(c, [])
+        self._correct_tokens(c)
         self.trim_trains(c)
         s.event("bonds_closed", corporation=c.id, paid=paid)
 

@@ -85,25 +85,50 @@ class OperatingRules:
                     row_["left"] = 0
 
     def queue_discards(self, buyer):
-        """5.3.5: a lower limit sends the surplus trains to the pool (:meth:`trim_trains`)."""
+        """5.3.5: a lower limit sends the surplus trains to the pool (:meth:`trim_trains`);
+        the buyer's own surplus is settled after its purchase, keeping the train bought
+        (5.3.7, :meth:`buy_train`)."""
         for c in self.state.corporations:
-            self.trim_trains(c)
+            if c is not buyer:
+                self.trim_trains(c)
 
     @staticmethod
     def size_of(name: str) -> int:
         return int("".join(ch for ch in name if ch.isdigit()))
 
+    def surplus(self, c, bought=None) -> tuple[int, list[dict]]:
+        """How many trains ``c`` holds over its limit (a USED one counts: 5.3.7), and the
+        trains that may go: any but a retired one (5.4.8) and the train ``bought`` at
+        the limit (5.3.7 gives up the extra trains "to make room for the new trains")."""
+        held = [t for t in c.trains if t["status"] != "retired"]
+        return len(held) - self.train_limit(c), [t for t in held if t is not bought]
+
     def trim_trains(self, c, bought=None):
-        """Over the limit (a lower limit, 5.3.5; a purchase at the limit, 5.3.7): the
-        surplus goes to the pool without compensation, smallest first (a reading: the
-        rules do not say which), never the train ``bought`` at the limit: 5.3.7 gives up
-        the extra trains "to make room for the new trains"."""
-        while len([t for t in c.trains if t["status"] != "retired"]) > self.train_limit(c):
-            t = min((t for t in c.trains if t["status"] != "retired" and t is not bought),
-                    key=lambda t: (t["size"], t["train"]))
-            c.trains.remove(t)
-            self.state.market_trains.append(t["train"])
-            self.state.event("surplus_train", corporation=c.id, train=t["train"])
+        """Over the limit (a lower limit, 5.3.5; a purchase at the limit, 5.3.7; a
+        merger's or bonds' limit, 5.9.7.7, 4.3.3): "It must give its extra trains to the
+        Stock Bank Pool, with no compensation". Which ones the rules leave to the
+        company, so its president chooses (``discard_train``, :class:`SurplusStep`);
+        when the trains that may go are all of one name, there is no choice and they go
+        at once."""
+        over, may_go = self.surplus(c, bought)
+        if over <= 0:
+            return
+        if len({t["train"] for t in may_go}) > 1 and getattr(self.game, "round", None) is not None:
+            from trainruns.titles.g1831.game.steps.operating import SurplusStep
+
+            self.game.round.push(SurplusStep(self.game, c, bought=bought))
+            return
+        while over > 0 and may_go:
+            self.give_up_train(c, may_go[0]["train"], bought)
+            over, may_go = self.surplus(c, bought)
+
+    def give_up_train(self, c, name: str, bought=None):
+        """5.3.7: a train named ``name`` goes to the pool without compensation; of two of
+        that name, a USED one first (it would not run this round, 5.3.2)."""
+        t = min((t for t in self.surplus(c, bought)[1] if t["train"] == name), key=lambda t: t["status"] != "used")
+        c.trains.remove(t)
+        self.state.market_trains.append(t["train"])
+        self.state.event("surplus_train", corporation=c.id, train=t["train"])
 
     # --- the position ------------------------------------------------------------------
 
@@ -159,12 +184,9 @@ class OperatingRules:
             # 5.4.10: yellow to make its minimum route; with the route, yellow or green
             colors = [x for x in ("yellow", "green") if x in colors] if self.route_met(c) else ["yellow"]
         kinds = lambda: self.token_kinds(c)   # noqa: E731 (asked only for a city lay)
-        used = {}
-        for t in self.state.tiles:
-            used[t["tile"]] = used.get(t["tile"], 0) + 1
         laid = self.laid()
         out = []
-        for m in self.map.lays(board, reached, laid, colors, used, set(turn["hexes"])):
+        for m in self.map.lays(board, reached, laid, colors, self._tiles_used(), set(turn["hexes"])):
             if self.map.is_city(m["hex"]) and turn["cities"] >= lim["cities"]:
                 continue
             m["cost"] = self.map.cost(m["hex"], m["upgrade"], self.numbers["terrain_cost"])
@@ -173,6 +195,30 @@ class OperatingRules:
             if self.lay_owes_token(c, m) and not self._owed_token_possible(c, m, turn, kinds):
                 continue   # 5.2.6.8: no yellow city tile without the token it obliges
             out.append(m)
+        return out
+
+    def _tiles_used(self) -> dict:
+        """How many of each tile are on the map (a lay needs one left, 5.2.6)."""
+        used = {}
+        for t in self.state.tiles:
+            used[t["tile"]] = used.get(t["tile"], 0) + 1
+        return used
+
+    def home_lays(self, c) -> list[dict]:
+        """5.2.5: "When a company operates for the first time, its first play will be to
+        lay a tile on its home city if this is not already done": while the company has
+        not yet placed its home token, the yellow tiles it may lay on its printed,
+        untiled home city (:meth:`GameMap.home_lays`), paid as any lay (in receivership
+        on the debt); its home token follows the tile (:meth:`lay_tile`). None when the
+        city is tiled, or no tile can go there (none left, or no cash): then the home
+        token goes on the city as it is (:meth:`home_token`)."""
+        if c.sites or c.home_done or (c.receivership and self.state.bank.broken):
+            return []
+        out = []
+        for m in self.map.home_lays(c.home, self.laid(), self.phase_row()["colors"], self._tiles_used()):
+            m["cost"] = self.map.cost(m["hex"], False, self.numbers["terrain_cost"])
+            if c.receivership or m["cost"] <= c.cash:
+                out.append(m)
         return out
 
     def lay_owes_token(self, c, m) -> bool:
@@ -264,6 +310,8 @@ class OperatingRules:
         if self.map.is_city(m["hex"]):
             turn["cities"] += 1
         s.event("tile", corporation=c.id, hex=m["hex"], tile=m["tile"], rotation=m["rotation"], cost=m["cost"])
+        if m["hex"] == c.home and not c.sites and not c.home_done:
+            self.home_token(c)   # 5.2.5: the home tile first, then its home token
 
     def why_not_lay(self, c, a, lays):
         """A lay not listed (:meth:`tile_lays`) breaks one of 5.2's rules."""
@@ -388,8 +436,9 @@ class OperatingRules:
     def home_token(self, c):
         """5.2.5: at its first operation the company buys its home token, of the type the
         map shows, in its home city; with no vacancy of that type, any vacancy; with none,
-        a black site, where its token keeps its own type (5.2.5.1). (The home tile, when
-        the printed city needs one, is laid in the track phase like any other.)"""
+        a black site, where its token keeps its own type (5.2.5.1). A home city still
+        untiled gets its tile first, the company's first play (:meth:`home_lays`); the
+        token goes down after that lay (:meth:`lay_tile`)."""
         if c.sites or c.home_done:
             return
         c.home_done = True

@@ -35,20 +35,24 @@ from trainruns.titles.g1831.route.trains import game_phases, phase_table, train_
 from trainruns.titles.tiled import load_data
 
 VARIANTS = {"extended": "3.1 the extended game (a larger bank)",
-            "short": "7.1 the shorter game (larger merger and takeover bonuses)"}
+            "short": "7.1 the shorter game (larger merger and takeover bonuses)",
+            # a house rule, not the rulebook's (docs/game-1831.md "How a game ends")
+            "idle_end": "house rule: the game ends when a whole set of rounds passes with no company to "
+                        "operate (once the game has had an operating round)"}
 CARDS = ("first_stock_option", "government_intervention")
 
 # what 1831 accepts (docs/game-1831.md): the shared types, and its own: the GI drawer's
 # seat swap (3.2.3.2), a company buying its own commons or bonds right after a sale
-# (4.6.4, 4.6.5), track rights (5.5)
+# (4.6.4, 4.6.5), track rights (5.5), the tokens a merger makes it liquidate (5.9.7.8)
 ACTION_TYPES = declare(
     "pass", "par", "buy_shares", "sell_shares", "lay_tile", "place_token", "run_routes", "dividend",
-    "buy_train", "merge", "accept",
+    "buy_train", "discard_train", "merge", "accept",
     # which stock a certificate is: preferred or common (docs/game-1831.md)
     more_fields={"buy_shares": {"kind": (STR, False)}, "sell_shares": {"kind": (STR, False)}},
     swap_seats={"player": (STR, True), "with": (STR, True)},
     company_buy={"player": (STR, True), "corporation": (STR, True), "kind": (STR, True), "count": (INT, True)},
-    track_right={"corporation": (STR, True), "hex": (STR, True), "slot": (INT, True)})
+    track_right={"corporation": (STR, True), "hex": (STR, True), "slot": (INT, True)},
+    liquidate_token={"corporation": (STR, True), "hex": (STR, True), "slot": (INT, True)})
 
 
 class Rules(StockRules, OperatingRules, MergerRules, GameRules):
@@ -250,16 +254,20 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
 
     def start_turn(self, c):
         """5.0.3: the trains lent out come back and the home token goes down before the
-        company's first decision; its track rights are for this turn only (5.5)."""
+        company's first decision, unless its home city is still to be tiled: that tile
+        is its first play, and the token follows it (5.2.5, :meth:`home_lays`); its
+        track rights are for this turn only (5.5)."""
         self.restore_trains(c)
-        self.home_token(c)
+        if not self.home_lays(c):
+            self.home_token(c)
         c.rights = []
         return {"corporation": c.id, "tiles": 0, "cities": 0, "tokens": 0, "hexes": [], "revenue": None}
 
     def next_round(self):
         """3.4.1: a stock round, then an Operation Set of 1, 2 or 4 ORs (5.0.5); 4.8.2 no
-        active company: another stock round; 6.1: a bank run out during an OR ends the
-        game at the end of that OR."""
+        active company: another stock round (with the ``idle_end`` house rule, once an
+        operating round has been played, the game's end instead: ``end_reason``
+        "idle"); 6.1: a bank run out during an OR ends the game at the end of that OR."""
         r = self.game.round
         s = self.state
         if r.kind == "stock":
@@ -267,6 +275,12 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
             # the next operating round that it cannot make runs it out again, 6.2)
             s.bank.broken = False
             active = [c for c in s.corporations if c.active and c.cell is not None]
+            if not active and "idle_end" in self.variants and self.or_counter > 0:
+                # the house rule (docs/game-1831.md): the Operation Set this stock round
+                # would start has no company to operate (4.8.2), so the game ends, scored
+                # by 6.5 as at 6.1's end
+                self.game.finish("idle")
+                return r
             if not active:
                 if not r.last_actor is not None and self.stock_round_number > 1 and self._stuck(r):
                     # docs/game-1831.md: a guard, not a rule end: nothing can change any more
@@ -362,6 +376,9 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
                 "last_dividend": c.last_dividend,
                 "trains": [t["train"] for t in c.trains], "train_status": [t["status"] for t in c.trains],
                 "tokens": [{"hex": x["hex"], "stop": 0, "slot": x["slot"], "type": x["type"]} for x in c.sites],
+                # 5.9.7.8: off the map until the president has liquidated enough of them
+                "tokens_to_liquidate": [{"hex": x["hex"], "slot": x["slot"], "type": x["type"]}
+                                        for x in c.liquidating],
                 "tokens_left": supply["station"] + supply["yard"] - len(c.sites),
                 "token_supply": supply["station"] + supply["yard"],
                 "certificates": [{"kind": x["kind"], "percent": x["size"] * certs.UNIT, "holder": x["holder"],

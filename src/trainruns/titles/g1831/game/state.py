@@ -48,6 +48,9 @@ class Corporation1831(Corporation):
     # "all200"; 5.7): how far its commons sold move the Stock Marker (4.6.3.2.1); None
     # before the first, read as "preferred"
     last_dividend: str | None = None
+    # tokens a merger or closed bonds left it unable to hold, off the map until its
+    # president has liquidated enough of them (5.9.7.8, 5.4.14), each as in ``sites``
+    liquidating: list = field(default_factory=list)
     # its tokens on the map in the order placed, each {"hex", "slot", "type"}, with
     # "home_black" when the home token took a black site (5.2.5, 5.2.5.1, 5.2.7)
     sites: list = field(default_factory=list)
@@ -99,6 +102,7 @@ class Corporation1831(Corporation):
         self.debt = 0
         self.last_dividend = None
         self.sites = []
+        self.liquidating = []
         self.home_done = False
         self.supply = dict(self.base_supply)
         self.supply_before = []

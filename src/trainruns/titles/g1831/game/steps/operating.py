@@ -24,12 +24,17 @@ class TrackStep(SharedTrackStep):
 
     def _lays(self):
         r = self.game.rules
+        home = r.home_lays(self.corp)
+        if home:   # 5.2.5: the home tile is the company's first play
+            return home
         return [] if r.owed_token(self.corp, self.turn) else r.tile_lays(self.corp, self.turn)
 
     def extra_actions(self):
         """The tokens the company may buy (5.2.7); only the owed one while a yellow city
         tile's token is owed (5.2.6.8)."""
         r = self.game.rules
+        if r.home_lays(self.corp):   # 5.2.5: no token before the home tile
+            return super().extra_actions()
         owed = r.owed_token(self.corp, self.turn)
         places = [m for m in r.token_places(self.corp, self.turn) if owed is None or m["hex"] == owed]
         return super().extra_actions() + [{"type": "place_token", "corporation": self.corp.id, "hex": m["hex"],
@@ -39,14 +44,14 @@ class TrackStep(SharedTrackStep):
         return bool(self.moves())
 
     def may_pass(self, moves) -> bool:
-        """5.2.6.8: not while the token of this turn's yellow city tile is owed; 5.2.2:
-        not while a company without a running route can buy a token that makes one
-        (``route_token_owed``); 5.4.10: not while a company in receivership must still
+        """5.2.5: not before the home tile is laid (``home_lays``); 5.2.6.8: not while the
+        token of this turn's yellow city tile is owed; 5.2.2: not while a company without a
+        running route can buy a token that makes one (``route_token_owed``); 5.4.10: not while a company in receivership must still
         build toward its minimum route (``must_build``: with no lay or token left to
         list, or none able to make the route, it may pass; 5.4.15: always once the bank
         has run out)."""
         r = self.game.rules
-        return not moves or (r.owed_token(self.corp, self.turn) is None
+        return not moves or (not r.home_lays(self.corp) and r.owed_token(self.corp, self.turn) is None
                              and not r.route_token_owed(self.corp, self.turn)
                              and not r.must_build(self.corp, self.turn))
 
@@ -61,6 +66,13 @@ class TrackStep(SharedTrackStep):
         if owed and a["type"] != "place_token":
             raise Refusal("token.owed", f"{self.corp.id} laid a yellow tile in the city {owed}: it must buy a token "
                                         "there now (5.2.6.8)")
+        home = r.home_lays(self.corp)
+        if home and (a["type"] != "lay_tile" or not any(
+                (m["hex"], m["tile"], m["rotation"] % 6) == (a.get("hex"), str(a.get("tile")), a.get("rotation"))
+                for m in home)):
+            raise Refusal("5.2.5", f"{self.corp.id} operates for the first time: its first play is to lay a "
+                                   f"yellow tile on its home city {self.corp.home} (one of those listed), then "
+                                   "its home token goes there (5.2.5)")
         if a["type"] == "pass" and not self.may_pass(self.moves()):
             if r.route_token_owed(self.corp, self.turn):
                 raise Refusal("track.running-route", f"{self.corp.id} has no running route and must buy a "
@@ -119,6 +131,67 @@ class TrainStep(BuyTrainStep):
         if a["type"] not in ("pass", "buy_train"):
             raise Refusal("turn.phase", f"{self.corp.id} buys trains now, or passes (5.3)")
         return super().process(a)
+
+
+class SurplusStep(CorporationStep):
+    """5.3.7 "It must give its extra trains to the Stock Bank Pool, with no
+    compensation, to make room for the new trains" (and 5.3.5's lower limits): the
+    president chooses which (``discard_train``), one at a time, down to the limit; never
+    the train just bought (``bought``). Pushed by ``trim_trains`` in front of the step
+    under way."""
+
+    def __init__(self, game, corp, bought=None):
+        super().__init__(game, corp)
+        self.bought = bought
+
+    def _may_go(self) -> list[str]:
+        over, may_go = self.game.rules.surplus(self.corp, self.bought)
+        return list(dict.fromkeys(t["train"] for t in may_go)) if over > 0 else []
+
+    @property
+    def done(self):
+        # read whenever the round looks: a close-out after the push (bonds closed,
+        # 5.4.14, then DID NOT RUN) takes the trains and ends the choice
+        return self.corp.closed or self.corp.cell is None or not self._may_go()
+
+    def actions(self):
+        return [{"type": "discard_train", "corporation": self.corp.id, "train": t} for t in self._may_go()]
+
+    def process(self, a):
+        self.check_entity(a)
+        names = self._may_go()
+        if a["type"] != "discard_train" or a["train"] not in names:
+            limit = self.game.rules.train_limit(self.corp)
+            raise Refusal("5.3.7", f"{self.corp.id} is over its limit of {limit} trains and gives one of "
+                                   f"{', '.join(names)} to the pool, not the train just bought (5.3.7, 5.3.5)")
+        self.game.rules.give_up_train(self.corp, a["train"], self.bought)
+        return a
+
+
+class LiquidateStep(CorporationStep):
+    """5.9.7.8 "A must decide which of the tokens that cannot be absorbed are to be
+    liquidated" (and 5.4.14's reduced limits): the president liquidates one of the
+    tokens in conflict at a time (``liquidate_token``), until the others fit. Pushed by
+    the merger in front of the step under way."""
+
+    @property
+    def done(self):
+        return self.corp.cell is None or not self.corp.liquidating
+
+    def actions(self):
+        return [{"type": "liquidate_token", "corporation": self.corp.id, "hex": x["hex"], "slot": x["slot"]}
+                for x in self.corp.liquidating]
+
+    def process(self, a):
+        self.check_entity(a)
+        site = next((x for x in self.corp.liquidating if a["type"] == "liquidate_token"
+                     and (x["hex"], x["slot"]) == (a["hex"], a["slot"])), None)
+        if site is None:
+            held = ", ".join(f"{x['hex']} slot {x['slot']}" for x in self.corp.liquidating)
+            raise Refusal("5.9.7.8", f"{self.corp.id} cannot hold all its tokens and liquidates one of {held} "
+                                     "first (5.9.7.8)")
+        self.game.rules.liquidate_token(self.corp, site)
+        return a
 
 
 class RightsStep(CorporationStep):
