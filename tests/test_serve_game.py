@@ -116,7 +116,7 @@ def test_undo_takes_back_the_last_decision(served, script):
     decisions, _ = script
     for a in decisions[:8]:
         assert client.post("/api/act", json={"action": a}).status_code == 200
-    state = client.post("/api/act", json={"action": {"type": "undo"}}).json()
+    state = client.post("/api/act", json={"action": {"type": "undo"}, "version": client.get("/api/state").json()["version"]}).json()
     assert comparable(state["state"]) == comparable(replayed(decisions[:7]))
     assert game_engine.load(json.loads(path.read_text())).to_json()["actions_applied"] == 7
 
@@ -165,7 +165,8 @@ def test_a_second_client_sees_each_action_and_a_killed_server_resumes_from_its_l
     """Another client (a second browser) following /api/events (Server-Sent Events) is
     told of each action as it is taken, with the game's new version. Then kill the
     server (SIGKILL: no chance to save anything more), start it on the log: the game is
-    as it was after the last answered action."""
+    as it was after the last answered action, under a new server run id (its versions
+    count from 1 again: a page of the old run must see that it is stale and reload)."""
     decisions, _ = script
     log = tmp_path / "table.json"
     server = Server("--new", "1832", "--players", ",".join(PLAYERS), "--seed", SEED, log)
@@ -173,11 +174,13 @@ def test_a_second_client_sees_each_action_and_a_killed_server_resumes_from_its_l
         with httpx.stream("GET", server.url + "api/events", timeout=120) as stream:
             assert stream.headers["content-type"].startswith("text/event-stream")
             seen = events(stream)
-            assert next(seen) == {"session": 1, "mode": "game", "version": 1}
+            first = next(seen)
+            run = first["run"]
+            assert first == {"run": run, "session": 1, "mode": "game", "version": 1}
             for i, a in enumerate(decisions[:12]):
                 r = httpx.post(server.url + "api/act", json={"action": a}, timeout=120)
                 assert r.status_code == 200, r.text
-                assert next(seen) == {"session": 1, "mode": "game", "version": i + 2}
+                assert next(seen) == {"run": run, "session": 1, "mode": "game", "version": i + 2}
     finally:
         server.proc.kill()
         server.proc.wait()
@@ -187,6 +190,7 @@ def test_a_second_client_sees_each_action_and_a_killed_server_resumes_from_its_l
     finally:
         server.stop()
     assert comparable(state["state"]) == comparable(replayed(decisions[:12]))
+    assert state["run"] != run and state["version"] == 1
 
 
 def test_a_long_solve_shows_progress_and_blocks_no_request(tmp_path, monkeypatch):
@@ -220,7 +224,7 @@ def test_a_long_solve_shows_progress_and_blocks_no_request(tmp_path, monkeypatch
             job = client.get(f"/api/job/{state['solve']['id']}").json()
             assert job["status"] == "running" and job["progress"]["stage"] == "routes"
             assert job["progress"]["roots"] >= 1 and job["progress"]["routes"] >= 0
-            assert client.get("/api/map.svg", params={"version": state["version"]}).status_code == 200
+            assert client.get("/api/map.svg", params={"version": client.get("/api/state").json()["version"]}).status_code == 200
             assert client.get("/api/log").json()["actions"] == game.log()["actions"]
             assert client.get("/api/position").json()["corporation"] == state["active"]["corporation"]
             assert client.get(f"/api/job/{job['id']}").json()["status"] == "running"  # still held: none waited

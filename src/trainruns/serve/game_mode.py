@@ -34,7 +34,9 @@ class GameMode:
     def __init__(self, game, path, jobs, time_limit, expect=logfile.ANY):
         self.game, self.path, self.jobs, self.time_limit = game, path, jobs, time_limit
         self.version = 1
-        self.last = None        # the last action taken and its events
+        self.last = None        # the last decision taken (or taken back) and its events
+        self.history = engine.history(game)   # every decision standing: round, action, events
+        self.undone = []        # decisions taken back, the next to take again last
         self.solve_job = None
         self._svg = {}          # map key -> SVG of the map without a run
         self._view = {}
@@ -47,11 +49,23 @@ class GameMode:
 
     # --- acting ------------------------------------------------------------------------
 
-    def act(self, action):
+    def act(self, action, version=None):
         """Take one action; a refusal is returned (``{"rule", "message"}``), bad input
-        raises. The log is on disk before the action counts as taken."""
+        raises. The log is on disk before the action counts as taken.
+
+        ``version``: the version the player saw when acting; when another action was
+        taken since, the action is refused (a double click on Undo, or two browsers
+        pressing it together, takes back one decision, not two). An ``undo`` must name
+        it. A new decision forgets the ones taken back (nothing to redo)."""
         with self._lock:
+            if action.get("type") == "undo" and version is None:
+                raise InputError("an undo names the version it takes back: {\"action\": {\"type\": \"undo\"}, "
+                                 "\"version\": N}", "version")
+            refusal = self._moved_on(version)
+            if refusal:
+                return refusal
             before = engine.log(self.game)
+            when = engine.state(self.game)["round"]
             try:
                 engine.act(self.game, action)
             except engine.Refusal as r:
@@ -61,16 +75,75 @@ class GameMode:
             except Exception:
                 self.game = engine.load(before)  # a bug: the game as it was
                 raise
-            try:
-                self._stamp = logfile.save(self.path, engine.log(self.game), expect=self._stamp)
-            except InputError as e:
-                self.game = engine.load(before)  # not saved: not taken
-                raise InputError(f"cannot save the game log: {e.what}; the action was not taken",
-                                 os.path.basename(self.path)) from None
-            self.last = {"action": action, "events": engine.state(self.game).get("events", [])}
+            self._save(before)
+            if action.get("type") == "undo":
+                undone = self.history.pop()
+                self.undone.append(undone)
+                self.last = {"undone": [undone]}
+            else:
+                entry = {"round": when, "action": engine.log(self.game)["actions"][-1],
+                         "events": engine.state(self.game).get("events", [])}
+                self.history.append(entry)
+                self.undone = []
+                self.last = entry
             self.version += 1
         self._after_change()
         return None
+
+    def redo(self, version):
+        """Take again the decision the last undo took back, while nothing new was decided
+        since; refused (returned) when there is none or ``version`` is not the current
+        one."""
+        with self._lock:
+            refusal = self._moved_on(version)
+            if refusal:
+                return refusal
+            if not self.undone:
+                return {"rule": "redo.nothing", "message": "there is no decision taken back to take again"}
+            before, entry = engine.log(self.game), self.undone[-1]
+            self.game = engine.redo(self.game, entry["action"])
+            self._save(before)
+            self.undone.pop()
+            self.history.append(entry)
+            self.last = entry
+            self.version += 1
+        self._after_change()
+        return None
+
+    def take_back_to(self, decision, version):
+        """Take back decision number ``decision`` (0: the first) and every one after it
+        ("undo to here"); they may be taken again one by one (:meth:`redo`)."""
+        with self._lock:
+            refusal = self._moved_on(version)
+            if refusal:
+                return refusal
+            if isinstance(decision, bool) or not isinstance(decision, int) or not 0 <= decision < len(self.history):
+                raise InputError(f"no decision {decision!r} stands (0 to {len(self.history) - 1})", "decision")
+            before = engine.log(self.game)
+            self.game = engine.take_back(self.game, len(self.history) - decision)
+            self._save(before)
+            gone = self.history[decision:]
+            del self.history[decision:]
+            self.undone.extend(reversed(gone))
+            self.last = {"undone": gone}
+            self.version += 1
+        self._after_change()
+        return None
+
+    def _moved_on(self, version):
+        if version is not None and version != self.version:
+            return {"rule": None, "message": f"the game has moved on since the page you acted on (version "
+                                             f"{version}, now {self.version}): look again and decide anew"}
+        return None
+
+    def _save(self, before):
+        """Write the log; if it cannot be written, the game as it was ``before``."""
+        try:
+            self._stamp = logfile.save(self.path, engine.log(self.game), expect=self._stamp)
+        except InputError as e:
+            self.game = engine.load(before)  # not saved: not taken
+            raise InputError(f"cannot save the game log: {e.what}; the action was not taken",
+                             os.path.basename(self.path)) from None
 
     # --- what the page shows -----------------------------------------------------------
 
@@ -90,8 +163,8 @@ class GameMode:
         player answers a deal it offered (1831 5.3.2 / 1833NE: a train or private from
         another president's company, docs/game-log.md "Deals between two parties"), the
         one the offer concerns, which the listed answer names (``offer``,
-        ``corporation``); else the first (the map's tiles and every token are the same
-        in each one's position)."""
+        ``corporation``); else the first one started (the map's tiles and every token are
+        the same in each one's position), or the first when none is."""
         active = st.get("active") or {}
         if active.get("corporation"):
             return active["corporation"]
@@ -100,7 +173,8 @@ class GameMode:
                        if a.get("offer") and isinstance(a.get("corporation"), str)}
             if len(offered) == 1:
                 return offered.pop()
-        return st["corporations"][0]["id"]
+        started = [c["id"] for c in st["corporations"] if c.get("president")]
+        return (started or [st["corporations"][0]["id"]])[0]
 
     def _look(self):
         """What the page draws of the game now, worked out once per version: the map's
@@ -129,7 +203,8 @@ class GameMode:
                 "map_corporation": look["corporation"],
                 "colors": {c["id"]: corporation_color(c["id"]) for c in st["corporations"]},
                 "text_colors": {c["id"]: text_color_on(corporation_color(c["id"])) for c in st["corporations"]},
-                "last": self.last, "undo": engine.can_undo(self.game),
+                "last": self.last, "undo": engine.can_undo(self.game), "redo": len(self.undone),
+                "history": self.history,
                 "solve": self.solve_job.to_json(full=False) if self.solve_job else None}
 
     def preview(self, hex_id, tile, rotation):
