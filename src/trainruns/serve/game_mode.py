@@ -20,7 +20,7 @@ import json
 import os
 import threading
 
-from ..colors import corporation_color, text_color_on, train_color
+from ..colors import TRAIN_COLORS, corporation_color, text_color_on, train_color
 from ..errors import InputError
 from ..game import logfile
 from ..load import load_engine_position
@@ -42,6 +42,7 @@ class GameMode:
         self._view = {}
         self._best = None       # (version, board, run, heading) of the last solve
         self._lock = threading.Lock()
+        self._drawing = threading.Lock()
         # expect: logfile.save's (ANY: write over the file; None: a new one; a stamp: the
         # file as read); from then on, the file as this server last wrote it
         self._stamp = logfile.save(path, engine.log(game), expect=expect)
@@ -178,20 +179,19 @@ class GameMode:
 
     def _look(self):
         """What the page draws of the game now, worked out once per version: the map's
-        corporation and board, its stops, and a key that changes only when the map does
-        (a stock round redraws nothing)."""
+        corporation and board, its stops (with where they lie, for the page's layers of
+        tokens and runs), and a key that changes only when the board under them does
+        (tiles; not tokens, not a stock round)."""
         if self._view.get("version") != self.version:
             st = engine.state(self.game)
             corp = self.map_corporation(st)
             position = engine.position(self.game, corp)
             board = load_engine_position(position)
-            drawn = {k: v for k, v in position.items() if k not in ("corporation", "trains")}
+            drawn = {k: v for k, v in position.items() if k not in ("corporation", "trains", "tokens")}
             key = hashlib.sha256(json.dumps(drawn, sort_keys=True).encode()).hexdigest()[:16]
-            hexes = {hid: [{"kind": s.kind, "value": s.value, "slots": s.slots, "tokens": list(s.tokens),
-                            "name": s.name or hx.name} for s in hx.stops]
-                     for hid, hx in board.hexes.items()}
             self._view = {"version": self.version, "state": st, "corporation": corp, "board": board,
-                          "hexes": hexes, "map_key": key}
+                          "position": position, "hexes": picture.stops(board), "centres": picture.centres(board),
+                          "map_key": key}
         return self._view
 
     def state(self):
@@ -199,11 +199,14 @@ class GameMode:
         st = look["state"]
         return {"mode": "game", "version": self.version, "log": os.path.basename(self.path),
                 "state": st, "active": engine.active(self.game), "actions": engine.actions(self.game),
-                "market": engine.market(self.game), "hexes": look["hexes"], "map_key": look["map_key"],
+                "market": engine.market(self.game), "hexes": look["hexes"], "centres": look["centres"],
+                "map_key": look["map_key"],
                 "map_corporation": look["corporation"],
+                "train_colors": TRAIN_COLORS,
                 "colors": {c["id"]: corporation_color(c["id"]) for c in st["corporations"]},
                 "text_colors": {c["id"]: text_color_on(corporation_color(c["id"])) for c in st["corporations"]},
                 "last": self.last, "undo": engine.can_undo(self.game), "redo": len(self.undone),
+                "redo_next": self.undone[-1]["action"] if self.undone else None,
                 "history": self.history,
                 "solve": self.solve_job.to_json(full=False) if self.solve_job else None}
 
@@ -218,8 +221,9 @@ class GameMode:
         return picture.neighbourhood(load_engine_position(variant), hex_id)
 
     def svg(self, version, what="board"):
-        """The map of ``version`` without a run (``board``: drawn again only when the map
-        has changed) or with the operating corporation's best run (``best``)."""
+        """The map of ``version``: ``board``, the board without tokens or a run (the page
+        lays those over it; drawn again only when the board has changed), or with the
+        operating corporation's best run (``best``)."""
         if version != self.version:
             raise InputError(f"version {version} is not the current one ({self.version})", "map")
         if what == "best":
@@ -227,11 +231,15 @@ class GameMode:
             if best is None or best[0] != version:
                 raise InputError("no best run of this turn is solved yet", "map")
             return picture.svg(best[1], best[2], title=best[3])
-        look = self._look()
-        if look["map_key"] not in self._svg:
-            st = look["state"]
-            self._svg = {look["map_key"]: picture.svg(look["board"], None, title=self._heading(st))}
-        return self._svg[look["map_key"]]
+        return self._board_svg(self._look())
+
+    def _board_svg(self, look):
+        with self._drawing:  # one drawing of a board, whoever asks first (the page or _after_change)
+            if look["map_key"] not in self._svg:
+                bare = dict(look["position"], tokens=[])
+                self._svg = {look["map_key"]: picture.svg(load_engine_position(bare), None,
+                                                          title=self._heading(look["state"]))}
+            return self._svg[look["map_key"]]
 
     @staticmethod
     def _heading(st):
@@ -242,6 +250,10 @@ class GameMode:
     def _after_change(self):
         self.jobs.cancel("solve")
         self.solve_job = None
+        look = self._look()
+        if look["map_key"] not in self._svg:
+            # a new board (a tile laid) is drawn now, beside the solve, not when the page asks
+            threading.Thread(target=self._board_svg, args=(look,), daemon=True).start()
         st = engine.state(self.game)
         corp = (st.get("active") or {}).get("corporation")
         if st.get("finished") or not corp or st["round"]["kind"] != "operating":
@@ -258,6 +270,7 @@ class GameMode:
             out = run.to_json(with_seconds=True)
             out["corporation"] = corp
             out["colors"] = [train_color(i) for i in range(len(run.routes))]
+            out["lines"] = picture.run_lines(board, run)
             self._best = (version, board, run, heading)  # drawn when the page asks (svg "best")
             return out
 

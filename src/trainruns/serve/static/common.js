@@ -5,6 +5,7 @@
 const TOKEN = new URLSearchParams(location.search).get("token");
 const $ = (id) => document.getElementById(id);
 let SESSION = null;        // the game or position this page shows (the server's session)
+let RUN = null;            // the server run it came from (a restarted server has another)
 
 // --- talking to the server -------------------------------------------------------------
 
@@ -16,7 +17,7 @@ async function api(path, body) {
     opts.method = "POST";
     headers["Content-Type"] = "application/json";
     // a change meant for what this page shows: refused if another game was opened since
-    if (SESSION !== null && !path.startsWith("api/games/")) headers["X-Trainruns-Session"] = String(SESSION);
+    if (SESSION !== null && !path.startsWith("api/games/")) headers["X-Trainruns-Session"] = `${RUN || ""}:${SESSION}`;
     opts.body = JSON.stringify(body);
   }
   const r = await fetch(path, opts);
@@ -24,7 +25,9 @@ async function api(path, body) {
   const data = type.includes("json") ? await r.json() : await r.text();
   if (!r.ok) {
     // a refused action names its rule: "[rule-id] message"
-    const text = data.error ? (data.rule ? `[${data.rule}] ${data.error}` : data.where ? `${data.where}: ${data.error}` : data.error)
+    // (a message that names its place already is not prefixed with it again)
+    const text = data.error ? (data.rule ? `[${data.rule}] ${data.error}`
+      : data.where && !data.error.startsWith(data.where + ":") ? `${data.where}: ${data.error}` : data.error)
       : r.statusText;
     throw new Error(text);
   }
@@ -61,7 +64,7 @@ function showSvg(box, svgText, onHex) {
   if (!onHex) return;
   for (const g of svg.querySelectorAll('g[id^="hex-"]')) {
     const id = g.id.slice(4);
-    g.addEventListener("click", () => onHex(id));
+    g.addEventListener("click", (ev) => onHex(id, ev));
   }
 }
 
@@ -127,13 +130,15 @@ function showRoutes(box, picked, redraw) {
 
 // --- following the server: other browsers' changes ------------------------------------------
 
-function watch(session, onChange) {
+function watch(session, onChange, run) {
   // Server-Sent Events (/api/events): each change (another browser's action) arrives at
   // once. Where EventSource is missing, or the server refuses the stream, poll
-  // /api/version every 1.5 s instead. Another game opened elsewhere reloads the page.
+  // /api/version every 1.5 s instead. Another game opened elsewhere, or the server
+  // started again (another run: its versions count from 1 again), reloads the page.
   SESSION = session;
+  RUN = run || null;
   const seen = (now) => {
-    if (now.session !== SESSION) location.reload();
+    if (now.session !== SESSION || (RUN && now.run && now.run !== RUN)) location.reload();
     else onChange(now);
   };
   const poll = async () => {
