@@ -224,7 +224,7 @@ function controls() {
         el("button", { id: "declare-run", class: "primary", onclick: () => act({ type: "run_routes", corporation: corp,
           routes: declaring.routes.filter((r) => r.stops.length).map((r) => ({ train: r.train, stops: r.stops })) }) },
         "Run these routes"), " ",
-        el("button", { onclick: () => { declaring = null; controls(); drawDeclared(); } }, "Cancel"))
+        el("button", { id: "declare-cancel", onclick: () => { declaring = null; controls(); drawDeclared(); } }, "Cancel"))
       : el("button", { id: "declare-start", onclick: () => {
         declaring = { corporation: corp, routes: trains.map((t) => ({ train: t, stops: [] })), current: 0 };
         controls();
