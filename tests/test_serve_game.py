@@ -345,3 +345,48 @@ def test_1831_map_shows_the_company_a_waiting_train_offer_concerns(tmp_path):
         assert mode.state()["map_corporation"] == "NYC"
     finally:
         jobs.close()
+
+
+def test_the_position_in_a_stock_round_is_of_a_started_corporation(tmp_path, script):
+    """Between operating rounds no corporation acts: the Position saved is that of the
+    first corporation started (one with a president, so with a home token and trains
+    to run), not of the first one listed, which nobody may have started; any other may
+    be asked for by name."""
+    decisions, _ = script
+    final = Game("1832", PLAYERS, seed=SEED)   # stock round 1: CG started (P7's holder pars it), A&WP not
+    for a in decisions[:7]:
+        final.act(a)
+    st = final.to_json()
+    assert st["round"]["kind"] == "stock"
+    started = [c["id"] for c in st["corporations"] if c["president"]]
+    assert started and st["corporations"][0]["id"] not in started, "the first listed is not started"
+    jobs = Jobs()
+    try:
+        mode = GameMode(game_engine.load(final.log()), str(tmp_path / "game.json"), jobs, time_limit=30)
+        assert mode.position()["corporation"] == started[0]
+        assert mode.position(st["corporations"][0]["id"])["corporation"] == st["corporations"][0]["id"]
+    finally:
+        jobs.close()
+
+
+def test_redo_and_take_back_over_http_need_the_version_shown(served, script):
+    """An undo, a redo and an "undo to here" each name the version the player saw; a
+    stale one is refused (409) and changes nothing; a redo takes again exactly the
+    decision taken back (the log replays to the same game); a new decision leaves
+    nothing to redo."""
+    client, _, path = served
+    decisions, _ = script
+    for a in decisions[:6]:
+        assert client.post("/api/act", json={"action": a}).status_code == 200
+    assert client.post("/api/act", json={"action": {"type": "undo"}}).status_code == 400
+    state = client.post("/api/take-back", json={"decision": 3, "version": 7}).json()
+    assert len(state["history"]) == 3 and state["redo"] == 3 and state["redo_next"] == decisions[3]
+    assert client.post("/api/take-back", json={"decision": 1, "version": 7}).status_code == 409
+    assert client.post("/api/redo", json={"version": 7}).status_code == 409
+    state = client.post("/api/redo", json={"version": 8}).json()
+    assert comparable(state["state"]) == comparable(replayed(decisions[:4]))
+    assert [h["action"] for h in state["history"]] == decisions[:4]
+    state = client.post("/api/act", json={"action": decisions[4], "version": 9}).json()
+    assert state["redo"] == 0
+    assert client.post("/api/redo", json={"version": 10}).status_code == 409
+    assert game_engine.load(json.loads(path.read_text())).to_json()["actions_applied"] == 5
