@@ -307,7 +307,8 @@ def test_a_token_placed_by_clicking_its_city(driver, table):
 def test_a_tile_chosen_on_the_map_and_turned_by_clicking_its_preview(driver, table):
     """1832 rulebook "Laying Track": the hexes the operating company may lay on are
     marked; a click lists that hex's lays; the preview says it is drawing, and a click
-    on it turns the tile to its next legal rotation; Do it lays that one."""
+    on it turns the tile to its next legal rotation; Do it lays that one, drawn over
+    the board (that hex alone is drawn again)."""
     from serve_game_script import first_rounds
 
     decisions, _ = first_rounds()
@@ -337,8 +338,14 @@ def test_a_tile_chosen_on_the_map_and_turned_by_clicking_its_preview(driver, tab
     wait_for(driver, lambda d: preview.get_attribute("data-shown") == f"{tile}/{rotations[0]}", what="the preview drawn")
     preview.click()
     wait_for(driver, lambda d: preview.get_attribute("data-shown") == f"{tile}/{rotations[1]}", what="the turned tile")
+    driver.execute_script("window.board = document.querySelector('#map svg')")
     driver.find_element("id", "do-lay_tile").click()
     wait_for(driver, lambda d: page_version(d) == 2, what="the lay")
+    # the tile laid is drawn over the board, which is not drawn again
+    wait_for(driver, lambda d: d.find_element("id", "map").get_attribute("data-version") == "2", what="the new tile")
+    patch = driver.find_element("css selector", f'#map g.patch[data-hex="{hex_id}"]')
+    assert f"#{tile}" in patch.get_attribute("textContent")
+    assert driver.execute_script("return window.board === document.querySelector('#map svg')")
     assert table.log("tile")["actions"][-1] == {"type": "lay_tile", "corporation": lays[0]["corporation"],
                                                 "hex": hex_id, "tile": tile, "rotation": rotations[1]}
 

@@ -498,7 +498,14 @@ def game_endpoints(changing):
         return json_file(data, f"position-{data.get('corporation', '')}")
 
     async def map_svg(request, mode, table):
-        text = await run_in_threadpool(mode.svg, query_version(request), map_what(request))
+        """The board of a version; ``&since=KEY`` (the board a page shows): only the hexes
+        laid since, as JSON ``{"key", "hexes": {hex: svg}}``, when that is all that changed."""
+        version, since = query_version(request), request.query_params.get("since", "")
+        if since and map_what(request) == "board" and len(since) <= 40:
+            patch = await run_in_threadpool(mode.hexes_since, version, since)
+            if patch is not None:
+                return JSONResponse(patch)
+        text = await run_in_threadpool(mode.svg, version, map_what(request))
         return Response(text, media_type="image/svg+xml")
 
     return {

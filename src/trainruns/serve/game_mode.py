@@ -28,6 +28,10 @@ from . import game_engine as engine
 from . import picture
 
 
+def _digest(data):
+    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
+
+
 class GameMode:
     kind = "game"
 
@@ -39,6 +43,8 @@ class GameMode:
         self.undone = []        # decisions taken back, the next to take again last
         self.solve_job = None
         self._svg = {}          # map key -> SVG of the map without a run
+        self._boards = {}       # map key -> (the board but its tiles, digest per tiled hex), recent ones
+        self._shown = None      # the map key of the version before
         self._view = {}
         self._best = None       # (version, board, run, heading) of the last solve
         self._lock = threading.Lock()
@@ -188,7 +194,11 @@ class GameMode:
             position = engine.position(self.game, corp)
             board = load_engine_position(position)
             drawn = {k: v for k, v in position.items() if k not in ("corporation", "trains", "tokens")}
-            key = hashlib.sha256(json.dumps(drawn, sort_keys=True).encode()).hexdigest()[:16]
+            key = _digest(drawn)
+            tiles = {t["hex"]: _digest(t) for t in position.get("tiles", [])}
+            self._boards[key] = (_digest({k: v for k, v in drawn.items() if k != "tiles"}), tiles)
+            while len(self._boards) > 32:
+                self._boards.pop(next(iter(self._boards)))
             self._view = {"version": self.version, "state": st, "corporation": corp, "board": board,
                           "position": position, "hexes": picture.stops(board), "centres": picture.centres(board),
                           "map_key": key}
@@ -233,6 +243,20 @@ class GameMode:
             return picture.svg(best[1], best[2], title=best[3])
         return self._board_svg(self._look())
 
+    def hexes_since(self, version, key):
+        """The hexes whose tiles changed since the board ``key`` a page shows, each drawn
+        alone (SVG), when nothing else of the board changed and they are few (a tile
+        laid): the page lays them over its board instead of loading all of it again.
+        None when the whole board must be drawn."""
+        if version != self.version:
+            raise InputError(f"version {version} is not the current one ({self.version})", "map")
+        look = self._look()
+        changed = self._changed_hexes(key, look["map_key"])
+        if changed is None:
+            return None
+        bare = load_engine_position(dict(look["position"], tokens=[]))
+        return {"key": look["map_key"], "hexes": {h: picture.hex_alone(bare, h) for h in changed}}
+
     def _board_svg(self, look):
         with self._drawing:  # one drawing of a board, whoever asks first (the page or _after_change)
             if look["map_key"] not in self._svg:
@@ -240,6 +264,15 @@ class GameMode:
                 self._svg = {look["map_key"]: picture.svg(load_engine_position(bare), None,
                                                           title=self._heading(look["state"]))}
             return self._svg[look["map_key"]]
+
+    def _changed_hexes(self, key, new_key):
+        """The few hexes (1 to 4) whose tiles differ between two boards that differ in
+        nothing else; None otherwise."""
+        was, now = self._boards.get(key), self._boards.get(new_key)
+        if was is None or now is None or was[0] != now[0] or set(was[1]) - set(now[1]):
+            return None
+        changed = sorted(h for h, d in now[1].items() if was[1].get(h) != d)
+        return changed if 0 < len(changed) <= 4 else None
 
     @staticmethod
     def _heading(st):
@@ -251,9 +284,11 @@ class GameMode:
         self.jobs.cancel("solve")
         self.solve_job = None
         look = self._look()
-        if look["map_key"] not in self._svg:
-            # a new board (a tile laid) is drawn now, beside the solve, not when the page asks
+        if look["map_key"] not in self._svg and self._changed_hexes(self._shown, look["map_key"]) is None:
+            # a board changed beyond a few tiles is drawn now, beside the solve, not when
+            # the page asks (a few tiles laid: the pages take those hexes alone)
             threading.Thread(target=self._board_svg, args=(look,), daemon=True).start()
+        self._shown = look["map_key"]
         st = engine.state(self.game)
         corp = (st.get("active") or {}).get("corporation")
         if st.get("finished") or not corp or st["round"]["kind"] != "operating":

@@ -62,6 +62,17 @@ def run_lines(board, run):
             for i, r in enumerate(run.routes)]
 
 
+def hex_alone(board, hex_id):
+    """SVG of ``hex_id`` alone, as the whole board draws it (a tile laid: the page lays
+    it over its drawing of the board). Drawn from a copy of the board holding that hex
+    only, so a drawing costs one hex, not the map."""
+    import copy
+
+    one = copy.copy(board)   # shallow: the board itself, shared with a solve, is not touched
+    one.hexes = {hex_id: board.hexes[hex_id]}
+    return svg(one, None, focus=[hex_id], title="", show_ids=True)
+
+
 def neighbourhood(board, hex_id):
     """SVG of ``hex_id`` and the hexes around it (a tile lay's preview)."""
     from ..hexgrid import neighbour

@@ -134,10 +134,10 @@ function markActions() {
   if (!svg) return;
   for (const g of svg.querySelectorAll("g.can-lay, g.can-token, g.selected")) g.classList.remove("can-lay", "can-token", "selected");
   for (const a of game.actions) {
-    if (a.type === "lay_tile") document.getElementById("hex-" + a.hex)?.classList.add("can-lay");
-    if (a.type === "place_token") document.getElementById("hex-" + a.hex)?.classList.add("can-token");
+    if (a.type === "lay_tile") for (const g of faces(a.hex)) g.classList.add("can-lay");
+    if (a.type === "place_token") for (const g of faces(a.hex)) g.classList.add("can-token");
   }
-  if (hexFilter) document.getElementById("hex-" + hexFilter)?.classList.add("selected");
+  if (hexFilter) for (const g of faces(hexFilter)) g.classList.add("selected");
 }
 
 function nearestStop(hex, point) {
@@ -173,4 +173,42 @@ function drawLayers() {
   drawTokens();
   drawDeclared();
   markActions();
+}
+
+let patches = 0;   // hexes laid over the board so far (their SVG ids made unique by it)
+
+function patchHexes(hexes) {
+  // tiles laid since the board was drawn: each hex drawn alone by the server, scaled
+  // onto the board's own drawing of that hex and clipped to its outline, under the layers
+  for (const [id, text] of Object.entries(hexes)) {
+    const under = document.getElementById("hex-" + id);
+    if (!under || !frame) continue;
+    const p = `p${++patches}-`;
+    const renamed = text.replace(/\bid="([^"]+)"/g, `id="${p}$1"`).replace(/url\(#([^)]+)\)/g, `url(#${p}$1)`)
+      .replace(/href="#([^"]+)"/g, `href="#${p}$1"`);
+    const doc = new DOMParser().parseFromString(renamed, "image/svg+xml").documentElement;
+    for (const old of frame.svg.querySelectorAll(`g.patch[data-hex="${id}"]`)) old.remove();
+    const inner = svgEl("g");
+    inner.append(...[...doc.childNodes].map((n) => document.importNode(n, true)));
+    const patch = svgEl("g", { class: "patch", "data-hex": id }, inner);
+    frame.svg.insertBefore(patch, frame.svg.querySelector("g.layer"));
+    const face = inner.querySelector(`[id="${p}hex-${id}"]`);
+    const outline = face && face.querySelector("path");
+    if (!outline) { patch.remove(); continue; }
+    face.setAttribute("data-face", id);
+    face.removeAttribute("id");
+    const a = outline.getBBox(), b = under.getBBox();
+    const m = frame.svg.getCTM().inverse().multiply(under.getCTM());
+    const c = new DOMPoint(b.x + b.width / 2, b.y + b.height / 2).matrixTransform(m);
+    const k = (b.width * Math.hypot(m.a, m.b)) / a.width;
+    inner.setAttribute("transform", `translate(${c.x} ${c.y}) scale(${k}) translate(${-(a.x + a.width / 2)} ${-(a.y + a.height / 2)})`);
+    const clip = svgEl("clipPath", { id: `${p}clip` }, svgEl("path", { d: outline.getAttribute("d") }));
+    inner.prepend(clip);
+    inner.setAttribute("clip-path", `url(#${p}clip)`);
+  }
+}
+
+function faces(id) {
+  // a hex's outline on the board, and on a tile laid over it since
+  return [document.getElementById("hex-" + id), ...document.querySelectorAll(`#map g[data-face="${id}"]`)].filter((g) => g);
 }

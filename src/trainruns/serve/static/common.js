@@ -70,22 +70,24 @@ function showSvg(box, svgText, onHex) {
 
 let polling = {};          // job kind -> timer
 
-function follow(job, render) {
+function follow(job, render, asked = 0) {
+  // a job's progress until it ends: asked again soon at first (most solves of a game
+  // end in a few tens of milliseconds), then less often, at most every 600 ms
   clearTimeout(polling[job.kind]);
   if (job.status === "done" && !("result" in job)) {
     // a summary (from /api/state): fetch the job with its result
-    api("api/job/" + job.id).then((full) => follow(full, render)).catch((e) => toast(e.message));
+    api("api/job/" + job.id).then((full) => follow(full, render, asked)).catch((e) => toast(e.message));
     return;
   }
   render(job);
   if (job.status === "queued" || job.status === "running") {
     polling[job.kind] = setTimeout(async () => {
       try {
-        follow(await api("api/job/" + job.id), render);
+        follow(await api("api/job/" + job.id), render, asked + 1);
       } catch (e) {
         toast(e.message);
       }
-    }, 600);
+    }, Math.min(600, 40 * 2 ** asked));
   }
 }
 

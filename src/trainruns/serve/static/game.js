@@ -298,6 +298,7 @@ function showRun(job) {
   } else if (job.status === "failed") {
     $("revenue").textContent = "—";
     $("run-status").textContent = job.error;
+    drawRun({ lines: [], colors: [] });   // nothing to draw: this version's run is settled
   } else {
     $("revenue").textContent = "…";
     $("run-status").textContent = progressText(job);
@@ -351,9 +352,17 @@ async function loadMap(version, key) {
     return;
   }
   try {
-    const svg = await api(`api/map.svg?version=${version}`);
-    if (game.version === version) {
-      showBoard(svg, key, version);
+    // the board this page shows: the server may answer with just the hexes laid since
+    const since = map.dataset.key && frame ? `&since=${encodeURIComponent(map.dataset.key)}` : "";
+    const got = await api(`api/map.svg?version=${version}${since}`);
+    if (game.version !== version) return;
+    if (typeof got === "object" && got.hexes) {
+      patchHexes(got.hexes);
+      map.dataset.key = key;
+      map.dataset.version = String(version);
+      drawLayers();
+    } else {
+      showBoard(got, key, version);
       if (bestRun && bestRun.version === version) drawRun(bestRun);
     }
   } catch (e) { /* a newer version is on its way */ }
