@@ -19,7 +19,7 @@ arrays passed in, so the caller can report progress and honour a time limit.
 import numba as nb
 import numpy as np
 
-from trainruns.kernels.bits import overlaps, set_or
+from trainruns.route.kernels.bits import overlaps, set_or
 
 
 @nb.njit(cache=True)

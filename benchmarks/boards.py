@@ -1,13 +1,13 @@
 """The benchmark boards: shipped positions, a scaling series and the hard family.
 
 Each entry is ``(name, position dict or path)``. Generated boards come from the seeded
-:mod:`trainruns.generate`, so every run measures the same boards.
+:mod:`trainruns.services.generate`, so every run measures the same boards.
 """
 
 import glob
 import os
 
-from trainruns.generate import hard_board, random_board
+from trainruns.services.generate import hard_board, random_board
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIXTURES = os.path.join(HERE, "..", "fixtures")
@@ -79,6 +79,6 @@ FAMILY_1831 = [
 
 def family_1831():
     """The 1831 family (FAMILY_1831) as (name, position)."""
-    from trainruns.generate import board_1831
+    from trainruns.services.generate import board_1831
 
     return [(name, board_1831(seed, n_hexes=n, **options)) for name, n, seed, options in FAMILY_1831]

@@ -22,7 +22,7 @@ def pytest_benchmark_update_machine_info(config, machine_info):
 
 @pytest.fixture(scope="session", autouse=True)
 def warm():
-    from trainruns.kernels import warm_up
+    from trainruns.route.kernels import warm_up
 
     warm_up()
 

@@ -11,10 +11,10 @@ assignment stage only (enumeration is shared).
 import itertools
 import time
 
-from trainruns.compile import compile_board
-from trainruns.load import load_position
-from trainruns.assignment import assign_trains
-from trainruns.enumeration import enumerate_all
+from trainruns.route.assignment import assign_trains
+from trainruns.route.compile import compile_board
+from trainruns.route.enumeration import enumerate_all
+from trainruns.titles.load import load_position
 
 BRUTE_LIMIT = 40  # routes: plain brute force only below this (it is exponential in trains)
 

@@ -32,7 +32,7 @@ def table(rows, title):
 
 
 def main(which):
-    from trainruns.kernels import warm_up
+    from trainruns.route.kernels import warm_up
 
     warm_up()
     if "compile" in which:
@@ -51,7 +51,7 @@ def main(which):
     if "engines" in which:
         import time
 
-        from trainruns.search import solve
+        from trainruns.route.search import solve
 
         print("\n### Engines: branch and bound against CP-SAT\n")
         print("| board | routes | search | search ms | cpsat | cpsat ms |")

@@ -1,9 +1,9 @@
 """1831 at full size: invented boards the size of the printed map
-(``trainruns.generate.board_1831``: 40-54 hexes of dense brown track, New York,
+(``trainruns.services.generate.board_1831``: 40-54 hexes of dense brown track, New York,
 Cleveland and Buffalo with red hexes, the Delaware, both commuter runs, 11-13 tokens,
 phase 9, trains 9S 12MX 7YD 7S). Most have 10^7 token-to-token paths or more: the
 route model lists paths only while their arrays fit the memory budget (a counting walk
-decides first), else it hands the board to its flow model (titles/g1831/flow.py).
+decides first), else it hands the board to its flow model (titles/g1831/route/flow.py).
 
 Four groups:
 
@@ -23,7 +23,7 @@ Four groups:
 
 - ``full``: the full-size boards, each solved with a 30 s time limit; extra_info has
   the revenue, its bound and whether it is proven. The bound is the track prices'
-  (titles/g1831/bound.py: the Lagrangian relaxation of "no track twice", each train's
+  (titles/g1831/route/bound.py: the Lagrangian relaxation of "no track twice", each train's
   priced route over its tokens): 1,616-2,164 where each train's best tokens said
   3,500-4,040; the flow model is held to it. With CP-SAT's 8 workers (flow.WORKERS) it
   proves every one of these at --time-limit 60 (whole processes: 4.5-38.5 s; the 30 s
@@ -52,12 +52,12 @@ import threading
 import time
 
 import pytest
-
 from boards import FAMILY_1831, family_1831
-from trainruns.generate import board_1831
-from trainruns.load import load_position
-from trainruns.search import solve
-from trainruns.titles.g1831 import model as model_1831
+
+from trainruns.route.search import solve
+from trainruns.services.generate import board_1831
+from trainruns.titles.g1831.route import model as model_1831
+from trainruns.titles.load import load_position
 
 FULL = [(48, 0), (48, 1), (48, 2), (40, 0), (54, 0)]
 SMALL = [(20, 0), (20, 1), (20, 2)]

@@ -6,7 +6,7 @@ import subprocess
 import sys
 import tempfile
 
-CODE = ("import time; t = time.perf_counter(); from trainruns.kernels import warm_up; warm_up(); "
+CODE = ("import time; t = time.perf_counter(); from trainruns.route.kernels import warm_up; warm_up(); "
         "print(time.perf_counter() - t)")
 
 

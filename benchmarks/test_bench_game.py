@@ -19,8 +19,9 @@ import warnings
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
 
 from game_selfplay import play  # noqa: E402
-from trainruns.game.game import Game  # noqa: E402
+
 from trainruns.game import route_adapter  # noqa: E402
+from trainruns.game.game import Game  # noqa: E402
 
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "games")
 CALLS = ("tile_lays", "token_cities", "best_run", "audit_run", "has_route")
@@ -112,9 +113,10 @@ def _as_before(data):
     """The game's former solve path, the baseline of these rows: the whole JSON-Schema walk, a
     thread started per root of the enumeration, every hex face parsed from the title's
     data again."""
-    from trainruns import enumeration, load_position, titles
+    from trainruns import load_position, titles
     from trainruns.errors import InputWarning
-    from trainruns.search import solve
+    from trainruns.route import enumeration
+    from trainruns.route.search import solve
 
     title = titles.of_position(data)
     title.facts.tiled.__dict__.pop("_faces", None)
@@ -129,8 +131,8 @@ def _as_before(data):
 
 def _as_now(data):
     """The game's solve now (titles/g1832/route_adapter.py: ``_run`` on ``_board_of``)."""
-    from trainruns.load import load_engine_position
-    from trainruns.search import solve
+    from trainruns.route.search import solve
+    from trainruns.titles.load import load_engine_position
 
     return solve(load_engine_position(data))
 
@@ -140,7 +142,7 @@ def test_solve_per_game_action(benchmark):
     games ask for, in-process: median and p90 per position of wall and CPU time, now
     and by the former call path, alternated position by position so both see the same
     machine load; the answers must agree."""
-    from trainruns.kernels import warm_up
+    from trainruns.route.kernels import warm_up
 
     warm_up()
     keys = _kept_game_positions()

@@ -1,7 +1,6 @@
 """The shipped positions: the boards from real play (fixtures/real), then the other fixtures."""
 
 import pytest
-
 from boards import shipped
 
 

@@ -1,7 +1,6 @@
 """Scaling: 10 to 90 track hexes, 1 to 4 trains, train sizes 2 to 12 and unlimited."""
 
 import pytest
-
 from boards import scaling
 
 

@@ -8,7 +8,7 @@ cluster.
 
 Every shipped position is solved as a whole process (the installed ``trainruns``
 script, output to /dev/null, warm cache: the kernels compiled ahead of time,
-:mod:`trainruns.kernels.aot`, or numba's cached kernels where that module cannot be
+:mod:`trainruns.route.kernels.aot`, or numba's cached kernels where that module cannot be
 built; the summary says which): in-process (``TRAINRUNS_DAEMON=0``) and
 answered by the daemon (a plain ``trainruns solve``: the default), both as medians of
 wall time and of the client process's CPU time (user + system, from the kernel's
@@ -30,7 +30,6 @@ import tempfile
 import time
 
 import pytest
-
 from boards import shipped
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -94,7 +93,7 @@ def _summary():
                "daemon_wall_max_ms": round(1000 * max(r[2] for r in ROWS), 1),
                "load_average": round(os.getloadavg()[0], 1)}
     # which kernels answered in-process: compiled ahead of time (no numba imported) or numba's
-    from trainruns.kernels import aot
+    from trainruns.route.kernels import aot
 
     summary["kernels"] = "compiled ahead of time" if aot.load() is not None else f"numba ({aot.failed()})"
     if INTERPRETER:
@@ -147,8 +146,8 @@ def test_solve_whole_process(benchmark, interpreter, daemon, name, path):
 
 def _game_positions():
     """The positions a seeded self-played 1832 game asks the core to solve."""
-    from trainruns.game.selfplay import play
     from trainruns.game import route_adapter
+    from trainruns.game.selfplay import play
 
     keys = []
     real = route_adapter._solved
@@ -174,7 +173,7 @@ def test_solve_per_game_action(benchmark):
 
     from trainruns import load_position
     from trainruns.errors import InputWarning
-    from trainruns.search import solve
+    from trainruns.route.search import solve
 
     keys = _game_positions()
     times, reads, cpu = [], [], []
@@ -203,8 +202,8 @@ def test_solve_per_game_action(benchmark):
 
 @pytest.fixture(scope="module")
 def thousand():
-    """SWEEP_N seeded random custom boards (trainruns.generate), as files."""
-    from trainruns.generate import random_board
+    """SWEEP_N seeded random custom boards (trainruns.services.generate), as files."""
+    from trainruns.services.generate import random_board
 
     folder = tempfile.mkdtemp(prefix="trainruns-sweep-")
     for seed in range(SWEEP_N):
@@ -230,8 +229,8 @@ def test_bench_sweep(benchmark, thousand):
     kernel's autogroup scheduler gives each terminal session one fair share of the
     cores however many processes it runs, so while other sessions are busy 2 workers
     cannot get more CPU than 1 process, and CPU seconds are what the sweep costs."""
-    from trainruns.commands.bench import bench_job, bench_warm, collect
-    from trainruns.sweep import local_cluster, run_all
+    from trainruns.cli.bench import bench_job, bench_warm, collect
+    from trainruns.services.sweep import local_cluster, run_all
 
     jobs = [(f, None) for f in collect([thousand])]
     bench_warm()  # the kernels, loaded before any clock starts (every way loads them once)

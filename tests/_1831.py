@@ -45,7 +45,7 @@ def operated(g, cid, par, president, preferred_to=(), home=True):
     """A started, active company that has been through one Operation Set (5.9.5), its
     ordinary preferred held by ``preferred_to`` (holders in turn; the rest by its
     president), its home token placed."""
-    from trainruns.titles.g1831 import game_certs as certs
+    from trainruns.titles.g1831.game import certs
 
     r = g.rules
     c = r.state.corp[cid]

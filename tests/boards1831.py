@@ -4,9 +4,9 @@ random typed boards with a plain-Python brute force (independent of the g1831 ke
 import itertools
 import random
 
-from trainruns.compile import compile_board
-from trainruns.load import load_position
-from trainruns.titles.g1831.trains import parse_train_name, token_values
+from trainruns.route.compile import compile_board
+from trainruns.titles.g1831.route.trains import parse_train_name, token_values
+from trainruns.titles.load import load_position
 
 
 def city(hid, value, types, paths, **extra):

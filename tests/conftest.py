@@ -8,13 +8,13 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 # the commands the tests run answer in-process and start no daemon behind them (a
-# `trainruns solve` goes to one by default); tests/test_daemon.py asks for its own
+# `trainruns solve` goes to one by default); tests/daemon/test_daemon.py asks for its own
 os.environ["TRAINRUNS_DAEMON"] = "0"
 
 
 @pytest.fixture(scope="session", autouse=True)
 def _kernels_ready():
     """Compile (or load) the kernels once, so no single test pays for it."""
-    from trainruns.kernels import warm_up
+    from trainruns.route.kernels import warm_up
 
     warm_up()

@@ -1,5 +1,5 @@
 """Seeded random play in-process, checking docs/game-log.md's guarantees after every
-action (shared by tests/test_game_selfplay.py and benchmarks/). The checks live in the
+action (shared by tests/game/test_game_selfplay.py and benchmarks/). The checks live in the
 package (trainruns.game.selfplay, also behind `trainruns play selfplay`); ``play``
 here is an 1832 game."""
 

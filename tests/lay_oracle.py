@@ -148,7 +148,7 @@ def legal_lays(data, tiled):
 
 
 def _neighbours(board, hex_id):
-    from trainruns.hexgrid import neighbour
+    from trainruns.route.hexgrid import neighbour
 
     hx = board.hexes[hex_id]
     at = {(h.x, h.y): h.id for h in board.hexes.values()}

@@ -56,7 +56,7 @@ def to_first_run():
 def to_first_paying_run():
     """On from :func:`to_first_run` until a corporation's best run pays something (for
     the screenshots: a run drawn on the map)."""
-    from trainruns.load import solve
+    from trainruns.titles.load import solve
 
     decisions, game = to_first_run()
     for _ in range(500):

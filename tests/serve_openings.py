@@ -59,7 +59,7 @@ def opening(title):
 def to_first_paying_run(title, limit=400):
     """On from the start (the same policy) until a corporation may run trains whose
     best run pays something (for the screenshots: a run drawn on the map)."""
-    from trainruns.load import solve
+    from trainruns.titles.load import solve
 
     players, seed = OPENINGS[title]
     game = Game(title, players, seed=seed)

@@ -1,8 +1,8 @@
 """What a command loads: a plain solve imports neither OR-Tools, matplotlib
 nor networkx (they serve other engines and commands), nor numba once the kernels are
-compiled ahead of time (trainruns.kernels.aot, 1831's too), nor jsonschema for a valid position
-(trainruns.schema's acceptor), `--help` and `--version` not even numpy, and the daemon's thin client nothing beyond the interpreter's built-in modules
-(tests/test_daemon.py runs it against a daemon). Checked in a fresh interpreter, on
+compiled ahead of time (trainruns.route.kernels.aot, 1831's too), nor jsonschema for a valid position
+(trainruns.position.schema's acceptor), `--help` and `--version` not even numpy, and the daemon's thin client nothing beyond the interpreter's built-in modules
+(tests/daemon/test_daemon.py runs it against a daemon). Checked in a fresh interpreter, on
 sys.modules after the command ran."""
 
 import ast
@@ -13,8 +13,8 @@ import sys
 
 import pytest
 
-from trainruns.kernels import aot
-from trainruns.schema import _acceptor
+from trainruns.position.schema import _acceptor
+from trainruns.route.kernels import aot
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 KO = os.path.join(ROOT, "fixtures", "real", "1889-3-6-KO-160.json")
@@ -24,7 +24,7 @@ HEAVY = ("ortools", "matplotlib", "networkx", "distributed", "dask")
 
 PROBE = """
 import io, json, sys, contextlib
-from trainruns.cli import main
+from trainruns.cli.main import main
 out = io.StringIO()
 with contextlib.redirect_stdout(out):
     try:
@@ -50,7 +50,7 @@ def test_a_plain_solve_loads_no_other_engine(path):
     assert "numpy" in got["roots"]  # (the probe sees real imports: the search ran)
     assert [m for m in HEAVY if m in got["roots"]] == []
     if _acceptor("custom") is not None:
-        # a valid position passes the compiled acceptor (trainruns.schema): no jsonschema
+        # a valid position passes the compiled acceptor (trainruns.position.schema): no jsonschema
         assert "jsonschema" not in got["roots"]
     if aot.load() is not None:
         # the kernels compiled ahead of time answer, 1831's route model's among them:
@@ -68,7 +68,7 @@ def test_help_and_version_load_no_search(argv):
 def test_the_daemon_client_loads_only_the_standard_library():
     code = ("import sys; sys.argv = ['trainruns', 'solve', '--daemon', 'x.json']\n"
             "from trainruns.daemon import client\n"
-            "import trainruns.cli\n"
+            "import trainruns.cli.main\n"
             "print(sorted({m.split('.')[0] for m in sys.modules}))")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     roots = ast.literal_eval(p.stdout)

@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT
+
 from trainruns import solve
 
 REAL = sorted((ROOT / "fixtures" / "real").glob("*.json"))

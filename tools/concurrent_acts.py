@@ -6,7 +6,7 @@ replays; no temporary file is left behind.
 
     python tools/concurrent_acts.py [--rounds 50] [--writers 8] [--title 1832] [--seed 5]
 
-tests/test_play_concurrent.py runs the same rounds with forked writers (no Python
+tests/game/test_play_concurrent.py runs the same rounds with forked writers (no Python
 start-up per writer); this script starts real processes, as a user's shell would.
 Last line: "R rounds, K kept, F refused, 0 lost" (exit 1 and the first problem when
 one is found).
@@ -26,7 +26,7 @@ import time
 
 from trainruns.game.game import Game
 from trainruns.game.selfplay import fill
-from trainruns.position import read_json
+from trainruns.position.reader import read_json
 
 
 def main(argv=None):

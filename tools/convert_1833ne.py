@@ -138,7 +138,7 @@ def main(ref):
     }
     dump("manifest.json", manifest)
 
-    # trains and phases in the 18xx.games shape every title shares (tests/test_title_data.py):
+    # trains and phases in the 18xx.games shape every title shares (tests/titles/test_title_data.py):
     # a card is bought as one of its sides (variants); distance as 18xx.games writes it
     trains = []
     for t in facts["trains"]:

@@ -1,7 +1,7 @@
 """Write fixtures/1832/*.json: real-map 1832 positions with hand-checked best revenue.
 
 Each position's ``notes`` give the hand check against the rulebook; the test
-tests/test_1832_fixtures.py asserts that the solver finds exactly ``expected_revenue``.
+tests/titles/g1832/test_1832_fixtures.py asserts that the solver finds exactly ``expected_revenue``.
 Rotations were chosen by hand from the map's neighbours (map.json ``neighbors``).
 """
 

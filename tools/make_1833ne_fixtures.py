@@ -11,7 +11,7 @@ Usage: python tools/make_1833ne_fixtures.py
 import json
 import os
 
-from trainruns.hexgrid import neighbour, parse_hex_id
+from trainruns.route.hexgrid import neighbour, parse_hex_id
 from trainruns.titles.g1833ne import TITLE
 
 HERE = os.path.dirname(os.path.abspath(__file__))

@@ -11,7 +11,7 @@ import random
 import sys
 from pathlib import Path
 
-from trainruns.whatif import tile_candidates
+from trainruns.services.whatif import tile_candidates
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -17,9 +17,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from serve_game_script import PLAYERS, SEED, first_rounds, to_first_paying_run  # noqa: E402
+from serve_helpers import Server, chromium, click_hex, close, text_of, wait_for  # noqa: E402
 from serve_openings import OPENINGS, opening  # noqa: E402
 from serve_openings import to_first_paying_run as paying_run_of  # noqa: E402
-from serve_helpers import Server, chromium, click_hex, close, text_of, wait_for  # noqa: E402
 
 FIXTURE = ROOT / "fixtures" / "1832" / "worked_example.json"
 DOCS = ROOT / "docs"

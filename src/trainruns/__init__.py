@@ -13,22 +13,29 @@ import sys
 __version__ = "0.1.0"
 
 _WHERE = {
-    "solve": "load", "audit": "audit", "AuditResult": "audit", "load_position": "load",
-    "Board": "board", "Bonus": "board", "Hex": "board", "Stop": "board", "Train": "board",
-    "Run": "result", "Route": "result", "InputError": "errors",
+    "solve": "titles.load", "audit": "services.audit", "AuditResult": "services.audit",
+    "load_position": "titles.load", "Board": "route.board", "Bonus": "route.board", "Hex": "route.board",
+    "Stop": "route.board", "Train": "route.board", "Run": "route.result", "Route": "route.result",
+    "InputError": "errors", "Game": "game.game", "Refusal": "game.errors", "new_log": "game.log",
+    "read_log": "game.log", "format_run": "cli.solve", "draw_board": "services.draw",
+    "rank_tiles": "services.whatif", "rank_tokens": "services.whatif", "rank_trains": "services.whatif",
+    "audited_run": "services.declared", "caption_for": "services.declared", "save_drawing": "services.draw:save",
 }
 
 __all__ = ["solve", "audit", "AuditResult", "load_position", "Board", "Hex", "Stop", "Train", "Bonus", "Run", "Route",
-           "InputError"]
+           "InputError", "Game", "Refusal", "new_log", "read_log",
+           "format_run", "draw_board", "rank_tiles", "rank_tokens", "rank_trains", "audited_run", "caption_for",
+           "save_drawing"]
 
 
 def __getattr__(name):
     if name in _WHERE:
         # (__import__, not importlib: the daemon's client imports this package, and
         # importlib would load warnings too)
-        module = f"{__name__}.{_WHERE[name]}"
+        where, _, attribute = _WHERE[name].partition(":")
+        module = f"{__name__}.{where}"
         __import__(module)
-        value = getattr(sys.modules[module], name)
+        value = getattr(sys.modules[module], attribute or name)
         globals()[name] = value
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -36,16 +43,3 @@ def __getattr__(name):
 
 def __dir__():
     return sorted(list(globals()) + __all__)
-
-
-class _Package(type(sys)):
-    """Importing the submodule ``trainruns.audit`` would bind the name ``audit`` to the
-    module; the package's ``audit`` is the function (as before the names were lazy)."""
-
-    def __setattr__(self, name, value):
-        if name in _WHERE and isinstance(value, type(sys)):
-            return
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package

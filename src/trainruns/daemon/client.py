@@ -16,7 +16,7 @@ import _socket
 import os
 import sys
 
-from . import Unsafe, fingerprint, lock_path, peer_uid, receive, send, socket_path
+from trainruns.daemon import Unsafe, fingerprint, lock_path, peer_uid, receive, send, socket_path
 
 # ``--daemon`` asks for the daemon whatever TRAINRUNS_DAEMON says; TRAINRUNS_DAEMON=0
 # (or "no", "off", "false") keeps every command in-process

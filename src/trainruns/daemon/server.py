@@ -15,7 +15,16 @@ import socket
 import sys
 import time
 
-from . import CODE_CHECK_SECONDS, IDLE_SECONDS, fingerprint, lock_path, peer_uid, receive, send, socket_path
+from trainruns.daemon import (
+    CODE_CHECK_SECONDS,
+    IDLE_SECONDS,
+    fingerprint,
+    lock_path,
+    peer_uid,
+    receive,
+    send,
+    socket_path,
+)
 
 HEADER_SECONDS = 5.0
 
@@ -29,10 +38,9 @@ def warm():
     import pkgutil
 
     import trainruns
-
-    from .. import cli
-    from ..kernels import warm_up
-    from ..schema import SCHEMAS, _acceptor, _validator
+    from trainruns.cli import main as cli
+    from trainruns.position.schema import SCHEMAS, _acceptor, _validator
+    from trainruns.route.kernels import warm_up
 
     for info in pkgutil.walk_packages(trainruns.__path__, "trainruns."):
         if any(part in info.name for part in (".serve", ".draw", ".daemon", "__main__")):
@@ -340,11 +348,11 @@ def prepare():
     import warnings
 
     try:
-        from ..cli import build_parser
-        from ..commands.solve import format_run
-        from ..generate import random_board
-        from ..load import load_position
-        from ..search import solve
+        from trainruns.cli.main import build_parser
+        from trainruns.cli.solve import format_run
+        from trainruns.route.search import solve
+        from trainruns.services.generate import random_board
+        from trainruns.titles.load import load_position
 
         build_parser("solve").parse_args(["solve", "--quiet", "position.json"])
         with warnings.catch_warnings():
@@ -380,7 +388,7 @@ def run_child(header, fds):
     # perf_counter is the system's monotonic clock on Linux, shared by the client
     if not isinstance(started, (int, float)) or not now - 60 <= started <= now:
         started = now
-    from ..cli import run_process
+    from trainruns.cli.main import run_process
 
     code = run_process(header["argv"], started)
     for stream in (sys.stdout, sys.stderr):

@@ -16,7 +16,7 @@ the game's business.
 
 from __future__ import annotations
 
-from ..errors import InputError
+from trainruns.errors import InputError
 
 STR, INT, LIST, BOOL, ANY = "a string", "an integer", "a list", "true or false", "anything"
 
@@ -109,7 +109,7 @@ def validate(action, schema: dict, where="action") -> dict:
     """A copy of ``action`` with its fields checked against the title's declared types
     ``schema`` (type -> {field: (kind, required)}): types only, and no field the type
     does not declare."""
-    from ..position import check_depth
+    from trainruns.position.reader import check_depth
 
     if not isinstance(action, dict):
         raise InputError("an action must be a JSON object", where)

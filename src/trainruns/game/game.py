@@ -12,11 +12,11 @@ import copy
 import importlib
 import json
 
-from ..errors import InputError
-from ..titles import TITLES
-from .action import validate
-from .errors import Refusal
-from .log import MAX_ACTION_BYTES, MAX_LOG_BYTES, effective, new_log, read_log, recorded_proof
+from trainruns.errors import InputError
+from trainruns.game.action import validate
+from trainruns.game.errors import Refusal
+from trainruns.game.log import MAX_ACTION_BYTES, MAX_LOG_BYTES, effective, new_log, read_log, recorded_proof
+from trainruns.titles import TITLES
 
 
 def _json_size(value) -> int:
@@ -28,7 +28,7 @@ def rules_class(title: str, where="title"):
     (titles/<package>/game.py); every shipped title has one."""
     if title not in TITLES:
         raise InputError(f"no game engine for title {title!r} (games: {', '.join(TITLES)})", where)
-    return importlib.import_module(f"trainruns.titles.{TITLES[title]}.game").Rules
+    return importlib.import_module(f"trainruns.titles.{TITLES[title]}.game.rules").Rules
 
 
 class Game:

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .errors import Refusal
-from .ids import Ids
-from .report import PlayerReport
-from .state import corp_key
+from trainruns.game.errors import Refusal
+from trainruns.game.ids import Ids
+from trainruns.game.report import PlayerReport
+from trainruns.game.state import corp_key
 
 
 @dataclass
@@ -177,7 +177,7 @@ class GameRules(Ids, PlayerReport):
         """RoutesStep: whether ``c``'s trains have no route at all, so that its best run
         is no run ($0) and a ``pass`` makes it (default: the route core's best run of
         its position has no route)."""
-        from .route_adapter import best_run
+        from trainruns.game.route_adapter import best_run
 
         return not best_run(self.position(c.id))[1]
 
@@ -281,7 +281,7 @@ class GameRules(Ids, PlayerReport):
         """Companies over their limit discard to the open market (1832 [10] Exceeding
         Train Limits): the company that caused the phase change first, then the others
         in descending share price order."""
-        from .steps.discard import DiscardStep
+        from trainruns.game.steps.discard import DiscardStep
 
         over = [d for d in self.state.corporations
                 if not d.closed and len(self.counted_trains(d)) > self.train_limit(d)]

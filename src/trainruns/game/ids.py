@@ -3,7 +3,7 @@ the reference ids, rulebook abbreviations accepted). Written once for every titl
 
 from __future__ import annotations
 
-from ..errors import InputError
+from trainruns.errors import InputError
 
 
 class Ids:

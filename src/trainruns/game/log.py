@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from ..errors import InputError
+from trainruns.errors import InputError
 
 FORMAT = "trainruns-game/1"
 MAX_SEED = 2 ** 63      # a seed is a whole number the strict JSON reader reads back

@@ -29,8 +29,8 @@ import secrets
 import stat
 import time
 
-from ..errors import InputError
-from ..position import MAX_FILE_BYTES, parse_json
+from trainruns.errors import InputError
+from trainruns.position.reader import MAX_FILE_BYTES, parse_json
 
 try:
     import fcntl

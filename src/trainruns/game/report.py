@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .state import player_key
+from trainruns.game.state import player_key
 
 
 class PlayerReport:

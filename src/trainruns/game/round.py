@@ -10,7 +10,6 @@ for the next round when one is over.
 from __future__ import annotations
 
 
-
 class Step:
     done = False
 

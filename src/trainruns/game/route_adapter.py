@@ -5,7 +5,7 @@ format, docs/position-format.md) and ask for what the game needs of the board: t
 lays and token cities the company may choose (1832 [6], [7.2]; 1833NE; 1831 5.2), its
 best run ([8]; 1831 5.6.6 within a node budget), an audit of a declared run, and what it
 reaches. The position is read into a Board once (the title checks its rules, not the
-JSON Schema again: :func:`trainruns.load.load_engine_position`), and every answer about
+JSON Schema again: :func:`trainruns.titles.load.load_engine_position`), and every answer about
 it is kept, since a step lists its moves and then checks the one chosen against the
 same list, and a replay asks again about every position of the game.
 
@@ -63,17 +63,17 @@ def clear():
 @_cached(64)
 def board(p: Position):
     """The position's Board, read once; the route core only reads it."""
-    from ..load import load_engine_position
+    from trainruns.titles.load import load_engine_position
 
     return load_engine_position(p.data)
 
 
 @_cached(256)
 def _tile_moves(p: Position) -> tuple:
-    from ..whatif import reach, tile_candidates
+    from trainruns.services.whatif import reach, tile_candidates
 
     b = board.keyed(p)
-    # the title's lays, from one legal run's reach (trainruns.reach), walked once
+    # the title's lays, from one legal run's reach (trainruns.route.reach), walked once
     return tuple((m["hex"], m["tile"], m["rotation"], bool(m.get("replaces")))
                  for m, _variant in tile_candidates(p.data, b, reach(b)))
 
@@ -86,7 +86,7 @@ def tile_lays(position: dict) -> list[dict]:
 
 @_cached(256)
 def _token_moves(p: Position) -> tuple:
-    from ..whatif import token_candidates
+    from trainruns.services.whatif import token_candidates
 
     b = board.keyed(p)
     out = []
@@ -106,7 +106,7 @@ def token_cities(position: dict) -> list[tuple]:
 def _solved(p: Position):
     """The proven best run of the position (never changed: an audit of the same
     position reuses it)."""
-    from .. import solve
+    from trainruns import solve
 
     return solve(board.keyed(p))
 
@@ -126,8 +126,8 @@ def audit_run(position: dict, routes: list, best: bool = True) -> tuple[list, in
     ``(rule, message)``, declared revenue, best revenue). With ``best=False`` the best
     run is not searched for (1831 5.6.6: any legal run may be declared) and the third
     is None."""
-    from .. import audit
-    from ..result import Run
+    from trainruns.route.result import Run
+    from trainruns.services import audit
 
     best_run_ = _solved(position) if best else Run(routes=[], revenue=0, optimal=False, bound=0)
     result = audit(board(position), {"routes": routes}, best=best_run_)
@@ -137,7 +137,7 @@ def audit_run(position: dict, routes: list, best: bool = True) -> tuple[list, in
 
 @_cached(256)
 def _reach(p: Position) -> frozenset:
-    from ..reach import reach
+    from trainruns.route.reach import reach
 
     return frozenset(reach(board.keyed(p)).stops)
 
@@ -150,7 +150,7 @@ def reached_stops(position: dict) -> frozenset:
 
 @_cached(256)
 def _loose_reach(p: Position):
-    from ..reach import loose_reach
+    from trainruns.route.reach import loose_reach
 
     return loose_reach(board.keyed(p))
 
@@ -177,12 +177,11 @@ def _bounded(p: Position, nodes: int, covering_nodes: int, path_steps: int):
     """The best run found in ``path_steps`` steps of the route listing from each token
     and ``nodes`` branch and bound nodes (``covering_nodes`` for a run that must cover
     the bought track rights): no clock, so the answer is the same on any machine."""
-    from ..compile import compile_board
-    from ..kernels import warm_up
-    from ..limits import Limits
-    from ..search import assign_trains, enumerate_all
-
-    from ..load import load_engine_position
+    from trainruns.route.compile import compile_board
+    from trainruns.route.kernels import warm_up
+    from trainruns.route.limits import Limits
+    from trainruns.route.search import assign_trains, enumerate_all
+    from trainruns.titles.load import load_engine_position
 
     b = load_engine_position(p.data)   # a Board of its own: its route model takes the budget
     if b.route_model is not None:
@@ -197,7 +196,7 @@ def _bounded(p: Position, nodes: int, covering_nodes: int, path_steps: int):
 
 @_cached(512)
 def _bounded_or_none(p: Position, *budget):
-    from ..errors import InputError
+    from trainruns.errors import InputError
 
     try:
         return _bounded.keyed(p, *budget)

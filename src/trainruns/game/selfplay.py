@@ -4,7 +4,7 @@ the president's certificate (3; 4 shares in a System, and 1832's vice-president'
 certificates each whole with its holder), tokens within supply and one per company per
 city (5, 7), a finished game's result equal to the players' values (10), and every listed
 action accepted. ``trainruns play selfplay`` plays many such games (on several
-processes or a Dask cluster: :mod:`trainruns.sweep`); the tests use the same checks.
+processes or a Dask cluster: :mod:`trainruns.services.sweep`); the tests use the same checks.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import hashlib
 import json
 import random
 
-from .game import Game
+from trainruns.game.game import Game
 
 
 def fill(action, rng):
@@ -177,8 +177,8 @@ def play_one(job: dict) -> dict:
 def warm(job: dict) -> None:
     """Load what the games of a sweep load at their start (the title's engine and data,
     the route core's kernels), here: local workers are forked from this process after
-    it (trainruns.sweep) and start with them."""
-    from ..kernels import warm_up
+    it (trainruns.services.sweep) and start with them."""
+    from trainruns.route.kernels import warm_up
 
     Game(job["title"], job["players"], job["seed"], job.get("variants", ()), job.get("config"))
     warm_up()

@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from .state import Corporation, State, player_key
+from trainruns.game.state import Corporation, State, player_key
 
 
 def scaled(shares: dict, corp: Corporation, key: str) -> int:

@@ -97,7 +97,7 @@ class State:
         self.tiles: list[dict] = []         # laid, in order: {"hex", "tile", "rotation"}
         self.phase: str = ""
         self.events: list[dict] = []
-        self.title_state = None             # the title's own facts (a dataclass of its game_state.py)
+        self.title_state = None             # the title's own facts (a dataclass of its state.py)
 
     # --- holders ------------------------------------------------------------------------
 

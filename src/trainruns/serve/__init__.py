@@ -10,5 +10,5 @@ Modules, bottom to top:
 - :mod:`.app` — the Starlette application (routes, safety, JSON errors);
 - ``static/`` — the pages: plain HTML, CSS and JavaScript, no build step.
 
-The command itself is :mod:`trainruns.commands.serve`.
+The command itself is :mod:`trainruns.cli.serve`.
 """

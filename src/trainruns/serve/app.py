@@ -33,7 +33,7 @@ from starlette.responses import FileResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..errors import InputError
+from trainruns.errors import InputError
 
 MAX_BODY = 2 * 1024 * 1024  # a real 1832 position is ~10 kB; a log of a whole game ~200 kB
 LOCAL_HOSTS = ["127.0.0.1", "localhost", "::1", "[::1]"]
@@ -66,7 +66,7 @@ async def read_body(request: Request):
         if size > MAX_BODY:
             raise RequestError(413, f"the request body is larger than {MAX_BODY} bytes")
         chunks.append(chunk)
-    from ..position import parse_json
+    from trainruns.position.reader import parse_json
 
     try:  # the one strict reader: no NaN, bounded nesting and numbers, UTF-8
         data = parse_json(b"".join(chunks), "body", "request body")
@@ -218,7 +218,7 @@ def create_app(table, jobs, token=None, local_only=True):
 
     The routes of a position and of a game differ: each request goes to the open
     mode's endpoint for its path (another mode's path is a 404 saying so)."""
-    from .table import Table
+    from trainruns.serve.table import Table
 
     if not isinstance(table, Table):
         table = Table(table, jobs, getattr(table, "time_limit", 60.0))
@@ -366,7 +366,7 @@ def position_endpoints(changing):
     async def open_position(request, mode, table):
         data = await read_body(request)
         pos = field(data, "position", dict, "open")
-        from . import game_engine
+        from trainruns.serve import game_engine
 
         if game_engine.is_log(pos):
             raise RequestError(400, "this file is a game log, not a position: open it with Games… (Upload a log…)",

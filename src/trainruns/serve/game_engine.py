@@ -7,10 +7,10 @@ through the functions below, so a change in the engine's Python API is mended he
 
 from __future__ import annotations
 
-from ..errors import InputError
-from ..game.errors import Refusal  # noqa: F401  (re-exported: an illegal action)
-from ..game.game import TITLES, Game
-from ..game.log import FORMAT, effective, read_log
+from trainruns.errors import InputError
+from trainruns.game.errors import Refusal  # noqa: F401  (re-exported: an illegal action)
+from trainruns.game.game import TITLES, Game
+from trainruns.game.log import FORMAT, effective, read_log
 
 
 def is_log(data):

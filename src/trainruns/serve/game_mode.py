@@ -20,12 +20,12 @@ import json
 import os
 import threading
 
-from ..colors import TRAIN_COLORS, corporation_color, text_color_on, train_color
-from ..errors import InputError
-from ..game import logfile
-from ..load import load_engine_position
-from . import game_engine as engine
-from . import picture
+from trainruns.errors import InputError
+from trainruns.game import logfile
+from trainruns.serve import game_engine as engine
+from trainruns.serve import picture
+from trainruns.services.colors import TRAIN_COLORS, corporation_color, text_color_on, train_color
+from trainruns.titles.load import load_engine_position
 
 
 def _digest(data):
@@ -299,7 +299,7 @@ class GameMode:
         version, board, heading = self.version, self._look()["board"], self._heading(st)
 
         def work(job):
-            from ..load import solve
+            from trainruns.titles.load import solve
 
             run = solve(board, time_limit=self.time_limit, progress=job)
             out = run.to_json(with_seconds=True)

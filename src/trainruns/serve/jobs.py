@@ -2,7 +2,7 @@
 
 One worker thread runs the jobs in turn: the machine has few cores and a solve uses
 what it gets, so two at once would only slow both. Each job has an id the page polls,
-its latest progress (the search's own :class:`~trainruns.search.Progress` reports) and,
+its latest progress (the search's own :class:`~trainruns.route.search.Progress` reports) and,
 when done, its result or its error. A job nobody wants any more (the position changed
 under it) is cancelled: the search stops at its next progress report. Every job runs
 under the server's time limit, so an answer always comes, proven or with its bound.
@@ -15,8 +15,8 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from ..errors import InputError
-from ..search import Progress
+from trainruns.errors import InputError
+from trainruns.route.search import Progress
 
 KEEP = 64  # finished jobs remembered (a page polls only the latest ones)
 

@@ -2,15 +2,15 @@
 
 Today the legality of a tile lay (1832 rulebook "Laying Track": the title's upgrade
 chart, counts and phase colours, and track the operating company reaches) and the
-ranking of lays live in :mod:`trainruns.whatif`; the trains a company could buy next
+ranking of lays live in :mod:`trainruns.services.whatif`; the trains a company could buy next
 too. Everything the web page needs of them goes through this thin adapter, so when
 those rules move behind a title hook only this module is repointed.
 """
 
 from __future__ import annotations
 
-from .. import whatif
-from ..errors import InputError
+from trainruns.errors import InputError
+from trainruns.services import whatif
 
 
 def tile_lays(data, hex_id):

@@ -1,6 +1,6 @@
 """The map as ``trainruns draw`` draws it, as SVG text for the page.
 
-It is :func:`trainruns.draw.save` itself (no second renderer): the board's hexes keep
+It is :func:`trainruns.services.draw.save` itself (no second renderer): the board's hexes keep
 their ``hex-ID`` ids in the SVG, which is how the page knows which hex was clicked.
 matplotlib is not safe to drive from two threads at once, so drawings take turns.
 
@@ -15,7 +15,7 @@ import os
 import tempfile
 import threading
 
-from ..draw import save
+from trainruns.services.draw import save
 
 _LOCK = threading.Lock()
 
@@ -27,8 +27,8 @@ def _xy(p):
 def stops(board):
     """Each hex's centre and stops: kind, value, slots, tokens, name, where it lies, its
     radius, and (a city) where each token slot is, as :mod:`trainruns.draw` places them."""
-    from .. import geometry as geo
-    from ..draw import _slot_centers
+    from trainruns.services import geometry as geo
+    from trainruns.services.draw import _slot_centers
 
     out = {}
     for hid, hx in board.hexes.items():
@@ -45,7 +45,7 @@ def stops(board):
 
 def centres(board):
     """Each hex's centre in the drawing's data coordinates."""
-    from .. import geometry as geo
+    from trainruns.services import geometry as geo
 
     return {hid: _xy(geo.hex_center(board, hid)) for hid in board.hexes}
 
@@ -53,8 +53,8 @@ def centres(board):
 def run_lines(board, run):
     """Each route of ``run``: the line :mod:`trainruns.draw` draws along its track
     (trains sharing a stop set a little apart), in data coordinates, and its stops."""
-    from .. import geometry as geo
-    from ..draw import _shared_stop_offsets
+    from trainruns.services import geometry as geo
+    from trainruns.services.draw import _shared_stop_offsets
 
     offsets = _shared_stop_offsets(run.routes)
     return [{"points": [_xy(p) for p in geo.offset_polyline(geo.route_geometry(board, r), offsets[i])],
@@ -75,7 +75,7 @@ def hex_alone(board, hex_id):
 
 def neighbourhood(board, hex_id):
     """SVG of ``hex_id`` and the hexes around it (a tile lay's preview)."""
-    from ..hexgrid import neighbour
+    from trainruns.route.hexgrid import neighbour
 
     hx = board.hexes[hex_id]
     at = {(h.x, h.y): hid for hid, h in board.hexes.items()}
@@ -85,7 +85,7 @@ def neighbourhood(board, hex_id):
 
 def svg(board, run=None, **options):
     """SVG text of ``board`` with ``run``'s routes (None: the board alone); ``options``
-    as :func:`trainruns.draw.draw_board` takes them (caption, problems, title)."""
+    as :func:`trainruns.services.draw.draw_board` takes them (caption, problems, title)."""
     with _LOCK, tempfile.TemporaryDirectory(prefix="trainruns-serve-") as folder:
         path = os.path.join(folder, "map.svg")
         save(board, run, path, **options)

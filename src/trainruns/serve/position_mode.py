@@ -1,7 +1,7 @@
 """Position mode: one position kept by the server, changed by the page, solved off-loop.
 
 Every change builds the new position dict and loads it with the title's own checks
-(:func:`trainruns.load.load_position`); only a position that loads replaces the
+(:func:`trainruns.titles.load.load_position`); only a position that loads replaces the
 current one, so a refused change leaves everything as it was. Each accepted change
 bumps ``version`` and starts a solve of the new position; the previous positions are
 kept for undo.
@@ -13,11 +13,11 @@ import copy
 import json
 import threading
 
-from ..board import CITY
-from ..colors import train_color
-from ..errors import InputError
-from ..load import load_position
-from . import lays, picture
+from trainruns.errors import InputError
+from trainruns.route.board import CITY
+from trainruns.serve import lays, picture
+from trainruns.services.colors import train_color
+from trainruns.titles.load import load_position
 
 UNDO_DEPTH = 200
 UNDO_BYTES = 32 * 1024 * 1024  # the undo history's memory: positions kept as JSON text
@@ -140,7 +140,7 @@ class PositionMode:
     # --- jobs --------------------------------------------------------------------------
 
     def _start_solve(self):
-        from ..load import solve
+        from trainruns.titles.load import solve
 
         self.jobs.cancel("solve")
         version, board = self.version, self.board
@@ -160,8 +160,8 @@ class PositionMode:
         """Audit a declared run (clicked stops) of the current version: the audit's
         verdict and the map with the declared routes, illegal ones dashed."""
         self._need_position("audit")
-        from ..audit import read_declaration
-        from ..declared import audited_run, caption_for
+        from trainruns.services.audit import read_declaration
+        from trainruns.services.declared import audited_run, caption_for
 
         read_declaration(declaration, "routes")  # structure checked now: a bad request is refused
         version, board = self.version, self.board
@@ -169,7 +169,7 @@ class PositionMode:
         def work(job):
             best = self.best.get(version)
             if best is None:
-                from ..load import solve
+                from trainruns.titles.load import solve
 
                 best = solve(board, time_limit=self.time_limit, progress=job)
             run, verdict = audited_run(board, declaration, best=best, where="routes")

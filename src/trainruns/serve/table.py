@@ -19,11 +19,11 @@ import re
 import secrets
 import threading
 
-from ..errors import InputError
-from ..game import logfile
-from ..position import MAX_FILE_BYTES, parse_json
-from . import game_engine as engine
-from .game_mode import GameMode
+from trainruns.errors import InputError
+from trainruns.game import logfile
+from trainruns.position.reader import MAX_FILE_BYTES, parse_json
+from trainruns.serve import game_engine as engine
+from trainruns.serve.game_mode import GameMode
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,79}")
 MAX_LOG = MAX_FILE_BYTES    # as every log reader (a log of a whole game is ~200 kB)

@@ -2,7 +2,7 @@
 
 - ``data/``: the title's facts as plain JSON (map, tiles, trains, phases, companies);
 - ``rules.py``: the hooks that turn a position of the title into a core
-  :class:`~trainruns.board.Board` (values by phase, title bonuses, restrictions);
+  :class:`~trainruns.route.board.Board` (values by phase, title bonuses, restrictions);
 - later, the title's game state (stock and operating rounds) beside them.
 
 The core never asks which title it runs: a title hands it a Board. What a title
@@ -13,7 +13,7 @@ declares is :class:`.base.Title`; a position with its own ``map`` is the custom 
 import importlib
 import json
 
-from ..errors import InputError
+from trainruns.errors import InputError
 
 # Title name in a position file -> package.
 TITLES = {"1831": "g1831", "1832": "g1832", "1833NE": "g1833ne"}

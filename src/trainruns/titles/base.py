@@ -7,7 +7,7 @@ generic reads a title's attributes by name. A title is data plus these hooks:
   check of the input happens there (the JSON Schema of the title, then the title's own
   rules: phase, company, trains, tiles, tokens);
 - building: :meth:`Title.board` turns a snapshot into a core
-  :class:`~trainruns.board.Board`, a pure function (each call a fresh Board, the
+  :class:`~trainruns.route.board.Board`, a pure function (each call a fresh Board, the
   snapshot unchanged), so a game engine may hand over a snapshot and ask for boards.
   Every title reads into a frozen dataclass of its own (:meth:`Title.read_position`:
   1831's ``Position1831``, 1832's ``Position1832``, 1833NE's ``Position1833NE``, the
@@ -30,10 +30,10 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 
-from ..board import Board
-from ..describe import describe_route
-from ..schema import check
-from .moves import TitleMoves
+from trainruns.position.schema import check
+from trainruns.route.board import Board
+from trainruns.route.describe import describe_route
+from trainruns.titles.moves import TitleMoves
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,7 @@ class Title(TitleMoves):
     the board out as it checks it, when that is quicker)."""
 
     name = ""
-    schema = ""  # the JSON Schema of its positions (trainruns/schema/position-NAME.json)
+    schema = ""  # the JSON Schema of its positions (trainruns/position/schema/position-NAME.json)
 
     # --- wording (audit) ---------------------------------------------------------------
     audit_sections: dict = {}   # rule id -> rulebook section, cited after the message
@@ -90,7 +90,7 @@ class Title(TitleMoves):
 
         ``shaped``: the caller vouches that ``data`` fits the title's JSON Schema, since
         its own code built it (a game engine's position:
-        :func:`trainruns.load.load_engine_position`), so the schema is not walked again;
+        :func:`trainruns.titles.load.load_engine_position`), so the schema is not walked again;
         the title's rules are checked all the same."""
         if not shaped:
             check(data, self.schema or self.name, where)

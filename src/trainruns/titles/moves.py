@@ -2,7 +2,7 @@
 declares (:class:`TitleMoves`), and what the titles share to answer them: tile lays and
 token placements on a tiled map (1832 rulebook "Laying Track" and "Placing a Token";
 1833NE follows the same 1830 rules), home spots, and the choices a purchase leaves when
-the train limit forces a discard. ``trainruns.whatif`` ranks what the hooks return.
+the train limit forces a discard. ``trainruns.services.whatif`` ranks what the hooks return.
 
 A move is ``(move, variant)``: the change itself (a dict) and the position dict after
 it. The title's loader stays the last judge of every variant (counts, colours by
@@ -20,14 +20,14 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from ..board import CITY
-from ..errors import InputError
-from ..position import parse_paths
-from ..track import hex_at, side_node
+from trainruns.errors import InputError
+from trainruns.position.reader import parse_paths
+from trainruns.route.board import CITY
+from trainruns.route.track import hex_at, side_node
 
 
 class TitleMoves:
-    """The move hooks a title declares (``trainruns.whatif`` asks only these). A title
+    """The move hooks a title declares (``trainruns.services.whatif`` asks only these). A title
     class inherits them and overrides what its rules say; the defaults: no tile lays
     and no train data (None: the title cannot say), tokens by reach alone."""
 

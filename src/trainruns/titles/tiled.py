@@ -5,7 +5,7 @@ the title's ``data/`` folder, lay a position's ``tiles`` ([{hex, tile, rotation}
 the map, check each lay (known hex and tile, rotation 0-5, a colour the phase allows,
 a legal first tile or upgrade per the upgrade chart, existing track kept, no track
 running off the map or into a printed hex's blank side, the manifest's counts), and
-turn the result into core :class:`~trainruns.board.Hex` objects.
+turn the result into core :class:`~trainruns.route.board.Hex` objects.
 
 The title-specific facts come from JSON (``map.json``, ``tiles.json``,
 ``manifest.json``, see g1832/data for the shape); the title's own rules (bonuses,
@@ -23,12 +23,12 @@ import json
 from dataclasses import dataclass, field
 from importlib import resources
 
-from ..board import Board, Hex, Stop
-from ..errors import InputError
-from ..hexgrid import neighbour, opposite, parse_hex_id
-from ..position import parse_paths, parse_stop
-from . import moves
-from .base import Title
+from trainruns.errors import InputError
+from trainruns.position.reader import parse_paths, parse_stop
+from trainruns.route.board import Board, Hex, Stop
+from trainruns.route.hexgrid import neighbour, opposite, parse_hex_id
+from trainruns.titles import moves
+from trainruns.titles.base import Title
 
 FIXED_COLOURS = ("gray", "red")  # printed hexes no tile goes on
 KIND_WORDS = {"city": ("the city", "a city"), "town": ("the town", "a town"),
@@ -358,11 +358,11 @@ class TiledTitle(Title):
                      corporation=corporation, trains=trains, phases=list(self.facts.phase_names),
                      title=self.name, axes=dict(tiled.axes))
 
-    # --- moves: what the operating company may do next (trainruns.whatif ranks them) ---
+    # --- moves: what the operating company may do next (trainruns.services.whatif ranks them) ---
 
     def tile_lays(self, data, board, reached) -> list:
         """Every legal tile lay or upgrade as ``(move, variant)`` (:func:`.moves.tile_lays`);
-        ``reached``: the company's runs (:func:`trainruns.reach.reach`)."""
+        ``reached``: the company's runs (:func:`trainruns.route.reach.reach`)."""
         if self.may_lay(data, board) is not None:
             return []
         return moves.tile_lays(self, data, board, reached)

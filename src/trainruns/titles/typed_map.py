@@ -1,8 +1,8 @@
 """A position's own map as read, frozen: the typed snapshot of a title whose position
 carries its ``map`` (the custom map of docs/custom-map.md, 1831's map in that format).
 
-Reading checks the map field by field (:mod:`trainruns.position`) into core
-:class:`~trainruns.board.Hex` objects; :func:`freeze` keeps them as frozen
+Reading checks the map field by field (:mod:`trainruns.position.reader`) into core
+:class:`~trainruns.route.board.Hex` objects; :func:`freeze` keeps them as frozen
 :class:`MapHex` values (no tokens yet: a snapshot places its tokens when it builds),
 and :func:`thaw` gives fresh Hex objects for each Board built, so building never
 changes the snapshot.
@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..board import Hex, Stop
-from ..errors import InputError
-from ..position import check_coordinates_unique, parse_hex, require
+from trainruns.errors import InputError
+from trainruns.position.reader import check_coordinates_unique, parse_hex, require
+from trainruns.route.board import Hex, Stop
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,7 @@ class MapStop:
 
 @dataclass(frozen=True)
 class MapHex:
-    """A hex as the map prints it: stops, track paths (ends as in board.py), junctions,
+    """A hex as the map prints it: stops, track paths (ends as in route/board.py), junctions,
     and the tile laid there when the map names one (drawn, and checked by a title)."""
 
     id: str

@@ -8,7 +8,7 @@ listings and the sale both share."""
 
 from __future__ import annotations
 
-from ..state import State, player_key
+from trainruns.game.state import State, player_key
 
 
 def bids_on_dearer(state: State, name: str, unsold: list, bids: dict, step: int) -> list[dict]:

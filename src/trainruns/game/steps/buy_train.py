@@ -5,9 +5,9 @@ president's cash and then his share sales must make up the price (the forced pur
 
 from __future__ import annotations
 
-from ..errors import Refusal
-from ..state import State, corp_key, player_key
-from .operating import CorporationStep
+from trainruns.game.errors import Refusal
+from trainruns.game.state import State, corp_key, player_key
+from trainruns.game.steps.operating import CorporationStep
 
 
 def pay_for_train(state: State, corp, price: int):

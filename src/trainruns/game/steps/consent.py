@@ -11,8 +11,8 @@ a turn always ends (:func:`was_declined`). The record is keyed by what is offere
 
 from __future__ import annotations
 
-from ..errors import Refusal
-from ..round import Step
+from trainruns.game.errors import Refusal
+from trainruns.game.round import Step
 
 # the terms an accept may repeat (``play actions`` lists it with them) but never change
 TERMS = ("offer", "corporation", "private", "from", "train", "price")

@@ -5,8 +5,8 @@ the open market, without compensation. Only the trains that count against the li
 
 from __future__ import annotations
 
-from ..errors import Refusal
-from .operating import CorporationStep
+from trainruns.game.errors import Refusal
+from trainruns.game.steps.operating import CorporationStep
 
 
 class DiscardStep(CorporationStep):

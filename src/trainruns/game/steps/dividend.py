@@ -5,8 +5,8 @@ rule, and a turn with nothing to pay settles by rule (``settle_without_dividend`
 
 from __future__ import annotations
 
-from ..errors import Refusal
-from .operating import CorporationStep
+from trainruns.game.errors import Refusal
+from trainruns.game.steps.operating import CorporationStep
 
 
 class DividendStep(CorporationStep):

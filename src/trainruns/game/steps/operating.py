@@ -4,8 +4,8 @@ the steps of the turn: what it laid and bought, the run's revenue the dividend p
 
 from __future__ import annotations
 
-from ..errors import Refusal
-from ..round import Step
+from trainruns.game.errors import Refusal
+from trainruns.game.round import Step
 
 
 class CorporationStep(Step):

@@ -10,10 +10,10 @@ president pays the bank: the same dollars end in the same places as a direct pay
 
 from __future__ import annotations
 
-from ..errors import Refusal
-from ..round import Step
-from ..shares import update_president
-from ..state import player_key
+from trainruns.game.errors import Refusal
+from trainruns.game.round import Step
+from trainruns.game.shares import update_president
+from trainruns.game.state import player_key
 
 
 class ProtectStep(Step):

@@ -10,9 +10,9 @@ ran that $0 run replays as before."""
 
 from __future__ import annotations
 
-from ...errors import InputError
-from ..errors import Refusal
-from .operating import CorporationStep
+from trainruns.errors import InputError
+from trainruns.game.errors import Refusal
+from trainruns.game.steps.operating import CorporationStep
 
 
 def declared_run(routes: list, audit_run, cite: str = "") -> tuple[int, int | None, list[dict]]:

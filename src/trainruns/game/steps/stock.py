@@ -11,10 +11,10 @@ values ([5.6]), the brown area's multiple buys ([5.1.1] Brown).
 
 from __future__ import annotations
 
-from ..errors import Refusal
-from ..round import Step
-from ..shares import max_sellable, scaled, up_to, update_president, why_none_sellable
-from ..state import player_key
+from trainruns.game.errors import Refusal
+from trainruns.game.round import Step
+from trainruns.game.shares import max_sellable, scaled, up_to, update_president, why_none_sellable
+from trainruns.game.state import player_key
 
 
 class StockTurn(Step):

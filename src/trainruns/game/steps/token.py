@@ -4,8 +4,8 @@ city of a company that has not yet placed its home token; the title lists them."
 
 from __future__ import annotations
 
-from ..errors import Refusal
-from .operating import CorporationStep
+from trainruns.game.errors import Refusal
+from trainruns.game.steps.operating import CorporationStep
 
 
 class TokenStep(CorporationStep):

@@ -4,8 +4,8 @@ limit: two yellow tiles or one upgrade); a ``pass`` ends the step."""
 
 from __future__ import annotations
 
-from ..errors import Refusal
-from .operating import CorporationStep
+from trainruns.game.errors import Refusal
+from trainruns.game.steps.operating import CorporationStep
 
 
 def check_rotation(a):

@@ -55,7 +55,7 @@ function el(tag, attrs = {}, ...children) {
 }
 
 function showSvg(box, svgText, onHex) {
-  // trainruns.draw's SVG; each hex is a <g id="hex-ID"> (see serve/picture.py)
+  // trainruns.services.draw's SVG; each hex is a <g id="hex-ID"> (see serve/picture.py)
   box.innerHTML = svgText;
   const svg = box.querySelector("svg");
   if (!svg) return;

@@ -10,12 +10,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...board import Board
-from ...position import (parse_axes, parse_corporation, parse_layout, parse_phase, parse_phases, parse_trains,
-                         place_tokens, require)
-from ...trains import parse_train
-from ..base import Title
-from ..typed_map import freeze, read_hexes, thaw
+from trainruns.position.reader import (
+    parse_axes,
+    parse_corporation,
+    parse_layout,
+    parse_phase,
+    parse_phases,
+    parse_trains,
+    place_tokens,
+    require,
+)
+from trainruns.route.board import Board
+from trainruns.route.trains import parse_train
+from trainruns.titles.base import Title
+from trainruns.titles.typed_map import freeze, read_hexes, thaw
 
 
 @dataclass(frozen=True)

@@ -18,16 +18,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...board import Board
-from ...errors import InputError
-from ..base import Title
-from ..typed_map import freeze, thaw
-from . import declared_run, kernels, moves
-from .mapformat import (MapFacts1831, mark_blocks, place_tokens, read_home_sites, read_map, read_rights,
-                        settle_right, settle_token)
-from .model import Model1831
-from .options import Options1831, read_options
-from .trains import parse_trains, phase_number
+from trainruns.errors import InputError
+from trainruns.route.board import Board
+from trainruns.titles.base import Title
+from trainruns.titles.g1831.route import declared_run, kernels, moves
+from trainruns.titles.g1831.route.mapformat import (
+    MapFacts1831,
+    mark_blocks,
+    place_tokens,
+    read_home_sites,
+    read_map,
+    read_rights,
+    settle_right,
+    settle_token,
+)
+from trainruns.titles.g1831.route.model import Model1831
+from trainruns.titles.g1831.route.options import Options1831, read_options
+from trainruns.titles.g1831.route.trains import parse_trains, phase_number
+from trainruns.titles.typed_map import freeze, thaw
 
 
 @dataclass(frozen=True)

@@ -17,11 +17,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...board import Board, Train
-from ...errors import InputError
-from ...position import parse_phase, place_tokens
-from ..tiled import TiledTitle, load_data, read_tiled
-from . import moves, rules
+from trainruns.errors import InputError
+from trainruns.position.reader import parse_phase, place_tokens
+from trainruns.route.board import Board, Train
+from trainruns.titles.g1832.route import hooks as rules
+from trainruns.titles.g1832.route import moves
+from trainruns.titles.tiled import TiledTitle, load_data, read_tiled
 
 PACKAGE = __name__
 

@@ -47,13 +47,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...board import Board
-from ...errors import InputError
-from ...position import parse_phase, place_tokens
-from ...trains import parse_train
-from ..moves import track_key
-from ..tiled import TiledTitle, load_data, read_tiled
-from . import moves, rules
+from trainruns.errors import InputError
+from trainruns.position.reader import parse_phase, place_tokens
+from trainruns.route.board import Board
+from trainruns.route.trains import parse_train
+from trainruns.titles.g1833ne.route import hooks as rules
+from trainruns.titles.g1833ne.route import moves
+from trainruns.titles.moves import track_key
+from trainruns.titles.tiled import TiledTitle, load_data, read_tiled
 
 PACKAGE = __name__
 

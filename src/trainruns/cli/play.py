@@ -1,0 +1,194 @@
+"""``trainruns play new|actions|act|position|serve``: keep a game (docs/game-log.md).
+
+A game is its log (JSON, format ``trainruns-game/1``): ``new`` writes one, ``act``
+checks one action and appends it, ``actions`` lists who acts and every legal action,
+``position`` prints a corporation's position (docs/position-format.md), ``serve`` speaks JSON lines,
+``selfplay`` plays seeded random games checking the contract's guarantees (on several
+processes with ``--workers``, or a Dask cluster with ``--scheduler``).
+Exit status: 0, 1 for an illegal action (stdout ``{"index", "rule", "message"}``, the
+log unchanged), 2 for bad input (the log unchanged too).
+
+Every JSON read here (a log, a config, an action typed or in a file) goes through the
+one strict reader (position.parse_json); a log is written by game/logfile.py: a unique
+temporary file, fsync, rename, under a lock on the log (a link keeps its target).
+"""
+
+import json
+import os
+
+from trainruns.cli import add_scale_out
+
+
+def register(sub):
+    p = sub.add_parser("play", help="keep a game: new, actions, act, position, serve")
+    verbs = p.add_subparsers(dest="verb", metavar="VERB", parser_class=type(p))
+    n = verbs.add_parser("new", help="start a game and print its state")
+    n.add_argument("title")
+    n.add_argument("--players", required=True, help="names in seating order, comma separated")
+    n.add_argument("--seed", type=int, default=None)
+    n.add_argument("--variant", action="append", default=[], metavar="V")
+    n.add_argument("--config", metavar="FILE")
+    n.add_argument("--out", metavar="LOG", help="write the log here (a new file, unless --force)")
+    n.add_argument("--force", action="store_true", help="write over the file --out names")
+    a = verbs.add_parser("actions", help="who acts now and every legal action")
+    a.add_argument("log")
+    c = verbs.add_parser("act", help="check one action and append it to the log")
+    c.add_argument("log")
+    c.add_argument("action", help="the action: JSON text or a file")
+    c.add_argument("--out", metavar="LOG", help="write the new log here (default: the log itself; "
+                                                "a new file, unless --force)")
+    c.add_argument("--force", action="store_true", help="write over the file --out names")
+    q = verbs.add_parser("position", help="the position (docs/position-format.md) of a corporation now")
+    q.add_argument("log")
+    q.add_argument("--corporation", metavar="ID")
+    verbs.add_parser("serve", help="JSON lines on stdin/stdout")
+    sp = verbs.add_parser("selfplay", help="seeded random games, every guarantee checked after each action")
+    sp.add_argument("title")
+    sp.add_argument("--players", type=int, required=True, metavar="N", help="players per game")
+    sp.add_argument("--games", type=int, default=1, metavar="G", help="games to play (default 1)")
+    sp.add_argument("--seed", type=int, default=1, metavar="S", help="seed of the first game; game i has S+i")
+    sp.add_argument("--max-actions", type=int, default=3000, metavar="K", help="stop a game after K actions")
+    sp.add_argument("--variant", action="append", default=[], metavar="V")
+    sp.add_argument("--config", metavar="FILE", help="the game's config (1831)")
+    add_scale_out(sp)
+    sp.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
+    for x in (p, n, a, c, q, sp):
+        x.add_argument("--json", action="store_true", help="JSON output (the default)")
+    p.set_defaults(func=run)
+
+
+def _print(obj):
+    print(json.dumps(obj))
+
+
+def _read_log(path, what="game log"):
+    from trainruns.position.reader import read_json
+
+    return read_json(path, what)
+
+
+def _write_new(path, log, force):
+    from trainruns.game import logfile
+
+    logfile.save(path, log, expect=logfile.ANY if force else None)
+
+
+JSON_START = tuple('{["-0123456789') + ("true", "false", "null", "NaN", "Infinity")
+
+
+def _action(text):
+    """The action typed on the command line (JSON text) or in a file: read by the one
+    strict JSON reader either way. Text that is JSON (an object, but also ``[1]``,
+    ``"pass"``, ``42``, ``null``) is the action itself, and refused as one."""
+    from trainruns.errors import InputError
+    from trainruns.position.reader import parse_json, read_json
+
+    stripped = text.strip()
+    if stripped.startswith("{"):
+        return parse_json(text, "action", "action")
+    if os.path.lexists(text):
+        return read_json(text, "action")
+    if stripped.startswith(JSON_START):
+        return parse_json(text, "action", "action")
+    shown = text if len(text) <= 40 else text[:37] + "..."
+    raise InputError(f"neither JSON text nor an action file: {shown!r}", "action")
+
+
+def run(args):
+    from trainruns.errors import InputError
+    from trainruns.game.game import Game
+
+    verb = getattr(args, "verb", None)
+    if verb is None:
+        raise InputError("play needs a verb: new, actions, act, position or serve")
+    if verb == "serve":
+        from trainruns.game.protocol import serve
+
+        return serve()
+    if verb == "selfplay":
+        return selfplay(args)
+    if verb == "new":
+        players = [x.strip() for x in args.players.split(",")]
+        if not all(players) or len(set(players)) != len(players):
+            raise InputError("--players needs distinct, non-empty names separated by commas")
+        config = _read_log(args.config, "config") if args.config else None
+        game = Game(args.title, players, args.seed, args.variant, config, where="play new")
+        if args.out:
+            _write_new(args.out, game.log(), args.force)
+        _print(game.to_json())
+        return 0
+    if verb != "act":
+        game = Game.replay(_read_log(args.log), where=args.log)
+        if verb == "actions":
+            _print({"active": game.active(), "actions": game.actions()})
+            return 0
+        _print(game.position(args.corporation))
+        return 0
+    # act: the action is read before the log is locked (a file, or JSON text)
+    action = _action(args.action)
+    if args.out and not _same_file(args.out, args.log):
+        game = Game.replay(_read_log(args.log), where=args.log)
+        if _act(game, action):
+            return 1
+        _write_new(args.out, game.log(), args.force)
+        _print(game.to_json())
+        return 0
+    from trainruns.game import logfile
+
+    # the log read, checked and written under its lock: a second `play act` waits and
+    # then acts on this one's log; nothing changes the file meanwhile unnoticed
+    with logfile.locked(args.log) as change:
+        game = Game.replay(change.data, where=args.log)
+        if _act(game, action):
+            return 1
+        change.write(game.log())
+    _print(game.to_json())
+    return 0
+
+
+def _act(game, action) -> bool:
+    """Take the action; True when refused (the refusal printed, nothing to write)."""
+    from trainruns.game.errors import Refusal
+
+    index = len(game.entries)
+    try:
+        game.act(action)
+    except Refusal as r:
+        _print({"index": index, "rule": r.rule, "message": r.message})
+        return True
+    return False
+
+
+def _same_file(a, b) -> bool:
+    return os.path.realpath(a) == os.path.realpath(b)
+
+
+def selfplay(args):
+    """``play selfplay``: one JSON line per game, in seed order (the same on any number
+    of workers), then a summary line; exit 1 when a game broke a guarantee."""
+    from trainruns.cli.progressbar import ProgressBar
+    from trainruns.cli.scale import run_jobs
+    from trainruns.errors import InputError
+    from trainruns.game.game import rules_class
+    from trainruns.game.selfplay import play_one, warm
+
+    rules_class(args.title, "title")  # an unknown title is bad input before any game starts
+    if args.players < 1 or args.games < 1 or args.max_actions < 1:
+        raise InputError("--players, --games and --max-actions must be at least 1")
+    config = _read_log(args.config, "config") if args.config else None
+    names = [f"P{i + 1}" for i in range(args.players)]
+    jobs = [{"title": args.title, "players": names, "seed": args.seed + i, "max_actions": args.max_actions,
+             "variants": list(args.variant), "config": config} for i in range(args.games)]
+    bar = None if args.quiet else ProgressBar(len(jobs), "selfplay")
+    games = run_jobs(play_one, jobs, args, bar, warm=lambda: warm(jobs[0]))
+    for g in games:
+        _print(g)
+    broken = sum(bool(g["problems"]) for g in games)
+    ended = {}
+    for g in games:
+        if g["finished"]:
+            ended[g["end_reason"]] = ended.get(g["end_reason"], 0) + 1
+    _print({"games": len(games), "finished": sum(g["finished"] for g in games), "ended": ended,
+            "capped": sum(g["capped"] for g in games), "actions": sum(g["actions"] for g in games),
+            "broken": broken})
+    return 1 if broken else 0

@@ -1,0 +1,123 @@
+"""``trainruns solve POSITION``: the best run, as a table or as the JSON of docs/position-format.md."""
+
+import json
+import sys
+import time
+
+from trainruns.cli import add_memory, add_time_limit, on_interrupt
+
+
+def stop_name(board, ref):
+    """:func:`trainruns.route.board.stop_name` (loaded when a run is printed, not when the
+    parser is built: ``--help`` stays fast)."""
+    from trainruns.route.board import stop_name as name
+
+    return name(board, ref)
+
+# The search (numba, ortools) is imported when a command runs, not when the parser is
+# built: `trainruns --help` stays fast.
+
+
+def register(sub):
+    p = sub.add_parser("solve", help="find the proven best run of a position")
+    p.add_argument("position", help="position file (JSON)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_time_limit(p, "stop after this long (counted from the command's start, kept within 10%% or "
+                      "0.5 s) with the best run found and an upper bound; Ctrl-C then prints the best "
+                      "run found so far")
+    add_memory(p)
+    p.add_argument("--engine", choices=["auto", "search", "cpsat", "flow"], default="auto",
+                   help="train assignment: numba branch and bound (search), the CP-SAT 0-1 program "
+                        "(cpsat), the CP-SAT model over the track graph with no routes listed (flow) "
+                        "or auto: branch and bound, CP-SAT if it explodes, flow when the routes are too many (default)")
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    p.add_argument("--daemon", action="store_true",
+                   help="have the warm daemon answer even when TRAINRUNS_DAEMON=0 (by default a solve "
+                        "goes to the daemon, started on demand, and runs in-process while none answers "
+                        "yet; same output either way; docs/daemon.md)")
+    p.set_defaults(func=run)
+
+
+def run(args):
+    from trainruns.cli.progress import TerminalProgress
+    from trainruns.route.limits import Limits
+    from trainruns.route.search import solve
+    from trainruns.titles.load import load_position
+
+    limits = Limits(args.time_limit, args.memory, start=getattr(args, "started", None))
+    board = load_position(args.position)
+    # the kernels are loaded by solve, after its quick run (a short limit may need no
+    # kernel at all); the progress reports a first-time compilation
+    progress = None if args.quiet else TerminalProgress(start=limits.start)
+
+    def last_words():
+        # with a time limit the user asked for the best run in bounded time: Ctrl-C
+        # gives the best found so far (proven only if its bound says so)
+        if progress:
+            progress.close()
+        if args.time_limit is not None and limits.best is not None:
+            best = limits.best
+            best.optimal = best.bound == best.revenue
+            best.seconds = time.perf_counter() - limits.start
+            show(args, board, best)
+
+    on_interrupt(last_words)
+    result = solve(board, progress=progress, engine=args.engine, limits=limits)
+    if progress:
+        progress.close()
+    show(args, board, result)
+    return 0
+
+
+def show(args, board, result):
+    if args.json:
+        print(json.dumps(result.to_json()), flush=True)
+    else:
+        print(format_run(board, result), flush=True)
+
+
+def compile_notice(quiet):
+    """Load the kernels before any clock starts; the first run on a machine compiles
+    them, which takes a while, so say what is happening."""
+    from trainruns.route.kernels import warm_up
+
+    t0 = time.perf_counter()
+    warm_up()
+    took = time.perf_counter() - t0
+    if not quiet:
+        from trainruns.cli.progress import kernels_notice
+
+        kernels_notice(sys.stderr, took)
+
+
+def earned_text(board, ref, route, i):
+    """What stop ``i`` of ``route`` earns, as its parts: "50", or "50 + 20 station" when
+    a token adds to the city (1831), or "not counted"."""
+    if i < len(route.earned):
+        parts = route.earned[i]
+        if not parts:
+            return "not counted"
+        return " + ".join([str(parts[0][1])] + [f"{amount} {name}" for name, amount in parts[1:]])
+    return str(board.stop(ref).value) if route.counted[i] else "not counted"
+
+
+def format_run(board, result):
+    """A table a player reads at the table: each train's stops with what each earns, so
+    that the parts shown add up to the route's revenue and the routes to the total."""
+    lines = [f"{board.corporation} in phase {board.phase}" if board.phase else board.corporation]
+    width = max([len(r.train) for r in result.routes] + [5])
+    for r in result.routes:
+        parts = [f"{stop_name(board, ref)} ({earned_text(board, ref, r, i)})" for i, ref in enumerate(r.stops)]
+        extra = "".join(f" + {name} {amount}" for name, amount in r.bonuses)
+        lines.append(f"  {r.train:<{width}}  {r.revenue:>5}  " + " - ".join(parts) + extra)
+    for name in result.idle:
+        lines.append(f"  {name:<{width}}  {0:>5}  (no route)")
+    verdict = "proven optimal" if result.optimal else f"not proven optimal: upper bound {result.bound}"
+    lines.append(f"  {'total':<{width}}  {result.revenue:>5}  {verdict}")
+    lines.append(f"  {result.candidates} candidate routes, {result.nodes} search nodes, "
+                 f"{result.seconds * 1000:.1f} ms")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(1)

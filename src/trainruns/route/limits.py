@@ -1,0 +1,122 @@
+"""The limits one solve runs under: one deadline and one memory budget for every stage.
+
+A command sets its deadline when the process starts (loading modules and the numba
+kernels count); the API sets it when ``solve`` is called. Every stage (compiling the
+board, listing routes, valuing them, assigning trains, the CP-SAT models) looks at the
+same :class:`Limits` and stops in time, keeping the best run found so far; the answer is
+then marked not optimal and carries an upper bound.
+
+Overshoot: a stage checks the clock at least every ``CHECK_SECONDS`` of work, so an
+answer comes at most ``overshoot(limit)`` after the deadline: 10% of the limit or half a
+second, whichever is larger (a process cannot even load Python's libraries in less).
+
+The memory budget (``--memory``, 2 GB by default) is what the whole process may hold.
+Each stage asks, just before it allocates, how much its big arrays may take: the budget
+less what the process already holds (measured; numba's compiler, a cold kernel cache or
+a caller's own data can take hundreds of MB) and a reserve for the solver's own work.
+It estimates its arrays and lists fewer routes (or chains) rather than outgrow that. A cut is an honest answer: the best run over what
+was kept, not proven, with an upper bound.
+"""
+
+import os
+import time
+
+GB = 1 << 30
+DEFAULT_MEMORY = 2 * GB
+# what the interpreter, numpy, numba and OR-Tools take before any board is read, where
+# the system does not tell what the process holds: not available to the search's arrays
+BASE_MEMORY = 400 << 20
+# beyond the arrays a stage sizes: copies while parts are joined, the assignment's
+# working sets and CP-SAT's own model (measured: about 200 MB on the dense boards of
+# tests/route/test_limits.py)
+RESERVE = 240 << 20
+# the longest a stage works between two looks at the clock (and at Ctrl-C)
+CHECK_SECONDS = 0.1
+
+
+def overshoot(limit: float) -> float:
+    """How late past the deadline an answer may come (the promise of the module docstring)."""
+    return max(0.1 * limit, 0.5)
+
+
+def process_start() -> float:
+    """When this process started, on the ``time.perf_counter`` clock (Linux: from
+    /proc; elsewhere: now, which leaves out only the interpreter's own start)."""
+    now = time.perf_counter()
+    try:
+        with open("/proc/self/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        with open("/proc/uptime") as f:
+            uptime = float(f.read().split()[0])
+        age = uptime - int(fields[19]) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return now
+    return now - min(max(age, 0.0), 60.0)
+
+
+def resident() -> int | None:
+    """Bytes this process holds in memory now (Linux: /proc/self/statm), or None."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+class Limits:
+    """A deadline (``time.perf_counter`` seconds, or None) and a memory budget in bytes.
+
+    ``best`` holds the best run any stage has found so far, so that an interrupted or
+    timed-out solve can still answer with it."""
+
+    def __init__(self, time_limit: float | None = None, memory: int | None = None,
+                 start: float | None = None):
+        self.start = time.perf_counter() if start is None else start
+        self.time_limit = time_limit
+        self.deadline = None if time_limit is None else self.start + time_limit
+        self.memory = DEFAULT_MEMORY if memory is None else int(memory)
+        self.best = None
+
+    def left(self) -> float | None:
+        """Seconds to the deadline (negative past it), or None without one."""
+        return None if self.deadline is None else self.deadline - time.perf_counter()
+
+    def expired(self) -> bool:
+        return self.deadline is not None and time.perf_counter() >= self.deadline
+
+    def array_budget(self) -> int:
+        """Bytes the search's arrays may take from now on: the budget less what the
+        process holds now and the reserve (at least 64 MB: a search needs some room)."""
+        held = resident()
+        taken = BASE_MEMORY if held is None else held + RESERVE
+        return max(self.memory - taken, 64 << 20)
+
+    def offer(self, run):
+        """Keep ``run`` if it earns more than the best so far; return the better one."""
+        if run is not None and (self.best is None or run.revenue > self.best.revenue):
+            self.best = run
+        return self.best
+
+
+def on_thread(kernel, args, stop=None, deadline=None, what="the kernel"):
+    """``kernel(*args)`` on a daemon thread, the caller waiting where Ctrl-C reaches it
+    (a numba kernel holds the main thread otherwise until it returns). ``stop``, a
+    one-element array the kernel looks at, is set at ``deadline`` (perf_counter) and on
+    Ctrl-C, which then goes on to the caller."""
+    import threading
+
+    out = []
+    thread = threading.Thread(target=lambda: out.append(kernel(*args)), daemon=True)
+    thread.start()
+    try:
+        while thread.is_alive():
+            thread.join(0.05)
+            if stop is not None and deadline is not None and time.perf_counter() >= deadline:
+                stop[0] = 1
+    except KeyboardInterrupt:
+        if stop is not None:
+            stop[0] = 1
+        raise
+    if not out:
+        raise RuntimeError(f"{what} failed")
+    return out[0]

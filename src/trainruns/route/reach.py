@@ -1,0 +1,141 @@
+"""Where one legal run of the operating company can reach: the reach that decides tile
+and token legality.
+
+1832 rulebook "Laying Track": a new tile must continue track the company can reach by
+"an unblocked (by other company tokens) train run of any length from one of its
+tokens"; "Placing a Token": the company "must be able to trace a valid train route from
+one of its station tokens to the city". A run is one unbranched line: it starts at a
+city holding the company's token, follows track, never uses a piece of track, a hex
+side, a junction or a stop twice (so it never reverses at a stop), crosses a hex side
+into the other hex only, and passes only stops a route may pass (not an off-board, not a
+city full of other companies' tokens, not a stop the title closes). Its length is not
+limited (a run of "any length").
+
+The track graph is the networkx multigraph of :mod:`trainruns.route.track` (one edge per
+path). A first, loose trace
+(graph search that may visit a node twice) bounds the reach from above; the exact reach
+walks every run depth first, skipping a partial run whose visited set contains that of
+an earlier run arriving the same way (everything it could reach, the earlier one could).
+The walk stops as soon as it has found the whole loose bound, and after ``budget``
+steps; then ``complete`` is False and the reach may miss places (never invents one).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from trainruns.route.board import Board
+from trainruns.route.track import track_graph
+
+BUDGET = 500_000  # run-walking steps (a few seconds) before the reach gives up being exact
+
+
+@dataclass
+class Reach:
+    """``stops``: the ``(hex, k)`` stops a run reaches; ``sides``: each reached hex-side
+    node with the hexes whose track a run arrives on (a run goes on across the side into
+    the *other* hex only); ``complete``: the walk finished (the reach is exact)."""
+
+    stops: set = field(default_factory=set)
+    sides: dict = field(default_factory=dict)
+    complete: bool = True
+
+    def arrives_at_side(self, node, into_hex):
+        """Some run arrives at hex-side ``node`` on track of a hex other than ``into_hex``,
+        so it may continue on ``into_hex``'s track there."""
+        return bool(self.sides.get(node, set()) - {into_hex})
+
+
+def _starts(board):
+    return [("stop", ref) for ref in board.stop_refs()
+            if board.is_own_token(board.stop(ref)) and board.stop(ref).enterable]
+
+
+def _may_pass(board, node):
+    """A run may go on through this node (its start is always left)."""
+    if node[0] != "stop":
+        return True
+    stop = board.stop(node[1])
+    return stop.enterable and (board.is_passable(stop) or board.is_own_token(stop))
+
+
+def _may_enter(board, node):
+    return node[0] != "stop" or board.stop(node[1]).enterable
+
+
+def _moves(g, node, via_hex):
+    """(next node, path key, its hex) from ``node``, arrived on track of ``via_hex``."""
+    for _, other, key, data in g.edges(node, keys=True, data=True):
+        if node[0] == "side" and data["hex"] == via_hex:
+            continue  # at a hex side a run continues in the other hex only
+        yield other, key, data["hex"]
+
+
+def loose_reach(board: Board, g=None) -> Reach:
+    """An upper bound of :func:`reach`: a graph search that may pass a node twice."""
+    g = track_graph(board) if g is None else g
+    out = Reach()
+    seen = set()
+    todo = [(n, None) for n in _starts(board)]
+    while todo:
+        node, via_hex = todo.pop()
+        _record(out, node, via_hex)
+        if via_hex is not None and not _may_pass(board, node):
+            continue
+        key = (node, via_hex if node[0] == "side" else None)
+        if key in seen or node not in g:
+            continue
+        seen.add(key)
+        for other, _, hid in _moves(g, node, via_hex):
+            if _may_enter(board, other):
+                todo.append((other, hid))
+    return out
+
+
+def _record(out, node, via_hex):
+    if node[0] == "stop":
+        out.stops.add(node[1])
+    elif node[0] == "side":
+        out.sides.setdefault(node, set()).add(via_hex)
+
+
+def _size(r: Reach):
+    return len(r.stops) + sum(len(v) for v in r.sides.values())
+
+
+def reach(board: Board, budget: int = BUDGET) -> Reach:
+    """Every stop and hex-side arrival some single legal run of the company reaches
+    (module docstring)."""
+    g = track_graph(board)
+    bound = loose_reach(board, g)
+    target = _size(bound)
+    out = Reach()
+    for start in _starts(board):
+        _record(out, start, None)
+    steps = 0
+    dominated = {}  # (node, hex arrived from at a side) -> visited sets of runs that came so
+    for start in _starts(board):
+        if start not in g:
+            continue
+        stack = [(start, None, None, frozenset([start]))]
+        while stack:
+            if _size(out) >= target:
+                return out
+            steps += 1
+            if steps > budget:
+                out.complete = False
+                return out
+            node, via_key, via_hex, visited = stack.pop()
+            if via_key is not None:
+                if not _may_pass(board, node):
+                    continue  # a run may end here, not go on
+                earlier = dominated.setdefault((node, via_hex if node[0] == "side" else None), [])
+                if any(e <= visited for e in earlier):
+                    continue
+                earlier.append(visited)
+            for other, key, hid in _moves(g, node, via_hex):
+                if other in visited or not _may_enter(board, other):
+                    continue
+                _record(out, other, hid)
+                stack.append((other, key, hid, visited | {other}))
+    return out

@@ -1,0 +1,76 @@
+"""The board's track graph, defined once: what its nodes are and which paths join them.
+
+A path of a hex joins two of its ends. An end is a stop of the hex, a junction of the
+hex (a point where paths meet without a stop), or a *hex side*: the edge the hex shares
+with its neighbour across that side (or a map-edge side with no hex beyond), one node
+for both hexes. Crossing a hex side means arriving on a path of one hex and leaving on
+a path of the other; turning back into the same hex at a side is not a move.
+
+Node names (:func:`end_node`): ``("stop", (hex, k))``, ``("junction", (hex, k))`` and
+``("side", ((hex, e), (other, opposite(e))))`` (sorted; one pair at the map edge).
+
+Every reader asks this module: :func:`track_graph` (a networkx multigraph, one edge per
+path) answers graph questions (reach, connectivity: :mod:`trainruns.route.reach`); the
+compiler numbers the same nodes into arrays for the search (:mod:`trainruns.route.compile`);
+the declared-run drawing aid follows path ends through the same nodes
+(:func:`ends_by_node`, :mod:`trainruns.services.declared`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from trainruns.route.board import Board
+from trainruns.route.hexgrid import neighbour, opposite
+
+if TYPE_CHECKING:  # networkx is loaded when a track graph is built, not by a plain solve
+    import networkx as nx
+
+
+def hex_at(board: Board) -> dict:
+    """Doubled coordinates -> hex id, for finding a neighbour."""
+    return {(hx.x, hx.y): hid for hid, hx in board.hexes.items()}
+
+
+def side_node(board: Board, hex_id, e, at=None):
+    """The node of hex side ``e`` of ``hex_id``, shared with the neighbour across it."""
+    if at is None:
+        at = hex_at(board)
+    hx = board.hexes[hex_id]
+    other = at.get(neighbour(hx.x, hx.y, e, board.layout))
+    pair = [(hex_id, e)] + ([(other, opposite(e))] if other else [])
+    return ("side", tuple(sorted(pair)))
+
+
+def end_node(board: Board, at, hex_id, end):
+    """The node at ``end`` (``("stop"|"junction"|"side", k)``) of a path of ``hex_id``."""
+    what, k = end
+    if what == "side":
+        return side_node(board, hex_id, k, at)
+    return (what, (hex_id, k))
+
+
+def track_graph(board: Board) -> nx.MultiGraph:
+    """The board's track: one edge per path between the nodes of its two ends, keyed
+    ``(hex, j)`` with the path's hex as ``hex``."""
+    import networkx as nx
+
+    at = hex_at(board)
+    g = nx.MultiGraph()
+    for hid, hx in board.hexes.items():
+        for j, (a, b) in enumerate(hx.paths):
+            g.add_edge(end_node(board, at, hid, a), end_node(board, at, hid, b), key=(hid, j), hex=hid)
+    return g
+
+
+def ends_by_node(board: Board) -> dict:
+    """Each junction and hex-side node -> the path ends at it, ``[(hex, j, e)]`` in board
+    order (path ``j`` of ``hex`` touches the node by its end ``e``, 0 or 1)."""
+    at = hex_at(board)
+    out = {}
+    for hid, hx in board.hexes.items():
+        for j, ends in enumerate(hx.paths):
+            for e, end in enumerate(ends):
+                if end[0] != "stop":
+                    out.setdefault(end_node(board, at, hid, end), []).append((hid, j, e))
+    return out

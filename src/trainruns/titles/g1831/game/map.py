@@ -1,0 +1,182 @@
+"""The 1831 board in a game: the config's map and tile manifest, the tiles laid, and
+the operating corporation's 1831 position for the route core.
+
+The map (config ``map``) lists the printed hexes: ``terrain`` (``plains``, ``river``,
+``mountain``: 5.2.3.3-5; ``gray``/``red``: fixed, no tile, 5.2.3.2, 5.2.3.10), printed
+cities (``city``: ``small``/``large``, 5.2.3.9, 5.2.3.12; ``stops`` with their typed
+sites, black ones included), an optional ``label`` (the twelve named cities take only
+their own tiles, 5.2.3.11), and fixed ``paths``. Hexes not on the map are off the board
+(lakes are simply left out: no tile goes there, 5.2.3.1, 5.2.3.8).
+
+The tile manifest (config ``tiles``) maps a tile number to its ``color``, ``paths``
+(side numbers 0-5 and ``"s0"``), its city (``city`` size and ``stops`` with typed
+sites and value), ``count``, and optionally ``label``, ``only_on`` (hexes, such as
+#301/#401 between Baltimore and Washington, 5.2.6.9), ``connects`` (the two hexes its
+double track must join, 5.2.6.9) and ``double_track``. A lay is a
+tile and a rotation; the position's hex gets the tile's track turned by the rotation.
+
+Which lays and tokens are legal reuses the route core's reach (:mod:`trainruns.route.reach`:
+"a direct path from one of its Rail Yards or Station tokens", 5.2.4.1, read as track
+connected and not blocked: ``loose_reach``) and :func:`trainruns.titles.moves.connects`.
+"""
+
+from __future__ import annotations
+
+import json
+
+from trainruns.route.hexgrid import neighbour, parse_hex_id
+from trainruns.titles.moves import connects, track_key
+
+COLORS = ("yellow", "green", "blue", "red")
+POSITION_HEX_KEYS = ("id", "name", "stops", "paths", "part_of", "double_track", "revisit_after", "junctions")
+
+
+class GameMap:
+    def __init__(self, map_data: dict, tiles: dict):
+        self.layout = map_data["layout"]
+        self.axes = map_data.get("axes", {"x": "letter", "y": "number"})
+        self.hexes = {h["id"]: h for h in map_data["hexes"]}
+        self.commuter = map_data.get("commuter_runs")
+        self.tiles = tiles["tiles"]
+        at = {parse_hex_id(h, self.axes): h for h in self.hexes}
+        self.neighbours = {}
+        for hid in self.hexes:
+            x, y = parse_hex_id(hid, self.axes)
+            self.neighbours[hid] = {e: at.get(neighbour(x, y, e, self.layout)) for e in range(6)}
+
+    # --- facts of a hex -----------------------------------------------------------------
+
+    def fixed(self, hex_id) -> bool:
+        return self.hexes[hex_id].get("terrain") in ("gray", "red") or "part_of" in self.hexes[hex_id]
+
+    def city_of(self, hex_id) -> str:
+        """The city a hex's sites belong to: a red extension's is its city's (5.2.3.10:
+        "considered part of the same hex"), so 5.2.7.6's one token of each type per city
+        counts them together."""
+        return self.hexes[hex_id].get("part_of", hex_id)
+
+    def is_city(self, hex_id) -> bool:
+        return bool(self.hexes[hex_id].get("stops"))
+
+    def sites(self, hex_id, laid: dict) -> list[str]:
+        """The typed sites of the hex's city now (the tile's, else the printed ones)."""
+        spec = self.spec(hex_id, laid)[0]
+        stops = spec.get("stops") or []
+        return list(stops[0].get("slot_types", [])) if stops else []
+
+    def spec(self, hex_id, laid: dict):
+        """``(spec, rotation)`` of what the hex shows: its tile, or the printed face."""
+        if hex_id in laid:
+            tile, rot = laid[hex_id]
+            return self.tiles[tile], rot
+        return self.hexes[hex_id], 0
+
+    def cost(self, hex_id, upgrade: bool, costs: dict) -> int:
+        """5.2.3.3-5: plains $10 / $5, river $50 / $25, mountain $90 / $45."""
+        first, up = costs.get(self.hexes[hex_id].get("terrain", "plains"), costs["plains"])
+        return up if upgrade else first
+
+    # --- the position ------------------------------------------------------------------
+
+    def position_map(self, laid: dict) -> dict:
+        hexes = []
+        for hid, h in self.hexes.items():
+            out = {k: v for k, v in h.items() if k in POSITION_HEX_KEYS}
+            if hid in laid:
+                tile, rot = laid[hid]
+                spec = self.tiles[tile]
+                out["paths"] = [[(e + rot) % 6 if isinstance(e, int) else e for e in p] for p in spec["paths"]]
+                if spec.get("stops"):
+                    out["stops"] = json.loads(json.dumps(spec["stops"]))
+                if spec.get("double_track"):
+                    out["double_track"] = [[(e + rot) % 6 if isinstance(e, int) else e for e in p]
+                                           for p in spec["double_track"]]
+                out["tile"] = tile
+            hexes.append(out)
+        m = {"layout": self.layout, "axes": self.axes, "hexes": hexes}
+        if self.commuter:
+            m["commuter_runs"] = self.commuter
+        return m
+
+    # --- tile lays ---------------------------------------------------------------------
+
+    def _options(self, hex_id, laid, colors) -> list[str]:
+        """5.2.6: a first lay is yellow; an upgrade is the next colour; city tiles only on
+        cities of their size (5.2.3.12) and named tiles only on their city (5.2.3.11)."""
+        h = self.hexes[hex_id]
+        if hex_id in laid:
+            cur = self.tiles[laid[hex_id][0]]["color"]
+            i = COLORS.index(cur)
+            if i + 1 >= len(COLORS):
+                return []       # 5.2.6.4: red tiles are permanent
+            want = COLORS[i + 1]
+        else:
+            want = "yellow"
+        if want not in colors:
+            return []
+        out = []
+        for name, t in self.tiles.items():
+            if t["color"] != want or t.get("city") != h.get("city") or t.get("label") != h.get("label"):
+                continue
+            if t.get("only_on") and hex_id not in t["only_on"]:
+                continue
+            out.append(name)
+        return out
+
+    def oriented(self, hex_id, tile, rot) -> bool:
+        """5.2.6.9: #301 and #401 go "only in an orientation that connects Baltimore and
+        Washington": a tile with ``connects`` (two hexes) is laid only turned so that one
+        of its double tracks (else of its paths) runs from the side facing one to the
+        side facing the other."""
+        spec = self.tiles[tile]
+        want = spec.get("connects")
+        if not want:
+            return True
+        for p in spec.get("double_track") or spec["paths"]:
+            if all(isinstance(e, int) for e in p):
+                if {self.neighbours[hex_id][(e + rot) % 6] for e in p} == set(want):
+                    return True
+        return False
+
+    def _off_board(self, hex_id, track) -> bool:
+        """5.2.3.8: no tile may extend track to the map's border (or into a lake)."""
+        for path in track:
+            for end in path:
+                if end[0] == "side" and self.neighbours[hex_id][end[1]] is None:
+                    return True
+        return False
+
+    def lays(self, board, reached, laid: dict, colors, used_counts: dict, skip: set) -> list[dict]:
+        """Every single lay or upgrade the corporation may make now: ``{"hex", "tile",
+        "rotation", "upgrade"}``, one per distinct track."""
+        out = []
+        for hex_id in self.hexes:
+            if hex_id in skip or self.fixed(hex_id) or hex_id not in board.hexes:
+                continue
+            before = laid.get(hex_id)
+            options = self._options(hex_id, laid, colors)
+            if not options:
+                continue
+            old_spec, old_rot = self.spec(hex_id, laid)
+            old_track = track_key(old_spec, old_rot) if old_spec.get("paths") else frozenset()
+            n_stops = len(board.hexes[hex_id].stops)
+            old_stops_reached = any((hex_id, k) in reached.stops for k in range(n_stops)) and (
+                bool(old_track) or self.is_city(hex_id))
+            for tile in options:
+                if used_counts.get(tile, 0) >= self.tiles[tile]["count"]:
+                    continue
+                seen = set()
+                for rot in range(6):
+                    track = track_key(self.tiles[tile], rot)
+                    if track in seen:
+                        continue
+                    seen.add(track)
+                    if not old_track <= track or self._off_board(hex_id, track):
+                        continue    # 5.2.6.5: existing track is preserved
+                    if not self.oriented(hex_id, tile, rot):
+                        continue    # 5.2.6.9
+                    new_paths = [tuple(p) for p in track - old_track]
+                    if not connects(board, reached, hex_id, new_paths, old_stops_reached):
+                        continue
+                    out.append({"hex": hex_id, "tile": tile, "rotation": rot, "upgrade": before is not None})
+        return out

@@ -1,0 +1,381 @@
+"""1831 as a game (1831 rulebook): a configurable engine.
+
+The procedure is the rulebook's; its numbers come from ``data/rules.json`` (what the
+rulebook gives: bank, cash, companies in play, limits, terrain costs, the moves), the
+phases with their token costs from ``data/phases.json`` (:func:`.trains.game_phases`),
+and from a config (what it lacks: market, par chart, trains, company table, map, tiles;
+:mod:`.config`). Without ``--config`` the shipped, invented config is
+used and ``title_state.config`` says so. Rules are grouped by section: stock in
+:mod:`.stock`, operating in :mod:`.operating`, the board in :mod:`.map`,
+certificates in :mod:`.certs`, the typed company and title state in
+:mod:`.state`; the rounds' steps in :mod:`.steps`.
+"""
+
+from __future__ import annotations
+
+import random
+
+from trainruns.errors import InputError
+from trainruns.game.action import INT, STR, declare
+from trainruns.game.game_rules import GameRules
+from trainruns.game.phase import Phases
+from trainruns.game.round import OperatingRound, StockRound
+from trainruns.game.state import Player, State, player_key
+from trainruns.game.steps.dividend import DividendStep
+from trainruns.titles.g1831.game import certs
+from trainruns.titles.g1831.game.config import PACKAGE, Config
+from trainruns.titles.g1831.game.map import GameMap
+from trainruns.titles.g1831.game.market import Market1831
+from trainruns.titles.g1831.game.mergers import MergerRules
+from trainruns.titles.g1831.game.operating import OperatingRules
+from trainruns.titles.g1831.game.state import Corporation1831, TitleState1831
+from trainruns.titles.g1831.game.steps.operating import MergerStep, RightsStep, RunStep, TrackStep, TrainStep
+from trainruns.titles.g1831.game.stock import StockRules
+from trainruns.titles.g1831.route.trains import game_phases, phase_table, train_table
+from trainruns.titles.tiled import load_data
+
+VARIANTS = {"extended": "3.1 the extended game (a larger bank)",
+            "short": "7.1 the shorter game (larger merger and takeover bonuses)"}
+CARDS = ("first_stock_option", "government_intervention")
+
+# what 1831 accepts (docs/game-1831.md): the shared types, and its own: the GI drawer's
+# seat swap (3.2.3.2), a company buying its own commons or bonds right after a sale
+# (4.6.4, 4.6.5), track rights (5.5)
+ACTION_TYPES = declare(
+    "pass", "par", "buy_shares", "sell_shares", "lay_tile", "place_token", "run_routes", "dividend",
+    "buy_train", "merge", "accept",
+    # which stock a certificate is: preferred or common (docs/game-1831.md)
+    more_fields={"buy_shares": {"kind": (STR, False)}, "sell_shares": {"kind": (STR, False)}},
+    swap_seats={"player": (STR, True), "with": (STR, True)},
+    company_buy={"player": (STR, True), "corporation": (STR, True), "kind": (STR, True), "count": (INT, True)},
+    track_right={"corporation": (STR, True), "hex": (STR, True), "slot": (INT, True)})
+
+
+class Rules(StockRules, OperatingRules, MergerRules, GameRules):
+    title = "1831"
+    action_types = ACTION_TYPES
+    # 5.0.3: track and tokens, trains, track rights, the run, the dividend, mergers
+    operating_steps = (TrackStep, TrainStep, RightsStep, RunStep, DividendStep, MergerStep)
+    citations = {"operating-order": "(5.0.4)", "run": "(5.6)"}
+
+    def __init__(self, game, players, seed, variants, config):
+        self.game = game
+        # the phases from the one table (data/phases.json), in the engine's words
+        self.rules = dict(load_data(PACKAGE, "rules.json"), phases=game_phases())
+        self.phases = Phases(list(phase_table()), list(train_table()))
+        n = len(players)
+        if not self.rules["players"]["min"] <= n <= self.rules["players"]["max"]:
+            raise InputError(f"1831 is for 3 to 10 players, not {n} (3.1)", "players")
+        for v in variants:
+            if v not in VARIANTS:
+                raise InputError(f"unknown 1831 variant {v!r} (known: {', '.join(VARIANTS)})", "variants")
+        self.variants = list(variants)
+        self.config = Config(config)
+        game.header["config"] = self.config.logged   # the map and tiles files read in
+        self.market = Market1831(self.config.market)
+        self.map = GameMap(self.config.map, self.config.tiles)
+        in_play, self.limit = self._companies_in_play(n)
+        table = self.config.companies[:in_play]
+        if len(table) < in_play:
+            raise InputError(f"{n} players use {in_play} companies (3.2.1.1); the config lists "
+                             f"{len(self.config.companies)}", "config.companies")
+        corps = []
+        self._aliases = {}
+        for row in table:
+            c = Corporation1831(id=row["id"], name=row["name"], home=row["home"], home_stop=0, token_costs=[],
+                                total_shares=20, shares={"ipo": 20}, president_percent=row["president"],
+                                home_type=row["home_type"],
+                                base_supply={"station": row["stations"], "yard": row["yards"]})
+            self.reset_company(c)
+            corps.append(c)
+            for name in [row["id"], *row.get("aliases", [])]:
+                self._aliases[name.lower()] = row["id"]
+        cash = self.rules["starting_cash"]
+        bank = self.rules["bank"]["extended" if "extended" in self.variants else "standard"][str(n)]
+        people = [Player(name=p, cash=cash) for p in players]
+        depot = self.config.train_counts(n)
+        self.state = State(people, corps, [], bank - cash * n, depot)
+        self.state.phase = self.rules["phases"][0]["name"]
+        self.rng = random.Random(seed if seed is not None else 0)
+        self.stock_round_number = 0
+        self.or_counter = 0
+        self.sets_done = 0
+        self.last_set_size = 1
+        self.or_set = None
+        self._setup_deck(players)
+
+    def _companies_in_play(self, n):
+        for most, count, limit in self.rules["companies_in_play"]:
+            if n <= most:
+                return count, limit
+        raise InputError(f"1831 is for 3 to 10 players, not {n}", "players")
+
+    def reset_company(self, c):
+        """A company's facts before it starts (and again after it is closed out, 4.3.2).
+        4.3.2, 4.3.3, 5.4.14: stock returned to the initial offering "will be available
+        for sale during the next Stock Round": not in the stock round it is returned in."""
+        c.reset(for_sale_from=self.next_stock_round())
+
+    def next_stock_round(self) -> int:
+        """The number of the next stock round that begins (the current one during an
+        operating round's set: 0, any coming stock round)."""
+        r = getattr(self.game, "round", None)
+        return self.stock_round_number + 1 if r is not None and r.kind == "stock" else 0
+
+    def for_sale(self, c, number: int) -> bool:
+        """4.3.2: a company closed out (or given back by a merger, 4.3.3, 5.4.14) during
+        stock round ``number`` may be started again from the next one."""
+        return c.for_sale_from <= number
+
+    # --- the First Buy deck (3.2.3, 4.2) -----------------------------------------------
+
+    def _setup_deck(self, players):
+        """3.2.3: 20 cards (FIRST STOCK OPTION, GOVERNMENT INTERVENTION, 18 blank) shuffled
+        by the seed; drawn clockwise from the first seat (the last seat shuffles) until
+        FIRST STOCK OPTION shows; its drawer goes first. The deck without it is
+        reshuffled for the stock rounds (3.2.3.3)."""
+        deck = list(CARDS) + ["blank"] * (self.rules["deck"]["cards"] - len(CARDS))
+        self.rng.shuffle(deck)
+        i, gi_drawer = 0, None
+        while True:
+            card = deck.pop(0)
+            drawer = players[i % len(players)]
+            if card == "government_intervention":
+                gi_drawer = drawer
+            if card == "first_stock_option":
+                break
+            i += 1
+        deck = [c for c in list(CARDS) + ["blank"] * (self.rules["deck"]["cards"] - len(CARDS))
+                if c != "first_stock_option"]
+        self.rng.shuffle(deck)
+        self.state.title_state = TitleState1831(
+            config="shipped (invented: for tests and examples)" if self.config.shipped else "supplied",
+            config_invented=self.config.invented, first_stock_option=drawer,
+            setup_gi_drawer=gi_drawer, deck=deck, government_intervention=False, cards_drawn=[])
+        self.state.event("first_stock_option", player=drawer, gi_drawer=gi_drawer)
+
+    def draw_card(self):
+        """4.2.1: one card at the start of every stock round; GOVERNMENT INTERVENTION
+        applies from then on (4.2.2)."""
+        t = self.state.title_state
+        if not t.deck:
+            return
+        card = t.deck.pop(0)
+        t.cards_drawn.append(card)
+        if card == "government_intervention":
+            t.government_intervention = True
+        self.state.event("card", card=card)
+
+    def swap_seats(self, a: str, b: str):
+        """3.2.3.2: the GI drawer swaps seats with ``b``; the first player stays first
+        (the FIRST STOCK OPTION card stays with him)."""
+        seats = self.state.players
+        i = next(k for k, p in enumerate(seats) if p.name == a)
+        j = next(k for k, p in enumerate(seats) if p.name == b)
+        seats[i], seats[j] = seats[j], seats[i]
+        self.state.event("seats", player=a, swapped_with=b, seats=[p.name for p in seats])
+
+    # --- ids ---------------------------------------------------------------------------
+
+    def check_ids(self, a: dict, where: str):
+        self.check_player_and_corporation(a, where, "in play")
+        s = self.state
+        if "train" in a and not any(a["train"] == r["train"] for r in s.depot):
+            raise InputError(f"unknown train {a['train']!r} (1831 trains are size + S, MX or YD: "
+                             f"{', '.join(r['train'] for r in s.depot)})", where)
+        if a["type"] == "buy_train" and a["from"] not in ("bank", "market") and self.corporation_id(a["from"]) is None:
+            raise InputError(f"a train comes from 'bank', 'market' or a corporation, not {a['from']!r}", where)
+        if "kind" in a and a["type"] in ("buy_shares", "sell_shares", "company_buy") and a["kind"] not in (
+                "preferred", "common", "bond"):
+            raise InputError(f"kind is 'preferred', 'common' or 'bond', not {a['kind']!r}", where)
+        if a["type"] == "swap_seats" and a["with"] not in s.player:
+            raise InputError(f"unknown player {a['with']!r} (players: {', '.join(s.player)})", where)
+        if a["type"] == "merge":
+            cid = self.corporation_id(a["with"])
+            if cid is None:
+                raise InputError(f"unknown corporation {a['with']!r} (in play: {', '.join(s.corp)})", where)
+            a["with"] = cid
+
+    # --- rounds ------------------------------------------------------------------------
+
+    def first_round(self):
+        self.stock_round_number = 1
+        return StockRound(self.game, self.priority, 1)
+
+    # --- 4 the stock round ----------------------------------------------------------------
+
+    def start_stock_round(self, r):
+        """4.2.1: a card is drawn at the start of each stock round (4.2.2: Government
+        Intervention)."""
+        self.draw_card()
+
+    def stock_turn(self, r, player):
+        from trainruns.titles.g1831.game.steps.stock import StockTurn
+
+        return StockTurn(self.game, r, player)
+
+    def between_stock_turns(self, r):
+        """3.2.3.2: before the first stock round's first turn, the player who drew
+        GOVERNMENT INTERVENTION while the first player was drawn may swap seats."""
+        from trainruns.titles.g1831.game.steps.stock import SeatStep
+
+        t = self.state.title_state
+        if r.number == 1 and not r.started and t.setup_gi_drawer and not t.seats_settled:
+            t.seats_settled = True
+            return [SeatStep(self.game, t.setup_gi_drawer)]
+        return []
+
+    # --- 5.0 the operating round ----------------------------------------------------------
+
+    def start_operating_round(self):
+        self.or_counter += 1
+
+    def operating_order(self):
+        """5.0.4: the active companies in order of their common price at the round's start."""
+        active = [c for c in self.state.corporations if c.active and c.cell is not None]
+        return sorted(active, key=lambda c: self.market.order_key(c.id, c.cell))
+
+    def operating_round_fields(self, k, n):
+        return {"round": k, "of": n}
+
+    def operates(self, c):
+        return c.cell is not None and c.active   # not closed out earlier in the round
+
+    def start_turn(self, c):
+        """5.0.3: the trains lent out come back and the home token goes down before the
+        company's first decision; its track rights are for this turn only (5.5)."""
+        self.restore_trains(c)
+        self.home_token(c)
+        c.rights = []
+        return {"corporation": c.id, "tiles": 0, "cities": 0, "tokens": 0, "hexes": [], "revenue": None}
+
+    def next_round(self):
+        """3.4.1: a stock round, then an Operation Set of 1, 2 or 4 ORs (5.0.5); 4.8.2 no
+        active company: another stock round; 6.1: a bank run out during an OR ends the
+        game at the end of that OR."""
+        r = self.game.round
+        s = self.state
+        if r.kind == "stock":
+            # 6.1: the bank running out during a stock round has no effect (a payment in
+            # the next operating round that it cannot make runs it out again, 6.2)
+            s.bank.broken = False
+            active = [c for c in s.corporations if c.active and c.cell is not None]
+            if not active:
+                if not r.last_actor is not None and self.stock_round_number > 1 and self._stuck(r):
+                    # docs/game-1831.md: a guard, not a rule end: nothing can change any more
+                    self.game.finish("stalled")
+                    return r
+                self.stock_round_number += 1
+                return StockRound(self.game, self.priority, self.stock_round_number)
+            n = self.phase_row()["operating_rounds"]
+            self.or_set = (1, n)
+            return OperatingRound(self.game, 1, n)
+        self.end_of_or_bonds()
+        if s.bank.broken:
+            self.game.finish("bank")
+            return r
+        k, n = self.or_set
+        if k < n:
+            self.or_set = (k + 1, n)
+            return OperatingRound(self.game, k + 1, n)
+        self.end_of_set()
+        self.sets_done += 1
+        self.last_set_size = n
+        self.stock_round_number += 1
+        return StockRound(self.game, self.priority, self.stock_round_number)
+
+    def _stuck(self, r) -> bool:
+        """No company is active (so no operating round, no income), nobody bought or
+        sold in the stock round just ended, and nobody can: every player's stock turn
+        lists only a pass. The next stock round would be the same one again, so the game
+        can never reach 6.1's end. (A round everybody passed while someone could still
+        buy or sell is not stuck: another stock round follows.)"""
+        from trainruns.titles.g1831.game.steps.stock import StockTurn
+
+        return all(all(a["type"] == "pass" for a in StockTurn(self.game, r, p.name).actions())
+                   for p in self.state.players)
+
+    def restore_trains(self, c):
+        """5.1: retired trains go (not in receivership); USED trains become RESTORED."""
+        for t in list(c.trains):
+            if t["status"] == "retired" and not c.receivership:
+                c.trains.remove(t)
+            elif t["status"] == "used":
+                t["status"] = "restored"
+
+    def did_not_run(self, c):
+        """5.7.1 DID NOT RUN; 5.8.1 the marker moves two left."""
+        c.last_dividend = "did_not_run"
+        self.state.event("dividend", corporation=c.id, kind="did_not_run", revenue=0, paid={})
+        self.move_marker(c, "left", 2, "did_not_run")
+
+    # --- the state as JSON -------------------------------------------------------------
+
+    @property
+    def priority(self) -> str:
+        """The holder of the First Stock Option card starts the stock round (4.2)."""
+        return self.state.title_state.first_stock_option
+
+    def depot_json(self):
+        return [{"train": r["train"], "left": r["left"], "price": r["price"]} for r in self.state.depot]
+
+    def market_trains_json(self):
+        """The pool's trains at their price (5.3.2.1)."""
+        return [{"train": x, "price": self.pool_price(x)} for x in self.state.market_trains]
+
+    def title_state_json(self):
+        s, t = self.state, self.state.title_state
+        return {"config": t.config, "config_invented": t.config_invented, "first_stock_option": t.first_stock_option,
+                "setup_gi_drawer": t.setup_gi_drawer, "seats": [p.name for p in s.players],
+                "government_intervention": t.government_intervention,
+                "cards_left": len(t.deck), "cards_drawn": list(t.cards_drawn),
+                "block_size": self.block_size(), "operation_set": list(self.or_set or [])}
+
+    def shares_json(self, c):
+        """A company merged away keeps its share count (its certificates were exchanged, 5.9)."""
+        return dict(super().shares_json(c), total=c.total_shares)
+
+    def corporation_fields(self, c):
+        """Common and preferred prices (4.3), the Par Marker, receivership and debt (5.4),
+        trains with their status, typed token sites, certificates and bonds, and who may
+        be president (the preferred stock, 4.7.9)."""
+        pref = {}
+        for x in c.certs:
+            if certs.is_preferred(x) and x["holder"].startswith("player:"):
+                name = x["holder"].partition(":")[2]
+                pref[name] = pref.get(name, 0) + x["size"]
+        supply = c.supply
+        return {"par_marker": c.par_marker,
+                "price": self.market.common(c.cell) if c.cell else None,
+                "preferred_price": self.market.preferred(c.cell) if c.cell else None,
+                "market_cell": list(c.cell) if c.cell else None,
+                "floated": bool(c.active), "active": bool(c.active),
+                "receivership": c.receivership, "debt": c.debt,
+                "owed_commons": c.owed_commons,   # 5.3.4: a forced sale the pool stopped
+                "last_dividend": c.last_dividend,
+                "trains": [t["train"] for t in c.trains], "train_status": [t["status"] for t in c.trains],
+                "tokens": [{"hex": x["hex"], "stop": 0, "slot": x["slot"], "type": x["type"]} for x in c.sites],
+                "tokens_left": supply["station"] + supply["yard"] - len(c.sites),
+                "token_supply": supply["station"] + supply["yard"],
+                "certificates": [{"kind": x["kind"], "percent": x["size"] * certs.UNIT, "holder": x["holder"],
+                                  "splits": x["splits"]} for x in c.certs if x["holder"] not in certs.OUT_OF_PLAY],
+                "system": self.is_system(c), "absorbed": list(c.absorbed),
+                "bonds": [{"holder": b["holder"], "splits": b["splits"]} for b in c.bonds],
+                "bond_price": self.market.preferred(c.bond_cell) if c.bond_cell is not None else None,
+                "president_by": {"preferred": pref, "frozen": bool(c.receivership)}}
+
+    # --- 6.5 the score -----------------------------------------------------------------
+
+    def value(self, name: str) -> int:
+        """6.5: cash + stock at the marker's price (P for preferred, C for common) x shares
+        x 2^markers (decision); stock of a company in receivership at half, rounded down
+        (decision: 6.5 over 6.4)."""
+        key = player_key(name)
+        total = self.state.player[name].cash
+        for c in self.state.corporations:
+            if c.cell is None:
+                continue
+            v = sum(self.sale_value(c, x) for x in c.certs if x["holder"] == key)
+            total += v // 2 if c.receivership else v
+            total += sum(self.sale_value(c, b) for b in certs.held(c, key, "bond"))   # 6.5: bonds at the P
+        return total

@@ -1,0 +1,280 @@
+"""The 1831 stock round (4.2-4.8): turns from the FIRST STOCK OPTION holder; a turn
+sells (4.6) and then buys one certificate, or a block of one company (4.7.3); the round
+ends when every player in turn neither sold nor bought (4.8.1)."""
+
+from __future__ import annotations
+
+from trainruns.game.action import within
+from trainruns.game.errors import Refusal
+from trainruns.game.round import Step
+from trainruns.titles.g1831.game import certs
+
+KINDS = ("preferred", "common", "bond")
+
+
+class SeatStep(Step):
+    """3.2.3.2: the player who drew GOVERNMENT INTERVENTION while the first player was
+    drawn may, before the first stock round, swap seats with any player; swapping with
+    the first player does not change who goes first."""
+
+    def __init__(self, game, player):
+        super().__init__(game)
+        self.player = player
+
+    def active(self):
+        return {"player": self.player}
+
+    def actions(self):
+        return [{"type": "swap_seats", "player": self.player, "with": p.name}
+                for p in self.state.players if p.name != self.player] + [{"type": "pass", "player": self.player}]
+
+    def process(self, a):
+        if a.get("player") != self.player:
+            raise Refusal("turn.not-yours", f"{self.player} drew GOVERNMENT INTERVENTION and chooses a seat (3.2.3.2)")
+        if a["type"] == "swap_seats":
+            if a["with"] == self.player:
+                raise Refusal("seat.self", "a seat is swapped with another player (3.2.3.2)")
+            self.game.rules.swap_seats(self.player, a["with"])
+        elif a["type"] != "pass":
+            raise Refusal("seat.first", f"{self.player} swaps seats or passes first (3.2.3.2)")
+        self.done = True
+        return a
+
+
+class BuyBackStep(Step):
+    """4.6.4: commons or bonds just sold into the pool: the president may buy them at
+    once for the company, with its own cash, within 4.6.5's holding limits."""
+
+    def __init__(self, game, corp, kind, sold):
+        super().__init__(game)
+        self.corp, self.kind, self.sold = corp, kind, sold
+
+    def enter(self):
+        if not self.game.rules.buy_back_offer(self.corp, self.kind, self.sold):
+            self.done = True
+
+    def active(self):
+        return {"player": self.corp.president, "corporation": self.corp.id}
+
+    def actions(self):
+        n = self.game.rules.buy_back_offer(self.corp, self.kind, self.sold)
+        out = [{"type": "company_buy", "player": self.corp.president, "corporation": self.corp.id,
+                "kind": self.kind, "count": 1 if n == 1 else {"min": 1, "max": n}}] if n else []
+        return out + [{"type": "pass", "player": self.corp.president}]
+
+    def process(self, a):
+        r = self.game.rules
+        if a.get("player") != self.corp.president:
+            raise Refusal("turn.not-yours", f"{self.corp.president}, {self.corp.id}'s president, decides (4.6.4)")
+        if a["type"] == "company_buy":
+            n = r.buy_back_offer(self.corp, self.kind, self.sold)
+            if r.corporation_id(a["corporation"]) != self.corp.id or a["kind"] != self.kind or not 1 <= a["count"] <= n:
+                raise Refusal("stock.buy-back", f"{self.corp.id} may buy 1 to {n} of the {self.kind} certificates "
+                                                "just sold, with its own cash, holding at most 25% of its stock "
+                                                "and four of its bonds (4.6.4, 4.6.5)")
+            r.buy_back(self.corp, self.kind, a["count"])
+        elif a["type"] != "pass":
+            raise Refusal("stock.buy-back", f"{self.corp.id}'s president buys back or passes (4.6.4)")
+        self.done = True
+        return a
+
+
+class StockTurn(Step):
+    def __init__(self, game, round_, player):
+        super().__init__(game)
+        self.round = round_
+        self.player = player
+        self.sold: set = set()
+        self.block_corp = None
+        self.bought = 0
+        self.acted = False
+
+    def enter(self):
+        """A turn whose only legal action is ``pass`` (no cash, no room, nothing to
+        sell) is passed by rule: no decision, so nothing is logged (docs/game-log.md:
+        only decisions are logged). It counts toward the round's end like any pass
+        (4.8.1), unless the player sold or bought earlier in the turn."""
+        if not self.done and self.only_pass():
+            self.state.event("pass", player=self.player, reason="no legal action")
+            self._end()
+
+    def active(self):
+        return {"player": self.player}
+
+    def _room(self):
+        r = self.game.rules
+        return r.cert_limit() - r.player_certs(self.player)
+
+    def buys(self) -> list[dict]:
+        r, s, name = self.game.rules, self.state, self.player
+        if self.bought >= r.block_size():
+            return []
+        cash = s.player[name].cash
+        room = self._room()
+        out = []
+        if room < 1:
+            return out
+        for c in s.corporations:
+            if self.block_corp is not None and c.id != self.block_corp:
+                continue
+            if c.id in self.round.sold_by.get(name, set()):
+                continue   # 4.6.6, 4.7.4
+            if c.closed:
+                continue   # absorbed in a merger: its stock is retired (5.9.7.4)
+            if c.par is None:
+                if self.bought == 0 and r.for_sale(c, self.round.number):
+                    pres = next(x for x in c.certs if x["kind"] == "president")
+                    for v in r.par_values():
+                        if v * certs.shares_of(pres) <= cash:
+                            out.append({"type": "par", "player": name, "corporation": c.id, "price": v})
+                continue
+            gi = r.gi_room(c, name)
+            for source in ("ipo", "market"):
+                for kind in KINDS:
+                    if kind == "bond" and (source == "ipo" or c.bond_cell is None):
+                        continue
+                    if source == "ipo" and kind == "common" and certs.held(c, "ipo", "preferred"):
+                        continue   # 4.1.1.3: common only when no preferred is left there
+                    cert = r.next_cert(c, kind, source)
+                    if cert is None or (gi is not None and cert["size"] > gi):
+                        continue
+                    if r.cert_price(c, cert, source) <= cash:
+                        out.append({"type": "buy_shares", "player": name, "corporation": c.id, "from": source,
+                                    "kind": kind, "count": 1})
+        return out
+
+    def sells(self) -> list[dict]:
+        if self.bought:
+            return []   # 4.5.1: selling first
+        r, s = self.game.rules, self.state
+        out = []
+        for c in s.corporations:
+            if c.id in self.sold or c.cell is None:
+                continue
+            for kind in KINDS:
+                n = r.max_sale(c, self.player, kind)
+                if n:
+                    out.append({"type": "sell_shares", "player": self.player, "corporation": c.id, "kind": kind,
+                                "count": 1 if n == 1 else {"min": 1, "max": n}})
+        return out
+
+    def forced(self) -> list[dict]:
+        """4.2.2: a player over GI's 70% corrects at his first opportunity; 5.4.6: so
+        does a player over the certificate limit once a company left receivership."""
+        if self.bought:
+            return []
+        r = self.game.rules
+        return [x for x in r.gi_corrections(self.player) + r.limit_corrections(self.player)
+                if x["corporation"] not in self.sold]
+
+    def actions(self):
+        forced = self.forced()
+        if forced:
+            return forced
+        return self.sells() + self.buys() + [{"type": "pass", "player": self.player}]
+
+    def process(self, a):
+        if a.get("player") != self.player:
+            raise Refusal("turn.not-yours", f"it is {self.player}'s turn in the stock round (4.5)")
+        t = a["type"]
+        r = self.game.rules
+        forced = self.forced()
+        if forced and not any(t == "sell_shares" and a.get("corporation") == x["corporation"]
+                              and a.get("kind") == x["kind"] and within(x["count"], a.get("count"))
+                              for x in forced):
+            x = forced[0]
+            if r.gi_corrections(self.player):
+                raise Refusal("stock.gi-correct", f"{self.player} holds over 70% of {x['corporation']} under "
+                                                  f"Government Intervention and must sell {x['count']} {x['kind']} "
+                                                  "first (4.2.2)")
+            raise Refusal("stock.limit-correct", f"{self.player} holds more than {r.cert_limit()} certificates and "
+                                                 "must sell to the limit first (5.4.6, 4.7.7)")
+        if t == "pass":
+            self._end()
+            return a
+        if t == "sell_shares":
+            return self._sell(a)
+        if t in ("par", "buy_shares"):
+            return self._buy(a)
+        raise Refusal("stock.action", f"a stock turn sells, buys or passes, not {t!r} (4.5)")
+
+    def _sell(self, a):
+        r = self.game.rules
+        c = r.corporation(a["corporation"])
+        kind = a.get("kind", "common")
+        if self.bought:
+            raise Refusal("stock.sell-after-buy", "selling comes before buying in a turn (4.5.1)")
+        if c.id in self.sold:
+            raise Refusal("stock.one-sale", f"all of {c.id}'s stock sold in a turn is one sale (4.6.3.1)")
+        if kind not in KINDS:
+            raise Refusal("stock.kind", "kind is 'preferred', 'common' or 'bond' (4.1)")
+        n = r.max_sale(c, self.player, kind) if c.cell is not None else 0
+        if not 1 <= a["count"] <= n:
+            raise Refusal("stock.sell-limit", f"{self.player} may sell at most {n} {kind} certificate(s) of {c.id} "
+                                              "now (pool limit 5 shares 4.6.1.1, president's certificate 4.6.2, "
+                                              "receivership 4.6.9, GI 4.6.7-8, the bank's cash 4.6.3.4)")
+        r.sell(c, self.player, *[a["count"] if kind == k else 0 for k in KINDS])
+        self.sold.add(c.id)
+        self.round.sold_by.setdefault(self.player, set()).add(c.id)
+        self._acted()
+        if kind != "preferred" and c.cell is not None:
+            self.round.push(BuyBackStep(self.game, c, kind, a["count"]))   # 4.6.4
+        return a
+
+    def _buy(self, a):
+        r = self.game.rules
+        c = r.corporation(a["corporation"])
+        listed = [x for x in self.buys() if x["type"] == a["type"] and x["corporation"] == c.id
+                  and x.get("from") == a.get("from") and x.get("kind", "preferred") == a.get("kind", "preferred")
+                  and x.get("price") == (a.get("price") if a["type"] == "par" else x.get("price"))]
+        if not listed or a.get("count", 1) != 1:
+            raise Refusal(*self._why_not(c, a))
+        if a["type"] == "par":
+            r.start_company(c, self.player, a["price"])
+        else:
+            r.buy_cert(c, self.player, a.get("kind", "preferred"), a["from"])
+            if a["from"] == "market":
+                r.owed_sales(c)   # 5.3.4: room in the pool: a company's owed sale happens now
+        self.block_corp = c.id
+        self.bought += 1
+        self.state.title_state.first_stock_option = self.player   # 4.7.12
+        self._acted()
+        if not self.buys():
+            self._end()
+        return a
+
+    def _why_not(self, c, a):
+        r, name = self.game.rules, self.player
+        if a.get("count", 1) != 1:
+            return "stock.one-cert", "certificates are bought one by one (a block is several buys, 4.7.3)"
+        if self.bought >= r.block_size():
+            return "stock.block", f"at most {r.block_size()} certificate(s) this turn (4.7.3, GI 4.2.2)"
+        if self.block_corp and c.id != self.block_corp:
+            return "stock.block", "a block is of one company's stock (4.7.3.1)"
+        if c.id in self.round.sold_by.get(name, set()):
+            return "stock.rebuy", f"{name} sold {c.id} this round (4.6.6, 4.7.4)"
+        if self._room() < 1:
+            return "stock.cert-limit", f"{name} is at the certificate limit {r.cert_limit()} (4.7.7)"
+        if a["type"] == "par":
+            if c.par is not None:
+                return "stock.started", f"{c.id} has a president already (4.1.1.1)"
+            if not r.for_sale(c, self.round.number):
+                return "stock.closed-out", (f"{c.id}'s stock went back to the initial offering this stock round; "
+                                            "it is for sale from the next Stock Round (4.3.2)")
+            return "stock.par", f"par is one of {r.par_values()} the player can pay (4.7.5)"
+        if c.par is None:
+            return "stock.not-started", f"{c.id}'s president's preferred must be bought first (4.1.1.1)"
+        if a.get("kind") == "common" and a["from"] == "ipo" and certs.held(c, "ipo", "preferred"):
+            return "stock.common", f"{c.id}'s common is sold once no preferred is left (4.1.1.3)"
+        if r.gi_room(c, name) is not None:
+            return "stock.gi-70", f"under Government Intervention at most 70% of {c.id} (4.2.2)"
+        return "stock.none", f"no such {c.id} certificate to buy at a price {name} can pay (4.7)"
+
+    def _acted(self):
+        self.acted = True
+        self.round.acted(self.player)
+
+    def _end(self):
+        if not self.acted:
+            self.round.passed(self.player)
+        self.done = True

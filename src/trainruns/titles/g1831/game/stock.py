@@ -1,0 +1,441 @@
+"""1831 stock rules (4.2-4.8): preferred and common stock, the par chart and the Par
+Marker, the pool limit, sale movements, Government Intervention, blocks, split markers,
+closing out. The stock round's steps (steps/stock.py) ask these."""
+
+from __future__ import annotations
+
+from trainruns.game.action import free_amount
+from trainruns.game.state import player_key
+from trainruns.titles.g1831.game import certs
+from trainruns.titles.g1831.game.certs import is_preferred, shares_of
+
+UP_FROM_COMMONS = (3, 4)   # 4.7.10-11: the third and fourth 10/5/0% common sold
+
+
+class StockRules:
+    # --- limits ------------------------------------------------------------------------
+
+    def cert_limit(self) -> int:
+        return self.limit
+
+    def player_certs(self, name: str) -> int:
+        """4.7.7: certificates (not shares); commons of a company in receivership do not
+        count, its preferred does (5.4.6)."""
+        key, n = player_key(name), 0
+        for c in self.state.corporations:
+            for cert in c.certs:
+                if cert["holder"] == key and (is_preferred(cert) or not c.receivership):
+                    n += 1
+            n += len(certs.held(c, key, "bond"))   # 3.2.1.1: "stock and bond certificates"
+        return n
+
+    def pool_shares(self, c) -> int:
+        """4.6.1.1: a company's shares in the pool, bonds included (4.6.3.2.4)."""
+        return sum(shares_of(x) for x in certs.held(c, "market") + certs.held(c, "market", "bond"))
+
+    def block_size(self) -> int:
+        """4.7.3: one certificate; after an Operation Set of 2 ORs a block of 2, after one
+        of 4 a block of 4 (4.7.3.1: "after an Operation Set of two ORs"); GI: one."""
+        if self.state.title_state.government_intervention:
+            return 1
+        return self.last_set_size if self.last_set_size in (2, 4) else 1
+
+    def gi_room(self, c, name) -> int | None:
+        """4.2.2: under GI at most 70% of one company's preferred and common together
+        (decision: combined), in units; None without GI."""
+        if not self.state.title_state.government_intervention:
+            return None
+        return self.rules["gi_holding_limit_percent"] // certs.UNIT - certs.units(c, player_key(name))
+
+    # --- prices ------------------------------------------------------------------------
+
+    def par_values(self) -> list[int]:
+        """4.7.5: the par chart's values; $166 (the config's unselectable ones) may not be chosen."""
+        return [v for v in self.config.par_chart if v not in self.config.unselectable
+                and self.market.par_cell(v) is not None]
+
+    def par_now(self, c) -> int:
+        return c.par_marker
+
+    def cert_price(self, c, cert, source: str) -> int:
+        """4.7.1: the initial offering at the Par Bar value x shares; the pool at the
+        posted P (preferred) or C (common) price x shares."""
+        n = shares_of(cert)
+        if cert["kind"] == "bond":
+            return self.market.preferred(c.bond_cell) * n   # 4.7.1: bonds at the Bond Marker's P
+        if source == "ipo":
+            return self.par_now(c) * n
+        price = self.market.preferred(c.cell) if is_preferred(cert) else self.market.common(c.cell)
+        return price * n
+
+    def sale_value(self, c, cert) -> int:
+        """4.6.3.3: the posted price before the marker moves x shares x 2^markers
+        (decision: the 2x markers multiply)."""
+        if cert["kind"] == "bond":
+            price = self.market.preferred(c.bond_cell)   # 4.4.1: the bond price is the P value
+        else:
+            price = self.market.preferred(c.cell) if is_preferred(cert) else self.market.common(c.cell)
+        return price * shares_of(cert) * (2 ** cert["splits"])
+
+    # --- buying ------------------------------------------------------------------------
+
+    def start_company(self, c, name: str, par: int):
+        """4.7.5: the president's preferred sets par: Par Marker on the chart, Stock Marker
+        in the PAR column square whose P is par; 4.7.5.2: he pays its shares x par."""
+        pres = next(x for x in c.certs if x["kind"] == "president")
+        cost = par * shares_of(pres)
+        self.state.pay(player_key(name), f"corp:{c.id}", cost)
+        certs.move(self.state, c, pres, player_key(name))
+        c.par = par
+        c.par_marker = par
+        c.cell = self.market.par_cell(par)
+        self.market.place(c.id, c.cell)
+        c.president = name
+        c.last_dividend = None
+        self.state.event("par", corporation=c.id, player=name, par=par, cash=cost)
+
+    def buy_cert(self, c, name: str, kind: str, source: str):
+        """4.7: one certificate from the initial offering (money to the company) or the
+        pool (money to the bank; 4.7.7.1: to a company in receivership)."""
+        cert = self.next_cert(c, kind, source)
+        price = self.cert_price(c, cert, source)
+        payee = f"corp:{c.id}" if source == "ipo" or c.receivership else "bank"
+        if kind == "bond":
+            payee = "bank"   # 4.7.1: bonds are always paid to The Bank
+        self.state.pay(player_key(name), payee, price)
+        certs.move(self.state, c, cert, player_key(name))
+        cert["bought_round"] = self.stock_round_number
+        self.state.event("buy", corporation=c.id, player=name, kind=kind, source=source, price=price)
+        if source == "ipo" and kind == "preferred" and not certs.held(c, "ipo", "preferred"):
+            # 4.7.6: all preferred sold: the company is active; the Par Marker moves up one value
+            c.floated = c.capitalised = True
+            c.active = True
+            c.active_set = self.sets_done   # 5.9.5: mergers after one full Operation Set
+            higher = [v for v in self.config.par_chart if v > c.par_marker]
+            if higher:
+                c.par_marker = higher[0]
+            self.state.event("active", corporation=c.id, par_marker=c.par_marker)
+        if source == "ipo" and kind == "common":
+            sold = 5 - len(certs.held(c, "ipo", "common"))
+            if sold in UP_FROM_COMMONS:
+                self.move_marker(c, "up", 1, "common_funding")
+        self.update_president(c)
+
+    def next_cert(self, c, kind: str, source: str):
+        pool = certs.held(c, source, kind)
+        pool = [x for x in pool if x["kind"] != "president"]
+        return pool[0] if pool else None
+
+    def update_president(self, c, seller: str | None = None):
+        """4.7.9 and 4.6.2: the player with more preferred stock than the president, holding
+        at least the president's certificate's size, takes it (ties: nearest the
+        president's left), giving back as much ordinary preferred. 5.4.12: frozen in
+        receivership."""
+        if c.president is None or c.receivership:
+            return
+        pres_cert = next(x for x in c.certs if x["kind"] == "president")
+        cur = certs.units(c, player_key(c.president), "preferred")
+        names = [p.name for p in self.state.players]
+        i = names.index(c.president)
+        best, best_n = None, cur
+        for name in names[i + 1:] + names[:i]:
+            n = certs.units(c, player_key(name), "preferred")
+            if n > best_n and n >= pres_cert["size"]:
+                best, best_n = name, n
+        if best is None:
+            return
+        ordinary = certs.held(c, player_key(best), "preferred")
+        give, size = [], 0
+        for x in ordinary:
+            if size >= pres_cert["size"]:
+                break
+            give.append(x)
+            size += x["size"]
+        if size != pres_cert["size"]:
+            return   # no equal exchange possible (4.7.9 "equal number of shares")
+        old = c.president
+        for x in give:
+            certs.move(self.state, c, x, player_key(old))
+        certs.move(self.state, c, pres_cert, player_key(best))
+        c.president = best
+        self.state.event("president", corporation=c.id, player=best, previous=old)
+
+    # --- selling -----------------------------------------------------------------------
+
+    def sellable(self, c, name: str, kind: str) -> list[dict]:
+        """4.6: certificates ``name`` may sell of one kind: never the president's
+        certificate (4.6.2; its partial sale of 4.6.2.1: :meth:`president_portion`), not in
+        receivership (4.6.9), under GI not commons bought this round (no profit taking
+        or cycling, 4.6.7-4.6.8)."""
+        if c.receivership or c.cell is None:
+            return []
+        if kind == "bond" and c.bond_cell is None:
+            return []
+        gi = self.state.title_state.government_intervention
+        out = []
+        for x in certs.held(c, player_key(name), kind):
+            if x["kind"] == "president":
+                continue
+            if gi and x["kind"] in ("common", "merger", "bond") and x.get("bought_round") == self.stock_round_number:
+                continue
+            out.append(x)
+        return out
+
+    def successor(self, c, name: str):
+        """4.6.2.1: the player who would take the president's certificate if ``name``
+        (the president) sold part of it: the one with the most preferred stock (ties:
+        nearest the president's left), holding at least the certificate's size; None."""
+        if c.president != name or c.receivership:
+            return None
+        size = next(x for x in c.certs if x["kind"] == "president")["size"]
+        names = [p.name for p in self.state.players]
+        i = names.index(name)
+        best, best_n = None, size - 1
+        for other in names[i + 1:] + names[:i]:
+            n = certs.units(c, player_key(other), "preferred")
+            if n > best_n:
+                best, best_n = other, n
+        return best
+
+    def president_portion(self, c, name: str) -> list[dict]:
+        """4.6.2.1: the ordinary preferred the president would get for his certificate
+        from its successor, which he may then sell (a sale that hands the presidency
+        over; 4.6.2.2: exchange first, then the sale). Empty when no one can take it."""
+        to = self.successor(c, name)
+        if to is None:
+            return []
+        size = next(x for x in c.certs if x["kind"] == "president")["size"]
+        give, got = [], 0
+        for x in certs.held(c, player_key(to), "preferred"):
+            if got < size:
+                give.append(x)
+                got += x["size"]
+        return give if got == size else []
+
+    def hand_over(self, c, name: str):
+        """4.6.2.2: the president's certificate goes to the successor for as much of his
+        ordinary preferred."""
+        to = self.successor(c, name)
+        pres = next(x for x in c.certs if x["kind"] == "president")
+        for x in self.president_portion(c, name):
+            certs.move(self.state, c, x, player_key(name))
+        certs.move(self.state, c, pres, player_key(to))
+        c.president = to
+        self.state.event("president", corporation=c.id, player=to, previous=name, why="4.6.2.1")
+
+    def max_sale(self, c, name: str, kind: str) -> int:
+        """How many certificates of ``kind`` fit the pool (4.6.1.1: 5 shares) and the
+        bank's cash (4.6.3.4); for the president, preferred includes the portion of his
+        certificate 4.6.2.1 lets him sell."""
+        room = self.rules["pool_share_limit"] - self.pool_shares(c)
+        n, money = 0, 0
+        listed = self.sellable(c, name, kind)
+        if kind == "preferred" and listed is not None and not c.receivership and c.cell is not None:
+            listed = listed + self.president_portion(c, name)
+        for x in listed:
+            if shares_of(x) > room:
+                break
+            money += self.sale_value(c, x)
+            if money > self.state.bank.cash:
+                break
+            room -= shares_of(x)
+            n += 1
+        return n
+
+    def sell_to_pool(self, c, name, sold) -> int:
+        """``name``'s certificates ``sold`` of ``c`` go to the pool, paid by the bank at
+        their sale value (4.6.3.3.2: 2x markers count, then are removed); the cash."""
+        total = 0
+        for x in sold:
+            total += self.sale_value(c, x)
+            x["splits"] = 0
+            certs.move(self.state, c, x, "market")
+        self.state.pay("bank", player_key(name), total)
+        return total
+
+    def sell(self, c, name: str, preferred: int, common: int, bonds: int = 0):
+        """4.6.3: one sale per company: every certificate at the posted price before the
+        marker moves (2x markers removed as they go to the pool, 4.6.3.3.2); commons move
+        the Stock Marker down by the company's last dividend decision, rounded on the
+        total (decision), at the bottom left, each step counted (4.6.3.2.2)."""
+        if preferred > len(self.sellable(c, name, "preferred")):
+            self.hand_over(c, name)   # 4.6.2.1: part of the president's certificate
+        sold = (self.sellable(c, name, "preferred")[:preferred] + self.sellable(c, name, "common")[:common]
+                + self.sellable(c, name, "bond")[:bonds])
+        total = self.sell_to_pool(c, name, sold)
+        self.state.event("sell", corporation=c.id, player=name, preferred=preferred, common=common, bonds=bonds,
+                         cash=total)
+        if bonds:
+            self.move_bond_marker(c, "down", bonds, "sale")   # 4.6.3.2.4: one square per bond
+        if common:
+            num, den = self.rules["sale_moves"][c.last_dividend or "preferred"]
+            steps = -(-common * num // den) if c.last_dividend != "all200" else common * num // den
+            self.move_marker(c, "down", steps, "sale")
+        self.update_president(c)
+
+    # --- a company buys its own stock sold to the pool (4.6.4, 4.6.5) --------------------
+
+    def own_room(self, c, kind: str) -> int:
+        """4.6.5: a company holds at most 25% of its own stock (commons only); 4.6.5.1: a
+        system at most four of its own bonds besides. In certificates of ``kind``."""
+        if kind == "bond":
+            return self.rules["own_bond_limit"] - len(certs.held(c, "treasury", "bond"))
+        room = self.rules["own_common_limit_percent"] // certs.UNIT - certs.units(c, "treasury", "common")
+        pool = certs.held(c, "market", "common")
+        n = 0
+        for x in pool:
+            if x["size"] > room:
+                break
+            room -= x["size"]
+            n += 1
+        return n
+
+    def buy_back_offer(self, c, kind: str, sold: int) -> int:
+        """4.6.4: how many of the ``sold`` certificates just put in the pool the company may
+        buy at once with its own cash (the price posted now)."""
+        if c.cell is None or c.receivership or c.president is None:
+            return 0
+        pool = certs.held(c, "market", kind)
+        n, cash = 0, c.cash
+        for x in pool[:min(sold, self.own_room(c, kind))]:
+            price = self.pool_price_of(c, x)
+            if price > cash:
+                break
+            cash -= price
+            n += 1
+        return n
+
+    def pool_price_of(self, c, cert) -> int:
+        """4.7.1: from the pool at the posted price (P for preferred and bonds, C for common)."""
+        if cert["kind"] == "bond":
+            return self.market.preferred(c.bond_cell) * shares_of(cert)
+        return self.cert_price(c, cert, "market")
+
+    def buy_back(self, c, kind: str, count: int):
+        for x in certs.held(c, "market", kind)[:count]:
+            price = self.pool_price_of(c, x)
+            self.state.pay(f"corp:{c.id}", "bank", price)
+            if x["kind"] == "bond":
+                x["holder"] = "treasury"
+            else:
+                certs.move(self.state, c, x, "treasury")
+        self.state.event("buy_back", corporation=c.id, kind=kind, count=count)
+
+    # --- Government Intervention's 70% (4.2.2) -----------------------------------------
+
+    def gi_excess(self, c, name: str) -> int:
+        """4.2.2: units of ``c`` ``name`` holds beyond 70% under GI (0 without GI)."""
+        room = self.gi_room(c, name)
+        return max(0, -room) if room is not None else 0
+
+    def gi_corrections(self, name: str) -> list[dict]:
+        """4.2.2: "If a player is over the limit he must make the correction at his first
+        opportunity": the sales owed now, each as many certificates of one kind as bring
+        him to 70% (or as many as the pool's 5 shares and the bank's cash allow: he keeps
+        the rest and corrects later)."""
+        out = []
+        for c in self.state.corporations:
+            excess = self.gi_excess(c, name)
+            if not excess or c.cell is None:
+                continue
+            for kind in ("preferred", "common"):
+                most = self.max_sale(c, name, kind)
+                if not most:
+                    continue
+                sizes = [x["size"] for x in self.sellable(c, name, kind)]
+                if kind == "preferred":
+                    sizes += [x["size"] for x in self.president_portion(c, name)]
+                need, got = 0, 0
+                for size in sizes:
+                    if got >= excess:
+                        break
+                    got += size
+                    need += 1
+                out.append({"type": "sell_shares", "player": name, "corporation": c.id, "kind": kind,
+                            "count": min(need, most)})
+        return out
+
+    # --- the certificate limit after receivership (5.4.6) -------------------------------
+
+    def limit_corrections(self, name: str) -> list[dict]:
+        """5.4.6: commons of a company in receivership do not count towards the
+        certificate limit; "When the corporation comes out of receivership, the stocks
+        will again count, and the player must make any necessary corrections to his
+        portfolio to comply with the limit (similar to the exception in 4.2.2)", that
+        is "at his first opportunity": at his next stock turn a player over the limit is
+        offered only sales, of any certificates he may sell, up to his excess (he keeps
+        what the pool's 5 shares and the bank's cash do not let him sell, and corrects
+        later). The same holds for a holding over the limit from a merger's 5% commons
+        (5.9.7.5 note)."""
+        excess = self.player_certs(name) - self.cert_limit()
+        if excess <= 0:
+            return []
+        out = []
+        for c in self.state.corporations:
+            if c.cell is None:
+                continue
+            for kind in ("preferred", "common", "bond"):
+                most = min(excess, self.max_sale(c, name, kind))
+                if most:
+                    out.append({"type": "sell_shares", "player": name, "corporation": c.id, "kind": kind,
+                                "count": free_amount(1, most)})
+        return out
+
+    # --- the market --------------------------------------------------------------------
+
+    def move_marker(self, c, direction: str, steps: int, why: str):
+        """Move the Stock Marker; a closed-out square closes the company (4.3.2), a split
+        square sends it to the target and gives held certificates a 2x marker (4.3.4)."""
+        if c.cell is None or steps <= 0:
+            return
+        old = c.cell
+        cell, area = self.market.walk(c.cell, direction, steps)
+        self.market.move(c.id, old, cell)
+        c.cell = cell
+        if cell != old:
+            self.state.event("price", corporation=c.id, cell=list(cell), common=self.market.common(cell),
+                             preferred=self.market.preferred(cell), why=why)
+        if area == "closed":
+            self.close_out(c)
+        elif area == "split" and self.market.target is not None:
+            self.market.move(c.id, cell, self.market.target)
+            c.cell = self.market.target
+            for x in c.certs:
+                if x["holder"].startswith(("player:", "corp:")) or x["holder"] == "treasury":
+                    x["splits"] += 1   # players', companies' and systems' own (4.3.4)
+            self.state.event("split", corporation=c.id, cell=list(c.cell))
+
+    def close_out(self, c):
+        """4.3.2: the company ceases to exist: tokens and markers removed, every
+        certificate back to the initial offering without compensation, its cash to the
+        bank, its trains to the pool as used; it may be started again."""
+        s = self.state
+        if c.bond_cell is not None:
+            self.close_bonds(c, half=False)   # its bonds surrendered too (4.3.2)
+        for bid in c.absorbed:
+            self.restart(s.corp[bid])         # 5.9.7.4: retired preferred back in play
+        if c.cash:
+            s.pay(f"corp:{c.id}", "bank", c.cash)
+        for t in c.trains:
+            s.market_trains.append(t["train"])
+        self.market.remove(c.id, c.cell)
+        s.event("closed_out", corporation=c.id, trains=[t["train"] for t in c.trains])
+        c.trains, c.tokens = [], []
+        c.owed_commons = 0   # 5.3.4's owed sale ends with the company
+        c.par = c.cell = c.president = None
+        c.floated = c.capitalised = c.operated = False
+        self.reset_company(c)
+
+    def end_stock_round(self, last_actor):
+        """4.8.3: fully funded companies (no preferred or common in the pool or initial
+        offering) move up one, together, keeping the operating order; 4.8.1: the FIRST
+        STOCK OPTION card goes to the holder's left."""
+        movers = [c for c in self.state.corporations if c.cell is not None and not c.closed
+                  and not certs.held(c, "ipo") and not certs.held(c, "market")]
+        movers.sort(key=lambda c: self.market.order_key(c.id, c.cell))
+        for c in movers:
+            self.move_marker(c, "up", 1, "fully_funded")
+        self.end_of_sr_bonds()
+        names = [p.name for p in self.state.players]
+        holder = self.state.title_state.first_stock_option
+        self.state.title_state.first_stock_option = names[(names.index(holder) + 1) % len(names)]

@@ -1,0 +1,377 @@
+"""An upper bound on an 1831 run without listing its paths: the Lagrangian relaxation of
+"no track twice" (5.6.2), as the core's :mod:`trainruns.route.lagrange` does for the plain
+rules, with the 1831 route's own relaxation.
+
+Put a price ``p_b >= 0`` on every track bit (a hex path, a side of double track:
+5.6.2.4). The routes of a run share no bit, so its revenue is at most
+``sum_t M_t(p) + sum_b p_b`` where ``M_t(p)`` is the most train ``t`` makes on any route,
+its value less its bits' prices (0 idle). ``M_t`` is taken over a larger set of routes,
+to be quick (every real route is in it, valued no lower):
+
+- a token-to-token path (5.6.2.5) is a line of distinct stops over the *stop graph*
+  (one arc per pair of stops joined by a chain, at its cheapest chain's price), every
+  stop but its ends passable; a city passed (5.6.2.3) is a stop that earns nothing. The
+  Delaware large city, which a path may enter twice (5.6.2.1), has a twin stop with its
+  track and its value. The line's value is its stops' gains (what the kind earns at a
+  token there: city plus token value, 5.6.3; a mixed train the better of its Station
+  and Rail Yard), at most the kind's ``size`` best gains (5.6.2.3), at most one token a
+  city (a city and its red extension one city, 5.2.3.10). This is the core's
+  priced line (:func:`trainruns.route.kernels.prices.best_priced_route`) with these gains.
+- a commuter run (5.6.7, Station trains of size 5 or more) is its visits' Station
+  values less, for each leg between two visits, the cheapest walk between the two
+  Stations at these prices (legs share no track within a run, so the run pays at
+  least that); every visit count up to the train's size, every start.
+
+The prices come from the core's subgradient method
+(:func:`trainruns.route.lagrange.subgradient_bound`). Exact: every ``p >= 0`` gives a valid
+bound, computed in integers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from trainruns.route.lagrange import SCALE, ChainBits, subgradient_bound
+from trainruns.titles.g1831.route.trains import MIXED, STATION, YARD, parse_train_name
+
+# subgradient iterations at most (each finds one priced route per train kind)
+ITERATIONS = 200
+# tokens a kind earns at, at most, for the dynamic program over their subsets (2^n of
+# them); beyond, the kind's unpriced best stands in
+MAX_TOKENS = 18
+INF = np.int64(1) << 50
+# the priced listing's reach tables (kinds x stops x sets of token bits) at most
+REACH_BYTES = 64 << 20
+
+
+@dataclass(frozen=True)
+class _Kind:
+    name: str
+    type: str
+    size: int
+
+
+class Pricing1831(ChainBits):
+    """The stop graph of an 1831 board (the Delaware's twin stops added), the track bits
+    of each chain (double track included), and each train kind's best priced route
+    (module docstring). The interface of :class:`trainruns.route.lagrange.Pricing` that the
+    subgradient method uses: ``compiled``, ``kinds``, ``n_bits``, ``arc_costs``,
+    ``best``, ``arcs_of``, ``bits_of``."""
+
+    def __init__(self, arrays):
+        comp = arrays.compiled
+        self.arrays = arrays
+        self.compiled = comp
+        n = comp.n_stops
+        sg = arrays.stop_group
+        dela = [s for s in range(n) if arrays.rev_a[sg[s]] >= 0]
+        self.twin_of = np.concatenate([np.arange(n), np.array(dela, np.int64)]).astype(np.int64)
+        twin = {s: n + i for i, s in enumerate(dela)}
+        self.n_nodes = n_nodes = n + len(dela)
+        # the stop graph's edges: (from node, to node, chain), a chain touching a
+        # Delaware stop also as touching its twin
+        ef, et, ec = [], [], []
+        for c in range(comp.n_chains):
+            a, b = int(comp.chain_from[c]), int(comp.chain_to[c])
+            if a == b:
+                continue
+            for x in ((a, twin[a]) if a in twin else (a,)):
+                for y in ((b, twin[b]) if b in twin else (b,)):
+                    ef.append(x)
+                    et.append(y)
+                    ec.append(c)
+        ef, et, ec = (np.array(v, np.int64) for v in (ef, et, ec))
+        order = np.lexsort((ec, et, ef))
+        self.edge_from, self.edge_to, self.edge_chain = ef[order], et[order], ec[order]
+        pair = self.edge_from * n_nodes + self.edge_to
+        self.starts = np.flatnonzero(np.r_[True, pair[1:] != pair[:-1]]) if len(pair) else np.zeros(0, np.int64)
+        arc_pair = pair[self.starts]
+        self.arc_from = arc_pair // n_nodes
+        self.nbr = (arc_pair % n_nodes).astype(np.int64)
+        self.nbr_ptr = np.searchsorted(self.arc_from, np.arange(n_nodes + 1)).astype(np.int64)
+        self.edge_arc = np.repeat(np.arange(len(self.starts)), np.diff(np.append(self.starts, len(pair))))
+        self.arc_index = {(int(u), int(v)): i for i, (u, v) in enumerate(zip(self.arc_from, self.nbr))}
+        # each chain's bits as a CSR list
+        self.n_bits = self._set_chain_bits(arrays.chain_bits, comp.n_chains)
+        # per node, passable and the values of a Station and a Rail Yard there (-1: none)
+        self.passable = arrays.stop_pass[self.twin_of].astype(np.bool_)
+        self.st_val = arrays.st_val[self.twin_of]
+        self.yd_val = arrays.yd_val[self.twin_of]
+        self.no_town = np.zeros(n_nodes, np.bool_)
+        self.kinds = []
+        self._gains = {}
+        for t in arrays.model.board.trains:
+            if t.name in self._gains:
+                continue
+            tt = parse_train_name(t.name)
+            self.kinds.append(_Kind(t.name, tt.type, tt.size))
+            self._gains[t.name] = self._kind_gains(tt)
+        self._dist_key, self._dist = None, None
+        self._commuter = self._commuter_cycles()
+
+    def _kind_gains(self, tt):
+        """(gain per node, scaled; cap: the most ``size`` stops can earn) for train type ``tt``."""
+        st, yd = np.maximum(self.st_val, 0), np.maximum(self.yd_val, 0)
+        if tt.type == STATION:
+            gain = st
+        elif tt.type == YARD:
+            gain = yd
+        else:
+            gain = np.maximum(st, yd)
+        top = np.sort(gain)[::-1]
+        cap = int(top[:tt.size].sum())
+        if tt.type == MIXED:
+            max_s, max_y = self.arrays.type_caps(tt)
+            cap = min(cap, int(np.sort(st)[::-1][:max_s].sum() + np.sort(yd)[::-1][:max_y].sum()))
+        return (gain * SCALE).astype(np.int64), cap * SCALE
+
+    def _commuter_cycles(self):
+        """5.6.7: per commuter run whose every city has a Station of the corporation, its
+        visit sequences' Station stops, one per start: [[stops of visit 0], [of visit 1], ...]."""
+        arrays = self.arrays
+        out = []
+        for run in arrays.facts.commuter:
+            if not all(g in arrays.group_id for g in run["cycle"]):
+                continue
+            cycle = [arrays.group_id[g] for g in run["cycle"]]
+            at = {g: np.flatnonzero((arrays.stop_group == g) & (arrays.st_val >= 0)) for g in set(cycle)}
+            if not all(len(v) for v in at.values()):
+                continue
+            for rot in (range(len(cycle)) if run["any_start"] else [0]):
+                out.append([at[cycle[(rot + i) % len(cycle)]] for i in range(len(cycle))])
+        return out
+
+    # --- the interface of the subgradient method ---------------------------------------
+
+    def arc_costs(self, price):
+        """Each arc's price (its cheapest chain's) and that chain."""
+        edge_price = self.chain_prices(price)[self.edge_chain]
+        if not len(edge_price):
+            return edge_price, self.edge_chain
+        cost = np.minimum.reduceat(edge_price, self.starts)
+        cheapest = np.full(len(self.starts), -1, np.int64)
+        hit = np.flatnonzero(edge_price == cost[self.edge_arc])
+        cheapest[self.edge_arc[hit][::-1]] = self.edge_chain[hit][::-1]
+        return cost.astype(np.int64), cheapest
+
+    def best(self, kind, cost, floor=-1, stop=None):
+        """``(M, nodes)``: the most a train of ``kind`` makes at these arc costs, on a
+        path or (a Station train of size 5 or more) a commuter run, and the nodes of that
+        route's cheapest walks (for the subgradient)."""
+        from trainruns.titles.g1831.route.kernels import best_token_line
+
+        dist, nxt = self._distances(cost)
+        gain, cap = self._gains[kind.name]
+        tokens = np.flatnonzero(gain > 0)
+        value, nodes = 0, []
+        if len(tokens) > MAX_TOKENS:
+            value = cap  # too many for the dynamic program: the kind's best, unpriced
+        elif len(tokens) >= 2:
+            order = np.empty(len(tokens), np.int64)
+            sub = np.ascontiguousarray(dist[np.ix_(tokens, tokens)])
+            value, length = best_token_line(sub, gain[tokens], kind.size, cap, order, self.clash(tokens))
+            value = int(value)
+            if length:
+                nodes = self._walk([int(tokens[i]) for i in order[:length]], nxt)
+        if kind.type == STATION and kind.size >= 5 and self._commuter:
+            v, run = self._best_commuter(kind.size, dist, nxt)
+            if v > value:
+                value, nodes = v, run
+        return value, nodes
+
+    def clash(self, tokens):
+        """Per token of ``tokens`` (nodes), the bits of the others in its city: a route
+        enters a city once and runs to one token there (5.6.2.1, 5.6.2.3), a city and
+        its red extension being one city (5.2.3.10). The Delaware, entered twice
+        (5.6.2.1), clashes with nothing (its twin node is its second visit)."""
+        group = self.arrays.stop_group[self.twin_of[tokens]]
+        single = self.arrays.rev_a[group] < 0
+        out = np.zeros(len(tokens), np.int64)
+        for i in range(len(tokens)):
+            for j in range(len(tokens)):
+                if i != j and single[i] and group[i] == group[j]:
+                    out[i] |= 1 << j
+        return out
+
+    def _distances(self, cost):
+        """The cheapest walk's price between every two nodes at these arc costs, passing
+        only passable stops (5.6.2.3), and the next node on it (Floyd and Warshall)."""
+        key = cost.tobytes()
+        if self._dist_key == key:
+            return self._dist
+        n = self.n_nodes
+        dist = np.full((n, n), INF, np.int64)
+        nxt = np.full((n, n), -1, np.int64)
+        dist[self.arc_from, self.nbr] = cost
+        nxt[self.arc_from, self.nbr] = self.nbr
+        dist[np.arange(n), np.arange(n)] = 0
+        nxt[np.arange(n), np.arange(n)] = np.arange(n)
+        for k in np.flatnonzero(self.passable):
+            via = dist[:, k:k + 1] + dist[k:k + 1, :]
+            better = via < dist
+            dist = np.where(better, via, dist)
+            nxt = np.where(better, nxt[:, k:k + 1], nxt)
+        self._dist_key, self._dist = key, (dist, nxt)
+        return dist, nxt
+
+    def arcs_of(self, nodes):
+        return [self.arc_index[(int(u), int(v))] for u, v in zip(nodes, nodes[1:])]
+
+    # --- commuter runs -----------------------------------------------------------------
+
+    def _best_commuter(self, size, dist, nxt):
+        """The most a commuter run of up to ``size`` visits makes at the walks' prices
+        ``dist``: its Station values less the cheapest walk of each leg (module
+        docstring), and the nodes of those walks end to end; ``-INF`` and no nodes when
+        there is none. (Below 0 too: a floor a better run's train must pass may be
+        negative, and the priced proof compares this to it.)"""
+        st = self.st_val * SCALE
+        best, best_run = -INF, []
+        for seq in self._commuter:
+            length = len(seq)
+            prev = seq[0]
+            score = st[prev].astype(np.int64)
+            back = []
+            for i in range(1, size):
+                here = seq[i % length]
+                total = score[:, None] - dist[np.ix_(prev, here)]  # [previous stop, this stop]
+                arg = np.argmax(total, axis=0)
+                score = total[arg, np.arange(len(here))] + st[here]
+                back.append((prev, arg))
+                prev = here
+                j = int(np.argmax(score))
+                if score[j] > best and score[j] > -INF // 2:  # (a leg with no walk: no run)
+                    best = int(score[j])
+                    stations = [int(here[j])]
+                    for p, a in reversed(back):
+                        j = int(a[j])
+                        stations.append(int(p[j]))
+                    best_run = self._walk(stations[::-1], nxt)
+        return best, best_run
+
+    @staticmethod
+    def _walk(stations, nxt):
+        """The nodes of the cheapest walks between consecutive ``stations``, end to end."""
+        nodes = [stations[0]]
+        for a, b in zip(stations, stations[1:]):
+            u = a
+            while u != b:
+                u = int(nxt[u, b])
+                nodes.append(u)
+        return nodes
+
+
+def lagrangian_bound(arrays, lower=0, deadline=None, iterations=ITERATIONS):
+    """The lowest bound the subgradient method finds for the run of ``arrays`` (a
+    :class:`~trainruns.titles.g1831.route.model.StopArrays`), or None when there is no track
+    or ``deadline`` came before the first prices were through. ``lower``: a revenue a run
+    is known to reach (the method stops once the bound gets there)."""
+    out = priced(arrays, lower, deadline, iterations)
+    return None if out is None else int(out[0].value)
+
+
+class _Commuting:
+    """``pricing`` with the train kind ``name`` held to commuter runs (5.6.7): its best
+    priced route is its best priced commuter run, the others' as before (the interface
+    the subgradient method uses, see :class:`Pricing1831`)."""
+
+    def __init__(self, pricing, name):
+        self._pricing, self._name = pricing, name
+
+    def __getattr__(self, attr):
+        return getattr(self._pricing, attr)
+
+    def best(self, kind, cost, floor=-1, stop=None):
+        if kind.name != self._name:
+            return self._pricing.best(kind, cost, floor, stop)
+        dist, nxt = self._pricing._distances(cost)
+        return self._pricing._best_commuter(kind.size, dist, nxt)
+
+
+def commuting_bound(pricing, name, lower=0, deadline=None, iterations=ITERATIONS):
+    """A bound on the runs in which the one train of kind ``name`` runs a commuter run
+    (5.6.7): the track prices' bound (:func:`lagrangian_bound`) with that train held to
+    commuter runs, its prices found anew; at most ``lower`` once it gets there. None
+    when the kind has more than one train (its trains share one best) or the deadline
+    came first."""
+    trains = [t for t in pricing.compiled.board.trains if t.name == name]
+    if len(trains) != 1:
+        return None
+    out = subgradient_bound(_Commuting(pricing, name), lower, deadline, iterations)
+    return None if out is None else int(out.value)
+
+
+def priced(arrays, lower=0, deadline=None, iterations=ITERATIONS):
+    """``(bound, pricing)``: :func:`lagrangian_bound`'s :class:`trainruns.route.lagrange.Bound`
+    (its value, the prices, each kind's best priced route ``M``) and the
+    :class:`Pricing1831` it priced; None as for :func:`lagrangian_bound`."""
+    if arrays.compiled.n_chains == 0 or not arrays.model.board.trains:
+        return None
+    pricing = Pricing1831(arrays)
+    if not len(pricing.starts):
+        return None
+    out = subgradient_bound(pricing, lower, deadline, iterations)
+    return None if out is None else (out, pricing)
+
+
+def token_bits(pricing, n_kinds, budget=REACH_BYTES):
+    """Per stop, the bit of its token in the priced listing's cut (kernels.token_reach),
+    or -1: as many of the corporation's tokens as ``n_kinds`` reach tables of ``budget``
+    bytes hold (a table has a row per stop and a column per set of bits), those whose
+    best gain is highest first. Returns ``(bit per stop, number of bits)``."""
+    n = pricing.compiled.n_stops
+    best = np.zeros(n, np.int64)
+    for gain, _cap in pricing._gains.values():
+        best = np.maximum(best, gain[:n])
+    tokens = np.flatnonzero(best > 0)
+    n_bits = 0
+    while n_bits < len(tokens) and max(1, n_kinds) * n * (2 << n_bits) * 8 <= budget:
+        n_bits += 1
+    bit = np.full(n, -1, np.int64)
+    chosen = tokens[np.argsort(-best[tokens], kind="stable")[:n_bits]]
+    bit[np.sort(chosen)] = np.arange(n_bits)
+    return bit, n_bits
+
+
+def priced_cut(pricing, price, names, budget=REACH_BYTES):
+    """kernels.token_paths' priced cut at bit prices ``price`` for the train kinds
+    ``names`` (in that order), but for the floors, each target's own (None here):
+    ``(chain prices, gains per kind and stop, reach tables, caps, None, token bits)``. A
+    path's tokens entered are not counted again by its cut (:func:`token_bits`, at most
+    ``budget`` bytes of tables)."""
+    kind_of = {k.name: k for k in pricing.kinds}
+    n = pricing.compiled.n_stops
+    bit, n_bits = token_bits(pricing, len(names), budget)
+    reaches, gains = zip(*(reach(pricing, price, kind_of[name], bit, n_bits) for name in names))
+    return (pricing.chain_prices(price), np.array(gains, np.int64).reshape(len(names), n),
+            np.array(reaches, np.int64).reshape(len(names), n, 1 << n_bits),
+            np.array([pricing._gains[name][1] for name in names], np.int64), None, bit)
+
+
+def reach(pricing, price, kind, bit=None, n_bits=0):
+    """Per stop and per set of allowed token bits (``bit``, ``n_bits``: :func:`token_bits`;
+    none: one set), the most a path of a train of ``kind`` at that stop can still add at
+    bit prices ``price`` (kernels.token_reach), scaled as the prices are; and its gain
+    per stop."""
+    from trainruns.titles.g1831.route.kernels import token_reach
+
+    cost, _ = pricing.arc_costs(price)
+    dist, _ = pricing._distances(cost)
+    dist = np.minimum(dist, dist.T)  # (a chain and its reverse share their track: equal anyway)
+    gain, _ = pricing._gains[kind.name]
+    tokens = np.flatnonzero(gain > 0)
+    n = pricing.compiled.n_stops
+    if bit is None:
+        bit, n_bits = np.full(n, -1, np.int64), 0
+    if len(tokens) > MAX_TOKENS:
+        out = np.full((pricing.n_nodes, 1 << n_bits), int(np.sort(gain)[::-1][:kind.size].sum()), np.int64)
+    else:
+        token_of = np.full(pricing.n_nodes, -1, np.int64)
+        token_of[tokens] = np.arange(len(tokens))
+        # (a Delaware twin node has no bit: always allowed, its real stop's bit aside)
+        bit_of = np.array([bit[j] if j < n else -1 for j in tokens], np.int64)
+        out = token_reach(np.ascontiguousarray(dist[:, tokens]), np.ascontiguousarray(dist[np.ix_(tokens, tokens)]),
+                          gain[tokens], kind.size, token_of, bit_of, n_bits, pricing.clash(tokens))
+    return out[:n], gain[:n]

@@ -1,0 +1,544 @@
+"""The whole 1831 run as one CP-SAT model over the track graph, listing no paths: for
+boards where passing cities freely (5.6.2.3) makes the token-to-token paths too many to
+list (a board the size of the printed map has 10^7 of them).
+
+Per train an ``AddCircuit`` over a depot and the stops (as :mod:`trainruns.route.cpsat_flow`
+does for the plain rules): the circuit through the depot is the train's path, a stop
+with its self-loop set is not on it, the depot's self-loop set: the train does not run
+a path. The rules, each a constraint:
+
+- 5.6.2: every track bit (a hex path, a side of double track: 5.6.2.4) is used at most
+  once by all trains together; a city group (a city and its red extension, 5.2.3.10) is
+  entered at most once; a stop that does not let trains through (a city full of other
+  tokens) only ends a path;
+- 5.6.2.1: the Delaware large city is a second node with the same track; the path may
+  be there once more only after entering both cities south of it in between (order
+  variables along the path), with ``delaware_south: "run_to"`` after running to a token
+  in each;
+- 5.6.2.3: an S train runs to Stations, a YD train to Rail Yards, an MX train to at
+  least one of each, at most its size in all (and a mixed train's given caps); at most
+  one token per city visit; with ``pass_own_tokens: false`` no city visit passes a token
+  the train could run to without running to one;
+- 5.6.2.5: a path starts and ends at tokens it runs to, and runs to two at least;
+- 5.6.3: it earns what the tokens it runs to are worth (city + token value);
+- 5.6.5: every bought track right is run to by some train;
+- 5.6.7: a Station train of size 5 or more may run a commuter run instead of a path:
+  a circuit of its own per run and starting city (``_commuter_circuit``), its track
+  counted with the others'.
+
+Not modelled (``solve`` returns None and the caller lists paths as before): a Delaware
+group of more than one stop. A commuter city whose stops could be walked round within
+the city (``_member_track_is_forest``) is beyond the commuter circuit: None too, unless
+the caller asks for ``paths_alone``; the model then runs paths alone, and its run, legal,
+is never called proven when a commuter run could have been run (the caller's priced
+proof, which prices commuter runs its own way, decides).
+
+Time and memory: the model is built in Python, which the solver's time limit does not
+cover, so the build looks at the clock as it goes (:class:`_Clock`) and gives up past
+the deadline; a model CP-SAT would take longer to set up than the time left, or bigger
+than the memory budget, is not built at all (the core's flow model's measures,
+:mod:`trainruns.route.cpsat_flow`). Either way the answer is no run, not proven: the caller
+reports the route model's upper bound.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from trainruns.route.cpsat_flow import BYTES_PER_CHAIN_LITERAL, SECONDS_PER_CHAIN_LITERAL
+from trainruns.titles.g1831.route.trains import MIXED, STATION, parse_train_name
+
+# Model literals built between two looks at the clock
+CLOCK_EVERY = 2000
+# CP-SAT's workers: its portfolio of 8 (search strategies, large neighbourhoods, core
+# based bounds) shares the 2 cores of the machine it was tuned on, and proves the
+# full-size boards that 2 workers never did: measured (the flow model alone, 40-45 s
+# limit) on 48hex-s0 / s1 / s2, 52hex-s4 and 54hex-s0's paths alone in 3.9 / 26 / 31 /
+# 17 / 13 s, where 2 workers stopped at the limit with bounds 70-80 above the same runs
+WORKERS = 8
+
+
+class _Late(Exception):
+    """The deadline passed while the model was being built."""
+
+
+class _Clock:
+    """Looks at the clock every ``CLOCK_EVERY`` ticks (one per literal built) and raises
+    :class:`_Late` once ``deadline`` has passed; ``looked`` counts the looks (tests
+    check that the build stage looks)."""
+
+    def __init__(self, deadline):
+        self.deadline, self.ticks, self.looked = deadline, 0, 0
+
+    def tick(self, n=1):
+        self.ticks += n
+        if self.deadline is not None and self.ticks >= CLOCK_EVERY:
+            self.ticks = 0
+            self.now()
+
+    def now(self):
+        self.looked += 1
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
+            raise _Late
+
+
+def _reachable(arrays):
+    """Stops a path may touch: joined to one of the corporation's tokens by track that
+    passes only stops that let trains through."""
+    comp = arrays.compiled
+    seen = set(int(s) for s in np.flatnonzero(arrays.stop_own))
+    stack = list(seen)
+    while stack:
+        s = stack.pop()
+        if not arrays.stop_pass[s] and not arrays.stop_own[s]:
+            continue
+        for i in range(comp.adj_ptr[s], comp.adj_ptr[s + 1]):
+            u = int(comp.chain_to[i])
+            if u not in seen:
+                seen.add(u)
+                stack.append(u)
+    return sorted(seen)
+
+
+def _need(model, cond, enforce=None):
+    """``model.add(cond)`` (only if ``enforce``), where ``cond`` may have come out a
+    plain bool because a sum had no literals."""
+    if isinstance(cond, (bool, np.bool_)):
+        if not cond:
+            model.add_bool_or([] if enforce is None else [~enforce])
+        return
+    if enforce is None:
+        model.add(cond)
+    else:
+        model.add(cond).only_enforce_if(enforce)
+
+
+def _commuter_circuit(model, arrays, seq, first_repeat, node_set, chains, bit_lits, right_lits, obj, clock):
+    """One commuter run (5.6.7) of ``len(seq)`` visits at most, cities ``seq`` in turn,
+    as a circuit: a node per visit and stop of its city, and one per stop it may pass
+    (not a city of the run, lets trains through, no Station of the corporation under
+    ``pass_own_tokens: false``; each passed once in the whole run). Visits come in
+    order (order variables), each runs to one Station of its city, the run starts and
+    ends with one and comes back to a city (more than ``first_repeat`` visits).
+    Returns (active, start literals, arc literals, run-to literals)."""
+    comp = arrays.compiled
+    sg = arrays.stop_group
+    members = set(seq)
+    keys = [(j, s) for j, g in enumerate(seq) for s in np.flatnonzero(sg == g).tolist() if s in node_set]
+    keys += [(-1, s) for s in sorted(node_set) if sg[s] not in members and arrays.stop_pass[s]
+             and not (arrays.strict and arrays.group_has_station[sg[s]])]
+    ids = {k: i + 1 for i, k in enumerate(keys)}
+    active = model.new_bool_var("commuter")
+    arcs = [(0, 0, ~active)]
+    vis, start, y, pos = {}, {}, {}, {}
+    for k, i in ids.items():
+        vis[k] = model.new_bool_var("")
+        arcs.append((i, i, ~vis[k]))
+        model.add_implication(vis[k], active)
+        pos[k] = model.new_int_var(0, len(ids), "")
+        if k[0] >= 0 and arrays.st_val[k[1]] >= 0:
+            y[k] = model.new_bool_var("")
+            model.add_implication(y[k], vis[k])
+            obj.append(int(arrays.st_val[k[1]]) * y[k])
+            if arrays.st_right[k[1]] >= 0:
+                right_lits.setdefault(int(arrays.st_right[k[1]]), []).append(y[k])
+            if k[0] == 0:
+                start[k] = model.new_bool_var("")
+                arcs.append((0, i, start[k]))
+                model.add_implication(start[k], y[k])
+                model.add(pos[k] == 0).only_enforce_if(start[k])
+            if k[0] >= first_repeat:
+                end = model.new_bool_var("")
+                arcs.append((i, 0, end))
+                model.add_implication(end, y[k])
+    at = {}
+    for k in keys:
+        at.setdefault(k[1], []).append(k)
+    lit_of = {}
+    for c in chains:
+        clock.tick()
+        a, b = int(comp.chain_from[c]), int(comp.chain_to[c])
+        for ka in at.get(a, []):
+            for kb in at.get(b, []):
+                same = sg[a] == sg[b]
+                if ka[0] >= 0 and kb[0] >= 0:
+                    ok = kb[0] == ka[0] if same else kb[0] == ka[0] + 1
+                elif same:
+                    ok = ka[0] == kb[0]  # within a passed city
+                else:
+                    ok = True
+                if ok:
+                    lit_of[(c, ka, kb)] = model.new_bool_var("")
+    by_pair = {}
+    for (c, ka, kb), lit in lit_of.items():
+        clock.tick()
+        by_pair.setdefault((ka, kb), []).append(lit)
+        model.add(pos[kb] == pos[ka] + 1).only_enforce_if(lit)
+        _on_track(bit_lits, arrays.chain_bits[c], lit)
+    for (ka, kb), lits in by_pair.items():
+        if len(lits) == 1:
+            lit = lits[0]
+        else:
+            lit = model.new_bool_var("")
+            model.add(sum(lits) == lit)
+        arcs.append((ids[ka], ids[kb], lit))
+    model.add_circuit(arcs)
+    # each visit enters its city once and runs to one Station there; visits in order
+    blocks = {}
+    for k in keys:
+        blocks.setdefault((k[0], int(sg[k[1]])) if k[0] >= 0 else (-1, int(sg[k[1]])), []).append(k)
+    seen = {}
+    for (j, g), ks in blocks.items():
+        inside = set(ks)
+        if len(ks) > 1:
+            entries = [lit for (ka, kb), lits in by_pair.items() if kb in inside and ka not in inside for lit in lits]
+            entries += [start[k] for k in ks if k in start]
+            _need(model, sum(entries) <= 1)
+        if j >= 0:
+            here = model.new_bool_var("")
+            model.add_max_equality(here, [vis[k] for k in ks])
+            _need(model, sum(y[k] for k in ks if k in y) == here)
+            seen[j] = (here, ks)
+    for j in range(1, len(seq)):
+        if j in seen and j - 1 in seen:
+            model.add_implication(seen[j][0], seen[j - 1][0])
+            for u in seen[j - 1][1]:
+                for v in seen[j][1]:
+                    model.add(pos[u] < pos[v]).only_enforce_if([vis[u], vis[v]])
+    return active, start, lit_of, y
+
+
+def _member_track_is_forest(arrays):
+    """Whether no commuter city can be walked round within itself: its stops joined by
+    at most one track each and no cycle among them. (A visit may then never come back to
+    a stop of its city, which is what the commuter circuit assumes; commuter.py allows
+    that on other track once the visit has run to its Station.)"""
+    comp = arrays.compiled
+    sg = arrays.stop_group
+    for run in arrays.facts.commuter:
+        for g in {arrays.group_id[x] for x in run["cycle"]}:
+            stops = set(np.flatnonzero(sg == g).tolist())
+            und = set()
+            for c in range(comp.n_chains):
+                a, b = int(comp.chain_from[c]), int(comp.chain_to[c])
+                if a in stops and b in stops:
+                    und.add(int(arrays.chain_und[c]))
+            if len(stops) > 1 and len(und) > len(stops) - 1:
+                return False
+            if any(comp.chain_from[c] == comp.chain_to[c] and comp.chain_from[c] in stops
+                   for c in range(comp.n_chains)):
+                return False
+    return True
+
+
+def solve(arrays, trains, deadline=None, workers=None, progress=None, memory=None, clock=None, upper=None,
+          paths_alone=False):
+    """The best run by the model of the module docstring.
+
+    Returns None when the board has a rule the model does not cover (see above), else
+    ``(chosen, proven, bound)``: ``chosen`` is ``[(train index, stops, chains, visit
+    flags, commuter?, rights mask run to)]`` for the running trains, ``proven`` whether
+    CP-SAT proved it best, ``bound`` its objective bound (None unless CP-SAT proved its
+    model's optimum: a bound of a search stopped early is not trusted, see
+    trainruns.route.cpsat; with the paths alone and a commuter run left out, the run is the
+    best of the runs without a commuter run, not proven best). Past ``deadline``
+    (in the build too) or beyond ``memory`` bytes: ``([], False, None)``, no run and
+    nothing proven. ``clock``: the :class:`_Clock` to look at (made here if None).
+    ``upper``: a revenue no run exceeds (the route model's bound): the objective is held
+    to it, so CP-SAT's own bound starts there and a run reaching it is proven best at
+    once. Exact: no run is cut off. ``paths_alone``: on a board whose commuter city is
+    walked round within itself, the paths-alone model (module docstring) instead of None."""
+    clock = clock or _Clock(deadline)
+    try:
+        return _solve(arrays, trains, deadline, workers, progress, memory, clock, upper, paths_alone)
+    except _Late:
+        return [], False, None
+
+
+def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=None, paths_alone=False):
+    comp = arrays.compiled
+    sg = arrays.stop_group
+    for g in np.flatnonzero(arrays.rev_a >= 0):
+        if int((sg == g).sum()) != 1:
+            return None
+    # a commuter city walked round within itself (see _member_track_is_forest) is beyond
+    # the commuter circuit: the model then runs paths alone. Its run is a legal run, but
+    # not proven best (a commuter run might beat it): the caller's priced proof, which
+    # prices commuter runs its own way, decides
+    commuting = _member_track_is_forest(arrays)
+    if not commuting and not paths_alone:
+        return None
+    clock.now()
+    nodes = _reachable(arrays)
+    node_set = set(nodes)
+    # the Delaware's second visit: a node of its own (one per Delaware group)
+    dela = {int(np.flatnonzero(sg == g)[0]): int(g) for g in np.flatnonzero(arrays.rev_a >= 0)}
+    dela = {s: g for s, g in dela.items() if s in node_set}
+    ids = {}
+    for s in nodes:
+        ids[(s, 0)] = len(ids) + 1
+    for s in dela:
+        ids[(s, 1)] = len(ids) + 1
+    n_nodes = len(ids) + 1
+    chains = [c for c in range(comp.n_chains)
+              if comp.chain_from[c] in node_set and comp.chain_to[c] in node_set
+              and comp.chain_from[c] != comp.chain_to[c]]
+    # each chain as arcs between nodes: to or from a Delaware city, for either visit
+    variants = []  # (chain, from node key, to node key)
+    for c in chains:
+        a, b = int(comp.chain_from[c]), int(comp.chain_to[c])
+        for ka in ((0, 1) if a in dela else (0,)):
+            for kb in ((0, 1) if b in dela else (0,)):
+                variants.append((c, (a, ka), (b, kb)))
+    types = [parse_train_name(t.name) for t in trains]
+    # a commuter circuit has about as many literals as a train's path
+    literals = len(variants) * (len(trains) + sum(
+        len(run["cycle"]) if run.get("any_start") else 1 for run in arrays.facts.commuter
+        for tt in types if commuting and tt.type == STATION and tt.size >= 5))
+    if memory is not None and BYTES_PER_CHAIN_LITERAL * literals > memory:
+        return [], False, None
+    if deadline is not None and deadline - time.perf_counter() <= max(0.01, SECONDS_PER_CHAIN_LITERAL * literals):
+        return [], False, None  # CP-SAT's set-up of a model that big ignores its time limit
+    from trainruns.route.cpsat import load_cp_model, run_solver
+
+    cp_model = load_cp_model()
+    run_to = arrays.model.options.delaware_south == "run_to"
+    model = cp_model.CpModel()
+    bit_lits = {}      # track bit -> literals using it
+    obj = []
+    right_lits = {}    # right index -> literals running to it
+    per_train = []
+    for ti, (t, tt) in enumerate(zip(trains, types)):
+        max_s, max_y = arrays.type_caps(tt)
+        max_s, max_y = min(max_s, tt.size), min(max_y, tt.size)
+        active = model.new_bool_var(f"active{ti}")
+        arcs = [(0, 0, ~active)]
+        vis, start, end, ys, yy, ins, outs = {}, {}, {}, {}, {}, {}, {}
+        for key, i in ids.items():
+            clock.tick()
+            s = key[0]
+            v = model.new_bool_var("")
+            vis[key] = v
+            arcs.append((i, i, ~v))
+            model.add_implication(v, active)
+            ins[key], outs[key] = [], []
+            if max_s and arrays.st_val[s] >= 0:
+                ys[key] = model.new_bool_var("")
+            if max_y and arrays.yd_val[s] >= 0:
+                yy[key] = model.new_bool_var("")
+            run = [ys[k] for k in (key,) if k in ys] + [yy[k] for k in (key,) if k in yy]
+            if run:
+                model.add(sum(run) <= v)
+                start[key] = model.new_bool_var("")
+                end[key] = model.new_bool_var("")
+                arcs.append((0, i, start[key]))
+                arcs.append((i, 0, end[key]))
+                # 5.6.2.5: a path starts and ends at a token it runs to, two stops at least
+                model.add(sum(run) >= 1).only_enforce_if(start[key])
+                model.add(sum(run) >= 1).only_enforce_if(end[key])
+                model.add(start[key] + end[key] <= 1)
+        lit_of = {}
+        by_pair = {}
+        for c, ka, kb in variants:
+            clock.tick()
+            lit = model.new_bool_var("")
+            lit_of[(c, ka, kb)] = lit
+            by_pair.setdefault((ka, kb), []).append(lit)
+            _on_track(bit_lits, arrays.chain_bits[c], lit)
+        for (ka, kb), lits in by_pair.items():
+            clock.tick(len(lits))
+            if len(lits) == 1:
+                lit = lits[0]
+            else:
+                lit = model.new_bool_var("")
+                model.add(sum(lits) == lit)
+            # within one city group only between stops of the same visit
+            if sg[ka[0]] == sg[kb[0]] and ka[1] != kb[1]:
+                model.add(lit == 0)
+            arcs.append((ids[ka], ids[kb], lit))
+            outs[ka].append(lit)
+            ins[kb].append(lit)
+        model.add_circuit(arcs)
+        # a stop that does not let trains through only ends the path (5.6.2)
+        for key in ids:
+            if not arrays.stop_pass[key[0]]:
+                _need(model, sum(ins[key]) + sum(outs[key]) <= 1)
+        # a city group is entered once (Delaware: once per visit node); one token a visit
+        groups = {}
+        for key in ids:
+            groups.setdefault((int(sg[key[0]]), key[1]), []).append(key)
+        for members, keys in ((m, k) for m, k in groups.items()):
+            clock.tick(len(keys))
+            inside = set(keys)
+            if len(keys) > 1:
+                entries = [lit for (ka, kb), lits in by_pair.items() if kb in inside and ka not in inside
+                           for lit in lits]
+                entries += [start[k] for k in keys if k in start]
+                _need(model, sum(entries) <= 1)
+            run = [ys[k] for k in keys if k in ys] + [yy[k] for k in keys if k in yy]
+            if len(run) > 1:
+                _need(model, sum(run) <= 1)
+            if arrays.strict and run:
+                # pass_own_tokens false: a visit that passes a token it could run to runs to one
+                for k in keys:
+                    if k in ys or k in yy:
+                        _need(model, sum(run) >= 1, vis[k])
+        n_s = sum(ys.values())
+        n_y = sum(yy.values())
+        _need(model, n_s <= max_s)
+        _need(model, n_y <= max_y)
+        _need(model, n_s + n_y <= tt.size)
+        _need(model, n_s + n_y >= 2, active)
+        if tt.type == MIXED:
+            _need(model, n_s >= 1, active)
+            _need(model, n_y >= 1, active)
+        # a path and its reverse are one: it starts at the lower node
+        _need(model, sum(ids[k] * start[k] for k in start) <= sum(ids[k] * end[k] for k in end))
+        if dela:
+            # order along the path: the Delaware's second visit comes after its first,
+            # with a stop of each city south entered (or run to) in between (5.6.2.1)
+            pos = {k: model.new_int_var(0, n_nodes, "") for k in ids}
+            for k in start:
+                model.add(pos[k] == 0).only_enforce_if(start[k])
+            for (ka, kb), lits in by_pair.items():
+                clock.tick(len(lits))
+                for lit in lits:
+                    model.add(pos[kb] == pos[ka] + 1).only_enforce_if(lit)
+            for s, g in dela.items():
+                second = vis[(s, 1)]
+                model.add_implication(second, vis[(s, 0)])
+                model.add(pos[(s, 0)] < pos[(s, 1)]).only_enforce_if(second)
+                for south in (int(arrays.rev_a[g]), int(arrays.rev_b[g])):
+                    between = []
+                    for k in ids:
+                        if k[1] == 0 and sg[k[0]] == south:
+                            b = model.new_bool_var("")
+                            model.add_implication(b, vis[k])
+                            model.add(pos[k] > pos[(s, 0)]).only_enforce_if(b)
+                            model.add(pos[k] < pos[(s, 1)]).only_enforce_if(b)
+                            if run_to:
+                                _need(model, sum([ys[k]] if k in ys else []) + sum([yy[k]] if k in yy else []) >= 1, b)
+                            between.append(b)
+                    _need(model, sum(between) >= 1, second)
+        for key, lit in ys.items():
+            obj.append(int(arrays.st_val[key[0]]) * lit)
+            if arrays.st_right[key[0]] >= 0:
+                right_lits.setdefault(int(arrays.st_right[key[0]]), []).append(lit)
+        for key, lit in yy.items():
+            obj.append(int(arrays.yd_val[key[0]]) * lit)
+            if arrays.yd_right[key[0]] >= 0:
+                right_lits.setdefault(int(arrays.yd_right[key[0]]), []).append(lit)
+        per_train.append((active, start, ids, lit_of, ys, yy))
+    # 5.6.7 commuter runs: a circuit of their own per Station train long enough, run
+    # and starting city; the train runs it instead of a path
+    commuters = []
+    skipped = False  # a commuter run left out of the model (commuting False)
+    for ti, tt in enumerate(types):
+        if tt.type != STATION or tt.size < 5:
+            continue
+        for run in arrays.facts.commuter:
+            cycle = [arrays.group_id[g] for g in run["cycle"]]
+            if not all(((sg == g) & (arrays.st_val >= 0)).any() for g in cycle):
+                continue  # 5.6.7.1/2: a Station in every city of the run
+            if not commuting:
+                skipped = True
+                continue
+            for rot in (range(len(cycle)) if run.get("any_start") else [0]):
+                seq = [cycle[(rot + i) % len(cycle)] for i in range(tt.size)]
+                c = _commuter_circuit(model, arrays, seq, len(set(cycle)), node_set, chains, bit_lits,
+                                      right_lits, obj, clock)
+                model.add_implication(c[0], ~per_train[ti][0])
+                commuters.append((ti, c))
+    for ti in range(len(trains)):
+        mine = [c[0] for t, c in commuters if t == ti]
+        if len(mine) > 1:
+            model.add(sum(mine) <= 1)
+    # a stop has so many tracks out (distinct first hex paths of its chains): all trains
+    # together enter and leave it by at most that many (implied by the track rows, but
+    # spelt out it tightens CP-SAT's linear relaxation)
+    exits = {}
+    for c in chains:
+        exits.setdefault(int(comp.chain_from[c]), set()).add(int(comp.chain_paths[comp.chain_path_ptr[c]]))
+    touching = {}
+    for _, _, _, lit_of, _, _ in per_train:
+        for (c, ka, kb), lit in lit_of.items():
+            touching.setdefault(ka[0], []).append(lit)
+            touching.setdefault(kb[0], []).append(lit)
+    for st, lits in touching.items():
+        if len(lits) > len(exits.get(st, ())):
+            model.add(sum(lits) <= len(exits.get(st, ())))
+    for lits in bit_lits.values():
+        clock.tick(len(lits))
+        if len(lits) > 1:
+            model.add(sum(lits) <= 1)
+    # 5.6.5: every bought right is run to
+    for i in range(len(arrays.facts.rights)):
+        _need(model, sum(right_lits.get(i, [])) >= 1)
+    model.maximize(sum(obj))
+    if upper is not None:
+        model.add(sum(obj) <= int(upper))
+    clock.now()
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = WORKERS if workers is None else workers
+    if deadline is not None:
+        solver.parameters.max_time_in_seconds = max(0.01, deadline - time.perf_counter())
+    status = run_solver(solver, model, progress, "1831 flow", memory)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        if status == cp_model.INFEASIBLE and not skipped:
+            return [], True, -1  # no run covers every bought right
+        return [], False, None
+    chosen = []
+    for ti, (active, start, ids_, lit_of, ys, yy) in enumerate(per_train):
+        if not solver.value(active):
+            continue
+        key = next(k for k, lit in start.items() if solver.value(lit))
+        out = {}
+        for (c, ka, kb), lit in lit_of.items():
+            if solver.value(lit):
+                out[ka] = (c, kb)
+        stops, chs, mask = [key[0]], [], 0
+        while True:
+            for y in (ys, yy):
+                if key in y and solver.value(y[key]):
+                    right = (arrays.st_right if y is ys else arrays.yd_right)[key[0]]
+                    if right >= 0:
+                        mask |= 1 << int(right)
+            if key not in out:
+                break
+            c, key = out[key]
+            chs.append(c)
+            stops.append(key[0])
+        chosen.append((ti, stops, chs, [True] * len(stops), False, mask))
+    for ti, (active, start, lit_of, y) in commuters:
+        if not solver.value(active):
+            continue
+        key = next(k for k, lit in start.items() if solver.value(lit))
+        out = {ka: (c, kb) for (c, ka, kb), lit in lit_of.items() if solver.value(lit)}
+        stops, chs, visit, mask = [], [], [], 0
+        while True:
+            ran = key in y and bool(solver.value(y[key]))
+            stops.append(key[1])
+            visit.append(ran)
+            if ran and arrays.st_right[key[1]] >= 0:
+                mask |= 1 << int(arrays.st_right[key[1]])
+            if key not in out:
+                break
+            c, key = out[key]
+            chs.append(c)
+        chosen.append((ti, stops, chs, visit, True, mask))
+    proven = status == cp_model.OPTIMAL and not skipped
+    # (optimal with a commuter run left out: the best of the runs without one, no more)
+    return chosen, proven, int(round(solver.objective_value)) if status == cp_model.OPTIMAL else None
+
+
+def _on_track(bit_lits: dict, bits, lit):
+    """Note ``lit`` as taking every track bit set in ``bits`` (a chain's words): a bit
+    is used by at most one chosen chain (runs share no track)."""
+    for w in range(bits.shape[0]):
+        word = int(bits[w])
+        while word:
+            low = word & -word
+            bit_lits.setdefault(w * 64 + low.bit_length() - 1, []).append(lit)
+            word ^= low

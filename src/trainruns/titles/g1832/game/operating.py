@@ -1,0 +1,490 @@
+"""1832 operating rules as hooks of the generic operating steps: the position handed to
+the route core, track ([6]), tokens ([7]), runs ([8]), trains and phases ([10], [4.2])."""
+
+from __future__ import annotations
+
+from trainruns.game import route_adapter
+from trainruns.game.depot import price_of
+from trainruns.game.errors import Refusal
+from trainruns.game.shares import max_sellable, scaled
+from trainruns.game.state import corp_key, player_key
+from trainruns.game.steps.buy_train import pay_for_train
+from trainruns.game.steps.routes import declared_run
+from trainruns.game.tile_lays import may_lay
+from trainruns.game.tokens import carry_tokens
+from trainruns.titles.g1832 import TITLE
+
+
+class OperatingRules:
+    # --- the position (docs/position-format.md; docs/rules-1832.md) -----------------------------------
+
+    def operating_corporation(self):
+        step = self.game.round.step() if not self.game.finished else None
+        corp = getattr(step, "corp", None)
+        return corp.id if corp is not None and self.game.round.kind == "operating" else None
+
+    def position(self, cid=None, trains=None) -> dict:
+        s = self.state
+        cid = self.asked_corporation(cid, "1832")
+        c = s.corp[cid]
+        t = s.title_state
+        pos = {"title": self.title, "phase": s.phase, "corporation": cid,
+               "trains": list(c.trains if trains is None else trains),
+               "tiles": [dict(x) for x in s.tiles],
+               "tokens": [{"hex": h, "stop": k, "corporation": x.id}
+                          for x in s.corporations if not x.closed for h, k in x.tokens],
+               "coal_token": cid in t.coal_holders, "miami_run": t.miami_run}
+        if t.cotton:
+            pos["cotton"] = {"hex": t.cotton["hex"], "stop": t.cotton["stop"]}
+            pos["cotton_owner"] = t.cotton["corporation"]
+        if t.port:
+            pos["port"] = {"hex": t.port["hex"]}
+            pos["port_owner"] = t.port["corporation"]
+        pos["key_west"] = bool(t.key_west) and cid == t.key_west
+        if pos["key_west"] and cid != self.data["key_west"]["corporation"]:
+            pos["key_west_owner"] = cid   # the key_west_inherited variant ([11])
+        return pos
+
+    # --- [6] track ------------------------------------------------------------------------
+
+    def _map_hexes(self):
+        from trainruns.titles.g1832 import TITLE
+
+        return TITLE.facts.tiled.hexes
+
+    def terrain_cost(self, c, hex_id) -> int:
+        """[6] Terrain Costs, paid for the first tile of a hex only; [6] Starting City
+        Costs: a company's home hex is free for it."""
+        if hex_id == c.home:
+            return 0
+        return sum(t.get("cost", 0) for t in self._map_hexes().get(hex_id, {}).get("terrain", []))
+
+    def blocked_hexes(self) -> set:
+        """[16.1] a private held by a player blocks its hexes (P5: a standing decision, docs/gaps.md)."""
+        w = self.data["wvcf"]
+        p5 = self.state.private.get(w["private"])
+        if p5 is not None and p5.open and (p5.owner is None or p5.owner.startswith("player:")):
+            return set(w["blocks"])
+        return set()
+
+    def lay_allowance(self, c, lays) -> tuple[bool, bool]:
+        """What may follow ``lays`` this turn: (a yellow tile, an upgrade), from the
+        title's ``tile_lays``: [6] a company's two yellow tiles or one upgrade; [11.6.8]
+        a System's three yellow tiles, or one yellow tile and one upgrade."""
+        allowance = self.data["tile_lays"]["system" if c.system else "company"]
+        return may_lay(allowance, lays, upgrade=False), may_lay(allowance, lays, upgrade=True)
+
+    def tile_lays(self, c, lays) -> list[dict]:
+        """[6] two yellow tiles or one upgrade; a second lay is never an upgrade (a
+        System: :meth:`lay_allowance`)."""
+        yellow, upgrade = self.lay_allowance(c, lays)
+        if not yellow and not upgrade:
+            return []
+        blocked = self.blocked_hexes()
+        laid = {m.get("hex") for m in lays}   # a WVCF token counts as a yellow lay [6.5.2]
+        out = []
+        for m in route_adapter.tile_lays(self.position(c.id)):
+            if m["hex"] in blocked or not (upgrade if m["upgrade"] else yellow) or (m["upgrade"] and m["hex"] in laid):
+                continue
+            cost = 0 if m["upgrade"] else self.terrain_cost(c, m["hex"])
+            if cost > c.cash:
+                continue
+            out.append(dict(m, cost=cost))
+        return out
+
+    def lay_tile(self, c, m):
+        s = self.state
+        if m["cost"]:
+            s.pay(corp_key(c.id), "bank", m["cost"])
+        before = next(((t["tile"], t["rotation"]) for t in reversed(s.tiles) if t["hex"] == m["hex"]), None)
+        s.tiles.append({"hex": m["hex"], "tile": m["tile"], "rotation": m["rotation"]})
+        self._carry_tokens(m["hex"], TITLE.facts.tiled.city_map(m["hex"], before, m["tile"], m["rotation"]))
+
+    def _carry_tokens(self, hex_id, mapping):
+        """Tokens, home slots and the Cotton token stay in their city when its tile is
+        upgraded; [7.2] a company left with two tokens in one city takes one back."""
+        s = self.state
+        before = {d.id: len(d.tokens) for d in s.corporations if not d.closed}
+        carry_tokens(s, hex_id, mapping)   # and the Cotton token, 1832's own
+        for d in s.corporations:
+            if not d.closed and len(d.tokens) < before[d.id]:
+                self.settle_returned_tokens(d, before[d.id] - len(d.tokens))
+        cotton = s.title_state.cotton
+        if cotton and cotton["hex"] == hex_id:
+            cotton["stop"] = mapping.get(cotton["stop"], cotton["stop"])
+
+    def why_not_lay(self, c, a, lays):
+        yellow, upgrade = self.lay_allowance(c, lays)
+        if c.system:
+            if not yellow and not upgrade:
+                return "track.limit", "a System lays three yellow tiles, or one yellow tile and one upgrade [11.6.8]"
+            if any(m.get("hex") == a["hex"] for m in lays):
+                return "track.same-hex", "a System's upgrade is of a different hex than its yellow tile [11.6.8]"
+        elif lays and lays[0]["upgrade"]:
+            return "track.limit", "an upgrade is the company's only tile lay this turn [6]"
+        if len(lays) >= 2 and not c.system:
+            return "track.limit", "two yellow tiles at most [6]"
+        if a["hex"] in self.blocked_hexes():
+            return "track.blocked", f"{a['hex']} is blocked by a private company held by a player [16.1]"
+        cost = self.terrain_cost(c, a["hex"])
+        if cost > c.cash and not any(t["hex"] == a["hex"] for t in self.state.tiles):
+            return "track.terrain-cost", f"the terrain of {a['hex']} costs ${cost}; {c.id} has ${c.cash} [6]"
+        return "track.illegal", (f"tile {a['tile']} rotation {a['rotation']} on {a['hex']} is not a legal lay for "
+                                 f"{c.id} now (reach, upgrade chart, phase colours, track ends [6])")
+
+    # --- [7] tokens -----------------------------------------------------------------------
+
+    def home_token(self, c):
+        """[7.1] the home token is placed free at the start of the first operating round."""
+        if c.tokens:
+            return
+        c.tokens.append((c.home, c.home_stop))
+        self.state.event("token", corporation=c.id, hex=c.home, stop=c.home_stop, cost=0, reason="home")
+
+    def _reserved(self, c):
+        """[7.2] the last slot of a starting city of a railway that has not yet placed its
+        home token is not for others."""
+        return {(d.home, d.home_stop) for d in self.state.corporations
+                if d is not c and not d.closed and not d.tokens}
+
+    def token_cost(self, c) -> int:
+        """[7] Token Cost: the next token's charter cost; once the charter's own tokens
+        are placed, a token a merger or an upgrade took back costs $100 ([7.2] "may be
+        placed again for $100"; a System's are all $100, [11.6])."""
+        used = len(c.tokens) + c.returned_tokens
+        if used < len(c.token_costs):
+            return c.token_costs[used]
+        return self.data["mergers"]["returned_token_cost"]
+
+    def token_places(self, c) -> list[dict]:
+        n = len(c.tokens)
+        if n >= len(c.token_costs):
+            return []
+        cost = self.token_cost(c)
+        if cost > c.cash:
+            return []
+        reserved = self._reserved(c)
+        return [{"hex": h, "stop": k} for h, k, free in route_adapter.token_cities(self.position(c.id))
+                if not ((h, k) in reserved and free <= 1)]
+
+    def place_token(self, c, m):
+        cost = self.token_cost(c)
+        if len(c.tokens) + c.returned_tokens >= len(c.token_costs):
+            c.returned_tokens -= 1   # a returned token goes back on the map
+        if cost:
+            self.state.pay(corp_key(c.id), "bank", cost)
+        c.tokens.append((m["hex"], m.get("stop", 0)))
+
+    def why_not_token(self, c, a):
+        if len(c.tokens) >= len(c.token_costs):
+            return "token.none-left", f"{c.id} has placed all its tokens [7]"
+        cost = self.token_cost(c)
+        if cost > c.cash:
+            return "token.cost", f"the next {c.id} token costs ${cost}; it has ${c.cash} [7] Token Cost"
+        return "token.illegal", (f"{c.id} may not place a token on {a['hex']}.{a.get('stop', 0)}: it must reach "
+                                 "a city with room and none of its tokens, not a home slot kept for "
+                                 "another company [7.2]")
+
+    # --- [8] runs -------------------------------------------------------------------------
+
+    def run(self, c, routes):
+        pos = self.position(c.id)
+        if routes == "best":
+            revenue, chosen = route_adapter.best_run(pos)
+        else:
+            declared, best, chosen = declared_run(routes, lambda r: route_adapter.audit_run(pos, r), self.cite("run"))
+            if declared < best:
+                raise Refusal("run.not-best", f"the declared run earns {declared}, the best earns {best}: a "
+                                              "shareholder may require the best route [8] Route Value")
+            revenue = declared
+        miami = self._map_miami()
+        if not self.state.title_state.miami_run and any(
+                st.split(".")[0] == miami for r in chosen for st in r["stops"]):
+            self.state.title_state.miami_run = True
+            self.state.event("miami_run", corporation=c.id)
+        return chosen, revenue
+
+    def _map_miami(self):
+        from trainruns.titles.g1832 import TITLE
+
+        return TITLE.facts.miami
+
+    # --- [10] trains ------------------------------------------------------------------------
+
+    def train_limit(self, c) -> int:
+        """[10.2] by phase, per shell: a System has two ([11.6] System Trains)."""
+        return self.phases.limit(self.state.phase) * c.shells
+
+    def _smallest_train(self):
+        names = self.phases.names
+        i = names.index(self.state.phase)
+        for t in self.trains:
+            if t["name"] in names and names.index(t["name"]) <= i and (
+                    not t.get("rusts_on") or names.index(t["rusts_on"]) > i):
+                return t["name"]
+        return None
+
+    def has_route(self, c) -> bool:
+        small = self._smallest_train()
+        return small is not None and route_adapter.has_route(self.position(c.id, trains=[small]))
+
+    def must_buy(self, step) -> bool:
+        """[10] Requirement to Own a Train: a company with a legal route and no train."""
+        c = step.corp
+        if c.trains or c.closed:
+            return False
+        if "must" not in step.__dict__:
+            step.must = self.has_route(c)
+        return step.must and bool(self._train_sources())
+
+    def _train_sources(self):
+        """(from, train, price): the bank's next train and each kind in the open market."""
+        s = self.state
+        out = [("bank", row["train"], row["price"]) for row in self.bank_rows()]
+        for name in dict.fromkeys(s.market_trains):
+            out.append(("market", name, price_of(self.trains, name)))
+        return out
+
+    def enter_buy_train(self, step):
+        """[10] a forced purchase the president cannot raise even by selling all he may
+        sell: he is bankrupt and the game ends ([13] Player Bankruptcy)."""
+        c = step.corp
+        if not self.must_buy(step):
+            return
+        sources = self._train_sources()
+        cheapest = min(p for _f, _t, p in sources)
+        if c.cash >= cheapest:
+            return
+        pres = self.state.player[c.president]
+        raisable = sum(n * self.market.price(d.cell) for d, n in self._sellable(c, pres.name))
+        if c.cash + pres.cash + raisable < cheapest:
+            self.bankrupt(c, pres.name)
+            step.done = True
+
+    def _sellable(self, c, name):
+        """[10] Presidential Stock Sales: what the president may sell for a forced
+        purchase: not changing the presidency of the company buying the train."""
+        s = self.state
+        out = []
+        for d in s.corporations:
+            if not d.started or not d.held(player_key(name)) or self.market.zone(d.cell) == "closed":
+                continue
+            n = max_sellable(s, d, name, scaled(self.shares, d, "market_limit"), scaled(self.shares, d, "president"))
+            if d is c:
+                others = max((d.held(player_key(p.name)) for p in s.players if p.name != name), default=0)
+                keep = max(scaled(self.shares, d, "president"), others)
+                n = min(n, d.held(player_key(name)) - keep)
+            n = self.largest_sale(d, name, n) if n > 0 else 0   # [11.6] whole vice-presidents' certificates
+            if n > 0:
+                out.append((d, n))
+        return out
+
+    def bankrupt(self, c, name):
+        s = self.state
+        for d, n in self._sellable(c, name):
+            if not d.closed:
+                self.sell_shares(d, name, n, self.market.price(d.cell), stock_round=False)
+        p = s.player[name]
+        p.bankrupt = True
+        if p.cash and not c.closed:
+            s.pay(player_key(name), corp_key(c.id), p.cash)
+        s.event("bankrupt", player=name, corporation=c.id)
+        self.game.finish("bankrupt")
+
+    def train_buys(self, step) -> list[dict]:
+        c = step.corp
+        if c.closed or len(c.trains) >= self.train_limit(c):
+            return self.trade_in_offers(c)   # [17.2] the count of trains stays the same
+        sources = self._train_sources()
+        forced = self.must_buy(step)
+        affordable = [x for x in sources if x[2] <= c.cash]
+        if affordable or not forced:
+            return [{"type": "buy_train", "corporation": c.id, "from": f, "train": t, "price": p}
+                    for f, t, p in affordable + self.system_help(c, sources)] + self.trade_in_offers(c) + \
+                self._company_trains(c)
+        cheapest = min(p for _f, _t, p in sources)
+        pres = self.state.player[c.president]
+        if c.cash + pres.cash >= cheapest:
+            # [10] once the president contributes, the cheapest train must be bought
+            return [{"type": "buy_train", "corporation": c.id, "from": f, "train": t, "price": p}
+                    for f, t, p in sources if p == cheapest]
+        short = cheapest - c.cash - pres.cash
+        out = []
+        for d, n in self._sellable(c, pres.name):
+            price = self.market.price(d.cell)
+            need = -(-short // price) if price else n
+            # only what the train needs, except down to 60% ([10] Presidential Stock Sales)
+            most = min(n, max(need, self.sell_back_minimum(d, pres.name, n)))
+            # [11.6] a vice-president's certificate is sold whole: one more share if need be
+            most = next((k for k in range(most, n + 1) if self.sale_ok(d, pres.name, k)), most)
+            count = self.forced_sale_count(d, pres.name, most)
+            if count is not None:
+                out.append({"type": "sell_shares", "player": pres.name, "corporation": d.id, "count": count})
+        return out
+
+    def system_help(self, c, sources):
+        """[11.6.7] the president of a System with trains, but no more than one shell's
+        limit, may help buy the cheapest train from the bank or the market with his own
+        cash (no share sales; the treasury is emptied)."""
+        if not c.system or not c.trains or len(c.trains) > self.phases.limit(self.state.phase) \
+                or not sources:
+            return []
+        cheapest = min(p for _f, _t, p in sources)
+        if c.cash >= cheapest or c.cash + self.state.player[c.president].cash < cheapest:
+            return []
+        return [x for x in sources if x[2] == cheapest]
+
+    def _company_trains(self, c):
+        """[10] Train Cost: a train from another company at any agreed price of at
+        least $1 (never with the president's money), listed with that price range:
+        between two presidents the logged action is the deal both agreed
+        (docs/game-1832.md)."""
+        if c.cash < 1:
+            return []
+        out = []
+        for d in self.state.corporations:
+            if d is c or d.closed or not d.trains:
+                continue
+            for t in dict.fromkeys(d.trains):
+                out.append({"type": "buy_train", "corporation": c.id, "from": d.id, "train": t,
+                            "price": 1 if c.cash == 1 else {"min": 1, "max": c.cash}})
+        return out
+
+    def train_process(self, step, a):
+        c = step.corp
+        listed = self.train_buys(step)
+        if a["type"] == "buy_train" and a["from"] not in ("bank", "market"):
+            return self._buy_company_train(step, c, a, listed)
+        if a["type"] == "buy_train" and a.get("trade_in") is not None:
+            return self.buy_with_trade_in(c, a)
+        if a["type"] == "sell_shares":
+            for x in listed:
+                if x["type"] == "sell_shares" and x["corporation"] == a["corporation"] and x["player"] == a["player"]:
+                    most = x["count"]["max"] if isinstance(x["count"], dict) else x["count"]
+                    if not 1 <= a["count"] <= most:
+                        break
+                    d = self.state.corp[a["corporation"]]
+                    low = x["count"]["min"] if isinstance(x["count"], dict) else x["count"]
+                    if a["count"] < low:
+                        raise Refusal("train.sell-back", f"{a['player']} holds more than 60% of {d.id} outside the "
+                                                         f"green and brown areas: he sells at least {low} "
+                                                         "[10] Presidential Stock Sales")
+                    self.forced_sell(step, c, d, a["player"], a["count"])
+                    if c.closed:
+                        step.done = True
+                    else:
+                        self.enter_buy_train(step)   # prices fell: can he still raise it?
+                    return a
+            raise Refusal("train.emergency-sale", "only the president's sales needed for a forced train purchase "
+                                                  "are allowed now, without changing the buying company's "
+                                                  "presidency [10] Presidential Stock Sales")
+        if a["type"] != "buy_train":
+            raise Refusal("train.action", f"{c.id} is buying trains: buy_train or pass [10]")
+        for x in listed:
+            if x["type"] == "buy_train" and x["from"] == a["from"] and x["train"] == a["train"]:
+                if "price" in a and a["price"] != x["price"]:
+                    raise Refusal("train.price", f"a {a['train']}-train from the {a['from']} costs "
+                                                 f"${x['price']} [10] Train Cost")
+                self.buy_train(c, a["from"], a["train"], x["price"])
+                self.offer_forced_protection(step)   # [10], [5.9] after the forced sales
+                return dict(a, price=x["price"])
+        raise Refusal(*self._why_not_train(c, a))
+
+    def _buy_company_train(self, step, c, a, listed):
+        seller = self.corporation_id(a["from"])
+        deals = self._company_trains(c)
+        if seller is None or not any(x["type"] == "buy_train" for x in listed) and not deals:
+            raise Refusal("train.source", "trains come from the 'bank', the 'market' or another company [10]")
+        price = a.get("price")
+        ok = any(x["from"] == seller and x["train"] == a["train"] for x in deals)
+        forced_help = self.must_buy(step) and not any(x["type"] == "buy_train" and x["from"] in ("bank", "market")
+                                                      for x in listed) and c.cash < min(
+            [p for _f, _t, p in self._train_sources()] or [0])
+        if not ok or forced_help or len(c.trains) >= self.train_limit(c):
+            raise Refusal("train.from-company", f"{c.id} may not buy that train from {a['from']} now (its trains, "
+                                                "within the limit, never with the president's money) [10]")
+        if not isinstance(price, int) or not 1 <= price <= c.cash:
+            raise Refusal("train.price", f"a train from another company costs an agreed $1 to ${c.cash} [10]")
+        s = self.state
+        d = s.corp[seller]
+        s.pay(corp_key(c.id), corp_key(d.id), price)
+        d.trains.remove(a["train"])
+        c.trains.append(a["train"])
+        s.event("train_sold", train=a["train"], seller=d.id, buyer=c.id, price=price)
+        p7 = s.private.get(self.data["cog_private"])
+        if c.id == self.data["cog"] and p7 is not None and p7.open:
+            p7.open = False
+            s.event("private_closed", private=p7.id, reason="CoG bought its first train")
+        return dict(a, **{"from": seller})
+
+    def _why_not_train(self, c, a):
+        if len(c.trains) >= self.train_limit(c):
+            return "train.limit", f"{c.id} is at the train limit {self.train_limit(c)} of phase {self.state.phase} [10.2]"
+        if a["from"] == "bank":
+            if not any(row["train"] == a["train"] for row in self.bank_rows()):
+                return "train.order", "the bank sells its trains in order: all of a type before the next [10] Bank Trains"
+        elif a["from"] == "market":
+            if a["train"] not in self.state.market_trains:
+                return "train.not-in-market", f"no {a['train']}-train in the open market [10]"
+        else:
+            return "train.source", "trains come from the 'bank' or the 'market' [10] Train Sources"
+        return "train.cash", f"{c.id} cannot pay for that train (or must buy the cheapest with its president's help) [10]"
+
+    def buy_train(self, c, source, name, price):
+        s = self.state
+        pay_for_train(s, c, price)
+        if source == "bank":
+            self.take_bank_train(name)
+        else:
+            s.market_trains.remove(name)
+        c.trains.append(name)
+        p7 = s.private.get(self.data["cog_private"])
+        if c.id == self.data["cog"] and p7 is not None and p7.open:
+            p7.open = False
+            s.event("private_closed", private=p7.id, reason="CoG bought its first train")
+        if source == "bank":
+            for phase in self.phases.after_buying(s.phase, name):
+                self.new_phase(phase, c)
+
+    # --- [4.2] phases: the events of data/phases.json ------------------------------------------
+
+    def event_close_privates(self, phase):
+        """Table 1, phase 5: the private companies close ([17.3]: not the Southern Bank)."""
+        for x in self.state.privates:
+            if x.open and x.id != self.data["southern_bank"]["id"]:
+                x.open = False
+                self.state.event("private_closed", private=x.id, reason=f"phase {phase}")
+
+    def event_remove_cotton_port(self, phase):
+        """[16.2] P2, P3: the Cotton Warehouse and port tokens leave the board in phase 6."""
+        t = self.state.title_state
+        if t.cotton or t.port:
+            self.state.event("tokens_removed", tokens=[k for k, token in (("cotton", t.cotton), ("port", t.port))
+                                                       if token])
+        t.cotton = t.port = None
+
+    def event_last_chance_mergers(self, phase):
+        """[11] one last merger phase, right after the turn of the company that bought the
+        first 6-train."""
+        self.start_last_chance()
+
+    def event_remove_key_west(self, phase):
+        """[7.5] the Key West token leaves the board with the first 8-train."""
+        t = self.state.title_state
+        if t.key_west:
+            t.key_west = None
+            self.state.event("tokens_removed", tokens=["key_west"])
+
+    # --- actions open during the whole turn -------------------------------------------------
+
+    def turn_actions(self, c, turn) -> list[dict]:
+        """Buying a private ([12], any time in the turn) and the Southern Bank's
+        mortgages ([17.3])."""
+        return self.private_buys(c) + self.mortgage_offers(c)
+
+    def turn_action(self, c, turn, a):
+        if a["type"] == "buy_private" and "corporation" in a:
+            return self.buy_private_for(c, a)
+        if a["type"] in ("mortgage", "repay_mortgage"):
+            return self.mortgage_process(c, a)
+        raise Refusal("turn.action", f"{a['type']} is not allowed in this step of {c.id}'s turn [4.1.3]")

@@ -1,0 +1,306 @@
+"""1832: The South as a game (1832 rulebook): data + hooks.
+
+The title's numbers are in ``data/game.json`` (Table 2, the market grid of docs/gaps.md,
+trains and phases in the 18xx.games shape, par values, token costs) and
+``data/companies.json``; the rounds are in :mod:`.steps`; the rules the generic
+steps ask about are the methods below, grouped by the rulebook's sections. Mergers
+([11]) are in :mod:`.merger` and :mod:`.steps.merger`.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from trainruns.errors import InputError
+from trainruns.game.action import INT, STR, declare
+from trainruns.game.depot import make_depot
+from trainruns.game.game_rules import GameRules
+from trainruns.game.market import Market
+from trainruns.game.phase import Phases
+from trainruns.game.round import OperatingRound, StockRound, after_operating_round
+from trainruns.game.shares import shares_value
+from trainruns.game.state import Player, Private, State, player_key
+from trainruns.game.steps.dividend import DividendStep
+from trainruns.game.steps.routes import RoutesStep
+from trainruns.titles.g1832.game.forced import ForcedSaleRules, ProtectStep1832
+from trainruns.titles.g1832.game.merger import MergerRules
+from trainruns.titles.g1832.game.money import MoneyRules
+from trainruns.titles.g1832.game.mortgage import MortgageRules
+from trainruns.titles.g1832.game.operating import OperatingRules
+from trainruns.titles.g1832.game.privates import PrivateRules
+from trainruns.titles.g1832.game.redeem import RedeemRules
+from trainruns.titles.g1832.game.state import Corporation1832, TitleState1832
+from trainruns.titles.g1832.game.steps.operating import BuyTrainStep1832, TokenStep1832, TrackStep1832
+from trainruns.titles.g1832.game.stock import StockRules
+from trainruns.titles.g1832.game.variants import VARIANTS, VariantRules, game_data
+from trainruns.titles.g1832.game.vice import VicePresidentRules
+from trainruns.titles.tiled import load_data
+
+PACKAGE = "trainruns.titles.g1832"
+
+# what 1832 accepts (docs/game-1832.md): the shared types, and its own: redeeming a
+# company's market shares ([5.10]) and reissuing a closed company ([5.11]), the P4
+# exchange ([16.2]), privates traded between players ([16.1]), the WVCF coal token
+# ([6.5.2]), consent to a merger ([11]), and the Southern Bank's mortgages ([17.3])
+ACTION_TYPES = declare(
+    "pass", "bid", "buy_private", "par", "buy_shares", "sell_shares", "protect", "lay_tile", "place_token",
+    "run_routes", "dividend", "buy_train", "discard_train", "merge",
+    redeem={"player": (STR, False), "corporation": (STR, True), "from": (STR, False)},
+    reissue={"player": (STR, False), "corporation": (STR, True)},
+    exchange={"player": (STR, True), "private": (STR, True), "corporation": (STR, True)},
+    trade_private={"player": (STR, True), "private": (STR, True), "from": (STR, True), "price": (INT, True)},
+    buy_token={"corporation": (STR, True), "kind": (STR, True)},
+    consent={"player": (STR, True), "corporation": (STR, True), "with": (STR, False), "kind": (STR, False)},
+    mortgage={"corporation": (STR, True), "player": (STR, False), "asset": (STR, True), "amount": (INT, True)},
+    repay_mortgage={"corporation": (STR, True), "player": (STR, False), "amount": (INT, True)})
+# [11.6] a System's vice-president's certificate in the open market is bought whole, named
+# by its component company
+ACTION_TYPES["buy_shares"] = dict(ACTION_TYPES["buy_shares"], vice_president=(STR, False))
+
+
+@lru_cache(maxsize=None)
+def _data(name: str) -> dict:
+    """A data file, read once (read only: nothing mutates it)."""
+    return load_data(PACKAGE, name)
+
+
+class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, RedeemRules, MoneyRules, MergerRules, ForcedSaleRules,
+            VariantRules, MortgageRules, GameRules):
+    title = "1832"
+    action_types = ACTION_TYPES
+    # [4.1.3] lay track, place a token, run, pay or withhold, buy trains
+    operating_steps = (TrackStep1832, TokenStep1832, RoutesStep, DividendStep, BuyTrainStep1832)
+    citations = {"operating-order": "[4.1.3]", "run": "[8]", "must-buy": "[10]", "stock-turn": "[5.2]",
+                 "buy-sell": "[5.3]", "limits": "[5.4]", "presidency": "[5.5]", "par": "[5.6]",
+                 "no-selling": "[5.7]", "brown": "[5.1.1]", "protection": "[5.9]"}
+
+    def __init__(self, game, players, seed, variants, config):
+        self.game = game
+        data = _data("game.json")
+        companies = _data("companies.json")
+        self.data = data
+        n = len(players)
+        if not data["players"]["min"] <= n <= data["players"]["max"]:
+            raise InputError(f"1832 is for 2 to 7 players, not {n} (Table 2)", "players")
+        for v in variants:
+            if v not in VARIANTS:
+                raise InputError(f"unknown 1832 variant {v!r} (known: {', '.join(VARIANTS)})", "variants")
+        self.variants = list(variants)
+        # the trains and phases are the route core's data (data/trains.json, phases.json,
+        # one schema for every title); a variant may change them ([17.2])
+        data = dict(data, trains=_data("trains.json")["trains"], phases=_data("phases.json")["phases"])
+        self.data = data = game_data(data, self.variants)
+        self.southern_bank = "southern_bank" in variants
+        capital = data["starting_capital"]["southern_bank" if self.southern_bank else "standard"]
+        # [3] Player Starting Capital: $2100 / N ($2400 / N with P6; Table 2 rounds 7p to $343)
+        cash = (2 * capital + n) // (2 * n)
+        self.market = Market(data["market"])
+        self.shares = data["shares"]
+        self.phases = Phases(data["phases"], data["trains"])
+        self.trains = data["trains"]
+        self.token_costs = data["token_costs"]
+        corps = []
+        for c in companies["corporations"]:
+            corps.append(Corporation1832(id=c["id"], name=c["name"], home=c["home"], home_stop=c["home_stop"],
+                                         token_costs=list(data["token_costs"][str(c["tokens"])]),
+                                         total_shares=self.shares["total"], shares={"ipo": self.shares["total"]},
+                                         key_west=bool(c.get("key_west"))))
+        self._aliases = {}
+        for c in companies["corporations"]:
+            for name in [c["id"], *c.get("aliases", [])]:
+                self._aliases[name.lower()] = c["id"]
+        privs = {p["id"]: p for p in companies["privates"]}
+        if self.southern_bank:
+            privs[data["southern_bank"]["id"]] = data["southern_bank"]
+        order = sorted(privs.values(), key=lambda p: p["cost"])
+        privates = [Private(id=p["id"], name=p["name"], cost=p["cost"], revenue=p["revenue"], price=p["cost"])
+                    for p in order]
+        people = [Player(name=p, cash=cash) for p in players]
+        self.state = State(people, corps, privates, data["bank"] - cash * n, make_depot(self.trains))
+        self.state.phase = self.phases.names[0]
+        self.state.title_state = TitleState1832(coal_tokens_left=data["wvcf"]["tokens"])
+        self.priority = players[0]
+        # docs/gaps.md: stock rounds in a row with no company operating after which the
+        # game is over (`stalled`); the rules have no such end, so it is off unless the
+        # user sets it in the config
+        stall = (config or {}).get("stall_rounds") if isinstance(config, dict) else None
+        if stall is not None and (not isinstance(stall, int) or isinstance(stall, bool) or stall < 1):
+            raise InputError("config field 'stall_rounds' must be a positive whole number", "config")
+        self.stall_rounds = stall
+        self.stock_round_number = 0
+        self.or_set = None   # (k, n) of the operating round now
+
+    # --- ids --------------------------------------------------------------------------
+
+    def check_ids(self, a: dict, where: str):
+        """Unknown ids are bad input (exit 2); aliases become the reference ids."""
+        self.check_player_and_corporation(a, where, "1832")
+        s = self.state
+        if "private" in a and a["private"] not in s.private:
+            raise InputError(f"unknown private {a['private']!r} (this game: {', '.join(s.private)})", where)
+        if "train" in a and a["train"] not in {t["name"] for t in self.trains}:
+            raise InputError(f"unknown train {a['train']!r} (1832: {', '.join(t['name'] for t in self.trains)})",
+                             where)
+        if "with" in a and a["type"] in ("merge", "consent"):
+            cid = self.corporation_id(a["with"])
+            if cid is None:
+                raise InputError(f"unknown corporation {a['with']!r} (1832: {', '.join(s.corp)})", where)
+            a["with"] = cid
+        if a["type"] in ("bid", "par", "buy_private") and "price" in a and a["price"] < 0:
+            raise InputError("a price cannot be negative", where)
+
+    # --- rounds -----------------------------------------------------------------------
+
+    def first_round(self):
+        from trainruns.titles.g1832.game.steps.initial import InitialStockRound
+
+        self.stock_round_number = 1
+        return InitialStockRound(self.game, self.priority)
+
+    def next_round(self):
+        """[4.1] A stock round, then (phases 4-5) a merger phase, then the set of
+        operating rounds the phase says; [13.2] a broken bank ends the game after the
+        set of operating rounds that follows."""
+        r = self.game.round
+        if r.kind in ("stock", "private_auction", "merger"):
+            if self._ended_after_stock_round(r):
+                return r
+            if r.kind != "merger":
+                merger = self.merger_round()
+                if merger is not None:
+                    return merger
+            n = self.phases.by_name[self.state.phase]["operating_rounds"]
+            self.or_set = (1, n)
+            return OperatingRound(self.game, 1, n)
+        return after_operating_round(self, r, OperatingRound, StockRound)
+
+    def _ended_after_stock_round(self, r) -> bool:
+        """The rulebook's ends are the bank and bankruptcy ([13]); the title's own ends
+        (docs/gaps.md, 1832) come only where neither can ever come and nothing can
+        change: no private pays income (privates paying would break the bank in the
+        end, [13.2]) and either every company has closed (`all_closed`, [5.1.1]: never
+        restarted), or no company operates and a stock round passed without any action
+        or the players cannot raise what would float a company (`stalled`). The
+        $400 finish variant ends here too ([17.1]: no company operates after it)."""
+        s = self.state
+        if self.reached_400():
+            return True
+        income = any(x.open and x.owner for x in s.privates)
+        if all(c.closed for c in s.corporations) and not income:
+            self.game.finish("all_closed")
+            return True
+        operating = any(c.floated and c.capitalised and not c.closed for c in s.corporations)
+        if operating or r.kind != "stock":
+            self.idle_rounds = 0
+            return False
+        self.idle_rounds = getattr(self, "idle_rounds", 0) + 1
+        if not income and (getattr(r, "last_actor", None) is None or self._wealth() < self._cheapest_float()) \
+                or self.stall_rounds is not None and self.idle_rounds >= self.stall_rounds:
+            self.game.finish("stalled")
+            return True
+        return False
+
+    def _wealth(self) -> int:
+        """What all players could spend: cash plus shares sold at today's prices."""
+        s = self.state
+        return sum(p.cash + p.committed for p in s.players) + sum(
+            c.held(player_key(p.name)) * self.market.price(c.cell)
+            for c in s.corporations if c.cell and not c.closed for p in s.players)
+
+    def _cheapest_float(self) -> int:
+        """The least money that could still float a company from the initial offering
+        ([5.6]); with no company operating and no income, prices only fall and money only
+        leaves the players, so a game whose players cannot raise it can never move on."""
+        s = self.state
+        costs = []
+        for c in s.corporations:
+            if c.closed or c.floated:
+                continue
+            missing = self.shares["float"] - (c.total_shares - c.held("ipo") - c.held("treasury"))
+            costs.append(missing * (c.par if c.par else min(self.data["par"])))
+        return min(costs) if costs else 1 << 60
+
+    # --- [5] the stock round -------------------------------------------------------------
+
+    def stock_turn(self, r, player):
+        from trainruns.titles.g1832.game.steps.stock_turn import StockTurn1832
+
+        return StockTurn1832(self.game, r, player, r.selling)
+
+    def between_stock_turns(self, r):
+        """[5.9] after the seller's turn, each president whose shares he sold may protect
+        them, in the order sold; then [5.1.1] a sale left unprotected in the black area
+        closes the company."""
+        turn = r.last_turn
+        if turn is None or not turn.sales:
+            return []
+        if not getattr(turn, "offered", False):
+            turn.offered = True
+            return [ProtectStep1832(self.game, sale, lambda president: self._protected(r, president))
+                    for sale in turn.sales]
+        for sale in turn.sales:
+            c = self.state.corp[sale["corporation"]]
+            if not c.closed and c.cell is not None and self.market.zone(c.cell) == "closed":
+                self.close_corporation(c)
+        return []
+
+    @staticmethod
+    def _protected(r, president):
+        """[5.9] protection is an action for the priority card; the round resumes left
+        of the last protecting president."""
+        r.acted(president)
+        r.resume = president
+
+    # --- [4.1.3] the operating round -----------------------------------------------------
+
+    def start_operating_round(self):
+        """[4.1.3] the privates pay first."""
+        self.private_income()
+
+    def operating_order(self):
+        """[4.1.3] the floated companies in share price order, fixed at the round's start."""
+        return self.price_order([c for c in self.state.corporations if c.floated and c.capitalised and not c.closed])
+
+    def operating_round_ends_now(self):
+        """[17.1] the company that reached $400 has finished: the game ends."""
+        return self.reached_400()
+
+    def interrupting_steps(self):
+        """[11] the last-chance merger phase, right after the first 6-train's turn."""
+        return self.last_chance_turns()
+
+    def start_turn(self, c):
+        self.home_token(c)   # [7.1]
+        return {"corporation": c.id}
+
+    def merger_round(self):
+        """[11] A merger phase follows each stock round in phases 4 and 5
+        (:meth:`MergerRules.merger_phase`); None when nobody may merge."""
+        return self.merger_phase()
+
+    # --- the state as JSON -------------------------------------------------------------
+
+    def title_state_json(self):
+        t = self.state.title_state
+        return {"miami_run": t.miami_run, "coal_tokens_left": t.coal_tokens_left,
+                "coal_holders": list(t.coal_holders), "cotton": t.cotton, "port": t.port,
+                "key_west": t.key_west, "london": t.london, "mergers": self.mergers_state_json(),
+                "mortgage": dict(self.mortgage()) if self.mortgage() else None}
+
+    def corporation_fields(self, c):
+        """The par its shares sell at ([5.11]: a reissue's new par), the market cell; a
+        company counts as floated once its treasury is paid ([5.6]); a System's and a
+        merged company's facts ([11])."""
+        return {"par": c.reissue_par or c.par, "price": self.market.price(c.cell) if c.cell else None,
+                "market_cell": list(c.cell) if c.cell else None, "floated": c.floated and c.capitalised,
+                **self.merger_json(c)}
+
+    # --- [14] Winning -------------------------------------------------------------------
+
+    def value(self, name: str) -> int:
+        """[14] cash + shares at market value + privates at face value."""
+        s = self.state
+        p = s.player[name]
+        total = p.cash + p.committed + shares_value(s, self.market, name)
+        total += sum(x.cost for x in s.privates if x.open and x.owner == player_key(name))
+        return total

@@ -1,0 +1,178 @@
+"""1832 stock rules as hooks of the generic stock turn ([5])."""
+
+from __future__ import annotations
+
+from trainruns.game.errors import Refusal
+from trainruns.game.state import corp_key, player_key
+
+
+class StockRules:
+    # --- [5.4] certificate limits ------------------------------------------------------
+
+    def cert_limit(self) -> int:
+        """Table 2: by players and companies still active or available ([5.1.1] a
+        closed company moves one column right)."""
+        row = self.data["cert_limit"][str(len(self.state.players))]
+        # [11.7] one column per shell taken over; [5.3] Sales Affecting Certificate
+        # Limits: a company sold into the black area counts as closed at once (nobody is
+        # assumed to protect it)
+        closed = self.limit_columns() + sum(1 for c in self.state.corporations
+                                            if not c.closed and c.cell is not None
+                                            and self.market.zone(c.cell) == "closed")
+        return row[min(closed, len(row) - 1)]
+
+    def counts_for_limit(self, c) -> bool:
+        """[5.1.1] shares of a company in the yellow, green or brown area do not count."""
+        return self.counts_for_cell(c.cell)
+
+    def counts_for_cell(self, cell) -> bool:
+        return cell is None or self.market.zone(tuple(cell)) in ("white", "closed")
+
+    def may_exceed_holding(self, c) -> bool:
+        """[5.1.1] Green and brown areas: more than 60% may be bought."""
+        return c.cell is not None and self.market.zone(c.cell) in ("green", "brown")
+
+    def multiple_buys(self, c) -> bool:
+        """[5.1.1] Brown area: any number of open-market shares in one turn."""
+        return c.cell is not None and self.market.zone(c.cell) == "brown"
+
+    def player_certs(self, name: str) -> int:
+        """[5.4] certificates that count: shares outside the exempt areas (a president's
+        certificate is one), plus one per private held."""
+        s = self.state
+        n = sum(self.certificates_held(c, name) for c in s.corporations
+                if not c.closed and self.counts_for_limit(c))
+        m = self.mortgage()   # [17.3] a mortgaged Southern Bank does not count
+        free = self.data["southern_bank"]["id"] if m and m["player"] == name else None
+        return n + sum(1 for x in s.privates if x.open and x.owner == player_key(name) and x.id != free)
+
+    # --- [5.6] starting a company --------------------------------------------------------
+
+    def can_par(self, c) -> bool:
+        """Any unstarted company, except CoG, whose president's certificate comes with
+        P7 ([16.2] P7)."""
+        if c.closed or c.par is not None:
+            return False
+        return c.id != self.data["cog"]
+
+    def par_prices(self, c) -> list[int]:
+        return list(self.data["par"])
+
+    def ipo_price(self, c) -> int:
+        return c.reissue_par or c.par
+
+    def start_corporation(self, c, name: str, price: int):
+        """[5.6] buy the president's certificate at par and place the share price token
+        in the par box (below any tokens already there)."""
+        s = self.state
+        s.pay(player_key(name), "bank", price * self.shares["president"])
+        self.set_par(c, price)
+        s.move_shares(c, "ipo", player_key(name), self.shares["president"])
+        c.president = name
+        s.event("par", corporation=c.id, player=name, price=price)
+        self.check_float(c)
+
+    def set_par(self, c, price: int):
+        c.par = price
+        c.cell = self.market.par_cell(price)
+        self.market.place(c.id, c.cell)
+
+    def buy_shares(self, c, name: str, source: str, count: int, price: int):
+        """[5.3] all money for shares goes to the bank; reissued shares pay the company
+        ([5.11])."""
+        s = self.state
+        to = "bank"
+        if source == "ipo" and c.reissue_par:
+            to = corp_key(c.id)
+            c.reissue_cash += price * count
+        s.pay(player_key(name), to, price * count)
+        s.move_shares(c, source, player_key(name), count)
+        s.event("buy", corporation=c.id, player=name, count=count, price=price, source=source)
+        self.change_president(c)
+        self.check_float(c)
+
+    def check_float(self, c):
+        """[5.6] six shares sold from the initial offering: the company will operate;
+        its treasury is paid at the end of the stock round."""
+        if not c.floated and c.total_shares - c.held("ipo") - c.held("treasury") >= self.shares["float"]:
+            c.floated = True
+
+    def sell_shares(self, c, name: str, count: int, price: int, stock_round: bool):
+        """[5.3] Selling Shares: the bank pays the price; the token moves down one row
+        per share ([5.8.1], the ledges); [5.5] presidency may change (a new president of
+        a System trades his vice-president's certificates for the president's, [11.6]
+        whole vice-president's certificates are sold as one transaction); [5.1.1]
+        Black area closes the company."""
+        s = self.state
+        after = self.president_after_sale(c, name, count)
+        vps = self.vice_certs_sold(c, name, count, after)
+        if vps is None:
+            raise Refusal("stock.vice-president", f"{name} cannot sell {count} {c.id} share(s): a vice-president's "
+                                                  "certificate is sold whole, as a single transaction [11.6]")
+        s.pay("bank", player_key(name), price * count)
+        s.move_shares(c, player_key(name), "market", count)
+        old = c.cell
+        new = self.market.down(old, count)
+        self.market.move(c.id, old, new)
+        c.cell = new
+        extra = {"vice_presidents": vps} if vps else {}
+        s.event("sell", corporation=c.id, player=name, count=count, price=price, **extra)
+        if new != old:
+            s.event("price", corporation=c.id, price=self.market.price(new), reason="sale")
+        if after != c.president:
+            s.event("president", corporation=c.id, player=after, previous=name)
+            c.president = after
+            self.trade_vice_certs(c, name, after)
+        self.move_sold_vice_certs(c, vps)
+        if self.market.zone(new) == "closed" and not stock_round:
+            self.close_corporation(c)   # in a stock round, after price protection [5.9]
+
+    def close_corporation(self, c):
+        """[5.1.1] Black area: tokens removed, shares void, trains to the open market,
+        treasury to the bank; never restarted."""
+        s = self.state
+        if c.cash:
+            s.pay(corp_key(c.id), "bank", c.cash)
+        s.market_trains.extend(c.trains)
+        c.trains = []
+        c.tokens = []
+        self.market.remove(c.id, c.cell)
+        c.shares = {}   # certificates void: the JSON shows a total of 0
+        c.closed = True
+        c.president = None
+        t = s.title_state
+        if c.id in t.coal_holders:
+            t.coal_holders.remove(c.id)
+            t.coal_tokens_left += 1
+        for x in s.privates:
+            if x.owner == corp_key(c.id):
+                x.open = False
+        s.event("close", corporation=c.id)
+
+    # --- [5.2.2] ending a stock round -----------------------------------------------------
+
+    def end_stock_round(self, last_actor):
+        """Priority to the left of the last player who acted; all-sold companies move
+        up in share price order; treasuries of floated companies paid ([5.6])."""
+        s = self.state
+        if last_actor is not None:
+            names = [p.name for p in s.players]
+            self.priority = names[(names.index(last_actor) + 1) % len(names)]
+        for c in self.price_order([c for c in s.corporations if c.started]):
+            if not c.held("ipo") and not c.held("market"):
+                old = c.cell
+                c.cell = self.market.up(old)
+                self.market.move(c.id, old, c.cell)
+                if c.cell != old:
+                    s.event("price", corporation=c.id, price=self.market.price(c.cell), reason="all sold")
+        for c in s.corporations:
+            if c.floated and not c.capitalised and not c.closed:
+                cash = c.par * c.total_shares
+                s.pay("bank", corp_key(c.id), cash)
+                c.capitalised = True
+                s.event("float", corporation=c.id, cash=cash)
+            c.reissue_cash = 0
+
+    def price_order(self, corps):
+        """[4.1.3] descending share price, then rightmost, then top of a stack."""
+        return sorted(corps, key=lambda c: self.market.order_key(c.id, c.cell))

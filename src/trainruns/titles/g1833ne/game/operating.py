@@ -1,0 +1,501 @@
+"""1833NE operating rules as hooks of the generic operating steps: the position handed to
+the route core (docs/rules-1833NE.md), track ("Game-specific mechanics": one yellow tile
+plus a second yellow or an upgrade, each at least $20 plus the crossings it completes),
+stations ("List of corporations": home and one more at $80, Worcester and Boston
+reservations, the Sherbrooke joint token), runs, ferries, issuing and redeeming shares
+("Comparison with 1830" item 3) and corporations buying privates ("List of private
+companies")."""
+
+from __future__ import annotations
+
+from trainruns.errors import InputError
+from trainruns.game import route_adapter  # the game's one adapter to the route core
+from trainruns.game.errors import Refusal
+from trainruns.game.shares import up_to
+from trainruns.game.state import corp_key
+from trainruns.game.steps.consent import make_offer, was_declined
+from trainruns.game.steps.routes import declared_run
+from trainruns.game.tile_lays import may_lay
+from trainruns.game.tokens import carry_tokens
+from trainruns.route.hexgrid import opposite
+
+
+def _tiled():
+    from trainruns.titles.g1833ne import TITLE
+
+    return TITLE.facts.tiled
+
+
+class OperatingRules:
+    # --- the position (docs/position-format.md; docs/rules-1833NE.md) ---------------------------------
+
+    def operating_corporation(self):
+        if self.game.finished or self.game.round.kind != "operating" or self.turn is None:
+            return None
+        return self.turn["corporation"]   # also while another party answers its offer
+
+    def position(self, cid=None, trains=None) -> dict:
+        s = self.state
+        cid = self.asked_corporation(cid, "1833NE")
+        c = s.corp[cid]
+        t = s.title_state
+        removed = set(self._removed_privates())
+        pos = {"title": self.title, "phase": s.phase, "corporation": cid,
+               "trains": list(c.trains if trains is None else trains),
+               "tiles": [dict(x) for x in s.tiles],
+               "tokens": [{"hex": h, "stop": k, "corporation": x.id}
+                          for x in s.corporations if not x.closed for h, k in x.tokens],
+               "privates": [x.id for x in s.privates
+                            if x.open and x.owner == corp_key(cid) and x.id not in removed],
+               "bonuses": [dict(b) for b in self.config.get("bonuses", [])],
+               "lowell_merchants_bought": t.lowell_merchants_bought,
+               "privates_bought": list(t.privates_bought)}
+        if self._ferries_running():
+            pos["ferries"] = self._ferry_entries(cid, "P5" in pos["privates"])
+        return pos
+
+    def _removed_privates(self):
+        return self.phases.by_name[self.state.phase]["privates_removed"]
+
+    # --- ferries ("Game-specific mechanics"; config) -----------------------------------------
+
+    def _ferries_running(self) -> bool:
+        return self.phases.index(self.state.phase) < self.phases.index(self.data["ferries_end"])
+
+    def _ferry_entries(self, cid, luxury_allowed):
+        """The corporation's ferries as the position takes them: the "New" bonus on the
+        latest ferry bought, the "Last" bonus on the last of the config's ferries once all
+        are sold ([?], docs/gaps.md), P5's doubling on its chosen ferry."""
+        t = self.state.title_state
+        order = t.ferry_order
+        all_sold = order and len(order) == len(t.ferries)
+        out = []
+        for f in self.config.get("ferries", []):
+            if t.ferries[f["id"]] != cid:
+                continue
+            e = {"hex": f["hex"], "value": f["value"]}
+            if order and order[-1] == f["id"]:
+                e["new"], e["new_bonus"] = True, self.config.get("new_ferry_bonus", 0)
+            if all_sold and order[-1] == f["id"] and self.config.get("last_ferry_bonus"):
+                e["last"], e["last_bonus"] = True, self.config["last_ferry_bonus"]
+            if luxury_allowed and t.luxury_ferry == f["id"]:
+                e["luxury"] = True
+            out.append(e)
+        return out
+
+    def ferry_buys(self, c) -> list[dict]:
+        """Five ferries at $40 ("Game-specific mechanics"); when: [?], read as during the
+        corporation's turn before it runs, one a turn, until phase IV (docs/gaps.md)."""
+        t = self.state.title_state
+        cost = self.config.get("ferry_cost", 40)
+        if not self._ferries_running() or self.turn.get("ferry") or c.cash < cost:
+            return []
+        return [{"type": "buy_ferry", "corporation": c.id, "ferry": f}
+                for f, owner in t.ferries.items() if owner is None]
+
+    def buy_ferry(self, c, fid):
+        t = self.state.title_state
+        cost = self.config.get("ferry_cost", 40)
+        self.state.pay(corp_key(c.id), "bank", cost)
+        t.ferries[fid] = c.id
+        t.ferry_order.append(fid)
+        self.turn["ferry"] = True
+        self.state.event("ferry", corporation=c.id, ferry=fid, cost=cost)
+        self._assign_luxury(c)
+
+    def _assign_luxury(self, c):
+        """P5 doubles one ferry of its corporation and can't be reassigned: the first
+        ferry it has when both meet (docs/gaps.md)."""
+        t = self.state.title_state
+        p5 = self.state.private.get("P5")
+        if t.luxury_ferry or p5 is None or not p5.open or p5.owner != corp_key(c.id):
+            return
+        mine = [f for f in t.ferry_order if t.ferries[f] == c.id]
+        if mine:
+            t.luxury_ferry = mine[0]
+            self.state.event("luxury_ferry", corporation=c.id, ferry=mine[0])
+
+    # --- track ------------------------------------------------------------------------
+
+    def blocked_hexes(self) -> set:
+        """P1, P2 and P3 block their hexes until a corporation buys them."""
+        s = self.state
+        out = set()
+        if self.phases.index(s.phase) >= self.phases.index(self.data["private_flip_phase"]):
+            return out   # no player holds a private from phase III
+        bought = s.title_state.privates_bought
+        for x in s.privates:
+            if x.id not in bought:
+                out |= set(self.private_data[x.id]["blocks"])
+        return out
+
+    def _terrain(self, hex_id) -> int:
+        return sum(t.get("cost", 0) for t in _tiled().hexes.get(hex_id, {}).get("terrain", []))
+
+    def _border_sides(self):
+        """(hex, side) -> (border key, cost) for the map's bridges, tunnels and passes."""
+        if not hasattr(self, "_borders"):
+            tiled = _tiled()
+            out = {}
+            for b in tiled.base.get("cost_borders", []):
+                a, z = b["hexes"]
+                for side in range(6):
+                    if tiled.neighbour_of(a, side) == z:
+                        out[(a, side)] = (f"{a}-{z}", b["cost"])
+                        out[(z, opposite(side))] = (f"{a}-{z}", b["cost"])
+            self._borders = out
+        return self._borders
+
+    def _new_borders(self, m) -> list:
+        """Crossings the lay's track reaches that no earlier tile paid for."""
+        tiled = _tiled()
+        sides = tiled.track_sides(tiled.tiles[m["tile"]], m["rotation"])
+        paid = self.state.title_state.borders_paid
+        out = []
+        for side in sorted(sides):
+            key = self._border_sides().get((m["hex"], side))
+            if key and key[0] not in paid and key not in out:
+                out.append(key)
+        return out
+
+    def _passable(self, m) -> bool:
+        """Map: no track across an impassable border (the route core's check, asked
+        for the one lay)."""
+        from trainruns.titles.g1833ne import TITLE
+        from trainruns.titles.g1833ne.route import hooks as rules
+
+        try:
+            rules.check_borders(TITLE.facts, {m["hex"]: (m["tile"], m["rotation"])}, "lay")
+        except InputError:
+            return False
+        return True
+
+    def lay_cost(self, m) -> int:
+        """"every tile lay or upgrade costs at least $20, plus the cost of any bridge,
+        tunnel or pass it completes" ([E]: the hex's terrain replaces the $20 when
+        larger, first tile only)."""
+        base = self.data["tile_cost_min"]
+        if not m["upgrade"]:
+            base = max(base, self._terrain(m["hex"]))
+        return base + sum(cost for _k, cost in self._new_borders(m))
+
+    def _free_tile(self, c, hex_id) -> bool:
+        """P2: the corporation that buys it may lay a free tile in Lowell that round."""
+        ft = self.state.title_state.free_tile
+        return bool(ft) and ft == c.id and hex_id == self.private_data["P2"]["free_tile"]
+
+    def _sides(self, tile, rotation) -> set:
+        return _tiled().track_sides(_tiled().tiles[tile], rotation)
+
+    def champlain_lays(self, c) -> list[dict]:
+        """P3 Champlain & St. Lawrence: its corporation may lay two extra free tiles in
+        C4 and C6, "connected to each other and with the C4 tile connected to Montreal,
+        without needing to reach them from its own tokens" (data: companies.json)."""
+        s = self.state
+        p3 = s.private.get("P3")
+        spec = self.data.get("champlain")
+        if spec is None or p3 is None or not p3.open or p3.owner != corp_key(c.id):
+            return []
+        tiled = _tiled()
+        laid = {t["hex"]: (t["tile"], t["rotation"]) for t in s.tiles}
+        used = {}
+        for t in s.tiles:
+            used[t["tile"]] = used.get(t["tile"], 0) + 1
+        out = []
+        for h in spec["hexes"]:
+            if h["hex"] in laid:
+                continue
+            other = laid.get(h["other"])
+            kind = tiled.hexes[h["hex"]].get("kind", "clear")
+            for tile in tiled.manifest["first_tiles"].get(kind, []):
+                if used.get(tile, 0) >= tiled.manifest["counts"].get(tile, 0):
+                    continue
+                seen = set()
+                for rot in range(6):
+                    sides = frozenset(self._sides(tile, rot))
+                    if sides in seen:
+                        continue
+                    seen.add(sides)
+                    if not set(h["must_reach"]) <= sides:
+                        continue
+                    if other and (h["toward_other"] not in sides
+                                  or (h["toward_other"] + 3) % 6 not in self._sides(*other)):
+                        continue
+                    try:
+                        tiled.check_lay(h["hex"], tile, rot, None, s.phase, "lay")
+                    except InputError:
+                        continue
+                    m = {"hex": h["hex"], "tile": tile, "rotation": rot, "upgrade": False}
+                    if self._passable(m):
+                        out.append(dict(m, cost=0, free=True, private="P3"))
+        return out
+
+    def tile_lays(self, c, lays) -> list[dict]:
+        if c.id == "B&L" and self.state.phase == "I" and not self.state.title_state.lowell_merchants_bought:
+            return []   # P2: the B&L lays no track in phase I until a corporation buys P2
+        blocked = self.blocked_hexes()
+        done_hexes = {x["hex"] for x in lays}
+        out = []
+        for m in route_adapter.tile_lays(self.position(c.id)):
+            if m["hex"] in blocked or m["hex"] in done_hexes or not self._passable(m):
+                continue
+            free = self._free_tile(c, m["hex"])
+            if not free and not may_lay(self.data["tile_lays"], lays, m["upgrade"]):
+                continue
+            cost = 0 if free else self.lay_cost(m)
+            if cost > c.cash:
+                continue
+            out.append(dict(m, cost=cost, free=free))
+        # a lay P3 makes free and extra is taken as P3's (the better for the corporation)
+        free = {(m["hex"], m["tile"], m["rotation"] % 6): m for m in self.champlain_lays(c)}
+        out = [m for m in out if (m["hex"], m["tile"], m["rotation"] % 6) not in free]
+        return out + list(free.values())
+
+    def lay_tile(self, c, m):
+        s = self.state
+        if m["cost"]:
+            s.pay(corp_key(c.id), "bank", m["cost"])
+        if not m["free"]:
+            s.title_state.borders_paid.extend(k for k, _c in self._new_borders(m))
+        elif m.get("private") != "P3":
+            s.title_state.free_tile = None
+        before = next(((t["tile"], t["rotation"]) for t in reversed(s.tiles) if t["hex"] == m["hex"]), None)
+        s.tiles.append({"hex": m["hex"], "tile": m["tile"], "rotation": m["rotation"]})
+        s.event("tile", corporation=c.id, hex=m["hex"], tile=m["tile"], cost=m["cost"])
+        carry_tokens(self.state, m["hex"], self._stop_map(m["hex"], before, m["tile"], m["rotation"]))
+        from trainruns.titles.g1833ne.route import hooks as rules
+        if m["hex"] == rules.SHERBROOKE and before is None:
+            s.event("joint_token", hex=m["hex"], corporations=list(rules.JOINT))
+
+    def _stop_map(self, hex_id, before, tile, rotation):
+        """Each city keeps its stations when upgraded: the new city reaching its sides."""
+        return _tiled().city_map(hex_id, before, tile, rotation, kinds={"city"})
+
+    def why_not_lay(self, c, a, lays):
+        if a["hex"] in self.blocked_hexes():
+            return "track.blocked", (f"{a['hex']} is blocked by a private company no corporation owns "
+                                     '("List of private companies")')
+        if c.id == "B&L" and self.state.phase == "I" and not self.state.title_state.lowell_merchants_bought:
+            return "track.lowell", ("the B&L lays no track in phase I until a corporation buys P2 Lowell Merchants "
+                                    '("List of private companies")')
+        if len([x for x in lays if not x.get("free")]) >= 2:
+            return "track.limit", 'one yellow tile plus a second yellow tile or an upgrade ("Game-specific mechanics")'
+        return "track.illegal", (f"tile {a['tile']} rotation {a['rotation']} on {a['hex']} is not a legal lay for "
+                                 f"{c.id} now: reach, upgrade chart, phase colours, its cost: at least $20 plus "
+                                 'crossings ("Game-specific mechanics")')
+
+    # --- stations -----------------------------------------------------------------------
+
+    def home_token(self, c):
+        if c.tokens:
+            return
+        c.tokens.append((c.home, c.home_stop))
+        self.state.event("token", corporation=c.id, hex=c.home, stop=c.home_stop, cost=0, reason="home")
+
+    def _reservations_on(self) -> bool:
+        return self.phases.index(self.state.phase) < self.phases.index(self.data["reservations_end"])
+
+    def _boston_green(self) -> bool:
+        hx = self.data["boston_reservation"]["hex"]
+        tile = next((t["tile"] for t in reversed(self.state.tiles) if t["hex"] == hx), None)
+        return tile is not None and _tiled().tiles[tile].get("color") not in (None, "yellow")
+
+    def token_cost(self, c, hex_id) -> int:
+        w = self.data["worcester"]
+        if c.id == w["corporation"] and hex_id == w["hex"]:
+            return w["cost"]   # "its token there always costs $40"
+        return c.token_costs[len(c.tokens)]
+
+    def token_places(self, c) -> list[dict]:
+        """Its second station, in a city it reaches with room; not the home slot of an
+        unlaunched corporation; until phase IV not Worcester (kept for the B&W) nor the
+        last free slot of Boston once green (kept for the B&P)."""
+        s = self.state
+        if len(c.tokens) >= len(c.token_costs):
+            return []
+        homes = {(d.home, d.home_stop) for d in s.corporations if d is not c and not d.started and not d.closed}
+        cities = route_adapter.token_cities(self.position(c.id))
+        w, b = self.data["worcester"], self.data["boston_reservation"]
+        bp = s.corp[b["corporation"]]
+        boston_free = sum(free for h, _k, free in cities if h == b["hex"])
+        out = []
+        for h, k, free in cities:
+            if (h, k) in homes and free <= 1:
+                continue
+            if self._reservations_on():
+                if h == w["hex"] and c.id != w["corporation"]:
+                    continue
+                if (h == b["hex"] and c.id != bp.id and not bp.closed and self._boston_green()
+                        and not any(x == h for x, _ in bp.tokens) and boston_free <= 1):
+                    continue
+            if self.token_cost(c, h) > c.cash:
+                continue
+            out.append({"hex": h, "stop": k})
+        return out
+
+    def place_token(self, c, m):
+        cost = self.token_cost(c, m["hex"])
+        if cost:
+            self.state.pay(corp_key(c.id), "bank", cost)
+        c.tokens.append((m["hex"], m.get("stop", 0)))
+        self.state.event("token", corporation=c.id, hex=m["hex"], stop=m.get("stop", 0), cost=cost)
+
+    def why_not_token(self, c, a):
+        if len(c.tokens) >= len(c.token_costs):
+            return "token.none-left", f"{c.id} has both its stations (\"List of corporations\")"
+        return "token.illegal", (f"{c.id} may not place a station on {a['hex']}.{a.get('stop', 0)}: it must reach a "
+                                 "city with room and pay $80 ($40 for the B&W in Worcester); Worcester and Boston "
+                                 "are reserved until phase IV (\"List of corporations\")")
+
+    # --- runs -------------------------------------------------------------------------
+
+    def run(self, c, routes):
+        """Runs through the route core; any legal run may be declared (the summary does
+        not require the best); phased-out trains are removed right after."""
+        pos = self.position(c.id)
+        if routes == "best":
+            revenue, chosen = route_adapter.best_run(pos)
+        else:
+            revenue, _best, chosen = declared_run(routes, lambda r: route_adapter.audit_run(pos, r), self.cite("run"))
+        gone = [x for x in c.trains if self.phased_out(x)]
+        if gone:
+            c.trains = [x for x in c.trains if not self.phased_out(x)]
+            self.state.event("trains_removed", corporation=c.id, trains=gone, reason="phased out, ran once more")
+        return chosen, revenue
+
+    # --- issuing and redeeming ("Comparison with 1830" item 3) -------------------------------
+
+    def issuable(self, c) -> int:
+        """"up to the number held by players minus those already in the market", within
+        the treasury and the 50% market limit."""
+        players = sum(n for k, n in c.shares.items() if k.startswith("player:"))
+        return max(0, min(c.held("treasury"), players - c.held("market"),
+                          self.shares["market_limit"] - c.held("market")))
+
+    def issue_price(self, c) -> int:
+        return self.market.price(self.market.left(c.cell))
+
+    def redeem_price(self, c) -> int:
+        return self.market.price(self.market.right(c.cell))
+
+    def share_moves(self, c) -> list[dict]:
+        """One issue or one redeem per turn, before the dividend ([E])."""
+        if self.turn.get("issued") or c.closed:
+            return []
+        out = []
+        n = self.issuable(c)
+        if n and self.issue_price(c) > 0:
+            out.append({"type": "issue_shares", "corporation": c.id, "count": 1 if n == 1 else {"min": 1, "max": n}})
+        n = min(c.held("market"), c.cash // self.redeem_price(c))
+        if n >= 1:
+            out.append({"type": "redeem_shares", "corporation": c.id, "count": 1 if n == 1 else {"min": 1, "max": n}})
+        return out
+
+    def issue(self, c, count):
+        price = self.issue_price(c)
+        self.state.pay("bank", corp_key(c.id), price * count)
+        self.state.move_shares(c, "treasury", "market", count)
+        self.turn["issued"] = True
+        self.state.event("issue", corporation=c.id, count=count, price=price)
+
+    def redeem(self, c, count):
+        price = self.redeem_price(c)
+        self.state.pay(corp_key(c.id), "bank", price * count)
+        self.state.move_shares(c, "market", "treasury", count)
+        self.turn["issued"] = True
+        self.state.event("redeem", corporation=c.id, count=count, price=price)
+
+    # --- corporations buying privates ------------------------------------------------------
+
+    def private_buys(self, c) -> list[dict]:
+        """"Corporations may buy privates from players during phases I and II for
+        anywhere between $1 and list price" (the D&H's buyer also pays $40 to the bank)."""
+        s = self.state
+        if s.phase not in self.data["private_sales_phases"]:
+            return []
+        out = []
+        for x in s.privates:
+            if not x.open or not x.owner or not x.owner.startswith("player:"):
+                continue
+            if self._was_declined("private", x.id):
+                continue
+            fee = self.private_data[x.id].get("corporation_fee", 0)
+            most = min(x.cost, c.cash - fee)
+            if most >= 1:
+                out.append({"type": "buy_private", "corporation": c.id, "private": x.id,
+                            "player": x.owner.partition(":")[2],
+                            "price": most if most == 1 else {"min": 1, "max": most}})
+        return out
+
+    def buy_private(self, c, pid, price):
+        s = self.state
+        x = s.private[pid]
+        seller = x.owner
+        fee = self.private_data[pid].get("corporation_fee", 0)
+        s.pay(corp_key(c.id), seller, price)
+        if fee:
+            s.pay(corp_key(c.id), "bank", fee)
+        x.owner = corp_key(c.id)
+        s.title_state.privates_bought.append(pid)
+        s.event("private_sold", private=pid, corporation=c.id, seller=seller.partition(":")[2], price=price, fee=fee)
+        if pid == "P2":
+            s.title_state.lowell_merchants_bought = True
+            s.title_state.free_tile = c.id
+        if pid == "P5":
+            self._assign_luxury(c)
+
+    # --- deals ----------------------------------------------------------------------------
+
+    def offer(self, party, offer, on_accept):
+        """A deal the other party answers (game/steps/consent.py)."""
+        make_offer(self.game, party, offer, on_accept, self.turn)
+
+    def _was_declined(self, kind, what) -> bool:
+        """A declined offer is not made again in the same turn (so a turn always ends)."""
+        return was_declined(self.turn, kind, what)
+
+    # --- the extras of a corporation's turn ------------------------------------------------
+
+    def turn_actions(self, c, turn) -> list[dict]:
+        """Issuing or redeeming shares and buying a ferry come before the run; a private
+        from a player any time in the turn ("List of private companies")."""
+        if self.turn is None or c.closed:
+            return []
+        if "revenue" in turn:
+            return self.private_buys(c)
+        return self.share_moves(c) + self.ferry_buys(c) + self.private_buys(c)
+
+    def turn_action(self, c, turn, a):
+        t = a["type"]
+        listed = [x for x in self.turn_actions(c, turn) if x["type"] == t]
+        if t in ("issue_shares", "redeem_shares"):
+            x = next(iter(listed), None)
+            most = (x["count"]["max"] if isinstance(x["count"], dict) else x["count"]) if x else 0
+            if not 1 <= a["count"] <= most:
+                verb = t.split("_")[0]
+                raise Refusal("shares." + verb, f"{c.id} may {verb} {up_to(most, 'share')} now: one issue or redeem a "
+                                                "turn, before the run; issues up to the shares players hold minus "
+                                                'those in the Stock Market ("Comparison with 1830" item 3)')
+            (self.issue if t == "issue_shares" else self.redeem)(c, a["count"])
+            return a
+        if t == "buy_ferry":
+            if not any(x["ferry"] == a["ferry"] for x in listed):
+                raise Refusal("ferry.buy", f"{c.id} may not buy ferry {a['ferry']} now: $40, unsold, one a turn, "
+                                           "before phase IV (\"Game-specific mechanics\")")
+            self.buy_ferry(c, a["ferry"])
+            return a
+        if t == "buy_private":
+            x = next((x for x in listed if x["private"] == a["private"]), None)
+            most = (x["price"]["max"] if isinstance(x["price"], dict) else x["price"]) if x else 0
+            price = a.get("price")
+            if x is None or not isinstance(price, int) or not 1 <= price <= most:
+                raise Refusal("private.buy", f"{c.id} may buy {a['private']} from its owner in phases I-II for $1 "
+                                             f"to its list price, if it can pay (\"List of private companies\")")
+            seller = x["player"]
+            if seller != c.president:
+                self.offer(seller, {"offer": "private", "corporation": c.id, "private": a["private"], "price": price},
+                           lambda: self.buy_private(c, a["private"], price))
+            else:
+                self.buy_private(c, a["private"], price)
+            return dict(a, player=seller)
+        return super().turn_action(c, turn, a)

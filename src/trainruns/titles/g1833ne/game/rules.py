@@ -1,0 +1,307 @@
+"""1833NE (Standard game) as a game: data + hooks (1833NE rules summary;
+where it is silent, the 18xx.games engine's [E] defaults, each listed in
+docs/gaps.md "## 1833NE game").
+
+The numbers are in ``data/game.json`` (players, cash, bank, certificate limits, the
+linear market, privates) and the route core's data files (companies, trains, phases);
+the ferries and the connection bonuses come from the game's ``config``, in the shape the
+positions take (docs/rules-1833NE.md); without one, ``data/game_config.json`` is used,
+which is invented and says so (``title_state.config_invented``). The rounds are in
+:mod:`.steps`; the rules the steps ask about are the mixins below:
+:mod:`.stock` (incremental capitalisation, the stock round),
+:mod:`.operating` (track, stations, ferries, runs, privates),
+:mod:`.trains` (train cards, phases, the emergency purchase, bankruptcy) and
+:mod:`.money` (income and dividends).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+from trainruns.errors import InputError, InputWarning
+from trainruns.game.action import BOOL, INT, STR, declare
+from trainruns.game.depot import make_depot
+from trainruns.game.game_rules import GameRules
+from trainruns.game.market import Market
+from trainruns.game.phase import Phases
+from trainruns.game.round import OperatingRound, StockRound, after_operating_round
+from trainruns.game.shares import shares_value
+from trainruns.game.state import Corporation, Player, Private, State, player_key
+from trainruns.game.steps.buy_train import BuyTrainStep
+from trainruns.game.steps.dividend import DividendStep
+from trainruns.game.steps.routes import RoutesStep
+from trainruns.game.steps.token import TokenStep
+from trainruns.game.steps.track import TrackStep
+from trainruns.titles.g1833ne.game.money import MoneyRules
+from trainruns.titles.g1833ne.game.operating import OperatingRules
+from trainruns.titles.g1833ne.game.state import TitleState1833NE
+from trainruns.titles.g1833ne.game.stock import StockRules
+from trainruns.titles.g1833ne.game.trains import TrainRules
+from trainruns.titles.tiled import load_data
+
+PACKAGE = "trainruns.titles.g1833ne"
+TAKEOVER = "takeover"
+
+# what 1833NE accepts (docs/game-1833NE.md): the shared types, and its own: a company
+# issuing or redeeming its shares ("Issuing and redeeming shares"; ``emergency``: listed
+# with the issue a forced train purchase makes) and buying a ferry
+ACTION_TYPES = declare(
+    "pass", "bid", "buy_private", "par", "buy_shares", "sell_shares", "lay_tile", "place_token", "run_routes",
+    "dividend", "buy_train", "discard_train", "accept",
+    issue_shares={"corporation": (STR, True), "count": (INT, True), "emergency": (BOOL, False)},
+    redeem_shares={"corporation": (STR, True), "count": (INT, True)},
+    buy_ferry={"corporation": (STR, True), "ferry": (STR, True)})
+
+
+def read_config(config, where="config"):
+    """The game's config (ferries and connection bonuses; docs/game-1833NE.md); None
+    takes the shipped, invented one."""
+    if config is None:
+        return load_data(PACKAGE, "game_config.json"), True
+    if not isinstance(config, dict):
+        raise InputError("an 1833NE config must be a JSON object with 'ferries' and 'bonuses'", where)
+    ferries = config.get("ferries", [])
+    if not isinstance(ferries, list):
+        raise InputError("field 'ferries' must be a list of {id, hex, value}", where)
+    seen = set()
+    for i, f in enumerate(ferries):
+        w = f"{where}: ferries[{i}]"
+        if not isinstance(f, dict) or not isinstance(f.get("hex"), str):
+            raise InputError("a ferry is {\"id\", \"hex\", \"value\"}", w)
+        fid = f.get("id", f["hex"])
+        if not isinstance(fid, str) or fid in seen:
+            raise InputError(f"ferry id {fid!r} must be a distinct string", w)
+        seen.add(fid)
+        v = f.get("value")
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise InputError(f"a ferry's 'value' must be a whole number of dollars, not {v!r}", w)
+    for key in ("ferry_cost", "new_ferry_bonus", "last_ferry_bonus"):
+        v = config.get(key, 0 if key != "ferry_cost" else 40)
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise InputError(f"field {key!r} must be a whole number of dollars, not {v!r}", where)
+    if not isinstance(config.get("bonuses", []), list):
+        raise InputError("field 'bonuses' must be a list (the positions' 'bonuses' shape)", where)
+    if config.get("takeover") is not None:
+        raise InputError("the Takeover game's corporations and procedure are not built yet "
+                         "(docs/game-1833NE.md)", where)
+    out = dict(config)
+    out["ferries"] = [dict(f, id=f.get("id", f["hex"])) for f in ferries]
+    _check_with_the_route_core(out, where)
+    return out, bool(config.get("invented", False))
+
+
+def _check_with_the_route_core(config, where):
+    """The config's bonuses and ferries are read by the route core as a position's
+    fields: a position carrying all of them must load now, not fail mid-game."""
+    from trainruns import load_position
+
+    for phase in ("I", "V"):
+        pos = {"title": "1833NE", "phase": phase, "corporation": "CV", "trains": [], "tiles": [], "tokens": [],
+               "bonuses": config.get("bonuses", [])}
+        if phase == "I":
+            pos["ferries"] = [{"hex": f["hex"], "value": f["value"]} for f in config["ferries"]]
+        try:
+            with warnings.catch_warnings():
+                # the probe has no tokens on purpose; only a refusal matters here
+                warnings.simplefilter("ignore", InputWarning)
+                load_position(pos)
+        except InputError as e:
+            raise InputError(f"the route core refuses it: {e}", where) from None
+
+
+class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
+    title = "1833NE"
+    action_types = ACTION_TYPES
+    # the summary's operating turn: lay track, place a station, run, pay or withhold, buy trains
+    operating_steps = (TrackStep, TokenStep, RoutesStep, DividendStep, BuyTrainStep)
+    # the summary's headings (the 1833NE rules summary)
+    citations = {"operating-order": '("Number of phases")', "run": '("Train list and prices")',
+                 "must-buy": '("Emergency sell")', "limits": '("Floating percentage and per-player share limits")',
+                 "presidency": '("Floating percentage and per-player share limits")'}
+
+    def __init__(self, game, players, seed, variants, config):
+        self.game = game
+        data = load_data(PACKAGE, "game.json")
+        self.data = data
+        n = len(players)
+        if not data["players"]["min"] <= n <= data["players"]["max"]:
+            raise InputError(f"1833NE is for 3 to 5 players, not {n} (Starting cash by player count)", "players")
+        for v in variants:
+            if v == TAKEOVER:
+                raise InputError("--variant takeover: the Takeover game's five corporations and its procedure are "
+                                 "in no source; only the Standard game is built until a config supplies them",
+                                 "variants")
+            raise InputError(f"unknown 1833NE variant {v!r} (known: {TAKEOVER}, refused until a config "
+                             "supplies it)", "variants")
+        self.variants = []
+        self.config, invented = read_config(config)
+        companies = load_data(PACKAGE, "companies.json")
+        cards = load_data(PACKAGE, "trains.json")["trains"]
+        self.phases = Phases(load_data(PACKAGE, "phases.json")["phases"], cards)
+        self.cards = cards
+        self.sides = {s["name"]: dict(s, card=c) for c in cards for s in c["variants"]}
+        self.market = Market(data["market"])
+        self.shares = data["shares"]
+        cash = data["starting_cash"][str(n)]
+        corps = []
+        self._aliases = {}
+        for c in companies["corporations"]:
+            total = self.shares["total"]
+            corps.append(Corporation(id=c["id"], name=c["name"], home=c["home"], home_stop=c["home_city"],
+                                     token_costs=list(data["token_costs"]), total_shares=total,
+                                     shares={"treasury": total}))
+            for name in [c["id"], *c.get("aliases", [])]:
+                self._aliases[name.lower()] = c["id"]
+        names = {p["id"]: p["name"] for p in companies["privates"]}
+        privates = [Private(id=p["id"], name=names[p["id"]], cost=p["cost"], revenue=p["revenue"], price=p["cost"])
+                    for p in data["privates"]]
+        self.private_data = {p["id"]: p for p in data["privates"]}
+        people = [Player(name=p, cash=cash) for p in players]
+        # "The bank starts with $10,000" and pays the starting cash ([E]: 4p leaves $8,200)
+        depot = make_depot(cards, unlimited_on=data["unlimited_cards_on"])   # the phase V card: "effectively unlimited"
+        self.state = State(people, corps, privates, data["bank"] - cash * n, depot)
+        self.state.phase = self.phases.names[0]
+        self.state.title_state = TitleState1833NE(
+            config_invented=invented, ferries={f["id"]: None for f in self.config.get("ferries", [])})
+        self.priority = players[0]
+        self.stock_round_number = 0
+        self.or_set = None
+        self.turn = None   # the operating corporation's turn record
+
+    # --- ids --------------------------------------------------------------------------
+
+    def check_ids(self, a: dict, where: str):
+        self.check_player_and_corporation(a, where, "1833NE")
+        s = self.state
+        if a["type"] == "buy_train" and a.get("from") not in ("bank", "market"):
+            cid = self.corporation_id(a.get("from"))
+            if cid is None:
+                raise InputError(f"a train comes from 'bank', 'market' or a corporation, not {a.get('from')!r}", where)
+            a["from"] = cid
+        if "private" in a and a["private"] not in s.private:
+            raise InputError(f"unknown private {a['private']!r} (1833NE: {', '.join(s.private)})", where)
+        if "train" in a and a["train"] not in self.sides:
+            raise InputError(f"unknown train {a['train']!r} (1833NE card sides: {', '.join(self.sides)})", where)
+        if "ferry" in a and a["ferry"] not in s.title_state.ferries:
+            raise InputError(f"unknown ferry {a['ferry']!r} (this game's config: "
+                             f"{', '.join(s.title_state.ferries) or 'none'})", where)
+        for key in ("price", "count"):
+            if key in a and isinstance(a[key], int) and a[key] < 0:
+                raise InputError(f"field {key!r} cannot be negative", where)
+
+    # --- rounds -----------------------------------------------------------------------
+
+    def active_players(self):
+        return [p.name for p in self.state.players if not p.bankrupt]
+
+    def first_round(self):
+        from trainruns.titles.g1833ne.game.steps.auction import PrivateAuction
+
+        return PrivateAuction(self.game, self.priority)
+
+    # --- the stock round ------------------------------------------------------------------
+
+    def stock_turn(self, r, player):
+        from trainruns.titles.g1833ne.game.steps.stock import StockTurn
+
+        return StockTurn(self.game, r, player)
+
+    def takes_stock_turns(self, player):
+        """A bankrupt player is out of the game ("End game triggers")."""
+        return not self.state.player[player].bankrupt
+
+    # --- the operating round ("Number of phases": two per stock round) --------------------
+
+    def start_operating_round(self):
+        """The privates pay; the free tile of a private is for one operating round."""
+        self.state.title_state.free_tile = None
+        self.private_income()
+
+    def operating_order(self):
+        """The launched companies in stock price order fixed at the start; the very
+        first operating round in reverse order."""
+        t = self.state.title_state
+        order = self.price_order([c for c in self.state.corporations if c.started])
+        if not t.first_or_done and order:
+            order = order[::-1]
+            t.first_or_done = True
+        return order
+
+    def start_turn(self, c):
+        self.turn = {"corporation": c.id}
+        return self.turn
+
+    def operating_turns_over(self):
+        self.turn = None
+
+    def next_round(self):
+        """"Number of phases": always two operating rounds per stock round; "End game
+        triggers": a broken bank ends the game once the round sequence it broke in (a
+        stock round and its two operating rounds) is complete."""
+        r = self.game.round
+        if r.kind == "private_auction":
+            self.stock_round_number = 1
+            return StockRound(self.game, self.priority, 1)
+        if r.kind == "stock":
+            if self._stalled(r):
+                return r
+            self.or_set = (1, 2)
+            return OperatingRound(self.game, 1, 2)
+        return after_operating_round(self, r, OperatingRound, StockRound)
+
+    def _stalled(self, r) -> bool:
+        """docs/gaps.md: every corporation closed ([E] all_closed), or a stock round in
+        which nobody acted while no corporation operates: nothing can change any more."""
+        s = self.state
+        if all(c.closed for c in s.corporations):
+            self.game.finish("all_closed")
+            return True
+        if r.last_actor is None and not any(c.started for c in s.corporations) and not any(
+                x.open and x.owner and x.id not in s.title_state.flipped for x in s.privates):
+            self.game.finish("stalled")
+            return True
+        return False
+
+    def check_bankruptcies(self):
+        """"End game triggers": all players but one bankrupt: immediate end."""
+        if len(self.active_players()) <= 1 and not self.game.finished:
+            self.game.finish("bankrupt")
+
+    # --- the state as JSON -------------------------------------------------------------
+
+    def bank_json(self):
+        """The bank may run out and take notes ("End game triggers": the game goes on)."""
+        s = self.state
+        return {"cash": s.bank.cash, "broken": s.bank.broken, "notes_added": max(0, -s.bank.cash)}
+
+    def private_json(self, x):
+        """A flipped private (phase III) pays nothing."""
+        flipped = x.id in self.state.title_state.flipped
+        return dict(super().private_json(x), name=x.name, revenue=0 if flipped else x.revenue, flipped=flipped)
+
+    def corporation_fields(self, c):
+        """The phased-out trains ("Number of phases") and the ferries it owns."""
+        return {"phased_out": [x for x in c.trains if self.phased_out(x)],
+                "ferries": [f for f, o in self.state.title_state.ferries.items() if o == c.id]}
+
+    def title_state_json(self):
+        t = self.state.title_state
+        return {"variant": "standard", "config_invented": t.config_invented,
+                "ferries": [{"id": f["id"], "hex": f["hex"], "value": f["value"], "owner": t.ferries[f["id"]]}
+                            for f in self.config.get("ferries", [])],
+                "new_ferry": t.ferry_order[-1] if t.ferry_order else None,
+                "luxury_ferry": t.luxury_ferry, "flipped_privates": list(t.flipped),
+                "lowell_merchants_bought": t.lowell_merchants_bought,
+                "first_operating_round_done": t.first_or_done}
+
+    # --- "End game triggers": the score ------------------------------------------------
+
+    def value(self, name: str) -> int:
+        """Cash plus shares at their stock price; privates held by players count at list
+        price only before phase III (they are removed then); treasuries don't count."""
+        s = self.state
+        p = s.player[name]
+        total = p.cash + p.committed + shares_value(s, self.market, name)
+        if self.phases.index(s.phase) < self.phases.index(self.data["private_flip_phase"]):
+            total += sum(x.cost for x in s.privates if x.open and x.owner == player_key(name))
+        return total

@@ -1,0 +1,174 @@
+"""1833NE's incremental capitalisation and stock round rules (summary "Capitalization
+type", "Floating percentage and per-player share limits", "Comparison with 1830" items
+2-4; [E] defaults, listed in docs/gaps.md).
+
+- Launch: the president's 20% certificate at an initial price from $40 to $150; twice
+  the price goes into the corporation's treasury; the other eight shares stay there.
+- Later shares come from the treasury at the current price (paid to the corporation) or
+  from the Stock Market at the current price (paid to the bank).
+- No player holds more than 60%; at most 50% in the Stock Market; the president's
+  certificate never goes there; before a corporation has operated only its president
+  sells; only the president's sales move the price (one column left, however many).
+- End of a stock round: a corporation with shares in the Stock Market moves one column
+  left; one 100% held by players one right. At $0 a corporation closes.
+"""
+
+from __future__ import annotations
+
+from trainruns.game.shares import certificates, max_sellable, update_president, why_none_sellable
+from trainruns.game.state import corp_key, player_key
+
+
+class StockRules:
+    # --- certificate limits --------------------------------------------------------------
+
+    def cert_limit(self) -> int:
+        """"Certificate limit in the Standard game": by players and corporations in play
+        (it drops when one closes; [E] table for fewer than 9)."""
+        row = self.data["cert_limit"][str(len(self.state.players))]
+        in_play = sum(1 for c in self.state.corporations if not c.closed)
+        return row[str(max(5, min(9, in_play)))]
+
+    def player_certs(self, name: str) -> int:
+        """Shares count one each, the president's certificate one; privates held by the
+        player count, those owned by corporations don't."""
+        s = self.state
+        n = sum(certificates(c, name, self.shares["president"]) for c in s.corporations if not c.closed)
+        return n + sum(1 for x in s.privates if x.open and x.owner == player_key(name))
+
+    def par_prices(self) -> list[int]:
+        """"choosing an initial stock price between $40 and $150" (market values [E])."""
+        return self.market.par_prices()
+
+    def price(self, c) -> int:
+        return self.market.price(c.cell)
+
+    # --- launching and buying ------------------------------------------------------------------
+
+    def launch(self, c, name: str, price: int):
+        """"Capitalization type": the president pays twice the initial price into the
+        treasury for the 20% certificate; the corporation operates from the next
+        operating round ([E]: its home station is placed now)."""
+        s = self.state
+        c.par = price
+        c.cell = self.market.par_cell(price)
+        self.market.place(c.id, c.cell)
+        s.pay(player_key(name), corp_key(c.id), price * self.shares["president"])
+        s.move_shares(c, "treasury", player_key(name), self.shares["president"])
+        c.president = name
+        c.floated = c.capitalised = True
+        s.event("launch", corporation=c.id, player=name, price=price, cash=price * self.shares["president"])
+        self.home_token(c)
+
+    def buy_share(self, c, name: str, source: str):
+        """A share from the treasury pays the corporation; from the Stock Market, the
+        bank; both at the current price."""
+        s = self.state
+        price = self.price(c)
+        s.pay(player_key(name), corp_key(c.id) if source == "treasury" else "bank", price)
+        s.move_shares(c, source, player_key(name), 1)
+        s.event("buy", corporation=c.id, player=name, count=1, price=price, source=source)
+        update_president(s, c)
+
+    def may_sell(self, c, name: str) -> int:
+        """How many shares of ``c`` a player may sell now: none before its first run
+        unless he is its president; the 50% market limit; the president's certificate
+        stays with a player (another must hold 20% to take it)."""
+        if c.closed or c.cell is None or (not c.operated and c.president != name):
+            return 0
+        return max_sellable(self.state, c, name, self.shares["market_limit"], self.shares["president"])
+
+    def why_no_sale(self, c, name: str) -> str:
+        """Why player ``name`` may sell no share of ``c`` now (:meth:`may_sell` says
+        none), with the summary's heading."""
+        if c.closed or c.cell is None:
+            return f"{c.id} is not in the Stock Market"
+        if not c.operated and c.president != name:
+            return (f"until {c.id} has operated for the first time, only its president may sell its shares"
+                    f"{self.cite('limits')}")
+        why, topic = why_none_sellable(c, name, self.shares["market_limit"], self.shares["president"])
+        return why + (self.cite(topic) if topic else "")
+
+    def sell(self, c, name: str, count: int, move_price: bool = True):
+        """"Only sales by the president lower the price (by a single column, however many
+        shares are sold)"; the seller gets the price before the move ([E])."""
+        s = self.state
+        price = self.price(c)
+        president = c.president == name
+        s.pay("bank", player_key(name), price * count)
+        s.move_shares(c, player_key(name), "market", count)
+        s.event("sell", corporation=c.id, player=name, count=count, price=price)
+        update_president(s, c)
+        if president and move_price:
+            self.move_price(c, -1, "president's sale")
+
+    # --- prices ---------------------------------------------------------------------------
+
+    def move_price(self, c, steps: int, reason: str):
+        """Move the price token ``steps`` columns (negative: left) along the linear
+        market; at $0 the corporation closes ("A corporation closes if its stock price
+        falls to $0")."""
+        if c.closed or not steps:
+            return
+        old = c.cell
+        new = old
+        for _ in range(abs(steps)):
+            new = self.market.right(new) if steps > 0 else self.market.left(new)
+        if new == old:
+            return
+        self.market.move(c.id, old, new)
+        c.cell = new
+        self.state.event("price", corporation=c.id, price=self.market.price(new), reason=reason)
+        if self.market.zone(new) == "closed":
+            self.close_corporation(c)
+
+    def price_order(self, corps):
+        """Operating order: descending price; ties by arrival in the box ([E])."""
+        return sorted(corps, key=lambda c: self.market.order_key(c.id, c.cell))
+
+    def end_stock_round(self, last_actor):
+        """"at the end of a stock round corporations with shares in the Stock Market
+        drop while those 100% held by players rise" (one column each, [E]); priority to
+        the player after the last to act ([E])."""
+        s = self.state
+        if last_actor is not None:
+            self.priority = self.next_active_player(last_actor)
+        for c in self.price_order([c for c in s.corporations if c.started]):
+            if c.held("market"):
+                self.move_price(c, -1, "shares in the Stock Market")
+            elif not c.held("treasury"):
+                self.move_price(c, 1, "sold out")
+
+    def next_active_player(self, name):
+        names = [p.name for p in self.state.players]
+        i = names.index(name)
+        for other in names[i + 1:] + names[:i + 1]:
+            if not self.state.player[other].bankrupt:
+                return other
+        return name
+
+    # --- closing --------------------------------------------------------------------------
+
+    def close_corporation(self, c):
+        """A corporation at $0 closes: its shares are void, its stations, trains,
+        ferries and privates leave the game, its treasury goes to the bank; it never
+        comes back; the certificate limit drops."""
+        s = self.state
+        if c.cash:
+            s.pay(corp_key(c.id), "bank", c.cash)
+        if c.trains:
+            s.event("trains_removed", corporation=c.id, trains=list(c.trains))
+        c.trains = []
+        c.tokens = []
+        self.market.remove(c.id, c.cell)
+        c.shares = {}
+        c.closed = True
+        c.president = None
+        t = s.title_state
+        for f, owner in t.ferries.items():
+            if owner == c.id:
+                t.ferries[f] = "removed"
+        for x in s.privates:
+            if x.owner == corp_key(c.id):
+                x.open = False
+        s.event("close", corporation=c.id)

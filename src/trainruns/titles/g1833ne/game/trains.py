@@ -1,0 +1,367 @@
+"""1833NE trains, phases and the emergency purchase (summary "Train list and prices",
+"Number of phases", "Emergency sell").
+
+- Each card of phases I-IV is bought as one of its two sides, fixed afterwards; the bank
+  sells the cards in order; the first card of a phase starts that phase.
+- Entering a phase phases out the cards it names (they run once more, then leave;
+  they do not count against the limit: 3 in I-III, 2 in IV-V) and removes older ones.
+  Phase III: privates held by players and P1-P2 removed, P3-P6 flipped (no income);
+  phase IV: P3-P5 and the ferries removed, city reservations end.
+- A corporation with no train after running and removing phased-out trains must buy
+  one: its treasury, then emergency issues (one column left per share, one value below
+  the new price, never under $20), then the president's cash (not for the dearer side
+  when it can afford the cheaper), then his share sales; then bankruptcy.
+"""
+
+from __future__ import annotations
+
+from trainruns.game.errors import Refusal
+from trainruns.game.shares import update_president
+from trainruns.game.state import corp_key, player_key
+from trainruns.game.steps.buy_train import pay_for_train
+
+
+class TrainRules:
+    # --- cards and phases ------------------------------------------------------------------
+
+    def phased_out(self, side: str) -> bool:
+        card = self.sides[side]["card"]
+        p = card.get("obsolete_on")
+        return bool(p) and self.phases.index(self.state.phase) >= self.phases.index(p)
+
+    def train_limit(self, c) -> int:
+        return self.phases.limit(self.state.phase)
+
+    def live_trains(self, c) -> list[str]:
+        """The trains that count against the limit (not phased out)."""
+        return [x for x in c.trains if not self.phased_out(x)]
+
+    def _bank_row(self):
+        for row in self.state.depot:
+            if row["left"] is None or row["left"] > 0:
+                return row
+        return None
+
+    def _sources(self):
+        """(from, side, price): both sides of the bank's next card, and each train in the
+        open market at its printed price (phased-out ones never)."""
+        out = []
+        row = self._bank_row()
+        if row is not None:
+            out += [("bank", s["train"], s["price"]) for s in row["sides"]]
+        for name in dict.fromkeys(self.state.market_trains):
+            out.append(("market", name, self.sides[name]["price"]))
+        return out
+
+    def counted_trains(self, c) -> list[str]:
+        """Phased-out trains do not count against the limit ("Number of phases")."""
+        return self.live_trains(c)
+
+    def remove_trains(self, phase):
+        """Cards whose removal phase has come leave the companies ("removes older
+        ones"); the open market also loses the phased-out ones."""
+        s = self.state
+        for c in s.corporations:
+            removed = [x for x in c.trains if self._removed(x)]
+            if removed:
+                c.trains = [x for x in c.trains if not self._removed(x)]
+                s.event("trains_removed", corporation=c.id, trains=removed, reason=f"phase {phase}")
+        gone = [x for x in s.market_trains if self._removed(x) or self.phased_out(x)]
+        if gone:
+            s.market_trains[:] = [x for x in s.market_trains if x not in gone]
+            s.event("trains_removed", corporation=None, trains=gone, reason=f"phase {phase}: open market")
+
+    def _removed(self, side):
+        card = self.sides[side]["card"]
+        p = card.get("rusts_on")
+        return bool(p) and self.phases.index(self.state.phase) >= self.phases.index(p)
+
+    # --- phase III and IV: the events of data/phases.json ---------------------------------
+
+    def event_close_player_privates(self, phase):
+        """Phase III: the privates held by players are removed."""
+        for x in self.state.privates:
+            if x.open and (x.owner is None or x.owner.startswith("player:")):
+                x.open = False
+                self.state.event("private_closed", private=x.id, reason=f"phase {phase}: held by a player")
+
+    def event_remove_privates(self, phase):
+        """Phase III removes P1 and P2, phase IV P3 to P5 (the phase's ``privates_removed``)."""
+        for x in self.state.privates:
+            if x.open and x.id in self.phases.by_name[phase]["privates_removed"]:
+                x.open = False
+                self.state.event("private_closed", private=x.id, reason=f"phase {phase}")
+
+    def event_flip_privates(self, phase):
+        """Phase III: the privates left are flipped (no income)."""
+        flipped = self.state.title_state.flipped
+        for x in self.state.privates:
+            if x.open and x.id not in flipped:
+                flipped.append(x.id)
+                self.state.event("private_flipped", private=x.id)
+
+    def event_remove_ferries(self, phase):
+        """Phase IV: the ferries are removed."""
+        ferries = self.state.title_state.ferries
+        for f, owner in ferries.items():
+            if owner != "removed":
+                ferries[f] = "removed"
+        self.state.event("ferries_removed")
+
+    # --- buying ------------------------------------------------------------------------
+
+    def must_buy(self, step) -> bool:
+        """"A corporation must buy a train if it has none after running routes and
+        removing phased-out trains"."""
+        c = step.corp
+        return not c.trains and not c.closed and bool(self._sources())
+
+    def enter_buy_train(self, step):
+        self._check_bankrupt(step)
+
+    def _raisable(self, c, name):
+        return sum(n * self.price(d) for d, n in self._sellable(c, name))
+
+    def _check_bankrupt(self, step):
+        c = step.corp
+        if not self.must_buy(step):
+            return
+        cheapest = min(p for _f, _t, p in self._sources())
+        if c.cash + self._emergency_proceeds(c, self.emergency_issuable(c)) >= cheapest:
+            return
+        pres = self.state.player[c.president]
+        if c.cash + self._emergency_proceeds(c, self.emergency_issuable(c)) + pres.cash + \
+                self._raisable(c, pres.name) < cheapest:
+            self.bankrupt(c, pres.name, step)
+
+    def emergency_issuable(self, c) -> int:
+        """Shares the corporation may issue in an emergency: the normal limit, and never a
+        share that would take the price below $20."""
+        n, cell = 0, c.cell
+        for _ in range(self.issuable(c)):
+            new = self.market.left(cell)
+            if new == cell or self.market.price(new) < 20:
+                break
+            n, cell = n + 1, new
+        return n
+
+    def _emergency_proceeds(self, c, count):
+        """Each share moves the price one column left and pays one value below the new
+        price ("Emergency sell")."""
+        total, cell = 0, c.cell
+        for _ in range(count):
+            cell = self.market.left(cell)
+            total += self.market.price(self.market.left(cell))
+        return total
+
+    def train_buys(self, step) -> list[dict]:
+        c = step.corp
+        if c.closed or len(self.live_trains(c)) >= self.train_limit(c):
+            return []
+        sources = self._sources()
+        buys = [{"type": "buy_train", "corporation": c.id, "from": f, "train": t, "price": p}
+                for f, t, p in sources if p <= c.cash]
+        if not self.must_buy(step):
+            return buys + self._corporation_buys(c)
+        if buys:
+            return buys
+        # the emergency: issue first (at most what the dearer side needs, [E])
+        n = self.emergency_issuable(c)
+        if n:
+            dearest = max(p for _f, _t, p in sources)
+            need = 1
+            while need < n and c.cash + self._emergency_proceeds(c, need) < dearest:
+                need += 1
+            return [{"type": "issue_shares", "corporation": c.id, "emergency": True,
+                     "count": 1 if need == 1 else {"min": 1, "max": need}}]
+        pres = self.state.player[c.president]
+        reach = [{"type": "buy_train", "corporation": c.id, "from": f, "train": t, "price": p}
+                 for f, t, p in sources if p <= c.cash + pres.cash]
+        if reach:
+            return reach
+        cheapest = min(p for _f, _t, p in sources)
+        short = cheapest - c.cash - pres.cash
+        out = []
+        for d, n in self._sellable(c, pres.name):
+            price = self.price(d)
+            most = min(n, -(-short // price) if price else n)
+            out.append({"type": "sell_shares", "player": pres.name, "corporation": d.id,
+                        "count": 1 if most == 1 else {"min": 1, "max": most}})
+        return out
+
+    def _corporation_buys(self, c) -> list[dict]:
+        """Trains bought from another corporation: implied by "A phased-out train ...
+        can't be sold to another corporation"; the price is agreed, $1 to the buyer's
+        treasury [?]; never in the emergency ([E] EBUY_FROM_OTHERS never). The seller's
+        president accepts unless he presides both."""
+        if c.cash < 1:
+            return []
+        out = []
+        for d in self.state.corporations:
+            if d is c or d.closed or not d.started or self._was_declined("train", d.id):
+                continue
+            for side in dict.fromkeys(self.live_trains(d)):
+                out.append({"type": "buy_train", "corporation": c.id, "from": d.id, "train": side,
+                            "price": 1 if c.cash == 1 else {"min": 1, "max": c.cash}})
+        return out
+
+    def _buy_from_corporation(self, c, d, side, price):
+        s = self.state
+        s.pay(corp_key(c.id), corp_key(d.id), price)
+        d.trains.remove(side)
+        c.trains.append(side)
+        s.event("train", corporation=c.id, train=side, price=price, source=d.id)
+
+    def _sellable(self, c, name):
+        """What the president may sell in the emergency: never changing the presidency of
+        the operating corporation nor closing it (its price falls a column a sale)."""
+        s = self.state
+        out = []
+        for d in s.corporations:
+            if not d.started or not d.held(player_key(name)):
+                continue
+            n = self.may_sell(d, name)
+            if d is c:
+                others = max((d.held(player_key(p.name)) for p in s.players if p.name != name), default=0)
+                keep = max(self.shares["president"], others)
+                n = min(n, d.held(player_key(name)) - keep)
+                if self.market.price(self.market.left(d.cell)) <= 0:
+                    n = 0
+            if n > 0:
+                out.append((d, n))
+        return out
+
+    def train_process(self, step, a):
+        c = step.corp
+        listed = self.train_buys(step)
+        t = a["type"]
+        if t in ("sell_shares", "issue_shares"):
+            x = next((x for x in listed if x["type"] == t and x["corporation"] == a["corporation"]
+                      and x.get("player") == a.get("player")), None)
+            most = (x["count"]["max"] if isinstance(x["count"], dict) else x["count"]) if x else 0
+            if not 1 <= a.get("count", 0) <= most:
+                raise Refusal("train.emergency", f"{c.id} needs a train: its treasury first, then emergency issues, "
+                                                 "then its president's cash, then his share sales, never changing "
+                                                 "its presidency (\"Emergency sell\")")
+            if t == "issue_shares":
+                self.emergency_issue(c, a["count"])
+            else:
+                d = self.state.corp[a["corporation"]]
+                self.sell(d, a["player"], a["count"])
+            self._check_bankrupt(step)
+            if c.closed or not self.must_buy(step) and not self.train_buys(step):
+                step.done = True
+            return a
+        if t != "buy_train":
+            raise Refusal("train.action", f"{c.id} is buying trains: buy_train or pass (\"Train list and prices\")")
+        for x in listed:
+            if x["type"] == "buy_train" and x["from"] == a["from"] and x["train"] == a["train"]:
+                if isinstance(x["price"], dict) or x["from"] not in ("bank", "market"):
+                    return self._offer_train(c, x, a)
+                if "price" in a and a["price"] != x["price"]:
+                    raise Refusal("train.price", f"a {a['train']}-train from the {a['from']} costs ${x['price']}")
+                self.buy_train(c, a["from"], a["train"], x["price"])
+                return dict(a, price=x["price"])
+        raise Refusal(*self._why_not_train(c, a))
+
+    def _offer_train(self, c, listed, a):
+        price = a.get("price")
+        lo, hi = (listed["price"]["min"], listed["price"]["max"]) if isinstance(listed["price"], dict) else (
+            listed["price"], listed["price"])
+        if not isinstance(price, int) or not lo <= price <= hi:
+            raise Refusal("train.price", f"a train from {a['from']} costs an agreed ${lo} to ${hi}")
+        d = self.state.corp[a["from"]]
+        if d.president == c.president:
+            self._buy_from_corporation(c, d, a["train"], price)
+        else:
+            self.offer(d.president, {"offer": "train", "corporation": c.id, "from": d.id, "train": a["train"],
+                                     "price": price},
+                       lambda: self._buy_from_corporation(c, d, a["train"], price))
+        return dict(a, price=price)
+
+    def _why_not_train(self, c, a):
+        if len(self.live_trains(c)) >= self.train_limit(c):
+            return "train.limit", (f"{c.id} is at the train limit {self.train_limit(c)} of phase {self.state.phase} "
+                                   '(phased-out trains don\'t count: "Number of phases", "Train list and prices")')
+        row = self._bank_row()
+        if a["from"] == "bank" and (row is None or a["train"] not in [s["train"] for s in row["sides"]]):
+            return "train.order", "the bank sells its cards in order, either side of the next card (\"Train list and prices\")"
+        if a["from"] == "market" and a["train"] not in self.state.market_trains:
+            return "train.not-in-market", f"no {a['train']}-train in the open market"
+        if a["from"] not in ("bank", "market") and a["from"] not in self.state.corp:
+            return "train.source", "trains come from the 'bank', the 'market' or another corporation's id"
+        if a["from"] in self.state.corp and a["train"] in self.state.corp[a["from"]].trains:
+            return "train.phased-out", ("a phased-out train can't be sold to another corporation, nor any in the "
+                                        "emergency (\"Train list and prices\"; \"Emergency sell\")")
+        return "train.cash", (f"{c.id} cannot pay for that train; with its president's cash it may not buy the "
+                              "dearer side when it can afford the cheaper (\"Emergency sell\")")
+
+    def emergency_issue(self, c, count):
+        s = self.state
+        total = 0
+        for _ in range(count):
+            old = c.cell
+            c.cell = self.market.left(old)
+            self.market.move(c.id, old, c.cell)
+            got = self.market.price(self.market.left(c.cell))
+            s.pay("bank", corp_key(c.id), got)
+            s.move_shares(c, "treasury", "market", 1)
+            total += got
+        s.event("issue", corporation=c.id, count=count, cash=total, emergency=True)
+        s.event("price", corporation=c.id, price=self.price(c), reason="emergency issue")
+
+    def buy_train(self, c, source, side, price):
+        s = self.state
+        pay_for_train(s, c, price)
+        if source == "bank":
+            row = self._bank_row()
+            if row["left"] is not None:
+                row["left"] -= 1
+        else:
+            s.market_trains.remove(side)
+        c.trains.append(side)
+        s.event("train", corporation=c.id, train=side, price=price, source=source)
+        if source == "bank":
+            card_phase = self.sides[side]["card"]["available_on"]
+            if self.phases.index(card_phase) > self.phases.index(s.phase):
+                self.new_phase(card_phase, c)
+
+    # --- bankruptcy ("Emergency sell") -------------------------------------------------------
+
+    def bankrupt(self, c, name, step):
+        """The president can't raise the price: he is bankrupt and out. What he may sell
+        is sold as in the emergency, his cash goes to the corporation, his other shares
+        go to the Stock Market without moving prices; a corporation whose presidency
+        changes gets a new president, who must buy the train; one left with no player
+        holding 20% closes (docs/gaps.md). His privates leave the game."""
+        s = self.state
+        p = s.player[name]
+        for d, n in self._sellable(c, name):
+            if not d.closed:
+                self.sell(d, name, n)
+        if p.cash:
+            s.pay(player_key(name), corp_key(c.id), p.cash)
+        p.bankrupt = True
+        s.event("bankrupt", player=name, corporation=c.id)
+        for d in s.corporations:
+            n = d.held(player_key(name))
+            if n and not d.closed:
+                s.move_shares(d, player_key(name), "market", n)
+            if d.president == name and not d.closed:
+                best = max((q.name for q in s.players if not q.bankrupt),
+                           key=lambda q: d.held(player_key(q)), default=None)
+                if best is None or d.held(player_key(best)) < self.shares["president"]:
+                    self.close_corporation(d)
+                else:
+                    d.president = best
+                    update_president(s, d)
+                    s.event("president", corporation=d.id, player=d.president, previous=name)
+        for x in s.privates:
+            if x.open and x.owner == player_key(name):
+                x.open = False
+                s.event("private_closed", private=x.id, reason="owner bankrupt")
+        self.check_bankruptcies()
+        if c.closed or self.game.finished:
+            step.done = True
+        elif self.must_buy(step):
+            self._check_bankrupt(step)

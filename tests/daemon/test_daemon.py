@@ -1,0 +1,262 @@
+"""The daemon (trainruns.daemon; docs/daemon.md): `trainruns solve` goes to it by
+default (TRAINRUNS_DAEMON=0 opts out, --daemon forces it) and gives the output and exit
+status of the in-process command, the time limit counting from the client's start; it
+falls back to in-process when no daemon answers (none yet, a stale socket left by a
+dead one, a folder another user could reach, other code) and starts one on demand; the
+daemon ends when idle and when its code changes on disk.
+
+The expected answers are the in-process command's own (and, where the position carries
+one, its ``expected_revenue``): the daemon must not change an answer."""
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+import pytest
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+KO = os.path.join(ROOT, "fixtures", "real", "1889-3-6-KO-160.json")        # expected_revenue 160
+BROWN = os.path.join(ROOT, "fixtures", "1832", "12-phase8-last-values-brown-cities.json")
+T1831 = os.path.join(ROOT, "fixtures", "1831", "example.json")
+COMMAND = [sys.executable, "-m", "trainruns"]
+
+
+def _run(args, env, cwd=ROOT):
+    p = subprocess.run(COMMAND + args, env=env, cwd=cwd, capture_output=True, text=True, timeout=600)
+    return p.returncode, p.stdout, p.stderr
+
+
+def _sock(env):
+    """Where the installation's daemon listens under ``env``'s runtime folder (the test
+    runs the same interpreter and package as the commands)."""
+    from trainruns.daemon import install_id
+
+    return os.path.join(env["XDG_RUNTIME_DIR"], "trainruns", f"daemon-{install_id()}.sock")
+
+
+def _fresh(runtime, prefix):
+    """``runtime`` with an empty private runtime folder of its own: no daemon yet."""
+    folder = tempfile.mkdtemp(prefix=prefix)
+    os.chmod(folder, 0o700)
+    return dict(runtime, XDG_RUNTIME_DIR=folder)
+
+
+def _wait_for(predicate, seconds=300):
+    deadline = time.monotonic() + seconds
+    while not predicate() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    return predicate()
+
+
+def _status(env):
+    code, out, _ = _run(["daemon", "status", "--json"], env)
+    return code, json.loads(out)
+
+
+def _without_times(out):
+    """A JSON answer without its seconds (the only field that may differ run to run)."""
+    data = json.loads(out)
+    data.pop("seconds", None)
+    return data
+
+
+@pytest.fixture(scope="module")
+def runtime():
+    folder = tempfile.mkdtemp(prefix="trainruns-test-daemon-")
+    os.chmod(folder, 0o700)
+    env = dict(os.environ, XDG_RUNTIME_DIR=folder, TRAINRUNS_DAEMON_IDLE="120")
+    env.pop("TRAINRUNS_DAEMON", None)
+    yield env
+    _run(["daemon", "stop"], env)
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def daemon(runtime):
+    code, out, err = _run(["daemon", "start"], runtime)
+    assert code == 0, err
+    return runtime
+
+
+def test_status_without_a_daemon_is_a_negative_verdict(runtime):
+    env = dict(runtime, XDG_RUNTIME_DIR=tempfile.mkdtemp(prefix="trainruns-none-"))
+    os.chmod(env["XDG_RUNTIME_DIR"], 0o700)
+    code, status = _status(env)
+    assert code == 1 and status["running"] is False
+
+
+@pytest.mark.parametrize("path", [KO, BROWN, T1831])
+def test_daemon_answers_what_the_command_answers(daemon, path):
+    code_in, out_in, err_in = _run(["solve", "--json", "--quiet", path], daemon)
+    served = _status(daemon)[1]["served"]
+    code_d, out_d, err_d = _run(["solve", "--daemon", "--json", "--quiet", path], daemon)
+    assert (code_d, err_d) == (code_in, err_in) == (0, "")
+    assert _without_times(out_d) == _without_times(out_in)
+    assert _status(daemon)[1]["served"] == served + 1  # the daemon answered, not a fallback
+    expected = json.load(open(path)).get("expected_revenue")
+    if expected is not None:
+        assert json.loads(out_d)["revenue"] == expected
+
+
+def test_a_plain_solve_goes_to_the_daemon_and_the_table_is_the_same(daemon):
+    """No option, no variable: the daemon answers (started on demand, by
+    default); TRAINRUNS_DAEMON=0 keeps the command in-process."""
+    served = _status(daemon)[1]["served"]
+    code_d, out_d, err_d = _run(["solve", "--quiet", KO], daemon)
+    assert _status(daemon)[1]["served"] == served + 1
+    code_in, out_in, err_in = _run(["solve", "--quiet", KO], dict(daemon, TRAINRUNS_DAEMON="0"))
+    assert _status(daemon)[1]["served"] == served + 1  # not answered by the daemon
+    assert code_d == code_in == 0 and err_d == err_in == ""
+    # the table's last line holds the milliseconds; the rest is the same run
+    assert out_d.splitlines()[:-1] == out_in.splitlines()[:-1]
+    assert "total    160  proven optimal" in out_d
+
+
+def test_a_solve_the_daemon_answers_loads_no_numpy(daemon):
+    """The client's whole process (``-X importtime`` lists every module it imported):
+    the daemon answered, and the client loaded neither numpy, numba nor json."""
+    served = _status(daemon)[1]["served"]
+    p = subprocess.run([sys.executable, "-X", "importtime", "-m", "trainruns", "solve", "--json", "--quiet", KO],
+                       env=daemon, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0 and json.loads(p.stdout)["revenue"] == 160
+    assert _status(daemon)[1]["served"] == served + 1
+    loaded = {line.split("|")[-1].strip() for line in p.stderr.splitlines() if line.startswith("import time:")}
+    assert "trainruns.daemon.client" in loaded
+    assert [m for m in ("numpy", "numba", "json", "argparse", "trainruns.route.search") if m in loaded] == []
+
+
+def test_bad_input_gives_the_same_line_and_exit_status(daemon, tmp_path):
+    """docs/position-format.md: bad input is exit 2 with one line on stderr; the working folder is
+    the client's (a relative path is read where the client runs)."""
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"title": "1832", "phase": ')
+    served = _status(daemon)[1]["served"]
+    cases = (["solve", "bad.json"], ["solve", "missing.json"], ["solve", "--time-limit", "0", KO],
+             ["solve", "--engine", "nope", KO])
+    for args in cases:
+        got = _run(args, daemon, cwd=tmp_path)
+        want = _run(args, dict(daemon, TRAINRUNS_DAEMON="0"), cwd=tmp_path)
+        assert got == want  # byte for byte: status, stdout and stderr
+        assert got[0] == 2 and len(got[2].strip().splitlines()) == 1
+    assert _status(daemon)[1]["served"] == served + len(cases)
+
+
+def test_time_limit_counts_from_the_client_start(daemon):
+    """A bounded answer keeps its promise: proven or not, it comes within the limit's
+    overshoot (trainruns.route.limits), and its revenue is that of the proven answer here."""
+    code, out, _ = _run(["solve", "--daemon", "--json", "--time-limit", "30", KO], daemon)
+    assert code == 0 and json.loads(out)["revenue"] == 160
+
+
+def test_stale_socket_falls_back_and_a_daemon_starts_on_demand(runtime):
+    """A socket file whose daemon died: the command answers in-process (the same
+    answer), and a new daemon is started for the next command."""
+    env = _fresh(runtime, "trainruns-stale-")
+    folder = os.path.join(env["XDG_RUNTIME_DIR"], "trainruns")
+    os.mkdir(folder, 0o700)
+    dead = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    dead.bind(_sock(env))
+    dead.close()  # the file stays, nobody listens: connecting is refused
+    try:
+        code, out, err = _run(["solve", "--daemon", "--json", "--quiet", KO], env)
+        assert code == 0 and err == ""
+        assert json.loads(out)["revenue"] == 160
+        assert _wait_for(lambda: _status(env)[0] == 0)
+        code, status = _status(env)
+        assert code == 0 and status["served"] == 0
+        code, out2, _ = _run(["solve", "--daemon", "--json", "--quiet", KO], env)
+        assert _without_times(out2) == _without_times(out) and _status(env)[1]["served"] == 1
+    finally:
+        _run(["daemon", "stop"], env)
+
+
+def test_a_folder_others_can_reach_is_not_used(runtime, tmp_path):
+    """The socket folder must be the user's alone (0700): otherwise no daemon, a
+    warning, and the in-process answer."""
+    os.chmod(tmp_path, 0o700)
+    folder = tmp_path / "trainruns"
+    folder.mkdir()
+    os.chmod(folder, 0o755)
+    env = dict(runtime, XDG_RUNTIME_DIR=str(tmp_path))
+    code, out, err = _run(["solve", "--daemon", "--json", "--quiet", KO], env)
+    assert code == 0 and json.loads(out)["revenue"] == 160
+    assert "not using the daemon" in err and len(err.strip().splitlines()) == 1
+    assert not os.path.exists(_sock(env))
+
+
+def test_code_changed_since_the_daemon_started_is_not_answered_by_it(daemon, monkeypatch):
+    """A daemon that loaded other code refuses the command (the client runs it itself)."""
+    from trainruns.daemon import client
+
+    monkeypatch.setenv("XDG_RUNTIME_DIR", daemon["XDG_RUNTIME_DIR"])
+    monkeypatch.setattr(client, "fingerprint", lambda: "other code")
+    monkeypatch.setattr(client, "start_daemon", lambda path=None: None)
+    assert client.forward(["solve", "--quiet", KO], time.perf_counter()) is None
+
+
+def test_the_daemon_ends_when_idle(runtime):
+    """TRAINRUNS_DAEMON_IDLE seconds without a command: the daemon ends, its socket
+    gone (the next command runs in-process and starts a new one)."""
+    env = dict(_fresh(runtime, "trainruns-idle-"), TRAINRUNS_DAEMON_IDLE="3")
+    try:
+        assert _run(["daemon", "start"], env)[0] == 0
+        code, status = _status(env)
+        assert code == 0
+        assert _wait_for(lambda: _status(env)[0] == 1, seconds=120)
+        assert not os.path.exists(_sock(env))
+    finally:
+        _run(["daemon", "stop"], env)
+
+
+def test_the_daemon_ends_when_its_code_changes_on_disk(runtime):
+    """A module of the package modified after the daemon loaded it: the daemon ends by
+    itself (it looks every TRAINRUNS_DAEMON_CHECK seconds), so no command is answered
+    by old code. (The file's modification time is changed, then restored.)"""
+    import trainruns.daemon as package
+
+    env = dict(_fresh(runtime, "trainruns-code-"), TRAINRUNS_DAEMON_CHECK="1")
+    target = package.__file__
+    before = os.stat(target)
+    try:
+        assert _run(["daemon", "start"], env)[0] == 0
+        time.sleep(1.5)
+        assert _status(env)[0] == 0  # unchanged code: it stays
+        os.utime(target, ns=(before.st_atime_ns, before.st_mtime_ns + 1_000_000_000))
+        assert _wait_for(lambda: _status(env)[0] == 1, seconds=120)
+    finally:
+        os.utime(target, ns=(before.st_atime_ns, before.st_mtime_ns))
+        _run(["daemon", "stop"], env)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to listen as another user")
+def test_a_socket_of_another_user_is_not_used(runtime):
+    """The client checks who listens (SO_PEERCRED): a socket in the right place whose
+    listener is another user gets no command; the answer comes in-process."""
+    env = _fresh(runtime, "trainruns-other-")
+    folder = os.path.join(env["XDG_RUNTIME_DIR"], "trainruns")
+    os.mkdir(folder, 0o700)
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(_sock(env))
+    pid = os.fork()
+    if pid == 0:  # another user listens (Linux records the listener at listen())
+        try:
+            os.setuid(65534)
+            listener.listen(4)
+            conn, _ = listener.accept()
+            time.sleep(30)
+        finally:
+            os._exit(0)
+    try:
+        time.sleep(0.5)
+        code, out, err = _run(["solve", "--json", "--quiet", KO], env)
+        assert code == 0 and json.loads(out)["revenue"] == 160
+        assert "another user's" in err and len(err.strip().splitlines()) == 1
+    finally:
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+        listener.close()

@@ -1,0 +1,69 @@
+"""Seeded random 1832 games in-process, with docs/game-log.md's guarantees checked after
+every action (tests/game_selfplay.py): money and shares conserved, presidents hold the
+president's certificate, tokens within supply and one per company per city, every
+listed action accepted, a finished game's result equal to the players' values, replay
+determinism, undo equal to the log without its last decision, and every position
+loading in the route core. More games belong in benchmarks/ and `trainruns play selfplay`."""
+
+import json
+import os
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(__file__))
+
+from game_selfplay import play  # noqa: E402
+
+from trainruns import load_position  # noqa: E402
+from trainruns.game.game import Game  # noqa: E402
+
+FIXTURES = os.path.join(os.path.dirname(__file__), "..", "..", "fixtures", "games")
+
+
+def _positions_load(game, s):
+    """Guarantee 6: `play position` of every corporation loads (sampled: every 40th
+    state of an operating round)."""
+    active = game.active() or {}
+    if s["round"]["kind"] != "operating" or "corporation" not in active or s["actions_applied"] % 40:
+        return []
+    problems = []
+    for c in s["corporations"]:
+        if c["trains"]:
+            try:
+                load_position(game.position(c["id"]))
+            except Exception as e:  # noqa: BLE001
+                problems.append(f"position of {c['id']} does not load: {e}")
+    return problems
+
+
+@pytest.mark.parametrize("players,seed", [(["A", "B", "C"], 31), (["A", "B", "C", "D", "E", "F", "G"], 32)])
+def test_random_game_keeps_every_guarantee_and_replays(players, seed):
+    """The first 350 decisions of a seeded game (finished games: the fixtures below and
+    benchmarks/; `trainruns play selfplay` plays whole games)."""
+    game, problems, n = play(players, seed, max_actions=350, check_undo_every=117, on_state=_positions_load)
+    assert problems == []
+    assert n == 350 or game.finished
+    # guarantee 9: the log replays to the same state, twice
+    log = game.log()
+    a = Game.replay(log).to_json()
+    b = Game.replay(json.loads(json.dumps(log))).to_json()
+    assert a == b == game.to_json()
+    # a prefix replays to the state the game had then; one undo more equals one decision less
+    k = len(log["actions"]) // 2
+    prefix = Game.replay(log, upto=k)
+    undone = Game.replay(dict(log, actions=log["actions"][:k + 1] + [{"type": "undo"}]))
+    assert prefix.to_json() == undone.to_json()
+
+
+def test_kept_finished_games_replay_to_their_final_state():
+    """fixtures/games/*.game: finished games (JSON: the log and the final state it
+    reached when recorded; not named .json, since every fixtures/**/*.json is a position)."""
+    names = sorted(f for f in os.listdir(FIXTURES) if f.endswith(".game"))
+    assert names
+    for name in names:
+        with open(os.path.join(FIXTURES, name)) as fh:
+            kept = json.load(fh)
+        state = Game.replay(kept["log"]).to_json()
+        assert state["finished"]
+        assert state == kept["final_state"], name

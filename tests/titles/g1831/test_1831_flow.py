@@ -1,0 +1,282 @@
+"""The 1831 flow model (titles/g1831/route/flow.py), which finds the run without listing
+token-to-token paths, against the plain-Python brute force of tests/boards1831.py and
+against the path-listing engine.
+
+The flow model takes over from listing only on boards whose paths would not fit the
+memory budget (or past ``PATH_LIMIT`` paths, or a too long commuter walk); here
+``PATH_LIMIT`` is set to 0 so that it answers every board. The random boards carry every rule the model states: typed sites and S /
+YD / MX trains with given mixed counts (5.6.2.3), other corporations' tokens that block
+(5.6.2), red extensions (5.2.3.10), the Delaware revisit in both readings (5.6.2.1),
+``pass_own_tokens: false``, bought track rights (5.5, 5.6.5) and commuter runs (5.6.7).
+"""
+
+import pytest
+from boards1831 import brute_force, random_commuter_position, random_position
+
+from trainruns import solve
+from trainruns.errors import InputError
+from trainruns.services.generate import board_1831
+from trainruns.titles.g1831.route import model as model_1831
+
+
+@pytest.fixture
+def flow_only(monkeypatch):
+    monkeypatch.setattr(model_1831, "PATH_LIMIT", 0)
+
+
+def _check(pos):
+    expected = brute_force(pos)
+    if expected is None:
+        # 5.6.5: no run uses every bought right
+        with pytest.raises(InputError):
+            solve(pos)
+        return False
+    run = solve(pos)
+    assert run.optimal
+    assert run.revenue == expected
+    return True
+
+
+@pytest.mark.parametrize("chunk", range(4))
+def test_5_6_flow_model_matches_brute_force(flow_only, chunk):
+    checked = sum(_check(random_position(seed)) for seed in range(chunk, 160, 4))
+    assert checked > 20
+
+
+@pytest.mark.parametrize("chunk", range(2))
+def test_5_6_7_flow_model_matches_brute_force_on_commuter_runs(flow_only, chunk):
+    checked = sum(_check(random_commuter_position(seed)) for seed in range(chunk, 60, 2))
+    assert checked > 20
+
+
+def test_5_6_7_flow_model_runs_a_commuter_run(flow_only):
+    # boards where the best run has a commuter run (a city run to twice): the model
+    # must find them, not only plain paths
+    repeated = 0
+    for seed in range(60):
+        pos = random_commuter_position(seed)
+        if brute_force(pos) is None:
+            continue
+        run = solve(pos)
+        repeated += any(len(set(r.stops)) < len(r.stops) for r in run.routes)
+    assert repeated >= 2
+
+
+def _legal(run, board):
+    """Trains share no track (5.6.2) and each runs to 2..size tokens (5.6.2.3, 5.6.2.5)."""
+    used = set()
+    for r in run.routes:
+        track = {tuple(p) for p in r.track}
+        assert not track & used, "two trains share track"
+        used |= track
+        size = int("".join(ch for ch in r.train if ch.isdigit()))
+        assert 2 <= sum(r.counted) <= size
+        assert sum(v for parts in r.earned for _, v in parts) == r.revenue
+    assert sum(r.revenue for r in run.routes) == run.revenue
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_flow_model_on_a_small_invented_map_agrees_with_listing(seed, monkeypatch):
+    # a board_1831 map cut down to 20 hexes: listing proves it; the flow model, given a
+    # time limit, never claims more than the optimum and its bound holds
+    pos = board_1831(seed, n_hexes=20, own_tokens=8)
+    listed = solve(pos)
+    assert listed.optimal
+    monkeypatch.setattr(model_1831, "PATH_LIMIT", 0)
+    flowed = solve(pos, time_limit=10)
+    assert flowed.revenue <= listed.revenue <= flowed.bound
+    if flowed.optimal:
+        assert flowed.revenue == listed.revenue
+    _legal(flowed, None)
+
+
+def test_full_size_board_gets_a_legal_run_and_an_honest_bound():
+    # 48 hexes, 11-13 tokens, both commuter runs, the Delaware: about 10^7 paths, too
+    # many to list; the flow model answers within the time limit with a legal run
+    pos = board_1831(1, n_hexes=48)
+    run = solve(pos, time_limit=8)
+    assert run.revenue > 0
+    assert run.bound >= run.revenue
+    _legal(run, None)
+
+
+# --- listing: chunks, values by token sequence, the audit along declared stops --------
+
+def _model(pos):
+    """(model, arrays, valuer, kinds) of position ``pos``."""
+    from trainruns.route.compile import compile_board
+    from trainruns.route.routeset import train_kinds
+    from trainruns.titles.g1831.route.trains import parse_train_name
+    from trainruns.titles.load import load_position
+
+    board = load_position(pos)
+    model = board.route_model
+    arrays = model._arrays(compile_board(board))
+    kinds = train_kinds(board)
+    valuer = model._valuer(arrays, [parse_train_name(k.name) for k in kinds], 1 << len(model.facts.rights))
+    return model, arrays, valuer, kinds
+
+
+def _listed(pos):
+    """``_model(pos)`` and the paths listed."""
+    model, arrays, valuer, kinds = _model(pos)
+    return model, arrays, valuer, kinds, model._paths(arrays, valuer, None, None)
+
+
+def _reference_values(model, arrays, kinds, ptr, stops):
+    """kernels.best_counts on every whole path (no sequence shared between paths)."""
+    import numpy as np
+
+    from trainruns.titles.g1831.route import kernels
+    from trainruns.titles.g1831.route.model import TYPE_CODE
+    from trainruns.titles.g1831.route.trains import parse_train_name
+
+    types = [parse_train_name(k.name) for k in kinds]
+    caps = np.array([model.type_caps(t) for t in types], np.int64).reshape(-1, 2)
+    out = np.empty((len(ptr) - 1, len(types), 1 << len(model.facts.rights)), np.int64)
+    kernels.best_counts(ptr, stops, arrays.stop_group, arrays.st_val, arrays.yd_val, arrays.st_right,
+                        arrays.yd_right, np.array([TYPE_CODE[t.type] for t in types], np.int64),
+                        np.array([t.size for t in types], np.int64), np.ascontiguousarray(caps[:, 0]),
+                        np.ascontiguousarray(caps[:, 1]), model.strict, out.shape[2], out)
+    return out
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_5_6_2_3_a_path_earns_by_the_tokens_it_passes_alone(seed):
+    # a passed city without the corporation's token earns nothing (5.6.2.3): the model
+    # values each sequence of tokens once for all the paths that share it; the values
+    # must be those of every whole path valued on its own
+    import numpy as np
+
+    for pos in [board_1831(seed, n_hexes=20, own_tokens=8)] + [random_position(s) for s in range(seed, 120, 2)]:
+        model, arrays, valuer, kinds, (ptr, stops, _, _, values, complete) = _listed(pos)
+        assert complete
+        if model.options.delaware_south == "run_to":
+            continue  # those paths are valued again on the whole path anyway
+        assert np.array_equal(values, _reference_values(model, arrays, kinds, ptr, stops))
+
+
+def test_listing_in_small_chunks_lists_the_same_paths(monkeypatch):
+    # the walk stops when its buffers are full and goes on where it stopped: chunks of 3
+    # paths give the same paths, in the same order, as one chunk
+    import numpy as np
+
+    pos = board_1831(1, n_hexes=20, own_tokens=8)
+    whole = _listed(pos)[4]
+    monkeypatch.setattr(model_1831, "CHUNK", 3)
+    chunked = _listed(pos)[4]
+    assert len(whole[0]) > 1000
+    for a, b in zip(whole[:5], chunked[:5]):
+        assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("chunk", range(2))
+def test_5_6_small_chunks_match_brute_force(monkeypatch, chunk):
+    monkeypatch.setattr(model_1831, "CHUNK", 2)
+    checked = sum(_check(random_position(seed)) for seed in range(200 + chunk, 280, 2))
+    assert checked > 20
+
+
+def test_audit_of_a_full_size_board_lists_only_along_the_declared_stops():
+    # a full-size map has about 10^7 token-to-token paths: the audit must not list them
+    # all, only those along the stops declared, and still find a declared path legal
+    # and valued as the model values it (the path: the first the walk finds that a
+    # train earns on, 5.6.2.5)
+    import numpy as np
+
+    from trainruns.services.audit import audit
+    from trainruns.titles.g1831.route import kernels
+
+    board_pos = board_1831(1, n_hexes=48)
+    model, arrays, valuer, kinds = _model({**board_pos, "trains": ["7S"]})
+    comp = arrays.compiled
+    root = int(np.flatnonzero(arrays.stop_own)[0])
+    ptr = np.zeros(65, np.int64)
+    stops = np.empty(64 * (comp.n_stops + 2), np.int64)
+    bits = np.empty((64, comp.words), np.uint64)
+    n = kernels.token_paths(comp.adj_ptr, comp.chain_to, arrays.chain_bits, arrays.chain_und,
+                            arrays.stop_group, arrays.stop_pass, arrays.stop_own, arrays.rev_a, arrays.rev_b,
+                            ptr, stops, stops.copy(), bits, 1 << 40, 0,
+                            *kernels.no_prices(comp.n_stops, comp.n_chains),
+                            *kernels.walk_state(comp.n_stops, len(arrays.rev_a), comp.words, root),
+                            np.zeros(1, np.int64))
+    values = valuer(ptr[: n + 1], stops[: ptr[n]])
+    r = next(i for i in range(n) if values[i, 0, 0] > 0)
+    path = stops[ptr[r]:ptr[r + 1]].tolist()
+    labels = [f"{comp.stop_refs[s][0]}.{comp.stop_refs[s][1]}" for s in path]
+    pos = {**board_pos, "trains": ["7S"]}
+    best = solve(pos, time_limit=1)
+    result = audit(pos, {"routes": [{"train": "7S", "stops": labels}]}, best=best)
+    assert result.legal
+    assert result.declared_revenue == values[r, 0, 0]
+    rs = model.all_routes(comp, kinds, along=[path])
+    assert 1 <= len(rs) < 1000
+    assert any(rs.stops[rs.ptr[k]:rs.ptr[k + 1]].tolist() in (path, path[::-1]) for k in range(len(rs)))
+
+
+def test_a_game_step_budget_is_per_token():
+    # the game's bound on work (Model1831.path_steps, titles/g1831/game/map.py): the
+    # paths found in that many steps from EACH token; a cut walk goes on to the next one
+    import numpy as np
+
+    model, arrays, valuer, kinds = _model(board_1831(1, n_hexes=20, own_tokens=8))
+    model.path_steps = 50
+    ptr, stops, _, _, _, complete = model._paths(arrays, valuer, None, None)
+    roots = set(np.flatnonzero(arrays.stop_own).tolist())
+    firsts = set(stops[ptr[:-1]].tolist())
+    assert not complete
+    assert firsts <= roots and len(firsts) >= len(roots) - 1
+
+
+# --- a commuter city walked round within itself: the paths alone, then the priced proof ---
+
+# board_1831 cut to 20 hexes, whose commuter city (several stops, track round them
+# within the city) is beyond the flow model's commuter circuit; bought rights dropped,
+# so that the priced proof follows the flow model
+_ROUND_CITY = [22, 35, 41]
+
+
+def _round_city_board(seed):
+    pos = board_1831(seed, n_hexes=20, own_tokens=8)
+    pos["track_rights"] = []
+    return pos
+
+
+@pytest.mark.parametrize("seed", _ROUND_CITY)
+def test_5_6_7_flow_model_runs_paths_alone_round_a_commuter_city_never_proven_by_itself(seed):
+    from trainruns.route.compile import compile_board
+    from trainruns.titles.g1831.route import flow
+    from trainruns.titles.load import load_position
+
+    pos = _round_city_board(seed)
+    board = load_position(pos)
+    arrays = board.route_model._arrays(compile_board(board))
+    assert not flow._member_track_is_forest(arrays)
+    assert flow.solve(arrays, list(board.trains)) is None  # the listing route, as before
+    chosen, proven, _ = flow.solve(arrays, list(board.trains), paths_alone=True)
+    # 5.6.7: a Station train of 5 or more could run a commuter run the model left out,
+    # so CP-SAT's optimum of the paths alone proves nothing; every train runs a path
+    assert chosen and not proven
+    assert not any(is_commuter for *_, is_commuter, _mask in chosen)
+
+
+@pytest.mark.parametrize("seed", _ROUND_CITY)
+def test_5_6_round_a_commuter_city_the_priced_proof_settles_the_flow_models_run(seed, monkeypatch):
+    # listing (the independent engine) proves the best run; the flow model alone (its
+    # paths alone, then the priced proof with the commuter runs walked) must prove the same
+    listed = solve(_round_city_board(seed))
+    assert listed.optimal
+    monkeypatch.setattr(model_1831, "PATH_LIMIT", 0)
+    proofs = []
+    orig = model_1831.Model1831._priced_proof
+
+    def watched(self, *a, **k):
+        out = orig(self, *a, **k)
+        proofs.append(out is not None and out.complete)
+        return out
+
+    monkeypatch.setattr(model_1831.Model1831, "_priced_proof", watched)
+    flowed = solve(_round_city_board(seed), time_limit=60)
+    assert flowed.optimal and flowed.revenue == listed.revenue
+    assert proofs and proofs[-1]
+    _legal(flowed, None)
