@@ -127,7 +127,7 @@ def audit_run(position: dict, routes: list, best: bool = True) -> tuple[list, in
     run is not searched for (1831 5.6.6: any legal run may be declared) and the third
     is None."""
     from trainruns.route.result import Run
-    from trainruns.services import audit
+    from trainruns.services.audit import audit
 
     best_run_ = _solved(position) if best else Run(routes=[], revenue=0, optimal=False, bound=0)
     result = audit(board(position), {"routes": routes}, best=best_run_)
