@@ -83,6 +83,7 @@ function eventText(e) {
     case "rust": return `${f.train}-trains rust` + (f.corporations && f.corporations.length ? ` (${words(f.corporations)})` : "");
     case "private_closed": return `${f.private} closes` + (f.reason ? ` (${f.reason})` : "");
     case "operating_round": return "an operating round begins";
+    case "income": return `${f.owner} earns ${$v("amount")} from ${f.private}`;
     case "game_end": return `the game ends: ${words(f.reason)}`;
     case "pass": return `${f.player} passes` + (f.reason ? ` (${f.reason})` : "");
     default: {
