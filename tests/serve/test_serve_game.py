@@ -375,8 +375,8 @@ def test_the_position_in_a_stock_round_is_of_a_started_corporation(tmp_path, scr
 def test_redo_and_take_back_over_http_need_the_version_shown(served, script):
     """An undo, a redo and an "undo to here" each name the version the player saw; a
     stale one is refused (409) and changes nothing; a redo takes again exactly the
-    decision taken back (the log replays to the same game); a new decision leaves
-    nothing to redo."""
+    decision taken back (the log replays to the same game), also after a restart; a new
+    decision leaves nothing to redo."""
     client, _, path = served
     decisions, _ = script
     for a in decisions[:6]:
@@ -384,12 +384,26 @@ def test_redo_and_take_back_over_http_need_the_version_shown(served, script):
     assert client.post("/api/act", json={"action": {"type": "undo"}}).status_code == 400
     state = client.post("/api/take-back", json={"decision": 3, "version": 7}).json()
     assert len(state["history"]) == 3 and state["redo"] == 3 and state["redo_next"] == decisions[3]
+    # the decisions taken back are read from the log: a server started again offers them
+    jobs = Jobs()
+    try:
+        copy = path.with_name("again.json")
+        copy.write_text(path.read_text())
+        again = GameMode(game_engine.load(json.loads(copy.read_text())), str(copy), jobs, time_limit=30)
+        assert again.state()["redo"] == 3 and again.state()["redo_next"] == decisions[3]
+    finally:
+        jobs.close()
     assert client.post("/api/take-back", json={"decision": 1, "version": 7}).status_code == 409
     assert client.post("/api/redo", json={"version": 7}).status_code == 409
     state = client.post("/api/redo", json={"version": 8}).json()
     assert comparable(state["state"]) == comparable(replayed(decisions[:4]))
     assert [h["action"] for h in state["history"]] == decisions[:4]
+    # the next decision taken back, taken again by hand, is a redo too (as the log reads it)
     state = client.post("/api/act", json={"action": decisions[4], "version": 9}).json()
-    assert state["redo"] == 0
-    assert client.post("/api/redo", json={"version": 10}).status_code == 409
+    assert state["redo"] == 1 and state["redo_next"] == decisions[5] and state["last"]["action"] == decisions[4]
     assert game_engine.load(json.loads(path.read_text())).to_json()["actions_applied"] == 5
+    # any other decision forgets what was taken back
+    state = client.post("/api/take-back", json={"decision": 4, "version": 10}).json()
+    assert state["redo_next"] == decisions[4]
+    other = next(a for a in state["actions"] if a != decisions[4] and not any(isinstance(v, dict) for v in a.values()))
+    assert client.post("/api/act", json={"action": other, "version": 11}).json()["redo"] == 0

@@ -85,6 +85,22 @@ def history(game):
     return out
 
 
+def taken_back(game):
+    """The decisions the log's last undos took back and nothing has replaced since, the
+    next to take again last: an undo takes back the decision standing last; a decision
+    equal to the one taken back last takes it again (a redo, as :func:`redo` logs it);
+    any other decision forgets them."""
+    standing, undone = [], []
+    for a in game.log()["actions"]:
+        if isinstance(a, dict) and a.get("type") == "undo":
+            if standing:
+                undone.append(standing.pop())
+        else:
+            undone = undone[:-1] if undone and a == undone[-1] else []
+            standing.append(a)
+    return undone
+
+
 def redo(game, decision):
     """The game with ``decision`` (one taken back by ``undo``, as its log recorded it)
     taken again: the log with it appended, replayed, so a run keeps its recorded proof

@@ -40,7 +40,7 @@ class GameMode:
         self.version = 1
         self.last = None        # the last decision taken (or taken back) and its events
         self.history = engine.history(game)   # every decision standing: round, action, events
-        self.undone = []        # decisions taken back, the next to take again last
+        self.undone = engine.taken_back(game)   # decisions taken back, the next to take again last
         self.solve_job = None
         self._svg = {}          # map key -> SVG of the map without a run
         self._boards = {}       # map key -> (the board but its tiles, digest per tiled hex), recent ones
@@ -63,7 +63,8 @@ class GameMode:
         ``version``: the version the player saw when acting; when another action was
         taken since, the action is refused (a double click on Undo, or two browsers
         pressing it together, takes back one decision, not two). An ``undo`` must name
-        it. A new decision forgets the ones taken back (nothing to redo)."""
+        it. A new decision forgets the ones taken back (nothing to redo), unless it is
+        the one taken back last (:func:`.game_engine.taken_back`)."""
         with self._lock:
             if action.get("type") == "undo" and version is None:
                 raise InputError("an undo names the version it takes back: {\"action\": {\"type\": \"undo\"}, "
@@ -85,13 +86,14 @@ class GameMode:
             self._save(before)
             if action.get("type") == "undo":
                 undone = self.history.pop()
-                self.undone.append(undone)
+                self.undone.append(undone["action"])
                 self.last = {"undone": [undone]}
             else:
                 entry = {"round": when, "action": engine.log(self.game)["actions"][-1],
                          "events": engine.state(self.game).get("events", [])}
                 self.history.append(entry)
-                self.undone = []
+                # the decision taken back last, taken again by hand, is a redo (as the log reads)
+                self.undone = self.undone[:-1] if self.undone and entry["action"] == self.undone[-1] else []
                 self.last = entry
             self.version += 1
         self._after_change()
@@ -99,18 +101,20 @@ class GameMode:
 
     def redo(self, version):
         """Take again the decision the last undo took back, while nothing new was decided
-        since; refused (returned) when there is none or ``version`` is not the current
-        one."""
+        since (read from the log, so a restarted server still knows); refused (returned)
+        when there is none or ``version`` is not the current one."""
         with self._lock:
             refusal = self._moved_on(version)
             if refusal:
                 return refusal
             if not self.undone:
                 return {"rule": "redo.nothing", "message": "there is no decision taken back to take again"}
-            before, entry = engine.log(self.game), self.undone[-1]
-            self.game = engine.redo(self.game, entry["action"])
+            before, when = engine.log(self.game), engine.state(self.game)["round"]
+            self.game = engine.redo(self.game, self.undone[-1])
             self._save(before)
             self.undone.pop()
+            entry = {"round": when, "action": engine.log(self.game)["actions"][-1],
+                     "events": engine.state(self.game).get("events", [])}
             self.history.append(entry)
             self.last = entry
             self.version += 1
@@ -131,7 +135,7 @@ class GameMode:
             self._save(before)
             gone = self.history[decision:]
             del self.history[decision:]
-            self.undone.extend(reversed(gone))
+            self.undone.extend(h["action"] for h in reversed(gone))
             self.last = {"undone": gone}
             self.version += 1
         self._after_change()
@@ -216,7 +220,7 @@ class GameMode:
                 "colors": {c["id"]: corporation_color(c["id"]) for c in st["corporations"]},
                 "text_colors": {c["id"]: text_color_on(corporation_color(c["id"])) for c in st["corporations"]},
                 "last": self.last, "undo": engine.can_undo(self.game), "redo": len(self.undone),
-                "redo_next": self.undone[-1]["action"] if self.undone else None,
+                "redo_next": self.undone[-1] if self.undone else None,
                 "history": self.history,
                 "solve": self.solve_job.to_json(full=False) if self.solve_job else None}
 
