@@ -6,7 +6,9 @@ import pytest
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-sys.path.insert(0, str(HERE))
+# the shared helpers (boards, the title helpers) sit here, and a test may import another
+# test's helpers by its module name wherever it sits (test file names are unique)
+sys.path[:0] = [str(HERE)] + sorted(str(d) for d in HERE.rglob("*") if d.is_dir() and d.name != "__pycache__" and d.name != "data")
 # the commands the tests run answer in-process and start no daemon behind them (a
 # `trainruns solve` goes to one by default); tests/daemon/test_daemon.py asks for its own
 os.environ["TRAINRUNS_DAEMON"] = "0"

@@ -72,7 +72,7 @@ def _shared_steps_run_by(title: str) -> set:
     found, todo = set(), []
     for path in package.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("game.steps."):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("trainruns.game.steps."):
                 todo.append(node.module.rsplit(".", 1)[1])
     while todo:
         name = todo.pop()
@@ -80,8 +80,8 @@ def _shared_steps_run_by(title: str) -> set:
             continue
         found.add(name)
         for node in ast.walk(ast.parse((STEPS / f"{name}.py").read_text())):
-            if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module:
-                todo.append(node.module)
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("trainruns.game.steps."):
+                todo.append(node.module.rsplit(".", 1)[1])
     return found
 
 

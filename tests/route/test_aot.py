@@ -15,7 +15,7 @@ import warnings
 import numpy as np
 import pytest
 
-from tests.titles.g1831.test_1831_bound import flow_weakened  # noqa: F401 (a fixture)
+from test_1831_bound import flow_weakened  # noqa: F401 (a fixture)
 from trainruns import load_position
 from trainruns.errors import InputError, InputWarning
 from trainruns.route import kernels

@@ -12,7 +12,7 @@ from trainruns.route import enumeration
 from trainruns.route.board import Bonus
 from trainruns.route.compile import compile_board
 from trainruns.route.cpsat_flow import flow_run, solve_flow
-from trainruns.services import audit
+from trainruns.services.audit import audit
 from trainruns.services.generate import random_board
 
 TRAINS = ["2", "3", "4", "99", "3", "2", "3/5", "2+2", "4/6", "2+1", "5"]

@@ -27,7 +27,7 @@ from trainruns.route.compile import compile_board
 from trainruns.route.greedy import greedy_run
 from trainruns.route.limits import Limits
 from trainruns.route.value import stop_value_bound
-from trainruns.services import audit
+from trainruns.services.audit import audit
 from trainruns.services.generate import hard_board, random_board
 
 ROOT = Path(__file__).resolve().parents[2]

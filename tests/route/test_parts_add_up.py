@@ -76,7 +76,7 @@ def test_1831_random_boards_add_up():
 def test_audit_of_the_best_run_adds_up(path):
     """An audit's declared routes show what each counted stop earns (1831: its city and
     its token, 5.6.3; 1833NE: A12 with Montreal), adding up to each route's revenue."""
-    from trainruns.services import audit
+    from trainruns.services.audit import audit
 
     board = load_position(str(path))
     run = solve(board)

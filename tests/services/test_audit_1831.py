@@ -18,7 +18,7 @@ from boards1831 import brute_force, line, random_commuter_position, random_posit
 from trainruns import load_position, solve
 from trainruns.cli.main import main
 from trainruns.errors import InputError
-from trainruns.services import audit
+from trainruns.services.audit import audit
 
 S, Y = "station", "yard"
 

@@ -11,8 +11,8 @@ import pytest
 from conftest import ROOT
 from lay_oracle import best_legal_lay, track_of
 
-from tests.titles.g1832.test_1832_random import grown
-from tests.titles.g1832.test_1832_whatif import ATLANTA
+from test_1832_random import grown
+from test_1832_whatif import ATLANTA
 from trainruns import titles
 from trainruns.services.whatif import rank_tiles_full
 

@@ -225,7 +225,7 @@ def test_a_par_square_in_a_closed_or_split_area_is_refused_4_3_2_4_3_4():
 
 def test_more_players_than_the_config_has_companies_is_one_line_3_2_1_1():
     """3.2.1.1: 5 players use 22 companies; config-a lists 16 (a copy for 3-4 players)."""
-    from tests.game.g1831.test_game_1831_config_games import game
+    from test_game_1831_config_games import game
 
     with pytest.raises(InputError) as e:
         game("a", n=5)

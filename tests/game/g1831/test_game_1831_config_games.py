@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests._1831 import operated, turn_of
-from tests.game.g1831.test_game_1831_config import fixture
+from test_game_1831_config import fixture
 from trainruns.errors import InputError
 from trainruns.game.game import Game
 from trainruns.titles.load import load_engine_position
@@ -107,7 +107,7 @@ def test_a_log_on_a_config_that_names_its_files_replays_from_anywhere(tmp_path, 
     nothing, to the same state."""
     import json
 
-    from tests.game.g1831.test_game_1831_config import CONFIGS
+    from test_game_1831_config import CONFIGS
 
     monkeypatch.chdir(CONFIGS)
     config = json.loads((CONFIGS / "config-a.json").read_text())

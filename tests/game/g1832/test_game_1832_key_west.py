@@ -7,7 +7,7 @@ companies". The standard game takes [7.5]; the ``key_west_inherited`` variant ta
 import pytest
 from _1832 import new, operated
 
-from tests.titles.g1832.test_1832_rules import best, fixture
+from test_1832_rules import best, fixture
 
 
 @pytest.mark.parametrize("variants,holder,counts", [((), "FECR", False),

@@ -7,7 +7,7 @@ from boards1831 import city, position
 
 from trainruns import load_position, solve
 from trainruns.errors import InputError
-from trainruns.services import audit
+from trainruns.services.audit import audit
 
 S, Y = "station", "yard"
 

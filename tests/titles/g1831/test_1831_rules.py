@@ -249,7 +249,7 @@ def test_5_5_audit_with_bought_rights():
     """5.5 / 5.6.5 in an audit: any legal run that uses the bought right is legal (not
     only the best one), and a run that leaves the right unused is illegal."""
     from trainruns import load_position
-    from trainruns.services import audit
+    from trainruns.services.audit import audit
 
     specs = [(40, [S]), (40, [S]), (10, [S])]
     toks = [("A1", 0, "A"), ("B2", 0, "A"), ("C3", 0, "B")]
