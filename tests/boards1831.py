@@ -135,6 +135,15 @@ def brute_force(pos):
     def bits(c):
         return frozenset(i for i in range(comp.n_bits) if int(comp.chain_bits[c, i >> 6]) >> (i & 63) & 1)
 
+    # each hex's city: itself or the city it is "part of" (5.2.3.10)
+    city_of = {h["id"]: h.get("part_of", h["id"]) for h in pos["map"]["hexes"]}
+
+    def in_city(c, g):
+        """Chain ``c`` runs only through hexes of city ``g`` (leaving them and coming back
+        is a second entry, 5.6.2.1)."""
+        return all(city_of.get(comp.paths[p][0]) == g
+                   for p in comp.chain_paths[comp.chain_path_ptr[c]:comp.chain_path_ptr[c + 1]])
+
     walks = []
 
     def extend(stops, used, uses, first):
@@ -150,7 +159,7 @@ def brute_force(pos):
             t = int(comp.chain_to[c])
             g = group[t]
             if g == group[cur]:
-                if t in stops[len(stops) - _run_len(stops, group):]:
+                if t in stops[len(stops) - _run_len(stops, group):] or not in_city(c, g):
                     continue
             elif uses.get(g, 0):
                 rv = facts.revisit.get(g)

@@ -35,7 +35,7 @@ def commuter_paths(ctx, max_size, max_steps=None, deadline=None):
     (``time.perf_counter``), it raises TooManySteps: on a dense map the legs, passing
     cities freely, are too many to list."""
     steps = [0, max_steps, deadline]
-    inside = None
+    lists = None
     if max_size < 5:
         return
     comp = ctx.compiled
@@ -49,20 +49,19 @@ def commuter_paths(ctx, max_size, max_steps=None, deadline=None):
             continue
         first_repeat = len(set(cycle))  # visits before a city comes round again
         starts = range(len(cycle)) if run["any_start"] else [0]
-        inside = inside_city(ctx) if inside is None else inside
+        lists = _Lists(ctx, inside_city(comp, ctx.stop_group)) if lists is None else lists
         for rot in starts:
             seq = [cycle[(rot + i) % len(cycle)] for i in range(max_size)]
             for root in station_at[seq[0]]:
-                yield from _walk(ctx, seq, members, root, first_repeat, max_size, steps, inside)
+                yield from _walk(ctx, seq, members, root, first_repeat, max_size, steps, lists)
 
 
-def inside_city(ctx) -> np.ndarray:
-    """Per chain: whether it joins two stops of one city along track in that city's own
-    hexes only (the city and its red extension, "part of the same hex", 5.2.3.10). A
+def inside_city(comp, group) -> np.ndarray:
+    """Per chain of the compiled board ``comp`` (``group``: each stop's city group):
+    whether it joins two stops of one city along track in that city's own hexes only
+    (the city and its red extension, "part of the same hex", 5.2.3.10). A
     chain between two stops of a city through any other hex leaves the city and enters
     it again (as does a chain back to the stop it leaves)."""
-    comp = ctx.compiled
-    group = ctx.stop_group
     out = np.zeros(comp.n_chains, np.bool_)
     same = np.flatnonzero((group[comp.chain_from] == group[comp.chain_to]) & (comp.chain_from != comp.chain_to))
     if not len(same):
@@ -77,19 +76,41 @@ def inside_city(ctx) -> np.ndarray:
     return out
 
 
-def _walk(ctx, seq, members, root, first_repeat, max_size, steps, inside):
+class _Lists:
+    """The walk's arrays as Python lists, and each chain's track bits as one Python
+    int (one ``&`` a step instead of a numpy call: the walk is plain Python)."""
+
+    def __init__(self, ctx, inside):
+        comp = ctx.compiled
+        self.words = comp.words
+        self.adj_ptr = comp.adj_ptr.tolist()
+        self.chain_to = comp.chain_to.tolist()
+        self.group = ctx.stop_group.tolist()
+        self.station = (ctx.st_val >= 0).tolist()
+        self.passable = ctx.stop_pass.tolist()
+        self.has_station = ctx.group_has_station.tolist()
+        self.inside = inside.tolist()
+        self.bits = [int.from_bytes(row.astype("<u8").tobytes(), "little") for row in ctx.chain_bits]
+
+    def array(self, bits):
+        """``bits`` (an int) as the track's words (numpy, as the chains' bits are)."""
+        return np.frombuffer(bits.to_bytes(8 * self.words, "little"), "<u8").astype(np.uint64)
+
+
+def _walk(ctx, seq, members, root, first_repeat, max_size, steps, lists):
     """Depth-first over the legs. A visit to a city is entered at one of its stops and
     may move on to its other stops (a city and its red extension are one city: "part of
     the same hex", 5.2.3.10) until it runs to one Station there; it leaves the city only
-    after that, moving within it only along track inside it (``inside``: per chain,
-    :func:`inside_city`). A leg passes other cities that do not block; with
+    after that, moving within it only along track inside it (``lists.inside``: per
+    chain, :func:`inside_city`). A leg passes other cities that do not block; with
     ``pass_own_tokens: false`` not one where the corporation has a Station (it would
     have to run to it)."""
-    comp = ctx.compiled
     strict = ctx.strict
+    adj_ptr, chain_to, group, station = lists.adj_ptr, lists.chain_to, lists.group, lists.station
+    chain_bits, inside = lists.bits, lists.inside
     # frames: (stops, chains, visit flags, bits, passed groups, visits so far, stops of
     # the city entered last, whether the current visit has run to its Station)
-    stack = [([root], [], [True], np.zeros(comp.words, np.uint64), frozenset(), 1, {root}, True)]
+    stack = [([root], [], [True], 0, frozenset(), 1, {root}, True)]
     while stack:
         steps[0] += 1
         if steps[1] is not None and steps[0] > steps[1]:
@@ -98,19 +119,19 @@ def _walk(ctx, seq, members, root, first_repeat, max_size, steps, inside):
             raise TooManySteps(False)
         stops, chains, visit, bits, passed, n, here_set, done = stack.pop()
         here = stops[-1]
-        gh = ctx.stop_group[here]
+        gh = group[here]
         in_visit = gh in members and gh == seq[n - 1]
         if n > first_repeat and visit[-1]:
-            yield stops, chains, visit, bits
+            yield stops, chains, visit, lists.array(bits)
         if n >= max_size and visit[-1]:
             continue
         want = seq[n] if n < len(seq) else -1
-        for c in range(comp.adj_ptr[here], comp.adj_ptr[here + 1]):
-            cb = ctx.chain_bits[c]
-            if np.any(bits & cb):
+        for c in range(adj_ptr[here], adj_ptr[here + 1]):
+            cb = chain_bits[c]
+            if bits & cb:
                 continue
-            t = int(comp.chain_to[c])
-            g = ctx.stop_group[t]
+            t = chain_to[c]
+            g = group[t]
             nb = bits | cb
             if g == gh:
                 if not inside[c]:
@@ -120,16 +141,16 @@ def _walk(ctx, seq, members, root, first_repeat, max_size, steps, inside):
                 # commuter run "may use the same cities more than once", 5.6.2.1)
                 if t in here_set and not (in_visit and done):
                     continue
-                if in_visit and not done and ctx.st_val[t] >= 0:
+                if in_visit and not done and station[t]:
                     stack.append((stops + [t], chains + [c], visit + [True], nb, passed, n, here_set | {t}, True))
                 stack.append((stops + [t], chains + [c], visit + [False], nb, passed, n, here_set | {t}, done))
                 continue
             if in_visit and not done:
                 continue  # a visit leaves its city only after running to a Station there
             if g == want and n < max_size:
-                if ctx.st_val[t] >= 0:
+                if station[t]:
                     stack.append((stops + [t], chains + [c], visit + [True], nb, passed, n + 1, {t}, True))
                 stack.append((stops + [t], chains + [c], visit + [False], nb, passed, n + 1, {t}, False))
-            elif g not in members and g not in passed and ctx.stop_pass[t] \
-                    and not (strict and ctx.group_has_station[g]):
+            elif g not in members and g not in passed and lists.passable[t] \
+                    and not (strict and lists.has_station[g]):
                 stack.append((stops + [t], chains + [c], visit + [False], nb, passed | {g}, n, {t}, True))

@@ -9,8 +9,8 @@ a path. The rules, each a constraint:
 
 - 5.6.2: every track bit (a hex path, a side of double track: 5.6.2.4) is used at most
   once by all trains together; a city group (a city and its red extension, 5.2.3.10) is
-  entered at most once; a stop that does not let trains through (a city full of other
-  tokens) only ends a path;
+  entered at most once, moving between its stops only along track in its own hexes; a
+  stop that does not let trains through (a city full of other tokens) only ends a path;
 - 5.6.2.1: the Delaware large city is a second node with the same track; the path may
   be there once more only after entering both cities south of it in between (order
   variables along the path), with ``delaware_south: "run_to"`` after running to a token
@@ -282,9 +282,11 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
     for s in dela:
         ids[(s, 1)] = len(ids) + 1
     n_nodes = len(ids) + 1
+    # (a chain that leaves a city and comes back into it enters it again: no arc,
+    # 5.2.3.10 and 5.6.2.1, StopArrays.chain_reenters)
     chains = [c for c in range(comp.n_chains)
               if comp.chain_from[c] in node_set and comp.chain_to[c] in node_set
-              and comp.chain_from[c] != comp.chain_to[c]]
+              and comp.chain_from[c] != comp.chain_to[c] and not arrays.chain_reenters[c]]
     # each chain as arcs between nodes: to or from a Delaware city, for either visit
     variants = []  # (chain, from node key, to node key)
     for c in chains:

@@ -32,7 +32,7 @@ from trainruns.route.board import RouteModel
 from trainruns.route.limits import Limits
 from trainruns.route.routeset import RouteSet
 from trainruns.titles.g1831.route import kernels, track
-from trainruns.titles.g1831.route.commuter import TooManySteps, commuter_paths
+from trainruns.titles.g1831.route.commuter import TooManySteps, commuter_paths, inside_city
 from trainruns.titles.g1831.route.trains import MIXED, STATION, YARD, parse_train_name, token_values
 
 TYPE_CODE = {STATION: 0, YARD: 1, MIXED: 2}
@@ -137,6 +137,8 @@ class StopArrays:
     rev_a: np.ndarray
     rev_b: np.ndarray
     chain_und: np.ndarray
+    chain_reenters: np.ndarray
+    walk_to: np.ndarray
 
     @property
     def facts(self):
@@ -232,8 +234,18 @@ class Model1831(RouteModel):
             [min(c, key.get((int(compiled.chain_to[c]), int(compiled.chain_from[c]),
                              tuple(compiled.chain_paths[compiled.chain_path_ptr[c]:compiled.chain_path_ptr[c + 1]][::-1])), c))
              for c in range(compiled.n_chains)], np.int64)
+        # 5.2.3.10: a city and its red extension are "part of the same hex", so a chain
+        # between two of its stops through any other hex leaves the city and enters it
+        # again (5.6.2.1: a route enters a city once). The walk sees such a chain turned
+        # back to the stop it leaves, which a path never re-enters (kernels.token_paths):
+        # it is never taken (chains are numbered by the stop they leave, so they stay)
+        reenters = ((stop_group[compiled.chain_from] == stop_group[compiled.chain_to])
+                    & (compiled.chain_from != compiled.chain_to))
+        if reenters.any():
+            reenters &= ~inside_city(compiled, stop_group)
+        walk_to = np.where(reenters, compiled.chain_from, compiled.chain_to).astype(np.int64)
         return StopArrays(self, compiled, group_id, stop_group, stop_pass, st_val, yd_val, st_right, yd_right,
-                          stop_own, chain_bits, group_has_station, rev_a, rev_b, chain_und)
+                          stop_own, chain_bits, group_has_station, rev_a, rev_b, chain_und, reenters, walk_to)
 
 
     # --- the hooks -------------------------------------------------------------------
@@ -326,8 +338,8 @@ class Model1831(RouteModel):
             until = None if deadline is None else t0 + LIST_SHARE * (deadline - t0)
             budget = (limits or Limits()).array_budget()
             # the paths counted first (a numba walk, about 0.5 microseconds a path). The
-            # commuter runs' walk (5.6.7; plain Python, a full-size map's took 10 s to reach
-            # COMMUTER_STEPS) then gets its whole cap only if the paths are to be listed;
+            # commuter runs' walk (5.6.7; plain Python, about a microsecond a step on a
+            # full-size map) then gets its whole cap only if the paths are to be listed;
             # for the flow model, FLOW_COMMUTER_STEPS (the priced proof uses the runs when
             # walked, their priced best when not). (A game's step budget bounds the listing
             # already: no count first)
@@ -508,7 +520,7 @@ class Model1831(RouteModel):
             meta = state[-1]
             while True:
                 # in slices of COUNT_STEPS steps, the clock looked at between them
-                kernels.token_paths(compiled.adj_ptr, compiled.chain_to, arrays.chain_bits,
+                kernels.token_paths(compiled.adj_ptr, arrays.walk_to, arrays.chain_bits,
                                     arrays.chain_und, arrays.stop_group, arrays.stop_pass, arrays.stop_own,
                                     arrays.rev_a, arrays.rev_b, none, none, none, no_bits, most - paths,
                                     meta[1] + COUNT_STEPS, *unpriced, *state, status)
@@ -557,7 +569,7 @@ class Model1831(RouteModel):
                         return None
                     complete, late = False, True
                     break
-                n = kernels.token_paths(compiled.adj_ptr, compiled.chain_to, arrays.chain_bits,
+                n = kernels.token_paths(compiled.adj_ptr, arrays.walk_to, arrays.chain_bits,
                                         arrays.chain_und, arrays.stop_group, arrays.stop_pass, arrays.stop_own,
                                         arrays.rev_a, arrays.rev_b, out_ptr, out_stops, out_chains, out_bits,
                                         most - walked, self.path_steps or 0, *prices, *state, status)
