@@ -69,3 +69,20 @@ def to_first_paying_run():
         decisions.append(a)
         game.act(a)
     return decisions, game
+
+
+def to_first_token():
+    """On from :func:`to_first_run` (each corporation runs its best run, pays, buys
+    trains; tiles laid; stock rounds passed) until a corporation may place a token
+    beyond its home: the game then (1832 rulebook "Place a Token")."""
+    decisions, game = to_first_run()
+    for _ in range(500):
+        actions = game.actions()
+        if any(a["type"] == "place_token" for a in actions):
+            break
+        order = ["pass", "lay_tile"] if game.to_json()["round"]["kind"] == "stock" else \
+            ["lay_tile", "run_routes", "dividend", "buy_train", "pass"]
+        a = min(actions, key=lambda a: order.index(a["type"]) if a["type"] in order else len(order))
+        decisions.append(a)
+        game.act(a)
+    return decisions, game

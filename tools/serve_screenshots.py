@@ -38,6 +38,11 @@ def game_log(decisions, path, title="1832", players=PLAYERS, seed=SEED):
     return path
 
 
+def run_drawn(d):
+    """The best run of the version shown is drawn over the map (its layer)."""
+    return d.execute_script("return document.getElementById('map').dataset.run === document.body.dataset.version")
+
+
 def game_screens(folder):
     version = "return Number(document.body.dataset.version || 0)"
     stock = game_log(first_rounds()[0][:9], folder / "stock.json")
@@ -71,9 +76,28 @@ def game_screens(folder):
     try:
         d.get(server.url)
         wait_for(d, lambda d: text_of(d, "revenue").isdigit(), what="the operating corporation's best run")
-        wait_for(d, lambda d: d.find_element("id", "map").get_attribute("data-key") == "run", what="the run drawn")
+        wait_for(d, run_drawn, what="the run drawn")
         d.find_element("id", "declare-start").click()
+        # the first train's route declared by clicking its first stops: drawn as it grows
+        first = d.execute_script("return bestRun.routes[0].stops")
+        for ref in first[:2]:
+            click_hex(d, ref.split(".")[0])
+        wait_for(d, lambda d: len(d.find_elements("css selector", "#layer-declared circle")) == 2, what="the stops")
         shot(d, "game-operating")
+    finally:
+        close(d)
+        server.stop()
+    history = game_log(first_rounds()[0], folder / "history.json")
+    server = Server(history)
+    d = chromium(1400, 1000)
+    try:
+        d.get(server.url)
+        wait_for(d, lambda d: d.execute_script(version) > 0 and d.find_elements("css selector", "#history li"))
+        item = d.find_element("css selector", '#history li[data-decision="30"]')
+        d.execute_script("arguments[0].scrollIntoView({block: 'center'})", item)
+        item.find_element("css selector", ".undo-here").click()
+        d.execute_script("document.getElementById('history-box').scrollIntoView({block: 'start'})")
+        shot(d, "game-history")
     finally:
         close(d)
         server.stop()
@@ -103,7 +127,7 @@ def start_screens(folder):
         d.find_element("css selector", '#saved-games button[data-name="ne-table.json"]').click()
         wait_for(d, lambda d: d.find_elements("css selector", "body.game"), what="the 1833NE game")
         wait_for(d, lambda d: text_of(d, "revenue").isdigit(), what="the operating corporation's best run")
-        wait_for(d, lambda d: d.find_element("id", "map").get_attribute("data-key") == "run", what="the run drawn")
+        wait_for(d, run_drawn, what="the run drawn")
         shot(d, "game-1833ne")
     finally:
         close(d)

@@ -116,7 +116,7 @@ def test_undo_takes_back_the_last_decision(served, script):
     decisions, _ = script
     for a in decisions[:8]:
         assert client.post("/api/act", json={"action": a}).status_code == 200
-    state = client.post("/api/act", json={"action": {"type": "undo"}}).json()
+    state = client.post("/api/act", json={"action": {"type": "undo"}, "version": client.get("/api/state").json()["version"]}).json()
     assert comparable(state["state"]) == comparable(replayed(decisions[:7]))
     assert game_engine.load(json.loads(path.read_text())).to_json()["actions_applied"] == 7
 
@@ -165,7 +165,8 @@ def test_a_second_client_sees_each_action_and_a_killed_server_resumes_from_its_l
     """Another client (a second browser) following /api/events (Server-Sent Events) is
     told of each action as it is taken, with the game's new version. Then kill the
     server (SIGKILL: no chance to save anything more), start it on the log: the game is
-    as it was after the last answered action."""
+    as it was after the last answered action, under a new server run id (its versions
+    count from 1 again: a page of the old run must see that it is stale and reload)."""
     decisions, _ = script
     log = tmp_path / "table.json"
     server = Server("--new", "1832", "--players", ",".join(PLAYERS), "--seed", SEED, log)
@@ -173,11 +174,13 @@ def test_a_second_client_sees_each_action_and_a_killed_server_resumes_from_its_l
         with httpx.stream("GET", server.url + "api/events", timeout=120) as stream:
             assert stream.headers["content-type"].startswith("text/event-stream")
             seen = events(stream)
-            assert next(seen) == {"session": 1, "mode": "game", "version": 1}
+            first = next(seen)
+            run = first["run"]
+            assert first == {"run": run, "session": 1, "mode": "game", "version": 1}
             for i, a in enumerate(decisions[:12]):
                 r = httpx.post(server.url + "api/act", json={"action": a}, timeout=120)
                 assert r.status_code == 200, r.text
-                assert next(seen) == {"session": 1, "mode": "game", "version": i + 2}
+                assert next(seen) == {"run": run, "session": 1, "mode": "game", "version": i + 2}
     finally:
         server.proc.kill()
         server.proc.wait()
@@ -187,6 +190,7 @@ def test_a_second_client_sees_each_action_and_a_killed_server_resumes_from_its_l
     finally:
         server.stop()
     assert comparable(state["state"]) == comparable(replayed(decisions[:12]))
+    assert state["run"] != run and state["version"] == 1
 
 
 def test_a_long_solve_shows_progress_and_blocks_no_request(tmp_path, monkeypatch):
@@ -221,7 +225,7 @@ def test_a_long_solve_shows_progress_and_blocks_no_request(tmp_path, monkeypatch
             job = client.get(f"/api/job/{state['solve']['id']}").json()
             assert job["status"] == "running" and job["progress"]["stage"] == "routes"
             assert job["progress"]["roots"] >= 1 and job["progress"]["routes"] >= 0
-            assert client.get("/api/map.svg", params={"version": state["version"]}).status_code == 200
+            assert client.get("/api/map.svg", params={"version": client.get("/api/state").json()["version"]}).status_code == 200
             assert client.get("/api/log").json()["actions"] == game.log()["actions"]
             assert client.get("/api/position").json()["corporation"] == state["active"]["corporation"]
             assert client.get(f"/api/job/{job['id']}").json()["status"] == "running"  # still held: none waited
@@ -344,3 +348,62 @@ def test_1831_map_shows_the_company_a_waiting_train_offer_concerns(tmp_path):
         assert mode.state()["map_corporation"] == "NYC"
     finally:
         jobs.close()
+
+
+def test_the_position_in_a_stock_round_is_of_a_started_corporation(tmp_path, script):
+    """Between operating rounds no corporation acts: the Position saved is that of the
+    first corporation started (one with a president, so with a home token and trains
+    to run), not of the first one listed, which nobody may have started; any other may
+    be asked for by name."""
+    decisions, _ = script
+    final = Game("1832", PLAYERS, seed=SEED)   # stock round 1: CG started (P7's holder pars it), A&WP not
+    for a in decisions[:7]:
+        final.act(a)
+    st = final.to_json()
+    assert st["round"]["kind"] == "stock"
+    started = [c["id"] for c in st["corporations"] if c["president"]]
+    assert started and st["corporations"][0]["id"] not in started, "the first listed is not started"
+    jobs = Jobs()
+    try:
+        mode = GameMode(game_engine.load(final.log()), str(tmp_path / "game.json"), jobs, time_limit=30)
+        assert mode.position()["corporation"] == started[0]
+        assert mode.position(st["corporations"][0]["id"])["corporation"] == st["corporations"][0]["id"]
+    finally:
+        jobs.close()
+
+
+def test_redo_and_take_back_over_http_need_the_version_shown(served, script):
+    """An undo, a redo and an "undo to here" each name the version the player saw; a
+    stale one is refused (409) and changes nothing; a redo takes again exactly the
+    decision taken back (the log replays to the same game), also after a restart; a new
+    decision leaves nothing to redo."""
+    client, _, path = served
+    decisions, _ = script
+    for a in decisions[:6]:
+        assert client.post("/api/act", json={"action": a}).status_code == 200
+    assert client.post("/api/act", json={"action": {"type": "undo"}}).status_code == 400
+    state = client.post("/api/take-back", json={"decision": 3, "version": 7}).json()
+    assert len(state["history"]) == 3 and state["redo"] == 3 and state["redo_next"] == decisions[3]
+    # the decisions taken back are read from the log: a server started again offers them
+    jobs = Jobs()
+    try:
+        copy = path.with_name("again.json")
+        copy.write_text(path.read_text())
+        again = GameMode(game_engine.load(json.loads(copy.read_text())), str(copy), jobs, time_limit=30)
+        assert again.state()["redo"] == 3 and again.state()["redo_next"] == decisions[3]
+    finally:
+        jobs.close()
+    assert client.post("/api/take-back", json={"decision": 1, "version": 7}).status_code == 409
+    assert client.post("/api/redo", json={"version": 7}).status_code == 409
+    state = client.post("/api/redo", json={"version": 8}).json()
+    assert comparable(state["state"]) == comparable(replayed(decisions[:4]))
+    assert [h["action"] for h in state["history"]] == decisions[:4]
+    # the next decision taken back, taken again by hand, is a redo too (as the log reads it)
+    state = client.post("/api/act", json={"action": decisions[4], "version": 9}).json()
+    assert state["redo"] == 1 and state["redo_next"] == decisions[5] and state["last"]["action"] == decisions[4]
+    assert game_engine.load(json.loads(path.read_text())).to_json()["actions_applied"] == 5
+    # any other decision forgets what was taken back
+    state = client.post("/api/take-back", json={"decision": 4, "version": 10}).json()
+    assert state["redo_next"] == decisions[4]
+    other = next(a for a in state["actions"] if a != decisions[4] and not any(isinstance(v, dict) for v in a.values()))
+    assert client.post("/api/act", json={"action": other, "version": 11}).json()["redo"] == 0

@@ -89,7 +89,7 @@ def test_a_game_started_from_the_page_is_the_engines(empty, folder, title):
         assert r.status_code == 200, (a, r.text)
     assert comparable(client.get("/api/state").json()["state"]) == comparable(game.to_json())
     assert json.loads((folder / "mine.json").read_text())["actions"] == game.log()["actions"]
-    state = client.post("/api/act", json={"action": {"type": "undo"}}).json()
+    state = client.post("/api/act", json={"action": {"type": "undo"}, "version": client.get("/api/state").json()["version"]}).json()
     assert comparable(state["state"]) == comparable(replayed(title, decisions[:-1]))
     # a server started afresh on the games folder opens the log and finds the game as it was
     jobs = Jobs()

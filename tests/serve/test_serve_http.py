@@ -352,3 +352,28 @@ def test_a_long_job_blocks_no_request_and_can_be_cancelled(served):
     release.set()
     assert finished(client, job)["status"] == "cancelled"
     assert finished(client, state["solve"])["status"] == "done"
+
+
+@pytest.mark.parametrize("body,said", [
+    ({"op": "trains", "trains": ["99", None]}, "'trains' must be train names"),
+    ({"op": "trains", "trains": ["2"] * 21}, "at most 20 train names"),
+])
+def test_a_bad_train_list_is_refused_saying_what_is_wrong(served, body, said):
+    """A list holding something other than a name is refused for that, not for its length."""
+    client, _ = served
+    before = snapshot(client)
+    r = client.post("/api/edit", json=body)
+    assert r.status_code == 400 and said in r.json()["error"], r.text
+    assert snapshot(client) == before
+
+
+def test_a_game_log_opened_as_a_position_is_refused_saying_so(served):
+    """A game log (docs/game-log.md, "format": "trainruns-game/1") is not a position: the
+    refusal says what it is and where to open it, not a missing field of a position."""
+    from trainruns.game.game import Game
+
+    client, _ = served
+    before = snapshot(client)
+    r = client.post("/api/open", json={"position": Game("1832", ["Ann", "Bob"], seed=1).log()})
+    assert r.status_code == 400 and "game log" in r.json()["error"] and "Games" in r.json()["error"], r.text
+    assert snapshot(client) == before

@@ -193,6 +193,20 @@ def still_open(table, mode):
         raise RequestError(409, "another game or position was opened meanwhile: reload the page", "session")
 
 
+def same_session(request, table):
+    """A change carries ``X-Trainruns-Session: RUN:N`` (or ``N``): the server run and the
+    game or position it was meant for. Refused when the server was restarted since (its
+    versions count from 1 again) or another game was opened since."""
+    session = request.headers.get("x-trainruns-session")
+    if not session:
+        return
+    run, _, number = session.rpartition(":")
+    if run and run != table.run:
+        raise RequestError(409, "the server was restarted since this page loaded: reload the page", "session")
+    if number != str(table.session):
+        still_open(table, None)
+
+
 def create_app(table, jobs, token=None, local_only=True):
     """The application serving ``table`` (a :class:`~trainruns.serve.table.Table`; a
     bare :class:`~trainruns.serve.position_mode.PositionMode` or
@@ -214,7 +228,7 @@ def create_app(table, jobs, token=None, local_only=True):
 
     def snapshot():
         mode = table.mode
-        return {"session": table.session, "mode": mode.kind, "version": mode.version}
+        return {"run": table.run, "session": table.session, "mode": mode.kind, "version": mode.version}
 
     def dispatch(path):
         async def endpoint(request):
@@ -225,9 +239,8 @@ def create_app(table, jobs, token=None, local_only=True):
             fn, methods = found
             if request.method not in methods and not (request.method == "HEAD" and "GET" in methods):
                 raise RequestError(405, f"{path} takes {' or '.join(sorted(methods))}", mode.kind)
-            session = request.headers.get("x-trainruns-session")
-            if request.method == "POST" and session and session != str(table.session):
-                still_open(table, None)
+            if request.method == "POST":
+                same_session(request, table)
             response = await fn(request, mode, table)
             if request.method == "POST":
                 changes.notify()
@@ -243,13 +256,13 @@ def create_app(table, jobs, token=None, local_only=True):
     async def state(request):
         mode = table.mode
         out = await run_in_threadpool(mode.state)
-        return JSONResponse(dict(out, session=table.session))
+        return JSONResponse(dict(out, session=table.session, run=table.run))
 
     async def version(request):
         return JSONResponse(snapshot())
 
     async def events(request):
-        """Server-Sent Events: ``event: change`` with ``{"session", "mode", "version"}``
+        """Server-Sent Events: ``event: change`` with ``{"run", "session", "mode", "version"}``
         now and after every change; a comment line keeps an idle stream open."""
         async def stream():
             last = None
@@ -353,10 +366,15 @@ def position_endpoints(changing):
     async def open_position(request, mode, table):
         data = await read_body(request)
         pos = field(data, "position", dict, "open")
+        from trainruns.serve import game_engine
+
+        if game_engine.is_log(pos):
+            raise RequestError(400, "this file is a game log, not a position: open it with Games… (Upload a log…)",
+                               "open")
         async with changing:
             still_open(table, mode)
             await run_in_threadpool(mode.replace, pos)
-        return JSONResponse(dict(await run_in_threadpool(mode.state), session=table.session))
+        return JSONResponse(dict(await run_in_threadpool(mode.state), session=table.session, run=table.run))
 
     async def edit(request, mode, table):
         """One change: lay, token, trains, phase, corporation or undo."""
@@ -371,7 +389,8 @@ def position_endpoints(changing):
         elif op == "trains":
             trains = field(data, "trains", list, "trains")
             if len(trains) > 20 or not all(isinstance(t, str) and 0 < len(t) <= 20 for t in trains):
-                raise RequestError(400, "'trains' must be at most 20 train names", "trains")
+                raise RequestError(400, "'trains' must be at most 20 train names" if len(trains) > 20 else
+                               "'trains' must be train names (strings of 1 to 20 characters)", "trains")
             call = (mode.set_field, "trains", trains)
         elif op in ("phase", "corporation"):
             call = (mode.set_field, op, field(data, op, str, op))
@@ -383,7 +402,7 @@ def position_endpoints(changing):
         async with changing:
             still_open(table, mode)
             await run_in_threadpool(*call)
-        return JSONResponse(dict(await run_in_threadpool(mode.state), session=table.session))
+        return JSONResponse(dict(await run_in_threadpool(mode.state), session=table.session, run=table.run))
 
     async def lays_on(request, mode, table):
         hex_id = request.query_params.get("hex", "")
@@ -421,16 +440,52 @@ def position_endpoints(changing):
 def game_endpoints(changing):
     """Game mode: the game's state and legal actions, one action at a time, its log."""
 
+    def answer(refusal):
+        async def reply(table, mode):
+            if refusal is not None:
+                return JSONResponse({"error": refusal["message"], "rule": refusal["rule"],
+                                     "where": "action" if refusal["rule"] else "version"}, status_code=409)
+            return JSONResponse(dict(await run_in_threadpool(mode.state), session=table.session, run=table.run))
+        return reply
+
+    def version_of(data, required=False):
+        version = data.get("version")
+        if version is None and not required:
+            return None
+        if isinstance(version, bool) or not isinstance(version, int):
+            raise RequestError(400, "'version' must be the version of the game the page showed (a whole number)",
+                               "version")
+        return version
+
     async def act(request, mode, table):
+        """``{"action": {...}, "version"?: N}``: one action, refused when the game has
+        moved on from version N (an undo must name it)."""
         data = await read_body(request)
         action = field(data, "action", dict, "act")
+        version = version_of(data)
         async with changing:
             still_open(table, mode)
-            refusal = await run_in_threadpool(mode.act, action)
-        if refusal is not None:
-            return JSONResponse({"error": refusal["message"], "rule": refusal["rule"], "where": "action"},
-                                status_code=409)
-        return JSONResponse(dict(await run_in_threadpool(mode.state), session=table.session))
+            refusal = await run_in_threadpool(mode.act, action, version)
+        return await answer(refusal)(table, mode)
+
+    async def redo(request, mode, table):
+        """``{"version": N}``: take again the decision the last undo took back."""
+        data = await read_body(request)
+        version = version_of(data, required=True)
+        async with changing:
+            still_open(table, mode)
+            refusal = await run_in_threadpool(mode.redo, version)
+        return await answer(refusal)(table, mode)
+
+    async def take_back(request, mode, table):
+        """``{"decision": K, "version": N}``: undo to here, decision K and all after it."""
+        data = await read_body(request)
+        version = version_of(data, required=True)
+        decision = field(data, "decision", int, "decision")
+        async with changing:
+            still_open(table, mode)
+            refusal = await run_in_threadpool(mode.take_back_to, decision, version)
+        return await answer(refusal)(table, mode)
 
     async def log(request, mode, table):
         return json_file(await run_in_threadpool(mode.log), os.path.basename(mode.path))
@@ -443,7 +498,14 @@ def game_endpoints(changing):
         return json_file(data, f"position-{data.get('corporation', '')}")
 
     async def map_svg(request, mode, table):
-        text = await run_in_threadpool(mode.svg, query_version(request), map_what(request))
+        """The board of a version; ``&since=KEY`` (the board a page shows): only the hexes
+        laid since, as JSON ``{"key", "hexes": {hex: svg}}``, when that is all that changed."""
+        version, since = query_version(request), request.query_params.get("since", "")
+        if since and map_what(request) == "board" and len(since) <= 40:
+            patch = await run_in_threadpool(mode.hexes_since, version, since)
+            if patch is not None:
+                return JSONResponse(patch)
+        text = await run_in_threadpool(mode.svg, version, map_what(request))
         return Response(text, media_type="image/svg+xml")
 
     async def facts(request, mode, table):
@@ -455,6 +517,8 @@ def game_endpoints(changing):
         "/": (page("game.html"), {"GET"}),
         "/api/facts": (facts, {"GET"}),
         "/api/act": (act, {"POST"}),
+        "/api/redo": (redo, {"POST"}),
+        "/api/take-back": (take_back, {"POST"}),
         "/api/log": (log, {"GET"}),
         "/api/position": (position, {"GET"}),
         "/api/map.svg": (map_svg, {"GET"}),

@@ -10,7 +10,7 @@ from __future__ import annotations
 from trainruns.errors import InputError
 from trainruns.game.errors import Refusal  # noqa: F401  (re-exported: an illegal action)
 from trainruns.game.game import TITLES, Game
-from trainruns.game.log import FORMAT, effective
+from trainruns.game.log import FORMAT, effective, read_log
 
 
 def is_log(data):
@@ -61,6 +61,61 @@ def state(game):
 
 def log(game):
     return game.log()
+
+
+def history(game):
+    """Every decision that stands, in order, as the page's history lists it: ``{"round":
+    the round it was taken in, "action": the decision as the log records it, "events":
+    what followed from it by rule}``. The game's log replayed once more, each decision
+    as :meth:`Game.replay` applies it (a run keeps the proof its log recorded), to read
+    the round before it and the events after it."""
+    data = read_log(game.log(), "log")
+    replay = Game.new(data)
+    out = []
+    standing = effective(data["actions"])
+    for i, a in enumerate(standing):
+        when = replay.to_json()["round"]
+        try:
+            replay._apply(a, f"log: actions[{i}]", replaying=True)
+        except (Refusal, InputError):
+            # a game set up by hand (tests) has a log its setup does not replay: its
+            # decisions are listed without their rounds and events, never invented
+            return out + [{"round": None, "action": b, "events": []} for b in standing[i:]]
+        out.append({"round": when, "action": replay.applied[-1], "events": list(replay.state.events)})
+    return out
+
+
+def taken_back(game):
+    """The decisions the log's last undos took back and nothing has replaced since, the
+    next to take again last: an undo takes back the decision standing last; a decision
+    equal to the one taken back last takes it again (a redo, as :func:`redo` logs it);
+    any other decision forgets them."""
+    standing, undone = [], []
+    for a in game.log()["actions"]:
+        if isinstance(a, dict) and a.get("type") == "undo":
+            if standing:
+                undone.append(standing.pop())
+        else:
+            undone = undone[:-1] if undone and a == undone[-1] else []
+            standing.append(a)
+    return undone
+
+
+def redo(game, decision):
+    """The game with ``decision`` (one taken back by ``undo``, as its log recorded it)
+    taken again: the log with it appended, replayed, so a run keeps its recorded proof
+    (docs/game-log.md guarantee 9: the game of a log is its replay)."""
+    data = log(game)
+    data["actions"].append(decision)
+    return load(data)
+
+
+def take_back(game, count):
+    """The game with its last ``count`` decisions taken back: ``count`` undos appended to
+    its log, replayed once."""
+    data = log(game)
+    data["actions"].extend({"type": "undo"} for _ in range(count))
+    return load(data)
 
 
 def can_undo(game):

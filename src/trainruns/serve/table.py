@@ -7,13 +7,16 @@ folder, never by a path, so a request cannot read or write anywhere else. Every 
 is checked in full (the game is built and replayed) before it replaces what is open,
 so a refused one leaves the open game as it was. Each switch bumps ``session``: a page
 (and its event stream) opened on another session reloads instead of acting on a game
-it does not show.
+it does not show. ``run`` names this server run (random, new at every start): a page
+that sees another one (the server was restarted on the log, its versions counting
+from 1 again) reloads too.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import secrets
 import threading
 
 from trainruns.errors import InputError
@@ -60,6 +63,7 @@ class Table:
         self.mode, self.jobs, self.time_limit = mode, jobs, time_limit
         self.folder = os.path.realpath(folder or os.getcwd())
         self.session = 1
+        self.run = secrets.token_hex(8)   # this server run, new at every start
         self._lock = threading.Lock()
 
     # --- the games folder --------------------------------------------------------------
@@ -105,7 +109,7 @@ class Table:
         """Start a game of ``title`` logged to the new file ``name`` in the folder."""
         if not isinstance(players, list) or not 1 <= len(players) <= MAX_PLAYERS or not all(
                 isinstance(p, str) and 0 < len(p.strip()) <= 40 for p in players):
-            raise InputError(f"players: 1 to {MAX_PLAYERS} names of 1 to 40 characters, in seating order", "players")
+            raise InputError(f"name 1 to {MAX_PLAYERS} players of 1 to 40 characters each, in seating order", "players")
         players = [p.strip() for p in players]
         if config is not None:
             if not isinstance(config, dict):

@@ -313,5 +313,5 @@ api("api/state").then((s) => {
       const fresh = await api("api/state");
       if (!state || fresh.version > state.version) show(fresh);  // not when this page's own change came first
     }
-  });
+  }, s.run);
 }).catch((e) => toast(e.message));

@@ -5,6 +5,7 @@
 const TOKEN = new URLSearchParams(location.search).get("token");
 const $ = (id) => document.getElementById(id);
 let SESSION = null;        // the game or position this page shows (the server's session)
+let RUN = null;            // the server run it came from (a restarted server has another)
 
 // --- talking to the server -------------------------------------------------------------
 
@@ -16,7 +17,7 @@ async function api(path, body) {
     opts.method = "POST";
     headers["Content-Type"] = "application/json";
     // a change meant for what this page shows: refused if another game was opened since
-    if (SESSION !== null && !path.startsWith("api/games/")) headers["X-Trainruns-Session"] = String(SESSION);
+    if (SESSION !== null && !path.startsWith("api/games/")) headers["X-Trainruns-Session"] = `${RUN || ""}:${SESSION}`;
     opts.body = JSON.stringify(body);
   }
   const r = await fetch(path, opts);
@@ -24,7 +25,9 @@ async function api(path, body) {
   const data = type.includes("json") ? await r.json() : await r.text();
   if (!r.ok) {
     // a refused action names its rule: "[rule-id] message"
-    const text = data.error ? (data.rule ? `[${data.rule}] ${data.error}` : data.where ? `${data.where}: ${data.error}` : data.error)
+    // (a message that names its place already is not prefixed with it again)
+    const text = data.error ? (data.rule ? `[${data.rule}] ${data.error}`
+      : data.where && !data.error.startsWith(data.where + ":") ? `${data.where}: ${data.error}` : data.error)
       : r.statusText;
     throw new Error(text);
   }
@@ -61,28 +64,30 @@ function showSvg(box, svgText, onHex) {
   if (!onHex) return;
   for (const g of svg.querySelectorAll('g[id^="hex-"]')) {
     const id = g.id.slice(4);
-    g.addEventListener("click", () => onHex(id));
+    g.addEventListener("click", (ev) => onHex(id, ev));
   }
 }
 
 let polling = {};          // job kind -> timer
 
-function follow(job, render) {
+function follow(job, render, asked = 0) {
+  // a job's progress until it ends: asked again soon at first (most solves of a game
+  // end in a few tens of milliseconds), then less often, at most every 600 ms
   clearTimeout(polling[job.kind]);
   if (job.status === "done" && !("result" in job)) {
     // a summary (from /api/state): fetch the job with its result
-    api("api/job/" + job.id).then((full) => follow(full, render)).catch((e) => toast(e.message));
+    api("api/job/" + job.id).then((full) => follow(full, render, asked)).catch((e) => toast(e.message));
     return;
   }
   render(job);
   if (job.status === "queued" || job.status === "running") {
     polling[job.kind] = setTimeout(async () => {
       try {
-        follow(await api("api/job/" + job.id), render);
+        follow(await api("api/job/" + job.id), render, asked + 1);
       } catch (e) {
         toast(e.message);
       }
-    }, 600);
+    }, Math.min(600, 40 * 2 ** asked));
   }
 }
 
@@ -127,13 +132,15 @@ function showRoutes(box, picked, redraw) {
 
 // --- following the server: other browsers' changes ------------------------------------------
 
-function watch(session, onChange) {
+function watch(session, onChange, run) {
   // Server-Sent Events (/api/events): each change (another browser's action) arrives at
   // once. Where EventSource is missing, or the server refuses the stream, poll
-  // /api/version every 1.5 s instead. Another game opened elsewhere reloads the page.
+  // /api/version every 1.5 s instead. Another game opened elsewhere, or the server
+  // started again (another run: its versions count from 1 again), reloads the page.
   SESSION = session;
+  RUN = run || null;
   const seen = (now) => {
-    if (now.session !== SESSION) location.reload();
+    if (now.session !== SESSION || (RUN && now.run && now.run !== RUN)) location.reload();
     else onChange(now);
   };
   const poll = async () => {

@@ -6,6 +6,7 @@
 let game = null;        // the server's /api/state (game mode)
 let hexFilter = null;   // lay_tile choices shown for this hex (clicked on the map)
 let declaring = null;   // {corporation, routes: [{train, stops}], current} while declaring a run
+let bestRun = null;     // the best run of this version, once solved
 
 // --- describing actions in the game's words ---------------------------------------------
 
@@ -21,9 +22,9 @@ function describe(a) {
       (a.price !== undefined ? ` for ${money(a.price)}` : "");
     case "bid": return `bid on ${a.private} (${money(a.price)})`;
     case "par": return `par ${a.corporation} at ${a.price}`;
-    case "buy_shares": return `buy ${a.count} share${a.count > 1 ? "s" : ""} of ${a.corporation} from ${a.from}` +
+    case "buy_shares": return `buy ${money(a.count ?? 1)} share${range(a.count) || a.count > 1 ? "s" : ""} of ${a.corporation} from ${a.from}` +
       (a.price !== undefined ? ` for ${money(a.price)}` : "");
-    case "sell_shares": return `sell ${a.count} share${a.count > 1 ? "s" : ""} of ${a.corporation}`;
+    case "sell_shares": return `sell ${money(a.count)} share${range(a.count) || a.count > 1 ? "s" : ""} of ${a.corporation}`;
     case "lay_tile": return `tile #${a.tile} on ${a.hex} ↻${a.rotation}`;
     case "place_token": return (a.kind ? `${a.kind} token` : "token") + ` on ${a.hex}` + (a.stop !== undefined ? `.${a.stop}` : "");
     case "run_routes": return a.routes === "best" ? "run the best run" : "run the declared routes";
@@ -46,6 +47,66 @@ function describe(a) {
   }
 }
 
+function words(v) {
+  // a value of an event in words: lists joined, objects as "key value", no JSON quotes
+  if (Array.isArray(v)) return v.map(words).join(", ");
+  if (v && typeof v === "object") return Object.entries(v).map(([k, x]) => `${k} ${words(x)}`).join(", ");
+  return String(v);
+}
+
+const MONEY = new Set(["price", "cash", "cost", "revenue", "amount", "paid", "credit", "bonus", "total"]);
+
+function eventText(e) {
+  // what followed from a decision by rule, as a sentence (the engine's events: game/state.py)
+  const f = { ...e };
+  delete f.event;
+  const $v = (k) => (MONEY.has(k) && typeof f[k] === "number" ? `$${f[k]}` : words(f[k]));
+  const n = (k, one) => `${f[k]} ${one}${f[k] === 1 ? "" : "s"}`;
+  const who = f.player || f.corporation || "";
+  switch (e.event) {
+    case "phase": return `phase ${f.phase} begins`;
+    case "private_sold": return `${who || f.corporation} buys ${f.private}` + (f.seller ? ` from ${f.seller}` : "") +
+      (f.price !== undefined ? ` for ${$v("price")}` : "");
+    case "par": return `${f.player} starts ${f.corporation} at ${f.price !== undefined ? $v("price") : words(f.par)}`;
+    case "buy": return `${who} buys ${f.count !== undefined ? n("count", "share") : f.kind || "a share"} of ${f.corporation}` +
+      (f.source ? ` from ${f.source}` : "") + (f.price !== undefined ? ` at ${$v("price")}` : "");
+    case "sell": return `${f.player} sells ${f.count !== undefined ? n("count", "share") : "shares"} of ${f.corporation}` +
+      (f.price !== undefined ? ` at ${$v("price")}` : f.cash !== undefined ? ` for ${$v("cash")}` : "");
+    case "price": return `${f.corporation}'s share price moves to ${f.price !== undefined ? $v("price") : `box ${words(f.cell)}`}`;
+    case "float": return `${f.corporation} floats` + (f.cash !== undefined ? ` with ${$v("cash")}` : "");
+    case "president": return `${f.player} becomes president of ${f.corporation}` + (f.previous ? ` (was ${f.previous})` : "");
+    case "tile": return `${f.corporation} lays tile #${f.tile} on ${f.hex}` + (f.cost ? ` for ${$v("cost")}` : "");
+    case "token": return `${f.corporation} places a token on ${f.hex}` + (f.reason === "home" ? " (home)" : "") +
+      (f.cost ? ` for ${$v("cost")}` : "");
+    case "run": return `${f.corporation} runs for ${$v("revenue")}` + (f.proven ? " (proven best)" : "");
+    case "dividend": return `${f.corporation}: ${words(f.kind).replace(/_/g, " ")}` + (f.revenue !== undefined ? ` of ${$v("revenue")}` : "");
+    case "rust": return `${f.train}-trains rust` + (f.corporations && f.corporations.length ? ` (${words(f.corporations)})` : "");
+    case "private_closed": return `${f.private} closes` + (f.reason ? ` (${f.reason})` : "");
+    case "operating_round": return "an operating round begins";
+    case "income": return `${f.owner} earns ${$v("amount")} from ${f.private}`;
+    case "game_end": return `the game ends: ${words(f.reason)}`;
+    case "pass": return `${f.player} passes` + (f.reason ? ` (${f.reason})` : "");
+    default: {
+      const rest = Object.keys(f).filter((k) => !["player", "corporation"].includes(k) || !who).map((k) => `${k.replace(/_/g, " ")} ${$v(k)}`);
+      return [who, e.event.replace(/_/g, " ")].filter((x) => x).join(": ") + (rest.length ? ` (${rest.join(", ")})` : "");
+    }
+  }
+}
+
+function roundLabel(r) {
+  // the round a decision was taken in: "SR 2", "OR 1.2", "private auction"
+  if (!r) return "";
+  if (r.kind === "stock") return `SR ${r.number ?? ""}`;
+  if (r.kind === "operating") return `OR ${r.number ?? ""}${r.or ? "." + r.or : ""}`;
+  return `${r.kind.replace(/_/g, " ")} ${r.number ?? ""}`.trim();
+}
+
+function decisionText(a) {
+  // a decision as the history says it: who, then what
+  const by = a.corporation && !["par", "buy_shares", "sell_shares", "protect"].includes(a.type) ? a.corporation : a.player;
+  return (by ? `${by}: ` : "") + describe(a);
+}
+
 const TYPE_NAMES = {
   buy_private: "Buy a private", bid: "Bid", par: "Start a corporation", buy_shares: "Buy shares",
   sell_shares: "Sell shares", lay_tile: "Lay a tile", place_token: "Place a token", run_routes: "Run trains",
@@ -58,8 +119,17 @@ const TYPE_NAMES = {
 // --- acting -------------------------------------------------------------------------------
 
 async function act(action) {
+  // every action names the version the player saw: one taken since refuses it
   try {
-    show(await api("api/act", { action }));
+    show(await api("api/act", { action, version: game.version }));
+  } catch (e) {
+    toast(e.message);
+  }
+}
+
+async function change(path, body) {
+  try {
+    show(await api(path, { ...body, version: game.version }));
   } catch (e) {
     toast(e.message);
   }
@@ -103,23 +173,46 @@ function controls() {
     select.addEventListener("change", fit);
     if (type === "lay_tile" && hexFilter && shown !== list) {
       // the tile as it would lie, with its neighbours, before it is laid
-      const preview = el("div", { id: "lay-preview", class: "preview" });
+      // (clicking it turns the tile to its next legal rotation)
+      const preview = el("div", { id: "lay-preview", class: "preview", title: "click to turn the tile" });
       const draw = async () => {
         const a = list[Number(select.value)];
         const q = `hex=${encodeURIComponent(a.hex)}&tile=${encodeURIComponent(a.tile)}&rotation=${a.rotation}`;
+        preview.setAttribute("aria-busy", "true");
+        preview.dataset.drawing = q;
+        preview.replaceChildren(el("p", { class: "muted drawing" }, `drawing tile #${a.tile} ↻${a.rotation}…`));
         try {
-          showSvg(preview, await api("api/preview.svg?" + q));
+          const svg = await api("api/preview.svg?" + q);
+          if (preview.dataset.drawing !== q) return;  // another rotation was asked for meanwhile
+          showSvg(preview, svg);
+          preview.dataset.shown = `${a.tile}/${a.rotation}`;
         } catch (e) {
           preview.replaceChildren(el("p", { class: "warn" }, e.message));
         }
+        preview.removeAttribute("aria-busy");
       };
+      preview.addEventListener("click", () => {
+        const a = list[Number(select.value)];
+        const same = shown.filter((b) => b.tile === a.tile);
+        const next = same[(same.indexOf(a) + 1) % same.length];
+        select.value = String(list.indexOf(next));
+        draw();
+      });
       select.addEventListener("change", draw);
       setTimeout(draw);
       later.push(preview);
     }
     const go = el("button", { id: `do-${type}`, class: "primary", onclick: () => {
       const a = JSON.parse(JSON.stringify(list[Number(select.value)]));
-      for (const k of Object.keys(a)) if (range(a[k])) a[k] = Number(amount.value);
+      for (const k of Object.keys(a)) {
+        if (!range(a[k])) continue;
+        const v = Number(amount.value), r = a[k];
+        if (amount.value === "" || !Number.isInteger(v) || v < r.min || v > r.max || (r.step && (v - r.min) % r.step)) {
+          toast(`the ${k} must be a whole number from ${r.min} to ${r.max}` + (r.step ? ` in steps of ${r.step}` : ""));
+          return;
+        }
+        a[k] = v;
+      }
       act(a);
     } }, "Do it");
     parts.push(el("div", { class: "act-row" }, el("span", { class: "act-name" }, TYPE_NAMES[type] || type),
@@ -136,23 +229,18 @@ function controls() {
         el("button", { id: "declare-run", class: "primary", onclick: () => act({ type: "run_routes", corporation: corp,
           routes: declaring.routes.filter((r) => r.stops.length).map((r) => ({ train: r.train, stops: r.stops })) }) },
         "Run these routes"), " ",
-        el("button", { onclick: () => { declaring = null; controls(); } }, "Cancel"))
+        el("button", { id: "declare-cancel", onclick: () => { declaring = null; controls(); drawDeclared(); } }, "Cancel"))
       : el("button", { id: "declare-start", onclick: () => {
         declaring = { corporation: corp, routes: trains.map((t) => ({ train: t, stops: [] })), current: 0 };
         controls();
+        drawDeclared();
       } }, "Declare routes instead…")));
   }
   const pass = groups.get("pass");
   if (pass) parts.push(el("div", { class: "act-row" }, el("button", { id: "do-pass", onclick: () => act(pass[0]) }, "Pass")));
   if (!game.actions.length) parts.push(el("p", {}, game.state.finished ? "The game is over." : "No action now."));
   box.replaceChildren(...parts);
-  if (declaring && $("declare-routes")) showRoutes($("declare-routes"), declaring, controls);
-}
-
-function highlightLays() {
-  // the hexes where a tile may be laid now, outlined on the map
-  for (const a of game.actions) if (a.type === "lay_tile") document.getElementById("hex-" + a.hex)?.classList.add("can-lay");
-  if (hexFilter) document.getElementById("hex-" + hexFilter)?.classList.add("selected");
+  if (declaring && $("declare-routes")) showRoutes($("declare-routes"), declaring, () => { controls(); drawDeclared(); });
 }
 
 // --- what the table sees --------------------------------------------------------------------
@@ -199,6 +287,7 @@ function showMarket(market, corporations) {
 }
 
 function showRun(job) {
+  // the operating company's best run: in the panel, and as a layer over the map
   if (!game || job.version !== game.version) return;
   $("run-box").hidden = false;
   if (job.status === "done") {
@@ -209,17 +298,12 @@ function showRun(job) {
     $("run-routes").replaceChildren(...r.routes.map((x, i) => el("li", {},
       el("span", { class: "swatch", style: `background:${r.colors[i]}` }),
       el("b", {}, `${x.train}-train`), ` ${x.revenue}`, el("span", { class: "stops" }, x.stops.join(" → ")))));
-    const v = job.version;
-    api(`api/map.svg?version=${v}&what=best`).then((svg) => {
-      if (game.version !== v) return;
-      showSvg($("map"), svg, clickHex);
-      $("map").dataset.key = "run";
-      $("map").dataset.version = String(v);
-      highlightLays();
-    }).catch(() => { /* a newer version is on its way */ });
+    bestRun = { ...r, version: job.version };
+    drawRun(r);
   } else if (job.status === "failed") {
     $("revenue").textContent = "—";
     $("run-status").textContent = job.error;
+    drawRun({ lines: [], colors: [] });   // nothing to draw: this version's run is settled
   } else {
     $("revenue").textContent = "…";
     $("run-status").textContent = progressText(job);
@@ -227,17 +311,37 @@ function showRun(job) {
   }
 }
 
-function clickHex(id) {
+function clickHex(id, ev) {
+  // the map is the controls: a stop of the run being declared; a token placed in the
+  // city clicked; a hex's lays listed
+  const point = clickPoint(ev);
   if (declaring) {
-    chooseStop(game.hexes, id, $("declare-choice"), (ref) => {
+    const pick = (ref) => {
       declaring.routes[declaring.current]?.stops.push(ref);
-      showRoutes($("declare-routes"), declaring, controls);
-    });
+      showRoutes($("declare-routes"), declaring, () => { controls(); drawDeclared(); });
+      drawDeclared();
+    };
+    const k = nearestStop(id, point);
+    if (k === null) toast(`${id} has no stop.`);
+    else pick(`${id}.${k}`);
+    return;
+  }
+  const tokens = game.actions.filter((a) => a.type === "place_token" && a.hex === id);
+  if (tokens.length) {
+    const k = nearestStop(id, point);
+    const here = tokens.filter((a) => a.stop === undefined || a.stop === k);
+    if (here.length === 1 || new Set(here.map((a) => a.kind || "")).size === 1) {
+      act(here[0]);
+      return;
+    }
+    const choices = here.length ? here : tokens;
+    toast("", false);
+    $("toast").replaceChildren(`Place which token on ${id}? `, ...choices.map((a) =>
+      el("button", { class: "token-choice", onclick: () => { $("toast").hidden = true; act(a); } }, describe(a))));
     return;
   }
   hexFilter = id;
-  for (const g of document.querySelectorAll("#map g.selected")) g.classList.remove("selected");
-  document.getElementById("hex-" + id)?.classList.add("selected");
+  markActions();
   controls();
   const stops = (game.hexes[id] || []).map((s, k) => `${id}.${k} ${s.kind}${s.name ? " " + s.name : ""} ${s.value}` +
     (s.kind === "city" ? ` [${s.tokens.join(", ") || "—"} / ${s.slots}]` : ""));
@@ -245,23 +349,44 @@ function clickHex(id) {
 }
 
 async function loadMap(version, key) {
-  // the map without a run; fetched only when it has changed (not in a stock round)
+  // the board, fetched only when it has changed (a tile laid); else its layers redrawn
   const map = $("map");
-  if (map.dataset.key === key) {
+  if (map.dataset.key === key && frame) {
     map.dataset.version = String(version);
-    for (const g of map.querySelectorAll("g.can-lay, g.selected")) g.classList.remove("can-lay", "selected");
-    highlightLays();
+    drawLayers();
     return;
   }
   try {
-    const svg = await api(`api/map.svg?version=${version}`);
-    if (game.version === version && !(map.dataset.key === "run" && map.dataset.version === String(version))) {
-      showSvg(map, svg, clickHex);
+    // the board this page shows: the server may answer with just the hexes laid since
+    const since = map.dataset.key && frame ? `&since=${encodeURIComponent(map.dataset.key)}` : "";
+    const got = await api(`api/map.svg?version=${version}${since}`);
+    if (game.version !== version) return;
+    if (typeof got === "object" && got.hexes) {
+      patchHexes(got.hexes);
       map.dataset.key = key;
       map.dataset.version = String(version);
-      highlightLays();
+      drawLayers();
+    } else {
+      showBoard(got, key, version);
+      if (bestRun && bestRun.version === version) drawRun(bestRun);
     }
   } catch (e) { /* a newer version is on its way */ }
+}
+
+function showLast(last) {
+  // the last decision and everything that followed from it, in words
+  const box = $("last");
+  if (!last) {
+    box.replaceChildren();
+    return;
+  }
+  if (last.undone) {
+    box.replaceChildren(el("div", {}, `took back ${last.undone.length === 1 ? "" : last.undone.length + " decisions: "}`,
+      last.undone.map((h) => decisionText(h.action)).join("; ")));
+    return;
+  }
+  box.replaceChildren(el("div", {}, "last: ", decisionText(last.action)),
+    el("ul", { class: "events" }, ...last.events.map((e) => el("li", {}, eventText(e)))));
 }
 
 function show(s) {
@@ -276,12 +401,14 @@ function show(s) {
   $("active").replaceChildren(st.finished ? `Game over (${st.end_reason}): ` +
     Object.entries(st.result || {}).map(([p, v]) => `${p} ${v}`).join(", ") : el("span", {}, "to act: ", el("b", {}, who(s.active))));
   $("undo").disabled = !s.undo;
+  $("redo").disabled = !s.redo;
+  $("redo").title = s.redo_next ? `take again: ${decisionText(s.redo_next)}` : "nothing taken back to take again";
   const q = TOKEN ? "?token=" + encodeURIComponent(TOKEN) : "";
   $("download-log").href = "api/log" + q;
   $("download-log").setAttribute("download", s.log);
-  $("download-position").href = "api/position" + q;
-  $("last").replaceChildren(...(s.last ? [el("div", {}, "last: ", describe(s.last.action)),
-    ...s.last.events.slice(0, 8).map((e) => el("div", {}, Object.entries(e).map(([k, v]) => k === "event" ? v : `${k} ${JSON.stringify(v)}`).join(" ")))] : []));
+  positionLink(s, q);
+  showLast(s.last);
+  showHistory(s.history);
   table("players", ["player", "cash", "certs", "shares", "privates", "value"],
     st.players.map((p) => [p.name + (p.name === st.priority ? " ★" : ""), p.cash, p.certificates, shares(p.shares),
       p.privates.join(", ") || "—", p.value]));
@@ -295,7 +422,9 @@ function show(s) {
   showMarket(s.market, st.corporations);
   hexFilter = null;
   declaring = null;
+  bestRun = null;
   $("run-box").hidden = true;
+  drawRun(null);   // the run of the version before is gone at once, never shown on this one
   loadMap(s.version, s.map_key);
   if (s.solve) follow(s.solve, showRun);
   controls();
@@ -305,10 +434,26 @@ function show(s) {
 // --- several browsers at one table ----------------------------------------------------------
 
 $("undo").addEventListener("click", () => act({ type: "undo" }));
+$("redo").addEventListener("click", () => change("api/redo", {}));
+
+function positionLink(s, q) {
+  // the position of a corporation (the one the map shows, or another started one)
+  const pick = $("position-corp");
+  const started = s.state.corporations.filter((c) => c.president).map((c) => c.id);
+  const ids = started.length ? started : s.state.corporations.map((c) => c.id);
+  const keep = ids.includes(pick.value) && pick.dataset.chosen ? pick.value : s.map_corporation;
+  pick.replaceChildren(...ids.map((id) => el("option", { value: id }, id)));
+  pick.value = keep;
+  const link = () => {
+    $("download-position").href = "api/position?corporation=" + encodeURIComponent(pick.value) + (q ? "&" + q.slice(1) : "");
+  };
+  pick.onchange = () => { pick.dataset.chosen = "1"; link(); };
+  link();
+}
 api("api/state").then((s) => {
   show(s);
   // another browser's action: the new state, at once (common.js: events, else polling)
   watch(s.session, async (now) => {
     if (!game || now.version !== game.version) show(await api("api/state"));
-  });
+  }, s.run);
 }).catch((e) => toast(e.message));
