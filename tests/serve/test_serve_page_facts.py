@@ -131,7 +131,7 @@ def test_buy_shows_the_share_price(driver, table):
 def test_token_shows_its_cost(driver, table):
     """1831 5.2.5 / 1.9: a station or rail yard token costs what the company pays for
     it: each token choice names that amount."""
-    game = random_until("1831", ["Ann", "Bob", "Cat"], 0, "place_token")
+    game = random_until("1831", ["Ann", "Bob", "Cat"], 1, "place_token")
     open_with_facts(driver, table, table.load("token", game))
     texts = option_texts(driver, "place_token")
     for action, text in texts:
@@ -217,7 +217,7 @@ def test_the_games_facts(driver, table):
     for c in launched:
         assert f"treasury {c['shares']['treasury']}" in rows[c["id"]][-1]
 
-    game = random_until("1831", ["Ann", "Bob", "Cat"], 0, "place_token")
+    game = random_until("1831", ["Ann", "Bob", "Cat"], 1, "place_token")
     open_with_facts(driver, table, table.load("facts1831", game))
     started = [c for c in game.to_json()["corporations"] if c["price"] is not None]
     assert started
