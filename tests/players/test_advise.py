@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import random
 import subprocess
 import sys
@@ -19,7 +20,11 @@ from trainruns.game.game import Game
 from trainruns.game.selfplay import fill
 from trainruns.players.advise import BRANCHING, advise, dividend_rule
 
-TITLES = ("1832", "1833NE", "1831")
+# 1831's turns are searched on copies of its game, which take seconds each: a single
+# turn's advice runs for minutes, so its comparisons run with TRAINRUNS_SLOW=1 (and its
+# speed is measured in benchmarks/test_bench_advise.py); the suite keeps to the others
+TITLES = ("1832", "1833NE", pytest.param("1831", marks=pytest.mark.skipif(
+    not os.environ.get("TRAINRUNS_SLOW"), reason="1831 advice takes minutes a turn: TRAINRUNS_SLOW=1 runs it")))
 
 
 def sample_turns(title, seed, count, every=3, max_actions=2500):
