@@ -182,7 +182,7 @@ def selfplay(args):
     from trainruns.errors import InputError
     from trainruns.game.game import rules_class
     from trainruns.game.selfplay import play_one, warm
-    from trainruns.services import players
+    from trainruns.players import policies as players
 
     rules_class(args.title, "title")  # an unknown title is bad input before any game starts
     if args.players < 1 or args.games < 1 or args.max_actions < 1:
