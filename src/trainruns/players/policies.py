@@ -63,6 +63,8 @@ class Advisor:
             if not advice.plans:
                 return None
             self.turn, self.plan = key, list(advice.plans[0].actions)
+        if not self.plan:   # a plan of no decisions (the turn ends by rule): play on at random
+            return None
         a = self.plan.pop(0)
         if a["type"] == "run_routes":   # the plan holds the run made; the game lists "best"
             a = next((x for x in listed if x["type"] == "run_routes"), a)
