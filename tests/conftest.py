@@ -20,3 +20,14 @@ def _kernels_ready():
     from trainruns.route.kernels import warm_up
 
     warm_up()
+
+
+@pytest.fixture(scope="module")
+def driver():
+    """One headless Chromium per test module for the page's browser tests
+    (serve_helpers.chromium: Debian's, skipped with the reason when it is missing)."""
+    from serve_helpers import chromium, close
+
+    d = chromium()
+    yield d
+    close(d)

@@ -16,8 +16,8 @@ from urllib.parse import urlparse
 
 import httpx
 import pytest
+from serve_helpers import ADDRESS, Server, browser_missing, click_hex, text_of, wait_for
 
-from serve_helpers import ADDRESS, Server, browser_missing, chromium, click_hex, close, text_of, wait_for
 from trainruns.game.game import Game
 from trainruns.game.log import effective
 
@@ -83,13 +83,6 @@ def table(tmp_path_factory):
     t = Table(tmp_path_factory.mktemp("games"))
     yield t
     t.stop()
-
-
-@pytest.fixture(scope="module")
-def driver():
-    d = chromium()
-    yield d
-    close(d)
 
 
 def page_version(d):

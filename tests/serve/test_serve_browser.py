@@ -10,7 +10,7 @@ import json
 import httpx
 import pytest
 from conftest import ROOT
-from serve_helpers import Server, browser_missing, chromium, click_hex, close, text_of, wait_for
+from serve_helpers import Server, browser_missing, click_hex, text_of, wait_for
 
 from trainruns.titles.load import solve
 
@@ -28,13 +28,6 @@ def server():
     s = Server(FIXTURE)
     yield s
     s.stop()
-
-
-@pytest.fixture(scope="module")
-def driver():
-    d = chromium()
-    yield d
-    close(d)
 
 
 def revenue_shown(d):

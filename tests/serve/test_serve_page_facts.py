@@ -50,13 +50,6 @@ def table(tmp_path_factory):
     t.server.stop()
 
 
-@pytest.fixture(scope="module")
-def driver():
-    d = chromium()
-    yield d
-    close(d)
-
-
 def open_with_facts(d, table, version):
     """The page of the game, once the facts of ``version`` are on it."""
     d.get(table.url)
