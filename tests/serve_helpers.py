@@ -80,6 +80,11 @@ def close(driver):
         shutil.rmtree(profile, ignore_errors=True)
 
 
+def page_version(d):
+    """The game version the page shows (its body's ``data-version``; 0 before any)."""
+    return int(d.find_element("tag name", "body").get_attribute("data-version") or 0)
+
+
 def wait_for(driver, condition, timeout=180, what="the page"):
     """Wait (generously: a busy machine compiles and solves) until ``condition(driver)``
     is truthy; return its value."""

@@ -16,7 +16,7 @@ from urllib.parse import urlparse
 
 import httpx
 import pytest
-from serve_helpers import ADDRESS, Server, browser_missing, click_hex, text_of, wait_for
+from serve_helpers import ADDRESS, Server, browser_missing, click_hex, page_version, text_of, wait_for
 
 from trainruns.game.game import Game
 from trainruns.game.log import effective
@@ -83,10 +83,6 @@ def table(tmp_path_factory):
     t = Table(tmp_path_factory.mktemp("games"))
     yield t
     t.stop()
-
-
-def page_version(d):
-    return int(d.find_element("tag name", "body").get_attribute("data-version") or 0)
 
 
 def open_game(d, table, version):

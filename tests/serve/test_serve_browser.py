@@ -10,7 +10,7 @@ import json
 import httpx
 import pytest
 from conftest import ROOT
-from serve_helpers import Server, browser_missing, click_hex, text_of, wait_for
+from serve_helpers import Server, browser_missing, click_hex, page_version, text_of, wait_for
 
 from trainruns.titles.load import solve
 
@@ -141,10 +141,6 @@ def table(tmp_path_factory):
     t = Table(tmp_path_factory.mktemp("games"))
     yield t
     t.stop()
-
-
-def page_version(d):
-    return int(d.find_element("tag name", "body").get_attribute("data-version") or 0)
 
 
 def open_game(d, table, version):
