@@ -132,6 +132,14 @@ class GameRules(Ids, PlayerReport):
     def operating_turns_over(self):
         """What happens once the last company of the round has operated."""
 
+    def turn_under_way(self, c) -> dict:
+        """The record of ``c``'s operating turn under way, the one its current step
+        shares (what it did so far this turn), for a hook that is not handed it; an
+        empty record when ``c`` is not the company of the current step."""
+        r = getattr(self.game, "round", None)
+        step = r.step() if r is not None and not self.game.finished else None
+        return step.turn if getattr(step, "corp", None) is c and getattr(step, "turn", None) is not None else {}
+
     def turn_actions(self, c, turn: dict) -> list[dict]:
         """What ``c`` may do at any point of its turn besides the current step's own
         actions (buying a private, a mortgage, issuing shares). ``turn`` is the turn's

@@ -205,9 +205,9 @@ def test_track_rights_rent_a_token_the_run_must_use_5_5_and_5_6_5():
     b = company(g, "C&O", 100, "P1")    # a Station at B8, next to A9
     turn = {"tiles": 0, "cities": 0, "tokens": 0, "hexes": []}
     for corp, hex_id, tile, rot in ((a, "A9", "502", 4), (b, "B8", "501", 1)):
-        m = next(m for m in r.tile_lays(corp, dict(turn, hexes=[]))
+        m = next(m for m in r.tile_lays(corp, [])
                  if (m["hex"], m["tile"], m["rotation"]) == (hex_id, tile, rot))
-        r.lay_tile(corp, m, dict(turn, hexes=[]))
+        r.lay_tile(corp, m)
     # 5.6.5: every right bought must be run to: a mixed 2-train needs a Rail Yard too, so
     # with only it the Station at B8 is no right worth offering
     a.trains = [train(2, "MX")]

@@ -261,7 +261,7 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
         if not self.home_lays(c):
             self.home_token(c)
         c.rights = []
-        return {"corporation": c.id, "tiles": 0, "cities": 0, "tokens": 0, "hexes": [], "revenue": None}
+        return {"corporation": c.id, "tokens": 0, "revenue": None}
 
     def next_round(self):
         """3.4.1: a stock round, then an Operation Set of 1, 2 or 4 ORs (5.0.5); 4.8.2 no

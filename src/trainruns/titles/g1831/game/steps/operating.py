@@ -20,14 +20,8 @@ class TrackStep(SharedTrackStep):
     in a city is followed by its token (5.2.6.8), a company without a running route
     does not pass while it can buy a token that makes one (5.2.2), and one in
     receivership builds toward its minimum route (5.4.10). The lay allowance (5.2.4.3)
-    is kept in the turn's record, which the title's ``tile_lays`` reads."""
-
-    def _lays(self):
-        r = self.game.rules
-        home = r.home_lays(self.corp)
-        if home:   # 5.2.5: the home tile is the company's first play
-            return home
-        return [] if r.owed_token(self.corp, self.turn) else r.tile_lays(self.corp, self.turn)
+    counts the step's lays and the tokens the turn's record keeps; the title's
+    ``tile_lays`` lists the home tile first (5.2.5)."""
 
     def extra_actions(self):
         """The tokens the company may buy (5.2.7); only the owed one while a yellow city
@@ -35,8 +29,8 @@ class TrackStep(SharedTrackStep):
         r = self.game.rules
         if r.home_lays(self.corp):   # 5.2.5: no token before the home tile
             return super().extra_actions()
-        owed = r.owed_token(self.corp, self.turn)
-        places = [m for m in r.token_places(self.corp, self.turn) if owed is None or m["hex"] == owed]
+        owed = r.owed_token(self.corp)
+        places = [m for m in r.token_places(self.corp) if owed is None or m["hex"] == owed]
         return super().extra_actions() + [{"type": "place_token", "corporation": self.corp.id, "hex": m["hex"],
                                            "stop": 0, "kind": m["kind"]} for m in places]
 
@@ -51,18 +45,13 @@ class TrackStep(SharedTrackStep):
         list, or none able to make the route, it may pass; 5.4.15: always once the bank
         has run out)."""
         r = self.game.rules
-        return not moves or (not r.home_lays(self.corp) and r.owed_token(self.corp, self.turn) is None
-                             and not r.route_token_owed(self.corp, self.turn)
-                             and not r.must_build(self.corp, self.turn))
-
-    def lay(self, m):
-        self.game.rules.lay_tile(self.corp, m, self.turn)
-        self.lays.append(m)
+        return not moves or (not r.home_lays(self.corp) and r.owed_token(self.corp) is None
+                             and not r.route_token_owed(self.corp) and not r.must_build(self.corp))
 
     def process(self, a):
         self.check_entity(a)
         r = self.game.rules
-        owed = r.owed_token(self.corp, self.turn)
+        owed = r.owed_token(self.corp)
         if owed and a["type"] != "place_token":
             raise Refusal("token.owed", f"{self.corp.id} laid a yellow tile in the city {owed}: it must buy a token "
                                         "there now (5.2.6.8)")
@@ -74,7 +63,7 @@ class TrackStep(SharedTrackStep):
                                    f"yellow tile on its home city {self.corp.home} (one of those listed), then "
                                    "its home token goes there (5.2.5)")
         if a["type"] == "pass" and not self.may_pass(self.moves()):
-            if r.route_token_owed(self.corp, self.turn):
+            if r.route_token_owed(self.corp):
                 raise Refusal("track.running-route", f"{self.corp.id} has no running route and must buy a "
                                                      "token in a city its track reaches (5.2.2)")
             raise Refusal("5.4.10", f"{self.corp.id} is in receivership without its minimum route (5.4.9) and "
@@ -87,12 +76,12 @@ class TrackStep(SharedTrackStep):
         if a["type"] != "place_token":
             raise Refusal("turn.phase", f"{self.corp.id} lays track and buys tokens now, or passes (5.2)")
         r = self.game.rules
-        owed = r.owed_token(self.corp, self.turn)
-        for m in r.token_places(self.corp, self.turn):
+        owed = r.owed_token(self.corp)
+        for m in r.token_places(self.corp):
             if owed and m["hex"] != owed:
                 continue
             if m["hex"] == a["hex"] and a.get("stop", 0) == 0 and m["kind"] == a.get("kind", m["kind"]):
-                r.place_token(self.corp, m, self.turn)
+                r.place_token(self.corp, m)
                 self.enter()
                 return a
         raise Refusal("token.illegal", f"{self.corp.id} cannot place a {a.get('kind', 'token')} on {a['hex']} "
@@ -109,11 +98,6 @@ class TrainStep(BuyTrainStep):
     that president accepts or declines (5.3.2 "at any mutually agreed price", 5.3.4 "The
     President is not forced to accept any offers"; game/steps/consent.py), and the step
     is entered again once he has answered."""
-
-    def _buys(self):
-        if self.corp.closed or self.corp.cell is None:
-            return []
-        return self.game.rules.train_buys(self.corp, self.turn)
 
     def finish(self):
         r = self.game.rules
