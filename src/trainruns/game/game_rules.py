@@ -201,6 +201,12 @@ class GameRules(Ids, PlayerReport):
             self.check_declared_run(c, revenue, best)
         return chosen, revenue
 
+    def run_fields(self, c) -> dict:
+        """RoutesStep: what the log records with ``c``'s ``run_routes`` besides its routes
+        and revenue, read once the run is made (default: nothing; 1831 5.6.6: whether its
+        bounded search proved the run best)."""
+        return {}
+
     def check_declared_run(self, c, declared: int, best: int):
         """RoutesStep: refuse (a Refusal) a legal declared run earning ``declared`` when
         the best earns ``best`` and the title requires the best (default: any legal

@@ -945,16 +945,29 @@ class OperatingRules:
         return run is not None and not run[1]
 
     def run(self, c, routes):
-        """5.6: the routes run and their revenue, and for ``"best"`` what the bounded
-        search proved (``{"proven", "bound"}``; None for a declared run)."""
+        """5.6: the routes run and their revenue; for ``"best"`` the turn keeps what the
+        bounded search proved (``{"proven", "bound"}``, :meth:`run_fields`)."""
         pos = self.position(c.id)
+        turn = self.turn_under_way(c)
+        turn["proof"] = None
         if routes == "best":
-            revenue, chosen, proof = best_run(pos)
-            return chosen, revenue, proof
+            revenue, chosen, turn["proof"] = best_run(pos)
+            return chosen, revenue
         # 5.6.6: any legal run may be declared, so the best is not searched for
         declared, _best, chosen = declared_run(routes, lambda r: route_adapter.audit_run(pos, r, best=False),
                                                self.cite("run"))
-        return chosen, declared, None
+        return chosen, declared
+
+    def run_fields(self, c) -> dict:
+        """5.6.6: a ``"best"`` run's log says whether the bounded search proved it best,
+        and its bound if not."""
+        return self.turn_under_way(c).get("proof") or {}
+
+    def after_run(self, c, chosen):
+        """5.5.3: the track rights bought are used by this run and end; 5.7.1: a run of no
+        train is DID NOT RUN (:meth:`settle_without_dividend`)."""
+        c.rights = []
+        self.turn_under_way(c)["ran"] = bool(chosen)
 
     # --- dividends (5.7) and the marker (5.8) ------------------------------------------
 
@@ -971,7 +984,7 @@ class OperatingRules:
         is DID NOT RUN (5.7.1)."""
         if c.cell is None:
             return True
-        if revenue is None:
+        if revenue is None or not self.turn_under_way(c).get("ran", True):
             self.did_not_run(c)
             return True
         return False

@@ -209,30 +209,16 @@ class RightsStep(CorporationStep):
 
 
 class RunStep(RoutesStep):
-    """Phase 6 (5.6): run trains; with no train able to run, DID NOT RUN (5.7.1), as
-    with a run of no train (the ``pass`` of trains with no route). A ``"best"`` run is
-    the game's bounded search's, and the log says whether it proved the run best, and
-    its bound if not; the track rights bought are used by this run and end (5.5.3)."""
-
-    proof = None
+    """Phase 6 (5.6): run trains; nothing else is done in this phase, and a company
+    whose trains have a route must run one (5.6.6). What a run leaves (DID NOT RUN,
+    5.7.1; the track rights used up, 5.5.3; the bounded search's proof in the log) is
+    in the title's run hooks."""
 
     def process(self, a):
         if a["type"] != "run_routes" and not (a["type"] == "pass" and self.game.rules.no_route(self.corp)):
             self.check_entity(a)
             raise Refusal("run.must-run", f"{self.corp.id} must run at least one train (5.6.6)")
-        recorded = super().process(a)
-        return dict(recorded, **(self.proof or {})) if recorded["type"] == "run_routes" else recorded
-
-    def run(self, routes):
-        routes, revenue, self.proof = self.game.rules.run(self.corp, routes)
-        return routes, revenue
-
-    def _run(self, routes, a=None):
-        routes, revenue = super()._run(routes, a)
-        if not routes:
-            self.turn["revenue"] = None   # 5.7.1: no train ran
-        self.corp.rights = []   # 5.5.3: rights last for this round only, and are used now
-        return routes, revenue
+        return super().process(a)
 
 
 KINDS = ("hold", "preferred", "split", "all", "all200")
