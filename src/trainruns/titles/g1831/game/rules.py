@@ -6,7 +6,8 @@ phases with their token costs from ``data/phases.json`` (:func:`.trains.game_pha
 and from a config (what it lacks: market, par chart, trains, company table, map, tiles;
 :mod:`.config`). Without ``--config`` the shipped, invented config is
 used and ``title_state.config`` says so. Rules are grouped by section: stock in
-:mod:`.stock`, operating in :mod:`.operating`, the board in :mod:`.map`,
+:mod:`.stock`, operating in :mod:`.operating`, the board in
+:mod:`trainruns.titles.g1831.route.board_map`,
 certificates in :mod:`.certs`, the typed company and title state in
 :mod:`.state`; the rounds' steps in :mod:`.steps`.
 """
@@ -24,7 +25,7 @@ from trainruns.game.state import Player, State, player_key
 from trainruns.game.steps.dividend import DividendStep
 from trainruns.titles.g1831.game import certs
 from trainruns.titles.g1831.game.config import PACKAGE, Config
-from trainruns.titles.g1831.game.map import GameMap
+from trainruns.titles.g1831.route.board_map import GameMap
 from trainruns.titles.g1831.game.market import Market1831
 from trainruns.titles.g1831.game.mergers import MergerRules
 from trainruns.titles.g1831.game.operating import OperatingRules
