@@ -339,6 +339,24 @@ class GameRules(Ids, PlayerReport):
             s.market_trains[:] = [x for x in s.market_trains if x != t]
             s.event("rust", train=t, corporations=holders)
 
+    def discardable(self, c, bought=None) -> list[str]:
+        """DiscardStep: the trains ``c`` may discard now, one name each; none once it is
+        within its limit (default: those that count against it, :meth:`counted_trains`)."""
+        counted = self.counted_trains(c)
+        return list(dict.fromkeys(counted)) if len(counted) > self.train_limit(c) else []
+
+    def discard_train(self, c, name: str, bought=None):
+        """DiscardStep: a train named ``name`` of ``c`` goes (default: to the open market,
+        without compensation, 1832 [10] Exceeding Train Limits)."""
+        c.trains.remove(name)
+        self.state.market_trains.append(name)
+        self.state.event("discard", corporation=c.id, train=name)
+
+    def why_not_discard(self, c, bought=None) -> tuple[str, str]:
+        """DiscardStep: (rule id, message) refusing a discard :meth:`discardable` did not list."""
+        return "train.discard", (f"{c.id} must discard one of its trains {self.counted_trains(c)} down to its "
+                                 f"limit of {self.train_limit(c)}")
+
     def queue_discards(self, buyer):
         """Companies over their limit discard to the open market (1832 [10] Exceeding
         Train Limits): the company that caused the phase change first, then the others

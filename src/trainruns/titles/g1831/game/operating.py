@@ -119,10 +119,21 @@ class OperatingRules:
             self.game.round.push(SurplusStep(self.game, c, bought=bought))
             return
         while over > 0 and may_go:
-            self.give_up_train(c, may_go[0]["train"], bought)
+            self.discard_train(c, may_go[0]["train"], bought)
             over, may_go = self.surplus(c, bought)
 
-    def give_up_train(self, c, name: str, bought=None):
+    def discardable(self, c, bought=None) -> list[str]:
+        """5.3.7: the names of the trains that may go while ``c`` is over its limit
+        (:meth:`surplus`); none once it is within it or out of play."""
+        over, may_go = self.surplus(c, bought)
+        return list(dict.fromkeys(t["train"] for t in may_go)) if over > 0 and c.cell is not None else []
+
+    def why_not_discard(self, c, bought=None):
+        return "5.3.7", (f"{c.id} is over its limit of {self.train_limit(c)} trains and gives one of "
+                         f"{', '.join(self.discardable(c, bought))} to the pool, not the train just bought "
+                         "(5.3.7, 5.3.5)")
+
+    def discard_train(self, c, name: str, bought=None):
         """5.3.7: a train named ``name`` goes to the pool without compensation; of two of
         that name, a USED one first (it would not run this round, 5.3.2)."""
         t = min((t for t in self.surplus(c, bought)[1] if t["train"] == name), key=lambda t: t["status"] != "used")

@@ -10,6 +10,7 @@ from trainruns.game.action import free_amount, within
 from trainruns.game.errors import Refusal
 from trainruns.game.round import Step
 from trainruns.game.steps.buy_train import BuyTrainStep
+from trainruns.game.steps.discard import DiscardStep
 from trainruns.game.steps.operating import CorporationStep
 from trainruns.game.steps.routes import RoutesStep
 from trainruns.game.steps.track import TrackStep as SharedTrackStep
@@ -117,39 +118,22 @@ class TrainStep(BuyTrainStep):
         return super().process(a)
 
 
-class SurplusStep(CorporationStep):
+class SurplusStep(DiscardStep):
     """5.3.7 "It must give its extra trains to the Stock Bank Pool, with no
     compensation, to make room for the new trains" (and 5.3.5's lower limits): the
     president chooses which (``discard_train``), one at a time, down to the limit; never
-    the train just bought (``bought``). Pushed by ``trim_trains`` in front of the step
-    under way."""
-
-    def __init__(self, game, corp, bought=None):
-        super().__init__(game, corp)
-        self.bought = bought
-
-    def _may_go(self) -> list[str]:
-        over, may_go = self.game.rules.surplus(self.corp, self.bought)
-        return list(dict.fromkeys(t["train"] for t in may_go)) if over > 0 else []
+    the train just bought (``bought``), as the title's ``discardable`` lists them.
+    Pushed by ``trim_trains`` in front of the step under way."""
 
     @property
     def done(self):
         # read whenever the round looks: a close-out after the push (bonds closed,
         # 5.4.14, then DID NOT RUN) takes the trains and ends the choice
-        return self.corp.closed or self.corp.cell is None or not self._may_go()
+        return not self._may_go()
 
-    def actions(self):
-        return [{"type": "discard_train", "corporation": self.corp.id, "train": t} for t in self._may_go()]
-
-    def process(self, a):
-        self.check_entity(a)
-        names = self._may_go()
-        if a["type"] != "discard_train" or a["train"] not in names:
-            limit = self.game.rules.train_limit(self.corp)
-            raise Refusal("5.3.7", f"{self.corp.id} is over its limit of {limit} trains and gives one of "
-                                   f"{', '.join(names)} to the pool, not the train just bought (5.3.7, 5.3.5)")
-        self.game.rules.give_up_train(self.corp, a["train"], self.bought)
-        return a
+    @done.setter
+    def done(self, _finished):
+        pass   # the shared step's finish is read from the trains instead (above)
 
 
 class LiquidateStep(CorporationStep):
