@@ -50,8 +50,8 @@ class OperatingRules:
     # --- phases ------------------------------------------------------------------------
 
     def phase_row(self, name=None) -> dict:
-        name = name or self.state.phase
-        return next(r for r in self.numbers["phases"] if r["name"] == name)
+        """Phase ``name``'s row (default: the phase now), from the shared phases (5.3.5)."""
+        return self.phases.by_name[name or self.state.phase]
 
     def train_limit(self, c) -> int:
         """5.3.5: the phase's limit; a system one more per merger (5.9.7.7), at most two."""

@@ -32,7 +32,7 @@ from trainruns.titles.g1831.game.operating import OperatingRules
 from trainruns.titles.g1831.game.state import Corporation1831, TitleState1831
 from trainruns.titles.g1831.game.steps.operating import MergerStep, RightsStep, RunStep, TrackStep, TrainStep
 from trainruns.titles.g1831.game.stock import StockRules
-from trainruns.titles.g1831.route.trains import game_phases, phase_table, train_table
+from trainruns.titles.g1831.route.trains import game_phases, train_table
 from trainruns.titles.tiled import load_data
 
 VARIANTS = {"extended": "3.1 the extended game (a larger bank)",
@@ -73,8 +73,8 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
         # the rulebook's numbers (data/rules.json: bank, cash, companies in play, limits,
         # terrain costs, the marker's moves) with the phases from the one table
         # (data/phases.json), in the engine's words; "rules" is the game's GameRules
-        self.numbers = dict(load_data(PACKAGE, "rules.json"), phases=game_phases())
-        self.phases = Phases(list(phase_table()), list(train_table()))
+        self.phases = Phases(game_phases(), list(train_table()))
+        self.numbers = dict(load_data(PACKAGE, "rules.json"), phases=self.phases.rows)
         n = len(players)
         if not self.numbers["players"]["min"] <= n <= self.numbers["players"]["max"]:
             raise InputError(f"1831 is for 3 to 10 players, not {n} (3.1)", "players")
