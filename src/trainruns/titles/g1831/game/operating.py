@@ -956,13 +956,13 @@ class OperatingRules:
         return run is not None and not run[1]
 
     def run(self, c, routes):
-        """5.6: the routes run and their revenue; for ``"best"`` the turn keeps what the
-        bounded search proved (``{"proven", "bound"}``, :meth:`run_fields`)."""
+        """5.6: the routes run and their revenue; for ``"best"`` what the bounded search
+        proved (``{"proven", "bound"}``) is kept for :meth:`run_fields`."""
         pos = self.position(c.id)
-        turn = self.turn_under_way(c)
-        turn["proof"] = None
+        self.run_proof = (c.id, None)
         if routes == "best":
-            revenue, chosen, turn["proof"] = best_run(pos)
+            revenue, chosen, proof = best_run(pos)
+            self.run_proof = (c.id, proof)
             return chosen, revenue
         # 5.6.6: any legal run may be declared, so the best is not searched for
         declared, _best, chosen = declared_run(routes, lambda r: route_adapter.audit_run(pos, r, best=False),
@@ -972,7 +972,8 @@ class OperatingRules:
     def run_fields(self, c) -> dict:
         """5.6.6: a ``"best"`` run's log says whether the bounded search proved it best,
         and its bound if not."""
-        return self.turn_under_way(c).get("proof") or {}
+        cid, proof = getattr(self, "run_proof", (None, None))
+        return (proof or {}) if cid == c.id else {}
 
     def after_run(self, c, chosen):
         """5.5.3: the track rights bought are used by this run and end; 5.7.1: a run of no
