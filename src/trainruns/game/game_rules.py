@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from trainruns.game.errors import Refusal
 from trainruns.game.ids import Ids
 from trainruns.game.report import PlayerReport
+from trainruns.game.shares import max_sellable, scaled, why_none_sellable
 from trainruns.game.state import corp_key
 
 
@@ -93,6 +94,79 @@ class GameRules(Ids, PlayerReport):
     def end_stock_round(self, last_actor):
         """What happens as the stock round ends (prices, the priority); ``last_actor``
         is the last player who did not pass, or None."""
+
+    # --- the stock turn (:class:`~.steps.stock.StockTurn`) ------------------------------
+
+    #: the title's share numbers for an ordinary company: ``president`` (shares in the
+    #: president's certificate), ``player_limit`` (60%), ``market_limit`` (50%),
+    #: ``float``, ``total`` (:func:`~.shares.scaled` scales them for a larger company)
+    shares: dict = {}
+    #: where unsold shares are bought from: the initial offering (``"ipo"``), or the
+    #: company's treasury (``"treasury"``: incremental capitalisation, 1833NE)
+    ipo_source: str = "ipo"
+
+    def cert_limit(self) -> int:
+        """The most certificates a player may hold now (1832 [5.4], 1831 4.7.7)."""
+        raise NotImplementedError
+
+    def counts_for_limit(self, c) -> bool:
+        """Whether ``c``'s shares count toward the certificate limit [they do] (1832
+        [5.1.1]: not in the yellow, green or brown area)."""
+        return True
+
+    def may_exceed_holding(self, c) -> bool:
+        """Whether a player may hold more than the holding limit of ``c`` [no] (1832
+        [5.1.1] green and brown areas)."""
+        return False
+
+    def multiple_buys(self, c) -> bool:
+        """Whether a turn may buy several market shares of ``c`` at once [no] (1832
+        [5.1.1] brown area)."""
+        return False
+
+    def can_par(self, c) -> bool:
+        """Whether ``c`` may be started now [any open company not started]."""
+        return not c.closed and c.par is None
+
+    def par_prices(self, c) -> list[int]:
+        """The par values ``c`` may start at."""
+        raise NotImplementedError
+
+    def ipo_price(self, c) -> int:
+        """What a share of ``c`` from its :attr:`ipo_source` costs [its par]."""
+        return c.par
+
+    def start_corporation(self, c, name: str, price: int):
+        """Player ``name`` starts ``c`` at par ``price``: he buys its president's
+        certificate and its token goes on the market."""
+        raise NotImplementedError
+
+    def buy_shares(self, c, name: str, source: str, count: int, price: int):
+        """Player ``name`` buys ``count`` shares of ``c`` from ``source`` at ``price``
+        each (presidency and floating follow)."""
+        raise NotImplementedError
+
+    def may_sell(self, c, name: str) -> int:
+        """How many shares of ``c`` player ``name`` may sell now [the market limit and
+        the president's certificate: :func:`~.shares.max_sellable`, none before it starts]."""
+        if not c.started:
+            return 0
+        return max_sellable(self.state, c, name, scaled(self.shares, c, "market_limit"),
+                            scaled(self.shares, c, "president"))
+
+    def why_no_sale(self, c, name: str) -> str:
+        """Why player ``name`` may sell no share of ``c`` (:meth:`may_sell` says none),
+        with the title's section."""
+        if not c.started:
+            return f"{c.id} has not started{self.cite('par')}"
+        why, topic = why_none_sellable(c, name, scaled(self.shares, c, "market_limit"),
+                                       scaled(self.shares, c, "president"))
+        return why + (self.cite(topic) if topic else "")
+
+    def sell_shares(self, c, name: str, count: int, price: int, stock_round: bool):
+        """Player ``name`` sells ``count`` shares of ``c`` at ``price`` each to the market:
+        the price moves, the presidency may change."""
+        raise NotImplementedError
 
     # --- the operating round (:class:`~.round.OperatingRound`) ---------------------------
 

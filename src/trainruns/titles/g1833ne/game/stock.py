@@ -20,6 +20,8 @@ from trainruns.game.state import corp_key, player_key
 
 
 class StockRules:
+    ipo_source = "treasury"   # "Capitalization type": later shares come from the treasury
+
     # --- certificate limits --------------------------------------------------------------
 
     def cert_limit(self) -> int:
@@ -36,16 +38,19 @@ class StockRules:
         n = sum(certificates(c, name, self.shares["president"]) for c in s.corporations if not c.closed)
         return n + sum(1 for x in s.privates if x.open and x.owner == player_key(name))
 
-    def par_prices(self) -> list[int]:
+    def par_prices(self, c=None) -> list[int]:
         """"choosing an initial stock price between $40 and $150" (market values [E])."""
         return self.market.par_prices()
 
     def price(self, c) -> int:
         return self.market.price(c.cell)
 
+    def ipo_price(self, c) -> int:
+        return self.price(c)
+
     # --- launching and buying ------------------------------------------------------------------
 
-    def launch(self, c, name: str, price: int):
+    def start_corporation(self, c, name: str, price: int):
         """"Capitalization type": the president pays twice the initial price into the
         treasury for the 20% certificate; the corporation operates from the next
         operating round ([E]: its home station is placed now)."""
@@ -60,14 +65,13 @@ class StockRules:
         s.event("launch", corporation=c.id, player=name, price=price, cash=price * self.shares["president"])
         self.home_token(c)
 
-    def buy_share(self, c, name: str, source: str):
+    def buy_shares(self, c, name: str, source: str, count: int, price: int):
         """A share from the treasury pays the corporation; from the Stock Market, the
         bank; both at the current price."""
         s = self.state
-        price = self.price(c)
-        s.pay(player_key(name), corp_key(c.id) if source == "treasury" else "bank", price)
-        s.move_shares(c, source, player_key(name), 1)
-        s.event("buy", corporation=c.id, player=name, count=1, price=price, source=source)
+        s.pay(player_key(name), corp_key(c.id) if source == "treasury" else "bank", price * count)
+        s.move_shares(c, source, player_key(name), count)
+        s.event("buy", corporation=c.id, player=name, count=count, price=price, source=source)
         update_president(s, c)
 
     def may_sell(self, c, name: str) -> int:
@@ -89,11 +93,12 @@ class StockRules:
         why, topic = why_none_sellable(c, name, self.shares["market_limit"], self.shares["president"])
         return why + (self.cite(topic) if topic else "")
 
-    def sell(self, c, name: str, count: int, move_price: bool = True):
+    def sell_shares(self, c, name: str, count: int, price: int | None = None, stock_round: bool = False,
+                    move_price: bool = True):
         """"Only sales by the president lower the price (by a single column, however many
         shares are sold)"; the seller gets the price before the move ([E])."""
         s = self.state
-        price = self.price(c)
+        price = self.price(c) if price is None else price
         president = c.president == name
         s.pay("bank", player_key(name), price * count)
         s.move_shares(c, player_key(name), "market", count)
