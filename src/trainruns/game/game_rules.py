@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from trainruns.game.errors import Refusal
 from trainruns.game.ids import Ids
 from trainruns.game.report import PlayerReport
-from trainruns.game.shares import max_sellable, scaled, why_none_sellable
-from trainruns.game.state import corp_key
+from trainruns.game.shares import max_sellable, scaled, update_president, why_none_sellable
+from trainruns.game.state import corp_key, player_key
 
 
 @dataclass
@@ -92,8 +92,21 @@ class GameRules(Ids, PlayerReport):
         return True
 
     def end_stock_round(self, last_actor):
-        """What happens as the stock round ends (prices, the priority); ``last_actor``
-        is the last player who did not pass, or None."""
+        """What happens as the stock round ends; ``last_actor`` is the last player who did
+        not pass, or None. [Priority to the player after him (1832 [5.2.2]), then each
+        started company, in share price order, moves as :meth:`stock_round_end_move` says.]"""
+        if last_actor is not None:
+            self.priority = self.player_after(last_actor)
+        self.stock_round_price_moves()
+
+    def stock_round_price_moves(self):
+        """Each started company, in share price order (fixed before any moves), moves by
+        :meth:`stock_round_end_move` (1832 [5.8.1], 1831 4.8.3)."""
+        for c in self.price_order([c for c in self.state.corporations if c.started]):
+            self.stock_round_end_move(c)
+
+    def stock_round_end_move(self, c):
+        """How ``c``'s token moves as a stock round ends [it stays] (1832: sold out, up)."""
 
     # --- the stock turn (:class:`~.steps.stock.StockTurn`) ------------------------------
 
@@ -141,10 +154,22 @@ class GameRules(Ids, PlayerReport):
         certificate and its token goes on the market."""
         raise NotImplementedError
 
+    def set_par(self, c, price: int):
+        """``c`` starts at par ``price``: its token goes on the market's par box for it,
+        under any tokens already there (1832 [5.6], 1831 4.7.5, 4.4.2)."""
+        c.par = price
+        c.cell = self.market.par_cell(price)
+        self.market.place(c.id, c.cell)
+
     def buy_shares(self, c, name: str, source: str, count: int, price: int):
         """Player ``name`` buys ``count`` shares of ``c`` from ``source`` at ``price``
-        each (presidency and floating follow)."""
-        raise NotImplementedError
+        each. [The money goes to the bank, or to ``c`` for shares from its treasury; the
+        presidency follows (1832 [5.5]).]"""
+        s = self.state
+        s.pay(player_key(name), corp_key(c.id) if source == "treasury" else "bank", price * count)
+        s.move_shares(c, source, player_key(name), count)
+        s.event("buy", corporation=c.id, player=name, count=count, price=price, source=source)
+        update_president(s, c)
 
     def may_sell(self, c, name: str) -> int:
         """How many shares of ``c`` player ``name`` may sell now [the market limit and
@@ -163,10 +188,23 @@ class GameRules(Ids, PlayerReport):
                                        scaled(self.shares, c, "president"))
         return why + (self.cite(topic) if topic else "")
 
-    def sell_shares(self, c, name: str, count: int, price: int, stock_round: bool):
-        """Player ``name`` sells ``count`` shares of ``c`` at ``price`` each to the market:
-        the price moves, the presidency may change."""
-        raise NotImplementedError
+    def sell_shares(self, c, name: str, count: int, price: int | None = None, stock_round: bool = False):
+        """Player ``name`` sells ``count`` shares of ``c`` to the market at ``price`` each
+        [the price now]: the bank pays, the presidency may change (1832 [5.5]) and the
+        price moves (:meth:`price_after_sale`)."""
+        s = self.state
+        price = self.market.price(c.cell) if price is None else price
+        by_president = c.president == name
+        s.pay("bank", player_key(name), price * count)
+        s.move_shares(c, player_key(name), "market", count)
+        s.event("sell", corporation=c.id, player=name, count=count, price=price)
+        update_president(s, c)
+        self.price_after_sale(c, count, by_president)
+
+    def price_after_sale(self, c, count: int, by_president: bool):
+        """How a sale of ``count`` shares of ``c`` moves its price [one row down per
+        share, 1832 [5.8.1]]."""
+        self.move_share_price(c, self.market.down(c.cell, count), "sale")
 
     # --- the operating round (:class:`~.round.OperatingRound`) ---------------------------
 

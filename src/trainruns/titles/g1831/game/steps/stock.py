@@ -197,7 +197,7 @@ class StockTurn1831(StockTurn):
         if not listed or not self.buying_open() or a.get("count", 1) != 1:
             raise Refusal(*self._why_not(c, a))
         if a["type"] == "par":
-            r.start_company(c, self.player, a["price"])
+            r.start_corporation(c, self.player, a["price"])
         else:
             r.buy_cert(c, self.player, a.get("kind", "preferred"), a["from"])
             if a["from"] == "market":
