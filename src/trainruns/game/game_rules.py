@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from trainruns.game.errors import Refusal
 from trainruns.game.ids import Ids
 from trainruns.game.report import PlayerReport
-from trainruns.game.shares import max_sellable, scaled, update_president, why_none_sellable
+from trainruns.game.shares import certificates, max_sellable, scaled, update_president, why_none_sellable
 from trainruns.game.state import corp_key, player_key
 
 
@@ -643,5 +643,19 @@ class GameRules(Ids, PlayerReport):
         raise NotImplementedError
 
     def player_certs(self, name: str) -> int:
-        """How many certificates player ``name`` holds, as the certificate limit counts them."""
-        raise NotImplementedError
+        """How many certificates player ``name`` holds, as the certificate limit counts them
+        [those of each open company that counts toward it (:meth:`certificates_held`), and
+        each open private he owns that counts (:meth:`private_counts`); 1832 [5.4]]."""
+        s = self.state
+        n = sum(self.certificates_held(c, name) for c in s.corporations if not c.closed and self.counts_for_limit(c))
+        return n + sum(1 for x in s.privates if x.open and x.owner == player_key(name) and self.private_counts(x, name))
+
+    def certificates_held(self, c, name: str) -> int:
+        """The certificates of ``c`` player ``name`` holds [a share each, the president's
+        certificate one]."""
+        return certificates(c, name, scaled(self.shares, c, "president"))
+
+    def private_counts(self, x, name: str) -> bool:
+        """Whether private ``x``, held by player ``name``, counts toward his certificate
+        limit [it does]."""
+        return True

@@ -36,15 +36,10 @@ class StockRules:
         """[5.1.1] Brown area: any number of open-market shares in one turn."""
         return c.cell is not None and self.market.zone(c.cell) == "brown"
 
-    def player_certs(self, name: str) -> int:
-        """[5.4] certificates that count: shares outside the exempt areas (a president's
-        certificate is one), plus one per private held."""
-        s = self.state
-        n = sum(self.certificates_held(c, name) for c in s.corporations
-                if not c.closed and self.counts_for_limit(c))
-        m = self.mortgage()   # [17.3] a mortgaged Southern Bank does not count
-        free = self.data["southern_bank"]["id"] if m and m["player"] == name else None
-        return n + sum(1 for x in s.privates if x.open and x.owner == player_key(name) and x.id != free)
+    def private_counts(self, x, name: str) -> bool:
+        """[17.3] a mortgaged Southern Bank does not count toward its holder's limit."""
+        m = self.mortgage()
+        return not (m and m["player"] == name and x.id == self.data["southern_bank"]["id"])
 
     # --- [5.6] starting a company --------------------------------------------------------
 

@@ -15,7 +15,6 @@ type", "Floating percentage and per-player share limits", "Comparison with 1830"
 
 from __future__ import annotations
 
-from trainruns.game.shares import certificates
 from trainruns.game.state import corp_key, player_key
 
 
@@ -30,13 +29,6 @@ class StockRules:
         row = self.data["cert_limit"][str(len(self.state.players))]
         in_play = sum(1 for c in self.state.corporations if not c.closed)
         return row[str(max(5, min(9, in_play)))]
-
-    def player_certs(self, name: str) -> int:
-        """Shares count one each, the president's certificate one; privates held by the
-        player count, those owned by corporations don't."""
-        s = self.state
-        n = sum(certificates(c, name, self.shares["president"]) for c in s.corporations if not c.closed)
-        return n + sum(1 for x in s.privates if x.open and x.owner == player_key(name))
 
     def par_prices(self, c=None) -> list[int]:
         """"choosing an initial stock price between $40 and $150" (market values [E])."""

@@ -13,7 +13,6 @@ brown area, a protection put the token back, a closing lowered the limit) plus w
 from __future__ import annotations
 
 from trainruns.game.errors import Refusal
-from trainruns.game.shares import max_sellable, scaled
 from trainruns.game.state import player_key
 from trainruns.game.steps.stock import StockTurn
 
@@ -90,11 +89,7 @@ class StockTurn1832(StockTurn):
         if a["type"] == "buy_shares" and a.get("vice_president") is not None and a.get("player") == self.player \
                 and not self.forced_sales():
             return self.game.rules.buy_vice_cert(self, a)
-        out = self._process(a)
-        if a["type"] == "sell_shares" and self.sales:
-            # [5.9] a protecting president buys the vice-president's certificates sold too
-            self.sales[-1].setdefault("vice_presidents", sold_vice_certs(self.state))
-        return out
+        return super().process(a)
 
     def _check_vice(self, a):
         """[11.6] a vice-president's certificate is bought and sold as a single
@@ -105,8 +100,7 @@ class StockTurn1832(StockTurn):
             return
         count = a.get("count", 1)
         # a count the shared limits allow ([5.4], [5.5]; beyond them their refusal says why)
-        most = max_sellable(self.state, c, self.player, scaled(r.shares, c, "market_limit"),
-                            scaled(r.shares, c, "president"))
+        most = r.may_sell(c, self.player)
         if a["type"] == "sell_shares" and isinstance(count, int) and 1 <= count <= most \
                 and not r.sale_ok(c, self.player, count):
             raise Refusal("stock.vice-president", f"{self.player} cannot sell {count} {c.id} share(s): a "
@@ -118,14 +112,15 @@ class StockTurn1832(StockTurn):
                                                   "outside vice-president's certificates, which are bought whole "
                                                   "('vice_president': the component) [11.6]")
 
-    def _process(self, a):
-        if a["type"] == "sell_shares" and a.get("player") == self.player and isinstance(a.get("count"), int):
-            c = self.game.rules.corporation(a["corporation"])
-            listed = next((x for x in self._sells() if x["corporation"] == c.id), None)
-            if listed is not None and isinstance(listed["count"], dict) and a["count"] < listed["count"]["min"] \
-                    or listed is not None and isinstance(listed["count"], int) and 1 < listed["count"] != a["count"]:
-                low = listed["count"]["min"] if isinstance(listed["count"], dict) else listed["count"]
-                raise Refusal("stock.sell-back", f"{self.player} holds more than 60% of {c.id} outside the green "
-                                                 f"and brown areas: a sale of it is at least {low} share(s), down "
-                                                 "to 60% [5.9.8]")
-        return super().process(a)
+    def sell(self, c, a):
+        """[5.9.8] a sale is at least the listed minimum; [5.9] a protecting president
+        buys the vice-president's certificates sold too."""
+        listed = next((x for x in self._sells() if x["corporation"] == c.id), None)
+        low = listed and (listed["count"]["min"] if isinstance(listed["count"], dict) else listed["count"])
+        if listed is not None and (isinstance(listed["count"], dict) and a["count"] < low
+                                   or isinstance(listed["count"], int) and 1 < low != a["count"]):
+            raise Refusal("stock.sell-back", f"{self.player} holds more than 60% of {c.id} outside the green "
+                                             f"and brown areas: a sale of it is at least {low} share(s), down "
+                                             "to 60% [5.9.8]")
+        super().sell(c, a)
+        self.sales[-1].setdefault("vice_presidents", sold_vice_certs(self.state))
