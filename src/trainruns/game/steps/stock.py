@@ -61,6 +61,8 @@ class StockTurn(Step):
             self.end()
 
     def end(self):
+        """The turn is over; a turn in which the player did nothing is a pass toward the
+        round's end (1832 [5.2.2], 1831 4.8.1)."""
         if not self.acted:
             self.round.passed(self.player)
         self.done = True
@@ -68,6 +70,7 @@ class StockTurn(Step):
     # --- listing -------------------------------------------------------------------------
 
     def buying_open(self) -> bool:
+        """Whether the turn may still buy (one purchase, or a title's block)."""
         return self.bought < self.buys_per_turn()
 
     def buys_per_turn(self) -> int:
@@ -76,6 +79,8 @@ class StockTurn(Step):
         return 1
 
     def selling_open(self) -> bool:
+        """Whether the turn may still sell: not in a round without sales (1832 [5.7]), and
+        after the purchase only where :attr:`buy_then_sell` and nothing was sold first."""
         return self.selling and not (self.bought and (self.sold_first or not self.buy_then_sell))
 
     def actions(self):
@@ -103,6 +108,7 @@ class StockTurn(Step):
         return a["type"] == "sell_shares"
 
     def why_forced(self, forced: list[dict]) -> tuple[str, str]:
+        """The refusal of anything but the sales owed first."""
         rules = self.game.rules
         return "stock.cert-limit", (f"{self.player} holds more than the certificate limit {rules.cert_limit()}: "
                                     f"he sells first{rules.cite('limits')}")
