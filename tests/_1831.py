@@ -12,7 +12,7 @@ def company(g, cid, par, president, cash=None):
     """A started, active company; its treasury set to ``cash`` (the rest to the bank)."""
     r, s = g.rules, g.rules.state
     c = s.corp[cid]
-    r.start_company(c, president, par)
+    r.start_corporation(c, president, par)
     c.active = True
     if cash is not None:
         if c.cash > cash:
@@ -49,7 +49,7 @@ def operated(g, cid, par, president, preferred_to=(), home=True):
 
     r = g.rules
     c = r.state.corp[cid]
-    r.start_company(c, president, par)
+    r.start_corporation(c, president, par)
     holders = list(preferred_to)
     for x in c.certs:
         if x["kind"] == "preferred":

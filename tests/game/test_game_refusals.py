@@ -128,7 +128,8 @@ def test_1833ne_cites_the_headings_of_its_summary_and_no_1832_section():
     cited = [re.findall(r'"([^"]+)"', v) for v in rules_class("1833NE").citations.values()]
     texts = [s for p in Path(g1833ne.__file__).parent.rglob("*.py") for s in _refusals(p)]
     quoted = [h for s in texts for h in re.findall(r'\("([^"]+)"', s)]
-    assert len(quoted) >= 15
+    # its own refusals, and its citations for the shared steps' (the stock turn's among them)
+    assert len(quoted) >= 10 and len(sum(cited, [])) >= 7
     assert [h for h in quoted + sum(cited, []) if h not in headings] == []
     # a section number of 1832 ("[10]", "[4.1.3]") in a message
     assert [s for s in texts if re.search(r"\[\d+(\.\d+)*\]", s)] == []

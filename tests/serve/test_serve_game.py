@@ -310,7 +310,7 @@ def test_1831_market_view_has_both_prices_of_each_square():
         for k, box in enumerate(row):
             if grid.exists((r, k)):
                 assert box == {"price": grid.common((r, k)), "preferred": grid.preferred((r, k)),
-                               "zone": grid.area((r, k)) or "white"}
+                               "zone": grid.zone((r, k))}
             else:
                 assert box is None
     state = game.to_json()

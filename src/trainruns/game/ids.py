@@ -18,6 +18,7 @@ class Ids:
         return self._aliases.get(name.lower())
 
     def corporation(self, name):
+        """The corporation ``name`` names (an id, name or abbreviation, any case)."""
         return self.state.corp[self.corporation_id(name)]
 
     def asked_corporation(self, name, corporations: str):

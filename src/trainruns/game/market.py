@@ -22,8 +22,8 @@ from __future__ import annotations
 
 class Stacks:
     """What every title's market does with its price tokens: a grid of boxes (``exists``,
-    ``price``, ``up``/``down``/``left``/``right``, ``par_cell``, ``view``, as the title's
-    market defines them) and the tokens in each box stacked in arrival order, a newcomer
+    ``price``, ``zone``, ``up``/``down``/``left``/``right``, ``par_cell``, ``view``, as
+    the title's market defines them) and the tokens in each box stacked in arrival order, a newcomer
     underneath (1831 4.4.2; 1832 [4.1.3]): the share price order is price, then the
     rightmost box, then the top of a stack."""
 
@@ -35,6 +35,11 @@ class Stacks:
 
     def par_cells(self) -> list[tuple]:
         """The boxes a company may start on, as the title's market marks them."""
+        raise NotImplementedError
+
+    def zone(self, cell) -> str:
+        """What the box means by rule, as the page's legend names it (``white`` for a
+        plain box; ``closed`` for one that closes a company)."""
         raise NotImplementedError
 
     def place(self, cid: str, cell):

@@ -24,7 +24,7 @@ def new(n=4, seed=7, **kw):
 def started(g, cid, par, president="P0"):
     r = g.rules
     c = r.state.corp[cid]
-    r.start_company(c, president, par)
+    r.start_corporation(c, president, par)
     return c
 
 

@@ -29,7 +29,7 @@ def test_score_by_hand_6_5_receivership_half_rounded_down_bonds_and_2x_markers()
     assert r.market.preferred((9, 3)) == 60
 
     prr = s.corp["PRR"]
-    r.start_company(prr, "P0", 100)            # P0 pays 100 for the president's 10% preferred
+    r.start_corporation(prr, "P0", 100)            # P0 pays 100 for the president's 10% preferred
     give(g, prr, "preferred", "player:P0")
     give(g, prr, "preferred", "player:P0")
     give(g, prr, "common", "player:P0", splits=1)   # one 2x marker (4.3.4)
@@ -40,7 +40,7 @@ def test_score_by_hand_6_5_receivership_half_rounded_down_bonds_and_2x_markers()
     prr.cash += 500                            # 6.5: a company's own cash is not a player's
 
     bo = s.corp["B&O"]
-    r.start_company(bo, "P1", 70)              # P1 pays 70; the marker is on (10, 5)
+    r.start_corporation(bo, "P1", 70)              # P1 pays 70; the marker is on (10, 5)
     assert bo.cell == (10, 5)
     give(g, bo, "common", "player:P0")
     bo.bond_cell = (9, 3)
@@ -133,7 +133,7 @@ def test_receivership_lays_no_track_on_debt_once_the_bank_has_run_out_6_3():
     g = new()
     r, s = g.rules, g.rules.state
     c = s.corp["NYC"]
-    r.start_company(c, "P0", 100)
+    r.start_corporation(c, "P0", 100)
     c.active = True
     r.home_token(c)
     r.enter_receivership(c)

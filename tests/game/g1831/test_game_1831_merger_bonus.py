@@ -14,7 +14,7 @@ def test_type_i_bonus_is_three_times_the_par_markers_value_5_9_7_9():
     g = new()
     r, s = g.rules, g.rules.state
     a = s.corp["PRR"]
-    r.start_company(a, "P0", 80)
+    r.start_corporation(a, "P0", 80)
     while certs.held(a, "ipo", "preferred"):
         r.buy_cert(a, "P0", "preferred", "ipo")
     assert a.par == 80 and a.par_marker == 90

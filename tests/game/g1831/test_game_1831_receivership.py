@@ -11,7 +11,7 @@ from _1831 import company, new
 from trainruns.game.errors import Refusal
 from trainruns.titles.g1831.game import certs
 from trainruns.titles.g1831.game.operating import best_run
-from trainruns.titles.g1831.game.steps.stock import StockTurn
+from trainruns.titles.g1831.game.steps.stock import StockTurn1831 as StockTurn
 
 
 def train(name):

@@ -30,7 +30,7 @@ def test_a_company_closed_out_in_a_stock_round_is_for_sale_from_the_next_one_4_3
     r, s = g.rules, g.rules.state
     assert pars(g, "PRR")
     c = s.corp["PRR"]
-    r.start_company(c, "P3", 40)
+    r.start_corporation(c, "P3", 40)
     r.move_marker(c, "left", 20, "test")          # to the STOCK TRADES CLOSED OUT area
     r.move_marker(c, "down", 20, "test")
     assert c.cell is None and c.par is None        # closed out, in stock round 1

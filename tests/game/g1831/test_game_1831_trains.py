@@ -12,7 +12,7 @@ from _1831 import company, new, train
 from trainruns.game.errors import Refusal
 from trainruns.titles.g1831.game import certs
 from trainruns.titles.g1831.game.steps.operating import TrainStep
-from trainruns.titles.g1831.game.steps.stock import StockTurn
+from trainruns.titles.g1831.game.steps.stock import StockTurn1831 as StockTurn
 
 
 def to_treasury(g, c, n):

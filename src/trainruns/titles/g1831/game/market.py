@@ -48,8 +48,9 @@ class Market1831(Stacks):
     def preferred(self, cell) -> int:
         return self.square(cell)["p"]
 
-    def area(self, cell) -> str | None:
-        return self.square(cell).get("area")
+    def zone(self, cell) -> str:
+        """The square's area (``closed``, ``split``, ``target``), else ``white``."""
+        return self.square(cell).get("area") or "white"
 
     def view(self) -> dict:
         """The market as the page draws it: rows of squares ``{"price": C, "preferred":
@@ -58,7 +59,7 @@ class Market1831(Stacks):
         def square(cell):
             if not self.exists(cell):
                 return None
-            return {"price": self.common(cell), "preferred": self.preferred(cell), "zone": self.area(cell) or "white"}
+            return {"price": self.common(cell), "preferred": self.preferred(cell), "zone": self.zone(cell)}
 
         return {"rows": [[square((r, c)) for c in range(len(row))] for r, row in enumerate(self.rows)],
                 "stacks": {f"{r},{c}": list(ids) for (r, c), ids in self.stacks.items() if ids}}
@@ -105,6 +106,6 @@ class Market1831(Stacks):
             if nxt == cell:
                 break
             cell = nxt
-            if self.area(cell) in ("closed", "split"):
-                return cell, self.area(cell)
+            if self.zone(cell) in ("closed", "split"):
+                return cell, self.zone(cell)
         return cell, None

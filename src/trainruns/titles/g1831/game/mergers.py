@@ -71,7 +71,7 @@ class MergerRules:
         if self.is_system(a) and a.bond_cell is not None:
             return []   # one set of bonds: its Bond Marker is B's Stock Marker (5.9.10.9)
         # 5.9.3: A's marker moving into STOCK TRADES CLOSED cancels: not offered
-        if self.market.area(self.market.walk(a.cell, "left", 1)[0]) == "closed":
+        if self.market.zone(self.market.walk(a.cell, "left", 1)[0]) == "closed":
             return []
         _, reached = route_adapter.board_and_loose_reach(self.position(a.id, trains=[]))
         out = []

@@ -61,7 +61,9 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
     action_types = ACTION_TYPES
     # 5.0.3: track and tokens, trains, track rights, the run, the dividend, mergers
     operating_steps = (TrackStep, TrainStep, RightsStep, RunStep, DividendStep, MergerStep)
-    citations = {"operating-order": "(5.0.4)", "run": "(5.6)", "must-buy": "(5.3.1, 5.3.4)"}
+    citations = {"operating-order": "(5.0.4)", "run": "(5.6)", "must-buy": "(5.3.1, 5.3.4)", "stock-turn": "(4.5)",
+                 "buy-sell": "(4.5.1)", "limits": "(4.6.1.1, 4.7.7)", "presidency": "(4.6.2)", "par": "(4.7.5)",
+                 "no-selling": "", "brown": ""}
     market_legend = {
         "par": "the PAR column: a company starts on the square whose preferred price is its par value (4.7.5)",
         "closed": "STOCK TRADES CLOSED OUT: the company ceases to exist (4.3.2)",
@@ -222,9 +224,9 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
         self.draw_card()
 
     def stock_turn(self, r, player):
-        from trainruns.titles.g1831.game.steps.stock import StockTurn
+        from trainruns.titles.g1831.game.steps.stock import StockTurn1831
 
-        return StockTurn(self.game, r, player)
+        return StockTurn1831(self.game, r, player)
 
     def between_stock_turns(self, r):
         """3.2.3.2: before the first stock round's first turn, the player who drew
@@ -312,9 +314,9 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
         lists only a pass. The next stock round would be the same one again, so the game
         can never reach 6.1's end. (A round everybody passed while someone could still
         buy or sell is not stuck: another stock round follows.)"""
-        from trainruns.titles.g1831.game.steps.stock import StockTurn
+        from trainruns.titles.g1831.game.steps.stock import StockTurn1831
 
-        return all(all(a["type"] == "pass" for a in StockTurn(self.game, r, p.name).actions())
+        return all(all(a["type"] == "pass" for a in StockTurn1831(self.game, r, p.name).actions())
                    for p in self.state.players)
 
     def restore_trains(self, c):

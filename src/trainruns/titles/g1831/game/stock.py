@@ -79,17 +79,15 @@ class StockRules:
 
     # --- buying ------------------------------------------------------------------------
 
-    def start_company(self, c, name: str, par: int):
+    def start_corporation(self, c, name: str, par: int):
         """4.7.5: the president's preferred sets par: Par Marker on the chart, Stock Marker
         in the PAR column square whose P is par; 4.7.5.2: he pays its shares x par."""
         pres = next(x for x in c.certs if x["kind"] == "president")
         cost = par * shares_of(pres)
         self.state.pay(player_key(name), f"corp:{c.id}", cost)
         certs.move(self.state, c, pres, player_key(name))
-        c.par = par
+        self.set_par(c, par)
         c.par_marker = par
-        c.cell = self.market.par_cell(par)
-        self.market.place(c.id, c.cell)
         c.president = name
         c.last_dividend = None
         self.state.event("par", corporation=c.id, player=name, par=par, cash=cost)
@@ -426,15 +424,15 @@ class StockRules:
         c.floated = c.capitalised = c.operated = False
         self.reset_company(c)
 
-    def end_stock_round(self, last_actor):
-        """4.8.3: fully funded companies (no preferred or common in the pool or initial
-        offering) move up one, together, keeping the operating order; 4.8.1: the FIRST
-        STOCK OPTION card goes to the holder's left."""
-        movers = [c for c in self.state.corporations if c.cell is not None and not c.closed
-                  and not certs.held(c, "ipo") and not certs.held(c, "market")]
-        movers.sort(key=lambda c: self.market.order_key(c.id, c.cell))
-        for c in movers:
+    def stock_round_end_move(self, c):
+        """4.8.3: a fully funded company (no preferred or common in the pool or initial
+        offering) moves up one; all move together, keeping the operating order."""
+        if c.cell is not None and not certs.held(c, "ipo") and not certs.held(c, "market"):
             self.move_marker(c, "up", 1, "fully_funded")
+
+    def end_stock_round(self, last_actor):
+        """4.8.3 the price moves; 4.8.1: the FIRST STOCK OPTION card goes to the holder's left."""
+        self.stock_round_price_moves()
         self.end_of_sr_bonds()
         names = [p.name for p in self.state.players]
         holder = self.state.title_state.first_stock_option

@@ -36,24 +36,17 @@ class StockRules:
         """[5.1.1] Brown area: any number of open-market shares in one turn."""
         return c.cell is not None and self.market.zone(c.cell) == "brown"
 
-    def player_certs(self, name: str) -> int:
-        """[5.4] certificates that count: shares outside the exempt areas (a president's
-        certificate is one), plus one per private held."""
-        s = self.state
-        n = sum(self.certificates_held(c, name) for c in s.corporations
-                if not c.closed and self.counts_for_limit(c))
-        m = self.mortgage()   # [17.3] a mortgaged Southern Bank does not count
-        free = self.data["southern_bank"]["id"] if m and m["player"] == name else None
-        return n + sum(1 for x in s.privates if x.open and x.owner == player_key(name) and x.id != free)
+    def private_counts(self, x, name: str) -> bool:
+        """[17.3] a mortgaged Southern Bank does not count toward its holder's limit."""
+        m = self.mortgage()
+        return not (m and m["player"] == name and x.id == self.data["southern_bank"]["id"])
 
     # --- [5.6] starting a company --------------------------------------------------------
 
     def can_par(self, c) -> bool:
         """Any unstarted company, except CoG, whose president's certificate comes with
         P7 ([16.2] P7)."""
-        if c.closed or c.par is not None:
-            return False
-        return c.id != self.data["cog"]
+        return super().can_par(c) and c.id != self.data["cog"]
 
     def par_prices(self, c) -> list[int]:
         return list(self.data["par"])
@@ -71,11 +64,6 @@ class StockRules:
         c.president = name
         s.event("par", corporation=c.id, player=name, price=price)
         self.check_float(c)
-
-    def set_par(self, c, price: int):
-        c.par = price
-        c.cell = self.market.par_cell(price)
-        self.market.place(c.id, c.cell)
 
     def buy_shares(self, c, name: str, source: str, count: int, price: int):
         """[5.3] all money for shares goes to the bank; reissued shares pay the company
@@ -133,15 +121,17 @@ class StockRules:
 
     # --- [5.2.2] ending a stock round -----------------------------------------------------
 
+    def stock_round_end_move(self, c):
+        """[5.8.1] a company with no share in the initial offering or the open market
+        moves up."""
+        if not c.held("ipo") and not c.held("market"):
+            self.move_share_price(c, self.market.up(c.cell), "all sold")
+
     def end_stock_round(self, last_actor):
-        """Priority to the left of the last player who acted; all-sold companies move
-        up in share price order; treasuries of floated companies paid ([5.6])."""
+        """[5.2.2] priority to the left of the last player who acted, the price moves;
+        treasuries of floated companies paid ([5.6])."""
+        super().end_stock_round(last_actor)
         s = self.state
-        if last_actor is not None:
-            self.priority = self.player_after(last_actor)
-        for c in self.price_order([c for c in s.corporations if c.started]):
-            if not c.held("ipo") and not c.held("market"):
-                self.move_share_price(c, self.market.up(c.cell), "all sold")
         for c in s.corporations:
             if c.floated and not c.capitalised and not c.closed:
                 cash = c.par * c.total_shares

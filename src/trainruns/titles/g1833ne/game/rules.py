@@ -117,7 +117,9 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
     # the summary's headings (the 1833NE rules summary)
     citations = {"operating-order": '("Number of phases")', "run": '("Train list and prices")',
                  "must-buy": '("Emergency sell")', "limits": '("Floating percentage and per-player share limits")',
-                 "presidency": '("Floating percentage and per-player share limits")'}
+                 "presidency": '("Floating percentage and per-player share limits")',
+                 "stock-turn": "", "buy-sell": '("Comparison with 1830")', "par": '("Capitalization type")',
+                 "no-selling": "", "brown": ""}
     market_legend = {
         "par": 'an initial stock price a corporation may be launched at ("Comparison with 1830")',
         "closed": 'a corporation whose price falls to $0 closes ("Game-specific mechanics")'}
@@ -210,9 +212,9 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
     # --- the stock round ------------------------------------------------------------------
 
     def stock_turn(self, r, player):
-        from trainruns.titles.g1833ne.game.steps.stock import StockTurn
+        from trainruns.titles.g1833ne.game.steps.stock import StockTurn1833NE
 
-        return StockTurn(self.game, r, player)
+        return StockTurn1833NE(self.game, r, player)
 
     def takes_stock_turns(self, player):
         """A bankrupt player is out of the game ("End game triggers")."""

@@ -15,11 +15,12 @@ type", "Floating percentage and per-player share limits", "Comparison with 1830"
 
 from __future__ import annotations
 
-from trainruns.game.shares import certificates, max_sellable, update_president, why_none_sellable
 from trainruns.game.state import corp_key, player_key
 
 
 class StockRules:
+    ipo_source = "treasury"   # "Capitalization type": later shares come from the treasury
+
     # --- certificate limits --------------------------------------------------------------
 
     def cert_limit(self) -> int:
@@ -29,30 +30,24 @@ class StockRules:
         in_play = sum(1 for c in self.state.corporations if not c.closed)
         return row[str(max(5, min(9, in_play)))]
 
-    def player_certs(self, name: str) -> int:
-        """Shares count one each, the president's certificate one; privates held by the
-        player count, those owned by corporations don't."""
-        s = self.state
-        n = sum(certificates(c, name, self.shares["president"]) for c in s.corporations if not c.closed)
-        return n + sum(1 for x in s.privates if x.open and x.owner == player_key(name))
-
-    def par_prices(self) -> list[int]:
+    def par_prices(self, c=None) -> list[int]:
         """"choosing an initial stock price between $40 and $150" (market values [E])."""
         return self.market.par_prices()
 
     def price(self, c) -> int:
         return self.market.price(c.cell)
 
+    def ipo_price(self, c) -> int:
+        return self.price(c)
+
     # --- launching and buying ------------------------------------------------------------------
 
-    def launch(self, c, name: str, price: int):
+    def start_corporation(self, c, name: str, price: int):
         """"Capitalization type": the president pays twice the initial price into the
         treasury for the 20% certificate; the corporation operates from the next
         operating round ([E]: its home station is placed now)."""
         s = self.state
-        c.par = price
-        c.cell = self.market.par_cell(price)
-        self.market.place(c.id, c.cell)
+        self.set_par(c, price)
         s.pay(player_key(name), corp_key(c.id), price * self.shares["president"])
         s.move_shares(c, "treasury", player_key(name), self.shares["president"])
         c.president = name
@@ -60,23 +55,13 @@ class StockRules:
         s.event("launch", corporation=c.id, player=name, price=price, cash=price * self.shares["president"])
         self.home_token(c)
 
-    def buy_share(self, c, name: str, source: str):
-        """A share from the treasury pays the corporation; from the Stock Market, the
-        bank; both at the current price."""
-        s = self.state
-        price = self.price(c)
-        s.pay(player_key(name), corp_key(c.id) if source == "treasury" else "bank", price)
-        s.move_shares(c, source, player_key(name), 1)
-        s.event("buy", corporation=c.id, player=name, count=1, price=price, source=source)
-        update_president(s, c)
-
     def may_sell(self, c, name: str) -> int:
         """How many shares of ``c`` a player may sell now: none before its first run
         unless he is its president; the 50% market limit; the president's certificate
         stays with a player (another must hold 20% to take it)."""
-        if c.closed or c.cell is None or (not c.operated and c.president != name):
+        if c.cell is None or (not c.operated and c.president != name):
             return 0
-        return max_sellable(self.state, c, name, self.shares["market_limit"], self.shares["president"])
+        return super().may_sell(c, name)
 
     def why_no_sale(self, c, name: str) -> str:
         """Why player ``name`` may sell no share of ``c`` now (:meth:`may_sell` says
@@ -86,20 +71,12 @@ class StockRules:
         if not c.operated and c.president != name:
             return (f"until {c.id} has operated for the first time, only its president may sell its shares"
                     f"{self.cite('limits')}")
-        why, topic = why_none_sellable(c, name, self.shares["market_limit"], self.shares["president"])
-        return why + (self.cite(topic) if topic else "")
+        return super().why_no_sale(c, name)
 
-    def sell(self, c, name: str, count: int, move_price: bool = True):
+    def price_after_sale(self, c, count: int, by_president: bool):
         """"Only sales by the president lower the price (by a single column, however many
         shares are sold)"; the seller gets the price before the move ([E])."""
-        s = self.state
-        price = self.price(c)
-        president = c.president == name
-        s.pay("bank", player_key(name), price * count)
-        s.move_shares(c, player_key(name), "market", count)
-        s.event("sell", corporation=c.id, player=name, count=count, price=price)
-        update_president(s, c)
-        if president and move_price:
+        if by_president:
             self.move_price(c, -1, "president's sale")
 
     # --- prices ---------------------------------------------------------------------------
@@ -116,18 +93,14 @@ class StockRules:
         if self.move_share_price(c, new, reason) and self.market.zone(new) == "closed":
             self.close_corporation(c)
 
-    def end_stock_round(self, last_actor):
+    def stock_round_end_move(self, c):
         """"at the end of a stock round corporations with shares in the Stock Market
-        drop while those 100% held by players rise" (one column each, [E]); priority to
-        the player after the last to act ([E])."""
-        s = self.state
-        if last_actor is not None:
-            self.priority = self.player_after(last_actor)   # not a bankrupt one
-        for c in self.price_order([c for c in s.corporations if c.started]):
-            if c.held("market"):
-                self.move_price(c, -1, "shares in the Stock Market")
-            elif not c.held("treasury"):
-                self.move_price(c, 1, "sold out")
+        drop while those 100% held by players rise" (one column each, [E]); priority goes
+        to the player after the last to act, not a bankrupt one ([E])."""
+        if c.held("market"):
+            self.move_price(c, -1, "shares in the Stock Market")
+        elif not c.held("treasury"):
+            self.move_price(c, 1, "sold out")
 
     # --- closing --------------------------------------------------------------------------
 

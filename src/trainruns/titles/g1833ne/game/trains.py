@@ -237,7 +237,7 @@ class TrainRules:
                 self.emergency_issue(c, a["count"])
             else:
                 d = self.state.corp[a["corporation"]]
-                self.sell(d, a["player"], a["count"])
+                self.sell_shares(d, a["player"], a["count"])
             self._check_bankrupt(step)
             if c.closed or not self.must_buy(step) and not self.train_buys(step):
                 step.done = True
@@ -328,7 +328,7 @@ class TrainRules:
         p = s.player[name]
         for d, n in self._sellable(c, name):
             if not d.closed:
-                self.sell(d, name, n)
+                self.sell_shares(d, name, n)
         if p.cash:
             s.pay(player_key(name), corp_key(c.id), p.cash)
         p.bankrupt = True

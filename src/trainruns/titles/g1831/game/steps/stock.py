@@ -7,6 +7,7 @@ from __future__ import annotations
 from trainruns.game.action import within
 from trainruns.game.errors import Refusal
 from trainruns.game.round import Step
+from trainruns.game.steps.stock import StockTurn
 from trainruns.titles.g1831.game import certs
 
 KINDS = ("preferred", "common", "bond")
@@ -79,40 +80,31 @@ class BuyBackStep(Step):
         return a
 
 
-class StockTurn(Step):
+class StockTurn1831(StockTurn):
+    """The shared turn with 1831's stock: preferred, common and bonds (4.1), sales
+    before the purchase (4.5.1), a block of one company's certificates (4.7.3), the
+    corrections a player owes first (4.2.2, 5.4.6) and a company's buy-back of what
+    was just sold (4.6.4)."""
+
+    buy_then_sell = False
+    sales_listed_first = True
+
     def __init__(self, game, round_, player):
-        super().__init__(game)
-        self.round = round_
-        self.player = player
-        self.sold: set = set()
+        super().__init__(game, round_, player)
         self.block_corp = None
-        self.bought = 0
-        self.acted = False
 
-    def enter(self):
-        """A turn whose only legal action is ``pass`` (no cash, no room, nothing to
-        sell) is passed by rule: no decision, so nothing is logged (docs/game-log.md:
-        only decisions are logged). It counts toward the round's end like any pass
-        (4.8.1), unless the player sold or bought earlier in the turn."""
-        if not self.done and self.only_pass():
-            self.state.event("pass", player=self.player, reason="no legal action")
-            self._end()
-
-    def active(self):
-        return {"player": self.player}
+    def buys_per_turn(self):
+        return self.game.rules.block_size()
 
     def _room(self):
         r = self.game.rules
         return r.cert_limit() - r.player_certs(self.player)
 
-    def buys(self) -> list[dict]:
+    def _buys(self) -> list[dict]:
         r, s, name = self.game.rules, self.state, self.player
-        if self.bought >= r.block_size():
-            return []
         cash = s.player[name].cash
-        room = self._room()
         out = []
-        if room < 1:
+        if self._room() < 1:
             return out
         for c in s.corporations:
             if self.block_corp is not None and c.id != self.block_corp:
@@ -143,12 +135,10 @@ class StockTurn(Step):
                                     "kind": kind, "count": 1})
         return out
 
-    def sells(self) -> list[dict]:
-        if self.bought:
-            return []   # 4.5.1: selling first
-        r, s = self.game.rules, self.state
+    def _sells(self) -> list[dict]:
+        r = self.game.rules
         out = []
-        for c in s.corporations:
+        for c in self.state.corporations:
             if c.id in self.sold or c.cell is None:
                 continue
             for kind in KINDS:
@@ -158,7 +148,7 @@ class StockTurn(Step):
                                 "count": 1 if n == 1 else {"min": 1, "max": n}})
         return out
 
-    def forced(self) -> list[dict]:
+    def forced_sales(self) -> list[dict]:
         """4.2.2: a player over GI's 70% corrects at his first opportunity; 5.4.6: so
         does a player over the certificate limit once a company left receivership."""
         if self.bought:
@@ -167,45 +157,21 @@ class StockTurn(Step):
         return [x for x in r.gi_corrections(self.player) + r.limit_corrections(self.player)
                 if x["corporation"] not in self.sold]
 
-    def actions(self):
-        forced = self.forced()
-        if forced:
-            return forced
-        return self.sells() + self.buys() + [{"type": "pass", "player": self.player}]
+    def meets_forced(self, a, forced):
+        return any(a["type"] == "sell_shares" and a.get("corporation") == x["corporation"]
+                   and a.get("kind") == x["kind"] and within(x["count"], a.get("count")) for x in forced)
 
-    def process(self, a):
-        if a.get("player") != self.player:
-            raise Refusal("turn.not-yours", f"it is {self.player}'s turn in the stock round (4.5)")
-        t = a["type"]
-        r = self.game.rules
-        forced = self.forced()
-        if forced and not any(t == "sell_shares" and a.get("corporation") == x["corporation"]
-                              and a.get("kind") == x["kind"] and within(x["count"], a.get("count"))
-                              for x in forced):
-            x = forced[0]
-            if r.gi_corrections(self.player):
-                raise Refusal("stock.gi-correct", f"{self.player} holds over 70% of {x['corporation']} under "
-                                                  f"Government Intervention and must sell {x['count']} {x['kind']} "
-                                                  "first (4.2.2)")
-            raise Refusal("stock.limit-correct", f"{self.player} holds more than {r.cert_limit()} certificates and "
-                                                 "must sell to the limit first (5.4.6, 4.7.7)")
-        if t == "pass":
-            self._end()
-            return a
-        if t == "sell_shares":
-            return self._sell(a)
-        if t in ("par", "buy_shares"):
-            return self._buy(a)
-        raise Refusal("stock.action", f"a stock turn sells, buys or passes, not {t!r} (4.5)")
+    def why_forced(self, forced):
+        r, x = self.game.rules, forced[0]
+        if r.gi_corrections(self.player):
+            return "stock.gi-correct", (f"{self.player} holds over 70% of {x['corporation']} under Government "
+                                        f"Intervention and must sell {x['count']} {x['kind']} first (4.2.2)")
+        return "stock.limit-correct", (f"{self.player} holds more than {r.cert_limit()} certificates and must sell "
+                                       "to the limit first (5.4.6, 4.7.7)")
 
-    def _sell(self, a):
+    def sell(self, c, a):
         r = self.game.rules
-        c = r.corporation(a["corporation"])
         kind = a.get("kind", "common")
-        if self.bought:
-            raise Refusal("stock.sell-after-buy", "selling comes before buying in a turn (4.5.1)")
-        if c.id in self.sold:
-            raise Refusal("stock.one-sale", f"all of {c.id}'s stock sold in a turn is one sale (4.6.3.1)")
         if kind not in KINDS:
             raise Refusal("stock.kind", "kind is 'preferred', 'common' or 'bond' (4.1)")
         n = r.max_sale(c, self.player, kind) if c.cell is not None else 0
@@ -214,33 +180,31 @@ class StockTurn(Step):
                                               "now (pool limit 5 shares 4.6.1.1, president's certificate 4.6.2, "
                                               "receivership 4.6.9, GI 4.6.7-8, the bank's cash 4.6.3.4)")
         r.sell(c, self.player, *[a["count"] if kind == k else 0 for k in KINDS])
-        self.sold.add(c.id)
-        self.round.sold_by.setdefault(self.player, set()).add(c.id)
-        self._acted()
-        if kind != "preferred" and c.cell is not None:
-            self.round.push(BuyBackStep(self.game, c, kind, a["count"]))   # 4.6.4
-        return a
+
+    def after_sale(self, c, a):
+        if a.get("kind", "common") != "preferred" and c.cell is not None:
+            self.round.push(BuyBackStep(self.game, c, a.get("kind", "common"), a["count"]))   # 4.6.4
+
+    def _par(self, a):
+        return self._buy(a)
 
     def _buy(self, a):
         r = self.game.rules
         c = r.corporation(a["corporation"])
-        listed = [x for x in self.buys() if x["type"] == a["type"] and x["corporation"] == c.id
+        listed = [x for x in self._buys() if x["type"] == a["type"] and x["corporation"] == c.id
                   and x.get("from") == a.get("from") and x.get("kind", "preferred") == a.get("kind", "preferred")
                   and x.get("price") == (a.get("price") if a["type"] == "par" else x.get("price"))]
-        if not listed or a.get("count", 1) != 1:
+        if not listed or not self.buying_open() or a.get("count", 1) != 1:
             raise Refusal(*self._why_not(c, a))
         if a["type"] == "par":
-            r.start_company(c, self.player, a["price"])
+            r.start_corporation(c, self.player, a["price"])
         else:
             r.buy_cert(c, self.player, a.get("kind", "preferred"), a["from"])
             if a["from"] == "market":
                 r.owed_sales(c)   # 5.3.4: room in the pool: a company's owed sale happens now
         self.block_corp = c.id
-        self.bought += 1
         self.state.title_state.first_stock_option = self.player   # 4.7.12
-        self._acted()
-        if not self.buys():
-            self._end()
+        self._bought()
         return a
 
     def _why_not(self, c, a):
@@ -269,12 +233,3 @@ class StockTurn(Step):
         if r.gi_room(c, name) is not None:
             return "stock.gi-70", f"under Government Intervention at most 70% of {c.id} (4.2.2)"
         return "stock.none", f"no such {c.id} certificate to buy at a price {name} can pay (4.7)"
-
-    def _acted(self):
-        self.acted = True
-        self.round.acted(self.player)
-
-    def _end(self):
-        if not self.acted:
-            self.round.passed(self.player)
-        self.done = True

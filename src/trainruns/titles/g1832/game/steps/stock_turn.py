@@ -1,14 +1,9 @@
-"""1832's stock turn: the generic turn ([5.3]) plus two duties of the 1832 rulebook,
-and a turn without a choice passed by rule.
+"""1832's stock turn: the shared turn ([5.3]; its [5.4] sale first over the certificate
+limit: a price move in the operating rounds took a company out of the yellow, green or
+brown area, a protection put the token back, a closing lowered the limit) plus what the
+1832 rulebook adds:
 
-- [5.4] Player Certificate Limits: "A player may never exceed his certificate limit at
-  any time during his turn in a stock round." A player who starts his turn over the
-  limit (a price move in the operating rounds took a company out of the yellow, green
-  or brown area, a protection put the token back, a closing lowered the limit) sells
-  before he may pass: ``pass`` is not listed, and is refused, while a sale of a
-  company that counts could still bring him down ([5.3] Sales Affecting Certificate
-  Limits: the seller assumes nobody protects, so the limit is read with the sale's
-  price move).
+- [11.6] a vice-president's certificate of a System is bought and sold whole;
 - [5.9.8] (the eighth point of Share Price Protection): a player holding more than 60%
   of a company (after a protection) who sells any of it while its token is outside the
   green and brown areas sells down to 60% in that block: the listed count starts there
@@ -18,7 +13,6 @@ and a turn without a choice passed by rule.
 from __future__ import annotations
 
 from trainruns.game.errors import Refusal
-from trainruns.game.shares import max_sellable, scaled
 from trainruns.game.state import player_key
 from trainruns.game.steps.stock import StockTurn
 
@@ -55,34 +49,8 @@ class StockTurn1832(StockTurn):
         handlers = {"exchange": rules.london_exchange, "trade_private": rules.buy_private_from_player,
                     "redeem": rules.redeem, "reissue": rules.reissue}
         if a["type"] not in handlers:
-            raise Refusal("stock.action", f"{a['type']} is not a stock round action [5.3]")
+            return super().process_extra(a)
         return handlers[a["type"]](self, a)
-
-    def enter(self):
-        """A turn whose only legal action is ``pass`` is passed by rule: no decision,
-        so nothing is logged (docs/game-log.md: only decisions are logged); it counts
-        toward the round's end like any pass ([5.2.2])."""
-        if not self.done and self.only_pass():
-            self.done = True
-            self.round.passed(self.player)
-            self.state.event("pass", player=self.player, reason="no legal action")
-
-    def over_limit(self) -> bool:
-        r = self.game.rules
-        return r.player_certs(self.player) > r.cert_limit()
-
-    def must_sell(self) -> bool:
-        """[5.4] over the limit and a sale of a counting company still open to him."""
-        if not self.over_limit() or not self.selling or (self.bought and self.sold_first):
-            return False
-        r = self.game.rules
-        return any(r.counts_for_limit(self.state.corp[x["corporation"]]) for x in self._sells())
-
-    def actions(self):
-        out = super().actions()
-        if self.must_sell():
-            out = [x for x in out if x["type"] == "sell_shares"]
-        return out
 
     def _sells(self):
         """The shared listing, from the [5.9.8] minimum, without the counts that split a
@@ -119,13 +87,9 @@ class StockTurn1832(StockTurn):
         if a.get("player") == self.player and a["type"] in ("buy_shares", "sell_shares"):
             self._check_vice(a)
         if a["type"] == "buy_shares" and a.get("vice_president") is not None and a.get("player") == self.player \
-                and not self.must_sell():
+                and not self.forced_sales():
             return self.game.rules.buy_vice_cert(self, a)
-        out = self._process(a)
-        if a["type"] == "sell_shares" and self.sales:
-            # [5.9] a protecting president buys the vice-president's certificates sold too
-            self.sales[-1].setdefault("vice_presidents", sold_vice_certs(self.state))
-        return out
+        return super().process(a)
 
     def _check_vice(self, a):
         """[11.6] a vice-president's certificate is bought and sold as a single
@@ -136,8 +100,7 @@ class StockTurn1832(StockTurn):
             return
         count = a.get("count", 1)
         # a count the shared limits allow ([5.4], [5.5]; beyond them their refusal says why)
-        most = max_sellable(self.state, c, self.player, scaled(r.shares, c, "market_limit"),
-                            scaled(r.shares, c, "president"))
+        most = r.may_sell(c, self.player)
         if a["type"] == "sell_shares" and isinstance(count, int) and 1 <= count <= most \
                 and not r.sale_ok(c, self.player, count):
             raise Refusal("stock.vice-president", f"{self.player} cannot sell {count} {c.id} share(s): a "
@@ -149,18 +112,15 @@ class StockTurn1832(StockTurn):
                                                   "outside vice-president's certificates, which are bought whole "
                                                   "('vice_president': the component) [11.6]")
 
-    def _process(self, a):
-        if a.get("player") == self.player and self.must_sell() and a["type"] != "sell_shares":
-            limit = self.game.rules.cert_limit()
-            raise Refusal("stock.cert-limit", f"{self.player} holds more than the certificate limit {limit}: "
-                                              "he sells first [5.4] Player Certificate Limits")
-        if a["type"] == "sell_shares" and a.get("player") == self.player and isinstance(a.get("count"), int):
-            c = self.game.rules.corporation(a["corporation"])
-            listed = next((x for x in self._sells() if x["corporation"] == c.id), None)
-            if listed is not None and isinstance(listed["count"], dict) and a["count"] < listed["count"]["min"] \
-                    or listed is not None and isinstance(listed["count"], int) and 1 < listed["count"] != a["count"]:
-                low = listed["count"]["min"] if isinstance(listed["count"], dict) else listed["count"]
-                raise Refusal("stock.sell-back", f"{self.player} holds more than 60% of {c.id} outside the green "
-                                                 f"and brown areas: a sale of it is at least {low} share(s), down "
-                                                 "to 60% [5.9.8]")
-        return super().process(a)
+    def sell(self, c, a):
+        """[5.9.8] a sale is at least the listed minimum; [5.9] a protecting president
+        buys the vice-president's certificates sold too."""
+        listed = next((x for x in self._sells() if x["corporation"] == c.id), None)
+        low = listed and (listed["count"]["min"] if isinstance(listed["count"], dict) else listed["count"])
+        if listed is not None and (isinstance(listed["count"], dict) and a["count"] < low
+                                   or isinstance(listed["count"], int) and 1 < low != a["count"]):
+            raise Refusal("stock.sell-back", f"{self.player} holds more than 60% of {c.id} outside the green "
+                                             f"and brown areas: a sale of it is at least {low} share(s), down "
+                                             "to 60% [5.9.8]")
+        super().sell(c, a)
+        self.sales[-1].setdefault("vice_presidents", sold_vice_certs(self.state))
