@@ -73,4 +73,4 @@ def test_the_daemon_client_loads_only_the_standard_library():
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     roots = ast.literal_eval(p.stdout)
     assert [m for m in ("numpy", "numba", "jsonschema", "json", "argparse", "socket", "selectors",
-                        "subprocess", "threading") if m in roots] == []
+                        "subprocess", "threading", "dataclasses", "inspect") if m in roots] == []
