@@ -418,6 +418,25 @@ class GameRules(Ids, PlayerReport):
         """What else of a closing company leaves with it (special tokens, ferries);
         default: nothing."""
 
+    # --- mergers (game/merger.py) ----------------------------------------------------------
+
+    def merger_reach(self, c) -> frozenset:
+        """The cities ``(hex, stop)`` ``c``'s track reaches for a merger's eligibility
+        (:func:`.merger.reaches`; default: a run of unlimited length from its tokens,
+        1832 [11] Merger Eligibility)."""
+        from trainruns.game import route_adapter
+
+        return route_adapter.reached_stops(self.position(c.id, trains=[]))
+
+    def absorbed_assets(self, shell, into):
+        """:func:`.merger.absorb`: what else of ``shell`` goes to ``into`` besides its
+        treasury, trains and privates (1832's special tokens); default: nothing."""
+
+    def retire_shell(self, shell):
+        """:func:`.merger.absorb`: what else of an absorbed ``shell`` leaves play besides
+        its share price token, shares, tokens, trains and president (1831's certificates
+        and stations); default: nothing."""
+
     def player_after(self, name: str) -> str:
         """The next player clockwise from ``name`` who takes stock turns
         (:meth:`takes_stock_turns`), the priority's seat after the last to act; ``name``
