@@ -418,6 +418,19 @@ class GameRules(Ids, PlayerReport):
         """What else of a closing company leaves with it (special tokens, ferries);
         default: nothing."""
 
+    # --- a forced train purchase (game/emergency.py) ------------------------------------
+
+    def president_sale_most(self, c, d, name: str) -> int:
+        """How many shares of ``d`` the president ``name`` may sell toward ``c``'s
+        forced train purchase (:func:`.emergency.president_sales`: 1832 [10]
+        Presidential Stock Sales, 1833NE "Emergency sell"); default: none."""
+        return 0
+
+    def president_sell(self, d, name: str, count: int):
+        """:func:`.emergency.sell_out`: the bankrupt president ``name`` sells ``count``
+        shares of ``d`` as the title sells a president's shares for a train."""
+        raise NotImplementedError
+
     # --- mergers (game/merger.py) ----------------------------------------------------------
 
     def merger_reach(self, c) -> frozenset:

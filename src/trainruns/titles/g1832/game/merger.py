@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from trainruns.game import merger
+from trainruns.game import emergency, merger
 from trainruns.game.shares import certificates, scaled, seat_order_from
 from trainruns.game.state import corp_key, player_key
 from trainruns.titles.g1832.game.state import Corporation1832
@@ -143,7 +143,7 @@ class MergerRules:
 
     def takeover_sales(self, x, y, player) -> list:
         """(company, most shares) ``player`` may sell to pay for ``y`` ([11.7])."""
-        return [(d, n) for d, n in self._sellable(x, player) if d is not y]
+        return [(d, n) for d, n in emergency.president_sales(self, x, player) if d is not y]
 
     def _pair_kinds(self, x, y, player, sid, same_president) -> list[str]:
         """The merger types ``player``, president of ``x``, may initiate with ``y``."""

@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+from trainruns.game import emergency
 from trainruns.game.errors import Refusal
 from trainruns.game.shares import keeping_presidency, update_president
 from trainruns.game.state import corp_key, player_key
@@ -119,9 +120,6 @@ class TrainRules:
     def enter_buy_train(self, step):
         self._check_bankrupt(step)
 
-    def _raisable(self, c, name):
-        return sum(n * self.price(d) for d, n in self._sellable(c, name))
-
     def _check_bankrupt(self, step):
         c = step.corp
         if not self.must_buy(step):
@@ -131,7 +129,7 @@ class TrainRules:
             return
         pres = self.state.player[c.president]
         if c.cash + self._emergency_proceeds(c, self.emergency_issuable(c)) + pres.cash + \
-                self._raisable(c, pres.name) < cheapest:
+                emergency.raisable(self, c, pres.name) < cheapest:
             self.bankrupt(c, pres.name, step)
 
     def emergency_issuable(self, c) -> int:
@@ -182,7 +180,7 @@ class TrainRules:
         cheapest = min(p for _f, _t, p in sources)
         short = cheapest - c.cash - pres.cash
         out = []
-        for d, n in self._sellable(c, pres.name):
+        for d, n in emergency.president_sales(self, c, pres.name):
             price = self.price(d)
             most = min(n, -(-short // price) if price else n)
             out.append({"type": "sell_shares", "player": pres.name, "corporation": d.id,
@@ -204,22 +202,18 @@ class TrainRules:
         c.trains.append(side)
         s.event("train", corporation=c.id, train=side, price=price, source=d.id)
 
-    def _sellable(self, c, name):
+    def president_sale_most(self, c, d, name) -> int:
         """What the president may sell in the emergency: never changing the presidency of
         the operating corporation nor closing it (its price falls a column a sale)."""
-        s = self.state
-        out = []
-        for d in s.corporations:
-            if not d.started or not d.held(player_key(name)):
-                continue
-            n = self.may_sell(d, name)
-            if d is c:
-                n = keeping_presidency(s, d, name, n, self.shares["president"])
-                if self.market.price(self.market.left(d.cell)) <= 0:
-                    n = 0
-            if n > 0:
-                out.append((d, n))
-        return out
+        n = self.may_sell(d, name)
+        if d is c:
+            n = keeping_presidency(self.state, d, name, n, self.shares["president"])
+            if self.market.price(self.market.left(d.cell)) <= 0:
+                n = 0
+        return n
+
+    def president_sell(self, d, name, count):
+        self.sell(d, name, count)
 
     def train_process(self, step, a):
         c = step.corp
@@ -325,14 +319,7 @@ class TrainRules:
         changes gets a new president, who must buy the train; one left with no player
         holding 20% closes (docs/gaps.md). His privates leave the game."""
         s = self.state
-        p = s.player[name]
-        for d, n in self._sellable(c, name):
-            if not d.closed:
-                self.sell(d, name, n)
-        if p.cash:
-            s.pay(player_key(name), corp_key(c.id), p.cash)
-        p.bankrupt = True
-        s.event("bankrupt", player=name, corporation=c.id)
+        emergency.sell_out(self, c, name)
         for d in s.corporations:
             n = d.held(player_key(name))
             if n and not d.closed:
