@@ -16,6 +16,16 @@ from __future__ import annotations
 from trainruns.game.state import corp_key, player_key
 
 
+def contribute(state, c, price: int) -> None:
+    """What ``c``'s treasury lacks of ``price``, its president pays into it, with a
+    ``contribution`` event (1832 [10] Train Purchase Funds and [11.7]; 1833NE
+    "Emergency sell"; the titles offer the payment only when the two together can pay)."""
+    if price > c.cash:
+        short = price - c.cash
+        state.pay(player_key(c.president), corp_key(c.id), short)
+        state.event("contribution", corporation=c.id, player=c.president, amount=short)
+
+
 def president_sales(rules, c, name: str) -> list[tuple]:
     """(company, most shares) the president ``name`` may sell to buy ``c``'s train: each
     started company he holds shares of, in the state's order, as many as

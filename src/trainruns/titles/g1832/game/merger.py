@@ -34,7 +34,7 @@ from functools import lru_cache
 
 from trainruns.game import emergency, merger
 from trainruns.game.shares import certificates, scaled, seat_order_from
-from trainruns.game.state import corp_key, player_key
+from trainruns.game.state import player_key
 from trainruns.titles.g1832.game.state import Corporation1832
 from trainruns.titles.tiled import load_data
 
@@ -344,10 +344,7 @@ class MergerRules:
         s = self.state
         cost = self.takeover_cost(x, y)
         price = self.market.price(y.cell)
-        if cost > x.cash:
-            short = cost - x.cash
-            s.pay(player_key(x.president), corp_key(x.id), short)
-            s.event("contribution", corporation=x.id, player=x.president, amount=short)
+        emergency.contribute(s, x, cost)   # [11.7] the president adds what the treasury lacks
         merger.buy_out(self, x, [(holder, n * (self.ipo_price(y) if holder == "ipo" else price))
                                  for holder, n in sorted(y.shares.items()) if holder != "treasury"])
         tokens, returned, discarded = self._merged_tokens(x.tokens, y.tokens, x.id,
