@@ -53,6 +53,9 @@ class GameRules(Ids, PlayerReport):
     #: what each zone of the stock market means (zone as ``market.view()`` names it ->
     #: the title's words and section), and ``"par"`` for a par box; the page's legend
     market_legend: dict = {}
+    #: private id -> what the private does, in the title's words (its companies' data),
+    #: which :meth:`private_ability` tells the page
+    abilities: dict = {}
 
     def cite(self, topic: str) -> str:
         """The title's own rule on ``topic`` (:attr:`citations`) as a refusal of a shared
@@ -522,8 +525,9 @@ class GameRules(Ids, PlayerReport):
 
     def private_ability(self, private_id: str) -> str:
         """What private ``private_id`` does, in the title's words with its section, for
-        the page (default: nothing said)."""
-        return ""
+        the page (default: its entry in :attr:`abilities`, the title's companies' data;
+        nothing said without one)."""
+        return self.abilities.get(private_id, "")
 
     def corporation_json(self, c) -> dict:
         """A corporation in the state JSON: what every title shows, then the title's
