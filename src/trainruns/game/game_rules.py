@@ -315,6 +315,21 @@ class GameRules(Ids, PlayerReport):
             getattr(self, f"event_{event['type']}")(phase, **{k: v for k, v in event.items() if k != "type"})
         self.queue_discards(buyer)
 
+    def event_close_privates(self, phase: str, only=None, keep=(), held_by_players: bool = False):
+        """A phase's event ``{"type": "close_privates"}`` (1832 Table 1, phase 5; 1833NE
+        "Number of phases", phases III and IV): the open privates close, each with a
+        ``private_closed`` event: every one, or ``only`` those listed; never those in
+        ``keep`` (1832 [17.3]: the Southern Bank); with ``held_by_players``, only those
+        a player holds or nobody owns (1833NE phase III)."""
+        for x in self.state.privates:
+            if not x.open or x.id in keep or (only is not None and x.id not in only):
+                continue
+            if held_by_players and x.owner is not None and not x.owner.startswith("player:"):
+                continue
+            x.open = False
+            self.state.event("private_closed", private=x.id,
+                             reason=f"phase {phase}" + (": held by a player" if held_by_players else ""))
+
     def remove_trains(self, phase: str):
         """The trains that rust as ``phase`` starts (each train's ``rusts_on``) leave the
         companies and the open market, without compensation."""

@@ -411,13 +411,6 @@ class OperatingRules:
 
     # --- [4.2] phases: the events of data/phases.json ------------------------------------------
 
-    def event_close_privates(self, phase):
-        """Table 1, phase 5: the private companies close ([17.3]: not the Southern Bank)."""
-        for x in self.state.privates:
-            if x.open and x.id != self.data["southern_bank"]["id"]:
-                x.open = False
-                self.state.event("private_closed", private=x.id, reason=f"phase {phase}")
-
     def event_remove_cotton_port(self, phase):
         """[16.2] P2, P3: the Cotton Warehouse and port tokens leave the board in phase 6."""
         t = self.state.title_state

@@ -79,19 +79,9 @@ class TrainRules:
 
     # --- phase III and IV: the events of data/phases.json ---------------------------------
 
-    def event_close_player_privates(self, phase):
-        """Phase III: the privates held by players are removed."""
-        for x in self.state.privates:
-            if x.open and (x.owner is None or x.owner.startswith("player:")):
-                x.open = False
-                self.state.event("private_closed", private=x.id, reason=f"phase {phase}: held by a player")
-
     def event_remove_privates(self, phase):
         """Phase III removes P1 and P2, phase IV P3 to P5 (the phase's ``privates_removed``)."""
-        for x in self.state.privates:
-            if x.open and x.id in self.phases.by_name[phase]["privates_removed"]:
-                x.open = False
-                self.state.event("private_closed", private=x.id, reason=f"phase {phase}")
+        self.event_close_privates(phase, only=self.phases.by_name[phase]["privates_removed"])
 
     def event_flip_privates(self, phase):
         """Phase III: the privates left are flipped (no income)."""
