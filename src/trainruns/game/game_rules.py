@@ -54,6 +54,9 @@ class GameRules(Ids, PlayerReport):
     #: what each zone of the stock market means (zone as ``market.view()`` names it ->
     #: the title's words and section), and ``"par"`` for a par box; the page's legend
     market_legend: dict = {}
+    #: private id -> what the private does, in the title's words (its companies' data),
+    #: which :meth:`private_ability` tells the page
+    abilities: dict = {}
 
     def cite(self, topic: str) -> str:
         """The title's own rule on ``topic`` (:attr:`citations`) as a refusal of a shared
@@ -438,6 +441,21 @@ class GameRules(Ids, PlayerReport):
             getattr(self, f"event_{event['type']}")(phase, **{k: v for k, v in event.items() if k != "type"})
         self.queue_discards(buyer)
 
+    def event_close_privates(self, phase: str, only=None, keep=(), held_by_players: bool = False):
+        """A phase's event ``{"type": "close_privates"}`` (1832 Table 1, phase 5; 1833NE
+        "Number of phases", phases III and IV): the open privates close, each with a
+        ``private_closed`` event: every one, or ``only`` those listed; never those in
+        ``keep`` (1832 [17.3]: the Southern Bank); with ``held_by_players``, only those
+        a player holds or nobody owns (1833NE phase III)."""
+        for x in self.state.privates:
+            if not x.open or x.id in keep or (only is not None and x.id not in only):
+                continue
+            if held_by_players and x.owner is not None and not x.owner.startswith("player:"):
+                continue
+            x.open = False
+            self.state.event("private_closed", private=x.id,
+                             reason=f"phase {phase}" + (": held by a player" if held_by_players else ""))
+
     def remove_trains(self, phase: str):
         """The trains that rust as ``phase`` starts (each train's ``rusts_on``) leave the
         companies and the open market, without compensation."""
@@ -562,6 +580,38 @@ class GameRules(Ids, PlayerReport):
         """What else of a closing company leaves with it (special tokens, ferries);
         default: nothing."""
 
+    # --- a forced train purchase (game/emergency.py) ------------------------------------
+
+    def president_sale_most(self, c, d, name: str) -> int:
+        """How many shares of ``d`` the president ``name`` may sell toward ``c``'s
+        forced train purchase (:func:`.emergency.president_sales`: 1832 [10]
+        Presidential Stock Sales, 1833NE "Emergency sell"); default: none."""
+        return 0
+
+    def president_sell(self, d, name: str, count: int):
+        """:func:`.emergency.sell_out`: the bankrupt president ``name`` sells ``count``
+        shares of ``d`` as the title sells a president's shares for a train."""
+        raise NotImplementedError
+
+    # --- mergers (game/merger.py) ----------------------------------------------------------
+
+    def merger_reach(self, c) -> frozenset:
+        """The cities ``(hex, stop)`` ``c``'s track reaches for a merger's eligibility
+        (:func:`.merger.reaches`; default: a run of unlimited length from its tokens,
+        1832 [11] Merger Eligibility)."""
+        from trainruns.game import route_adapter
+
+        return route_adapter.reached_stops(self.position(c.id, trains=[]))
+
+    def absorbed_assets(self, shell, into):
+        """:func:`.merger.absorb`: what else of ``shell`` goes to ``into`` besides its
+        treasury, trains and privates (1832's special tokens); default: nothing."""
+
+    def retire_shell(self, shell):
+        """:func:`.merger.absorb`: what else of an absorbed ``shell`` leaves play besides
+        its share price token, shares, tokens, trains and president (1831's certificates
+        and stations); default: nothing."""
+
     def player_after(self, name: str) -> str:
         """The next player clockwise from ``name`` who takes stock turns
         (:meth:`takes_stock_turns`), the priority's seat after the last to act; ``name``
@@ -634,8 +684,9 @@ class GameRules(Ids, PlayerReport):
 
     def private_ability(self, private_id: str) -> str:
         """What private ``private_id`` does, in the title's words with its section, for
-        the page (default: nothing said)."""
-        return ""
+        the page (default: its entry in :attr:`abilities`, the title's companies' data;
+        nothing said without one)."""
+        return self.abilities.get(private_id, "")
 
     def corporation_json(self, c) -> dict:
         """A corporation in the state JSON: what every title shows, then the title's

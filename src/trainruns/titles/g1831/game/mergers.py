@@ -17,7 +17,7 @@ Bonds are listed in ``Corporation1831.bonds`` and are no part of A's shares.
 
 from __future__ import annotations
 
-from trainruns.game import route_adapter
+from trainruns.game import merger, route_adapter
 from trainruns.game.state import player_key
 from trainruns.titles.g1831.game import certs
 from trainruns.titles.g1831.game.certs import is_preferred
@@ -73,7 +73,6 @@ class MergerRules:
         # 5.9.3: A's marker moving into STOCK TRADES CLOSED cancels: not offered
         if self.market.zone(self.market.walk(a.cell, "left", 1)[0]) == "closed":
             return []
-        _, reached = route_adapter.board_and_loose_reach(self.position(a.id, trains=[]))
         out = []
         for b in self.state.corporations:
             if b is a or b.cell is None or self.is_system(b) or not self.seasoned(b) or b.president is None:
@@ -81,10 +80,16 @@ class MergerRules:
             kind = self.merger_type(a, b)
             if kind == "IV" and b.receivership:
                 continue   # 5.9.10.1
-            if not any((x["hex"], 0) in reached.stops for x in b.sites):
+            if not merger.reaches(self, a, [(x["hex"], 0) for x in b.sites]):
                 continue   # 5.9.3: an unblocked path to one of B's tokens
             out.append((b, kind))
         return out
+
+    def merger_reach(self, c) -> frozenset:
+        """5.9.3 "an unblocked path": what the company's track connects to from its
+        tokens, through cities not full of others' tokens (the route core's loose
+        reach, :func:`~trainruns.game.route_adapter.board_and_loose_reach`)."""
+        return frozenset(route_adapter.board_and_loose_reach(self.position(c.id, trains=[]))[1].stops)
 
     # --- 5.9 the announcement ---------------------------------------------------------
 
@@ -188,10 +193,8 @@ class MergerRules:
         s = self.state
         # B's preferred bought at its P price (with 2x markers): players paid, the pool's
         # part to the bank; then retired (5.9.7.3-4, 5.9.8.5, 5.9.9.4, 5.9.10.6)
-        for x in b.certs:
-            if is_preferred(x) and x["holder"] not in ("ipo", "retired"):
-                price = self.sale_value(b, x)
-                s.pay(f"corp:{a.id}", "bank" if x["holder"] == "market" else x["holder"], price)
+        merger.buy_out(self, a, [(x["holder"], self.sale_value(b, x)) for x in b.certs
+                                 if is_preferred(x) and x["holder"] not in ("ipo", "retired")])
         b_pres = b.president
         # 5.9.8.7 / 5.9.10.7: B's former president gets half B's cash, rounded up;
         # 5.9.9.6: A pays B's loan
@@ -200,8 +203,6 @@ class MergerRules:
         if kind == "III" and b.debt:
             s.pay(f"corp:{a.id}", "bank", b.debt)
             b.debt = 0
-        if b.cash:
-            s.pay(f"corp:{b.id}", f"corp:{a.id}", b.cash)
         # commons: B's 10/5/0% become A's 5% merger commons where they are (I-III), or A's
         # bonds (IV); A's own 10/5/0% become 5% holdings (4.7.8)
         b_commons = [x for x in b.certs if x["kind"] == "common"]
@@ -225,23 +226,14 @@ class MergerRules:
                 y["splits"] = x["splits"]
             if kind == "III":
                 a.receivership = False   # 5.9.9.11
-        # B ends: its certificates out of play, its marker off the market
-        for x in b.certs:
-            x["holder"] = "retired"
-        self.market.remove(b.id, b.cell)
-        # equipment (5.9.7.6, 5.9.8.8, 5.9.9.8): trains and tokens; limits add up to 19
-        a.trains.extend(b.trains)
+        # equipment (5.9.7.6, 5.9.8.8, 5.9.9.8): cash, trains and tokens; limits add up to 19
         cap = self.numbers["mergers"]["token_cap"]
         a.supply_before.append(dict(a.supply))
         for t in ("station", "yard"):
             a.supply[t] = min(cap, a.supply[t] + b.supply[t])
         moved = b.sites
         a.absorbed.append(b.id)
-        b.trains, b.tokens, b.sites = [], [], []
-        b.cell = b.par = b.president = None
-        b.closed = True
-        b.active = False
-        b.shares, b.total_shares = {}, 0
+        merger.absorb(self, a, b)
         certs.recount(a)
         for site in moved:
             a.sites.append(dict(site))
@@ -256,6 +248,17 @@ class MergerRules:
         s.pay("bank", f"corp:{a.id}", bonus)
         s.event("merger", corporation=a.id, target=b.id, type=kind, bonus=bonus,
                 trains=[t["train"] for t in a.trains], bonds=len(a.bonds))
+
+    def retire_shell(self, b):
+        """B ends (5.9.7.4): its certificates out of play, its stations off the map, no
+        market or par price; it may be started again only when bonds made of it close
+        (4.3.3)."""
+        for x in b.certs:
+            x["holder"] = "retired"
+        b.sites = []
+        b.cell = b.par = None
+        b.active = False
+        b.total_shares = 0
 
     def _correct_tokens(self, a):
         """5.9.7.8: "If A cannot absorb all of B's tokens, then A must decide which of the

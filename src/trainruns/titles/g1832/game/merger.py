@@ -32,9 +32,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from trainruns.game import route_adapter
+from trainruns.game import emergency, merger
 from trainruns.game.shares import certificates, scaled, seat_order_from
-from trainruns.game.state import corp_key, player_key
+from trainruns.game.state import player_key
 from trainruns.titles.g1832.game.state import Corporation1832
 from trainruns.titles.tiled import load_data
 
@@ -93,12 +93,7 @@ class MergerRules:
         """[11] Merger Eligibility: a run of unlimited length of one company reaches a city
         with a token of the other, or both have a token in one city."""
         tx, ty = set(x.tokens), set(y.tokens)
-        if tx & ty:
-            return True
-        for a, b in ((x, ty), (y, tx)):
-            if a.tokens and route_adapter.reached_stops(self.position(a.id, trains=[])) & b:
-                return True
-        return False
+        return bool(tx & ty) or any(a.tokens and merger.reaches(self, a, b) for a, b in ((x, ty), (y, tx)))
 
     def exchanger(self, x, y, initiator):
         """[11.6] System Presidency: the initiator, or the first player clockwise from
@@ -148,7 +143,7 @@ class MergerRules:
 
     def takeover_sales(self, x, y, player) -> list:
         """(company, most shares) ``player`` may sell to pay for ``y`` ([11.7])."""
-        return [(d, n) for d, n in self._sellable(x, player) if d is not y]
+        return [(d, n) for d, n in emergency.president_sales(self, x, player) if d is not y]
 
     def _pair_kinds(self, x, y, player, sid, same_president) -> list[str]:
         """The merger types ``player``, president of ``x``, may initiate with ``y``."""
@@ -271,10 +266,9 @@ class MergerRules:
         supply -= len(discarded)
         sysc.token_costs = [0] * len(tokens) + [self.data["mergers"]["system_token_cost"]] * (supply - len(tokens))
         for c in (x, y):
-            self._hand_over(c, sysc)
             c.merged_into = sid
             c.merger_kinds.append("system")
-            self._retire(c)
+            merger.absorb(self, sysc, c)
         s.event("system", system=sid, companies=[x.id, y.id], president=pres, price=self.market.price(cell),
                 par=sysc.par, returned_tokens=returned, **({"discarded_tokens": discarded} if discarded else {}))
         s.title_state.systems.append(
@@ -324,17 +318,10 @@ class MergerRules:
             else:
                 c.returned_tokens += 1
 
-    def _hand_over(self, c, to):
-        """Cash, trains, privates and the WVCF and special tokens of ``c`` go to ``to``
-        ([11.6] System Assets, [11.7] Post-merger Assets)."""
+    def absorbed_assets(self, c, to):
+        """The WVCF and special tokens of ``c`` go to ``to`` ([11.6] System Assets,
+        [11.7] Post-merger Assets; its cash, trains and privates: :func:`.merger.absorb`)."""
         s = self.state
-        if c.cash:
-            s.pay(corp_key(c.id), corp_key(to.id), c.cash)
-        to.trains.extend(c.trains)
-        c.trains = []
-        for x in s.privates:
-            if x.owner == corp_key(c.id):
-                x.owner = corp_key(to.id)
         t = s.title_state
         if c.id in t.coal_holders:
             t.coal_holders.remove(c.id)
@@ -351,32 +338,15 @@ class MergerRules:
         if t.key_west == c.id and "key_west_inherited" in self.variants:
             t.key_west = to.id   # [11] the variant: the token is inherited (docs/gaps.md)
 
-    def _retire(self, c):
-        """A company whose shell went into another: no shares, tokens or trains left."""
-        self.market.remove(c.id, c.cell)
-        c.shares = {}
-        c.tokens = []
-        c.trains = []
-        c.president = None
-        c.closed = True
-
     # --- takeovers ([11.7]) -----------------------------------------------------------------------
 
     def take_over(self, x, y):
         s = self.state
         cost = self.takeover_cost(x, y)
         price = self.market.price(y.cell)
-        if cost > x.cash:
-            short = cost - x.cash
-            s.pay(player_key(x.president), corp_key(x.id), short)
-            s.event("contribution", corporation=x.id, player=x.president, amount=short)
-        for holder, n in sorted(y.shares.items()):
-            if holder == "treasury":
-                continue
-            amount = n * (self.ipo_price(y) if holder == "ipo" else price)
-            dst = holder if holder.startswith(("player:", "corp:")) else "bank"
-            if amount:
-                s.pay(corp_key(x.id), dst, amount)
+        emergency.contribute(s, x, cost)   # [11.7] the president adds what the treasury lacks
+        merger.buy_out(self, x, [(holder, n * (self.ipo_price(y) if holder == "ipo" else price))
+                                 for holder, n in sorted(y.shares.items()) if holder != "treasury"])
         tokens, returned, discarded = self._merged_tokens(x.tokens, y.tokens, x.id,
                                                           self.constituents(x) + self.constituents(y))
         # [11.7] the buyer's own charter tokens at their costs, then the returned ones at
@@ -386,30 +356,16 @@ class MergerRules:
         x.tokens = tokens
         x.returned_tokens = 0
         x.token_costs = [0] * len(tokens) + own_left + [self.data["mergers"]["returned_token_cost"]] * back
-        self._hand_over(y, x)
         shells = y.shells
         y.taken_over_by = x.id
         x.merger_kinds.append("takeover")
         y.merger_kinds.append("takeover")
         x.took_over.append(y.id)
-        self._retire(y)
+        merger.absorb(self, x, y)
         s.event("takeover", corporation=x.id, company=y.id, cost=cost, shells=shells, returned_tokens=returned,
                 **({"discarded_tokens": discarded} if discarded else {}))
         s.title_state.takeovers.append({"corporation": x.id, "company": y.id, "cost": cost})
         self.queue_discards(x)   # [11.7] extra trains to the open market, president's choice
-
-    # --- after a merger in the last-chance phase ([11] Merged Company Operations) ---------------
-
-    def after_merger(self, merged, parts):
-        """In an operating round: a merged company whose part already operated this round
-        does not operate again; if neither did, it operates in share price order."""
-        r = self.game.round
-        if r.kind != "operating":
-            return
-        waiting = all(p in r.order for p in parts)
-        r.order = [c for c in r.order if c not in parts and c is not merged]
-        if waiting:
-            r.order = self.price_order(r.order + [merged])
 
     # --- the certificate limit ([5.4], [11.6], [11.7]) ----------------------------------------------
 

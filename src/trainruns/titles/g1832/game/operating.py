@@ -3,11 +3,11 @@ the route core, track ([6]), tokens ([7]), runs ([8]), trains and phases ([10], 
 
 from __future__ import annotations
 
-from trainruns.game import route_adapter
+from trainruns.game import emergency, route_adapter
 from trainruns.game.depot import price_of
 from trainruns.game.errors import Refusal
 from trainruns.game.shares import keeping_presidency, max_sellable, scaled
-from trainruns.game.state import corp_key, player_key
+from trainruns.game.state import corp_key
 from trainruns.game.steps.buy_train import pay_for_train, trains_from_companies
 from trainruns.game.tile_lays import may_lay
 from trainruns.game.tokens import carry_tokens
@@ -238,37 +238,29 @@ class OperatingRules:
         if c.cash >= cheapest:
             return
         pres = self.state.player[c.president]
-        raisable = sum(n * self.market.price(d.cell) for d, n in self._sellable(c, pres.name))
-        if c.cash + pres.cash + raisable < cheapest:
+        if c.cash + pres.cash + emergency.raisable(self, c, pres.name) < cheapest:
             self.bankrupt(c, pres.name)
             step.done = True
 
-    def _sellable(self, c, name):
+    def president_sale_most(self, c, d, name) -> int:
         """[10] Presidential Stock Sales: what the president may sell for a forced
-        purchase: not changing the presidency of the company buying the train."""
+        purchase: within the open market's limit, not changing the presidency of the
+        company buying the train, whole vice-presidents' certificates ([11.6]); nothing
+        of a company in the black area."""
+        if self.market.zone(d.cell) == "closed":
+            return 0
         s = self.state
-        out = []
-        for d in s.corporations:
-            if not d.started or not d.held(player_key(name)) or self.market.zone(d.cell) == "closed":
-                continue
-            n = max_sellable(s, d, name, scaled(self.shares, d, "market_limit"), scaled(self.shares, d, "president"))
-            if d is c:
-                n = keeping_presidency(s, d, name, n, scaled(self.shares, d, "president"))
-            n = self.largest_sale(d, name, n) if n > 0 else 0   # [11.6] whole vice-presidents' certificates
-            if n > 0:
-                out.append((d, n))
-        return out
+        n = max_sellable(s, d, name, scaled(self.shares, d, "market_limit"), scaled(self.shares, d, "president"))
+        if d is c:
+            n = keeping_presidency(s, d, name, n, scaled(self.shares, d, "president"))
+        return self.largest_sale(d, name, n) if n > 0 else 0
+
+    def president_sell(self, d, name, count):
+        self.sell_shares(d, name, count, self.market.price(d.cell), stock_round=False)
 
     def bankrupt(self, c, name):
-        s = self.state
-        for d, n in self._sellable(c, name):
-            if not d.closed:
-                self.sell_shares(d, name, n, self.market.price(d.cell), stock_round=False)
-        p = s.player[name]
-        p.bankrupt = True
-        if p.cash and not c.closed:
-            s.pay(player_key(name), corp_key(c.id), p.cash)
-        s.event("bankrupt", player=name, corporation=c.id)
+        """[13] Player Bankruptcy: the game ends."""
+        emergency.sell_out(self, c, name)
         self.game.finish("bankrupt")
 
     def train_buys(self, step) -> list[dict]:
@@ -290,7 +282,7 @@ class OperatingRules:
                     for f, t, p in sources if p == cheapest]
         short = cheapest - c.cash - pres.cash
         out = []
-        for d, n in self._sellable(c, pres.name):
+        for d, n in emergency.president_sales(self, c, pres.name):
             price = self.market.price(d.cell)
             need = -(-short // price) if price else n
             # only what the train needs, except down to 60% ([10] Presidential Stock Sales)
@@ -418,13 +410,6 @@ class OperatingRules:
                 self.new_phase(phase, c)
 
     # --- [4.2] phases: the events of data/phases.json ------------------------------------------
-
-    def event_close_privates(self, phase):
-        """Table 1, phase 5: the private companies close ([17.3]: not the Southern Bank)."""
-        for x in self.state.privates:
-            if x.open and x.id != self.data["southern_bank"]["id"]:
-                x.open = False
-                self.state.event("private_closed", private=x.id, reason=f"phase {phase}")
 
     def event_remove_cotton_port(self, phase):
         """[16.2] P2, P3: the Cotton Warehouse and port tokens leave the board in phase 6."""

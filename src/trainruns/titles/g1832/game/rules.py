@@ -80,10 +80,6 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
         "brown": "as green, and any number of Open Market shares of one company in a turn [5.1.1]",
         "closed": "the closed section: a company whose token enters it closes [5.1.1]"}
 
-    def private_ability(self, private_id):
-        """[16.2] (P6: [17.3]): what the private does, from the companies' data."""
-        return self.abilities.get(private_id, "")
-
     def __init__(self, game, players, seed, variants, config):
         self.game = game
         data = _data("game.json")

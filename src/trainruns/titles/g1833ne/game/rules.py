@@ -124,10 +124,6 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
         "par": 'an initial stock price a corporation may be launched at ("Comparison with 1830")',
         "closed": 'a corporation whose price falls to $0 closes ("Game-specific mechanics")'}
 
-    def private_ability(self, private_id):
-        """The summary's private companies: what the private does, from the companies' data."""
-        return self.abilities.get(private_id, "")
-
     def __init__(self, game, players, seed, variants, config):
         self.game = game
         data = load_data(PACKAGE, "game.json")

@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+from trainruns.game import emergency
 from trainruns.game.errors import Refusal
 from trainruns.game.shares import keeping_presidency, update_president
 from trainruns.game.state import corp_key, player_key
@@ -78,19 +79,9 @@ class TrainRules:
 
     # --- phase III and IV: the events of data/phases.json ---------------------------------
 
-    def event_close_player_privates(self, phase):
-        """Phase III: the privates held by players are removed."""
-        for x in self.state.privates:
-            if x.open and (x.owner is None or x.owner.startswith("player:")):
-                x.open = False
-                self.state.event("private_closed", private=x.id, reason=f"phase {phase}: held by a player")
-
     def event_remove_privates(self, phase):
         """Phase III removes P1 and P2, phase IV P3 to P5 (the phase's ``privates_removed``)."""
-        for x in self.state.privates:
-            if x.open and x.id in self.phases.by_name[phase]["privates_removed"]:
-                x.open = False
-                self.state.event("private_closed", private=x.id, reason=f"phase {phase}")
+        self.event_close_privates(phase, only=self.phases.by_name[phase]["privates_removed"])
 
     def event_flip_privates(self, phase):
         """Phase III: the privates left are flipped (no income)."""
@@ -119,9 +110,6 @@ class TrainRules:
     def enter_buy_train(self, step):
         self._check_bankrupt(step)
 
-    def _raisable(self, c, name):
-        return sum(n * self.price(d) for d, n in self._sellable(c, name))
-
     def _check_bankrupt(self, step):
         c = step.corp
         if not self.must_buy(step):
@@ -131,7 +119,7 @@ class TrainRules:
             return
         pres = self.state.player[c.president]
         if c.cash + self._emergency_proceeds(c, self.emergency_issuable(c)) + pres.cash + \
-                self._raisable(c, pres.name) < cheapest:
+                emergency.raisable(self, c, pres.name) < cheapest:
             self.bankrupt(c, pres.name, step)
 
     def emergency_issuable(self, c) -> int:
@@ -182,7 +170,7 @@ class TrainRules:
         cheapest = min(p for _f, _t, p in sources)
         short = cheapest - c.cash - pres.cash
         out = []
-        for d, n in self._sellable(c, pres.name):
+        for d, n in emergency.president_sales(self, c, pres.name):
             price = self.price(d)
             most = min(n, -(-short // price) if price else n)
             out.append({"type": "sell_shares", "player": pres.name, "corporation": d.id,
@@ -204,22 +192,18 @@ class TrainRules:
         c.trains.append(side)
         s.event("train", corporation=c.id, train=side, price=price, source=d.id)
 
-    def _sellable(self, c, name):
+    def president_sale_most(self, c, d, name) -> int:
         """What the president may sell in the emergency: never changing the presidency of
         the operating corporation nor closing it (its price falls a column a sale)."""
-        s = self.state
-        out = []
-        for d in s.corporations:
-            if not d.started or not d.held(player_key(name)):
-                continue
-            n = self.may_sell(d, name)
-            if d is c:
-                n = keeping_presidency(s, d, name, n, self.shares["president"])
-                if self.market.price(self.market.left(d.cell)) <= 0:
-                    n = 0
-            if n > 0:
-                out.append((d, n))
-        return out
+        n = self.may_sell(d, name)
+        if d is c:
+            n = keeping_presidency(self.state, d, name, n, self.shares["president"])
+            if self.market.price(self.market.left(d.cell)) <= 0:
+                n = 0
+        return n
+
+    def president_sell(self, d, name, count):
+        self.sell_shares(d, name, count)
 
     def train_process(self, step, a):
         c = step.corp
@@ -325,14 +309,7 @@ class TrainRules:
         changes gets a new president, who must buy the train; one left with no player
         holding 20% closes (docs/gaps.md). His privates leave the game."""
         s = self.state
-        p = s.player[name]
-        for d, n in self._sellable(c, name):
-            if not d.closed:
-                self.sell_shares(d, name, n)
-        if p.cash:
-            s.pay(player_key(name), corp_key(c.id), p.cash)
-        p.bankrupt = True
-        s.event("bankrupt", player=name, corporation=c.id)
+        emergency.sell_out(self, c, name)
         for d in s.corporations:
             n = d.held(player_key(name))
             if n and not d.closed:

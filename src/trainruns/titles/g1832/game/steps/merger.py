@@ -13,6 +13,7 @@ other president is not offered again in that turn (docs/gaps.md).
 from __future__ import annotations
 
 from trainruns.game.errors import Refusal
+from trainruns.game.merger import merged_turn_order
 from trainruns.game.round import Step, StepsRound
 from trainruns.game.shares import seat_order_from
 
@@ -221,7 +222,7 @@ class TakeoverSaleStep(MergerPhaseStep):
         rules = self.game.rules
         self.done = True
         rules.take_over(self.x, self.y)
-        rules.after_merger(self.x, [self.x, self.y])
+        merged_turn_order(rules, self.x, [self.x, self.y])
         if self.turn is not None:
             self.turn.after_merge()
 
@@ -277,7 +278,7 @@ def merge(game, p, turn):
     x, y = rules.state.corp[p["corporation"]], rules.state.corp[p["with"]]
     if p["kind"] == "system":
         merged = rules.form_system(x, y, p["player"], p["system"])
-        rules.after_merger(merged, [x, y])
+        merged_turn_order(rules, merged, [x, y])
         if turn is not None:
             turn.after_merge()
         return
