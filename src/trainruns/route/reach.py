@@ -147,13 +147,13 @@ def plain_reach(board: Board, budget: int = BUDGET) -> Reach:
 
 
 def _numbered(board, g):
-    """The track graph as lists: node index -> (moves, may enter, may pass), a move
-    ``(next node index, its hex, whether the node is a hex side)``; the nodes in the
-    graph's order, so that the moves keep :func:`_moves`' order."""
+    """The track graph as lists: node index -> its moves, each ``(next node index, its
+    bit, its hex, the next node, whether it is a hex side)``, in :func:`_moves`' order
+    (the nodes in the graph's order); and per node whether a run may enter it and pass it."""
     nodes = list(g.nodes)
     index = {n: i for i, n in enumerate(nodes)}
-    adjacent = [[(index[other], data["hex"]) for _, other, _key, data in g.edges(n, keys=True, data=True)]
-                for n in nodes]
+    adjacent = [[(index[other], 1 << index[other], data["hex"], other, other[0] == "side")
+                 for _, other, _key, data in g.edges(n, keys=True, data=True)] for n in nodes]
     enter = [_may_enter(board, n) for n in nodes]
     passes = [_may_pass(board, n) for n in nodes]
     return nodes, index, adjacent, enter, passes
@@ -193,23 +193,23 @@ def reach(board: Board, budget: int = BUDGET) -> Reach:
             if arrived:
                 if not passes[i]:
                     continue  # a run may end here, not go on
-                earlier = dominated.setdefault((i, via_hex if side else None), [])
-                for e in earlier:
-                    if e & visited == e:
-                        break
+                key = (i, via_hex) if side else i
+                earlier = dominated.get(key)
+                if earlier is None:
+                    dominated[key] = [visited]
                 else:
-                    earlier.append(visited)
-                    arrived = False
-                if arrived:
-                    continue
-            for j, hid in adjacent[i]:
-                if side and hid == via_hex:
-                    continue  # at a hex side a run continues in the other hex only
-                bit = 1 << j
-                if visited & bit or not enter[j]:
-                    continue
-                node = nodes[j]
-                if is_side[j]:
+                    for e in earlier:
+                        if e & visited == e:
+                            break
+                    else:
+                        earlier.append(visited)
+                        arrived = False
+                    if arrived:
+                        continue
+            for j, bit, hid, node, to_side in adjacent[i]:
+                if visited & bit or not enter[j] or side and hid == via_hex:
+                    continue  # (at a hex side a run continues in the other hex only)
+                if to_side:
                     seen = sides.get(node)
                     if seen is None:
                         sides[node] = {hid}
