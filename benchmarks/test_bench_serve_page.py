@@ -11,7 +11,11 @@ The server is the real command in its own process; the browser is Debian's Chrom
 (``performance.now()`` from the call to the frame where the page shows the new version,
 its board, and its best run, or that there is none); the per-action times are in
 ``extra_info`` (``per_action_ms``, ``max_ms``, ``median_ms``), and the first load of the
-page (state, board, run) in ``first_load_ms``. Nothing asserts a time.
+page (state, board, run) in ``first_load_ms``. The server's part of each action is the
+time some request of the page is under way, from its start to the last byte of its
+answer (the page's resource timings, on loopback; requests sent together count once):
+``server_ms`` (with each request's own time),
+``server_max_ms``, ``server_median_ms``. Nothing asserts a time.
 """
 
 import json
@@ -32,12 +36,18 @@ pytestmark = pytest.mark.skipif(browser_missing() is not None, reason=browser_mi
 # version with its board and, when the company operates, its run (or that it has none).
 ACT_AND_WAIT = """
 const [action, target, done] = arguments;
+performance.clearResourceTimings();
 const t0 = performance.now();
 act(action);
 const map = document.getElementById("map");
 const ready = () => document.body.dataset.version === String(target) && map.dataset.version === String(target)
   && game && game.version === target && (!game.solve || map.dataset.run === String(target));
-const check = () => ready() ? done(performance.now() - t0) : (performance.now() - t0 > 120000 ? done(-1) : requestAnimationFrame(check));
+// the server's part: each request to the server, from its start to the last byte of
+// its answer (on this machine's loopback, the server's work on it)
+const server = () => performance.getEntriesByType("resource").filter(e => e.name.includes("/api/"))
+  .map(e => [new URL(e.name).pathname, e.requestStart, e.responseEnd]);
+const check = () => ready() ? done([performance.now() - t0, server()])
+  : (performance.now() - t0 > 120000 ? done([-1, []]) : requestAnimationFrame(check));
 check();
 """
 
@@ -49,6 +59,17 @@ const check = () => (game && map.dataset.version === String(game.version) && (!g
   ? done(performance.now()) : requestAnimationFrame(check);
 check();
 """
+
+
+def busy(spans):
+    """The time some of ``spans`` (start, end) is under way: requests the page sends
+    together count once."""
+    total, reach = 0.0, float("-inf")
+    for t0, t1 in sorted(spans):
+        if t1 > reach:
+            total += t1 - max(t0, reach)
+            reach = t1
+    return total
 
 
 def operating_round():
@@ -84,19 +105,24 @@ def test_bench_an_operating_round_on_the_page(benchmark, tmp_path):
     try:
         driver.get(server.url)
         first = driver.execute_async_script(FIRST_LOAD)
-        times = []
+        times, answers = [], []
 
         def one_round():
             for i, a in enumerate(rest):
-                ms = driver.execute_async_script(ACT_AND_WAIT, a, i + 2)
+                ms, requests = driver.execute_async_script(ACT_AND_WAIT, a, i + 2)
                 assert ms >= 0, f"action {i} ({a['type']}) never showed"
                 times.append((a["type"], round(ms)))
+                answers.append((a["type"], round(busy([(t0, t1) for _, t0, t1 in requests])),
+                               [(path, round(t1 - t0)) for path, t0, t1 in requests]))
 
         benchmark.pedantic(one_round, rounds=1, iterations=1)
-        ms = [t for _, t in times]
+        ms, server_ms = [t for _, t in times], [t for _, t, _ in answers]
         benchmark.extra_info.update({"actions": len(times), "per_action_ms": times, "max_ms": max(ms),
-                                     "median_ms": statistics.median(ms), "first_load_ms": round(first)})
+                                     "median_ms": statistics.median(ms), "first_load_ms": round(first),
+                                     "server_ms": answers, "server_max_ms": max(server_ms),
+                                     "server_median_ms": statistics.median(server_ms)})
         print("\nfirst load", round(first), "ms;", ", ".join(f"{k} {t}" for k, t in times))
+        print("server (requests' answers) ms:", ", ".join(f"{k} {t}" for k, t, _ in answers))
     finally:
         close(driver)
         server.stop()

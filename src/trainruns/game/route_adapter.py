@@ -68,14 +68,21 @@ def board(p: Position):
     return load_engine_position(p.data)
 
 
+@_cached(64)
+def _reached(p: Position):
+    """One legal run's reach of the position (:mod:`trainruns.route.reach`), walked once
+    for its lays, its token cities and the stops a merger asks about."""
+    from trainruns.route.reach import reach
+
+    return reach(board.keyed(p))
+
+
 @_cached(256)
 def _tile_moves(p: Position) -> tuple:
-    from trainruns.services.whatif import reach, tile_candidates
+    from trainruns.services.whatif import tile_candidates
 
-    b = board.keyed(p)
-    # the title's lays, from one legal run's reach (trainruns.route.reach), walked once
     return tuple((m["hex"], m["tile"], m["rotation"], bool(m.get("replaces")))
-                 for m, _variant in tile_candidates(p.data, b, reach(b)))
+                 for m, _variant in tile_candidates(p.data, board.keyed(p), _reached.keyed(p)))
 
 
 def tile_lays(position: dict) -> list[dict]:
@@ -90,7 +97,7 @@ def _token_moves(p: Position) -> tuple:
 
     b = board.keyed(p)
     out = []
-    for m, _variant in token_candidates(p.data, b):
+    for m, _variant in token_candidates(p.data, b, _reached.keyed(p)):
         stop = b.stop((m["hex"], m["stop"]))
         out.append((m["hex"], m["stop"], stop.slots - len(stop.tokens)))
     return tuple(out)
@@ -144,9 +151,7 @@ def audit_run(position: dict, routes: list, best: bool = True) -> tuple[list, in
 
 @_cached(256)
 def _reach(p: Position) -> frozenset:
-    from trainruns.route.reach import reach
-
-    return frozenset(reach(board.keyed(p)).stops)
+    return frozenset(_reached.keyed(p).stops)
 
 
 def reached_stops(position: dict) -> frozenset:

@@ -18,6 +18,11 @@ walks every run depth first, skipping a partial run whose visited set contains t
 an earlier run arriving the same way (everything it could reach, the earlier one could).
 The walk stops as soon as it has found the whole loose bound, and after ``budget``
 steps; then ``complete`` is False and the reach may miss places (never invents one).
+
+:func:`reach` walks the graph numbered once into lists (a node's moves, whether it may
+be entered or passed, a run's visited set as the bits of one int); :func:`plain_reach`
+is the same walk on the networkx graph, the definition the numbered one must equal (the
+same runs in the same order, so the same reach, also when the budget stops it).
 """
 
 from __future__ import annotations
@@ -103,9 +108,9 @@ def _size(r: Reach):
     return len(r.stops) + sum(len(v) for v in r.sides.values())
 
 
-def reach(board: Board, budget: int = BUDGET) -> Reach:
-    """Every stop and hex-side arrival some single legal run of the company reaches
-    (module docstring)."""
+def plain_reach(board: Board, budget: int = BUDGET) -> Reach:
+    """:func:`reach` walked on the networkx graph as the module docstring says it, node
+    by node: the reference the numbered walk is checked against."""
     g = track_graph(board)
     bound = loose_reach(board, g)
     target = _size(bound)
@@ -138,4 +143,82 @@ def reach(board: Board, budget: int = BUDGET) -> Reach:
                     continue
                 _record(out, other, hid)
                 stack.append((other, key, hid, visited | {other}))
+    return out
+
+
+def _numbered(board, g):
+    """The track graph as lists: node index -> its moves, each ``(next node index, its
+    bit, its hex, the next node, whether it is a hex side)``, in :func:`_moves`' order
+    (the nodes in the graph's order); and per node whether a run may enter it and pass it."""
+    nodes = list(g.nodes)
+    index = {n: i for i, n in enumerate(nodes)}
+    adjacent = [[(index[other], 1 << index[other], data["hex"], other, other[0] == "side")
+                 for _, other, _key, data in g.edges(n, keys=True, data=True)] for n in nodes]
+    enter = [_may_enter(board, n) for n in nodes]
+    passes = [_may_pass(board, n) for n in nodes]
+    return nodes, index, adjacent, enter, passes
+
+
+def reach(board: Board, budget: int = BUDGET) -> Reach:
+    """Every stop and hex-side arrival some single legal run of the company reaches
+    (module docstring): :func:`plain_reach`'s walk, each run's visited set an int of
+    node bits, the reach's size counted as it grows."""
+    g = track_graph(board)
+    bound = loose_reach(board, g)
+    target = _size(bound)
+    out = Reach()
+    starts = _starts(board)
+    for start in starts:
+        _record(out, start, None)
+    size = _size(out)
+    nodes, index, adjacent, enter, passes = _numbered(board, g)
+    is_side = [n[0] == "side" for n in nodes]
+    stops, sides = out.stops, out.sides
+    steps = 0
+    dominated = {}  # (node, hex arrived from at a side) -> visited sets of runs that came so
+    for start in starts:
+        if start not in index:
+            continue
+        s = index[start]
+        stack = [(s, False, None, 1 << s)]
+        while stack:
+            if size >= target:
+                return out
+            steps += 1
+            if steps > budget:
+                out.complete = False
+                return out
+            i, arrived, via_hex, visited = stack.pop()
+            side = is_side[i]
+            if arrived:
+                if not passes[i]:
+                    continue  # a run may end here, not go on
+                key = (i, via_hex) if side else i
+                earlier = dominated.get(key)
+                if earlier is None:
+                    dominated[key] = [visited]
+                else:
+                    for e in earlier:
+                        if e & visited == e:
+                            break
+                    else:
+                        earlier.append(visited)
+                        arrived = False
+                    if arrived:
+                        continue
+            for j, bit, hid, node, to_side in adjacent[i]:
+                if visited & bit or not enter[j] or side and hid == via_hex:
+                    continue  # (at a hex side a run continues in the other hex only)
+                if to_side:
+                    seen = sides.get(node)
+                    if seen is None:
+                        sides[node] = {hid}
+                        size += 1
+                    elif hid not in seen:
+                        seen.add(hid)
+                        size += 1
+                elif node[0] == "stop" and node[1] not in stops:
+                    stops.add(node[1])
+                    size += 1
+                stack.append((j, True, hid, visited | bit))
     return out

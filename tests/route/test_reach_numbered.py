@@ -1,0 +1,48 @@
+"""The reach walked on the numbered track graph (:func:`trainruns.route.reach.reach`)
+equals the walk on the networkx graph (:func:`~trainruns.route.reach.plain_reach`) on
+late 1832 boards, and so do the tile lays and token cities the game lists from it
+(1832 rulebook "Laying Track": new track continues "an unblocked (by other company
+tokens) train run of any length from one of its tokens"; "Placing a Token": the company
+"must be able to trace a valid train route from one of its station tokens to the city")."""
+
+import json
+import os
+
+import pytest
+
+from trainruns.game import route_adapter
+from trainruns.route.reach import BUDGET, plain_reach, reach
+from trainruns.services.whatif import tile_candidates, token_candidates
+from trainruns.titles.load import load_engine_position
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+with open(os.path.join(HERE, "..", "data", "late_1832_positions.json"), encoding="utf-8") as fh:
+    LATE = json.load(fh)["positions"]
+
+
+@pytest.mark.parametrize("budget", [BUDGET, 4000, 300])
+@pytest.mark.parametrize("i", range(len(LATE)))
+def test_numbered_reach_is_the_plain_walk_on_late_1832_boards(i, budget):
+    """The same stops, hex-side arrivals and completeness, also when the budget stops
+    the walk part way (the same runs walked in the same order)."""
+    board = load_engine_position(LATE[i])
+    fast, plain = reach(board, budget), plain_reach(board, budget)
+    assert (fast.stops, fast.sides, fast.complete) == (plain.stops, plain.sides, plain.complete)
+    assert fast.stops
+
+
+@pytest.mark.parametrize("i", range(len(LATE)))
+def test_the_game_lists_the_lays_and_tokens_of_the_plain_walk(i):
+    """The game's listing ([6] Laying Track, [7.2] Placing a Token) from its one reach
+    per position is the listing from the plain walk."""
+    data = LATE[i]
+    board = load_engine_position(data)
+    plain = plain_reach(board)
+    lays = [{"hex": m["hex"], "tile": m["tile"], "rotation": m["rotation"], "upgrade": bool(m.get("replaces"))}
+            for m, _ in tile_candidates(data, board, plain)]
+    cities = [(m["hex"], m["stop"]) for m, _ in token_candidates(data, board, plain)]
+    route_adapter.clear()
+    assert route_adapter.tile_lays(data) == lays
+    assert [(h, k) for h, k, _free in route_adapter.token_cities(data)] == cities
+    assert route_adapter.reached_stops(data) == frozenset(plain.stops)
+    assert lays
