@@ -73,7 +73,7 @@ class StockTurn(Step):
             cap = None if r.may_exceed_holding(c) else scaled(r.shares, c, "player_limit") - held
             if cap is not None and cap < 1:
                 continue
-            if c.held("ipo") and p.cash >= r.ipo_price(c):
+            if c.held("ipo") and p.cash >= r.ipo_price(c) and r.ipo_refusal(c) is None:
                 out.append({"type": "buy_shares", "player": name, "corporation": c.id, "from": "ipo", "count": 1})
             if c.held("market"):
                 price = r.market.price(c.cell)
@@ -197,6 +197,8 @@ class StockTurn(Step):
                                    f"rounds{r.cite('buy-sell')}")
         if not c.held(a["from"]):
             return "stock.none-left", f"no {c.id} share in the {a['from']}{r.cite('buy-sell')}"
+        if a["from"] == "ipo" and r.ipo_refusal(c) is not None:
+            return r.ipo_refusal(c)
         if r.counts_for_limit(c) and r.cert_limit() - r.player_certs(name) < 1:
             return "stock.cert-limit", f"{name} is at the certificate limit {r.cert_limit()}{r.cite('limits')}"
         if not r.may_exceed_holding(c) and c.held(player_key(name)) >= scaled(r.shares, c, "player_limit"):
