@@ -96,6 +96,7 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
             if v not in VARIANTS:
                 raise InputError(f"unknown 1832 variant {v!r} (known: {', '.join(VARIANTS)})", "variants")
         self.variants = list(variants)
+        self.seed = seed   # [17.5] the Civil War's coin
         # the trains and phases are the route core's data (data/trains.json, phases.json,
         # one schema for every title); a variant may change them ([17.2])
         data = dict(data, trains=_data("trains.json")["trains"], phases=_data("phases.json")["phases"])
@@ -296,7 +297,8 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
         return {"miami_run": t.miami_run, "coal_tokens_left": t.coal_tokens_left,
                 "coal_holders": list(t.coal_holders), "cotton": t.cotton, "port": t.port,
                 "key_west": t.key_west, "london": t.london, "mergers": self.mergers_state_json(),
-                "mortgage": dict(self.mortgage()) if self.mortgage() else None}
+                "mortgage": dict(self.mortgage()) if self.mortgage() else None,
+                **({"civil_war": t.civil_war} if "civil_war" in self.variants else {})}
 
     def corporation_fields(self, c):
         """The par its shares sell at ([5.11]: a reissue's new par), the market cell; a
