@@ -42,6 +42,9 @@ class GameRules(Ids, PlayerReport):
     action_types: dict = {}
     #: the variants the game is played with
     variants: list = []
+    #: the variants a new game may choose: name -> what it changes, with its rule (the
+    #: page's New game form lists them)
+    known_variants: dict = {}
     #: the steps of a company's operating turn, in order: step classes built as
     #: ``Step(game, corporation, turn)`` (:class:`~.steps.operating.CorporationStep`)
     operating_steps: tuple = ()

@@ -337,3 +337,46 @@ def test_a_green_tile_whose_yellow_has_no_copy_left_stays_green():
     assert s.tiles == before
     assert any(e["event"] == "not_downgraded" and e["hex"] == "H16" for e in s.events)
     route_adapter.tile_lays(g.rules.position("SALR"))   # the map is a legal position
+
+
+# --- the variants as chosen: play new, play serve, the log, a replay ----------------------------
+
+NEW = ["historical_order", "civil_war", "no_mergers"]
+
+
+def test_play_new_and_serve_take_the_variants_and_the_log_keeps_them(tmp_path, capsys):
+    """[17] "You must decide what (if any) variants you are going to use before the game
+    starts": `play new --variant`, `play serve`'s `new` and the log's `variants`."""
+    import io
+    import json
+
+    from trainruns.cli.main import main
+    from trainruns.game.protocol import serve
+
+    log = tmp_path / "g.json"
+    argv = ["play", "new", "1832", "--players", "A,B,C", "--seed", "4", "--out", str(log)]
+    assert main(argv + [x for v in NEW for x in ("--variant", v)]) == 0
+    state = json.loads(capsys.readouterr().out)
+    assert state["variants"] == NEW and json.loads(log.read_text())["variants"] == NEW
+    assert main(["replay", str(log)]) == 0
+    assert json.loads(capsys.readouterr().out)["variants"] == NEW
+    out = io.StringIO()
+    line = json.dumps({"cmd": "new", "title": "1832", "players": ["A", "B", "C"], "seed": 4, "variants": NEW})
+    assert serve(io.StringIO(line + '\n{"cmd": "log"}\n'), out) == 0
+    replies = [json.loads(x) for x in out.getvalue().splitlines()]
+    assert replies[0]["ok"] and replies[1]["log"]["variants"] == NEW
+    assert main(["play", "new", "1832", "--players", "A,B,C", "--variant", "civil_wars"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "civil_war" in err[0]
+
+
+def test_play_new_help_names_every_variant(capsys):
+    """`play new --help` lists the names each title's rules know."""
+    from trainruns.cli.main import main
+    from trainruns.game.game import rules_class
+
+    with pytest.raises(SystemExit):
+        main(["play", "new", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for title in ("1831", "1832"):
+        assert all(v in text for v in rules_class(title).known_variants), title

@@ -68,6 +68,7 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
             VariantRules, MortgageRules, GameRules):
     title = "1832"
     action_types = ACTION_TYPES
+    known_variants = VARIANTS
     # [4.1.3] lay track, place a token, run, pay or withhold, buy trains
     operating_steps = (TrackStep1832, TokenStep1832, RoutesStep, DividendStep, BuyTrainStep1832)
     citations = {"operating-order": "[4.1.3]", "run": "[8]", "must-buy": "[10]", "stock-turn": "[5.2]",
