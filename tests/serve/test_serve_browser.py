@@ -211,6 +211,8 @@ def test_play_the_first_rounds_of_1832_by_clicking(driver, table):
     start_from_the_form(driver, "1832", PLAYERS, SEED, "../t1832")
     error = wait_for(driver, lambda d: text_of(d, "games-error"), what="the refusal")
     assert "plain file name" in error and sorted(p.name for p in table.folder.iterdir()) == before
+    # the form names the chosen title's variants ([17] in 1832), as --variant takes them
+    assert "historical_order" in text_of(driver, "new-variant-names").split(", ")
     box = driver.find_element("id", "new-name")
     box.clear()
     box.send_keys("t1832")

@@ -111,6 +111,20 @@ def test_a_variant_is_the_engines(empty):
     assert comparable(r.json()["state"]) == comparable(Game("1832", ["Ann", "Bob", "Cat"], 2, ["southern_bank"]).to_json())
 
 
+def test_the_new_game_form_lists_each_titles_variants(empty):
+    """[17] 1832's variants, by the names ``--variant`` takes, for the New game form."""
+    client, _ = empty
+    listed = client.get("/api/games").json()["variants"]
+    assert set(listed) == set(client.get("/api/games").json()["titles"])
+    assert {"southern_bank", "400_finish", "diesels", "historical_order", "civil_war", "no_mergers"} <= set(
+        listed["1832"])
+    assert "[17.5]" in listed["1832"]["civil_war"]
+    r = client.post("/api/games/new", json={"title": "1832", "players": ["Ann", "Bob", "Cat"], "seed": 2,
+                                            "variants": ["civil_war", "no_mergers"], "name": "war"})
+    assert r.status_code == 200, r.text
+    assert r.json()["state"]["variants"] == ["civil_war", "no_mergers"]
+
+
 def test_load_a_saved_or_uploaded_log(playing, folder):
     """A log in the folder is listed and opened (not a file that is no log, nor a link
     leading out of the folder); an uploaded log is saved under its name and opened; the

@@ -26,7 +26,10 @@ def register(sub):
     n.add_argument("title")
     n.add_argument("--players", required=True, help="names in seating order, comma separated")
     n.add_argument("--seed", type=int, default=None)
-    n.add_argument("--variant", action="append", default=[], metavar="V")
+    n.add_argument("--variant", action="append", default=[], metavar="V",
+                   help="a variant of the title's rules, repeatable (1832: southern_bank, 400_finish, diesels, "
+                        "historical_order, civil_war, no_mergers, key_west_inherited; 1831: extended, short, "
+                        "idle_end; docs/game-<title>.md); an unknown name is refused with the known ones")
     n.add_argument("--config", metavar="FILE")
     n.add_argument("--out", metavar="LOG", help="write the log here (a new file, unless --force)")
     n.add_argument("--force", action="store_true", help="write over the file --out names")
@@ -53,7 +56,7 @@ def register(sub):
     sp.add_argument("--games", type=int, default=1, metavar="G", help="games to play (default 1)")
     sp.add_argument("--seed", type=int, default=1, metavar="S", help="seed of the first game; game i has S+i")
     sp.add_argument("--max-actions", type=int, default=3000, metavar="K", help="stop a game after K actions")
-    sp.add_argument("--variant", action="append", default=[], metavar="V")
+    sp.add_argument("--variant", action="append", default=[], metavar="V", help="as play new --variant")
     sp.add_argument("--config", metavar="FILE", help="the game's config (1831)")
     add_scale_out(sp)
     sp.add_argument("--quiet", action="store_true", help="no progress bar on stderr")

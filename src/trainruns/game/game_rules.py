@@ -43,6 +43,9 @@ class GameRules(Ids, PlayerReport):
     action_types: dict = {}
     #: the variants the game is played with
     variants: list = []
+    #: the variants a new game may choose: name -> what it changes, with its rule (the
+    #: page's New game form lists them)
+    known_variants: dict = {}
     #: the steps of a company's operating turn, in order: step classes built as
     #: ``Step(game, corporation, turn)`` (:class:`~.steps.operating.CorporationStep`)
     operating_steps: tuple = ()
@@ -89,6 +92,12 @@ class GameRules(Ids, PlayerReport):
         """Steps that come before the next turn (offers to protect a price after a
         sale, a seat chosen); empty for none."""
         return []
+
+    def ipo_refusal(self, c):
+        """Why the next share of ``c``'s initial offering may not be bought now, as
+        ``(rule id, message)`` (1832 [17.4]: a company's 6th share waits for its
+        predecessors), or None when it may; default: it may."""
+        return None
 
     def takes_stock_turns(self, player: str) -> bool:
         """Whether ``player`` takes turns in the stock round (not a bankrupt one)."""
@@ -487,17 +496,17 @@ class GameRules(Ids, PlayerReport):
         return "train.discard", (f"{c.id} must discard one of its trains {self.counted_trains(c)} down to its "
                                  f"limit of {self.train_limit(c)}")
 
-    def queue_discards(self, buyer):
-        """Companies over their limit discard to the open market (1832 [10] Exceeding
-        Train Limits): the company that caused the phase change first, then the others
-        in descending share price order."""
+    def queue_discards(self, buyer, limit: int | None = None):
+        """Companies over their limit (or over ``limit``, a rule's own for this discard)
+        discard to the open market (1832 [10] Exceeding Train Limits): the company that
+        caused the phase change first, then the others in descending share price order."""
         from trainruns.game.steps.discard import DiscardStep
 
-        over = [d for d in self.state.corporations
-                if not d.closed and len(self.counted_trains(d)) > self.train_limit(d)]
+        over = [d for d in self.state.corporations if not d.closed and len(self.counted_trains(d)) > (
+            self.train_limit(d) if limit is None else limit)]
         order = ([buyer] if buyer in over else []) + self.price_order([d for d in over if d is not buyer])
         for d in reversed(order):
-            self.game.round.push(DiscardStep(self.game, d))
+            self.game.round.push(DiscardStep(self.game, d, limit=limit))
 
     # --- rules the titles share, with the hooks where they differ -------------------------
 

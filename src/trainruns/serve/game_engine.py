@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from trainruns.errors import InputError
 from trainruns.game.errors import Refusal  # noqa: F401  (re-exported: an illegal action)
-from trainruns.game.game import TITLES, Game
+from trainruns.game.game import TITLES, Game, rules_class
 from trainruns.game.log import FORMAT, effective, read_log
 
 
@@ -20,6 +20,11 @@ def is_log(data):
 
 def titles():
     return sorted(TITLES)
+
+
+def variants(title) -> dict:
+    """The variants a new game of ``title`` may choose: name -> what it changes."""
+    return dict(rules_class(title).known_variants)
 
 
 def new(title, players, seed=None, variants=(), config=None, where="--new"):

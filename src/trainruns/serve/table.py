@@ -100,7 +100,8 @@ class Table:
                 logs.append({"name": e.name, "title": data.get("title"), "players": data.get("players"),
                              "actions": len(data["actions"])})
         current = os.path.basename(self.mode.path) if isinstance(self.mode, GameMode) else None
-        return {"folder": self.folder, "titles": engine.titles(), "logs": logs, "current": current,
+        return {"folder": self.folder, "titles": engine.titles(),
+                "variants": {t: engine.variants(t) for t in engine.titles()}, "logs": logs, "current": current,
                 "session": self.session}
 
     # --- switching ---------------------------------------------------------------------

@@ -229,9 +229,10 @@ class Tiled:
         there (``before``: the tile and rotation laid, or None for the printed hex):
         tokens stay in their city when it is upgraded (1832 [7.2]; 1833NE the same), so
         each old stop goes to the new stop (of ``kinds``, when given) reaching most of
-        its sides, the nearest in number on a tie."""
+        its sides, the nearest in number on a tie. ``tile`` None is the printed hex (a
+        tile taken off the map, 1832 [17.5])."""
         old_spec, old_rot = (self.tiles[before[0]], before[1]) if before else (self.hexes[hex_id], 0)
-        new_spec = self.tiles[tile]
+        new_spec, rotation = (self.tiles[tile], rotation) if tile is not None else (self.hexes[hex_id], 0)
         old_sides = self._shape(old_spec, old_rot)[1]
         new_sides = self._shape(new_spec, rotation)[1]
         targets = [j for j, st in enumerate(new_spec.get("stops", [])) if kinds is None or st.get("kind") in kinds]

@@ -37,7 +37,7 @@ def test_bad_setup_is_bad_input():
     with pytest.raises(InputError):
         Game("1832", ["A"], 1)
     with pytest.raises(InputError):
-        Game("1832", NAMES[:3], 1, ["civil_war"])   # [17] a variant not built
+        Game("1832", NAMES[:3], 1, ["civil_wars"])   # [17] no such variant
     with pytest.raises(InputError):
         Game("1899", NAMES[:3], 1)
 

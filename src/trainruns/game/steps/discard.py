@@ -3,7 +3,8 @@ the same: docs/gaps.md; 1831 5.3.7): the president chooses which train goes, one
 time, down to the limit. The title says which trains may go (``GameRules.discardable``:
 by default those that count against the limit, ``counted_trains``), where one goes
 (``discard_train``: by default the open market, without compensation) and why a choice
-is refused (``why_not_discard``)."""
+is refused (``why_not_discard``). A rule may set a lower limit for one discard
+(``limit``: 1832 [17.5] the Civil War's "as if the train limit were one")."""
 
 from __future__ import annotations
 
@@ -13,14 +14,22 @@ from trainruns.game.steps.operating import CorporationStep
 
 class DiscardStep(CorporationStep):
     """``bought``: the train whose purchase put the company over its limit, when the
-    title keeps it (1831 5.3.7 gives up trains "to make room for the new trains")."""
+    title keeps it (1831 5.3.7 gives up trains "to make room for the new trains");
+    ``limit``: a rule's own limit for this discard, below the title's."""
 
-    def __init__(self, game, corp, bought=None):
+    def __init__(self, game, corp, bought=None, limit: int | None = None):
         super().__init__(game, corp)
         self.bought = bought
+        self.limit = limit
 
     def _may_go(self) -> list[str]:
-        return [] if self.corp.closed else self.game.rules.discardable(self.corp, self.bought)
+        rules = self.game.rules
+        if self.corp.closed:
+            return []
+        if self.limit is None:
+            return rules.discardable(self.corp, self.bought)
+        counted = rules.counted_trains(self.corp)
+        return list(dict.fromkeys(counted)) if len(counted) > self.limit else []
 
     def enter(self):
         if not self._may_go():
@@ -32,7 +41,10 @@ class DiscardStep(CorporationStep):
     def process(self, a):
         self.check_entity(a)
         if a["type"] != "discard_train" or a["train"] not in self._may_go():
-            raise Refusal(*self.game.rules.why_not_discard(self.corp, self.bought))
+            if self.limit is None:
+                raise Refusal(*self.game.rules.why_not_discard(self.corp, self.bought))
+            raise Refusal("train.discard", f"{self.corp.id} must discard one of its trains "
+                                           f"{self.game.rules.counted_trains(self.corp)} down to {self.limit}")
         self.game.rules.discard_train(self.corp, a["train"], self.bought)
         self.enter()
         return a

@@ -136,7 +136,7 @@ class StockTurn(Step):
             if cap is not None and cap < 1:
                 continue
             ipo = rules.ipo_source
-            if c.held(ipo) and cash >= rules.ipo_price(c):
+            if c.held(ipo) and cash >= rules.ipo_price(c) and rules.ipo_refusal(c) is None:
                 out.append({"type": "buy_shares", "player": name, "corporation": c.id, "from": ipo, "count": 1})
             if c.held("market"):
                 price = rules.market.price(c.cell)
@@ -261,6 +261,8 @@ class StockTurn(Step):
                                    f"rounds{rules.cite('buy-sell')}")
         if not c.held(a["from"]):
             return "stock.none-left", f"no {c.id} share in the {a['from']}{rules.cite('buy-sell')}"
+        if a["from"] == rules.ipo_source and rules.ipo_refusal(c) is not None:
+            return rules.ipo_refusal(c)
         if rules.counts_for_limit(c) and rules.cert_limit() - rules.player_certs(name) < 1:
             return "stock.cert-limit", f"{name} is at the certificate limit {rules.cert_limit()}{rules.cite('limits')}"
         if not rules.may_exceed_holding(c) and c.held(player_key(name)) >= scaled(rules.shares, c, "player_limit"):

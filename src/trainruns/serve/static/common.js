@@ -183,6 +183,15 @@ async function openGames() {
   const title = el("select", { id: "new-title" }, ...info.titles.map((t) => el("option", { value: t }, t)));
   const players = el("input", { id: "new-players", placeholder: "Ann, Bob, Cat", size: "28" });
   const variants = el("input", { id: "new-variants", placeholder: "none", size: "20" });
+  // the chosen title's variants ([17] in 1832): names to type, each with what it changes
+  const known = el("span", { id: "new-variant-names", class: "muted" });
+  const showKnown = () => {
+    const names = (info.variants || {})[title.value] || {};
+    known.replaceChildren(...Object.keys(names).flatMap((v, i) => [i ? ", " : " ",
+      el("code", { title: names[v] }, v)]));
+  };
+  title.addEventListener("change", showKnown);
+  showKnown();
   const seed = el("input", { id: "new-seed", type: "number", placeholder: "random", size: "8" });
   const config = el("input", { id: "new-config", type: "file", accept: ".json,application/json" });
   const stamp = new Date().toISOString().slice(0, 16).replace(/[-:T]/g, "");
@@ -190,7 +199,7 @@ async function openGames() {
   const start = el("button", { id: "new-start", class: "primary", type: "submit" }, "Start the game");
   const form = el("form", { id: "new-game", class: "games-form", method: "dialog" },
     el("label", {}, "Title ", title), el("label", {}, "Players ", players, el("span", { class: "muted" }, " in seating order")),
-    el("label", {}, "Variants ", variants), el("label", {}, "Seed ", seed),
+    el("label", {}, "Variants ", variants, known), el("label", {}, "Seed ", seed),
     el("label", {}, "Config ", config, el("span", { class: "muted" }, " optional (1831: docs/game-1831.md)")),
     el("label", {}, "Log file ", name, el("span", { class: "muted" }, ".json in the games folder")), el("div", {}, start));
   form.addEventListener("submit", async (ev) => {

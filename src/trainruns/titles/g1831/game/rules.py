@@ -59,6 +59,7 @@ ACTION_TYPES = declare(
 class Rules(StockRules, OperatingRules, MergerRules, GameRules):
     title = "1831"
     action_types = ACTION_TYPES
+    known_variants = VARIANTS
     # 5.0.3: track and tokens, trains, track rights, the run, the dividend, mergers
     operating_steps = (TrackStep, TrainStep, RightsStep, RunStep, DividendStep, MergerStep)
     citations = {"operating-order": "(5.0.4)", "run": "(5.6)", "must-buy": "(5.3.1, 5.3.4)", "stock-turn": "(4.5)",

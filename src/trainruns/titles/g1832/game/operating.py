@@ -73,10 +73,12 @@ class OperatingRules:
         if not yellow and not upgrade:
             return []
         blocked = self.blocked_hexes()
+        removed = self.war_removed_tiles()   # [17.5]
         laid = {m.get("hex") for m in lays}   # a WVCF token counts as a yellow lay [6.5.2]
         out = []
         for m in route_adapter.tile_lays(self.position(c.id)):
-            if m["hex"] in blocked or not (upgrade if m["upgrade"] else yellow) or (m["upgrade"] and m["hex"] in laid):
+            if m["hex"] in blocked or m["tile"] in removed or not (upgrade if m["upgrade"] else yellow) or (
+                    m["upgrade"] and m["hex"] in laid):
                 continue
             cost = 0 if m["upgrade"] else self.terrain_cost(c, m["hex"])
             if cost > c.cash:
@@ -112,6 +114,8 @@ class OperatingRules:
             return "track.limit", "an upgrade is the company's only tile lay this turn [6]"
         if len(lays) >= 2 and not c.system:
             return "track.limit", "two yellow tiles at most [6]"
+        if str(a["tile"]) in self.war_removed_tiles():
+            return "track.civil-war", f"tile {a['tile']} was removed from the supply by the Civil War [17.5]"
         if a["hex"] in self.blocked_hexes():
             return "track.blocked", f"{a['hex']} is blocked by a private company held by a player [16.1]"
         cost = self.terrain_cost(c, a["hex"])

@@ -68,6 +68,7 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
             VariantRules, MortgageRules, GameRules):
     title = "1832"
     action_types = ACTION_TYPES
+    known_variants = VARIANTS
     # [4.1.3] lay track, place a token, run, pay or withhold, buy trains
     operating_steps = (TrackStep1832, TokenStep1832, RoutesStep, DividendStep, BuyTrainStep1832)
     citations = {"operating-order": "[4.1.3]", "run": "[8]", "must-buy": "[10]", "stock-turn": "[5.2]",
@@ -92,6 +93,7 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
             if v not in VARIANTS:
                 raise InputError(f"unknown 1832 variant {v!r} (known: {', '.join(VARIANTS)})", "variants")
         self.variants = list(variants)
+        self.seed = seed   # [17.5] the Civil War's coin
         # the trains and phases are the route core's data (data/trains.json, phases.json,
         # one schema for every title); a variant may change them ([17.2])
         data = dict(data, trains=_data("trains.json")["trains"], phases=_data("phases.json")["phases"])
@@ -292,7 +294,8 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
         return {"miami_run": t.miami_run, "coal_tokens_left": t.coal_tokens_left,
                 "coal_holders": list(t.coal_holders), "cotton": t.cotton, "port": t.port,
                 "key_west": t.key_west, "london": t.london, "mergers": self.mergers_state_json(),
-                "mortgage": dict(self.mortgage()) if self.mortgage() else None}
+                "mortgage": dict(self.mortgage()) if self.mortgage() else None,
+                **({"civil_war": t.civil_war} if "civil_war" in self.variants else {})}
 
     def corporation_fields(self, c):
         """The par its shares sell at ([5.11]: a reissue's new par), the market cell; a

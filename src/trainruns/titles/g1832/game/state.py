@@ -85,3 +85,5 @@ class TitleState1832:
     systems: list = field(default_factory=list)
     # the takeovers: {"corporation", "company", "cost"} ([11.7])
     takeovers: list = field(default_factory=list)
+    # the Civil War, once fought: {"coin", "removed_tiles"} ([17.5])
+    civil_war: dict | None = None
