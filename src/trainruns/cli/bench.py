@@ -16,6 +16,7 @@ import csv
 import io
 import json
 import os
+import re
 import sys
 import time
 from dataclasses import dataclass
@@ -87,16 +88,48 @@ def _is_position_source(path) -> bool:
     return path.is_file() and (path.suffix == ".json" or _is_corpus(path))
 
 
-def collect(paths):
+# what a folder may hold beside positions: game logs and 1831 game configs say so in
+# their "format" field near the top (docs/game-format.md, docs/game-1831.md)
+_OTHER_FORMAT = re.compile(rb'"format"\s*:\s*"(trainruns-game|trainruns-1831-config)/')
+
+
+def _other_files(found) -> set:
+    """The files among ``found`` that are not positions: game logs, 1831 game configs and
+    the map and tile files a config names beside it."""
+    other = set()
+    for q in found:
+        if q.suffix != ".json":
+            continue
+        with open(q, "rb") as f:
+            m = _OTHER_FORMAT.search(f.read(8192))
+        if not m:
+            continue
+        other.add(q)
+        if m.group(1) == b"trainruns-1831-config":
+            try:
+                config = json.loads(q.read_text())
+            except (OSError, ValueError):
+                continue
+            other.update(q.parent / config[k] for k in ("map", "tiles") if isinstance(config.get(k), str))
+    return other
+
+
+def collect(paths, skipped=None):
     """The positions named by the arguments, folders expanded recursively (sorted, so
     runs are comparable): a position file as its path, each line of a corpus file as
-    ``PATH:LINE`` (from 1). A missing path is a bad argument; a corpus file that cannot
-    be read is one entry, its path, which :func:`bench_one` reports as an error row."""
+    ``PATH:LINE`` (from 1). A folder's game logs and 1831 game configs are not positions:
+    they are left out, and added to ``skipped`` when given. A missing path is a bad
+    argument; a corpus file that cannot be read is one entry, its path, which
+    :func:`bench_one` reports as an error row."""
     files = []
     for arg in paths:
         p = Path(arg)
         if p.is_dir():
             found = sorted(q for q in p.rglob("*") if _is_position_source(q))
+            other = _other_files(found)
+            found = [q for q in found if q not in other]
+            if skipped is not None:
+                skipped.extend(sorted(str(q) for q in other))
             if not found:
                 raise InputError("folder holds no *.json, *.jsonl or *.jsonl.gz positions", arg)
             files.extend(found)
@@ -226,9 +259,13 @@ def bench_job(job):
 
 
 def run(args):
-    files = collect(args.positions)
+    skipped = []
+    files = collect(args.positions, skipped)
     bar = None if args.quiet else ProgressBar(len(files), "bench")
     quiet = args.quiet or args.json or args.csv
+    if skipped and not quiet:
+        print(f"bench: left out {len(skipped)} files that are not positions (game logs, 1831 game configs)",
+              file=sys.stderr)
     t0 = time.perf_counter()
     if args.workers == 1 and args.scheduler is None:
         compile_notice(quiet)
