@@ -44,6 +44,68 @@ class Server:
                 self.proc.wait()
 
 
+class Table:
+    """One ``trainruns serve --games FOLDER`` for a test module: each test starts or loads
+    its game there (from the page or by HTTP), so the server starts once per module."""
+
+    def __init__(self, folder):
+        self.folder = folder
+        self.server = Server("--games", folder)
+
+    @property
+    def url(self):
+        return self.server.url
+
+    def post(self, path, body, status=200):
+        import httpx
+
+        r = httpx.post(self.url + path, json=body, timeout=180)
+        assert r.status_code == status, r.text
+        return r.json()
+
+    def state(self):
+        import httpx
+
+        return httpx.get(self.url + "api/state", timeout=180).json()
+
+    def load(self, name, game):
+        """Save ``game``'s log as ``name`` in the folder and open it; the version the page
+        will show."""
+        import json
+
+        (self.folder / f"{name}.json").write_text(json.dumps(game.log()))
+        self.post("api/games/load", {"name": f"{name}.json"})
+        return self.state()["version"]
+
+    def log(self, name):
+        import json
+
+        return json.loads((self.folder / f"{name}.json").read_text())
+
+    def restart(self, log):
+        """SIGKILL (no chance to save anything more), then ``trainruns serve LOG`` on the
+        same port, as a player starts it again (the old socket may linger a moment)."""
+        from urllib.parse import urlparse
+
+        port = str(urlparse(self.url).port)
+        self.server.proc.kill()
+        self.server.proc.wait()
+        proc = line = None
+        for _ in range(40):
+            proc = subprocess.Popen([sys.executable, "-m", "trainruns", "serve", str(log), "--games", str(self.folder),
+                                     "--port", port], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            line = proc.stdout.readline()
+            if ADDRESS.search(line):
+                break
+            proc.wait()
+            time.sleep(0.25)
+        self.server.proc = proc
+        assert ADDRESS.search(line).group(1) == self.url
+
+    def stop(self):
+        self.server.stop()
+
+
 def browser_missing():
     """Why the browser tests cannot run here, or None."""
     if not os.path.exists(CHROMIUM) or not os.path.exists(CHROMEDRIVER):
@@ -67,6 +129,7 @@ def chromium(width=1500, height=1000):
                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
                  "--disable-dev-shm-usage", f"--user-data-dir={profile}", f"--window-size={width},{height}"):
         opts.add_argument(flag)
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=opts)
     driver.set_page_load_timeout(120)
     driver.trainruns_profile = profile
@@ -83,6 +146,20 @@ def close(driver):
 def page_version(d):
     """The game version the page shows (its body's ``data-version``; 0 before any)."""
     return int(d.find_element("tag name", "body").get_attribute("data-version") or 0)
+
+
+def page_report(d):
+    """What a page shows, for a failure's message: its version, its controls, the errors
+    its scripts logged."""
+    controls = d.execute_script("const c = document.getElementById('controls');"
+                                "return c ? [...c.querySelectorAll('[id]')].map((e) => e.id) : null")
+    try:
+        errors = [e["message"] for e in d.get_log("browser") if e.get("level") == "SEVERE"]
+    except Exception:  # a driver without the log
+        errors = "(no browser log)"
+    words = d.execute_script("const c = document.getElementById('controls'), t = document.getElementById('toast');"
+                             "return [c && c.innerText.slice(0, 300), t && !t.hidden && t.innerText.slice(0, 300)]")
+    return f"version {page_version(d)}, controls {controls} {words[0]!r}, message {words[1]!r}, script errors {errors}"
 
 
 def wait_for(driver, condition, timeout=180, what="the page"):

@@ -9,14 +9,11 @@ shows is compared with the engine's replay of the same decisions.
 """
 
 import json
-import subprocess
-import sys
 import time
-from urllib.parse import urlparse
 
 import httpx
 import pytest
-from serve_helpers import ADDRESS, Server, browser_missing, click_hex, page_version, text_of, wait_for
+from serve_helpers import Table, browser_missing, click_hex, page_version, text_of, wait_for
 
 from trainruns.game.game import Game
 from trainruns.game.log import effective
@@ -26,56 +23,12 @@ pytestmark = pytest.mark.skipif(browser_missing() is not None, reason=browser_mi
 PLAYERS, SEED = ["Ann", "Bob"], 1
 
 
-class Table:
-    """One ``trainruns serve --games FOLDER`` for the module; :meth:`restart` kills it
-    and starts it again on a log, on the same port (as a player restarts it)."""
-
-    def __init__(self, folder):
-        self.folder = folder
-        self.server = Server("--games", folder)
-
-    @property
-    def url(self):
-        return self.server.url
-
-    def post(self, path, body, status=200):
-        r = httpx.post(self.url + path, json=body, timeout=180)
-        assert r.status_code == status, r.text
-        return r.json()
-
-    def state(self):
-        return httpx.get(self.url + "api/state", timeout=180).json()
-
-    def load(self, name, decisions):
-        """Save the game of ``decisions`` as ``name`` in the folder and open it."""
-        game = Game("1832", PLAYERS, seed=SEED)
-        for a in decisions:
-            game.act(a)
-        (self.folder / f"{name}.json").write_text(json.dumps(game.log()))
-        self.post("api/games/load", {"name": f"{name}.json"})
-        return game
-
-    def log(self, name):
-        return json.loads((self.folder / f"{name}.json").read_text())
-
-    def restart(self, log):
-        port = urlparse(self.url).port
-        self.server.proc.kill()
-        self.server.proc.wait()
-        proc = None
-        for _ in range(40):  # the old socket may linger a moment
-            proc = subprocess.Popen([sys.executable, "-m", "trainruns", "serve", str(log), "--games", str(self.folder),
-                                     "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-            line = proc.stdout.readline()
-            if ADDRESS.search(line):
-                break
-            proc.wait()
-            time.sleep(0.25)
-        self.server.proc = proc
-        assert ADDRESS.search(line).group(1) == self.url
-
-    def stop(self):
-        self.server.stop()
+def load(table, name, decisions):
+    """The 1832 game of ``decisions`` saved as ``name`` on the table and opened."""
+    game = Game("1832", PLAYERS, seed=SEED)
+    for a in decisions:
+        game.act(a)
+    return table.load(name, game)
 
 
 @pytest.fixture(scope="module")
@@ -122,7 +75,7 @@ def test_a_page_of_an_earlier_server_run_reloads(driver, table):
     from serve_game_script import first_rounds
 
     decisions, _ = first_rounds()
-    table.load("restart", decisions[:5])
+    load(table, "restart", decisions[:5])
     table.restart(table.folder / "restart.json")   # `trainruns serve restart.json`: its first game
     open_game(driver, table, 1)
     table.post("api/act", {"action": decisions[5]})
@@ -148,7 +101,7 @@ def test_undo_takes_back_one_decision_per_version_and_redo_takes_it_again(driver
     from serve_game_script import first_rounds
 
     decisions, _ = first_rounds()
-    table.load("undo", decisions[:8])
+    load(table, "undo", decisions[:8])
     open_game(driver, table, 1)
     driver.execute_script("const b = document.getElementById('undo'); b.click(); b.click();")
     wait_for(driver, lambda d: page_version(d) == 2, what="the undo")
@@ -177,7 +130,7 @@ def test_the_last_box_says_every_event_in_words_and_nothing_stale_after_undo(dri
 
     decisions, _ = first_rounds()
     assert decisions[17]["type"] == "pass"
-    table.load("last", decisions[:17])
+    load(table, "last", decisions[:17])
     open_game(driver, table, 1)
     game = replayed(decisions[:18])
     events = game.to_json()["events"]
@@ -202,7 +155,7 @@ def test_sell_ranges_and_amounts_out_of_range_are_said_in_words(driver, table):
     from serve_game_script import to_first_run
 
     decisions, _ = to_first_run()
-    table.load("sell", decisions[:34])
+    load(table, "sell", decisions[:34])
     open_game(driver, table, 1)
     option = table.state()["actions"]
     sell = next(a for a in option if a["type"] == "sell_shares")
@@ -242,7 +195,7 @@ def test_history_lists_every_decision_and_undoes_to_one_after_a_confirmation(dri
     from serve_game_script import first_rounds
 
     decisions, _ = first_rounds()
-    table.load("history", decisions)
+    load(table, "history", decisions)
     open_game(driver, table, 1)
     items = driver.find_elements("css selector", "#history li.decision")
     assert len(items) == len(decisions)
@@ -280,7 +233,7 @@ def test_a_token_placed_by_clicking_its_city(driver, table):
 
     decisions, game = to_first_token()
     offer = next(a for a in game.actions() if a["type"] == "place_token")
-    table.load("token", decisions)
+    load(table, "token", decisions)
     open_game(driver, table, 1)
     marked = driver.execute_script("return [...document.querySelectorAll('#map g.can-token')].map((g) => g.id)")
     assert f"hex-{offer['hex']}" in marked
@@ -303,7 +256,7 @@ def test_a_tile_chosen_on_the_map_and_turned_by_clicking_its_preview(driver, tab
 
     decisions, _ = first_rounds()
     assert decisions[18]["type"] == "lay_tile"
-    table.load("tile", decisions[:18])
+    load(table, "tile", decisions[:18])
     open_game(driver, table, 1)
     lays = [a for a in table.state()["actions"] if a["type"] == "lay_tile"]
     marked = driver.execute_script("return [...document.querySelectorAll('#map g.can-lay')].map((g) => g.id)")
@@ -349,7 +302,7 @@ def test_a_declared_run_is_drawn_as_its_stops_are_clicked(driver, table):
     decisions, game = to_first_run()
     corp = game.active()["corporation"]
     home = next(t for t in game.position()["tokens"] if t["corporation"] == corp)
-    table.load("declared", decisions)
+    load(table, "declared", decisions)
     open_game(driver, table, 1)
     wait_for(driver, lambda d: d.find_elements("id", "declare-start"), what="the run controls")[0].click()
     assert driver.execute_script("return document.getElementById('layer-run').getAttribute('visibility')") == "hidden"
@@ -375,7 +328,7 @@ def test_the_best_run_is_a_layer_never_stale_and_the_board_is_not_drawn_again(dr
     from serve_game_script import to_first_paying_run
 
     decisions, game = to_first_paying_run()
-    table.load("layer", decisions)
+    load(table, "layer", decisions)
     open_game(driver, table, 1)
     wait_for(driver, lambda d: d.find_element("id", "map").get_attribute("data-run") == "1", what="the best run")
     assert driver.find_elements("css selector", "#layer-run polyline")

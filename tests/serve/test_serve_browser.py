@@ -10,7 +10,7 @@ import json
 import httpx
 import pytest
 from conftest import ROOT
-from serve_helpers import Server, browser_missing, click_hex, page_version, text_of, wait_for
+from serve_helpers import Server, Table, browser_missing, click_hex, page_report, page_version, text_of, wait_for
 
 from trainruns.titles.load import solve
 
@@ -108,34 +108,6 @@ def test_audit_a_run_by_clicking_its_stops(server, driver):
 # --- game mode ------------------------------------------------------------------------------
 
 
-class Table:
-    """One ``trainruns serve --games FOLDER`` for every game test: each test starts or
-    loads its game on it (from the page or by HTTP), so the server process starts once,
-    not once per test; a test that kills it starts it again on its log."""
-
-    def __init__(self, folder):
-        self.folder = folder
-        self.server = Server("--games", folder)
-
-    @property
-    def url(self):
-        return self.server.url
-
-    def post(self, path, body):
-        r = httpx.post(self.url + path, json=body, timeout=180)
-        assert r.status_code == 200, r.text
-        return r.json()
-
-    def kill_and_restart(self, log):
-        """SIGKILL (no chance to save anything more), then ``trainruns serve LOG``."""
-        self.server.proc.kill()
-        self.server.proc.wait()
-        self.server = Server(log, "--games", self.folder)
-
-    def stop(self):
-        self.server.stop()
-
-
 @pytest.fixture(scope="module")
 def table(tmp_path_factory):
     t = Table(tmp_path_factory.mktemp("games"))
@@ -159,6 +131,7 @@ def offered(option, action):
 def choose(d, action):
     """Take ``action`` as a player does: Pass, or pick it in its control (after clicking
     its hex on the map for a tile), type its amount if it has a free one, press Do it."""
+    from selenium.common.exceptions import TimeoutException
     from selenium.webdriver.support.ui import Select
 
     if action["type"] == "pass":
@@ -168,15 +141,22 @@ def choose(d, action):
         # the par prices offered are buttons on the market's par boxes
         Select(wait_for(d, lambda d: d.find_elements("id", "par-corporation"), what="the par grid")[0]) \
             .select_by_value(action["corporation"])
-        wait_for(d, lambda d: d.find_elements(
-            "css selector", f'#par-grid button[data-corporation="{action["corporation"]}"]'
-                            f'[data-price="{action["price"]}"]'), what="the par price")[0].click()
+        # found and clicked in one script: the grid is drawn again when the facts of this
+        # version arrive (facts.js), which would leave a button found before it stale
+        button = (f'#par-grid button[data-corporation="{action["corporation"]}"]'
+                  f'[data-price="{action["price"]}"]')
+        wait_for(d, lambda d: d.execute_script(
+            "const b = document.querySelector(arguments[0]); if (b) b.click(); return Boolean(b);", button),
+            what="the par price")
         return
     if action["type"] == "lay_tile":
         wait_for(d, lambda d: d.find_element("id", "map").get_attribute("data-version") == str(page_version(d)),
                  what="the map of this turn")
         click_hex(d, action["hex"])
-    select = wait_for(d, lambda d: d.find_elements("id", f"act-{action['type']}"), what="the control")[0]
+    try:
+        select = wait_for(d, lambda d: d.find_elements("id", f"act-{action['type']}"), what="the control")[0]
+    except TimeoutException:
+        raise AssertionError(f"no control for {action} on the page: {page_report(d)}") from None
     options = d.execute_script("return [...arguments[0].options].map((o) => [o.value, o.dataset.action])", select)
     value = next(v for v, text in options if offered(json.loads(text), action))
     Select(select).select_by_value(value)
@@ -306,7 +286,7 @@ def test_an_opening_of_1833NE_and_1831(driver, table, title):
     assert players_shown(driver) == cash(before_last)
     heading = driver.find_element("id", "heading").text
 
-    table.kill_and_restart(table.folder / f"{name}.json")
+    table.restart(table.folder / f"{name}.json")
     open_game(driver, table, 1)
     assert players_shown(driver) == cash(before_last)
     assert driver.find_element("id", "heading").text == heading

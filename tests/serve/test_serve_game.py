@@ -9,6 +9,7 @@ import os
 
 import httpx
 import pytest
+from conftest import ROOT
 from serve_game_script import PLAYERS, SEED, first_rounds
 from serve_helpers import Server, finished
 from starlette.testclient import TestClient
@@ -407,3 +408,16 @@ def test_redo_and_take_back_over_http_need_the_version_shown(served, script):
     assert state["redo_next"] == decisions[4]
     other = next(a for a in state["actions"] if a != decisions[4] and not any(isinstance(v, dict) for v in a.values()))
     assert client.post("/api/act", json={"action": other, "version": 11}).json()["redo"] == 0
+
+
+def test_the_game_page_starts_once_every_script_has_run():
+    """The game page fetches its first state from game.js; when that state arrived before a
+    script loaded after it (history.js, under load) the page threw while drawing and showed
+    no controls. game.js is the page's last script and starts on DOMContentLoaded, when
+    every script has run."""
+    import re
+
+    static = ROOT / "src" / "trainruns" / "serve" / "static"
+    scripts = re.findall(r'<script src="static/([\w.]+)"', (static / "game.html").read_text())
+    assert scripts[-1] == "game.js" and "history.js" in scripts
+    assert 'addEventListener("DOMContentLoaded", start)' in (static / "game.js").read_text()

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from serve_helpers import Server, browser_missing, chromium, close, text_of, wait_for
+from serve_helpers import Server, Table, browser_missing, chromium, close, text_of, wait_for
 
 import trainruns
 from trainruns.game.game import Game
@@ -23,31 +23,11 @@ DATA_1832 = Path(trainruns.__file__).parent / "titles" / "g1832" / "data"
 pytestmark = pytest.mark.skipif(browser_missing() is not None, reason=browser_missing() or "")
 
 
-class Folder:
-    """One ``trainruns serve --games FOLDER``; each test loads its game there."""
-
-    def __init__(self, folder):
-        self.folder = folder
-        self.server = Server("--games", folder)
-        self.url = self.server.url
-
-    def post(self, path, body):
-        r = httpx.post(self.url + path, json=body, timeout=180)
-        assert r.status_code == 200, r.text
-        return r.json()
-
-    def load(self, name, game):
-        """Save ``game``'s log as ``name`` and open it; the version the page will show."""
-        (self.folder / f"{name}.json").write_text(json.dumps(game.log()))
-        self.post("api/games/load", {"name": f"{name}.json"})
-        return httpx.get(self.url + "api/state", timeout=180).json()["version"]
-
-
 @pytest.fixture(scope="module")
 def table(tmp_path_factory):
-    t = Folder(tmp_path_factory.mktemp("facts"))
+    t = Table(tmp_path_factory.mktemp("facts"))
     yield t
-    t.server.stop()
+    t.stop()
 
 
 def open_with_facts(d, table, version):

@@ -518,10 +518,16 @@ function positionLink(s, q) {
   pick.onchange = () => { pick.dataset.chosen = "1"; link(); };
   link();
 }
-api("api/state").then((s) => {
-  show(s);
-  // another browser's action: the new state, at once (common.js: events, else polling)
-  watch(s.session, async (now) => {
-    if (!game || now.version !== game.version) show(await api("api/state"));
-  }, s.run);
-}).catch((e) => toast(e.message));
+function start() {
+  api("api/state").then((s) => {
+    show(s);
+    // another browser's action: the new state, at once (common.js: events, else polling)
+    watch(s.session, async (now) => {
+      if (!game || now.version !== game.version) show(await api("api/state"));
+    }, s.run);
+  }).catch((e) => toast(e.message));
+}
+// the first state is drawn once every script of the page has run: a state that arrived
+// before a later script (history.js) left the page without its controls
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+else start();

@@ -1,6 +1,7 @@
 // trainruns serve, game mode: the game's history, every decision standing in words with
 // its round and what followed from it, newest last; "undo to here" takes back a
-// decision and every one after it, once confirmed. Plain JS; common.js and game.js first.
+// decision and every one after it, once confirmed. Plain JS, loaded before game.js, whose
+// words (roundLabel, decisionText) it uses when drawn.
 "use strict";
 
 function showHistory(history) {
