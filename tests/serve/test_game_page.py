@@ -364,10 +364,11 @@ def test_advise_ranks_the_turns_plans_draws_the_one_picked_and_takes_its_first_d
 
     decisions, game = to_operating_turn_with_a_train()
     expected = advise(Game.replay(game.log()), top=5).to_json()["plans"]
-    table.load("advise", decisions)
-    open_game(driver, table, 1)
+    version = load(table, "advise", decisions)
+    open_game(driver, table, version)
     # the best run of the turn first: drawn on its own layer before the pick replaces it
-    wait_for(driver, lambda d: d.find_element("id", "map").get_attribute("data-run") == "1", what="the best run")
+    wait_for(driver, lambda d: d.find_element("id", "map").get_attribute("data-run") == str(version),
+             what="the best run")
     wait_for(driver, lambda d: d.find_elements("id", "advise"), what="Advise")[0].click()
     items = wait_for(driver, lambda d: d.find_elements("css selector", "#advice-plans li"), what="the plans")
     assert len(items) == len(expected)
@@ -385,9 +386,8 @@ def test_advise_ranks_the_turns_plans_draws_the_one_picked_and_takes_its_first_d
     assert circles and set(circles) <= {s for r in best["routes"] for s in r["stops"]}
     assert "picked" in items[0].get_attribute("class")
     driver.find_element("id", "advice-take-0").click()
-    wait_for(driver, lambda d: page_version(d) == 2, what="the first decision")
+    wait_for(driver, lambda d: page_version(d) == version + 1, what="the first decision")
     assert effective(table.log("advise")["actions"])[-1] == best["actions"][0]
     # a stock round: nothing to advise
-    table.load("advise-stock", decisions[:3])
-    open_game(driver, table, 1)
+    open_game(driver, table, load(table, "advise-stock", decisions[:3]))
     assert not driver.find_elements("id", "advise")
