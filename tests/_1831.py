@@ -31,7 +31,7 @@ def train(size, kind="S", status="new"):
 
 def turn_of(c):
     """A fresh turn record of ``c`` in an operating round, as the round keeps it."""
-    return {"corporation": c.id, "tiles": 0, "cities": 0, "tokens": 0, "hexes": [], "revenue": None}
+    return {"corporation": c.id, "tokens": 0, "revenue": None}
 
 
 def current_step(g, step):

@@ -131,7 +131,8 @@ def test_1831_no_route_pass_did_not_run_5_7_1():
     assert run.actions() == [{"type": "run_routes", "corporation": "PRR", "routes": "best"},
                              {"type": "pass", "corporation": "PRR"}]
     assert run.process({"type": "pass", "corporation": "PRR"}) == {"type": "pass", "corporation": "PRR"}
-    assert run.done and run.turn["revenue"] is None
+    # no train ran: the dividend step settles it as DID NOT RUN (``ran`` False)
+    assert run.done and run.turn["revenue"] == 0 and run.turn["ran"] is False
     other = current_step(g, RunStep(g, c, turn_of(c)))
     recorded = other.process({"type": "run_routes", "corporation": "PRR", "routes": "best"})
-    assert recorded["routes"] == [] and other.turn["revenue"] is None
+    assert recorded["routes"] == [] and other.turn["revenue"] == 0 and other.turn["ran"] is False

@@ -144,6 +144,14 @@ class GameRules(Ids, PlayerReport):
     def operating_turns_over(self):
         """What happens once the last company of the round has operated."""
 
+    def turn_under_way(self, c) -> dict:
+        """The record of ``c``'s operating turn under way, the one its current step
+        shares (what it did so far this turn), for a hook that is not handed it; an
+        empty record when ``c`` is not the company of the current step."""
+        r = getattr(self.game, "round", None)
+        step = r.step() if r is not None and not self.game.finished else None
+        return step.turn if getattr(step, "corp", None) is c and getattr(step, "turn", None) is not None else {}
+
     def turn_actions(self, c, turn: dict) -> list[dict]:
         """What ``c`` may do at any point of its turn besides the current step's own
         actions (buying a private, a mortgage, issuing shares). ``turn`` is the turn's
@@ -204,6 +212,12 @@ class GameRules(Ids, PlayerReport):
             revenue, best, chosen = declared_run(routes, lambda r: route_adapter.audit_run(pos, r), self.cite("run"))
             self.check_declared_run(c, revenue, best)
         return chosen, revenue
+
+    def run_fields(self, c) -> dict:
+        """RoutesStep: what the log records with ``c``'s ``run_routes`` besides its routes
+        and revenue, read once the run is made (default: nothing; 1831 5.6.6: whether its
+        bounded search proved the run best)."""
+        return {}
 
     def check_declared_run(self, c, declared: int, best: int):
         """RoutesStep: refuse (a Refusal) a legal declared run earning ``declared`` when
@@ -336,6 +350,24 @@ class GameRules(Ids, PlayerReport):
                     d.trains = [x for x in d.trains if x != t]
             s.market_trains[:] = [x for x in s.market_trains if x != t]
             s.event("rust", train=t, corporations=holders)
+
+    def discardable(self, c, bought=None) -> list[str]:
+        """DiscardStep: the trains ``c`` may discard now, one name each; none once it is
+        within its limit (default: those that count against it, :meth:`counted_trains`)."""
+        counted = self.counted_trains(c)
+        return list(dict.fromkeys(counted)) if len(counted) > self.train_limit(c) else []
+
+    def discard_train(self, c, name: str, bought=None):
+        """DiscardStep: a train named ``name`` of ``c`` goes (default: to the open market,
+        without compensation, 1832 [10] Exceeding Train Limits)."""
+        c.trains.remove(name)
+        self.state.market_trains.append(name)
+        self.state.event("discard", corporation=c.id, train=name)
+
+    def why_not_discard(self, c, bought=None) -> tuple[str, str]:
+        """DiscardStep: (rule id, message) refusing a discard :meth:`discardable` did not list."""
+        return "train.discard", (f"{c.id} must discard one of its trains {self.counted_trains(c)} down to its "
+                                 f"limit of {self.train_limit(c)}")
 
     def queue_discards(self, buyer):
         """Companies over their limit discard to the open market (1832 [10] Exceeding

@@ -400,7 +400,7 @@ def _run_now(node, cid: str, pos: dict):
         made = game.rules.run(game.state.corp[cid], "best")
     except Refusal:
         return 0, [], True   # no run its rules allow
-    routes, revenue = made[0], made[1]
-    proof = made[2] if len(made) > 2 else None
+    routes, revenue = made
+    proof = game.rules.run_fields(game.state.corp[cid]) or None
     proven = proof["proven"] if proof else route_adapter.best_run_proof(pos)["proven"]
     return revenue, routes, proven

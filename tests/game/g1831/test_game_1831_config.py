@@ -374,7 +374,7 @@ def test_301_is_laid_only_joining_baltimore_and_washington_5_2_6_9():
     config-a, E7 lies between Baltimore D8 and Washington F8; of the six turns of #301
     only those whose double track faces both are laid (counted here from the hex grid)."""
     from trainruns.route.hexgrid import neighbour, parse_hex_id
-    from trainruns.titles.g1831.game.map import GameMap
+    from trainruns.titles.g1831.route.board_map import GameMap
 
     c = Config(fixture("a"))
     m = GameMap(c.map, c.tiles)

@@ -29,11 +29,11 @@ def test_a_red_extension_is_one_city_for_tokens_5_2_7_6():
     nkp = operated(g, "NKP", 60, "P0")    # its home: a Rail Yard in D2
     assert [(x["hex"], x["type"]) for x in nkp.sites] == [("D2", "yard")]
     r.state.pay("bank", "corp:NKP", 1000 - nkp.cash)
-    assert not [m for m in r.token_places(nkp, turn_of(nkp)) if m["hex"] == "E1"]
+    assert not [m for m in r.token_places(nkp) if m["hex"] == "E1"]
     e = operated(g, "P&R", 60, "P1")      # its home: a Station in D2
     assert [(x["hex"], x["type"]) for x in e.sites] == [("D2", "station")]
     r.state.pay("bank", "corp:P&R", 1000 - e.cash)
-    assert [(m["hex"], m["kind"]) for m in r.token_places(e, turn_of(e)) if m["hex"] == "E1"] == [("E1", "yard")]
+    assert [(m["hex"], m["kind"]) for m in r.token_places(e) if m["hex"] == "E1"] == [("E1", "yard")]
     load_engine_position(r.position("P&R"))
 
 

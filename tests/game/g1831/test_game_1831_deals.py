@@ -71,7 +71,7 @@ def test_a_declined_offer_changes_nothing_and_is_not_made_again_that_turn_5_3_4(
     with pytest.raises(Refusal):
         st.process(dict(DEAL, train="2MX"))
     # the next turn may ask again
-    assert [x["train"] for x in g.rules.train_buys(a, {}) if x["from"] == "NYC"] == ["3S", "2MX"]
+    assert [x["train"] for x in g.rules.train_buys(TrainStep(g, a, turn_of(a))) if x["from"] == "NYC"] == ["3S", "2MX"]
 
 
 def test_same_president_deal_needs_no_consent_5_3_2():

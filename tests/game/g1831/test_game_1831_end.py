@@ -137,12 +137,11 @@ def test_receivership_lays_no_track_on_debt_once_the_bank_has_run_out_6_3():
     c.active = True
     r.home_token(c)
     r.enter_receivership(c)
-    turn = {"tiles": 0, "cities": 0, "tokens": 0, "hexes": []}
-    lays = r.tile_lays(c, turn)
+    lays = r.tile_lays(c, [])
     assert lays and all(m["cost"] > 0 for m in lays)   # 5.4.10: on debt, yellow only
     s.bank.broken = True
-    assert r.tile_lays(c, turn) == []
-    assert r.token_places(c, turn) == []                # 5.4.10: no tokens chosen in receivership
+    assert r.tile_lays(c, []) == []
+    assert r.token_places(c) == []                # 5.4.10: no tokens chosen in receivership
 
 
 def test_the_bank_running_out_in_a_stock_round_has_no_effect_6_1():

@@ -203,11 +203,10 @@ def test_track_rights_rent_a_token_the_run_must_use_5_5_and_5_6_5():
     r = g.rules
     a = company(g, "NYC", 100, "P0")    # a Station at A9
     b = company(g, "C&O", 100, "P1")    # a Station at B8, next to A9
-    turn = {"tiles": 0, "cities": 0, "tokens": 0, "hexes": []}
     for corp, hex_id, tile, rot in ((a, "A9", "502", 4), (b, "B8", "501", 1)):
-        m = next(m for m in r.tile_lays(corp, dict(turn, hexes=[]))
+        m = next(m for m in r.tile_lays(corp, [])
                  if (m["hex"], m["tile"], m["rotation"]) == (hex_id, tile, rot))
-        r.lay_tile(corp, m, dict(turn, hexes=[]))
+        r.lay_tile(corp, m)
     # 5.6.5: every right bought must be run to: a mixed 2-train needs a Rail Yard too, so
     # with only it the Station at B8 is no right worth offering
     a.trains = [train(2, "MX")]
@@ -223,7 +222,7 @@ def test_track_rights_rent_a_token_the_run_must_use_5_5_and_5_6_5():
     # 5.5.2 / 5.6.3: the right counts as A's own Station: two yellow small cities (the
     # config's tiles 501 and 502) + two $10 Stations
     city = [r.config.tiles["tiles"][t]["stops"][0]["value"] for t in ("501", "502")]
-    routes, revenue, _ = r.run(a, "best")
+    routes, revenue = r.run(a, "best")
     assert revenue == city[0] + 10 + city[1] + 10 and any("B8.0" in x["stops"] for x in routes)
     # 5.4.7: a corporation in receivership pays no Track Right Fees
     a.rights = []

@@ -23,7 +23,7 @@ def at_the_limit():
     c.trains = [train(4), train(4, "YD"), train(3), train(4, "MX")]
     assert len(c.trains) == r.train_limit(c)
     s.market_trains.append("3S")
-    turn = {"corporation": c.id, "tiles": 0, "cities": 0, "tokens": 0, "hexes": [], "revenue": None}
+    turn = {"corporation": c.id, "tokens": 0, "revenue": None}
     g.round.queue.insert(0, TrainStep(g, c, turn))
     return g, r, s, c
 

@@ -54,10 +54,6 @@ def in_receivership(g, trains, sites):
     return c
 
 
-def turn():
-    return {"tiles": 0, "cities": 0, "tokens": 0, "hexes": []}
-
-
 STATIONS = [("E5", 0, "station"), ("G5", 0, "station")]
 
 
@@ -103,18 +99,18 @@ def test_without_its_route_yellow_and_tokens_on_debt_with_it_green_and_no_tokens
     s.phase = "4"                            # green and blue tiles are out
     s.tiles = yellow_track(g, "I9", "I7", "I5")
     assert not r.route_met(c)                # a Rail Yard is no token for an S train
-    lays = r.tile_lays(c, turn())
+    lays = r.tile_lays(c, [])
     assert lays and {r.map.tiles[m["tile"]]["color"] for m in lays} == {"yellow"}
-    places = r.token_places(c, turn())
+    places = r.token_places(c)
     # "It may not buy tokens beyond the necessary minimums": only Stations, for an S train
     assert places and {m["kind"] for m in places} == {"station"}
     debt, cash = c.debt, c.cash
     m = next(m for m in places if m["hex"] == "I5")
-    r.place_token(c, m, turn())
+    r.place_token(c, m)
     assert c.debt == debt + m["cost"] and c.cash == cash   # 5.2.7.3: added to the debt
     assert r.route_met(c)
-    assert r.token_places(c, turn()) == []
-    colors = {r.map.tiles[m["tile"]]["color"] for m in r.tile_lays(c, turn())}
+    assert r.token_places(c) == []
+    colors = {r.map.tiles[m["tile"]]["color"] for m in r.tile_lays(c, [])}
     assert "green" in colors and "blue" not in colors and colors <= {"yellow", "green"}
 
 
@@ -122,9 +118,9 @@ def test_no_debt_for_track_or_tokens_once_the_bank_has_run_out_5_4_15():
     g = new()
     r, s = g.rules, g.rules.state
     c = in_receivership(g, ["4S"], STATIONS)
-    assert r.tile_lays(c, turn())
+    assert r.tile_lays(c, [])
     s.bank.broken = True
-    assert r.tile_lays(c, turn()) == [] and r.token_places(c, turn()) == []
+    assert r.tile_lays(c, []) == [] and r.token_places(c) == []
 
 
 def test_commons_count_again_after_receivership_and_the_player_corrects_5_4_6():

@@ -8,7 +8,7 @@ may pass. Hand-built states on the shipped (invented) config."""
 from __future__ import annotations
 
 import pytest
-from test_game_1831_receivership import STATIONS, in_receivership, new, train, turn, yellow_track
+from test_game_1831_receivership import STATIONS, in_receivership, new, train, yellow_track
 
 from trainruns.game.errors import Refusal
 from trainruns.titles.g1831.game.steps.operating import TrackStep
@@ -22,7 +22,8 @@ def track_step(trains=("4S",), sites=STATIONS, phase="2"):
     g = new()
     c = in_receivership(g, list(trains), sites)
     g.rules.state.phase = phase
-    step = TrackStep(g, c, dict(turn(), corporation=c.id, revenue=None))
+    step = TrackStep(g, c, {"corporation": c.id, "tokens": 0, "revenue": None})
+    g.round.queue.insert(0, step)   # the current step, whose turn record the rules read
     step.enter()
     return g, c, step
 
@@ -64,7 +65,8 @@ def test_once_the_route_is_made_it_may_pass_and_lays_yellow_or_green_without_tok
     assert g.rules.route_met(c)
     assert PASS in step.actions()
     # the next phase (each hex is altered once a phase, 5.2.4)
-    step = TrackStep(g, c, dict(turn(), corporation=c.id, revenue=None))
+    step = TrackStep(g, c, {"corporation": c.id, "tokens": 0, "revenue": None})
+    g.round.queue.insert(0, step)   # the current step, whose turn record the rules read
     step.enter()
     listed = step.actions()
     assert PASS in listed

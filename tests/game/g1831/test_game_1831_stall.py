@@ -62,7 +62,7 @@ def test_a_home_site_is_kept_for_its_company_until_its_home_token_5_2_5():
     turn = {"tiles": 0, "cities": 0, "tokens": 0, "hexes": []}
     types = r.map.sites("H8", r.laid())
     assert "station" in types                     # a free Station site, but GTW's
-    assert {m["kind"] for m in r.token_places(c, turn) if m["hex"] == "H8"} == {"yard"}
+    assert {m["kind"] for m in r.token_places(c) if m["hex"] == "H8"} == {"yard"}
     gtw = company(g, "GTW", 100, "P1", cash=300)  # GTW starts and operates first (5.2.5)
     r.home_token(gtw)
     assert [(x["hex"], types[x["slot"]], x["type"]) for x in gtw.sites] == [("H8", "station", "station")]

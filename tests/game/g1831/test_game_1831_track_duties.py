@@ -31,8 +31,12 @@ def home_at(cash, home="I9"):
 
 
 def track_step(g, c):
-    turn = {"corporation": c.id, "tiles": 0, "cities": 0, "tokens": 0, "hexes": [], "revenue": None}
-    return TrackStep(g, c, turn), turn
+    """``c``'s track step, the round's current step (the rules read the turn's record
+    from it)."""
+    turn = {"corporation": c.id, "tokens": 0, "revenue": None}
+    st = TrackStep(g, c, turn)
+    g.round.queue.insert(0, st)
+    return st, turn
 
 
 def test_a_yellow_tile_in_a_city_is_followed_by_its_token_5_2_6_8():
@@ -63,9 +67,9 @@ def test_no_yellow_city_tile_without_the_cash_for_its_token_5_2_6_8():
     cost = r.map.cost("I5", False, r.numbers["terrain_cost"])
     station = r.token_cost("station")
     s.pay("bank", "corp:PRR", cost + station - 1)          # the tile, not the tile and a Station
-    assert not any(m["hex"] == "I5" for m in r.tile_lays(c, track_step(g, c)[1]))
+    assert not any(m["hex"] == "I5" for m in r.tile_lays(c, []))
     s.pay("bank", "corp:PRR", 1)
-    assert any(m["hex"] == "I5" for m in r.tile_lays(c, track_step(g, c)[1]))
+    assert any(m["hex"] == "I5" for m in r.tile_lays(c, []))
     # a yellow tile in a city where it has a token already owes none (its home city, 5.2.5)
     assert not r.lay_owes_token(c, {"hex": "I9", "upgrade": False})
 

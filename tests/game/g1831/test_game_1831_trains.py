@@ -22,7 +22,7 @@ def to_treasury(g, c, n):
 
 
 def step(g, c):
-    turn = {"corporation": c.id, "tiles": 0, "cities": 0, "tokens": 0, "hexes": [], "revenue": None}
+    turn = {"corporation": c.id, "tokens": 0, "revenue": None}
     st = TrainStep(g, c, turn)
     return st
 
@@ -64,7 +64,7 @@ def test_the_deal_is_at_most_the_buyers_cash_5_3_4():
     b = company(g, "NYC", 80, "P1")
     a.trains = [train(2)]
     b.trains = [train(4, "YD")]
-    deal = next(x for x in g.rules.train_buys(a) if x["from"] == "NYC")
+    deal = next(x for x in g.rules.train_buys(step(g, a)) if x["from"] == "NYC")
     assert deal["price"] == {"min": 1, "max": 40}
 
 

@@ -6,6 +6,8 @@ import copy
 import json
 import pathlib
 
+import pytest
+
 from trainruns import InputError, load_position, solve
 from trainruns.services.whatif import (
     rank_tokens_full,
@@ -112,11 +114,9 @@ def test_best_train_equals_solving_every_legal_purchase():
     assert ranking.moves[0].revenue == max(alone) == 940
 
 
-def test_no_tile_lays_without_a_manifest():
-    """An 1831 position brings its own map and no tile manifest (docs/gaps.md)."""
-    try:
+def test_no_tile_lays_without_a_tile_set():
+    """An 1831 position brings its own map and no tile manifest (docs/gaps.md): tile
+    lays need the tile set its map was drawn from named (``tile_set``)."""
+    with pytest.raises(InputError) as e:
         tile_candidates(example())
-    except InputError as e:
-        assert "tile manifest" in str(e)
-    else:
-        raise AssertionError("1831 has no tiles to lay")
+    assert "names its tile set" in str(e.value) and e.value.where == "position.tile_set"

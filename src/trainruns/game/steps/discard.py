@@ -1,7 +1,9 @@
-"""Excess trains after a phase change (1832 [10] Exceeding Train Limits; 1833NE, where
-the rules are silent, the same: docs/gaps.md): the president chooses which train goes to
-the open market, without compensation. Only the trains that count against the limit
-(``GameRules.counted_trains``) are over it and may go."""
+"""Excess trains (1832 [10] Exceeding Train Limits; 1833NE, where the rules are silent,
+the same: docs/gaps.md; 1831 5.3.7): the president chooses which train goes, one at a
+time, down to the limit. The title says which trains may go (``GameRules.discardable``:
+by default those that count against the limit, ``counted_trains``), where one goes
+(``discard_train``: by default the open market, without compensation) and why a choice
+is refused (``why_not_discard``)."""
 
 from __future__ import annotations
 
@@ -10,23 +12,27 @@ from trainruns.game.steps.operating import CorporationStep
 
 
 class DiscardStep(CorporationStep):
+    """``bought``: the train whose purchase put the company over its limit, when the
+    title keeps it (1831 5.3.7 gives up trains "to make room for the new trains")."""
+
+    def __init__(self, game, corp, bought=None):
+        super().__init__(game, corp)
+        self.bought = bought
+
+    def _may_go(self) -> list[str]:
+        return [] if self.corp.closed else self.game.rules.discardable(self.corp, self.bought)
+
     def enter(self):
-        r = self.game.rules
-        if self.corp.closed or len(r.counted_trains(self.corp)) <= r.train_limit(self.corp):
+        if not self._may_go():
             self.done = True
 
     def actions(self):
-        return [{"type": "discard_train", "corporation": self.corp.id, "train": t}
-                for t in dict.fromkeys(self.game.rules.counted_trains(self.corp))]
+        return [{"type": "discard_train", "corporation": self.corp.id, "train": t} for t in self._may_go()]
 
     def process(self, a):
         self.check_entity(a)
-        counted = self.game.rules.counted_trains(self.corp)
-        if a["type"] != "discard_train" or a["train"] not in counted:
-            raise Refusal("train.discard", f"{self.corp.id} must discard one of its trains {counted} down to "
-                                           f"its limit of {self.game.rules.train_limit(self.corp)}")
-        self.corp.trains.remove(a["train"])
-        self.state.market_trains.append(a["train"])
-        self.state.event("discard", corporation=self.corp.id, train=a["train"])
+        if a["type"] != "discard_train" or a["train"] not in self._may_go():
+            raise Refusal(*self.game.rules.why_not_discard(self.corp, self.bought))
+        self.game.rules.discard_train(self.corp, a["train"], self.bought)
         self.enter()
         return a

@@ -59,7 +59,8 @@ class RoutesStep(CorporationStep):
         if a["type"] != "run_routes":
             return self.process_extra(a)
         routes, revenue = self._run(a["routes"], a)
-        return {"type": "run_routes", "corporation": self.corp.id, "routes": routes, "revenue": revenue}
+        return {"type": "run_routes", "corporation": self.corp.id, "routes": routes, "revenue": revenue,
+                **self.game.rules.run_fields(self.corp)}
 
     def run(self, routes) -> tuple[list[dict], int]:
         """The run of ``routes`` (``"best"`` or declared): the title's ``run``."""

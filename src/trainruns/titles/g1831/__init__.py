@@ -120,6 +120,15 @@ class Title1831(Title):
 
     # --- moves (trainruns whatif) ------------------------------------------------------
 
+    def tile_lays(self, data, board, reached):
+        """Tile lays (5.2.4-5.2.6, :func:`.route.moves.tile_lays`) from the tile set the
+        position names (``tile_set``); without one, bad input: an 1831 map brings no
+        tile manifest of its own."""
+        if "tile_set" not in data:
+            raise InputError("an 1831 position names its tile set for tile lays ('tile_set': 'shipped', the tile "
+                             "set of the shipped config; docs/position-format.md)", "position.tile_set")
+        return moves.tile_lays(data, board)
+
     def token_places(self, data, board, reached):
         facts = board.route_model.facts
         return moves.token_places(data, board, reached, facts.sites, facts.group, facts.kept)

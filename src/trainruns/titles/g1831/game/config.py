@@ -24,7 +24,7 @@ from pathlib import Path
 from trainruns.errors import InputError
 from trainruns.position.reader import parse_paths
 from trainruns.route.hexgrid import neighbour, parse_hex_id
-from trainruns.titles.g1831.game.map import COLORS, POSITION_HEX_KEYS
+from trainruns.titles.g1831.route.board_map import COLORS, POSITION_HEX_KEYS
 from trainruns.titles.tiled import load_data
 
 PACKAGE = "trainruns.titles.g1831"

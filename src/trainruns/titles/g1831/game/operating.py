@@ -50,8 +50,8 @@ class OperatingRules:
     # --- phases ------------------------------------------------------------------------
 
     def phase_row(self, name=None) -> dict:
-        name = name or self.state.phase
-        return next(r for r in self.numbers["phases"] if r["name"] == name)
+        """Phase ``name``'s row (default: the phase now), from the shared phases (5.3.5)."""
+        return self.phases.by_name[name or self.state.phase]
 
     def train_limit(self, c) -> int:
         """5.3.5: the phase's limit; a system one more per merger (5.9.7.7), at most two."""
@@ -119,10 +119,21 @@ class OperatingRules:
             self.game.round.push(SurplusStep(self.game, c, bought=bought))
             return
         while over > 0 and may_go:
-            self.give_up_train(c, may_go[0]["train"], bought)
+            self.discard_train(c, may_go[0]["train"], bought)
             over, may_go = self.surplus(c, bought)
 
-    def give_up_train(self, c, name: str, bought=None):
+    def discardable(self, c, bought=None) -> list[str]:
+        """5.3.7: the names of the trains that may go while ``c`` is over its limit
+        (:meth:`surplus`); none once it is within it or out of play."""
+        over, may_go = self.surplus(c, bought)
+        return list(dict.fromkeys(t["train"] for t in may_go)) if over > 0 and c.cell is not None else []
+
+    def why_not_discard(self, c, bought=None):
+        return "5.3.7", (f"{c.id} is over its limit of {self.train_limit(c)} trains and gives one of "
+                         f"{', '.join(self.discardable(c, bought))} to the pool, not the train just bought "
+                         "(5.3.7, 5.3.5)")
+
+    def discard_train(self, c, name: str, bought=None):
         """5.3.7: a train named ``name`` goes to the pool without compensation; of two of
         that name, a USED one first (it would not run this round, 5.3.2)."""
         t = min((t for t in self.surplus(c, bought)[1] if t["train"] == name), key=lambda t: t["status"] != "used")
@@ -168,13 +179,19 @@ class OperatingRules:
 
     # --- track and tokens (5.2) --------------------------------------------------------
 
-    def tile_lays(self, c, turn) -> list[dict]:
-        """5.2.4: up to 4 tiles, at most 2 cities, each hex altered once per phase; the
-        terrain cost paid from cash (in receivership added to the debt: yellow only while
-        it lacks its minimum route, yellow or green once it has it, 5.4.10; none once
-        the bank has run out, 5.4.15)."""
+    def tile_lays(self, c, lays) -> list[dict]:
+        """The lays ``c`` may make now, ``lays`` made this turn. 5.2.5: while its home
+        city waits for its tile, that tile is the company's first play
+        (:meth:`home_lays`); 5.2.6.8: none while the token of a yellow city tile is owed
+        (:meth:`owed_token`); 5.2.4: up to 4 tiles, at most 2 cities, each hex altered
+        once per phase; the terrain cost paid from cash (in receivership added to the
+        debt: yellow only while it lacks its minimum route, yellow or green once it has
+        it, 5.4.10; none once the bank has run out, 5.4.15)."""
+        home = self.home_lays(c)
+        if home:
+            return home
         lim = self.lay_limit(c)
-        if turn["tiles"] >= lim["tiles"] or not c.sites:
+        if len(lays) >= lim["tiles"] or not c.sites or self.owed_token(c) is not None:
             return []
         if c.receivership and self.state.bank.broken:
             return []   # 5.4.15, 6.3: no more debt for track once the bank has run out
@@ -186,13 +203,14 @@ class OperatingRules:
         kinds = lambda: self.token_kinds(c)   # noqa: E731 (asked only for a city lay)
         laid = self.laid()
         out = []
-        for m in self.map.lays(board, reached, laid, colors, self._tiles_used(), set(turn["hexes"])):
-            if self.map.is_city(m["hex"]) and turn["cities"] >= lim["cities"]:
+        cities = sum(1 for m in lays if self.map.is_city(m["hex"]))
+        for m in self.map.lays(board, reached, laid, colors, self._tiles_used(), {m["hex"] for m in lays}):
+            if self.map.is_city(m["hex"]) and cities >= lim["cities"]:
                 continue
             m["cost"] = self.map.cost(m["hex"], m["upgrade"], self.numbers["terrain_cost"])
             if not c.receivership and m["cost"] > c.cash:
                 continue
-            if self.lay_owes_token(c, m) and not self._owed_token_possible(c, m, turn, kinds):
+            if self.lay_owes_token(c, m) and not self._owed_token_possible(c, m, kinds):
                 continue   # 5.2.6.8: no yellow city tile without the token it obliges
             out.append(m)
         return out
@@ -244,11 +262,11 @@ class OperatingRules:
             return False
         return vacant(self.map.sites(h, dict(laid, **{h: (m["tile"], m["rotation"])})))
 
-    def _owed_token_possible(self, c, m, turn, kinds) -> bool:
+    def _owed_token_possible(self, c, m, kinds) -> bool:
         """Whether the token 5.2.6.8 asks for ``m`` can be bought with it: a site of a type
         the company may place on the new tile, its supply, the turn's token limit
         (5.2.4.3) and the cash for tile and token (in receivership both go on the debt)."""
-        if turn["tokens"] >= self.lay_limit(c)["tokens"]:
+        if self.tokens_bought(c) >= self.lay_limit(c)["tokens"]:
             return False
         types = self.map.sites(m["hex"], dict(self.laid(), **{m["hex"]: (m["tile"], m["rotation"])}))
         taken = self.taken_sites()
@@ -259,15 +277,19 @@ class OperatingRules:
                 return True
         return False
 
-    def owed_token(self, c, turn):
+    def tokens_bought(self, c) -> int:
+        """The tokens ``c`` has bought in this turn's track phase (5.2.4.3's limit)."""
+        return self.turn_under_way(c).get("tokens", 0)
+
+    def owed_token(self, c):
         """5.2.6.8: the city of this turn's yellow tile whose token is still to be bought
         (the only moves listed until it is), or None; it lapses when no token can be
         placed there after all (the lay was listed only when one could, so a rare case:
         docs/gaps.md)."""
-        h = turn.get("owed_token")
+        h = self.turn_under_way(c).get("owed_token")
         if h is None or any(x["hex"] == h for x in c.sites):
             return None
-        return h if any(m["hex"] == h for m in self.token_places(c, turn)) else None
+        return h if any(m["hex"] == h for m in self.token_places(c)) else None
 
     def has_running_route(self, c) -> bool:
         """5.2.2: "a corporation that is active must have a running route: a route that
@@ -284,7 +306,7 @@ class OperatingRules:
                 return True
         return False
 
-    def route_token_owed(self, c, turn) -> bool:
+    def route_token_owed(self, c) -> bool:
         """5.2.2: a company without a running route may not end its track phase while it
         can buy a token in a city its track reaches (which makes one). Which tiles would
         make a route is the president's plan, so lays stay optional (docs/gaps.md); a
@@ -292,9 +314,9 @@ class OperatingRules:
         if c.receivership or not c.sites:
             return False
         mine = {x["hex"] for x in c.sites}
-        return any(m["hex"] not in mine for m in self.token_places(c, turn)) and not self.has_running_route(c)
+        return any(m["hex"] not in mine for m in self.token_places(c)) and not self.has_running_route(c)
 
-    def lay_tile(self, c, m, turn):
+    def lay_tile(self, c, m):
         s = self.state
         owes = self.lay_owes_token(c, m)   # read on the city before the tile goes down
         if c.receivership:
@@ -304,11 +326,7 @@ class OperatingRules:
         s.tiles = [t for t in s.tiles if t["hex"] != m["hex"]]
         s.tiles.append({"hex": m["hex"], "tile": m["tile"], "rotation": m["rotation"]})
         if owes:
-            turn["owed_token"] = m["hex"]   # 5.2.6.8, 5.2.4.1: its token is bought next
-        turn["tiles"] += 1
-        turn["hexes"].append(m["hex"])
-        if self.map.is_city(m["hex"]):
-            turn["cities"] += 1
+            self.turn_under_way(c)["owed_token"] = m["hex"]   # 5.2.6.8, 5.2.4.1: its token is bought next
         s.event("tile", corporation=c.id, hex=m["hex"], tile=m["tile"], rotation=m["rotation"], cost=m["cost"])
         if m["hex"] == c.home and not c.sites and not c.home_done:
             self.home_token(c)   # 5.2.5: the home tile first, then its home token
@@ -323,11 +341,11 @@ class OperatingRules:
         placed = sum(1 for x in c.sites if x["type"] == kind)
         return c.supply[kind] - placed
 
-    def token_places(self, c, turn) -> list[dict]:
+    def token_places(self, c) -> list[dict]:
         """5.2.7: a reached city with a free site of the type (black sites are none,
         5.2.7.2); one token per city until the first 3-train, then one of each type
         (5.2.7.6); the company's supply (1.9); up to 3 per phase (5.2.4.3)."""
-        if turn["tokens"] >= self.lay_limit(c)["tokens"] or not c.sites:
+        if self.tokens_bought(c) >= self.lay_limit(c)["tokens"] or not c.sites:
             return []
         kinds = self.token_kinds(c)
         if not kinds:
@@ -417,7 +435,7 @@ class OperatingRules:
         no token (``taken``: the sites with one), reservations aside."""
         return [i for i, t in enumerate(types) if t == kind and (hex_id, i) not in taken]
 
-    def place_token(self, c, m, turn=None, home=False):
+    def place_token(self, c, m, home=False):
         s = self.state
         if c.receivership:
             c.debt += m["cost"]
@@ -428,8 +446,9 @@ class OperatingRules:
             site["home_black"] = True
         c.sites.append(site)
         c.tokens.append((m["hex"], 0))
-        if turn is not None:
-            turn["tokens"] += 1
+        if not home:   # a token bought in the track phase (5.2.4.3's limit)
+            turn = self.turn_under_way(c)
+            turn["tokens"] = turn.get("tokens", 0) + 1
         s.event("token", corporation=c.id, hex=m["hex"], kind=m["kind"], slot=m["slot"], cost=m["cost"],
                 home=home)
 
@@ -570,8 +589,9 @@ class OperatingRules:
                             "price": free_amount(1, most)})
         return out
 
-    def train_buys(self, c, turn=None) -> list[dict]:
-        """5.3: the trains the company may buy now. A company in receivership buys no
+    def train_buys(self, step) -> list[dict]:
+        """5.3: the trains the company of ``step`` may buy now (none once it is closed
+        out, 4.3.2). A company in receivership buys no
         more than its minimum (5.4.3). A forced purchase (5.3.1) the company's cash
         cannot pay from the bank or the pool (5.3.4) lists the president's deals with
         other corporations first and the cheapest train of the bank and the pool (its
@@ -579,6 +599,9 @@ class OperatingRules:
         loan, :meth:`fund_forced_purchase`); once the company has sold its stock the
         deals are over ("the President may no longer buy a train from any
         corporation", ``turn["own_sold"]``)."""
+        c, turn = step.corp, step.turn
+        if c.closed or c.cell is None:
+            return []
         forced = self.needs_train(c)
         if c.receivership and not forced:
             return []   # 5.4.3: no more than the minimum
@@ -588,7 +611,7 @@ class OperatingRules:
             out = [x for x in shop if x["price"] == cheapest]   # "the lowest appropriate train purchase"
         else:
             out = [x for x in shop if x["price"] <= c.cash]
-        if not (turn or {}).get("own_sold"):
+        if not turn.get("own_sold"):
             out += self.train_deals(c, turn)
         return out
 
@@ -837,7 +860,7 @@ class OperatingRules:
                 return True
         return False
 
-    def must_build(self, c, turn) -> bool:
+    def must_build(self, c) -> bool:
         """5.4.10: a company in receivership without its minimum route (5.4.9) "must lay
         track and purchase tokens (subject to the limitations of 5.2.4.2 & 5.2.4.3)", on
         debt; 5.4.15: not once the bank has run out. So its track phase may not end
@@ -854,7 +877,7 @@ class OperatingRules:
         if not c.receivership or self.state.bank.broken or self.route_met(c):
             return False
         k, kinds = self.route_need(c)
-        room = max(0, self.lay_limit(c)["tokens"] - turn["tokens"])
+        room = max(0, self.lay_limit(c)["tokens"] - self.tokens_bought(c))
         for kind in kinds:   # two smallest trains of one size: either route will do (route_met)
             runs = self.runs_to(kind)
             mine = [x for x in c.sites if x["type"] in runs]
@@ -933,16 +956,30 @@ class OperatingRules:
         return run is not None and not run[1]
 
     def run(self, c, routes):
-        """5.6: the routes run and their revenue, and for ``"best"`` what the bounded
-        search proved (``{"proven", "bound"}``; None for a declared run)."""
+        """5.6: the routes run and their revenue; for ``"best"`` what the bounded search
+        proved (``{"proven", "bound"}``) is kept for :meth:`run_fields`."""
         pos = self.position(c.id)
+        self.run_proof = (c.id, None)
         if routes == "best":
             revenue, chosen, proof = best_run(pos)
-            return chosen, revenue, proof
+            self.run_proof = (c.id, proof)
+            return chosen, revenue
         # 5.6.6: any legal run may be declared, so the best is not searched for
         declared, _best, chosen = declared_run(routes, lambda r: route_adapter.audit_run(pos, r, best=False),
                                                self.cite("run"))
-        return chosen, declared, None
+        return chosen, declared
+
+    def run_fields(self, c) -> dict:
+        """5.6.6: a ``"best"`` run's log says whether the bounded search proved it best,
+        and its bound if not."""
+        cid, proof = getattr(self, "run_proof", (None, None))
+        return (proof or {}) if cid == c.id else {}
+
+    def after_run(self, c, chosen):
+        """5.5.3: the track rights bought are used by this run and end; 5.7.1: a run of no
+        train is DID NOT RUN (:meth:`settle_without_dividend`)."""
+        c.rights = []
+        self.turn_under_way(c)["ran"] = bool(chosen)
 
     # --- dividends (5.7) and the marker (5.8) ------------------------------------------
 
@@ -959,7 +996,7 @@ class OperatingRules:
         is DID NOT RUN (5.7.1)."""
         if c.cell is None:
             return True
-        if revenue is None:
+        if revenue is None or not self.turn_under_way(c).get("ran", True):
             self.did_not_run(c)
             return True
         return False

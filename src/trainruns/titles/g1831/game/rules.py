@@ -6,7 +6,8 @@ phases with their token costs from ``data/phases.json`` (:func:`.trains.game_pha
 and from a config (what it lacks: market, par chart, trains, company table, map, tiles;
 :mod:`.config`). Without ``--config`` the shipped, invented config is
 used and ``title_state.config`` says so. Rules are grouped by section: stock in
-:mod:`.stock`, operating in :mod:`.operating`, the board in :mod:`.map`,
+:mod:`.stock`, operating in :mod:`.operating`, the board in
+:mod:`trainruns.titles.g1831.route.board_map`,
 certificates in :mod:`.certs`, the typed company and title state in
 :mod:`.state`; the rounds' steps in :mod:`.steps`.
 """
@@ -24,14 +25,14 @@ from trainruns.game.state import Player, State, player_key
 from trainruns.game.steps.dividend import DividendStep
 from trainruns.titles.g1831.game import certs
 from trainruns.titles.g1831.game.config import PACKAGE, Config
-from trainruns.titles.g1831.game.map import GameMap
+from trainruns.titles.g1831.route.board_map import GameMap
 from trainruns.titles.g1831.game.market import Market1831
 from trainruns.titles.g1831.game.mergers import MergerRules
 from trainruns.titles.g1831.game.operating import OperatingRules
 from trainruns.titles.g1831.game.state import Corporation1831, TitleState1831
 from trainruns.titles.g1831.game.steps.operating import MergerStep, RightsStep, RunStep, TrackStep, TrainStep
 from trainruns.titles.g1831.game.stock import StockRules
-from trainruns.titles.g1831.route.trains import game_phases, phase_table, train_table
+from trainruns.titles.g1831.route.trains import game_phases, train_table
 from trainruns.titles.tiled import load_data
 
 VARIANTS = {"extended": "3.1 the extended game (a larger bank)",
@@ -72,8 +73,8 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
         # the rulebook's numbers (data/rules.json: bank, cash, companies in play, limits,
         # terrain costs, the marker's moves) with the phases from the one table
         # (data/phases.json), in the engine's words; "rules" is the game's GameRules
-        self.numbers = dict(load_data(PACKAGE, "rules.json"), phases=game_phases())
-        self.phases = Phases(list(phase_table()), list(train_table()))
+        self.phases = Phases(game_phases(), list(train_table()))
+        self.numbers = dict(load_data(PACKAGE, "rules.json"), phases=self.phases.rows)
         n = len(players)
         if not self.numbers["players"]["min"] <= n <= self.numbers["players"]["max"]:
             raise InputError(f"1831 is for 3 to 10 players, not {n} (3.1)", "players")
@@ -261,7 +262,7 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
         if not self.home_lays(c):
             self.home_token(c)
         c.rights = []
-        return {"corporation": c.id, "tiles": 0, "cities": 0, "tokens": 0, "hexes": [], "revenue": None}
+        return {"corporation": c.id, "tokens": 0, "revenue": None}
 
     def next_round(self):
         """3.4.1: a stock round, then an Operation Set of 1, 2 or 4 ORs (5.0.5); 4.8.2 no

@@ -1,12 +1,18 @@
 """1831's rules for the moves a company may make next (``trainruns whatif``): token
 placements on typed sites (5.2.7.2, 5.2.7.6) and train purchases (5.3.5, 5.3.7,
 5.3.8), from the position itself and the title's train and phase data
-(data/trains.json, data/phases.json). An 1831 map brings no tile manifest, so there
-are no tile lays to rank."""
+(data/trains.json, data/phases.json), and tile lays (5.2.4-5.2.6) when the position
+names the tile set its map was drawn from (``tile_set``)."""
 
 from __future__ import annotations
 
+import copy
+from functools import lru_cache
+
+from trainruns.errors import InputError
 from trainruns.route.board import CITY
+from trainruns.route.reach import loose_reach
+from trainruns.titles.g1831.route.board_map import GameMap
 from trainruns.titles.g1831.route.mapformat import count_free
 from trainruns.titles.g1831.route.trains import (
     TYPES,
@@ -17,6 +23,51 @@ from trainruns.titles.g1831.route.trains import (
     train_table,
 )
 from trainruns.titles.moves import keep_choices
+from trainruns.titles.tiled import load_data
+
+# the tile sets a position may name: the printed map and tile manifest of each
+TILE_SETS = {"shipped": ("map.json", "tiles.json")}
+
+
+@lru_cache(maxsize=len(TILE_SETS))
+def tile_set(name: str) -> GameMap:
+    """The printed map and tile manifest of the tile set ``name`` (``TILE_SETS``: the
+    shipped, invented config's, docs/game-1831.md)."""
+    if name not in TILE_SETS:
+        raise InputError(f"unknown tile set {name!r} (known: {', '.join(TILE_SETS)})", "position.tile_set")
+    map_file, tiles_file = TILE_SETS[name]
+    package = "trainruns.titles.g1831"
+    return GameMap(load_data(package, map_file), load_data(package, tiles_file))
+
+
+def tile_lays(data, board):
+    """Every single tile lay or upgrade the company may make (5.2.4.1: track its tokens
+    trace to, through cities not full of others' tokens; 5.2.6: the next colour the
+    phase allows, city tiles of the hex's size and name, the manifest's counts, track
+    kept, none to the border, #301/#401's orientation; the game's own generator,
+    :meth:`GameMap.lays`), from the tile set the position names (``tile_set``), as
+    ``(move, variant)``: the variant's hex shows the new tile as a game's position
+    does, tokens keeping their sites (5.2.7). What a single lay does not decide is
+    left to the president: its cost, a yellow city tile's token (5.2.6.8), the turn's
+    limits (5.2.4.3) and receivership's colours (5.4.10)."""
+    tiles = tile_set(data["tile_set"])
+    hexes = data["map"]["hexes"]
+    laid = tiles.laid_in(hexes, "position")
+    colors = next(p["tiles"] for p in phase_table() if p["name"] == board.phase)
+    used = {}
+    for tile, _ in laid.values():
+        used[tile] = used.get(tile, 0) + 1
+    index = {h["id"]: i for i, h in enumerate(hexes)}
+    out = []
+    for m in tiles.lays(board, loose_reach(board), laid, colors, used, set()):
+        h, tile, rot = m["hex"], m["tile"], m["rotation"]
+        move = {"hex": h, "tile": tile, "rotation": rot}
+        if m["upgrade"]:
+            move["replaces"] = laid[h][0]
+        variant = copy.deepcopy(data)
+        variant["map"]["hexes"][index[h]] = tiles.hex_entry(h, dict(laid, **{h: (tile, rot)}))
+        out.append((move, variant))
+    return out
 
 
 def token_places(data, board, reached, sites, group, kept=()):

@@ -10,6 +10,7 @@ from trainruns.game.action import free_amount, within
 from trainruns.game.errors import Refusal
 from trainruns.game.round import Step
 from trainruns.game.steps.buy_train import BuyTrainStep
+from trainruns.game.steps.discard import DiscardStep
 from trainruns.game.steps.operating import CorporationStep
 from trainruns.game.steps.routes import RoutesStep
 from trainruns.game.steps.track import TrackStep as SharedTrackStep
@@ -20,14 +21,8 @@ class TrackStep(SharedTrackStep):
     in a city is followed by its token (5.2.6.8), a company without a running route
     does not pass while it can buy a token that makes one (5.2.2), and one in
     receivership builds toward its minimum route (5.4.10). The lay allowance (5.2.4.3)
-    is kept in the turn's record, which the title's ``tile_lays`` reads."""
-
-    def _lays(self):
-        r = self.game.rules
-        home = r.home_lays(self.corp)
-        if home:   # 5.2.5: the home tile is the company's first play
-            return home
-        return [] if r.owed_token(self.corp, self.turn) else r.tile_lays(self.corp, self.turn)
+    counts the step's lays and the tokens the turn's record keeps; the title's
+    ``tile_lays`` lists the home tile first (5.2.5)."""
 
     def extra_actions(self):
         """The tokens the company may buy (5.2.7); only the owed one while a yellow city
@@ -35,8 +30,8 @@ class TrackStep(SharedTrackStep):
         r = self.game.rules
         if r.home_lays(self.corp):   # 5.2.5: no token before the home tile
             return super().extra_actions()
-        owed = r.owed_token(self.corp, self.turn)
-        places = [m for m in r.token_places(self.corp, self.turn) if owed is None or m["hex"] == owed]
+        owed = r.owed_token(self.corp)
+        places = [m for m in r.token_places(self.corp) if owed is None or m["hex"] == owed]
         return super().extra_actions() + [{"type": "place_token", "corporation": self.corp.id, "hex": m["hex"],
                                            "stop": 0, "kind": m["kind"]} for m in places]
 
@@ -51,18 +46,13 @@ class TrackStep(SharedTrackStep):
         list, or none able to make the route, it may pass; 5.4.15: always once the bank
         has run out)."""
         r = self.game.rules
-        return not moves or (not r.home_lays(self.corp) and r.owed_token(self.corp, self.turn) is None
-                             and not r.route_token_owed(self.corp, self.turn)
-                             and not r.must_build(self.corp, self.turn))
-
-    def lay(self, m):
-        self.game.rules.lay_tile(self.corp, m, self.turn)
-        self.lays.append(m)
+        return not moves or (not r.home_lays(self.corp) and r.owed_token(self.corp) is None
+                             and not r.route_token_owed(self.corp) and not r.must_build(self.corp))
 
     def process(self, a):
         self.check_entity(a)
         r = self.game.rules
-        owed = r.owed_token(self.corp, self.turn)
+        owed = r.owed_token(self.corp)
         if owed and a["type"] != "place_token":
             raise Refusal("token.owed", f"{self.corp.id} laid a yellow tile in the city {owed}: it must buy a token "
                                         "there now (5.2.6.8)")
@@ -74,7 +64,7 @@ class TrackStep(SharedTrackStep):
                                    f"yellow tile on its home city {self.corp.home} (one of those listed), then "
                                    "its home token goes there (5.2.5)")
         if a["type"] == "pass" and not self.may_pass(self.moves()):
-            if r.route_token_owed(self.corp, self.turn):
+            if r.route_token_owed(self.corp):
                 raise Refusal("track.running-route", f"{self.corp.id} has no running route and must buy a "
                                                      "token in a city its track reaches (5.2.2)")
             raise Refusal("5.4.10", f"{self.corp.id} is in receivership without its minimum route (5.4.9) and "
@@ -87,12 +77,12 @@ class TrackStep(SharedTrackStep):
         if a["type"] != "place_token":
             raise Refusal("turn.phase", f"{self.corp.id} lays track and buys tokens now, or passes (5.2)")
         r = self.game.rules
-        owed = r.owed_token(self.corp, self.turn)
-        for m in r.token_places(self.corp, self.turn):
+        owed = r.owed_token(self.corp)
+        for m in r.token_places(self.corp):
             if owed and m["hex"] != owed:
                 continue
             if m["hex"] == a["hex"] and a.get("stop", 0) == 0 and m["kind"] == a.get("kind", m["kind"]):
-                r.place_token(self.corp, m, self.turn)
+                r.place_token(self.corp, m)
                 self.enter()
                 return a
         raise Refusal("token.illegal", f"{self.corp.id} cannot place a {a.get('kind', 'token')} on {a['hex']} "
@@ -109,11 +99,6 @@ class TrainStep(BuyTrainStep):
     that president accepts or declines (5.3.2 "at any mutually agreed price", 5.3.4 "The
     President is not forced to accept any offers"; game/steps/consent.py), and the step
     is entered again once he has answered."""
-
-    def _buys(self):
-        if self.corp.closed or self.corp.cell is None:
-            return []
-        return self.game.rules.train_buys(self.corp, self.turn)
 
     def finish(self):
         r = self.game.rules
@@ -133,39 +118,22 @@ class TrainStep(BuyTrainStep):
         return super().process(a)
 
 
-class SurplusStep(CorporationStep):
+class SurplusStep(DiscardStep):
     """5.3.7 "It must give its extra trains to the Stock Bank Pool, with no
     compensation, to make room for the new trains" (and 5.3.5's lower limits): the
     president chooses which (``discard_train``), one at a time, down to the limit; never
-    the train just bought (``bought``). Pushed by ``trim_trains`` in front of the step
-    under way."""
-
-    def __init__(self, game, corp, bought=None):
-        super().__init__(game, corp)
-        self.bought = bought
-
-    def _may_go(self) -> list[str]:
-        over, may_go = self.game.rules.surplus(self.corp, self.bought)
-        return list(dict.fromkeys(t["train"] for t in may_go)) if over > 0 else []
+    the train just bought (``bought``), as the title's ``discardable`` lists them.
+    Pushed by ``trim_trains`` in front of the step under way."""
 
     @property
     def done(self):
         # read whenever the round looks: a close-out after the push (bonds closed,
         # 5.4.14, then DID NOT RUN) takes the trains and ends the choice
-        return self.corp.closed or self.corp.cell is None or not self._may_go()
+        return not self._may_go()
 
-    def actions(self):
-        return [{"type": "discard_train", "corporation": self.corp.id, "train": t} for t in self._may_go()]
-
-    def process(self, a):
-        self.check_entity(a)
-        names = self._may_go()
-        if a["type"] != "discard_train" or a["train"] not in names:
-            limit = self.game.rules.train_limit(self.corp)
-            raise Refusal("5.3.7", f"{self.corp.id} is over its limit of {limit} trains and gives one of "
-                                   f"{', '.join(names)} to the pool, not the train just bought (5.3.7, 5.3.5)")
-        self.game.rules.give_up_train(self.corp, a["train"], self.bought)
-        return a
+    @done.setter
+    def done(self, _finished):
+        pass   # the shared step's finish is read from the trains instead (above)
 
 
 class LiquidateStep(CorporationStep):
@@ -225,30 +193,16 @@ class RightsStep(CorporationStep):
 
 
 class RunStep(RoutesStep):
-    """Phase 6 (5.6): run trains; with no train able to run, DID NOT RUN (5.7.1), as
-    with a run of no train (the ``pass`` of trains with no route). A ``"best"`` run is
-    the game's bounded search's, and the log says whether it proved the run best, and
-    its bound if not; the track rights bought are used by this run and end (5.5.3)."""
-
-    proof = None
+    """Phase 6 (5.6): run trains; nothing else is done in this phase, and a company
+    whose trains have a route must run one (5.6.6). What a run leaves (DID NOT RUN,
+    5.7.1; the track rights used up, 5.5.3; the bounded search's proof in the log) is
+    in the title's run hooks."""
 
     def process(self, a):
         if a["type"] != "run_routes" and not (a["type"] == "pass" and self.game.rules.no_route(self.corp)):
             self.check_entity(a)
             raise Refusal("run.must-run", f"{self.corp.id} must run at least one train (5.6.6)")
-        recorded = super().process(a)
-        return dict(recorded, **(self.proof or {})) if recorded["type"] == "run_routes" else recorded
-
-    def run(self, routes):
-        routes, revenue, self.proof = self.game.rules.run(self.corp, routes)
-        return routes, revenue
-
-    def _run(self, routes, a=None):
-        routes, revenue = super()._run(routes, a)
-        if not routes:
-            self.turn["revenue"] = None   # 5.7.1: no train ran
-        self.corp.rights = []   # 5.5.3: rights last for this round only, and are used now
-        return routes, revenue
+        return super().process(a)
 
 
 KINDS = ("hold", "preferred", "split", "all", "all200")

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 
+from trainruns.errors import InputError
 from trainruns.route.hexgrid import neighbour, parse_hex_id
 from trainruns.titles.moves import single_lays, track_key
 
@@ -78,21 +79,49 @@ class GameMap:
 
     # --- the position ------------------------------------------------------------------
 
+    def hex_entry(self, hex_id, laid: dict) -> dict:
+        """Hex ``hex_id`` of the position's map: the printed hex's keys the route core
+        reads, and the tile laid there (``laid``: hex -> (tile, rotation)): its track
+        turned by the rotation, its stops and ``tile``."""
+        out = {k: v for k, v in self.hexes[hex_id].items() if k in POSITION_HEX_KEYS}
+        if hex_id in laid:
+            tile, rot = laid[hex_id]
+            spec = self.tiles[tile]
+            out["paths"] = [[(e + rot) % 6 if isinstance(e, int) else e for e in p] for p in spec["paths"]]
+            if spec.get("stops"):
+                out["stops"] = json.loads(json.dumps(spec["stops"]))
+            if spec.get("double_track"):
+                out["double_track"] = [[(e + rot) % 6 if isinstance(e, int) else e for e in p]
+                                       for p in spec["double_track"]]
+            out["tile"] = tile
+        return out
+
+    def laid_in(self, hexes: list[dict], where: str) -> dict:
+        """The tiles laid on a position's map ``hexes`` (as :meth:`hex_entry` writes
+        them): hex -> (tile, rotation), the rotation the one giving the hex's track. Bad
+        input (InputError) when a hex is not on this map, names a tile the manifest
+        lacks, or shows track that neither its tile nor its printed face has."""
+        laid = {}
+        for i, h in enumerate(hexes):
+            w, hid, tile = f"{where}.map.hexes[{i}]", h.get("id"), h.get("tile")
+            if hid not in self.hexes:
+                raise InputError(f"hex {hid} is not on the tile set's map", w)
+            track = track_key(h, 0)
+            if tile is None:
+                if track != track_key(self.hexes[hid], 0):
+                    raise InputError(f"hex {hid} shows track its printed face lacks: name the tile laid there "
+                                     "('tile')", w)
+                continue
+            if str(tile) not in self.tiles:
+                raise InputError(f"hex {hid}: tile {tile} is not in the tile set's manifest", f"{w}.tile")
+            rot = next((r for r in range(6) if track_key(self.tiles[str(tile)], r) == track), None)
+            if rot is None:
+                raise InputError(f"hex {hid}: tile {tile} at no rotation has the track the hex shows", f"{w}.paths")
+            laid[hid] = (str(tile), rot)
+        return laid
+
     def position_map(self, laid: dict) -> dict:
-        hexes = []
-        for hid, h in self.hexes.items():
-            out = {k: v for k, v in h.items() if k in POSITION_HEX_KEYS}
-            if hid in laid:
-                tile, rot = laid[hid]
-                spec = self.tiles[tile]
-                out["paths"] = [[(e + rot) % 6 if isinstance(e, int) else e for e in p] for p in spec["paths"]]
-                if spec.get("stops"):
-                    out["stops"] = json.loads(json.dumps(spec["stops"]))
-                if spec.get("double_track"):
-                    out["double_track"] = [[(e + rot) % 6 if isinstance(e, int) else e for e in p]
-                                           for p in spec["double_track"]]
-                out["tile"] = tile
-            hexes.append(out)
+        hexes = [self.hex_entry(hid, laid) for hid in self.hexes]
         m = {"layout": self.layout, "axes": self.axes, "hexes": hexes}
         if self.commuter:
             m["commuter_runs"] = self.commuter
