@@ -5,8 +5,12 @@ operating round of each policy goes to the benchmark's extra info. Slow: each ad
 turn searches its plans at horizon 2.
 
     ADVISOR_GAMES=100 pytest benchmarks/test_bench_selfplay_advisor.py --benchmark-only
+
+With ADVISOR_PROGRESS=FILE each game's summary is appended to FILE (one JSON line, the
+policy added) as it ends, so a long sweep shows how far it got.
 """
 
+import json
 import os
 
 import pytest
@@ -15,13 +19,21 @@ from trainruns.players.policies import play_one
 
 GAMES = int(os.environ.get("ADVISOR_GAMES", "2"))
 MAX_ACTIONS = int(os.environ.get("ADVISOR_MAX_ACTIONS", "4000"))
+PROGRESS = os.environ.get("ADVISOR_PROGRESS")
+
+
+def _played(summary: dict, policy: str) -> dict:
+    if PROGRESS:
+        with open(PROGRESS, "a") as f:
+            f.write(json.dumps(dict(summary, policy=policy), default=str) + "\n")
+    return summary
 
 
 @pytest.mark.parametrize("title", ["1832", "1833NE", "1831"])
 def test_advisor_games_end_by_a_rule(benchmark, title):
     def games(policy):
-        return [play_one({"title": title, "players": ["A", "B", "C", "D"], "seed": 100 + i,
-                          "max_actions": MAX_ACTIONS, "policy": policy}) for i in range(GAMES)]
+        return [_played(play_one({"title": title, "players": ["A", "B", "C", "D"], "seed": 100 + i,
+                                  "max_actions": MAX_ACTIONS, "policy": policy}), policy) for i in range(GAMES)]
 
     advisor = benchmark.pedantic(lambda: games("advisor"), rounds=1)
     random_ = games("random")

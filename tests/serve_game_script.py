@@ -86,3 +86,25 @@ def to_first_token():
         decisions.append(a)
         game.act(a)
     return decisions, game
+
+
+def to_operating_turn_with_a_train():
+    """On from :func:`first_rounds` (stock rounds passed; tiles laid, best runs paid,
+    trains bought) to the start of an operating turn of a company that holds a train and
+    may lay a tile (the advisor's turn: 1832 [6], [8], [10]): the decisions and the game."""
+    decisions, game = first_rounds()
+    order = ["lay_tile", "run_routes", "dividend", "buy_train", "pass"]
+    last = None
+    for _ in range(600):
+        cid = (game.active() or {}).get("corporation")
+        actions = game.actions()
+        if cid and cid != last and any(a["type"] == "lay_tile" for a in actions) and game.state.corp[cid].trains:
+            return decisions, game
+        last = cid
+        if game.to_json()["round"]["kind"] == "stock":
+            a = next(a for a in actions if a["type"] == "pass")
+        else:
+            a = min(actions, key=lambda a: order.index(a["type"]) if a["type"] in order else len(order))
+        decisions.append(a)
+        game.act(a)
+    raise AssertionError("no operating turn with a train in the scripted game")

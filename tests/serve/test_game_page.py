@@ -350,3 +350,44 @@ def test_the_best_run_is_a_layer_never_stale_and_the_board_is_not_drawn_again(dr
     wait_for(driver, lambda d: page_version(d) == 2, what="the run")
     assert driver.execute_script("return window.stale") == []
     assert driver.execute_script("return window.board === document.querySelector('#map svg')")
+
+
+def test_advise_ranks_the_turns_plans_draws_the_one_picked_and_takes_its_first_decision(driver, table):
+    """docs/advise.md on the page: during a company's operating turn the "Now" panel's
+    Advise button ranks the turn's plans on the server (busy meanwhile); the plans shown
+    are those of ``trainruns play advise`` (revenue, cost, cash left; 1832 [6], [8],
+    [10]); picking one draws its run on the map; its button takes the plan's first
+    decision, which the game's log then holds. In a stock round there is no advice."""
+    from serve_game_script import to_operating_turn_with_a_train
+
+    from trainruns.players.advise import advise
+
+    decisions, game = to_operating_turn_with_a_train()
+    expected = advise(Game.replay(game.log()), top=5).to_json()["plans"]
+    version = load(table, "advise", decisions)
+    open_game(driver, table, version)
+    # the best run of the turn first: drawn on its own layer before the pick replaces it
+    wait_for(driver, lambda d: d.find_element("id", "map").get_attribute("data-run") == str(version),
+             what="the best run")
+    wait_for(driver, lambda d: d.find_elements("id", "advise"), what="Advise")[0].click()
+    items = wait_for(driver, lambda d: d.find_elements("css selector", "#advice-plans li"), what="the plans")
+    assert len(items) == len(expected)
+    for li, plan in zip(items, expected):
+        money = li.find_element("css selector", "b").text
+        assert money == f"${plan['revenue']} · costs ${plan['cost']} · leaves ${plan['cash_left']}", money
+    assert "ranking is exact" in text_of(driver, "advice-status")
+    best = expected[0]
+    assert best["routes"]
+    items[0].click()
+    circles = driver.execute_script(
+        "return [...document.querySelectorAll('#layer-run circle')].map((c) => c.dataset.stop)")
+    lines = driver.find_elements("css selector", "#layer-run polyline")
+    assert len(lines) == 2 * len(best["routes"])
+    assert circles and set(circles) <= {s for r in best["routes"] for s in r["stops"]}
+    assert "picked" in items[0].get_attribute("class")
+    driver.find_element("id", "advice-take-0").click()
+    wait_for(driver, lambda d: page_version(d) == version + 1, what="the first decision")
+    assert effective(table.log("advise")["actions"])[-1] == best["actions"][0]
+    # a stock round: nothing to advise
+    open_game(driver, table, load(table, "advise-stock", decisions[:3]))
+    assert not driver.find_elements("id", "advise")

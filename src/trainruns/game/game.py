@@ -73,6 +73,19 @@ class Game:
     def log(self) -> dict:
         return dict(copy.deepcopy(self.header), actions=copy.deepcopy(self.entries))
 
+    def copy(self) -> "Game":
+        """A game to act on apart from this one, in the same state: its state copied,
+        not replayed. The logs' records are never changed once made and the rules'
+        tables never after the game starts (:meth:`GameRules.fixed`), so the copy shares
+        them."""
+        if self._size is None:
+            self._size = _json_size(self.log())   # counted once, not once by each copy
+        memo = {id(self.entries): list(self.entries), id(self.applied): list(self.applied),
+                id(self.header): self.header}
+        for part in self.rules.fixed():
+            memo[id(part)] = part
+        return copy.deepcopy(self, memo)
+
     # --- acting --------------------------------------------------------------------------
 
     def act(self, action, where="action"):

@@ -61,6 +61,18 @@ class GameRules(Ids, PlayerReport):
     #: which :meth:`private_ability` tells the page
     abilities: dict = {}
 
+    #: the rules' attributes set when the game starts and only read after it (the
+    #: title's tables, its map and market grid): a copy of the game shares them
+    fixed_attributes: tuple = ("data", "numbers", "config", "phases", "shares", "trains", "token_costs",
+                               "abilities", "cards", "sides", "private_data", "map")
+
+    def fixed(self) -> list:
+        """The objects of :attr:`fixed_attributes` (and the market's grid of boxes)
+        this game has: :meth:`~.game.Game.copy` shares them instead of copying."""
+        out = [getattr(self, name) for name in self.fixed_attributes if hasattr(self, name)]
+        rows = getattr(getattr(self, "market", None), "rows", None)
+        return out + ([rows] if rows is not None else [])
+
     def cite(self, topic: str) -> str:
         """The title's own rule on ``topic`` (:attr:`citations`) as a refusal of a shared
         step appends it: " [8]" (with the space before it); empty when the title's

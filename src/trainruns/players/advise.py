@@ -30,7 +30,6 @@ The dividend follows :func:`dividend_rule` (a stated rule, not searched).
 
 from __future__ import annotations
 
-import copy
 import json
 import time
 from dataclasses import dataclass, field
@@ -59,6 +58,7 @@ class Plan:
     next_proven: bool | None = None
     note: str = ""
     kept: int = 0   # what the run left in the treasury (a dividend withheld)
+    run_position: dict | None = None   # the company's position the run was made on (to draw it)
 
     @property
     def score(self) -> int:
@@ -85,13 +85,28 @@ class Advice:
     pruned: int = 0       # partial or whole plans a bound ruled out of the top N
     merged: int = 0       # plans reaching a state another plan reached
     exact: bool = True
+    complete: bool = True  # every plan searched (False: the deadline came first)
     seconds: float = 0.0
+    progress: object = field(default=None, repr=False)   # told how far the search is
+    deadline: float | None = field(default=None, repr=False)   # time.monotonic() to stop at
 
     def to_json(self) -> dict:
         return {"corporation": self.corporation, "horizon": self.horizon, "top": self.top, "cash": self.cash,
                 "considered": self.considered, "pruned": self.pruned, "merged": self.merged,
-                "exact": self.exact, "seconds": round(self.seconds, 3),
+                "exact": self.exact, "complete": self.complete, "seconds": round(self.seconds, 3),
                 "plans": [p.to_json() for p in self.plans]}
+
+    def tick(self):
+        """Between two states of the search: the progress told (a caller's progress may
+        stop the search by raising), the deadline checked."""
+        if self.progress is not None:
+            self.progress.update("advise", considered=self.considered, pruned=self.pruned, merged=self.merged)
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise _OutOfTime()
+
+
+class _OutOfTime(Exception):
+    """The search's deadline passed: the plans scored so far are the answer."""
 
 
 def dividend_rule(state: dict, corporation: str, kinds: list[str]) -> str:
@@ -111,14 +126,13 @@ def dividend_rule(state: dict, corporation: str, kinds: list[str]) -> str:
 # --- the game, copied ------------------------------------------------------------------
 
 def _clone(game):
-    """A copy of the game to act on: its logs are lists of records never changed once
-    made, so a shallow copy of each will do."""
-    memo = {id(game.entries): list(game.entries), id(game.applied): list(game.applied),
-            id(game.header): game.header}
-    config = getattr(game.rules, "config", None)
-    if config is not None:   # the game's config (1831's numbers): fixed when the game starts
-        memo[id(config)] = config
-    return copy.deepcopy(game, memo)
+    """A copy of the game to act on (its state copied: :meth:`Game.copy`)."""
+    return game.copy()
+
+
+def _cash(game, cid: str) -> int:
+    """The company's treasury now."""
+    return game.state.corp[cid].cash or 0
 
 
 def _corp(state: dict, cid: str) -> dict:
@@ -147,7 +161,7 @@ def _next(game, cid: str):
     kinds = [a["kind"] for a in listed if a["type"] == "dividend"]
     if kinds:
         return "dividend", kinds
-    cash = _corp(game.to_json(), cid)["cash"] or 0
+    cash = _cash(game, cid)
     passes = [a for a in listed if a["type"] == "pass"]
     branch = [a for a in listed if a["type"] in BRANCHING and _affordable(a, cash, forced=not passes)]
     if branch:
@@ -181,25 +195,45 @@ def operating(game) -> str:
     return active["corporation"]
 
 
-def advise(game, top: int = 5, horizon: int = 1) -> Advice:
-    """The top ``top`` plans of the operating company's turn (see the module)."""
+def advise(game, top: int = 5, horizon: int = 1, progress=None, deadline: float | None = None) -> Advice:
+    """The top ``top`` plans of the operating company's turn (see the module).
+
+    ``progress``: an object whose ``update(stage, **counts)`` is called between states
+    of the search (it may stop it by raising); ``deadline``: a ``time.monotonic()``
+    time after which the plans scored so far are the answer, neither ``complete`` nor
+    ``exact``."""
     if top < 1:
         raise InputError("--top must be at least 1", "top")
     if horizon not in (1, 2):
         raise InputError("--horizon is 1 or 2", "horizon")
     t0 = time.perf_counter()
     cid = operating(game)
-    cash = _corp(game.to_json(), cid)["cash"] or 0
-    advice = Advice(cid, horizon, top, cash)
+    cash = _cash(game, cid)
+    advice = Advice(cid, horizon, top, cash, progress=progress, deadline=deadline)
     seen: set = set()
+    found: list[Plan] = []
+    try:
+        _search(game, cid, cash, advice, seen, found)
+    except _OutOfTime:
+        advice.complete = False
+    advice.plans = found[:top]
+    advice.exact = advice.complete and advice.exact and all(p.proven and p.next_proven is not False for p in found)
+    advice.seconds = time.perf_counter() - t0
+    return advice
+
+
+def _search(game, cid, cash, advice, seen, found):
+    """Every plan of the turn scored into ``found`` (best first), but those a bound
+    rules out."""
+    horizon, top = advice.horizon, advice.top
     ran = _before_run(_clone(game), cid, advice, seen)
     # the most promising first: at horizon 1 a bound no later plan of the list beats
     ran.sort(key=lambda r: (-r[2].revenue, -r[3]))
-    found: list[Plan] = []
 
     def end(node, acts, kind, what, plan):
-        done = Plan(actions=acts, revenue=plan.revenue, routes=plan.routes, proven=plan.proven, kept=plan.kept)
-        done.cash_left = _corp(node.to_json(), cid)["cash"] or 0
+        done = Plan(actions=acts, revenue=plan.revenue, routes=plan.routes, proven=plan.proven, kept=plan.kept,
+                    run_position=plan.run_position)
+        done.cash_left = _cash(node, cid)
         # spent on track, tokens and trains: the cash at the start plus what the run
         # kept, less the cash left
         done.cost = cash + plan.kept - done.cash_left
@@ -211,6 +245,7 @@ def advise(game, top: int = 5, horizon: int = 1) -> Advice:
         _insert(found, done)
 
     for node, actions, plan, cash_now, finished in ran:
+        advice.tick()
         if horizon == 1 and len(found) >= top and (plan.revenue, cash_now) <= _rank(found[top - 1]):
             advice.pruned += 1
             continue
@@ -218,10 +253,6 @@ def advise(game, top: int = 5, horizon: int = 1) -> Advice:
             end(node, actions, finished, None, plan)
             continue
         _walk(node, cid, actions, advice, seen, lambda n, a, k, w: end(n, a, k, w, plan), stop_at_run=False)
-    advice.plans = found[:top]
-    advice.exact = advice.exact and all(p.proven and p.next_proven is not False for p in found)
-    advice.seconds = time.perf_counter() - t0
-    return advice
 
 
 def _note(kind, what) -> str:
@@ -250,6 +281,7 @@ def _walk(root, cid, actions, advice, seen, on_end, stop_at_run):
     company's moves."""
     stack = [(root, actions)]
     while stack:
+        advice.tick()
         node, acts = stack.pop()
         while True:
             kind, what = _next(node, cid)
@@ -294,17 +326,18 @@ def _before_run(root, cid, advice, seen) -> list:
         plan = Plan(actions=actions, note=_note(kind, what))
         if kind != "run":
             node = _clone(node)   # the walk goes on with this game
-            out.append((node, actions, plan, _corp(node.to_json(), cid)["cash"] or 0, kind))
+            out.append((node, actions, plan, _cash(node, cid), kind))
             return
         before = node.position(cid)
-        c0 = _corp(node.to_json(), cid)["cash"] or 0
+        c0 = _cash(node, cid)
         node.act(what)
         rec = node.applied[-1]
         plan.revenue = rec.get("revenue") or 0
         plan.routes = rec.get("routes") if isinstance(rec.get("routes"), list) else []
         plan.proven = _proven(node, before)
+        plan.run_position = before
         actions = _settle(node, cid, actions + [rec])
-        c1 = _corp(node.to_json(), cid)["cash"] or 0
+        c1 = _cash(node, cid)
         plan.kept = c1 - c0
         out.append((node, actions, plan, c1, None))
 

@@ -508,6 +508,20 @@ def game_endpoints(changing):
         text = await run_in_threadpool(mode.svg, version, map_what(request))
         return Response(text, media_type="image/svg+xml")
 
+    async def advise(request, mode, table):
+        """``{"version": N, "top"?: 1-10, "horizon"?: 1|2}``: the operating turn's plans,
+        ranked in the worker (docs/advise.md); the job to follow."""
+        data = await read_body(request)
+        version = version_of(data, required=True)
+        top = data.get("top", 5)
+        if isinstance(top, bool) or not isinstance(top, int) or not 1 <= top <= 10:
+            raise RequestError(400, "'top' must be a whole number from 1 to 10", "advise")
+        horizon = data.get("horizon", 1)
+        if isinstance(horizon, bool) or not isinstance(horizon, int) or horizon not in (1, 2):
+            raise RequestError(400, "'horizon' must be 1 or 2", "advise")
+        job = await run_in_threadpool(mode.start_advise, version, top, horizon)
+        return JSONResponse(job.to_json())
+
     async def facts(request, mode, table):
         from trainruns.serve.facts import facts_of
 
@@ -516,6 +530,7 @@ def game_endpoints(changing):
     return {
         "/": (page("game.html"), {"GET"}),
         "/api/facts": (facts, {"GET"}),
+        "/api/advise": (advise, {"POST"}),
         "/api/act": (act, {"POST"}),
         "/api/redo": (redo, {"POST"}),
         "/api/take-back": (take_back, {"POST"}),

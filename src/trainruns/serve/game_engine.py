@@ -137,3 +137,8 @@ def market(game):
     market's own ``view()`` (game/market.py's boxes ``{"price", "zone"}``; 1831's
     squares of two prices, 4.3: ``{"price": C, "preferred": P, "zone"}``)."""
     return game.rules.market.view()
+
+
+def copy(game):
+    """A game to act on apart from ``game``, in the same state (the advisor's search)."""
+    return game.copy()

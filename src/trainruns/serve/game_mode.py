@@ -19,6 +19,7 @@ import hashlib
 import json
 import os
 import threading
+import time
 
 from trainruns.errors import InputError
 from trainruns.game import logfile
@@ -26,6 +27,22 @@ from trainruns.serve import game_engine as engine
 from trainruns.serve import picture
 from trainruns.services.colors import TRAIN_COLORS, corporation_color, text_color_on, train_color
 from trainruns.titles.load import load_engine_position
+
+
+def _run_lines(position, routes):
+    """The lines a run's routes (``{"train", "stops"}``) are drawn along on the board of
+    ``position``, the track chosen as ``trainruns audit`` chooses it; none without
+    one."""
+    from trainruns.route.result import Run
+    from trainruns.services.audit import audit
+
+    if position is None or not routes:
+        return []
+    board = load_engine_position(position)
+    nothing = Run(routes=[], revenue=0, optimal=False, bound=0)
+    checked = audit(board, {"routes": routes}, best=nothing)
+    run = Run(routes=[r.as_route() for r in checked.routes], revenue=checked.declared_revenue, optimal=False, bound=0)
+    return picture.run_lines(board, run)
 
 
 def _digest(data):
@@ -282,10 +299,39 @@ class GameMode:
     def _heading(st):
         return f"{st['title']} · phase {st['phase']}"
 
+    # --- the operating turn's advice (docs/advise.md) -----------------------------------
+
+    def start_advise(self, version, top=5, horizon=1):
+        """Every plan of the operating company's turn ranked in the worker (as ``trainruns
+        play advise``), on a copy of the game of ``version``, within the server's time
+        limit (past it: the plans scored so far). Each plan's run comes with the lines
+        the page draws it along (on the board it was made on: its lays included). Bad
+        input (another version, no company's operating turn) raises."""
+        from trainruns.players.advise import advise, operating
+
+        with self._lock:
+            if version != self.version:
+                raise InputError(f"version {version} is not the current one ({self.version})", "advise")
+            operating(self.game)
+            game = engine.copy(self.game)
+        limit = self.time_limit
+
+        def work(job):
+            advice = advise(game, top=top, horizon=horizon, progress=job, deadline=time.monotonic() + limit)
+            out = advice.to_json()
+            for plan, shown in zip(advice.plans, out["plans"]):
+                shown["lines"] = _run_lines(plan.run_position, plan.routes)
+                shown["colors"] = [train_color(i) for i in range(len(plan.routes))]
+            return out
+
+        self.jobs.cancel("advise")
+        return self.jobs.submit("advise", version, work)
+
     # --- the operating corporation's best run -------------------------------------------
 
     def _after_change(self):
         self.jobs.cancel("solve")
+        self.jobs.cancel("advise")
         self.solve_job = None
         look = self._look()
         if look["map_key"] not in self._svg and self._changed_hexes(self._shown, look["map_key"]) is None:

@@ -243,6 +243,73 @@ function controls() {
   if (declaring && $("declare-routes")) showRoutes($("declare-routes"), declaring, () => { controls(); drawDeclared(); });
 }
 
+// --- the operating turn's advice (docs/advise.md) -------------------------------------------
+
+function adviceBox() {
+  // during a company's operating turn: "Advise" ranks the turn's plans on the server
+  const box = $("advice");
+  const corp = game.active && game.active.corporation;
+  if (game.state.finished || game.state.round.kind !== "operating" || !corp) {
+    box.replaceChildren();
+    return;
+  }
+  const horizon = el("select", { id: "advise-horizon", "aria-label": "score plans by" },
+    el("option", { value: "1" }, "this round's run"), el("option", { value: "2" }, "this and the next round's runs"));
+  const go = el("button", { id: "advise", onclick: async () => {
+    go.disabled = true;
+    $("advice-plans").replaceChildren();
+    try {
+      follow(await api("api/advise", { version: game.version, top: 5, horizon: Number(horizon.value) }), showAdvice);
+    } catch (e) {
+      go.disabled = false;
+      toast(e.message);
+    }
+  } }, "Advise");
+  box.replaceChildren(el("div", { class: "act-row" }, go, horizon),
+    el("div", { id: "advice-status", class: "muted" }), el("ol", { id: "advice-plans", class: "plans" }));
+}
+
+function planText(a) {
+  // a decision of a plan: its run as the revenue it earns, the rest as the controls say it
+  return a.type === "run_routes" && Array.isArray(a.routes) ? `run for $${a.revenue}` : describe(a);
+}
+
+function showAdvice(job) {
+  if (!game || job.version !== game.version || !$("advice-status")) return;
+  const status = $("advice-status");
+  if (job.status === "queued" || job.status === "running") {
+    status.setAttribute("aria-busy", "true");
+    const p = job.progress || {};
+    status.textContent = "advising…" + (p.stage === "advise" ? ` ${p.considered} plans scored, ${p.pruned} ruled out` : "");
+    return;
+  }
+  status.removeAttribute("aria-busy");
+  $("advise").disabled = false;
+  if (job.status !== "done") {
+    status.textContent = job.error || "the advice was cancelled";
+    return;
+  }
+  const r = job.result;
+  status.textContent = `${r.corporation}: ${r.considered} plans scored, ${r.pruned} ruled out by a bound, ` +
+    `${r.merged} merged · ` + (!r.complete ? "stopped at the time limit: the best found so far"
+      : r.exact ? "the ranking is exact" : "a run may not be the best (not proven)");
+  const items = r.plans.map((p, i) => {
+    const money = `$${p.revenue}` + (p.next_revenue !== undefined ? ` + $${p.next_revenue} next round` : "") +
+      ` · costs $${p.cost} · leaves $${p.cash_left}`;
+    const decisions = p.actions.filter((a) => a.type !== "pass" && a.type !== "dividend").map(planText);
+    const take = el("button", { id: `advice-take-${i}`, onclick: (ev) => { ev.stopPropagation(); act(p.actions[0]); } },
+      `Take: ${planText(p.actions[0])}`);
+    const li = el("li", { "data-plan": String(i), onclick: () => {
+      for (const x of $("advice-plans").children) x.classList.toggle("picked", x === li);
+      drawRun({ lines: p.lines, colors: p.colors });
+    } }, el("b", {}, money), el("span", { class: "decisions" }, decisions.join(" · ") || "nothing to decide"),
+    p.note ? el("span", { class: "decisions" }, p.note) : "", take);
+    return li;
+  });
+  $("advice-plans").replaceChildren(...items);
+  if (!items.length) status.textContent += " · no plan found";
+}
+
 // --- what the table sees --------------------------------------------------------------------
 
 function who(active) {
@@ -428,6 +495,7 @@ function show(s) {
   loadMap(s.version, s.map_key);
   if (s.solve) follow(s.solve, showRun);
   controls();
+  adviceBox();
   for (const hook of gameShown) hook(s);  // facts.js, seat.js
 }
 

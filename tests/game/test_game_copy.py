@@ -1,0 +1,42 @@
+"""Game.copy (docs/engine.md): a game to act on apart from the original, in the same
+state, without replaying the log. Acting on the copy leaves the original as it was;
+the copy and a replay of the same decisions agree action by action; the rules' tables,
+which never change once the game starts, are shared (the advisor makes a copy per
+branch of an operating turn)."""
+
+import json
+import random
+
+import pytest
+
+from trainruns.game.game import Game
+from trainruns.game.selfplay import random_choice
+
+
+def _digest(game):
+    s = game.to_json()
+    s.pop("events", None)
+    return json.dumps(s, sort_keys=True)
+
+
+@pytest.mark.parametrize("title", ["1832", "1833NE", "1831"])
+def test_a_copy_plays_on_alone_and_as_a_replay_would(title):
+    rng = random.Random(4)
+    game = Game(title, ["A", "B", "C", "D"], 4)
+    for _ in range(150):
+        game.act(random_choice(game.actions(), rng))
+    before, log = _digest(game), game.log()
+    twin = game.copy()
+    assert _digest(twin) == before and twin.log() == log
+    shared = [id(part) for part in game.rules.fixed()]
+    assert shared and shared == [id(part) for part in twin.rules.fixed()]
+    assert twin.state is not game.state and twin.round is not game.round
+    for _ in range(150):
+        if twin.finished:
+            break
+        twin.act(random_choice(twin.actions(), rng))
+    assert _digest(game) == before and game.log() == log   # the original is untouched
+    replayed = Game.replay(twin.log())
+    assert _digest(replayed) == _digest(twin)
+    # and the original still plays: its next decision is accepted as before
+    game.act(game.actions()[0])
