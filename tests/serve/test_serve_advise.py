@@ -73,11 +73,21 @@ def test_a_deadline_answers_with_the_plans_so_far(served):
 @pytest.mark.parametrize("body, words", [
     ({"version": 1, "top": 0}, "'top'"), ({"version": 1, "top": True}, "'top'"),
     ({"version": 1, "horizon": 3}, "'horizon'"), ({"version": 1, "horizon": 1.0}, "'horizon'"),
-    ({"version": 7}, "version 7"), ({}, "'version'")])
+    ({}, "'version'")])
 def test_bad_requests_are_refused_in_one_message(served, body, words):
     client, _ = served
     r = client.post("/api/advise", json=body)
     assert r.status_code == 400 and words in r.json()["error"], r.text
+
+
+def test_advice_for_another_version_is_a_conflict_as_an_action_is(served):
+    """A page behind the game asks for advice on a version gone by: 409, as /api/act
+    answers a decision taken on it, and nothing starts."""
+    client, mode = served
+    r = client.post("/api/advise", json={"version": mode.version + 6})
+    assert r.status_code == 409 and f"version {mode.version + 6}" in r.json()["error"], r.text
+    stale = client.post("/api/act", json={"action": {"type": "pass"}, "version": mode.version + 6})
+    assert stale.status_code == 409
 
 
 def test_a_stock_round_is_not_an_operating_turn(tmp_path):

@@ -519,6 +519,10 @@ def game_endpoints(changing):
         horizon = data.get("horizon", 1)
         if isinstance(horizon, bool) or not isinstance(horizon, int) or horizon not in (1, 2):
             raise RequestError(400, "'horizon' must be 1 or 2", "advise")
+        if version != mode.version:
+            # as /api/act answers it: the page is behind the game, not wrong
+            raise RequestError(409, f"version {version} is not the current one ({mode.version}): "
+                                    "the game has moved on", "version")
         job = await run_in_threadpool(mode.start_advise, version, top, horizon)
         return JSONResponse(job.to_json())
 
