@@ -490,11 +490,15 @@ class GameRules(Ids, PlayerReport):
             s.market_trains[:] = [x for x in s.market_trains if x != t]
             s.event("rust", train=t, corporations=holders)
 
-    def discardable(self, c, bought=None) -> list[str]:
+    def discardable(self, c, bought=None, limit: int | None = None) -> list[str]:
         """DiscardStep: the trains ``c`` may discard now, one name each; none once it is
-        within its limit (default: those that count against it, :meth:`counted_trains`)."""
+        within its limit, or ``limit``, a rule's own for this discard (default: those that
+        count against it, :meth:`counted_trains`)."""
         counted = self.counted_trains(c)
-        return list(dict.fromkeys(counted)) if len(counted) > self.train_limit(c) else []
+        return list(dict.fromkeys(counted)) if len(counted) > self._discard_limit(c, limit) else []
+
+    def _discard_limit(self, c, limit: int | None) -> int:
+        return self.train_limit(c) if limit is None else limit
 
     def discard_train(self, c, name: str, bought=None):
         """DiscardStep: a train named ``name`` of ``c`` goes (default: to the open market,
@@ -503,10 +507,10 @@ class GameRules(Ids, PlayerReport):
         self.state.market_trains.append(name)
         self.state.event("discard", corporation=c.id, train=name)
 
-    def why_not_discard(self, c, bought=None) -> tuple[str, str]:
+    def why_not_discard(self, c, bought=None, limit: int | None = None) -> tuple[str, str]:
         """DiscardStep: (rule id, message) refusing a discard :meth:`discardable` did not list."""
         return "train.discard", (f"{c.id} must discard one of its trains {self.counted_trains(c)} down to its "
-                                 f"limit of {self.train_limit(c)}")
+                                 f"limit of {self._discard_limit(c, limit)}")
 
     def queue_discards(self, buyer, limit: int | None = None):
         """Companies over their limit (or over ``limit``, a rule's own for this discard)
@@ -514,8 +518,8 @@ class GameRules(Ids, PlayerReport):
         caused the phase change first, then the others in descending share price order."""
         from trainruns.game.steps.discard import DiscardStep
 
-        over = [d for d in self.state.corporations if not d.closed and len(self.counted_trains(d)) > (
-            self.train_limit(d) if limit is None else limit)]
+        over = [d for d in self.state.corporations
+                if not d.closed and len(self.counted_trains(d)) > self._discard_limit(d, limit)]
         order = ([buyer] if buyer in over else []) + self.price_order([d for d in over if d is not buyer])
         for d in reversed(order):
             self.game.round.push(DiscardStep(self.game, d, limit=limit))

@@ -23,13 +23,7 @@ class DiscardStep(CorporationStep):
         self.limit = limit
 
     def _may_go(self) -> list[str]:
-        rules = self.game.rules
-        if self.corp.closed:
-            return []
-        if self.limit is None:
-            return rules.discardable(self.corp, self.bought)
-        counted = rules.counted_trains(self.corp)
-        return list(dict.fromkeys(counted)) if len(counted) > self.limit else []
+        return [] if self.corp.closed else self.game.rules.discardable(self.corp, self.bought, self.limit)
 
     def enter(self):
         if not self._may_go():
@@ -41,10 +35,7 @@ class DiscardStep(CorporationStep):
     def process(self, a):
         self.check_entity(a)
         if a["type"] != "discard_train" or a["train"] not in self._may_go():
-            if self.limit is None:
-                raise Refusal(*self.game.rules.why_not_discard(self.corp, self.bought))
-            raise Refusal("train.discard", f"{self.corp.id} must discard one of its trains "
-                                           f"{self.game.rules.counted_trains(self.corp)} down to {self.limit}")
+            raise Refusal(*self.game.rules.why_not_discard(self.corp, self.bought, self.limit))
         self.game.rules.discard_train(self.corp, a["train"], self.bought)
         self.enter()
         return a

@@ -122,13 +122,14 @@ class OperatingRules:
             self.discard_train(c, may_go[0]["train"], bought)
             over, may_go = self.surplus(c, bought)
 
-    def discardable(self, c, bought=None) -> list[str]:
+    def discardable(self, c, bought=None, limit=None) -> list[str]:
         """5.3.7: the names of the trains that may go while ``c`` is over its limit
-        (:meth:`surplus`); none once it is within it or out of play."""
+        (:meth:`surplus`; 1831 sets no other ``limit``); none once it is within it or out
+        of play."""
         over, may_go = self.surplus(c, bought)
         return list(dict.fromkeys(t["train"] for t in may_go)) if over > 0 and c.cell is not None else []
 
-    def why_not_discard(self, c, bought=None):
+    def why_not_discard(self, c, bought=None, limit=None):
         return "5.3.7", (f"{c.id} is over its limit of {self.train_limit(c)} trains and gives one of "
                          f"{', '.join(self.discardable(c, bought))} to the pool, not the train just bought "
                          "(5.3.7, 5.3.5)")
