@@ -31,3 +31,13 @@ def driver():
     d = chromium()
     yield d
     close(d)
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory):
+    """One ``trainruns serve --games FOLDER`` per test module (serve_helpers.Table)."""
+    from serve_helpers import Table
+
+    t = Table(tmp_path_factory.mktemp("games"))
+    yield t
+    t.stop()

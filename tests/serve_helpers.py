@@ -162,6 +162,15 @@ def page_report(d):
     return f"version {page_version(d)}, controls {controls} {words[0]!r}, message {words[1]!r}, script errors {errors}"
 
 
+def open_game(d, table, version, map_drawn=False):
+    """Open the table's page and wait for its game at ``version`` (and, with
+    ``map_drawn``, its map of that version)."""
+    d.get(table.url)
+    wait_for(d, lambda d: page_version(d) == version and d.find_elements("css selector", "body.game")
+             and (not map_drawn or d.find_element("id", "map").get_attribute("data-version") == str(version)),
+             what="the game")
+
+
 def wait_for(driver, condition, timeout=180, what="the page"):
     """Wait (generously: a busy machine compiles and solves) until ``condition(driver)``
     is truthy; return its value."""

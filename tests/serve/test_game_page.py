@@ -13,7 +13,7 @@ import time
 
 import httpx
 import pytest
-from serve_helpers import Table, browser_missing, click_hex, page_version, text_of, wait_for
+from serve_helpers import browser_missing, click_hex, open_game, page_version, text_of, wait_for
 
 from trainruns.game.game import Game
 from trainruns.game.log import effective
@@ -29,19 +29,6 @@ def load(table, name, decisions):
     for a in decisions:
         game.act(a)
     return table.load(name, game)
-
-
-@pytest.fixture(scope="module")
-def table(tmp_path_factory):
-    t = Table(tmp_path_factory.mktemp("games"))
-    yield t
-    t.stop()
-
-
-def open_game(d, table, version):
-    d.get(table.url)
-    wait_for(d, lambda d: page_version(d) == version and d.find_elements("css selector", "body.game")
-             and d.find_element("id", "map").get_attribute("data-version") == str(version), what="the game")
 
 
 def toast(d):
@@ -77,7 +64,7 @@ def test_a_page_of_an_earlier_server_run_reloads(driver, table):
     decisions, _ = first_rounds()
     load(table, "restart", decisions[:5])
     table.restart(table.folder / "restart.json")   # `trainruns serve restart.json`: its first game
-    open_game(driver, table, 1)
+    open_game(driver, table, 1, map_drawn=True)
     table.post("api/act", {"action": decisions[5]})
     table.post("api/act", {"action": decisions[6]})
     wait_for(driver, lambda d: page_version(d) == 3, what="the two actions")
@@ -102,7 +89,7 @@ def test_undo_takes_back_one_decision_per_version_and_redo_takes_it_again(driver
 
     decisions, _ = first_rounds()
     load(table, "undo", decisions[:8])
-    open_game(driver, table, 1)
+    open_game(driver, table, 1, map_drawn=True)
     driver.execute_script("const b = document.getElementById('undo'); b.click(); b.click();")
     wait_for(driver, lambda d: page_version(d) == 2, what="the undo")
     assert "moved on" in toast(driver)
@@ -131,7 +118,7 @@ def test_the_last_box_says_every_event_in_words_and_nothing_stale_after_undo(dri
     decisions, _ = first_rounds()
     assert decisions[17]["type"] == "pass"
     load(table, "last", decisions[:17])
-    open_game(driver, table, 1)
+    open_game(driver, table, 1, map_drawn=True)
     game = replayed(decisions[:18])
     events = game.to_json()["events"]
     assert len(events) == 10
@@ -156,7 +143,7 @@ def test_sell_ranges_and_amounts_out_of_range_are_said_in_words(driver, table):
 
     decisions, _ = to_first_run()
     load(table, "sell", decisions[:34])
-    open_game(driver, table, 1)
+    open_game(driver, table, 1, map_drawn=True)
     option = table.state()["actions"]
     sell = next(a for a in option if a["type"] == "sell_shares")
     low, high = sell["count"]["min"], sell["count"]["max"]
@@ -196,7 +183,7 @@ def test_history_lists_every_decision_and_undoes_to_one_after_a_confirmation(dri
 
     decisions, _ = first_rounds()
     load(table, "history", decisions)
-    open_game(driver, table, 1)
+    open_game(driver, table, 1, map_drawn=True)
     items = driver.find_elements("css selector", "#history li.decision")
     assert len(items) == len(decisions)
     rounds = [li.text for li in driver.find_elements("css selector", "#history li.round")]
@@ -234,7 +221,7 @@ def test_a_token_placed_by_clicking_its_city(driver, table):
     decisions, game = to_first_token()
     offer = next(a for a in game.actions() if a["type"] == "place_token")
     load(table, "token", decisions)
-    open_game(driver, table, 1)
+    open_game(driver, table, 1, map_drawn=True)
     marked = driver.execute_script("return [...document.querySelectorAll('#map g.can-token')].map((g) => g.id)")
     assert f"hex-{offer['hex']}" in marked
     driver.execute_script("window.board = document.querySelector('#map svg')")
@@ -257,7 +244,7 @@ def test_a_tile_chosen_on_the_map_and_turned_by_clicking_its_preview(driver, tab
     decisions, _ = first_rounds()
     assert decisions[18]["type"] == "lay_tile"
     load(table, "tile", decisions[:18])
-    open_game(driver, table, 1)
+    open_game(driver, table, 1, map_drawn=True)
     lays = [a for a in table.state()["actions"] if a["type"] == "lay_tile"]
     marked = driver.execute_script("return [...document.querySelectorAll('#map g.can-lay')].map((g) => g.id)")
     assert sorted(marked) == sorted({f"hex-{a['hex']}" for a in lays})
@@ -303,7 +290,7 @@ def test_a_declared_run_is_drawn_as_its_stops_are_clicked(driver, table):
     corp = game.active()["corporation"]
     home = next(t for t in game.position()["tokens"] if t["corporation"] == corp)
     load(table, "declared", decisions)
-    open_game(driver, table, 1)
+    open_game(driver, table, 1, map_drawn=True)
     wait_for(driver, lambda d: d.find_elements("id", "declare-start"), what="the run controls")[0].click()
     assert driver.execute_script("return document.getElementById('layer-run').getAttribute('visibility')") == "hidden"
     click_hex(driver, home["hex"])
@@ -329,7 +316,7 @@ def test_the_best_run_is_a_layer_never_stale_and_the_board_is_not_drawn_again(dr
 
     decisions, game = to_first_paying_run()
     load(table, "layer", decisions)
-    open_game(driver, table, 1)
+    open_game(driver, table, 1, map_drawn=True)
     wait_for(driver, lambda d: d.find_element("id", "map").get_attribute("data-run") == "1", what="the best run")
     assert driver.find_elements("css selector", "#layer-run polyline")
     driver.execute_script("""
@@ -365,7 +352,7 @@ def test_advise_ranks_the_turns_plans_draws_the_one_picked_and_takes_its_first_d
     decisions, game = to_operating_turn_with_a_train()
     expected = advise(Game.replay(game.log()), top=5).to_json()["plans"]
     version = load(table, "advise", decisions)
-    open_game(driver, table, version)
+    open_game(driver, table, version, map_drawn=True)
     # the best run of the turn first: drawn on its own layer before the pick replaces it
     wait_for(driver, lambda d: d.find_element("id", "map").get_attribute("data-run") == str(version),
              what="the best run")
@@ -389,5 +376,5 @@ def test_advise_ranks_the_turns_plans_draws_the_one_picked_and_takes_its_first_d
     wait_for(driver, lambda d: page_version(d) == version + 1, what="the first decision")
     assert effective(table.log("advise")["actions"])[-1] == best["actions"][0]
     # a stock round: nothing to advise
-    open_game(driver, table, load(table, "advise-stock", decisions[:3]))
+    open_game(driver, table, load(table, "advise-stock", decisions[:3]), map_drawn=True)
     assert not driver.find_elements("id", "advise")

@@ -10,7 +10,7 @@ import json
 import httpx
 import pytest
 from conftest import ROOT
-from serve_helpers import Server, Table, browser_missing, click_hex, page_report, page_version, text_of, wait_for
+from serve_helpers import Server, browser_missing, click_hex, open_game, page_report, page_version, text_of, wait_for
 
 from trainruns.titles.load import solve
 
@@ -106,19 +106,6 @@ def test_audit_a_run_by_clicking_its_stops(server, driver):
 
 
 # --- game mode ------------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def table(tmp_path_factory):
-    t = Table(tmp_path_factory.mktemp("games"))
-    yield t
-    t.stop()
-
-
-def open_game(d, table, version):
-    d.get(table.url)
-    wait_for(d, lambda d: page_version(d) == version and d.find_elements("css selector", "body.game"),
-             what="the game")
 
 
 def offered(option, action):

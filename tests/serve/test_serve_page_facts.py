@@ -14,20 +14,13 @@ from pathlib import Path
 
 import httpx
 import pytest
-from serve_helpers import Server, Table, browser_missing, chromium, close, text_of, wait_for
+from serve_helpers import Server, browser_missing, chromium, close, text_of, wait_for
 
 import trainruns
 from trainruns.game.game import Game
 
 DATA_1832 = Path(trainruns.__file__).parent / "titles" / "g1832" / "data"
 pytestmark = pytest.mark.skipif(browser_missing() is not None, reason=browser_missing() or "")
-
-
-@pytest.fixture(scope="module")
-def table(tmp_path_factory):
-    t = Table(tmp_path_factory.mktemp("facts"))
-    yield t
-    t.stop()
 
 
 def open_with_facts(d, table, version):
