@@ -261,8 +261,9 @@ class StockTurn(Step):
                                    f"rounds{rules.cite('buy-sell')}")
         if not c.held(a["from"]):
             return "stock.none-left", f"no {c.id} share in the {a['from']}{rules.cite('buy-sell')}"
-        if a["from"] == rules.ipo_source and rules.ipo_refusal(c) is not None:
-            return rules.ipo_refusal(c)
+        refusal = rules.ipo_refusal(c) if a["from"] == rules.ipo_source else None
+        if refusal is not None:
+            return refusal
         if rules.counts_for_limit(c) and rules.cert_limit() - rules.player_certs(name) < 1:
             return "stock.cert-limit", f"{name} is at the certificate limit {rules.cert_limit()}{rules.cite('limits')}"
         if not rules.may_exceed_holding(c) and c.held(player_key(name)) >= scaled(rules.shares, c, "player_limit"):
