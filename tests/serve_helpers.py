@@ -7,6 +7,7 @@ Debian's chromedriver: never a downloaded browser.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -14,6 +15,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from urllib.parse import urlparse
+
+import httpx
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
@@ -57,36 +61,26 @@ class Table:
         return self.server.url
 
     def post(self, path, body, status=200):
-        import httpx
-
         r = httpx.post(self.url + path, json=body, timeout=180)
         assert r.status_code == status, r.text
         return r.json()
 
     def state(self):
-        import httpx
-
         return httpx.get(self.url + "api/state", timeout=180).json()
 
     def load(self, name, game):
         """Save ``game``'s log as ``name`` in the folder and open it; the version the page
         will show."""
-        import json
-
         (self.folder / f"{name}.json").write_text(json.dumps(game.log()))
         self.post("api/games/load", {"name": f"{name}.json"})
         return self.state()["version"]
 
     def log(self, name):
-        import json
-
         return json.loads((self.folder / f"{name}.json").read_text())
 
     def restart(self, log):
         """SIGKILL (no chance to save anything more), then ``trainruns serve LOG`` on the
         same port, as a player starts it again (the old socket may linger a moment)."""
-        from urllib.parse import urlparse
-
         port = str(urlparse(self.url).port)
         self.server.proc.kill()
         self.server.proc.wait()
