@@ -46,3 +46,19 @@ def test_the_game_lists_the_lays_and_tokens_of_the_plain_walk(i):
     assert [(h, k) for h, k, _free in route_adapter.token_cities(data)] == cities
     assert route_adapter.reached_stops(data) == frozenset(plain.stops)
     assert lays
+
+
+def test_the_budget_counts_the_sets_each_dominance_test_compares(monkeypatch):
+    """[6] Laying Track's reach within a budget that bounds its time (trainruns.route.reach): a
+    walk of few steps whose dominance tests compare thousands of earlier visited sets
+    is cut too (``complete`` False: the reach may then miss places, never invent one),
+    and both walks cut it at the same run."""
+    from trainruns.route import reach as reach_module
+
+    board = load_engine_position(LATE[0])
+    monkeypatch.setattr(reach_module, "SETS_PER_STEP", 10**12)
+    assert reach(board, 20_000).complete  # its steps alone stay within the budget
+    monkeypatch.undo()
+    fast, plain = reach(board, 20_000), plain_reach(board, 20_000)
+    assert not fast.complete
+    assert (fast.stops, fast.sides, fast.complete) == (plain.stops, plain.sides, plain.complete)

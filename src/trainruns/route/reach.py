@@ -16,8 +16,11 @@ path). A first, loose trace
 (graph search that may visit a node twice) bounds the reach from above; the exact reach
 walks every run depth first, skipping a partial run whose visited set contains that of
 an earlier run arriving the same way (everything it could reach, the earlier one could).
-The walk stops as soon as it has found the whole loose bound, and after ``budget``
-steps; then ``complete`` is False and the reach may miss places (never invents one).
+The walk stops as soon as it has found the whole loose bound, and once its work passes
+``budget`` steps; then ``complete`` is False and the reach may miss places (never invents
+one). Its work is the runs it steps along and the dominance tests: a partial run tested
+against the visited sets of n earlier runs counts n / ``SETS_PER_STEP`` steps more, so
+that the budget bounds the walk's time even where those lists grow to thousands.
 
 :func:`reach` walks the graph numbered once into lists (a node's moves, whether it may
 be entered or passed, a run's visited set as the bits of one int); :func:`plain_reach`
@@ -33,6 +36,8 @@ from trainruns.route.board import Board
 from trainruns.route.track import track_graph
 
 BUDGET = 500_000  # run-walking steps (a few seconds) before the reach gives up being exact
+# comparing a run's visited set with this many earlier ones costs about one step
+SETS_PER_STEP = 16
 
 
 @dataclass
@@ -117,7 +122,7 @@ def plain_reach(board: Board, budget: int = BUDGET) -> Reach:
     out = Reach()
     for start in _starts(board):
         _record(out, start, None)
-    steps = 0
+    steps = compared = 0
     dominated = {}  # (node, hex arrived from at a side) -> visited sets of runs that came so
     for start in _starts(board):
         if start not in g:
@@ -127,7 +132,7 @@ def plain_reach(board: Board, budget: int = BUDGET) -> Reach:
             if _size(out) >= target:
                 return out
             steps += 1
-            if steps > budget:
+            if steps + compared // SETS_PER_STEP > budget:
                 out.complete = False
                 return out
             node, via_key, via_hex, visited = stack.pop()
@@ -135,6 +140,7 @@ def plain_reach(board: Board, budget: int = BUDGET) -> Reach:
                 if not _may_pass(board, node):
                     continue  # a run may end here, not go on
                 earlier = dominated.setdefault((node, via_hex if node[0] == "side" else None), [])
+                compared += len(earlier)
                 if any(e <= visited for e in earlier):
                     continue
                 earlier.append(visited)
@@ -174,7 +180,7 @@ def reach(board: Board, budget: int = BUDGET) -> Reach:
     nodes, index, adjacent, enter, passes = _numbered(board, g)
     is_side = [n[0] == "side" for n in nodes]
     stops, sides = out.stops, out.sides
-    steps = 0
+    steps = compared = 0
     dominated = {}  # (node, hex arrived from at a side) -> visited sets of runs that came so
     for start in starts:
         if start not in index:
@@ -185,7 +191,7 @@ def reach(board: Board, budget: int = BUDGET) -> Reach:
             if size >= target:
                 return out
             steps += 1
-            if steps > budget:
+            if steps + compared // SETS_PER_STEP > budget:
                 out.complete = False
                 return out
             i, arrived, via_hex, visited = stack.pop()
@@ -198,6 +204,7 @@ def reach(board: Board, budget: int = BUDGET) -> Reach:
                 if earlier is None:
                     dominated[key] = [visited]
                 else:
+                    compared += len(earlier)
                     for e in earlier:
                         if e & visited == e:
                             break
