@@ -263,14 +263,52 @@ def test_the_coin_removes_even_or_odd_yellow_tiles_from_the_supply(coin, removed
     assert g.to_json()["title_state"]["civil_war"] == {"coin": coin, "removed_tiles": removed}
     lays = g.rules.tile_lays(salr, [])
     assert lays and not any(m["tile"] in removed for m in lays)
-    everything = route_adapter.tile_lays(g.rules.position("SALR"))
+    everything = route_adapter.tile_lays(_without_the_war(g.rules.position("SALR")))
     assert any(m["tile"] in removed for m in everything)    # the map alone would allow them
+
+
+def _without_the_war(position):
+    """The position as if the supply were whole (no ``removed_tiles``)."""
+    return {k: v for k, v in position.items() if k != "removed_tiles"}
+
+
+@pytest.mark.parametrize("coin,removed", [("heads", EVEN_YELLOW), ("tails", ODD_YELLOW)])
+def test_a_position_after_the_war_carries_the_supply_without_the_removed_tiles(coin, removed):
+    """[17.5] "remove all even/odd numbered yellow tiles": the position the game writes
+    after the war names them, and what-if's tile list of that position (as `trainruns
+    whatif --tiles` and the web page list it) lays none of them."""
+    from trainruns.services.whatif import tile_candidates
+
+    g, salr, acl = _before_the_war(coin)
+    pos = g.rules.position("SALR")
+    assert "removed_tiles" not in pos
+    _buy_the_first_4(g, salr)
+    pos = g.rules.position("SALR")
+    assert pos["removed_tiles"] == sorted(removed)
+    listed = [m["tile"] for m, _ in tile_candidates(pos)]
+    assert listed and not set(listed) & set(removed)
+    assert set(removed) & {m["tile"] for m, _ in tile_candidates(_without_the_war(pos))}
+
+
+def test_a_position_whose_removed_tiles_are_not_yellow_tiles_is_bad_input():
+    """[17.5] the Civil War removes yellow tiles only: a green tile or an unknown name in
+    a position's ``removed_tiles`` is bad input, naming the entry."""
+    from trainruns.errors import InputError
+    from trainruns.titles.load import load_position
+
+    g, salr, acl = _before_the_war()
+    pos = g.rules.position("SALR")
+    for bad in (["15"], ["1", "nope"]):
+        with pytest.raises(InputError, match=r"removed_tiles\[\d\].*\[17\.5\]"):
+            load_position(dict(pos, removed_tiles=bad))
+    load_position(dict(pos, removed_tiles=["1", "3"]))
 
 
 def test_a_removed_tile_is_refused_with_the_rule():
     g, salr, acl = _before_the_war("tails")
     _buy_the_first_4(g, salr)
-    m = next(m for m in route_adapter.tile_lays(g.rules.position("SALR")) if m["tile"] in ODD_YELLOW)
+    lays = route_adapter.tile_lays(_without_the_war(g.rules.position("SALR")))
+    m = next(m for m in lays if m["tile"] in ODD_YELLOW)
     rule, why = g.rules.why_not_lay(salr, dict(m), [])
     assert rule == "track.civil-war" and "[17.5]" in why
 

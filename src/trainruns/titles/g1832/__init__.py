@@ -150,6 +150,7 @@ class Title1832(TiledTitle):
         corp = f.corporation_id(data.get("corporation"), where)
         trains = self._trains(data, corp, phase, where)
         laid = self.lay_tiles(data, phase, where)
+        self.removed_tiles(data, where)
         board = self.board_of(laid, phase, corp, trains, where)
         tokens = self._tokens(data, where)
         place_tokens(board, tokens, where)
@@ -159,6 +160,26 @@ class Title1832(TiledTitle):
         return position, board
 
     # --- moves (trainruns whatif) ------------------------------------------------------
+
+    def removed_tiles(self, data, where) -> frozenset:
+        """[17.5] The Civil War: the yellow tiles the coin removed from the supply (the
+        position's ``removed_tiles``; none before the war, or without the variant)."""
+        raw = data.get("removed_tiles", [])
+        if not isinstance(raw, list):
+            raise InputError("field 'removed_tiles' must be a list of tile names", where)
+        tiles = self.facts.tiled.tiles
+        for i, t in enumerate(raw):
+            if tiles.get(str(t), {}).get("color") != "yellow":
+                raise InputError(f"{t!r} is not a yellow tile of 1832: the Civil War removes yellow tiles "
+                                 "from the supply [17.5]", f"{where}: removed_tiles[{i}]")
+        return frozenset(str(t) for t in raw)
+
+    def tile_lays(self, data, board, reached):
+        """Every legal tile lay or upgrade of the shared tiled rules, less the tiles the
+        Civil War removed from the supply ([17.5]: "remove all even/odd numbered yellow
+        tiles")."""
+        removed = self.removed_tiles(data, "position")
+        return [(m, v) for m, v in super().tile_lays(data, board, reached) if str(m["tile"]) not in removed]
 
     def token_refusal(self, data, board, ref):
         return moves.home_refusal(self.facts, data, board, ref)

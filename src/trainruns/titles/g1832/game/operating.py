@@ -32,6 +32,9 @@ class OperatingRules:
         if t.port:
             pos["port"] = {"hex": t.port["hex"]}
             pos["port_owner"] = t.port["corporation"]
+        removed = self.war_removed_tiles()
+        if removed:   # [17.5] the supply without them, for every listing of the position's lays
+            pos["removed_tiles"] = sorted(removed)
         pos["key_west"] = bool(t.key_west) and cid == t.key_west
         if pos["key_west"] and cid != self.data["key_west"]["corporation"]:
             pos["key_west_owner"] = cid   # the key_west_inherited variant ([11])
@@ -73,11 +76,11 @@ class OperatingRules:
         if not yellow and not upgrade:
             return []
         blocked = self.blocked_hexes()
-        removed = self.war_removed_tiles()   # [17.5]
         laid = {m.get("hex") for m in lays}   # a WVCF token counts as a yellow lay [6.5.2]
         out = []
+        # (the position carries the tiles the Civil War removed [17.5]: none is listed)
         for m in route_adapter.tile_lays(self.position(c.id)):
-            if m["hex"] in blocked or m["tile"] in removed or not (upgrade if m["upgrade"] else yellow) or (
+            if m["hex"] in blocked or not (upgrade if m["upgrade"] else yellow) or (
                     m["upgrade"] and m["hex"] in laid):
                 continue
             cost = 0 if m["upgrade"] else self.terrain_cost(c, m["hex"])
