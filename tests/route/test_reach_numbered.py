@@ -20,11 +20,18 @@ with open(os.path.join(HERE, "..", "data", "late_1832_positions.json"), encoding
     LATE = json.load(fh)["positions"]
 
 
-@pytest.mark.parametrize("budget", [BUDGET, 4000, 300])
+@pytest.mark.parametrize("index_from", [None, 2])
+@pytest.mark.parametrize("budget", [BUDGET, 20_000, 4000, 300])
 @pytest.mark.parametrize("i", range(len(LATE)))
-def test_numbered_reach_is_the_plain_walk_on_late_1832_boards(i, budget):
+def test_numbered_reach_is_the_plain_walk_on_late_1832_boards(i, budget, index_from, monkeypatch):
     """The same stops, hex-side arrivals and completeness, also when the budget stops
-    the walk part way (the same runs walked in the same order)."""
+    the walk part way (the same runs walked in the same order); also with every node's
+    earlier visited sets tested by node from the second on (``index_from``: these
+    boards' lists stay below the size where the walk starts doing so)."""
+    from trainruns.route import reach as reach_module
+
+    if index_from is not None:
+        monkeypatch.setattr(reach_module, "INDEX_FROM", index_from)
     board = load_engine_position(LATE[i])
     fast, plain = reach(board, budget), plain_reach(board, budget)
     assert (fast.stops, fast.sides, fast.complete) == (plain.stops, plain.sides, plain.complete)

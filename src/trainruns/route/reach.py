@@ -20,7 +20,8 @@ The walk stops as soon as it has found the whole loose bound, and once its work 
 ``budget`` steps; then ``complete`` is False and the reach may miss places (never invents
 one). Its work is the runs it steps along and the dominance tests: a partial run tested
 against the visited sets of n earlier runs counts n / ``SETS_PER_STEP`` steps more, so
-that the budget bounds the walk's time even where those lists grow to thousands.
+that the budget bounds the walk's time even where those lists grow to thousands. A
+long list is tested by node (:class:`_Earlier`), not set by set: the same answer, sooner.
 
 :func:`reach` walks the graph numbered once into lists (a node's moves, whether it may
 be entered or passed, a run's visited set as the bits of one int); :func:`plain_reach`
@@ -37,7 +38,9 @@ from trainruns.route.track import track_graph
 
 BUDGET = 500_000  # run-walking steps (a few seconds) before the reach gives up being exact
 # comparing a run's visited set with this many earlier ones costs about one step
-SETS_PER_STEP = 16
+SETS_PER_STEP = 64
+# a node's earlier sets past this many are tested by node (:class:`_Earlier`)
+INDEX_FROM = 256
 
 
 @dataclass
@@ -165,6 +168,78 @@ def _numbered(board, g):
     return nodes, index, adjacent, enter, passes
 
 
+class _Earlier:
+    """The visited sets of the earlier runs that came one way to one node, and the test
+    whether one of them is a subset of a run's visited set (each set an int of node
+    bits). Up to ``INDEX_FROM`` sets are compared one by one; past that, by node: for
+    each node an int whose bit k says that set k holds it, so that the sets holding a
+    node the run has not visited are ruled out a node at a time (the nodes most sets
+    hold first), and the test ends as soon as none is left."""
+
+    __slots__ = ("sets", "all", "bits", "members", "at")
+
+    def __init__(self, visited):
+        self.sets = [visited]
+        self.bits = None
+
+    def dominates_or_keeps(self, visited) -> bool:
+        """Some earlier set is a subset of ``visited`` (True); else ``visited`` is kept."""
+        sets = self.sets
+        n = len(sets)
+        if self.bits is None:
+            for e in sets:
+                if e & visited == e:
+                    return True
+            sets.append(visited)
+            if n + 1 >= INDEX_FROM:
+                self._index()
+            return False
+        full = self.all
+        out = 0  # the sets holding a node that ``visited`` does not
+        for bit, members in zip(self.bits, self.members):
+            if not visited & bit:
+                out |= members
+                if out == full:
+                    break
+        else:
+            return True
+        sets.append(visited)
+        k = 1 << n
+        self.all = full | k
+        members, at = self.members, self.at
+        x = visited
+        while x:
+            low = x & -x
+            j = at.get(low)
+            if j is None:
+                at[low] = len(members)
+                self.bits.append(low)
+                members.append(k)
+            else:
+                members[j] |= k
+            x ^= low
+        if n & (n - 1) == 0:
+            self._order(dict(zip(self.bits, members)))  # (re-sorted as the sets double)
+        return False
+
+    def _index(self):
+        by_node = {}
+        for k, e in enumerate(self.sets):
+            x = e
+            while x:
+                low = x & -x
+                by_node[low] = by_node.get(low, 0) | 1 << k
+                x ^= low
+        self.all = (1 << len(self.sets)) - 1
+        self._order(by_node)
+
+    def _order(self, by_node):
+        ranked = sorted(by_node.items(), key=lambda item: -item[1].bit_count())
+        self.bits = [bit for bit, _ in ranked]
+        self.members = [m for _, m in ranked]
+        self.at = {bit: j for j, bit in enumerate(self.bits)}
+
+
 def reach(board: Board, budget: int = BUDGET) -> Reach:
     """Every stop and hex-side arrival some single legal run of the company reaches
     (module docstring): :func:`plain_reach`'s walk, each run's visited set an int of
@@ -202,16 +277,10 @@ def reach(board: Board, budget: int = BUDGET) -> Reach:
                 key = (i, via_hex) if side else i
                 earlier = dominated.get(key)
                 if earlier is None:
-                    dominated[key] = [visited]
+                    dominated[key] = _Earlier(visited)
                 else:
-                    compared += len(earlier)
-                    for e in earlier:
-                        if e & visited == e:
-                            break
-                    else:
-                        earlier.append(visited)
-                        arrived = False
-                    if arrived:
+                    compared += len(earlier.sets)
+                    if earlier.dominates_or_keeps(visited):
                         continue
             for j, bit, hid, node, to_side in adjacent[i]:
                 if visited & bit or not enter[j] or side and hid == via_hex:
