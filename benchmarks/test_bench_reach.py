@@ -8,6 +8,11 @@ tokens).
 
 Each round lists every position once; the lays and cities of both ways are compared
 before the timing. Nothing asserts a time.
+
+The reach alone on five phase-6 boards of the 5-player game of seed 3050
+(tests/data/phase6_1832_positions.json), where a partial run is compared with thousands
+of earlier visited sets: the walk within its budget, which counts those comparisons
+(``extra_info``: how many walks finished, the stops reached).
 """
 
 import json
@@ -22,6 +27,8 @@ from trainruns.titles.load import load_engine_position
 HERE = os.path.dirname(os.path.abspath(__file__))
 with open(os.path.join(HERE, "..", "tests", "data", "late_1832_positions.json"), encoding="utf-8") as fh:
     LATE = json.load(fh)["positions"]
+with open(os.path.join(HERE, "..", "tests", "data", "phase6_1832_positions.json"), encoding="utf-8") as fh:
+    PHASE6 = json.load(fh)["positions"]
 
 
 def numbered(data, board):
@@ -44,3 +51,15 @@ def test_bench_late_1832_listing(benchmark, way):
     assert listing(way, boards) == listing(numbered if way is plain else plain, boards)
     out = benchmark.pedantic(listing, args=(way, boards), rounds=3, iterations=1)
     benchmark.extra_info.update({"positions": len(boards), "lays": sum(len(x[0]) for x in out)})
+
+
+def reaches(boards):
+    return [reach(board) for board in boards]
+
+
+@pytest.mark.benchmark(group="phase-6 1832 reach")
+def test_bench_phase6_1832_reach(benchmark):
+    boards = [load_engine_position(data) for data in PHASE6]
+    out = benchmark.pedantic(reaches, args=(boards,), rounds=3, iterations=1)
+    benchmark.extra_info.update({"positions": len(boards), "finished": sum(r.complete for r in out),
+                                 "stops": [len(r.stops) for r in out]})
