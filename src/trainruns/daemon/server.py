@@ -272,7 +272,7 @@ class Server:
                 ours.close()
                 self.leave()
                 signal.signal(signal.SIGTERM, signal.SIG_DFL)
-                prepare()
+                prepare(lambda: _readable(theirs))
                 header, fds = receive(theirs, want_fds=4)
                 theirs.close()
                 if header is None:  # the daemon stopped: no command will come
@@ -340,11 +340,13 @@ class Server:
         self.spawn_spare()
 
 
-def prepare():
+def prepare(waiting=lambda: False):
     """In a spare child: a small solve (a seeded random custom board, output dropped),
     so that the pages of the parent a command writes to (reference counts of the
     parser, the loader, the schema validators, the search) are copied before the
-    command comes. Best effort: a failure here costs the command only that time."""
+    command comes. In steps, each skipped once ``waiting()`` says a command has come:
+    the rest of the preparation costs more than it saves that command. Best effort: a
+    failure here costs the command only that time."""
     import warnings
 
     try:
@@ -355,12 +357,26 @@ def prepare():
         from trainruns.titles.load import load_position
 
         build_parser("solve").parse_args(["solve", "--quiet", "position.json"])
+        if waiting():
+            return
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             board = load_position(random_board(0, n_hexes=10, trains=("4", "3")))
-        format_run(board, solve(board))
+        if waiting():
+            return
+        result = solve(board)
+        if waiting():
+            return
+        format_run(board, result)
     except Exception:
         pass
+
+
+def _readable(sock):
+    """Whether ``sock`` has something to read now (the spare's command has come)."""
+    import select
+
+    return bool(select.select([sock], [], [], 0)[0])
 
 
 def run_child(header, fds):
