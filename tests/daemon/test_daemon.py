@@ -130,6 +130,27 @@ def test_a_solve_the_daemon_answers_loads_no_numpy(daemon):
     assert [m for m in ("numpy", "numba", "json", "argparse", "trainruns.route.search") if m in loaded] == []
 
 
+def _imported(argv, env):
+    """The modules a whole process imported (``-X importtime`` lists each), its result."""
+    p = subprocess.run([sys.executable, "-X", "importtime"] + argv, env=env, cwd=ROOT, capture_output=True,
+                       text=True, timeout=600)
+    return {line.split("|")[-1].strip() for line in p.stderr.splitlines() if line.startswith("import time:")}, p
+
+
+def test_the_installed_script_loads_only_the_client_when_the_daemon_answers(daemon):
+    """The whole call as the installed script (scripts/trainruns) makes it: beyond what
+    the bare interpreter loads, only built-in modules, ``_socket`` and the five modules
+    of the launcher and client: no ``re``, ``collections`` or ``zlib``."""
+    bare, _ = _imported(["-c", "pass"], daemon)
+    served = _status(daemon)[1]["served"]
+    loaded, p = _imported([os.path.join(ROOT, "scripts", "trainruns"), "solve", "--json", "--quiet", KO], daemon)
+    assert p.returncode == 0 and json.loads(p.stdout)["revenue"] == 160
+    assert _status(daemon)[1]["served"] == served + 1
+    extra = sorted(m for m in loaded - bare if m not in sys.builtin_module_names)
+    assert extra == ["_socket", "trainruns", "trainruns.cli", "trainruns.cli.launch", "trainruns.daemon",
+                     "trainruns.daemon.client"]
+
+
 def test_bad_input_gives_the_same_line_and_exit_status(daemon, tmp_path):
     """docs/position-format.md: bad input is exit 2 with one line on stderr; the working folder is
     the client's (a relative path is read where the client runs)."""

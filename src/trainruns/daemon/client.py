@@ -1,8 +1,8 @@
 """The thin client: send a command to the warm daemon and relay its exit status.
 
-It imports only modules built into the interpreter or written in C (``os``, ``sys``,
-``marshal``, ``_socket``, ``_signal``, ``zlib``): no numpy, no numba, not even
-``json``, ``socket`` or ``signal`` (those two load ``enum``). A command answered by the
+It imports only modules built into the interpreter (``os``, ``sys``, ``marshal``,
+``_signal``) and ``_socket``: no numpy, no numba, not even ``json``, ``socket`` or
+``signal`` (those two load ``enum``), nor ``zlib`` (a shared library to load). A command answered by the
 daemon costs the interpreter's start, a connection and the command's own work.
 
 :func:`forward` returns the command's exit status, or None when the daemon could not
