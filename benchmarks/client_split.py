@@ -30,7 +30,6 @@ import contextlib
 import glob
 import io
 import os
-import resource
 import shutil
 import statistics
 import subprocess
@@ -38,19 +37,11 @@ import sys
 import tempfile
 import time
 
+from test_bench_startup import _wall  # (wall and CPU seconds of one whole process)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 SCRIPT = shutil.which("trainruns")
-
-
-def _child(argv, env):
-    """Wall and CPU seconds of one whole process."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t = time.perf_counter()
-    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=False)
-    wall = time.perf_counter() - t
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return wall, (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
 
 
 def _script_imports(package=False):
@@ -153,9 +144,9 @@ def main(argv=None):
         subprocess.run([opts.before, "daemon", "start"], env=before_env, check=True, stdout=subprocess.DEVNULL)
     try:
         for p in positions:
-            _child(command + ["solve", "--quiet", p], env)  # (the daemon has read each title)
+            _wall(command + ["solve", "--quiet", p], env)  # (the daemon has read each title)
             if before_env:
-                _child([opts.before, "solve", "--quiet", p], before_env)
+                _wall([opts.before, "solve", "--quiet", p], before_env)
         procs = {
             "python -c pass": [py, "-c", "pass"],
             "python -S -c pass": [py, "-S", "-c", "pass"],
@@ -165,11 +156,11 @@ def main(argv=None):
         got = {k: [] for k in list(procs) + ["whole call"] + (["whole call, before"] if before_env else [])}
         for r in range(opts.rounds):
             for key, args in procs.items():
-                got[key].append(_child(args, env))
+                got[key].append(_wall(args, env))
             for p in positions:
-                got["whole call"].append(_child(command + ["solve", "--quiet", p], env))
+                got["whole call"].append(_wall(command + ["solve", "--quiet", p], env))
                 if before_env:
-                    got["whole call, before"].append(_child([opts.before, "solve", "--quiet", p], before_env))
+                    got["whole call, before"].append(_wall([opts.before, "solve", "--quiet", p], before_env))
         load.append(os.getloadavg()[0])
         fwd = _forward_split(["solve", "--quiet", positions[0]], opts.rounds * 3)
         share = {}
