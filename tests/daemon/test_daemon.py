@@ -151,6 +151,53 @@ def test_the_installed_script_loads_only_the_client_when_the_daemon_answers(daem
                      "trainruns.daemon.client"]
 
 
+def _position_file(path, k4_value=40, corporation="KO"):
+    """The KO position written to ``path``, its K4 city worth ``k4_value`` (two digits
+    keep the file's size) and run for ``corporation``."""
+    data = json.load(open(KO))
+    data.pop("expected_revenue")
+    data["corporation"] = corporation
+    for h in data["map"]["hexes"]:
+        if h["id"] == "K4":
+            h["stops"][0]["value"] = k4_value
+    path.write_text(json.dumps(data, indent=1))
+
+
+def test_a_position_rewritten_after_it_was_read_ahead_is_read_again(daemon, tmp_path):
+    """The daemon's spare reads the last command's position ahead (trainruns.cli.solve):
+    a file rewritten since, to the same size and modification time, gets the answer of
+    its new bytes, the in-process command's (docs/position-format.md: the position file
+    is the input)."""
+    pos = tmp_path / "pos.json"
+    _position_file(pos, 40)
+    code, out, err = _run(["solve", "--json", "--quiet", str(pos)], daemon)
+    assert code == 0 and json.loads(out)["revenue"] == 160
+    time.sleep(3)  # (the next spare has read the file ahead)
+    stat = os.stat(pos)
+    _position_file(pos, 90)
+    os.utime(pos, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert os.stat(pos).st_size == stat.st_size
+    served = _status(daemon)[1]["served"]
+    got = _run(["solve", "--json", "--quiet", str(pos)], daemon)
+    assert _status(daemon)[1]["served"] == served + 1
+    want = _run(["solve", "--json", "--quiet", str(pos)], dict(daemon, TRAINRUNS_DAEMON="0"))
+    assert _without_times(got[1]) == _without_times(want[1]) and got[0] == want[0] == 0
+    assert json.loads(got[1])["revenue"] > 160
+
+
+def test_a_position_read_ahead_still_gets_its_warning(daemon, tmp_path):
+    """A position that loads with a warning (a company without a token of its own,
+    trainruns.titles.load) says it on every command, the daemon's as the in-process one."""
+    pos = tmp_path / "notoken.json"
+    _position_file(pos, corporation="ZZ")
+    want = _run(["solve", "--quiet", str(pos)], dict(daemon, TRAINRUNS_DAEMON="0"))
+    assert "warning" in want[2] and "ZZ has no token" in want[2]
+    for _ in range(2):
+        got = _run(["solve", "--quiet", str(pos)], daemon)
+        assert (got[0], got[2]) == (want[0], want[2])
+        time.sleep(3)  # (the next spare has read the file ahead)
+
+
 def test_bad_input_gives_the_same_line_and_exit_status(daemon, tmp_path):
     """docs/position-format.md: bad input is exit 2 with one line on stderr; the working folder is
     the client's (a relative path is read where the client runs)."""

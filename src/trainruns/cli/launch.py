@@ -1,20 +1,20 @@
-"""The ``trainruns`` command's first lines: hand a ``solve`` to the warm daemon, or
-run the command in this process (:mod:`trainruns.cli.main`).
+"""The ``trainruns`` command's first lines (the installed script, scripts/trainruns,
+and ``python -m trainruns``): hand a ``solve`` to the warm daemon, or run the command
+in this process (:mod:`trainruns.cli.main`).
 
 A command the daemon answers costs the interpreter's start, this module, the thin
 client (:mod:`trainruns.daemon.client`) and the command's own work in the daemon's
-child; nothing else is loaded on that path (tests/test_lazy_imports.py): only ``os``,
-``sys`` and modules built into the interpreter, not ``time`` (the clock is read from
-the interpreter's own), ``collections`` or ``re``. The installed script
-(``scripts/trainruns``) calls :func:`main` without importing ``re`` as the console
-scripts pip writes do.
+child; nothing else is loaded on that path (tests/test_lazy_imports.py,
+tests/daemon/test_daemon.py): modules built into the interpreter (``time`` among
+them) and ``_socket``, not ``collections``, ``re`` or ``zlib``. The installed script
+does not import ``re`` as the console scripts pip writes do.
 """
 
 import os
 import sys
 
-# (time.perf_counter is CLOCK_MONOTONIC on Linux, the clock the daemon's child reads;
-# ``time`` is a built-in module: importing it loads no file)
+# (CLOCK_MONOTONIC on Linux, the clock the daemon's child reads too; ``time`` is built
+# into the interpreter: importing it loads no file)
 from time import perf_counter
 
 

@@ -72,15 +72,11 @@ def _new_parser(only):
 
 
 def main(argv=None):
-    """The ``trainruns`` command: ``argv`` (without the program name) run in this
-    process, its clock started now; without ``argv``, this process's command line, as
-    the installed script runs it (:func:`trainruns.cli.launch.main`: a ``solve`` goes
-    to the daemon)."""
-    if argv is not None:
-        return _run(argv, time.perf_counter(), process=False)
-    from trainruns.cli.launch import main as launch
-
-    return launch()
+    """The ``trainruns`` command ``argv`` (without the program name; default: this
+    process's command line) run in this process, its clock started now. The installed
+    command and ``python -m trainruns`` start at :func:`trainruns.cli.launch.main`,
+    which sends a ``solve`` to the daemon and counts from the process's start."""
+    return _run(sys.argv[1:] if argv is None else argv, time.perf_counter(), process=False)
 
 
 def run_process(argv, started):
