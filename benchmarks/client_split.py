@@ -119,6 +119,9 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("positions", nargs="*", help="positions (default: fixtures/real/*.json)")
     ap.add_argument("--rounds", type=int, default=10)
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="each position this many times in a row a round (test_bench_startup asks each "
+                         "10 times in a row: the daemon's spare has it read ahead from the second on)")
     ap.add_argument("--before", help="another installation's trainruns script, timed beside")
     ap.add_argument("--before-path", help="its package's folder (put first on PYTHONPATH)")
     opts = ap.parse_args(argv)
@@ -158,8 +161,9 @@ def main(argv=None):
             for key, args in procs.items():
                 got[key].append(_wall(args, env))
             for p in positions:
-                got["whole call"].append(_wall(command + ["solve", "--quiet", p], env))
-                if before_env:
+                for _ in range(opts.repeat):
+                    got["whole call"].append(_wall(command + ["solve", "--quiet", p], env))
+                for _ in range(opts.repeat if before_env else 0):
                     got["whole call, before"].append(_wall([opts.before, "solve", "--quiet", p], before_env))
         load.append(os.getloadavg()[0])
         fwd = _forward_split(["solve", "--quiet", positions[0]], opts.rounds * 3)
@@ -174,7 +178,8 @@ def main(argv=None):
             subprocess.run([opts.before, "daemon", "stop"], env=before_env, check=False, stdout=subprocess.DEVNULL)
             shutil.rmtree(before_env["XDG_RUNTIME_DIR"], ignore_errors=True)
     ms = lambda xs: 1000 * statistics.median(xs)  # noqa: E731
-    print(f"{len(positions)} positions, {opts.rounds} rounds, load {load[0]:.1f} -> {load[-1]:.1f}; "
+    print(f"{len(positions)} positions x {opts.repeat} in a row, {opts.rounds} rounds, "
+          f"load {load[0]:.1f} -> {load[-1]:.1f}; "
           f"script {command[0]}")
     print(f"{'whole processes':<40} {'wall ms':>8} {'CPU ms':>8}")
     for key, runs in got.items():
