@@ -198,6 +198,37 @@ def test_a_position_read_ahead_still_gets_its_warning(daemon, tmp_path):
         time.sleep(3)  # (the next spare has read the file ahead)
 
 
+def test_a_position_file_become_a_named_pipe_is_neither_waited_on_nor_drained(daemon, tmp_path):
+    """A position read ahead whose path is then a named pipe: the command reads the
+    pipe's position once (the one written there, not the one read ahead), and the spare
+    after it does not wait on the pipe (the next command is answered)."""
+    import threading
+
+    pos = tmp_path / "pos.json"
+    _position_file(pos, 40)
+    code, out, _ = _run(["solve", "--json", "--quiet", str(pos)], daemon)
+    assert code == 0 and json.loads(out)["revenue"] == 160
+    time.sleep(3)  # (the next spare has read the file ahead)
+    os.unlink(pos)
+    os.mkfifo(pos)
+    source = tmp_path / "new.json"
+    _position_file(source, 90)
+
+    def feed():
+        with open(pos, "w") as fh:
+            fh.write(source.read_text())
+
+    threading.Thread(target=feed, daemon=True).start()
+    p = subprocess.run(COMMAND + ["solve", "--json", "--quiet", str(pos)], env=daemon, cwd=ROOT,
+                       capture_output=True, text=True, timeout=60)
+    want = _run(["solve", "--json", "--quiet", str(source)], dict(daemon, TRAINRUNS_DAEMON="0"))
+    assert p.returncode == 0 and _without_times(p.stdout) == _without_times(want[1])
+    time.sleep(3)  # (the next spare has prepared)
+    p = subprocess.run(COMMAND + ["solve", "--json", "--quiet", KO], env=daemon, cwd=ROOT, capture_output=True,
+                       text=True, timeout=60)
+    assert p.returncode == 0 and json.loads(p.stdout)["revenue"] == 160
+
+
 def test_bad_input_gives_the_same_line_and_exit_status(daemon, tmp_path):
     """docs/position-format.md: bad input is exit 2 with one line on stderr; the working folder is
     the client's (a relative path is read where the client runs)."""
