@@ -229,6 +229,18 @@ def test_a_position_file_become_a_named_pipe_is_neither_waited_on_nor_drained(da
     assert p.returncode == 0 and json.loads(p.stdout)["revenue"] == 160
 
 
+def test_a_console_script_wrapper_still_goes_to_the_daemon(daemon):
+    """An installation whose ``trainruns`` is still pip's console-script wrapper (made
+    before scripts/trainruns) calls trainruns.cli.main's main(): a solve still goes to
+    the daemon, with the same answer."""
+    wrapper = "import re, sys\nfrom trainruns.cli.main import main\nsys.argv[0] = 'trainruns'\nsys.exit(main())"
+    served = _status(daemon)[1]["served"]
+    p = subprocess.run([sys.executable, "-c", wrapper, "solve", "--json", "--quiet", KO], env=daemon, cwd=ROOT,
+                       capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0 and p.stderr == "" and json.loads(p.stdout)["revenue"] == 160
+    assert _status(daemon)[1]["served"] == served + 1
+
+
 def test_bad_input_gives_the_same_line_and_exit_status(daemon, tmp_path):
     """docs/position-format.md: bad input is exit 2 with one line on stderr; the working folder is
     the client's (a relative path is read where the client runs)."""

@@ -72,11 +72,16 @@ def _new_parser(only):
 
 
 def main(argv=None):
-    """The ``trainruns`` command ``argv`` (without the program name; default: this
-    process's command line) run in this process, its clock started now. The installed
-    command and ``python -m trainruns`` start at :func:`trainruns.cli.launch.main`,
-    which sends a ``solve`` to the daemon and counts from the process's start."""
-    return _run(sys.argv[1:] if argv is None else argv, time.perf_counter(), process=False)
+    """The ``trainruns`` command ``argv`` (without the program name) run in this
+    process, its clock started now. Without ``argv``: this process's command line as
+    the installed command runs it (a ``solve`` goes to the daemon), for an installation
+    whose ``trainruns`` is still pip's console-script wrapper; scripts/trainruns and
+    ``python -m trainruns`` start at :func:`trainruns.cli.launch.main`."""
+    if argv is not None:
+        return _run(argv, time.perf_counter(), process=False)
+    from trainruns.daemon.client import dispatch, process_start
+
+    return dispatch(sys.argv[1:], process_start(), run_process)
 
 
 def run_process(argv, started):
