@@ -44,6 +44,7 @@ EPS = 1e-6
 # ``target + 1 - MARGIN`` rules out every run above ``target``
 MARGIN = 1e-4
 
+
 class Packing(NamedTuple):
     """:func:`packing_bound`'s answer."""
 
@@ -70,13 +71,13 @@ def _prices(byte_rows, pi):
 def packing_bound(values, kinds, caps, bits, target=None, deadline=None):
     """The relaxation's bound (module docstring) over candidates ``r``: ``values[r]``,
     ``kinds[r]`` (an index into ``caps``, the trains of each kind) and ``bits[r]``
-    (uint64 words of track). Returns ``(bound, keep)``: no run earns more than
-    ``bound`` (a float; exact for the duals reached, by weak duality, when the column
-    generation stops early at ``deadline`` or ``ROUNDS``), and with ``target`` the
-    candidates that may be in a run earning more than it (reduced-cost fixing; every
-    candidate without one; a candidate the duals of any round rule out is dropped),
-    ``rc`` each candidate's reduced cost and ``base`` the duals'
-    sum ``D0``: a run earns at most ``base`` plus its routes' reduced costs."""
+    (uint64 words of track). Returns a :class:`Packing`: no run earns more than
+    ``bound`` (a float; exact for the duals reached, by weak duality, also when the
+    column generation stops early at ``deadline`` or ``ROUNDS``); ``keep``, with
+    ``target``, the candidates that may be in a run earning more than it (reduced-cost
+    fixing: one the duals of any round rule out is dropped; every candidate without a
+    target); ``rc`` each candidate's reduced cost at the duals of ``bound`` and ``base``
+    their sum ``D0``: a run earns at most ``base`` plus its routes' reduced costs."""
     from ortools.linear_solver import pywraplp
 
     values = np.asarray(values, np.int64)
@@ -92,17 +93,15 @@ def packing_bound(values, kinds, caps, bits, target=None, deadline=None):
     kind_rows = [solver.Constraint(-solver.infinity(), float(c)) for c in caps]
     bit_rows = {}
     in_lp = np.zeros(n, np.bool_)
-    unpacked = {}
 
     def add(rs):
         for r in rs:
-            if r not in unpacked:
-                unpacked[r] = np.flatnonzero(np.unpackbits(byte_rows[r], bitorder="little"))
+            used = np.flatnonzero(np.unpackbits(byte_rows[r], bitorder="little"))
             # (x <= 1 follows from any bit's row: a bound of its own would carry the
             # value in its own dual, leaving the route a reduced cost of 0 to fix by)
-            x = solver.NumVar(0.0, 1.0 if len(unpacked[r]) == 0 else solver.infinity(), "")
+            x = solver.NumVar(0.0, 1.0 if len(used) == 0 else solver.infinity(), "")
             kind_rows[kinds[r]].SetCoefficient(x, 1.0)
-            for b in unpacked[r]:
+            for b in used:
                 row = bit_rows.get(b)
                 if row is None:
                     row = bit_rows[b] = solver.Constraint(-solver.infinity(), 1.0)
