@@ -676,8 +676,11 @@ class Model1831(RouteModel):
         targets step down from the bound to the flow model's revenue (as the core's
         ``prove``): near the bound the floors are high and few paths pass them. At each
         target only those paths are listed (kernels.token_paths' priced cut), valued
-        (5.6.3) and kept if above some kind's floor, and the trains assigned to them
-        (kernels.assign_priced, the same prices pruning): a run found above the target
+        (5.6.3) and kept if above some kind's floor; the linear relaxation of packing
+        them on the track (route/packing.py: the trains together, 5.6.2) rules the
+        target out when its bound is at or below it, else drops the routes its reduced
+        costs leave in no run above it, and the trains are assigned to the rest
+        (kernels.assign_priced, the track prices pruning): a run found above the target
         is the best (every route of a better run was listed); none lowers the bound to
         the target (kept for :meth:`upper_bound`, even when a lower target is not
         ruled out in time). Returns the best run's route set, complete (proven): the
