@@ -350,10 +350,6 @@ class GameRules(Ids, PlayerReport):
         the best earns ``best`` and the title requires the best (default: any legal
         run may be declared)."""
 
-    def after_run(self, c, chosen: list[dict]):
-        """RoutesStep: what happens by rule once ``c`` has run ``chosen`` (default:
-        nothing)."""
-
     def may_run(self, c) -> bool:
         """RoutesStep: whether ``c`` has a train that may run now (default: it owns
         one); when not, the step ends with no run (``revenue`` None)."""
