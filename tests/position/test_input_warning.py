@@ -43,7 +43,7 @@ def test_the_command_answers_with_one_warning_line(tmp_path):
     path = tmp_path / "tokenless.json"
     path.write_text(json.dumps(tokenless()))
     env = dict(os.environ, TRAINRUNS_DAEMON="0")
-    proc = subprocess.run([sys.executable, "-m", "trainruns", "solve", str(path), "--json"],
+    proc = subprocess.run([sys.executable, "-m", "trainruns", "solve", str(path), "--json", "--quiet"],
                           capture_output=True, text=True, env=env, timeout=300)
     assert proc.returncode == 0, proc.stderr
     lines = proc.stderr.strip().splitlines()
