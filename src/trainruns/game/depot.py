@@ -35,3 +35,12 @@ def available(depot: list[dict]) -> dict | None:
 
 def price_of(trains: list[dict], name: str) -> int:
     return next(t["price"] for t in trains if t["name"] == name)
+
+
+def take(depot: list[dict], name: str) -> dict:
+    """One train named ``name`` bought from the bank ([10], 1831 5.3.8): its row's count
+    down by one (an unlimited row stays unlimited); the row."""
+    row = next(r for r in depot if r["train"] == name)
+    if row["left"] is not None:
+        row["left"] -= 1
+    return row

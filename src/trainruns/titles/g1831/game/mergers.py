@@ -247,7 +247,7 @@ class MergerRules:
         bonus = times * self.par_now(a)
         s.pay("bank", f"corp:{a.id}", bonus)
         s.event("merger", corporation=a.id, target=b.id, type=kind, bonus=bonus,
-                trains=[t["train"] for t in a.trains], bonds=len(a.bonds))
+                trains=[t.name for t in a.trains], bonds=len(a.bonds))
 
     def retire_shell(self, b):
         """B ends (5.9.7.4): its certificates out of play, its stations off the map, no

@@ -323,10 +323,10 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
     def restore_trains(self, c):
         """5.1: retired trains go (not in receivership); USED trains become RESTORED."""
         for t in list(c.trains):
-            if t["status"] == "retired" and not c.receivership:
+            if t.status == "retired" and not c.receivership:
                 c.trains.remove(t)
-            elif t["status"] == "used":
-                t["status"] = "restored"
+            elif t.status == "used":
+                t.status = "restored"
 
     def did_not_run(self, c):
         """5.7.1 DID NOT RUN; 5.8.1 the marker moves two left."""
@@ -378,7 +378,7 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
                 "receivership": c.receivership, "debt": c.debt,
                 "owed_commons": c.owed_commons,   # 5.3.4: a forced sale the pool stopped
                 "last_dividend": c.last_dividend,
-                "trains": [t["train"] for t in c.trains], "train_status": [t["status"] for t in c.trains],
+                "trains": [t.name for t in c.trains], "train_status": [t.status for t in c.trains],
                 "tokens": [{"hex": x["hex"], "stop": 0, "slot": x["slot"], "type": x["type"]} for x in c.sites],
                 # 5.9.7.8: off the map until the president has liquidated enough of them
                 "tokens_to_liquidate": [{"hex": x["hex"], "slot": x["slot"], "type": x["type"]}

@@ -415,9 +415,9 @@ class StockRules:
         if c.cash:
             s.pay(f"corp:{c.id}", "bank", c.cash)
         for t in c.trains:
-            s.market_trains.append(t["train"])
+            s.market_trains.append(t.name)
         self.market.remove(c.id, c.cell)
-        s.event("closed_out", corporation=c.id, trains=[t["train"] for t in c.trains])
+        s.event("closed_out", corporation=c.id, trains=[t.name for t in c.trains])
         c.trains, c.tokens = [], []
         c.owed_commons = 0   # 5.3.4's owed sale ends with the company
         c.par = c.cell = c.president = None
