@@ -323,13 +323,18 @@ class OperatingRules:
         mine = {x["hex"] for x in c.sites}
         return any(m["hex"] not in mine for m in self.token_places(c)) and not self.has_running_route(c)
 
+    def charge(self, c, cost: int):
+        """5.2.3, 5.2.7.4: track and tokens are paid from the company's cash; 5.4.10: in
+        receivership they are added to its debt."""
+        if c.receivership:
+            c.debt += cost
+        else:
+            self.state.pay(f"corp:{c.id}", "bank", cost)
+
     def lay_tile(self, c, m):
         s = self.state
         owes = self.lay_owes_token(c, m)   # read on the city before the tile goes down
-        if c.receivership:
-            c.debt += m["cost"]
-        else:
-            s.pay(f"corp:{c.id}", "bank", m["cost"])
+        self.charge(c, m["cost"])
         s.tiles = [t for t in s.tiles if t["hex"] != m["hex"]]
         s.tiles.append({"hex": m["hex"], "tile": m["tile"], "rotation": m["rotation"]})
         if owes:
@@ -444,10 +449,7 @@ class OperatingRules:
 
     def place_token(self, c, m, home=False):
         s = self.state
-        if c.receivership:
-            c.debt += m["cost"]
-        else:
-            s.pay(f"corp:{c.id}", "bank", m["cost"])
+        self.charge(c, m["cost"])
         site = {"hex": m["hex"], "slot": m["slot"], "type": m["kind"]}
         if m.get("black"):
             site["home_black"] = True
