@@ -4,10 +4,11 @@ trains, runs, dividends, receivership's loans and debt, phases and retirements."
 from __future__ import annotations
 
 from trainruns.game import depot, route_adapter
-from trainruns.game.action import free_amount, within
+from trainruns.game.action import within
 from trainruns.game.errors import Refusal
 from trainruns.game.game_rules import Dividend
 from trainruns.game.state import player_key
+from trainruns.game.steps.buy_train import trains_from_companies
 from trainruns.game.steps.consent import make_offer, was_declined
 from trainruns.game.steps.routes import declared_run
 from trainruns.game.train import Train
@@ -584,19 +585,10 @@ class OperatingRules:
         bounds when the purchase is not forced). A seller whose president declined is not
         asked again this turn (game/steps/consent.py). Never a retired train (5.3.2),
         never from a corporation in receivership (5.4.4)."""
-        out = []
-        if c.cash < 1:
-            return out
-        for o in self.state.corporations:
-            if o is c or o.cell is None or o.closed or not o.active or o.receivership:
-                continue
-            if was_declined(turn, "train", o.id):
-                continue
-            for name in dict.fromkeys(t.name for t in o.trains if t.status != "retired"):
-                most = min(self.config.price(self.size_of(name)), c.cash)
-                out.append({"type": "buy_train", "corporation": c.id, "from": o.id, "train": name,
-                            "price": free_amount(1, most)})
-        return out
+        return trains_from_companies(
+            self.state, c, lambda o: [t.name for t in o.trains if t.status != "retired"],
+            lambda o: o.cell is None or not o.active or o.receivership or was_declined(turn, "train", o.id),
+            face=lambda name: self.config.price(self.size_of(name)))
 
     def train_buys(self, step) -> list[dict]:
         """5.3: the trains the company of ``step`` may buy now (none once it is closed
