@@ -3,7 +3,9 @@ trains, runs, dividends, receivership's loans and debt, phases and retirements."
 
 from __future__ import annotations
 
-from trainruns.game import depot, route_adapter
+from dataclasses import replace
+
+from trainruns.game import route_adapter
 from trainruns.game.action import within
 from trainruns.game.errors import Refusal
 from trainruns.game.game_rules import Dividend
@@ -11,7 +13,7 @@ from trainruns.game.state import player_key
 from trainruns.game.steps.buy_train import trains_from_companies
 from trainruns.game.steps.consent import make_offer, was_declined
 from trainruns.game.steps.routes import declared_run
-from trainruns.game.train import Train
+from trainruns.game.train import Train, take
 from trainruns.route.limits import Work
 from trainruns.titles.g1831.game import certs
 from trainruns.titles.g1831.game.certs import is_preferred, shares_of
@@ -79,9 +81,7 @@ class OperatingRules:
                     if str(t.distance) == old and not c.receivership:
                         s.event("retire", corporation=c.id, train=t.name)
                         continue
-                    if str(t.distance) == old:
-                        t.status = "retired"
-                    keep.append(t)
+                    keep.append(replace(t, status="retired") if str(t.distance) == old else t)
                 c.trains = keep
             before = len(s.market_trains)
             s.market_trains = [t for t in s.market_trains if self.size_of(t) != int(old)]
@@ -699,7 +699,7 @@ class OperatingRules:
                 return   # the move into receivership closed it out (4.3.2): no purchase
         src = a["from"]
         if src == "bank":
-            depot.take(s.depot, a["train"])
+            take(s.depot, a["train"])
         elif src == "market":
             s.market_trains.remove(a["train"])
         else:

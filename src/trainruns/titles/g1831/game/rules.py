@@ -15,6 +15,7 @@ certificates in :mod:`.certs`, the typed company and title state in
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from trainruns.errors import InputError
 from trainruns.game.action import INT, STR, declare
@@ -322,11 +323,8 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
 
     def restore_trains(self, c):
         """5.1: retired trains go (not in receivership); USED trains become RESTORED."""
-        for t in list(c.trains):
-            if t.status == "retired" and not c.receivership:
-                c.trains.remove(t)
-            elif t.status == "used":
-                t.status = "restored"
+        c.trains = [replace(t, status="restored") if t.status == "used" else t for t in c.trains
+                    if t.status != "retired" or c.receivership]
 
     def did_not_run(self, c):
         """5.7.1 DID NOT RUN; 5.8.1 the marker moves two left."""
