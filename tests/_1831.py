@@ -2,6 +2,10 @@
 a started company made active with its treasury set, and a train record."""
 
 from trainruns.game.game import Game
+from trainruns.game.train import Train
+from trainruns.titles.g1831.game.config import Config
+
+SHIPPED = Config()
 
 
 def new(n=4, seed=7, **kw):
@@ -23,7 +27,7 @@ def company(g, cid, par, president, cash=None):
 
 
 def train(size, kind="S", status="new"):
-    return {"train": f"{size}{kind}", "size": size, "status": status}
+    return Train(f"{size}{kind}", size, SHIPPED.price(size), status=status)
 
 
 # --- operating steps and mergers (audit1831: test_game_1831_mergers.py, test_serve_game.py)

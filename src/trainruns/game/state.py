@@ -8,8 +8,9 @@ One place per thing (docs/game-log.md guarantees 1, 2, 5, 7):
 - shares: a corporation's ``shares`` maps each holder (``ipo``, ``market``,
   ``treasury``, ``player:NAME``, ``corp:ID``) to a count in the title's smallest share;
   they move only through :meth:`State.move_shares`;
-- trains: a train name sits in the depot's count, a corporation's ``trains`` or the
-  open market's ``market_trains``; tokens in ``Corporation.tokens`` (placed) and the
+- trains: a train sits in the depot's count, a corporation's ``trains`` (its name, or a
+  :class:`~trainruns.game.train.Train` where the title tracks a train's status: 1831) or
+  the open market's ``market_trains`` (its name); tokens in ``Corporation.tokens`` (placed) and the
   title's special-token records.
 """
 

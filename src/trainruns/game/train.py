@@ -31,6 +31,9 @@ class Train:
     available_on: str | None = None
     card: str = ""                 # the card it is printed on: its own name, or the two-sided card's
     sides: tuple[str, ...] = ()    # of a card: the trains it is bought as
+    # where the title tracks what an owned train may do (1831 5.3.2, 5.3.6: "new", "used",
+    # "restored", "retired"); a change of status is a new Train in the company's list
+    status: str = "new"
 
 
 class Trains:
@@ -99,3 +102,12 @@ def row_trains(row: dict) -> list[tuple[str, int]]:
     if "sides" in row:
         return [(s["train"], s["price"]) for s in row["sides"]]
     return [(row["train"], row["price"])]
+
+
+def take(depot: list[dict], name: str) -> dict:
+    """One train named ``name`` bought from the bank ([10], 1831 5.3.8): its row's count
+    down by one (an unlimited row stays unlimited); the row."""
+    row = next(r for r in depot if r["train"] == name)
+    if row["left"] is not None:
+        row["left"] -= 1
+    return row

@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import pytest
+from _1831 import train
 
 from trainruns.errors import InputError
 from trainruns.game.errors import Refusal
@@ -325,7 +326,7 @@ def test_phases_by_first_train_and_retirement_5_3_5():
     r, s = g.rules, g.rules.state
     c = started(g, "PRR", 100)
     c.active = True
-    c.trains = [{"train": "2S", "size": 2, "status": "new"}]
+    c.trains = [train(2)]
     r.new_phase("5", c)
     assert s.phase == "5" and c.trains == [] and r.train_limit(c) == 3
     assert r.token_cost("station") == 70 and r.token_cost("yard") == 110

@@ -22,7 +22,7 @@ def current_train_step(g, c):
 
 
 def holdings(a, b):
-    return a.cash, b.cash, [t["train"] for t in a.trains], [t["train"] for t in b.trains]
+    return a.cash, b.cash, [t.name for t in a.trains], [t.name for t in b.trains]
 
 
 def setup(buyer_president="P0", seller_president="P1"):

@@ -51,7 +51,7 @@ def test_type_i_friendly_merger_5_9_7():
     assert s.player["P3"].cash == p3 and b.closed and b.cell is None
     # 5.9.7.4: B's preferred retired; 5.9.7.6: B's trains and token now A's
     assert all(x["holder"] == "retired" for x in b.certs)
-    assert [t["train"] for t in a.trains] == ["2S"] and any(x["hex"] == a.home and x["type"] == "yard"
+    assert [t.name for t in a.trains] == ["2S"] and any(x["hex"] == a.home and x["type"] == "yard"
                                                              for x in a.sites)
     # 5.9.7.7: train limit +1; 5.9.7.6: token limits add up, to 19 at most
     assert r.train_limit(a) == r.phase_row()["train_limit"] + 1

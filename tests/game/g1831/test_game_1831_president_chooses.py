@@ -40,10 +40,10 @@ def test_the_president_chooses_the_train_that_goes_to_the_pool_5_3_7():
         g.act({"type": "pass", "corporation": "PRR"})
     assert e.value.rule == "5.3.7"
     g.act({"type": "discard_train", "corporation": "PRR", "train": "4YD"})   # not the smallest
-    assert sorted(t["train"] for t in c.trains) == ["3S", "3S", "4MX", "4S"]
+    assert sorted(t.name for t in c.trains) == ["3S", "3S", "4MX", "4S"]
     assert s.market_trains == ["4YD"]
     # the train bought at the limit stayed: of the two 3S, the USED one was not given up
-    assert sorted(t["status"] for t in c.trains if t["train"] == "3S") == ["new", "used"]
+    assert sorted(t.status for t in c.trains if t.name == "3S") == ["new", "used"]
     assert g.log()["actions"][-1] == {"type": "discard_train", "corporation": "PRR", "train": "4YD"}
 
 
@@ -53,7 +53,7 @@ def test_the_train_just_bought_is_not_offered_5_3_7():
     s.market_trains = ["4YD"]
     g.act({"type": "buy_train", "corporation": "PRR", "from": "market", "train": "4YD"})
     # the only trains that may go are the 4S: no choice, so it goes by rule, not asked
-    assert [t["train"] for t in c.trains] == ["4S", "4S", "4S", "4YD"] and s.market_trains == ["4S"]
+    assert [t.name for t in c.trains] == ["4S", "4S", "4S", "4YD"] and s.market_trains == ["4S"]
     assert all(a["type"] != "discard_train" for a in g.actions())
 
 
@@ -67,7 +67,7 @@ def test_a_lower_limit_is_the_presidents_choice_too_5_3_5():
     r.trim_trains(c)
     assert [a["train"] for a in g.actions()] == ["4S", "3S", "4YD", "4MX"]
     g.act({"type": "discard_train", "corporation": "PRR", "train": "4MX"})
-    assert sorted(t["train"] for t in c.trains) == ["3S", "4S", "4YD"] and s.market_trains == ["4MX"]
+    assert sorted(t.name for t in c.trains) == ["3S", "4S", "4YD"] and s.market_trains == ["4MX"]
 
 
 def test_the_president_chooses_which_token_a_merger_liquidates_5_9_7_8():

@@ -52,10 +52,10 @@ def test_deal_between_two_presidents_listed_with_its_price_range_5_3_2_and_5_3_4
     st.process({"type": "buy_train", "corporation": "PRR", "from": "NYC", "train": "3S", "price": 57})
     g.round.queue[0].process({"type": "accept", "player": "P1"})   # NYC's president agrees (5.3.2)
     assert a.cash == 200 - 57 and b.cash == b_cash + 57 and s.money() == money
-    assert [t["train"] for t in b.trains] == ["3S"]
+    assert [t.name for t in b.trains] == ["3S"]
     # 5.3.2: a train from another corporation is USED: it does not run this round
-    assert a.trains[-1] == {"train": "3S", "size": 3, "status": "used"}
-    assert not any(t["status"] != "used" and t["size"] == 3 for t in a.trains)
+    assert a.trains[-1] == train(3, status="used")
+    assert not any(t.status != "used" and t.distance == 3 for t in a.trains)
 
 
 def test_the_deal_is_at_most_the_buyers_cash_5_3_4():

@@ -5,6 +5,7 @@ president's cash and then his share sales must make up the price (the forced pur
 
 from __future__ import annotations
 
+from trainruns.game.action import free_amount
 from trainruns.game.emergency import contribute
 from trainruns.game.errors import Refusal
 from trainruns.game.state import State, corp_key
@@ -19,15 +20,17 @@ def pay_for_train(state: State, corp, price: int):
     state.pay(corp_key(corp.id), "bank", price)
 
 
-def trains_from_companies(state: State, corp, trains_of=lambda d: d.trains, skip=lambda d: False) -> list[dict]:
+def trains_from_companies(state: State, corp, trains_of=lambda d: d.trains, skip=lambda d: False,
+                          face=None) -> list[dict]:
     """The purchases of a train from another company open to ``corp`` (1832 [10] Train
     Cost, 1833NE "Train list and prices"): each train kind ``trains_of`` each open
     company other than ``corp`` (and not ``skip``) holds, at an agreed price from $1 to
-    its treasury (never with the president's money); none with an empty treasury."""
+    its treasury (never with the president's money), and no more than the train's
+    ``face`` value where the title says so (1831 5.3.4); none with an empty treasury."""
     if corp.cash < 1:
         return []
-    price = 1 if corp.cash == 1 else {"min": 1, "max": corp.cash}
-    return [{"type": "buy_train", "corporation": corp.id, "from": d.id, "train": t, "price": price}
+    return [{"type": "buy_train", "corporation": corp.id, "from": d.id, "train": t,
+             "price": free_amount(1, corp.cash if face is None else min(face(t), corp.cash))}
             for d in state.corporations if d is not corp and not d.closed and not skip(d)
             for t in dict.fromkeys(trains_of(d))]
 

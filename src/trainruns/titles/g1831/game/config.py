@@ -17,80 +17,14 @@ one line naming where (InputError, exit 2); the readings are in docs/gaps.md.
 
 from __future__ import annotations
 
-import json
-from functools import lru_cache
-from pathlib import Path
-
 from trainruns.errors import InputError
+from trainruns.game.config_file import check_schema, read_part
 from trainruns.position.reader import parse_paths
 from trainruns.route.hexgrid import neighbour, parse_hex_id
 from trainruns.titles.g1831.route.board_map import COLORS, POSITION_HEX_KEYS
 from trainruns.titles.tiled import load_data
 
 PACKAGE = "trainruns.titles.g1831"
-
-
-@lru_cache(maxsize=1)
-def _validator():
-    # trainruns/position/schema/ is package data beside the position schemas (not imported as a
-    # package here, so this module does not depend on the schema package's code); built
-    # once per process: a game loads its config at every replay
-    import jsonschema
-
-    path = Path(__file__).resolve().parents[3] / "position" / "schema" / "game-1831-config.json"
-    return jsonschema.Draft202012Validator(json.loads(path.read_text(encoding="utf-8")))
-
-
-def _where(err) -> str:
-    path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err.absolute_path)
-    return f"config{path}"
-
-
-def _all(errors):
-    """The errors and those under their anyOf branches."""
-    for e in errors:
-        yield e
-        yield from _all(e.context or ())
-
-
-def check_schema(data, where="config"):
-    """The config's shape (JSON Schema draft 2020-12): the first error as one line."""
-    import jsonschema
-
-    errors = list(_validator().iter_errors(data))
-    e = jsonschema.exceptions.best_match(errors)
-    if e is not None:
-        # best_match descends into oneOf/anyOf to the error deepest in the data
-        while e.context:
-            e = max(e.context, key=lambda x: len(list(x.absolute_path)))
-        message = e.message
-        if e.validator == "required":
-            # a misspelt key is both missing and unexpected: say both
-            extra = [x for x in _all(errors) if x.validator == "additionalProperties"
-                     and list(x.absolute_path) == list(e.absolute_path)]
-            if extra:
-                message += f" ({extra[0].message}: a misspelling?)"
-        message = " ".join(message.split())   # one line, whatever the value holds
-        raise InputError(message if len(message) < 200 else message[:200] + "...", _where(e))
-
-
-def _file(ref, shipped: bool, what: str):
-    """A map or tiles part: inline, a shipped data file, or a file path (relative to
-    the working directory)."""
-    if isinstance(ref, dict):
-        return ref
-    if shipped:
-        return load_data(PACKAGE, ref)
-    p = Path(ref)
-    try:
-        return json.loads(p.read_text(encoding="utf-8"))
-    except OSError as e:
-        where = "" if p.is_absolute() else f" (a relative name is read from the working directory, {Path.cwd()})"
-        raise InputError(f"cannot read the {what} file {ref!r}: {e.strerror}{where}", f"config.{what}") from None
-    except json.JSONDecodeError as e:
-        raise InputError(f"the {what} file {ref!r} is not JSON: {e.msg} (line {e.lineno})", f"config.{what}") from None
-    except UnicodeDecodeError:
-        raise InputError(f"the {what} file {ref!r} is not UTF-8 text", f"config.{what}") from None
 
 
 def _printed(map_data: dict) -> dict:
@@ -127,10 +61,10 @@ class Config:
         for k in ("map", "tiles"):
             if isinstance(data.get(k), str) and data[k]:
                 try:
-                    parts[k] = _file(data[k], self.shipped, k)
+                    parts[k] = read_part(data[k], PACKAGE if self.shipped else None, k)
                 except InputError as e:
                     unread = unread or e
-        check_schema(dict(data, **parts))
+        check_schema(dict(data, **parts), "game-1831-config.json")
         if unread:
             raise unread
         self.raw = data

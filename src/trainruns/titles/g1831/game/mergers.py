@@ -247,7 +247,7 @@ class MergerRules:
         bonus = times * self.par_now(a)
         s.pay("bank", f"corp:{a.id}", bonus)
         s.event("merger", corporation=a.id, target=b.id, type=kind, bonus=bonus,
-                trains=[t["train"] for t in a.trains], bonds=len(a.bonds))
+                trains=[t.name for t in a.trains], bonds=len(a.bonds))
 
     def retire_shell(self, b):
         """B ends (5.9.7.4): its certificates out of play, its stations off the map, no
@@ -322,19 +322,14 @@ class MergerRules:
         old = c.bond_cell
         if old is None or steps <= 0:
             return
-        cell, area = self.market.walk(old, direction, steps)
-        key = f"{c.id}/bonds"
-        self.market.move(key, old, cell)
-        c.bond_cell = cell
+        cell, area, c.bond_cell = self.walk_marker(f"{c.id}/bonds", old, direction, steps)
         if cell != old:
             self.state.event("bond_price", corporation=c.id, cell=list(cell), price=self.market.preferred(cell),
                              why=why)
         if area == "closed":
             self.close_bonds(c, half=False)
             self.enter_receivership(c)
-        elif area == "split" and self.market.target is not None:
-            self.market.move(key, cell, self.market.target)
-            c.bond_cell = self.market.target
+        elif c.bond_cell != cell:
             for b in c.bonds:
                 if b["holder"].startswith("player:") or b["holder"] == "treasury":
                     b["splits"] += 1

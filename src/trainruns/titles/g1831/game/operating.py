@@ -3,13 +3,17 @@ trains, runs, dividends, receivership's loans and debt, phases and retirements."
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from trainruns.game import route_adapter
-from trainruns.game.action import free_amount, within
+from trainruns.game.action import within
 from trainruns.game.errors import Refusal
 from trainruns.game.game_rules import Dividend
 from trainruns.game.state import player_key
+from trainruns.game.steps.buy_train import trains_from_companies
 from trainruns.game.steps.consent import make_offer, was_declined
 from trainruns.game.steps.routes import declared_run
+from trainruns.game.train import Train, take
 from trainruns.route.limits import Work
 from trainruns.titles.g1831.game import certs
 from trainruns.titles.g1831.game.certs import is_preferred, shares_of
@@ -30,6 +34,11 @@ MOST_OFFERS = 4
 RUN_NODES = 20_000
 COVERING_NODES = 2_000
 PATH_STEPS = 20_000
+
+
+def train_type(t: Train) -> str:
+    """5.6.2.3: a train's type, "S", "MX" or "YD", after its size in its name."""
+    return t.name[len(str(t.distance)):]
 
 
 def run_budget() -> Work:
@@ -69,12 +78,10 @@ class OperatingRules:
             for c in s.corporations:
                 keep = []
                 for t in c.trains:
-                    if str(t["size"]) == old and not c.receivership:
-                        s.event("retire", corporation=c.id, train=t["train"])
+                    if str(t.distance) == old and not c.receivership:
+                        s.event("retire", corporation=c.id, train=t.name)
                         continue
-                    if str(t["size"]) == old:
-                        t["status"] = "retired"
-                    keep.append(t)
+                    keep.append(replace(t, status="retired") if str(t.distance) == old else t)
                 c.trains = keep
             before = len(s.market_trains)
             s.market_trains = [t for t in s.market_trains if self.size_of(t) != int(old)]
@@ -100,7 +107,7 @@ class OperatingRules:
         """How many trains ``c`` holds over its limit (a USED one counts: 5.3.7), and the
         trains that may go: any but a retired one (5.4.8) and the train ``bought`` at
         the limit (5.3.7 gives up the extra trains "to make room for the new trains")."""
-        held = [t for t in c.trains if t["status"] != "retired"]
+        held = [t for t in c.trains if t.status != "retired"]
         return len(held) - self.train_limit(c), [t for t in held if t is not bought]
 
     def trim_trains(self, c, bought=None):
@@ -113,13 +120,13 @@ class OperatingRules:
         over, may_go = self.surplus(c, bought)
         if over <= 0:
             return
-        if len({t["train"] for t in may_go}) > 1 and getattr(self.game, "round", None) is not None:
+        if len({t.name for t in may_go}) > 1 and getattr(self.game, "round", None) is not None:
             from trainruns.titles.g1831.game.steps.operating import SurplusStep
 
             self.game.round.push(SurplusStep(self.game, c, bought=bought))
             return
         while over > 0 and may_go:
-            self.discard_train(c, may_go[0]["train"], bought)
+            self.discard_train(c, may_go[0].name, bought)
             over, may_go = self.surplus(c, bought)
 
     def discardable(self, c, bought=None, limit=None) -> list[str]:
@@ -127,7 +134,7 @@ class OperatingRules:
         (:meth:`surplus`; 1831 sets no other ``limit``); none once it is within it or out
         of play."""
         over, may_go = self.surplus(c, bought)
-        return list(dict.fromkeys(t["train"] for t in may_go)) if over > 0 and c.cell is not None else []
+        return list(dict.fromkeys(t.name for t in may_go)) if over > 0 and c.cell is not None else []
 
     def why_not_discard(self, c, bought=None, limit=None):
         return "5.3.7", (f"{c.id} is over its limit of {self.train_limit(c)} trains and gives one of "
@@ -137,10 +144,10 @@ class OperatingRules:
     def discard_train(self, c, name: str, bought=None):
         """5.3.7: a train named ``name`` goes to the pool without compensation; of two of
         that name, a USED one first (it would not run this round, 5.3.2)."""
-        t = min((t for t in self.surplus(c, bought)[1] if t["train"] == name), key=lambda t: t["status"] != "used")
+        t = min((t for t in self.surplus(c, bought)[1] if t.name == name), key=lambda t: t.status != "used")
         c.trains.remove(t)
-        self.state.market_trains.append(t["train"])
-        self.state.event("surplus_train", corporation=c.id, train=t["train"])
+        self.state.market_trains.append(t.name)
+        self.state.event("surplus_train", corporation=c.id, train=t.name)
 
     # --- the position ------------------------------------------------------------------
 
@@ -165,7 +172,7 @@ class OperatingRules:
                     tok.update(home=True, type=site["type"])
                 tokens.append(tok)
         train_list = trains if trains is not None else [
-            {"name": t["train"], "status": "restored" if t["status"] == "new" else t["status"]} for t in c.trains]
+            {"name": t.name, "status": "restored" if t.status == "new" else t.status} for t in c.trains]
         pos = {"title": "1831", "phase": self.state.phase, "corporation": cid, "trains": train_list,
                "map": self.map.position_map(self.laid()), "tokens": tokens,
                "receivership": bool(c.receivership)}
@@ -317,13 +324,18 @@ class OperatingRules:
         mine = {x["hex"] for x in c.sites}
         return any(m["hex"] not in mine for m in self.token_places(c)) and not self.has_running_route(c)
 
+    def charge(self, c, cost: int):
+        """5.2.3, 5.2.7.4: track and tokens are paid from the company's cash; 5.4.10: in
+        receivership they are added to its debt."""
+        if c.receivership:
+            c.debt += cost
+        else:
+            self.state.pay(f"corp:{c.id}", "bank", cost)
+
     def lay_tile(self, c, m):
         s = self.state
         owes = self.lay_owes_token(c, m)   # read on the city before the tile goes down
-        if c.receivership:
-            c.debt += m["cost"]
-        else:
-            s.pay(f"corp:{c.id}", "bank", m["cost"])
+        self.charge(c, m["cost"])
         s.tiles = [t for t in s.tiles if t["hex"] != m["hex"]]
         s.tiles.append({"hex": m["hex"], "tile": m["tile"], "rotation": m["rotation"]})
         if owes:
@@ -438,10 +450,7 @@ class OperatingRules:
 
     def place_token(self, c, m, home=False):
         s = self.state
-        if c.receivership:
-            c.debt += m["cost"]
-        else:
-            s.pay(f"corp:{c.id}", "bank", m["cost"])
+        self.charge(c, m["cost"])
         site = {"hex": m["hex"], "slot": m["slot"], "type": m["kind"]}
         if m.get("black"):
             site["home_black"] = True
@@ -503,7 +512,7 @@ class OperatingRules:
             return []
         board, reached = route_adapter.board_and_loose_reach(self.position(c.id, trains=[]))
         laid = self.laid()
-        types = {t["train"][len(str(t["size"])):] for t in c.trains}
+        types = {train_type(t) for t in c.trains}
         usable = {"station"} if types <= {"S"} else {"yard"} if types <= {"YD"} else set(TYPES)
         out, tried, base = [], 0, None
         for o in self.state.corporations:
@@ -576,19 +585,10 @@ class OperatingRules:
         bounds when the purchase is not forced). A seller whose president declined is not
         asked again this turn (game/steps/consent.py). Never a retired train (5.3.2),
         never from a corporation in receivership (5.4.4)."""
-        out = []
-        if c.cash < 1:
-            return out
-        for o in self.state.corporations:
-            if o is c or o.cell is None or o.closed or not o.active or o.receivership:
-                continue
-            if was_declined(turn, "train", o.id):
-                continue
-            for name in dict.fromkeys(t["train"] for t in o.trains if t["status"] != "retired"):
-                most = min(self.config.price(self.size_of(name)), c.cash)
-                out.append({"type": "buy_train", "corporation": c.id, "from": o.id, "train": name,
-                            "price": free_amount(1, most)})
-        return out
+        return trains_from_companies(
+            self.state, c, lambda o: [t.name for t in o.trains if t.status != "retired"],
+            lambda o: o.cell is None or not o.active or o.receivership or was_declined(turn, "train", o.id),
+            face=lambda name: self.config.price(self.size_of(name)))
 
     def train_buys(self, step) -> list[dict]:
         """5.3: the trains the company of ``step`` may buy now (none once it is closed
@@ -699,22 +699,16 @@ class OperatingRules:
                 return   # the move into receivership closed it out (4.3.2): no purchase
         src = a["from"]
         if src == "bank":
-            row = next(r for r in s.depot if r["train"] == a["train"])
-            row["left"] -= 1
-            s.pay(f"corp:{c.id}", "bank", price)
-            status = "new"
+            take(s.depot, a["train"])
         elif src == "market":
             s.market_trains.remove(a["train"])
-            s.pay(f"corp:{c.id}", "bank", price)
-            status = "used"
         else:
             o = s.corp[src]
-            t = next(t for t in o.trains if t["train"] == a["train"] and t["status"] != "retired")
-            o.trains.remove(t)
-            s.pay(f"corp:{c.id}", f"corp:{o.id}", price)
-            status = "used"
+            o.trains.remove(next(t for t in o.trains if t.name == a["train"] and t.status != "retired"))
+        s.pay(f"corp:{c.id}", f"corp:{src}" if src in s.corp else "bank", price)
         size = self.size_of(a["train"])
-        bought = {"train": a["train"], "size": size, "status": status}
+        # 5.3.2: a train from the pool or another corporation is USED (it does not run this round)
+        bought = Train(a["train"], size, self.config.price(size), status="new" if src == "bank" else "used")
         c.trains.append(bought)
         s.event("train", corporation=c.id, train=a["train"], source=src, price=price)
         if src == "bank":
@@ -833,8 +827,8 @@ class OperatingRules:
         [train types of that size])``; None without a train."""
         if not c.trains:
             return None
-        size = min(t["size"] for t in c.trains)
-        kinds = sorted({t["train"][len(str(t["size"])):] for t in c.trains if t["size"] == size})
+        size = min(t.distance for t in c.trains)
+        kinds = sorted({train_type(t) for t in c.trains if t.distance == size})
         return -(-size // 2), kinds
 
     def route_met(self, c) -> bool:
@@ -936,9 +930,9 @@ class OperatingRules:
                 self.state.event("receivership_ends", corporation=c.id)
                 self.update_president(c)   # 5.4.12: the presidency was frozen until now
                 for t in list(c.trains):
-                    if t["status"] == "retired":
+                    if t.status == "retired":
                         c.trains.remove(t)   # 5.3.6: obsolete trains go once out of receivership
-                        self.state.event("retire", corporation=c.id, train=t["train"])
+                        self.state.event("retire", corporation=c.id, train=t.name)
 
     # --- running (5.6) -----------------------------------------------------------------
 
@@ -947,7 +941,7 @@ class OperatingRules:
         return c.cell is not None and self.runnable(c)
 
     def runnable(self, c) -> bool:
-        return any(t["status"] in ("new", "restored") or (t["status"] == "retired" and c.receivership)
+        return any(t.status in ("new", "restored") or (t.status == "retired" and c.receivership)
                    for t in c.trains)
 
     def no_route(self, c) -> bool:

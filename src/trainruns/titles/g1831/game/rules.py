@@ -15,6 +15,7 @@ certificates in :mod:`.certs`, the typed company and title state in
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from trainruns.errors import InputError
 from trainruns.game.action import INT, STR, declare
@@ -322,11 +323,8 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
 
     def restore_trains(self, c):
         """5.1: retired trains go (not in receivership); USED trains become RESTORED."""
-        for t in list(c.trains):
-            if t["status"] == "retired" and not c.receivership:
-                c.trains.remove(t)
-            elif t["status"] == "used":
-                t["status"] = "restored"
+        c.trains = [replace(t, status="restored") if t.status == "used" else t for t in c.trains
+                    if t.status != "retired" or c.receivership]
 
     def did_not_run(self, c):
         """5.7.1 DID NOT RUN; 5.8.1 the marker moves two left."""
@@ -378,7 +376,7 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
                 "receivership": c.receivership, "debt": c.debt,
                 "owed_commons": c.owed_commons,   # 5.3.4: a forced sale the pool stopped
                 "last_dividend": c.last_dividend,
-                "trains": [t["train"] for t in c.trains], "train_status": [t["status"] for t in c.trains],
+                "trains": [t.name for t in c.trains], "train_status": [t.status for t in c.trains],
                 "tokens": [{"hex": x["hex"], "stop": 0, "slot": x["slot"], "type": x["type"]} for x in c.sites],
                 # 5.9.7.8: off the map until the president has liquidated enough of them
                 "tokens_to_liquidate": [{"hex": x["hex"], "slot": x["slot"], "type": x["type"]}

@@ -381,23 +381,29 @@ class StockRules:
 
     # --- the market --------------------------------------------------------------------
 
+    def walk_marker(self, key: str, old, direction: str, steps: int):
+        """A marker ``key`` moves ``steps`` squares ``direction`` from ``old`` (4.4.1);
+        from a STOCK SPLIT square on to the SPLIT TARGET (4.3.4). Returns the square it
+        reached, the area of that square, and where it ends."""
+        cell, area = self.market.walk(old, direction, steps)
+        self.market.move(key, old, cell)
+        end = self.market.target if area == "split" and self.market.target is not None else cell
+        self.market.move(key, cell, end)
+        return cell, area, end
+
     def move_marker(self, c, direction: str, steps: int, why: str):
         """Move the Stock Marker; a closed-out square closes the company (4.3.2), a split
         square sends it to the target and gives held certificates a 2x marker (4.3.4)."""
         if c.cell is None or steps <= 0:
             return
         old = c.cell
-        cell, area = self.market.walk(c.cell, direction, steps)
-        self.market.move(c.id, old, cell)
-        c.cell = cell
+        cell, area, c.cell = self.walk_marker(c.id, old, direction, steps)
         if cell != old:
             self.state.event("price", corporation=c.id, cell=list(cell), common=self.market.common(cell),
                              preferred=self.market.preferred(cell), why=why)
         if area == "closed":
             self.close_out(c)
-        elif area == "split" and self.market.target is not None:
-            self.market.move(c.id, cell, self.market.target)
-            c.cell = self.market.target
+        elif c.cell != cell:
             for x in c.certs:
                 if x["holder"].startswith(("player:", "corp:")) or x["holder"] == "treasury":
                     x["splits"] += 1   # players', companies' and systems' own (4.3.4)
@@ -415,9 +421,9 @@ class StockRules:
         if c.cash:
             s.pay(f"corp:{c.id}", "bank", c.cash)
         for t in c.trains:
-            s.market_trains.append(t["train"])
+            s.market_trains.append(t.name)
         self.market.remove(c.id, c.cell)
-        s.event("closed_out", corporation=c.id, trains=[t["train"] for t in c.trains])
+        s.event("closed_out", corporation=c.id, trains=[t.name for t in c.trains])
         c.trains, c.tokens = [], []
         c.owed_commons = 0   # 5.3.4's owed sale ends with the company
         c.par = c.cell = c.president = None
