@@ -94,7 +94,7 @@ class OperatingRules:
     def queue_discards(self, buyer):
         """5.3.5: a lower limit sends the surplus trains to the pool (:meth:`trim_trains`);
         the buyer's own surplus is settled after its purchase, keeping the train bought
-        (5.3.7, :meth:`buy_train`)."""
+        (5.3.7, :meth:`buy_listed_train`)."""
         for c in self.state.corporations:
             if c is not buyer:
                 self.trim_trains(c)
@@ -629,9 +629,9 @@ class OperatingRules:
         for x in step._buys():
             if x["from"] == src and x["train"] == a["train"]:
                 a = dict(a, **{"from": src})
-                if self.offer_train(c, a, x, turn, lambda: self.buy_train(c, a, x, turn)):
+                if self.offer_train(c, a, x, turn, lambda: self.buy_listed_train(c, a, x, turn)):
                     return a
-                self.buy_train(c, a, x, turn)
+                self.buy_listed_train(c, a, x, turn)
                 return dict(a, **{"from": src, "price": a.get("price", x["price"])})
         raise Refusal(*self.why_not_buy(c, turn, a, src))
 
@@ -688,7 +688,10 @@ class OperatingRules:
                    on_accept, turn)
         return True
 
-    def buy_train(self, c, a, listed, turn=None):
+    def buy_listed_train(self, c, a, listed, turn=None):
+        """5.3.1-5.3.5: ``c`` buys the listed train ``a`` at its price (funded by 5.3.4
+        when its cash is short), a used train from the pool or another corporation, a
+        new one from the bank with the phase it brings."""
         s = self.state
         price = self.train_price(c, a, listed)
         if price > c.cash:
