@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from trainruns.game.emergency import contribute
 from trainruns.game.errors import Refusal
 from trainruns.game.ids import Ids
 from trainruns.game.report import PlayerReport
 from trainruns.game.shares import certificates, max_sellable, scaled, update_president, why_none_sellable
 from trainruns.game.state import corp_key, player_key
+from trainruns.game.train import available, row_trains
 
 
 @dataclass
@@ -431,6 +433,47 @@ class GameRules(Ids, PlayerReport):
     def enter_buy_train(self, step):
         """BuyTrainStep: what happens by rule as the step starts (a bankruptcy when a
         forced purchase cannot be raised)."""
+
+    def bank_rows(self) -> list[dict]:
+        """The depot rows the bank sells from now (default: the first type not sold out,
+        1832 [10] Bank Trains, 1833NE "Train list and prices")."""
+        row = available(self.state.depot)
+        return [row] if row is not None else []
+
+    def train_sources(self) -> list[tuple]:
+        """(from, train, price) of every train on sale at a fixed price now: what
+        :meth:`bank_rows` sell (a card as each of its sides), then each kind in the open
+        market at its printed price (1832 [10] Train Cost)."""
+        out = [("bank", t, p) for row in self.bank_rows() for t, p in row_trains(row)]
+        return out + [("market", t, self.trains.price(t)) for t in dict.fromkeys(self.state.market_trains)]
+
+    def buy_train(self, c, source: str, name: str, price: int):
+        """``c`` buys a ``name`` train from the ``"bank"`` or the ``"market"`` for
+        ``price``, its president paying what its treasury lacks (1832 [10] Train Purchase
+        Funds): the depot row's count falls or the open market loses it, then
+        :meth:`train_bought`, then the phases its card starts (1832 [4.2]; 1833NE "the
+        first card of a phase starts that phase")."""
+        s = self.state
+        row = None
+        if source == "bank":
+            row = next((r for r in self.bank_rows() if name in dict(row_trains(r))), None)
+            if row is None:
+                raise Refusal("train.order", f"the bank does not sell a {name}-train now: all of a type before "
+                                             "the next")
+        contribute(s, c, price)
+        s.pay(corp_key(c.id), "bank", price)
+        if row is None:
+            s.market_trains.remove(name)
+        elif row["left"] is not None:
+            row["left"] -= 1
+        c.trains.append(name)
+        self.train_bought(c, source, name, price)
+        if source == "bank":
+            for phase in self.phases.after_buying(s.phase, self.trains[name].card):
+                self.new_phase(phase, c)
+
+    def train_bought(self, c, source: str, name: str, price: int):
+        """What follows a purchase by rule before its phase change (default: nothing)."""
 
     def price_order(self, corps: list) -> list:
         """``corps`` in share price order: highest price first, then the rightmost box,

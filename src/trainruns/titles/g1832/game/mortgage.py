@@ -24,7 +24,6 @@ $10, and without a mortgage it pays $10 until phase 5 and nothing after ([4.1.3]
 
 from __future__ import annotations
 
-from trainruns.game.depot import price_of
 from trainruns.game.errors import Refusal
 from trainruns.game.state import corp_key, player_key
 
@@ -38,7 +37,7 @@ class MortgageRules:
 
     def _assets(self, c) -> dict:
         """Mortgageable assets of ``c``: ``train:NAME`` and ``token:HEX.K`` -> value."""
-        out = {f"train:{t}": price_of(self.trains, t) for t in dict.fromkeys(c.trains)}
+        out = {f"train:{t}": self.trains.price(t) for t in dict.fromkeys(c.trains)}
         for i, (h, k) in enumerate(c.tokens):
             cost = c.token_costs[i] if i < len(c.token_costs) else 0
             if cost:

@@ -4,11 +4,10 @@ the route core, track ([6]), tokens ([7]), runs ([8]), trains and phases ([10], 
 from __future__ import annotations
 
 from trainruns.game import emergency, route_adapter
-from trainruns.game.depot import price_of
 from trainruns.game.errors import Refusal
 from trainruns.game.shares import keeping_presidency, max_sellable, scaled
 from trainruns.game.state import corp_key
-from trainruns.game.steps.buy_train import pay_for_train, trains_from_companies
+from trainruns.game.steps.buy_train import trains_from_companies
 from trainruns.game.tile_lays import may_lay
 from trainruns.game.tokens import carry_tokens
 from trainruns.titles.g1832 import TITLE
@@ -204,10 +203,9 @@ class OperatingRules:
     def _smallest_train(self):
         names = self.phases.names
         i = names.index(self.state.phase)
-        for t in self.trains:
-            if t["name"] in names and names.index(t["name"]) <= i and (
-                    not t.get("rusts_on") or names.index(t["rusts_on"]) > i):
-                return t["name"]
+        for t in self.trains.cards:
+            if t.name in names and names.index(t.name) <= i and (not t.rusts_on or names.index(t.rusts_on) > i):
+                return t.name
         return None
 
     def has_route(self, c) -> bool:
@@ -221,15 +219,7 @@ class OperatingRules:
             return False
         if "must" not in step.__dict__:
             step.must = self.has_route(c)
-        return step.must and bool(self._train_sources())
-
-    def _train_sources(self):
-        """(from, train, price): the bank's next train and each kind in the open market."""
-        s = self.state
-        out = [("bank", row["train"], row["price"]) for row in self.bank_rows()]
-        for name in dict.fromkeys(s.market_trains):
-            out.append(("market", name, price_of(self.trains, name)))
-        return out
+        return step.must and bool(self.train_sources())
 
     def enter_buy_train(self, step):
         """[10] a forced purchase the president cannot raise even by selling all he may
@@ -237,7 +227,7 @@ class OperatingRules:
         c = step.corp
         if not self.must_buy(step):
             return
-        sources = self._train_sources()
+        sources = self.train_sources()
         cheapest = min(p for _f, _t, p in sources)
         if c.cash >= cheapest:
             return
@@ -271,7 +261,7 @@ class OperatingRules:
         c = step.corp
         if c.closed or len(c.trains) >= self.train_limit(c):
             return self.trade_in_offers(c)   # [17.2] the count of trains stays the same
-        sources = self._train_sources()
+        sources = self.train_sources()
         forced = self.must_buy(step)
         affordable = [x for x in sources if x[2] <= c.cash]
         if affordable or not forced:
@@ -366,7 +356,7 @@ class OperatingRules:
         ok = any(x["from"] == seller and x["train"] == a["train"] for x in deals)
         forced_help = self.must_buy(step) and not any(x["type"] == "buy_train" and x["from"] in ("bank", "market")
                                                       for x in listed) and c.cash < min(
-            [p for _f, _t, p in self._train_sources()] or [0])
+            [p for _f, _t, p in self.train_sources()] or [0])
         if not ok or forced_help or len(c.trains) >= self.train_limit(c):
             raise Refusal("train.from-company", f"{c.id} may not buy that train from {a['from']} now (its trains, "
                                                 "within the limit, never with the president's money) [10]")
@@ -378,10 +368,7 @@ class OperatingRules:
         d.trains.remove(a["train"])
         c.trains.append(a["train"])
         s.event("train_sold", train=a["train"], seller=d.id, buyer=c.id, price=price)
-        p7 = s.private.get(self.data["cog_private"])
-        if c.id == self.data["cog"] and p7 is not None and p7.open:
-            p7.open = False
-            s.event("private_closed", private=p7.id, reason="CoG bought its first train")
+        self.train_bought(c, seller, a["train"], price)
         return dict(a, **{"from": seller})
 
     def _why_not_train(self, c, a):
@@ -397,21 +384,12 @@ class OperatingRules:
             return "train.source", "trains come from the 'bank' or the 'market' [10] Train Sources"
         return "train.cash", f"{c.id} cannot pay for that train (or must buy the cheapest with its president's help) [10]"
 
-    def buy_train(self, c, source, name, price):
-        s = self.state
-        pay_for_train(s, c, price)
-        if source == "bank":
-            self.take_bank_train(name)
-        else:
-            s.market_trains.remove(name)
-        c.trains.append(name)
-        p7 = s.private.get(self.data["cog_private"])
+    def train_bought(self, c, source, name, price):
+        """[16.2] P7 closes when CoG buys its first train."""
+        p7 = self.state.private.get(self.data["cog_private"])
         if c.id == self.data["cog"] and p7 is not None and p7.open:
             p7.open = False
-            s.event("private_closed", private=p7.id, reason="CoG bought its first train")
-        if source == "bank":
-            for phase in self.phases.after_buying(s.phase, name):
-                self.new_phase(phase, c)
+            self.state.event("private_closed", private=p7.id, reason="CoG bought its first train")
 
     # --- [4.2] phases: the events of data/phases.json ------------------------------------------
 

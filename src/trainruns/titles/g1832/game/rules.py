@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from trainruns.errors import InputError
 from trainruns.game.action import INT, STR, declare
-from trainruns.game.depot import make_depot
+from trainruns.game.train import Trains, make_depot
 from trainruns.game.game_rules import GameRules
 from trainruns.game.market import Market
 from trainruns.game.phase import Phases
@@ -105,7 +105,7 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
         self.market = Market(data["market"])
         self.shares = data["shares"]
         self.phases = Phases(data["phases"], data["trains"])
-        self.trains = data["trains"]
+        self.trains = Trains(data["trains"])
         self.token_costs = data["token_costs"]
         corps = []
         for c in companies["corporations"]:
@@ -147,8 +147,8 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
         s = self.state
         if "private" in a and a["private"] not in s.private:
             raise InputError(f"unknown private {a['private']!r} (this game: {', '.join(s.private)})", where)
-        if "train" in a and a["train"] not in {t["name"] for t in self.trains}:
-            raise InputError(f"unknown train {a['train']!r} (1832: {', '.join(t['name'] for t in self.trains)})",
+        if "train" in a and a["train"] not in self.trains:
+            raise InputError(f"unknown train {a['train']!r} (1832: {', '.join(self.trains)})",
                              where)
         if "with" in a and a["type"] in ("merge", "consent"):
             cid = self.corporation_id(a["with"])

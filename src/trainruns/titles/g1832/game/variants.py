@@ -47,7 +47,7 @@ from __future__ import annotations
 import copy
 import random
 
-from trainruns.game.depot import available
+from trainruns.game.train import available
 from trainruns.game.errors import Refusal
 from trainruns.game.state import corp_key, player_key
 
@@ -135,14 +135,6 @@ class VariantRules:
             if diesel is not row:
                 rows.append(diesel)
         return rows
-
-    def take_bank_train(self, name: str):
-        row = next((r for r in self.bank_rows() if r["train"] == name), None)
-        if row is None:
-            raise Refusal("train.order", "the bank sells its trains in order: all of a type before the next "
-                                         "[10] Bank Trains")
-        if row["left"] is not None:
-            row["left"] -= 1
 
     def trade_in_offers(self, c) -> list[dict]:
         """[17.2] a diesel with one of the company's trains traded in for $300."""

@@ -20,7 +20,7 @@ import warnings
 
 from trainruns.errors import InputError, InputWarning
 from trainruns.game.action import BOOL, INT, STR, declare
-from trainruns.game.depot import make_depot
+from trainruns.game.train import Trains, make_depot
 from trainruns.game.game_rules import GameRules
 from trainruns.game.market import Market
 from trainruns.game.phase import Phases
@@ -143,8 +143,7 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
         companies = load_data(PACKAGE, "companies.json")
         cards = load_data(PACKAGE, "trains.json")["trains"]
         self.phases = Phases(load_data(PACKAGE, "phases.json")["phases"], cards)
-        self.cards = cards
-        self.sides = {s["name"]: dict(s, card=c) for c in cards for s in c["variants"]}
+        self.trains = Trains(cards)   # a card's sides, each a train
         self.market = Market(data["market"])
         self.shares = data["shares"]
         cash = data["starting_cash"][str(n)]
@@ -164,7 +163,7 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
         self.private_data = {p["id"]: p for p in data["privates"]}
         people = [Player(name=p, cash=cash) for p in players]
         # "The bank starts with $10,000" and pays the starting cash ([E]: 4p leaves $8,200)
-        depot = make_depot(cards, unlimited_on=data["unlimited_cards_on"])   # the phase V card: "effectively unlimited"
+        depot = make_depot(self.trains, unlimited_on=data["unlimited_cards_on"])   # the phase V card: "effectively unlimited"
         self.state = State(people, corps, privates, data["bank"] - cash * n, depot)
         self.state.phase = self.phases.names[0]
         self.state.title_state = TitleState1833NE(
@@ -186,8 +185,8 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
             a["from"] = cid
         if "private" in a and a["private"] not in s.private:
             raise InputError(f"unknown private {a['private']!r} (1833NE: {', '.join(s.private)})", where)
-        if "train" in a and a["train"] not in self.sides:
-            raise InputError(f"unknown train {a['train']!r} (1833NE card sides: {', '.join(self.sides)})", where)
+        if "train" in a and a["train"] not in self.trains:
+            raise InputError(f"unknown train {a['train']!r} (1833NE card sides: {', '.join(self.trains)})", where)
         if "ferry" in a and a["ferry"] not in s.title_state.ferries:
             raise InputError(f"unknown ferry {a['ferry']!r} (this game's config: "
                              f"{', '.join(s.title_state.ferries) or 'none'})", where)

@@ -19,16 +19,14 @@ from trainruns.game import emergency
 from trainruns.game.errors import Refusal
 from trainruns.game.shares import keeping_presidency, update_president
 from trainruns.game.state import corp_key, player_key
-from trainruns.game.steps.buy_train import pay_for_train, trains_from_companies
+from trainruns.game.steps.buy_train import trains_from_companies
 
 
 class TrainRules:
     # --- cards and phases ------------------------------------------------------------------
 
     def phased_out(self, side: str) -> bool:
-        card = self.sides[side]["card"]
-        p = card.get("obsolete_on")
-        return bool(p) and self.phases.index(self.state.phase) >= self.phases.index(p)
+        return self.trains.ended(side, "obsolete_on", self.state.phase, self.phases)
 
     def train_limit(self, c) -> int:
         return self.phases.limit(self.state.phase)
@@ -36,23 +34,6 @@ class TrainRules:
     def live_trains(self, c) -> list[str]:
         """The trains that count against the limit (not phased out)."""
         return [x for x in c.trains if not self.phased_out(x)]
-
-    def _bank_row(self):
-        for row in self.state.depot:
-            if row["left"] is None or row["left"] > 0:
-                return row
-        return None
-
-    def _sources(self):
-        """(from, side, price): both sides of the bank's next card, and each train in the
-        open market at its printed price (phased-out ones never)."""
-        out = []
-        row = self._bank_row()
-        if row is not None:
-            out += [("bank", s["train"], s["price"]) for s in row["sides"]]
-        for name in dict.fromkeys(self.state.market_trains):
-            out.append(("market", name, self.sides[name]["price"]))
-        return out
 
     def counted_trains(self, c) -> list[str]:
         """Phased-out trains do not count against the limit ("Number of phases")."""
@@ -73,9 +54,7 @@ class TrainRules:
             s.event("trains_removed", corporation=None, trains=gone, reason=f"phase {phase}: open market")
 
     def _removed(self, side):
-        card = self.sides[side]["card"]
-        p = card.get("rusts_on")
-        return bool(p) and self.phases.index(self.state.phase) >= self.phases.index(p)
+        return self.trains.ended(side, "rusts_on", self.state.phase, self.phases)
 
     # --- phase III and IV: the events of data/phases.json ---------------------------------
 
@@ -105,7 +84,7 @@ class TrainRules:
         """"A corporation must buy a train if it has none after running routes and
         removing phased-out trains"."""
         c = step.corp
-        return not c.trains and not c.closed and bool(self._sources())
+        return not c.trains and not c.closed and bool(self.train_sources())
 
     def enter_buy_train(self, step):
         self._check_bankrupt(step)
@@ -114,7 +93,7 @@ class TrainRules:
         c = step.corp
         if not self.must_buy(step):
             return
-        cheapest = min(p for _f, _t, p in self._sources())
+        cheapest = min(p for _f, _t, p in self.train_sources())
         if c.cash + self._emergency_proceeds(c, self.emergency_issuable(c)) >= cheapest:
             return
         pres = self.state.player[c.president]
@@ -146,7 +125,7 @@ class TrainRules:
         c = step.corp
         if c.closed or len(self.live_trains(c)) >= self.train_limit(c):
             return []
-        sources = self._sources()
+        sources = self.train_sources()
         buys = [{"type": "buy_train", "corporation": c.id, "from": f, "train": t, "price": p}
                 for f, t, p in sources if p <= c.cash]
         if not self.must_buy(step):
@@ -257,8 +236,7 @@ class TrainRules:
         if len(self.live_trains(c)) >= self.train_limit(c):
             return "train.limit", (f"{c.id} is at the train limit {self.train_limit(c)} of phase {self.state.phase} "
                                    '(phased-out trains don\'t count: "Number of phases", "Train list and prices")')
-        row = self._bank_row()
-        if a["from"] == "bank" and (row is None or a["train"] not in [s["train"] for s in row["sides"]]):
+        if a["from"] == "bank" and not any(t == a["train"] for f, t, _p in self.train_sources() if f == "bank"):
             return "train.order", "the bank sells its cards in order, either side of the next card (\"Train list and prices\")"
         if a["from"] == "market" and a["train"] not in self.state.market_trains:
             return "train.not-in-market", f"no {a['train']}-train in the open market"
@@ -284,21 +262,8 @@ class TrainRules:
         s.event("issue", corporation=c.id, count=count, cash=total, emergency=True)
         s.event("price", corporation=c.id, price=self.price(c), reason="emergency issue")
 
-    def buy_train(self, c, source, side, price):
-        s = self.state
-        pay_for_train(s, c, price)
-        if source == "bank":
-            row = self._bank_row()
-            if row["left"] is not None:
-                row["left"] -= 1
-        else:
-            s.market_trains.remove(side)
-        c.trains.append(side)
-        s.event("train", corporation=c.id, train=side, price=price, source=source)
-        if source == "bank":
-            card_phase = self.sides[side]["card"]["available_on"]
-            if self.phases.index(card_phase) > self.phases.index(s.phase):
-                self.new_phase(card_phase, c)
+    def train_bought(self, c, source, side, price):
+        self.state.event("train", corporation=c.id, train=side, price=price, source=source)
 
     # --- bankruptcy ("Emergency sell") -------------------------------------------------------
 

@@ -1,0 +1,101 @@
+"""Trains and the bank's depot (1832 [10] Bank Trains; 1833NE "Train list and prices").
+
+A title's ``data/trains.json`` lists its trains in the 18xx.games shape: ``name``,
+``distance``, ``price``, ``num``, ``rusts_on`` (the phase that removes it),
+``obsolete_on`` (the phase that phases it out: it runs once more and does not count
+against the limit), ``available_on``, and ``variants``: the sides of a two-sided card
+(1833NE), each bought as a train of its own and fixed afterwards. :class:`Trains` reads
+them into one :class:`Train` per name a company can own.
+
+The depot is a list of ``{"train", "left", "price"}`` rows in the title's order
+(``left`` None = unlimited), the bank sells all of a type before the next; trains a
+company discards or loses go to the open market (``State.market_trains``) and are sold
+there at the printed price ([10] Train Cost).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Train:
+    """A train a company can own: a type, or one side of a two-sided card; the phases
+    that end it are its card's."""
+    name: str
+    distance: object
+    price: int
+    num: int | None = None
+    rusts_on: str | None = None
+    obsolete_on: str | None = None
+    available_on: str | None = None
+    card: str = ""                 # the card it is printed on: its own name, or the two-sided card's
+    sides: tuple[str, ...] = ()    # of a card: the trains it is bought as
+
+
+class Trains:
+    """The title's trains by name (each side of a card is one), and its cards in order."""
+
+    def __init__(self, rows: list[dict]):
+        self.rows = rows
+        self.cards: list[Train] = []
+        self.by_name: dict[str, Train] = {}
+        for r in rows:
+            ends = {k: r.get(k) for k in ("num", "rusts_on", "obsolete_on", "available_on")}
+            sides = tuple(v["name"] for v in r.get("variants", []))
+            card = Train(r["name"], r.get("distance"), r["price"], card=r["name"], sides=sides, **ends)
+            self.cards.append(card)
+            if not sides:
+                self.by_name[card.name] = card
+            for v in r.get("variants", []):
+                self.by_name[v["name"]] = Train(v["name"], v.get("distance"), v["price"], card=r["name"], **ends)
+
+    def __getitem__(self, name: str) -> Train:
+        return self.by_name[name]
+
+    def __contains__(self, name) -> bool:
+        return name in self.by_name
+
+    def __iter__(self):
+        return iter(self.by_name)
+
+    def price(self, name: str) -> int:
+        """The printed price: what the open market sells it at."""
+        return self.by_name[name].price
+
+    def ended(self, name: str, by: str, phase: str, phases) -> bool:
+        """Whether ``name``'s ``by`` phase (``rusts_on`` or ``obsolete_on``) has come by
+        ``phase``."""
+        p = getattr(self.by_name[name], by)
+        return bool(p) and phases.index(phase) >= phases.index(p)
+
+
+def make_depot(trains: Trains, unlimited_on: str | None = None) -> list[dict]:
+    """The bank's rows, one per card of the title's data, in order: ``{"train", "left",
+    "price"}``. A two-sided card is one row with its ``sides`` and the ``phase`` it comes
+    in, priced at its cheaper side; the cards of phase ``unlimited_on`` never run out
+    (1833NE's phase V card, "effectively unlimited")."""
+    rows = []
+    for t in trains.cards:
+        if not t.available_on:
+            rows.append({"train": t.name, "left": t.num, "price": t.price})
+            continue
+        rows.append({"train": t.name, "left": None if t.available_on == unlimited_on else t.num,
+                     "price": min(trains[s].price for s in t.sides), "phase": t.available_on,
+                     "sides": [{"train": s, "price": trains[s].price} for s in t.sides]})
+    return rows
+
+
+def available(depot: list[dict]) -> dict | None:
+    """The row the bank sells from now: the first type not sold out."""
+    for row in depot:
+        if row["left"] is None or row["left"] > 0:
+            return row
+    return None
+
+
+def row_trains(row: dict) -> list[tuple[str, int]]:
+    """(train, price) a depot row sells: its card's sides, or its one train."""
+    if "sides" in row:
+        return [(s["train"], s["price"]) for s in row["sides"]]
+    return [(row["train"], row["price"])]
