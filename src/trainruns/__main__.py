@@ -1,5 +1,5 @@
 import sys
 
-from trainruns.cli.main import main
+from trainruns.cli.launch import main
 
 sys.exit(main())

@@ -130,6 +130,117 @@ def test_a_solve_the_daemon_answers_loads_no_numpy(daemon):
     assert [m for m in ("numpy", "numba", "json", "argparse", "trainruns.route.search") if m in loaded] == []
 
 
+def _imported(argv, env):
+    """The modules a whole process imported (``-X importtime`` lists each), its result."""
+    p = subprocess.run([sys.executable, "-X", "importtime"] + argv, env=env, cwd=ROOT, capture_output=True,
+                       text=True, timeout=600)
+    return {line.split("|")[-1].strip() for line in p.stderr.splitlines() if line.startswith("import time:")}, p
+
+
+def test_the_installed_script_loads_only_the_client_when_the_daemon_answers(daemon):
+    """The whole call as the installed script (scripts/trainruns) makes it: beyond what
+    the bare interpreter loads, only built-in modules, ``_socket`` and the five modules
+    of the launcher and client: no ``re``, ``collections`` or ``zlib``."""
+    bare, _ = _imported(["-c", "pass"], daemon)
+    served = _status(daemon)[1]["served"]
+    loaded, p = _imported([os.path.join(ROOT, "scripts", "trainruns"), "solve", "--json", "--quiet", KO], daemon)
+    assert p.returncode == 0 and json.loads(p.stdout)["revenue"] == 160
+    assert _status(daemon)[1]["served"] == served + 1
+    extra = sorted(m for m in loaded - bare if m not in sys.builtin_module_names)
+    assert extra == ["_socket", "trainruns", "trainruns.cli", "trainruns.cli.launch", "trainruns.daemon",
+                     "trainruns.daemon.client"]
+
+
+def _position_file(path, k4_value=40, corporation="KO"):
+    """The KO position written to ``path``, its K4 city worth ``k4_value`` (two digits
+    keep the file's size) and run for ``corporation``."""
+    data = json.load(open(KO))
+    data.pop("expected_revenue")
+    data["corporation"] = corporation
+    for h in data["map"]["hexes"]:
+        if h["id"] == "K4":
+            h["stops"][0]["value"] = k4_value
+    path.write_text(json.dumps(data, indent=1))
+
+
+def test_a_position_rewritten_after_it_was_read_ahead_is_read_again(daemon, tmp_path):
+    """The daemon's spare reads the last command's position ahead (trainruns.cli.solve):
+    a file rewritten since, to the same size and modification time, gets the answer of
+    its new bytes, the in-process command's (docs/position-format.md: the position file
+    is the input)."""
+    pos = tmp_path / "pos.json"
+    _position_file(pos, 40)
+    code, out, err = _run(["solve", "--json", "--quiet", str(pos)], daemon)
+    assert code == 0 and json.loads(out)["revenue"] == 160
+    time.sleep(3)  # (the next spare has read the file ahead)
+    stat = os.stat(pos)
+    _position_file(pos, 90)
+    os.utime(pos, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert os.stat(pos).st_size == stat.st_size
+    served = _status(daemon)[1]["served"]
+    got = _run(["solve", "--json", "--quiet", str(pos)], daemon)
+    assert _status(daemon)[1]["served"] == served + 1
+    want = _run(["solve", "--json", "--quiet", str(pos)], dict(daemon, TRAINRUNS_DAEMON="0"))
+    assert _without_times(got[1]) == _without_times(want[1]) and got[0] == want[0] == 0
+    assert json.loads(got[1])["revenue"] > 160
+
+
+def test_a_position_read_ahead_still_gets_its_warning(daemon, tmp_path):
+    """A position that loads with a warning (a company without a token of its own,
+    trainruns.titles.load) says it on every command, the daemon's as the in-process one."""
+    pos = tmp_path / "notoken.json"
+    _position_file(pos, corporation="ZZ")
+    want = _run(["solve", "--quiet", str(pos)], dict(daemon, TRAINRUNS_DAEMON="0"))
+    assert "warning" in want[2] and "ZZ has no token" in want[2]
+    for _ in range(2):
+        got = _run(["solve", "--quiet", str(pos)], daemon)
+        assert (got[0], got[2]) == (want[0], want[2])
+        time.sleep(3)  # (the next spare has read the file ahead)
+
+
+def test_a_position_file_become_a_named_pipe_is_neither_waited_on_nor_drained(daemon, tmp_path):
+    """A position read ahead whose path is then a named pipe: the command reads the
+    pipe's position once (the one written there, not the one read ahead), and the spare
+    after it does not wait on the pipe (the next command is answered)."""
+    import threading
+
+    pos = tmp_path / "pos.json"
+    _position_file(pos, 40)
+    code, out, _ = _run(["solve", "--json", "--quiet", str(pos)], daemon)
+    assert code == 0 and json.loads(out)["revenue"] == 160
+    time.sleep(3)  # (the next spare has read the file ahead)
+    os.unlink(pos)
+    os.mkfifo(pos)
+    source = tmp_path / "new.json"
+    _position_file(source, 90)
+
+    def feed():
+        with open(pos, "w") as fh:
+            fh.write(source.read_text())
+
+    threading.Thread(target=feed, daemon=True).start()
+    p = subprocess.run(COMMAND + ["solve", "--json", "--quiet", str(pos)], env=daemon, cwd=ROOT,
+                       capture_output=True, text=True, timeout=60)
+    want = _run(["solve", "--json", "--quiet", str(source)], dict(daemon, TRAINRUNS_DAEMON="0"))
+    assert p.returncode == 0 and _without_times(p.stdout) == _without_times(want[1])
+    time.sleep(3)  # (the next spare has prepared)
+    p = subprocess.run(COMMAND + ["solve", "--json", "--quiet", KO], env=daemon, cwd=ROOT, capture_output=True,
+                       text=True, timeout=60)
+    assert p.returncode == 0 and json.loads(p.stdout)["revenue"] == 160
+
+
+def test_a_console_script_wrapper_still_goes_to_the_daemon(daemon):
+    """An installation whose ``trainruns`` is still pip's console-script wrapper (made
+    before scripts/trainruns) calls trainruns.cli.main's main(): a solve still goes to
+    the daemon, with the same answer."""
+    wrapper = "import re, sys\nfrom trainruns.cli.main import main\nsys.argv[0] = 'trainruns'\nsys.exit(main())"
+    served = _status(daemon)[1]["served"]
+    p = subprocess.run([sys.executable, "-c", wrapper, "solve", "--json", "--quiet", KO], env=daemon, cwd=ROOT,
+                       capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0 and p.stderr == "" and json.loads(p.stdout)["revenue"] == 160
+    assert _status(daemon)[1]["served"] == served + 1
+
+
 def test_bad_input_gives_the_same_line_and_exit_status(daemon, tmp_path):
     """docs/position-format.md: bad input is exit 2 with one line on stderr; the working folder is
     the client's (a relative path is read where the client runs)."""

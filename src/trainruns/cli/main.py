@@ -12,11 +12,9 @@ import os
 import sys
 import time
 
-from trainruns.route.limits import process_start
-
 # argparse, the command modules, threading and warnings are loaded by a command run in
-# this process, not by one the daemon answers (trainruns.daemon.client): that path must
-# cost little more than the interpreter's start
+# this process, not by one the daemon answers (trainruns.cli.launch,
+# trainruns.daemon.client)
 
 
 class _UsageError(Exception):
@@ -74,41 +72,16 @@ def _new_parser(only):
 
 
 def main(argv=None):
-    # a command's clock starts with its process (loading modules counts); a call from
-    # Python (argv given) starts it now
+    """The ``trainruns`` command ``argv`` (without the program name) run in this
+    process, its clock started now. Without ``argv``: this process's command line as
+    the installed command runs it (a ``solve`` goes to the daemon), for an installation
+    whose ``trainruns`` is still pip's console-script wrapper; scripts/trainruns and
+    ``python -m trainruns`` start at :func:`trainruns.cli.launch.main`."""
     if argv is not None:
         return _run(argv, time.perf_counter(), process=False)
-    started = process_start()
-    argv = sys.argv[1:]
-    if argv == ["--version"]:
-        # (what argparse's --version prints, without building the parser)
-        from trainruns import __version__
+    from trainruns.daemon.client import dispatch, process_start
 
-        print(f"trainruns {__version__}")
-        return 0
-    if argv and argv[0] == "solve":  # the only command the daemon answers (for now);
-        # by default: a warm process answers in milliseconds what takes a new one a
-        # second of start-up (docs/daemon.md); TRAINRUNS_DAEMON=0 keeps it in-process
-        from trainruns.daemon import client
-
-        if client.wanted(argv):
-            argv = client.strip_flag(argv)
-            code = client.forward(argv, started)
-            if code is None:
-                # answered here; then a daemon for the next command, if none answers
-                code = run_process(argv, started)
-                if client.wants_start:
-                    client.start_daemon()
-                return code
-            # the answer is out: nothing of this process is left to clean up, so skip
-            # the interpreter's own teardown (milliseconds of a command that takes a few)
-            for stream in (sys.stdout, sys.stderr):
-                try:
-                    stream.flush()
-                except (OSError, ValueError):
-                    pass
-            os._exit(code)
-    return run_process(argv, started)
+    return dispatch(sys.argv[1:], process_start(), run_process)
 
 
 def run_process(argv, started):

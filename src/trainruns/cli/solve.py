@@ -1,6 +1,8 @@
 """``trainruns solve POSITION``: the best run, as a table or as the JSON of docs/position-format.md."""
 
 import json
+import os
+import stat
 import sys
 import time
 
@@ -45,7 +47,7 @@ def run(args):
     from trainruns.titles.load import load_position
 
     limits = Limits(args.time_limit, args.memory, start=getattr(args, "started", None))
-    board = load_position(args.position)
+    board = _read_ahead_board(args.position) or load_position(args.position)
     # the kernels are loaded by solve, after its quick run (a short limit may need no
     # kernel at all); the progress reports a first-time compilation
     progress = None if args.quiet else TerminalProgress(start=limits.start)
@@ -67,6 +69,83 @@ def run(args):
         progress.close()
     show(args, board, result)
     return 0
+
+
+# A position read ahead by the daemon's spare child (trainruns.daemon.server.prepare):
+# the previous command's, for a next command of the same file. (path as the command
+# gave it, the file's bytes then, its board); empty outside the daemon.
+_READ_AHEAD = []
+# positions larger than this are not read ahead: reading one must not keep a spare
+# from its next command for long (a real game's position is 5-20 kB)
+READ_AHEAD_BYTES = 256 * 1024
+# how long a spare waits for the file (one on a network mount may not answer): it
+# gives up, and the command reads the file itself
+READ_AHEAD_SECONDS = 0.05
+
+
+def read_ahead(argv, cwd):
+    """In the daemon's spare: read ahead the position of command ``argv`` (a ``solve``
+    run in folder ``cwd``), for a next command of the same position. Kept only when it
+    is a small regular file read at once and loads without a warning (the command
+    reading it itself would say the warning); anything else is left for the command to
+    read (and refuse)."""
+    import threading
+    import warnings
+
+    from trainruns.cli.main import build_parser
+    from trainruns.position.reader import parse_json
+    from trainruns.titles.load import load_position
+
+    if argv[:1] != ["solve"] or "-h" in argv or "--help" in argv:
+        return
+    path = build_parser("solve").parse_args(argv).position
+    got = []
+    reader = threading.Thread(target=lambda: got.append(_small_file(os.path.join(cwd, path))), daemon=True)
+    reader.start()
+    reader.join(READ_AHEAD_SECONDS)
+    raw = got[0] if got else None
+    if raw is None:
+        return
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        # (what load_position(path) does with the file, its bytes read here)
+        board = load_position(parse_json(raw, path), path)
+    if not said:
+        _READ_AHEAD[:] = [path, raw, board]
+
+
+def _small_file(path):
+    """The bytes of ``path`` if it is a regular file of at most READ_AHEAD_BYTES, else
+    None. Opened without blocking and checked before any read: a named pipe or a device
+    is neither waited on nor drained (the command reads it itself)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        chunks, size = [], 0
+        while size <= READ_AHEAD_BYTES:
+            chunk = os.read(fd, READ_AHEAD_BYTES + 1 - size)
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
+            size += len(chunk)
+        return None
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def _read_ahead_board(path):
+    """The board read ahead for position ``path`` if the file still holds the same bytes
+    (compared whole: a file rewritten within the clock's tick keeps its time), else None."""
+    if not _READ_AHEAD or _READ_AHEAD[0] != path:
+        return None
+    raw = _small_file(path)
+    return _READ_AHEAD[2] if raw is not None and raw == _READ_AHEAD[1] else None
 
 
 def show(args, board, result):

@@ -72,10 +72,7 @@ def install_id() -> str:
     """Which installation a daemon serves (the interpreter and the package's folder):
     two virtual environments, or two checkouts, each get their own daemon rather than
     stopping each other's."""
-    import zlib
-
-    key = f"{os.path.realpath(sys.executable)}\0{_package_root()}".encode()
-    return format(zlib.crc32(key), "08x")
+    return digest(f"{os.path.realpath(sys.executable)}\0{_package_root()}")[-8:]
 
 
 def socket_path(create: bool = False) -> str:
@@ -111,9 +108,15 @@ def fingerprint() -> str:
                     st = e.stat()
                     parts.append(f"{e.path}:{st.st_size}:{st.st_mtime_ns}")
     parts.sort()
-    import zlib
+    return digest("\n".join(parts)) + format(len(parts), "x")
 
-    return format(zlib.crc32("\n".join(parts).encode()), "08x") + format(len(parts), "x")
+
+def digest(text: str) -> str:
+    """A short digest of ``text``, the same in every process of this interpreter: the
+    hash of the integer its UTF-8 bytes spell (Python's hash of an int is the integer
+    modulo a prime, never salted as a str's is; two texts that differ in one place
+    never collide). Not zlib's crc32: that is a shared library the client would load."""
+    return format(hash(int.from_bytes(text.encode(), "little")), "016x")
 
 
 def send(sock, message, fds=()):

@@ -1,10 +1,13 @@
 """The thin client: send a command to the warm daemon and relay its exit status.
 
-It imports only modules built into the interpreter or written in C (``os``, ``sys``,
-``marshal``, ``_socket``, ``_signal``, ``zlib``): no numpy, no numba, not even
-``json``, ``socket`` or ``signal`` (those two load ``enum``). A command answered by the
-daemon costs the interpreter's start, a connection and the command's own work.
+It imports only modules built into the interpreter (``os``, ``sys``, ``time``,
+``marshal``, ``_signal``) and ``_socket``: no numpy, no numba, not even ``json``,
+``socket`` or ``signal`` (those two load ``enum``), nor ``zlib`` (a shared library to
+load). A command answered by the daemon costs the interpreter's start, a connection and
+the command's own work.
 
+:func:`dispatch` is where the ``trainruns`` command starts (trainruns.cli.launch, and
+trainruns.cli.main for a console-script wrapper), the in-process runner given to it.
 :func:`forward` returns the command's exit status, or None when the daemon could not
 take the command (none running, a stale socket, other code, another user's socket, any
 failure before the command started): the caller then runs it in-process, and
@@ -16,6 +19,10 @@ import _socket
 import os
 import sys
 
+# (CLOCK_MONOTONIC on Linux, the clock the daemon's child reads too; ``time`` is built
+# into the interpreter: importing it loads no file)
+from time import perf_counter
+
 from trainruns.daemon import Unsafe, fingerprint, lock_path, peer_uid, receive, send, socket_path
 
 # ``--daemon`` asks for the daemon whatever TRAINRUNS_DAEMON says; TRAINRUNS_DAEMON=0
@@ -24,6 +31,47 @@ FLAG = "--daemon"
 SERVED = ("solve",)
 OFF = ("0", "no", "off", "false")
 CONNECT_SECONDS = 2.0
+
+
+def process_start() -> float:
+    """When this process started, on the ``time.perf_counter`` clock (Linux: from
+    /proc; elsewhere: now, which leaves out only the interpreter's own start): a
+    command's time limit counts from its start (loading modules counts)."""
+    now = perf_counter()
+    try:
+        with open("/proc/self/stat", "rb") as f:
+            fields = f.read().rsplit(b")", 1)[1].split()
+        with open("/proc/uptime", "rb") as f:
+            uptime = float(f.read().split()[0])
+        age = uptime - int(fields[19]) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return now
+    return now - min(max(age, 0.0), 60.0)
+
+
+def dispatch(argv, started, run_here):
+    """Command ``argv`` of a process started at ``started``: answered by the daemon
+    when it serves the command (this process then ends at once, with the command's exit
+    status), else ``run_here(argv, started)``'s exit status; a daemon is started
+    afterwards for the next command when none answered."""
+    if not wanted(argv):
+        return run_here(argv, started)
+    argv = strip_flag(argv)
+    code = forward(argv, started)
+    if code is None:
+        # answered here; then a daemon for the next command, if none answers
+        code = run_here(argv, started)
+        if wants_start:
+            start_daemon()
+        return code
+    # the answer is out: nothing of this process is left to clean up, so skip the
+    # interpreter's own teardown (milliseconds of a command that takes a few)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)
 
 
 def wanted(argv) -> bool:

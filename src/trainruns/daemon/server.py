@@ -73,6 +73,7 @@ class Server:
         self.running = True
         self.spare = None  # (pid, socket to it): a child forked and prepared ahead
         self.spares_fail = False
+        self.recent = None  # (argv, folder) of the last command: its position is read ahead
 
     def bind(self):
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -222,6 +223,7 @@ class Server:
                     os._exit(code)
         for fd in fds:
             os.close(fd)
+        self.recent = (header.get("argv"), header.get("cwd"))
         self.last = time.monotonic()  # (a status or stop request is not a command)
         self.served += 1
         self.children[pid] = conn
@@ -272,7 +274,7 @@ class Server:
                 ours.close()
                 self.leave()
                 signal.signal(signal.SIGTERM, signal.SIG_DFL)
-                prepare()
+                prepare(lambda: _readable(theirs), self.recent)
                 header, fds = receive(theirs, want_fds=4)
                 theirs.close()
                 if header is None:  # the daemon stopped: no command will come
@@ -340,13 +342,24 @@ class Server:
         self.spawn_spare()
 
 
-def prepare():
-    """In a spare child: a small solve (a seeded random custom board, output dropped),
-    so that the pages of the parent a command writes to (reference counts of the
-    parser, the loader, the schema validators, the search) are copied before the
-    command comes. Best effort: a failure here costs the command only that time."""
+def prepare(waiting=lambda: False, recent=None):
+    """In a spare child: the position of the last command (``recent``: its argv and
+    folder) read ahead for a next command of the same file (trainruns.cli.solve), and
+    a small solve (a seeded random custom board, output dropped), so that the pages of
+    the parent a command writes to (reference counts of the parser, the loader, the
+    schema validators, the search) are copied before the command comes. In steps,
+    each skipped once ``waiting()`` says a command has come: the rest of the
+    preparation costs more than it saves that command. Best effort: a failure here
+    costs the command only that time."""
     import warnings
 
+    if recent and not waiting():
+        try:
+            from trainruns.cli.solve import read_ahead
+
+            read_ahead(*recent)
+        except (Exception, SystemExit):  # (bad input: the command says so itself)
+            pass
     try:
         from trainruns.cli.main import build_parser
         from trainruns.cli.solve import format_run
@@ -355,12 +368,26 @@ def prepare():
         from trainruns.titles.load import load_position
 
         build_parser("solve").parse_args(["solve", "--quiet", "position.json"])
+        if waiting():
+            return
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             board = load_position(random_board(0, n_hexes=10, trains=("4", "3")))
-        format_run(board, solve(board))
+        if waiting():
+            return
+        result = solve(board)
+        if waiting():
+            return
+        format_run(board, result)
     except Exception:
         pass
+
+
+def _readable(sock):
+    """Whether ``sock`` has something to read now (the spare's command has come)."""
+    import select
+
+    return bool(select.select([sock], [], [], 0)[0])
 
 
 def run_child(header, fds):

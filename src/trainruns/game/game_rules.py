@@ -350,10 +350,6 @@ class GameRules(Ids, PlayerReport):
         the best earns ``best`` and the title requires the best (default: any legal
         run may be declared)."""
 
-    def after_run(self, c, chosen: list[dict]):
-        """RoutesStep: what happens by rule once ``c`` has run ``chosen`` (default:
-        nothing)."""
-
     def may_run(self, c) -> bool:
         """RoutesStep: whether ``c`` has a train that may run now (default: it owns
         one); when not, the step ends with no run (``revenue`` None)."""
@@ -423,7 +419,41 @@ class GameRules(Ids, PlayerReport):
         raise NotImplementedError
 
     def train_process(self, step, a: dict):
-        """BuyTrainStep: process a purchase or forced sale; returns what the log records."""
+        """BuyTrainStep: process a purchase or forced sale; returns what the log records.
+        Default: any other type than ``buy_train`` is the title's :meth:`emergency_action`
+        with what :meth:`train_buys` lists of it; a purchase must be listed
+        (:meth:`why_not_train` says why not), from another company it is the title's
+        :meth:`buy_company_train`, else it is bought at the listed price
+        (:meth:`buy_train`)."""
+        c, listed = step.corp, self.train_buys(step)
+        if a["type"] != "buy_train":
+            return self.emergency_action(step, a, next((x for x in listed if x["type"] == a["type"] and x.get(
+                "corporation") == a.get("corporation") and x.get("player") == a.get("player")), None))
+        x = next((x for x in listed if x["type"] == "buy_train" and x["from"] == a["from"]
+                  and x["train"] == a["train"]), None)
+        if x is None:
+            raise Refusal(*self.why_not_train(c, a))
+        if x["from"] not in ("bank", "market"):
+            return self.buy_company_train(step, a, x)
+        if "price" in a and a["price"] != x["price"]:
+            raise Refusal("train.price", f"a {a['train']}-train from the {a['from']} costs "
+                                         f"${x['price']}{self.cite('train-cost')}")
+        self.buy_train(c, a["from"], a["train"], x["price"])
+        return dict(a, price=x["price"])
+
+    def emergency_action(self, step, a: dict, listed: dict | None):
+        """:meth:`train_process`: an action of the buy-train step other than a purchase
+        (a forced sale, 1833NE's emergency issue), with its entry in :meth:`train_buys`
+        (None: not listed); returns what the log records."""
+        raise Refusal("train.action", f"{step.corp.id} is buying trains: buy_train or pass{self.cite('trains')}")
+
+    def buy_company_train(self, step, a: dict, listed: dict):
+        """:meth:`train_process`: a listed purchase of a train from another company."""
+        raise NotImplementedError
+
+    def why_not_train(self, c, a: dict) -> tuple[str, str]:
+        """:meth:`train_process`: (rule id, message) refusing a purchase
+        :meth:`train_buys` did not list."""
         raise NotImplementedError
 
     def must_buy(self, step) -> bool:

@@ -40,21 +40,6 @@ def overshoot(limit: float) -> float:
     return max(0.1 * limit, 0.5)
 
 
-def process_start() -> float:
-    """When this process started, on the ``time.perf_counter`` clock (Linux: from
-    /proc; elsewhere: now, which leaves out only the interpreter's own start)."""
-    now = time.perf_counter()
-    try:
-        with open("/proc/self/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        with open("/proc/uptime") as f:
-            uptime = float(f.read().split()[0])
-        age = uptime - int(fields[19]) / os.sysconf("SC_CLK_TCK")
-    except (OSError, ValueError, IndexError):
-        return now
-    return now - min(max(age, 0.0), 60.0)
-
-
 def resident() -> int | None:
     """Bytes this process holds in memory now (Linux: /proc/self/statm), or None."""
     try:
@@ -73,9 +58,8 @@ class Work(namedtuple("Work", "nodes covering_nodes path_steps")):
     model's path listing from each token (the set listed is then incomplete). A route
     model that lists no paths of its own reads only ``nodes``.
 
-    A named tuple, not a dataclass: the daemon's client imports this module (for
-    :func:`process_start`), and ``dataclasses`` brings ``inspect``, ``ast`` and
-    ``tokenize`` with it (about 10 ms of the client's start)."""
+    A named tuple: ``dataclasses`` would bring ``inspect``, ``ast`` and ``tokenize``
+    to every module that imports this one."""
 
     __slots__ = ()
 

@@ -308,44 +308,39 @@ class OperatingRules:
         return trains_from_companies(self.state, c)
 
     def train_process(self, step, a):
+        """[10] a train from another company; [17.2] a diesel with a trade-in; else the
+        shared purchase, after which the forced sales' protections are offered ([5.9])."""
         c = step.corp
-        listed = self.train_buys(step)
         if a["type"] == "buy_train" and a["from"] not in ("bank", "market"):
-            return self._buy_company_train(step, c, a, listed)
+            return self._buy_company_train(step, c, a, self.train_buys(step))
         if a["type"] == "buy_train" and a.get("trade_in") is not None:
             return self.buy_with_trade_in(c, a)
-        if a["type"] == "sell_shares":
-            for x in listed:
-                if x["type"] == "sell_shares" and x["corporation"] == a["corporation"] and x["player"] == a["player"]:
-                    most = x["count"]["max"] if isinstance(x["count"], dict) else x["count"]
-                    if not 1 <= a["count"] <= most:
-                        break
-                    d = self.state.corp[a["corporation"]]
-                    low = x["count"]["min"] if isinstance(x["count"], dict) else x["count"]
-                    if a["count"] < low:
-                        raise Refusal("train.sell-back", f"{a['player']} holds more than 60% of {d.id} outside the "
-                                                         f"green and brown areas: he sells at least {low} "
-                                                         "[10] Presidential Stock Sales")
-                    self.forced_sell(step, c, d, a["player"], a["count"])
-                    if c.closed:
-                        step.done = True
-                    else:
-                        self.enter_buy_train(step)   # prices fell: can he still raise it?
-                    return a
+        recorded = super().train_process(step, a)
+        if a["type"] == "buy_train":
+            self.offer_forced_protection(step)   # [10], [5.9] after the forced sales
+        return recorded
+
+    def emergency_action(self, step, a, x):
+        """[10] Presidential Stock Sales: a listed sale, at least down to 60%."""
+        c = step.corp
+        if a["type"] != "sell_shares":
+            return super().emergency_action(step, a, x)
+        if x is None or not 1 <= a["count"] <= (x["count"]["max"] if isinstance(x["count"], dict) else x["count"]):
             raise Refusal("train.emergency-sale", "only the president's sales needed for a forced train purchase "
                                                   "are allowed now, without changing the buying company's "
                                                   "presidency [10] Presidential Stock Sales")
-        if a["type"] != "buy_train":
-            raise Refusal("train.action", f"{c.id} is buying trains: buy_train or pass [10]")
-        for x in listed:
-            if x["type"] == "buy_train" and x["from"] == a["from"] and x["train"] == a["train"]:
-                if "price" in a and a["price"] != x["price"]:
-                    raise Refusal("train.price", f"a {a['train']}-train from the {a['from']} costs "
-                                                 f"${x['price']} [10] Train Cost")
-                self.buy_train(c, a["from"], a["train"], x["price"])
-                self.offer_forced_protection(step)   # [10], [5.9] after the forced sales
-                return dict(a, price=x["price"])
-        raise Refusal(*self._why_not_train(c, a))
+        d = self.state.corp[a["corporation"]]
+        low = x["count"]["min"] if isinstance(x["count"], dict) else x["count"]
+        if a["count"] < low:
+            raise Refusal("train.sell-back", f"{a['player']} holds more than 60% of {d.id} outside the "
+                                             f"green and brown areas: he sells at least {low} "
+                                             "[10] Presidential Stock Sales")
+        self.forced_sell(step, c, d, a["player"], a["count"])
+        if c.closed:
+            step.done = True
+        else:
+            self.enter_buy_train(step)   # prices fell: can he still raise it?
+        return a
 
     def _buy_company_train(self, step, c, a, listed):
         seller = self.corporation_id(a["from"])
@@ -371,7 +366,7 @@ class OperatingRules:
         self.train_bought(c, seller, a["train"], price)
         return dict(a, **{"from": seller})
 
-    def _why_not_train(self, c, a):
+    def why_not_train(self, c, a):
         if len(c.trains) >= self.train_limit(c):
             return "train.limit", f"{c.id} is at the train limit {self.train_limit(c)} of phase {self.state.phase} [10.2]"
         if a["from"] == "bank":

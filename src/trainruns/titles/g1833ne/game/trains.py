@@ -184,40 +184,29 @@ class TrainRules:
     def president_sell(self, d, name, count):
         self.sell_shares(d, name, count)
 
-    def train_process(self, step, a):
+    def emergency_action(self, step, a, x):
+        """"Emergency sell": the listed emergency issue, or the president's listed sale."""
         c = step.corp
-        listed = self.train_buys(step)
-        t = a["type"]
-        if t in ("sell_shares", "issue_shares"):
-            x = next((x for x in listed if x["type"] == t and x["corporation"] == a["corporation"]
-                      and x.get("player") == a.get("player")), None)
-            most = (x["count"]["max"] if isinstance(x["count"], dict) else x["count"]) if x else 0
-            if not 1 <= a.get("count", 0) <= most:
-                raise Refusal("train.emergency", f"{c.id} needs a train: its treasury first, then emergency issues, "
-                                                 "then its president's cash, then his share sales, never changing "
-                                                 "its presidency (\"Emergency sell\")")
-            if t == "issue_shares":
-                self.emergency_issue(c, a["count"])
-            else:
-                d = self.state.corp[a["corporation"]]
-                self.sell_shares(d, a["player"], a["count"])
-            self._check_bankrupt(step)
-            if c.closed or not self.must_buy(step) and not self.train_buys(step):
-                step.done = True
-            return a
-        if t != "buy_train":
-            raise Refusal("train.action", f"{c.id} is buying trains: buy_train or pass (\"Train list and prices\")")
-        for x in listed:
-            if x["type"] == "buy_train" and x["from"] == a["from"] and x["train"] == a["train"]:
-                if isinstance(x["price"], dict) or x["from"] not in ("bank", "market"):
-                    return self._offer_train(c, x, a)
-                if "price" in a and a["price"] != x["price"]:
-                    raise Refusal("train.price", f"a {a['train']}-train from the {a['from']} costs ${x['price']}")
-                self.buy_train(c, a["from"], a["train"], x["price"])
-                return dict(a, price=x["price"])
-        raise Refusal(*self._why_not_train(c, a))
+        if a["type"] not in ("sell_shares", "issue_shares"):
+            return super().emergency_action(step, a, x)
+        most = (x["count"]["max"] if isinstance(x["count"], dict) else x["count"]) if x else 0
+        if not 1 <= a.get("count", 0) <= most:
+            raise Refusal("train.emergency", f"{c.id} needs a train: its treasury first, then emergency issues, "
+                                             "then its president's cash, then his share sales, never changing "
+                                             "its presidency (\"Emergency sell\")")
+        if a["type"] == "issue_shares":
+            self.emergency_issue(c, a["count"])
+        else:
+            self.sell_shares(self.state.corp[a["corporation"]], a["player"], a["count"])
+        self._check_bankrupt(step)
+        if c.closed or not self.must_buy(step) and not self.train_buys(step):
+            step.done = True
+        return a
 
-    def _offer_train(self, c, listed, a):
+    def buy_company_train(self, step, a, listed):
+        """A train from another corporation at an agreed price; its president accepts
+        unless he presides both."""
+        c = step.corp
         price = a.get("price")
         lo, hi = (listed["price"]["min"], listed["price"]["max"]) if isinstance(listed["price"], dict) else (
             listed["price"], listed["price"])
@@ -232,7 +221,7 @@ class TrainRules:
                        lambda: self._buy_from_corporation(c, d, a["train"], price))
         return dict(a, price=price)
 
-    def _why_not_train(self, c, a):
+    def why_not_train(self, c, a):
         if len(self.live_trains(c)) >= self.train_limit(c):
             return "train.limit", (f"{c.id} is at the train limit {self.train_limit(c)} of phase {self.state.phase} "
                                    '(phased-out trains don\'t count: "Number of phases", "Train list and prices")')
