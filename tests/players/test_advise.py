@@ -18,7 +18,7 @@ import pytest
 from trainruns.game import route_adapter
 from trainruns.game.game import Game
 from trainruns.game.selfplay import fill
-from trainruns.players.advise import BRANCHING, advise, dividend_rule
+from trainruns.players.advise import BRANCHING, _key, _no_round_trip, advise, dividend_rule
 
 # 1831's turns are searched on copies of its game, which take seconds each: a single
 # turn's advice runs for minutes, so its comparisons run with TRAINRUNS_SLOW=1 (and its
@@ -224,3 +224,57 @@ def test_cli_json_is_the_advice(tmp_path, turns):
     out = json.loads(r.stdout)
     assert out["plans"] and len(out["plans"]) <= 2 and {"considered", "pruned", "exact"} <= set(out)
     assert out["plans"][0]["revenue"] == advise(Game.replay(turns[0]), top=1).plans[0].revenue
+
+
+def _at_train_step(seed=100):
+    """A seeded 1831 game at a company's train step (5.3) with a pass and at least two
+    purchases listed."""
+    rng = random.Random(seed)
+    game = Game("1831", ["A", "B", "C", "D"], seed)
+    for _ in range(3000):
+        listed = game.actions()
+        buys = [a for a in listed if a["type"] == "buy_train" and a.get("from") == "bank"]
+        if len(buys) >= 2 and any(a["type"] == "pass" for a in listed):
+            return game, buys, next(a for a in listed if a["type"] == "pass")
+        game.act(fill(rng.choice(listed), rng))
+    pytest.skip("no train step with two purchases in the seeded game")
+
+
+def test_passing_a_step_is_a_state_of_its_own():
+    """1831 5.3: a company that passes its train step may no longer buy, though the
+    board and the treasuries are as they were: the plan that stops buying is not merged
+    with the one that may still buy."""
+    game, _buys, pass_ = _at_train_step()
+    after = game.copy()
+    after.act(pass_)
+    assert _key(after) != _key(game)
+
+
+def test_two_trains_bought_in_either_order_are_one_state():
+    """1831 5.3: a company's trains are a collection: two bought in either order leave
+    one state, which the search merges."""
+    game, buys, _pass = _at_train_step()
+    first, second = buys[0], next(a for a in buys if a["train"] != buys[0]["train"])
+    a, b = game.copy(), game.copy()
+    a.act(first)
+    a.act(next(x for x in a.actions() if x["type"] == "buy_train" and x["train"] == second["train"]))
+    b.act(second)
+    b.act(next(x for x in b.actions() if x["type"] == "buy_train" and x["train"] == first["train"]))
+    assert _key(a) == _key(b)
+
+
+def test_no_train_round_trip_is_searched():
+    """1831 5.3.7: a purchase over the train limit gives the pool another train; the
+    advisor does not buy back a name it gave the pool this turn, nor give the pool a
+    name it bought this turn (the pair only spends cash)."""
+    game, buys, _pass = _at_train_step()
+    cid = buys[0]["corporation"]
+    name = buys[0]["train"]
+    bought = [dict(buys[0])]
+    assert [a["train"] for a in _no_round_trip(game, list(buys), bought, cid, True)] == \
+        [a["train"] for a in buys]
+    given = [{"type": "discard_train", "corporation": cid, "train": name}]
+    assert name not in [a["train"] for a in _no_round_trip(game, list(buys), given, cid, True)]
+    discards = [{"type": "discard_train", "corporation": cid, "train": a["train"]} for a in buys]
+    left = _no_round_trip(game, discards, bought, cid, False)
+    assert name not in [a["train"] for a in left] and left

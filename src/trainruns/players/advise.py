@@ -141,11 +141,43 @@ def _corp(state: dict, cid: str) -> dict:
 
 def _key(game) -> str:
     """Equal for equal game states (what the players see), whatever the order of the
-    decisions that made them."""
+    decisions that made them: a company's trains and the pool's are a collection, not a
+    sequence (1832 [10], 1831 5.3: a train is told by its name and state alone), and so
+    are the tiles on the map, so two trains bought or two tiles laid in either order
+    reach one state.""" 
     s = game.to_json()
     s.pop("events", None)
     s.pop("actions_applied", None)
-    return json.dumps(s, sort_keys=True)
+    # the steps of the turn still to come and what the turn has done, which the state
+    # does not show: passing a step leaves the board and the treasuries as they were,
+    # yet the company may no longer do what that step allowed
+    queue = getattr(game.round, "queue", None) if not game.finished else None
+    if queue:
+        s["steps"] = [type(x).__name__ for x in queue]
+        turn = getattr(queue[0], "turn", None)
+        if isinstance(turn, dict):
+            s["turn"] = {k: sorted(v, key=_sort_key) if isinstance(v, list) else v for k, v in turn.items()}
+    for c in s.get("corporations", ()):
+        trains = c.get("trains")
+        if isinstance(trains, list) and len(trains) > 1:
+            status = c.get("train_status")
+            if isinstance(status, list) and len(status) == len(trains):
+                pairs = sorted(zip(trains, status), key=_sort_key)
+                c["trains"], c["train_status"] = [t for t, _ in pairs], [x for _, x in pairs]
+            else:
+                c["trains"] = sorted(trains, key=_sort_key)
+    if isinstance(s.get("market_trains"), list):
+        s["market_trains"] = sorted(s["market_trains"], key=_sort_key)
+    tiles = s.get("tiles")
+    if isinstance(tiles, list) and len({t.get("hex") for t in tiles}) == len(tiles):
+        # one tile a hex: the map, whatever the order of the lays (a title that keeps
+        # the tiles a hex had before keeps their order)
+        s["tiles"] = sorted(tiles, key=_sort_key)
+    return json.dumps(s, sort_keys=True, default=str)
+
+
+def _sort_key(x) -> str:
+    return json.dumps(x, sort_keys=True, default=str)
 
 
 def _next(game, cid: str):
@@ -298,8 +330,8 @@ def _walk(root, cid, actions, advice, seen, on_end, stop_at_run):
             if kind != "branch":
                 on_end(node, acts, kind, what)
                 break
-            moves = [a for a in what if a["type"] != "pass"]
             passes = [a for a in what if a["type"] == "pass"]
+            moves = _no_round_trip(node, [a for a in what if a["type"] != "pass"], acts, cid, bool(passes))
             if passes and _last_step(node):
                 on_end(node, acts + passes, "end", None)   # before the node changes
             else:
@@ -314,6 +346,35 @@ def _walk(root, cid, actions, advice, seen, on_end, stop_at_run):
                 seen.add(k)
                 stack.append((child, acts + [a]))
             break
+
+
+def _no_round_trip(node, moves: list, acts: list, cid: str, may_pass: bool) -> list:
+    """The moves less a train round trip within the turn: buying a train of a name the
+    company gave the pool this turn; giving the pool a train of a name it bought this
+    turn; buying a train over its train limit when every train it holds is of a name
+    bought this turn (1831 5.3.7: a purchase over the limit gives the pool one of the
+    company's other trains, so one of this turn's purchases would go back). Each leaves
+    the company trains it could hold without the pair, for less cash; what it changes
+    besides is the bank's supply (a phase sooner), a decision the advisor does not
+    make. When the turn may not go on without one of them (a discard the game requires
+    after a phase lowers the limit), the moves as listed."""
+    bought = {a.get("train") for a in acts if a.get("type") == "buy_train" and a.get("corporation") == cid}
+    given = {a.get("train") for a in acts if a.get("type") == "discard_train" and a.get("corporation") == cid}
+    if not bought and not given:
+        return moves
+    corp = node.state.corp[cid]
+    held = [t.get("train") if isinstance(t, dict) else t for t in corp.trains]
+    full = bool(held) and len(held) >= node.rules.train_limit(corp) and set(held) <= bought
+
+    def round_trip(a) -> bool:
+        if a.get("corporation") != cid:
+            return False
+        if a["type"] == "buy_train":
+            return a.get("train") in given or full
+        return a["type"] == "discard_train" and a.get("train") in bought
+
+    kept = [a for a in moves if not round_trip(a)]
+    return kept if kept or may_pass else moves
 
 
 def _before_run(root, cid, advice, seen) -> list:
@@ -334,7 +395,7 @@ def _before_run(root, cid, advice, seen) -> list:
         rec = node.applied[-1]
         plan.revenue = rec.get("revenue") or 0
         plan.routes = rec.get("routes") if isinstance(rec.get("routes"), list) else []
-        plan.proven = _proven(node, before)
+        plan.proven = _proven(node, before, rec)
         plan.run_position = before
         actions = _settle(node, cid, actions + [rec])
         c1 = _cash(node, cid)
@@ -345,9 +406,12 @@ def _before_run(root, cid, advice, seen) -> list:
     return out
 
 
-def _proven(node, before: dict) -> bool:
-    """The run just made is proven best: its own proof when the title records one
-    (1831 5.6.6), else the route core's search of the same position."""
+def _proven(node, before: dict, rec: dict) -> bool:
+    """The run just made is proven best: its own proof when the title records one (1831
+    5.6.6: the log's record of a ``"best"`` run keeps what the bounded search proved),
+    else the route core's search of the same position."""
+    if "proven" in rec:
+        return bool(rec["proven"])
     for e in node.state.events:
         if e.get("type") == "run" and "proven" in e:
             return bool(e["proven"])
