@@ -15,6 +15,7 @@ import sys
 
 import pytest
 
+from trainruns.errors import InputError
 from trainruns.game import route_adapter
 from trainruns.game.game import Game
 from trainruns.game.selfplay import fill
@@ -278,3 +279,17 @@ def test_no_train_round_trip_is_searched():
     discards = [{"type": "discard_train", "corporation": cid, "train": a["train"]} for a in buys]
     left = _no_round_trip(game, discards, bought, cid, False)
     assert name not in [a["train"] for a in left] and left
+
+
+def test_a_counted_budget_stops_the_search_the_same_way_every_time():
+    """A bounded answer says so (the house's "a bounded answer says it is not proven"):
+    a search cut after a counted number of states is neither complete nor exact, scores
+    no more plans than the full search, and is the same on every run."""
+    game = Game.replay(sample_turns("1832", 7, 1)[0])
+    full = advise(game, top=1, horizon=1)
+    cut = [advise(game, top=1, horizon=1, budget=3) for _ in range(2)]
+    assert full.complete and not cut[0].complete and not cut[0].exact
+    assert cut[0].considered <= full.considered
+    assert [p.actions for p in cut[0].plans] == [p.actions for p in cut[1].plans]
+    with pytest.raises(InputError):
+        advise(game, top=1, horizon=1, budget=0)

@@ -85,10 +85,12 @@ class Advice:
     pruned: int = 0       # partial or whole plans a bound ruled out of the top N
     merged: int = 0       # plans reaching a state another plan reached
     exact: bool = True
-    complete: bool = True  # every plan searched (False: the deadline came first)
+    complete: bool = True  # every plan searched (False: the deadline or the budget came first)
     seconds: float = 0.0
     progress: object = field(default=None, repr=False)   # told how far the search is
     deadline: float | None = field(default=None, repr=False)   # time.monotonic() to stop at
+    budget: int | None = field(default=None, repr=False)   # states of the search to stop after
+    states: int = 0       # states of the search visited
 
     def to_json(self) -> dict:
         return {"corporation": self.corporation, "horizon": self.horizon, "top": self.top, "cash": self.cash,
@@ -98,7 +100,10 @@ class Advice:
 
     def tick(self):
         """Between two states of the search: the progress told (a caller's progress may
-        stop the search by raising), the deadline checked."""
+        stop the search by raising), the deadline and the budget checked."""
+        self.states += 1
+        if self.budget is not None and self.states > self.budget:
+            raise _OutOfTime()
         if self.progress is not None:
             self.progress.update("advise", considered=self.considered, pruned=self.pruned, merged=self.merged)
         if self.deadline is not None and time.monotonic() > self.deadline:
@@ -106,7 +111,8 @@ class Advice:
 
 
 class _OutOfTime(Exception):
-    """The search's deadline passed: the plans scored so far are the answer."""
+    """The search's deadline passed or its budget is spent: the plans scored so far are
+    the answer."""
 
 
 def dividend_rule(state: dict, corporation: str, kinds: list[str]) -> str:
@@ -227,13 +233,15 @@ def operating(game) -> str:
     return active["corporation"]
 
 
-def advise(game, top: int = 5, horizon: int = 1, progress=None, deadline: float | None = None) -> Advice:
+def advise(game, top: int = 5, horizon: int = 1, progress=None, deadline: float | None = None,
+           budget: int | None = None) -> Advice:
     """The top ``top`` plans of the operating company's turn (see the module).
 
     ``progress``: an object whose ``update(stage, **counts)`` is called between states
     of the search (it may stop it by raising); ``deadline``: a ``time.monotonic()``
     time after which the plans scored so far are the answer, neither ``complete`` nor
-    ``exact``."""
+    ``exact``; ``budget``: the same after that many states of the search, counted, so
+    that a bounded answer is the same at any load (seeded self-play)."""
     if top < 1:
         raise InputError("--top must be at least 1", "top")
     if horizon not in (1, 2):
@@ -241,7 +249,9 @@ def advise(game, top: int = 5, horizon: int = 1, progress=None, deadline: float 
     t0 = time.perf_counter()
     cid = operating(game)
     cash = _cash(game, cid)
-    advice = Advice(cid, horizon, top, cash, progress=progress, deadline=deadline)
+    if budget is not None and budget < 1:
+        raise InputError("the advice's budget is at least 1 state", "budget")
+    advice = Advice(cid, horizon, top, cash, progress=progress, deadline=deadline, budget=budget)
     seen: set = set()
     found: list[Plan] = []
     try:

@@ -5,7 +5,9 @@ The advisor policy:
 - an operating turn is played as the advisor's best plan at horizon 2
   (:func:`trainruns.players.advise.advise`: track, token, trains; the dividend by its
   stated rule), planned at the turn's first decision and replanned if the game refuses
-  a step of it;
+  a step of it; the search stops after ``BUDGET`` of its states (counted, so a seeded
+  game is the same at any load), its best plan so far then played, or at random when it
+  scored none;
 - a stock turn follows a simple valuation, in this order: sell the shares of a company
   that cannot run (no train, or no route: its price falls at its turn) before it
   crashes; buy a share of a company the player presides over that has not yet floated;
@@ -31,13 +33,17 @@ from trainruns.game.selfplay import fill, play, random_choice, summary
 from trainruns.players.advise import advise
 
 SELL_FIRST = 5   # par at most a fifth of the cash: the president's certificate and more
+# states of one turn's search: most turns need far fewer; a turn with many train purchases
+# open can need hundreds of thousands (1831's first turns, some 1833NE turns)
+BUDGET = 3000
 
 
 class Advisor:
     """The advisor policy for every player of one game (see the module)."""
 
-    def __init__(self, horizon: int = 2):
+    def __init__(self, horizon: int = 2, budget: int = BUDGET):
         self.horizon = horizon
+        self.budget = budget
         self.plan: list = []   # what is left of the turn's plan
         self.turn = None       # whose turn, in which round, it is for
 
@@ -57,7 +63,7 @@ class Advisor:
         key = (cid, json.dumps(game.to_json().get("round"), sort_keys=True))
         if self.turn != key or not self.plan:
             try:
-                advice = advise(game, top=1, horizon=self.horizon)
+                advice = advise(game, top=1, horizon=self.horizon, budget=self.budget)
             except (InputError, Refusal):
                 return None
             if not advice.plans:
