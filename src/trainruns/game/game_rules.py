@@ -18,7 +18,7 @@ from trainruns.game.ids import Ids
 from trainruns.game.report import PlayerReport
 from trainruns.game.shares import certificates, max_sellable, scaled, update_president, why_none_sellable
 from trainruns.game.state import corp_key, player_key
-from trainruns.game.train import available, row_trains
+from trainruns.game.train import available, row_trains, sell_one
 
 
 @dataclass
@@ -494,8 +494,8 @@ class GameRules(Ids, PlayerReport):
         s.pay(corp_key(c.id), "bank", price)
         if row is None:
             s.market_trains.remove(name)
-        elif row["left"] is not None:
-            row["left"] -= 1
+        else:
+            sell_one(row)
         c.trains.append(name)
         self.train_bought(c, source, name, price)
         if source == "bank":

@@ -40,7 +40,6 @@ class Trains:
     """The title's trains by name (each side of a card is one), and its cards in order."""
 
     def __init__(self, rows: list[dict]):
-        self.rows = rows
         self.cards: list[Train] = []
         self.by_name: dict[str, Train] = {}
         for r in rows:
@@ -104,10 +103,15 @@ def row_trains(row: dict) -> list[tuple[str, int]]:
     return [(row["train"], row["price"])]
 
 
-def take(depot: list[dict], name: str) -> dict:
-    """One train named ``name`` bought from the bank ([10], 1831 5.3.8): its row's count
-    down by one (an unlimited row stays unlimited); the row."""
-    row = next(r for r in depot if r["train"] == name)
+def sell_one(row: dict):
+    """One train of depot ``row`` bought from the bank ([10], 1831 5.3.8): its count down
+    by one (an unlimited row stays unlimited)."""
     if row["left"] is not None:
         row["left"] -= 1
+
+
+def take(depot: list[dict], name: str) -> dict:
+    """One train named ``name`` bought from the bank (:func:`sell_one`); its row."""
+    row = next(r for r in depot if r["train"] == name)
+    sell_one(row)
     return row
