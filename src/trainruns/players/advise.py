@@ -178,7 +178,7 @@ def _key(game) -> str:
     if isinstance(tiles, list) and len({t.get("hex") for t in tiles}) == len(tiles):
         # one tile a hex: the map, whatever the order of the lays (a title that keeps
         # the tiles a hex had before keeps their order)
-        s["tiles"] = sorted(tiles, key=_sort_key)
+        s["tiles"] = sorted(tiles, key=lambda t: str(t.get("hex")))
     return json.dumps(s, sort_keys=True, default=str)
 
 
@@ -373,7 +373,7 @@ def _no_round_trip(node, moves: list, acts: list, cid: str, may_pass: bool) -> l
     if not bought and not given:
         return moves
     corp = node.state.corp[cid]
-    held = [t.get("train") if isinstance(t, dict) else t for t in corp.trains]
+    held = [getattr(t, "name", t) for t in corp.trains]   # a Train (1831) or its name
     full = bool(held) and len(held) >= node.rules.train_limit(corp) and set(held) <= bought
 
     def round_trip(a) -> bool:
