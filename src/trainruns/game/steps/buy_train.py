@@ -6,18 +6,9 @@ president's cash and then his share sales must make up the price (the forced pur
 from __future__ import annotations
 
 from trainruns.game.action import free_amount
-from trainruns.game.emergency import contribute
 from trainruns.game.errors import Refusal
-from trainruns.game.state import State, corp_key
+from trainruns.game.state import State
 from trainruns.game.steps.operating import CorporationStep
-
-
-def pay_for_train(state: State, corp, price: int):
-    """The company pays the bank for a train; what its treasury lacks, its president
-    contributes first (1832 [10] Train Purchase Funds, 1833NE "Emergency sell"; the
-    titles list a purchase only when the two together can pay)."""
-    contribute(state, corp, price)
-    state.pay(corp_key(corp.id), "bank", price)
 
 
 def trains_from_companies(state: State, corp, trains_of=lambda d: d.trains, skip=lambda d: False,
