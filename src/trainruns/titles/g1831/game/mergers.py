@@ -74,13 +74,15 @@ class MergerRules:
         if self.market.zone(self.market.walk(a.cell, "left", 1)[0]) == "closed":
             return []
         out = []
+        reach = None   # A's reach, walked once for every B
         for b in self.state.corporations:
             if b is a or b.cell is None or self.is_system(b) or not self.seasoned(b) or b.president is None:
                 continue   # 5.9.4: a system is never B
             kind = self.merger_type(a, b)
             if kind == "IV" and b.receivership:
                 continue   # 5.9.10.1
-            if not merger.reaches(self, a, [(x["hex"], 0) for x in b.sites]):
+            reach = self.merger_reach(a) if reach is None else reach
+            if not reach & {(x["hex"], 0) for x in b.sites}:
                 continue   # 5.9.3: an unblocked path to one of B's tokens
             out.append((b, kind))
         return out
