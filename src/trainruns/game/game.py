@@ -73,13 +73,17 @@ class Game:
     def log(self) -> dict:
         return dict(copy.deepcopy(self.header), actions=copy.deepcopy(self.entries))
 
+    def _log_view(self) -> dict:
+        """The log as :meth:`log` gives it, not copied: for measuring its size."""
+        return dict(self.header, actions=self.entries)
+
     def copy(self) -> "Game":
         """A game to act on apart from this one, in the same state: its state copied,
         not replayed. The logs' records are never changed once made and the rules'
         tables never after the game starts (:meth:`GameRules.fixed`), so the copy shares
         them."""
         if self._size is None:
-            self._size = _json_size(self.log())   # counted once, not once by each copy
+            self._size = _json_size(self._log_view())   # counted once, not once by each copy
         memo = {id(self.entries): list(self.entries), id(self.applied): list(self.applied),
                 id(self.header): self.header}
         for part in self.rules.fixed():
@@ -97,7 +101,7 @@ class Game:
             raise InputError(f"an action is at most {MAX_ACTION_BYTES // 1024} kB as JSON (this one: {size:,} bytes)",
                              where)
         if self._size is None:
-            self._size = _json_size(self.log())
+            self._size = _json_size(self._log_view())
         if self._size + size > MAX_LOG_BYTES:
             raise InputError(f"the game log would pass {MAX_LOG_BYTES // (1024 * 1024)} MB, the most it may hold",
                              where)
