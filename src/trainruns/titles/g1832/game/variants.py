@@ -271,8 +271,8 @@ class VariantRules:
             here = [c for c in s.corporations if not c.closed and (hex_id, k) in c.tokens]
             if len(here) <= slots:
                 continue
-            keep = sorted(here, key=lambda c: (c.home != hex_id or c.home_stop != k,
-                                               self.price_order(here).index(c)))[:slots]
+            order = self.price_order(here)
+            keep = sorted(here, key=lambda c: (c.home != hex_id or c.home_stop != k, order.index(c)))[:slots]
             for c in here:
                 if c not in keep:
                     c.tokens.remove((hex_id, k))

@@ -94,11 +94,11 @@ class TrainRules:
         if not self.must_buy(step):
             return
         cheapest = min(p for _f, _t, p in self.train_sources())
-        if c.cash + self._emergency_proceeds(c, self.emergency_issuable(c)) >= cheapest:
+        own = c.cash + self._emergency_proceeds(c, self.emergency_issuable(c))
+        if own >= cheapest:
             return
         pres = self.state.player[c.president]
-        if c.cash + self._emergency_proceeds(c, self.emergency_issuable(c)) + pres.cash + \
-                emergency.raisable(self, c, pres.name) < cheapest:
+        if own + pres.cash + emergency.raisable(self, c, pres.name) < cheapest:
             self.bankrupt(c, pres.name, step)
 
     def emergency_issuable(self, c) -> int:
