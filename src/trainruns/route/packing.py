@@ -50,8 +50,6 @@ class Packing(NamedTuple):
 
     bound: float       # no run of the candidates earns more
     keep: np.ndarray   # per candidate: may be in a run above the target
-    rc: np.ndarray     # per candidate: its reduced cost at the duals of ``bound``
-    base: float        # the duals' sum D0: a run earns at most it plus its routes' rc
 
 
 _BYTE_BITS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little").astype(np.float64)
@@ -76,13 +74,13 @@ def packing_bound(values, kinds, caps, bits, target=None, deadline=None):
     column generation stops early at ``deadline`` or ``ROUNDS``); ``keep``, with
     ``target``, the candidates that may be in a run earning more than it (reduced-cost
     fixing: one the duals of any round rule out is dropped; every candidate without a
-    target); ``rc`` each candidate's reduced cost at the duals of ``bound`` and ``base``
-    their sum ``D0``: a run earns at most ``base`` plus its routes' reduced costs."""
+    target). The work stops once the bound rules the target out (no candidate is kept
+    then)."""
     values = np.asarray(values, np.int64)
     kinds = np.asarray(kinds, np.int64)
     n = len(values)
     if n == 0:
-        return Packing(0.0, np.zeros(0, np.bool_), np.zeros(0, np.float64), 0.0)
+        return Packing(0.0, np.zeros(0, np.bool_))
     byte_rows = np.ascontiguousarray(bits).view(np.uint8).reshape(n, -1)
     keep = np.ones(n, np.bool_)
     best = None
@@ -91,17 +89,23 @@ def packing_bound(values, kinds, caps, bits, target=None, deadline=None):
     # fixes routes the other keeps (40hex-s0's second target: 39,997 and 24,109 kept)
     for bounded in (False, True):
         found = _generate(values, kinds, caps, byte_rows, target, deadline, bounded, keep)
-        if found is not None and (best is None or found[0] < best[0]):
+        if found is not None and (best is None or found < best):
             best = found
+        if _rules_out(best, target):
+            break
     if best is None:
-        return Packing(float("inf"), np.ones(n, np.bool_), np.zeros(n, np.float64), float("inf"))
-    bound, rc, base = best
-    return Packing(bound, keep, rc, base)
+        return Packing(float("inf"), np.ones(n, np.bool_))
+    return Packing(best, keep)
+
+
+def _rules_out(bound, target) -> bool:
+    """Whether ``bound`` (None: none yet) leaves no run above ``target``."""
+    return bound is not None and target is not None and bound < target + 1 - MARGIN
 
 
 def _generate(values, kinds, caps, byte_rows, target, deadline, bounded, keep):
-    """One column generation (:func:`packing_bound`): ``(bound, rc, base)`` at the
-    duals of the least bound reached (None if GLOP solved nothing), ``keep`` cut down
+    """One column generation (:func:`packing_bound`): the least bound reached (None if
+    GLOP solved nothing; stopped once it rules the target out), ``keep`` cut down
     by every round's duals when there is a ``target``. With ``bounded``, each x_r <= 1
     is a bound of its own (its dual then shows in the reduced cost, never below 0 in
     the bound); else routes with track have none (their bits' rows imply it)."""
@@ -142,12 +146,14 @@ def _generate(values, kinds, caps, byte_rows, target, deadline, bounded, keep):
         rc = values - _prices(byte_rows, pi) - mu[kinds]
         base = float(pi.sum() + np.dot(np.asarray(caps, np.float64), mu))
         bound = base + float(np.maximum(rc, 0.0).sum())
-        if best is None or bound < best[0]:
-            best = (bound, rc, base)
+        if best is None or bound < best:
+            best = bound
         if target is not None:
             # every round's duals are valid: a route any of them rules out is in no run
             # above the target
             keep &= bound + np.minimum(rc, 0.0) >= target + 1 - MARGIN
+            if _rules_out(best, target):
+                break
         new = []
         for rs in by_kind:
             rs = rs[(rc[rs] > EPS) & ~in_lp[rs]]
