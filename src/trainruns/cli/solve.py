@@ -117,8 +117,13 @@ def read_ahead(argv, cwd):
 def _small_file(path):
     """The bytes of ``path`` if it is a regular file of at most READ_AHEAD_BYTES, else
     None. Opened without blocking and checked before any read: a named pipe or a device
-    is neither waited on nor drained (the command reads it itself)."""
+    is neither waited on nor drained (the command reads it itself). The path is looked
+    at before it is opened: opening a named pipe, even without blocking, lets a writer
+    waiting on it go on and write to a reader that then leaves, and the pipe's data is
+    lost to the command."""
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError:
         return None
