@@ -91,10 +91,10 @@ class OperatingRules:
                 if row_["size"] == int(old):
                     row_["left"] = 0
 
-    def queue_discards(self, buyer):
+    def queue_discards(self, buyer, limit=None):
         """5.3.5: a lower limit sends the surplus trains to the pool (:meth:`trim_trains`);
         the buyer's own surplus is settled after its purchase, keeping the train bought
-        (5.3.7, :meth:`buy_listed_train`)."""
+        (5.3.7, :meth:`buy_listed_train`). No 1831 phase sets a ``limit`` of its own."""
         for c in self.state.corporations:
             if c is not buyer:
                 self.trim_trains(c)
