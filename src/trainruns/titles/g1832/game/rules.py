@@ -225,7 +225,7 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
         for c in s.corporations:
             if c.closed or c.floated:
                 continue
-            missing = self.shares["float"] - (c.total_shares - c.held("ipo") - c.held("treasury"))
+            missing = self.shares["float"] - c.sold_from_offering
             costs.append(missing * (c.par if c.par else min(self.data["par"])))
         return min(costs) if costs else 1 << 60
 

@@ -174,7 +174,7 @@ class VariantRules:
         sold 6 (floated) or closed."""
         if "historical_order" not in self.variants or c.floated:
             return None
-        if c.total_shares - c.held("ipo") - c.held("treasury") + 1 < self.shares["float"]:
+        if c.sold_from_offering + 1 < self.shares["float"]:
             return None
         order = self.data["historical_order"]
         waiting = [x for x in order[:order.index(c.id)]
