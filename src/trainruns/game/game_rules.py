@@ -742,10 +742,6 @@ class GameRules(Ids, PlayerReport):
 
     # --- the state ---------------------------------------------------------------------
 
-    def check_ids(self, a: dict, where: str):
-        """Unknown ids in ``a`` are bad input (InputError); aliases become reference ids."""
-        raise NotImplementedError
-
     def state_json(self) -> dict:
         """The state as JSON (docs/game-log.md "The state"): the title adds to it through
         :meth:`corporation_fields`, :meth:`private_json`, :meth:`bank_json`,
