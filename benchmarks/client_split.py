@@ -17,7 +17,7 @@ round so that the machine's load falls on every row alike:
   on ``--before-path``, put first on PYTHONPATH), answered by a daemon of its own;
 
 each as medians of wall and CPU time (the kernel's accounting of the finished child).
-In this process, with the client's modules loaded: the code fingerprint, the connect,
+In this process, with the client's modules loaded: the interpreter's identity, the connect,
 the request up to the daemon's first reply (its child's pid), the command up to its
 exit status, and the child's own CPU as it reports it. And the daemon's share in a
 warm interpreter (this one, the modules loaded and the position read once): parsing
@@ -55,19 +55,19 @@ def _script_imports(package=False):
 
 
 def _forward_split(argv, rounds):
-    """In this process, the client's modules loaded: fingerprint, connect, the request
+    """In this process, the client's modules loaded: its identity, connect, the request
     up to the daemon's first reply, the command up to its exit status, the child's CPU."""
     import _socket
 
-    from trainruns.daemon import fingerprint, receive, send, socket_path
+    from trainruns.daemon import interpreter, receive, send, socket_path
 
-    rows = {"fingerprint": [], "connect": [], "request to first reply": [], "command to exit status": [],
+    rows = {"interpreter's identity": [], "connect": [], "request to first reply": [], "command to exit status": [],
             "daemon child's CPU (its report)": []}
     null = os.open(os.devnull, os.O_RDWR)
     try:
         for _ in range(rounds):
             t0 = time.perf_counter()
-            code = fingerprint()
+            code = interpreter()
             t1 = time.perf_counter()
             sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
             sock.connect(socket_path())

@@ -68,7 +68,7 @@ def test_help_and_version_load_no_search(argv):
 def test_the_daemon_client_loads_only_the_standard_library():
     """The path of a solve the daemon answers (the installed script, trainruns.cli.launch,
     the thin client, and what the client computes before it connects: the socket's path
-    and the code's fingerprint): no module beyond the interpreter's built-in ones,
+    and its interpreter's identity): no module beyond the interpreter's built-in ones,
     ``_socket`` (a C extension) and these five of the package; not ``re`` (pip's
     console-script wrapper imports it), not ``collections`` (a named tuple), not ``zlib``
     (a shared library: the digests are Python's own hash of an int)."""
@@ -76,7 +76,7 @@ def test_the_daemon_client_loads_only_the_standard_library():
             "before = set(sys.modules)\n"
             "from trainruns.cli.launch import main\n"
             "from trainruns.daemon import client\n"
-            "client.socket_path(), client.fingerprint()\n"
+            "client.socket_path(), client.interpreter()\n"
             "print(sorted(set(sys.modules) - before))")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     loaded = ast.literal_eval(p.stdout)

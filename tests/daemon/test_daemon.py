@@ -305,7 +305,7 @@ def test_code_changed_since_the_daemon_started_is_not_answered_by_it(daemon, mon
     from trainruns.daemon import client
 
     monkeypatch.setenv("XDG_RUNTIME_DIR", daemon["XDG_RUNTIME_DIR"])
-    monkeypatch.setattr(client, "fingerprint", lambda: "other code")
+    monkeypatch.setattr(client, "interpreter", lambda: "another interpreter")
     monkeypatch.setattr(client, "start_daemon", lambda path=None: None)
     assert client.forward(["solve", "--quiet", KO], time.perf_counter()) is None
 
@@ -322,6 +322,57 @@ def test_the_daemon_ends_when_idle(runtime):
         assert not os.path.exists(_sock(env))
     finally:
         _run(["daemon", "stop"], env)
+
+
+def test_a_command_after_a_code_change_is_not_answered_by_the_old_daemon(runtime):
+    """The daemon sees a change of its code at the next command, not only at its
+    periodic look (TRAINRUNS_DAEMON_CHECK here far longer than the test): that command
+    is answered in-process, the same answer, and the old daemon ends."""
+    import trainruns.route as package
+
+    env = dict(_fresh(runtime, "trainruns-change-"), TRAINRUNS_DAEMON_CHECK="600")
+    target = os.path.join(os.path.dirname(package.__file__), "search.py")
+    before = os.stat(target)
+    try:
+        assert _run(["daemon", "start"], env)[0] == 0
+        code, status = _status(env)
+        old = status["pid"]
+        code, out, _ = _run(["solve", "--daemon", "--json", "--quiet", KO], env)
+        assert code == 0 and _status(env)[1]["served"] == 1
+        os.utime(target, ns=(before.st_atime_ns, before.st_mtime_ns + 1_000_000_000))
+        code, out2, _ = _run(["solve", "--daemon", "--json", "--quiet", KO], env)
+        assert code == 0 and _without_times(out2) == _without_times(out)
+        assert _status(env)[1].get("pid") != old  # (none, or the new one started after)
+    finally:
+        os.utime(target, ns=(before.st_atime_ns, before.st_mtime_ns))
+        _run(["daemon", "stop"], env)
+
+
+def test_the_code_watch_counts_modules_and_data_not_bytecode(tmp_path):
+    """What the daemon's watch counts as a change of its code: a module or data file
+    written, a folder added; not bytecode, nor other files."""
+    from trainruns.daemon.server import CodeWatch
+
+    (tmp_path / "sub").mkdir()
+    watch = CodeWatch.start(str(tmp_path))
+    if watch is None:
+        pytest.skip("no inotify here")
+    try:
+        (tmp_path / "__pycache__").mkdir()
+        (tmp_path / "sub" / "notes.txt").write_text("x")
+        (tmp_path / "sub" / "module.py~").write_text("x")
+        assert not watch.changed()
+        (tmp_path / "sub" / "data.json").write_text("{}")
+        assert watch.changed() and watch.changed()
+    finally:
+        watch.close()
+    for make in (lambda: (tmp_path / "sub" / "new").mkdir(), lambda: (tmp_path / "a.py").touch()):
+        watch = CodeWatch.start(str(tmp_path))
+        try:
+            make()
+            assert watch.changed()
+        finally:
+            watch.close()
 
 
 def test_the_daemon_ends_when_its_code_changes_on_disk(runtime):
