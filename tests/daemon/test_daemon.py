@@ -151,6 +151,32 @@ def test_the_installed_script_loads_only_the_client_when_the_daemon_answers(daem
                      "trainruns.daemon.client"]
 
 
+def test_the_installed_script_runs_the_client_compiled_by_the_daemon(daemon):
+    """Where no ``.pyc`` is written beside the sources (PYTHONDONTWRITEBYTECODE, as
+    here), the script takes the client's modules compiled by the daemon in the user's
+    private folder (``python -v`` names where each code object came from) rather than
+    compiling them on each call; any other module's bytecode stays where Python keeps
+    it, and a folder others can reach is not read."""
+    from trainruns.daemon.server import CLIENT_MODULES
+
+    script = [sys.executable, "-v", os.path.join(ROOT, "scripts", "trainruns"), "solve", "--json", "--quiet", KO]
+    env = dict(daemon, PYTHONDONTWRITEBYTECODE="1")
+    p = subprocess.run(script, env=env, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0 and json.loads(p.stdout)["revenue"] == 160
+    folder = os.path.join(daemon["XDG_RUNTIME_DIR"], "trainruns", "pyc")
+    from_folder = [line for line in p.stderr.splitlines() if line.startswith("# code object from") and folder in line]
+    assert len(from_folder) == len(CLIENT_MODULES) == 5
+    assert all(any(f"{os.sep}{name.replace('.', os.sep)}" in line for line in from_folder)
+               for name in CLIENT_MODULES if name != "trainruns")
+    os.chmod(os.path.join(daemon["XDG_RUNTIME_DIR"], "trainruns"), 0o750)
+    try:
+        p = subprocess.run(script, env=env, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    finally:
+        os.chmod(os.path.join(daemon["XDG_RUNTIME_DIR"], "trainruns"), 0o700)
+    assert p.returncode == 0 and json.loads(p.stdout)["revenue"] == 160
+    assert folder not in p.stderr
+
+
 def _position_file(path, k4_value=40, corporation="KO"):
     """The KO position written to ``path``, its K4 city worth ``k4_value`` (two digits
     keep the file's size) and run for ``corporation``."""

@@ -18,6 +18,7 @@ import time
 from trainruns.daemon import (
     CODE_CHECK_SECONDS,
     IDLE_SECONDS,
+    Unsafe,
     _package_root,
     fingerprint,
     interpreter,
@@ -25,10 +26,14 @@ from trainruns.daemon import (
     peer_uid,
     receive,
     send,
+    socket_dir,
     socket_path,
 )
 
 HEADER_SECONDS = 5.0
+# the modules of the package a command the daemon answers loads in its client: the
+# installed script, the launcher and the thin client (tests/test_lazy_imports.py)
+CLIENT_MODULES = ("trainruns", "trainruns.cli", "trainruns.cli.launch", "trainruns.daemon", "trainruns.daemon.client")
 
 
 def warm():
@@ -480,6 +485,31 @@ def prepare(waiting=lambda: False, recent=None):
         pass
 
 
+def compile_client():
+    """The client's modules (:data:`CLIENT_MODULES`) compiled into the user's private
+    folder (``pyc`` beside the socket, laid out as ``sys.pycache_prefix`` lays it out),
+    where the installed script reads them: a client does not compile them again on
+    each call where Python writes no ``.pyc`` beside the sources. Python checks each
+    against its source's time and size when it loads it, as any ``.pyc``. Best
+    effort: without them a client compiles its modules as before."""
+    import importlib
+    import importlib.util
+    import py_compile
+
+    before = sys.pycache_prefix
+    try:
+        sys.pycache_prefix = os.path.join(socket_dir(create=True), "pyc")
+        for name in CLIENT_MODULES:
+            source = importlib.import_module(name).__file__
+            target = importlib.util.cache_from_source(source)
+            os.makedirs(os.path.dirname(target), 0o700, exist_ok=True)
+            py_compile.compile(source, cfile=target, doraise=True)
+    except (OSError, Unsafe, py_compile.PyCompileError):
+        pass
+    finally:
+        sys.pycache_prefix = before
+
+
 def _readable(sock):
     """Whether ``sock`` has something to read now (the spare's command has come)."""
     import select
@@ -546,6 +576,7 @@ def main():
     # (and so copy, page by page) the parent's memory
     gc.collect()
     gc.freeze()
+    compile_client()
     server.bind()
     server.serve()
     return 0
