@@ -367,8 +367,8 @@ class CodeWatch:
     created, renamed or removed, a folder added, removed or renamed, or the kernel's
     queue overflowing, and the code is no longer what the daemon loaded. The kernel
     queues an event within the call that changes the file, so a client started after
-    the change always finds it queued; reading the queue costs the daemon microseconds
-    where walking the package's files cost every client a millisecond."""
+    the change always finds it queued. Reading the queue costs microseconds, walking
+    the package's files (:func:`~trainruns.daemon.fingerprint`) about a millisecond."""
 
     IN_MODIFY, IN_ATTRIB, IN_CLOSE_WRITE = 0x2, 0x4, 0x8
     IN_MOVED_FROM, IN_MOVED_TO, IN_CREATE, IN_DELETE = 0x40, 0x80, 0x100, 0x200
