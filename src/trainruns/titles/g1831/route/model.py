@@ -746,6 +746,9 @@ class Model1831(RouteModel):
         below = _BELOW.get(id(compiled))
         if below is not None and below[0]() is compiled:
             top = min(top, below[1])  # the targets above it were ruled out (an earlier call)
+        if flowed is not None and top <= known:
+            flowed.complete = True  # no run earns more than the flow model's
+            return flowed
         # the lowest target at which no unwalked commuter run can be in a better run (its
         # kind's priced best at or below the floor): the descent stops there at the latest
         gate = max([-(-(best + 1 + int(bound.total) - bound.best[name]) // SCALE) - 1
