@@ -387,13 +387,18 @@ class Model1831(RouteModel):
                 if flowed is not None and not flowed.complete and prove:
                     # unproven: the routes that could still beat its run, by the track
                     # prices, and a search over them proves it best or finds the best
-                    proved = self._priced_proof(arrays, valuer, types, flowed, extra, end, progress, budget, work)
-                    if proved is not None:
-                        return proved
-                    if end - time.perf_counter() >= PROOF_MIN_SECONDS / 2:
-                        # the proof gave up early (a commuter run might beat its floor):
-                        # the time left to the flow model again, held to the bound the
-                        # proof lowered, the better run kept
+                    ran = len(flowed.values) > 0
+                    if ran:
+                        proved = self._priced_proof(arrays, valuer, types, flowed, extra, end, progress, budget,
+                                                    work)
+                        if proved is not None:
+                            return proved
+                    if not ran or end - time.perf_counter() >= PROOF_MIN_SECONDS / 2:
+                        # no run found in its share (a short limit on a busy machine: a
+                        # run is wanted before a proof), or the proof gave up early (a
+                        # commuter run might beat its floor): the time left to the flow
+                        # model again, held to the bound the proof lowered, the better
+                        # run kept
                         again = self._flow_routes(arrays, kinds, end, progress, budget, paths_alone=True)
                         if again is not None and (again.complete or int(again.values.max(axis=1, initial=0).sum())
                                                   > int(flowed.values.max(axis=1, initial=0).sum())):
