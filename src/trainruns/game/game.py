@@ -23,6 +23,62 @@ def _json_size(value) -> int:
     return len(json.dumps(value))   # ASCII, as the log is written
 
 
+# values deepcopy returns as they are
+_ATOMIC = frozenset({int, float, bool, str, bytes, complex, type(None), type, range, type(Ellipsis),
+                     type(NotImplemented), type(len), type(_json_size)})
+_PLAIN: dict = {}   # class -> whether deepcopy copies it as its __dict__ (a plain instance)
+
+
+def _plain(cls) -> bool:
+    """Whether ``copy.deepcopy`` copies an instance of ``cls`` by a new object with its
+    ``__dict__`` deep-copied: no copy hooks, no slots, no pickling state of its own."""
+    kept = _PLAIN.get(cls)
+    if kept is None:
+        kept = _PLAIN[cls] = (
+            getattr(cls, "__deepcopy__", None) is None and "__slots__" not in dir(cls)
+            and cls.__reduce_ex__ is object.__reduce_ex__ and cls.__reduce__ is object.__reduce__
+            and getattr(cls, "__getstate__", object.__getstate__) is object.__getstate__
+            and getattr(cls, "__setstate__", None) is None and cls.__new__ is object.__new__
+            and type(cls) is type and not issubclass(cls, (dict, list, tuple, set, frozenset)))
+    return kept
+
+
+_MISSING = object()
+
+
+def _deep_copy(x, memo: dict):
+    """``copy.deepcopy(x, memo)``, the same copy made faster for what a game holds
+    (dicts, lists, tuples, sets and plain instances); anything else is deepcopy's."""
+    cls = type(x)
+    if cls in _ATOMIC:
+        return x
+    y = memo.get(id(x), _MISSING)
+    if y is not _MISSING:
+        return y
+    atomic = _ATOMIC   # (the checks inline: most values are numbers and text)
+    if cls is dict:
+        y = memo[id(x)] = {}
+        for k, v in x.items():
+            y[k if type(k) in atomic else _deep_copy(k, memo)] = v if type(v) in atomic else _deep_copy(v, memo)
+    elif cls is list:
+        y = memo[id(x)] = []   # first, for a list that holds itself
+        y += [v if type(v) in atomic else _deep_copy(v, memo) for v in x]
+    elif cls is tuple:
+        items = [v if type(v) in atomic else _deep_copy(v, memo) for v in x]
+        y = memo.get(id(x), _MISSING)   # a tuple that holds itself through a list
+        if y is _MISSING:
+            y = x if all(a is b for a, b in zip(items, x)) else tuple(items)
+            memo[id(x)] = y
+    elif _plain(cls):
+        y = memo[id(x)] = object.__new__(cls)
+        d = y.__dict__
+        for k, v in x.__dict__.items():
+            d[k] = v if type(v) in atomic else _deep_copy(v, memo)
+    else:
+        return copy.deepcopy(x, memo)
+    return y
+
+
 def rules_class(title: str, where="title"):
     """The title's game engine: the ``Rules`` class of its package's ``game`` module
     (titles/<package>/game.py); every shipped title has one."""
@@ -88,7 +144,7 @@ class Game:
                 id(self.header): self.header}
         for part in self.rules.fixed():
             memo[id(part)] = part
-        return copy.deepcopy(self, memo)
+        return _deep_copy(self, memo)
 
     # --- acting --------------------------------------------------------------------------
 
