@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import importlib
 import json
+import random
 
 from trainruns.errors import InputError
 from trainruns.game.action import validate
@@ -74,6 +75,12 @@ def _deep_copy(x, memo: dict):
         d = y.__dict__
         for k, v in x.__dict__.items():
             d[k] = v if type(v) in atomic else _deep_copy(v, memo)
+    elif cls is random.Random:
+        # deepcopy seeds a new generator from the system's entropy before setting its
+        # state; the state alone (immutable) makes the same generator
+        y = memo[id(x)] = random.Random.__new__(cls)
+        y.setstate(x.getstate())
+        y.__dict__.update((k, _deep_copy(v, memo)) for k, v in x.__dict__.items() if k != "gauss_next")
     else:
         return copy.deepcopy(x, memo)
     return y
