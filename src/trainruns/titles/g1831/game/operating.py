@@ -17,6 +17,7 @@ from trainruns.game.train import Train, take
 from trainruns.route.limits import Work
 from trainruns.titles.g1831.game import certs
 from trainruns.titles.g1831.game.certs import is_preferred, shares_of
+from trainruns.titles.moves import single_lays
 
 TYPES = ("station", "yard")
 # 5.5.5 sets no number; each right listed costs a search of the run with it (5.6.5), so a
@@ -212,7 +213,9 @@ class OperatingRules:
         laid = self.laid()
         out = []
         cities = sum(1 for m in lays if self.map.is_city(m["hex"]))
-        for m in self.map.lays(board, reached, laid, colors, self._tiles_used(), {m["hex"] for m in lays}):
+        rules = self.map.tile_rules(laid, colors, self._tiles_used(), {m["hex"] for m in lays})
+        for h, tile, rot, before in single_lays(rules, board, reached):
+            m = {"hex": h, "tile": tile, "rotation": rot, "upgrade": before is not None}
             if self.map.is_city(m["hex"]) and cities >= lim["cities"]:
                 continue
             m["cost"] = self.map.cost(m["hex"], m["upgrade"], self.numbers["terrain_cost"])
