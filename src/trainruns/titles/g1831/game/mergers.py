@@ -29,9 +29,14 @@ class MergerRules:
     def is_system(self, c) -> bool:
         return bool(c.absorbed)
 
-    def lay_limit(self, c) -> dict:
-        """5.2.4.2-3: a company 4 tiles, 2 cities, 3 tokens; a system 7, 5, 6."""
-        return self.numbers["lay_limits"]["system" if self.is_system(c) else "company"]
+    def tile_allowance(self, c):
+        """5.2.4.2-3: a company lays up to 4 tiles, at most 2 cities; a system 7 and 5
+        (data ``tile_lays``, read by :func:`trainruns.game.tile_lays.may_lay`)."""
+        return self.numbers["tile_lays"]["system" if self.is_system(c) else "company"]
+
+    def token_limit(self, c) -> int:
+        """5.2.4.2-3: a company buys up to 3 tokens in a track phase; a system 6."""
+        return self.numbers["token_limits"]["system" if self.is_system(c) else "company"]
 
     def min_trains(self, c) -> int:
         """5.3.1: one train; a system two from the first 3-train."""

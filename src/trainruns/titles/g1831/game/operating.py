@@ -13,6 +13,7 @@ from trainruns.game.state import player_key
 from trainruns.game.steps.buy_train import trains_from_companies
 from trainruns.game.steps.consent import make_offer, was_declined
 from trainruns.game.steps.routes import declared_run
+from trainruns.game.tile_lays import may_lay
 from trainruns.game.train import Train, take
 from trainruns.route.limits import Work
 from trainruns.titles.g1831.game import certs
@@ -199,8 +200,9 @@ class OperatingRules:
         home = self.home_lays(c)
         if home:
             return home
-        lim = self.lay_limit(c)
-        if len(lays) >= lim["tiles"] or not c.sites or self.owed_token(c) is not None:
+        allowance = self.tile_allowance(c)
+        if not (may_lay(allowance, lays, False) or may_lay(allowance, lays, True)) or not c.sites \
+                or self.owed_token(c) is not None:
             return []
         if c.receivership and self.state.bank.broken:
             return []   # 5.4.15, 6.3: no more debt for track once the bank has run out
@@ -212,11 +214,10 @@ class OperatingRules:
         kinds = lambda: self.token_kinds(c)   # noqa: E731 (asked only for a city lay)
         laid = self.laid()
         out = []
-        cities = sum(1 for m in lays if self.map.is_city(m["hex"]))
         rules = self.map.tile_rules(laid, colors, self._tiles_used(), {m["hex"] for m in lays})
         for h, tile, rot, before in single_lays(rules, board, reached):
-            m = {"hex": h, "tile": tile, "rotation": rot, "upgrade": before is not None}
-            if self.map.is_city(m["hex"]) and cities >= lim["cities"]:
+            m = {"hex": h, "tile": tile, "rotation": rot, "upgrade": before is not None, "city": self.map.is_city(h)}
+            if not may_lay(allowance, lays, m["upgrade"], m["city"]):
                 continue
             m["cost"] = self.map.cost(m["hex"], m["upgrade"], self.numbers["terrain_cost"])
             if not c.receivership and m["cost"] > c.cash:
@@ -277,7 +278,7 @@ class OperatingRules:
         """Whether the token 5.2.6.8 asks for ``m`` can be bought with it: a site of a type
         the company may place on the new tile, its supply, the turn's token limit
         (5.2.4.3) and the cash for tile and token (in receivership both go on the debt)."""
-        if self.tokens_bought(c) >= self.lay_limit(c)["tokens"]:
+        if self.tokens_bought(c) >= self.token_limit(c):
             return False
         types = self.map.sites(m["hex"], dict(self.laid(), **{m["hex"]: (m["tile"], m["rotation"])}))
         taken = self.taken_sites()
@@ -361,7 +362,7 @@ class OperatingRules:
         """5.2.7: a reached city with a free site of the type (black sites are none,
         5.2.7.2); one token per city until the first 3-train, then one of each type
         (5.2.7.6); the company's supply (1.9); up to 3 per phase (5.2.4.3)."""
-        if self.tokens_bought(c) >= self.lay_limit(c)["tokens"] or not c.sites:
+        if self.tokens_bought(c) >= self.token_limit(c) or not c.sites:
             return []
         kinds = self.token_kinds(c)
         if not kinds:
@@ -878,7 +879,7 @@ class OperatingRules:
         if not c.receivership or self.state.bank.broken or self.route_met(c):
             return False
         k, kinds = self.route_need(c)
-        room = max(0, self.lay_limit(c)["tokens"] - self.tokens_bought(c))
+        room = max(0, self.token_limit(c) - self.tokens_bought(c))
         for kind in kinds:   # two smallest trains of one size: either route will do (route_met)
             runs = self.runs_to(kind)
             mine = [x for x in c.sites if x["type"] in runs]

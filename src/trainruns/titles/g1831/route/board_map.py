@@ -193,7 +193,8 @@ class GameMap:
         if hex_id in laid or self.fixed(hex_id) or h.get("paths") or not self.is_city(hex_id):
             return []
         rules = self.tile_rules(laid, colors, used_counts)
-        return [{"hex": hex_id, "tile": tile, "rotation": rot, "upgrade": False}
+        # a city lay: "If it laid its home city tile this counts towards its total track lay"
+        return [{"hex": hex_id, "tile": tile, "rotation": rot, "upgrade": False, "city": True}
                 for _h, tile, rot, _before in single_lays(rules, None, None, hex_ids=[hex_id])]
 
 
