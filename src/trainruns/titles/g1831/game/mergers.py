@@ -246,7 +246,7 @@ class MergerRules:
             a.sites.append(dict(site))
         a.tokens = [(x["hex"], 0) for x in a.sites]
         self._correct_tokens(a)
-        self.trim_trains(a)
+        self.discard_surplus(a)
         # bonus from the bank: 3 / 5 / 8 / 2 x "the value of its par stock" (5.9.7.9),
         # the Par Marker's value, which 4.7.6 moved up from the first par (7.1 shorter
         # game: 5 / 10 / 13 / 3)
@@ -367,7 +367,7 @@ class MergerRules:
         if c.supply_before:
             c.supply = c.supply_before.pop()
         self._correct_tokens(c)
-        self.trim_trains(c)
+        self.discard_surplus(c)
         s.event("bonds_closed", corporation=c.id, paid=paid)
 
     def restart(self, b):

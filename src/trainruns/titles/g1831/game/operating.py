@@ -93,26 +93,30 @@ class OperatingRules:
                 if row_["size"] == int(old):
                     row_["left"] = 0
 
-    def queue_discards(self, buyer):
-        """5.3.5: a lower limit sends the surplus trains to the pool (:meth:`trim_trains`);
-        the buyer's own surplus is settled after its purchase, keeping the train bought
-        (5.3.7, :meth:`buy_listed_train`)."""
-        for c in self.state.corporations:
-            if c is not buyer:
-                self.trim_trains(c)
+    def discard_order(self, buyer, over: list) -> list:
+        """5.3.5: a lower limit sends the surplus trains to the pool; the rules set no
+        order, so the corporations go as listed, the last listed first (each pushed in
+        front of the one before). The buyer's own surplus is settled after its purchase,
+        keeping the train bought (5.3.7, :meth:`buy_listed_train`)."""
+        return [d for d in reversed(over) if d is not buyer]
 
     @staticmethod
     def size_of(name: str) -> int:
         return int("".join(ch for ch in name if ch.isdigit()))
 
+    def counted_trains(self, c) -> list:
+        """5.3.7 / 5.6.1: every train the corporation holds counts against its limit, a
+        USED one too; a RETIRED one does not (kept in receivership, 5.4.8)."""
+        return [t for t in c.trains if t.status != "retired"]
+
     def surplus(self, c, bought=None) -> tuple[int, list[dict]]:
-        """How many trains ``c`` holds over its limit (a USED one counts: 5.3.7), and the
+        """How many trains ``c`` holds over its limit (:meth:`counted_trains`), and the
         trains that may go: any but a retired one (5.4.8) and the train ``bought`` at
         the limit (5.3.7 gives up the extra trains "to make room for the new trains")."""
-        held = [t for t in c.trains if t.status != "retired"]
+        held = self.counted_trains(c)
         return len(held) - self.train_limit(c), [t for t in held if t is not bought]
 
-    def trim_trains(self, c, bought=None):
+    def discard_surplus(self, c, bought=None, limit=None):
         """Over the limit (a lower limit, 5.3.5; a purchase at the limit, 5.3.7; a
         merger's or bonds' limit, 5.9.7.7, 4.3.3): "It must give its extra trains to the
         Stock Bank Pool, with no compensation". Which ones the rules leave to the
@@ -722,7 +726,7 @@ class OperatingRules:
             self.state.title_state.trains_bought = True   # 5.3.5: mergers from the first 2-train
             for phase in self.phases.after_buying(s.phase, str(size)):   # 5.3.5
                 self.new_phase(phase, c)
-        self.trim_trains(c, bought)
+        self.discard_surplus(c, bought)
 
     # --- 5.3.4 funding a forced purchase ----------------------------------------------
 
