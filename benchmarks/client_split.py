@@ -9,15 +9,17 @@ round so that the machine's load falls on every row alike:
   included); ``python -S -c pass`` beside it gives site's share;
 - the installed console script's own lines without the command (``import re, sys``
   for pip's wrapper; whatever the script imports, read from the script);
-- the client's imports (``trainruns.cli.main`` and ``trainruns.daemon.client``, as a
-  plain solve loads them);
+- the client's imports: ``trainruns --version``, the installed script's whole start
+  (its modules loaded as a solve loads them, from the bytecode the daemon compiled for
+  it) up to its first line of output; without a script, ``trainruns.cli.main`` and
+  ``trainruns.daemon.client`` imported by ``-c``;
 - the whole call, ``trainruns solve --quiet POSITION`` (the default: the daemon);
 
 - with ``--before``, the whole call of another installation's script (its package
   on ``--before-path``, put first on PYTHONPATH), answered by a daemon of its own;
 
 each as medians of wall and CPU time (the kernel's accounting of the finished child).
-In this process, with the client's modules loaded: the code fingerprint, the connect,
+In this process, with the client's modules loaded: the interpreter's identity, the connect,
 the request up to the daemon's first reply (its child's pid), the command up to its
 exit status, and the child's own CPU as it reports it. And the daemon's share in a
 warm interpreter (this one, the modules loaded and the position read once): parsing
@@ -55,19 +57,19 @@ def _script_imports(package=False):
 
 
 def _forward_split(argv, rounds):
-    """In this process, the client's modules loaded: fingerprint, connect, the request
+    """In this process, the client's modules loaded: its identity, connect, the request
     up to the daemon's first reply, the command up to its exit status, the child's CPU."""
     import _socket
 
-    from trainruns.daemon import fingerprint, receive, send, socket_path
+    from trainruns.daemon import interpreter, receive, send, socket_path
 
-    rows = {"fingerprint": [], "connect": [], "request to first reply": [], "command to exit status": [],
+    rows = {"interpreter's identity": [], "connect": [], "request to first reply": [], "command to exit status": [],
             "daemon child's CPU (its report)": []}
     null = os.open(os.devnull, os.O_RDWR)
     try:
         for _ in range(rounds):
             t0 = time.perf_counter()
-            code = fingerprint()
+            code = interpreter()
             t1 = time.perf_counter()
             sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
             sock.connect(socket_path())
@@ -154,12 +156,16 @@ def main(argv=None):
             "python -c pass": [py, "-c", "pass"],
             "python -S -c pass": [py, "-S", "-c", "pass"],
             "console script's imports": [py, "-c", _script_imports()],
-            "client's imports": [py, "-c", _script_imports(package=True) + "; import trainruns.daemon.client"],
+            "client's imports": [SCRIPT, "--version"] if SCRIPT else
+            [py, "-c", _script_imports(package=True) + "; import trainruns.daemon.client"],
         }
-        got = {k: [] for k in list(procs) + ["whole call"] + (["whole call, before"] if before_env else [])}
+        got = {k: [] for k in list(procs) + (["client's imports, before"] if before_env else [])
+               + ["whole call"] + (["whole call, before"] if before_env else [])}
         for r in range(opts.rounds):
             for key, args in procs.items():
                 got[key].append(_wall(args, env))
+            if before_env:
+                got["client's imports, before"].append(_wall([opts.before, "--version"], before_env))
             for p in positions:
                 for _ in range(opts.repeat):
                     got["whole call"].append(_wall(command + ["solve", "--quiet", p], env))

@@ -68,7 +68,7 @@ def test_help_and_version_load_no_search(argv):
 def test_the_daemon_client_loads_only_the_standard_library():
     """The path of a solve the daemon answers (the installed script, trainruns.cli.launch,
     the thin client, and what the client computes before it connects: the socket's path
-    and the code's fingerprint): no module beyond the interpreter's built-in ones,
+    and its interpreter's identity): no module beyond the interpreter's built-in ones,
     ``_socket`` (a C extension) and these five of the package; not ``re`` (pip's
     console-script wrapper imports it), not ``collections`` (a named tuple), not ``zlib``
     (a shared library: the digests are Python's own hash of an int)."""
@@ -76,12 +76,15 @@ def test_the_daemon_client_loads_only_the_standard_library():
             "before = set(sys.modules)\n"
             "from trainruns.cli.launch import main\n"
             "from trainruns.daemon import client\n"
-            "client.socket_path(), client.fingerprint()\n"
+            "client.socket_path(), client.interpreter()\n"
             "print(sorted(set(sys.modules) - before))")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     loaded = ast.literal_eval(p.stdout)
+    from trainruns.daemon.server import CLIENT_MODULES  # (the daemon compiles these for the client)
+
     assert [m for m in loaded if m.startswith("trainruns")] == [
         "trainruns", "trainruns.cli", "trainruns.cli.launch", "trainruns.daemon", "trainruns.daemon.client"]
+    assert sorted(CLIENT_MODULES) == [m for m in loaded if m.startswith("trainruns")]
     others = [m for m in loaded if not m.startswith("trainruns") and m not in sys.builtin_module_names]
     assert others == ["_socket"]
     assert [m for m in ("re", "collections", "zlib", "enum", "functools", "numpy", "json", "argparse", "socket")
@@ -89,10 +92,11 @@ def test_the_daemon_client_loads_only_the_standard_library():
 
 
 def test_the_installed_script_imports_only_the_launcher():
-    """scripts/trainruns (pyproject.toml's script-files): ``sys`` and the launcher, no
-    ``re`` as pip's console-script wrapper has."""
+    """scripts/trainruns (pyproject.toml's script-files): ``sys``, ``os`` (the
+    interpreter's start has loaded it: site imports it) and the launcher, no ``re`` as
+    pip's console-script wrapper has."""
     with open(os.path.join(ROOT, "scripts", "trainruns")) as fh:
         tree = ast.parse(fh.read())
     imported = sorted({alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
                       | {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)})
-    assert imported == ["sys", "trainruns.cli.launch"]
+    assert imported == ["os", "sys", "trainruns.cli.launch"]

@@ -18,6 +18,15 @@ class InputError(ValueError):
         super().__init__(f"{where}: {what}" if where else what)
 
 
+class StaleVersion(InputError):
+    """A request for a version of the game that is no longer the current one: the
+    asker (a page) is behind the game, not wrong (the table page answers 409, as it
+    answers a decision taken on an old version)."""
+
+    def __init__(self, version, current):
+        super().__init__(f"version {version} is not the current one ({current}): the game has moved on", "version")
+
+
 class InputWarning(UserWarning):
     """Input that is valid but almost surely not what was meant (a company with no token
     on the map). The command prints it as one ``trainruns: warning:`` line on stderr and

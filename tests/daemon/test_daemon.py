@@ -151,6 +151,32 @@ def test_the_installed_script_loads_only_the_client_when_the_daemon_answers(daem
                      "trainruns.daemon.client"]
 
 
+def test_the_installed_script_runs_the_client_compiled_by_the_daemon(daemon):
+    """Where no ``.pyc`` is written beside the sources (PYTHONDONTWRITEBYTECODE, as
+    here), the script takes the client's modules compiled by the daemon in the user's
+    private folder (``python -v`` names where each code object came from) rather than
+    compiling them on each call; any other module's bytecode stays where Python keeps
+    it, and a folder others can reach is not read."""
+    from trainruns.daemon.server import CLIENT_MODULES
+
+    script = [sys.executable, "-v", os.path.join(ROOT, "scripts", "trainruns"), "solve", "--json", "--quiet", KO]
+    env = dict(daemon, PYTHONDONTWRITEBYTECODE="1")
+    p = subprocess.run(script, env=env, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0 and json.loads(p.stdout)["revenue"] == 160
+    folder = os.path.join(daemon["XDG_RUNTIME_DIR"], "trainruns", "pyc")
+    from_folder = [line for line in p.stderr.splitlines() if line.startswith("# code object from") and folder in line]
+    assert len(from_folder) == len(CLIENT_MODULES) == 5
+    assert all(any(f"{os.sep}{name.replace('.', os.sep)}" in line for line in from_folder)
+               for name in CLIENT_MODULES if name != "trainruns")
+    os.chmod(os.path.join(daemon["XDG_RUNTIME_DIR"], "trainruns"), 0o750)
+    try:
+        p = subprocess.run(script, env=env, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    finally:
+        os.chmod(os.path.join(daemon["XDG_RUNTIME_DIR"], "trainruns"), 0o700)
+    assert p.returncode == 0 and json.loads(p.stdout)["revenue"] == 160
+    assert folder not in p.stderr
+
+
 def _position_file(path, k4_value=40, corporation="KO"):
     """The KO position written to ``path``, its K4 city worth ``k4_value`` (two digits
     keep the file's size) and run for ``corporation``."""
@@ -305,7 +331,7 @@ def test_code_changed_since_the_daemon_started_is_not_answered_by_it(daemon, mon
     from trainruns.daemon import client
 
     monkeypatch.setenv("XDG_RUNTIME_DIR", daemon["XDG_RUNTIME_DIR"])
-    monkeypatch.setattr(client, "fingerprint", lambda: "other code")
+    monkeypatch.setattr(client, "interpreter", lambda: "another interpreter")
     monkeypatch.setattr(client, "start_daemon", lambda path=None: None)
     assert client.forward(["solve", "--quiet", KO], time.perf_counter()) is None
 
@@ -322,6 +348,57 @@ def test_the_daemon_ends_when_idle(runtime):
         assert not os.path.exists(_sock(env))
     finally:
         _run(["daemon", "stop"], env)
+
+
+def test_a_command_after_a_code_change_is_not_answered_by_the_old_daemon(runtime):
+    """The daemon sees a change of its code at the next command, not only at its
+    periodic look (TRAINRUNS_DAEMON_CHECK here far longer than the test): that command
+    is answered in-process, the same answer, and the old daemon ends."""
+    import trainruns.route as package
+
+    env = dict(_fresh(runtime, "trainruns-change-"), TRAINRUNS_DAEMON_CHECK="600")
+    target = os.path.join(os.path.dirname(package.__file__), "search.py")
+    before = os.stat(target)
+    try:
+        assert _run(["daemon", "start"], env)[0] == 0
+        code, status = _status(env)
+        old = status["pid"]
+        code, out, _ = _run(["solve", "--daemon", "--json", "--quiet", KO], env)
+        assert code == 0 and _status(env)[1]["served"] == 1
+        os.utime(target, ns=(before.st_atime_ns, before.st_mtime_ns + 1_000_000_000))
+        code, out2, _ = _run(["solve", "--daemon", "--json", "--quiet", KO], env)
+        assert code == 0 and _without_times(out2) == _without_times(out)
+        assert _status(env)[1].get("pid") != old  # (none, or the new one started after)
+    finally:
+        os.utime(target, ns=(before.st_atime_ns, before.st_mtime_ns))
+        _run(["daemon", "stop"], env)
+
+
+def test_the_code_watch_counts_modules_and_data_not_bytecode(tmp_path):
+    """What the daemon's watch counts as a change of its code: a module or data file
+    written, a folder added; not bytecode, nor other files."""
+    from trainruns.daemon.server import CodeWatch
+
+    (tmp_path / "sub").mkdir()
+    watch = CodeWatch.start(str(tmp_path))
+    if watch is None:
+        pytest.skip("no inotify here")
+    try:
+        (tmp_path / "__pycache__").mkdir()
+        (tmp_path / "sub" / "notes.txt").write_text("x")
+        (tmp_path / "sub" / "module.py~").write_text("x")
+        assert not watch.changed()
+        (tmp_path / "sub" / "data.json").write_text("{}")
+        assert watch.changed() and watch.changed()
+    finally:
+        watch.close()
+    for make in (lambda: (tmp_path / "sub" / "new").mkdir(), lambda: (tmp_path / "a.py").touch()):
+        watch = CodeWatch.start(str(tmp_path))
+        try:
+            make()
+            assert watch.changed()
+        finally:
+            watch.close()
 
 
 def test_the_daemon_ends_when_its_code_changes_on_disk(runtime):

@@ -19,7 +19,10 @@ without a command (default 900) or when the code it loaded changed on disk.
 
 Messages on the socket are Python's ``marshal`` format (built into the interpreter:
 the client need not load ``json`` and ``re``), each preceded by its length; the peer
-is the same user on the same interpreter (checked: SO_PEERCRED and :func:`fingerprint`).
+is the same user on the same interpreter (checked: SO_PEERCRED and :func:`interpreter`).
+Whether the package's code changed since the daemon loaded it is the daemon's to see
+(:func:`fingerprint`, watched with inotify where there is one): the client does not
+walk the package's files for each command.
 
 This module is what the thin client imports: the interpreter's built-in ``os``,
 ``marshal`` and ``_socket`` only (``socket`` would load ``enum`` and ``selectors``).
@@ -89,6 +92,12 @@ def peer_uid(sock) -> int:
     """The user id of the process at the other end of Unix socket ``sock``."""
     cred = sock.getsockopt(_socket.SOL_SOCKET, _socket.SO_PEERCRED, 3 * _INT)
     return int.from_bytes(cred[_INT:2 * _INT], sys.byteorder, signed=True)
+
+
+def interpreter() -> str:
+    """Which interpreter and environment a client runs (its executable, prefix and
+    version): a daemon of another answers none of its commands."""
+    return f"{os.path.realpath(sys.executable)}\0{sys.prefix}\0{sys.version}"
 
 
 def fingerprint() -> str:

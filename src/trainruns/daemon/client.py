@@ -23,7 +23,7 @@ import sys
 # into the interpreter: importing it loads no file)
 from time import perf_counter
 
-from trainruns.daemon import Unsafe, fingerprint, lock_path, peer_uid, receive, send, socket_path
+from trainruns.daemon import Unsafe, interpreter, lock_path, peer_uid, receive, send, socket_path
 
 # ``--daemon`` asks for the daemon whatever TRAINRUNS_DAEMON says; TRAINRUNS_DAEMON=0
 # (or "no", "off", "false") keeps every command in-process
@@ -129,7 +129,7 @@ def forward(argv, started: float, start_if_missing: bool = True):
 
 def _talk(sock, argv, started, start_if_missing):
     header = {"op": "run", "argv": argv, "cwd": os.getcwd(), "env": dict(os.environ),
-              "started": started, "fingerprint": fingerprint(),
+              "started": started, "fingerprint": interpreter(),
               "encoding": [getattr(s, "encoding", None) or "utf-8" for s in (sys.stdin, sys.stdout, sys.stderr)]}
     try:
         sys.stdout.flush()

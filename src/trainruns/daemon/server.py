@@ -18,15 +18,22 @@ import time
 from trainruns.daemon import (
     CODE_CHECK_SECONDS,
     IDLE_SECONDS,
+    Unsafe,
+    _package_root,
     fingerprint,
+    interpreter,
     lock_path,
     peer_uid,
     receive,
     send,
+    socket_dir,
     socket_path,
 )
 
 HEADER_SECONDS = 5.0
+# the modules of the package a command the daemon answers loads in its client: the
+# installed script, the launcher and the thin client (tests/test_lazy_imports.py)
+CLIENT_MODULES = ("trainruns", "trainruns.cli", "trainruns.cli.launch", "trainruns.daemon", "trainruns.daemon.client")
 
 
 def warm():
@@ -65,7 +72,10 @@ class Server:
         self.idle = idle
         self.check = check  # how often it looks whether its code changed on disk
         self.lock = lock  # held until stop: then a new daemon may start at once
+        # watched from before the fingerprint is taken: no change falls between the two
+        self.watch = CodeWatch.start(_package_root())
         self.code = fingerprint()
+        self.interpreter = interpreter()
         self.started = time.time()
         self.served = 0
         self.children = {}  # pid -> client connection
@@ -104,7 +114,7 @@ class Server:
                 now = time.monotonic()
                 if self.running and now - checked >= self.check:
                     checked = now
-                    if fingerprint() != self.code:
+                    if self.code_changed():
                         self.stop()  # the code on disk changed: this process must not answer
                         continue
                 idle = max(0.0, self.idle - (now - self.last)) if not self.children else None
@@ -126,6 +136,13 @@ class Server:
                 self.reap()
         finally:
             self.close()
+
+    def code_changed(self) -> bool:
+        """Whether a module or data file of the package changed since this process
+        loaded it: the watch's events, or (no watch) the files' fingerprint again."""
+        if self.watch is not None:
+            return self.watch.changed()
+        return fingerprint() != self.code
 
     def stop(self):
         """No new commands; those running finish (the loop ends after them)."""
@@ -183,7 +200,7 @@ class Server:
             conn.close()
             self.stop()
         elif op == "run":
-            if header["fingerprint"] != self.code or not self.running:
+            if header["fingerprint"] != self.interpreter or not self.running or self.code_changed():
                 # the client runs other code than this process loaded: it must not answer.
                 # Stopped (the lock released) before the reply, so that the client may
                 # start the new daemon at once
@@ -234,6 +251,8 @@ class Server:
         """In a child: drop the parent's listening socket, selector and signal pipe."""
         self.sel.close()
         self.sock.close()
+        if self.watch is not None:
+            self.watch.close()
         signal.set_wakeup_fd(-1)
         os.close(self.wake_r)
         os.close(self.wake_w)
@@ -342,6 +361,89 @@ class Server:
         self.spawn_spare()
 
 
+class CodeWatch:
+    """Linux's inotify on every folder of the package: a module or data file (``.py``,
+    ``.json``: what :func:`~trainruns.daemon.fingerprint` covers) written, touched,
+    created, renamed or removed, a folder added, removed or renamed, or the kernel's
+    queue overflowing, and the code is no longer what the daemon loaded. The kernel
+    queues an event within the call that changes the file, so a client started after
+    the change always finds it queued. Reading the queue costs microseconds, walking
+    the package's files (:func:`~trainruns.daemon.fingerprint`) about a millisecond."""
+
+    IN_MODIFY, IN_ATTRIB, IN_CLOSE_WRITE = 0x2, 0x4, 0x8
+    IN_MOVED_FROM, IN_MOVED_TO, IN_CREATE, IN_DELETE = 0x40, 0x80, 0x100, 0x200
+    IN_DELETE_SELF, IN_MOVE_SELF, IN_Q_OVERFLOW, IN_IGNORED = 0x400, 0x800, 0x4000, 0x8000
+    IN_ISDIR = 0x40000000
+    WATCHED = (IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE | IN_DELETE
+               | IN_DELETE_SELF | IN_MOVE_SELF)
+    # the watched folder itself gone or moved, or events lost: assume the worst
+    LOST = IN_DELETE_SELF | IN_MOVE_SELF | IN_Q_OVERFLOW | IN_IGNORED
+
+    def __init__(self, fd):
+        self.fd = fd
+        self.seen = False
+
+    @classmethod
+    def start(cls, root):
+        """A watch on ``root``'s folders (``__pycache__`` left out: bytecode is not
+        code), or None where there is no inotify (the daemon then compares
+        fingerprints)."""
+        try:
+            import ctypes
+            import ctypes.util
+
+            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+            fd = libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
+        except (OSError, AttributeError, ImportError):
+            return None
+        if fd < 0:
+            return None
+        watch = cls(fd)
+        for folder, subfolders, _ in os.walk(root):
+            subfolders[:] = [d for d in subfolders if d != "__pycache__"]
+            if libc.inotify_add_watch(fd, os.fsencode(folder), cls.WATCHED) < 0:
+                watch.close()  # (the user's limit of watches reached)
+                return None
+        return watch
+
+    def changed(self) -> bool:
+        """Whether the code changed since the watch started (once so, always so)."""
+        while not self.seen:
+            try:
+                data = os.read(self.fd, 1 << 16)
+            except BlockingIOError:
+                break
+            except OSError:
+                self.seen = True
+                break
+            self.seen = any(self._counts(mask, name) for mask, name in self._events(data))
+        return self.seen
+
+    @staticmethod
+    def _events(data):
+        """(mask, name) of each ``struct inotify_event`` in ``data``."""
+        i = 0
+        while i + 16 <= len(data):
+            mask = int.from_bytes(data[i + 4:i + 8], sys.byteorder)
+            size = int.from_bytes(data[i + 12:i + 16], sys.byteorder)
+            yield mask, data[i + 16:i + 16 + size].rstrip(b"\0")
+            i += 16 + size
+
+    def _counts(self, mask, name) -> bool:
+        if mask & self.LOST:
+            return True
+        if mask & self.IN_ISDIR:
+            return name != b"__pycache__" and bool(mask & (self.IN_CREATE | self.IN_DELETE | self.IN_MOVED_FROM
+                                                           | self.IN_MOVED_TO))
+        return name.endswith((b".py", b".json"))
+
+    def close(self):
+        try:
+            os.close(self.fd)
+        except OSError:
+            pass
+
+
 def prepare(waiting=lambda: False, recent=None):
     """In a spare child: the position of the last command (``recent``: its argv and
     folder) read ahead for a next command of the same file (trainruns.cli.solve), and
@@ -381,6 +483,31 @@ def prepare(waiting=lambda: False, recent=None):
         format_run(board, result)
     except Exception:
         pass
+
+
+def compile_client():
+    """The client's modules (:data:`CLIENT_MODULES`) compiled into the user's private
+    folder (``pyc`` beside the socket, laid out as ``sys.pycache_prefix`` lays it out),
+    where the installed script reads them: a client does not compile them again on
+    each call where Python writes no ``.pyc`` beside the sources. Python checks each
+    against its source's time and size when it loads it, as any ``.pyc``. Best
+    effort: without them a client compiles its modules as before."""
+    import importlib
+    import importlib.util
+    import py_compile
+
+    before = sys.pycache_prefix
+    try:
+        sys.pycache_prefix = os.path.join(socket_dir(create=True), "pyc")
+        for name in CLIENT_MODULES:
+            source = importlib.import_module(name).__file__
+            target = importlib.util.cache_from_source(source)
+            os.makedirs(os.path.dirname(target), 0o700, exist_ok=True)
+            py_compile.compile(source, cfile=target, doraise=True)
+    except (OSError, Unsafe, py_compile.PyCompileError):
+        pass
+    finally:
+        sys.pycache_prefix = before
 
 
 def _readable(sock):
@@ -449,6 +576,7 @@ def main():
     # (and so copy, page by page) the parent's memory
     gc.collect()
     gc.freeze()
+    compile_client()
     server.bind()
     server.serve()
     return 0

@@ -33,7 +33,7 @@ from starlette.responses import FileResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from trainruns.errors import InputError
+from trainruns.errors import InputError, StaleVersion
 
 MAX_BODY = 2 * 1024 * 1024  # a real 1832 position is ~10 kB; a log of a whole game ~200 kB
 LOCAL_HOSTS = ["127.0.0.1", "localhost", "::1", "[::1]"]
@@ -125,6 +125,8 @@ def handler(fn):
             return await fn(request)
         except RequestError as e:
             return _error(e.status, e.what, e.where)
+        except StaleVersion as e:  # (checked under the game's lock: a page behind it)
+            return _error(409, e.what, e.where)
         except InputError as e:
             return _error(400, e.what, e.where)
         except Exception as e:  # a bug: said in JSON like any refusal, the server lives on
@@ -519,10 +521,6 @@ def game_endpoints(changing):
         horizon = data.get("horizon", 1)
         if isinstance(horizon, bool) or not isinstance(horizon, int) or horizon not in (1, 2):
             raise RequestError(400, "'horizon' must be 1 or 2", "advise")
-        if version != mode.version:
-            # as /api/act answers it: the page is behind the game, not wrong
-            raise RequestError(409, f"version {version} is not the current one ({mode.version}): "
-                                    "the game has moved on", "version")
         job = await run_in_threadpool(mode.start_advise, version, top, horizon)
         return JSONResponse(job.to_json())
 

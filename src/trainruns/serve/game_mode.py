@@ -21,7 +21,7 @@ import os
 import threading
 import time
 
-from trainruns.errors import InputError
+from trainruns.errors import InputError, StaleVersion
 from trainruns.game import logfile
 from trainruns.serve import game_engine as engine
 from trainruns.serve import picture
@@ -311,7 +311,7 @@ class GameMode:
 
         with self._lock:
             if version != self.version:
-                raise InputError(f"version {version} is not the current one ({self.version})", "advise")
+                raise StaleVersion(version, self.version)
             operating(self.game)
             game = engine.copy(self.game)
         limit = self.time_limit

@@ -91,12 +91,14 @@ function follow(job, render, asked = 0) {
   }
 }
 
-function progressText(job) {
+function progressText(job, working = "solving…") {
+  // what a running job has done so far, as its last progress report says it
   const p = job.progress || {};
   if (p.stage === "routes") return `listing routes: ${p.routes.toLocaleString()} from ${p.roots_done}/${p.roots} tokens`;
   if (p.stage === "assign") return `searching: ${p.nodes.toLocaleString()} nodes, best ${p.best}, bound ${p.bound}`;
   if (p.stage === "variants") return `${p.done} of ${p.total} lays solved`;
-  return job.status === "queued" ? "waiting…" : "solving…";
+  if (p.stage === "advise") return `advising… ${p.considered} plans scored, ${p.pruned} ruled out`;
+  return job.status === "queued" ? "waiting…" : working;
 }
 
 

@@ -279,8 +279,7 @@ function showAdvice(job) {
   const status = $("advice-status");
   if (job.status === "queued" || job.status === "running") {
     status.setAttribute("aria-busy", "true");
-    const p = job.progress || {};
-    status.textContent = "advising…" + (p.stage === "advise" ? ` ${p.considered} plans scored, ${p.pruned} ruled out` : "");
+    status.textContent = progressText(job, "advising…");
     return;
   }
   status.removeAttribute("aria-busy");
