@@ -64,15 +64,47 @@ def parse_json(raw, where, what="position"):
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
         raise InputError(f"not UTF-8 text ({e.reason})", where) from None
+    # a whole number below 2^63 has at most 19 digits, and one of 18 or fewer is always
+    # below it: with no run of 19 digits anywhere (none in a real position), the C
+    # parser's own int() reads every number the check would let through
+    whole = (lambda s: _whole(s, where)) if _NINETEEN_DIGITS in raw.translate(_DIGITS_AS_ZERO) else None
     try:
-        data = json.loads(text, parse_int=lambda s: _whole(s, where), parse_float=lambda s: _real(s, where),
+        data = json.loads(text, parse_int=whole, parse_float=lambda s: _real(s, where),
                           parse_constant=lambda s: _constant(s, where))
     except json.JSONDecodeError as e:
         raise InputError(f"malformed JSON at line {e.lineno}, column {e.colno}: {e.msg}", where) from None
     except RecursionError:
         raise InputError(f"JSON nested more than {MAX_DEPTH} levels deep", where) from None
-    check_depth(data, where)
+    if _text_nesting(raw) > MAX_DEPTH:
+        # the text's brackets count a value a repeated key replaced too: the walk of
+        # what was read decides
+        check_depth(data, where)
     return data
+
+
+_DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
+_NINETEEN_DIGITS = b"0" * 19
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
+_BRACKETS = bytes.maketrans(b"[{]}", b"(())")
+_NOT_BRACKET = bytes(c for c in range(256) if c not in b"[]{}")
+
+
+def _text_nesting(raw):
+    """How deep the arrays and objects of JSON text ``raw`` (bytes, read without error)
+    nest: at least as deep as what was read (a repeated key's replaced value counts),
+    counted past ``MAX_DEPTH`` to one more only. The strings dropped, then the brackets
+    only, each pass dropping the innermost pairs: a few passes in C, where walking what
+    was read costs a call for each value."""
+    if b"\\" in raw:
+        outside = _STRING.sub(b"", raw)
+    else:  # (no escaped quote: the quotes alternate, strings at the odd places)
+        outside = b"".join(raw.split(b'"')[::2])
+    brackets = outside.translate(_BRACKETS, _NOT_BRACKET)
+    depth = 0
+    while brackets and depth <= MAX_DEPTH:
+        brackets = brackets.replace(b"()", b"")
+        depth += 1
+    return depth
 
 
 def _whole(text, where):
