@@ -338,3 +338,18 @@ def test_a_real_subprocess_run_is_one_line(tmp_path):
                          capture_output=True, text=True)
     assert out.returncode == 2 and out.stdout == ""
     assert out.stderr.count("\n") == 1 and "tiles[2]: unknown field 'rotaton'" in out.stderr
+
+
+def test_path_ends_read_before_do_not_let_a_wrong_end_through():
+    """docs/custom-map.md, "Paths": an end is a hex side 0-5 (a whole number, not true
+    or 1.0) or a stop or junction of that hex; the same end written in another hex is
+    checked against that hex."""
+    from trainruns.errors import InputError
+    from trainruns.position.reader import parse_paths
+
+    assert parse_paths([[1, "s1"], [0, "j0"]], 2, 1, "h") == [(("side", 1), ("stop", 1)), (("side", 0), ("junction", 0))]
+    for bad, said in (([[True, "s0"]], "neither a hex side"), ([[1.0, "s0"]], "neither a hex side"),
+                      ([[1, "s1"]], "names stop 1, but the hex has 1"), ([[0, "j0"]], "names junction 0")):
+        with pytest.raises(InputError, match=said) as e:
+            parse_paths([[1, "s0"]] + bad, 1, 1 if "junction" not in said else 0, "h")
+        assert "h.paths[1]" in str(e.value)

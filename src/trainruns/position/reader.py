@@ -281,19 +281,42 @@ def parse_paths(paths, n_stops, n_junctions, where, rotation=0):
         raise InputError("paths must be a list of [end, end] pairs", where)
     out, seen = [], set()
     for j, p in enumerate(paths):
-        w = f"{where}.paths[{j}]"
         if not isinstance(p, list) or len(p) != 2:
-            raise InputError(f"a path joins exactly two ends, not {json.dumps(p)[:40]}", w)
-        a, b = (parse_end(e, n_stops, n_junctions, w) for e in p)
-        a, b = (_rotate(a, rotation), _rotate(b, rotation))
+            raise InputError(f"a path joins exactly two ends, not {json.dumps(p)[:40]}", f"{where}.paths[{j}]")
+        a, b = _known_end(p[0], n_stops, n_junctions), _known_end(p[1], n_stops, n_junctions)
+        if a is None or b is None:  # (the first read here: checked, saying where when refused)
+            w = f"{where}.paths[{j}]"
+            a, b = (parse_end(e, n_stops, n_junctions, w) for e in p)
+            _remember_end(p[0], n_stops, n_junctions, a)
+            _remember_end(p[1], n_stops, n_junctions, b)
+        if rotation:
+            a, b = (_rotate(a, rotation), _rotate(b, rotation))
         if a == b:
-            raise InputError(f"a path cannot join {p[0]!r} to itself", w)
+            raise InputError(f"a path cannot join {p[0]!r} to itself", f"{where}.paths[{j}]")
         key = frozenset((a, b))
         if key in seen:
             continue  # the same track written twice (engine exports do this) is one track
         seen.add(key)
         out.append((a, b))
     return out
+
+
+# path ends read without error: (type, end as written, stops, junctions) -> the end.
+# The type is part of the key, as True == 1 and 1.0 == 1 are not hex sides; a few dozen
+# entries cover every map (sides 0-5, a hex's first stops and junctions)
+_ENDS = {}
+_ENDS_KEPT = 1024
+
+
+def _known_end(end, n_stops, n_junctions):
+    kind = type(end)
+    return _ENDS.get((kind, end, n_stops, n_junctions)) if kind is int or kind is str else None
+
+
+def _remember_end(end, n_stops, n_junctions, parsed):
+    kind = type(end)
+    if (kind is int or kind is str) and len(_ENDS) < _ENDS_KEPT:
+        _ENDS[(kind, end, n_stops, n_junctions)] = parsed
 
 
 def _rotate(end, rotation):
