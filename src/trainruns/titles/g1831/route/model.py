@@ -8,9 +8,10 @@ core's assignment cannot say, so then this model assigns the trains itself
 (``kernels.assign_covering``) and hands the core only the chosen routes.
 
 Boards with too many paths to list (the printed map's size: passing cities freely,
-5.6.2.3) go to the flow model (flow.py), held to the track prices' bound (bound.py);
-its run, when unproven, to the priced proof (``_priced_proof``): only the paths that
-could be in a better run at those prices are listed and searched.
+5.6.2.3) go to the flow model (flow.py), held to the track prices' bound (bound.py),
+lowered first by the targets near it that the packing relaxation rules out; its run,
+when unproven, to the priced proof (``_priced_proof``): only the paths that could be in
+a better run at those prices are listed and searched (the time split: ``FLOW_SHARE``).
 
 The model keeps no state between calls, but for a memo of each compiled
 board's priced bound (a pure function of the board): what it works out for one compiled
@@ -79,11 +80,20 @@ BY_VALUE_SHARE = 0.25
 FLOW_SECONDS = 120.0
 # Seconds the track prices' bound (bound.py) may take at most
 BOUND_SECONDS = 10.0
-# The share of the time left (of FLOW_SECONDS without a time limit) that the flow model
-# gets; the priced proof of its run (``_priced_proof``) gets the rest, when that is at
-# least PROOF_MIN_SECONDS (else the flow model takes all: a short limit wants a run)
-FLOW_SHARE = 0.75
-PROOF_MIN_SECONDS = 20.0
+# The time left (of FLOW_SECONDS without a time limit) when the paths are too many to
+# list, when at least PROOF_MIN_SECONDS (else the flow model takes all: a very short
+# limit wants a run): the track prices first (at most PRICES_SHARE of it: the flow
+# model's upper bound and the proof's prices), then the priced proof (``_priced_proof``)
+# FIRST_PROOF_SHARE of what is left, without a run and without its search: the targets
+# nearest the bound that the packing relaxation (route/packing.py) rules out alone, each
+# in a fraction of a second of CPU, and then the relaxation's bound, lower the bound;
+# then the flow model (CP-SAT, flow.py) FLOW_SHARE of the rest, held to that bound (a
+# run reaching it is proven); then the proof of its run the rest, its targets from below
+# those ruled out
+PRICES_SHARE = 0.5
+FIRST_PROOF_SHARE = 0.15
+FLOW_SHARE = 0.6
+PROOF_MIN_SECONDS = 2.0
 # compiled board id -> (weak reference to it, its priced bound): see Model1831.priced_bound
 _PRICED = {}
 # per compiled board, a target the priced proof ruled out (no run earns more):
@@ -363,6 +373,14 @@ class Model1831(RouteModel):
                 end = time.perf_counter() + FLOW_SECONDS if deadline is None else deadline
                 left = end - time.perf_counter()
                 prove = n_rights == 0 and left >= PROOF_MIN_SECONDS
+                if prove:
+                    # the track prices with time of their own (kept for the board): cut
+                    # short at a later step's share, every step would get them so
+                    self._priced(arrays.compiled, arrays, time.perf_counter() + PRICES_SHARE * left)
+                    self._priced_proof(arrays, valuer, types, None, extra, time.perf_counter()
+                                       + FIRST_PROOF_SHARE * (end - time.perf_counter()), progress, budget, work,
+                                       search=False)
+                    left = end - time.perf_counter()
                 # (a commuter city the flow model cannot take: its paths alone, when the
                 # priced proof follows and settles the commuter runs)
                 flowed = self._flow_routes(arrays, kinds, end - (1 - FLOW_SHARE) * left if prove else end,
@@ -370,12 +388,18 @@ class Model1831(RouteModel):
                 if flowed is not None and not flowed.complete and prove:
                     # unproven: the routes that could still beat its run, by the track
                     # prices, and a search over them proves it best or finds the best
-                    proved = self._priced_proof(arrays, valuer, types, flowed, extra, end, progress, budget, work)
-                    if proved is not None:
-                        return proved
-                    if end - time.perf_counter() >= PROOF_MIN_SECONDS / 2:
-                        # the proof gave up early (a commuter run might beat its floor):
-                        # the time left to the flow model again, the better run kept
+                    ran = len(flowed.values) > 0
+                    if ran:
+                        proved = self._priced_proof(arrays, valuer, types, flowed, extra, end, progress, budget,
+                                                    work)
+                        if proved is not None:
+                            return proved
+                    if not ran or end - time.perf_counter() >= PROOF_MIN_SECONDS / 2:
+                        # no run found in its share (a short limit on a busy machine: a
+                        # run is wanted before a proof), or the proof gave up early (a
+                        # commuter run might beat its floor): the time left to the flow
+                        # model again, held to the bound the proof lowered, the better
+                        # run kept
                         again = self._flow_routes(arrays, kinds, end, progress, budget, paths_alone=True)
                         if again is not None and (again.complete or int(again.values.max(axis=1, initial=0).sum())
                                                   > int(flowed.values.max(axis=1, initial=0).sum())):
@@ -623,8 +647,12 @@ class Model1831(RouteModel):
             deadline = time.perf_counter() + FLOW_SECONDS
         trains = list(self.board.trains)
         # the track prices' bound first: the flow model is told no run earns more, so
-        # CP-SAT proves a run that reaches it best at once (its own bound starts far higher)
+        # CP-SAT proves a run that reaches it best at once (its own bound starts far higher);
+        # lower still, a target the priced proof ruled out
         upper = self.priced_bound(arrays.compiled, arrays, deadline)
+        below = _BELOW.get(id(arrays.compiled))
+        if below is not None and below[0]() is arrays.compiled:
+            upper = below[1] if upper is None else min(upper, below[1])
         out = flow.solve(arrays, trains, deadline=deadline, progress=progress, memory=memory, upper=upper,
                          paths_alone=paths_alone)
         if out is None:
@@ -667,7 +695,8 @@ class Model1831(RouteModel):
         rs.paths_proven = not proven and bound is not None
         return rs
 
-    def _priced_proof(self, arrays, value, types, flowed, extra, deadline, progress, budget, work=None):
+    def _priced_proof(self, arrays, value, types, flowed, extra, deadline, progress, budget, work=None,
+                      search=True):
         """The proof of the flow model's unproven run ``flowed``, as the core
         proves its monsters (trainruns.route.proof), for a board without bought rights. With
         the track prices of bound.py, a run earning more than a target gives each train
@@ -687,7 +716,9 @@ class Model1831(RouteModel):
         better run found, or ``flowed`` itself; None where this proves nothing more: no
         prices, the commuter runs not walked (``extra`` None) and one could beat its
         floor at the target (their priced best, bound.py's DP), or the listing or the
-        search past ``deadline`` or beyond ``budget`` bytes."""
+        search past ``deadline`` or beyond ``budget`` bytes. Without ``search``, only the
+        targets the relaxation rules out alone are (None at the first it does not: its
+        bound kept for :meth:`upper_bound`); ``flowed`` may then be None (no run yet)."""
         from trainruns.route.lagrange import SCALE, reduced_floors
         from trainruns.titles.g1831.route import bound as bound_1831
 
@@ -696,12 +727,12 @@ class Model1831(RouteModel):
         if out is None:
             return None
         bound, pricing = out
-        known = int(flowed.values.max(axis=1).sum()) if len(flowed.values) else 0
+        known = int(flowed.values.max(axis=1).sum()) if flowed is not None and len(flowed.values) else 0
         trains = sorted(self.board.trains, key=lambda t: (t.name, -t.visits))
         kind_of = {k.name: k for k in pricing.kinds}
         cost, _ = pricing.arc_costs(bound.price)
         dist, nxt = pricing._distances(cost)
-        if flowed.paths_proven and pricing._commuter:
+        if flowed is not None and flowed.paths_proven and pricing._commuter:
             # no run without a commuter run earns more (CP-SAT's proof): a better one has
             # a commuter run (5.6.7), which none has if, with each commuter train held to
             # commuter runs in turn, the track prices bound the runs at the flow model's
@@ -718,6 +749,12 @@ class Model1831(RouteModel):
         names = [t.name for t in types]
         priced = bound_1831.priced_cut(pricing, bound.price, names)
         top = int(bound.value)
+        below = _BELOW.get(id(compiled))
+        if below is not None and below[0]() is compiled:
+            top = min(top, below[1])  # the targets above it were ruled out (an earlier call)
+        if flowed is not None and top <= known:
+            flowed.complete = True  # no run earns more than the flow model's
+            return flowed
         # the lowest target at which no unwalked commuter run can be in a better run (its
         # kind's priced best at or below the floor): the descent stops there at the latest
         gate = max([-(-(best + 1 + int(bound.total) - bound.best[name]) // SCALE) - 1
@@ -730,14 +767,16 @@ class Model1831(RouteModel):
             floor = reduced_floors(bound, trains, target)
             if any(best > floor[name] for name, best in commuting.items()):
                 return None  # the commuter runs were not walked and one could be in a better run
-            out = self._priced_search(arrays, value, types, flowed, extra, trains, bound, priced, floor, target,
-                                      deadline, progress, budget, work)
+            out = self._priced_search(arrays, value, types, extra, trains, bound, priced, floor, target,
+                                      deadline, progress, budget, work, search)
             if out is None:
                 return None
             if out is not True:
                 return out  # a run above the target: the best
             _rule_out(compiled, target)
             if target <= known:
+                if flowed is None:
+                    return None  # (no run to prove: no target is below 0)
                 flowed.complete = True  # no run earns more than the flow model's
                 return flowed
             if target <= gate:
@@ -745,12 +784,13 @@ class Model1831(RouteModel):
             step = max(step + 1, int(step * TARGET_GROWTH))
             target = max(known, gate, target - step)
 
-    def _priced_search(self, arrays, value, types, flowed, extra, trains, bound, priced, floor, target, deadline,
-                       progress, budget, work=None):
+    def _priced_search(self, arrays, value, types, extra, trains, bound, priced, floor, target, deadline,
+                       progress, budget, work=None, search=True):
         """One target of :meth:`_priced_proof`: the paths above the ``floor`` of the
         prices ``priced`` listed and searched. Returns the route set of the best run when
         it earns more than ``target`` (complete), True when no run does, None when the
-        listing or the search did not end (deadline, budget)."""
+        listing or the search did not end (deadline, budget), or, without ``search``,
+        when the packing relaxation alone does not rule the target out."""
         from trainruns.route.lagrange import SCALE
         from trainruns.route.limits import on_thread
 
@@ -799,6 +839,8 @@ class Model1831(RouteModel):
         # (a run above the target earns at most the relaxation's bound, one not above it
         # at most the target: the board's bound, should the search not end)
         _rule_out(arrays.compiled, int(np.floor(packed.bound + PACKING_MARGIN)))
+        if not search:
+            return None
         kept = {name: cands[k][packed.keep[cand_kind == k]] for k, name in enumerate(kind_names)}
 
         def of_kind(name):
