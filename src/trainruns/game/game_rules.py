@@ -525,15 +525,15 @@ class GameRules(Ids, PlayerReport):
         """``phase`` starts, by a train ``buyer`` bought from the bank: the trains it
         ends leave (:meth:`remove_trains`), its events run in the order the title's data
         lists them (``events`` of the phase's row: ``{"type": T, ...}`` calls
-        ``event_T(phase, ...)``), and companies over the new limit discard
-        (:meth:`queue_discards`)."""
+        ``event_T(phase, ...)``), and companies over the new limit (or the row's own
+        ``discard_limit``) discard (:meth:`queue_discards`)."""
         s = self.state
         s.phase = phase
         s.event("phase", phase=phase)
         self.remove_trains(phase)
         for event in self.phases.events(phase):
             getattr(self, f"event_{event['type']}")(phase, **{k: v for k, v in event.items() if k != "type"})
-        self.queue_discards(buyer)
+        self.queue_discards(buyer, self.phases.discard_limit(phase))
 
     def event_close_privates(self, phase: str, only=None, keep=(), held_by_players: bool = False):
         """A phase's event ``{"type": "close_privates"}`` (1832 Table 1, phase 5; 1833NE
@@ -750,10 +750,6 @@ class GameRules(Ids, PlayerReport):
         return before
 
     # --- the state ---------------------------------------------------------------------
-
-    def check_ids(self, a: dict, where: str):
-        """Unknown ids in ``a`` are bad input (InputError); aliases become reference ids."""
-        raise NotImplementedError
 
     def state_json(self) -> dict:
         """The state as JSON (docs/game-log.md "The state"): the title adds to it through

@@ -49,3 +49,40 @@ class Ids:
                 raise InputError(f"unknown corporation {a['corporation']!r} ({corporations}: {', '.join(s.corp)})",
                                  where)
             a["corporation"] = cid
+
+    def check_ids(self, a: dict, where: str):
+        """Unknown ids in ``a`` are bad input (InputError, exit 2); aliases become the
+        reference ids [shared: its player and corporation, a private, a train
+        (:meth:`train_names`), the company a train is bought from, the one a company
+        merges with or consents to, a negative price or count; then
+        :meth:`check_title_ids`]."""
+        self.check_player_and_corporation(a, where, self.title)
+        s = self.state
+        if "private" in a and a["private"] not in s.private:
+            raise InputError(f"unknown private {a['private']!r} ({self.title}: {', '.join(s.private)})", where)
+        if "train" in a and a["train"] not in self.train_names():
+            raise InputError(f"unknown train {a['train']!r} ({self.title} trains: {', '.join(self.train_names())})",
+                             where)
+        if a["type"] == "buy_train" and a.get("from") not in ("bank", "market"):
+            a["from"] = self._named_corporation(a.get("from"), where, "a train comes from 'bank', 'market' or "
+                                                                      "a corporation")
+        if "with" in a and a["type"] in ("merge", "consent"):
+            a["with"] = self._named_corporation(a["with"], where, "a corporation")
+        for key in ("price", "count"):
+            if isinstance(a.get(key), int) and a[key] < 0:
+                raise InputError(f"field {key!r} cannot be negative", where)
+        self.check_title_ids(a, where)
+
+    def _named_corporation(self, name, where: str, expected: str) -> str:
+        cid = self.corporation_id(name)
+        if cid is None:
+            raise InputError(f"{expected}, not {name!r} ({self.title}: {', '.join(self.state.corp)})", where)
+        return cid
+
+    def train_names(self):
+        """The train names an action may name (default: the title's ``trains``)."""
+        return self.trains
+
+    def check_title_ids(self, a: dict, where: str):
+        """The title's own fields of ``a`` that name something (:meth:`check_ids`):
+        unknown ones are bad input (InputError); default: none."""

@@ -21,9 +21,11 @@ from __future__ import annotations
 
 
 class Stacks:
-    """What every title's market does with its price tokens: a grid of boxes (``exists``,
-    ``price``, ``zone``, ``up``/``down``/``left``/``right``, ``par_cell``, ``view``, as
-    the title's market defines them) and the tokens in each box stacked in arrival order, a newcomer
+    """What every title's market does with its price tokens: a grid of boxes (``rows``,
+    ``exists``, ``price``, ``zone``, ``par_cell``, ``box_view``, and the moves the shared
+    steps make, ``up(cell)``, ``down(cell, steps)`` for a sale, ``left(cell)`` and
+    ``right(cell)``, as the title's market defines them) and the tokens in each box
+    stacked in arrival order, a newcomer
     underneath (1831 4.4.2; 1832 [4.1.3]): the share price order is price, then the
     rightmost box, then the top of a stack."""
 
@@ -55,6 +57,17 @@ class Stacks:
         stack = self.stacks.get(cell, [])
         if cid in stack:
             stack.remove(cid)
+
+    def view(self) -> dict:
+        """The market as the page draws it: rows of boxes (:meth:`box_view`; None where
+        the grid has no box) and, per box holding price tokens, the corporations in
+        stacking order (top last)."""
+        return {"rows": [[self.box_view((r, c)) for c in range(len(row))] for r, row in enumerate(self.rows)],
+                "stacks": {f"{r},{c}": list(ids) for (r, c), ids in self.stacks.items() if ids}}
+
+    def box_view(self, cell) -> dict | None:
+        """A box as the page draws it: ``{"price", "zone"}``."""
+        return {"price": self.price(cell), "zone": self.zone(cell)}
 
     def order_key(self, cid: str, cell):
         """Sort key for share price order, highest first: price, then the rightmost
@@ -146,11 +159,3 @@ class Market(Stacks):
         if c == 0:
             return (r + 1, c) if self.exists((r + 1, c)) else cell
         return (r, c - 1)
-
-    def view(self) -> dict:
-        """The market as the page draws it: rows of boxes ``{"price", "zone"}`` (None
-        where the grid has no box) and, per box holding price tokens, the corporations in
-        stacking order (top last)."""
-        return {"rows": [[{"price": self.price((r, c)), "zone": self.zone((r, c))} for c in range(len(row))]
-                         for r, row in enumerate(self.rows)],
-                "stacks": {f"{r},{c}": list(ids) for (r, c), ids in self.stacks.items() if ids}}

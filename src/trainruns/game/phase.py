@@ -3,9 +3,11 @@ first train of its type is bought.
 
 Phases are rows in the 18xx.games shape: ``name``, ``on`` (the train that starts it),
 ``train_limit``, ``tiles``, ``operating_rounds``, ``status`` (the flags that hold while
-the phase lasts), and ``events``: what happens once as it starts, in order, each
+the phase lasts), ``events``: what happens once as it starts, in order, each
 ``{"type": T, ...}`` run by the title's hook ``event_T`` with the other fields as its
-arguments (:meth:`~.game_rules.GameRules.new_phase`)."""
+arguments (:meth:`~.game_rules.GameRules.new_phase`), and ``discard_limit`` where a rule
+has the companies discard, as the phase starts, below its train limit (1832 [17.5]
+"discard any excess just as if the train limit were one")."""
 
 from __future__ import annotations
 
@@ -36,6 +38,11 @@ class Phases:
 
     def limit(self, phase: str) -> int:
         return self.by_name[phase]["train_limit"]
+
+    def discard_limit(self, phase: str) -> int | None:
+        """The limit the companies discard down to as ``phase`` starts, where its row
+        sets one below the train limit (none: the train limit)."""
+        return self.by_name[phase].get("discard_limit")
 
     def has(self, phase: str, flag: str) -> bool:
         return flag in self.by_name[phase].get("status", [])

@@ -58,6 +58,12 @@ class Corporation:
         return self.shares.get(holder, 0)
 
     @property
+    def sold_from_offering(self) -> int:
+        """The shares sold out of the company: neither in its initial offering nor in its
+        treasury (1832 [5.6] "six shares sold from the initial offering")."""
+        return self.total_shares - self.held("ipo") - self.held("treasury")
+
+    @property
     def started(self) -> bool:
         return self.par is not None and not self.closed
 

@@ -153,17 +153,19 @@ class StockTurn(Step):
         return out
 
     def _sells(self):
+        return [x for c in self.state.corporations for x in self.sales_of(c)]
+
+    def sales_of(self, c) -> list[dict]:
+        """The listed sales of ``c``'s shares (a title's turn overrides this, and reads
+        it to check a sale): none of a company not started, sold this turn, closed to
+        sales this round or in the closed area; else what :meth:`may_sell` allows."""
         rules = self.game.rules
-        out = []
-        for c in self.state.corporations:
-            if not c.started or c.id in self.sold or c.id in self.round.no_sale or \
-                    rules.market.zone(c.cell) == "closed":
-                continue
-            n = rules.may_sell(c, self.player)
-            if n >= 1:
-                out.append({"type": "sell_shares", "player": self.player, "corporation": c.id,
-                            "count": 1 if n == 1 else {"min": 1, "max": n}})
-        return out
+        if not c.started or c.id in self.sold or c.id in self.round.no_sale or \
+                rules.market.zone(c.cell) == "closed":
+            return []
+        n = rules.may_sell(c, self.player)
+        return [{"type": "sell_shares", "player": self.player, "corporation": c.id,
+                 "count": 1 if n == 1 else {"min": 1, "max": n}}] if n >= 1 else []
 
     def extra_actions(self) -> list[dict]:
         """A title's own stock-turn actions, listed before ``pass``: its turn subclasses

@@ -52,17 +52,12 @@ class Market1831(Stacks):
         """The square's area (``closed``, ``split``, ``target``), else ``white``."""
         return self.square(cell).get("area") or "white"
 
-    def view(self) -> dict:
-        """The market as the page draws it: rows of squares ``{"price": C, "preferred":
-        P, "zone": its area or "white"}`` (None where there is no square) and, per
-        square holding markers, the corporations in stacking order (top last)."""
-        def square(cell):
-            if not self.exists(cell):
-                return None
-            return {"price": self.common(cell), "preferred": self.preferred(cell), "zone": self.zone(cell)}
-
-        return {"rows": [[square((r, c)) for c in range(len(row))] for r, row in enumerate(self.rows)],
-                "stacks": {f"{r},{c}": list(ids) for (r, c), ids in self.stacks.items() if ids}}
+    def box_view(self, cell) -> dict | None:
+        """A square as the page draws it: ``{"price": C, "preferred": P, "zone": its area
+        or "white"}``, None where there is no square."""
+        if not self.exists(cell):
+            return None
+        return {"price": self.common(cell), "preferred": self.preferred(cell), "zone": self.zone(cell)}
 
     def par_cell(self, par: int):
         """4.7.5: the PAR column square whose P price is the par value."""
@@ -85,24 +80,28 @@ class Market1831(Stacks):
                 return nxt
         return cell
 
-    def up(self, cell):
-        return self._step(cell, (-1, 0), (0, 1))
+    STEPS = {"up": ((-1, 0), (0, 1)), "down": ((1, 0), (0, -1)), "left": ((0, -1), (1, 0)),
+             "right": ((0, 1), (-1, 0))}
 
-    def down(self, cell):
-        return self._step(cell, (1, 0), (0, -1))
+    def up(self, cell):
+        return self._step(cell, *self.STEPS["up"])
+
+    def down(self, cell, steps: int = 1):
+        """The shared interface's sale move: ``steps`` squares down (4.6.3.2.2), stopping
+        on a closed-out or split square (:meth:`walk`)."""
+        return self.walk(cell, "down", steps)[0]
 
     def left(self, cell):
-        return self._step(cell, (0, -1), (1, 0))
+        return self._step(cell, *self.STEPS["left"])
 
     def right(self, cell):
-        return self._step(cell, (0, 1), (-1, 0))
+        return self._step(cell, *self.STEPS["right"])
 
     def walk(self, cell, direction: str, steps: int):
         """``steps`` moves one way; stops on a closed-out or split square. Returns
         ``(cell, area reached or None)``."""
-        move = {"up": self.up, "down": self.down, "left": self.left, "right": self.right}[direction]
         for _ in range(steps):
-            nxt = move(cell)
+            nxt = self._step(cell, *self.STEPS[direction])
             if nxt == cell:
                 break
             cell = nxt

@@ -193,24 +193,16 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
 
     # --- ids ---------------------------------------------------------------------------
 
-    def check_ids(self, a: dict, where: str):
-        self.check_player_and_corporation(a, where, "in play")
-        s = self.state
-        if "train" in a and not any(a["train"] == r["train"] for r in s.depot):
-            raise InputError(f"unknown train {a['train']!r} (1831 trains are size + S, MX or YD: "
-                             f"{', '.join(r['train'] for r in s.depot)})", where)
-        if a["type"] == "buy_train" and a["from"] not in ("bank", "market") and self.corporation_id(a["from"]) is None:
-            raise InputError(f"a train comes from 'bank', 'market' or a corporation, not {a['from']!r}", where)
+    def train_names(self):
+        """1831 trains are named by size and kind (S, MX, YD), one depot row each."""
+        return [r["train"] for r in self.state.depot]
+
+    def check_title_ids(self, a: dict, where: str):
         if "kind" in a and a["type"] in ("buy_shares", "sell_shares", "company_buy") and a["kind"] not in (
                 "preferred", "common", "bond"):
             raise InputError(f"kind is 'preferred', 'common' or 'bond', not {a['kind']!r}", where)
-        if a["type"] == "swap_seats" and a["with"] not in s.player:
-            raise InputError(f"unknown player {a['with']!r} (players: {', '.join(s.player)})", where)
-        if a["type"] == "merge":
-            cid = self.corporation_id(a["with"])
-            if cid is None:
-                raise InputError(f"unknown corporation {a['with']!r} (in play: {', '.join(s.corp)})", where)
-            a["with"] = cid
+        if a["type"] == "swap_seats" and a["with"] not in self.state.player:
+            raise InputError(f"unknown player {a['with']!r} (players: {', '.join(self.state.player)})", where)
 
     # --- rounds ------------------------------------------------------------------------
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from trainruns.game import emergency, route_adapter
 from trainruns.game.errors import Refusal
-from trainruns.game.shares import keeping_presidency, max_sellable, scaled
+from trainruns.game.shares import keeping_presidency, scaled
 from trainruns.game.state import corp_key
 from trainruns.game.steps.buy_train import trains_from_companies
 from trainruns.game.tile_lays import may_lay
@@ -246,10 +246,9 @@ class OperatingRules:
         of a company in the black area."""
         if self.market.zone(d.cell) == "closed":
             return 0
-        s = self.state
-        n = max_sellable(s, d, name, scaled(self.shares, d, "market_limit"), scaled(self.shares, d, "president"))
+        n = self.may_sell(d, name)
         if d is c:
-            n = keeping_presidency(s, d, name, n, scaled(self.shares, d, "president"))
+            n = keeping_presidency(self.state, d, name, n, scaled(self.shares, d, "president"))
         return self.largest_sale(d, name, n) if n > 0 else 0
 
     def president_sell(self, d, name, count):

@@ -36,9 +36,8 @@ class RedeemRules:
         for c in s.corporations:
             if not self._redeemer(turn, c) or c.cell is None:
                 continue
-            out_of_company = c.total_shares - c.held("ipo") - c.held("treasury")
             if c.held("treasury") + 1 > scaled(self.shares, c, "redeem_limit") or \
-                    out_of_company - 1 < scaled(self.shares, c, "float"):
+                    c.sold_from_offering - 1 < scaled(self.shares, c, "float"):
                 continue
             if self._spendable(c) < self.market.price(c.cell):
                 continue

@@ -139,25 +139,6 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
         self.stock_round_number = 0
         self.or_set = None   # (k, n) of the operating round now
 
-    # --- ids --------------------------------------------------------------------------
-
-    def check_ids(self, a: dict, where: str):
-        """Unknown ids are bad input (exit 2); aliases become the reference ids."""
-        self.check_player_and_corporation(a, where, "1832")
-        s = self.state
-        if "private" in a and a["private"] not in s.private:
-            raise InputError(f"unknown private {a['private']!r} (this game: {', '.join(s.private)})", where)
-        if "train" in a and a["train"] not in self.trains:
-            raise InputError(f"unknown train {a['train']!r} (1832: {', '.join(self.trains)})",
-                             where)
-        if "with" in a and a["type"] in ("merge", "consent"):
-            cid = self.corporation_id(a["with"])
-            if cid is None:
-                raise InputError(f"unknown corporation {a['with']!r} (1832: {', '.join(s.corp)})", where)
-            a["with"] = cid
-        if a["type"] in ("bid", "par", "buy_private") and "price" in a and a["price"] < 0:
-            raise InputError("a price cannot be negative", where)
-
     # --- rounds -----------------------------------------------------------------------
 
     def first_round(self):
@@ -225,7 +206,7 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
         for c in s.corporations:
             if c.closed or c.floated:
                 continue
-            missing = self.shares["float"] - (c.total_shares - c.held("ipo") - c.held("treasury"))
+            missing = self.shares["float"] - c.sold_from_offering
             costs.append(missing * (c.par if c.par else min(self.data["par"])))
         return min(costs) if costs else 1 << 60
 

@@ -82,7 +82,7 @@ class StockRules:
     def check_float(self, c):
         """[5.6] six shares sold from the initial offering: the company will operate;
         its treasury is paid at the end of the stock round."""
-        if not c.floated and c.total_shares - c.held("ipo") - c.held("treasury") >= self.shares["float"]:
+        if not c.floated and c.sold_from_offering >= self.shares["float"]:
             c.floated = True
 
     def sell_shares(self, c, name: str, count: int, price: int, stock_round: bool):

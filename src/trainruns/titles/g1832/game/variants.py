@@ -75,9 +75,11 @@ def game_data(data: dict, variants) -> dict:
             p["status"] = [x for x in p.get("status", []) if x not in n["statuses"]]
             p["events"] = [e for e in p.get("events", []) if e["type"] not in n["events"]]
     if "civil_war" in variants:    # [17.5] "On the purchase of the first 4-train"
+        war = data["civil_war"]
         for p in data["phases"]:
-            if p["name"] == data["civil_war"]["train"]:
-                p["events"] = p.get("events", []) + [{"type": "civil_war"}]
+            if p["name"] == war["train"]:
+                p["events"] = p.get("events", []) + war["events"]
+                p["discard_limit"] = war["discard_limit"]   # "as if the train limit were one"
     if "diesels" not in variants:
         return data
     d = data["diesels"]
@@ -172,7 +174,7 @@ class VariantRules:
         sold 6 (floated) or closed."""
         if "historical_order" not in self.variants or c.floated:
             return None
-        if c.total_shares - c.held("ipo") - c.held("treasury") + 1 < self.shares["float"]:
+        if c.sold_from_offering + 1 < self.shares["float"]:
             return None
         order = self.data["historical_order"]
         waiting = [x for x in order[:order.index(c.id)]
@@ -197,7 +199,6 @@ class VariantRules:
         s.title_state.civil_war = {"coin": coin, "removed_tiles": removed}
         s.event("civil_war", coin=coin, removed_tiles=removed)
         self._downgrade_green_tiles()
-        self.civil_war_discard = True   # read by queue_discards, right after the events
         for c in s.corporations:
             if not c.closed and c.cash:
                 s.pay(corp_key(c.id), "bank", c.cash // 2)
@@ -211,14 +212,6 @@ class VariantRules:
             self.move_share_price(c, cell, "civil war")
             if self.market.zone(cell) == "closed":
                 self.close_corporation(c)   # [5.1.1] the black area
-
-    def queue_discards(self, buyer, limit=None):
-        """[17.5] "discard any excess just as if the train limit were one" (the Civil War's
-        discard, once)."""
-        if getattr(self, "civil_war_discard", False):
-            self.civil_war_discard = False
-            limit = self.data["civil_war"]["train_limit"]
-        super().queue_discards(buyer, limit)
 
     def war_removed_tiles(self) -> set:
         """[17.5] the yellow tiles the coin removed from the supply (none before the war)."""

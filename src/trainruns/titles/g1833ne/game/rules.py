@@ -175,24 +175,10 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
 
     # --- ids --------------------------------------------------------------------------
 
-    def check_ids(self, a: dict, where: str):
-        self.check_player_and_corporation(a, where, "1833NE")
-        s = self.state
-        if a["type"] == "buy_train" and a.get("from") not in ("bank", "market"):
-            cid = self.corporation_id(a.get("from"))
-            if cid is None:
-                raise InputError(f"a train comes from 'bank', 'market' or a corporation, not {a.get('from')!r}", where)
-            a["from"] = cid
-        if "private" in a and a["private"] not in s.private:
-            raise InputError(f"unknown private {a['private']!r} (1833NE: {', '.join(s.private)})", where)
-        if "train" in a and a["train"] not in self.trains:
-            raise InputError(f"unknown train {a['train']!r} (1833NE card sides: {', '.join(self.trains)})", where)
-        if "ferry" in a and a["ferry"] not in s.title_state.ferries:
+    def check_title_ids(self, a: dict, where: str):
+        if "ferry" in a and a["ferry"] not in self.state.title_state.ferries:
             raise InputError(f"unknown ferry {a['ferry']!r} (this game's config: "
-                             f"{', '.join(s.title_state.ferries) or 'none'})", where)
-        for key in ("price", "count"):
-            if key in a and isinstance(a[key], int) and a[key] < 0:
-                raise InputError(f"field {key!r} cannot be negative", where)
+                             f"{', '.join(self.state.title_state.ferries) or 'none'})", where)
 
     # --- rounds -----------------------------------------------------------------------
 

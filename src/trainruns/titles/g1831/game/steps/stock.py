@@ -135,18 +135,14 @@ class StockTurn1831(StockTurn):
                                     "kind": kind, "count": 1})
         return out
 
-    def _sells(self) -> list[dict]:
+    def sales_of(self, c) -> list[dict]:
+        """4.6: each kind of ``c``'s certificates the player may sell (:meth:`max_sale`)."""
+        if c.id in self.sold or c.cell is None:
+            return []
         r = self.game.rules
-        out = []
-        for c in self.state.corporations:
-            if c.id in self.sold or c.cell is None:
-                continue
-            for kind in KINDS:
-                n = r.max_sale(c, self.player, kind)
-                if n:
-                    out.append({"type": "sell_shares", "player": self.player, "corporation": c.id, "kind": kind,
-                                "count": 1 if n == 1 else {"min": 1, "max": n}})
-        return out
+        return [{"type": "sell_shares", "player": self.player, "corporation": c.id, "kind": kind,
+                 "count": 1 if n == 1 else {"min": 1, "max": n}}
+                for kind in KINDS for n in [r.max_sale(c, self.player, kind)] if n]
 
     def forced_sales(self) -> list[dict]:
         """4.2.2: a player over GI's 70% corrects at his first opportunity; 5.4.6: so

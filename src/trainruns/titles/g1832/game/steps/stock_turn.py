@@ -52,16 +52,14 @@ class StockTurn1832(StockTurn):
             return super().process_extra(a)
         return handlers[a["type"]](self, a)
 
-    def _sells(self):
+    def sales_of(self, c):
         """The shared listing, from the [5.9.8] minimum, without the counts that split a
         vice-president's certificate ([11.6])."""
         out = []
         r = self.game.rules
-        for x in super()._sells():
-            c = self.state.corp[x["corporation"]]
+        for x in super().sales_of(c):
             most = x["count"]["max"] if isinstance(x["count"], dict) else x["count"]
-            low = sell_back_minimum(r, c, self.player, most)
-            count = r.sale_counts(c, self.player, low, most)
+            count = r.sale_counts(c, self.player, sell_back_minimum(r, c, self.player, most), most)
             if count is not None:
                 out.append(dict(x, count=count))
         return out
@@ -115,7 +113,7 @@ class StockTurn1832(StockTurn):
     def sell(self, c, a):
         """[5.9.8] a sale is at least the listed minimum; [5.9] a protecting president
         buys the vice-president's certificates sold too."""
-        listed = next((x for x in self._sells() if x["corporation"] == c.id), None)
+        listed = next(iter(self.sales_of(c)), None)
         low = listed and (listed["count"]["min"] if isinstance(listed["count"], dict) else listed["count"])
         if listed is not None and (isinstance(listed["count"], dict) and a["count"] < low
                                    or isinstance(listed["count"], int) and 1 < low != a["count"]):
