@@ -21,7 +21,8 @@ round so that the machine's load falls on every row alike:
 each as medians of wall and CPU time (the kernel's accounting of the finished child).
 In this process, with the client's modules loaded: the interpreter's identity, the connect,
 the request up to the daemon's first reply (its child's pid), the command up to its
-exit status, and the child's own CPU as it reports it. And the daemon's share in a
+exit status, and the child's own CPU as it reports it; the last three for every position
+too, this tree's and (in a process of its own) the other's, interleaved round by round. And the daemon's share in a
 warm interpreter (this one, the modules loaded and the position read once): parsing
 the command line, reading the position, the search, formatting. Prints a table in ms.
 Times nothing in a test: this is a measuring tool.
@@ -56,9 +57,20 @@ def _script_imports(package=False):
     return "; ".join(ln for ln in lines if package or "trainruns" not in ln) or "pass"
 
 
-def _forward_split(argv, rounds):
+def _children(positions, env):
+    """The daemon's child of each position's command, as :func:`_forward_split` times it,
+    in a process of ``env`` (another installation's client, with its daemon): JSON."""
+    import json
+
+    argv = [sys.executable, os.path.abspath(__file__), "--children"] + positions
+    out = subprocess.run(argv, env=env, check=True, stdout=subprocess.PIPE, text=True).stdout
+    return json.loads(out.splitlines()[-1])
+
+
+def _forward_split(argv, rounds, argvs=None):
     """In this process, the client's modules loaded: its identity, connect, the request
-    up to the daemon's first reply, the command up to its exit status, the child's CPU."""
+    up to the daemon's first reply, the command up to its exit status, the child's CPU
+    (``argvs``: each command once a round, instead of ``argv``)."""
     import _socket
 
     from trainruns.daemon import interpreter, receive, send, socket_path
@@ -67,7 +79,7 @@ def _forward_split(argv, rounds):
             "daemon child's CPU (its report)": []}
     null = os.open(os.devnull, os.O_RDWR)
     try:
-        for _ in range(rounds):
+        for argv in [a for _ in range(rounds) for a in (argvs or [argv])]:
             t0 = time.perf_counter()
             code = interpreter()
             t1 = time.perf_counter()
@@ -126,7 +138,15 @@ def main(argv=None):
                          "10 times in a row: the daemon's spare has it read ahead from the second on)")
     ap.add_argument("--before", help="another installation's trainruns script, timed beside")
     ap.add_argument("--before-path", help="its package's folder (put first on PYTHONPATH)")
+    ap.add_argument("--children", action="store_true",
+                    help="only the daemon's child of each position's command, once (JSON on stdout)")
     opts = ap.parse_args(argv)
+    if opts.children:
+        import json
+
+        rows = _forward_split(None, 1, [["solve", "--quiet", p] for p in opts.positions])
+        print(json.dumps(rows))
+        return 0
     positions = opts.positions or sorted(glob.glob(os.path.join(ROOT, "fixtures", "real", "*.json")))
     runtime = tempfile.mkdtemp(prefix="trainruns-split-")
     os.chmod(runtime, 0o700)
@@ -173,6 +193,13 @@ def main(argv=None):
                     got["whole call, before"].append(_wall([opts.before, "solve", "--quiet", p], before_env))
         load.append(os.getloadavg()[0])
         fwd = _forward_split(["solve", "--quiet", positions[0]], opts.rounds * 3)
+        # each position's child, this tree's and the other's interleaved round by round
+        # (``--repeat`` times in a row: from the second on the spare has it read ahead)
+        children = {"": {}, ", before": {}}
+        for r in range(opts.rounds):
+            for tag, e in [("", env)] + ([(", before", before_env)] if before_env else []):
+                for k, v in _children([p for p in positions for _ in range(opts.repeat)], e).items():
+                    children[tag].setdefault(k, []).extend(v)
         share = {}
         for p in positions:
             for k, v in _daemon_share(p, max(3, opts.rounds // 2)).items():
@@ -197,6 +224,11 @@ def main(argv=None):
     print(f"{'in the client (its modules loaded)':<40} {'ms':>8}")
     for key, values in fwd.items():
         print(f"{key:<40} {ms(values):8.2f}")
+    print(f"{'each position, its own process':<40} {'ms':>8}")
+    for tag, rows in children.items():
+        for key in ("request to first reply", "command to exit status", "daemon child's CPU (its report)"):
+            if rows:
+                print(f"{key + tag:<40} {ms(rows[key]):8.2f}")
     print(f"{'the daemon share, warm (all positions)':<40} {'ms':>8}")
     for key, values in share.items():
         print(f"{key:<40} {ms(values):8.2f}")

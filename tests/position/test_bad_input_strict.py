@@ -203,6 +203,38 @@ def test_deep_nesting(tmp_path, capsys):
     assert_bad(run(tmp_path, capsys, raw=raw), "nested more than 64 levels")
 
 
+@pytest.mark.parametrize("escaped", [False, True])
+def test_nesting_is_counted_on_what_is_read(escaped):
+    """docs/custom-map.md, "Limits": 64 levels of arrays and objects, counted on the
+    values read: brackets inside strings do not nest, a key given twice keeps only its
+    last value, and exactly 64 levels is within the limit."""
+    from trainruns.errors import InputError
+    from trainruns.position.reader import MAX_DEPTH, parse_json
+
+    quote = '\\"' if escaped else ""
+    text = '{"a": "' + quote + "[" * 100 + '", "b": ' + "[" * (MAX_DEPTH - 1) + "]" * (MAX_DEPTH - 1) + "}"
+    assert parse_json(text, "x")["a"].endswith("[" * 100)
+    deep = "[" * MAX_DEPTH + "]" * MAX_DEPTH
+    assert parse_json('{"a": ' + deep + ', "a": "' + quote + '"}', "x") == {"a": '"' if escaped else ""}
+    with pytest.raises(InputError, match="nested more than 64 levels"):
+        parse_json('{"a": "' + quote + '", "a": ' + deep + "}", "x")
+    with pytest.raises(InputError, match="nested more than 64 levels"):
+        parse_json('{"a": [' + "{}, " * 5 + deep + "]}", "x")
+
+
+def test_whole_numbers_up_to_the_limit_are_read():
+    """docs/custom-map.md, "Limits": whole numbers below 2^63 are read as they are
+    written, those of 19 digits too, and digits inside a string are no number."""
+    from trainruns.errors import InputError
+    from trainruns.position.reader import parse_json
+
+    text = '{"n": [9223372036854775807, -9223372036854775807, 123456789012345678, 0, -0], "s": "' + "9" * 30 + '"}'
+    assert parse_json(text, "x") == {"n": [2 ** 63 - 1, -(2 ** 63 - 1), 123456789012345678, 0, 0], "s": "9" * 30}
+    assert parse_json('{"s": "' + "9" * 30 + '", "n": 12}', "x") == {"s": "9" * 30, "n": 12}
+    with pytest.raises(InputError, match="2\\^63"):
+        parse_json('{"s": "x", "n": -9223372036854775808}', "x")
+
+
 def test_huge_integers(tmp_path, capsys):
     text = json.dumps(load(CUSTOM)).replace('"value": 30', '"value": ' + "9" * 5000, 1)
     assert_bad(run(tmp_path, capsys, raw=text), "too large", "5,000 digits")
@@ -306,3 +338,18 @@ def test_a_real_subprocess_run_is_one_line(tmp_path):
                          capture_output=True, text=True)
     assert out.returncode == 2 and out.stdout == ""
     assert out.stderr.count("\n") == 1 and "tiles[2]: unknown field 'rotaton'" in out.stderr
+
+
+def test_path_ends_read_before_do_not_let_a_wrong_end_through():
+    """docs/custom-map.md, "Paths": an end is a hex side 0-5 (a whole number, not true
+    or 1.0) or a stop or junction of that hex; the same end written in another hex is
+    checked against that hex."""
+    from trainruns.errors import InputError
+    from trainruns.position.reader import parse_paths
+
+    assert parse_paths([[1, "s1"], [0, "j0"]], 2, 1, "h") == [(("side", 1), ("stop", 1)), (("side", 0), ("junction", 0))]
+    for bad, said in (([[True, "s0"]], "neither a hex side"), ([[1.0, "s0"]], "neither a hex side"),
+                      ([[1, "s1"]], "names stop 1, but the hex has 1"), ([[0, "j0"]], "names junction 0")):
+        with pytest.raises(InputError, match=said) as e:
+            parse_paths([[1, "s0"]] + bad, 1, 1 if "junction" not in said else 0, "h")
+        assert "h.paths[1]" in str(e.value)

@@ -47,7 +47,9 @@ def run(args):
     from trainruns.titles.load import load_position
 
     limits = Limits(args.time_limit, args.memory, start=getattr(args, "started", None))
-    board = _read_ahead_board(args.position) or load_position(args.position)
+    board, compiled = _read_ahead_board(args.position) or (load_position(args.position), None)
+    if args.time_limit is not None or args.memory is not None:
+        compiled = None  # (compiled ahead under no deadline and the default budget only)
     # the kernels are loaded by solve, after its quick run (a short limit may need no
     # kernel at all); the progress reports a first-time compilation
     progress = None if args.quiet else TerminalProgress(start=limits.start)
@@ -64,7 +66,7 @@ def run(args):
             show(args, board, best)
 
     on_interrupt(last_words)
-    result = solve(board, progress=progress, engine=args.engine, limits=limits)
+    result = solve(board, progress=progress, engine=args.engine, limits=limits, compiled=compiled)
     if progress:
         progress.close()
     show(args, board, result)
@@ -73,8 +75,16 @@ def run(args):
 
 # A position read ahead by the daemon's spare child (trainruns.daemon.server.prepare):
 # the previous command's, for a next command of the same file. (path as the command
-# gave it, the file's bytes then, its board); empty outside the daemon.
+# gave it, the file's bytes then, its board, the board compiled or None); empty outside
+# the daemon.
 _READ_AHEAD = []
+# a board is compiled ahead only if its walk kept fewer chains than this: the fewest a
+# command's memory budget keeps (compile.py's max_chains), so that no budget of the
+# command's would have cut it
+COMPILE_AHEAD_CHAINS = 1000
+# the compile ahead stops after this long (and is dropped, cut): a next command, maybe
+# of another position, must not wait for a large board's walk
+COMPILE_AHEAD_SECONDS = 0.05
 # positions larger than this are not read ahead: reading one must not keep a spare
 # from its next command for long (a real game's position is 5-20 kB)
 READ_AHEAD_BYTES = 256 * 1024
@@ -83,12 +93,13 @@ READ_AHEAD_BYTES = 256 * 1024
 READ_AHEAD_SECONDS = 0.05
 
 
-def read_ahead(argv, cwd):
+def read_ahead(argv, cwd, waiting=lambda: False):
     """In the daemon's spare: read ahead the position of command ``argv`` (a ``solve``
     run in folder ``cwd``), for a next command of the same position. Kept only when it
     is a small regular file read at once and loads without a warning (the command
     reading it itself would say the warning); anything else is left for the command to
-    read (and refuse)."""
+    read (and refuse). Then, unless ``waiting()`` says a command has come, the board
+    compiled ahead (:func:`_compile_ahead`)."""
     import threading
     import warnings
 
@@ -111,7 +122,35 @@ def read_ahead(argv, cwd):
         # (what load_position(path) does with the file, its bytes read here)
         board = load_position(parse_json(raw, path), path)
     if not said:
-        _READ_AHEAD[:] = [path, raw, board]
+        _READ_AHEAD[:] = [path, raw, board, None]
+        if not waiting():
+            _READ_AHEAD[3] = _compile_ahead(board)
+
+
+class _Heard:
+    """A progress that only notes whether it was told anything."""
+
+    told = False
+
+    def update(self, *args, **kwargs):
+        self.told = True
+
+
+def _compile_ahead(board):
+    """``board`` compiled as a solve with no time limit, the default memory budget
+    and ``--quiet`` or not compiles it (:func:`trainruns.route.search.solve`), or None
+    when that compile would depend on them: a walk cut short (here within
+    ``COMPILE_AHEAD_SECONDS``: limits only ever cut the walk, so one they did not cut
+    is the walk without them), one with ``COMPILE_AHEAD_CHAINS`` chains or more, or
+    one long enough to report its progress."""
+    from trainruns.route.compile import compile_board
+    from trainruns.route.limits import Limits
+
+    heard = _Heard()
+    compiled = compile_board(board, Limits(COMPILE_AHEAD_SECONDS), own_only=board.route_model is None, progress=heard)
+    if not compiled.complete or heard.told or len(compiled.chain_from) >= COMPILE_AHEAD_CHAINS:
+        return None
+    return compiled
 
 
 def _small_file(path):
@@ -145,12 +184,13 @@ def _small_file(path):
 
 
 def _read_ahead_board(path):
-    """The board read ahead for position ``path`` if the file still holds the same bytes
-    (compared whole: a file rewritten within the clock's tick keeps its time), else None."""
+    """The board read ahead for position ``path`` and its compile (or None) if the file
+    still holds the same bytes (compared whole: a file rewritten within the clock's tick
+    keeps its time), else None."""
     if not _READ_AHEAD or _READ_AHEAD[0] != path:
         return None
     raw = _small_file(path)
-    return _READ_AHEAD[2] if raw is not None and raw == _READ_AHEAD[1] else None
+    return (_READ_AHEAD[2], _READ_AHEAD[3]) if raw is not None and raw == _READ_AHEAD[1] else None
 
 
 def show(args, board, result):

@@ -446,7 +446,8 @@ class CodeWatch:
 
 def prepare(waiting=lambda: False, recent=None):
     """In a spare child: the position of the last command (``recent``: its argv and
-    folder) read ahead for a next command of the same file (trainruns.cli.solve), and
+    folder) read ahead, and compiled, for a next command of the same file
+    (trainruns.cli.solve), and
     a small solve (a seeded random custom board, output dropped), so that the pages of
     the parent a command writes to (reference counts of the parser, the loader, the
     schema validators, the search) are copied before the command comes. In steps,
@@ -459,7 +460,7 @@ def prepare(waiting=lambda: False, recent=None):
         try:
             from trainruns.cli.solve import read_ahead
 
-            read_ahead(*recent)
+            read_ahead(*recent, waiting)
         except (Exception, SystemExit):  # (bad input: the command says so itself)
             pass
     try:

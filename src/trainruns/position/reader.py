@@ -64,15 +64,47 @@ def parse_json(raw, where, what="position"):
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
         raise InputError(f"not UTF-8 text ({e.reason})", where) from None
+    # a whole number below 2^63 has at most 19 digits, and one of 18 or fewer is always
+    # below it: with no run of 19 digits anywhere (none in a real position), the C
+    # parser's own int() reads every number the check would let through
+    whole = (lambda s: _whole(s, where)) if _NINETEEN_DIGITS in raw.translate(_DIGITS_AS_ZERO) else None
     try:
-        data = json.loads(text, parse_int=lambda s: _whole(s, where), parse_float=lambda s: _real(s, where),
+        data = json.loads(text, parse_int=whole, parse_float=lambda s: _real(s, where),
                           parse_constant=lambda s: _constant(s, where))
     except json.JSONDecodeError as e:
         raise InputError(f"malformed JSON at line {e.lineno}, column {e.colno}: {e.msg}", where) from None
     except RecursionError:
         raise InputError(f"JSON nested more than {MAX_DEPTH} levels deep", where) from None
-    check_depth(data, where)
+    if _text_nesting(raw) > MAX_DEPTH:
+        # the text's brackets count a value a repeated key replaced too: the walk of
+        # what was read decides
+        check_depth(data, where)
     return data
+
+
+_DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
+_NINETEEN_DIGITS = b"0" * 19
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
+_BRACKETS = bytes.maketrans(b"[{]}", b"(())")
+_NOT_BRACKET = bytes(c for c in range(256) if c not in b"[]{}")
+
+
+def _text_nesting(raw):
+    """How deep the arrays and objects of JSON text ``raw`` (bytes, read without error)
+    nest: at least as deep as what was read (a repeated key's replaced value counts),
+    counted past ``MAX_DEPTH`` to one more only. The strings dropped, then the brackets
+    only, each pass dropping the innermost pairs: a few passes in C, where walking what
+    was read costs a call for each value."""
+    if b"\\" in raw:
+        outside = _STRING.sub(b"", raw)
+    else:  # (no escaped quote: the quotes alternate, strings at the odd places)
+        outside = b"".join(raw.split(b'"')[::2])
+    brackets = outside.translate(_BRACKETS, _NOT_BRACKET)
+    depth = 0
+    while brackets and depth <= MAX_DEPTH:
+        brackets = brackets.replace(b"()", b"")
+        depth += 1
+    return depth
 
 
 def _whole(text, where):
@@ -249,19 +281,42 @@ def parse_paths(paths, n_stops, n_junctions, where, rotation=0):
         raise InputError("paths must be a list of [end, end] pairs", where)
     out, seen = [], set()
     for j, p in enumerate(paths):
-        w = f"{where}.paths[{j}]"
         if not isinstance(p, list) or len(p) != 2:
-            raise InputError(f"a path joins exactly two ends, not {json.dumps(p)[:40]}", w)
-        a, b = (parse_end(e, n_stops, n_junctions, w) for e in p)
-        a, b = (_rotate(a, rotation), _rotate(b, rotation))
+            raise InputError(f"a path joins exactly two ends, not {json.dumps(p)[:40]}", f"{where}.paths[{j}]")
+        a, b = _known_end(p[0], n_stops, n_junctions), _known_end(p[1], n_stops, n_junctions)
+        if a is None or b is None:  # (the first read here: checked, saying where when refused)
+            w = f"{where}.paths[{j}]"
+            a, b = (parse_end(e, n_stops, n_junctions, w) for e in p)
+            _remember_end(p[0], n_stops, n_junctions, a)
+            _remember_end(p[1], n_stops, n_junctions, b)
+        if rotation:
+            a, b = (_rotate(a, rotation), _rotate(b, rotation))
         if a == b:
-            raise InputError(f"a path cannot join {p[0]!r} to itself", w)
+            raise InputError(f"a path cannot join {p[0]!r} to itself", f"{where}.paths[{j}]")
         key = frozenset((a, b))
         if key in seen:
             continue  # the same track written twice (engine exports do this) is one track
         seen.add(key)
         out.append((a, b))
     return out
+
+
+# path ends read without error: (type, end as written, stops, junctions) -> the end.
+# The type is part of the key, as True == 1 and 1.0 == 1 are not hex sides; a few dozen
+# entries cover every map (sides 0-5, a hex's first stops and junctions)
+_ENDS = {}
+_ENDS_KEPT = 1024
+
+
+def _known_end(end, n_stops, n_junctions):
+    kind = type(end)
+    return _ENDS.get((kind, end, n_stops, n_junctions)) if kind is int or kind is str else None
+
+
+def _remember_end(end, n_stops, n_junctions, parsed):
+    kind = type(end)
+    if (kind is int or kind is str) and len(_ENDS) < _ENDS_KEPT:
+        _ENDS[(kind, end, n_stops, n_junctions)] = parsed
 
 
 def _rotate(end, rotation):

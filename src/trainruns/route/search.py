@@ -59,7 +59,8 @@ PROOF_SHARE = 0.85
 
 
 def solve(source, time_limit: float | None = None, progress: Progress | None = None,
-          engine: str = "auto", memory: int | None = None, limits: Limits | None = None) -> Run:
+          engine: str = "auto", memory: int | None = None, limits: Limits | None = None,
+          compiled: CompiledBoard | None = None) -> Run:
     """The best run of a Board under its rules (:func:`trainruns.solve` also takes a
     position file or dict: :func:`trainruns.titles.load.solve`).
 
@@ -87,6 +88,10 @@ def solve(source, time_limit: float | None = None, progress: Progress | None = N
     ``engine`` chooses how trains are assigned to routes: ``search`` (the numba branch
     and bound), ``cpsat`` (the 0-1 program of :mod:`trainruns.route.cpsat`), ``flow`` (the
     CP-SAT model over the track graph alone) or ``auto`` (see :func:`assign_auto`).
+
+    ``compiled``: this board compiled ahead by the caller, complete, as this call would
+    compile it (:func:`trainruns.route.compile.compile_board`, the same ``own_only``;
+    the daemon's spare prepares one for a position it read ahead).
     """
     if not isinstance(source, Board):
         raise TypeError("search.solve takes a Board; trainruns.solve takes a position file or dict too")
@@ -96,7 +101,8 @@ def solve(source, time_limit: float | None = None, progress: Progress | None = N
         limits = Limits(time_limit, memory)
     board = source
     plain = board.route_model is None
-    compiled = compile_board(board, limits, own_only=plain, progress=progress)
+    if compiled is None or compiled.board is not board or not compiled.complete:
+        compiled = compile_board(board, limits, own_only=plain, progress=progress)
     quick = None
     if plain and (limits.deadline is not None or progress is not None):
         # (without a deadline or anyone watching, the quick run is needed only if the

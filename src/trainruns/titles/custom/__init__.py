@@ -50,6 +50,24 @@ class TitleCustom(Title):
     tokens_are_plain = True
 
     def read_position(self, data: dict, where: str) -> PositionCustom:
+        board = self._read(data, where)
+        tokens = data.get("tokens", [])
+        frozen = freeze(board.hexes)  # before the tokens: placing them checks them on this board
+        place_tokens(board, tokens, where)
+        return PositionCustom(board.layout, tuple(board.axes.items()), tuple(board.phases), frozen, board.phase,
+                              board.corporation, tuple(board.trains),
+                              tuple((t["hex"], t.get("stop", 0), t["corporation"]) for t in tokens))
+
+    def build_board(self, data: dict, where: str) -> Board:
+        """The Board of a schema-checked position dict, every rule checked as
+        :meth:`read_position` checks it, in one pass: the Board read is the one built
+        (what ``build(read_position(...))`` builds, with no snapshot frozen and thawed)."""
+        board = self._read(data, where)
+        place_tokens(board, data.get("tokens", []), where)
+        return board
+
+    def _read(self, data: dict, where: str) -> Board:
+        """The map, phase, company and trains checked, as a Board with no tokens yet."""
         m = require(data, "map", dict, where)
         layout, axes = parse_layout(m, where), parse_axes(m, where)
         phases = parse_phases(m.get("phases"), where)
@@ -57,12 +75,8 @@ class TitleCustom(Title):
         hexes, _ = read_hexes(m, layout, axes, phases, phase, where)
         corporation = parse_corporation(data, where)
         trains = parse_trains(data, where, parse_train)
-        board = Board(layout=layout, hexes=hexes, phase=phase, corporation=corporation, trains=trains)
-        tokens = data.get("tokens", [])
-        frozen = freeze(hexes)  # before the tokens: placing them checks them on this board
-        place_tokens(board, tokens, where)
-        return PositionCustom(layout, tuple(axes.items()), tuple(phases), frozen, phase, corporation,
-                              tuple(trains), tuple((t["hex"], t.get("stop", 0), t["corporation"]) for t in tokens))
+        return Board(layout=layout, hexes=hexes, phase=phase, corporation=corporation, trains=trains,
+                     phases=list(phases), axes=dict(axes))
 
     def build(self, position: PositionCustom) -> Board:
         """The Board of a checked custom-map position (pure: a fresh Board each call)."""
