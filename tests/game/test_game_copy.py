@@ -40,3 +40,23 @@ def test_a_copy_plays_on_alone_and_as_a_replay_would(title):
     assert _digest(replayed) == _digest(twin)
     # and the original still plays: its next decision is accepted as before
     game.act(game.actions()[0])
+
+
+@pytest.mark.parametrize("title", ["1832", "1833NE", "1831"])
+def test_a_copy_keeps_what_the_state_shares_and_the_games_dice(title):
+    """One place per thing (docs/game-log.md): a corporation reached by its id and by
+    the list of corporations is one object in the copy as in the game, and a title's
+    seeded random draws (1831's cards) go on in the copy as they would in the game."""
+    rng = random.Random(5)
+    game = Game(title, ["A", "B", "C", "D"], 5)
+    for _ in range(80):
+        game.act(random_choice(game.actions(), rng))
+    twin = game.copy()
+    for c in twin.state.corporations:
+        assert twin.state.corp[c.id] is c
+        assert game.state.corp[c.id] is not c
+    assert twin.rules.game is twin and twin.round.game is twin
+    dice = [(name, value) for name, value in vars(game.rules).items() if isinstance(value, random.Random)]
+    for name, value in dice:
+        mine = getattr(twin.rules, name)
+        assert mine is not value and mine.getstate() == value.getstate()

@@ -52,3 +52,28 @@ def test_a_free_lay_takes_no_slot():
     lays = [{"upgrade": False, "free": True}, {"upgrade": False}, {"upgrade": True}]
     assert not may_lay(allowance, lays, upgrade=False)
     assert may_lay(allowance, lays[:2], upgrade=True)
+
+
+def allowed_1831(seq, tiles, cities):
+    """1831 5.2.4.3 (a company: "up to 4 tiles ... at most 2 cities") and 5.2.4.2 (a system:
+    7 tiles, at most 5 cities); each lay a new tile or an upgrade (t, c: a new tile on a
+    track or city hex; T, C: an upgrade)."""
+    return len(seq) <= tiles and sum(1 for k in seq if k in "cC") <= cities
+
+
+def allowed_1831_by_data(allowance, seq):
+    lays = []
+    for kind in seq:
+        one = {"upgrade": kind.isupper(), "city": kind in "cC"}
+        if not may_lay(allowance, lays, one["upgrade"], one["city"]):
+            return False
+        lays.append(one)
+    return True
+
+
+@pytest.mark.parametrize("who,tiles,cities,longest", [("company", 4, 2, 5), ("system", 7, 5, 8)])
+def test_1831s_data_allows_what_5_2_4_allows(who, tiles, cities, longest):
+    allowance = load_data("trainruns.titles.g1831", "rules.json")["tile_lays"][who]
+    letters = "tcTC" if longest <= 5 else "tc"
+    sequences = ["".join(p) for n in range(longest + 1) for p in product(letters, repeat=n)]
+    assert [s for s in sequences if allowed_1831_by_data(allowance, s) != allowed_1831(s, tiles, cities)] == []

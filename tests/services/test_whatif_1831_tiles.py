@@ -18,6 +18,7 @@ from trainruns.errors import InputError
 from trainruns.game import route_adapter
 from trainruns.game.selfplay import play
 from trainruns.services.whatif import rank_tiles_full, tile_candidates
+from trainruns.titles.g1831.route.moves import tile_set
 
 # seeded random 1831 game (3 players, seed 0) at NYC's track step after 365 actions: a
 # 3MX and four 2S run for $510, and its track step lists seven lays
@@ -85,3 +86,56 @@ def test_a_position_that_cannot_name_its_lays_is_bad_input(at_track_step, change
     with pytest.raises(InputError) as e:
         tile_candidates(pos)
     assert message in str(e.value)
+
+
+# A small position on the shipped tile set (flat layout): PRR's token on Pittsburgh (C5,
+# large) with yellow city tile #512 turned to run to sides 2 (B4) and 4 (D4).
+def small_position(phase="2", laid=None, hexes=("C5", "B4", "D4", "C3", "C7", "B6", "D6"), tokens=("C5",)):
+    tiles = tile_set("shipped")
+    laid = laid or {"C5": ("512", 2)}
+    return {"title": "1831", "phase": phase, "corporation": "PRR", "trains": ["2S"], "tile_set": "shipped",
+            "map": {"layout": "flat", "axes": {"x": "letter", "y": "number"},
+                    "hexes": [tiles.hex_entry(h, laid) for h in hexes]},
+            "tokens": [{"hex": h, "stop": 0, "slot": 0, "corporation": "PRR"} for h in tokens]}
+
+
+def lays_of(pos):
+    return sorted((m["hex"], m["tile"], m["rotation"]) for m, _v in tile_candidates(pos))
+
+
+def test_small_position_lays_counted_by_hand_5_2_3_8_and_5_2_4_1():
+    """Phase 2 lays yellow only (5.2.6.6). 5.2.4.1: only hexes PRR's track reaches, at the
+    side it arrives by. D4 (entered at its side 1): the straight to 4, gentle curves to
+    3 and 5, sharp curves to 0 and 2: five lays. B4 (entered at its side 5): its side 2
+    is the map's edge (5.2.3.8: no track to the border), so no straight; gentle curves
+    to 1 and 3, sharp to 0 and 4: four lays. C5 takes no green yet; C3, C7, B6 and D6
+    touch no track of PRR's. Nine lays."""
+    assert lays_of(small_position()) == [
+        ("B4", "102", 3), ("B4", "102", 5), ("B4", "103", 4), ("B4", "103", 5),
+        ("D4", "101", 1), ("D4", "102", 1), ("D4", "102", 5), ("D4", "103", 0), ("D4", "103", 1)]
+
+
+def test_small_position_upgrades_keep_track_5_2_6_5():
+    """Phase 3 adds green (5.2.6.1, 5.2.6.6): the nine yellow lays, and Pittsburgh's #512
+    (sides 2 and 4) upgraded to a large green city (5.2.3.12) keeping both sides
+    (5.2.6.5): #611 (sides 0, 1, 3, 4) only at rotation 1 (rotation 4 lays the same
+    track), #612 (sides 0-3) at rotations 1 and 2: three upgrades, twelve lays."""
+    lays = lays_of(small_position(phase="3"))
+    assert [m for m in lays if m[0] == "C5"] == [("C5", "611", 1), ("C5", "612", 1), ("C5", "612", 2)]
+    assert len(lays) == 12
+
+
+def test_small_position_ranks_the_lay_joining_two_tokens_first_5_2_2():
+    """A second PRR token on Harrisburg (E5, #512 to sides 0 and 2): D4 is now entered
+    at its sides 1 and 5 (nine lays: straights 1-4 and 5-2, gentle 1-3, 1-5, 5-3, sharp
+    1-0, 1-2, 5-4, 5-0), E7 at its side 3 (five), B4 as before (four): eighteen. Only
+    the curve 1-5 on D4 (#102 at rotation 5) joins the two cities, so a 2S runs
+    Pittsburgh-Harrisburg: 360 + 360 and a Station's $10 at each end (5.2.7.5)."""
+    pos = small_position(laid={"C5": ("512", 2), "E5": ("512", 0)}, tokens=("C5", "E5"),
+                         hexes=("C5", "B4", "D4", "C3", "C7", "B6", "D6", "E5", "E7", "E3", "F4", "F6"))
+    assert len(lays_of(pos)) == 18
+    ranking = rank_tiles_full(copy.deepcopy(pos))
+    assert ranking.rejected == 0 and len(ranking.moves) == 18
+    best = ranking.moves[0]
+    assert (best.move["hex"], best.move["tile"], best.move["rotation"], best.revenue) == ("D4", "102", 5, 740)
+    assert all(m.revenue == 0 for m in ranking.moves[1:])

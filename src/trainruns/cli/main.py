@@ -79,9 +79,9 @@ def main(argv=None):
     ``python -m trainruns`` start at :func:`trainruns.cli.launch.main`."""
     if argv is not None:
         return _run(argv, time.perf_counter(), process=False)
-    from trainruns.cli.launch import main as launched
+    from trainruns.daemon.client import dispatch, process_start
 
-    return launched()
+    return dispatch(sys.argv[1:], process_start(), run_process)
 
 
 def run_process(argv, started):

@@ -587,15 +587,24 @@ class GameRules(Ids, PlayerReport):
 
     def queue_discards(self, buyer, limit: int | None = None):
         """Companies over their limit (or over ``limit``, a rule's own for this discard)
-        discard to the open market (1832 [10] Exceeding Train Limits): the company that
-        caused the phase change first, then the others in descending share price order."""
-        from trainruns.game.steps.discard import DiscardStep
-
+        discard (:meth:`discard_surplus`), in :meth:`discard_order`."""
         over = [d for d in self.state.corporations
                 if not d.closed and len(self.counted_trains(d)) > self._discard_limit(d, limit)]
-        order = ([buyer] if buyer in over else []) + self.price_order([d for d in over if d is not buyer])
-        for d in reversed(order):
-            self.game.round.push(DiscardStep(self.game, d, limit=limit))
+        for d in reversed(self.discard_order(buyer, over)):
+            self.discard_surplus(d, limit=limit)
+
+    def discard_order(self, buyer, over: list) -> list:
+        """The order in which the companies ``over`` their limit discard after ``buyer``'s
+        purchase (1832 [10] Exceeding Train Limits): the company that caused the phase
+        change first, then the others in descending share price order."""
+        return ([buyer] if buyer in over else []) + self.price_order([d for d in over if d is not buyer])
+
+    def discard_surplus(self, c, bought=None, limit: int | None = None):
+        """``c`` is over its limit: its president's discard (:class:`.steps.discard.DiscardStep`)
+        goes in front of the step under way (1832 [10]: "the president chooses")."""
+        from trainruns.game.steps.discard import DiscardStep
+
+        self.game.round.push(DiscardStep(self.game, c, bought=bought, limit=limit))
 
     # --- rules the titles share, with the hooks where they differ -------------------------
 

@@ -10,7 +10,10 @@ it is kept, since a step lists its moves and then checks the one chosen against 
 same list, and a replay asks again about every position of the game.
 
 Answers are cached by the position's canonical text (:class:`Position`); the position
-itself is what the route core reads, never a copy parsed back from that text.
+itself is what the route core reads, never a copy parsed back from that text. The
+caches hold a thousand positions or more (a Board is some tens of kB): an advisor's turn
+asks about hundreds of positions, and asks again about many of them (each plan's run,
+its next run and its trains' runs alone; the next turn on an unchanged board).
 """
 
 from __future__ import annotations
@@ -60,7 +63,7 @@ def clear():
         cache.cache_clear()
 
 
-@_cached(64)
+@_cached(1024)
 def board(p: Position):
     """The position's Board, read once; the route core only reads it."""
     from trainruns.titles.load import load_engine_position
@@ -68,7 +71,7 @@ def board(p: Position):
     return load_engine_position(p.data)
 
 
-@_cached(64)
+@_cached(1024)
 def _reached(p: Position):
     """One legal run's reach of the position (:mod:`trainruns.route.reach`), walked once
     for its lays, its token cities and the stops a merger asks about."""
@@ -77,7 +80,7 @@ def _reached(p: Position):
     return reach(board.keyed(p))
 
 
-@_cached(256)
+@_cached(1024)
 def _tile_moves(p: Position) -> tuple:
     from trainruns.services.whatif import tile_candidates
 
@@ -91,7 +94,7 @@ def tile_lays(position: dict) -> list[dict]:
     return [{"hex": h, "tile": t, "rotation": r, "upgrade": u} for h, t, r, u in _tile_moves(position)]
 
 
-@_cached(256)
+@_cached(1024)
 def _token_moves(p: Position) -> tuple:
     from trainruns.services.whatif import token_candidates
 
@@ -109,7 +112,7 @@ def token_cities(position: dict) -> list[tuple]:
     return list(_token_moves(position))
 
 
-@_cached(256)
+@_cached(2048)
 def _solved(p: Position):
     """The proven best run of the position (never changed: an audit of the same
     position reuses it)."""
@@ -149,7 +152,7 @@ def audit_run(position: dict, routes: list, best: bool = True) -> tuple[list, in
             result.best_revenue if best else None)
 
 
-@_cached(256)
+@_cached(1024)
 def _reach(p: Position) -> frozenset:
     return frozenset(_reached.keyed(p).stops)
 
@@ -160,7 +163,7 @@ def reached_stops(position: dict) -> frozenset:
     return _reach(position)
 
 
-@_cached(256)
+@_cached(1024)
 def _loose_reach(p: Position):
     from trainruns.route.reach import loose_reach
 

@@ -36,9 +36,15 @@ class TitleMoves:
     # instead of solving each variant.
     tokens_are_plain = False
 
-    def tile_lays(self, data, board, reached):
-        """Every legal tile lay or upgrade as ``(move, variant)``, or None: no tiles."""
+    def tile_rules(self, data, board):
+        """The title's tile rules on this position (:class:`TileRules`), or None: no tiles."""
         return None
+
+    def tile_lays(self, data, board, reached):
+        """Every legal tile lay or upgrade as ``(move, variant)`` (:func:`tile_lays` with
+        :meth:`tile_rules`), or None: no tiles."""
+        rules = self.tile_rules(data, board)
+        return None if rules is None else tile_lays(rules, data, board, reached)
 
     def token_places(self, data, board, reached) -> list:
         """Every legal token placement as ``(move, variant)`` (:func:`token_places`)."""
@@ -204,28 +210,68 @@ def connects(board, reached, hex_id, new_paths, old_stops_reached):
     return False
 
 
-def single_lays(hex_ids, board, reached, tiles: dict, now, options, left, stands, city_reached=None):
+class TileRules:
+    """The declared hooks of a title's tile rules that the one generator of lays
+    (:func:`single_lays`) asks; a title gives one for a position (``tile_rules``) or
+    for its game's map. The generator owns what every title shares: each hex in
+    order, each tile offered at each rotation giving distinct track, the company's
+    reach (:func:`connects`); these hooks say what the title's rulebook says."""
+
+    tiles: dict = {}  # tile name -> spec (its ``paths`` and ``stops``)
+
+    def hex_ids(self, board) -> list:
+        """The hexes a tile may go on, in the order the lays are listed."""
+        raise NotImplementedError
+
+    def now(self, hex_id):
+        """What the hex shows now: ``(spec, rotation, before)``, ``before`` the
+        ``(tile, rotation)`` laid there or None for the printed face."""
+        raise NotImplementedError
+
+    def options(self, hex_id, before) -> list:
+        """The tiles that may replace what the hex shows (first tiles or upgrades)."""
+        raise NotImplementedError
+
+    def left(self, tile) -> bool:
+        """Whether one of ``tile`` is left in the supply (the manifest's count)."""
+        raise NotImplementedError
+
+    def stands(self, hex_id, tile, rot, before, track, old_track) -> bool:
+        """Whether ``tile`` at ``rot`` may stand on the hex (track kept, border, chart
+        and phase: whatever the title's rules ask of the tile itself)."""
+        raise NotImplementedError
+
+    def city_reached(self, hex_id) -> bool:
+        """Whether a stop of ``hex_id`` with no track yet on the hex counts as on the
+        company's network (1831 5.2.4.1: a route "to the hex"); by default only stops
+        of a hex with track do."""
+        return False
+
+    def variant(self, data, hex_id, tile, rot, before) -> dict:
+        """The position ``data`` after the lay, tokens kept on their cities."""
+        raise NotImplementedError
+
+
+def single_lays(rules: TileRules, board, reached, hex_ids=None):
     """The one generator of single tile lays and upgrades every title uses (1832 rulebook
-    "Laying Track", 1833NE as 1830, 1831 5.2.4-5.2.6): for each hex of ``hex_ids`` in
-    order, what it shows now (``now(hex_id)``: ``(spec, rotation, before)``, ``before``
-    the ``(tile, rotation)`` laid there or None), each tile of ``options(hex_id,
-    before)`` with one left in the supply (``left(tile)``), at each rotation giving new
-    track (rotations laying identical track are one lay, ``tiles`` holding the specs),
-    that the title's tile rules let stand (``stands(hex_id, tile, rot, before, track,
-    old_track)``) and that this company may lay: some new track continues one of its
-    runs, or a town or city of the hex is on one already (:func:`connects`; such a stop
-    counts on a hex with track, or with ``city_reached(hex_id)`` on one without).
-    Yields ``(hex_id, tile, rotation, before)``."""
-    for hex_id in hex_ids:
-        spec, rot, before = now(hex_id)
-        choices = options(hex_id, before)
+    "Laying Track", 1833NE as 1830, 1831 5.2.4-5.2.6): for each hex of ``hex_ids``
+    (default ``rules.hex_ids(board)``) in order, each tile of ``rules.options`` with one
+    left in the supply, at each rotation giving new track (rotations laying identical
+    track are one lay) that the title's tile rules let stand (``rules.stands``) and that
+    this company may lay: some new track continues one of its runs, or a town or city
+    of the hex is on one already (:func:`connects`). ``reached`` None asks no reach (a
+    home tile, 1831 5.2.5). Yields ``(hex_id, tile, rotation, before)``."""
+    tiles = rules.tiles
+    for hex_id in rules.hex_ids(board) if hex_ids is None else hex_ids:
+        spec, rot, before = rules.now(hex_id)
+        choices = rules.options(hex_id, before)
         if not choices:
             continue
         old_track = track_key(spec, rot)
-        old_stops_reached = (bool(old_track) or (city_reached is not None and city_reached(hex_id))) and any(
+        old_stops_reached = reached is not None and (bool(old_track) or rules.city_reached(hex_id)) and any(
             (hex_id, k) in reached.stops for k in range(len(board.hexes[hex_id].stops)))
         for tile in choices:
-            if not left(tile):
+            if not rules.left(tile):
                 continue  # none left in the supply
             seen_tracks = set()
             for r in range(6):
@@ -233,58 +279,73 @@ def single_lays(hex_ids, board, reached, tiles: dict, now, options, left, stands
                 if track in seen_tracks:
                     continue  # a symmetric tile: this rotation is a lay already listed
                 seen_tracks.add(track)
-                if not stands(hex_id, tile, r, before, track, old_track):
+                if not rules.stands(hex_id, tile, r, before, track, old_track):
                     continue
                 new_paths = [tuple(p) for p in track - old_track]
                 # an upgrade adding no segment (town #4 -> city #57) is legal when its stop is on
                 # the company's network: "or a town or city on the new tile must be on a route"
-                if not connects(board, reached, hex_id, new_paths, old_stops_reached):
+                if reached is not None and not connects(board, reached, hex_id, new_paths, old_stops_reached):
                     continue
                 yield hex_id, tile, r, before
 
 
-def tile_lays(title, data, board, reached):
-    """Every legal single lay or upgrade for the operating company (:func:`single_lays`):
-    the title's tile checks (hex kind, first tiles, upgrade chart, colours by phase,
-    counts, track kept, placement restrictions) decide whether a tile may stand;
-    ``reached`` (the company's runs) decides whether this company may lay it."""
-    tiled = title.facts.tiled
-    phase = board.phase
-    current = tiled.lay(data.get("tiles", []), phase, "position")
-    used = {}
-    for tile, _ in current.values():
-        used[tile] = used.get(tile, 0) + 1
-    counts = tiled.manifest["counts"]
+class ManifestTiles(TileRules):
+    """The tile rules of a title with a tile manifest (1832, 1833NE: :class:`.tiled.Tiled`)
+    on a position: hex kind, first tiles, upgrade chart, colours by phase, counts, track
+    kept and placement restrictions (``Tiled.check_lay``), and the title's own
+    (``title.check_map``)."""
 
-    def now(hex_id):
-        before = current.get(hex_id)
+    def __init__(self, title, data, phase):
+        self.title, self.data, self.phase = title, data, phase
+        self.tiled = tiled = title.facts.tiled
+        self.tiles = tiled.tiles
+        self.current = tiled.lay(data.get("tiles", []), phase, "position")
+        self.used = {}
+        for tile, _ in self.current.values():
+            self.used[tile] = self.used.get(tile, 0) + 1
+
+    def hex_ids(self, board):
+        return [h for h, printed in self.tiled.hexes.items() if printed.get("color") not in ("gray", "red")]
+
+    def now(self, hex_id):
+        before = self.current.get(hex_id)
         if before is None:
-            return tiled.hexes[hex_id], 0, None
-        return tiled.tiles[before[0]], before[1], before
+            return self.tiled.hexes[hex_id], 0, None
+        return self.tiled.tiles[before[0]], before[1], before
 
-    def options(hex_id, before):
+    def options(self, hex_id, before):
+        tiled = self.tiled
         kind = tiled.hexes[hex_id].get("kind", "clear")
         if before is None:
             return (list(tiled.manifest["first_tiles"].get(kind, []))
                     + tiled.manifest.get("printed_upgrades", {}).get(kind, []))
         return tiled.upgrades_of(before[0], kind)
 
-    def stands(hex_id, tile, rot, before, track, old_track):
+    def left(self, tile):
+        return self.used.get(tile, 0) < self.tiled.manifest["counts"].get(tile, 0)
+
+    def stands(self, hex_id, tile, rot, before, track, old_track):
         try:
-            tiled.check_lay(hex_id, tile, rot, before, phase, "lay")
-            title.check_map(data, {hex_id: (tile, rot)}, phase, "lay")
+            self.tiled.check_lay(hex_id, tile, rot, before, self.phase, "lay")
+            self.title.check_map(self.data, {hex_id: (tile, rot)}, self.phase, "lay")
         except InputError:
             return False
         return True
 
-    hex_ids = [h for h, printed in tiled.hexes.items() if printed.get("color") not in ("gray", "red")]
+    def variant(self, data, hex_id, tile, rot, before):
+        return lay_variant(self.title, data, hex_id, tile, rot, before)
+
+
+def tile_lays(rules: TileRules, data, board, reached):
+    """Every legal single lay or upgrade for the operating company (:func:`single_lays`)
+    as ``(move, variant)``: the title's tile rules (``rules``) decide whether a tile may
+    stand; ``reached`` (the company's runs) decides whether this company may lay it."""
     out = []
-    for hex_id, tile, rot, before in single_lays(hex_ids, board, reached, tiled.tiles, now, options,
-                                                 lambda t: used.get(t, 0) < counts.get(t, 0), stands):
+    for hex_id, tile, rot, before in single_lays(rules, board, reached):
         move = {"hex": hex_id, "tile": tile, "rotation": rot}
         if before is not None:
             move["replaces"] = before[0]
-        out.append((move, lay_variant(title, data, hex_id, tile, rot, before)))
+        out.append((move, rules.variant(data, hex_id, tile, rot, before)))
     return out
 
 

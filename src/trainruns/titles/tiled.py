@@ -361,12 +361,16 @@ class TiledTitle(Title):
 
     # --- moves: what the operating company may do next (trainruns.services.whatif ranks them) ---
 
+    def tile_rules(self, data, board):
+        """The manifest's tile rules on the position (:class:`.moves.ManifestTiles`)."""
+        return moves.ManifestTiles(self, data, board.phase)
+
     def tile_lays(self, data, board, reached) -> list:
         """Every legal tile lay or upgrade as ``(move, variant)`` (:func:`.moves.tile_lays`);
         ``reached``: the company's runs (:func:`trainruns.route.reach.reach`)."""
         if self.may_lay(data, board) is not None:
             return []
-        return moves.tile_lays(self, data, board, reached)
+        return super().tile_lays(data, board, reached)
 
     def may_lay(self, data, board):
         """Why the operating company may lay no tile at all now, or None."""

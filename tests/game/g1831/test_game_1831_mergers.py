@@ -56,7 +56,8 @@ def test_type_i_friendly_merger_5_9_7():
     # 5.9.7.7: train limit +1; 5.9.7.6: token limits add up, to 19 at most
     assert r.train_limit(a) == r.phase_row()["train_limit"] + 1
     assert a.supply["station"] == min(19, 9 + 8)
-    assert r.is_system(a) and r.lay_limit(a) == {"tiles": 7, "cities": 5, "tokens": 6}   # 5.2.4.2
+    assert r.is_system(a) and r.token_limit(a) == 6   # 5.2.4.2: six tokens, seven tiles, five cities
+    assert len(r.tile_allowance(a)["slots"]) == 7 and r.tile_allowance(a)["cities"] == 5
 
 
 def test_type_i_fails_without_the_cash_and_both_markers_go_down_5_9_7_3_1():

@@ -64,10 +64,27 @@ def test_a_lower_limit_is_the_presidents_choice_too_5_3_5():
     c = company(g, "PRR", 100, "P0", cash=0)
     c.trains = [train(4), train(3), train(4, "YD"), train(4, "MX")]
     s.phase = "5"                                     # the limit falls to 3
-    r.trim_trains(c)
+    r.queue_discards(None)                            # the engine's discards after a new phase
     assert [a["train"] for a in g.actions()] == ["4S", "3S", "4YD", "4MX"]
     g.act({"type": "discard_train", "corporation": "PRR", "train": "4MX"})
     assert sorted(t.name for t in c.trains) == ["3S", "4S", "4YD"] and s.market_trains == ["4MX"]
+
+
+def test_a_lower_limit_queues_every_company_over_it_but_the_buyer_5_3_5():
+    """5.3.5 through the engine's discards: each company over the new limit gives up its
+    extra trains, the president choosing; the buyer keeps the train it bought and settles
+    after its purchase (5.3.7), so it is not queued here."""
+    g = new()
+    r, s = g.rules, g.rules.state
+    s.phase = "4"
+    buyer = company(g, "PRR", 100, "P0", cash=0)
+    other = company(g, "NYC", 90, "P1", cash=0)
+    for c in (buyer, other):
+        c.trains = [train(4), train(3), train(4, "YD"), train(4, "MX")]
+    s.phase = "5"                                     # the limit falls to 3
+    r.queue_discards(buyer)
+    assert {a["corporation"] for a in g.actions()} == {"NYC"}
+    assert len(buyer.trains) == 4
 
 
 def test_the_president_chooses_which_token_a_merger_liquidates_5_9_7_8():

@@ -92,7 +92,7 @@ def test_it_may_pass_when_no_lay_or_token_can_make_the_route_this_phase_5_4_10()
     # the same company with Stations to buy but its three tokens of the phase already
     # bought (5.2.4.3) cannot make the route either
     g, c, step = track_step(trains=("6S",), sites=[("E5", 0, "station")])
-    step.turn["tokens"] = g.rules.lay_limit(c)["tokens"]
+    step.turn["tokens"] = g.rules.token_limit(c)
     assert PASS in step.actions()
     # and with the tokens to buy it must build
     g, c, step = track_step(trains=("6S",), sites=[("E5", 0, "station")])
@@ -123,7 +123,7 @@ def test_no_forced_track_or_tokens_once_the_bank_has_run_out_5_4_15():
 def test_the_tokens_left_in_the_phase_decide_whether_the_route_can_be_made_5_4_10():
     # 5.2.4.3: three tokens a phase; a 6S route needs three Station cities, it has one
     g, c, step = track_step(trains=("6S",), sites=[("E5", 0, "station")])
-    lim = g.rules.lay_limit(c)["tokens"]
+    lim = g.rules.token_limit(c)
     step.turn["tokens"] = lim - 1             # one left: one city + one token < three
     assert PASS in step.actions()
     step.turn["tokens"] = lim - 2             # two left: one city + two tokens = three

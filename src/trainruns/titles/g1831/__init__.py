@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from trainruns.errors import InputError
 from trainruns.route.board import Board
+from trainruns.route.reach import loose_reach
 from trainruns.titles.base import Title
 from trainruns.titles.g1831.route import declared_run, kernels, moves
 from trainruns.titles.g1831.route.mapformat import (
@@ -120,14 +121,20 @@ class Title1831(Title):
 
     # --- moves (trainruns whatif) ------------------------------------------------------
 
-    def tile_lays(self, data, board, reached):
-        """Tile lays (5.2.4-5.2.6, :func:`.route.moves.tile_lays`) from the tile set the
-        position names (``tile_set``); without one, bad input: an 1831 map brings no
-        tile manifest of its own."""
+    def tile_rules(self, data, board):
+        """1831's tile rules (:func:`.route.moves.tile_rules`) on the tile set the position
+        names (``tile_set``); without one, bad input: an 1831 map brings no tile manifest
+        of its own."""
         if "tile_set" not in data:
             raise InputError("an 1831 position names its tile set for tile lays ('tile_set': 'shipped', the tile "
                              "set of the shipped config; docs/position-format.md)", "position.tile_set")
-        return moves.tile_lays(data, board)
+        return moves.tile_rules(data, board)
+
+    def tile_lays(self, data, board, reached):
+        """The shared generator's lays with 5.2.4.1's reach: a lay needs "a direct path
+        from one of its Rail Yards or Station tokens to the hex", track connected and not
+        blocked (:func:`~trainruns.route.reach.loose_reach`), not one legal run's reach."""
+        return super().tile_lays(data, board, loose_reach(board))
 
     def token_places(self, data, board, reached):
         facts = board.route_model.facts

@@ -29,9 +29,14 @@ class MergerRules:
     def is_system(self, c) -> bool:
         return bool(c.absorbed)
 
-    def lay_limit(self, c) -> dict:
-        """5.2.4.2-3: a company 4 tiles, 2 cities, 3 tokens; a system 7, 5, 6."""
-        return self.numbers["lay_limits"]["system" if self.is_system(c) else "company"]
+    def tile_allowance(self, c):
+        """5.2.4.2-3: a company lays up to 4 tiles, at most 2 cities; a system 7 and 5
+        (data ``tile_lays``, read by :func:`trainruns.game.tile_lays.may_lay`)."""
+        return self.numbers["tile_lays"]["system" if self.is_system(c) else "company"]
+
+    def token_limit(self, c) -> int:
+        """5.2.4.2-3: a company buys up to 3 tokens in a track phase; a system 6."""
+        return self.numbers["token_limits"]["system" if self.is_system(c) else "company"]
 
     def min_trains(self, c) -> int:
         """5.3.1: one train; a system two from the first 3-train."""
@@ -241,7 +246,7 @@ class MergerRules:
             a.sites.append(dict(site))
         a.tokens = [(x["hex"], 0) for x in a.sites]
         self._correct_tokens(a)
-        self.trim_trains(a)
+        self.discard_surplus(a)
         # bonus from the bank: 3 / 5 / 8 / 2 x "the value of its par stock" (5.9.7.9),
         # the Par Marker's value, which 4.7.6 moved up from the first par (7.1 shorter
         # game: 5 / 10 / 13 / 3)
@@ -362,7 +367,7 @@ class MergerRules:
         if c.supply_before:
             c.supply = c.supply_before.pop()
         self._correct_tokens(c)
-        self.trim_trains(c)
+        self.discard_surplus(c)
         s.event("bonds_closed", corporation=c.id, paid=paid)
 
     def restart(self, b):

@@ -13,10 +13,12 @@ from trainruns.game.state import player_key
 from trainruns.game.steps.buy_train import trains_from_companies
 from trainruns.game.steps.consent import make_offer, was_declined
 from trainruns.game.steps.routes import declared_run
+from trainruns.game.tile_lays import may_lay
 from trainruns.game.train import Train, take
 from trainruns.route.limits import Work
 from trainruns.titles.g1831.game import certs
 from trainruns.titles.g1831.game.certs import is_preferred, shares_of
+from trainruns.titles.moves import single_lays
 
 TYPES = ("station", "yard")
 # 5.5.5 sets no number; each right listed costs a search of the run with it (5.6.5), so a
@@ -91,26 +93,30 @@ class OperatingRules:
                 if row_["size"] == int(old):
                     row_["left"] = 0
 
-    def queue_discards(self, buyer):
-        """5.3.5: a lower limit sends the surplus trains to the pool (:meth:`trim_trains`);
-        the buyer's own surplus is settled after its purchase, keeping the train bought
-        (5.3.7, :meth:`buy_listed_train`)."""
-        for c in self.state.corporations:
-            if c is not buyer:
-                self.trim_trains(c)
+    def discard_order(self, buyer, over: list) -> list:
+        """5.3.5: a lower limit sends the surplus trains to the pool; the rules set no
+        order, so the corporations go as listed, the last listed first (each pushed in
+        front of the one before). The buyer's own surplus is settled after its purchase,
+        keeping the train bought (5.3.7, :meth:`buy_listed_train`)."""
+        return [d for d in reversed(over) if d is not buyer]
 
     @staticmethod
     def size_of(name: str) -> int:
         return int("".join(ch for ch in name if ch.isdigit()))
 
+    def counted_trains(self, c) -> list:
+        """5.3.7 / 5.6.1: every train the corporation holds counts against its limit, a
+        USED one too; a RETIRED one does not (kept in receivership, 5.4.8)."""
+        return [t for t in c.trains if t.status != "retired"]
+
     def surplus(self, c, bought=None) -> tuple[int, list[dict]]:
-        """How many trains ``c`` holds over its limit (a USED one counts: 5.3.7), and the
+        """How many trains ``c`` holds over its limit (:meth:`counted_trains`), and the
         trains that may go: any but a retired one (5.4.8) and the train ``bought`` at
         the limit (5.3.7 gives up the extra trains "to make room for the new trains")."""
-        held = [t for t in c.trains if t.status != "retired"]
+        held = self.counted_trains(c)
         return len(held) - self.train_limit(c), [t for t in held if t is not bought]
 
-    def trim_trains(self, c, bought=None):
+    def discard_surplus(self, c, bought=None, limit=None):
         """Over the limit (a lower limit, 5.3.5; a purchase at the limit, 5.3.7; a
         merger's or bonds' limit, 5.9.7.7, 4.3.3): "It must give its extra trains to the
         Stock Bank Pool, with no compensation". Which ones the rules leave to the
@@ -198,8 +204,9 @@ class OperatingRules:
         home = self.home_lays(c)
         if home:
             return home
-        lim = self.lay_limit(c)
-        if len(lays) >= lim["tiles"] or not c.sites or self.owed_token(c) is not None:
+        allowance = self.tile_allowance(c)
+        if not (may_lay(allowance, lays, False) or may_lay(allowance, lays, True)) or not c.sites \
+                or self.owed_token(c) is not None:
             return []
         if c.receivership and self.state.bank.broken:
             return []   # 5.4.15, 6.3: no more debt for track once the bank has run out
@@ -211,9 +218,10 @@ class OperatingRules:
         kinds = lambda: self.token_kinds(c)   # noqa: E731 (asked only for a city lay)
         laid = self.laid()
         out = []
-        cities = sum(1 for m in lays if self.map.is_city(m["hex"]))
-        for m in self.map.lays(board, reached, laid, colors, self._tiles_used(), {m["hex"] for m in lays}):
-            if self.map.is_city(m["hex"]) and cities >= lim["cities"]:
+        rules = self.map.tile_rules(laid, colors, self._tiles_used(), {m["hex"] for m in lays})
+        for h, tile, rot, before in single_lays(rules, board, reached):
+            m = {"hex": h, "tile": tile, "rotation": rot, "upgrade": before is not None, "city": self.map.is_city(h)}
+            if not may_lay(allowance, lays, m["upgrade"], m["city"]):
                 continue
             m["cost"] = self.map.cost(m["hex"], m["upgrade"], self.numbers["terrain_cost"])
             if not c.receivership and m["cost"] > c.cash:
@@ -274,7 +282,7 @@ class OperatingRules:
         """Whether the token 5.2.6.8 asks for ``m`` can be bought with it: a site of a type
         the company may place on the new tile, its supply, the turn's token limit
         (5.2.4.3) and the cash for tile and token (in receivership both go on the debt)."""
-        if self.tokens_bought(c) >= self.lay_limit(c)["tokens"]:
+        if self.tokens_bought(c) >= self.token_limit(c):
             return False
         types = self.map.sites(m["hex"], dict(self.laid(), **{m["hex"]: (m["tile"], m["rotation"])}))
         taken = self.taken_sites()
@@ -358,7 +366,7 @@ class OperatingRules:
         """5.2.7: a reached city with a free site of the type (black sites are none,
         5.2.7.2); one token per city until the first 3-train, then one of each type
         (5.2.7.6); the company's supply (1.9); up to 3 per phase (5.2.4.3)."""
-        if self.tokens_bought(c) >= self.lay_limit(c)["tokens"] or not c.sites:
+        if self.tokens_bought(c) >= self.token_limit(c) or not c.sites:
             return []
         kinds = self.token_kinds(c)
         if not kinds:
@@ -718,7 +726,7 @@ class OperatingRules:
             self.state.title_state.trains_bought = True   # 5.3.5: mergers from the first 2-train
             for phase in self.phases.after_buying(s.phase, str(size)):   # 5.3.5
                 self.new_phase(phase, c)
-        self.trim_trains(c, bought)
+        self.discard_surplus(c, bought)
 
     # --- 5.3.4 funding a forced purchase ----------------------------------------------
 
@@ -875,7 +883,7 @@ class OperatingRules:
         if not c.receivership or self.state.bank.broken or self.route_met(c):
             return False
         k, kinds = self.route_need(c)
-        room = max(0, self.lay_limit(c)["tokens"] - self.tokens_bought(c))
+        room = max(0, self.token_limit(c) - self.tokens_bought(c))
         for kind in kinds:   # two smallest trains of one size: either route will do (route_met)
             runs = self.runs_to(kind)
             mine = [x for x in c.sites if x["type"] in runs]

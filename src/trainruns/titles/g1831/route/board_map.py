@@ -22,11 +22,12 @@ connected and not blocked: ``loose_reach``) and :func:`trainruns.titles.moves.co
 
 from __future__ import annotations
 
+import copy
 import json
 
 from trainruns.errors import InputError
 from trainruns.route.hexgrid import neighbour, parse_hex_id
-from trainruns.titles.moves import single_lays, track_key
+from trainruns.titles.moves import TileRules, single_lays, track_key
 
 COLORS = ("yellow", "green", "blue", "red")
 POSITION_HEX_KEYS = ("id", "name", "stops", "paths", "part_of", "double_track", "revisit_after", "junctions")
@@ -175,6 +176,13 @@ class GameMap:
                     return True
         return False
 
+    def tile_rules(self, laid: dict, colors, used_counts: dict, skip=()) -> Tiles1831:
+        """1831's tile rules on this map with ``laid`` (hex -> (tile, rotation)), the
+        phase's tile ``colors``, ``used_counts`` of each tile on the map and the hexes
+        altered this turn (``skip``: 5.2.4, each hex altered once per track phase), for
+        the titles' one generator (:func:`trainruns.titles.moves.single_lays`)."""
+        return Tiles1831(self, laid, colors, used_counts, frozenset(skip))
+
     def home_lays(self, hex_id, laid: dict, colors, used_counts: dict) -> list[dict]:
         """5.2.5: "When a company operates for the first time, its first play will be to
         lay a tile on its home city if this is not already done": the yellow tiles of the
@@ -184,36 +192,48 @@ class GameMap:
         h = self.hexes[hex_id]
         if hex_id in laid or self.fixed(hex_id) or h.get("paths") or not self.is_city(hex_id):
             return []
-        out = []
-        for tile in self._options(hex_id, laid, colors):
-            if used_counts.get(tile, 0) >= self.tiles[tile]["count"]:
-                continue
-            seen = set()
-            for rot in range(6):
-                track = track_key(self.tiles[tile], rot)
-                if track in seen or self._off_board(hex_id, track) or not self.oriented(hex_id, tile, rot):
-                    continue
-                seen.add(track)
-                out.append({"hex": hex_id, "tile": tile, "rotation": rot, "upgrade": False})
-        return out
+        rules = self.tile_rules(laid, colors, used_counts)
+        # a city lay: "If it laid its home city tile this counts towards its total track lay"
+        return [{"hex": hex_id, "tile": tile, "rotation": rot, "upgrade": False, "city": True}
+                for _h, tile, rot, _before in single_lays(rules, None, None, hex_ids=[hex_id])]
 
-    def lays(self, board, reached, laid: dict, colors, used_counts: dict, skip: set) -> list[dict]:
-        """Every single lay or upgrade the corporation may make now: ``{"hex", "tile",
-        "rotation", "upgrade"}``, one per distinct track, from the titles' one generator
-        (:func:`trainruns.titles.moves.single_lays`) with 1831's tile rules: the colour
-        and kind (:meth:`_options`), the manifest's count, track kept (5.2.6.5), no track
-        to the border (5.2.3.8), #301/#401's orientation (5.2.6.9). A hex altered this
-        turn (``skip``) takes no other tile."""
-        def now(hex_id):
-            spec, rot = self.spec(hex_id, laid)
-            return spec, rot, laid.get(hex_id)
 
-        def stands(hex_id, tile, rot, before, track, old_track):
-            # 5.2.6.5: existing track is preserved; 5.2.3.8; 5.2.6.9
-            return old_track <= track and not self._off_board(hex_id, track) and self.oriented(hex_id, tile, rot)
+class Tiles1831(TileRules):
+    """1831's tile rules (:class:`trainruns.titles.moves.TileRules`) on a map: the colour
+    and kind of tile a hex takes (:meth:`GameMap._options`: 5.2.6, 5.2.3.11-12), the
+    manifest's count, track kept (5.2.6.5), no track to the border (5.2.3.8),
+    #301/#401's orientation (5.2.6.9); no tile on fixed hexes (5.2.3.2, 5.2.3.10); a
+    city with no track yet is reached when its stop is (5.2.4.1: a route "to the hex")."""
 
-        hex_ids = [h for h in self.hexes if h not in skip and not self.fixed(h) and h in board.hexes]
-        return [{"hex": h, "tile": tile, "rotation": rot, "upgrade": before is not None}
-                for h, tile, rot, before in single_lays(
-                    hex_ids, board, reached, self.tiles, now, lambda h, _before: self._options(h, laid, colors),
-                    lambda t: used_counts.get(t, 0) < self.tiles[t]["count"], stands, city_reached=self.is_city)]
+    def __init__(self, game_map: GameMap, laid: dict, colors, used_counts: dict, skip: frozenset):
+        self.map, self.laid, self.colors, self.used, self.skip = game_map, laid, colors, used_counts, skip
+        self.tiles = game_map.tiles
+
+    def hex_ids(self, board):
+        return [h for h in self.map.hexes if h not in self.skip and not self.map.fixed(h) and h in board.hexes]
+
+    def now(self, hex_id):
+        spec, rot = self.map.spec(hex_id, self.laid)
+        return spec, rot, self.laid.get(hex_id)
+
+    def options(self, hex_id, before):
+        return self.map._options(hex_id, self.laid, self.colors)
+
+    def left(self, tile):
+        return self.used.get(tile, 0) < self.tiles[tile]["count"]
+
+    def stands(self, hex_id, tile, rot, before, track, old_track):
+        # 5.2.6.5: existing track is preserved; 5.2.3.8; 5.2.6.9
+        return old_track <= track and not self.map._off_board(hex_id, track) and self.map.oriented(hex_id, tile, rot)
+
+    def city_reached(self, hex_id):
+        return self.map.is_city(hex_id)
+
+    def variant(self, data, hex_id, tile, rot, before):
+        """The position with ``hex_id`` showing the new tile as a game's position does
+        (:meth:`GameMap.hex_entry`); tokens keep their sites (5.2.6.5)."""
+        variant = copy.deepcopy(data)
+        hexes = variant["map"]["hexes"]
+        at = next(i for i, h in enumerate(hexes) if h.get("id") == hex_id)
+        hexes[at] = self.map.hex_entry(hex_id, dict(self.laid, **{hex_id: (tile, rot)}))
+        return variant

@@ -6,12 +6,10 @@ names the tile set its map was drawn from (``tile_set``)."""
 
 from __future__ import annotations
 
-import copy
 from functools import lru_cache
 
 from trainruns.errors import InputError
 from trainruns.route.board import CITY
-from trainruns.route.reach import loose_reach
 from trainruns.titles.g1831.route.board_map import GameMap
 from trainruns.titles.g1831.route.mapformat import count_free
 from trainruns.titles.g1831.route.trains import (
@@ -40,34 +38,21 @@ def tile_set(name: str) -> GameMap:
     return GameMap(load_data(package, map_file), load_data(package, tiles_file))
 
 
-def tile_lays(data, board):
-    """Every single tile lay or upgrade the company may make (5.2.4.1: track its tokens
-    trace to, through cities not full of others' tokens; 5.2.6: the next colour the
-    phase allows, city tiles of the hex's size and name, the manifest's counts, track
-    kept, none to the border, #301/#401's orientation; the game's own generator,
-    :meth:`GameMap.lays`), from the tile set the position names (``tile_set``), as
-    ``(move, variant)``: the variant's hex shows the new tile as a game's position
-    does, tokens keeping their sites (5.2.7). What a single lay does not decide is
-    left to the president: its cost, a yellow city tile's token (5.2.6.8), the turn's
-    limits (5.2.4.3) and receivership's colours (5.4.10)."""
+def tile_rules(data, board):
+    """1831's tile rules (:class:`~trainruns.titles.g1831.route.board_map.Tiles1831`: 5.2.6
+    the next colour the phase allows, city tiles of the hex's size and name, the
+    manifest's counts, track kept, none to the border, #301/#401's orientation) on the
+    tile set the position names (``tile_set``), the hexes' laid tiles read from its map.
+    What a single lay does not decide is left to the president: its cost, a yellow city
+    tile's token (5.2.6.8), the turn's limits (5.2.4.3) and receivership's colours
+    (5.4.10)."""
     tiles = tile_set(data["tile_set"])
-    hexes = data["map"]["hexes"]
-    laid = tiles.laid_in(hexes, "position")
+    laid = tiles.laid_in(data["map"]["hexes"], "position")
     colors = next(p["tiles"] for p in phase_table() if p["name"] == board.phase)
     used = {}
     for tile, _ in laid.values():
         used[tile] = used.get(tile, 0) + 1
-    index = {h["id"]: i for i, h in enumerate(hexes)}
-    out = []
-    for m in tiles.lays(board, loose_reach(board), laid, colors, used, set()):
-        h, tile, rot = m["hex"], m["tile"], m["rotation"]
-        move = {"hex": h, "tile": tile, "rotation": rot}
-        if m["upgrade"]:
-            move["replaces"] = laid[h][0]
-        variant = copy.deepcopy(data)
-        variant["map"]["hexes"][index[h]] = tiles.hex_entry(h, dict(laid, **{h: (tile, rot)}))
-        out.append((move, variant))
-    return out
+    return tiles.tile_rules(laid, colors, used)
 
 
 def token_places(data, board, reached, sites, group, kept=()):

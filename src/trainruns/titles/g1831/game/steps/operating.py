@@ -123,7 +123,7 @@ class SurplusStep(DiscardStep):
     compensation, to make room for the new trains" (and 5.3.5's lower limits): the
     president chooses which (``discard_train``), one at a time, down to the limit; never
     the train just bought (``bought``), as the title's ``discardable`` lists them.
-    Pushed by ``trim_trains`` in front of the step under way."""
+    Pushed by ``discard_surplus`` in front of the step under way."""
 
     @property
     def done(self):
