@@ -54,8 +54,8 @@ PER_ROUTE_LATER = 96
 # With a deadline, the share of the time left that listing may take before the flow
 # model gets the rest
 LIST_SHARE = 0.5
-# Counting the paths first: steps between two looks at the clock, and the share of the
-# listing's time it may take
+# Steps of the walk between two looks at the clock, counting the paths first or listing
+# them with a deadline; and the share of the listing's time the count may take
 COUNT_STEPS = 1_000_000
 COUNT_SHARE = 0.25
 # Steps of the commuter runs' walk (commuter.py) at most, in every mode (with a time
