@@ -170,6 +170,64 @@ def test_listing_in_small_chunks_lists_the_same_paths(monkeypatch):
         assert np.array_equal(a, b)
 
 
+def _keeps_nothing(n_stops, n_chains):
+    """A priced cut (kernels.token_paths) that lets every chain be taken but keeps no
+    path: no gains, a reach far above the floor, a cap above it (the walk of 5.6.2 in
+    full, none of its paths worth listing)."""
+    import numpy as np
+
+    return (np.zeros(n_chains, np.int64), np.zeros((1, n_stops), np.int64), np.full((1, n_stops, 1), 10**6, np.int64),
+            np.array([100], np.int64), np.zeros(1, np.int64), np.full(n_stops, -1, np.int64))
+
+
+def test_5_6_2_a_priced_listing_that_keeps_nothing_still_looks_at_the_clock(monkeypatch):
+    # the priced cut may walk a full-size map for minutes without keeping a path: with a
+    # deadline the walk goes in slices of COUNT_STEPS steps and the clock is read between
+    # them, not only between full chunks. The clock here is counted: past the deadline
+    # at its third look, so two slices at most are walked
+    from types import SimpleNamespace
+
+    from trainruns.titles.g1831.route import kernels
+
+    model, arrays, valuer, kinds = _model(board_1831(1, n_hexes=20, own_tokens=8))
+    prices = _keeps_nothing(arrays.compiled.n_stops, arrays.compiled.n_chains)
+    token_paths, walked = kernels.token_paths, []
+
+    def counted(*args):
+        n = token_paths(*args)
+        walked.append(int(args[-2][1]))  # the walk's steps so far (meta[1])
+        return n
+
+    monkeypatch.setattr(kernels, "token_paths", counted)
+    monkeypatch.setattr(model_1831, "COUNT_STEPS", 100)
+    ptr, *_, complete = model._paths(arrays, valuer, None, None, prices=prices)
+    # (no deadline: a call a token, each its whole walk; nothing kept, a long walk)
+    assert len(ptr) == 1 and complete and max(walked) > 5 * 100
+    looks = iter([0.0, 0.0])
+    monkeypatch.setattr(model_1831, "time", SimpleNamespace(perf_counter=lambda: next(looks, 2.0)))
+    walked.clear()
+    assert model._paths(arrays, valuer, 1.0, None, give_up=True, prices=prices) is None
+    assert len(walked) == 2 and max(walked) <= 2 * 100 + 1
+
+
+def test_5_6_2_listing_in_slices_lists_the_same_paths_and_keeps_the_step_budget(monkeypatch):
+    # the slices resume the walk where it stopped: the same paths in the same order, with
+    # and without a game's step budget (Work.path_steps: per token, a slice's end is no cut)
+    import numpy as np
+
+    model, arrays, valuer, kinds = _model(board_1831(1, n_hexes=20, own_tokens=8))
+    whole = model._paths(arrays, valuer, None, None)
+    budgeted = model._paths(arrays, valuer, None, None, path_steps=500)
+    monkeypatch.setattr(model_1831, "COUNT_STEPS", 7)
+    far = model_1831.time.perf_counter() + 3600
+    sliced = model._paths(arrays, valuer, far, None)
+    sliced_budgeted = model._paths(arrays, valuer, far, None, path_steps=500)
+    assert len(whole[0]) > 1000 and whole[5] and sliced[5] and not budgeted[5] and not sliced_budgeted[5]
+    assert len(budgeted[0]) < len(whole[0])
+    for a, b in [*zip(whole[:5], sliced[:5]), *zip(budgeted[:5], sliced_budgeted[:5])]:
+        assert np.array_equal(a, b)
+
+
 @pytest.mark.parametrize("chunk", range(2))
 def test_5_6_small_chunks_match_brute_force(monkeypatch, chunk):
     monkeypatch.setattr(model_1831, "CHUNK", 2)

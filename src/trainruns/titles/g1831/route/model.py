@@ -53,8 +53,8 @@ PER_ROUTE_LATER = 96
 # With a deadline, the share of the time left that listing may take before the flow
 # model gets the rest
 LIST_SHARE = 0.5
-# Counting the paths first: steps between two looks at the clock, and the share of the
-# listing's time it may take
+# Steps of the walk between two looks at the clock, counting the paths first or listing
+# them with a deadline; and the share of the listing's time the count may take
 COUNT_STEPS = 1_000_000
 COUNT_SHARE = 0.25
 # Steps of the commuter runs' walk (commuter.py) at most, in every mode (with a time
@@ -566,16 +566,24 @@ class Model1831(RouteModel):
         room = None if sizes is None else _Room(sizes[0], sizes[1], words)
         for i, root in enumerate(roots):
             state = kernels.walk_state(compiled.n_stops, n_groups, words, int(root), n_kinds)
+            meta = state[-1]
             while True:
                 if deadline is not None and time.perf_counter() > deadline:
                     if give_up:
                         return None
                     complete, late = False, True
                     break
+                # with a deadline, in slices of COUNT_STEPS steps, the clock looked at
+                # between them: the priced cut may walk millions of steps without keeping
+                # a path, so a full chunk alone would leave the clock unread for minutes
+                steps = path_steps or 0
+                if deadline is not None and (not steps or meta[1] + COUNT_STEPS < steps):
+                    steps = meta[1] + COUNT_STEPS
                 n = kernels.token_paths(compiled.adj_ptr, arrays.walk_to, arrays.chain_bits,
                                         arrays.chain_und, arrays.stop_group, arrays.stop_pass, arrays.stop_own,
                                         arrays.rev_a, arrays.rev_b, out_ptr, out_stops, out_chains, out_bits,
-                                        most - walked, path_steps or 0, *prices, *state, status)
+                                        most - walked, steps, *prices, *state, status)
+                paused = status[0] == kernels.CUT and steps != (path_steps or 0)
                 walked += n
                 if status[0] == kernels.OVER:
                     return None
@@ -593,6 +601,8 @@ class Model1831(RouteModel):
                             return None
                         complete, late = False, True  # the routes held so far, incomplete
                         break
+                if paused:
+                    continue
                 if status[0] == kernels.CUT:
                     complete = False  # (the step budget is per token: the next one is walked)
                 if status[0] != kernels.FULL:
