@@ -8,6 +8,7 @@ input fails with one line saying what and where.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -283,12 +284,10 @@ def parse_paths(paths, n_stops, n_junctions, where, rotation=0):
     for j, p in enumerate(paths):
         if not isinstance(p, list) or len(p) != 2:
             raise InputError(f"a path joins exactly two ends, not {json.dumps(p)[:40]}", f"{where}.paths[{j}]")
-        a, b = _known_end(p[0], n_stops, n_junctions), _known_end(p[1], n_stops, n_junctions)
-        if a is None or b is None:  # (the first read here: checked, saying where when refused)
-            w = f"{where}.paths[{j}]"
-            a, b = (parse_end(e, n_stops, n_junctions, w) for e in p)
-            _remember_end(p[0], n_stops, n_junctions, a)
-            _remember_end(p[1], n_stops, n_junctions, b)
+        try:
+            a, b = _end(p[0], n_stops, n_junctions), _end(p[1], n_stops, n_junctions)
+        except InputError:  # (read again, to say where it was refused)
+            a, b = (parse_end(e, n_stops, n_junctions, f"{where}.paths[{j}]") for e in p)
         if rotation:
             a, b = (_rotate(a, rotation), _rotate(b, rotation))
         if a == b:
@@ -301,22 +300,20 @@ def parse_paths(paths, n_stops, n_junctions, where, rotation=0):
     return out
 
 
-# path ends read without error: (type, end as written, stops, junctions) -> the end.
-# The type is part of the key, as True == 1 and 1.0 == 1 are not hex sides; a few dozen
-# entries cover every map (sides 0-5, a hex's first stops and junctions)
-_ENDS = {}
-_ENDS_KEPT = 1024
-
-
-def _known_end(end, n_stops, n_junctions):
+def _end(end, n_stops, n_junctions):
+    """:func:`parse_end` of ``end``, kept per distinct end (a map writes a few dozen:
+    sides 0-5, a hex's first stops and junctions)."""
     kind = type(end)
-    return _ENDS.get((kind, end, n_stops, n_junctions)) if kind is int or kind is str else None
+    if kind is int or kind is str:
+        return _kept_end(kind, end, n_stops, n_junctions)
+    return parse_end(end, n_stops, n_junctions, None)
 
 
-def _remember_end(end, n_stops, n_junctions, parsed):
-    kind = type(end)
-    if (kind is int or kind is str) and len(_ENDS) < _ENDS_KEPT:
-        _ENDS[(kind, end, n_stops, n_junctions)] = parsed
+@functools.lru_cache(maxsize=1024)
+def _kept_end(kind, end, n_stops, n_junctions):
+    # the type is part of the key, as True == 1 and 1.0 == 1 are not hex sides; a
+    # refusal is not kept (lru_cache keeps results only)
+    return parse_end(end, n_stops, n_junctions, None)
 
 
 def _rotate(end, rotation):
