@@ -66,6 +66,8 @@ class Facts:
         self.tiled = read_tiled(PACKAGE)
         base = self.tiled.base
         self.base = base
+        # every candidate lay of a move listing is checked against them
+        self.impassable_sides = rules.impassable_sides(self.tiled, base)
         phases = load_data(PACKAGE, "phases.json")["phases"]
         self.phase_names = [p["name"] for p in phases]
         assert self.phase_names == self.tiled.phases

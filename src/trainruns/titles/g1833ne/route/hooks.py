@@ -52,29 +52,24 @@ def read_amount(value, facts, phase, where):
 # --- map checks -----------------------------------------------------------------------
 
 
-def impassable_sides(facts) -> frozenset:
+def impassable_sides(tiled, base) -> frozenset:
     """Map: the ``(hex, side)`` pairs of the reference's impassable borders, both hexes'
-    sides; the map never changes, so they are found once for the title's facts (every
-    candidate lay of a move listing is checked against them)."""
-    kept = getattr(facts, "_impassable_sides", None)
-    if kept is None:
-        tiled = facts.tiled
-        found = set()
-        for pair in facts.base["impassable_borders"]:
-            a, b = pair["hexes"]
-            for side in range(6):
-                if tiled.neighbour_of(a, side) == b:
-                    found.add((a, side))
-                    found.add((b, opposite(side)))
-        kept = facts._impassable_sides = frozenset(found)
-    return kept
+    sides (read once with the title's data: :class:`trainruns.titles.g1833ne.Facts`)."""
+    found = set()
+    for pair in base["impassable_borders"]:
+        a, b = pair["hexes"]
+        for side in range(6):
+            if tiled.neighbour_of(a, side) == b:
+                found.add((a, side))
+                found.add((b, opposite(side)))
+    return frozenset(found)
 
 
 def check_borders(facts, laid, where):
     """Map: impassable borders (the reference's) carry no track; a tile whose track
     runs across one cannot be laid there."""
     tiled = facts.tiled
-    blocked = impassable_sides(facts)
+    blocked = facts.impassable_sides
     for hex_id, (tile, rot) in laid.items():
         for side in sorted(tiled.track_sides(tiled.tiles[tile], rot)):
             if (hex_id, side) in blocked:
