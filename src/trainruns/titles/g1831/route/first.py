@@ -100,7 +100,8 @@ class _Searcher:
         best, spent = None, 0
         masks = np.arange(self.valuer_masks(), dtype=np.int64)
         bonus = RIGHT_SCORE * np.array([bin(m & need).count("1") for m in masks.tolist()], np.int64)
-        for root in self.roots:
+        # a path starts and ends at tokens the train runs to (5.6.2.5): only those roots
+        for root in self.roots[stop_gain[self.roots] > 0]:
             if spent >= budget:
                 break
             state = kernels.walk_state(comp.n_stops, len(arrays.rev_a), comp.words, int(root), 1)
@@ -163,7 +164,9 @@ def first_run(arrays, trains, valuer, kind_names, steps=FIRST_STEPS):
         spent += used
         if best is None or _score(routes, all_rights) > _score(best, all_rights):
             best = routes
-    routes, used = _improve(search, best, first, all_rights, ROUNDS, steps - spent)
+    routes, used = _improve(search, best, first, all_rights, ROUNDS, (steps - spent) // 2)
+    spent += used
+    routes, used = _pairs(search, routes, first, all_rights, steps - spent)
     spent += used
     if _need_but(routes, -1, all_rights) or all(r is None for r in routes):
         return None
@@ -214,4 +217,26 @@ def _improve(search, routes, order, all_rights, rounds, steps):
                 routes[i], better = found, True
         if not better:
             break
+    return routes, spent
+
+
+def _pairs(search, routes, order, all_rights, steps):
+    """Each two trains in turn give up their routes and take the best paths around the
+    others' track, one then the other, in both orders: kept if the two score more
+    than before (a train's single re-routing cannot move two trains off each other's
+    track); at most ``steps`` steps in all. Returns (routes, steps spent)."""
+    pairs = [(a, b) for x, a in enumerate(order) for b in order[x + 1:]]
+    spent, done = 0, 0
+    for a, b in pairs:
+        for i, j in ((a, b), (b, a)):
+            budget = (steps - spent) // max(1, 2 * (2 * len(pairs) - done))
+            done += 1
+            trial = list(routes)
+            trial[i] = trial[j] = None
+            for t in (i, j):
+                got, used = _improve(search, trial, [t], all_rights, 1, budget)
+                spent += used
+                trial = got
+            if _score(trial, all_rights) > _score(routes, all_rights):
+                routes = trial
     return routes, spent
