@@ -363,12 +363,12 @@ class Model1831(RouteModel):
             if listed is None:
                 # too many routes to hold (passing cities freely, 5.6.2.3), or listing
                 # took its share of the time: the flow model
-                end = time.perf_counter() + FLOW_SECONDS if deadline is None else deadline
-                left = end - time.perf_counter()
-                prove = n_rights == 0 and left >= PROOF_MIN_SECONDS
                 # a first run, by counted work (first.py): the answer whatever happens to
                 # CP-SAT on a busy machine, and where CP-SAT starts
                 first = self._first_run(arrays, valuer, kind_names)
+                end = time.perf_counter() + FLOW_SECONDS if deadline is None else deadline
+                left = end - time.perf_counter()
+                prove = n_rights == 0 and left >= PROOF_MIN_SECONDS
                 # (a commuter city the flow model cannot take: its paths alone, when the
                 # priced proof follows and settles the commuter runs, or when CP-SAT
                 # starts from a first run: a run of paths alone, not proven, improved
