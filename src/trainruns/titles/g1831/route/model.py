@@ -8,9 +8,11 @@ core's assignment cannot say, so then this model assigns the trains itself
 (``kernels.assign_covering``) and hands the core only the chosen routes.
 
 Boards with too many paths to list (the printed map's size: passing cities freely,
-5.6.2.3) go to the flow model (flow.py), held to the track prices' bound (bound.py);
-its run, when unproven, to the priced proof (``_priced_proof``): only the paths that
-could be in a better run at those prices are listed and searched.
+5.6.2.3) go to the flow model (flow.py), held to the track prices' bound (bound.py)
+and started from a first run found by counted work (first.py), which is the answer
+whenever CP-SAT finds nothing better; its run, when unproven, to the priced proof
+(``_priced_proof``): only the paths that could be in a better run at those prices are
+listed and searched.
 
 The model keeps no state between calls, but for a memo of each compiled
 board's priced bound (a pure function of the board): what it works out for one compiled
