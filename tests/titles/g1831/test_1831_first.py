@@ -68,3 +68,38 @@ def test_5_6_first_run_is_the_answer_when_cp_sat_finds_none(monkeypatch):
     checked = audit(load_position(pos), {"routes": declared}, best=run)
     assert checked.problems == []
     assert checked.declared_revenue == run.revenue
+
+
+def test_5_6_cp_sat_held_above_the_first_run_proves_the_same_runs(monkeypatch):
+    # flow.solve(hold=True): CP-SAT told a run earns more than the first run; finding
+    # none proves the first run best. Every board to the flow model: the answers are
+    # the brute force's (tests/boards1831.py), proven
+    from boards1831 import brute_force, random_position
+
+    from trainruns import solve as solve_position
+    from trainruns.titles.g1831.route import model as model_1831
+
+    monkeypatch.setattr(model_1831, "PATH_LIMIT", 0)
+    monkeypatch.setattr(model_1831, "HOLD_TO_FIRST", True)
+    held = []
+    orig = flow.solve
+
+    def counted(*args, **kwargs):
+        out = orig(*args, **kwargs)
+        first_run = kwargs.get("first")
+        if kwargs.get("hold") and first_run is not None and out is not None:
+            # CP-SAT found no better run: the first run returned, proven
+            held.append(out[1] and [c[1] for c in out[0]] == [c[1] for c in first_run.chosen])
+        return out
+
+    monkeypatch.setattr(flow, "solve", counted)
+    checked = 0
+    for seed in range(0, 80, 4):
+        pos = random_position(seed)
+        expected = brute_force(pos)
+        if expected is None or pos.get("track_rights"):
+            continue
+        run = solve_position(pos)
+        assert run.optimal and run.revenue == expected
+        checked += 1
+    assert checked > 5 and any(held)
