@@ -120,17 +120,14 @@ class OperatingRules:
         """Over the limit (a lower limit, 5.3.5; a purchase at the limit, 5.3.7; a
         merger's or bonds' limit, 5.9.7.7, 4.3.3): "It must give its extra trains to the
         Stock Bank Pool, with no compensation". Which ones the rules leave to the
-        company, so its president chooses (``discard_train``, :class:`SurplusStep`);
+        company, so its president chooses (``discard_train``, the shared ``DiscardStep``);
         when the trains that may go are all of one name, there is no choice and they go
         at once."""
         over, may_go = self.surplus(c, bought)
         if over <= 0:
             return
         if len({t.name for t in may_go}) > 1 and getattr(self.game, "round", None) is not None:
-            from trainruns.titles.g1831.game.steps.operating import SurplusStep
-
-            self.game.round.push(SurplusStep(self.game, c, bought=bought))
-            return
+            return super().discard_surplus(c, bought)
         while over > 0 and may_go:
             self.discard_train(c, may_go[0].name, bought)
             over, may_go = self.surplus(c, bought)

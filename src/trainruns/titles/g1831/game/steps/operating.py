@@ -10,7 +10,6 @@ from trainruns.game.action import free_amount, within
 from trainruns.game.errors import Refusal
 from trainruns.game.round import Step
 from trainruns.game.steps.buy_train import BuyTrainStep
-from trainruns.game.steps.discard import DiscardStep
 from trainruns.game.steps.operating import CorporationStep
 from trainruns.game.steps.routes import RoutesStep
 from trainruns.game.steps.track import TrackStep as SharedTrackStep
@@ -116,24 +115,6 @@ class TrainStep(BuyTrainStep):
         if a["type"] not in ("pass", "buy_train"):
             raise Refusal("turn.phase", f"{self.corp.id} buys trains now, or passes (5.3)")
         return super().process(a)
-
-
-class SurplusStep(DiscardStep):
-    """5.3.7 "It must give its extra trains to the Stock Bank Pool, with no
-    compensation, to make room for the new trains" (and 5.3.5's lower limits): the
-    president chooses which (``discard_train``), one at a time, down to the limit; never
-    the train just bought (``bought``), as the title's ``discardable`` lists them.
-    Pushed by ``discard_surplus`` in front of the step under way."""
-
-    @property
-    def done(self):
-        # read whenever the round looks: a close-out after the push (bonds closed,
-        # 5.4.14, then DID NOT RUN) takes the trains and ends the choice
-        return not self._may_go()
-
-    @done.setter
-    def done(self, _finished):
-        pass   # the shared step's finish is read from the trains instead (above)
 
 
 class LiquidateStep(CorporationStep):
