@@ -1,8 +1,8 @@
 """The steps of an 1831 company's operating turn (5.0.3), which the shared operating round
 runs in the order ``Rules.operating_steps`` gives. Phases with no decision happen by
 themselves (restore trains, interest, the marker's move, paying the debt); the ones
-here with decisions are track and tokens, trains, the run and the dividend, track
-rights (5.5) and mergers and takeovers (5.9)."""
+here with decisions are track and tokens, trains, track rights (5.5) and mergers and
+takeovers (5.9); the run (5.6) and the dividend (5.7) are the shared steps with 1831's hooks."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from trainruns.game.errors import Refusal
 from trainruns.game.round import Step
 from trainruns.game.steps.buy_train import BuyTrainStep
 from trainruns.game.steps.operating import CorporationStep
-from trainruns.game.steps.routes import RoutesStep
 from trainruns.game.steps.track import TrackStep as SharedTrackStep
 
 
@@ -171,19 +170,6 @@ class RightsStep(CorporationStep):
                                         "another corporation's token it reaches, at the price of a new one from "
                                         "its cash (5.5.1, 5.5.5), a train must run to it (5.6.5), not in "
                                         "receivership (5.4.7)")
-
-
-class RunStep(RoutesStep):
-    """Phase 6 (5.6): run trains; nothing else is done in this phase, and a company
-    whose trains have a route must run one (5.6.6). What a run leaves (DID NOT RUN,
-    5.7.1; the track rights used up, 5.5.3; the bounded search's proof in the log) is
-    in the title's run hooks."""
-
-    def process(self, a):
-        if a["type"] != "run_routes" and not (a["type"] == "pass" and self.game.rules.no_route(self.corp)):
-            self.check_entity(a)
-            raise Refusal("run.must-run", f"{self.corp.id} must run at least one train (5.6.6)")
-        return super().process(a)
 
 
 KINDS = ("hold", "preferred", "split", "all", "all200")
