@@ -209,23 +209,26 @@ class StockRules:
         self._exchange(c, self.successor(c, name), self.president_portion(c, name), why="4.6.2.1")
 
     def max_sale(self, c, name: str, kind: str) -> int:
-        """How many certificates of ``kind`` fit the pool (4.6.1.1: 5 shares) and the
-        bank's cash (4.6.3.4); for the president, preferred includes the portion of his
-        certificate 4.6.2.1 lets him sell."""
-        room = self.numbers["pool_share_limit"] - self.pool_shares(c)
-        n, money = 0, 0
+        """How many certificates of ``kind`` ``name`` may sell now (:meth:`pool_takes`);
+        for the president, preferred includes the portion of his certificate 4.6.2.1
+        lets him sell."""
         listed = self.sellable(c, name, kind)
-        if kind == "preferred" and listed is not None and not c.receivership and c.cell is not None:
+        if kind == "preferred" and not c.receivership and c.cell is not None:
             listed = listed + self.president_portion(c, name)
+        return len(self.pool_takes(c, listed))
+
+    def pool_takes(self, c, listed: list[dict], enough=lambda cash: False) -> list[dict]:
+        """The first of the certificates ``listed`` of ``c``, in order, that fit the pool
+        (4.6.1.1: 5 shares) and the bank's cash at their sale value (4.6.3.4), stopping
+        once ``enough`` of what they raise."""
+        room, money, out = self.numbers["pool_share_limit"] - self.pool_shares(c), 0, []
         for x in listed:
-            if shares_of(x) > room:
+            if enough(money) or shares_of(x) > room or money + self.sale_value(c, x) > self.state.bank.cash:
                 break
-            money += self.sale_value(c, x)
-            if money > self.state.bank.cash:
-                break
+            out.append(x)
             room -= shares_of(x)
-            n += 1
-        return n
+            money += self.sale_value(c, x)
+        return out
 
     def sell_to_pool(self, c, name, sold) -> int:
         """``name``'s certificates ``sold`` of ``c`` go to the pool, paid by the bank at
