@@ -152,7 +152,8 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
         by the seed; drawn clockwise from the first seat (the last seat shuffles) until
         FIRST STOCK OPTION shows; its drawer goes first. The deck without it is
         reshuffled for the stock rounds (3.2.3.3)."""
-        deck = list(CARDS) + ["blank"] * (self.numbers["deck"]["cards"] - len(CARDS))
+        cards = list(CARDS) + ["blank"] * (self.numbers["deck"]["cards"] - len(CARDS))
+        deck = list(cards)
         self.rng.shuffle(deck)
         i, gi_drawer = 0, None
         while True:
@@ -163,8 +164,7 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
             if card == "first_stock_option":
                 break
             i += 1
-        deck = [c for c in list(CARDS) + ["blank"] * (self.numbers["deck"]["cards"] - len(CARDS))
-                if c != "first_stock_option"]
+        deck = [c for c in cards if c != "first_stock_option"]
         self.rng.shuffle(deck)
         self.state.title_state = TitleState1831(
             config="shipped (invented: for tests and examples)" if self.config.shipped else "supplied",

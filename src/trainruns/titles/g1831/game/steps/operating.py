@@ -22,16 +22,18 @@ class TrackStep(SharedTrackStep):
     counts the step's lays and the tokens the turn's record keeps; the title's
     ``tile_lays`` lists the home tile first (5.2.5)."""
 
-    def extra_actions(self):
+    def token_places(self):
         """The tokens the company may buy (5.2.7); only the owed one while a yellow city
         tile's token is owed (5.2.6.8)."""
         r = self.game.rules
-        if r.home_lays(self.corp):   # 5.2.5: no token before the home tile
-            return super().extra_actions()
         owed = r.owed_token(self.corp)
-        places = [m for m in r.token_places(self.corp) if owed is None or m["hex"] == owed]
+        return [m for m in r.token_places(self.corp) if owed is None or m["hex"] == owed]
+
+    def extra_actions(self):
+        if self.game.rules.home_lays(self.corp):   # 5.2.5: no token before the home tile
+            return super().extra_actions()
         return super().extra_actions() + [{"type": "place_token", "corporation": self.corp.id, "hex": m["hex"],
-                                           "stop": 0, "kind": m["kind"]} for m in places]
+                                           "stop": 0, "kind": m["kind"]} for m in self.token_places()]
 
     def has_moves(self) -> bool:
         return bool(self.moves())
@@ -74,13 +76,9 @@ class TrackStep(SharedTrackStep):
         """A token (5.2.7) of :meth:`extra_actions`; nothing else is done in this phase."""
         if a["type"] != "place_token":
             raise Refusal("turn.phase", f"{self.corp.id} lays track and buys tokens now, or passes (5.2)")
-        r = self.game.rules
-        owed = r.owed_token(self.corp)
-        for m in r.token_places(self.corp):
-            if owed and m["hex"] != owed:
-                continue
+        for m in self.token_places():
             if m["hex"] == a["hex"] and a.get("stop", 0) == 0 and m["kind"] == a.get("kind", m["kind"]):
-                r.place_token(self.corp, m)
+                self.game.rules.place_token(self.corp, m)
                 self.enter()
                 return a
         raise Refusal("token.illegal", f"{self.corp.id} cannot place a {a.get('kind', 'token')} on {a['hex']} "
@@ -170,9 +168,6 @@ class RightsStep(CorporationStep):
                                         "another corporation's token it reaches, at the price of a new one from "
                                         "its cash (5.5.1, 5.5.5), a train must run to it (5.6.5), not in "
                                         "receivership (5.4.7)")
-
-
-KINDS = ("hold", "preferred", "split", "all", "all200")
 
 
 class MergerStep(CorporationStep):
