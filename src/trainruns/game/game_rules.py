@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from trainruns.errors import InputError
 from trainruns.game.emergency import contribute
 from trainruns.game.errors import Refusal
 from trainruns.game.ids import Ids
 from trainruns.game.report import PlayerReport
-from trainruns.game.shares import certificates, max_sellable, scaled, update_president, why_none_sellable
+from trainruns.game.shares import certificates, max_sellable, scaled, shares_value, update_president, why_none_sellable
 from trainruns.game.state import corp_key, player_key
 from trainruns.game.train import available, row_trains, sell_one
 
@@ -81,6 +82,21 @@ class GameRules(Ids, PlayerReport):
         rules say nothing on it, never another title's section."""
         where = self.citations.get(topic)
         return f" {where}" if where else ""
+
+    # --- the setup ---------------------------------------------------------------------
+
+    def check_setup(self, n: int, players: dict, rule: str, variants=None):
+        """A new game's players and variants, refused as bad input where the title's
+        rules do not allow them: ``n`` players within ``players`` (``{"min", "max"}``,
+        the title's data; ``rule``: where its rulebook says so), and each variant one
+        of :attr:`known_variants` (``variants`` None: the title checks its own)."""
+        if not players["min"] <= n <= players["max"]:
+            raise InputError(f"{self.title} is for {players['min']} to {players['max']} players, not {n} ({rule})",
+                             "players")
+        for v in variants or ():
+            if v not in self.known_variants:
+                raise InputError(f"unknown {self.title} variant {v!r} (known: {', '.join(self.known_variants)})",
+                                 "variants")
 
     # --- the rounds --------------------------------------------------------------------
 
@@ -825,8 +841,19 @@ class GameRules(Ids, PlayerReport):
         raise NotImplementedError
 
     def value(self, name: str) -> int:
-        """Player ``name``'s score by the title's formula, now."""
-        raise NotImplementedError
+        """Player ``name``'s score by the title's formula, now [1832 [14], 1833NE "End
+        game triggers": cash, shares at their market price and, where
+        :meth:`scores_privates`, the privates he holds at face value]."""
+        s = self.state
+        p = s.player[name]
+        total = p.cash + p.committed + shares_value(s, self.market, name)
+        if self.scores_privates():
+            total += sum(x.cost for x in s.privates if x.open and x.owner == player_key(name))
+        return total
+
+    def scores_privates(self) -> bool:
+        """:meth:`value`: whether a player's privates count at face value now [they do]."""
+        return True
 
     def player_certs(self, name: str) -> int:
         """How many certificates player ``name`` holds, as the certificate limit counts them

@@ -10,6 +10,12 @@ class Ids:
     """A title's rules mix this in; they hold ``state`` and ``_aliases`` (a lower-case
     name or abbreviation -> the corporation's reference id)."""
 
+    def add_aliases(self, row: dict):
+        """The names a corporation's data row accepts for it: its id and its
+        ``aliases`` (rulebook abbreviations), any case."""
+        for name in [row["id"], *row.get("aliases", [])]:
+            self._aliases[name.lower()] = row["id"]
+
     def corporation_id(self, name):
         """The reference id of the corporation ``name`` names (an id, name or
         abbreviation, any case), or None."""

@@ -255,8 +255,7 @@ class MergerRules:
         sysc.vice_presidents = vp
         s.corporations.append(sysc)
         s.corp[sid] = sysc
-        for name in [sid, *info.get("aliases", [])]:
-            self._aliases[name.lower()] = sid
+        self.add_aliases(info)
         self.market.place(sid, cell)
         tokens, returned, discarded = self._merged_tokens(x.tokens, y.tokens, sid, self.constituents(x) +
                                                           self.constituents(y))

@@ -18,7 +18,6 @@ from trainruns.game.game_rules import GameRules
 from trainruns.game.market import Market
 from trainruns.game.phase import Phases
 from trainruns.game.round import OperatingRound, StockRound, after_operating_round
-from trainruns.game.shares import shares_value
 from trainruns.game.state import Player, Private, State, player_key
 from trainruns.game.steps.dividend import DividendStep
 from trainruns.game.steps.routes import RoutesStep
@@ -87,11 +86,7 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
         companies = _data("companies.json")
         self.data = data
         n = len(players)
-        if not data["players"]["min"] <= n <= data["players"]["max"]:
-            raise InputError(f"1832 is for 2 to 7 players, not {n} (Table 2)", "players")
-        for v in variants:
-            if v not in VARIANTS:
-                raise InputError(f"unknown 1832 variant {v!r} (known: {', '.join(VARIANTS)})", "variants")
+        self.check_setup(n, data["players"], "Table 2", variants)
         self.variants = list(variants)
         self.seed = seed   # [17.5] the Civil War's coin
         # the trains and phases are the route core's data (data/trains.json, phases.json,
@@ -115,8 +110,7 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
                                          key_west=bool(c.get("key_west"))))
         self._aliases = {}
         for c in companies["corporations"]:
-            for name in [c["id"], *c.get("aliases", [])]:
-                self._aliases[name.lower()] = c["id"]
+            self.add_aliases(c)
         privs = {p["id"]: p for p in companies["privates"]}
         if self.southern_bank:
             privs[data["southern_bank"]["id"]] = data["southern_bank"]
@@ -285,13 +279,3 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
         return {"par": c.reissue_par or c.par, "price": self.market.price(c.cell) if c.cell else None,
                 "market_cell": list(c.cell) if c.cell else None, "floated": c.floated and c.capitalised,
                 **self.merger_json(c)}
-
-    # --- [14] Winning -------------------------------------------------------------------
-
-    def value(self, name: str) -> int:
-        """[14] cash + shares at market value + privates at face value."""
-        s = self.state
-        p = s.player[name]
-        total = p.cash + p.committed + shares_value(s, self.market, name)
-        total += sum(x.cost for x in s.privates if x.open and x.owner == player_key(name))
-        return total
