@@ -4,6 +4,7 @@ the route core, track ([6]), tokens ([7]), runs ([8]), trains and phases ([10], 
 from __future__ import annotations
 
 from trainruns.game import emergency, route_adapter
+from trainruns.game.action import bounds
 from trainruns.game.errors import Refusal
 from trainruns.game.shares import keeping_presidency, scaled
 from trainruns.game.state import corp_key
@@ -327,12 +328,12 @@ class OperatingRules:
         c = step.corp
         if a["type"] != "sell_shares":
             return super().emergency_action(step, a, x)
-        if x is None or not 1 <= a["count"] <= (x["count"]["max"] if isinstance(x["count"], dict) else x["count"]):
+        if x is None or not 1 <= a["count"] <= bounds(x["count"])[1]:
             raise Refusal("train.emergency-sale", "only the president's sales needed for a forced train purchase "
                                                   "are allowed now, without changing the buying company's "
                                                   "presidency [10] Presidential Stock Sales")
         d = self.state.corp[a["corporation"]]
-        low = x["count"]["min"] if isinstance(x["count"], dict) else x["count"]
+        low = bounds(x["count"])[0]
         if a["count"] < low:
             raise Refusal("train.sell-back", f"{a['player']} holds more than 60% of {d.id} outside the "
                                              f"green and brown areas: he sells at least {low} "

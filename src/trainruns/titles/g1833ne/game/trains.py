@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 from trainruns.game import emergency
+from trainruns.game.action import bounds
 from trainruns.game.errors import Refusal
 from trainruns.game.shares import keeping_presidency, update_president
 from trainruns.game.state import corp_key, player_key
@@ -189,7 +190,7 @@ class TrainRules:
         c = step.corp
         if a["type"] not in ("sell_shares", "issue_shares"):
             return super().emergency_action(step, a, x)
-        most = (x["count"]["max"] if isinstance(x["count"], dict) else x["count"]) if x else 0
+        most = bounds(x["count"])[1] if x else 0
         if not 1 <= a.get("count", 0) <= most:
             raise Refusal("train.emergency", f"{c.id} needs a train: its treasury first, then emergency issues, "
                                              "then its president's cash, then his share sales, never changing "
@@ -208,8 +209,7 @@ class TrainRules:
         unless he presides both."""
         c = step.corp
         price = a.get("price")
-        lo, hi = (listed["price"]["min"], listed["price"]["max"]) if isinstance(listed["price"], dict) else (
-            listed["price"], listed["price"])
+        lo, hi = bounds(listed["price"])
         if not isinstance(price, int) or not lo <= price <= hi:
             raise Refusal("train.price", f"a train from {a['from']} costs an agreed ${lo} to ${hi}")
         d = self.state.corp[a["from"]]
