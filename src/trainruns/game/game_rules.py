@@ -478,7 +478,13 @@ class GameRules(Ids, PlayerReport):
 
     def enter_buy_train(self, step):
         """BuyTrainStep: what happens by rule as the step starts (a bankruptcy when a
-        forced purchase cannot be raised)."""
+        forced purchase cannot be raised, :func:`.emergency.bankrupt_if_short`)."""
+
+    def bankrupt(self, c, name: str, step):
+        """:func:`.emergency.bankrupt_if_short`: president ``name`` cannot raise the price
+        of ``c``'s forced train in ``step``; what follows is the title's (1832 [13]: the
+        game ends; 1833NE "Emergency sell": he is out and the game goes on)."""
+        raise NotImplementedError
 
     def bank_rows(self) -> list[dict]:
         """The depot rows the bank sells from now (default: the first type not sold out,

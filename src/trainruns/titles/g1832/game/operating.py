@@ -228,17 +228,7 @@ class OperatingRules:
     def enter_buy_train(self, step):
         """[10] a forced purchase the president cannot raise even by selling all he may
         sell: he is bankrupt and the game ends ([13] Player Bankruptcy)."""
-        c = step.corp
-        if not self.must_buy(step):
-            return
-        sources = self.train_sources()
-        cheapest = min(p for _f, _t, p in sources)
-        if c.cash >= cheapest:
-            return
-        pres = self.state.player[c.president]
-        if c.cash + pres.cash + emergency.raisable(self, c, pres.name) < cheapest:
-            self.bankrupt(c, pres.name)
-            step.done = True
+        emergency.bankrupt_if_short(self, step)
 
     def president_sale_most(self, c, d, name) -> int:
         """[10] Presidential Stock Sales: what the president may sell for a forced
@@ -255,10 +245,11 @@ class OperatingRules:
     def president_sell(self, d, name, count):
         self.sell_shares(d, name, count, self.market.price(d.cell), stock_round=False)
 
-    def bankrupt(self, c, name):
+    def bankrupt(self, c, name, step):
         """[13] Player Bankruptcy: the game ends."""
         emergency.sell_out(self, c, name)
         self.game.finish("bankrupt")
+        step.done = True
 
     def train_buys(self, step) -> list[dict]:
         c = step.corp

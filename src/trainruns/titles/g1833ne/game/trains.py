@@ -88,19 +88,9 @@ class TrainRules:
         return not c.trains and not c.closed and bool(self.train_sources())
 
     def enter_buy_train(self, step):
-        self._check_bankrupt(step)
-
-    def _check_bankrupt(self, step):
-        c = step.corp
-        if not self.must_buy(step):
-            return
-        cheapest = min(p for _f, _t, p in self.train_sources())
-        own = c.cash + self._emergency_proceeds(c, self.emergency_issuable(c))
-        if own >= cheapest:
-            return
-        pres = self.state.player[c.president]
-        if own + pres.cash + emergency.raisable(self, c, pres.name) < cheapest:
-            self.bankrupt(c, pres.name, step)
+        """"Emergency sell": the treasury and the emergency issues come first."""
+        emergency.bankrupt_if_short(self, step,
+                                    lambda c: c.cash + self._emergency_proceeds(c, self.emergency_issuable(c)))
 
     def emergency_issuable(self, c) -> int:
         """Shares the corporation may issue in an emergency: the normal limit, and never a
@@ -199,7 +189,7 @@ class TrainRules:
             self.emergency_issue(c, a["count"])
         else:
             self.sell_shares(self.state.corp[a["corporation"]], a["player"], a["count"])
-        self._check_bankrupt(step)
+        self.enter_buy_train(step)
         if c.closed or not self.must_buy(step) and not self.train_buys(step):
             step.done = True
         return a
@@ -285,4 +275,4 @@ class TrainRules:
         if c.closed or self.game.finished:
             step.done = True
         elif self.must_buy(step):
-            self._check_bankrupt(step)
+            self.enter_buy_train(step)
