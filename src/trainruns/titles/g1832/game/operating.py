@@ -42,17 +42,12 @@ class OperatingRules:
 
     # --- [6] track ------------------------------------------------------------------------
 
-    def _map_hexes(self):
-        from trainruns.titles.g1832 import TITLE
-
-        return TITLE.facts.tiled.hexes
-
     def terrain_cost(self, c, hex_id) -> int:
         """[6] Terrain Costs, paid for the first tile of a hex only; [6] Starting City
         Costs: a company's home hex is free for it."""
         if hex_id == c.home:
             return 0
-        return sum(t.get("cost", 0) for t in self._map_hexes().get(hex_id, {}).get("terrain", []))
+        return sum(t.get("cost", 0) for t in TITLE.facts.tiled.hexes.get(hex_id, {}).get("terrain", []))
 
     def blocked_hexes(self) -> set:
         """[16.1] a private held by a player blocks its hexes (P5: a standing decision, docs/gaps.md)."""
@@ -187,16 +182,11 @@ class OperatingRules:
 
     def after_run(self, c, chosen):
         """[8.5] Miami scores once some company has run to it."""
-        miami = self._map_miami()
+        miami = TITLE.facts.miami
         if not self.state.title_state.miami_run and any(
                 st.split(".")[0] == miami for r in chosen for st in r["stops"]):
             self.state.title_state.miami_run = True
             self.state.event("miami_run", corporation=c.id)
-
-    def _map_miami(self):
-        from trainruns.titles.g1832 import TITLE
-
-        return TITLE.facts.miami
 
     # --- [10] trains ------------------------------------------------------------------------
 

@@ -21,7 +21,7 @@ from trainruns.game.round import OperatingRound, StockRound, after_operating_rou
 from trainruns.game.state import Player, Private, State, player_key
 from trainruns.game.steps.dividend import DividendStep
 from trainruns.game.steps.routes import RoutesStep
-from trainruns.titles.g1832.game.forced import ForcedSaleRules, ProtectStep1832
+from trainruns.titles.g1832.game.forced import ForcedSaleRules, ProtectStep1832, close_unprotected
 from trainruns.titles.g1832.game.merger import MergerRules
 from trainruns.titles.g1832.game.money import MoneyRules
 from trainruns.titles.g1832.game.mortgage import MortgageRules
@@ -150,7 +150,7 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
             if self._ended_after_stock_round(r):
                 return r
             if r.kind != "merger":
-                merger = self.merger_round()
+                merger = self.merger_phase()
                 if merger is not None:
                     return merger
             n = self.phases.by_name[self.state.phase]["operating_rounds"]
@@ -222,10 +222,7 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
             turn.offered = True
             return [ProtectStep1832(self.game, sale, lambda president: self._protected(r, president))
                     for sale in turn.sales]
-        for sale in turn.sales:
-            c = self.state.corp[sale["corporation"]]
-            if not c.closed and c.cell is not None and self.market.zone(c.cell) == "closed":
-                self.close_corporation(c)
+        close_unprotected(self, turn.sales)
         return []
 
     @staticmethod
@@ -256,11 +253,6 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
     def start_turn(self, c):
         self.home_token(c)   # [7.1]
         return {"corporation": c.id}
-
-    def merger_round(self):
-        """[11] A merger phase follows each stock round in phases 4 and 5
-        (:meth:`MergerRules.merger_phase`); None when nobody may merge."""
-        return self.merger_phase()
 
     # --- the state as JSON -------------------------------------------------------------
 
