@@ -17,7 +17,8 @@ from trainruns.game.emergency import contribute
 from trainruns.game.errors import Refusal
 from trainruns.game.ids import Ids
 from trainruns.game.report import PlayerReport
-from trainruns.game.shares import certificates, max_sellable, scaled, shares_value, update_president, why_none_sellable
+from trainruns.game.shares import (certificates, keeping_presidency, max_sellable, scaled, shares_value,
+                                   update_president, why_none_sellable)
 from trainruns.game.state import corp_key, player_key
 from trainruns.game.train import available, row_trains, sell_one
 
@@ -714,13 +715,19 @@ class GameRules(Ids, PlayerReport):
     def president_sale_most(self, c, d, name: str) -> int:
         """How many shares of ``d`` the president ``name`` may sell toward ``c``'s
         forced train purchase (:func:`.emergency.president_sales`: 1832 [10]
-        Presidential Stock Sales, 1833NE "Emergency sell"); default: none."""
-        return 0
+        Presidential Stock Sales, 1833NE "Emergency sell") [what he may sell
+        (:meth:`may_sell`), and of ``c`` itself no more than keeps him its president:
+        both titles' "not ... to change the presidency"]."""
+        n = self.may_sell(d, name)
+        if d is c:
+            n = keeping_presidency(self.state, d, name, n, scaled(self.shares, d, "president"))
+        return n
 
     def president_sell(self, d, name: str, count: int):
         """:func:`.emergency.sell_out`: the bankrupt president ``name`` sells ``count``
-        shares of ``d`` as the title sells a president's shares for a train."""
-        raise NotImplementedError
+        shares of ``d`` as the title sells a president's shares for a train [at the
+        price now, :meth:`sell_shares`]."""
+        self.sell_shares(d, name, count)
 
     # --- mergers (game/merger.py) ----------------------------------------------------------
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 from trainruns.game import emergency, route_adapter
 from trainruns.game.action import bounds
 from trainruns.game.errors import Refusal
-from trainruns.game.shares import keeping_presidency, scaled
 from trainruns.game.state import corp_key
 from trainruns.game.steps.buy_train import trains_from_companies
 from trainruns.game.tile_lays import may_lay
@@ -227,13 +226,8 @@ class OperatingRules:
         of a company in the black area."""
         if self.market.zone(d.cell) == "closed":
             return 0
-        n = self.may_sell(d, name)
-        if d is c:
-            n = keeping_presidency(self.state, d, name, n, scaled(self.shares, d, "president"))
+        n = super().president_sale_most(c, d, name)
         return self.largest_sale(d, name, n) if n > 0 else 0
-
-    def president_sell(self, d, name, count):
-        self.sell_shares(d, name, count, self.market.price(d.cell), stock_round=False)
 
     def bankrupt(self, c, name, step):
         """[13] Player Bankruptcy: the game ends."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 from trainruns.game import emergency
 from trainruns.game.action import bounds
 from trainruns.game.errors import Refusal
-from trainruns.game.shares import keeping_presidency, update_president
+from trainruns.game.shares import update_president
 from trainruns.game.state import corp_key, player_key
 from trainruns.game.steps.buy_train import trains_from_companies
 
@@ -165,15 +165,9 @@ class TrainRules:
     def president_sale_most(self, c, d, name) -> int:
         """What the president may sell in the emergency: never changing the presidency of
         the operating corporation nor closing it (its price falls a column a sale)."""
-        n = self.may_sell(d, name)
-        if d is c:
-            n = keeping_presidency(self.state, d, name, n, self.shares["president"])
-            if self.market.price(self.market.left(d.cell)) <= 0:
-                n = 0
-        return n
-
-    def president_sell(self, d, name, count):
-        self.sell_shares(d, name, count)
+        if d is c and self.market.price(self.market.left(d.cell)) <= 0:
+            return 0
+        return super().president_sale_most(c, d, name)
 
     def emergency_action(self, step, a, x):
         """"Emergency sell": the listed emergency issue, or the president's listed sale."""

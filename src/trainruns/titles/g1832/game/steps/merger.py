@@ -268,7 +268,7 @@ class TakeoverSaleStep(MergerPhaseStep):
                                                   f"{a['corporation']} now: not shares of {self.y.id}, within the "
                                                   "50% market limit, keeping the rest payable [11.7]")
         d = self.state.corp[listed["corporation"]]
-        rules.sell_shares(d, self.player, count, rules.market.price(d.cell), stock_round=False)
+        rules.sell_shares(d, self.player, count)
         self.sold.add(d.id)
         if self._short() <= 0:
             self._complete()
