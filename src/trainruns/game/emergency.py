@@ -40,6 +40,20 @@ def president_sales(rules, c, name: str) -> list[tuple]:
     return out
 
 
+def sales_toward(rules, c, short: int, count) -> list[dict]:
+    """The ``sell_shares`` actions open to ``c``'s president when his cash leaves him
+    ``short`` of its train: for each company he may sell (:func:`president_sales`),
+    ``count(d, most, need)`` lists how many (``need``: the shares that pay ``short`` at
+    today's price; None: none of ``d``)."""
+    name, out = c.president, []
+    for d, n in president_sales(rules, c, name):
+        price = rules.market.price(d.cell)
+        listed = count(d, n, -(-short // price) if price else n)
+        if listed is not None:
+            out.append({"type": "sell_shares", "player": name, "corporation": d.id, "count": listed})
+    return out
+
+
 def raisable(rules, c, name: str) -> int:
     """What ``name``'s sales for ``c``'s train would raise at today's prices (each
     company's shares in one block, so at one price)."""

@@ -500,6 +500,11 @@ class GameRules(Ids, PlayerReport):
         out = [("bank", t, p) for row in self.bank_rows() for t, p in row_trains(row)]
         return out + [("market", t, self.trains.price(t)) for t in dict.fromkeys(self.state.market_trains)]
 
+    def train_offers(self, c, sources) -> list[dict]:
+        """The ``buy_train`` actions of ``c`` for ``sources`` ((from, train, price) as
+        :meth:`train_sources` lists them)."""
+        return [{"type": "buy_train", "corporation": c.id, "from": f, "train": t, "price": p} for f, t, p in sources]
+
     def buy_train(self, c, source: str, name: str, price: int):
         """``c`` buys a ``name`` train from the ``"bank"`` or the ``"market"`` for
         ``price``, its president paying what its treasury lacks (1832 [10] Train Purchase

@@ -243,28 +243,22 @@ class OperatingRules:
         forced = self.must_buy(step)
         affordable = [x for x in sources if x[2] <= c.cash]
         if affordable or not forced:
-            return [{"type": "buy_train", "corporation": c.id, "from": f, "train": t, "price": p}
-                    for f, t, p in affordable + self.system_help(c, sources)] + self.trade_in_offers(c) + \
+            return self.train_offers(c, affordable + self.system_help(c, sources)) + self.trade_in_offers(c) + \
                 self._company_trains(c)
         cheapest = min(p for _f, _t, p in sources)
         pres = self.state.player[c.president]
         if c.cash + pres.cash >= cheapest:
             # [10] once the president contributes, the cheapest train must be bought
-            return [{"type": "buy_train", "corporation": c.id, "from": f, "train": t, "price": p}
-                    for f, t, p in sources if p == cheapest]
-        short = cheapest - c.cash - pres.cash
-        out = []
-        for d, n in emergency.president_sales(self, c, pres.name):
-            price = self.market.price(d.cell)
-            need = -(-short // price) if price else n
-            # only what the train needs, except down to 60% ([10] Presidential Stock Sales)
-            most = min(n, max(need, self.sell_back_minimum(d, pres.name, n)))
-            # [11.6] a vice-president's certificate is sold whole: one more share if need be
-            most = next((k for k in range(most, n + 1) if self.sale_ok(d, pres.name, k)), most)
-            count = self.forced_sale_count(d, pres.name, most)
-            if count is not None:
-                out.append({"type": "sell_shares", "player": pres.name, "corporation": d.id, "count": count})
-        return out
+            return self.train_offers(c, [x for x in sources if x[2] == cheapest])
+        return emergency.sales_toward(self, c, cheapest - c.cash - pres.cash,
+                                      lambda d, n, need: self._forced_count(d, pres.name, n, need))
+
+    def _forced_count(self, d, name, n, need):
+        """[10] Presidential Stock Sales: only what the train needs, except down to 60%;
+        [11.6] a vice-president's certificate is sold whole: one more share if need be."""
+        most = min(n, max(need, self.sell_back_minimum(d, name, n)))
+        most = next((k for k in range(most, n + 1) if self.sale_ok(d, name, k)), most)
+        return self.forced_sale_count(d, name, most)
 
     def system_help(self, c, sources):
         """[11.6.7] the president of a System with trains, but no more than one shell's

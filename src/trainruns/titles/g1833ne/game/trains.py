@@ -16,7 +16,7 @@
 from __future__ import annotations
 
 from trainruns.game import emergency
-from trainruns.game.action import bounds
+from trainruns.game.action import bounds, free_amount
 from trainruns.game.errors import Refusal
 from trainruns.game.shares import update_president
 from trainruns.game.state import corp_key, player_key
@@ -117,8 +117,7 @@ class TrainRules:
         if c.closed or len(self.live_trains(c)) >= self.train_limit(c):
             return []
         sources = self.train_sources()
-        buys = [{"type": "buy_train", "corporation": c.id, "from": f, "train": t, "price": p}
-                for f, t, p in sources if p <= c.cash]
+        buys = self.train_offers(c, [x for x in sources if x[2] <= c.cash])
         if not self.must_buy(step):
             return buys + self._corporation_buys(c)
         if buys:
@@ -133,19 +132,11 @@ class TrainRules:
             return [{"type": "issue_shares", "corporation": c.id, "emergency": True,
                      "count": 1 if need == 1 else {"min": 1, "max": need}}]
         pres = self.state.player[c.president]
-        reach = [{"type": "buy_train", "corporation": c.id, "from": f, "train": t, "price": p}
-                 for f, t, p in sources if p <= c.cash + pres.cash]
+        reach = self.train_offers(c, [x for x in sources if x[2] <= c.cash + pres.cash])
         if reach:
             return reach
-        cheapest = min(p for _f, _t, p in sources)
-        short = cheapest - c.cash - pres.cash
-        out = []
-        for d, n in emergency.president_sales(self, c, pres.name):
-            price = self.price(d)
-            most = min(n, -(-short // price) if price else n)
-            out.append({"type": "sell_shares", "player": pres.name, "corporation": d.id,
-                        "count": 1 if most == 1 else {"min": 1, "max": most}})
-        return out
+        short = min(p for _f, _t, p in sources) - c.cash - pres.cash
+        return emergency.sales_toward(self, c, short, lambda d, n, need: free_amount(1, min(n, need)))
 
     def _corporation_buys(self, c) -> list[dict]:
         """Trains bought from another corporation: implied by "A phased-out train ...
