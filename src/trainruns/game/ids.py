@@ -27,6 +27,13 @@ class Ids:
         """The corporation ``name`` names (an id, name or abbreviation, any case)."""
         return self.state.corp[self.corporation_id(name)]
 
+    def operating_corporation(self):
+        """The id of the corporation whose operating turn the game is in (the
+        corporation of the operating round's step now), or None."""
+        step = self.game.round.step() if not self.game.finished else None
+        corp = getattr(step, "corp", None)
+        return corp.id if corp is not None and self.game.round.kind == "operating" else None
+
     def asked_corporation(self, name, corporations: str):
         """The id of the corporation a position is asked for: ``name`` (an id, name or
         abbreviation) or, without one, the corporation operating now (the title's

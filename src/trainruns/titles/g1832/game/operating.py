@@ -16,11 +16,6 @@ from trainruns.titles.g1832 import TITLE
 class OperatingRules:
     # --- the position (docs/position-format.md; docs/rules-1832.md) -----------------------------------
 
-    def operating_corporation(self):
-        step = self.game.round.step() if not self.game.finished else None
-        corp = getattr(step, "corp", None)
-        return corp.id if corp is not None and self.game.round.kind == "operating" else None
-
     def position(self, cid=None, trains=None) -> dict:
         cid = self.asked_corporation(cid, "1832")
         t = self.state.title_state
