@@ -32,13 +32,9 @@ class TrainRules:
     def train_limit(self, c) -> int:
         return self.phases.limit(self.state.phase)
 
-    def live_trains(self, c) -> list[str]:
-        """The trains that count against the limit (not phased out)."""
-        return [x for x in c.trains if not self.phased_out(x)]
-
     def counted_trains(self, c) -> list[str]:
         """Phased-out trains do not count against the limit ("Number of phases")."""
-        return self.live_trains(c)
+        return [x for x in c.trains if not self.phased_out(x)]
 
     def remove_trains(self, phase):
         """Cards whose removal phase has come leave the companies ("removes older
@@ -114,7 +110,7 @@ class TrainRules:
 
     def train_buys(self, step) -> list[dict]:
         c = step.corp
-        if c.closed or len(self.live_trains(c)) >= self.train_limit(c):
+        if c.closed or len(self.counted_trains(c)) >= self.train_limit(c):
             return []
         sources = self.train_sources()
         buys = self.train_offers(c, [x for x in sources if x[2] <= c.cash])
@@ -143,7 +139,7 @@ class TrainRules:
         can't be sold to another corporation"; the price is agreed, $1 to the buyer's
         treasury [?]; never in the emergency ([E] EBUY_FROM_OTHERS never). The seller's
         president accepts unless he presides both."""
-        return trains_from_companies(self.state, c, self.live_trains,
+        return trains_from_companies(self.state, c, self.counted_trains,
                                      skip=lambda d: not d.started or self._was_declined("train", d.id))
 
     def _buy_from_corporation(self, c, d, side, price):
@@ -197,7 +193,7 @@ class TrainRules:
         return dict(a, price=price)
 
     def why_not_train(self, c, a):
-        if len(self.live_trains(c)) >= self.train_limit(c):
+        if len(self.counted_trains(c)) >= self.train_limit(c):
             return "train.limit", (f"{c.id} is at the train limit {self.train_limit(c)} of phase {self.state.phase} "
                                    '(phased-out trains don\'t count: "Number of phases", "Train list and prices")')
         if a["from"] == "bank" and not any(t == a["train"] for f, t, _p in self.train_sources() if f == "bank"):
