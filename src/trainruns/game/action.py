@@ -154,6 +154,11 @@ def free_amount(low: int, high: int):
     return low if low == high else {"min": low, "max": high}
 
 
+def bounds(listed) -> tuple[int, int]:
+    """The least and the most a listed amount (a number or ``{"min", "max"}``) allows."""
+    return (listed["min"], listed["max"]) if isinstance(listed, dict) else (listed, listed)
+
+
 def within(listed, value) -> bool:
     """Whether ``value`` is an amount the listed one (a number or ``{"min", "max"}``) allows."""
     if not isinstance(value, int) or isinstance(value, bool):

@@ -40,10 +40,42 @@ def president_sales(rules, c, name: str) -> list[tuple]:
     return out
 
 
+def sales_toward(rules, c, short: int, count) -> list[dict]:
+    """The ``sell_shares`` actions open to ``c``'s president when his cash leaves him
+    ``short`` of its train: for each company he may sell (:func:`president_sales`),
+    ``count(d, most, need)`` lists how many (``need``: the shares that pay ``short`` at
+    today's price; None: none of ``d``)."""
+    name, out = c.president, []
+    for d, n in president_sales(rules, c, name):
+        price = rules.market.price(d.cell)
+        listed = count(d, n, -(-short // price) if price else n)
+        if listed is not None:
+            out.append({"type": "sell_shares", "player": name, "corporation": d.id, "count": listed})
+    return out
+
+
 def raisable(rules, c, name: str) -> int:
     """What ``name``'s sales for ``c``'s train would raise at today's prices (each
     company's shares in one block, so at one price)."""
     return sum(n * rules.market.price(d.cell) for d, n in president_sales(rules, c, name))
+
+
+def bankrupt_if_short(rules, step, own=lambda c: c.cash) -> None:
+    """A forced purchase nobody can pay (1832 [13] Player Bankruptcy; 1833NE "Emergency
+    sell"): while ``step.corp`` must buy a train and what it can raise itself (``own``
+    of it: its treasury; 1833NE's emergency issues too) falls short of the cheapest,
+    its president is bankrupt (:meth:`bankrupt` of the title's rules) when his cash and
+    his sales (:func:`raisable`) cannot make up the rest."""
+    c = step.corp
+    if not rules.must_buy(step):
+        return
+    cheapest = min(p for _f, _t, p in rules.train_sources())
+    own = own(c)
+    if own >= cheapest:
+        return
+    pres = rules.state.player[c.president]
+    if own + pres.cash + raisable(rules, c, pres.name) < cheapest:
+        rules.bankrupt(c, pres.name, step)
 
 
 def sell_out(rules, c, name: str) -> None:

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from trainruns.errors import InputError
 from trainruns.game.emergency import contribute
 from trainruns.game.errors import Refusal
 from trainruns.game.ids import Ids
 from trainruns.game.report import PlayerReport
-from trainruns.game.shares import certificates, max_sellable, scaled, update_president, why_none_sellable
+from trainruns.game.shares import (certificates, keeping_presidency, max_sellable, scaled, shares_value,
+                                   update_president, why_none_sellable)
 from trainruns.game.state import corp_key, player_key
 from trainruns.game.train import available, row_trains, sell_one
 
@@ -81,6 +83,21 @@ class GameRules(Ids, PlayerReport):
         rules say nothing on it, never another title's section."""
         where = self.citations.get(topic)
         return f" {where}" if where else ""
+
+    # --- the setup ---------------------------------------------------------------------
+
+    def check_setup(self, n: int, players: dict, rule: str, variants=None):
+        """A new game's players and variants, refused as bad input where the title's
+        rules do not allow them: ``n`` players within ``players`` (``{"min", "max"}``,
+        the title's data; ``rule``: where its rulebook says so), and each variant one
+        of :attr:`known_variants` (``variants`` None: the title checks its own)."""
+        if not players["min"] <= n <= players["max"]:
+            raise InputError(f"{self.title} is for {players['min']} to {players['max']} players, not {n} ({rule})",
+                             "players")
+        for v in variants or ():
+            if v not in self.known_variants:
+                raise InputError(f"unknown {self.title} variant {v!r} (known: {', '.join(self.known_variants)})",
+                                 "variants")
 
     # --- the rounds --------------------------------------------------------------------
 
@@ -462,7 +479,13 @@ class GameRules(Ids, PlayerReport):
 
     def enter_buy_train(self, step):
         """BuyTrainStep: what happens by rule as the step starts (a bankruptcy when a
-        forced purchase cannot be raised)."""
+        forced purchase cannot be raised, :func:`.emergency.bankrupt_if_short`)."""
+
+    def bankrupt(self, c, name: str, step):
+        """:func:`.emergency.bankrupt_if_short`: president ``name`` cannot raise the price
+        of ``c``'s forced train in ``step``; what follows is the title's (1832 [13]: the
+        game ends; 1833NE "Emergency sell": he is out and the game goes on)."""
+        raise NotImplementedError
 
     def bank_rows(self) -> list[dict]:
         """The depot rows the bank sells from now (default: the first type not sold out,
@@ -476,6 +499,11 @@ class GameRules(Ids, PlayerReport):
         market at its printed price (1832 [10] Train Cost)."""
         out = [("bank", t, p) for row in self.bank_rows() for t, p in row_trains(row)]
         return out + [("market", t, self.trains.price(t)) for t in dict.fromkeys(self.state.market_trains)]
+
+    def train_offers(self, c, sources) -> list[dict]:
+        """The ``buy_train`` actions of ``c`` for ``sources`` ((from, train, price) as
+        :meth:`train_sources` lists them)."""
+        return [{"type": "buy_train", "corporation": c.id, "from": f, "train": t, "price": p} for f, t, p in sources]
 
     def buy_train(self, c, source: str, name: str, price: int):
         """``c`` buys a ``name`` train from the ``"bank"`` or the ``"market"`` for
@@ -692,13 +720,19 @@ class GameRules(Ids, PlayerReport):
     def president_sale_most(self, c, d, name: str) -> int:
         """How many shares of ``d`` the president ``name`` may sell toward ``c``'s
         forced train purchase (:func:`.emergency.president_sales`: 1832 [10]
-        Presidential Stock Sales, 1833NE "Emergency sell"); default: none."""
-        return 0
+        Presidential Stock Sales, 1833NE "Emergency sell") [what he may sell
+        (:meth:`may_sell`), and of ``c`` itself no more than keeps him its president:
+        both titles' "not ... to change the presidency"]."""
+        n = self.may_sell(d, name)
+        if d is c:
+            n = keeping_presidency(self.state, d, name, n, scaled(self.shares, d, "president"))
+        return n
 
     def president_sell(self, d, name: str, count: int):
         """:func:`.emergency.sell_out`: the bankrupt president ``name`` sells ``count``
-        shares of ``d`` as the title sells a president's shares for a train."""
-        raise NotImplementedError
+        shares of ``d`` as the title sells a president's shares for a train [at the
+        price now, :meth:`sell_shares`]."""
+        self.sell_shares(d, name, count)
 
     # --- mergers (game/merger.py) ----------------------------------------------------------
 
@@ -825,8 +859,19 @@ class GameRules(Ids, PlayerReport):
         raise NotImplementedError
 
     def value(self, name: str) -> int:
-        """Player ``name``'s score by the title's formula, now."""
-        raise NotImplementedError
+        """Player ``name``'s score by the title's formula, now [1832 [14], 1833NE "End
+        game triggers": cash, shares at their market price and, where
+        :meth:`scores_privates`, the privates he holds at face value]."""
+        s = self.state
+        p = s.player[name]
+        total = p.cash + p.committed + shares_value(s, self.market, name)
+        if self.scores_privates():
+            total += sum(x.cost for x in s.privates if x.open and x.owner == player_key(name))
+        return total
+
+    def scores_privates(self) -> bool:
+        """:meth:`value`: whether a player's privates count at face value now [they do]."""
+        return True
 
     def player_certs(self, name: str) -> int:
         """How many certificates player ``name`` holds, as the certificate limit counts them

@@ -10,6 +10,12 @@ class Ids:
     """A title's rules mix this in; they hold ``state`` and ``_aliases`` (a lower-case
     name or abbreviation -> the corporation's reference id)."""
 
+    def add_aliases(self, row: dict):
+        """The names a corporation's data row accepts for it: its id and its
+        ``aliases`` (rulebook abbreviations), any case."""
+        for name in [row["id"], *row.get("aliases", [])]:
+            self._aliases[name.lower()] = row["id"]
+
     def corporation_id(self, name):
         """The reference id of the corporation ``name`` names (an id, name or
         abbreviation, any case), or None."""
@@ -20,6 +26,13 @@ class Ids:
     def corporation(self, name):
         """The corporation ``name`` names (an id, name or abbreviation, any case)."""
         return self.state.corp[self.corporation_id(name)]
+
+    def operating_corporation(self):
+        """The id of the corporation whose operating turn the game is in (the
+        corporation of the operating round's step now), or None."""
+        step = self.game.round.step() if not self.game.finished else None
+        corp = getattr(step, "corp", None)
+        return corp.id if corp is not None and self.game.round.kind == "operating" else None
 
     def asked_corporation(self, name, corporations: str):
         """The id of the corporation a position is asked for: ``name`` (an id, name or

@@ -11,6 +11,7 @@ lists :func:`share_moves` among its turn actions and passes the two types to
 
 from __future__ import annotations
 
+from trainruns.game.action import bounds
 from trainruns.game.errors import Refusal
 from trainruns.game.shares import up_to
 from trainruns.game.state import corp_key
@@ -44,7 +45,7 @@ def issue_or_redeem(rules, c, turn: dict, a: dict, listed: list[dict], why: str)
     rule); returns what the log records."""
     t = a["type"]
     listed = next((x for x in listed if x["type"] == t), None)
-    most = (listed["count"]["max"] if isinstance(listed["count"], dict) else listed["count"]) if listed else 0
+    most = bounds(listed["count"])[1] if listed else 0
     verb = t.split("_")[0]
     if not 1 <= a["count"] <= most:
         raise Refusal("shares." + verb, f"{c.id} may {verb} {up_to(most, 'share')} now: {why}")

@@ -405,7 +405,7 @@ def test_phase_three_phases_out_phase_one_trains_and_flips_privates():
     s.private["P4"].owner = corp_key("CV")
     c.trains = ["2", "2+1", "2"]
     r.new_phase("III", c)
-    assert r.live_trains(c) == [] and len(c.trains) == 3
+    assert r.counted_trains(c) == [] and len(c.trains) == 3
     js = g.to_json()
     assert corp(g, "CV")["phased_out"] == ["2", "2+1", "2"]
     priv = {p["id"]: p for p in js["privates"]}

@@ -16,6 +16,7 @@ values, what a share costs, and the moves of shares and money.
 
 from __future__ import annotations
 
+from trainruns.game.action import bounds
 from trainruns.game.errors import Refusal
 from trainruns.game.round import Step
 from trainruns.game.shares import scaled, up_to, update_president
@@ -241,8 +242,7 @@ class StockTurn(Step):
         count = a.get("count", 1)
         if listed is None:
             raise Refusal(*self._why_not_buy(c, a))
-        lc = listed["count"]
-        most = lc["max"] if isinstance(lc, dict) else lc
+        most = bounds(listed["count"])[1]
         if not isinstance(count, int) or count < 1 or count > most:
             raise Refusal("stock.count", f"at most {most} share(s) of {c.id} from the {a['from']} now: one "
                                           f"certificate{rules.cite('buy-sell')}, several only from the market in "

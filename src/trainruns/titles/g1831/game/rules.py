@@ -82,11 +82,7 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
         self.phases = Phases(game_phases(), list(train_table()))
         self.numbers = dict(load_data(PACKAGE, "rules.json"), phases=self.phases.rows)
         n = len(players)
-        if not self.numbers["players"]["min"] <= n <= self.numbers["players"]["max"]:
-            raise InputError(f"1831 is for 3 to 10 players, not {n} (3.1)", "players")
-        for v in variants:
-            if v not in VARIANTS:
-                raise InputError(f"unknown 1831 variant {v!r} (known: {', '.join(VARIANTS)})", "variants")
+        self.check_setup(n, self.numbers["players"], "3.1", variants)
         self.variants = list(variants)
         self.config = Config(config)
         game.header["config"] = self.config.logged   # the map and tiles files read in
@@ -106,8 +102,7 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
                                 base_supply={"station": row["stations"], "yard": row["yards"]})
             self.reset_company(c)
             corps.append(c)
-            for name in [row["id"], *row.get("aliases", [])]:
-                self._aliases[name.lower()] = row["id"]
+            self.add_aliases(row)
         cash = self.numbers["starting_cash"]
         bank = self.numbers["bank"]["extended" if "extended" in self.variants else "standard"][str(n)]
         people = [Player(name=p, cash=cash) for p in players]

@@ -36,6 +36,15 @@ class ProtectStep1832(ProtectStep):
         return out
 
 
+def close_unprotected(rules, sales):
+    """[5.1.1] Black area: each company of ``sales`` whose token is still in the black
+    area once its president declined to protect closes."""
+    for sale in sales:
+        c = rules.state.corp[sale["corporation"]]
+        if not c.closed and c.cell is not None and rules.market.zone(c.cell) == "closed":
+            rules.close_corporation(c)
+
+
 class CloseUnprotected(Step):
     """After the protections: a company whose token is still in the black area closes
     ([5.1.1] Black area)."""
@@ -45,11 +54,7 @@ class CloseUnprotected(Step):
         self.sales = sales
 
     def enter(self):
-        rules = self.game.rules
-        for sale in self.sales:
-            c = self.state.corp[sale["corporation"]]
-            if not c.closed and c.cell is not None and rules.market.zone(c.cell) == "closed":
-                rules.close_corporation(c)
+        close_unprotected(self.game.rules, self.sales)
         self.done = True
 
     def active(self):

@@ -106,20 +106,14 @@ class MergerRules:
 
     def free_system(self):
         used = {c.id for c in self.state.corporations}
-        return next((sid for sid in self._system_ids() if sid not in used), None)
+        return next((d["id"] for d in _systems() if d["id"] not in used), None)
 
     def system_id(self, name):
         """A System's id from its id or letter (AMTK or A), None if there is none."""
-        for d in self._systems_data():
+        for d in _systems():
             if str(name).lower() in [d["id"].lower(), *(x.lower() for x in d.get("aliases", []))]:
                 return d["id"]
         return None
-
-    def _system_ids(self):
-        return [x["id"] for x in self._systems_data()]
-
-    def _systems_data(self):
-        return _systems()
 
     def takeover_cost(self, x, y) -> int:
         """[11.7] players' and open-market shares at the market price, unsold shares at
@@ -234,7 +228,7 @@ class MergerRules:
     def form_system(self, x, y, initiator, sid):
         """[11.6] Two companies become System ``sid`` (module docstring)."""
         s = self.state
-        info = next(d for d in self._systems_data() if d["id"] == sid)
+        info = next(d for d in _systems() if d["id"] == sid)
         pres = self.exchanger(x, y, initiator)
         cell = self.system_cell(x, y)
         supply = len(x.token_costs) + len(y.token_costs)
@@ -255,8 +249,7 @@ class MergerRules:
         sysc.vice_presidents = vp
         s.corporations.append(sysc)
         s.corp[sid] = sysc
-        for name in [sid, *info.get("aliases", [])]:
-            self._aliases[name.lower()] = sid
+        self.add_aliases(info)
         self.market.place(sid, cell)
         tokens, returned, discarded = self._merged_tokens(x.tokens, y.tokens, sid, self.constituents(x) +
                                                           self.constituents(y))
@@ -408,39 +401,34 @@ class MergerRules:
                 "takeovers": [dict(x) for x in t.takeovers],
                 "last_chance": t.last_chance}
 
-
     def merge_refusal(self, a):
         """The rule a refused ``merge`` breaks, for its message."""
-        return _merge_refusal(self, a)
-
-
-def _merge_refusal(rules, a):
-    s = rules.state
-    x = s.corp.get(a["corporation"])
-    y = s.corp.get(a.get("with"))
-    if x is None or y is None or x is y:
-        return "merger.partner", "a merger joins two different public companies [11]"
-    if a.get("kind") not in ("system", "takeover", "yield"):
-        return "merger.kind", "a merger is a 'system' formation or a 'takeover' (field 'kind'), or the initiator's " \
-                              "status is yielded ('yield') [11] Merger Types, Merger Initiator"
-    if x.president != a.get("player"):
-        return "merger.initiator", f"{a.get('player')} does not preside {x.id}: the initiator proposes for his company [11]"
-    for c in (x, y):
-        if not (c.started and c.capitalised and c.operated):
-            return "merger.eligibility", f"{c.id} has not operated: a company must operate before it merges [11]"
-    if a["kind"] in x.merger_kinds or a["kind"] in y.merger_kinds:
-        return "merger.once", "a company takes part in one merger of each type [11] Merger Eligibility"
-    if a["kind"] == "system" and (x.system or y.system):
-        return "merger.system", "a System is formed from two 10-share companies [11.6]"
-    if a["kind"] == "system" and not rules.exchanger(x, y, a["player"]):
-        return "merger.presidency", "nobody holds 40% of the two companies for the System's president's " \
-                                    "certificate [11.6] System Presidency"
-    if a["kind"] == "takeover" and rules.takeover_funds(x, y, a["player"]) < rules.takeover_cost(x, y):
-        return "merger.cash", f"{x.id} and its president, selling what he may, cannot pay " \
-                              f"${rules.takeover_cost(x, y)} for the shares of {y.id} [11.7]"
-    if a["kind"] == "yield" and not rules.yielded_mergers(x, y, y.president):
-        return "merger.yield", f"{y.president} could initiate no merger of {y.id} with {x.id} [11] Merger Initiator"
-    if not rules.connected(x, y):
-        return "merger.connection", f"{x.id} and {y.id} do not reach each other [11] Merger Eligibility"
-    return "merger.illegal", "that merger is not allowed now [11]"
+        s = self.state
+        x = s.corp.get(a["corporation"])
+        y = s.corp.get(a.get("with"))
+        if x is None or y is None or x is y:
+            return "merger.partner", "a merger joins two different public companies [11]"
+        if a.get("kind") not in ("system", "takeover", "yield"):
+            return "merger.kind", "a merger is a 'system' formation or a 'takeover' (field 'kind'), or the initiator's " \
+                                  "status is yielded ('yield') [11] Merger Types, Merger Initiator"
+        if x.president != a.get("player"):
+            return "merger.initiator", f"{a.get('player')} does not preside {x.id}: the initiator proposes for his company [11]"
+        for c in (x, y):
+            if not (c.started and c.capitalised and c.operated):
+                return "merger.eligibility", f"{c.id} has not operated: a company must operate before it merges [11]"
+        if a["kind"] in x.merger_kinds or a["kind"] in y.merger_kinds:
+            return "merger.once", "a company takes part in one merger of each type [11] Merger Eligibility"
+        if a["kind"] == "system" and (x.system or y.system):
+            return "merger.system", "a System is formed from two 10-share companies [11.6]"
+        if a["kind"] == "system" and not self.exchanger(x, y, a["player"]):
+            return "merger.presidency", "nobody holds 40% of the two companies for the System's president's " \
+                                        "certificate [11.6] System Presidency"
+        if a["kind"] == "takeover" and self.takeover_funds(x, y, a["player"]) < self.takeover_cost(x, y):
+            return "merger.cash", f"{x.id} and its president, selling what he may, cannot pay " \
+                                  f"${self.takeover_cost(x, y)} for the shares of {y.id} [11.7]"
+        if a["kind"] == "yield" and not self.yielded_mergers(x, y, y.president):
+            return "merger.yield", f"{y.president} could initiate no merger of {y.id} with {x.id} [11] Merger Initiator"
+        if not self.connected(x, y):
+            return "merger.connection", f"{x.id} and {y.id} do not reach each other [11] Merger Eligibility"
+        return "merger.illegal", "that merger is not allowed now [11]"
 

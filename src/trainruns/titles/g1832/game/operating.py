@@ -4,8 +4,8 @@ the route core, track ([6]), tokens ([7]), runs ([8]), trains and phases ([10], 
 from __future__ import annotations
 
 from trainruns.game import emergency, route_adapter
+from trainruns.game.action import bounds
 from trainruns.game.errors import Refusal
-from trainruns.game.shares import keeping_presidency, scaled
 from trainruns.game.state import corp_key
 from trainruns.game.steps.buy_train import trains_from_companies
 from trainruns.game.tile_lays import may_lay
@@ -15,11 +15,6 @@ from trainruns.titles.g1832 import TITLE
 
 class OperatingRules:
     # --- the position (docs/position-format.md; docs/rules-1832.md) -----------------------------------
-
-    def operating_corporation(self):
-        step = self.game.round.step() if not self.game.finished else None
-        corp = getattr(step, "corp", None)
-        return corp.id if corp is not None and self.game.round.kind == "operating" else None
 
     def position(self, cid=None, trains=None) -> dict:
         cid = self.asked_corporation(cid, "1832")
@@ -41,17 +36,12 @@ class OperatingRules:
 
     # --- [6] track ------------------------------------------------------------------------
 
-    def _map_hexes(self):
-        from trainruns.titles.g1832 import TITLE
-
-        return TITLE.facts.tiled.hexes
-
     def terrain_cost(self, c, hex_id) -> int:
         """[6] Terrain Costs, paid for the first tile of a hex only; [6] Starting City
         Costs: a company's home hex is free for it."""
         if hex_id == c.home:
             return 0
-        return sum(t.get("cost", 0) for t in self._map_hexes().get(hex_id, {}).get("terrain", []))
+        return sum(t.get("cost", 0) for t in TITLE.facts.tiled.hexes.get(hex_id, {}).get("terrain", []))
 
     def blocked_hexes(self) -> set:
         """[16.1] a private held by a player blocks its hexes (P5: a standing decision, docs/gaps.md)."""
@@ -186,16 +176,11 @@ class OperatingRules:
 
     def after_run(self, c, chosen):
         """[8.5] Miami scores once some company has run to it."""
-        miami = self._map_miami()
+        miami = TITLE.facts.miami
         if not self.state.title_state.miami_run and any(
                 st.split(".")[0] == miami for r in chosen for st in r["stops"]):
             self.state.title_state.miami_run = True
             self.state.event("miami_run", corporation=c.id)
-
-    def _map_miami(self):
-        from trainruns.titles.g1832 import TITLE
-
-        return TITLE.facts.miami
 
     # --- [10] trains ------------------------------------------------------------------------
 
@@ -227,17 +212,7 @@ class OperatingRules:
     def enter_buy_train(self, step):
         """[10] a forced purchase the president cannot raise even by selling all he may
         sell: he is bankrupt and the game ends ([13] Player Bankruptcy)."""
-        c = step.corp
-        if not self.must_buy(step):
-            return
-        sources = self.train_sources()
-        cheapest = min(p for _f, _t, p in sources)
-        if c.cash >= cheapest:
-            return
-        pres = self.state.player[c.president]
-        if c.cash + pres.cash + emergency.raisable(self, c, pres.name) < cheapest:
-            self.bankrupt(c, pres.name)
-            step.done = True
+        emergency.bankrupt_if_short(self, step)
 
     def president_sale_most(self, c, d, name) -> int:
         """[10] Presidential Stock Sales: what the president may sell for a forced
@@ -246,18 +221,14 @@ class OperatingRules:
         of a company in the black area."""
         if self.market.zone(d.cell) == "closed":
             return 0
-        n = self.may_sell(d, name)
-        if d is c:
-            n = keeping_presidency(self.state, d, name, n, scaled(self.shares, d, "president"))
+        n = super().president_sale_most(c, d, name)
         return self.largest_sale(d, name, n) if n > 0 else 0
 
-    def president_sell(self, d, name, count):
-        self.sell_shares(d, name, count, self.market.price(d.cell), stock_round=False)
-
-    def bankrupt(self, c, name):
+    def bankrupt(self, c, name, step):
         """[13] Player Bankruptcy: the game ends."""
         emergency.sell_out(self, c, name)
         self.game.finish("bankrupt")
+        step.done = True
 
     def train_buys(self, step) -> list[dict]:
         c = step.corp
@@ -267,28 +238,22 @@ class OperatingRules:
         forced = self.must_buy(step)
         affordable = [x for x in sources if x[2] <= c.cash]
         if affordable or not forced:
-            return [{"type": "buy_train", "corporation": c.id, "from": f, "train": t, "price": p}
-                    for f, t, p in affordable + self.system_help(c, sources)] + self.trade_in_offers(c) + \
+            return self.train_offers(c, affordable + self.system_help(c, sources)) + self.trade_in_offers(c) + \
                 self._company_trains(c)
         cheapest = min(p for _f, _t, p in sources)
         pres = self.state.player[c.president]
         if c.cash + pres.cash >= cheapest:
             # [10] once the president contributes, the cheapest train must be bought
-            return [{"type": "buy_train", "corporation": c.id, "from": f, "train": t, "price": p}
-                    for f, t, p in sources if p == cheapest]
-        short = cheapest - c.cash - pres.cash
-        out = []
-        for d, n in emergency.president_sales(self, c, pres.name):
-            price = self.market.price(d.cell)
-            need = -(-short // price) if price else n
-            # only what the train needs, except down to 60% ([10] Presidential Stock Sales)
-            most = min(n, max(need, self.sell_back_minimum(d, pres.name, n)))
-            # [11.6] a vice-president's certificate is sold whole: one more share if need be
-            most = next((k for k in range(most, n + 1) if self.sale_ok(d, pres.name, k)), most)
-            count = self.forced_sale_count(d, pres.name, most)
-            if count is not None:
-                out.append({"type": "sell_shares", "player": pres.name, "corporation": d.id, "count": count})
-        return out
+            return self.train_offers(c, [x for x in sources if x[2] == cheapest])
+        return emergency.sales_toward(self, c, cheapest - c.cash - pres.cash,
+                                      lambda d, n, need: self._forced_count(d, pres.name, n, need))
+
+    def _forced_count(self, d, name, n, need):
+        """[10] Presidential Stock Sales: only what the train needs, except down to 60%;
+        [11.6] a vice-president's certificate is sold whole: one more share if need be."""
+        most = min(n, max(need, self.sell_back_minimum(d, name, n)))
+        most = next((k for k in range(most, n + 1) if self.sale_ok(d, name, k)), most)
+        return self.forced_sale_count(d, name, most)
 
     def system_help(self, c, sources):
         """[11.6.7] the president of a System with trains, but no more than one shell's
@@ -327,12 +292,12 @@ class OperatingRules:
         c = step.corp
         if a["type"] != "sell_shares":
             return super().emergency_action(step, a, x)
-        if x is None or not 1 <= a["count"] <= (x["count"]["max"] if isinstance(x["count"], dict) else x["count"]):
+        if x is None or not 1 <= a["count"] <= bounds(x["count"])[1]:
             raise Refusal("train.emergency-sale", "only the president's sales needed for a forced train purchase "
                                                   "are allowed now, without changing the buying company's "
                                                   "presidency [10] Presidential Stock Sales")
         d = self.state.corp[a["corporation"]]
-        low = x["count"]["min"] if isinstance(x["count"], dict) else x["count"]
+        low = bounds(x["count"])[0]
         if a["count"] < low:
             raise Refusal("train.sell-back", f"{a['player']} holds more than 60% of {d.id} outside the "
                                              f"green and brown areas: he sells at least {low} "

@@ -18,11 +18,10 @@ from trainruns.game.game_rules import GameRules
 from trainruns.game.market import Market
 from trainruns.game.phase import Phases
 from trainruns.game.round import OperatingRound, StockRound, after_operating_round
-from trainruns.game.shares import shares_value
 from trainruns.game.state import Player, Private, State, player_key
 from trainruns.game.steps.dividend import DividendStep
 from trainruns.game.steps.routes import RoutesStep
-from trainruns.titles.g1832.game.forced import ForcedSaleRules, ProtectStep1832
+from trainruns.titles.g1832.game.forced import ForcedSaleRules, ProtectStep1832, close_unprotected
 from trainruns.titles.g1832.game.merger import MergerRules
 from trainruns.titles.g1832.game.money import MoneyRules
 from trainruns.titles.g1832.game.mortgage import MortgageRules
@@ -87,11 +86,7 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
         companies = _data("companies.json")
         self.data = data
         n = len(players)
-        if not data["players"]["min"] <= n <= data["players"]["max"]:
-            raise InputError(f"1832 is for 2 to 7 players, not {n} (Table 2)", "players")
-        for v in variants:
-            if v not in VARIANTS:
-                raise InputError(f"unknown 1832 variant {v!r} (known: {', '.join(VARIANTS)})", "variants")
+        self.check_setup(n, data["players"], "Table 2", variants)
         self.variants = list(variants)
         self.seed = seed   # [17.5] the Civil War's coin
         # the trains and phases are the route core's data (data/trains.json, phases.json,
@@ -115,8 +110,7 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
                                          key_west=bool(c.get("key_west"))))
         self._aliases = {}
         for c in companies["corporations"]:
-            for name in [c["id"], *c.get("aliases", [])]:
-                self._aliases[name.lower()] = c["id"]
+            self.add_aliases(c)
         privs = {p["id"]: p for p in companies["privates"]}
         if self.southern_bank:
             privs[data["southern_bank"]["id"]] = data["southern_bank"]
@@ -156,7 +150,7 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
             if self._ended_after_stock_round(r):
                 return r
             if r.kind != "merger":
-                merger = self.merger_round()
+                merger = self.merger_phase()
                 if merger is not None:
                     return merger
             n = self.phases.by_name[self.state.phase]["operating_rounds"]
@@ -228,10 +222,7 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
             turn.offered = True
             return [ProtectStep1832(self.game, sale, lambda president: self._protected(r, president))
                     for sale in turn.sales]
-        for sale in turn.sales:
-            c = self.state.corp[sale["corporation"]]
-            if not c.closed and c.cell is not None and self.market.zone(c.cell) == "closed":
-                self.close_corporation(c)
+        close_unprotected(self, turn.sales)
         return []
 
     @staticmethod
@@ -263,11 +254,6 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
         self.home_token(c)   # [7.1]
         return {"corporation": c.id}
 
-    def merger_round(self):
-        """[11] A merger phase follows each stock round in phases 4 and 5
-        (:meth:`MergerRules.merger_phase`); None when nobody may merge."""
-        return self.merger_phase()
-
     # --- the state as JSON -------------------------------------------------------------
 
     def title_state_json(self):
@@ -285,13 +271,3 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
         return {"par": c.reissue_par or c.par, "price": self.market.price(c.cell) if c.cell else None,
                 "market_cell": list(c.cell) if c.cell else None, "floated": c.floated and c.capitalised,
                 **self.merger_json(c)}
-
-    # --- [14] Winning -------------------------------------------------------------------
-
-    def value(self, name: str) -> int:
-        """[14] cash + shares at market value + privates at face value."""
-        s = self.state
-        p = s.player[name]
-        total = p.cash + p.committed + shares_value(s, self.market, name)
-        total += sum(x.cost for x in s.privates if x.open and x.owner == player_key(name))
-        return total

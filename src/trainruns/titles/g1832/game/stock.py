@@ -85,13 +85,14 @@ class StockRules:
         if not c.floated and c.sold_from_offering >= self.shares["float"]:
             c.floated = True
 
-    def sell_shares(self, c, name: str, count: int, price: int, stock_round: bool):
-        """[5.3] Selling Shares: the bank pays the price; the token moves down one row
+    def sell_shares(self, c, name: str, count: int, price: int | None = None, stock_round: bool = False):
+        """[5.3] Selling Shares: the bank pays the price [now]; the token moves down one row
         per share ([5.8.1], the ledges); [5.5] presidency may change (a new president of
         a System trades his vice-president's certificates for the president's, [11.6]
         whole vice-president's certificates are sold as one transaction); [5.1.1]
         Black area closes the company."""
         s = self.state
+        price = self.market.price(c.cell) if price is None else price
         after = self.president_after_sale(c, name, count)
         vps = self.vice_certs_sold(c, name, count, after)
         if vps is None:

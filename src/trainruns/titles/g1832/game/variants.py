@@ -50,6 +50,7 @@ import random
 from trainruns.game.train import available
 from trainruns.game.errors import Refusal
 from trainruns.game.state import corp_key, player_key
+from trainruns.titles.g1832 import TITLE
 
 VARIANTS = {"southern_bank": "[17.3] the Southern Bank (P6) and its mortgages",
             "400_finish": "[17.1] the game ends when a share price reaches $400",
@@ -193,7 +194,7 @@ class VariantRules:
         s = self.state
         coin = random.Random(f"civil_war:{self.seed}").choice(("heads", "tails"))
         parity = 0 if coin == "heads" else 1
-        tiled = self._tiled()
+        tiled = TITLE.facts.tiled
         removed = sorted((t for t, spec in tiled.tiles.items() if spec["color"] == "yellow"
                           and t.isdigit() and int(t) % 2 == parity), key=int)
         s.title_state.civil_war = {"coin": coin, "removed_tiles": removed}
@@ -218,12 +219,6 @@ class VariantRules:
         war = self.state.title_state.civil_war
         return set(war["removed_tiles"]) if war else set()
 
-    @staticmethod
-    def _tiled():
-        from trainruns.titles.g1832 import TITLE
-
-        return TITLE.facts.tiled
-
     def _downgrade_green_tiles(self):
         """[17.5] "Downgrade all green tiles to the yellow tiles they were upgraded from":
         the hex's last lay leaves the map's history, which then ends with that yellow
@@ -232,7 +227,7 @@ class VariantRules:
         companies first in share price order, and the others go back to their charters,
         to be placed again for $100 ([7.2] as after an upgrade). A green tile whose yellow
         tile has no copy left (the manifest's count is on the map) stays green."""
-        s, tiled = self.state, self._tiled()
+        s, tiled = self.state, TITLE.facts.tiled
         current = {t["hex"]: t["tile"] for t in s.tiles}
         on_map = {}
         for tile in current.values():

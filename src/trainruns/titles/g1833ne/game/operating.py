@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from trainruns.errors import InputError
 from trainruns.game import route_adapter  # the game's one adapter to the route core
+from trainruns.game.action import bounds
 from trainruns.game.errors import Refusal
 from trainruns.game.issue import TYPES as ISSUE_TYPES
 from trainruns.game.issue import issue_or_redeem, share_moves
@@ -432,7 +433,7 @@ class OperatingRules:
             return a
         if t == "buy_private":
             x = next((x for x in listed if x["private"] == a["private"]), None)
-            most = (x["price"]["max"] if isinstance(x["price"], dict) else x["price"]) if x else 0
+            most = bounds(x["price"])[1] if x else 0
             price = a.get("price")
             if x is None or not isinstance(price, int) or not 1 <= price <= most:
                 raise Refusal("private.buy", f"{c.id} may buy {a['private']} from its owner in phases I-II for $1 "

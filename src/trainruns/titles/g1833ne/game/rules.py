@@ -25,8 +25,7 @@ from trainruns.game.game_rules import GameRules
 from trainruns.game.market import Market
 from trainruns.game.phase import Phases
 from trainruns.game.round import OperatingRound, StockRound, after_operating_round
-from trainruns.game.shares import shares_value
-from trainruns.game.state import Corporation, Player, Private, State, player_key
+from trainruns.game.state import Corporation, Player, Private, State
 from trainruns.game.steps.buy_train import BuyTrainStep
 from trainruns.game.steps.dividend import DividendStep
 from trainruns.game.steps.routes import RoutesStep
@@ -129,8 +128,7 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
         data = load_data(PACKAGE, "game.json")
         self.data = data
         n = len(players)
-        if not data["players"]["min"] <= n <= data["players"]["max"]:
-            raise InputError(f"1833NE is for 3 to 5 players, not {n} (Starting cash by player count)", "players")
+        self.check_setup(n, data["players"], "Starting cash by player count")
         for v in variants:
             if v == TAKEOVER:
                 raise InputError("--variant takeover: the Takeover game's five corporations and its procedure are "
@@ -154,8 +152,7 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
             corps.append(Corporation(id=c["id"], name=c["name"], home=c["home"], home_stop=c["home_city"],
                                      token_costs=list(data["token_costs"]), total_shares=total,
                                      shares={"treasury": total}))
-            for name in [c["id"], *c.get("aliases", [])]:
-                self._aliases[name.lower()] = c["id"]
+            self.add_aliases(c)
         names = {p["id"]: p["name"] for p in companies["privates"]}
         self.abilities = {p["id"]: p.get("description", "") for p in companies["privates"]}
         privates = [Private(id=p["id"], name=names[p["id"]], cost=p["cost"], revenue=p["revenue"], price=p["cost"])
@@ -287,12 +284,7 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
 
     # --- "End game triggers": the score ------------------------------------------------
 
-    def value(self, name: str) -> int:
-        """Cash plus shares at their stock price; privates held by players count at list
-        price only before phase III (they are removed then); treasuries don't count."""
-        s = self.state
-        p = s.player[name]
-        total = p.cash + p.committed + shares_value(s, self.market, name)
-        if self.phases.index(s.phase) < self.phases.index(self.data["private_flip_phase"]):
-            total += sum(x.cost for x in s.privates if x.open and x.owner == player_key(name))
-        return total
+    def scores_privates(self) -> bool:
+        """Privates held by players count at list price only before phase III (they are
+        removed then); treasuries don't count."""
+        return self.phases.index(self.state.phase) < self.phases.index(self.data["private_flip_phase"])

@@ -16,8 +16,9 @@
 from __future__ import annotations
 
 from trainruns.game import emergency
+from trainruns.game.action import bounds, free_amount
 from trainruns.game.errors import Refusal
-from trainruns.game.shares import keeping_presidency, update_president
+from trainruns.game.shares import update_president
 from trainruns.game.state import corp_key, player_key
 from trainruns.game.steps.buy_train import trains_from_companies
 
@@ -31,13 +32,9 @@ class TrainRules:
     def train_limit(self, c) -> int:
         return self.phases.limit(self.state.phase)
 
-    def live_trains(self, c) -> list[str]:
-        """The trains that count against the limit (not phased out)."""
-        return [x for x in c.trains if not self.phased_out(x)]
-
     def counted_trains(self, c) -> list[str]:
         """Phased-out trains do not count against the limit ("Number of phases")."""
-        return self.live_trains(c)
+        return [x for x in c.trains if not self.phased_out(x)]
 
     def remove_trains(self, phase):
         """Cards whose removal phase has come leave the companies ("removes older
@@ -87,19 +84,9 @@ class TrainRules:
         return not c.trains and not c.closed and bool(self.train_sources())
 
     def enter_buy_train(self, step):
-        self._check_bankrupt(step)
-
-    def _check_bankrupt(self, step):
-        c = step.corp
-        if not self.must_buy(step):
-            return
-        cheapest = min(p for _f, _t, p in self.train_sources())
-        own = c.cash + self._emergency_proceeds(c, self.emergency_issuable(c))
-        if own >= cheapest:
-            return
-        pres = self.state.player[c.president]
-        if own + pres.cash + emergency.raisable(self, c, pres.name) < cheapest:
-            self.bankrupt(c, pres.name, step)
+        """"Emergency sell": the treasury and the emergency issues come first."""
+        emergency.bankrupt_if_short(self, step,
+                                    lambda c: c.cash + self._emergency_proceeds(c, self.emergency_issuable(c)))
 
     def emergency_issuable(self, c) -> int:
         """Shares the corporation may issue in an emergency: the normal limit, and never a
@@ -123,11 +110,10 @@ class TrainRules:
 
     def train_buys(self, step) -> list[dict]:
         c = step.corp
-        if c.closed or len(self.live_trains(c)) >= self.train_limit(c):
+        if c.closed or len(self.counted_trains(c)) >= self.train_limit(c):
             return []
         sources = self.train_sources()
-        buys = [{"type": "buy_train", "corporation": c.id, "from": f, "train": t, "price": p}
-                for f, t, p in sources if p <= c.cash]
+        buys = self.train_offers(c, [x for x in sources if x[2] <= c.cash])
         if not self.must_buy(step):
             return buys + self._corporation_buys(c)
         if buys:
@@ -142,26 +128,18 @@ class TrainRules:
             return [{"type": "issue_shares", "corporation": c.id, "emergency": True,
                      "count": 1 if need == 1 else {"min": 1, "max": need}}]
         pres = self.state.player[c.president]
-        reach = [{"type": "buy_train", "corporation": c.id, "from": f, "train": t, "price": p}
-                 for f, t, p in sources if p <= c.cash + pres.cash]
+        reach = self.train_offers(c, [x for x in sources if x[2] <= c.cash + pres.cash])
         if reach:
             return reach
-        cheapest = min(p for _f, _t, p in sources)
-        short = cheapest - c.cash - pres.cash
-        out = []
-        for d, n in emergency.president_sales(self, c, pres.name):
-            price = self.price(d)
-            most = min(n, -(-short // price) if price else n)
-            out.append({"type": "sell_shares", "player": pres.name, "corporation": d.id,
-                        "count": 1 if most == 1 else {"min": 1, "max": most}})
-        return out
+        short = min(p for _f, _t, p in sources) - c.cash - pres.cash
+        return emergency.sales_toward(self, c, short, lambda d, n, need: free_amount(1, min(n, need)))
 
     def _corporation_buys(self, c) -> list[dict]:
         """Trains bought from another corporation: implied by "A phased-out train ...
         can't be sold to another corporation"; the price is agreed, $1 to the buyer's
         treasury [?]; never in the emergency ([E] EBUY_FROM_OTHERS never). The seller's
         president accepts unless he presides both."""
-        return trains_from_companies(self.state, c, self.live_trains,
+        return trains_from_companies(self.state, c, self.counted_trains,
                                      skip=lambda d: not d.started or self._was_declined("train", d.id))
 
     def _buy_from_corporation(self, c, d, side, price):
@@ -174,22 +152,16 @@ class TrainRules:
     def president_sale_most(self, c, d, name) -> int:
         """What the president may sell in the emergency: never changing the presidency of
         the operating corporation nor closing it (its price falls a column a sale)."""
-        n = self.may_sell(d, name)
-        if d is c:
-            n = keeping_presidency(self.state, d, name, n, self.shares["president"])
-            if self.market.price(self.market.left(d.cell)) <= 0:
-                n = 0
-        return n
-
-    def president_sell(self, d, name, count):
-        self.sell_shares(d, name, count)
+        if d is c and self.market.price(self.market.left(d.cell)) <= 0:
+            return 0
+        return super().president_sale_most(c, d, name)
 
     def emergency_action(self, step, a, x):
         """"Emergency sell": the listed emergency issue, or the president's listed sale."""
         c = step.corp
         if a["type"] not in ("sell_shares", "issue_shares"):
             return super().emergency_action(step, a, x)
-        most = (x["count"]["max"] if isinstance(x["count"], dict) else x["count"]) if x else 0
+        most = bounds(x["count"])[1] if x else 0
         if not 1 <= a.get("count", 0) <= most:
             raise Refusal("train.emergency", f"{c.id} needs a train: its treasury first, then emergency issues, "
                                              "then its president's cash, then his share sales, never changing "
@@ -198,7 +170,7 @@ class TrainRules:
             self.emergency_issue(c, a["count"])
         else:
             self.sell_shares(self.state.corp[a["corporation"]], a["player"], a["count"])
-        self._check_bankrupt(step)
+        self.enter_buy_train(step)
         if c.closed or not self.must_buy(step) and not self.train_buys(step):
             step.done = True
         return a
@@ -208,8 +180,7 @@ class TrainRules:
         unless he presides both."""
         c = step.corp
         price = a.get("price")
-        lo, hi = (listed["price"]["min"], listed["price"]["max"]) if isinstance(listed["price"], dict) else (
-            listed["price"], listed["price"])
+        lo, hi = bounds(listed["price"])
         if not isinstance(price, int) or not lo <= price <= hi:
             raise Refusal("train.price", f"a train from {a['from']} costs an agreed ${lo} to ${hi}")
         d = self.state.corp[a["from"]]
@@ -222,7 +193,7 @@ class TrainRules:
         return dict(a, price=price)
 
     def why_not_train(self, c, a):
-        if len(self.live_trains(c)) >= self.train_limit(c):
+        if len(self.counted_trains(c)) >= self.train_limit(c):
             return "train.limit", (f"{c.id} is at the train limit {self.train_limit(c)} of phase {self.state.phase} "
                                    '(phased-out trains don\'t count: "Number of phases", "Train list and prices")')
         if a["from"] == "bank" and not any(t == a["train"] for f, t, _p in self.train_sources() if f == "bank"):
@@ -285,4 +256,4 @@ class TrainRules:
         if c.closed or self.game.finished:
             step.done = True
         elif self.must_buy(step):
-            self._check_bankrupt(step)
+            self.enter_buy_train(step)

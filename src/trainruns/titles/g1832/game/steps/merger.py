@@ -111,19 +111,37 @@ class MergerTurn(MergerPhaseStep):
             self.done = True
 
 
-class ConsentStep(MergerPhaseStep):
-    """[11] "If the president agrees, a merger takes place": the other president
-    consents or passes (mergers are always voluntary)."""
+class AnswerStep(MergerPhaseStep):
+    """The other president answers a proposal of ``turn`` (a :class:`MergerTurn`); his
+    ``pass`` refuses it, and it is not proposed again in that turn ([11]: mergers are
+    always voluntary)."""
+
+    #: the event that puts the proposal to him, and the proposal's fields it leaves out
+    event, dropped = "", ("type",)
 
     def __init__(self, game, turn, proposal, player):
         super().__init__(game)
         self.turn = turn
         self.proposal = proposal
         self.player = player
-        game.state.event("merger_proposed", **{k: v for k, v in proposal.items() if k != "type"})
+        game.state.event(self.event, **{k: v for k, v in proposal.items() if k not in self.dropped})
 
     def active(self):
         return {"player": self.player}
+
+    def refused(self, kind):
+        """His ``pass``: the proposal of ``kind`` is declined for the rest of the turn."""
+        p = self.proposal
+        self.turn.declined.add((p["corporation"], p["with"], kind))
+        self.state.event("merger_declined", player=self.player, corporation=p["with"])
+        self.done = True
+
+
+class ConsentStep(AnswerStep):
+    """[11] "If the president agrees, a merger takes place": the other president
+    consents or passes."""
+
+    event = "merger_proposed"
 
     def actions(self):
         p = self.proposal
@@ -135,9 +153,7 @@ class ConsentStep(MergerPhaseStep):
             raise Refusal("turn.not-yours", f"{self.player} answers the proposed merger [11]")
         p = self.proposal
         if a["type"] == "pass":
-            self.turn.declined.add((p["corporation"], p["with"], p["kind"]))
-            self.state.event("merger_declined", player=self.player, corporation=p["with"])
-            self.done = True
+            self.refused(p["kind"])
             return a
         if a["type"] != "consent" or a.get("corporation") != p["with"]:
             raise Refusal("merger.consent", f"{self.player} consents to the merger of {p['with']} with "
@@ -147,27 +163,19 @@ class ConsentStep(MergerPhaseStep):
         return dict(a, **{"with": p["corporation"], "kind": p["kind"]})
 
 
-class YieldStep(MergerPhaseStep):
+class YieldStep(AnswerStep):
     """[11] Merger Initiator: "If he wishes to yield initiator status to the other
     president who agrees, the other president becomes the initiator", who "decides what
     type of Merger will take place": he answers with a ``merge`` of his company with the
     asking president's (the asking president agreed to it by yielding) or refuses with
     ``pass``."""
 
-    def __init__(self, game, turn, proposal, player):
-        super().__init__(game)
-        self.turn = turn
-        self.proposal = proposal
-        self.player = player
-        game.state.event("merger_yielded", **{k: v for k, v in proposal.items() if k not in ("type", "kind")})
+    event, dropped = "merger_yielded", ("type", "kind")
 
     def _choices(self):
         rules = self.game.rules
         p = self.proposal
         return rules.yielded_mergers(rules.state.corp[p["corporation"]], rules.state.corp[p["with"]], self.player)
-
-    def active(self):
-        return {"player": self.player}
 
     def actions(self):
         return self._choices() + [{"type": "pass", "player": self.player}]
@@ -177,9 +185,7 @@ class YieldStep(MergerPhaseStep):
             raise Refusal("turn.not-yours", f"{self.player}, made the merger initiator, chooses the merger [11]")
         p = self.proposal
         if a["type"] == "pass":
-            self.turn.declined.add((p["corporation"], p["with"], "yield"))
-            self.state.event("merger_declined", player=self.player, corporation=p["with"])
-            self.done = True
+            self.refused("yield")
             return a
         match = [x for x in self._choices() if a["type"] == "merge" and a.get("kind") == x["kind"]
                  and a.get("corporation") == x["corporation"] and a.get("with") == x["with"]]
@@ -262,7 +268,7 @@ class TakeoverSaleStep(MergerPhaseStep):
                                                   f"{a['corporation']} now: not shares of {self.y.id}, within the "
                                                   "50% market limit, keeping the rest payable [11.7]")
         d = self.state.corp[listed["corporation"]]
-        rules.sell_shares(d, self.player, count, rules.market.price(d.cell), stock_round=False)
+        rules.sell_shares(d, self.player, count)
         self.sold.add(d.id)
         if self._short() <= 0:
             self._complete()

@@ -12,6 +12,7 @@ brown area, a protection put the token back, a closing lowered the limit) plus w
 
 from __future__ import annotations
 
+from trainruns.game.action import bounds
 from trainruns.game.errors import Refusal
 from trainruns.game.state import player_key
 from trainruns.game.steps.stock import StockTurn
@@ -58,7 +59,7 @@ class StockTurn1832(StockTurn):
         out = []
         r = self.game.rules
         for x in super().sales_of(c):
-            most = x["count"]["max"] if isinstance(x["count"], dict) else x["count"]
+            most = bounds(x["count"])[1]
             count = r.sale_counts(c, self.player, sell_back_minimum(r, c, self.player, most), most)
             if count is not None:
                 out.append(dict(x, count=count))
