@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from trainruns.errors import InputError
 from trainruns.game import route_adapter
 from trainruns.game.errors import Refusal
+from trainruns.game.steps.routes import RoutesStep
 
 # the decisions a plan branches on; anything else the turn offers (a private to buy,
 # track rights, a loan) the advisor declines when it may
@@ -193,6 +194,11 @@ def _next(game, cid: str):
     active = None if game.finished else game.active()
     if not active or active.get("corporation") != cid:
         return "over", None
+    step = game.round.step()
+    if isinstance(step, RoutesStep):
+        # the run is listed first: what else the step lists (a pass when no train has a
+        # route, 5.6.6) costs a search of the run, which the run itself repeats
+        return "run", step.run_action()
     listed = game.actions()
     runs = [a for a in listed if a["type"] == "run_routes"]
     if runs:
