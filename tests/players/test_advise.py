@@ -293,3 +293,28 @@ def test_a_counted_budget_stops_the_search_the_same_way_every_time():
     assert [p.actions for p in cut[0].plans] == [p.actions for p in cut[1].plans]
     with pytest.raises(InputError):
         advise(game, top=1, horizon=1, budget=0)
+
+
+def _first_turn_1831(seed=100):
+    """A seeded 1831 game at the first operating turn of a company (its track step,
+    5.2), before which the players' choices are random."""
+    rng = random.Random(seed)
+    game = Game("1831", ["A", "B", "C", "D"], seed)
+    for _ in range(3000):
+        listed = game.actions()
+        if any(a["type"] == "lay_tile" for a in listed):
+            return game
+        game.act(fill(rng.choice(listed), rng))
+    pytest.skip("no operating turn in the seeded game")
+
+
+def test_a_plan_is_scored_early_when_the_trains_come_before_the_run():
+    """1831 5.3 before 5.6: the trains are bought before the run, so the decisions before
+    it (several lays, 5.2.4.3; tokens; trains) have many combinations. The search scores
+    a state at the run as soon as it reaches it, so a search cut after a few hundred
+    states still has plans, each a whole turn that runs."""
+    game = _first_turn_1831()
+    cut = advise(game, top=3, horizon=2, budget=300)
+    assert not cut.complete and not cut.exact
+    assert cut.plans and cut.considered >= len(cut.plans)
+    assert all(any(a["type"] == "run_routes" for a in plan.actions) for plan in cut.plans)

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from trainruns.errors import InputError
 from trainruns.game import route_adapter
 from trainruns.game.errors import Refusal
+from trainruns.game.steps.routes import RoutesStep
 
 # the decisions a plan branches on; anything else the turn offers (a private to buy,
 # track rights, a loan) the advisor declines when it may
@@ -59,6 +60,7 @@ class Plan:
     note: str = ""
     kept: int = 0   # what the run left in the treasury (a dividend withheld)
     run_position: dict | None = None   # the company's position the run was made on (to draw it)
+    order: tuple = ()   # how plans of equal score and cash rank (:func:`_rank`)
 
     @property
     def score(self) -> int:
@@ -192,6 +194,11 @@ def _next(game, cid: str):
     active = None if game.finished else game.active()
     if not active or active.get("corporation") != cid:
         return "over", None
+    step = game.round.step()
+    if isinstance(step, RoutesStep):
+        # the run is listed first: what else the step lists (a pass when no train has a
+        # route, 5.6.6) costs a search of the run, which the run itself repeats
+        return "run", step.run_action()
     listed = game.actions()
     runs = [a for a in listed if a["type"] == "run_routes"]
     if runs:
@@ -266,13 +273,15 @@ def advise(game, top: int = 5, horizon: int = 1, progress=None, deadline: float 
 
 def _search(game, cid, cash, advice, seen, found):
     """Every plan of the turn scored into ``found`` (best first), but those a bound
-    rules out."""
+    rules out. Depth first: a state at the run is scored (the run made, the turn walked
+    to its ends) as soon as the walk reaches it, so the first whole plan comes after a
+    few states even when the decisions before the run (1831's trains, 5.3 before 5.6)
+    have many combinations. Plans rank by :func:`_rank`, whose last terms make the
+    ranking the same whatever order the plans are scored in."""
     horizon, top = advice.horizon, advice.top
-    ran = _before_run(_clone(game), cid, advice, seen)
-    # the most promising first: at horizon 1 a bound no later plan of the list beats
-    ran.sort(key=lambda r: (-r[2].revenue, -r[3]))
+    runs = iter(range(1 << 62))
 
-    def end(node, acts, kind, what, plan):
+    def end(node, acts, kind, what, plan, order, post):
         done = Plan(actions=acts, revenue=plan.revenue, routes=plan.routes, proven=plan.proven, kept=plan.kept,
                     run_position=plan.run_position)
         done.cash_left = _cash(node, cid)
@@ -280,21 +289,31 @@ def _search(game, cid, cash, advice, seen, found):
         # kept, less the cash left
         done.cost = cash + plan.kept - done.cash_left
         done.note = plan.note or _note(kind, what)
+        done.order = order + (-next(post),)
         if horizon == 2 and not _next_run(node, cid, done, advice, found):
             advice.pruned += 1
             return
         advice.considered += 1
         _insert(found, done)
 
-    for node, actions, plan, cash_now, finished in ran:
+    def at_run(node, actions, kind, what):
+        node, actions, plan, cash_now, finished = _ran(node, cid, actions, kind, what)
+        # the state's place in the order the plans of equal score and cash rank by:
+        # more revenue this round, then more cash after it, then the first reached
+        order = (plan.revenue, cash_now, -next(runs))
         advice.tick()
-        if horizon == 1 and len(found) >= top and (plan.revenue, cash_now) <= _rank(found[top - 1]):
+        post = iter(range(1 << 62))
+        # horizon 1: every plan on from here scores this run and leaves at most this cash
+        if horizon == 1 and len(found) >= top and (plan.revenue, cash_now) + order + (0,) < _rank(found[top - 1]):
             advice.pruned += 1
-            continue
+            return
         if finished:
-            end(node, actions, finished, None, plan)
-            continue
-        _walk(node, cid, actions, advice, seen, lambda n, a, k, w: end(n, a, k, w, plan), stop_at_run=False)
+            end(node, actions, finished, None, plan, order, post)
+            return
+        _walk(node, cid, actions, advice, seen, lambda n, a, k, w: end(n, a, k, w, plan, order, post),
+              stop_at_run=False)
+
+    _walk(_clone(game), cid, [], advice, seen, at_run, stop_at_run=True)
 
 
 def _note(kind, what) -> str:
@@ -304,7 +323,10 @@ def _note(kind, what) -> str:
 
 
 def _rank(p: Plan):
-    return (p.score, p.cash_left)
+    """Better plans rank higher: score, then cash left, then (:attr:`Plan.order`) more
+    revenue this round, more cash after the run, the state at the run reached first
+    and the plan reached first from it."""
+    return (p.score, p.cash_left) + p.order
 
 
 def _last_step(node) -> bool:
@@ -387,33 +409,26 @@ def _no_round_trip(node, moves: list, acts: list, cid: str, may_pass: bool) -> l
     return kept if kept or may_pass else moves
 
 
-def _before_run(root, cid, advice, seen) -> list:
-    """Every distinct state of the turn at its run, the run made and the dividend paid,
-    or at its end when it has no run: ``(game, actions, plan so far, cash, how it
-    ended or None)``."""
-    out = []
-
-    def at(node, actions, kind, what):
-        plan = Plan(actions=actions, note=_note(kind, what))
-        if kind != "run":
-            node = _clone(node)   # the walk goes on with this game
-            out.append((node, actions, plan, _cash(node, cid), kind))
-            return
-        before = node.position(cid)
-        c0 = _cash(node, cid)
-        node.act(what)
-        rec = node.applied[-1]
-        plan.revenue = rec.get("revenue") or 0
-        plan.routes = rec.get("routes") if isinstance(rec.get("routes"), list) else []
-        plan.proven = _proven(node, before, rec)
-        plan.run_position = before
-        actions = _settle(node, cid, actions + [rec])
-        c1 = _cash(node, cid)
-        plan.kept = c1 - c0
-        out.append((node, actions, plan, c1, None))
-
-    _walk(root, cid, [], advice, seen, at, stop_at_run=True)
-    return out
+def _ran(node, cid, actions, kind, what):
+    """A state of the turn at its run, the run made and the dividend paid, or at its
+    end when it has no run: ``(game, actions, plan so far, cash, how it ended or
+    None)``."""
+    plan = Plan(actions=actions, note=_note(kind, what))
+    if kind != "run":
+        node = _clone(node)   # the walk goes on with this game
+        return node, actions, plan, _cash(node, cid), kind
+    before = node.position(cid)
+    c0 = _cash(node, cid)
+    node.act(what)
+    rec = node.applied[-1]
+    plan.revenue = rec.get("revenue") or 0
+    plan.routes = rec.get("routes") if isinstance(rec.get("routes"), list) else []
+    plan.proven = _proven(node, before, rec)
+    plan.run_position = before
+    actions = _settle(node, cid, actions + [rec])
+    c1 = _cash(node, cid)
+    plan.kept = c1 - c0
+    return node, actions, plan, c1, None
 
 
 def _proven(node, before: dict, rec: dict) -> bool:
@@ -459,7 +474,7 @@ def _next_run(node, cid, plan: Plan, advice, found) -> bool:
     trains = list(pos.get("trains", []))
     if len(found) >= advice.top and len(trains) > 1:
         bound = sum(route_adapter.best_run(dict(pos, trains=[t]))[0] for t in trains)
-        if (plan.revenue + bound, plan.cash_left) <= _rank(found[advice.top - 1]):
+        if (plan.revenue + bound, plan.cash_left) + plan.order < _rank(found[advice.top - 1]):
             return False
     plan.next_revenue, plan.next_routes, plan.next_proven = _run_now(node, cid, pos) if trains else (0, [], True)
     return True

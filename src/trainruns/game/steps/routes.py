@@ -44,8 +44,12 @@ class RoutesStep(CorporationStep):
             self.turn["revenue"] = None
             self.done = True
 
+    def run_action(self) -> dict:
+        """The run as the step lists it first, whatever else it lists: the best run."""
+        return {"type": "run_routes", "corporation": self.corp.id, "routes": "best"}
+
     def actions(self):
-        out = [{"type": "run_routes", "corporation": self.corp.id, "routes": "best"}] + self.extra_actions()
+        out = [self.run_action()] + self.extra_actions()
         return out + [self.pass_action()] if self.game.rules.no_route(self.corp) else out
 
     def process(self, a):
