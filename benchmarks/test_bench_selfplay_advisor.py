@@ -7,7 +7,9 @@ turn searches its plans at horizon 2.
     ADVISOR_GAMES=100 pytest benchmarks/test_bench_selfplay_advisor.py --benchmark-only
 
 With ADVISOR_PROGRESS=FILE each game's summary is appended to FILE (one JSON line, the
-policy added) as it ends, so a long sweep shows how far it got.
+policy added) as it ends, so a long sweep shows how far it got. ADVISOR_FIRST=S starts at
+seed S instead of 100, so a sweep stopped part-way goes on from the seed after the last
+one in its file.
 """
 
 import json
@@ -20,6 +22,7 @@ from trainruns.players.policies import play_one
 GAMES = int(os.environ.get("ADVISOR_GAMES", "2"))
 MAX_ACTIONS = int(os.environ.get("ADVISOR_MAX_ACTIONS", "4000"))
 PROGRESS = os.environ.get("ADVISOR_PROGRESS")
+FIRST = int(os.environ.get("ADVISOR_FIRST", "100"))
 
 
 def _played(summary: dict, policy: str) -> dict:
@@ -32,7 +35,7 @@ def _played(summary: dict, policy: str) -> dict:
 @pytest.mark.parametrize("title", ["1832", "1833NE", "1831"])
 def test_advisor_games_end_by_a_rule(benchmark, title):
     def games(policy):
-        return [_played(play_one({"title": title, "players": ["A", "B", "C", "D"], "seed": 100 + i,
+        return [_played(play_one({"title": title, "players": ["A", "B", "C", "D"], "seed": FIRST + i,
                                   "max_actions": MAX_ACTIONS, "policy": policy}), policy) for i in range(GAMES)]
 
     advisor = benchmark.pedantic(lambda: games("advisor"), rounds=1)
