@@ -18,7 +18,6 @@ from trainruns.game.game import Game
 from trainruns.game.round import OperatingRound
 from trainruns.game.steps.dividend import DividendStep
 from trainruns.game.steps.routes import RoutesStep
-from trainruns.titles.g1831.game.steps.operating import RunStep
 
 
 def who(g):
@@ -127,12 +126,12 @@ def test_1831_no_route_pass_did_not_run_5_7_1():
     g = new_1831()
     c = operated(g, "PRR", 100, "P0")
     c.trains = [train(2)]
-    run = current_step(g, RunStep(g, c, turn_of(c)))
+    run = current_step(g, RoutesStep(g, c, turn_of(c)))
     assert run.actions() == [{"type": "run_routes", "corporation": "PRR", "routes": "best"},
                              {"type": "pass", "corporation": "PRR"}]
     assert run.process({"type": "pass", "corporation": "PRR"}) == {"type": "pass", "corporation": "PRR"}
     # no train ran: the dividend step settles it as DID NOT RUN (``ran`` False)
     assert run.done and run.turn["revenue"] == 0 and run.turn["ran"] is False
-    other = current_step(g, RunStep(g, c, turn_of(c)))
+    other = current_step(g, RoutesStep(g, c, turn_of(c)))
     recorded = other.process({"type": "run_routes", "corporation": "PRR", "routes": "best"})
     assert recorded["routes"] == [] and other.turn["revenue"] == 0 and other.turn["ran"] is False

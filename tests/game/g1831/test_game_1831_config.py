@@ -322,6 +322,23 @@ def test_tiles_are_checked():
     assert refused(d).where == "config.tiles.tiles.302.double_track[0]"
 
 
+def test_a_city_and_a_city_tile_give_their_size_and_sites_5_2_3_12():
+    """5.2.3.9, 5.2.3.12: a city tile says its size (which cities it goes on), and a
+    size is said only with the city's sites, on a tile and on the map (the schema)."""
+    d = shipped()
+    tile = next(n for n, t in d["tiles"]["tiles"].items() if t.get("stops"))
+    del d["tiles"]["tiles"][tile]["city"]
+    assert refused(d).where == f"config.tiles.tiles.{tile}" and "city" in refused(d).what
+    d = shipped()
+    plain = next(n for n, t in d["tiles"]["tiles"].items() if not t.get("stops"))
+    d["tiles"]["tiles"][plain]["city"] = "small"
+    assert refused(d).where.startswith(f"config.tiles.tiles.{plain}") and "stops" in refused(d).what
+    d = shipped()
+    i = next(k for k, h in enumerate(d["map"]["hexes"]) if not h.get("stops"))
+    d["map"]["hexes"][i]["city"] = "small"
+    assert refused(d).where.startswith(f"config.map.hexes[{i}]") and "stops" in refused(d).what
+
+
 def test_city_tiles_keep_the_printed_site_types_5_2_3_12():
     """5.2.3.12 "The token types on the tile must match the token types on the map", and
     5.2.6.5: tokens stay on the new tile. A large city printed Rail Yard first would put

@@ -106,3 +106,15 @@ def test_the_president_chooses_which_token_a_merger_liquidates_5_9_7_8():
     g.act({"type": "liquidate_token", "corporation": "PRR", "hex": a.home, "slot": 0})
     assert a.sites == [{"hex": a.home, "slot": 1, "type": "yard"}] and a.cash == cash + 40 // 2
     assert g.log()["actions"][-1]["type"] == "liquidate_token"
+
+
+def test_a_close_out_after_the_push_ends_the_choice_4_3_2():
+    """4.3.2: a company closed out in the action that put it over its limit (its bonds
+    closed, then DID NOT RUN) has no trains left to give up: the president's discard
+    (the shared DiscardStep) is over, read from the trains, and nothing waits on it."""
+    g, r, s, c = at_the_limit()
+    g.act({"type": "buy_train", "corporation": "PRR", "from": "market", "train": "3S"})
+    assert [a["type"] for a in g.actions()] == ["discard_train"] * 4
+    step = g.round.step()
+    r.close_out(c)
+    assert step.done and step.actions() == []

@@ -15,7 +15,9 @@ from trainruns.game.steps.operating import CorporationStep
 class DiscardStep(CorporationStep):
     """``bought``: the train whose purchase put the company over its limit, when the
     title keeps it (1831 5.3.7 gives up trains "to make room for the new trains");
-    ``limit``: a rule's own limit for this discard, below the title's."""
+    ``limit``: a rule's own limit for this discard, below the title's. The step is done
+    once no train may go, read from the trains whenever the round looks: what happens
+    after the push (1831: a company closed out in the same action, 4.3.2) ends it."""
 
     def __init__(self, game, corp, bought=None, limit: int | None = None):
         super().__init__(game, corp)
@@ -25,9 +27,13 @@ class DiscardStep(CorporationStep):
     def _may_go(self) -> list[str]:
         return [] if self.corp.closed else self.game.rules.discardable(self.corp, self.bought, self.limit)
 
-    def enter(self):
-        if not self._may_go():
-            self.done = True
+    @property
+    def done(self):
+        return not self._may_go()
+
+    @done.setter
+    def done(self, _finished):
+        pass   # finished when no train may go (above)
 
     def actions(self):
         return [{"type": "discard_train", "corporation": self.corp.id, "train": t} for t in self._may_go()]
@@ -37,5 +43,4 @@ class DiscardStep(CorporationStep):
         if a["type"] != "discard_train" or a["train"] not in self._may_go():
             raise Refusal(*self.game.rules.why_not_discard(self.corp, self.bought, self.limit))
         self.game.rules.discard_train(self.corp, a["train"], self.bought)
-        self.enter()
         return a

@@ -44,6 +44,11 @@ def is_preferred(cert) -> bool:
     return cert["kind"] in ("president", "preferred")
 
 
+def president_cert(corp) -> dict:
+    """The company's president's certificate (4.1.1.1)."""
+    return next(x for x in corp.certs if x["kind"] == "president")
+
+
 def held(corp, holder: str, kind: str | None = None) -> list[dict]:
     """The certificates ``holder`` holds (``kind``: ``preferred`` takes the president's
     too; ``common``; None for all)."""

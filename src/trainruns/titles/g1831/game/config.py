@@ -11,7 +11,8 @@ A config is checked on load: first its shape with the JSON Schema
 written down once and checked the same way everywhere), then the facts a schema cannot
 say (rows rise, the par column holds every par value, every phase's train is listed,
 homes are cities of the map, the map reads in the route core, tiles' track is well
-formed and their sites keep the map's, 5.2.3.12). A wrong, missing or unknown value is
+formed and their sites keep the map's, 5.2.3.12; the schema says that a city and a city
+tile give their size and their sites, and a city extension is red). A wrong, missing or unknown value is
 one line naming where (InputError, exit 2); the readings are in docs/gaps.md.
 """
 
@@ -187,11 +188,6 @@ class Config:
                     raise InputError(f"{h['id']} is a {h['city']} city with {n} site(s): a small city has two "
                                      "Stations or Rail Yards, a large one three, black ones counted (5.2.3.9)",
                                      f"{w}.stops[0].slot_types")
-            if "city" in h and not h.get("stops"):
-                raise InputError(f"{h['id']} has a city size but no city: give its \"stops\" (5.2.3.9)", w)
-            if "part_of" in h and h.get("terrain") != "red":
-                raise InputError(f"{h['id']} is part of {h['part_of']}: a red city extension, so its terrain is "
-                                 "\"red\" (5.2.3.10)", f"config.map.hexes[{i}].terrain")
 
     def _check_tiles(self):
         """The manifest: each tile's track well formed, ``only_on`` hexes on the map, and
@@ -205,10 +201,6 @@ class Config:
                 parse_paths(t["paths"], len(t.get("stops", [])), 0, w, 0)
             except InputError as e:
                 raise InputError(e.what, e.where or w) from None
-            if t.get("stops") and "city" not in t:
-                raise InputError("a city tile says its city size: \"city\": \"small\" or \"large\" (5.2.3.12)", w)
-            if "city" in t and not t.get("stops"):
-                raise InputError("a city tile has its city as one stop with its sites (\"stops\")", w)
             for k, p in enumerate(t.get("double_track", [])):
                 if not any(q == p or q == p[::-1] for q in t["paths"]):
                     raise InputError(f"double track {p} is not one of the tile's paths", f"{w}.double_track[{k}]")

@@ -120,17 +120,14 @@ class OperatingRules:
         """Over the limit (a lower limit, 5.3.5; a purchase at the limit, 5.3.7; a
         merger's or bonds' limit, 5.9.7.7, 4.3.3): "It must give its extra trains to the
         Stock Bank Pool, with no compensation". Which ones the rules leave to the
-        company, so its president chooses (``discard_train``, :class:`SurplusStep`);
+        company, so its president chooses (``discard_train``, the shared ``DiscardStep``);
         when the trains that may go are all of one name, there is no choice and they go
         at once."""
         over, may_go = self.surplus(c, bought)
         if over <= 0:
             return
         if len({t.name for t in may_go}) > 1 and getattr(self.game, "round", None) is not None:
-            from trainruns.titles.g1831.game.steps.operating import SurplusStep
-
-            self.game.round.push(SurplusStep(self.game, c, bought=bought))
-            return
+            return super().discard_surplus(c, bought)
         while over > 0 and may_go:
             self.discard_train(c, may_go[0].name, bought)
             over, may_go = self.surplus(c, bought)
@@ -764,12 +761,7 @@ class OperatingRules:
         ``price``, within the pool's 5 shares (4.6.1.1) and the bank's cash (4.6.3.4).
         False when the pool's limit stops a sale still needed; commons it stops are owed
         (``owed_commons``, sold as the pool makes room: :meth:`owed_sales`)."""
-        chosen, cash = [], 0
-        for x in certs.held(c, "treasury", kind):
-            if c.cash + cash >= price or not self._pool_takes(c, chosen, x, cash):
-                break
-            chosen.append(x)
-            cash += self.sale_value(c, x)
+        chosen = self.pool_takes(c, certs.held(c, "treasury", kind), lambda cash: c.cash + cash >= price)
         self.sell_own(c, kind, chosen)
         left = certs.held(c, "treasury", kind)
         blocked = bool(c.cash < price and left and self.pool_shares(c) + shares_of(left[0])
@@ -784,10 +776,6 @@ class OperatingRules:
             c.owed_commons += need
             self.state.event("sale_owed", corporation=c.id, count=need, rule="5.3.4")
         return not blocked
-
-    def _pool_takes(self, c, chosen, x, cash) -> bool:
-        room = self.numbers["pool_share_limit"] - self.pool_shares(c) - sum(shares_of(y) for y in chosen)
-        return shares_of(x) <= room and cash + self.sale_value(c, x) <= self.state.bank.cash
 
     def sell_own(self, c, kind: str, chosen: list):
         """The company's own certificates to the pool, paid by the bank at the posted price
@@ -815,12 +803,7 @@ class OperatingRules:
         owed = c.owed_commons
         if not owed or c.cell is None:
             return
-        chosen, cash = [], 0
-        for x in certs.held(c, "treasury", "common")[:owed]:
-            if not self._pool_takes(c, chosen, x, cash):
-                break
-            chosen.append(x)
-            cash += self.sale_value(c, x)
+        chosen = self.pool_takes(c, certs.held(c, "treasury", "common")[:owed])
         self.sell_own(c, "common", chosen)
         c.owed_commons = (owed - len(chosen)) if certs.held(c, "treasury", "common") else 0
 
@@ -1011,38 +994,26 @@ class OperatingRules:
         """5.7: pool shares' part stays with the bank, initial-offering and own shares'
         with the company; 2x markers do not change dividends (decision). ALL 200% (5.7.4)
         pays three times the run, the company adding twice the run from its treasury."""
-        pot = revenue
-        if kind == "all200":
-            pot = 3 * revenue
-        paid = {}
-        if kind in ("preferred", "split", "all", "all200"):
-            pref = [x for x in c.certs if is_preferred(x) and x["holder"] not in certs.OUT_OF_PLAY]
-            n_pref = sum(shares_of(x) for x in pref)
-            for x in c.certs:
-                if x["holder"] in certs.OUT_OF_PLAY:
-                    continue
-                n = shares_of(x)
-                # by the certificate's percent (size x 5%): a preferred share 10%; a 10%
-                # common 5% (split) or 10% (all), a 5% common 2.5% or 5%, rounded down
-                if kind == "preferred":
-                    amount = pot * n // n_pref if is_preferred(x) else 0
-                elif kind == "split":
-                    amount = pot * x["size"] * (50 if is_preferred(x) else 25) // 1000
-                else:
-                    amount = pot * x["size"] * certs.UNIT // 100
-                if amount:
-                    holder = x["holder"]
-                    key = f"corp:{c.id}" if holder in ("ipo", "treasury") else holder
-                    paid[key] = paid.get(key, 0) + amount
-        total = sum(paid.values())
-        held = pot - total if kind != "all200" else 0
-        if kind == "all200":
-            # what is left of the tripled pot (remainders) stays with the company
-            paid[f"corp:{c.id}"] = paid.get(f"corp:{c.id}", 0) + pot - total
-        if kind == "hold":
-            held = revenue
-        if held:
-            paid[f"corp:{c.id}"] = paid.get(f"corp:{c.id}", 0) + held
+        pot = 3 * revenue if kind == "all200" else revenue
+        paid, corp = {}, f"corp:{c.id}"
+        in_play = [x for x in c.certs if x["holder"] not in certs.OUT_OF_PLAY]
+        n_pref = sum(shares_of(x) for x in in_play if is_preferred(x))
+        for x in in_play if kind != "hold" else []:
+            # by the certificate's percent (size x 5%): a preferred share 10%; a 10%
+            # common 5% (split) or 10% (all), a 5% common 2.5% or 5%, rounded down
+            if kind == "preferred":
+                amount = pot * shares_of(x) // n_pref if is_preferred(x) else 0
+            elif kind == "split":
+                amount = pot * x["size"] * (50 if is_preferred(x) else 25) // 1000
+            else:
+                amount = pot * x["size"] * certs.UNIT // 100
+            if amount:
+                key = corp if x["holder"] in ("ipo", "treasury") else x["holder"]
+                paid[key] = paid.get(key, 0) + amount
+        # what is not paid out (all of a hold, the remainders) stays with the company
+        rest = pot - sum(paid.values())
+        if rest or kind == "all200":
+            paid[corp] = paid.get(corp, 0) + rest
         return Dividend(kind, 0, list(paid.items()), {"paid": {k.partition(":")[2] or k: v for k, v in paid.items()}},
                         company_adds=2 * revenue if kind == "all200" else 0)
 

@@ -24,6 +24,7 @@ from trainruns.game.phase import Phases
 from trainruns.game.round import OperatingRound, StockRound
 from trainruns.game.state import Player, State, player_key
 from trainruns.game.steps.dividend import DividendStep
+from trainruns.game.steps.routes import RoutesStep
 from trainruns.titles.g1831.game import certs
 from trainruns.titles.g1831.game.config import PACKAGE, Config
 from trainruns.titles.g1831.route.board_map import GameMap
@@ -31,7 +32,7 @@ from trainruns.titles.g1831.game.market import Market1831
 from trainruns.titles.g1831.game.mergers import MergerRules
 from trainruns.titles.g1831.game.operating import OperatingRules
 from trainruns.titles.g1831.game.state import Corporation1831, TitleState1831
-from trainruns.titles.g1831.game.steps.operating import MergerStep, RightsStep, RunStep, TrackStep, TrainStep
+from trainruns.titles.g1831.game.steps.operating import MergerStep, RightsStep, TrackStep, TrainStep
 from trainruns.titles.g1831.game.stock import StockRules
 from trainruns.titles.g1831.route.trains import game_phases, train_table
 from trainruns.titles.tiled import load_data
@@ -61,8 +62,9 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
     title = "1831"
     action_types = ACTION_TYPES
     known_variants = VARIANTS
-    # 5.0.3: track and tokens, trains, track rights, the run, the dividend, mergers
-    operating_steps = (TrackStep, TrainStep, RightsStep, RunStep, DividendStep, MergerStep)
+    # 5.0.3: track and tokens, trains, track rights, the run (5.6.6: a company whose
+    # trains have a route runs one, the shared step's rule), the dividend, mergers
+    operating_steps = (TrackStep, TrainStep, RightsStep, RoutesStep, DividendStep, MergerStep)
     citations = {"operating-order": "(5.0.4)", "run": "(5.6)", "must-buy": "(5.3.1, 5.3.4)", "stock-turn": "(4.5)",
                  "buy-sell": "(4.5.1)", "limits": "(4.6.1.1, 4.7.7)", "presidency": "(4.6.2)", "par": "(4.7.5)",
                  "no-selling": "", "brown": ""}
@@ -150,7 +152,8 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
         by the seed; drawn clockwise from the first seat (the last seat shuffles) until
         FIRST STOCK OPTION shows; its drawer goes first. The deck without it is
         reshuffled for the stock rounds (3.2.3.3)."""
-        deck = list(CARDS) + ["blank"] * (self.numbers["deck"]["cards"] - len(CARDS))
+        cards = list(CARDS) + ["blank"] * (self.numbers["deck"]["cards"] - len(CARDS))
+        deck = list(cards)
         self.rng.shuffle(deck)
         i, gi_drawer = 0, None
         while True:
@@ -161,8 +164,7 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
             if card == "first_stock_option":
                 break
             i += 1
-        deck = [c for c in list(CARDS) + ["blank"] * (self.numbers["deck"]["cards"] - len(CARDS))
-                if c != "first_stock_option"]
+        deck = [c for c in cards if c != "first_stock_option"]
         self.rng.shuffle(deck)
         self.state.title_state = TitleState1831(
             config="shipped (invented: for tests and examples)" if self.config.shipped else "supplied",

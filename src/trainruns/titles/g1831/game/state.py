@@ -8,10 +8,18 @@ The state JSON shows most of these (``corporations[]`` and ``title_state`` throu
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 
 from trainruns.game.state import Corporation
 from trainruns.titles.g1831.game import certs
+
+
+def started(default):
+    """A fact a company has from its start, set anew by :meth:`Corporation1831.reset`
+    to ``default`` (a list or dict: a new empty one)."""
+    if default in (list, dict):
+        return field(default_factory=default, metadata={"started": True})
+    return field(default=default, metadata={"started": True})
 
 
 @dataclass(kw_only=True)
@@ -36,49 +44,49 @@ class Corporation1831(Corporation):
     certs: list = field(default_factory=list)
     # the Par Marker on the Par Bar Chart: the initial offering's price (4.7.5); up one
     # value when the company becomes active (4.7.6)
-    par_marker: int | None = None
+    par_marker: int | None = started(None)
     # all its preferred sold: it operates (4.7.6); off again when taken over (5.9)
-    active: bool = False
+    active: bool = started(False)
     # in receivership (5.4): its debt on paper, its presidency frozen (5.4.12)
-    receivership: bool = False
+    receivership: bool = started(False)
     # the paper debt: loans, 10% interest, and track and tokens bought in receivership
     # (5.4.1, 5.4.1.2, 5.4.10); repaid by 5.11
-    debt: int = 0
+    debt: int = started(0)
     # the kind of its last dividend ("did_not_run", "hold", "preferred", "split", "all",
     # "all200"; 5.7): how far its commons sold move the Stock Marker (4.6.3.2.1); None
     # before the first, read as "preferred"
-    last_dividend: str | None = None
+    last_dividend: str | None = started(None)
     # tokens a merger or closed bonds left it unable to hold, off the map until its
     # president has liquidated enough of them (5.9.7.8, 5.4.14), each as in ``sites``
-    liquidating: list = field(default_factory=list)
+    liquidating: list = started(list)
     # its tokens on the map in the order placed, each {"hex", "slot", "type"}, with
     # "home_black" when the home token took a black site (5.2.5, 5.2.5.1, 5.2.7)
-    sites: list = field(default_factory=list)
+    sites: list = started(list)
     # its home token bought, or no site found for it, at its first operation (5.2.5)
-    home_done: bool = False
+    home_done: bool = started(False)
     # the tokens it may have, {"station": n, "yard": n}: its mat's and those of the
     # companies it absorbed, at most 19 of each (5.9.1, 5.9.7.6)
     supply: dict = field(default_factory=dict)
     # its supply before each merger: back to the last when its bonds close (4.3.3, 5.4.14)
-    supply_before: list = field(default_factory=list)
+    supply_before: list = started(list)
     # the companies merged into it, in order: a system while there is one (4.0; at most
     # two, 5.9.1; a train more each, 5.9.7.7)
-    absorbed: list = field(default_factory=list)
+    absorbed: list = started(list)
     # a system's bonds after a Type IV takeover: B's 10/5/0% commons (4.1.1.3.2,
     # 5.9.10.8), each {"kind": "bond", "size", "holder", "splits", "origin"}
-    bonds: list = field(default_factory=list)
+    bonds: list = started(list)
     # the Bond Marker's square (B's Stock Marker put under A's, 5.9.10.8; it moves as a
     # Stock Marker, 4.4.1); None without bonds
-    bond_cell: tuple | None = None
+    bond_cell: tuple | None = started(None)
     # the track rights bought this Operation Round, as (hex, slot) (5.5; for that round
     # only, 5.5.3)
-    rights: list = field(default_factory=list)
+    rights: list = started(list)
     # the Operation Round (Rules.or_counter) of its last merger announcement: one per
     # round (5.9.1)
-    merge_tried: int | None = None
+    merge_tried: int | None = started(None)
     # the Operation Sets done (Rules.sets_done) when it became active: it merges after
     # one full set (5.9.5)
-    active_set: int | None = None
+    active_set: int | None = started(None)
     # the stock round from which it may be started again, 0 for any (4.3.2, 4.3.3,
     # 5.4.14: "available for sale during the next Stock Round")
     for_sale_from: int = 0
@@ -94,24 +102,13 @@ class Corporation1831(Corporation):
 
     def reset(self, for_sale_from: int):
         """A company not yet started: its certificates in the initial offering, its mat's
-        tokens, no markers, no debt, no merger."""
+        tokens, and every fact marked ``started`` as it was at setup: no markers, no
+        debt, no merger."""
+        for f in fields(self):
+            if f.metadata.get("started"):
+                setattr(self, f.name, f.default_factory() if f.default is MISSING else f.default)
         self.certs = certs.make_certs(self.president_percent)
-        self.par_marker = None
-        self.active = False
-        self.receivership = False
-        self.debt = 0
-        self.last_dividend = None
-        self.sites = []
-        self.liquidating = []
-        self.home_done = False
         self.supply = dict(self.base_supply)
-        self.supply_before = []
-        self.absorbed = []
-        self.bonds = []
-        self.bond_cell = None
-        self.rights = []
-        self.merge_tried = None
-        self.active_set = None
         self.shares = {"ipo": 20}
         self.total_shares = 20
         self.for_sale_from = for_sale_from

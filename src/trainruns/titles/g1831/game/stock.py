@@ -57,32 +57,30 @@ class StockRules:
     def par_now(self, c) -> int:
         return c.par_marker
 
+    def posted_price(self, c, cert) -> int:
+        """4.3, 4.4.1: the price posted for a share of ``cert``: P for preferred and for
+        bonds (at the Bond Marker), C for common."""
+        if cert["kind"] == "bond":
+            return self.market.preferred(c.bond_cell)
+        return self.market.preferred(c.cell) if is_preferred(cert) else self.market.common(c.cell)
+
     def cert_price(self, c, cert, source: str) -> int:
         """4.7.1: the initial offering at the Par Bar value x shares; the pool at the
-        posted P (preferred) or C (common) price x shares."""
-        n = shares_of(cert)
-        if cert["kind"] == "bond":
-            return self.market.preferred(c.bond_cell) * n   # 4.7.1: bonds at the Bond Marker's P
-        if source == "ipo":
-            return self.par_now(c) * n
-        price = self.market.preferred(c.cell) if is_preferred(cert) else self.market.common(c.cell)
-        return price * n
+        posted price x shares (bonds always at their P)."""
+        price = self.par_now(c) if source == "ipo" and cert["kind"] != "bond" else self.posted_price(c, cert)
+        return price * shares_of(cert)
 
     def sale_value(self, c, cert) -> int:
         """4.6.3.3: the posted price before the marker moves x shares x 2^markers
         (decision: the 2x markers multiply)."""
-        if cert["kind"] == "bond":
-            price = self.market.preferred(c.bond_cell)   # 4.4.1: the bond price is the P value
-        else:
-            price = self.market.preferred(c.cell) if is_preferred(cert) else self.market.common(c.cell)
-        return price * shares_of(cert) * (2 ** cert["splits"])
+        return self.posted_price(c, cert) * shares_of(cert) * (2 ** cert["splits"])
 
     # --- buying ------------------------------------------------------------------------
 
     def start_corporation(self, c, name: str, par: int):
         """4.7.5: the president's preferred sets par: Par Marker on the chart, Stock Marker
         in the PAR column square whose P is par; 4.7.5.2: he pays its shares x par."""
-        pres = next(x for x in c.certs if x["kind"] == "president")
+        pres = certs.president_cert(c)
         cost = par * shares_of(pres)
         self.state.pay(player_key(name), f"corp:{c.id}", cost)
         certs.move(self.state, c, pres, player_key(name))
@@ -124,39 +122,50 @@ class StockRules:
         pool = [x for x in pool if x["kind"] != "president"]
         return pool[0] if pool else None
 
-    def update_president(self, c, seller: str | None = None):
+    def update_president(self, c):
         """4.7.9 and 4.6.2: the player with more preferred stock than the president, holding
         at least the president's certificate's size, takes it (ties: nearest the
         president's left), giving back as much ordinary preferred. 5.4.12: frozen in
         receivership."""
         if c.president is None or c.receivership:
             return
-        pres_cert = next(x for x in c.certs if x["kind"] == "president")
-        cur = certs.units(c, player_key(c.president), "preferred")
+        size = certs.president_cert(c)["size"]
+        best = self._most_preferred(c, max(certs.units(c, player_key(c.president), "preferred"), size - 1))
+        give = self._exchanged(c, best, size) if best else []
+        if give:   # else no equal exchange is possible (4.7.9 "equal number of shares")
+            self._exchange(c, best, give)
+
+    def _most_preferred(self, c, above: int):
+        """The player other than the president with the most preferred units, more than
+        ``above`` (ties: nearest the president's left); None."""
         names = [p.name for p in self.state.players]
         i = names.index(c.president)
-        best, best_n = None, cur
+        best, best_n = None, above
         for name in names[i + 1:] + names[:i]:
             n = certs.units(c, player_key(name), "preferred")
-            if n > best_n and n >= pres_cert["size"]:
+            if n > best_n:
                 best, best_n = name, n
-        if best is None:
-            return
-        ordinary = certs.held(c, player_key(best), "preferred")
-        give, size = [], 0
-        for x in ordinary:
-            if size >= pres_cert["size"]:
-                break
-            give.append(x)
-            size += x["size"]
-        if size != pres_cert["size"]:
-            return   # no equal exchange possible (4.7.9 "equal number of shares")
+        return best
+
+    def _exchanged(self, c, name: str, size: int) -> list[dict]:
+        """``name``'s ordinary preferred making up exactly ``size`` units, given for the
+        president's certificate (4.7.9, 4.6.2.1: "equal number of shares"); empty when
+        they cannot."""
+        give, got = [], 0
+        for x in certs.held(c, player_key(name), "preferred"):
+            if got < size:
+                give.append(x)
+                got += x["size"]
+        return give if got == size else []
+
+    def _exchange(self, c, to: str, give: list[dict], **why):
+        """The president's certificate goes to ``to`` for his ordinary preferred ``give``."""
         old = c.president
         for x in give:
             certs.move(self.state, c, x, player_key(old))
-        certs.move(self.state, c, pres_cert, player_key(best))
-        c.president = best
-        self.state.event("president", corporation=c.id, player=best, previous=old)
+        certs.move(self.state, c, certs.president_cert(c), player_key(to))
+        c.president = to
+        self.state.event("president", corporation=c.id, player=to, previous=old, **why)
 
     # --- selling -----------------------------------------------------------------------
 
@@ -185,60 +194,41 @@ class StockRules:
         nearest the president's left), holding at least the certificate's size; None."""
         if c.president != name or c.receivership:
             return None
-        size = next(x for x in c.certs if x["kind"] == "president")["size"]
-        names = [p.name for p in self.state.players]
-        i = names.index(name)
-        best, best_n = None, size - 1
-        for other in names[i + 1:] + names[:i]:
-            n = certs.units(c, player_key(other), "preferred")
-            if n > best_n:
-                best, best_n = other, n
-        return best
+        return self._most_preferred(c, certs.president_cert(c)["size"] - 1)
 
     def president_portion(self, c, name: str) -> list[dict]:
         """4.6.2.1: the ordinary preferred the president would get for his certificate
         from its successor, which he may then sell (a sale that hands the presidency
         over; 4.6.2.2: exchange first, then the sale). Empty when no one can take it."""
         to = self.successor(c, name)
-        if to is None:
-            return []
-        size = next(x for x in c.certs if x["kind"] == "president")["size"]
-        give, got = [], 0
-        for x in certs.held(c, player_key(to), "preferred"):
-            if got < size:
-                give.append(x)
-                got += x["size"]
-        return give if got == size else []
+        return self._exchanged(c, to, certs.president_cert(c)["size"]) if to is not None else []
 
     def hand_over(self, c, name: str):
         """4.6.2.2: the president's certificate goes to the successor for as much of his
         ordinary preferred."""
-        to = self.successor(c, name)
-        pres = next(x for x in c.certs if x["kind"] == "president")
-        for x in self.president_portion(c, name):
-            certs.move(self.state, c, x, player_key(name))
-        certs.move(self.state, c, pres, player_key(to))
-        c.president = to
-        self.state.event("president", corporation=c.id, player=to, previous=name, why="4.6.2.1")
+        self._exchange(c, self.successor(c, name), self.president_portion(c, name), why="4.6.2.1")
 
     def max_sale(self, c, name: str, kind: str) -> int:
-        """How many certificates of ``kind`` fit the pool (4.6.1.1: 5 shares) and the
-        bank's cash (4.6.3.4); for the president, preferred includes the portion of his
-        certificate 4.6.2.1 lets him sell."""
-        room = self.numbers["pool_share_limit"] - self.pool_shares(c)
-        n, money = 0, 0
+        """How many certificates of ``kind`` ``name`` may sell now (:meth:`pool_takes`);
+        for the president, preferred includes the portion of his certificate 4.6.2.1
+        lets him sell."""
         listed = self.sellable(c, name, kind)
-        if kind == "preferred" and listed is not None and not c.receivership and c.cell is not None:
+        if kind == "preferred" and not c.receivership and c.cell is not None:
             listed = listed + self.president_portion(c, name)
+        return len(self.pool_takes(c, listed))
+
+    def pool_takes(self, c, listed: list[dict], enough=lambda cash: False) -> list[dict]:
+        """The first of the certificates ``listed`` of ``c``, in order, that fit the pool
+        (4.6.1.1: 5 shares) and the bank's cash at their sale value (4.6.3.4), stopping
+        once ``enough`` of what they raise."""
+        room, money, out = self.numbers["pool_share_limit"] - self.pool_shares(c), 0, []
         for x in listed:
-            if shares_of(x) > room:
+            if enough(money) or shares_of(x) > room or money + self.sale_value(c, x) > self.state.bank.cash:
                 break
-            money += self.sale_value(c, x)
-            if money > self.state.bank.cash:
-                break
+            out.append(x)
             room -= shares_of(x)
-            n += 1
-        return n
+            money += self.sale_value(c, x)
+        return out
 
     def sell_to_pool(self, c, name, sold) -> int:
         """``name``'s certificates ``sold`` of ``c`` go to the pool, paid by the bank at
@@ -296,22 +286,16 @@ class StockRules:
         pool = certs.held(c, "market", kind)
         n, cash = 0, c.cash
         for x in pool[:min(sold, self.own_room(c, kind))]:
-            price = self.pool_price_of(c, x)
+            price = self.cert_price(c, x, "market")
             if price > cash:
                 break
             cash -= price
             n += 1
         return n
 
-    def pool_price_of(self, c, cert) -> int:
-        """4.7.1: from the pool at the posted price (P for preferred and bonds, C for common)."""
-        if cert["kind"] == "bond":
-            return self.market.preferred(c.bond_cell) * shares_of(cert)
-        return self.cert_price(c, cert, "market")
-
     def buy_back(self, c, kind: str, count: int):
         for x in certs.held(c, "market", kind)[:count]:
-            price = self.pool_price_of(c, x)
+            price = self.cert_price(c, x, "market")
             self.state.pay(f"corp:{c.id}", "bank", price)
             if x["kind"] == "bond":
                 x["holder"] = "treasury"

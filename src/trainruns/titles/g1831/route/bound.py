@@ -350,17 +350,18 @@ def priced_cut(pricing, price, names, budget=REACH_BYTES):
             np.array([pricing._gains[name][1] for name in names], np.int64), None, bit)
 
 
-def reach(pricing, price, kind, bit=None, n_bits=0):
+def reach(pricing, price, kind, bit=None, n_bits=0, gain=None):
     """Per stop and per set of allowed token bits (``bit``, ``n_bits``: :func:`token_bits`;
     none: one set), the most a path of a train of ``kind`` at that stop can still add at
     bit prices ``price`` (kernels.token_reach), scaled as the prices are; and its gain
-    per stop."""
+    per stop. ``gain``: per node, the gains to use instead of the kind's own (scaled)."""
     from trainruns.titles.g1831.route.kernels import token_reach
 
     cost, _ = pricing.arc_costs(price)
     dist, _ = pricing._distances(cost)
     dist = np.minimum(dist, dist.T)  # (a chain and its reverse share their track: equal anyway)
-    gain, _ = pricing._gains[kind.name]
+    if gain is None:
+        gain, _ = pricing._gains[kind.name]
     tokens = np.flatnonzero(gain > 0)
     n = pricing.compiled.n_stops
     if bit is None:

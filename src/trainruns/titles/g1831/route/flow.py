@@ -234,7 +234,7 @@ def _member_track_is_forest(arrays):
 
 
 def solve(arrays, trains, deadline=None, workers=None, progress=None, memory=None, clock=None, upper=None,
-          paths_alone=False):
+          paths_alone=False, first=None, hold=False):
     """The best run by the model of the module docstring.
 
     Returns None when the board has a rule the model does not cover (see above), else
@@ -249,15 +249,88 @@ def solve(arrays, trains, deadline=None, workers=None, progress=None, memory=Non
     ``upper``: a revenue no run exceeds (the route model's bound): the objective is held
     to it, so CP-SAT's own bound starts there and a run reaching it is proven best at
     once. Exact: no run is cut off. ``paths_alone``: on a board whose commuter city is
-    walked round within itself, the paths-alone model (module docstring) instead of None."""
+    walked round within itself, the paths-alone model (module docstring) instead of None.
+
+    ``first``: a legal run already found (first.py's ``FirstRun``): CP-SAT starts from
+    it (a hint, so its large neighbourhoods improve on it at once), and it is the
+    answer whenever CP-SAT finds nothing better, whatever stops it (the deadline, the
+    build, the memory). With ``hold`` CP-SAT is told instead that a run earns more than
+    ``first`` (no hint: it searches only better runs); its finding none proves ``first``
+    best (of the paths alone, when a commuter run was left out)."""
     clock = clock or _Clock(deadline)
     try:
-        return _solve(arrays, trains, deadline, workers, progress, memory, clock, upper, paths_alone)
+        out = _solve(arrays, trains, deadline, workers, progress, memory, clock, upper, paths_alone, first, hold)
     except _Late:
-        return [], False, None
+        out = [], False, None
+    if out is None or first is None:
+        return out
+    chosen, proven, bound = out
+    if chosen and sum(_value(arrays, trains, c) for c in chosen) >= first.revenue:
+        return out
+    # CP-SAT found nothing better: the first run, proven only where CP-SAT, held above
+    # it, found no run at all
+    held = hold and not chosen and bound == first.revenue
+    return ([(ti, st, ch, [True] * len(st), False, mask) for ti, st, ch, mask, _ in first.chosen],
+            proven and held, bound if held else None)
 
 
-def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=None, paths_alone=False):
+def _value(arrays, trains, chosen_route):
+    """What one route of ``solve``'s answer earns (5.6.3; a commuter run: its visits'
+    Stations, 5.6.7)."""
+    from trainruns.titles.g1831.route.explain import best_choice
+
+    ti, st, ch, vis, is_commuter, mask = chosen_route
+    if is_commuter:
+        return sum(int(arrays.st_val[s]) for s, v in zip(st, vis) if v)
+    south = arrays.south_of(st) if arrays.model.options.delaware_south == "run_to" else None
+    return best_choice(arrays, st, parse_train_name(trains[ti].name), mask, south)[0]
+
+
+def _hint(model, arrays, trains, first, per_train, commuters):
+    """CP-SAT's hint: the run ``first`` (first.py) in the model's literals, each train's
+    path from its end with the lower node (the model's orientation), its tokens run to
+    as explain.best_choice chooses them."""
+    from trainruns.titles.g1831.route.explain import best_choice
+
+    routes = {ti: (st, ch, mask) for ti, st, ch, mask, _ in first.chosen}
+    for ti, (active, start, ids, lit_of, ys, yy, vis, end) in enumerate(per_train):
+        on = set()
+        arcs, runs, ends = set(), set(), ()
+        if ti in routes:
+            st, ch, mask = routes[ti]
+            south = arrays.south_of(st) if arrays.model.options.delaware_south == "run_to" else None
+            picked = best_choice(arrays, st, parse_train_name(trains[ti].name), mask, south)[1]
+            keys, entered = [], set()
+            for i, s in enumerate(st):
+                # the Delaware city's second entry is its second node (5.6.2.1)
+                second = (s, 1) in ids and s in entered and (i == 0 or st[i - 1] != s)
+                keys.append((s, 1) if second else (s, 0))
+                entered.add(s)
+            if ids[keys[0]] > ids[keys[-1]]:
+                keys, ch, picked = keys[::-1], list(ch)[::-1], picked[::-1]
+            on = set(keys)
+            arcs = {(c, a, b) for c, a, b in zip(ch, keys, keys[1:])}
+            runs = {(k, ty) for k, ty in zip(keys, picked) if ty}
+            ends = (keys[0], keys[-1])
+        model.add_hint(active, bool(on))
+        for key, v in vis.items():
+            model.add_hint(v, key in on)
+        for key, lit in start.items():
+            model.add_hint(lit, bool(ends) and key == ends[0])
+        for key, lit in end.items():
+            model.add_hint(lit, bool(ends) and key == ends[1])
+        for key, lit in ys.items():
+            model.add_hint(lit, (key, "station") in runs)
+        for key, lit in yy.items():
+            model.add_hint(lit, (key, "yard") in runs)
+        for key, lit in lit_of.items():
+            model.add_hint(lit, key in arcs)
+    for _, c in commuters:
+        model.add_hint(c[0], False)
+
+
+def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=None, paths_alone=False, first=None,
+           hold=False):
     comp = arrays.compiled
     sg = arrays.stop_group
     for g in np.flatnonzero(arrays.rev_a >= 0):
@@ -432,7 +505,7 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
             obj.append(int(arrays.yd_val[key[0]]) * lit)
             if arrays.yd_right[key[0]] >= 0:
                 right_lits.setdefault(int(arrays.yd_right[key[0]]), []).append(lit)
-        per_train.append((active, start, ids, lit_of, ys, yy))
+        per_train.append((active, start, ids, lit_of, ys, yy, vis, end))
     # 5.6.7 commuter runs: a circuit of their own per Station train long enough, run
     # and starting city; the train runs it instead of a path
     commuters = []
@@ -464,7 +537,7 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
     for c in chains:
         exits.setdefault(int(comp.chain_from[c]), set()).add(int(comp.chain_paths[comp.chain_path_ptr[c]]))
     touching = {}
-    for _, _, _, lit_of, _, _ in per_train:
+    for _, _, _, lit_of, _, _, _, _ in per_train:
         for (c, ka, kb), lit in lit_of.items():
             touching.setdefault(ka[0], []).append(lit)
             touching.setdefault(kb[0], []).append(lit)
@@ -481,6 +554,10 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
     model.maximize(sum(obj))
     if upper is not None:
         model.add(sum(obj) <= int(upper))
+    if first is not None and hold:
+        model.add(sum(obj) >= first.revenue + 1)
+    elif first is not None:
+        _hint(model, arrays, trains, first, per_train, commuters)
     clock.now()
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = WORKERS if workers is None else workers
@@ -488,11 +565,14 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
         solver.parameters.max_time_in_seconds = max(0.01, deadline - time.perf_counter())
     status = run_solver(solver, model, progress, "1831 flow", memory)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        if status == cp_model.INFEASIBLE and first is not None and hold:
+            # no run earns more than the first (of the paths alone, a commuter run left out)
+            return [], not skipped, first.revenue
         if status == cp_model.INFEASIBLE and not skipped:
             return [], True, -1  # no run covers every bought right
         return [], False, None
     chosen = []
-    for ti, (active, start, ids_, lit_of, ys, yy) in enumerate(per_train):
+    for ti, (active, start, ids_, lit_of, ys, yy, _, _) in enumerate(per_train):
         if not solver.value(active):
             continue
         key = next(k for k, lit in start.items() if solver.value(lit))

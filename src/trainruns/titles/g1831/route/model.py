@@ -8,9 +8,11 @@ core's assignment cannot say, so then this model assigns the trains itself
 (``kernels.assign_covering``) and hands the core only the chosen routes.
 
 Boards with too many paths to list (the printed map's size: passing cities freely,
-5.6.2.3) go to the flow model (flow.py), held to the track prices' bound (bound.py);
-its run, when unproven, to the priced proof (``_priced_proof``): only the paths that
-could be in a better run at those prices are listed and searched.
+5.6.2.3) go to the flow model (flow.py), held to the track prices' bound (bound.py)
+and started from a first run found by counted work (first.py), which is the answer
+whenever CP-SAT finds nothing better; its run, when unproven, to the priced proof
+(``_priced_proof``): only the paths that could be in a better run at those prices are
+listed and searched.
 
 The model keeps no state between calls, but for a memo of each compiled
 board's priced bound (a pure function of the board): what it works out for one compiled
@@ -84,6 +86,9 @@ BOUND_SECONDS = 10.0
 # least PROOF_MIN_SECONDS (else the flow model takes all: a short limit wants a run)
 FLOW_SHARE = 0.75
 PROOF_MIN_SECONDS = 20.0
+# CP-SAT told that a run earns more than the first run (flow.solve's ``hold``) instead of
+# starting from it (a hint)
+HOLD_TO_FIRST = False
 # compiled board id -> (weak reference to it, its priced bound): see Model1831.priced_bound
 _PRICED = {}
 # per compiled board, a target the priced proof ruled out (no run earns more):
@@ -333,7 +338,7 @@ class Model1831(RouteModel):
         types = [parse_train_name(k.name) for k in kinds]
         n_masks = 1 << n_rights
         valuer = self._valuer(arrays, types, n_masks)
-        listed = extra = budget = None
+        listed = extra = budget = first = None
         walked_out = False  # the commuter runs' walk passed COMMUTER_STEPS already
         if use_flow:
             t0 = time.perf_counter()
@@ -360,13 +365,18 @@ class Model1831(RouteModel):
             if listed is None:
                 # too many routes to hold (passing cities freely, 5.6.2.3), or listing
                 # took its share of the time: the flow model
+                # a first run, by counted work (first.py): the answer whatever happens to
+                # CP-SAT on a busy machine, and where CP-SAT starts
+                first = self._first_run(arrays, valuer, kind_names)
                 end = time.perf_counter() + FLOW_SECONDS if deadline is None else deadline
                 left = end - time.perf_counter()
                 prove = n_rights == 0 and left >= PROOF_MIN_SECONDS
                 # (a commuter city the flow model cannot take: its paths alone, when the
-                # priced proof follows and settles the commuter runs)
+                # priced proof follows and settles the commuter runs, or when CP-SAT
+                # starts from a first run: a run of paths alone, not proven, improved
+                # from it)
                 flowed = self._flow_routes(arrays, kinds, end - (1 - FLOW_SHARE) * left if prove else end,
-                                           progress, budget, paths_alone=prove)
+                                           progress, budget, paths_alone=prove or first is not None, first=first)
                 if flowed is not None and not flowed.complete and prove:
                     # unproven: the routes that could still beat its run, by the track
                     # prices, and a search over them proves it best or finds the best
@@ -376,7 +386,8 @@ class Model1831(RouteModel):
                     if end - time.perf_counter() >= PROOF_MIN_SECONDS / 2:
                         # the proof gave up early (a commuter run might beat its floor):
                         # the time left to the flow model again, the better run kept
-                        again = self._flow_routes(arrays, kinds, end, progress, budget, paths_alone=True)
+                        again = self._flow_routes(arrays, kinds, end, progress, budget, paths_alone=True,
+                                                  first=first)
                         if again is not None and (again.complete or int(again.values.max(axis=1, initial=0).sum())
                                                   > int(flowed.values.max(axis=1, initial=0).sum())):
                             flowed = again
@@ -406,6 +417,11 @@ class Model1831(RouteModel):
                 extra, cut = [], True  # past the cap or the deadline: no commuter run, nothing proven
         ptr, stops, chains, bits, values, complete = listed
         complete = complete and not cut
+        if first is not None and not complete:
+            # the listing cut short: the first run's paths join the routes, so the run
+            # assigned over them earns at least as much
+            ptr, stops, chains, bits, values = _join([(ptr, stops, chains, bits, values),
+                                                      self._first_paths(arrays, valuer, first)])
         visit = np.ones(len(stops), np.bool_)
         n_plain = len(ptr) - 1
         ptr, stops, chains, bits, values, visit = self._add_commuter(
@@ -619,7 +635,29 @@ class Model1831(RouteModel):
             parts = [(none, none[:0], none[:0], out_bits[:0].copy(), value(none, none[:0]))]
         return _join(parts) + (complete,)
 
-    def _flow_routes(self, arrays, kinds, deadline, progress, memory=None, paths_alone=False):
+    def _first_run(self, arrays, valuer, kind_names):
+        """first.py's run of this board (None: none found)."""
+        from trainruns.titles.g1831.route import first
+
+        return first.first_run(arrays, list(self.board.trains), valuer, kind_names)
+
+    def _first_paths(self, arrays, valuer, first):
+        """The paths of the run ``first`` as listed paths (ptr, stops, chains, bits,
+        values), each valued for every kind by ``valuer``."""
+        ptr, stops, chains, bits = [0], [], [], []
+        for _, st, ch, _, _ in first.chosen:
+            ptr.append(ptr[-1] + len(st))
+            stops += st
+            chains += list(ch) + [-1]
+            b = np.zeros(arrays.compiled.words, np.uint64)
+            for c in ch:
+                b |= arrays.chain_bits[c]
+            bits.append(b)
+        ptr, stops = np.array(ptr, np.int64), np.array(stops, np.int64)
+        return (ptr, stops, np.array(chains, np.int64),
+                np.array(bits, np.uint64).reshape(len(first.chosen), arrays.compiled.words), valuer(ptr, stops))
+
+    def _flow_routes(self, arrays, kinds, deadline, progress, memory=None, paths_alone=False, first=None):
         """The best run by the flow model (flow.py) as a route set of its routes alone,
         each valued for its own train's kind (as ``_assign_with_rights`` hands over its
         choice), complete when CP-SAT proved it best; None where the model does not
@@ -636,7 +674,7 @@ class Model1831(RouteModel):
         # CP-SAT proves a run that reaches it best at once (its own bound starts far higher)
         upper = self.priced_bound(arrays.compiled, arrays, deadline)
         out = flow.solve(arrays, trains, deadline=deadline, progress=progress, memory=memory, upper=upper,
-                         paths_alone=paths_alone)
+                         paths_alone=paths_alone, first=first, hold=HOLD_TO_FIRST)
         if out is None:
             return None
         chosen, proven, bound = out

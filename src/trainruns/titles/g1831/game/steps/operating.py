@@ -1,8 +1,8 @@
 """The steps of an 1831 company's operating turn (5.0.3), which the shared operating round
 runs in the order ``Rules.operating_steps`` gives. Phases with no decision happen by
 themselves (restore trains, interest, the marker's move, paying the debt); the ones
-here with decisions are track and tokens, trains, the run and the dividend, track
-rights (5.5) and mergers and takeovers (5.9)."""
+here with decisions are track and tokens, trains, track rights (5.5) and mergers and
+takeovers (5.9); the run (5.6) and the dividend (5.7) are the shared steps with 1831's hooks."""
 
 from __future__ import annotations
 
@@ -10,9 +10,7 @@ from trainruns.game.action import free_amount, within
 from trainruns.game.errors import Refusal
 from trainruns.game.round import Step
 from trainruns.game.steps.buy_train import BuyTrainStep
-from trainruns.game.steps.discard import DiscardStep
 from trainruns.game.steps.operating import CorporationStep
-from trainruns.game.steps.routes import RoutesStep
 from trainruns.game.steps.track import TrackStep as SharedTrackStep
 
 
@@ -24,16 +22,18 @@ class TrackStep(SharedTrackStep):
     counts the step's lays and the tokens the turn's record keeps; the title's
     ``tile_lays`` lists the home tile first (5.2.5)."""
 
-    def extra_actions(self):
+    def token_places(self):
         """The tokens the company may buy (5.2.7); only the owed one while a yellow city
         tile's token is owed (5.2.6.8)."""
         r = self.game.rules
-        if r.home_lays(self.corp):   # 5.2.5: no token before the home tile
-            return super().extra_actions()
         owed = r.owed_token(self.corp)
-        places = [m for m in r.token_places(self.corp) if owed is None or m["hex"] == owed]
+        return [m for m in r.token_places(self.corp) if owed is None or m["hex"] == owed]
+
+    def extra_actions(self):
+        if self.game.rules.home_lays(self.corp):   # 5.2.5: no token before the home tile
+            return super().extra_actions()
         return super().extra_actions() + [{"type": "place_token", "corporation": self.corp.id, "hex": m["hex"],
-                                           "stop": 0, "kind": m["kind"]} for m in places]
+                                           "stop": 0, "kind": m["kind"]} for m in self.token_places()]
 
     def has_moves(self) -> bool:
         return bool(self.moves())
@@ -76,13 +76,9 @@ class TrackStep(SharedTrackStep):
         """A token (5.2.7) of :meth:`extra_actions`; nothing else is done in this phase."""
         if a["type"] != "place_token":
             raise Refusal("turn.phase", f"{self.corp.id} lays track and buys tokens now, or passes (5.2)")
-        r = self.game.rules
-        owed = r.owed_token(self.corp)
-        for m in r.token_places(self.corp):
-            if owed and m["hex"] != owed:
-                continue
+        for m in self.token_places():
             if m["hex"] == a["hex"] and a.get("stop", 0) == 0 and m["kind"] == a.get("kind", m["kind"]):
-                r.place_token(self.corp, m)
+                self.game.rules.place_token(self.corp, m)
                 self.enter()
                 return a
         raise Refusal("token.illegal", f"{self.corp.id} cannot place a {a.get('kind', 'token')} on {a['hex']} "
@@ -116,24 +112,6 @@ class TrainStep(BuyTrainStep):
         if a["type"] not in ("pass", "buy_train"):
             raise Refusal("turn.phase", f"{self.corp.id} buys trains now, or passes (5.3)")
         return super().process(a)
-
-
-class SurplusStep(DiscardStep):
-    """5.3.7 "It must give its extra trains to the Stock Bank Pool, with no
-    compensation, to make room for the new trains" (and 5.3.5's lower limits): the
-    president chooses which (``discard_train``), one at a time, down to the limit; never
-    the train just bought (``bought``), as the title's ``discardable`` lists them.
-    Pushed by ``discard_surplus`` in front of the step under way."""
-
-    @property
-    def done(self):
-        # read whenever the round looks: a close-out after the push (bonds closed,
-        # 5.4.14, then DID NOT RUN) takes the trains and ends the choice
-        return not self._may_go()
-
-    @done.setter
-    def done(self, _finished):
-        pass   # the shared step's finish is read from the trains instead (above)
 
 
 class LiquidateStep(CorporationStep):
@@ -190,22 +168,6 @@ class RightsStep(CorporationStep):
                                         "another corporation's token it reaches, at the price of a new one from "
                                         "its cash (5.5.1, 5.5.5), a train must run to it (5.6.5), not in "
                                         "receivership (5.4.7)")
-
-
-class RunStep(RoutesStep):
-    """Phase 6 (5.6): run trains; nothing else is done in this phase, and a company
-    whose trains have a route must run one (5.6.6). What a run leaves (DID NOT RUN,
-    5.7.1; the track rights used up, 5.5.3; the bounded search's proof in the log) is
-    in the title's run hooks."""
-
-    def process(self, a):
-        if a["type"] != "run_routes" and not (a["type"] == "pass" and self.game.rules.no_route(self.corp)):
-            self.check_entity(a)
-            raise Refusal("run.must-run", f"{self.corp.id} must run at least one train (5.6.6)")
-        return super().process(a)
-
-
-KINDS = ("hold", "preferred", "split", "all", "all200")
 
 
 class MergerStep(CorporationStep):

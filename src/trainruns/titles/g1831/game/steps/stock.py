@@ -115,9 +115,8 @@ class StockTurn1831(StockTurn):
                 continue   # absorbed in a merger: its stock is retired (5.9.7.4)
             if c.par is None:
                 if self.bought == 0 and r.for_sale(c, self.round.number):
-                    pres = next(x for x in c.certs if x["kind"] == "president")
                     for v in r.par_values():
-                        if v * certs.shares_of(pres) <= cash:
+                        if v * certs.shares_of(certs.president_cert(c)) <= cash:
                             out.append({"type": "par", "player": name, "corporation": c.id, "price": v})
                 continue
             gi = r.gi_room(c, name)
