@@ -318,3 +318,39 @@ def test_a_plan_is_scored_early_when_the_trains_come_before_the_run():
     assert not cut.complete and not cut.exact
     assert cut.plans and cut.considered >= len(cut.plans)
     assert all(any(a["type"] == "run_routes" for a in plan.actions) for plan in cut.plans)
+
+
+def _full_sum_bound(plan, pos, trains, last):
+    """The horizon-2 bound as the docs state it: every train's best run alone, summed."""
+    bound = sum(route_adapter.best_run(dict(pos, trains=[t]))[0] for t in trains)
+    return (plan.revenue + bound, plan.cash_left) + plan.order >= (last.score, last.cash_left) + last.order
+
+
+def test_the_cheaper_horizon_2_scoring_gives_the_same_advice(turns, monkeypatch):
+    """[8] Route Value, [10]: the next round's run read from the position (a title with
+    the engine's own run hooks) and the bound summed until it lets a plan in give the
+    same plans, scores and counts as the run made on a copy of the game and the whole
+    sum."""
+    from trainruns.players import advise as module
+
+    for log in turns[:2]:
+        game = Game.replay(log)
+        fast = advise(game, top=2, horizon=2)
+        with monkeypatch.context() as m:
+            m.setattr(module, "_plain_run", lambda rules: False)
+            m.setattr(module, "_may_enter", _full_sum_bound)
+            slow = advise(game, top=2, horizon=2)
+        assert [p.to_json() for p in fast.plans] == [p.to_json() for p in slow.plans]
+        assert (fast.considered, fast.pruned, fast.merged, fast.exact) == (
+            slow.considered, slow.pruned, slow.merged, slow.exact)
+
+
+def test_the_search_leaves_the_garbage_collector_as_it_was(turns):
+    """The advice changes no setting of the process it runs in: the collector's
+    thresholds and its frozen objects are as before."""
+    import gc
+
+    game = Game.replay(turns[0])
+    before = (gc.get_threshold(), gc.get_freeze_count())
+    advise(game, top=1, horizon=1)
+    assert (gc.get_threshold(), gc.get_freeze_count()) == before

@@ -30,13 +30,16 @@ The dividend follows :func:`dividend_rule` (a stated rule, not searched).
 
 from __future__ import annotations
 
+import gc
 import json
+import threading
 import time
 from dataclasses import dataclass, field
 
 from trainruns.errors import InputError
 from trainruns.game import route_adapter
 from trainruns.game.errors import Refusal
+from trainruns.game.game_rules import GameRules
 from trainruns.game.steps.routes import RoutesStep
 
 # the decisions a plan branches on; anything else the turn offers (a private to buy,
@@ -262,13 +265,46 @@ def advise(game, top: int = 5, horizon: int = 1, progress=None, deadline: float 
     seen: set = set()
     found: list[Plan] = []
     try:
-        _search(game, cid, cash, advice, seen, found)
+        with _few_collections():
+            _search(game, cid, cash, advice, seen, found)
     except _OutOfTime:
         advice.complete = False
     advice.plans = found[:top]
     advice.exact = advice.complete and advice.exact and all(p.proven and p.next_proven is not False for p in found)
     advice.seconds = time.perf_counter() - t0
     return advice
+
+
+class _few_collections:
+    """The search with the cyclic garbage collector kept off what lived before it (the
+    game, the route core's caches: :func:`gc.freeze`) and run less often: a turn's
+    search makes and drops hundreds of game copies and boards, and each collection of
+    the oldest generation walked the whole long-lived heap again. Nothing the search
+    answers depends on when memory is collected. Searches at once (a server's threads)
+    share one setting: the first in sets it, the last out restores it."""
+
+    THRESHOLD = 20_000   # allocations between collections of the youngest generation
+    _lock = threading.Lock()
+    _inside = 0
+    _kept = None
+
+    def __enter__(self):
+        cls = type(self)
+        with cls._lock:
+            if cls._inside == 0:
+                cls._kept = gc.get_threshold()
+                gc.freeze()
+                gc.set_threshold(max(cls._kept[0], self.THRESHOLD), *cls._kept[1:])
+            cls._inside += 1
+
+    def __exit__(self, *exc):
+        cls = type(self)
+        with cls._lock:
+            cls._inside -= 1
+            if cls._inside == 0:
+                gc.set_threshold(*cls._kept)
+                gc.unfreeze()
+        return False
 
 
 def _search(game, cid, cash, advice, seen, found):
@@ -472,18 +508,39 @@ def _next_run(node, cid, plan: Plan, advice, found) -> bool:
     plan into the top N."""
     pos = node.position(cid)
     trains = list(pos.get("trains", []))
-    if len(found) >= advice.top and len(trains) > 1:
-        bound = sum(route_adapter.best_run(dict(pos, trains=[t]))[0] for t in trains)
-        if (plan.revenue + bound, plan.cash_left) + plan.order < _rank(found[advice.top - 1]):
-            return False
+    if len(found) >= advice.top and len(trains) > 1 and not _may_enter(plan, pos, trains, found[advice.top - 1]):
+        return False
     plan.next_revenue, plan.next_routes, plan.next_proven = _run_now(node, cid, pos) if trains else (0, [], True)
     return True
+
+
+def _may_enter(plan: Plan, pos: dict, trains: list, last: Plan) -> bool:
+    """Whether the bound of :func:`_next_run` (the sum of each train's best run alone on
+    ``pos``) lets ``plan`` rank above ``last``. Each train's run adds to the sum (none
+    is negative), so the sum is made a train kind at a time, the newest trains first,
+    and stops once it lets the plan in: the whole sum would too."""
+    kept = _rank(last)
+    bound = 0
+    kinds = []   # each distinct train once, newest first (1831's trains are dicts)
+    for train in reversed(trains):
+        if train not in kinds:
+            kinds.append(train)
+    for train in kinds:
+        bound += trains.count(train) * route_adapter.best_run(dict(pos, trains=[train]))[0]
+        if (plan.revenue + bound, plan.cash_left) + plan.order >= kept:
+            return True
+    return False
 
 
 def _run_now(node, cid: str, pos: dict):
     """The company's best run on its position now, as the title's run hook searches it
     (1831 5.6.6: within the game's node budget), on a copy of the game (the hook keeps
-    what a run changes): (revenue, routes, proven)."""
+    what a run changes): (revenue, routes, proven). A title whose run hooks are the
+    engine's own (:meth:`GameRules.run`: the route core's proven best run of the
+    position, nothing kept) is answered from the position alone, without the copy."""
+    if _plain_run(node.rules):
+        revenue, routes = route_adapter.best_run(pos)
+        return revenue, routes, route_adapter.best_run_proof(pos)["proven"]
     game = _clone(node)
     try:
         made = game.rules.run(game.state.corp[cid], "best")
@@ -493,3 +550,11 @@ def _run_now(node, cid: str, pos: dict):
     proof = game.rules.run_fields(game.state.corp[cid]) or None
     proven = proof["proven"] if proof else route_adapter.best_run_proof(pos)["proven"]
     return revenue, routes, proven
+
+
+def _plain_run(rules) -> bool:
+    """Whether the title runs a company by the engine's own hooks: the best run is
+    :func:`route_adapter.best_run` of its position (the one :meth:`Game.position`
+    gives) and a run records nothing else."""
+    kind = type(rules)
+    return kind.run is GameRules.run and kind.run_fields is GameRules.run_fields
