@@ -277,29 +277,32 @@ def solve(arrays, trains, deadline=None, workers=None, progress=None, memory=Non
 def _value(arrays, trains, chosen_route):
     """What one route of ``solve``'s answer earns (5.6.3; a commuter run: its visits'
     Stations, 5.6.7)."""
-    from trainruns.titles.g1831.route.explain import best_choice
-
-    ti, st, ch, vis, is_commuter, mask = chosen_route
+    ti, st, _, vis, is_commuter, mask = chosen_route
     if is_commuter:
         return sum(int(arrays.st_val[s]) for s, v in zip(st, vis) if v)
+    return _best_choice(arrays, trains, ti, st, mask)[0]
+
+
+def _best_choice(arrays, trains, ti, st, mask):
+    """explain.best_choice for train ``ti`` on the path ``st`` that runs to the rights
+    in ``mask``, with the Delaware's second entry as the options read it (5.6.2.1)."""
+    from trainruns.titles.g1831.route.explain import best_choice
+
     south = arrays.south_of(st) if arrays.model.options.delaware_south == "run_to" else None
-    return best_choice(arrays, st, parse_train_name(trains[ti].name), mask, south)[0]
+    return best_choice(arrays, st, parse_train_name(trains[ti].name), mask, south)
 
 
 def _hint(model, arrays, trains, first, per_train, commuters):
     """CP-SAT's hint: the run ``first`` (first.py) in the model's literals, each train's
     path from its end with the lower node (the model's orientation), its tokens run to
     as explain.best_choice chooses them."""
-    from trainruns.titles.g1831.route.explain import best_choice
-
     routes = {ti: (st, ch, mask) for ti, st, ch, mask, _ in first.chosen}
     for ti, (active, start, ids, lit_of, ys, yy, vis, end) in enumerate(per_train):
         on = set()
         arcs, runs, ends = set(), set(), ()
         if ti in routes:
             st, ch, mask = routes[ti]
-            south = arrays.south_of(st) if arrays.model.options.delaware_south == "run_to" else None
-            picked = best_choice(arrays, st, parse_train_name(trains[ti].name), mask, south)[1]
+            picked = _best_choice(arrays, trains, ti, st, mask)[1]
             keys, entered = [], set()
             for i, s in enumerate(st):
                 # the Delaware city's second entry is its second node (5.6.2.1)
