@@ -31,6 +31,7 @@ The dividend follows :func:`dividend_rule` (a stated rule, not searched).
 from __future__ import annotations
 
 import gc
+import itertools
 import json
 import threading
 import time
@@ -315,7 +316,7 @@ def _search(game, cid, cash, advice, seen, found):
     have many combinations. Plans rank by :func:`_rank`, whose last terms make the
     ranking the same whatever order the plans are scored in."""
     horizon, top = advice.horizon, advice.top
-    runs = iter(range(1 << 62))
+    runs = itertools.count()
 
     def end(node, acts, kind, what, plan, order, post):
         done = Plan(actions=acts, revenue=plan.revenue, routes=plan.routes, proven=plan.proven, kept=plan.kept,
@@ -338,7 +339,7 @@ def _search(game, cid, cash, advice, seen, found):
         # more revenue this round, then more cash after it, then the first reached
         order = (plan.revenue, cash_now, -next(runs))
         advice.tick()
-        post = iter(range(1 << 62))
+        post = itertools.count()
         # horizon 1: every plan on from here scores this run and leaves at most this cash
         if horizon == 1 and len(found) >= top and (plan.revenue, cash_now) + order + (0,) < _rank(found[top - 1]):
             advice.pruned += 1
