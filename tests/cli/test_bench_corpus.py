@@ -1,5 +1,5 @@
 """The corpus of benchmarks/corpus/ and `trainruns bench` over it: positions of the
-operating turns of seeded self-play games, each run's proven best revenue (1832 [8]
+operating turns of seeded advisor games, each run's proven best revenue (1832 [8]
 Route Value; 1833NE "Operating Trains"; 1831 5.6), solved again by `bench` with no
 mismatch, and the search time by title and phase of the game.
 
@@ -19,6 +19,7 @@ from trainruns.cli.bench import BenchRow, collect, phases
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "benchmarks" / "corpus"
+RANDOM_CORPUS = ROOT / "benchmarks" / "corpus-random"
 TITLES = ("1831", "1832", "1833NE")
 sys.path.insert(0, str(ROOT / "tools"))
 
@@ -132,3 +133,38 @@ def test_the_tool_writes_each_run_position_once_with_its_proven_revenue(tmp_path
     make_corpus.write_gz(b, list(lines))
     assert a.read_bytes() == b.read_bytes()
     assert gzip.decompress(a.read_bytes()).decode().splitlines() == lines
+
+
+def test_the_tool_reads_seeds_and_player_counts():
+    assert make_corpus.parse_seeds("5,9,12-14,9") == [5, 9, 12, 13, 14]
+    # seed S: the (S - 1) % n-th of the title's player counts (1833NE seats 3 to 5)
+    assert make_corpus.jobs(["1833NE", "1831"], [1, 2, 3, 4]) == [
+        ("1833NE", 3, 1), ("1833NE", 4, 2), ("1833NE", 5, 3), ("1833NE", 3, 4),
+        ("1831", 3, 1), ("1831", 4, 2), ("1831", 5, 3), ("1831", 6, 4)]
+    assert make_corpus.jobs(["1832"], [7], [6, 3]) == [("1832", 6, 7), ("1832", 3, 7)]
+
+
+@pytest.mark.parametrize("argv", [["--seeds", "0"], ["--seeds", "3-1"], ["--seeds", "a"],
+                                  ["--titles", "1833NE", "--players", "6", "--seeds", "1"]])
+def test_the_tool_refuses_bad_jobs_with_exit_2(tmp_path, capsys, argv):
+    assert make_corpus.main([*argv, "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith("make_corpus: --")
+    assert not any(tmp_path.iterdir())
+
+
+def test_the_tool_skips_a_game_whose_file_exists(tmp_path, capsys):
+    """Resumable: a second run of the same command plays no game again; --overwrite does."""
+    argv = ["--policy", "random", "--titles", "1833NE", "--seeds", "1", "--out", str(tmp_path)]
+    path = tmp_path / "1833NE" / "1833NE-3p-seed1.jsonl.gz"
+    assert make_corpus.main(argv) == 0
+    n = len(_positions(path))
+    assert f"1833NE-3p-seed1: {n} positions, 0 left out, " in capsys.readouterr().err
+    stand_in = gzip.compress(b"{}\n", mtime=0)
+    path.write_bytes(stand_in)   # played again, the game would replace it
+    assert make_corpus.main(argv) == 0
+    assert capsys.readouterr().err == "1833NE-3p-seed1: 1 positions, kept (its file exists)\n"
+    assert path.read_bytes() == stand_in
+    assert make_corpus.main([*argv, "--overwrite"]) == 0
+    assert len(_positions(path)) == n
+    assert [p.name for p in (tmp_path / "1833NE").iterdir()] == [path.name]   # no .part left
