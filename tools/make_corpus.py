@@ -125,24 +125,24 @@ def play_positions(title: str, players: int, seed: int, policy: str = "random",
     listed, before the run: a run may change what the next one sees (1832's first run
     to Miami, [8]). With ``ending`` a dict, the game's actions and how it ended
     (``end_reason``, or ``capped``) are put in it."""
-    from trainruns.game.selfplay import play
+    from trainruns.game.selfplay import play, random_choice
 
     kept, seen = [], set()
+    chooser = policy_for(policy) or (lambda _game, listed, rng: random_choice(listed, rng))
 
-    def on_state(game, _state):
-        if game.finished or not any(a["type"] == "run_routes" for a in game.actions()):
-            return []
-        position = game.position()
-        key = json.dumps(position, sort_keys=True)
-        if key not in seen:
-            seen.add(key)
-            kept.append((len(game.entries), position))
-        return []
+    def choose(game, listed, rng):
+        # the actions play lists anyway: listing them again after every action would cost
+        # as much as the play (an 1832 track step lists every legal lay)
+        if any(a["type"] == "run_routes" for a in listed):
+            position = game.position()
+            key = json.dumps(position, sort_keys=True)
+            if key not in seen:
+                seen.add(key)
+                kept.append((len(game.entries), position))
+        return chooser(game, listed, rng)
 
-    chooser = policy_for(policy)
-    kwargs = {} if chooser is None else {"policy": chooser}
     names = [f"P{i + 1}" for i in range(players)]
-    game, problems, n = play(title, names, seed, max_actions, on_state=on_state, **kwargs)
+    game, problems, n = play(title, names, seed, max_actions, policy=choose)
     if problems:
         raise RuntimeError(f"{game_name(title, players, seed)} broke a guarantee: {problems[0]}")
     if ending is not None:
