@@ -16,7 +16,8 @@ played with the ``(S - 1) % n``-th of the title's ``n`` player counts from 3 to 
 (1833NE seats 3 to 5), or, with ``--players``, once with each count listed. Each game
 is played by ``trainruns.game.selfplay.play`` (its guarantees checked after every
 action; ``--policy`` is handed to it) to its end or ``--max-actions``
-(``MAX_ACTIONS``). Whenever the game lists ``run_routes``, the operating company's
+(``MAX_ACTIONS``; a game stopped there is written as ``<name>-first<K>.jsonl.gz``, which
+the whole game's file replaces when it is written). Whenever the game lists ``run_routes``, the operating company's
 position (the one the game hands the route core for its run: docs/position-format.md)
 is kept, once per distinct position in a game.
 
@@ -195,17 +196,25 @@ def cpu_seconds() -> float:
 
 def make_game(out: Path, title: str, players: int, seed: int, args) -> tuple[int, int]:
     """Play, solve and write one game's file; ``(positions, bytes)``; one progress
-    line on stderr, and one line for each position left out."""
+    line on stderr, and one line for each position left out.
+
+    A game stopped by ``--max-actions K`` is written as ``<name>-first<K>.jsonl.gz``:
+    the first K actions of the game, kept apart from the whole game's file, which
+    replaces every such part when it is written (the same seed plays the same actions,
+    so a part's positions are the whole game's first ones)."""
     name = game_name(title, players, seed)
-    path = out / title / f"{name}.jsonl.gz"
-    if path.exists() and not args.overwrite:
-        n = len(gzip.decompress(path.read_bytes()).splitlines())
-        print(f"{name}: {n} positions, kept (its file exists)", file=sys.stderr, flush=True)
+    folder = out / title
+    max_actions = args.max_actions or MAX_ACTIONS[title]
+    whole, part = folder / f"{name}.jsonl.gz", folder / f"{name}-first{max_actions}.jsonl.gz"
+    done = next((p for p in (whole, part) if p.exists()), None)
+    if done and not args.overwrite:
+        n = len(gzip.decompress(done.read_bytes()).splitlines())
+        print(f"{done.name[:-len('.jsonl.gz')]}: {n} positions, kept (its file exists)", file=sys.stderr, flush=True)
         return 0, 0
     cpu0 = cpu_seconds()
     left_out, ending = [], {}
-    lines = corpus_lines(title, players, seed, args.policy, args.max_actions or MAX_ACTIONS[title],
-                         args.solve_seconds, left_out, ending)
+    lines = corpus_lines(title, players, seed, args.policy, max_actions, args.solve_seconds, left_out, ending)
+    path = part if ending["end"] == "capped" else whole
     for index, position, revenue, bound in left_out:
         lost = f"{name}-action{index}"
         print(f"{lost}: left out, not proven in {args.solve_seconds:g} s ({revenue}, bound {bound})",
@@ -214,8 +223,12 @@ def make_game(out: Path, title: str, players: int, seed: int, args) -> tuple[int
             args.save_left_out.mkdir(parents=True, exist_ok=True)
             (args.save_left_out / f"{lost}.json").write_text(json.dumps(position, indent=1))
     size = write_gz(path, lines) if lines else 0
-    print(f"{name}: {len(lines)} positions, {len(left_out)} left out, {ending['actions']} actions "
-          f"({ending['end']}), {size:,} bytes, {cpu_seconds() - cpu0:.1f} s CPU", file=sys.stderr, flush=True)
+    if path == whole:
+        for stale in folder.glob(f"{name}-first*.jsonl.gz"):
+            stale.unlink()
+    print(f"{path.name[:-len('.jsonl.gz')]}: {len(lines)} positions, {len(left_out)} left out, "
+          f"{ending['actions']} actions ({ending['end']}), {size:,} bytes, {cpu_seconds() - cpu0:.1f} s CPU",
+          file=sys.stderr, flush=True)
     return len(lines), size
 
 

@@ -168,3 +168,20 @@ def test_the_tool_skips_a_game_whose_file_exists(tmp_path, capsys):
     assert make_corpus.main([*argv, "--overwrite"]) == 0
     assert len(_positions(path)) == n
     assert [p.name for p in (tmp_path / "1833NE").iterdir()] == [path.name]   # no .part left
+
+
+def test_a_game_stopped_by_the_action_cap_is_a_part_the_whole_game_replaces(tmp_path, capsys):
+    """A capped game's file names its cap (seed 3's random game: 294 actions); its positions are the whole game's first ones
+    (the same seed plays the same actions), and the whole game's file removes it."""
+    argv = ["--policy", "random", "--titles", "1833NE", "--seeds", "3", "--out", str(tmp_path)]
+    folder = tmp_path / "1833NE"
+    assert make_corpus.main([*argv, "--max-actions", "150"]) == 0
+    part = folder / "1833NE-5p-seed3-first150.jsonl.gz"
+    assert "1833NE-5p-seed3-first150: " in capsys.readouterr().err
+    assert make_corpus.main([*argv, "--max-actions", "150"]) == 0
+    assert capsys.readouterr().err.endswith(" positions, kept (its file exists)\n")
+    first = _positions(part)
+    assert make_corpus.main(argv) == 0
+    whole = _positions(folder / "1833NE-5p-seed3.jsonl.gz")
+    assert [p.name for p in folder.iterdir()] == ["1833NE-5p-seed3.jsonl.gz"]
+    assert 0 < len(first) < len(whole) and whole[:len(first)] == first
