@@ -313,6 +313,12 @@ class GameRules(Ids, PlayerReport):
         needs); empty when the turn's allowance is used up."""
         raise NotImplementedError
 
+    def may_lay_tile(self, c, lays: list) -> bool:
+        """TrackStep: whether ``c`` may make any tile lay now (the step has something to
+        do), always the answer of ``bool(tile_lays(c, lays))``; a title whose listing is
+        costly answers it at the first legal lay."""
+        return bool(self.tile_lays(c, lays))
+
     def lay_tile(self, c, lay: dict):
         """TrackStep: make a lay that :meth:`tile_lays` listed (pay for it, carry tokens)."""
         raise NotImplementedError

@@ -61,22 +61,30 @@ class OperatingRules:
     def tile_lays(self, c, lays) -> list[dict]:
         """[6] two yellow tiles or one upgrade; a second lay is never an upgrade (a
         System: :meth:`lay_allowance`)."""
+        return list(self._legal_lays(c, lays, route_adapter.tile_lays))
+
+    def may_lay_tile(self, c, lays) -> bool:
+        """[6] whether ``c`` has a lay left: :meth:`tile_lays`' rules, stopped at the
+        first legal lay."""
+        return next(self._legal_lays(c, lays, route_adapter.each_tile_lay), None) is not None
+
+    def _legal_lays(self, c, lays, listing):
+        """The lays of ``listing`` (the route adapter's, on ``c``'s position) that [6]
+        lets ``c`` make after ``lays``, each with its terrain cost, one at a time."""
         yellow, upgrade = self.lay_allowance(c, lays)
         if not yellow and not upgrade:
-            return []
+            return
         blocked = self.blocked_hexes()
         laid = {m.get("hex") for m in lays}   # a WVCF token counts as a yellow lay [6.5.2]
-        out = []
         # (the position carries the tiles the Civil War removed [17.5]: none is listed)
-        for m in route_adapter.tile_lays(self.position(c.id)):
+        for m in listing(self.position(c.id)):
             if m["hex"] in blocked or not (upgrade if m["upgrade"] else yellow) or (
                     m["upgrade"] and m["hex"] in laid):
                 continue
             cost = 0 if m["upgrade"] else self.terrain_cost(c, m["hex"])
             if cost > c.cash:
                 continue
-            out.append(dict(m, cost=cost))
-        return out
+            yield dict(m, cost=cost)
 
     def lay_tile(self, c, m):
         before = self.place_tile(c, m)
