@@ -225,25 +225,33 @@ class OperatingRules:
         return out
 
     def tile_lays(self, c, lays) -> list[dict]:
+        return list(self._legal_lays(c, lays, route_adapter.tile_lays))
+
+    def may_lay_tile(self, c, lays) -> bool:
+        """Whether ``c`` has a lay left: :meth:`tile_lays`' rules, stopped at the first."""
+        return next(self._legal_lays(c, lays, route_adapter.each_tile_lay), None) is not None
+
+    def _legal_lays(self, c, lays, listing):
+        """The lays of ``listing`` (the route adapter's, on ``c``'s position) that 1830's
+        allowance, the borders and blocked hexes let ``c`` make after ``lays``, then P3's
+        free lays, one at a time."""
         if c.id == "B&L" and self.state.phase == "I" and not self.state.title_state.lowell_merchants_bought:
-            return []   # P2: the B&L lays no track in phase I until a corporation buys P2
+            return   # P2: the B&L lays no track in phase I until a corporation buys P2
         blocked = self.blocked_hexes()
         done_hexes = {x["hex"] for x in lays}
-        out = []
-        for m in route_adapter.tile_lays(self.position(c.id)):
+        # a lay P3 makes free and extra is taken as P3's (the better for the corporation)
+        p3 = {(m["hex"], m["tile"], m["rotation"] % 6): m for m in self.champlain_lays(c)}
+        for m in listing(self.position(c.id)):
             if m["hex"] in blocked or m["hex"] in done_hexes or not self._passable(m):
                 continue
             free = self._free_tile(c, m["hex"])
             if not free and not may_lay(self.data["tile_lays"], lays, m["upgrade"]):
                 continue
             cost = 0 if free else self.lay_cost(m)
-            if cost > c.cash:
+            if cost > c.cash or (m["hex"], m["tile"], m["rotation"] % 6) in p3:
                 continue
-            out.append(dict(m, cost=cost, free=free))
-        # a lay P3 makes free and extra is taken as P3's (the better for the corporation)
-        free = {(m["hex"], m["tile"], m["rotation"] % 6): m for m in self.champlain_lays(c)}
-        out = [m for m in out if (m["hex"], m["tile"], m["rotation"] % 6) not in free]
-        return out + list(free.values())
+            yield dict(m, cost=cost, free=free)
+        yield from p3.values()
 
     def lay_tile(self, c, m):
         s = self.state
