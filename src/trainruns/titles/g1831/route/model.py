@@ -435,6 +435,12 @@ class Model1831(RouteModel):
                 if chosen is not None:
                     return chosen
             keep = np.flatnonzero((flat >= 0).any(axis=1))
+            if use_flow and enforce_rights:
+                # the search's call: the routes no better run takes dropped by the track
+                # prices, whose bound the core's search then reports (priced_listing.py)
+                from trainruns.titles.g1831.route.priced_listing import cut_by_prices
+
+                return cut_by_prices(self, found, flat[keep], keep, deadline)
             return self._subset(found, flat[keep], keep)
         return self._assign_with_rights(found, values, deadline, work)
 
