@@ -12,6 +12,7 @@ import pytest
 from boards1831 import brute_force, random_position, with_best
 
 from trainruns import solve
+from trainruns.route import assignment, search
 from trainruns.titles.g1831.route import priced_listing
 
 
@@ -44,8 +45,6 @@ def test_5_6_the_track_prices_bound_a_listed_board_the_search_does_not_finish(mo
     # a listed board whose search is stopped at once: its bound is the lower of the
     # track prices' and the packing relaxation's, never below the brute force's best
     # (before, the search's own bound: each train at its best route, sharing track)
-    import trainruns.route.assignment as assignment
-
     monkeypatch.setattr(priced_listing, "MIN_ROUTES", 0)
     stopped = assignment.assign_trains
 
@@ -55,8 +54,6 @@ def test_5_6_the_track_prices_bound_a_listed_board_the_search_does_not_finish(mo
         return stopped(routes, *args, **kwargs)
 
     monkeypatch.setattr(assignment, "assign_trains", one_node)
-    import trainruns.route.search as search
-
     monkeypatch.setattr(search, "assign_trains", one_node)
     seen = 0
     for seed in range(40):
