@@ -65,3 +65,28 @@ def test_5_6_the_track_prices_bound_a_listed_board_the_search_does_not_finish(mo
         assert run.revenue <= expected <= run.bound, seed
         seen += 1
     assert seen > 10
+
+
+def test_5_6_past_max_routes_the_listing_goes_uncut_with_the_track_prices_bound(monkeypatch):
+    # more routes than MAX_ROUTES: none dropped (the cut set would be a copy), the
+    # track prices' bound carried, never below the brute force's best
+    monkeypatch.setattr(priced_listing, "MIN_ROUTES", 0)
+    monkeypatch.setattr(priced_listing, "MAX_ROUTES", 0)
+    handed = []
+    cut = priced_listing.cut_by_prices
+
+    def keeping(model, found, flat, keep, deadline=None):
+        out = cut(model, found, flat, keep, deadline)
+        handed.append((int((flat >= 0).sum()), int((out.values >= 0).sum()), out.upper))
+        return out
+
+    monkeypatch.setattr(priced_listing, "cut_by_prices", keeping)
+    bounded = 0
+    for pos, expected in with_best(range(0, 40, 2)):
+        handed.clear()
+        run = solve(pos)
+        assert run.revenue == expected and run.optimal, pos
+        for before, after, upper in handed:
+            assert before == after and (upper is None or upper >= expected), pos
+            bounded += upper is not None
+    assert bounded > 5

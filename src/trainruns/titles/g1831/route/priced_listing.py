@@ -29,6 +29,9 @@ import numpy as np
 # Paths listed at least for the prices to be worked out (fewer: the core's search ends
 # at once, and the track prices would cost more than it does: 0.1-0.9 s of CPU)
 MIN_ROUTES = 10_000
+# ... and cut at most (the cut set is a copy: a million routes of a full-size map, about
+# 300 MB beside the listing's own arrays, which the memory budget already holds)
+MAX_ROUTES = 1_000_000
 # The share of the time left the track prices may take (BOUND_SECONDS at most)
 PRICES_SHARE = 0.25
 # ... and the linear relaxation of packing the routes left (route/packing.py)
@@ -40,8 +43,9 @@ FIRST_NODES = 2000
 def cut_by_prices(model, found, flat, keep, deadline=None):
     """The route set of ``found``'s routes ``keep`` (valued ``flat``, one row each, a
     column per kind) for the core's search, cut as the module docstring says and
-    carrying the track prices' bound; the uncut set (with the bound when it was worked
-    out) where there are fewer than ``MIN_ROUTES`` routes, or no prices in time."""
+    carrying the track prices' bound; the uncut set where there are fewer than
+    ``MIN_ROUTES`` routes or no prices in time, and with their bound alone where there
+    are more than ``MAX_ROUTES`` or the first run is already proven best."""
     from trainruns.route.assignment import assign_trains
     from trainruns.route.lagrange import SCALE, reduced_floors
     from trainruns.route.packing import MARGIN as PACKING_MARGIN
@@ -57,6 +61,8 @@ def cut_by_prices(model, found, flat, keep, deadline=None):
         return whole
     bound, pricing = out
     whole.upper = int(bound.value)
+    if len(keep) > MAX_ROUTES:
+        return whole
     first = assign_trains(whole, max_nodes=FIRST_NODES, budget=FIRST_NODES)
     if first.optimal or not first.picks:
         return whole
