@@ -90,3 +90,16 @@ def test_5_6_past_max_routes_the_listing_goes_uncut_with_the_track_prices_bound(
             assert before == after and (upper is None or upper >= expected), pos
             bounded += upper is not None
     assert bounded > 5
+
+
+def test_no_packing_program_in_time_keeps_the_track_prices_bound(monkeypatch):
+    # route/packing.py answers an infinite bound when its deadline came before a program
+    # was solved: the set keeps the track prices' bound and drops nothing more
+    from trainruns.route import packing
+
+    monkeypatch.setattr(priced_listing, "MIN_ROUTES", 0)
+    monkeypatch.setattr(priced_listing, "FIRST_NODES", 3)
+    monkeypatch.setattr(packing, "_generate", lambda *args: None)
+    for pos, expected in with_best(range(1, 40, 2)):
+        run = solve(pos)
+        assert run.revenue == expected and run.optimal, pos

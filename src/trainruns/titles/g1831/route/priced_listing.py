@@ -89,9 +89,10 @@ def cut_by_prices(model, found, flat, keep, deadline=None):
     until = None if deadline is None else time.perf_counter() + PACKING_SHARE * max(0.0, deadline - time.perf_counter())
     packed = packing_bound(values[pair_route, pair_kind], pair_kind, caps, whole.bits[pair_route], first.revenue,
                            until)
-    # (a run above the first earns at most the relaxation's bound, one not above it at
-    # most the first's revenue)
-    upper = min(upper, max(first.revenue, int(np.floor(packed.bound + PACKING_MARGIN))))
+    if np.isfinite(packed.bound):
+        # (a run above the first earns at most the relaxation's bound, one not above it
+        # at most the first's revenue; infinite: no program solved in time)
+        upper = min(upper, max(first.revenue, int(np.floor(packed.bound + PACKING_MARGIN))))
     values[pair_route[~packed.keep], pair_kind[~packed.keep]] = -1
     for k, r in first.picks:
         values[r, k] = flat[r, k]
