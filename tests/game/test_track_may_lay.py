@@ -73,8 +73,7 @@ def test_lays_skipped_hexes_change_nothing(title, monkeypatch):
     assert positions
     fast = [route_adapter.tile_lays(p) for p in positions]
     route_adapter.clear()
-    everywhere = lambda reached: _Everything()   # noqa: E731
-    monkeypatch.setattr(moves, "touched_hexes", everywhere)
+    monkeypatch.setattr(moves, "touched_hexes", lambda reached: _Everything())
     try:
         slow = [route_adapter.tile_lays(p) for p in positions]
     finally:
