@@ -364,7 +364,7 @@ def test_the_last_slot_of_an_unstarted_companys_home_is_kept():
     """[7.2] a company cannot use the last token space in a starting city of a railway
     that has not yet started."""
     g = new(3)
-    c = _operating(g)
+    _operating(g)
     assert {"corporation": "N&W", "hex": "B24", "stop": 0} in g.rules.reserved_homes()   # Norfolk, its one slot
     g.state.corp["N&W"].tokens = [("B24", 0)]
     assert "N&W" not in {r["corporation"] for r in g.rules.reserved_homes()}
