@@ -23,7 +23,11 @@ proven:
 - trains bought after the run do not change it, so a turn's run and its cash after the
   dividend bound every plan that continues from it (horizon 1);
 - a run of several trains shares no track, so it earns at most the sum of each train's
-  best run alone on the same board (horizon 2: the next round's run).
+  best run alone on the same board (horizon 2: the next round's run);
+- where the trains come before the run (1831 5.3 before 5.6), no run of a board earns
+  more than every train the company could still run, all at once
+  (:mod:`trainruns.players.train_bound`): a board below the top is cut before its
+  purchases, and once the trains held earn that much, so are the purchases (top 1).
 
 The dividend follows :func:`dividend_rule` (a stated rule, not searched).
 """
@@ -358,15 +362,15 @@ def _search(game, cid, cash, advice, seen, found):
         """Before the run, with only trains left to decide (train_bound's two cuts):
         "all" when no plan on from ``node`` can enter the top N, "buys" when the top is
         one plan and none that buys ranks above passing now, else None."""
-        if not may_pass or not train_bound.board_fixed(node):
+        if not train_bound.board_fixed(node):
             return None
-        # the bound made at the first state of this board's trains at which the company
-        # may pass (a forced purchase comes before it), found by the plan's decisions
+        # the bound made at the first state of this board's trains, found by the plan's
+        # decisions
         first = next((i for i, a in enumerate(acts) if a["type"] in TRAINS), len(acts))
         made = next((k for k in (_sort_key(acts[:j]) for j in range(len(acts), first - 1, -1)) if k in boards), None)
         if made is None:
             made = _sort_key(acts)
-            boards[made] = train_bound.run_bound(node, cid)
+            boards[made] = train_bound.run_bound(node, cid, forced=not may_pass)
         bound = boards[made]
         if bound is None:
             return None
@@ -374,7 +378,7 @@ def _search(game, cid, cash, advice, seen, found):
             return "all"
         # a plan that buys ranks below passing, which the top 1 alone is sure to leave
         # out (a top N may hold both)
-        if top == 1 and _run_now(node, cid, node.position(cid))[0] >= bound:
+        if top == 1 and may_pass and _run_now(node, cid, node.position(cid))[0] >= bound:
             return "buys"
         return None
 

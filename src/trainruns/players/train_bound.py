@@ -9,10 +9,12 @@ the train limit of the phase then current running, every train drawn from:
 
 - the trains the company holds now;
 - the trains it may still buy at a set price: the bank's trains whose price its treasury
-  pays (the company may pass, so a purchase is paid from its cash alone: 1831 5.3.4, and
-  its cash only falls until the run: no purchase is left after it), and the trains of the
-  pool and of the other companies (the pool gains theirs when a new phase lowers the
-  limit, 5.3.5), each at most the limit many times.
+  pays (a purchase the company may decline is paid from its cash alone, 1831 5.3.4, and
+  its cash only falls until the run: no purchase is left after it; a forced purchase,
+  5.3.1, may be the bank's cheapest train whatever the treasury holds, and leaves the
+  treasury no richer), and the trains of the pool and of the other companies (the pool
+  gains theirs when a new phase lowers the limit, 5.3.5), each at most the limit many
+  times.
 
 The best run of all these trains at once, in each phase the purchases could start, is an
 upper bound on each of those runs: a run of some of the trains is a run of all of them
@@ -63,10 +65,10 @@ def board_fixed(node) -> bool:
     return False
 
 
-def run_bound(node, cid: str) -> int | None:
+def run_bound(node, cid: str, forced: bool = False) -> int | None:
     """An upper bound on the run, this operating round and the next, of every plan on
-    from ``node``, a state at which :func:`board_fixed` holds and the company may pass
-    (see the module); None when the title gives no phases
+    from ``node``, a state at which :func:`board_fixed` holds (``forced``: the company
+    must buy a train before it may pass; see the module); None when the title gives no phases
     or the bank's trains without names, or the company is in receivership (its retired
     trains run and count against no limit)."""
     rules, state = node.rules, node.state
@@ -75,12 +77,14 @@ def run_bound(node, cid: str) -> int | None:
     if phases is None or pos.get("receivership"):
         return None
     corp = state.corp[cid]
+    if any(row.get("train") is None or not isinstance(row.get("price"), int) for row in state.depot):
+        return None
     cash = corp.cash or 0
+    if forced:
+        cash = max(cash, min((row["price"] for row in state.depot if row.get("left") != 0), default=0))
     may_buy: Counter = Counter()
     for row in state.depot:
-        name, left, price = row.get("train"), row.get("left"), row.get("price")
-        if name is None or not isinstance(price, int):
-            return None
+        name, left, price = row["train"], row.get("left"), row["price"]
         if left != 0 and price <= cash:
             may_buy[name] += left if isinstance(left, int) else 1 << 20
     for name in state.market_trains:
