@@ -1,0 +1,60 @@
+"""tools/selfplay_record.py keeps a sweep of seeded games that is played in several
+sittings: a game is recorded once, whole, the moment it ends; a stopped sweep goes on
+from the seeds it lacks; a recorded game replays to its recorded digest."""
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools"))
+
+import selfplay_record
+
+
+@pytest.fixture
+def results(tmp_path, monkeypatch):
+    monkeypatch.setattr(selfplay_record, "RESULTS", tmp_path)
+    return tmp_path
+
+
+def test_a_sweep_goes_on_where_it_stopped(results, capsys):
+    run = ["run", "1833NE", "--policy", "random", "--players", "3", "--first", "5"]
+    assert selfplay_record.main(run + ["--games", "2"]) == 0
+    path = results / "selfplay-random-1833NE-3p.jsonl"
+    first = [json.loads(x) for x in path.read_text().splitlines()]
+    assert [g["seed"] for g in first] == [5, 6]
+    assert all(g["players"] == 3 and g["policy"] == "random" and g["commit"] for g in first)
+    # a writer stopped in the middle of a line: that line is not a game
+    path.write_text(path.read_text() + '{"seed": 7, "act')
+    assert [g["seed"] for g in selfplay_record.read(path)] == [5, 6]
+    # three games asked for: only the missing one is played
+    assert selfplay_record.main(run + ["--games", "3"]) == 0
+    assert "2 recorded, 1 to play" in capsys.readouterr().err
+    assert [g["seed"] for g in selfplay_record.read(path)] == [5, 6, 7]
+
+
+def test_a_recorded_game_replays_to_its_digest(results, capsys):
+    args = ["1833NE", "--policy", "random", "--players", "3"]
+    assert selfplay_record.main(["run", *args, "--games", "1", "--first", "5"]) == 0
+    assert selfplay_record.main(["check", *args, "--sample", "1"]) == 0
+    assert "seed 5: same" in capsys.readouterr().out
+    # a record the code no longer plays the same way is found out
+    path = results / "selfplay-random-1833NE-3p.jsonl"
+    g = json.loads(path.read_text())
+    path.write_text(json.dumps(dict(g, state_digest="0" * 16)) + "\n")
+    assert selfplay_record.main(["check", *args, "--sample", "1"]) == 1
+    assert "DIFFERS" in capsys.readouterr().out
+
+
+def test_the_report_counts_each_end(results, capsys):
+    path = results / "selfplay-advisor-1832-4p.jsonl"
+    games = [{"seed": s, "players": 4, "policy": "advisor", "title": "1832", "end_reason": e, "capped": False, "problems": [],
+                  "revenue_per_or": r, "cpu_s": 10.0, "actions": 100, "state_digest": "x"} for s, e, r in
+             [(1, "bank_broken", 300.0), (2, "bank_broken", 500.0), (3, "stalled", 100.0)]]
+    path.write_text("".join(json.dumps(g) + "\n" for g in games))
+    assert selfplay_record.main(["report"]) == 0
+    row = capsys.readouterr().out.splitlines()[-1]
+    assert row == "| 1832 | advisor | 4 | 3 | bank_broken 2, stalled 1 | 1 / 0 / 0 | 300.0 (100.0-500.0) | 10.0 |"

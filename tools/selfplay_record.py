@@ -1,0 +1,164 @@
+"""A record of seeded self-play games, kept in the repository so that a long sweep (issue
+32: 100 advisor games of each title, 4 players) can be played a few games at a time, in
+several sittings, and its result read back.
+
+    python tools/selfplay_record.py run 1833NE --games 100            # play what is missing
+    python tools/selfplay_record.py run 1832 --games 100 --policy random
+    python tools/selfplay_record.py report                            # the table
+    python tools/selfplay_record.py check 1833NE --sample 2           # replay 2 games again
+
+``run`` plays the games of seeds ``--first`` .. ``--first + --games - 1`` (``--players``
+seats named A, B, ...) that ``benchmarks/results/selfplay-<policy>-<title>-<n>p.jsonl``
+does not hold yet, one after the other, by :func:`trainruns.players.policies.play_one`
+(the guarantees of :mod:`trainruns.game.selfplay` checked after every action), and
+appends each game's summary as one JSON line the moment it ends: its end (a rule's end,
+``stalled`` or ``capped``), actions, revenue per operating round, the final state's
+digest, the CPU seconds it took and the commit that played it. A line is written whole
+with one ``write`` on a file opened for appending, so a sweep that is stopped loses at
+most the game it was playing.
+
+``check`` plays recorded games again and compares their final digests: a seeded game is
+the same game on any machine and at any load, so a record made by an earlier commit
+stays valid exactly as long as the games it holds still replay to the same digests.
+
+``report`` prints, per title and policy: games, how they ended, games stalled, capped
+or with a problem found, the mean (min-max) revenue per operating round and the mean CPU
+seconds of a game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))
+
+from trainruns.players.policies import play_one
+
+RESULTS = ROOT / "benchmarks" / "results"
+MAX_ACTIONS = 4000
+
+
+def record_path(title: str, policy: str, players: int) -> Path:
+    return RESULTS / f"selfplay-{policy}-{title}-{players}p.jsonl"
+
+
+def read(path: Path) -> list[dict]:
+    """The games a record holds (a line cut short by a stopped writer is skipped)."""
+    if not path.exists():
+        return []
+    out = []
+    for line in path.read_text().splitlines():
+        try:
+            out.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue
+    return out
+
+
+def _commit() -> str:
+    try:
+        return subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def _cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def play(title: str, policy: str, players: int, seed: int) -> dict:
+    """One game as its record line."""
+    job = {"title": title, "players": [chr(ord("A") + i) for i in range(players)], "seed": seed,
+           "max_actions": MAX_ACTIONS, "policy": policy}
+    before = _cpu()
+    out = play_one(job)
+    out.update(policy=policy, title=title, cpu_s=round(_cpu() - before, 1))
+    return out
+
+
+def run(args) -> int:
+    path = record_path(args.title, args.policy, args.players)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    done = {g["seed"] for g in read(path)}
+    commit = _commit()
+    todo = [s for s in range(args.first, args.first + args.games) if s not in done]
+    print(f"{path.name}: {len(done)} recorded, {len(todo)} to play", file=sys.stderr)
+    for i, seed in enumerate(todo, 1):
+        g = dict(play(args.title, args.policy, args.players, seed), commit=commit)
+        # a line cut short by a stopped writer is ended first, so the game after it is whole
+        cut = path.exists() and path.stat().st_size and not path.read_bytes().endswith(b"\n")
+        with open(path, "a") as f:
+            f.write(("\n" if cut else "") + json.dumps(g, sort_keys=True, default=str) + "\n")
+        print(f"[{i}/{len(todo)}] seed {seed}: {g['end_reason'] or 'unfinished'}, {g['actions']} actions, "
+              f"{g['revenue_per_or']} a round, {g['cpu_s']} s CPU", file=sys.stderr)
+    return 0
+
+
+def check(args) -> int:
+    path = record_path(args.title, args.policy, args.players)
+    games = read(path)
+    if not games:
+        print(f"{path}: no games recorded", file=sys.stderr)
+        return 2
+    chosen = random.Random(args.seed).sample(games, min(args.sample, len(games)))
+    bad = 0
+    for g in chosen:
+        again = play(args.title, args.policy, args.players, g["seed"])
+        same = again["state_digest"] == g["state_digest"] and again["actions"] == g["actions"]
+        bad += not same
+        print(f"seed {g['seed']}: {'same' if same else 'DIFFERS'} (recorded {g['state_digest']} "
+              f"by {g.get('commit')}, now {again['state_digest']}, {again['cpu_s']} s CPU)")
+    return 1 if bad else 0
+
+
+def report(_args) -> int:
+    print("| title | policy | players | games | ended by | stalled / capped / problems "
+          "| revenue per operating round, mean (min-max) | CPU s a game |")
+    print("|---|---|---:|---:|---|---|---|---:|")
+    for path in sorted(RESULTS.glob("selfplay-*.jsonl")):
+        games = read(path)
+        if not games:
+            continue
+        ends: dict = {}
+        for g in games:
+            ends[g["end_reason"] or "unfinished"] = ends.get(g["end_reason"] or "unfinished", 0) + 1
+        revenue = [g["revenue_per_or"] for g in games]
+        bad = (sum(g["end_reason"] == "stalled" for g in games), sum(bool(g["capped"]) for g in games),
+               sum(bool(g["problems"]) for g in games))
+        print(f"| {games[0]['title']} | {games[0]['policy']} | {games[0]['players']} | {len(games)} "
+              f"| {', '.join(f'{k} {v}' for k, v in sorted(ends.items()))} | {' / '.join(map(str, bad))} "
+              f"| {sum(revenue) / len(revenue):,.1f} ({min(revenue):,.1f}-{max(revenue):,.1f}) "
+              f"| {sum(g['cpu_s'] for g in games) / len(games):,.1f} |")
+    return 0
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    for name in ("run", "check"):
+        p = sub.add_parser(name)
+        p.add_argument("title", choices=["1831", "1832", "1833NE"])
+        p.add_argument("--policy", choices=["advisor", "random"], default="advisor")
+        p.add_argument("--players", type=int, default=4)
+        if name == "run":
+            p.add_argument("--games", type=int, default=100)
+            p.add_argument("--first", type=int, default=100)
+        else:
+            p.add_argument("--sample", type=int, default=2)
+            p.add_argument("--seed", type=int, default=0, help="which recorded games are sampled")
+    sub.add_parser("report")
+    args = ap.parse_args(argv)
+    return {"run": run, "check": check, "report": report}[args.cmd](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
