@@ -49,8 +49,8 @@ def test_the_seed_draws_the_company_to_start_among_equal_pars():
         assert a["type"] == "par" and a["price"] == highest and a["corporation"] in equal
         chosen.add(a["corporation"])
     assert len(chosen) > 1
-    one = [a for a in listed if a["type"] != "par" or a["corporation"] == sorted(equal)[0]]
+    one = [a for a in listed if a["type"] != "par" or a["corporation"] == min(equal)]
     rng = random.Random(7)
     state = rng.getstate()
-    assert stock_choice(game, player, one, rng)["corporation"] == sorted(equal)[0]
+    assert stock_choice(game, player, one, rng)["corporation"] == min(equal)
     assert rng.getstate() == state
