@@ -387,7 +387,7 @@ def test_the_train_step_bound_holds_and_prunes_nothing_of_the_top(horizon, monke
         bound = train_bound.run_bound(game, cid)
         pruned = advise(game, top=1, horizon=horizon, budget=600)
         with monkeypatch.context() as m:
-            m.setattr(module.train_bound, "run_bound", lambda node, c: None)
+            m.setattr(module.train_bound, "run_bound", lambda node, c, forced=False: None)
             every = advise(game, top=10_000, horizon=horizon, budget=600)
             plain = advise(game, top=1, horizon=horizon, budget=600)
         if not every.complete:
@@ -412,6 +412,6 @@ def test_the_train_step_bound_cuts_boards_of_a_first_turn(monkeypatch):
     game = _first_turn_1831()
     pruned = advise(game, top=1, horizon=2, budget=400)
     with monkeypatch.context() as m:
-        m.setattr(module.train_bound, "run_bound", lambda node, c: None)
+        m.setattr(module.train_bound, "run_bound", lambda node, c, forced=False: None)
         plain = advise(game, top=1, horizon=2, budget=400)
     assert pruned.considered > plain.considered

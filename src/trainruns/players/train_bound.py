@@ -82,10 +82,11 @@ def run_bound(node, cid: str, forced: bool = False) -> int | None:
     cash = corp.cash or 0
     if forced:
         cash = max(cash, min((row["price"] for row in state.depot if row.get("left") != 0), default=0))
+    reach = _reachable(state.depot, rules.train_limit(corp))
     may_buy: Counter = Counter()
-    for row in state.depot:
+    for i, row in enumerate(state.depot):
         name, left, price = row["train"], row.get("left"), row["price"]
-        if left != 0 and price <= cash:
+        if left != 0 and price <= cash and i in reach:
             may_buy[name] += left if isinstance(left, int) else 1 << 20
     for name in state.market_trains:
         may_buy[_name(name)] += 1
@@ -107,6 +108,27 @@ def run_bound(node, cid: str, forced: bool = False) -> int | None:
         if run is not None:   # None: no run the board's rules allow with every train, nor with fewer
             best = max(best, run[0], run[2]["bound"])
     return best
+
+
+def _reachable(depot: list, limit: int) -> set:
+    """The rows of the bank's trains the search may reach this turn: where the rows give
+    sizes and the bank sells its lowest size first (1831 5.3.8), a larger size only after
+    every train of the smaller ones it still has; and the search buys at most ``limit``
+    trains a turn before a new phase (over the limit a purchase gives the pool a train
+    the company held before the turn, never one of a name it bought this turn:
+    :func:`trainruns.players.advise._no_round_trip`, so what it holds less what it held
+    stays within the limit). Every row when the rows give no sizes."""
+    if not all(isinstance(row.get("size"), int) for row in depot):
+        return set(range(len(depot)))
+    open_ = [row for row in depot if row.get("left") != 0]
+    if not open_:
+        return set()
+    lowest = min(row["size"] for row in open_)
+    before = sum(row["left"] if isinstance(row.get("left"), int) else limit + 1
+                 for row in open_ if row["size"] == lowest)
+    # the next size needs every train of the lowest bought first, and one more
+    return {i for i, row in enumerate(depot) if row.get("left") != 0 and (
+        row["size"] == lowest or before + 1 <= limit)}
 
 
 def _name(train) -> str:
