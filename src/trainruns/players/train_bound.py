@@ -8,8 +8,8 @@ pool over its limit) before it runs. Each plan's run this operating round, and a
 the train limit of the phase then current running, every train drawn from:
 
 - the trains the company holds now;
-- the trains it may still buy at a set price: the bank's trains whose price its treasury
-  pays (a purchase the company may decline is paid from its cash alone, 1831 5.3.4, and
+- the trains it may still buy at a set price: the bank's trains the search can reach
+  this turn (:func:`_reachable`) whose price its treasury pays (a purchase the company may decline is paid from its cash alone, 1831 5.3.4, and
   its cash only falls until the run: no purchase is left after it; a forced purchase,
   5.3.1, may be the bank's cheapest train whatever the treasury holds, and leaves the
   treasury no richer), and the trains of the pool and of the other companies (the pool
@@ -22,8 +22,7 @@ with the others left idle, so more trains never earn less. The route core's boun
 answers with an upper bound on that best run (its proof, :func:`route_adapter.bounded_run`)
 whether or not it finds it. The trains a later state of the turn may still run are among
 those of the state the bound was made at (cash and the bank's trains only fall), so the
-bound made at a board's first state at which the company may pass holds for every state
-on from it. Two cuts follow:
+bound made at a board's first state of its trains holds for every state on from it. Two cuts follow:
 
 - a plan scores at most ``horizon`` such runs, so a board whose bound is below the top
   N's worst score holds no plan of the top N;
