@@ -213,6 +213,16 @@ def brute_force(pos):
     return result[0]
 
 
+def with_best(seeds, commuter_seeds=()):
+    """(position, brute-force best) of the random boards of ``seeds`` and the commuter
+    boards of ``commuter_seeds`` that have a run at all (5.6.5: some use no bought right)."""
+    boards = [random_position(s) for s in seeds] + [random_commuter_position(s) for s in commuter_seeds]
+    for pos in boards:
+        expected = brute_force(pos)
+        if expected is not None:
+            yield pos, expected
+
+
 def commuter_runs(comp, facts, group, passable, opts, tt, strict, bits):
     """5.6.7 commuter runs, by exhaustion, for boards whose cities have one stop each:
     an S train of size 5 or more goes round the run's cycle of cities (from its first

@@ -354,3 +354,64 @@ def test_the_search_leaves_the_garbage_collector_as_it_was(turns):
     before = (gc.get_threshold(), gc.get_freeze_count())
     advise(game, top=1, horizon=1)
     assert (gc.get_threshold(), gc.get_freeze_count()) == before
+
+
+def _train_steps(count, seeds=range(100, 140)):
+    """1831 games at a company's train step (5.3, after its track and tokens, before its
+    run) with a pass and a purchase listed, one a seed."""
+    for seed in seeds:
+        if count <= 0:
+            return
+        try:
+            game, _buys, _pass = _at_train_step(seed)
+        except pytest.skip.Exception:
+            continue
+        count -= 1
+        yield game
+
+
+@pytest.mark.parametrize("horizon", [1, 2])
+def test_the_train_step_bound_holds_and_prunes_nothing_of_the_top(horizon, monkeypatch):
+    """1831 5.3 before 5.6: from a state whose only decisions left before the run are
+    trains, the bound of trainruns.players.train_bound is at least every run of every
+    plan (each plan scored by a search that cuts nothing), and the search that cuts by
+    it (a board below the top, purchases once the trains held earn the bound) ranks the
+    same best plan as the search that does not."""
+    from trainruns.players import advise as module
+    from trainruns.players import train_bound
+
+    tried = 0
+    for game in _train_steps(4):
+        cid = game.active()["corporation"]
+        assert train_bound.board_fixed(game)
+        bound = train_bound.run_bound(game, cid)
+        pruned = advise(game, top=1, horizon=horizon, budget=600)
+        with monkeypatch.context() as m:
+            m.setattr(module.train_bound, "run_bound", lambda node, c, forced=False: None)
+            every = advise(game, top=10_000, horizon=horizon, budget=600)
+            plain = advise(game, top=1, horizon=horizon, budget=600)
+        if not every.complete:
+            continue
+        tried += 1
+        assert bound is not None
+        assert all(max(p.revenue, p.next_revenue or 0) <= bound for p in every.plans)
+        assert pruned.complete and pruned.exact == plain.exact
+        assert [p.to_json() for p in pruned.plans] == [p.to_json() for p in plain.plans]
+    if not tried:
+        pytest.skip("no small train step among the sampled ones")
+
+
+def test_the_train_step_bound_cuts_boards_of_a_first_turn(monkeypatch):
+    """1831 5.2-5.6: on a company's first turn, the boards its lays and tokens leave
+    whose trains cannot run (the bound is below the best plan found) are cut before
+    their purchases are searched, and a purchase once the trains held earn the bound:
+    in the same counted budget the search scores more plans (more boards reached) than
+    without the bound."""
+    from trainruns.players import advise as module
+
+    game = _first_turn_1831()
+    pruned = advise(game, top=1, horizon=2, budget=400)
+    with monkeypatch.context() as m:
+        m.setattr(module.train_bound, "run_bound", lambda node, c, forced=False: None)
+        plain = advise(game, top=1, horizon=2, budget=400)
+    assert pruned.considered > plain.considered

@@ -15,3 +15,42 @@ def test_advisor_selfplay_runs_through_the_command():
     assert p.returncode == 0, p.stderr
     game = json.loads(p.stdout.splitlines()[0])
     assert game["problems"] == [] and game["actions"] == 60 and game["operating_rounds"] >= 1
+
+
+def _first_stock_turn(title):
+    from trainruns.game.game import Game
+
+    game = Game(title, ["A", "B", "C", "D"], 100)
+    while not any(a["type"] == "par" for a in game.actions()):
+        game.act(next(a for a in game.actions() if a["type"] == "pass"))
+    return game
+
+
+def test_the_seed_draws_the_company_to_start_among_equal_pars():
+    """The valuation starts a company at the highest par the player can afford five
+    times over (policies' module); which company, when several share that par, is drawn
+    with the game's rng, so two seeds may start different companies, and a turn with one
+    such company draws nothing from the rng."""
+    import random
+
+    from trainruns.players.policies import SELL_FIRST, stock_choice
+
+    game = _first_stock_turn("1831")
+    listed = game.actions()
+    player = game.active()["player"]
+    cash = next(p["cash"] for p in game.to_json()["players"] if p["name"] == player)
+    pars = [a for a in listed if a["type"] == "par" and SELL_FIRST * a["price"] <= cash]
+    highest = max(a["price"] for a in pars)
+    equal = {a["corporation"] for a in pars if a["price"] == highest}
+    assert len(equal) > 1
+    chosen = set()
+    for seed in range(40):
+        a = stock_choice(game, player, listed, random.Random(seed))
+        assert a["type"] == "par" and a["price"] == highest and a["corporation"] in equal
+        chosen.add(a["corporation"])
+    assert len(chosen) > 1
+    one = [a for a in listed if a["type"] != "par" or a["corporation"] == min(equal)]
+    rng = random.Random(7)
+    state = rng.getstate()
+    assert stock_choice(game, player, one, rng)["corporation"] == min(equal)
+    assert rng.getstate() == state

@@ -20,6 +20,7 @@ from trainruns.game.report import PlayerReport
 from trainruns.game.shares import (certificates, keeping_presidency, max_sellable, scaled, shares_value,
                                    update_president, why_none_sellable)
 from trainruns.game.state import corp_key, player_key
+from trainruns.game.tile_lays import may_lay
 from trainruns.game.train import available, row_trains, sell_one
 
 
@@ -309,9 +310,66 @@ class GameRules(Ids, PlayerReport):
 
     def tile_lays(self, c, lays: list) -> list[dict]:
         """TrackStep: every tile lay ``c`` may make now, given the lays ``lays`` made
-        this turn: ``{"hex", "tile", "rotation", "upgrade", ...}`` (what :meth:`lay_tile`
-        needs); empty when the turn's allowance is used up."""
-        raise NotImplementedError
+        this turn: ``{"hex", "tile", "rotation", "upgrade", "cost", ...}`` (what
+        :meth:`lay_tile` needs); empty when the turn's allowance is used up. [1832 [6],
+        1833NE "Laying track": each lay the route core lists for ``c``'s position
+        (reach, the tiles left, upgrades, the phase's colours) that fits the turn's
+        :meth:`tile_allowance`, or is free (:meth:`free_lay_hexes`: no slot, $0); never
+        on a hex of :meth:`blocked_hexes`, nor an upgrade of a hex laid this turn, nor
+        one :meth:`legal_lay` refuses; at its :meth:`lay_cost`, which ``c`` can pay.]"""
+        from trainruns.game import route_adapter
+
+        return list(self.legal_lays(c, lays, route_adapter.tile_lays))
+
+    def may_lay_tile(self, c, lays: list) -> bool:
+        """TrackStep: whether ``c`` may make any tile lay now (the step has something to
+        do), always the answer of ``bool(tile_lays(c, lays))``: :meth:`legal_lays`
+        stopped at the first, on the route core's lays walked one at a time. A title
+        that lists its lays otherwise (its own :meth:`tile_lays`) answers it so too."""
+        from trainruns.game import route_adapter
+
+        return next(self.legal_lays(c, lays, route_adapter.each_tile_lay), None) is not None
+
+    def legal_lays(self, c, lays: list, listing):
+        """The lays of :meth:`tile_lays`, one at a time, from ``listing`` (the route
+        adapter's lays of a position: all at once, or one at a time)."""
+        allowance, free_hexes = self.tile_allowance(c), self.free_lay_hexes(c)
+        if not free_hexes and not (may_lay(allowance, lays, False) or may_lay(allowance, lays, True)):
+            return
+        blocked = self.blocked_hexes()
+        laid = {x.get("hex") for x in lays}
+        for m in listing(self.position(c.id)):
+            free = m["hex"] in free_hexes
+            if m["hex"] in blocked or m["upgrade"] and m["hex"] in laid or (
+                    not free and not may_lay(allowance, lays, m["upgrade"])) or not self.legal_lay(m):
+                continue
+            cost = 0 if free else self.lay_cost(c, m)
+            if cost <= c.cash:
+                yield dict(m, cost=cost, free=free)
+
+    def tile_allowance(self, c):
+        """:meth:`tile_lays`: the tiles ``c`` lays in a turn, as data read by
+        :func:`~.tile_lays.may_lay` [the title's ``tile_lays`` in its rules data]."""
+        return self.data["tile_lays"]
+
+    def free_lay_hexes(self, c) -> set:
+        """:meth:`tile_lays`: the hexes where ``c`` may lay a tile free now, outside its
+        allowance (1833NE P2: Lowell) [none]."""
+        return set()
+
+    def blocked_hexes(self) -> set:
+        """:meth:`tile_lays`: the hexes no company may lay a tile on now (a private's
+        hexes while a player holds it, 1832 [16.1]) [none]."""
+        return set()
+
+    def legal_lay(self, lay: dict) -> bool:
+        """:meth:`tile_lays`: whether a lay the route core lists may be made after all
+        (1833NE: no track across an impassable border) [it may]."""
+        return True
+
+    def lay_cost(self, c, lay: dict) -> int:
+        """:meth:`tile_lays`: what ``c`` pays for ``lay`` (terrain, a minimum) [nothing]."""
+        return 0
 
     def lay_tile(self, c, lay: dict):
         """TrackStep: make a lay that :meth:`tile_lays` listed (pay for it, carry tokens)."""
@@ -322,12 +380,43 @@ class GameRules(Ids, PlayerReport):
         raise NotImplementedError
 
     def token_places(self, c) -> list[dict]:
-        """TokenStep: every ``{"hex", "stop"}`` where ``c`` may place a token now."""
-        raise NotImplementedError
+        """TokenStep: every ``{"hex", "stop"}`` where ``c`` may place a token now. [1832
+        [7.2], 1833NE "List of corporations": while it has a token left, each city the
+        route core finds it reaches with room and none of its tokens; never the last
+        free slot of a home kept for another company (:meth:`reserved_homes`), nor a city
+        of :meth:`reserved_cities`; at a :meth:`token_cost` it can pay.]"""
+        from trainruns.game import route_adapter
+
+        if len(c.tokens) >= len(c.token_costs):
+            return []
+        cities = route_adapter.token_cities(self.position(c.id))
+        homes = {(r["hex"], r["stop"]) for r in self.reserved_homes() if r["corporation"] != c.id}
+        kept = self.reserved_cities(c, cities)
+        return [{"hex": h, "stop": k} for h, k, free in cities
+                if not ((h, k) in homes and free <= 1) and (h, k) not in kept and self.token_cost(c, h) <= c.cash]
+
+    def reserved_cities(self, c, cities: list) -> set:
+        """:meth:`token_places`: the cities ``(hex, stop)`` of ``cities`` (``(hex, stop,
+        free slots)``, those ``c`` reaches with room) kept from ``c`` now besides the
+        home slots (1833NE: Worcester and Boston until phase IV) [none]."""
+        return set()
+
+    def token_cost(self, c, hex_id: str) -> int:
+        """What ``c``'s next token costs on ``hex_id`` [its charter's price for it, 1832
+        [7] Token Cost]."""
+        return c.token_costs[len(c.tokens)]
 
     def place_token(self, c, place: dict):
-        """TokenStep: place (and pay for) a token where :meth:`token_places` listed."""
-        raise NotImplementedError
+        """TokenStep: ``c`` places a token where :meth:`token_places` listed and pays its
+        :meth:`token_cost` to the bank; then :meth:`token_placed`."""
+        cost = self.token_cost(c, place["hex"])
+        if cost:
+            self.state.pay(corp_key(c.id), "bank", cost)
+        c.tokens.append((place["hex"], place.get("stop", 0)))
+        self.token_placed(c, place, cost)
+
+    def token_placed(self, c, place: dict, cost: int):
+        """:meth:`place_token`: what follows a token placed for ``cost`` [nothing]."""
 
     def why_not_token(self, c, a: dict) -> tuple[str, str]:
         """TokenStep: (rule id, message) refusing a token that was not listed."""
@@ -336,8 +425,14 @@ class GameRules(Ids, PlayerReport):
     def reserved_homes(self) -> list[dict]:
         """The home cities kept now for corporations that have not placed their home
         token, each ``{"corporation", "hex", "stop"}``, as :meth:`token_places` keeps
-        them from the others (default: none)."""
-        return []
+        them from the others [each company that :meth:`keeps_home`]."""
+        return [{"corporation": d.id, "hex": d.home, "stop": d.home_stop} for d in self.state.corporations
+                if self.keeps_home(d)]
+
+    def keeps_home(self, d) -> bool:
+        """:meth:`reserved_homes`: whether company ``d`` keeps its home slot [open, no token
+        placed yet: 1832 [7.2]]."""
+        return not d.closed and not d.tokens
 
     def run(self, c, routes) -> tuple[list[dict], int]:
         """RoutesStep: ``c`` runs ``routes`` (``"best"``, or a declared run that the
@@ -542,8 +637,9 @@ class GameRules(Ids, PlayerReport):
     # --- phases and trains -------------------------------------------------------------
 
     def train_limit(self, c) -> int:
-        """How many trains ``c`` may hold now."""
-        raise NotImplementedError
+        """How many trains ``c`` may hold now [the phase's ``train_limit``: 1832 [10.2],
+        1833NE "Number of phases", 1831 5.3.5]."""
+        return self.phases.limit(self.state.phase)
 
     def counted_trains(self, c) -> list:
         """The trains of ``c`` that count against its limit."""
@@ -854,9 +950,11 @@ class GameRules(Ids, PlayerReport):
         """The title's own facts in the state JSON (``title_state``)."""
         return {}
 
-    def position(self, corporation: str | None = None) -> dict:
-        """The position of ``corporation`` (default: the one operating) for the route core."""
-        raise NotImplementedError
+    def position(self, corporation: str | None = None, trains=None) -> dict:
+        """The position of ``corporation`` (default: the one operating, bad input when
+        none is) for the route core, with ``trains`` instead of its own [what
+        :meth:`core_position` says; a title adds its own fields]."""
+        return self.core_position(self.asked_corporation(corporation, self.title), trains)
 
     def value(self, name: str) -> int:
         """Player ``name``'s score by the title's formula, now [1832 [14], 1833NE "End

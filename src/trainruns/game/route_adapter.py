@@ -80,18 +80,30 @@ def _reached(p: Position):
     return reach(board.keyed(p))
 
 
+def _each_tile_move(p: Position):
+    from trainruns.services.whatif import tile_moves
+
+    for m in tile_moves(p.data, board.keyed(p), _reached.keyed(p)):
+        yield m["hex"], m["tile"], m["rotation"], bool(m.get("replaces"))
+
+
 @_cached(1024)
 def _tile_moves(p: Position) -> tuple:
-    from trainruns.services.whatif import tile_candidates
-
-    return tuple((m["hex"], m["tile"], m["rotation"], bool(m.get("replaces")))
-                 for m, _variant in tile_candidates(p.data, board.keyed(p), _reached.keyed(p)))
+    return tuple(_each_tile_move(p))
 
 
 def tile_lays(position: dict) -> list[dict]:
     """Every tile lay or upgrade the operating company may make on this position
     ([6] Laying Track): ``{"hex", "tile", "rotation", "upgrade"}``."""
     return [{"hex": h, "tile": t, "rotation": r, "upgrade": u} for h, t, r, u in _tile_moves(position)]
+
+
+def each_tile_lay(position: dict):
+    """The lays of :func:`tile_lays` one at a time, in its order, for a caller that stops
+    at the first it can use (whether a company may lay at all, [6]): walked on the kept
+    board and reach without listing the rest (nor keeping a partial list)."""
+    for h, t, r, u in _each_tile_move(Position(position)):
+        yield {"hex": h, "tile": t, "rotation": r, "upgrade": u}
 
 
 @_cached(1024)

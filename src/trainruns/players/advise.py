@@ -23,7 +23,11 @@ proven:
 - trains bought after the run do not change it, so a turn's run and its cash after the
   dividend bound every plan that continues from it (horizon 1);
 - a run of several trains shares no track, so it earns at most the sum of each train's
-  best run alone on the same board (horizon 2: the next round's run).
+  best run alone on the same board (horizon 2: the next round's run);
+- where the trains come before the run (1831 5.3 before 5.6), no run of a board earns
+  more than every train the company could still run, all at once
+  (:mod:`trainruns.players.train_bound`): a board below the top is cut before its
+  purchases, and once the trains held earn that much, so are the purchases (top 1).
 
 The dividend follows :func:`dividend_rule` (a stated rule, not searched).
 """
@@ -42,10 +46,12 @@ from trainruns.game import route_adapter
 from trainruns.game.errors import Refusal
 from trainruns.game.game_rules import GameRules
 from trainruns.game.steps.routes import RoutesStep
+from trainruns.players import train_bound
 
 # the decisions a plan branches on; anything else the turn offers (a private to buy,
 # track rights, a loan) the advisor declines when it may
 BRANCHING = ("lay_tile", "place_token", "buy_train", "discard_train")
+TRAINS = ("buy_train", "discard_train")
 
 
 @dataclass
@@ -350,7 +356,33 @@ def _search(game, cid, cash, advice, seen, found):
         _walk(node, cid, actions, advice, seen, lambda n, a, k, w: end(n, a, k, w, plan, order, post),
               stop_at_run=False)
 
-    _walk(_clone(game), cid, [], advice, seen, at_run, stop_at_run=True)
+    boards: dict = {}   # the run bound of each board of the turn (train_bound), by the decisions before it
+
+    def cut(node, acts, may_pass):
+        """Before the run, with only trains left to decide (train_bound's two cuts):
+        "all" when no plan on from ``node`` can enter the top N, "buys" when the top is
+        one plan and none that buys ranks above passing now, else None."""
+        if not train_bound.board_fixed(node):
+            return None
+        # the bound made at the first state of this board's trains, found by the plan's
+        # decisions
+        first = next((i for i, a in enumerate(acts) if a["type"] in TRAINS), len(acts))
+        made = next((k for k in (_sort_key(acts[:j]) for j in range(len(acts), first - 1, -1)) if k in boards), None)
+        if made is None:
+            made = _sort_key(acts)
+            boards[made] = train_bound.run_bound(node, cid, forced=not may_pass)
+        bound = boards[made]
+        if bound is None:
+            return None
+        if len(found) >= top and horizon * bound < found[top - 1].score:
+            return "all"
+        # a plan that buys ranks below passing, which the top 1 alone is sure to leave
+        # out (a top N may hold both)
+        if top == 1 and may_pass and _run_now(node, cid, node.position(cid))[0] >= bound:
+            return "buys"
+        return None
+
+    _walk(_clone(game), cid, [], advice, seen, at_run, stop_at_run=True, cut=cut)
 
 
 def _note(kind, what) -> str:
@@ -373,13 +405,15 @@ def _last_step(node) -> bool:
     return bool(steps) and isinstance(node.round.step(), steps[-1])
 
 
-def _walk(root, cid, actions, advice, seen, on_end, stop_at_run):
+def _walk(root, cid, actions, advice, seen, on_end, stop_at_run, cut=None):
     """Every way on from ``root`` through the turn's decisions (:data:`BRANCHING`, the
     run, the dividend by rule, passes for the rest): ``on_end(game, actions, kind,
     what)`` at each end, the turn over ("over", "end", "stuck") or, with
     ``stop_at_run``, at the run ("run"). The pass that ends the turn is not made: it
     changes nothing of the company's, and the game would go on to list the next
-    company's moves."""
+    company's moves. ``cut(game, actions, may_pass)``, asked at a state whose decisions are all
+    trains, answers "all" when no plan on from it can enter the top N, "buys" when no
+    purchase can (each is counted pruned)."""
     stack = [(root, actions)]
     while stack:
         advice.tick()
@@ -400,7 +434,16 @@ def _walk(root, cid, actions, advice, seen, on_end, stop_at_run):
                 on_end(node, acts, kind, what)
                 break
             passes = [a for a in what if a["type"] == "pass"]
-            moves = _no_round_trip(node, [a for a in what if a["type"] != "pass"], acts, cid, bool(passes))
+            moves = [a for a in what if a["type"] != "pass"]
+            verdict = cut(node, acts, bool(passes)) if cut is not None and all(
+                a["type"] in TRAINS for a in moves) else None
+            if verdict == "all":
+                advice.pruned += 1
+                break
+            if verdict == "buys":
+                advice.pruned += len(moves)
+                moves = []
+            moves = _no_round_trip(node, moves, acts, cid, bool(passes))
             if passes and _last_step(node):
                 on_end(node, acts + passes, "end", None)   # before the node changes
             else:

@@ -15,6 +15,12 @@ The advisor policy:
   such par), so he can also buy the shares that float it; buy the listed share with the
   best expected dividend per share for its price (the company's proven best run now,
   over its shares); else pass;
+- the seed decides what the valuation leaves equal, as it would between real players:
+  wherever a rule above finds several choices equal (companies that cannot run, the
+  companies to start at the same highest par, shares of equal expected dividend per
+  price), one of them is drawn with the game's rng, each equally likely; a rule that
+  finds one choice draws nothing. This one rule holds for every title (what differs is
+  only what the title lists);
 - any other decision (a private's auction, a merger offer, a discard of another
   company's train) is the random policy's.
 
@@ -103,18 +109,19 @@ def stock_choice(game, player: str, listed: list, rng) -> dict:
     corps = {c["id"]: c for c in state["corporations"]}
     me = next(p for p in state["players"] if p["name"] == player)
     cache: dict = {}
-    for a in listed:
-        c = corps.get(a.get("corporation"))
-        if a["type"] == "sell_shares" and c and c["operated"] and _expected(game, c["id"], cache) == 0:
-            return _most(a)
-    for a in listed:
-        c = corps.get(a.get("corporation"))
-        if a["type"] == "buy_shares" and c and c["president"] == player and not c["floated"]:
-            return fill(a, rng)
+    sells = [a for a in listed if a["type"] == "sell_shares" and (c := corps.get(a.get("corporation")))
+             and c["operated"] and _expected(game, c["id"], cache) == 0]
+    if sells:
+        return _most(_one_of(sells, rng))
+    floats = [a for a in listed if a["type"] == "buy_shares" and (c := corps.get(a.get("corporation")))
+              and c["president"] == player and not c["floated"]]
+    if floats:
+        return fill(_one_of(floats, rng), rng)
     pars = [a for a in listed if a["type"] == "par" and isinstance(a.get("price"), int)
             and SELL_FIRST * a["price"] <= me["cash"]]
     if pars:
-        return max(pars, key=lambda a: a["price"])
+        highest = max(a["price"] for a in pars)
+        return _one_of([a for a in pars if a["price"] == highest], rng)
     buys = []
     for a in listed:
         c = corps.get(a.get("corporation"))
@@ -124,9 +131,16 @@ def stock_choice(game, player: str, listed: list, rng) -> dict:
             if value > 0:
                 buys.append((value, a))
     if buys:
-        return fill(max(buys, key=lambda x: x[0])[1], rng)
+        best = max(value for value, _ in buys)
+        return fill(_one_of([a for value, a in buys if value == best], rng), rng)
     passes = [a for a in listed if a["type"] == "pass"]
     return passes[0] if passes else random_choice(listed, rng)
+
+
+def _one_of(equal: list, rng) -> dict:
+    """One of the choices a rule of the valuation leaves equal, drawn with the game's
+    rng (the module's rule); a single choice draws nothing."""
+    return equal[0] if len(equal) == 1 else rng.choice(equal)
 
 
 def _most(a: dict) -> dict:

@@ -117,8 +117,8 @@ def assign_trains(routes: RouteSet, deadline=None, progress=None, budget=1 << 16
         if best[0] != last_best:
             # when the final incumbent appeared (to the resolution of ``budget`` nodes)
             t_best, last_best = time.perf_counter() - t_start, int(best[0])
-        if status == 0:
-            finished = True
+        if status == 0 or (routes.upper is not None and best[0] >= routes.upper):
+            finished = True  # (the search ended, or its run reached the route set's bound)
             break
         here = int(open_bound(depth, nodebound, best))
         low_bound = here if low_bound is None else min(low_bound, here)
@@ -142,7 +142,7 @@ def assign_trains(routes: RouteSet, deadline=None, progress=None, budget=1 << 16
     if finished and routes.complete:
         bound = revenue
     elif routes.complete:
-        bound = max(revenue, min(low_bound, int(open_bound(depth, nodebound, best))))
+        bound = max(revenue, min(low_bound, int(open_bound(depth, nodebound, best)), _upper(routes)))
     else:
         bound = max(revenue, stop_value_bound(routes.compiled))
     run = _run_of(routes, trains, all_trains, best_choice, cand_route, kind_index, revenue, bound)
@@ -150,6 +150,11 @@ def assign_trains(routes: RouteSet, deadline=None, progress=None, budget=1 << 16
     run.checks = int(nodes[1])  # blocks checked: machine-independent work
     run.time_to_best = t_best
     return run
+
+
+def _upper(routes: RouteSet) -> float:
+    """The route set's own bound (``RouteSet.upper``), infinite when it has none."""
+    return float("inf") if routes.upper is None else routes.upper
 
 
 def _run_of(routes, trains, all_trains, best_choice, cand_route, kind_index, revenue, bound) -> Run:
@@ -199,6 +204,8 @@ def assign_cpsat(routes: RouteSet, deadline=None, start: Run | None = None, limi
         bound = max(value, bound, stop_value_bound(routes.compiled))
     elif start.optimal:
         bound = value
+    else:
+        bound = max(value, min(bound, _upper(routes)))
     chosen, idle = [], []
     left = list(board.trains)
     for k, r in sorted(picks, key=lambda p: -int(routes.values[p[1], p[0]])):

@@ -28,6 +28,10 @@ class RouteSet:
     kinds: list          # train kind names (distinct train names)
     values: np.ndarray   # int64 [n, len(kinds)], -1 where the kind may not run it
     complete: bool = True
+    # no run of these routes earns more (a bound a title's route model proved, as 1831's
+    # track prices), or None: a search reaching it is done, and one stopped early
+    # reports no higher bound
+    upper: int | None = None
 
     def __len__(self):
         return len(self.ptr) - 1

@@ -157,6 +157,17 @@ def tile_candidates(data, board=None, reached=None, hexes=None):
     return lays
 
 
+def tile_moves(data, board, reached):
+    """The moves of :func:`tile_candidates` one at a time in its order, no variant built
+    (the title's ``tile_moves``): a caller asking whether any lay is left stops at the
+    first."""
+    moves = _moves(data).tile_moves(data, board, reached)
+    if moves is None:
+        raise InputError("tile lays need a title with a tile manifest (1832, 1833NE); "
+                         "this position has no tiles to lay", "position")
+    return moves
+
+
 def token_candidates(data, board=None, reached=None):
     """Every legal token placement (1832 rulebook "Placing a Token": "trace a valid
     train route from one of its station tokens to the city ... The city must have space

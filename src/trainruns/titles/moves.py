@@ -41,10 +41,23 @@ class TitleMoves:
         return None
 
     def tile_lays(self, data, board, reached):
-        """Every legal tile lay or upgrade as ``(move, variant)`` (:func:`tile_lays` with
-        :meth:`tile_rules`), or None: no tiles."""
+        """Every legal tile lay or upgrade as ``(move, variant)``: the moves of
+        :meth:`tile_moves`, each with the position after it (:meth:`TileRules.variant`),
+        or None: no tiles."""
         rules = self.tile_rules(data, board)
-        return None if rules is None else tile_lays(rules, data, board, reached)
+        if rules is None:
+            return None
+        return [(m, rules.variant(data, m["hex"], m["tile"], m["rotation"], rules.now(m["hex"])[2]))
+                for m in self.tile_moves(data, board, reached)]
+
+    def tile_moves(self, data, board, reached):
+        """Every legal tile lay or upgrade as a move ``{"hex", "tile", "rotation"}`` (and
+        ``replaces``, the tile it upgrades), one at a time in the order :meth:`tile_lays`
+        lists them, no variant built: a caller asking whether any is left stops at the
+        first. :func:`tile_moves` with :meth:`tile_rules`; None: no tiles. A title's own
+        lay rules override this, never :meth:`tile_lays`."""
+        rules = self.tile_rules(data, board)
+        return None if rules is None else tile_moves(rules, board, reached)
 
     def token_places(self, data, board, reached) -> list:
         """Every legal token placement as ``(move, variant)`` (:func:`token_places`)."""
@@ -210,6 +223,18 @@ def connects(board, reached, hex_id, new_paths, old_stops_reached):
     return False
 
 
+def touched_hexes(reached) -> set:
+    """The hexes :func:`connects` can say yes for: those with a stop on one of the
+    company's runs, or a hex side at which a run arrives on a neighbour's track. A lay
+    on any other hex continues no run, so the generator skips the hex unasked."""
+    out = {ref[0] for ref in reached.stops}
+    for node, via in reached.sides.items():
+        for hex_id, _side in node[1]:
+            if via - {hex_id}:
+                out.add(hex_id)
+    return out
+
+
 class TileRules:
     """The declared hooks of a title's tile rules that the one generator of lays
     (:func:`single_lays`) asks; a title gives one for a position (``tile_rules``) or
@@ -262,7 +287,10 @@ def single_lays(rules: TileRules, board, reached, hex_ids=None):
     of the hex is on one already (:func:`connects`). ``reached`` None asks no reach (a
     home tile, 1831 5.2.5). Yields ``(hex_id, tile, rotation, before)``."""
     tiles = rules.tiles
+    near = None if reached is None else touched_hexes(reached)
     for hex_id in rules.hex_ids(board) if hex_ids is None else hex_ids:
+        if near is not None and hex_id not in near:
+            continue  # no run arrives at the hex or stops on it: no lay there connects
         spec, rot, before = rules.now(hex_id)
         choices = rules.options(hex_id, before)
         if not choices:
@@ -336,17 +364,15 @@ class ManifestTiles(TileRules):
         return lay_variant(self.title, data, hex_id, tile, rot, before)
 
 
-def tile_lays(rules: TileRules, data, board, reached):
+def tile_moves(rules: TileRules, board, reached):
     """Every legal single lay or upgrade for the operating company (:func:`single_lays`)
-    as ``(move, variant)``: the title's tile rules (``rules``) decide whether a tile may
+    as a move, lazily: the title's tile rules (``rules``) decide whether a tile may
     stand; ``reached`` (the company's runs) decides whether this company may lay it."""
-    out = []
     for hex_id, tile, rot, before in single_lays(rules, board, reached):
         move = {"hex": hex_id, "tile": tile, "rotation": rot}
         if before is not None:
             move["replaces"] = before[0]
-        out.append((move, rules.variant(data, hex_id, tile, rot, before)))
-    return out
+        yield move
 
 
 def token_places(title, data, board, reached):

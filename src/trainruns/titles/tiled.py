@@ -365,12 +365,13 @@ class TiledTitle(Title):
         """The manifest's tile rules on the position (:class:`.moves.ManifestTiles`)."""
         return moves.ManifestTiles(self, data, board.phase)
 
-    def tile_lays(self, data, board, reached) -> list:
-        """Every legal tile lay or upgrade as ``(move, variant)`` (:func:`.moves.tile_lays`);
-        ``reached``: the company's runs (:func:`trainruns.route.reach.reach`)."""
+    def tile_moves(self, data, board, reached):
+        """Every legal tile lay or upgrade as a move (:func:`.moves.tile_moves`), none
+        while :meth:`may_lay` says why not; ``reached``: the company's runs
+        (:func:`trainruns.route.reach.reach`)."""
         if self.may_lay(data, board) is not None:
-            return []
-        return super().tile_lays(data, board, reached)
+            return iter(())
+        return super().tile_moves(data, board, reached)
 
     def may_lay(self, data, board):
         """Why the operating company may lay no tile at all now, or None."""

@@ -329,7 +329,7 @@ def test_phases_by_first_train_and_retirement_5_3_5():
     c.trains = [train(2)]
     r.new_phase("5", c)
     assert s.phase == "5" and c.trains == [] and r.train_limit(c) == 3
-    assert r.token_cost("station") == 70 and r.token_cost("yard") == 110
+    assert r.token_price("station") == 70 and r.token_price("yard") == 110
 
 
 def test_operating_order_by_common_price_5_0_4():

@@ -47,7 +47,7 @@ def test_the_home_token_goes_down_after_the_home_tile_not_before_5_2_5():
     assert [x["hex"] for x in c.sites] == ["E11"] and c.home_done
     assert g.rules.laid()["E11"] == (lay["tile"], lay["rotation"])
     r = g.rules
-    assert c.cash == cash - r.map.cost("E11", False, r.numbers["terrain_cost"]) - r.token_cost(c.home_type)
+    assert c.cash == cash - r.map.cost("E11", False, r.numbers["terrain_cost"]) - r.token_price(c.home_type)
     # the lay was the first of its lays this turn; now it may pass
     assert any(a["type"] == "pass" for a in g.actions())
 

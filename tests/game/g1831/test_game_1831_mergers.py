@@ -219,7 +219,7 @@ def test_track_rights_rent_a_token_the_run_must_use_5_5_and_5_6_5():
     a_cash, b_cash = a.cash, b.cash
     r.buy_right(a, places[0])
     # 5.5.1: the price of a new Station, paid to the owner (5.5.4: who cannot refuse)
-    assert a_cash - a.cash == b.cash - b_cash == r.token_cost("station") == 40
+    assert a_cash - a.cash == b.cash - b_cash == r.token_price("station") == 40
     # 5.5.2 / 5.6.3: the right counts as A's own Station: two yellow small cities (the
     # config's tiles 501 and 502) + two $10 Stations
     city = [r.config.tiles["tiles"][t]["stops"][0]["value"] for t in ("501", "502")]

@@ -56,7 +56,7 @@ def test_a_yellow_tile_in_a_city_is_followed_by_its_token_5_2_6_8():
         st.process({"type": "lay_tile", "corporation": "PRR", "hex": "D4", "tile": "101", "rotation": 0})
     cash = c.cash
     st.process(dict(listed[0]))
-    assert any(x["hex"] == "I5" for x in c.sites) and c.cash == cash - r.token_cost(listed[0]["kind"])
+    assert any(x["hex"] == "I5" for x in c.sites) and c.cash == cash - r.token_price(listed[0]["kind"])
     assert st.done or any(a["type"] == "pass" for a in st.actions())
 
 
@@ -65,7 +65,7 @@ def test_no_yellow_city_tile_without_the_cash_for_its_token_5_2_6_8():
     i9, i7, i5 = yellow_track(g, "I9", "I7", "I5")
     s.tiles = [i9, i7]
     cost = r.map.cost("I5", False, r.numbers["terrain_cost"])
-    station = r.token_cost("station")
+    station = r.token_price("station")
     s.pay("bank", "corp:PRR", cost + station - 1)          # the tile, not the tile and a Station
     assert not any(m["hex"] == "I5" for m in r.tile_lays(c, []))
     s.pay("bank", "corp:PRR", 1)

@@ -11,6 +11,7 @@ from trainruns.game import route_adapter
 from trainruns.game.errors import Refusal
 from trainruns.game.game import Game
 from trainruns.game.state import player_key
+from trainruns.game.tile_lays import may_lay
 
 NAMES = ["A", "B", "C", "D"]
 
@@ -164,13 +165,17 @@ def test_system_lays_three_yellow_or_a_yellow_and_an_upgrade_of_another_hex():
     x = company(g, "CG", "B", 100, {})
     r = g.rules
     y, u = {"hex": "E1", "upgrade": False}, {"hex": "E3", "upgrade": True}
-    assert r.lay_allowance(sysc, []) == (True, True)
-    assert r.lay_allowance(sysc, [y]) == (True, True)
-    assert r.lay_allowance(sysc, [y, y]) == (True, False)
-    assert r.lay_allowance(sysc, [y, y, y]) == (False, False)
-    assert r.lay_allowance(sysc, [u]) == (True, False)
-    assert r.lay_allowance(sysc, [y, u]) == (False, False)
-    assert r.lay_allowance(x, [y]) == (True, False) and r.lay_allowance(x, [u]) == (False, False)
+
+    def allowance(c, lays):   # (a yellow tile, an upgrade) may follow ``lays``
+        return may_lay(r.tile_allowance(c), lays, False), may_lay(r.tile_allowance(c), lays, True)
+
+    assert allowance(sysc, []) == (True, True)
+    assert allowance(sysc, [y]) == (True, True)
+    assert allowance(sysc, [y, y]) == (True, False)
+    assert allowance(sysc, [y, y, y]) == (False, False)
+    assert allowance(sysc, [u]) == (True, False)
+    assert allowance(sysc, [y, u]) == (False, False)
+    assert allowance(x, [y]) == (True, False) and allowance(x, [u]) == (False, False)
 
 
 def test_a_system_redeems_twice_per_stock_round_one_per_turn_within_8_shares():

@@ -364,10 +364,10 @@ def test_the_last_slot_of_an_unstarted_companys_home_is_kept():
     """[7.2] a company cannot use the last token space in a starting city of a railway
     that has not yet started."""
     g = new(3)
-    c = _operating(g)
-    assert ("B24", 0) in g.rules._reserved(c)      # Norfolk, N&W's one slot
+    _operating(g)
+    assert {"corporation": "N&W", "hex": "B24", "stop": 0} in g.rules.reserved_homes()   # Norfolk, its one slot
     g.state.corp["N&W"].tokens = [("B24", 0)]
-    assert ("B24", 0) not in g.rules._reserved(c)
+    assert "N&W" not in {r["corporation"] for r in g.rules.reserved_homes()}
 
 
 def test_wvcf_blocks_its_hexes_while_a_player_holds_p5():

@@ -250,13 +250,14 @@ def test_very_first_operating_round_in_reverse_price_order():
 def test_tile_cost_at_least_20_terrain_and_crossings():
     """"every tile lay or upgrade costs at least $20, plus the cost of any bridge, tunnel
     or pass it completes" ([E]: a larger terrain cost replaces the $20)."""
-    r = new().rules
-    assert r.lay_cost({"hex": "E20", "tile": "57", "rotation": 0, "upgrade": False}) == 20     # clear
-    assert r.lay_cost({"hex": "D7", "tile": "8", "rotation": 0, "upgrade": False}) >= 80      # mountain $80
-    assert r.lay_cost({"hex": "D7", "tile": "8", "rotation": 0, "upgrade": True}) == 20 + sum(
+    g = new()
+    r, c = g.rules, g.state.corporations[0]
+    assert r.lay_cost(c, {"hex": "E20", "tile": "57", "rotation": 0, "upgrade": False}) == 20     # clear
+    assert r.lay_cost(c, {"hex": "D7", "tile": "8", "rotation": 0, "upgrade": False}) >= 80      # mountain $80
+    assert r.lay_cost(c, {"hex": "D7", "tile": "8", "rotation": 0, "upgrade": True}) == 20 + sum(
         c for _k, c in r._new_borders({"hex": "D7", "tile": "8", "rotation": 0}))
     # the E24/F23 pass ($20): some rotation of a straight on E24 reaches it
-    costs = {r.lay_cost({"hex": "E24", "tile": "9", "rotation": k, "upgrade": False}) for k in range(6)}
+    costs = {r.lay_cost(c, {"hex": "E24", "tile": "9", "rotation": k, "upgrade": False}) for k in range(6)}
     assert {20, 40} <= costs
 
 
@@ -278,6 +279,7 @@ def test_worcester_reserved_for_bw_and_costs_it_40():
 def test_worcester_and_boston_reservations_until_phase_four(monkeypatch):
     """Worcester is kept for the B&W, and Boston's last free slot (once green) for the
     B&P, until phase IV ("city spot reservations end")."""
+    from trainruns.game import route_adapter
     from trainruns.titles.g1833ne.game import operating as game_operating
 
     g = new()
@@ -285,7 +287,7 @@ def test_worcester_and_boston_reservations_until_phase_four(monkeypatch):
     g.act({"type": "par", "player": who(g), "corporation": "FRR", "price": 100})
     g.act({"type": "par", "player": who(g), "corporation": "B&L", "price": 100})
     r, s = g.rules, g.state
-    monkeypatch.setattr(game_operating.route_adapter, "token_cities", lambda pos: [("E22", 0, 1), ("G22", 1, 1)])
+    monkeypatch.setattr(route_adapter, "token_cities", lambda pos: [("E22", 0, 1), ("G22", 1, 1)])
     frr = s.corp["FRR"]
     frr.cash = 500
     assert [m["hex"] for m in r.token_places(frr)] == ["G22"]

@@ -31,10 +31,6 @@ class DiscardStep(CorporationStep):
     def done(self):
         return not self._may_go()
 
-    @done.setter
-    def done(self, _finished):
-        pass   # finished when no train may go (above)
-
     def actions(self):
         return [{"type": "discard_train", "corporation": self.corp.id, "train": t} for t in self._may_go()]
 

@@ -33,8 +33,8 @@ class TrackStep(CorporationStep):
 
     def has_moves(self) -> bool:
         """Whether anything but a pass is left to do here (the step ends by itself when
-        not): a tile lay."""
-        return bool(self._lays())
+        not): a tile lay (the title's :meth:`may_lay_tile`: no listing of them all)."""
+        return self.game.rules.may_lay_tile(self.corp, self.lays)
 
     def may_pass(self, moves: list[dict]) -> bool:
         """Whether the company may end the step with ``moves`` (its listed actions but

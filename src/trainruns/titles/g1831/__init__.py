@@ -130,11 +130,11 @@ class Title1831(Title):
                              "set of the shipped config; docs/position-format.md)", "position.tile_set")
         return moves.tile_rules(data, board)
 
-    def tile_lays(self, data, board, reached):
+    def tile_moves(self, data, board, reached):
         """The shared generator's lays with 5.2.4.1's reach: a lay needs "a direct path
         from one of its Rail Yards or Station tokens to the hex", track connected and not
         blocked (:func:`~trainruns.route.reach.loose_reach`), not one legal run's reach."""
-        return super().tile_lays(data, board, loose_reach(board))
+        return super().tile_moves(data, board, loose_reach(board))
 
     def token_places(self, data, board, reached):
         facts = board.route_model.facts

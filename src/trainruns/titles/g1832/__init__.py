@@ -174,12 +174,12 @@ class Title1832(TiledTitle):
                                  "from the supply [17.5]", f"{where}: removed_tiles[{i}]")
         return frozenset(str(t) for t in raw)
 
-    def tile_lays(self, data, board, reached):
+    def tile_moves(self, data, board, reached):
         """Every legal tile lay or upgrade of the shared tiled rules, less the tiles the
         Civil War removed from the supply ([17.5]: "remove all even/odd numbered yellow
         tiles")."""
         removed = self.removed_tiles(data, "position")
-        return [(m, v) for m, v in super().tile_lays(data, board, reached) if str(m["tile"]) not in removed]
+        return (m for m in super().tile_moves(data, board, reached) if str(m["tile"]) not in removed)
 
     def token_refusal(self, data, board, ref):
         return moves.home_refusal(self.facts, data, board, ref)

@@ -184,22 +184,23 @@ class Title1833NE(TiledTitle):
 
     # --- moves (trainruns whatif) ------------------------------------------------------
 
-    def tile_lays(self, data, board, reached):
-        """The lays a corporation's runs reach, and P3's free lays in C4 and C6."""
-        out = super().tile_lays(data, board, reached)
+    def tile_moves(self, data, board, reached):
+        """The lays a corporation's runs reach, then P3's free lays in C4 and C6."""
         if self.may_lay(data, board) is not None:
-            return out
+            return
         tiles = self.facts.tiled.tiles
 
         def key(m):  # rotations giving identical track are one move
             return m["hex"], m["tile"], track_key(tiles[m["tile"]], m["rotation"])
 
-        have = {key(m) for m, _ in out}
-        for m, v in moves.p3_lays(self, data, board):
+        have = set()
+        for m in super().tile_moves(data, board, reached):
+            have.add(key(m))
+            yield m
+        for m in moves.p3_lays(self, data, board):
             if key(m) not in have:
                 have.add(key(m))
-                out.append((m, v))
-        return out
+                yield m
 
     def may_lay(self, data, board):
         """P2: "Until a corporation buys it, the Boston & Lowell can't lay track in phase I"."""

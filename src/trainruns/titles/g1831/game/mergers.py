@@ -315,7 +315,7 @@ class MergerRules:
         """5.9.7.8: "Liquidation pays one-half the current price of a new Station or Rail
         Yard", to A's assets; the other tokens set aside that now fit go back."""
         a.liquidating.remove(site)
-        cash = self.token_cost(site["type"]) // 2
+        cash = self.token_price(site["type"]) // 2
         self.state.pay("bank", f"corp:{a.id}", cash)
         self.state.event("token_liquidated", corporation=a.id, hex=site["hex"], kind=site["type"], cash=cash)
         self._set_aside(a)

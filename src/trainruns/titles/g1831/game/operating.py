@@ -66,9 +66,9 @@ class OperatingRules:
 
     def train_limit(self, c) -> int:
         """5.3.5: the phase's limit; a system one more per merger (5.9.7.7), at most two."""
-        return self.phase_row()["train_limit"] + min(2, len(c.absorbed))
+        return super().train_limit(c) + min(2, len(c.absorbed))
 
-    def token_cost(self, kind: str) -> int:
+    def token_price(self, kind: str) -> int:
         """5.2.7.4: Stations $40 / $70 / $110, Rail Yards $70 / $110 / $210 by phase."""
         return self.phase_row()[kind][0]
 
@@ -190,6 +190,11 @@ class OperatingRules:
 
     # --- track and tokens (5.2) --------------------------------------------------------
 
+    def may_lay_tile(self, c, lays) -> bool:
+        """Whether ``c`` has a lay left: its lays listed by :meth:`tile_lays` (5.2.4-5.2.6),
+        not the shared generator's."""
+        return bool(self.tile_lays(c, lays))
+
     def tile_lays(self, c, lays) -> list[dict]:
         """The lays ``c`` may make now, ``lays`` made this turn. 5.2.5: while its home
         city waits for its tile, that tile is the company's first play
@@ -286,7 +291,7 @@ class OperatingRules:
         for kind in kinds():
             free = bool(self.free_sites(c, m["hex"], kind, types, taken))
             if free and self.tokens_left(c, kind) > 0 and (
-                    c.receivership or m["cost"] + self.token_cost(kind) <= c.cash):
+                    c.receivership or m["cost"] + self.token_price(kind) <= c.cash):
                 return True
         return False
 
@@ -383,12 +388,12 @@ class OperatingRules:
             for kind in kinds:
                 if any(x["type"] == kind for x in mine) or self.tokens_left(c, kind) <= 0:
                     continue
-                if self.token_cost(kind) > c.cash and not c.receivership:
+                if self.token_price(kind) > c.cash and not c.receivership:
                     continue
                 free = self.free_sites(c, hex_id, kind, types, taken)
                 if free:
                     out.append({"hex": hex_id, "stop": 0, "kind": kind, "slot": free[0],
-                                "cost": self.token_cost(kind)})
+                                "cost": self.token_price(kind)})
         return out
 
     def token_kinds(self, c) -> tuple:
@@ -431,9 +436,8 @@ class OperatingRules:
 
     def reserved_homes(self):
         """5.2.5: the home city of each company that keeps a site there for its home
-        token (:meth:`keeps_home`)."""
-        return [{"corporation": o.id, "hex": o.home, "stop": 0, "kind": o.home_type}
-                for o in self.state.corporations if self.keeps_home(o)]
+        token (:meth:`keeps_home`), with the site's type."""
+        return [dict(r, kind=self.state.corp[r["corporation"]].home_type) for r in super().reserved_homes()]
 
     @staticmethod
     def keeps_home(o) -> bool:
@@ -483,12 +487,12 @@ class OperatingRules:
         same = self.free_sites(c, c.home, kind, types, taken)
         other = [i for k in TYPES if k != kind for i in self.free_sites(c, c.home, k, types, taken)]
         black = [i for i in free if types[i] == "black"]
-        cost = self.token_cost(kind)
+        cost = self.token_price(kind)
         if same:
             m = {"hex": c.home, "slot": same[0], "kind": kind, "cost": cost}
         elif other:
             kind = types[other[0]]
-            m = {"hex": c.home, "slot": other[0], "kind": kind, "cost": self.token_cost(kind)}
+            m = {"hex": c.home, "slot": other[0], "kind": kind, "cost": self.token_price(kind)}
         elif black:
             m = {"hex": c.home, "slot": black[0], "kind": kind, "cost": cost, "black": True}
         else:
@@ -531,7 +535,7 @@ class OperatingRules:
                     continue   # its own token of that type there already counts
                 if any(hh == h and self.map.sites(h, laid)[j] == kind for hh, j in have):
                     continue   # the route core: one right of a type per city
-                cost = self.token_cost(kind)
+                cost = self.token_price(kind)
                 if cost > c.cash or tried >= MOST_OFFERS:
                     continue
                 tried += 1

@@ -5,7 +5,9 @@ per train kind, the most that kind earns on it (kernels.py), plus the commuter r
 (commuter.py). Assigning trains to routes stays the core's, except when the
 corporation bought track rights: each must be run to by some train (5.6.5), which the
 core's assignment cannot say, so then this model assigns the trains itself
-(``kernels.assign_covering``) and hands the core only the chosen routes.
+(``kernels.assign_covering``) and hands the core only the chosen routes. A listed
+board of many paths is first cut by the track prices (priced_listing.py): only the
+routes a better run than a first one could take go to the core, with their bound.
 
 Boards with too many paths to list (the printed map's size: passing cities freely,
 5.6.2.3) go to the flow model (flow.py), held to the track prices' bound (bound.py)
@@ -435,6 +437,14 @@ class Model1831(RouteModel):
                 if chosen is not None:
                     return chosen
             keep = np.flatnonzero((flat >= 0).any(axis=1))
+            if use_flow and enforce_rights and work is None:
+                # the search's call: the routes no better run takes dropped by the track
+                # prices, whose bound the core's search then reports (priced_listing.py;
+                # not in a game, whose answer is counted work alone: these take a share
+                # of the clock)
+                from trainruns.titles.g1831.route.priced_listing import cut_by_prices
+
+                return cut_by_prices(self, found, flat[keep], keep, deadline)
             return self._subset(found, flat[keep], keep)
         return self._assign_with_rights(found, values, deadline, work)
 

@@ -17,9 +17,9 @@ class OperatingRules:
     # --- the position (docs/position-format.md; docs/rules-1832.md) -----------------------------------
 
     def position(self, cid=None, trains=None) -> dict:
-        cid = self.asked_corporation(cid, "1832")
-        t = self.state.title_state
-        pos = dict(self.core_position(cid, trains), coal_token=cid in t.coal_holders, miami_run=t.miami_run)
+        pos = super().position(cid, trains)
+        cid, t = pos["corporation"], self.state.title_state
+        pos.update(coal_token=cid in t.coal_holders, miami_run=t.miami_run)
         if t.cotton:
             pos["cotton"] = {"hex": t.cotton["hex"], "stop": t.cotton["stop"]}
             pos["cotton_owner"] = t.cotton["corporation"]
@@ -51,32 +51,14 @@ class OperatingRules:
             return set(w["blocks"])
         return set()
 
-    def lay_allowance(self, c, lays) -> tuple[bool, bool]:
-        """What may follow ``lays`` this turn: (a yellow tile, an upgrade), from the
-        title's ``tile_lays``: [6] a company's two yellow tiles or one upgrade; [11.6.8]
-        a System's three yellow tiles, or one yellow tile and one upgrade."""
-        allowance = self.data["tile_lays"]["system" if c.system else "company"]
-        return may_lay(allowance, lays, upgrade=False), may_lay(allowance, lays, upgrade=True)
+    def tile_allowance(self, c):
+        """The title's ``tile_lays``: [6] a company's two yellow tiles or one upgrade;
+        [11.6.8] a System's three yellow tiles, or one yellow tile and one upgrade."""
+        return self.data["tile_lays"]["system" if c.system else "company"]
 
-    def tile_lays(self, c, lays) -> list[dict]:
-        """[6] two yellow tiles or one upgrade; a second lay is never an upgrade (a
-        System: :meth:`lay_allowance`)."""
-        yellow, upgrade = self.lay_allowance(c, lays)
-        if not yellow and not upgrade:
-            return []
-        blocked = self.blocked_hexes()
-        laid = {m.get("hex") for m in lays}   # a WVCF token counts as a yellow lay [6.5.2]
-        out = []
-        # (the position carries the tiles the Civil War removed [17.5]: none is listed)
-        for m in route_adapter.tile_lays(self.position(c.id)):
-            if m["hex"] in blocked or not (upgrade if m["upgrade"] else yellow) or (
-                    m["upgrade"] and m["hex"] in laid):
-                continue
-            cost = 0 if m["upgrade"] else self.terrain_cost(c, m["hex"])
-            if cost > c.cash:
-                continue
-            out.append(dict(m, cost=cost))
-        return out
+    def lay_cost(self, c, m) -> int:
+        """[6] Terrain Costs, paid for the first tile of a hex only (:meth:`terrain_cost`)."""
+        return 0 if m["upgrade"] else self.terrain_cost(c, m["hex"])
 
     def lay_tile(self, c, m):
         before = self.place_tile(c, m)
@@ -96,9 +78,9 @@ class OperatingRules:
             cotton["stop"] = mapping.get(cotton["stop"], cotton["stop"])
 
     def why_not_lay(self, c, a, lays):
-        yellow, upgrade = self.lay_allowance(c, lays)
+        allowance = self.tile_allowance(c)
         if c.system:
-            if not yellow and not upgrade:
+            if not may_lay(allowance, lays, False) and not may_lay(allowance, lays, True):
                 return "track.limit", "a System lays three yellow tiles, or one yellow tile and one upgrade [11.6.8]"
             if any(m.get("hex") == a["hex"] for m in lays):
                 return "track.same-hex", "a System's upgrade is of a different hex than its yellow tile [11.6.8]"
@@ -118,18 +100,7 @@ class OperatingRules:
 
     # --- [7] tokens -----------------------------------------------------------------------
 
-    def reserved_homes(self):
-        """[7.2] the starting city of every railway that has not yet placed its home
-        token keeps its last slot for it."""
-        return [{"corporation": d.id, "hex": d.home, "stop": d.home_stop} for d in self.state.corporations
-                if not d.closed and not d.tokens]
-
-    def _reserved(self, c):
-        """[7.2] the last slot of a starting city of a railway that has not yet placed its
-        home token is not for others."""
-        return {(r["hex"], r["stop"]) for r in self.reserved_homes() if r["corporation"] != c.id}
-
-    def token_cost(self, c) -> int:
+    def token_cost(self, c, hex_id=None) -> int:
         """[7] Token Cost: the next token's charter cost; once the charter's own tokens
         are placed, a token a merger or an upgrade took back costs $100 ([7.2] "may be
         placed again for $100"; a System's are all $100, [11.6])."""
@@ -138,24 +109,10 @@ class OperatingRules:
             return c.token_costs[used]
         return self.data["mergers"]["returned_token_cost"]
 
-    def token_places(self, c) -> list[dict]:
-        n = len(c.tokens)
-        if n >= len(c.token_costs):
-            return []
-        cost = self.token_cost(c)
-        if cost > c.cash:
-            return []
-        reserved = self._reserved(c)
-        return [{"hex": h, "stop": k} for h, k, free in route_adapter.token_cities(self.position(c.id))
-                if not ((h, k) in reserved and free <= 1)]
-
-    def place_token(self, c, m):
-        cost = self.token_cost(c)
-        if len(c.tokens) + c.returned_tokens >= len(c.token_costs):
-            c.returned_tokens -= 1   # a returned token goes back on the map
-        if cost:
-            self.state.pay(corp_key(c.id), "bank", cost)
-        c.tokens.append((m["hex"], m.get("stop", 0)))
+    def token_placed(self, c, m, cost):
+        """[7.2] a token placed beyond the charter's own is one taken back before."""
+        if len(c.tokens) - 1 + c.returned_tokens >= len(c.token_costs):
+            c.returned_tokens -= 1
 
     def why_not_token(self, c, a):
         if len(c.tokens) >= len(c.token_costs):
@@ -186,7 +143,7 @@ class OperatingRules:
 
     def train_limit(self, c) -> int:
         """[10.2] by phase, per shell: a System has two ([11.6] System Trains)."""
-        return self.phases.limit(self.state.phase) * c.shells
+        return super().train_limit(c) * c.shells
 
     def _smallest_train(self):
         names = self.phases.names

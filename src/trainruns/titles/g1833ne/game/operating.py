@@ -9,14 +9,12 @@ companies")."""
 from __future__ import annotations
 
 from trainruns.errors import InputError
-from trainruns.game import route_adapter  # the game's one adapter to the route core
 from trainruns.game.action import bounds
 from trainruns.game.errors import Refusal
 from trainruns.game.issue import TYPES as ISSUE_TYPES
 from trainruns.game.issue import issue_or_redeem, share_moves
 from trainruns.game.state import corp_key
 from trainruns.game.steps.consent import make_offer, was_declined
-from trainruns.game.tile_lays import may_lay
 from trainruns.game.tokens import carry_tokens
 from trainruns.route.hexgrid import opposite
 
@@ -37,11 +35,10 @@ class OperatingRules:
 
     def position(self, cid=None, trains=None) -> dict:
         s = self.state
-        cid = self.asked_corporation(cid, "1833NE")
-        t = s.title_state
+        pos = super().position(cid, trains)
+        cid, t = pos["corporation"], s.title_state
         removed = set(self._removed_privates())
-        pos = dict(self.core_position(cid, trains),
-                   privates=[x.id for x in s.privates if x.open and x.owner == corp_key(cid) and x.id not in removed],
+        pos.update(privates=[x.id for x in s.privates if x.open and x.owner == corp_key(cid) and x.id not in removed],
                    bonuses=[dict(b) for b in self.config.get("bonuses", [])],
                    lowell_merchants_bought=t.lowell_merchants_bought, privates_bought=list(t.privates_bought))
         if self._ferries_running():
@@ -152,7 +149,7 @@ class OperatingRules:
                 out.append(key)
         return out
 
-    def _passable(self, m) -> bool:
+    def legal_lay(self, m) -> bool:
         """Map: no track across an impassable border (the route core's check, asked
         for the one lay)."""
         from trainruns.titles.g1833ne import TITLE
@@ -164,7 +161,7 @@ class OperatingRules:
             return False
         return True
 
-    def lay_cost(self, m) -> int:
+    def lay_cost(self, c, m) -> int:
         """"every tile lay or upgrade costs at least $20, plus the cost of any bridge,
         tunnel or pass it completes" ([E]: the hex's terrain replaces the $20 when
         larger, first tile only)."""
@@ -173,10 +170,10 @@ class OperatingRules:
             base = max(base, self._terrain(m["hex"]))
         return base + sum(cost for _k, cost in self._new_borders(m))
 
-    def _free_tile(self, c, hex_id) -> bool:
+    def free_lay_hexes(self, c) -> set:
         """P2: the corporation that buys it may lay a free tile in Lowell that round."""
         ft = self.state.title_state.free_tile
-        return bool(ft) and ft == c.id and hex_id == self.private_data["P2"]["free_tile"]
+        return {self.private_data["P2"]["free_tile"]} if ft and ft == c.id else set()
 
     def _sides(self, tile, rotation) -> set:
         return _tiled().track_sides(_tiled().tiles[tile], rotation)
@@ -220,34 +217,24 @@ class OperatingRules:
                     except InputError:
                         continue
                     m = {"hex": h["hex"], "tile": tile, "rotation": rot, "upgrade": False}
-                    if self._passable(m):
+                    if self.legal_lay(m):
                         out.append(dict(m, cost=0, free=True, private="P3"))
         return out
 
-    def tile_lays(self, c, lays) -> list[dict]:
+    def legal_lays(self, c, lays, listing):
+        """The shared lays, with P3's free and extra ones (:meth:`champlain_lays`) last."""
         if c.id == "B&L" and self.state.phase == "I" and not self.state.title_state.lowell_merchants_bought:
-            return []   # P2: the B&L lays no track in phase I until a corporation buys P2
-        blocked = self.blocked_hexes()
-        done_hexes = {x["hex"] for x in lays}
-        out = []
-        for m in route_adapter.tile_lays(self.position(c.id)):
-            if m["hex"] in blocked or m["hex"] in done_hexes or not self._passable(m):
-                continue
-            free = self._free_tile(c, m["hex"])
-            if not free and not may_lay(self.data["tile_lays"], lays, m["upgrade"]):
-                continue
-            cost = 0 if free else self.lay_cost(m)
-            if cost > c.cash:
-                continue
-            out.append(dict(m, cost=cost, free=free))
+            return   # P2: the B&L lays no track in phase I until a corporation buys P2
         # a lay P3 makes free and extra is taken as P3's (the better for the corporation)
         free = {(m["hex"], m["tile"], m["rotation"] % 6): m for m in self.champlain_lays(c)}
-        out = [m for m in out if (m["hex"], m["tile"], m["rotation"] % 6) not in free]
-        return out + list(free.values())
+        for m in super().legal_lays(c, lays, listing):
+            if (m["hex"], m["tile"], m["rotation"] % 6) not in free:
+                yield m
+        yield from free.values()
 
     def lay_tile(self, c, m):
         s = self.state
-        if not m["free"]:
+        if not m.get("free"):
             s.title_state.borders_paid.extend(k for k, _c in self._new_borders(m))
         elif m.get("private") != "P3":
             s.title_state.free_tile = None
@@ -277,11 +264,9 @@ class OperatingRules:
 
     # --- stations -----------------------------------------------------------------------
 
-    def reserved_homes(self):
-        """The home slot of every corporation not yet launched is not for the others
-        (:meth:`token_places`)."""
-        return [{"corporation": d.id, "hex": d.home, "stop": d.home_stop} for d in self.state.corporations
-                if not d.started and not d.closed]
+    def keeps_home(self, d) -> bool:
+        """The home slot of every corporation not yet launched is not for the others."""
+        return not d.started and not d.closed
 
     def _reservations_on(self) -> bool:
         return self.phases.index(self.state.phase) < self.phases.index(self.data["reservations_end"])
@@ -295,40 +280,20 @@ class OperatingRules:
         w = self.data["worcester"]
         if c.id == w["corporation"] and hex_id == w["hex"]:
             return w["cost"]   # "its token there always costs $40"
-        return c.token_costs[len(c.tokens)]
+        return super().token_cost(c, hex_id)
 
-    def token_places(self, c) -> list[dict]:
-        """Its second station, in a city it reaches with room; not the home slot of an
-        unlaunched corporation; until phase IV not Worcester (kept for the B&W) nor the
-        last free slot of Boston once green (kept for the B&P)."""
-        s = self.state
-        if len(c.tokens) >= len(c.token_costs):
-            return []
-        homes = {(r["hex"], r["stop"]) for r in self.reserved_homes() if r["corporation"] != c.id}
-        cities = route_adapter.token_cities(self.position(c.id))
+    def reserved_cities(self, c, cities) -> set:
+        """Until phase IV, Worcester is kept for the B&W, and the last free slot of
+        Boston once green for the B&P."""
+        if not self._reservations_on():
+            return set()
         w, b = self.data["worcester"], self.data["boston_reservation"]
-        bp = s.corp[b["corporation"]]
-        boston_free = sum(free for h, _k, free in cities if h == b["hex"])
-        out = []
-        for h, k, free in cities:
-            if (h, k) in homes and free <= 1:
-                continue
-            if self._reservations_on():
-                if h == w["hex"] and c.id != w["corporation"]:
-                    continue
-                if (h == b["hex"] and c.id != bp.id and not bp.closed and self._boston_green()
-                        and not any(x == h for x, _ in bp.tokens) and boston_free <= 1):
-                    continue
-            if self.token_cost(c, h) > c.cash:
-                continue
-            out.append({"hex": h, "stop": k})
-        return out
+        bp = self.state.corp[b["corporation"]]
+        boston = (c.id != bp.id and not bp.closed and self._boston_green() and not any(x == b["hex"] for x, _ in bp.tokens)
+                  and sum(free for h, _k, free in cities if h == b["hex"]) <= 1)
+        return {(h, k) for h, k, _free in cities if h == w["hex"] and c.id != w["corporation"] or h == b["hex"] and boston}
 
-    def place_token(self, c, m):
-        cost = self.token_cost(c, m["hex"])
-        if cost:
-            self.state.pay(corp_key(c.id), "bank", cost)
-        c.tokens.append((m["hex"], m.get("stop", 0)))
+    def token_placed(self, c, m, cost):
         self.state.event("token", corporation=c.id, hex=m["hex"], stop=m.get("stop", 0), cost=cost)
 
     def why_not_token(self, c, a):

@@ -29,9 +29,6 @@ class TrainRules:
     def phased_out(self, side: str) -> bool:
         return self.trains.ended(side, "obsolete_on", self.state.phase, self.phases)
 
-    def train_limit(self, c) -> int:
-        return self.phases.limit(self.state.phase)
-
     def counted_trains(self, c) -> list[str]:
         """Phased-out trains do not count against the limit ("Number of phases")."""
         return [x for x in c.trains if not self.phased_out(x)]

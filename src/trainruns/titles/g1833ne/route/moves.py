@@ -9,7 +9,7 @@ from trainruns.errors import InputError
 from trainruns.position.reader import read_bool
 from trainruns.titles import moves
 from trainruns.titles.g1833ne.route.hooks import bought_privates, reservation_filled
-from trainruns.titles.moves import keep_choices, lay_variant, started, track_sides
+from trainruns.titles.moves import keep_choices, started, track_sides
 
 
 def lowell_lay_refusal(facts, data, board):
@@ -25,7 +25,7 @@ def p3_lays(title, data, board):
     [C4 and C6], connected to each other and with the C4 tile connected to Montreal,
     without needing to reach them from its own tokens" (until P3 is removed in phase
     IV). A C4 tile needs track on its Montreal edge; with a tile on the other hex, the
-    two must meet at their common side. Returns ``(move, variant)`` lays."""
+    two must meet at their common side. Returns the moves (first tiles, no ``replaces``)."""
     facts = title.facts
     privates = data.get("privates", [])
     if not isinstance(privates, list) or "P3" not in privates:
@@ -56,7 +56,7 @@ def p3_lays(title, data, board):
                 except InputError:
                     continue
                 move = {"hex": hex_id, "tile": tile, "rotation": rot, "private": "P3"}
-                out.append((move, lay_variant(title, data, hex_id, tile, rot, None)))
+                out.append(move)
     return out
 
 

@@ -22,9 +22,9 @@ class TrackStep1832(TrackStep):
             return super().process_extra(a)
         rules = self.game.rules
         rules.buy_coal_token(self.corp, self)
-        if not self.lays or not rules.tile_lays(self.corp, self.lays) and \
+        if not self.lays or not rules.may_lay_tile(self.corp, self.lays) and \
                 not rules.coal_token_offer(self.corp, self.lays):
-            self.done = not rules.tile_lays(self.corp, self.lays)
+            self.done = not rules.may_lay_tile(self.corp, self.lays)
         return a
 
 
