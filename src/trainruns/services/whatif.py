@@ -148,10 +148,7 @@ def tile_candidates(data, board=None, reached=None, hexes=None):
     hooks = _moves(data)
     board = board or load_position(data)
     reached = reached or reach(board)
-    lays = hooks.tile_lays(data, board, reached)
-    if lays is None:
-        raise InputError("tile lays need a title with a tile manifest (1832, 1833NE); "
-                         "this position has no tiles to lay", "position")
+    lays = _tiled(hooks.tile_lays(data, board, reached))
     if hexes is not None:  # only the lays on these hexes (the web page asks per hex)
         lays = [(m, v) for m, v in lays if m["hex"] in hexes]
     return lays
@@ -161,11 +158,15 @@ def tile_moves(data, board, reached):
     """The moves of :func:`tile_candidates` one at a time in its order, no variant built
     (the title's ``tile_moves``): a caller asking whether any lay is left stops at the
     first."""
-    moves = _moves(data).tile_moves(data, board, reached)
-    if moves is None:
+    return _tiled(_moves(data).tile_moves(data, board, reached))
+
+
+def _tiled(lays):
+    """A title's lays, or exit 2 where its hook answers None: a position with no tiles."""
+    if lays is None:
         raise InputError("tile lays need a title with a tile manifest (1832, 1833NE); "
                          "this position has no tiles to lay", "position")
-    return moves
+    return lays
 
 
 def token_candidates(data, board=None, reached=None):
