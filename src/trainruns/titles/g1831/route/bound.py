@@ -15,7 +15,8 @@ to be quick (every real route is in it, valued no lower):
   track and its value. The line's value is its stops' gains (what the kind earns at a
   token there: city plus token value, 5.6.3; a mixed train the better of its Station
   and Rail Yard), at most the kind's ``size`` best gains (5.6.2.3), at most one token a
-  city (a city and its red extension one city, 5.2.3.10). This is the core's
+  city (a city and its red extension one city, 5.2.3.10); a mixed train's line holds a
+  Station and a Rail Yard at two of its tokens (5.6.2.3). This is the core's
   priced line (:func:`trainruns.route.kernels.prices.best_priced_route`) with these gains.
 - a commuter run (5.6.7, Station trains of size 5 or more) is its visits' Station
   values less, for each leg between two visits, the cheapest walk between the two
@@ -190,7 +191,9 @@ class Pricing1831(ChainBits):
         elif len(tokens) >= 2:
             order = np.empty(len(tokens), np.int64)
             sub = np.ascontiguousarray(dist[np.ix_(tokens, tokens)])
-            value, length = best_token_line(sub, gain[tokens], kind.size, cap, order, self.clash(tokens))
+            need_a, need_b = self.need(kind, tokens)
+            value, length = best_token_line(sub, gain[tokens], kind.size, cap, order, self.clash(tokens),
+                                            need_a, need_b)
             value = int(value)
             if length:
                 nodes = self._walk([int(tokens[i]) for i in order[:length]], nxt)
@@ -199,6 +202,16 @@ class Pricing1831(ChainBits):
             if v > value:
                 value, nodes = v, run
         return value, nodes
+
+    def need(self, kind, tokens):
+        """(Station tokens, Rail Yard tokens) among ``tokens`` (nodes) as bits, of which a
+        line of a mixed train holds one each at two tokens (5.6.2.3: a mixed train runs
+        to at least one Station and one Rail Yard, one token a city visit); (0, 0) for
+        the other types."""
+        if kind.type != MIXED:
+            return 0, 0
+        bits = 1 << np.arange(len(tokens), dtype=np.int64)
+        return int(bits[self.st_val[tokens] >= 0].sum()), int(bits[self.yd_val[tokens] >= 0].sum())
 
     def clash(self, tokens):
         """Per token of ``tokens`` (nodes), the bits of the others in its city: a route
