@@ -227,9 +227,7 @@ class Server:
         position ahead if one did, else the oldest (the longest prepared)."""
         pid = None
         if self.spares:
-            mine = (header.get("argv"), header.get("cwd"))
-            pick = next((i for i, spare in enumerate(self.spares) if spare[2] == mine), 0)
-            pid, pipe, _ = self.spares.pop(pick)
+            pid, pipe, _ = self.spares.pop(pick_spare(self.spares, header))
             try:
                 send(pipe, header, [conn.fileno()] + list(fds))
             except (OSError, ValueError):
@@ -453,6 +451,14 @@ class CodeWatch:
             os.close(self.fd)
         except OSError:
             pass
+
+
+def pick_spare(spares, header) -> int:
+    """Which of ``spares`` (``(pid, socket, the command it read ahead)``, the oldest
+    first) takes the command of ``header``: the oldest that read its position ahead (the
+    same command line in the same folder), else the oldest, the longest prepared."""
+    mine = (header.get("argv"), header.get("cwd"))
+    return next((i for i, spare in enumerate(spares) if spare[2] == mine), 0)
 
 
 def prepare(waiting=lambda: False, recent=None):
