@@ -9,7 +9,8 @@ from trainruns.game.state import corp_key
 
 
 class CompanyRules:
-    """Companies: income, share price, closing and merging. A mixin of :class:`~trainruns.game.game_rules.GameRules`."""
+    """Companies: income, share price, closing and merging.
+    A mixin of :class:`~trainruns.game.game_rules.GameRules`."""
 
     def private_income(self):
         """The privates pay their owners (1832 [4.1.3] "First, all private companies pay

@@ -24,7 +24,8 @@ class Dividend:
 
 
 class DividendRules:
-    """Paying or withholding the run's revenue. A mixin of :class:`~trainruns.game.game_rules.GameRules`."""
+    """Paying or withholding the run's revenue.
+    A mixin of :class:`~trainruns.game.game_rules.GameRules`."""
 
     def dividend_kinds(self, c, revenue) -> list[str]:
         """DividendStep: the kinds the president chooses from (one: paid by rule)."""

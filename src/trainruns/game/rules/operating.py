@@ -8,15 +8,20 @@ from trainruns.game.errors import Refusal
 
 
 class OperatingRules:
-    """The operating round and what a company may do at any point of its turn. A mixin of :class:`~trainruns.game.game_rules.GameRules`."""
+    """The operating round and what a company may do at any point of its turn.
+    A mixin of :class:`~trainruns.game.game_rules.GameRules`."""
 
     def start_operating_round(self):
-        """What happens as an operating round starts, before the order is fixed (the
-        privates' income, counters of the title)."""
+        """What happens as an operating round starts, before the order is fixed [the
+        privates pay their income: 1832 [4.1.3] "First, all private companies pay their
+        owner", 1833NE "List of private companies" (:meth:`private_income`)]."""
+        self.private_income()
 
     def operating_order(self) -> list:
-        """The companies that operate this round, in order (usually by share price)."""
-        raise NotImplementedError
+        """The companies that operate this round, in order [each that :meth:`operates`,
+        in share price order fixed at the round's start (:meth:`price_order`): 1832
+        [4.1.3], 1833NE "Number of phases", 1831 5.0.4]."""
+        return self.price_order([c for c in self.state.corporations if self.operates(c)])
 
     def operating_round_fields(self, k: int, n: int) -> dict:
         """The ``operating_round`` event's fields besides ``order``: the stock round
@@ -34,9 +39,10 @@ class OperatingRules:
         return []
 
     def operates(self, c) -> bool:
-        """Whether ``c``, in the order fixed at the round's start, still takes its turn
-        when it comes."""
-        return not c.closed
+        """Whether ``c`` operates: it has a place in the :meth:`operating_order` fixed as
+        a round starts, and still takes its turn when it comes [floated and not closed:
+        1833NE "List of corporations", a corporation launched; 1832 [4.1.3]]."""
+        return c.floated and not c.closed
 
     def start_turn(self, c) -> dict:
         """What happens by rule as ``c``'s turn starts (a home token placed); returns the

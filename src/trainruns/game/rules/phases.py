@@ -7,7 +7,8 @@ from __future__ import annotations
 
 
 class PhaseRules:
-    """Phases, the train limit and discards. A mixin of :class:`~trainruns.game.game_rules.GameRules`."""
+    """Phases, the train limit and discards.
+    A mixin of :class:`~trainruns.game.game_rules.GameRules`."""
 
     def train_limit(self, c) -> int:
         """How many trains ``c`` may hold now [the phase's ``train_limit``: 1832 [10.2],

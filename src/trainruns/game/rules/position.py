@@ -5,7 +5,8 @@ from __future__ import annotations
 
 
 class PositionRules:
-    """The position the route core answers for. A mixin of :class:`~trainruns.game.game_rules.GameRules`."""
+    """The position the route core answers for.
+    A mixin of :class:`~trainruns.game.game_rules.GameRules`."""
 
     def position(self, corporation: str | None = None, trains=None) -> dict:
         """The position of ``corporation`` (default: the one operating, bad input when

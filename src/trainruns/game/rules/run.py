@@ -6,7 +6,8 @@ from __future__ import annotations
 
 
 class RunRules:
-    """Running the trains. A mixin of :class:`~trainruns.game.game_rules.GameRules`."""
+    """Running the trains.
+    A mixin of :class:`~trainruns.game.game_rules.GameRules`."""
 
     def may_run(self, c) -> bool:
         """RoutesStep: whether ``c`` has a train that may run now (default: it owns

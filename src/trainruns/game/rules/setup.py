@@ -10,7 +10,8 @@ from trainruns.game.state import player_key
 
 
 class SetupRules:
-    """The game's start, its rounds' succession and the score. A mixin of :class:`~trainruns.game.game_rules.GameRules`."""
+    """The game's start, its rounds' succession and the score.
+    A mixin of :class:`~trainruns.game.game_rules.GameRules`."""
 
     def check_setup(self, n: int, players: dict, rule: str, variants=None):
         """A new game's players and variants, refused as bad input where the title's

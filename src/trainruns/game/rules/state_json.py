@@ -7,7 +7,8 @@ from trainruns.game.state import corp_key, player_key
 
 
 class StateJson:
-    """The state JSON and the page's words for a private. A mixin of :class:`~trainruns.game.game_rules.GameRules`."""
+    """The state JSON and the page's words for a private.
+    A mixin of :class:`~trainruns.game.game_rules.GameRules`."""
 
     def _player_json(self, p):
         s = self.state

@@ -6,14 +6,21 @@ from __future__ import annotations
 
 
 class StockRoundRules:
-    """The stock round around the turns. A mixin of :class:`~trainruns.game.game_rules.GameRules`."""
+    """The stock round around the turns.
+    A mixin of :class:`~trainruns.game.game_rules.GameRules`."""
+
+    #: the step class of a player's stock turn, a :class:`~trainruns.game.steps.stock.StockTurn`
+    #: with the title's own listing where it differs
+    stock_turn_step: type | None = None
 
     def start_stock_round(self, r):
         """What happens as stock round ``r`` starts (a card drawn)."""
 
     def stock_turn(self, r, player: str):
-        """The step of ``player``'s turn in stock round ``r``."""
-        raise NotImplementedError
+        """The step of ``player``'s turn in stock round ``r`` [the title's
+        :attr:`stock_turn_step`, selling where the round allows it (1832 [5.7]: not in
+        the initial stock round)]."""
+        return self.stock_turn_step(self.game, r, player, r.selling)
 
     def between_stock_turns(self, r) -> list:
         """Steps that come before the next turn (offers to protect a price after a

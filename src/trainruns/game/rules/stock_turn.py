@@ -14,7 +14,8 @@ from trainruns.game.state import corp_key, player_key
 
 
 class StockTurnRules:
-    """A player's turn in the stock round: limits, par, purchases and sales. A mixin of :class:`~trainruns.game.game_rules.GameRules`."""
+    """A player's turn in the stock round: limits, par, purchases and sales.
+    A mixin of :class:`~trainruns.game.game_rules.GameRules`."""
 
     #: the title's share numbers for an ordinary company: ``president`` (shares in the
     #: president's certificate), ``player_limit`` (60%), ``market_limit`` (50%),

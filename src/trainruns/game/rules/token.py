@@ -8,7 +8,8 @@ from trainruns.game.state import corp_key
 
 
 class TokenRules:
-    """Placing station tokens. A mixin of :class:`~trainruns.game.game_rules.GameRules`."""
+    """Placing station tokens.
+    A mixin of :class:`~trainruns.game.game_rules.GameRules`."""
 
     def token_places(self, c) -> list[dict]:
         """TokenStep: every ``{"hex", "stop"}`` where ``c`` may place a token now. [1832

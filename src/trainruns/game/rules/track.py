@@ -9,7 +9,8 @@ from trainruns.game.tile_lays import may_lay
 
 
 class TrackRules:
-    """Laying track. A mixin of :class:`~trainruns.game.game_rules.GameRules`."""
+    """Laying track.
+    A mixin of :class:`~trainruns.game.game_rules.GameRules`."""
 
     def tile_lays(self, c, lays: list) -> list[dict]:
         """TrackStep: every tile lay ``c`` may make now, given the lays ``lays`` made

@@ -14,7 +14,8 @@ from trainruns.game.train import available, row_trains, sell_one
 
 
 class TrainRules:
-    """Buying trains, and a forced purchase. A mixin of :class:`~trainruns.game.game_rules.GameRules`."""
+    """Buying trains, and a forced purchase.
+    A mixin of :class:`~trainruns.game.game_rules.GameRules`."""
 
     def train_buys(self, step) -> list[dict]:
         """BuyTrainStep: every purchase (and forced share sale) open to ``step.corp`` now."""
@@ -59,8 +60,18 @@ class TrainRules:
         raise NotImplementedError
 
     def must_buy(self, step) -> bool:
-        """BuyTrainStep: whether ``step.corp`` must still buy a train (it may not pass)."""
-        return False
+        """BuyTrainStep: whether ``step.corp`` must still buy a train (it may not pass)
+        [an open company with no train that :meth:`must_own_train`, while a train is on
+        sale (:meth:`train_sources`): 1832 [10] Requirement to Own a Train, 1833NE "A
+        corporation must buy a train if it has none after running routes and removing
+        phased-out trains"]."""
+        c = step.corp
+        return not c.trains and not c.closed and self.must_own_train(step) and bool(self.train_sources())
+
+    def must_own_train(self, step) -> bool:
+        """:meth:`must_buy`: whether ``step.corp``, which has no train, is required to own
+        one [it is; 1832 [10]: only with a legal route]."""
+        return True
 
     def enter_buy_train(self, step):
         """BuyTrainStep: what happens by rule as the step starts (a bankruptcy when a
