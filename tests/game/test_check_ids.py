@@ -1,4 +1,4 @@
-"""One check of an action's ids for every title (game/ids.py, docs/game-log.md "The
+"""One check of an action's ids for every title (game/rules/ids.py, docs/game-log.md "The
 action log"): an unknown name or a negative number is bad input (exit 2) the same way
 in 1831, 1832 and 1833NE, and an alias becomes the reference id."""
 

@@ -194,6 +194,15 @@ def next_seat(state, name: str, among: list[str]) -> str:
     return next((n for n in names[i + 1:] + names[:i + 1] if n in among), name)
 
 
+def operating_set(rules):
+    """The first operating round of the set that follows a stock round: as many as the
+    phase's ``operating_rounds`` (1832 [4.1] Table 1, 1833NE "Number of phases": always
+    two, 1831 5.0.5: 1, 2 or 4). ``rules.or_set`` holds (k, n) of the round now."""
+    n = rules.phases.by_name[rules.state.phase]["operating_rounds"]
+    rules.or_set = (1, n)
+    return OperatingRound(rules.game, 1, n)
+
+
 def after_operating_round(rules, r, operating_round, stock_round):
     """The round after operating round ``r`` (1832 [4.1], 1833NE "Number of phases"): the
     next of its set, or, once the set is over, the end of the game when the bank broke

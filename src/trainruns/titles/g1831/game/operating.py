@@ -8,7 +8,7 @@ from dataclasses import replace
 from trainruns.game import route_adapter
 from trainruns.game.action import within
 from trainruns.game.errors import Refusal
-from trainruns.game.game_rules import Dividend
+from trainruns.game.rules.dividend import Dividend
 from trainruns.game.state import player_key
 from trainruns.game.steps.buy_train import trains_from_companies
 from trainruns.game.steps.consent import make_offer, was_declined

@@ -21,7 +21,7 @@ from trainruns.errors import InputError
 from trainruns.game.action import INT, STR, declare
 from trainruns.game.game_rules import GameRules
 from trainruns.game.phase import Phases
-from trainruns.game.round import OperatingRound, StockRound
+from trainruns.game.round import OperatingRound, StockRound, operating_set
 from trainruns.game.state import Player, State, player_key
 from trainruns.game.steps.dividend import DividendStep
 from trainruns.game.steps.routes import RoutesStep
@@ -33,6 +33,7 @@ from trainruns.titles.g1831.game.mergers import MergerRules
 from trainruns.titles.g1831.game.operating import OperatingRules
 from trainruns.titles.g1831.game.state import Corporation1831, TitleState1831
 from trainruns.titles.g1831.game.steps.operating import MergerStep, RightsStep, TrackStep, TrainStep
+from trainruns.titles.g1831.game.steps.stock import StockTurn1831
 from trainruns.titles.g1831.game.stock import StockRules
 from trainruns.titles.g1831.route.trains import game_phases, train_table
 from trainruns.titles.tiled import load_data
@@ -65,6 +66,7 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
     # 5.0.3: track and tokens, trains, track rights, the run (5.6.6: a company whose
     # trains have a route runs one, the shared step's rule), the dividend, mergers
     operating_steps = (TrackStep, TrainStep, RightsStep, RoutesStep, DividendStep, MergerStep)
+    stock_turn_step = StockTurn1831
     citations = {"operating-order": "(5.0.4)", "run": "(5.6)", "must-buy": "(5.3.1, 5.3.4)", "stock-turn": "(4.5)",
                  "buy-sell": "(4.5.1)", "limits": "(4.6.1.1, 4.7.7)", "presidency": "(4.6.2)", "par": "(4.7.5)",
                  "no-selling": "", "brown": ""}
@@ -214,11 +216,6 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
         Intervention)."""
         self.draw_card()
 
-    def stock_turn(self, r, player):
-        from trainruns.titles.g1831.game.steps.stock import StockTurn1831
-
-        return StockTurn1831(self.game, r, player)
-
     def between_stock_turns(self, r):
         """3.2.3.2: before the first stock round's first turn, the player who drew
         GOVERNMENT INTERVENTION while the first player was drawn may swap seats."""
@@ -235,16 +232,13 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
     def start_operating_round(self):
         self.or_counter += 1
 
-    def operating_order(self):
-        """5.0.4: the active companies in order of their common price at the round's start."""
-        active = [c for c in self.state.corporations if c.active and c.cell is not None]
-        return sorted(active, key=lambda c: self.market.order_key(c.id, c.cell))
-
     def operating_round_fields(self, k, n):
         return {"round": k, "of": n}
 
     def operates(self, c):
-        return c.cell is not None and c.active   # not closed out earlier in the round
+        """5.0.4: the active companies, in order of their common price at the round's
+        start (:meth:`operating_order`); one closed out earlier in the round does not."""
+        return c.cell is not None and c.active
 
     def start_turn(self, c):
         """5.0.3: the trains lent out come back and the home token goes down before the
@@ -268,7 +262,7 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
             # 6.1: the bank running out during a stock round has no effect (a payment in
             # the next operating round that it cannot make runs it out again, 6.2)
             s.bank.broken = False
-            active = [c for c in s.corporations if c.active and c.cell is not None]
+            active = [c for c in s.corporations if self.operates(c)]
             if not active and "idle_end" in self.variants and self.or_counter > 0:
                 # the house rule (docs/game-1831.md): the Operation Set this stock round
                 # would start has no company to operate (4.8.2), so the game ends, scored
@@ -282,9 +276,7 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
                     return r
                 self.stock_round_number += 1
                 return StockRound(self.game, self.priority, self.stock_round_number)
-            n = self.phase_row()["operating_rounds"]
-            self.or_set = (1, n)
-            return OperatingRound(self.game, 1, n)
+            return operating_set(self)
         self.end_of_or_bonds()
         if s.bank.broken:
             self.game.finish("bank")
@@ -305,9 +297,7 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
         lists only a pass. The next stock round would be the same one again, so the game
         can never reach 6.1's end. (A round everybody passed while someone could still
         buy or sell is not stuck: another stock round follows.)"""
-        from trainruns.titles.g1831.game.steps.stock import StockTurn1831
-
-        return all(all(a["type"] == "pass" for a in StockTurn1831(self.game, r, p.name).actions())
+        return all(all(a["type"] == "pass" for a in self.stock_turn(r, p.name).actions())
                    for p in self.state.players)
 
     def restore_trains(self, c):

@@ -3,7 +3,7 @@ dividends with their share price moves ([9], [5.8])."""
 
 from __future__ import annotations
 
-from trainruns.game.game_rules import Dividend
+from trainruns.game.rules.dividend import Dividend
 
 
 class MoneyRules:

@@ -157,14 +157,12 @@ class OperatingRules:
         small = self._smallest_train()
         return small is not None and route_adapter.has_route(self.position(c.id, trains=[small]))
 
-    def must_buy(self, step) -> bool:
-        """[10] Requirement to Own a Train: a company with a legal route and no train."""
-        c = step.corp
-        if c.trains or c.closed:
-            return False
+    def must_own_train(self, step) -> bool:
+        """[10] Requirement to Own a Train: a company with a legal route (found once a
+        step: the step's own purchases do not change it)."""
         if "must" not in step.__dict__:
-            step.must = self.has_route(c)
-        return step.must and bool(self.train_sources())
+            step.must = self.has_route(step.corp)
+        return step.must
 
     def enter_buy_train(self, step):
         """[10] a forced purchase the president cannot raise even by selling all he may

@@ -17,7 +17,7 @@ from trainruns.game.train import Trains, make_depot
 from trainruns.game.game_rules import GameRules
 from trainruns.game.market import Market
 from trainruns.game.phase import Phases
-from trainruns.game.round import OperatingRound, StockRound, after_operating_round
+from trainruns.game.round import OperatingRound, StockRound, after_operating_round, operating_set
 from trainruns.game.state import Player, Private, State, player_key
 from trainruns.game.steps.dividend import DividendStep
 from trainruns.game.steps.routes import RoutesStep
@@ -30,6 +30,7 @@ from trainruns.titles.g1832.game.privates import PrivateRules
 from trainruns.titles.g1832.game.redeem import RedeemRules
 from trainruns.titles.g1832.game.state import Corporation1832, TitleState1832
 from trainruns.titles.g1832.game.steps.operating import BuyTrainStep1832, TokenStep1832, TrackStep1832
+from trainruns.titles.g1832.game.steps.stock_turn import StockTurn1832
 from trainruns.titles.g1832.game.stock import StockRules
 from trainruns.titles.g1832.game.variants import VARIANTS, VariantRules, game_data
 from trainruns.titles.g1832.game.vice import VicePresidentRules
@@ -70,6 +71,7 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
     known_variants = VARIANTS
     # [4.1.3] lay track, place a token, run, pay or withhold, buy trains
     operating_steps = (TrackStep1832, TokenStep1832, RoutesStep, DividendStep, BuyTrainStep1832)
+    stock_turn_step = StockTurn1832
     citations = {"operating-order": "[4.1.3]", "run": "[8]", "must-buy": "[10]", "stock-turn": "[5.2]",
                  "buy-sell": "[5.3]", "limits": "[5.4]", "presidency": "[5.5]", "par": "[5.6]",
                  "no-selling": "[5.7]", "trains": "[10]", "train-cost": "[10] Train Cost", "private-sale": "[5.7]", "brown": "[5.1.1]", "protection": "[5.9]"}
@@ -153,9 +155,7 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
                 merger = self.merger_phase()
                 if merger is not None:
                     return merger
-            n = self.phases.by_name[self.state.phase]["operating_rounds"]
-            self.or_set = (1, n)
-            return OperatingRound(self.game, 1, n)
+            return operating_set(self)
         return after_operating_round(self, r, OperatingRound, StockRound)
 
     def _ended_after_stock_round(self, r) -> bool:
@@ -173,7 +173,7 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
         if all(c.closed for c in s.corporations) and not income:
             self.game.finish("all_closed")
             return True
-        operating = any(c.floated and c.capitalised and not c.closed for c in s.corporations)
+        operating = any(self.operates(c) for c in s.corporations)
         if operating or r.kind != "stock":
             self.idle_rounds = 0
             return False
@@ -206,11 +206,6 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
 
     # --- [5] the stock round -------------------------------------------------------------
 
-    def stock_turn(self, r, player):
-        from trainruns.titles.g1832.game.steps.stock_turn import StockTurn1832
-
-        return StockTurn1832(self.game, r, player, r.selling)
-
     def between_stock_turns(self, r):
         """[5.9] after the seller's turn, each president whose shares he sold may protect
         them, in the order sold; then [5.1.1] a sale left unprotected in the black area
@@ -234,13 +229,10 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
 
     # --- [4.1.3] the operating round -----------------------------------------------------
 
-    def start_operating_round(self):
-        """[4.1.3] the privates pay first."""
-        self.private_income()
-
-    def operating_order(self):
-        """[4.1.3] the floated companies in share price order, fixed at the round's start."""
-        return self.price_order([c for c in self.state.corporations if c.floated and c.capitalised and not c.closed])
+    def operates(self, c):
+        """[4.1.3] the floated companies, in share price order fixed at the round's start
+        (:meth:`operating_order`): floated once their treasury is paid ([5.6])."""
+        return c.floated and c.capitalised and not c.closed
 
     def operating_round_ends_now(self):
         """[17.1] the company that reached $400 has finished: the game ends."""

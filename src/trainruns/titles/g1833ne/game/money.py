@@ -4,7 +4,7 @@ with 1830" item 4; "Capitalization type": treasury shares collect dividends)."""
 
 from __future__ import annotations
 
-from trainruns.game.game_rules import Dividend
+from trainruns.game.rules.dividend import Dividend
 
 
 def price_steps(per_share: int, price: int) -> int:

@@ -24,7 +24,7 @@ from trainruns.game.train import Trains, make_depot
 from trainruns.game.game_rules import GameRules
 from trainruns.game.market import Market
 from trainruns.game.phase import Phases
-from trainruns.game.round import OperatingRound, StockRound, after_operating_round
+from trainruns.game.round import OperatingRound, StockRound, after_operating_round, operating_set
 from trainruns.game.state import Corporation, Player, Private, State
 from trainruns.game.steps.buy_train import BuyTrainStep
 from trainruns.game.steps.dividend import DividendStep
@@ -34,6 +34,7 @@ from trainruns.game.steps.track import TrackStep
 from trainruns.titles.g1833ne.game.money import MoneyRules
 from trainruns.titles.g1833ne.game.operating import OperatingRules
 from trainruns.titles.g1833ne.game.state import TitleState1833NE
+from trainruns.titles.g1833ne.game.steps.stock import StockTurn1833NE
 from trainruns.titles.g1833ne.game.stock import StockRules
 from trainruns.titles.g1833ne.game.trains import TrainRules
 from trainruns.titles.tiled import load_data
@@ -113,6 +114,7 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
     action_types = ACTION_TYPES
     # the summary's operating turn: lay track, place a station, run, pay or withhold, buy trains
     operating_steps = (TrackStep, TokenStep, RoutesStep, DividendStep, BuyTrainStep)
+    stock_turn_step = StockTurn1833NE
     # the summary's headings (the 1833NE rules summary)
     citations = {"operating-order": '("Number of phases")', "run": '("Train list and prices")',
                  "must-buy": '("Emergency sell")', "limits": '("Floating percentage and per-player share limits")',
@@ -189,11 +191,6 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
 
     # --- the stock round ------------------------------------------------------------------
 
-    def stock_turn(self, r, player):
-        from trainruns.titles.g1833ne.game.steps.stock import StockTurn1833NE
-
-        return StockTurn1833NE(self.game, r, player)
-
     def takes_stock_turns(self, player):
         """A bankrupt player is out of the game ("End game triggers")."""
         return not self.state.player[player].bankrupt
@@ -203,13 +200,13 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
     def start_operating_round(self):
         """The privates pay; the free tile of a private is for one operating round."""
         self.state.title_state.free_tile = None
-        self.private_income()
+        super().start_operating_round()
 
     def operating_order(self):
         """The launched companies in stock price order fixed at the start; the very
         first operating round in reverse order."""
         t = self.state.title_state
-        order = self.price_order([c for c in self.state.corporations if c.started])
+        order = super().operating_order()
         if not t.first_or_done and order:
             order = order[::-1]
             t.first_or_done = True
@@ -233,8 +230,7 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
         if r.kind == "stock":
             if self._stalled(r):
                 return r
-            self.or_set = (1, 2)
-            return OperatingRound(self.game, 1, 2)
+            return operating_set(self)   # two in every phase (data/phases.json)
         return after_operating_round(self, r, OperatingRound, StockRound)
 
     def _stalled(self, r) -> bool:
@@ -244,7 +240,7 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
         if all(c.closed for c in s.corporations):
             self.game.finish("all_closed")
             return True
-        if r.last_actor is None and not any(c.started for c in s.corporations) and not any(
+        if r.last_actor is None and not any(self.operates(c) for c in s.corporations) and not any(
                 x.open and x.owner and x.id not in s.title_state.flipped for x in s.privates):
             self.game.finish("stalled")
             return True

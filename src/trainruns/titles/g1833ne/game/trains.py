@@ -74,12 +74,6 @@ class TrainRules:
 
     # --- buying ------------------------------------------------------------------------
 
-    def must_buy(self, step) -> bool:
-        """"A corporation must buy a train if it has none after running routes and
-        removing phased-out trains"."""
-        c = step.corp
-        return not c.trains and not c.closed and bool(self.train_sources())
-
     def enter_buy_train(self, step):
         """"Emergency sell": the treasury and the emergency issues come first."""
         emergency.bankrupt_if_short(self, step,

@@ -89,9 +89,7 @@ class StockTurn1831(StockTurn):
     buy_then_sell = False
     sales_listed_first = True
 
-    def __init__(self, game, round_, player):
-        super().__init__(game, round_, player)
-        self.block_corp = None
+    block_corp = None   # the company of the block this turn buys (4.7.3.1)
 
     def buys_per_turn(self):
         return self.game.rules.block_size()

@@ -1,0 +1,57 @@
+"""The run step's hooks (:class:`~trainruns.game.steps.routes.RoutesStep`; 1832 [8], 1833NE
+"Train list and prices"): the route core's best run or a declared run its audit finds legal,
+what the log records with it, and what a run changes besides the revenue."""
+
+from __future__ import annotations
+
+
+class RunRules:
+    """Running the trains.
+    A mixin of :class:`~trainruns.game.game_rules.GameRules`."""
+
+    def may_run(self, c) -> bool:
+        """RoutesStep: whether ``c`` has a train that may run now (default: it owns
+        one); when not, the step ends with no run (``revenue`` None)."""
+        return bool(c.trains)
+
+    def run(self, c, routes) -> tuple[list[dict], int]:
+        """RoutesStep: ``c`` runs ``routes`` (``"best"``, or a declared run that the
+        route core's audit of its position finds legal, refused otherwise and as
+        :meth:`check_declared_run` says). Returns (the routes as the log keeps them, the
+        revenue); the step calls :meth:`after_run` once the run is accepted (its revenue
+        checked), so a refused run changes nothing."""
+        from trainruns.game import route_adapter
+        from trainruns.game.steps.routes import declared_run
+
+        pos = self.position(c.id)
+        if routes == "best":
+            revenue, chosen = route_adapter.best_run(pos)
+        else:
+            revenue, best, chosen = declared_run(routes, lambda r: route_adapter.audit_run(pos, r), self.cite("run"))
+            self.check_declared_run(c, revenue, best)
+        return chosen, revenue
+
+    def check_declared_run(self, c, declared: int, best: int):
+        """RoutesStep: refuse (a Refusal) a legal declared run earning ``declared`` when
+        the best earns ``best`` and the title requires the best (default: any legal
+        run may be declared)."""
+
+    def run_fields(self, c) -> dict:
+        """RoutesStep: what the log records with ``c``'s ``run_routes`` besides its routes
+        and revenue, read once the run is made (default: nothing; 1831 5.6.6: whether its
+        bounded search proved the run best)."""
+        return {}
+
+    def after_run(self, c, routes: list[dict]):
+        """RoutesStep: what running ``routes`` changes beyond the revenue (1832's first
+        run to Miami, 1833NE's phased-out trains), once the run is accepted: :meth:`run`
+        changes nothing, so a run refused for its declared revenue leaves the state as
+        it was."""
+
+    def no_route(self, c) -> bool:
+        """RoutesStep: whether ``c``'s trains have no route at all, so that its best run
+        is no run ($0) and a ``pass`` makes it (default: the route core's best run of
+        its position has no route)."""
+        from trainruns.game.route_adapter import best_run
+
+        return not best_run(self.position(c.id))[1]

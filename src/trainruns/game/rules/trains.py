@@ -1,0 +1,147 @@
+"""The buy-train step's hooks (:class:`~trainruns.game.steps.buy_train.BuyTrainStep`; 1832
+[10], 1833NE "Train list and prices"): the trains on sale, a purchase processed and paid
+(the president adding what the treasury lacks), and a forced purchase the president
+raises by selling shares (:mod:`trainruns.game.emergency`: 1832 [10] Presidential Stock
+Sales, 1833NE "Emergency sell")."""
+
+from __future__ import annotations
+
+from trainruns.game.emergency import contribute
+from trainruns.game.errors import Refusal
+from trainruns.game.shares import keeping_presidency, scaled
+from trainruns.game.state import corp_key
+from trainruns.game.train import available, row_trains, sell_one
+
+
+class TrainRules:
+    """Buying trains, and a forced purchase.
+    A mixin of :class:`~trainruns.game.game_rules.GameRules`."""
+
+    def train_buys(self, step) -> list[dict]:
+        """BuyTrainStep: every purchase (and forced share sale) open to ``step.corp`` now."""
+        raise NotImplementedError
+
+    def train_process(self, step, a: dict):
+        """BuyTrainStep: process a purchase or forced sale; returns what the log records.
+        Default: any other type than ``buy_train`` is the title's :meth:`emergency_action`
+        with what :meth:`train_buys` lists of it; a purchase must be listed
+        (:meth:`why_not_train` says why not), from another company it is the title's
+        :meth:`buy_company_train`, else it is bought at the listed price
+        (:meth:`buy_train`)."""
+        c, listed = step.corp, self.train_buys(step)
+        if a["type"] != "buy_train":
+            return self.emergency_action(step, a, next((x for x in listed if x["type"] == a["type"] and x.get(
+                "corporation") == a.get("corporation") and x.get("player") == a.get("player")), None))
+        x = next((x for x in listed if x["type"] == "buy_train" and x["from"] == a["from"]
+                  and x["train"] == a["train"]), None)
+        if x is None:
+            raise Refusal(*self.why_not_train(c, a))
+        if x["from"] not in ("bank", "market"):
+            return self.buy_company_train(step, a, x)
+        if "price" in a and a["price"] != x["price"]:
+            raise Refusal("train.price", f"a {a['train']}-train from the {a['from']} costs "
+                                         f"${x['price']}{self.cite('train-cost')}")
+        self.buy_train(c, a["from"], a["train"], x["price"])
+        return dict(a, price=x["price"])
+
+    def emergency_action(self, step, a: dict, listed: dict | None):
+        """:meth:`train_process`: an action of the buy-train step other than a purchase
+        (a forced sale, 1833NE's emergency issue), with its entry in :meth:`train_buys`
+        (None: not listed); returns what the log records."""
+        raise Refusal("train.action", f"{step.corp.id} is buying trains: buy_train or pass{self.cite('trains')}")
+
+    def buy_company_train(self, step, a: dict, listed: dict):
+        """:meth:`train_process`: a listed purchase of a train from another company."""
+        raise NotImplementedError
+
+    def why_not_train(self, c, a: dict) -> tuple[str, str]:
+        """:meth:`train_process`: (rule id, message) refusing a purchase
+        :meth:`train_buys` did not list."""
+        raise NotImplementedError
+
+    def must_buy(self, step) -> bool:
+        """BuyTrainStep: whether ``step.corp`` must still buy a train (it may not pass)
+        [an open company with no train that :meth:`must_own_train`, while a train is on
+        sale (:meth:`train_sources`): 1832 [10] Requirement to Own a Train, 1833NE "A
+        corporation must buy a train if it has none after running routes and removing
+        phased-out trains"]."""
+        c = step.corp
+        return not c.trains and not c.closed and self.must_own_train(step) and bool(self.train_sources())
+
+    def must_own_train(self, step) -> bool:
+        """:meth:`must_buy`: whether ``step.corp``, which has no train, is required to own
+        one [it is; 1832 [10]: only with a legal route]."""
+        return True
+
+    def enter_buy_train(self, step):
+        """BuyTrainStep: what happens by rule as the step starts (a bankruptcy when a
+        forced purchase cannot be raised, :func:`.emergency.bankrupt_if_short`)."""
+
+    def bankrupt(self, c, name: str, step):
+        """:func:`.emergency.bankrupt_if_short`: president ``name`` cannot raise the price
+        of ``c``'s forced train in ``step``; what follows is the title's (1832 [13]: the
+        game ends; 1833NE "Emergency sell": he is out and the game goes on)."""
+        raise NotImplementedError
+
+    def bank_rows(self) -> list[dict]:
+        """The depot rows the bank sells from now (default: the first type not sold out,
+        1832 [10] Bank Trains, 1833NE "Train list and prices")."""
+        row = available(self.state.depot)
+        return [row] if row is not None else []
+
+    def train_sources(self) -> list[tuple]:
+        """(from, train, price) of every train on sale at a fixed price now: what
+        :meth:`bank_rows` sell (a card as each of its sides), then each kind in the open
+        market at its printed price (1832 [10] Train Cost)."""
+        out = [("bank", t, p) for row in self.bank_rows() for t, p in row_trains(row)]
+        return out + [("market", t, self.trains.price(t)) for t in dict.fromkeys(self.state.market_trains)]
+
+    def train_offers(self, c, sources) -> list[dict]:
+        """The ``buy_train`` actions of ``c`` for ``sources`` ((from, train, price) as
+        :meth:`train_sources` lists them)."""
+        return [{"type": "buy_train", "corporation": c.id, "from": f, "train": t, "price": p} for f, t, p in sources]
+
+    def buy_train(self, c, source: str, name: str, price: int):
+        """``c`` buys a ``name`` train from the ``"bank"`` or the ``"market"`` for
+        ``price``, its president paying what its treasury lacks (1832 [10] Train Purchase
+        Funds): the depot row's count falls or the open market loses it, then
+        :meth:`train_bought`, then the phases its card starts (1832 [4.2]; 1833NE "the
+        first card of a phase starts that phase")."""
+        s = self.state
+        row = None
+        if source == "bank":
+            row = next((r for r in self.bank_rows() if name in dict(row_trains(r))), None)
+            if row is None:
+                raise Refusal("train.order", f"the bank does not sell a {name}-train now: all of a type before "
+                                             "the next")
+        contribute(s, c, price)
+        s.pay(corp_key(c.id), "bank", price)
+        if row is None:
+            s.market_trains.remove(name)
+        else:
+            sell_one(row)
+        c.trains.append(name)
+        self.train_bought(c, source, name, price)
+        if source == "bank":
+            for phase in self.phases.after_buying(s.phase, self.trains[name].card):
+                self.new_phase(phase, c)
+
+    def train_bought(self, c, source: str, name: str, price: int):
+        """What follows a purchase by rule before its phase change (default: nothing)."""
+
+    def president_sale_most(self, c, d, name: str) -> int:
+        """How many shares of ``d`` the president ``name`` may sell toward ``c``'s
+        forced train purchase (:func:`.emergency.president_sales`: 1832 [10]
+        Presidential Stock Sales, 1833NE "Emergency sell") [what he may sell
+        (:meth:`may_sell`), and of ``c`` itself no more than keeps him its president:
+        both titles' "not ... to change the presidency"]."""
+        n = self.may_sell(d, name)
+        if d is c:
+            n = keeping_presidency(self.state, d, name, n, scaled(self.shares, d, "president"))
+        return n
+
+    def president_sell(self, d, name: str, count: int):
+        """:func:`.emergency.sell_out`: the bankrupt president ``name`` sells ``count``
+        shares of ``d`` as the title sells a president's shares for a train [at the
+        price now, :meth:`sell_shares`]."""
+        self.sell_shares(d, name, count)
