@@ -90,7 +90,7 @@ class _Map:
     advisor asks for runs of one map with many sets of trains (each plan's purchases,
     each train alone for a bound)."""
 
-    __slots__ = ("data", "key", "board")
+    __slots__ = ("board", "data", "key")
 
     def __init__(self, p: Position, b=None):
         self.data = p.data
