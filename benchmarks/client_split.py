@@ -18,7 +18,9 @@ round so that the machine's load falls on every row alike:
 - with ``--before``, the whole call of another installation's script (its package
   on ``--before-path``, put first on PYTHONPATH), answered by a daemon of its own;
 
-each as medians of wall and CPU time (the kernel's accounting of the finished child).
+each as medians of wall and CPU time (the kernel's accounting of the finished child),
+and the CPU each daemon spent a whole call over those rounds (its own, and its
+children's: the fork's return, preparing the spare, the command and its exit).
 In this process, with the client's modules loaded: the interpreter's identity, the connect,
 the request up to the daemon's first reply (its child's pid), the command up to its
 exit status, and the child's own CPU as it reports it; the last three for every position
@@ -65,6 +67,24 @@ def _children(positions, env):
     argv = [sys.executable, os.path.abspath(__file__), "--children"] + positions
     out = subprocess.run(argv, env=env, check=True, stdout=subprocess.PIPE, text=True).stdout
     return json.loads(out.splitlines()[-1])
+
+
+def _daemon_cpu(command, env):
+    """CPU seconds the daemon of ``command`` has used so far: its own (accepting,
+    handing over, forking) and its reaped children's (each command's child: the fork's
+    return, preparing as the spare, the command, its exit), from /proc; None without
+    one."""
+    import json
+
+    try:
+        out = subprocess.run(command + ["daemon", "status", "--json"], env=env, check=True,
+                             stdout=subprocess.PIPE, text=True).stdout
+        with open(f"/proc/{json.loads(out)['pid']}/stat") as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+    except (OSError, ValueError, KeyError, subprocess.CalledProcessError):
+        return None
+    tick = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / tick, (int(fields[13]) + int(fields[14])) / tick
 
 
 def _forward_split(argv, rounds, argvs=None):
@@ -181,6 +201,8 @@ def main(argv=None):
         }
         got = {k: [] for k in list(procs) + (["client's imports, before"] if before_env else [])
                + ["whole call"] + (["whole call, before"] if before_env else [])}
+        daemon_cpu = {"": [_daemon_cpu(command, env)], ", before": [_daemon_cpu([opts.before], before_env)
+                                                                   if before_env else None]}
         for r in range(opts.rounds):
             for key, args in procs.items():
                 got[key].append(_wall(args, env))
@@ -192,6 +214,8 @@ def main(argv=None):
                 for _ in range(opts.repeat if before_env else 0):
                     got["whole call, before"].append(_wall([opts.before, "solve", "--quiet", p], before_env))
         load.append(os.getloadavg()[0])
+        daemon_cpu[""].append(_daemon_cpu(command, env))
+        daemon_cpu[", before"].append(_daemon_cpu([opts.before], before_env) if before_env else None)
         fwd = _forward_split(["solve", "--quiet", positions[0]], opts.rounds * 3)
         # each position's child, this tree's and the other's interleaved round by round
         # (``--repeat`` times in a row: from the second on the spare has it read ahead)
@@ -221,6 +245,11 @@ def main(argv=None):
         walls = sorted(w for w, _ in got[key])
         print(f"{key + ': 90th percentile, max wall':<40} {1000 * walls[int(0.9 * len(walls))]:8.1f} "
               f"{1000 * walls[-1]:8.1f}")
+    for tag, (first, last) in daemon_cpu.items():
+        calls = len(got.get("whole call" + tag, []))
+        if first and last and calls:
+            print(f"{'daemon CPU a whole call, its own' + tag:<40} {1000 * (last[0] - first[0]) / calls:8.1f}")
+            print(f"{'daemon CPU a whole call, its children' + tag:<40} {1000 * (last[1] - first[1]) / calls:8.1f}")
     print(f"{'in the client (its modules loaded)':<40} {'ms':>8}")
     for key, values in fwd.items():
         print(f"{key:<40} {ms(values):8.2f}")

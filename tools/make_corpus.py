@@ -119,48 +119,60 @@ def policy_for(name: str):
     return Advisor()
 
 
-def play_positions(title: str, players: int, seed: int, policy: str = "random",
-                   max_actions: int = 3000, ending=None) -> list[tuple[int, dict]]:
-    """``(action index, position)`` of every operating turn's run of one seeded game,
-    the first of equal positions only. The position is taken while ``run_routes`` is
-    listed, before the run: a run may change what the next one sees (1832's first run
-    to Miami, [8]). With ``ending`` a dict, the game's actions and how it ended
-    (``end_reason``, or ``capped``) are put in it."""
-    from trainruns.game.selfplay import play, random_choice
+class Keeper:
+    """A chooser for ``play`` that keeps the operating company's position whenever the
+    game lists ``run_routes`` (taken before the run: a run may change what the next one
+    sees, 1832's first run to Miami, [8]), the first of equal positions only, as
+    ``(action index, position)`` in ``kept``; then ``chooser`` picks the action."""
 
-    kept, seen = [], set()
-    chooser = policy_for(policy) or (lambda _game, listed, rng: random_choice(listed, rng))
+    def __init__(self, chooser):
+        self.chooser, self.kept, self._seen = chooser, [], set()
 
-    def choose(game, listed, rng):
+    def __call__(self, game, listed, rng):
         # the actions play lists anyway: listing them again after every action would cost
         # as much as the play (an 1832 track step lists every legal lay)
         if any(a["type"] == "run_routes" for a in listed):
             position = game.position()
             key = json.dumps(position, sort_keys=True)
-            if key not in seen:
-                seen.add(key)
-                kept.append((len(game.entries), position))
-        return chooser(game, listed, rng)
+            if key not in self._seen:
+                self._seen.add(key)
+                self.kept.append((len(game.entries), position))
+        return self.chooser(game, listed, rng)
 
+
+def keeper(policy: str) -> Keeper:
+    """A Keeper around ``policy``'s chooser (the random policy's own draw for ``random``)."""
+    from trainruns.game.selfplay import random_choice
+
+    return Keeper(policy_for(policy) or (lambda _game, listed, rng: random_choice(listed, rng)))
+
+
+def play_positions(title: str, players: int, seed: int, policy: str = "random",
+                   max_actions: int = 3000, ending=None) -> list[tuple[int, dict]]:
+    """``(action index, position)`` of every operating turn's run of one seeded game
+    (a :class:`Keeper`'s). With ``ending`` a dict, the game's actions and how it ended
+    (``end_reason``, or ``capped``) are put in it."""
+    from trainruns.game.selfplay import play
+
+    keep = keeper(policy)
     names = [f"P{i + 1}" for i in range(players)]
-    game, problems, n = play(title, names, seed, max_actions, policy=choose)
+    game, problems, n = play(title, names, seed, max_actions, policy=keep)
     if problems:
         raise RuntimeError(f"{game_name(title, players, seed)} broke a guarantee: {problems[0]}")
     if ending is not None:
         ending.update(actions=n, end=game.end_reason if game.finished else "capped")
-    return kept
+    return keep.kept
 
 
-def corpus_lines(title: str, players: int, seed: int, policy: str = "random",
-                 max_actions: int = 3000, solve_seconds: float = SOLVE_SECONDS, left_out=None,
-                 ending=None) -> list[str]:
-    """One game's corpus: each position with its proven best revenue and its origin,
+def proven_lines(title: str, players: int, seed: int, policy: str, kept,
+                 solve_seconds: float = SOLVE_SECONDS, left_out=None) -> list[str]:
+    """The kept positions of one game, each with its proven best revenue and its origin,
     as compact JSON lines. A position not proven within ``solve_seconds`` is left out
     (and, with ``left_out`` a list, appended to it with its action index and bound)."""
     from trainruns import solve
 
     lines = []
-    for index, position in play_positions(title, players, seed, policy, max_actions, ending):
+    for index, position in kept:
         run = solve(position, time_limit=solve_seconds)
         if not run.optimal:
             if left_out is not None:
@@ -174,6 +186,14 @@ def corpus_lines(title: str, players: int, seed: int, policy: str = "random",
     return lines
 
 
+def corpus_lines(title: str, players: int, seed: int, policy: str = "random",
+                 max_actions: int = 3000, solve_seconds: float = SOLVE_SECONDS, left_out=None,
+                 ending=None) -> list[str]:
+    """One game played and its positions proven (:func:`proven_lines`)."""
+    kept = play_positions(title, players, seed, policy, max_actions, ending)
+    return proven_lines(title, players, seed, policy, kept, solve_seconds, left_out)
+
+
 def write_gz(path: Path, lines: list[str]) -> int:
     """Write the lines gzipped with no name or time in the header (the same bytes on
     every run), whole or not at all (a file beside it renamed into place: an
@@ -185,6 +205,18 @@ def write_gz(path: Path, lines: list[str]) -> int:
     part.write_bytes(data)
     os.replace(part, path)
     return len(data)
+
+
+def write_game(folder: Path, name: str, lines: list[str], capped: bool, max_actions: int) -> tuple[Path, int]:
+    """Write one game's file, ``<name>.jsonl.gz``, or ``<name>-first<K>.jsonl.gz`` for a
+    game stopped by the action cap K (a whole game's file replaces its parts); nothing
+    when no position was proven. ``(path, compressed size)``."""
+    path = folder / (f"{name}-first{max_actions}.jsonl.gz" if capped else f"{name}.jsonl.gz")
+    size = write_gz(path, lines) if lines else 0
+    if lines and not capped:
+        for stale in folder.glob(f"{name}-first*.jsonl.gz"):
+            stale.unlink()
+    return path, size
 
 
 def cpu_seconds() -> float:
@@ -214,7 +246,6 @@ def make_game(out: Path, title: str, players: int, seed: int, args) -> tuple[int
     cpu0 = cpu_seconds()
     left_out, ending = [], {}
     lines = corpus_lines(title, players, seed, args.policy, max_actions, args.solve_seconds, left_out, ending)
-    path = part if ending["end"] == "capped" else whole
     for index, position, revenue, bound in left_out:
         lost = f"{name}-action{index}"
         print(f"{lost}: left out, not proven in {args.solve_seconds:g} s ({revenue}, bound {bound})",
@@ -222,10 +253,7 @@ def make_game(out: Path, title: str, players: int, seed: int, args) -> tuple[int
         if args.save_left_out:
             args.save_left_out.mkdir(parents=True, exist_ok=True)
             (args.save_left_out / f"{lost}.json").write_text(json.dumps(position, indent=1))
-    size = write_gz(path, lines) if lines else 0
-    if path == whole:
-        for stale in folder.glob(f"{name}-first*.jsonl.gz"):
-            stale.unlink()
+    path, size = write_game(folder, name, lines, ending["end"] == "capped", max_actions)
     print(f"{path.name[:-len('.jsonl.gz')]}: {len(lines)} positions, {len(left_out)} left out, "
           f"{ending['actions']} actions ({ending['end']}), {size:,} bytes, {cpu_seconds() - cpu0:.1f} s CPU",
           file=sys.stderr, flush=True)

@@ -17,6 +17,10 @@ digest, the CPU seconds it took and the commit that played it. A line is written
 with one ``write`` on a file opened for appending, so a sweep that is stopped loses at
 most the game it was playing.
 
+``run --corpus`` also writes each game's corpus file (the position of every operating
+turn, proven: tools/make_corpus.py) from the same play, into benchmarks/corpus/ or the
+folder named: a sweep and the corpus cost one play.
+
 ``check`` plays recorded games again and compares their final digests: a seeded game is
 the same game on any machine and at any load, so a record made by an earlier commit
 stays valid exactly as long as the games it holds still replay to the same digests.
@@ -39,7 +43,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from trainruns.players.policies import play_one
+import make_corpus  # noqa: E402  (beside this script)
+from trainruns.players.policies import play_one  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"
 MAX_ACTIONS = 4000
@@ -75,13 +80,24 @@ def _cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def play(title: str, policy: str, players: int, seed: int) -> dict:
-    """One game as its record line."""
+def play(title: str, policy: str, players: int, seed: int, corpus: Path | None = None) -> dict:
+    """One game as its record line. With ``corpus`` a folder, the position of each of
+    the game's operating turns is also kept and proven, and the game's corpus file is
+    written there as tools/make_corpus.py writes it (the same game: a seed plays the
+    same actions whatever the seats are called), so one play serves both; the line's
+    ``cpu_s`` is the play's, ``corpus`` counts the positions written and left out."""
     job = {"title": title, "players": [chr(ord("A") + i) for i in range(players)], "seed": seed,
            "max_actions": MAX_ACTIONS, "policy": policy}
+    keep = make_corpus.keeper(policy) if corpus else None
     before = _cpu()
-    out = play_one(job)
+    out = play_one(job, policy=keep)
     out.update(policy=policy, title=title, cpu_s=round(_cpu() - before, 1))
+    if keep is not None:
+        left_out: list = []
+        lines = make_corpus.proven_lines(title, players, seed, policy, keep.kept, left_out=left_out)
+        make_corpus.write_game(corpus / title, make_corpus.game_name(title, players, seed), lines,
+                               bool(out["capped"]), MAX_ACTIONS)
+        out["corpus"] = {"positions": len(lines), "left_out": len(left_out)}
     return out
 
 
@@ -93,7 +109,7 @@ def run(args) -> int:
     todo = [s for s in range(args.first, args.first + args.games) if s not in done]
     print(f"{path.name}: {len(done)} recorded, {len(todo)} to play", file=sys.stderr)
     for i, seed in enumerate(todo, 1):
-        g = dict(play(args.title, args.policy, args.players, seed), commit=commit)
+        g = dict(play(args.title, args.policy, args.players, seed, args.corpus), commit=commit)
         # a line cut short by a stopped writer is ended first, so the game after it is whole
         cut = path.exists() and path.stat().st_size and not path.read_bytes().endswith(b"\n")
         with open(path, "a") as f:
@@ -152,6 +168,9 @@ def main(argv=None) -> int:
         if name == "run":
             p.add_argument("--games", type=int, default=100)
             p.add_argument("--first", type=int, default=100)
+            p.add_argument("--corpus", nargs="?", type=Path, const=make_corpus.OUT["advisor"], default=None,
+                           metavar="DIR", help="also write each game's positions to the corpus "
+                                               "(default folder: benchmarks/corpus)")
         else:
             p.add_argument("--sample", type=int, default=2)
             p.add_argument("--seed", type=int, default=0, help="which recorded games are sampled")

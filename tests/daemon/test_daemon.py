@@ -401,6 +401,21 @@ def test_the_code_watch_counts_modules_and_data_not_bytecode(tmp_path):
             watch.close()
 
 
+def test_a_command_takes_the_spare_that_read_its_position_ahead_else_the_oldest():
+    """docs/daemon.md: a command takes the oldest spare, or the oldest that read its
+    position ahead (the same command line in the same folder)."""
+    from trainruns.daemon.server import pick_spare
+
+    solve_a, solve_b = (["solve", "a.json"], "/w"), (["solve", "b.json"], "/w")
+    spares = [(11, None, None), (12, None, solve_a), (13, None, solve_b), (14, None, solve_a)]
+    header = {"op": "run", "argv": ["solve", "b.json"], "cwd": "/w"}
+    assert pick_spare(spares, header) == 2
+    assert pick_spare(spares, dict(header, argv=["solve", "a.json"])) == 1
+    assert pick_spare(spares, dict(header, cwd="/elsewhere")) == 0
+    assert pick_spare(spares, dict(header, argv=["solve", "--json", "b.json"])) == 0
+    assert pick_spare([(15, None, solve_b)], header) == 0
+
+
 def test_the_daemon_ends_when_its_code_changes_on_disk(runtime):
     """A module of the package modified after the daemon loaded it: the daemon ends by
     itself (it looks every TRAINRUNS_DAEMON_CHECK seconds), so no command is answered

@@ -58,3 +58,20 @@ def test_the_report_counts_each_end(results, capsys):
     assert selfplay_record.main(["report"]) == 0
     row = capsys.readouterr().out.splitlines()[-1]
     assert row == "| 1832 | advisor | 4 | 3 | bank_broken 2, stalled 1 | 1 / 0 / 0 | 300.0 (100.0-500.0) | 10.0 |"
+
+
+def test_a_sweep_writes_the_corpus_from_the_same_play(results, tmp_path, capsys):
+    """``run --corpus``: one play gives the record line and the game's corpus file, and
+    that file is byte for byte the one tools/make_corpus.py writes for the same game
+    (a seed plays the same actions whatever the seats are called)."""
+    import make_corpus
+
+    corpus, alone = tmp_path / "corpus", tmp_path / "alone"
+    run = ["run", "1833NE", "--policy", "random", "--players", "3", "--first", "1", "--games", "1"]
+    assert selfplay_record.main(run + ["--corpus", str(corpus)]) == 0
+    g = selfplay_record.read(results / "selfplay-random-1833NE-3p.jsonl")[0]
+    assert g["corpus"]["positions"] > 0 and g["corpus"]["left_out"] == 0
+    assert make_corpus.main(["--titles", "1833NE", "--seeds", "1", "--players", "3", "--policy", "random",
+                             "--out", str(alone)]) == 0
+    name = "1833NE/1833NE-3p-seed1.jsonl.gz"
+    assert (corpus / name).read_bytes() == (alone / name).read_bytes()

@@ -2,9 +2,9 @@
 
 The parent only accepts connections and reaps children; it never runs a command
 itself, so every command starts from the same warm state (kernels loaded, schemas
-and titles read) and a failing command cannot harm the next one. The child of the
-next command is forked ahead and prepared (a spare), so that a command's client does
-not wait for the fork. It is single
+and titles read) and a failing command cannot harm the next one. The children of the
+next commands are forked ahead and prepared (two spares), so that a command's client
+does not wait for the fork. It is single
 threaded (a fork copies only the calling thread): a SIGCHLD wakes its select loop.
 """
 
@@ -31,6 +31,9 @@ from trainruns.daemon import (
 )
 
 HEADER_SECONDS = 5.0
+# children forked and prepared ahead: the one a command takes has had the command
+# before it and that command's client start to prepare, not the client's start alone
+SPARES = 2
 # the modules of the package a command the daemon answers loads in its client: the
 # installed script, the launcher and the thin client (tests/test_lazy_imports.py)
 CLIENT_MODULES = ("trainruns", "trainruns.cli", "trainruns.cli.launch", "trainruns.daemon", "trainruns.daemon.client")
@@ -81,7 +84,9 @@ class Server:
         self.children = {}  # pid -> client connection
         self.last = time.monotonic()
         self.running = True
-        self.spare = None  # (pid, socket to it): a child forked and prepared ahead
+        # (pid, socket to it, the command it read ahead): children forked and prepared
+        # ahead, the oldest first
+        self.spares = []
         self.spares_fail = False
         self.recent = None  # (argv, folder) of the last command: its position is read ahead
 
@@ -150,9 +155,9 @@ class Server:
             self.running = False
             self.sel.unregister(self.sock)
             self.close()
-            if self.spare is not None:
-                self.spare[1].close()  # the spare reads the end of its socket and ends
-                self.spare = None
+            for _, pipe, _ in self.spares:
+                pipe.close()  # the spare reads the end of its socket and ends
+            self.spares = []
             if self.lock is not None:
                 self.lock.close()
                 self.lock = None
@@ -217,12 +222,12 @@ class Server:
             raise ValueError(f"unknown op {op!r}")
 
     def start(self, conn, header, fds):
-        """The command in a child: the spare if one waits (handed the connection and
-        the client's stdio), else one forked now."""
+        """The command in a child: a spare if one waits (handed the connection and
+        the client's stdio), else one forked now. The spare that read this command's
+        position ahead if one did, else the oldest (the longest prepared)."""
         pid = None
-        if self.spare is not None:
-            pid, pipe = self.spare
-            self.spare = None
+        if self.spares:
+            pid, pipe, _ = self.spares.pop(pick_spare(self.spares, header))
             try:
                 send(pipe, header, [conn.fileno()] + list(fds))
             except (OSError, ValueError):
@@ -256,8 +261,8 @@ class Server:
         signal.set_wakeup_fd(-1)
         os.close(self.wake_r)
         os.close(self.wake_w)
-        if self.spare is not None:
-            self.spare[1].close()
+        for _, pipe, _ in self.spares:
+            pipe.close()
 
     def command(self, conn, header, fds):
         """In a child: the command; the child says its pid first and its exit status
@@ -278,13 +283,16 @@ class Server:
         return code
 
     def spawn_spare(self):
-        """Fork the child of the next command now (at the start, and as soon as a
-        command has taken the last one): the fork and the first writes to the memory
-        it shares with this process (each copies a page) are then paid before the
-        command comes, not while its client waits (:func:`prepare`). A spare that
-        fails once turns spares off: each command then forks its own child."""
-        if not self.running or self.spare is not None or self.spares_fail:
-            return
+        """Fork the children of the next commands now (at the start, and as soon as a
+        command has taken one), :data:`SPARES` of them: the fork and the first writes
+        to the memory it shares with this process (each copies a page) are then paid
+        before the command comes, not while its client waits (:func:`prepare`). A
+        spare that fails once turns spares off: each command then forks its own
+        child."""
+        while self.running and len(self.spares) < SPARES and not self.spares_fail:
+            self._fork_spare()
+
+    def _fork_spare(self):
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         pid = os.fork()
         if pid == 0:
@@ -303,7 +311,7 @@ class Server:
             finally:
                 os._exit(code)
         theirs.close()
-        self.spare = (pid, ours)
+        self.spares.append((pid, ours, self.recent))
 
     def reply(self, conn, message):
         try:
@@ -339,9 +347,10 @@ class Server:
                 break
             if pid == 0:
                 break
-            if self.spare is not None and pid == self.spare[0]:  # died before any command
-                self.spare[1].close()
-                self.spare = None
+            spare = next((x for x in self.spares if x[0] == pid), None)
+            if spare is not None:  # died before any command
+                spare[1].close()
+                self.spares.remove(spare)
                 self.spares_fail = True
                 continue
             conn = self.children.pop(pid, None)
@@ -442,6 +451,14 @@ class CodeWatch:
             os.close(self.fd)
         except OSError:
             pass
+
+
+def pick_spare(spares, header) -> int:
+    """Which of ``spares`` (``(pid, socket, the command it read ahead)``, the oldest
+    first) takes the command of ``header``: the oldest that read its position ahead (the
+    same command line in the same folder), else the oldest, the longest prepared."""
+    mine = (header.get("argv"), header.get("cwd"))
+    return next((i for i, spare in enumerate(spares) if spare[2] == mine), 0)
 
 
 def prepare(waiting=lambda: False, recent=None):

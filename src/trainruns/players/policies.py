@@ -148,10 +148,12 @@ def _most(a: dict) -> dict:
     return {k: (v["max"] if isinstance(v, dict) and "max" in v else v) for k, v in a.items()}
 
 
-def play_one(job: dict) -> dict:
+def play_one(job: dict, policy=None) -> dict:
     """One self-play game of a sweep by ``job["policy"]`` ("random" or "advisor"):
     :func:`trainruns.game.selfplay.play_one`'s summary plus ``revenue_per_or``, the
-    mean of every company's runs in an operating round."""
+    mean of every company's runs in an operating round. ``policy``, a chooser, plays
+    instead of the job's own (one that watches the game and then chooses as the job's
+    policy would, as the corpus's keeper does)."""
     rounds: dict = {}
 
     def count(game, s):
@@ -164,7 +166,8 @@ def play_one(job: dict) -> dict:
                 rounds[key] += last.get("revenue") or 0
         return []
 
-    policy = Advisor() if job.get("policy") == "advisor" else None
+    if policy is None:
+        policy = Advisor() if job.get("policy") == "advisor" else None
     game, problems, n = play(job["title"], job["players"], job["seed"], job.get("max_actions", 3000),
                              on_state=count, variants=job.get("variants", ()), config=job.get("config"),
                              policy=policy)

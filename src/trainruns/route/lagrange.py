@@ -81,6 +81,14 @@ class ChainBits:
         """The track bits of one chain."""
         return self.bit_idx[self.bit_ptr[chain]:self.bit_ptr[chain + 1]]
 
+    def line_bits(self, line, cheapest):
+        """The track bits of a best line (``best``'s stops), each arc on its ``cheapest``
+        chain; a bit the line uses twice is listed twice."""
+        arcs = self.arcs_of(line)
+        if not arcs:
+            return np.zeros(0, np.int64)
+        return np.concatenate([self.bits_of(cheapest[a]) for a in arcs])
+
 
 class Pricing(ChainBits):
     """The stop graph of a compiled board, the bits of each chain, and each train kind's
@@ -182,24 +190,28 @@ def lagrangian_bound(compiled: CompiledBoard, lower: int = 0, deadline=None,
     return on_thread(_subgradient, (pricing, lower, iterations, stop), stop, deadline, "the subgradient method")
 
 
-def subgradient_bound(pricing, lower: int = 0, deadline=None, iterations: int = ITERATIONS) -> Bound | None:
+def subgradient_bound(pricing, lower: int = 0, deadline=None, iterations: int = ITERATIONS, start=None,
+                      theta: float = 2.0) -> Bound | None:
     """:func:`lagrangian_bound` for any ``pricing`` with :class:`Pricing`'s interface
-    (``compiled``, ``kinds``, ``n_bits``, ``arc_costs``, ``best``, ``arcs_of``,
-    ``bits_of``): a title's route model prices its own routes (1831:
-    :mod:`trainruns.titles.g1831.route.bound`) and shares the method."""
+    (``compiled``, ``kinds``, ``n_bits``, ``arc_costs``, ``best``, ``line_bits``): a
+    title's route model prices its own routes (1831:
+    :mod:`trainruns.titles.g1831.route.bound`) and shares the method. ``start``: the
+    prices to begin at (None: 0), ``theta`` the first step's share (the step halves
+    when the bound stops falling)."""
     stop = np.zeros(1, np.int64)
-    return on_thread(_subgradient, (pricing, lower, iterations, stop), stop, deadline, "the subgradient method")
+    return on_thread(_subgradient, (pricing, lower, iterations, stop, start, theta), stop, deadline,
+                     "the subgradient method")
 
 
-def _subgradient(pricing: Pricing, lower: int, iterations: int, stop) -> Bound | None:
+def _subgradient(pricing: Pricing, lower: int, iterations: int, stop, start=None, theta: float = 2.0) -> Bound | None:
     """:func:`lagrangian_bound`'s rounds, until ``stop[0]`` is set."""
     board = pricing.compiled.board
     n_bits = pricing.n_bits
     trains = list(board.trains)
     kinds = {k.name: k for k in pricing.kinds}
-    price = np.zeros(n_bits, np.int64)
+    price = np.zeros(n_bits, np.int64) if start is None else np.array(start, np.int64)
     best_value, best_price, best_m = None, price.copy(), None
-    theta, since = 2.0, 0
+    since = 0
     target = lower * SCALE
     for it in range(iterations):
         if stop[0] != 0:
@@ -225,9 +237,8 @@ def _subgradient(pricing: Pricing, lower: int, iterations: int, stop) -> Bound |
         use = np.zeros(n_bits, np.int64)
         for t in trains:
             stops = lines[t.name]
-            if len(stops) >= 2 and m[t.name] > 0:
-                for a in pricing.arcs_of(stops):
-                    np.add.at(use, pricing.bits_of(cheapest[a]), 1)
+            if len(stops) and m[t.name] > 0:
+                np.add.at(use, pricing.line_bits(stops, cheapest), 1)
         g = use - 1
         g[(price == 0) & (g < 0)] = 0  # a price at 0 cannot go lower
         norm = int((g * g).sum())

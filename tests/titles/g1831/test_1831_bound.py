@@ -8,7 +8,7 @@ down to 16-20 hexes."""
 
 import numpy as np
 import pytest
-from boards1831 import brute_force, random_commuter_position, random_position
+from boards1831 import brute_force, line, random_commuter_position, random_position
 
 from trainruns import solve
 from trainruns.route.compile import compile_board
@@ -64,6 +64,41 @@ def test_5_2_3_10_one_token_a_city_in_the_priced_line_never_below_the_brute_forc
         if brute_force(pos) is not None:
             without.append(_bound(pos)[0])
     assert len(with_rule) >= 6 and all(a <= b for a, b in zip(with_rule, without)) and with_rule != without
+
+
+def test_5_6_2_3_a_mixed_train_s_priced_line_holds_a_station_and_a_rail_yard(monkeypatch):
+    # 5.6.2.3: a mixed train runs to at least one Station and one Rail Yard. With two
+    # Station tokens only, no 3MX route exists (the brute force: 0) and its priced line
+    # is none (bound.Pricing1831.need); a Rail Yard at one end makes a run, bounded
+    pos = line([(30, ["station", "yard"]), (20, ["station", "yard"]), (40, ["station", "yard"])],
+               trains=("3MX",), tokens=(("A1", 0, "A"), ("C3", 0, "A")))
+    assert brute_force(pos) == 0 and _bound(pos)[0] == 0
+    pos["tokens"][1]["slot"] = 1
+    assert 0 < brute_force(pos) <= _bound(pos)[0]
+    # (without the rule the first board's line would earn its two Stations)
+    monkeypatch.setattr(bound.Pricing1831, "need", lambda self, kind, tokens: (0, 0))
+    pos["tokens"][1]["slot"] = 0
+    assert _bound(pos)[0] > 0
+
+
+def test_5_6_2_3_mixed_trains_on_the_random_boards_never_below_the_brute_force():
+    # the random typed boards that run a mixed train (2MX, 3MX, 4MX): with the rule the
+    # bound stays at or above the brute force's best, and is lower than without on some
+    seeds = [s for s in range(160) if any("MX" in str(t) for t in random_position(s)["trains"])][:40]
+    with_rule = {}
+    for seed in seeds:
+        pos = random_position(seed)
+        expected = brute_force(pos)
+        priced = _bound(pos)[0]
+        if expected is None or priced is None:
+            continue
+        assert priced >= expected, seed
+        with_rule[seed] = priced
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(bound.Pricing1831, "need", lambda self, kind, tokens: (0, 0))
+        without = {seed: _bound(random_position(seed))[0] for seed in with_rule}
+    assert len(with_rule) >= 20 and all(with_rule[s] <= without[s] for s in with_rule)
+    assert any(with_rule[s] < without[s] for s in with_rule)
 
 
 @pytest.mark.parametrize("seed", range(4))

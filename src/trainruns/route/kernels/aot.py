@@ -48,7 +48,7 @@ EXPORTS = (
     (G1831, "assign_covering", "I I B I I I U2 I i I i B I"),
     (G1831, "popcounts", "U2"),
     (G1831, "assign_by_value", "I I B I I I I I U2 U2 i I B"),
-    (G1831, "best_token_line", "I2 I i i I I"),
+    (G1831, "best_token_line", "I2 I i i I I i i"),
     (G1831, "token_reach", "I2 I2 I i I I i I"),
     (G1831, "assign_priced", "I I B I I I U2 i i i I i I"),
 )

@@ -15,7 +15,8 @@ to be quick (every real route is in it, valued no lower):
   track and its value. The line's value is its stops' gains (what the kind earns at a
   token there: city plus token value, 5.6.3; a mixed train the better of its Station
   and Rail Yard), at most the kind's ``size`` best gains (5.6.2.3), at most one token a
-  city (a city and its red extension one city, 5.2.3.10). This is the core's
+  city (a city and its red extension one city, 5.2.3.10); a mixed train's line holds a
+  Station and a Rail Yard at two of its tokens (5.6.2.3). This is the core's
   priced line (:func:`trainruns.route.kernels.prices.best_priced_route`) with these gains.
 - a commuter run (5.6.7, Station trains of size 5 or more) is its visits' Station
   values less, for each leg between two visits, the cheapest walk between the two
@@ -25,10 +26,21 @@ to be quick (every real route is in it, valued no lower):
 The prices come from the core's subgradient method
 (:func:`trainruns.route.lagrange.subgradient_bound`). Exact: every ``p >= 0`` gives a valid
 bound, computed in integers.
+
+:func:`refined` goes on from those prices with ``M_t`` taken nearer the real routes:
+the lower of the line above and the most a real token-to-token path makes (no track
+bit twice, 5.6.2; no city entered twice but the Delaware, 5.6.2.1; its tokens' gains
+at most the kind's ``cap``, less its chains' prices), found by the listing's walk
+(kernels.token_paths) with its priced cut, the floor raised to each better path found
+(branch and bound). The relaxed line's walks between tokens may run a bit twice or pass
+a city twice; a real path may not, so where the relaxed lines did that the prices can
+fall further. Each ``M_t`` is still at least every real route's value less its price,
+so every bound is valid.
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -44,6 +56,14 @@ MAX_TOKENS = 18
 INF = np.int64(1) << 50
 # the priced listing's reach tables (kinds x stops x sets of token bits) at most
 REACH_BYTES = 64 << 20
+# refined(): subgradient iterations at most, the first step's share (small: it starts
+# at converged prices), steps of the walk per train kind and iteration at most (past
+# them that kind's relaxed line stands in: 48hex-s2's walk takes millions), and the
+# reach tables' bytes of its priced cut
+REFINE_ITERATIONS = 60
+REFINE_THETA = 0.25
+REFINE_STEPS = 200_000
+REFINE_REACH_BYTES = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -171,7 +191,9 @@ class Pricing1831(ChainBits):
         elif len(tokens) >= 2:
             order = np.empty(len(tokens), np.int64)
             sub = np.ascontiguousarray(dist[np.ix_(tokens, tokens)])
-            value, length = best_token_line(sub, gain[tokens], kind.size, cap, order, self.clash(tokens))
+            need_a, need_b = self.need(kind, tokens)
+            value, length = best_token_line(sub, gain[tokens], kind.size, cap, order, self.clash(tokens),
+                                            need_a, need_b)
             value = int(value)
             if length:
                 nodes = self._walk([int(tokens[i]) for i in order[:length]], nxt)
@@ -180,6 +202,16 @@ class Pricing1831(ChainBits):
             if v > value:
                 value, nodes = v, run
         return value, nodes
+
+    def need(self, kind, tokens):
+        """(Station tokens, Rail Yard tokens) among ``tokens`` (nodes) as bits, of which a
+        line of a mixed train holds one each at two tokens (5.6.2.3: a mixed train runs
+        to at least one Station and one Rail Yard, one token a city visit); (0, 0) for
+        the other types."""
+        if kind.type != MIXED:
+            return 0, 0
+        bits = 1 << np.arange(len(tokens), dtype=np.int64)
+        return int(bits[self.st_val[tokens] >= 0].sum()), int(bits[self.yd_val[tokens] >= 0].sum())
 
     def clash(self, tokens):
         """Per token of ``tokens`` (nodes), the bits of the others in its city: a route
@@ -376,3 +408,100 @@ def reach(pricing, price, kind, bit=None, n_bits=0, gain=None):
         out = token_reach(np.ascontiguousarray(dist[:, tokens]), np.ascontiguousarray(dist[np.ix_(tokens, tokens)]),
                           gain[tokens], kind.size, token_of, bit_of, n_bits, pricing.clash(tokens))
     return out[:n], gain[:n]
+
+
+class _Paths:
+    """``pricing`` whose best priced route of a kind is the lower of its relaxed best
+    (:meth:`Pricing1831.best`) and its best real path (:func:`best_path`), for
+    :func:`refined` (the interface the subgradient method uses)."""
+
+    def __init__(self, pricing, steps=REFINE_STEPS):
+        self._pricing, self._steps = pricing, steps
+        self._price = None
+        self._too_long = set()  # kinds whose walk passed ``steps``: not walked again
+
+    def __getattr__(self, attr):
+        return getattr(self._pricing, attr)
+
+    def arc_costs(self, price):
+        self._price = price  # (the walk prices chains, not arcs)
+        return self._pricing.arc_costs(price)
+
+    def best(self, kind, cost, floor=-1, stop=None):
+        value, line = self._pricing.best(kind, cost, floor, stop)
+        if value is None or value <= 0 or kind.name in self._too_long:
+            return value, line
+        exact = best_path(self._pricing, self._price, kind, self._steps, stop)
+        if exact is None and (stop is None or stop[0] == 0):
+            self._too_long.add(kind.name)
+        if exact is None or exact[0] >= value:
+            return value, line
+        if kind.type == STATION and kind.size >= 5 and self._pricing._commuter:
+            # (the relaxed best may be a commuter run, 5.6.7, which is no path)
+            run = self._pricing._best_commuter(kind.size, *self._pricing._distances(cost))
+            if run[0] >= exact[0]:
+                return run
+        return exact[0], _ChainLine(exact[1])
+
+    def line_bits(self, line, cheapest):
+        if isinstance(line, _ChainLine):
+            return np.concatenate([self._pricing.bits_of(c) for c in line])
+        return self._pricing.line_bits(line, cheapest)
+
+
+class _ChainLine(list):
+    """A best path's chains (not a line of nodes): its bits are its chains' own."""
+
+
+def best_path(pricing, price, kind, steps=REFINE_STEPS, stop=None):
+    """``(M, chains)``: the most a real token-to-token path of ``kind`` makes at bit
+    prices ``price`` (its tokens' gains, at most the kind's cap, less its chains'
+    prices: module docstring), at least 0, and its chains (none: no path makes more
+    than 0); None when the walk took more than ``steps`` steps or ``stop[0]`` was set.
+    The walk (kernels.token_paths) keeps a path only above the floor, so each path it
+    stops at is better than the last, and the floor is raised to it."""
+    from trainruns.titles.g1831.route import kernels
+
+    arrays = pricing.arrays
+    comp = arrays.compiled
+    chain_price, gain, reach_table, cap, _, token_bit = priced_cut(pricing, price, [kind.name], REFINE_REACH_BYTES)
+    floor = np.zeros(1, np.int64)
+    chains = []
+    none = np.zeros(1, np.int64)
+    no_bits = np.zeros((1, comp.words), np.uint64)
+    status = np.zeros(1, np.int64)
+    walked = 0
+    for root in np.flatnonzero(arrays.stop_own):
+        if stop is not None and stop[0] != 0:
+            return None
+        state = kernels.walk_state(comp.n_stops, len(arrays.rev_a), comp.words, int(root), 1)
+        meta = state[-1]
+        while True:
+            # count only (no buffers), stopping at the first path kept past those found
+            kernels.token_paths(comp.adj_ptr, arrays.walk_to, arrays.chain_bits, arrays.chain_und,
+                                arrays.stop_group, arrays.stop_pass, arrays.stop_own, arrays.rev_a, arrays.rev_b,
+                                none, none, none, no_bits, int(meta[2]), steps - walked, chain_price, gain,
+                                reach_table, cap, floor, token_bit, *state, status)
+            if status[0] != kernels.OVER:
+                break
+            depth = int(meta[0])
+            floor[0] = min(int(cap[0]), int(state[7][depth - 1, 0])) - int(state[8][depth - 1])
+            chains = state[1][:depth - 1].tolist()
+        walked += int(meta[1])
+        if status[0] == kernels.CUT or walked >= steps:
+            return None
+    return int(floor[0]), chains
+
+
+def refined(pricing, bound, lower=0, deadline=None, iterations=REFINE_ITERATIONS, steps=REFINE_STEPS):
+    """The track prices' bound ``bound`` (a :class:`trainruns.route.lagrange.Bound` of
+    :func:`priced` for ``pricing``) lowered further: the subgradient method goes on from
+    its prices with each kind's best priced route the lower of the relaxed one and its
+    best real path (:class:`_Paths`, module docstring). Returns the lower of the two
+    bounds (a Bound whose ``best`` are each kind's ``M`` at its prices, as the priced
+    proof's floors need)."""
+    if deadline is not None and time.perf_counter() >= deadline:
+        return bound
+    out = subgradient_bound(_Paths(pricing, steps), lower, deadline, iterations, start=bound.price,
+                            theta=REFINE_THETA)
+    return bound if out is None or out.total >= bound.total else out

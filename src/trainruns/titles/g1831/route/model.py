@@ -88,6 +88,10 @@ BOUND_SECONDS = 10.0
 # least PROOF_MIN_SECONDS (else the flow model takes all: a short limit wants a run)
 FLOW_SHARE = 0.75
 PROOF_MIN_SECONDS = 20.0
+# The track prices refined with real paths (bound.refined) only with at least this many
+# seconds left (or no time limit): 0.4-8 s of CPU on the full-size family for 0-2% of
+# the bound, which a short limit wants for CP-SAT's run
+REFINE_MIN_SECONDS = 20.0
 # CP-SAT told that a run earns more than the first run (flow.solve's ``hold``) instead of
 # starting from it (a hint)
 HOLD_TO_FIRST = False
@@ -281,16 +285,22 @@ class Model1831(RouteModel):
         return None if out is None else int(out[0].value)
 
     def _priced(self, compiled, arrays=None, deadline=None):
-        """:meth:`priced_bound`'s ``(bound, pricing)`` (bound.priced), or None."""
+        """:meth:`priced_bound`'s ``(bound, pricing)`` (bound.priced, then bound.refined
+        with ``REFINE_MIN_SECONDS`` or more left), or None."""
         from trainruns.titles.g1831.route import bound
 
         key = id(compiled)
         hit = _PRICED.get(key)
         if hit is not None and hit[0]() is compiled:
             return hit[1]
-        until = time.perf_counter() + BOUND_SECONDS
+        now = time.perf_counter()
+        until = now + BOUND_SECONDS
         until = until if deadline is None else min(until, deadline)
         out = bound.priced(arrays or self._arrays(compiled), deadline=until)
+        if out is not None and (deadline is None or deadline - now >= REFINE_MIN_SECONDS):
+            # the prices lowered further with real paths for lines (bound.refined), in
+            # what is left of BOUND_SECONDS
+            out = (bound.refined(out[1], out[0], deadline=until), out[1])
         _PRICED[key] = (weakref.ref(compiled), out)
         weakref.finalize(compiled, _PRICED.pop, key, None)
         return out

@@ -663,11 +663,14 @@ def _token_lines(dist, gain, size, clash):
 
 
 @nb.njit(cache=True)
-def best_token_line(dist, gain, size, cap, order, clash):
+def best_token_line(dist, gain, size, cap, order, clash, need_a, need_b):
     """The most a line of 2 to ``size`` distinct tokens makes: their ``gain`` (at most
     ``cap``) less ``dist`` between consecutive ones (the priced bound of bound.py), over
     every subset without two tokens that ``clash`` and every order (:func:`_token_lines`). Returns ``(value, length)``, the
-    tokens of the best line in ``order[:length]`` (length 0: none makes more than 0)."""
+    tokens of the best line in ``order[:length]`` (length 0: none makes more than 0).
+    With ``need_a`` and ``need_b`` (bits of tokens; 0 and 0: no such rule) a line must
+    hold a token of each at two different tokens: a mixed train runs to at least one
+    Station and one Rail Yard (5.6.2.3), one token a city visit."""
     t = gain.shape[0]
     inf = np.int64(1) << 50
     cost, sums, count = _token_lines(dist, gain, size, clash)
@@ -676,6 +679,11 @@ def best_token_line(dist, gain, size, cap, order, clash):
         k = count[s]
         if k < 2 or k > size:
             continue
+        if need_a or need_b:
+            sa, sb = s & need_a, s & need_b
+            # (one of each at two tokens: not when both are the same single token)
+            if sa == 0 or sb == 0 or (sa == sb and sa & (sa - 1) == 0):
+                continue
         g = min(sums[s], cap)
         for v in range(t):
             if cost[s, v] < inf and g - cost[s, v] > best:
