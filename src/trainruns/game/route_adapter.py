@@ -65,10 +65,52 @@ def clear():
 
 @_cached(1024)
 def board(p: Position):
-    """The position's Board, read once; the route core only reads it."""
+    """The position's Board, read once; the route core only reads it. Where the title
+    reads a company's trains apart from its map (:meth:`~trainruns.titles.base.Title.read_trains`),
+    the map is read once for every position that differs from this one only in its
+    trains, and this Board is that map's with these trains."""
+    from dataclasses import replace
+
+    from trainruns.titles import of_position
     from trainruns.titles.load import load_engine_position
 
-    return load_engine_position(p.data)
+    trains = of_position(p.data, WHERE).read_trains(p.data, WHERE) if isinstance(p.data, dict) else None
+    if trains is None:
+        return load_engine_position(p.data, WHERE)
+    return replace(_map_board(_Map(p)), trains=trains)
+
+
+WHERE = "game position"
+
+
+class _Map:
+    """A position as a key of its map: equal when the positions are equal but for the
+    company's ``trains``. The route core reads and compiles a board's track, stops and
+    bonuses (:func:`trainruns.route.compile.compile_board`) without its trains, and an
+    advisor asks for runs of one map with many sets of trains (each plan's purchases,
+    each train alone for a bound)."""
+
+    __slots__ = ("board", "data", "key")
+
+    def __init__(self, p: Position, b=None):
+        self.data = p.data
+        self.board = b
+        self.key = json.dumps({k: v for k, v in p.data.items() if k != "trains"}, sort_keys=True)
+
+    def __hash__(self):
+        return hash(self.key)
+
+    def __eq__(self, other):
+        return isinstance(other, _Map) and self.key == other.key
+
+
+@lru_cache(maxsize=512)
+def _map_board(m: _Map):
+    """The Board of the map of ``m`` with no trains (a title whose trains are read
+    apart: :func:`board`)."""
+    from trainruns.titles.load import load_engine_position
+
+    return load_engine_position(dict(m.data, trains=[]), WHERE)
 
 
 @_cached(1024)
@@ -127,10 +169,39 @@ def token_cities(position: dict) -> list[tuple]:
 @_cached(2048)
 def _solved(p: Position):
     """The proven best run of the position (never changed: an audit of the same
-    position reuses it)."""
+    position reuses it), on the track compiled once for every position of the same map
+    (:func:`_compiled`)."""
     from trainruns import solve
 
-    return solve(board.keyed(p))
+    b = board.keyed(p)
+    return solve(b, compiled=_compiled(p, b))
+
+
+def _compiled(p: Position, b):
+    """``b`` compiled as :func:`trainruns.route.search.solve` compiles it (no limits, the
+    company's own track: a plain board), from the compiled board of the first position
+    of its map, with ``b`` and so its trains; None for a title's route model (its search
+    compiles for itself) or when the track was not compiled whole (the solve compiles
+    again, and says so)."""
+    from dataclasses import replace
+
+    if b.route_model is not None:
+        return None
+    compiled = _map_compiled(_Map(p, b))
+    if not compiled.complete:
+        return None
+    return compiled if compiled.board is b else replace(compiled, board=b)
+
+
+@lru_cache(maxsize=512)
+def _map_compiled(m: _Map):
+    from trainruns.route.compile import compile_board
+    from trainruns.route.limits import Limits
+
+    return compile_board(m.board, Limits(None, None), own_only=True)
+
+
+_CACHES.extend((_map_board, _map_compiled))
 
 
 def _routes(run) -> list[dict]:

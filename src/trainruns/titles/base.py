@@ -96,6 +96,14 @@ class Title(TitleMoves):
             check(data, self.schema or self.name, where)
         return self.build_board(data, where)
 
+    def read_trains(self, data: dict, where: str = "position") -> list | None:
+        """The running company's trains of a schema-checked position dict, checked as
+        :meth:`load` checks them, when the rest of its Board does not depend on them: a
+        Board of the same map read before, with these trains, is then this position's
+        (:func:`trainruns.game.route_adapter.board`). None where the title's rules make
+        the Board from its trains too (a route model holding them, trains idled by a
+        rule): the position is read whole."""
+
     def read(self, data: dict, where: str = "position") -> Snapshot:
         """Check a position dict of this title (schema, then the title's rules) and
         return its snapshot. Bad input raises :class:`~trainruns.errors.InputError`."""

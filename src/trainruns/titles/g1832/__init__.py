@@ -142,6 +142,14 @@ class Title1832(TiledTitle):
         rules.apply_all(board, self.facts, position.fields)
         return board
 
+    def read_trains(self, data: dict, where: str = "position") -> list:
+        """[10] the company's trains, each existing in the phase (Table 1), at most the
+        phase's train limit: nothing else of a Board reads them (the route rules of
+        [6.5], [16] and [7.5] are the map's, the tokens' and the fields')."""
+        f = self.facts
+        phase = parse_phase(data, f.phase_names, where)
+        return self._trains(data, f.corporation_id(data.get("corporation"), where), phase, where)
+
     def _read(self, data, where):
         """The checked position, and the Board of its map and tokens (the route rules
         not yet applied) that the checks needed."""
