@@ -9,6 +9,7 @@ numba kernels answering."""
 
 import os
 import shutil
+import subprocess
 import threading
 import warnings
 
@@ -298,3 +299,22 @@ def test_off_keeps_to_numba(monkeypatch):
     monkeypatch.setenv("TRAINRUNS_AOT", "0")
     monkeypatch.setattr(aot, "_module", False)
     assert aot.load() is None and aot.build() is None
+
+
+def test_the_build_compiles_this_package_whatever_else_is_on_the_path(tmp_path, monkeypatch):
+    # the module is named by this code's key, so the build's own process must import
+    # this very package, not another trainruns a PYTHONPATH or an install puts first
+    # (a second checkout run beside an installed one compiled the installed kernels)
+    seen = {}
+
+    def run(argv, **kw):
+        seen.update(argv=argv, env=kw["env"])
+        return subprocess.CompletedProcess(argv, 1)
+
+    monkeypatch.setattr(aot, "folder", lambda: str(tmp_path))
+    monkeypatch.setattr(aot, "_module", False)
+    monkeypatch.setenv("PYTHONPATH", "/elsewhere/src")
+    monkeypatch.setattr("subprocess.run", run)
+    assert aot.build() is None
+    assert seen["env"]["PYTHONPATH"].split(os.pathsep) == [os.path.dirname(aot.PACKAGE), "/elsewhere/src"]
+    assert seen["argv"][1:3] == ["-m", "trainruns.route.kernels.aot_build"]

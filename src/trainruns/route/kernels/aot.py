@@ -222,7 +222,12 @@ def build():
     k = key()
     path, marker, where = paths(k)
     os.makedirs(where, exist_ok=True)
-    env = dict(os.environ, PYTHONWARNINGS="ignore")
+    # the build imports this very package: a process started with another trainruns
+    # first on its path (a second checkout beside an installed one) must not compile
+    # that one's kernels under this code's key
+    top = os.path.dirname(PACKAGE)
+    env = dict(os.environ, PYTHONWARNINGS="ignore",
+               PYTHONPATH=os.pathsep.join([top] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
     # the compiler's output goes to a file, not a pipe: a build outlives a command that
     # stops at its deadline (kernels.ready_by), and finishes for the next one
     log = os.path.join(where, f"build-{os.getpid()}.log")
