@@ -43,8 +43,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-import make_corpus  # noqa: E402  (beside this script)
-from trainruns.players.policies import play_one  # noqa: E402
+import make_corpus  # beside this script
+from trainruns.players.policies import play_one
 
 RESULTS = ROOT / "benchmarks" / "results"
 MAX_ACTIONS = 4000
