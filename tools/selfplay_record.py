@@ -44,6 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
 import make_corpus  # beside this script
+
 from trainruns.players.policies import play_one
 
 RESULTS = ROOT / "benchmarks" / "results"
