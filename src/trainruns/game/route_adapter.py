@@ -83,25 +83,20 @@ def board(p: Position):
 WHERE = "game position"
 
 
-class _Map:
+class _Map(Position):
     """A position as a key of its map: equal when the positions are equal but for the
-    company's ``trains``. The route core reads and compiles a board's track, stops and
-    bonuses (:func:`trainruns.route.compile.compile_board`) without its trains, and an
-    advisor asks for runs of one map with many sets of trains (each plan's purchases,
-    each train alone for a bound)."""
+    company's ``trains`` (the key is the position without them). The route core reads
+    and compiles a board's track, stops and bonuses
+    (:func:`trainruns.route.compile.compile_board`) without its trains, and an advisor
+    asks for runs of one map with many sets of trains (each plan's purchases, each train
+    alone for a bound). ``board``, no part of the key, is a Board of the map read
+    before, for :func:`_map_compiled`."""
 
-    __slots__ = ("board", "data", "key")
+    __slots__ = ("board",)
 
     def __init__(self, p: Position, b=None):
-        self.data = p.data
+        super().__init__({k: v for k, v in p.data.items() if k != "trains"})
         self.board = b
-        self.key = json.dumps({k: v for k, v in p.data.items() if k != "trains"}, sort_keys=True)
-
-    def __hash__(self):
-        return hash(self.key)
-
-    def __eq__(self, other):
-        return isinstance(other, _Map) and self.key == other.key
 
 
 @lru_cache(maxsize=512)
@@ -137,15 +132,19 @@ def _tile_moves(p: Position) -> tuple:
 def tile_lays(position: dict) -> list[dict]:
     """Every tile lay or upgrade the operating company may make on this position
     ([6] Laying Track): ``{"hex", "tile", "rotation", "upgrade"}``."""
-    return [{"hex": h, "tile": t, "rotation": r, "upgrade": u} for h, t, r, u in _tile_moves(position)]
+    return [_lay(*m) for m in _tile_moves(position)]
+
+
+def _lay(hex_id, tile, rotation, upgrade) -> dict:
+    return {"hex": hex_id, "tile": tile, "rotation": rotation, "upgrade": upgrade}
 
 
 def each_tile_lay(position: dict):
     """The lays of :func:`tile_lays` one at a time, in its order, for a caller that stops
     at the first it can use (whether a company may lay at all, [6]): walked on the kept
     board and reach without listing the rest (nor keeping a partial list)."""
-    for h, t, r, u in _each_tile_move(Position(position)):
-        yield {"hex": h, "tile": t, "rotation": r, "upgrade": u}
+    for m in _each_tile_move(Position(position)):
+        yield _lay(*m)
 
 
 @_cached(1024)
