@@ -267,7 +267,7 @@ def test_pool_trains_cost_60_percent_rounded_up_5_3_2_1():
     r = g.rules
     for name, size in (("2S", 2), ("5YD", 5), ("3MX", 3)):
         face = r.config.price(size)
-        assert r.pool_price(name) == -(-face * 6 // 10) and r.pool_price(name) * 10 >= face * 6
+        assert r.market_price(name) == -(-face * 6 // 10) and r.market_price(name) * 10 >= face * 6
     # the decision rounds up: a face of $45 would cost $27
     assert -(-45 * 60 // 100) == 27
 

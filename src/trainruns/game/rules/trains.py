@@ -61,16 +61,21 @@ class TrainRules:
 
     def must_buy(self, step) -> bool:
         """BuyTrainStep: whether ``step.corp`` must still buy a train (it may not pass)
-        [an open company with no train that :meth:`must_own_train`, while a train is on
-        sale (:meth:`train_sources`): 1832 [10] Requirement to Own a Train, 1833NE "A
-        corporation must buy a train if it has none after running routes and removing
-        phased-out trains"]."""
+        [an open company that :meth:`needs_train` and :meth:`must_own_train`, while a
+        train is on sale (:meth:`train_sources`): 1832 [10] Requirement to Own a Train,
+        1833NE "A corporation must buy a train if it has none after running routes and
+        removing phased-out trains", 1831 5.3.1]."""
         c = step.corp
-        return not c.trains and not c.closed and self.must_own_train(step) and bool(self.train_sources())
+        return self.needs_train(c) and not c.closed and self.must_own_train(step) and bool(self.train_sources())
+
+    def needs_train(self, c) -> bool:
+        """:meth:`must_buy`: whether ``c`` holds fewer trains than the rules' minimum [it
+        has none; 1831 5.3.1: a system two]."""
+        return not c.trains
 
     def must_own_train(self, step) -> bool:
-        """:meth:`must_buy`: whether ``step.corp``, which has no train, is required to own
-        one [it is; 1832 [10]: only with a legal route]."""
+        """:meth:`must_buy`: whether ``step.corp``, short of trains, is required to own
+        them [it is; 1832 [10]: only with a legal route; 1831: while in play]."""
         return True
 
     def enter_buy_train(self, step):
@@ -92,9 +97,14 @@ class TrainRules:
     def train_sources(self) -> list[tuple]:
         """(from, train, price) of every train on sale at a fixed price now: what
         :meth:`bank_rows` sell (a card as each of its sides), then each kind in the open
-        market at its printed price (1832 [10] Train Cost)."""
+        market at its :meth:`market_price`."""
         out = [("bank", t, p) for row in self.bank_rows() for t, p in row_trains(row)]
-        return out + [("market", t, self.trains.price(t)) for t in dict.fromkeys(self.state.market_trains)]
+        return out + [("market", t, self.market_price(t)) for t in dict.fromkeys(self.state.market_trains)]
+
+    def market_price(self, name: str) -> int:
+        """What the open market sells a ``name`` train at [its printed price: 1832 [10]
+        Train Cost; 1831 5.3.2.1: 60% of it]."""
+        return self.trains.price(name)
 
     def train_offers(self, c, sources) -> list[dict]:
         """The ``buy_train`` actions of ``c`` for ``sources`` ((from, train, price) as

@@ -560,30 +560,20 @@ class OperatingRules:
 
     # --- trains (5.3) ------------------------------------------------------------------
 
-    def bank_trains(self) -> list[dict]:
+    def bank_rows(self) -> list[dict]:
         """5.3.8: the lowest size the bank has; the buyer picks S, MX or YD."""
         left = [r for r in self.state.depot if r["left"]]
-        if not left:
-            return []
-        size = min(r["size"] for r in left)
+        size = min((r["size"] for r in left), default=None)
         return [r for r in left if r["size"] == size]
 
-    def pool_price(self, name: str) -> int:
-        """5.3.2.1: 60% of face, rounded up (decision)."""
+    def market_price(self, name: str) -> int:
+        """5.3.2.1: the pool's trains at 60% of face, rounded up (decision)."""
         face = self.config.price(self.size_of(name))
         return -(-face * self.numbers["pool_train_percent"] // 100)
 
     def needs_train(self, c) -> bool:
         """5.3.1: fewer trains than the minimum (a system two from the first 3-train)."""
         return len(c.trains) < self.min_trains(c)
-
-    def shop_trains(self, c) -> list[dict]:
-        """5.3.2, 5.3.8: what the bank (its lowest size) and the pool offer, at their prices."""
-        out = [{"type": "buy_train", "corporation": c.id, "from": "bank", "train": r["train"], "price": r["price"]}
-               for r in self.bank_trains()]
-        out += [{"type": "buy_train", "corporation": c.id, "from": "market", "train": name,
-                 "price": self.pool_price(name)} for name in dict.fromkeys(self.state.market_trains)]
-        return out
 
     def train_deals(self, c, turn=None) -> list[dict]:
         """5.3.2: a train from another corporation, "at any mutually agreed price": the
@@ -615,7 +605,7 @@ class OperatingRules:
         forced = self.needs_train(c)
         if c.receivership and not forced:
             return []   # 5.4.3: no more than the minimum
-        shop = self.shop_trains(c)
+        shop = self.train_offers(c, self.train_sources())
         cheapest = min((x["price"] for x in shop), default=None)
         if forced and cheapest is not None and cheapest > c.cash:
             out = [x for x in shop if x["price"] == cheapest]   # "the lowest appropriate train purchase"
@@ -625,10 +615,11 @@ class OperatingRules:
             out += self.train_deals(c, turn)
         return out
 
-    def must_buy(self, step) -> bool:
-        """5.3.1: the company needs a train the bank or the pool sells; 5.3.4: "The
-        President is not forced to accept any offers" of other corporations."""
-        return self.needs_train(step.corp) and any(x["from"] in ("bank", "market") for x in step._buys())
+    def must_own_train(self, step) -> bool:
+        """5.3.1: a company in play (not closed out, 4.3.2) must own its minimum, bought
+        from the bank or the pool (5.3.4: "The President is not forced to accept any
+        offers" of other corporations)."""
+        return step.corp.cell is not None
 
     def train_process(self, step, a):
         """5.3.2: a purchase listed (:meth:`train_buys`); a deal with a corporation of
@@ -657,7 +648,7 @@ class OperatingRules:
                 return "train.cash", f"a train from another corporation is paid from {c.id}'s cash, at least $1 (5.3.4)"
         if c.receivership and not self.needs_train(c):
             return "train.receivership", f"{c.id} is in receivership: no more than its minimum of trains (5.4.3)"
-        shop = self.shop_trains(c)
+        shop = self.train_offers(c, self.train_sources())
         if src == "bank" and not any(x["from"] == "bank" and x["train"] == a["train"] for x in shop):
             sold = ", ".join(x["train"] for x in shop if x["from"] == "bank") or "nothing"
             return "train.lowest-first", (f"the bank sells the lowest size it has first: {sold}, not a "
