@@ -198,7 +198,7 @@ def operating_set(rules):
     """The first operating round of the set that follows a stock round: as many as the
     phase's ``operating_rounds`` (1832 [4.1] Table 1, 1833NE "Number of phases": always
     two, 1831 5.0.5: 1, 2 or 4). ``rules.or_set`` holds (k, n) of the round now."""
-    n = rules.phases.by_name[rules.state.phase]["operating_rounds"]
+    n = rules.phase_row()["operating_rounds"]
     rules.or_set = (1, n)
     return OperatingRound(rules.game, 1, n)
 

@@ -10,6 +10,12 @@ class PhaseRules:
     """Phases, the train limit and discards.
     A mixin of :class:`~trainruns.game.game_rules.GameRules`."""
 
+    def phase_row(self, name: str | None = None) -> dict:
+        """Phase ``name``'s row of the title's phases (default: the phase now): its
+        train limit, operating rounds and the title's own columns (1831 5.3.5: colours,
+        token prices, retirements)."""
+        return self.phases.by_name[name or self.state.phase]
+
     def train_limit(self, c) -> int:
         """How many trains ``c`` may hold now [the phase's ``train_limit``: 1832 [10.2],
         1833NE "Number of phases", 1831 5.3.5]."""

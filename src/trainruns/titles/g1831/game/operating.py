@@ -60,10 +60,6 @@ def best_run(position: dict) -> tuple[int, list[dict], dict]:
 class OperatingRules:
     # --- phases ------------------------------------------------------------------------
 
-    def phase_row(self, name=None) -> dict:
-        """Phase ``name``'s row (default: the phase now), from the shared phases (5.3.5)."""
-        return self.phases.by_name[name or self.state.phase]
-
     def train_limit(self, c) -> int:
         """5.3.5: the phase's limit; a system one more per merger (5.9.7.7), at most two."""
         return super().train_limit(c) + min(2, len(c.absorbed))
