@@ -22,6 +22,11 @@ class CompanyRules:
             s.pay("bank", x.owner, x.revenue)
             s.event("income", private=x.id, owner=x.owner.partition(":")[2], amount=x.revenue)
 
+    def affords(self, c, cost: int) -> bool:
+        """Whether ``c`` may pay ``cost`` for a tile lay or a token now [from its
+        treasury; 1831 5.4.10: in receivership it goes on the debt]."""
+        return cost <= c.cash
+
     def paying_privates(self) -> list:
         """The privates that pay income now, in the state's order (default: every open
         private that has an owner)."""

@@ -16,7 +16,7 @@ class TokenRules:
         [7.2], 1833NE "List of corporations": while it has a token left, each city the
         route core finds it reaches with room and none of its tokens; never the last
         free slot of a home kept for another company (:meth:`reserved_homes`), nor a city
-        of :meth:`reserved_cities`; at a :meth:`token_cost` it can pay.]"""
+        of :meth:`reserved_cities`; at a :meth:`token_cost` it :meth:`affords`.]"""
         from trainruns.game import route_adapter
 
         if len(c.tokens) >= len(c.token_costs):
@@ -24,8 +24,8 @@ class TokenRules:
         cities = route_adapter.token_cities(self.position(c.id))
         homes = {(r["hex"], r["stop"]) for r in self.reserved_homes() if r["corporation"] != c.id}
         kept = self.reserved_cities(c, cities)
-        return [{"hex": h, "stop": k} for h, k, free in cities
-                if not ((h, k) in homes and free <= 1) and (h, k) not in kept and self.token_cost(c, h) <= c.cash]
+        return [{"hex": h, "stop": k} for h, k, free in cities if not ((h, k) in homes and free <= 1)
+                and (h, k) not in kept and self.affords(c, self.token_cost(c, h))]
 
     def reserved_cities(self, c, cities: list) -> set:
         """:meth:`token_places`: the cities ``(hex, stop)`` of ``cities`` (``(hex, stop,

@@ -36,7 +36,8 @@ class TrackRules:
 
     def legal_lays(self, c, lays: list, listing):
         """The lays of :meth:`tile_lays`, one at a time, from ``listing`` (the route
-        adapter's lays of a position: all at once, or one at a time)."""
+        adapter's lays of a position: all at once, or one at a time; a lay on a city says
+        so, ``"city": true``, where the allowance bounds the cities, 1831 5.2.4.3)."""
         allowance, free_hexes = self.tile_allowance(c), self.free_lay_hexes(c)
         if not free_hexes and not (may_lay(allowance, lays, False) or may_lay(allowance, lays, True)):
             return
@@ -45,10 +46,11 @@ class TrackRules:
         for m in listing(self.position(c.id)):
             free = m["hex"] in free_hexes
             if m["hex"] in blocked or m["upgrade"] and m["hex"] in laid or (
-                    not free and not may_lay(allowance, lays, m["upgrade"])) or not self.legal_lay(m):
+                    not free and not may_lay(allowance, lays, m["upgrade"], m.get("city", False))) \
+                    or not self.legal_lay(m):
                 continue
             cost = 0 if free else self.lay_cost(c, m)
-            if cost <= c.cash:
+            if self.affords(c, cost):
                 yield dict(m, cost=cost, free=free)
 
     def tile_allowance(self, c):

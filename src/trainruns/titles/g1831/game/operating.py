@@ -13,7 +13,6 @@ from trainruns.game.state import player_key
 from trainruns.game.steps.buy_train import trains_from_companies
 from trainruns.game.steps.consent import make_offer, was_declined
 from trainruns.game.steps.routes import declared_run
-from trainruns.game.tile_lays import may_lay
 from trainruns.game.train import Train, take
 from trainruns.route.limits import Work
 from trainruns.titles.g1831.game import certs
@@ -202,32 +201,35 @@ class OperatingRules:
         home = self.home_lays(c)
         if home:
             return home
-        allowance = self.tile_allowance(c)
-        if not (may_lay(allowance, lays, False) or may_lay(allowance, lays, True)) or not c.sites \
-                or self.owed_token(c) is not None:
-            return []
-        if c.receivership and self.state.bank.broken:
+        if not c.sites or self.owed_token(c) is not None or c.receivership and self.state.bank.broken:
             return []   # 5.4.15, 6.3: no more debt for track once the bank has run out
-        board, reached = route_adapter.board_and_loose_reach(self.position(c.id, trains=[]))
+        kinds = lambda: self.token_kinds(c)   # noqa: E731 (asked only for a city lay)
+        # 5.2.6.8: no yellow city tile without the token it obliges
+        return [m for m in self.legal_lays(c, lays, lambda pos: self._listed_lays(c, lays, pos))
+                if not self.lay_owes_token(c, m) or self._owed_token_possible(c, m, kinds)]
+
+    def _listed_lays(self, c, lays, pos):
+        """The lays 1831's tile rules list (:meth:`GameMap.tile_rules`) for ``c``'s
+        position ``pos``: reached from its tokens (5.2.4.1), each hex once a turn
+        (5.2.4), of the phase's colours, in receivership yellow to make its minimum
+        route and yellow or green with it (5.4.10); each says whether it is on a city
+        (5.2.4.3's two)."""
+        board, reached = route_adapter.board_and_loose_reach(dict(pos, trains=[]))
         colors = self.phase_row()["colors"]
         if c.receivership:
-            # 5.4.10: yellow to make its minimum route; with the route, yellow or green
             colors = [x for x in ("yellow", "green") if x in colors] if self.route_met(c) else ["yellow"]
-        kinds = lambda: self.token_kinds(c)   # noqa: E731 (asked only for a city lay)
-        laid = self.laid()
-        out = []
-        rules = self.map.tile_rules(laid, colors, self._tiles_used(), {m["hex"] for m in lays})
+        rules = self.map.tile_rules(self.laid(), colors, self._tiles_used(), {m["hex"] for m in lays})
         for h, tile, rot, before in single_lays(rules, board, reached):
-            m = {"hex": h, "tile": tile, "rotation": rot, "upgrade": before is not None, "city": self.map.is_city(h)}
-            if not may_lay(allowance, lays, m["upgrade"], m["city"]):
-                continue
-            m["cost"] = self.map.cost(m["hex"], m["upgrade"], self.numbers["terrain_cost"])
-            if not c.receivership and m["cost"] > c.cash:
-                continue
-            if self.lay_owes_token(c, m) and not self._owed_token_possible(c, m, kinds):
-                continue   # 5.2.6.8: no yellow city tile without the token it obliges
-            out.append(m)
-        return out
+            yield {"hex": h, "tile": tile, "rotation": rot, "upgrade": before is not None, "city": self.map.is_city(h)}
+
+    def lay_cost(self, c, m) -> int:
+        """5.2.3: the terrain's cost, the config's."""
+        return self.map.cost(m["hex"], m["upgrade"], self.numbers["terrain_cost"])
+
+    def affords(self, c, cost: int) -> bool:
+        """5.2.3, 5.2.7.4: track and tokens are paid from the company's cash; 5.4.10: in
+        receivership they are added to its debt (:meth:`charge`)."""
+        return c.receivership or cost <= c.cash
 
     def _tiles_used(self) -> dict:
         """How many of each tile are on the map (a lay needs one left, 5.2.6)."""
@@ -248,8 +250,8 @@ class OperatingRules:
             return []
         out = []
         for m in self.map.home_lays(c.home, self.laid(), self.phase_row()["colors"], self._tiles_used()):
-            m["cost"] = self.map.cost(m["hex"], False, self.numbers["terrain_cost"])
-            if c.receivership or m["cost"] <= c.cash:
+            m["cost"] = self.lay_cost(c, m)
+            if self.affords(c, m["cost"]):
                 out.append(m)
         return out
 
@@ -286,8 +288,7 @@ class OperatingRules:
         taken = self.taken_sites()
         for kind in kinds():
             free = bool(self.free_sites(c, m["hex"], kind, types, taken))
-            if free and self.tokens_left(c, kind) > 0 and (
-                    c.receivership or m["cost"] + self.token_price(kind) <= c.cash):
+            if free and self.tokens_left(c, kind) > 0 and self.affords(c, m["cost"] + self.token_price(kind)):
                 return True
         return False
 
@@ -384,7 +385,7 @@ class OperatingRules:
             for kind in kinds:
                 if any(x["type"] == kind for x in mine) or self.tokens_left(c, kind) <= 0:
                     continue
-                if self.token_price(kind) > c.cash and not c.receivership:
+                if not self.affords(c, self.token_price(kind)):
                     continue
                 free = self.free_sites(c, hex_id, kind, types, taken)
                 if free:
