@@ -85,6 +85,19 @@ class TrackRules:
         """TrackStep: (rule id, message) refusing a lay that was not listed."""
         raise NotImplementedError
 
+    def laid(self) -> dict:
+        """The tile on each hex of the map now, ``hex -> (tile, rotation)``: the last one
+        laid there."""
+        return {t["hex"]: (t["tile"], t["rotation"]) for t in self.state.tiles}
+
+    def tiles_used(self) -> dict:
+        """How many of each tile are on the map now (:meth:`laid`): a lay needs one left
+        of the title's count of it (1832 [6], 1831 5.2.6)."""
+        used = {}
+        for tile, _rotation in self.laid().values():
+            used[tile] = used.get(tile, 0) + 1
+        return used
+
     def place_tile(self, c, lay: dict):
         """Lay tile ``lay`` (what :meth:`tile_lays` listed): ``c`` pays its ``cost`` to
         the bank and the tile goes on the map; returns the (tile, rotation) it replaced,

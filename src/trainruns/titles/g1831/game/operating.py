@@ -149,9 +149,6 @@ class OperatingRules:
 
     # --- the position ------------------------------------------------------------------
 
-    def laid(self) -> dict:
-        return {t["hex"]: (t["tile"], t["rotation"]) for t in self.state.tiles}
-
     def position(self, corporation=None, trains=None) -> dict:
         cid = self.asked_corporation(corporation, "in play") if corporation else None
         if cid is None:
@@ -218,7 +215,7 @@ class OperatingRules:
         colors = self.phase_row()["colors"]
         if c.receivership:
             colors = [x for x in ("yellow", "green") if x in colors] if self.route_met(c) else ["yellow"]
-        rules = self.map.tile_rules(self.laid(), colors, self._tiles_used(), {m["hex"] for m in lays})
+        rules = self.map.tile_rules(self.laid(), colors, self.tiles_used(), {m["hex"] for m in lays})
         for h, tile, rot, before in single_lays(rules, board, reached):
             yield {"hex": h, "tile": tile, "rotation": rot, "upgrade": before is not None, "city": self.map.is_city(h)}
 
@@ -231,13 +228,6 @@ class OperatingRules:
         receivership they are added to its debt (:meth:`charge`)."""
         return c.receivership or cost <= c.cash
 
-    def _tiles_used(self) -> dict:
-        """How many of each tile are on the map (a lay needs one left, 5.2.6)."""
-        used = {}
-        for t in self.state.tiles:
-            used[t["tile"]] = used.get(t["tile"], 0) + 1
-        return used
-
     def home_lays(self, c) -> list[dict]:
         """5.2.5: "When a company operates for the first time, its first play will be to
         lay a tile on its home city if this is not already done": while the company has
@@ -249,7 +239,7 @@ class OperatingRules:
         if c.sites or c.home_done or (c.receivership and self.state.bank.broken):
             return []
         out = []
-        for m in self.map.home_lays(c.home, self.laid(), self.phase_row()["colors"], self._tiles_used()):
+        for m in self.map.home_lays(c.home, self.laid(), self.phase_row()["colors"], self.tiles_used()):
             m["cost"] = self.lay_cost(c, m)
             if self.affords(c, m["cost"]):
                 out.append(m)
