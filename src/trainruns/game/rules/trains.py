@@ -6,6 +6,7 @@ Sales, 1833NE "Emergency sell")."""
 
 from __future__ import annotations
 
+from trainruns.game.action import bounds
 from trainruns.game.emergency import contribute
 from trainruns.game.errors import Refusal
 from trainruns.game.shares import keeping_presidency, scaled
@@ -51,13 +52,61 @@ class TrainRules:
         raise Refusal("train.action", f"{step.corp.id} is buying trains: buy_train or pass{self.cite('trains')}")
 
     def buy_company_train(self, step, a: dict, listed: dict):
-        """:meth:`train_process`: a listed purchase of a train from another company."""
-        raise NotImplementedError
+        """:meth:`train_process`: a listed purchase of a train from another company, at
+        an agreed price within the listed range (1832 [10] Train Cost, 1833NE "Train
+        list and prices": $1 to the buyer's treasury), made by :meth:`agree_company_train`."""
+        price, (low, high) = a.get("price"), bounds(listed["price"])
+        if not isinstance(price, int) or not low <= price <= high:
+            raise Refusal("train.price", f"a train from {a['from']} costs an agreed ${low} to ${high}"
+                                         f"{self.cite('train-cost')}")
+        self.agree_company_train(step.corp, self.state.corp[a["from"]], a["train"], price)
+        return dict(a, price=price)
+
+    def agree_company_train(self, c, d, name: str, price: int):
+        """:meth:`buy_company_train`: ``d`` sells its ``name`` train to ``c`` for ``price``
+        once both agree [at once: the logged action is the deal both presidents agreed,
+        1832 [10]]: :meth:`sell_company_train`."""
+        self.sell_company_train(c, d, name, price)
+
+    def sell_company_train(self, c, d, name: str, price: int):
+        """``c`` pays ``d`` ``price`` for its ``name`` train, which changes hands; then
+        :meth:`train_bought` with ``d``'s id as the source."""
+        s = self.state
+        s.pay(corp_key(c.id), corp_key(d.id), price)
+        d.trains.remove(name)
+        c.trains.append(name)
+        self.train_bought(c, d.id, name, price)
 
     def why_not_train(self, c, a: dict) -> tuple[str, str]:
         """:meth:`train_process`: (rule id, message) refusing a purchase
-        :meth:`train_buys` did not list."""
-        raise NotImplementedError
+        :meth:`train_buys` did not list [over the train limit (:meth:`counted_trains`);
+        from the bank, a train that is not next (1832 [10] Bank Trains, 1833NE "Train
+        list and prices"); from the open market, one it does not hold; from a company,
+        :meth:`why_not_company_train`; else :meth:`why_not_afford`]."""
+        limit = self.train_limit(c)
+        if len(self.counted_trains(c)) >= limit:
+            return "train.limit", (f"{c.id} is at the train limit {limit} of phase {self.state.phase}"
+                                   f"{self.cite('train-limit')}")
+        if a["from"] == "bank" and not any(f == "bank" and t == a["train"] for f, t, _p in self.train_sources()):
+            return "train.order", ("the bank sells its trains in order: all of a type before the next"
+                                   f"{self.cite('bank-trains')}")
+        if a["from"] == "market" and a["train"] not in self.state.market_trains:
+            return "train.not-in-market", f"no {a['train']}-train in the open market{self.cite('trains')}"
+        if a["from"] not in ("bank", "market"):
+            return self.why_not_company_train(c, a)
+        return "train.cash", self.why_not_afford(c, a)
+
+    def why_not_company_train(self, c, a: dict) -> tuple[str, str]:
+        """:meth:`why_not_train`: (rule id, message) refusing a train from another
+        company that :meth:`train_buys` did not list."""
+        return "train.from-company", (f"{c.id} may not buy that train from {a['from']} now (its trains, within the "
+                                      f"limit, never with the president's money){self.cite('train-cost')}")
+
+    def why_not_afford(self, c, a: dict) -> str:
+        """:meth:`why_not_train`: why ``c`` may not buy a train from the bank or the
+        market that it may hold and that is on sale (the ``train.cash`` refusal): its
+        treasury, and what the president may add, in the title's words."""
+        return f"{c.id} cannot pay for that train{self.cite('train-cost')}"
 
     def must_buy(self, step) -> bool:
         """BuyTrainStep: whether ``step.corp`` must still buy a train (it may not pass)
@@ -127,7 +176,8 @@ class TrainRules:
                 self.new_phase(phase, c)
 
     def train_bought(self, c, source: str, name: str, price: int):
-        """What follows a purchase by rule before its phase change (default: nothing)."""
+        """What follows a purchase by rule (before its phase change, when from the bank);
+        ``source``: ``"bank"``, ``"market"`` or the selling company's id [nothing]."""
 
     def president_sale_most(self, c, d, name: str) -> int:
         """How many shares of ``d`` the president ``name`` may sell toward ``c``'s

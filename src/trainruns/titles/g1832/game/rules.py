@@ -74,7 +74,8 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
     stock_turn_step = StockTurn1832
     citations = {"operating-order": "[4.1.3]", "run": "[8]", "must-buy": "[10]", "stock-turn": "[5.2]",
                  "buy-sell": "[5.3]", "limits": "[5.4]", "presidency": "[5.5]", "par": "[5.6]",
-                 "no-selling": "[5.7]", "trains": "[10]", "train-cost": "[10] Train Cost", "private-sale": "[5.7]", "brown": "[5.1.1]", "protection": "[5.9]"}
+                 "no-selling": "[5.7]", "trains": "[10]", "train-cost": "[10] Train Cost",
+                 "train-limit": "[10.2]", "bank-trains": "[10] Bank Trains", "private-sale": "[5.7]", "brown": "[5.1.1]", "protection": "[5.9]"}
     market_legend = {
         "par": "a par price a company may start at [5.6]",
         "yellow": "shares do not count towards the certificate limit [5.1.1]",

@@ -120,7 +120,9 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
                  "must-buy": '("Emergency sell")', "limits": '("Floating percentage and per-player share limits")',
                  "presidency": '("Floating percentage and per-player share limits")',
                  "stock-turn": "", "buy-sell": '("Comparison with 1830")', "par": '("Capitalization type")',
-                 "no-selling": "", "trains": '("Train list and prices")', "train-cost": "", "private-sale": "", "brown": ""}
+                 "no-selling": "", "trains": '("Train list and prices")', "train-cost": "",
+                 "train-limit": '("Number of phases": phased-out trains don\'t count)',
+                 "bank-trains": '("Train list and prices")', "private-sale": "", "brown": ""}
     market_legend = {
         "par": 'an initial stock price a corporation may be launched at ("Comparison with 1830")',
         "closed": 'a corporation whose price falls to $0 closes ("Game-specific mechanics")'}
