@@ -6,8 +6,8 @@ Sales, 1833NE "Emergency sell")."""
 
 from __future__ import annotations
 
-from trainruns.game.action import bounds
-from trainruns.game.emergency import contribute
+from trainruns.game.action import bounds, free_amount
+from trainruns.game.emergency import contribute, sales_toward
 from trainruns.game.errors import Refusal
 from trainruns.game.shares import keeping_presidency, scaled
 from trainruns.game.state import corp_key
@@ -19,8 +19,60 @@ class TrainRules:
     A mixin of :class:`~trainruns.game.game_rules.GameRules`."""
 
     def train_buys(self, step) -> list[dict]:
-        """BuyTrainStep: every purchase (and forced share sale) open to ``step.corp`` now."""
-        raise NotImplementedError
+        """BuyTrainStep: every purchase (and forced share sale) open to ``step.corp`` now.
+        [1832 [10], 1833NE "Train list and prices", "Emergency sell": at its limit
+        (:meth:`counted_trains`), :meth:`trains_at_limit`; else the trains on sale its
+        treasury pays (:meth:`train_sources`) and :meth:`more_train_buys`. A company that
+        :meth:`must_buy` and cannot pay any first raises what its treasury may
+        (:meth:`treasury_raises`), then its president adds his cash
+        (:meth:`president_helps`), then he sells shares toward the cheapest
+        (:func:`.emergency.sales_toward`, as many as :meth:`president_sale_count` lists).]"""
+        c = step.corp
+        if c.closed or len(self.counted_trains(c)) >= self.train_limit(c):
+            return self.trains_at_limit(c)
+        sources = self.train_sources()
+        forced = self.must_buy(step)
+        affordable = [x for x in sources if x[2] <= c.cash]
+        if affordable or not forced:
+            return self.train_offers(c, affordable) + self.more_train_buys(c, sources, forced)
+        raises = self.treasury_raises(c, sources)
+        if raises:
+            return raises
+        pres = self.state.player[c.president]
+        helped = self.president_helps(c, sources, c.cash + pres.cash)
+        if helped:
+            return self.train_offers(c, helped)
+        short = min(p for _f, _t, p in sources) - c.cash - pres.cash
+        return sales_toward(self, c, short, lambda d, n, need: self.president_sale_count(c, d, n, need))
+
+    def trains_at_limit(self, c) -> list[dict]:
+        """:meth:`train_buys`: what ``c`` may buy at its train limit, or closed [nothing]."""
+        return []
+
+    def more_train_buys(self, c, sources: list, forced: bool) -> list[dict]:
+        """:meth:`train_buys`: the purchases besides the trains on sale its treasury pays,
+        when it may buy one (``forced``: it must) [none]."""
+        return []
+
+    def treasury_raises(self, c, sources: list) -> list[dict]:
+        """:meth:`train_buys`: what ``c`` may do to raise the price of a forced train
+        itself before its president pays (1833NE "Emergency sell": its emergency
+        issue) [nothing]."""
+        return []
+
+    def president_helps(self, c, sources: list, most: int) -> list:
+        """:meth:`train_buys`: the trains of ``sources`` a forced purchase may buy with its
+        president's cash, ``most`` being his and the treasury's together [the cheapest,
+        when they pay it: 1832 [10] Train Purchase Funds]."""
+        cheapest = min(p for _f, _t, p in sources)
+        return [x for x in sources if x[2] == cheapest] if most >= cheapest else []
+
+    def president_sale_count(self, c, d, most: int, need: int):
+        """:meth:`train_buys`: the listed count of the president's sale of ``d`` toward
+        ``c``'s forced train, of at most ``most`` shares, ``need`` of them paying what he
+        lacks; None: none of ``d`` [1 to ``need``: only what the train needs, 1832 [10],
+        1833NE "Emergency sell"]."""
+        return free_amount(1, min(most, need))
 
     def train_process(self, step, a: dict):
         """BuyTrainStep: process a purchase or forced sale; returns what the log records.
@@ -45,11 +97,38 @@ class TrainRules:
         self.buy_train(c, a["from"], a["train"], x["price"])
         return dict(a, price=x["price"])
 
+    #: the types of :meth:`emergency_action` besides a purchase (1833NE adds its emergency issue)
+    emergency_types: tuple = ("sell_shares",)
+
     def emergency_action(self, step, a: dict, listed: dict | None):
         """:meth:`train_process`: an action of the buy-train step other than a purchase
         (a forced sale, 1833NE's emergency issue), with its entry in :meth:`train_buys`
-        (None: not listed); returns what the log records."""
-        raise Refusal("train.action", f"{step.corp.id} is buying trains: buy_train or pass{self.cite('trains')}")
+        (None: not listed); returns what the log records. [One of
+        :attr:`emergency_types` with a count within its listed range
+        (:meth:`why_not_emergency` refuses it otherwise), made by :meth:`emergency_act`;
+        then a company it closed ends the step, else :meth:`enter_buy_train` again: can
+        the rest still be raised?]"""
+        c = step.corp
+        if a["type"] not in self.emergency_types:
+            raise Refusal("train.action", f"{c.id} is buying trains: buy_train or pass{self.cite('trains')}")
+        if listed is None or not 1 <= a.get("count", 0) <= bounds(listed["count"])[1]:
+            raise Refusal(*self.why_not_emergency(c, a))
+        self.emergency_act(step, a, bounds(listed["count"])[0])
+        if c.closed:
+            step.done = True
+        else:
+            self.enter_buy_train(step)
+        return a
+
+    def why_not_emergency(self, c, a: dict) -> tuple[str, str]:
+        """:meth:`emergency_action`: (rule id, message) refusing an action of
+        :attr:`emergency_types` that :meth:`train_buys` did not list, in the title's words."""
+        raise NotImplementedError
+
+    def emergency_act(self, step, a: dict, low: int):
+        """:meth:`emergency_action`: make a listed action toward ``step.corp``'s forced
+        train (the president's sale; ``low``: its listed count's minimum)."""
+        raise NotImplementedError
 
     def buy_company_train(self, step, a: dict, listed: dict):
         """:meth:`train_process`: a listed purchase of a train from another company, at

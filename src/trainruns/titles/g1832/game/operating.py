@@ -4,7 +4,6 @@ the route core, track ([6]), tokens ([7]), runs ([8]), trains and phases ([10], 
 from __future__ import annotations
 
 from trainruns.game import emergency, route_adapter
-from trainruns.game.action import bounds
 from trainruns.game.errors import Refusal
 from trainruns.game.steps.buy_train import trains_from_companies
 from trainruns.game.tile_lays import may_lay
@@ -184,27 +183,17 @@ class OperatingRules:
         self.game.finish("bankrupt")
         step.done = True
 
-    def train_buys(self, step) -> list[dict]:
-        c = step.corp
-        if c.closed or len(c.trains) >= self.train_limit(c):
-            return self.trade_in_offers(c)   # [17.2] the count of trains stays the same
-        sources = self.train_sources()
-        forced = self.must_buy(step)
-        affordable = [x for x in sources if x[2] <= c.cash]
-        if affordable or not forced:
-            return self.train_offers(c, affordable + self.system_help(c, sources)) + self.trade_in_offers(c) + \
-                self._company_trains(c)
-        cheapest = min(p for _f, _t, p in sources)
-        pres = self.state.player[c.president]
-        if c.cash + pres.cash >= cheapest:
-            # [10] once the president contributes, the cheapest train must be bought
-            return self.train_offers(c, [x for x in sources if x[2] == cheapest])
-        return emergency.sales_toward(self, c, cheapest - c.cash - pres.cash,
-                                      lambda d, n, need: self._forced_count(d, pres.name, n, need))
+    def trains_at_limit(self, c):
+        return self.trade_in_offers(c)   # [17.2] the count of trains stays the same
 
-    def _forced_count(self, d, name, n, need):
+    def more_train_buys(self, c, sources, forced):
+        """[11.6.7] a System's president's help, [17.2] a trade-in, [10] another company's trains."""
+        return self.train_offers(c, self.system_help(c, sources)) + self.trade_in_offers(c) + self._company_trains(c)
+
+    def president_sale_count(self, c, d, n, need):
         """[10] Presidential Stock Sales: only what the train needs, except down to 60%;
         [11.6] a vice-president's certificate is sold whole: one more share if need be."""
+        name = c.president
         most = min(n, max(need, self.sell_back_minimum(d, name, n)))
         most = next((k for k in range(most, n + 1) if self.sale_ok(d, name, k)), most)
         return self.forced_sale_count(d, name, most)
@@ -238,27 +227,18 @@ class OperatingRules:
             self.offer_forced_protection(step)   # [10], [5.9] after the forced sales
         return recorded
 
-    def emergency_action(self, step, a, x):
+    def why_not_emergency(self, c, a):
+        return "train.emergency-sale", ("only the president's sales needed for a forced train purchase are allowed "
+                                        "now, without changing the buying company's presidency [10] Presidential "
+                                        "Stock Sales")
+
+    def emergency_act(self, step, a, low):
         """[10] Presidential Stock Sales: a listed sale, at least down to 60%."""
-        c = step.corp
-        if a["type"] != "sell_shares":
-            return super().emergency_action(step, a, x)
-        if x is None or not 1 <= a["count"] <= bounds(x["count"])[1]:
-            raise Refusal("train.emergency-sale", "only the president's sales needed for a forced train purchase "
-                                                  "are allowed now, without changing the buying company's "
-                                                  "presidency [10] Presidential Stock Sales")
         d = self.state.corp[a["corporation"]]
-        low = bounds(x["count"])[0]
         if a["count"] < low:
-            raise Refusal("train.sell-back", f"{a['player']} holds more than 60% of {d.id} outside the "
-                                             f"green and brown areas: he sells at least {low} "
-                                             "[10] Presidential Stock Sales")
-        self.forced_sell(step, c, d, a["player"], a["count"])
-        if c.closed:
-            step.done = True
-        else:
-            self.enter_buy_train(step)   # prices fell: can he still raise it?
-        return a
+            raise Refusal("train.sell-back", f"{a['player']} holds more than 60% of {d.id} outside the green and "
+                                             f"brown areas: he sells at least {low} [10] Presidential Stock Sales")
+        self.forced_sell(step, step.corp, d, a["player"], a["count"])
 
     def why_not_train(self, c, a):
         """[10] Train Cost: a train from another company is refused as such, at the limit too."""

@@ -16,8 +16,6 @@
 from __future__ import annotations
 
 from trainruns.game import emergency
-from trainruns.game.action import bounds, free_amount
-from trainruns.game.errors import Refusal
 from trainruns.game.shares import update_president
 from trainruns.game.state import corp_key, player_key
 from trainruns.game.steps.buy_train import trains_from_companies
@@ -92,31 +90,24 @@ class TrainRules:
             total += self.market.price(self.market.left(cell))
         return total
 
-    def train_buys(self, step) -> list[dict]:
-        c = step.corp
-        if c.closed or len(self.counted_trains(c)) >= self.train_limit(c):
-            return []
-        sources = self.train_sources()
-        buys = self.train_offers(c, [x for x in sources if x[2] <= c.cash])
-        if not self.must_buy(step):
-            return buys + self._corporation_buys(c)
-        if buys:
-            return buys
-        # the emergency: issue first (at most what the dearer side needs, [E])
+    def more_train_buys(self, c, sources, forced):
+        return [] if forced else self._corporation_buys(c)
+
+    def treasury_raises(self, c, sources):
+        """The emergency issue comes first: at most what the dearer side needs ([E])."""
         n = self.emergency_issuable(c)
-        if n:
-            dearest = max(p for _f, _t, p in sources)
-            need = 1
-            while need < n and c.cash + self._emergency_proceeds(c, need) < dearest:
-                need += 1
-            return [{"type": "issue_shares", "corporation": c.id, "emergency": True,
-                     "count": 1 if need == 1 else {"min": 1, "max": need}}]
-        pres = self.state.player[c.president]
-        reach = self.train_offers(c, [x for x in sources if x[2] <= c.cash + pres.cash])
-        if reach:
-            return reach
-        short = min(p for _f, _t, p in sources) - c.cash - pres.cash
-        return emergency.sales_toward(self, c, short, lambda d, n, need: free_amount(1, min(n, need)))
+        if not n:
+            return []
+        dearest = max(p for _f, _t, p in sources)
+        need = 1
+        while need < n and c.cash + self._emergency_proceeds(c, need) < dearest:
+            need += 1
+        return [{"type": "issue_shares", "corporation": c.id, "emergency": True,
+                 "count": 1 if need == 1 else {"min": 1, "max": need}}]
+
+    def president_helps(self, c, sources, most):
+        """Any train his cash reaches (the treasury pays none here)."""
+        return [x for x in sources if x[2] <= most]
 
     def _corporation_buys(self, c) -> list[dict]:
         """Trains bought from another corporation: implied by "A phased-out train ...
@@ -133,24 +124,19 @@ class TrainRules:
             return 0
         return super().president_sale_most(c, d, name)
 
-    def emergency_action(self, step, a, x):
+    emergency_types = ("sell_shares", "issue_shares")
+
+    def why_not_emergency(self, c, a):
+        return "train.emergency", (f"{c.id} needs a train: its treasury first, then emergency issues, then its "
+                                   "president's cash, then his share sales, never changing its presidency "
+                                   "(\"Emergency sell\")")
+
+    def emergency_act(self, step, a, low):
         """"Emergency sell": the listed emergency issue, or the president's listed sale."""
-        c = step.corp
-        if a["type"] not in ("sell_shares", "issue_shares"):
-            return super().emergency_action(step, a, x)
-        most = bounds(x["count"])[1] if x else 0
-        if not 1 <= a.get("count", 0) <= most:
-            raise Refusal("train.emergency", f"{c.id} needs a train: its treasury first, then emergency issues, "
-                                             "then its president's cash, then his share sales, never changing "
-                                             "its presidency (\"Emergency sell\")")
         if a["type"] == "issue_shares":
-            self.emergency_issue(c, a["count"])
+            self.emergency_issue(step.corp, a["count"])
         else:
             self.sell_shares(self.state.corp[a["corporation"]], a["player"], a["count"])
-        self.enter_buy_train(step)
-        if c.closed or not self.must_buy(step) and not self.train_buys(step):
-            step.done = True
-        return a
 
     def agree_company_train(self, c, d, side, price):
         """A train from another corporation: its president accepts unless he presides
