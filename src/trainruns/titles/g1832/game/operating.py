@@ -218,8 +218,8 @@ class OperatingRules:
         return trains_from_companies(self.state, c)
 
     def train_process(self, step, a):
-        """[10] a train from another company; [17.2] a diesel with a trade-in; else the
-        shared purchase, after which the forced sales' protections are offered ([5.9])."""
+        """[17.2] a diesel with a trade-in; else the shared purchase, after which the forced
+        sales' protections are offered ([5.9])."""
         if a["type"] == "buy_train" and a.get("trade_in") is not None:
             return self.buy_with_trade_in(step.corp, a)
         recorded = super().train_process(step, a)
