@@ -21,9 +21,16 @@ class PhaseRules:
         1833NE "Number of phases", 1831 5.3.5]."""
         return self.phases.limit(self.state.phase)
 
+    def phased_out(self, name: str) -> bool:
+        """Whether the phase that phases out train ``name`` (its ``obsolete_on``) has
+        come: it runs once more, then leaves (:meth:`after_run`), and does not count
+        against the limit (1833NE "Number of phases")."""
+        return self.trains.ended(name, "obsolete_on", self.state.phase, self.phases)
+
     def counted_trains(self, c) -> list:
-        """The trains of ``c`` that count against its limit."""
-        return c.trains
+        """The trains of ``c`` that count against its limit [all but the
+        :meth:`phased_out` ones]."""
+        return [x for x in c.trains if not self.phased_out(x)]
 
     def new_phase(self, phase: str, buyer):
         """``phase`` starts, by a train ``buyer`` bought from the bank: the trains it

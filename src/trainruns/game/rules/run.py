@@ -46,7 +46,12 @@ class RunRules:
         """RoutesStep: what running ``routes`` changes beyond the revenue (1832's first
         run to Miami, 1833NE's phased-out trains), once the run is accepted: :meth:`run`
         changes nothing, so a run refused for its declared revenue leaves the state as
-        it was."""
+        it was. [The :meth:`phased_out` trains leave, having run once more: 1833NE
+        "Number of phases".]"""
+        gone = [x for x in c.trains if self.phased_out(x)]
+        if gone:
+            c.trains = [x for x in c.trains if not self.phased_out(x)]
+            self.state.event("trains_removed", corporation=c.id, trains=gone, reason="phased out, ran once more")
 
     def no_route(self, c) -> bool:
         """RoutesStep: whether ``c``'s trains have no route at all, so that its best run

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from trainruns.errors import InputError
 from trainruns.game.shares import certificates, scaled, shares_value
-from trainruns.game.state import player_key
+from trainruns.game.state import Player, State, player_key
 
 
 class SetupRules:
@@ -25,6 +25,19 @@ class SetupRules:
             if v not in self.known_variants:
                 raise InputError(f"unknown {self.title} variant {v!r} (known: {', '.join(self.known_variants)})",
                                  "variants")
+
+    def start_state(self, players: list, cash: int, corporations: list, privates: list, bank: int, depot: list):
+        """The state a new game starts in: each of ``players`` with ``cash`` the bank
+        (``bank`` before paying it) pays him (1832 [3] Player Starting Capital, 1833NE
+        "Starting cash by player count"), the companies, the privates and the bank's
+        trains (``depot``), in the first phase; the first player holds the priority and
+        no round has been played yet."""
+        self.state = State([Player(name=p, cash=cash) for p in players], corporations, privates,
+                           bank - cash * len(players), depot)
+        self.state.phase = self.phases.names[0]
+        self.priority = players[0]
+        self.stock_round_number = 0
+        self.or_set = None   # (k, n): operating round k of the set of n now
 
     def first_round(self):
         """The round the game starts with (an auction, an initial stock round)."""

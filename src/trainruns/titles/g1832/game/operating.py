@@ -4,9 +4,7 @@ the route core, track ([6]), tokens ([7]), runs ([8]), trains and phases ([10], 
 from __future__ import annotations
 
 from trainruns.game import emergency, route_adapter
-from trainruns.game.action import bounds
 from trainruns.game.errors import Refusal
-from trainruns.game.state import corp_key
 from trainruns.game.steps.buy_train import trains_from_companies
 from trainruns.game.tile_lays import may_lay
 from trainruns.game.tokens import carry_tokens
@@ -185,27 +183,17 @@ class OperatingRules:
         self.game.finish("bankrupt")
         step.done = True
 
-    def train_buys(self, step) -> list[dict]:
-        c = step.corp
-        if c.closed or len(c.trains) >= self.train_limit(c):
-            return self.trade_in_offers(c)   # [17.2] the count of trains stays the same
-        sources = self.train_sources()
-        forced = self.must_buy(step)
-        affordable = [x for x in sources if x[2] <= c.cash]
-        if affordable or not forced:
-            return self.train_offers(c, affordable + self.system_help(c, sources)) + self.trade_in_offers(c) + \
-                self._company_trains(c)
-        cheapest = min(p for _f, _t, p in sources)
-        pres = self.state.player[c.president]
-        if c.cash + pres.cash >= cheapest:
-            # [10] once the president contributes, the cheapest train must be bought
-            return self.train_offers(c, [x for x in sources if x[2] == cheapest])
-        return emergency.sales_toward(self, c, cheapest - c.cash - pres.cash,
-                                      lambda d, n, need: self._forced_count(d, pres.name, n, need))
+    def trains_at_limit(self, c):
+        return self.trade_in_offers(c)   # [17.2] the count of trains stays the same
 
-    def _forced_count(self, d, name, n, need):
+    def more_train_buys(self, c, sources, forced):
+        """[11.6.7] a System's president's help, [17.2] a trade-in, [10] another company's trains."""
+        return self.train_offers(c, self.system_help(c, sources)) + self.trade_in_offers(c) + self._company_trains(c)
+
+    def president_sale_count(self, c, d, n, need):
         """[10] Presidential Stock Sales: only what the train needs, except down to 60%;
         [11.6] a vice-president's certificate is sold whole: one more share if need be."""
+        name = c.president
         most = min(n, max(need, self.sell_back_minimum(d, name, n)))
         most = next((k for k in range(most, n + 1) if self.sale_ok(d, name, k)), most)
         return self.forced_sale_count(d, name, most)
@@ -230,79 +218,41 @@ class OperatingRules:
         return trains_from_companies(self.state, c)
 
     def train_process(self, step, a):
-        """[10] a train from another company; [17.2] a diesel with a trade-in; else the
-        shared purchase, after which the forced sales' protections are offered ([5.9])."""
-        c = step.corp
-        if a["type"] == "buy_train" and a["from"] not in ("bank", "market"):
-            return self._buy_company_train(step, c, a, self.train_buys(step))
+        """[17.2] a diesel with a trade-in; else the shared purchase, after which the forced
+        sales' protections are offered ([5.9])."""
         if a["type"] == "buy_train" and a.get("trade_in") is not None:
-            return self.buy_with_trade_in(c, a)
+            return self.buy_with_trade_in(step.corp, a)
         recorded = super().train_process(step, a)
         if a["type"] == "buy_train":
             self.offer_forced_protection(step)   # [10], [5.9] after the forced sales
         return recorded
 
-    def emergency_action(self, step, a, x):
-        """[10] Presidential Stock Sales: a listed sale, at least down to 60%."""
-        c = step.corp
-        if a["type"] != "sell_shares":
-            return super().emergency_action(step, a, x)
-        if x is None or not 1 <= a["count"] <= bounds(x["count"])[1]:
-            raise Refusal("train.emergency-sale", "only the president's sales needed for a forced train purchase "
-                                                  "are allowed now, without changing the buying company's "
-                                                  "presidency [10] Presidential Stock Sales")
-        d = self.state.corp[a["corporation"]]
-        low = bounds(x["count"])[0]
-        if a["count"] < low:
-            raise Refusal("train.sell-back", f"{a['player']} holds more than 60% of {d.id} outside the "
-                                             f"green and brown areas: he sells at least {low} "
-                                             "[10] Presidential Stock Sales")
-        self.forced_sell(step, c, d, a["player"], a["count"])
-        if c.closed:
-            step.done = True
-        else:
-            self.enter_buy_train(step)   # prices fell: can he still raise it?
-        return a
+    def why_not_emergency(self, c, a):
+        return "train.emergency-sale", ("only the president's sales needed for a forced train purchase are allowed "
+                                        "now, without changing the buying company's presidency [10] Presidential "
+                                        "Stock Sales")
 
-    def _buy_company_train(self, step, c, a, listed):
-        seller = self.corporation_id(a["from"])
-        deals = self._company_trains(c)
-        if seller is None or not any(x["type"] == "buy_train" for x in listed) and not deals:
-            raise Refusal("train.source", "trains come from the 'bank', the 'market' or another company [10]")
-        price = a.get("price")
-        ok = any(x["from"] == seller and x["train"] == a["train"] for x in deals)
-        forced_help = self.must_buy(step) and not any(x["type"] == "buy_train" and x["from"] in ("bank", "market")
-                                                      for x in listed) and c.cash < min(
-            [p for _f, _t, p in self.train_sources()] or [0])
-        if not ok or forced_help or len(c.trains) >= self.train_limit(c):
-            raise Refusal("train.from-company", f"{c.id} may not buy that train from {a['from']} now (its trains, "
-                                                "within the limit, never with the president's money) [10]")
-        if not isinstance(price, int) or not 1 <= price <= c.cash:
-            raise Refusal("train.price", f"a train from another company costs an agreed $1 to ${c.cash} [10]")
-        s = self.state
-        d = s.corp[seller]
-        s.pay(corp_key(c.id), corp_key(d.id), price)
-        d.trains.remove(a["train"])
-        c.trains.append(a["train"])
-        s.event("train_sold", train=a["train"], seller=d.id, buyer=c.id, price=price)
-        self.train_bought(c, seller, a["train"], price)
-        return dict(a, **{"from": seller})
+    def emergency_act(self, step, a, low):
+        """[10] Presidential Stock Sales: a listed sale, at least down to 60%."""
+        d = self.state.corp[a["corporation"]]
+        if a["count"] < low:
+            raise Refusal("train.sell-back", f"{a['player']} holds more than 60% of {d.id} outside the green and "
+                                             f"brown areas: he sells at least {low} [10] Presidential Stock Sales")
+        self.forced_sell(step, step.corp, d, a["player"], a["count"])
 
     def why_not_train(self, c, a):
-        if len(c.trains) >= self.train_limit(c):
-            return "train.limit", f"{c.id} is at the train limit {self.train_limit(c)} of phase {self.state.phase} [10.2]"
-        if a["from"] == "bank":
-            if not any(row["train"] == a["train"] for row in self.bank_rows()):
-                return "train.order", "the bank sells its trains in order: all of a type before the next [10] Bank Trains"
-        elif a["from"] == "market":
-            if a["train"] not in self.state.market_trains:
-                return "train.not-in-market", f"no {a['train']}-train in the open market [10]"
-        else:
-            return "train.source", "trains come from the 'bank' or the 'market' [10] Train Sources"
-        return "train.cash", f"{c.id} cannot pay for that train (or must buy the cheapest with its president's help) [10]"
+        """[10] Train Cost: a train from another company is refused as such, at the limit too."""
+        if a["from"] not in ("bank", "market"):
+            return self.why_not_company_train(c, a)
+        return super().why_not_train(c, a)
+
+    def why_not_afford(self, c, a):
+        return f"{c.id} cannot pay for that train (or must buy the cheapest with its president's help) [10]"
 
     def train_bought(self, c, source, name, price):
-        """[16.2] P7 closes when CoG buys its first train."""
+        """[10] a train another company sold; [16.2] P7 closes when CoG buys its first train."""
+        if source not in ("bank", "market"):
+            self.state.event("train_sold", train=name, seller=source, buyer=c.id, price=price)
         p7 = self.state.private.get(self.data["cog_private"])
         if c.id == self.data["cog"] and p7 is not None and p7.open:
             p7.open = False

@@ -18,7 +18,7 @@ from trainruns.game.game_rules import GameRules
 from trainruns.game.market import Market
 from trainruns.game.phase import Phases
 from trainruns.game.round import OperatingRound, StockRound, after_operating_round, operating_set
-from trainruns.game.state import Player, Private, State, player_key
+from trainruns.game.state import Private, player_key
 from trainruns.game.steps.dividend import DividendStep
 from trainruns.game.steps.routes import RoutesStep
 from trainruns.titles.g1832.game.forced import ForcedSaleRules, ProtectStep1832, close_unprotected
@@ -74,7 +74,8 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
     stock_turn_step = StockTurn1832
     citations = {"operating-order": "[4.1.3]", "run": "[8]", "must-buy": "[10]", "stock-turn": "[5.2]",
                  "buy-sell": "[5.3]", "limits": "[5.4]", "presidency": "[5.5]", "par": "[5.6]",
-                 "no-selling": "[5.7]", "trains": "[10]", "train-cost": "[10] Train Cost", "private-sale": "[5.7]", "brown": "[5.1.1]", "protection": "[5.9]"}
+                 "no-selling": "[5.7]", "trains": "[10]", "train-cost": "[10] Train Cost",
+                 "train-limit": "[10.2]", "bank-trains": "[10] Bank Trains", "private-sale": "[5.7]", "brown": "[5.1.1]", "protection": "[5.9]"}
     market_legend = {
         "par": "a par price a company may start at [5.6]",
         "yellow": "shares do not count towards the certificate limit [5.1.1]",
@@ -120,11 +121,8 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
         self.abilities = {p["id"]: p.get("ability", "") for p in order}
         privates = [Private(id=p["id"], name=p["name"], cost=p["cost"], revenue=p["revenue"], price=p["cost"])
                     for p in order]
-        people = [Player(name=p, cash=cash) for p in players]
-        self.state = State(people, corps, privates, data["bank"] - cash * n, make_depot(self.trains))
-        self.state.phase = self.phases.names[0]
+        self.start_state(players, cash, corps, privates, data["bank"], make_depot(self.trains))
         self.state.title_state = TitleState1832(coal_tokens_left=data["wvcf"]["tokens"])
-        self.priority = players[0]
         # docs/gaps.md: stock rounds in a row with no company operating after which the
         # game is over (`stalled`); the rules have no such end, so it is off unless the
         # user sets it in the config
@@ -132,8 +130,6 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
         if stall is not None and (not isinstance(stall, int) or isinstance(stall, bool) or stall < 1):
             raise InputError("config field 'stall_rounds' must be a positive whole number", "config")
         self.stall_rounds = stall
-        self.stock_round_number = 0
-        self.or_set = None   # (k, n) of the operating round now
 
     # --- rounds -----------------------------------------------------------------------
 

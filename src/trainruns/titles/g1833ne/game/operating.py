@@ -303,16 +303,6 @@ class OperatingRules:
                                  "city with room and pay $80 ($40 for the B&W in Worcester); Worcester and Boston "
                                  "are reserved until phase IV (\"List of corporations\")")
 
-    # --- runs -------------------------------------------------------------------------
-
-    def after_run(self, c, chosen):
-        """Any legal run may be declared (the summary does not require the best);
-        phased-out trains are removed right after the run."""
-        gone = [x for x in c.trains if self.phased_out(x)]
-        if gone:
-            c.trains = [x for x in c.trains if not self.phased_out(x)]
-            self.state.event("trains_removed", corporation=c.id, trains=gone, reason="phased out, ran once more")
-
     # --- issuing and redeeming ("Comparison with 1830" item 3) -------------------------------
 
     def issuable(self, c) -> int:

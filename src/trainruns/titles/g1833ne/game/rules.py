@@ -25,7 +25,7 @@ from trainruns.game.game_rules import GameRules
 from trainruns.game.market import Market
 from trainruns.game.phase import Phases
 from trainruns.game.round import OperatingRound, StockRound, after_operating_round, operating_set
-from trainruns.game.state import Corporation, Player, Private, State
+from trainruns.game.state import Corporation, Private
 from trainruns.game.steps.buy_train import BuyTrainStep
 from trainruns.game.steps.dividend import DividendStep
 from trainruns.game.steps.routes import RoutesStep
@@ -120,7 +120,9 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
                  "must-buy": '("Emergency sell")', "limits": '("Floating percentage and per-player share limits")',
                  "presidency": '("Floating percentage and per-player share limits")',
                  "stock-turn": "", "buy-sell": '("Comparison with 1830")', "par": '("Capitalization type")',
-                 "no-selling": "", "trains": '("Train list and prices")', "train-cost": "", "private-sale": "", "brown": ""}
+                 "no-selling": "", "trains": '("Train list and prices")', "train-cost": "",
+                 "train-limit": '("Number of phases": phased-out trains don\'t count)',
+                 "bank-trains": '("Train list and prices")', "private-sale": "", "brown": ""}
     market_legend = {
         "par": 'an initial stock price a corporation may be launched at ("Comparison with 1830")',
         "closed": 'a corporation whose price falls to $0 closes ("Game-specific mechanics")'}
@@ -160,16 +162,11 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
         privates = [Private(id=p["id"], name=names[p["id"]], cost=p["cost"], revenue=p["revenue"], price=p["cost"])
                     for p in data["privates"]]
         self.private_data = {p["id"]: p for p in data["privates"]}
-        people = [Player(name=p, cash=cash) for p in players]
         # "The bank starts with $10,000" and pays the starting cash ([E]: 4p leaves $8,200)
         depot = make_depot(self.trains, unlimited_on=data["unlimited_cards_on"])   # the phase V card: "effectively unlimited"
-        self.state = State(people, corps, privates, data["bank"] - cash * n, depot)
-        self.state.phase = self.phases.names[0]
+        self.start_state(players, cash, corps, privates, data["bank"], depot)
         self.state.title_state = TitleState1833NE(
             config_invented=invented, ferries={f["id"]: None for f in self.config.get("ferries", [])})
-        self.priority = players[0]
-        self.stock_round_number = 0
-        self.or_set = None
         self.turn = None   # the operating corporation's turn record
 
     # --- ids --------------------------------------------------------------------------

@@ -16,8 +16,6 @@
 from __future__ import annotations
 
 from trainruns.game import emergency
-from trainruns.game.action import bounds, free_amount
-from trainruns.game.errors import Refusal
 from trainruns.game.shares import update_president
 from trainruns.game.state import corp_key, player_key
 from trainruns.game.steps.buy_train import trains_from_companies
@@ -25,13 +23,6 @@ from trainruns.game.steps.buy_train import trains_from_companies
 
 class TrainRules:
     # --- cards and phases ------------------------------------------------------------------
-
-    def phased_out(self, side: str) -> bool:
-        return self.trains.ended(side, "obsolete_on", self.state.phase, self.phases)
-
-    def counted_trains(self, c) -> list[str]:
-        """Phased-out trains do not count against the limit ("Number of phases")."""
-        return [x for x in c.trains if not self.phased_out(x)]
 
     def remove_trains(self, phase):
         """Cards whose removal phase has come leave the companies ("removes older
@@ -99,31 +90,24 @@ class TrainRules:
             total += self.market.price(self.market.left(cell))
         return total
 
-    def train_buys(self, step) -> list[dict]:
-        c = step.corp
-        if c.closed or len(self.counted_trains(c)) >= self.train_limit(c):
-            return []
-        sources = self.train_sources()
-        buys = self.train_offers(c, [x for x in sources if x[2] <= c.cash])
-        if not self.must_buy(step):
-            return buys + self._corporation_buys(c)
-        if buys:
-            return buys
-        # the emergency: issue first (at most what the dearer side needs, [E])
+    def more_train_buys(self, c, sources, forced):
+        return [] if forced else self._corporation_buys(c)
+
+    def treasury_raises(self, c, sources):
+        """The emergency issue comes first: at most what the dearer side needs ([E])."""
         n = self.emergency_issuable(c)
-        if n:
-            dearest = max(p for _f, _t, p in sources)
-            need = 1
-            while need < n and c.cash + self._emergency_proceeds(c, need) < dearest:
-                need += 1
-            return [{"type": "issue_shares", "corporation": c.id, "emergency": True,
-                     "count": 1 if need == 1 else {"min": 1, "max": need}}]
-        pres = self.state.player[c.president]
-        reach = self.train_offers(c, [x for x in sources if x[2] <= c.cash + pres.cash])
-        if reach:
-            return reach
-        short = min(p for _f, _t, p in sources) - c.cash - pres.cash
-        return emergency.sales_toward(self, c, short, lambda d, n, need: free_amount(1, min(n, need)))
+        if not n:
+            return []
+        dearest = max(p for _f, _t, p in sources)
+        need = 1
+        while need < n and c.cash + self._emergency_proceeds(c, need) < dearest:
+            need += 1
+        return [{"type": "issue_shares", "corporation": c.id, "emergency": True,
+                 "count": 1 if need == 1 else {"min": 1, "max": need}}]
+
+    def president_helps(self, c, sources, most):
+        """Any train his cash reaches (the treasury pays none here)."""
+        return [x for x in sources if x[2] <= most]
 
     def _corporation_buys(self, c) -> list[dict]:
         """Trains bought from another corporation: implied by "A phased-out train ...
@@ -133,13 +117,6 @@ class TrainRules:
         return trains_from_companies(self.state, c, self.counted_trains,
                                      skip=lambda d: not d.started or self._was_declined("train", d.id))
 
-    def _buy_from_corporation(self, c, d, side, price):
-        s = self.state
-        s.pay(corp_key(c.id), corp_key(d.id), price)
-        d.trains.remove(side)
-        c.trains.append(side)
-        s.event("train", corporation=c.id, train=side, price=price, source=d.id)
-
     def president_sale_most(self, c, d, name) -> int:
         """What the president may sell in the emergency: never changing the presidency of
         the operating corporation nor closing it (its price falls a column a sale)."""
@@ -147,57 +124,35 @@ class TrainRules:
             return 0
         return super().president_sale_most(c, d, name)
 
-    def emergency_action(self, step, a, x):
+    emergency_types = ("sell_shares", "issue_shares")
+
+    def why_not_emergency(self, c, a):
+        return "train.emergency", (f"{c.id} needs a train: its treasury first, then emergency issues, then its "
+                                   "president's cash, then his share sales, never changing its presidency "
+                                   "(\"Emergency sell\")")
+
+    def emergency_act(self, step, a, low):
         """"Emergency sell": the listed emergency issue, or the president's listed sale."""
-        c = step.corp
-        if a["type"] not in ("sell_shares", "issue_shares"):
-            return super().emergency_action(step, a, x)
-        most = bounds(x["count"])[1] if x else 0
-        if not 1 <= a.get("count", 0) <= most:
-            raise Refusal("train.emergency", f"{c.id} needs a train: its treasury first, then emergency issues, "
-                                             "then its president's cash, then his share sales, never changing "
-                                             "its presidency (\"Emergency sell\")")
         if a["type"] == "issue_shares":
-            self.emergency_issue(c, a["count"])
+            self.emergency_issue(step.corp, a["count"])
         else:
             self.sell_shares(self.state.corp[a["corporation"]], a["player"], a["count"])
-        self.enter_buy_train(step)
-        if c.closed or not self.must_buy(step) and not self.train_buys(step):
-            step.done = True
-        return a
 
-    def buy_company_train(self, step, a, listed):
-        """A train from another corporation at an agreed price; its president accepts
-        unless he presides both."""
-        c = step.corp
-        price = a.get("price")
-        lo, hi = bounds(listed["price"])
-        if not isinstance(price, int) or not lo <= price <= hi:
-            raise Refusal("train.price", f"a train from {a['from']} costs an agreed ${lo} to ${hi}")
-        d = self.state.corp[a["from"]]
+    def agree_company_train(self, c, d, side, price):
+        """A train from another corporation: its president accepts unless he presides
+        both."""
         if d.president == c.president:
-            self._buy_from_corporation(c, d, a["train"], price)
-        else:
-            self.offer(d.president, {"offer": "train", "corporation": c.id, "from": d.id, "train": a["train"],
-                                     "price": price},
-                       lambda: self._buy_from_corporation(c, d, a["train"], price))
-        return dict(a, price=price)
+            return self.sell_company_train(c, d, side, price)
+        self.offer(d.president, {"offer": "train", "corporation": c.id, "from": d.id, "train": side, "price": price},
+                   lambda: self.sell_company_train(c, d, side, price))
 
-    def why_not_train(self, c, a):
-        if len(self.counted_trains(c)) >= self.train_limit(c):
-            return "train.limit", (f"{c.id} is at the train limit {self.train_limit(c)} of phase {self.state.phase} "
-                                   '(phased-out trains don\'t count: "Number of phases", "Train list and prices")')
-        if a["from"] == "bank" and not any(t == a["train"] for f, t, _p in self.train_sources() if f == "bank"):
-            return "train.order", "the bank sells its cards in order, either side of the next card (\"Train list and prices\")"
-        if a["from"] == "market" and a["train"] not in self.state.market_trains:
-            return "train.not-in-market", f"no {a['train']}-train in the open market"
-        if a["from"] not in ("bank", "market") and a["from"] not in self.state.corp:
-            return "train.source", "trains come from the 'bank', the 'market' or another corporation's id"
-        if a["from"] in self.state.corp and a["train"] in self.state.corp[a["from"]].trains:
-            return "train.phased-out", ("a phased-out train can't be sold to another corporation, nor any in the "
-                                        "emergency (\"Train list and prices\"; \"Emergency sell\")")
-        return "train.cash", (f"{c.id} cannot pay for that train; with its president's cash it may not buy the "
-                              "dearer side when it can afford the cheaper (\"Emergency sell\")")
+    def why_not_company_train(self, c, a):
+        return "train.phased-out", ("a phased-out train can't be sold to another corporation, nor any in the "
+                                    "emergency (\"Train list and prices\"; \"Emergency sell\")")
+
+    def why_not_afford(self, c, a):
+        return (f"{c.id} cannot pay for that train; with its president's cash it may not buy the dearer side when "
+                "it can afford the cheaper (\"Emergency sell\")")
 
     def emergency_issue(self, c, count):
         s = self.state
