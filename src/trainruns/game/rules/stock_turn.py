@@ -30,6 +30,11 @@ class StockTurnRules:
         """The most certificates a player may hold now (1832 [5.4], 1831 4.7.7)."""
         raise NotImplementedError
 
+    def cert_room(self, name: str) -> int:
+        """How many more certificates player ``name`` may hold: the :meth:`cert_limit`
+        less the certificates he holds (``player_certs``; below 0 when over it)."""
+        return self.cert_limit() - self.player_certs(name)
+
     def counts_for_limit(self, c) -> bool:
         """Whether ``c``'s shares count toward the certificate limit [they do] (1832
         [5.1.1]: not in the yellow, green or brown area)."""

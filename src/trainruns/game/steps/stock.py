@@ -99,7 +99,7 @@ class StockTurn(Step):
         player over it is offered only sales, while a sale of a company that counts could
         still bring him down."""
         rules = self.game.rules
-        if not self.selling_open() or rules.player_certs(self.player) <= rules.cert_limit():
+        if not self.selling_open() or rules.cert_room(self.player) >= 0:
             return []
         sells = self._sells()
         return sells if any(rules.counts_for_limit(self.state.corp[x["corporation"]]) for x in sells) else []
@@ -117,7 +117,7 @@ class StockTurn(Step):
     def _buys(self):
         rules, s, name = self.game.rules, self.state, self.player
         cash = s.player[name].cash
-        room = rules.cert_limit() - rules.player_certs(name)
+        room = rules.cert_room(name)
         out = []
         for c in s.corporations:
             if c.closed:
@@ -222,7 +222,7 @@ class StockTurn(Step):
             raise Refusal("stock.cannot-start", f"{c.id} cannot be started now{rules.cite('par')}")
         if a["price"] not in rules.par_prices(c):
             raise Refusal("stock.par-value", f"par must be one of {rules.par_prices(c)}{rules.cite('par')}")
-        if rules.cert_limit() - rules.player_certs(self.player) < 1:
+        if rules.cert_room(self.player) < 1:
             raise Refusal("stock.cert-limit", f"the certificate limit would be exceeded{rules.cite('limits')}")
         cost = a["price"] * rules.shares["president"]
         if s.player[self.player].cash < cost:
@@ -266,7 +266,7 @@ class StockTurn(Step):
         refusal = rules.ipo_refusal(c) if a["from"] == rules.ipo_source else None
         if refusal is not None:
             return refusal
-        if rules.counts_for_limit(c) and rules.cert_limit() - rules.player_certs(name) < 1:
+        if rules.counts_for_limit(c) and rules.cert_room(name) < 1:
             return "stock.cert-limit", f"{name} is at the certificate limit {rules.cert_limit()}{rules.cite('limits')}"
         if not rules.may_exceed_holding(c) and c.held(player_key(name)) >= scaled(rules.shares, c, "player_limit"):
             return "stock.60-percent", f"{name} may not hold more than 60% of {c.id}{rules.cite('limits')}"

@@ -344,7 +344,7 @@ class StockRules:
         what the pool's 5 shares and the bank's cash do not let him sell, and corrects
         later). The same holds for a holding over the limit from a merger's 5% commons
         (5.9.7.5 note)."""
-        excess = self.player_certs(name) - self.cert_limit()
+        excess = -self.cert_room(name)
         if excess <= 0:
             return []
         out = []

@@ -153,7 +153,7 @@ class PrivateRules:
         stock round: [5.3] Selling Shares read for a private company, "a company with
         only one certificate" (Glossary) (docs/gaps.md; it also bounds the deals)."""
         s = self.state
-        if turn.bought or not turn.selling or self.cert_limit() - self.player_certs(turn.player) < 1:
+        if turn.bought or not turn.selling or self.cert_room(turn.player) < 1:
             return []
         sold = turn.round.sold_by.get(turn.player, set())
         cash = s.player[turn.player].cash
@@ -199,7 +199,7 @@ class PrivateRules:
             c = s.corp[cid]
             if not c.closed and c.held("ipo") and (
                     self.may_exceed_holding(c) or c.held(player_key(turn.player)) < self.shares["player_limit"]):
-                if not self.counts_for_limit(c) or self.cert_limit() - self.player_certs(turn.player) >= 1:
+                if not self.counts_for_limit(c) or self.cert_room(turn.player) >= 1:
                     out.append({"type": "exchange", "player": turn.player, "private": "P4", "corporation": cid})
         return out
 

@@ -144,7 +144,7 @@ class VicePresidentRules:
         r, s, name = self, self.state, turn.player
         out = []
         cash = s.player[name].cash
-        room = r.cert_limit() - r.player_certs(name)
+        room = r.cert_room(name)
         for c in s.corporations:
             if not c.system or c.closed or c.cell is None or r.market.zone(c.cell) == "closed":
                 continue

@@ -94,15 +94,11 @@ class StockTurn1831(StockTurn):
     def buys_per_turn(self):
         return self.game.rules.block_size()
 
-    def _room(self):
-        r = self.game.rules
-        return r.cert_limit() - r.player_certs(self.player)
-
     def _buys(self) -> list[dict]:
         r, s, name = self.game.rules, self.state, self.player
         cash = s.player[name].cash
         out = []
-        if self._room() < 1:
+        if r.cert_room(name) < 1:
             return out
         for c in s.corporations:
             if self.block_corp is not None and c.id != self.block_corp:
@@ -210,7 +206,7 @@ class StockTurn1831(StockTurn):
             return "stock.block", "a block is of one company's stock (4.7.3.1)"
         if c.id in self.round.sold_by.get(name, set()):
             return "stock.rebuy", f"{name} sold {c.id} this round (4.6.6, 4.7.4)"
-        if self._room() < 1:
+        if r.cert_room(name) < 1:
             return "stock.cert-limit", f"{name} is at the certificate limit {r.cert_limit()} (4.7.7)"
         if a["type"] == "par":
             if c.par is not None:
