@@ -16,7 +16,7 @@ values, what a share costs, and the moves of shares and money.
 
 from __future__ import annotations
 
-from trainruns.game.action import bounds
+from trainruns.game.action import bounds, free_amount
 from trainruns.game.errors import Refusal
 from trainruns.game.round import Step
 from trainruns.game.shares import scaled, up_to, update_president
@@ -148,9 +148,8 @@ class StockTurn(Step):
                 if counts:
                     most = min(most, room)
                 if most >= 1:
-                    count = 1 if most == 1 else {"min": 1, "max": most}
                     out.append({"type": "buy_shares", "player": name, "corporation": c.id, "from": "market",
-                                "count": count})
+                                "count": free_amount(1, most)})
         return out
 
     def _sells(self):
@@ -166,7 +165,7 @@ class StockTurn(Step):
             return []
         n = rules.may_sell(c, self.player)
         return [{"type": "sell_shares", "player": self.player, "corporation": c.id,
-                 "count": 1 if n == 1 else {"min": 1, "max": n}}] if n >= 1 else []
+                 "count": free_amount(1, n)}] if n >= 1 else []
 
     def extra_actions(self) -> list[dict]:
         """A title's own stock-turn actions, listed before ``pass``: its turn subclasses

@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+from trainruns.game.action import free_amount
 from trainruns.game.errors import Refusal
 from trainruns.game.state import corp_key, player_key
 
@@ -40,9 +41,8 @@ class PrivateRules:
             rng = self._private_price_range(x)
             if rng is None or c.cash < rng[0]:
                 continue
-            hi = min(rng[1], c.cash)
             out.append({"type": "buy_private", "corporation": c.id, "private": x.id,
-                        "price": rng[0] if hi == rng[0] else {"min": rng[0], "max": hi}})
+                        "price": free_amount(rng[0], min(rng[1], c.cash))})
         return out
 
     def buy_private_for(self, c, a):

@@ -4,7 +4,7 @@ ends when every player in turn neither sold nor bought (4.8.1)."""
 
 from __future__ import annotations
 
-from trainruns.game.action import within
+from trainruns.game.action import free_amount, within
 from trainruns.game.errors import Refusal
 from trainruns.game.round import Step
 from trainruns.game.steps.stock import StockTurn
@@ -60,7 +60,7 @@ class BuyBackStep(Step):
     def actions(self):
         n = self.game.rules.buy_back_offer(self.corp, self.kind, self.sold)
         out = [{"type": "company_buy", "player": self.corp.president, "corporation": self.corp.id,
-                "kind": self.kind, "count": 1 if n == 1 else {"min": 1, "max": n}}] if n else []
+                "kind": self.kind, "count": free_amount(1, n)}] if n else []
         return out + [{"type": "pass", "player": self.corp.president}]
 
     def process(self, a):
@@ -134,7 +134,7 @@ class StockTurn1831(StockTurn):
             return []
         r = self.game.rules
         return [{"type": "sell_shares", "player": self.player, "corporation": c.id, "kind": kind,
-                 "count": 1 if n == 1 else {"min": 1, "max": n}}
+                 "count": free_amount(1, n)}
                 for kind in KINDS for n in [r.max_sale(c, self.player, kind)] if n]
 
     def forced_sales(self) -> list[dict]:
