@@ -45,6 +45,13 @@ class StockTurnRules:
         [5.1.1] green and brown areas)."""
         return False
 
+    def holding_room(self, c, name: str) -> int:
+        """How many more shares of ``c`` player ``name`` may hold: up to the 60% holding
+        limit (``shares["player_limit"]``, :func:`~.shares.scaled` for a larger company;
+        1832 [5.4]), or where :meth:`may_exceed_holding` every share he does not hold."""
+        limit = c.total_shares if self.may_exceed_holding(c) else scaled(self.shares, c, "player_limit")
+        return limit - c.held(player_key(name))
+
     def multiple_buys(self, c) -> bool:
         """Whether a turn may buy several market shares of ``c`` at once [no] (1832
         [5.1.1] brown area)."""

@@ -19,8 +19,7 @@ from __future__ import annotations
 from trainruns.game.action import bounds, free_amount
 from trainruns.game.errors import Refusal
 from trainruns.game.round import Step
-from trainruns.game.shares import scaled, up_to, update_president
-from trainruns.game.state import player_key
+from trainruns.game.shares import up_to, update_president
 
 
 class StockTurn(Step):
@@ -132,9 +131,8 @@ class StockTurn(Step):
             counts = rules.counts_for_limit(c)
             if counts and room < 1:
                 continue
-            held = c.held(player_key(name))
-            cap = None if rules.may_exceed_holding(c) else scaled(rules.shares, c, "player_limit") - held
-            if cap is not None and cap < 1:
+            cap = rules.holding_room(c, name)
+            if cap < 1:
                 continue
             ipo = rules.ipo_source
             if c.held(ipo) and cash >= rules.ipo_price(c) and rules.ipo_refusal(c) is None:
@@ -143,8 +141,7 @@ class StockTurn(Step):
                 price = rules.market.price(c.cell)
                 most = c.held("market") if rules.multiple_buys(c) else 1
                 most = min(most, cash // price if price else most)
-                if cap is not None:
-                    most = min(most, cap)
+                most = min(most, cap)
                 if counts:
                     most = min(most, room)
                 if most >= 1:
@@ -267,7 +264,7 @@ class StockTurn(Step):
             return refusal
         if rules.counts_for_limit(c) and rules.cert_room(name) < 1:
             return "stock.cert-limit", f"{name} is at the certificate limit {rules.cert_limit()}{rules.cite('limits')}"
-        if not rules.may_exceed_holding(c) and c.held(player_key(name)) >= scaled(rules.shares, c, "player_limit"):
+        if rules.holding_room(c, name) < 1:
             return "stock.60-percent", f"{name} may not hold more than 60% of {c.id}{rules.cite('limits')}"
         return "stock.cash", f"{name} cannot pay for a {c.id} share{rules.cite('buy-sell')}"
 

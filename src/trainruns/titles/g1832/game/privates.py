@@ -197,8 +197,7 @@ class PrivateRules:
         out = []
         for cid in sorted(turn.round.started_here):
             c = s.corp[cid]
-            if not c.closed and c.held("ipo") and (
-                    self.may_exceed_holding(c) or c.held(player_key(turn.player)) < self.shares["player_limit"]):
+            if not c.closed and c.held("ipo") and self.holding_room(c, turn.player) >= 1:
                 if not self.counts_for_limit(c) or self.cert_room(turn.player) >= 1:
                     out.append({"type": "exchange", "player": turn.player, "private": "P4", "corporation": cid})
         return out

@@ -147,8 +147,7 @@ class VicePresidentRules:
                 continue
             if r.counts_for_limit(c) and room < 1:
                 continue
-            if not r.may_exceed_holding(c) and \
-                    c.held(player_key(name)) + 2 > scaled(r.shares, c, "player_limit"):
+            if r.holding_room(c, name) < 2:
                 continue
             if cash < 2 * r.market.price(c.cell):
                 continue
