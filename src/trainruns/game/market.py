@@ -32,6 +32,12 @@ class Stacks:
     def __init__(self):
         self.stacks: dict[tuple, list[str]] = {}
 
+    def exists(self, cell) -> bool:
+        """Whether the grid has a box at ``cell`` (a row may be short, and a title's grid
+        may leave a place empty: None)."""
+        r, c = cell
+        return 0 <= r < len(self.rows) and 0 <= c < len(self.rows[r]) and self.rows[r][c] is not None
+
     def price(self, cell) -> int:
         raise NotImplementedError
 
@@ -66,8 +72,8 @@ class Stacks:
                 "stacks": {f"{r},{c}": list(ids) for (r, c), ids in self.stacks.items() if ids}}
 
     def box_view(self, cell) -> dict | None:
-        """A box as the page draws it: ``{"price", "zone"}``."""
-        return {"price": self.price(cell), "zone": self.zone(cell)}
+        """A box as the page draws it: ``{"price", "zone"}``; None where there is no box."""
+        return {"price": self.price(cell), "zone": self.zone(cell)} if self.exists(cell) else None
 
     def order_key(self, cid: str, cell):
         """Sort key for share price order, highest first: price, then the rightmost
@@ -88,10 +94,6 @@ class Market(Stacks):
             self.rows.append(cells)
 
     # --- boxes ----------------------------------------------------------------------------
-
-    def exists(self, cell) -> bool:
-        r, c = cell
-        return 0 <= r < len(self.rows) and 0 <= c < len(self.rows[r])
 
     def price(self, cell) -> int:
         return self.rows[cell[0]][cell[1]][0]

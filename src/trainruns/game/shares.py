@@ -35,23 +35,32 @@ def seat_order_from(state: State, name: str) -> list[str]:
     return names[i + 1:] + names[:i]
 
 
-def update_president(state: State, corp: Corporation) -> str | None:
-    """[5.5] Change of Presidency: the player with more shares than the president
-    becomes president (ties: closest to the old president's left). Returns the new
-    president when it changed."""
-    if corp.president is None:
-        return None
-    best, best_n = corp.president, corp.held(player_key(corp.president))
-    for name in seat_order_from(state, corp.president):
-        n = corp.held(player_key(name))
+def next_president(state: State, president: str, holding, above: int) -> str | None:
+    """The player other than ``president`` whose ``holding(name)`` is the largest and
+    more than ``above``, who takes the presidency ([5.5]: "ties: closest to the old
+    president's left"; 1831 4.7.9: preferred stock, "nearest the president's left");
+    None when nobody holds more."""
+    best, best_n = None, above
+    for name in seat_order_from(state, president):
+        n = holding(name)
         if n > best_n:
             best, best_n = name, n
-    if best != corp.president:
+    return best
+
+
+def update_president(state: State, corp: Corporation) -> str | None:
+    """[5.5] Change of Presidency: the player with more shares than the president
+    becomes president (:func:`next_president`). Returns the new president when it
+    changed."""
+    if corp.president is None:
+        return None
+    best = next_president(state, corp.president, lambda name: corp.held(player_key(name)),
+                          corp.held(player_key(corp.president)))
+    if best is not None:
         old = corp.president
         corp.president = best
         state.event("president", corporation=corp.id, player=best, previous=old)
-        return best
-    return None
+    return best
 
 
 def keeping_presidency(state: State, corp: Corporation, name: str, n: int, president_size: int) -> int:

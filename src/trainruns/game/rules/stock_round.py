@@ -4,6 +4,8 @@ and the price moves of a round's end (1832 [5.8.1], 1831 4.8.3)."""
 
 from __future__ import annotations
 
+from trainruns.game.round import next_seat
+
 
 class StockRoundRules:
     """The stock round around the turns.
@@ -35,9 +37,7 @@ class StockRoundRules:
         """The next player clockwise from ``name`` who takes stock turns
         (:meth:`takes_stock_turns`), the priority's seat after the last to act; ``name``
         when nobody else does."""
-        names = [p.name for p in self.state.players]
-        i = names.index(name)
-        return next((other for other in names[i + 1:] + names[:i + 1] if self.takes_stock_turns(other)), name)
+        return next_seat(self.state, name, [p.name for p in self.state.players if self.takes_stock_turns(p.name)])
 
     def end_stock_round(self, last_actor):
         """What happens as the stock round ends; ``last_actor`` is the last player who did

@@ -30,6 +30,11 @@ class StockTurnRules:
         """The most certificates a player may hold now (1832 [5.4], 1831 4.7.7)."""
         raise NotImplementedError
 
+    def cert_room(self, name: str) -> int:
+        """How many more certificates player ``name`` may hold: the :meth:`cert_limit`
+        less the certificates he holds (``player_certs``; below 0 when over it)."""
+        return self.cert_limit() - self.player_certs(name)
+
     def counts_for_limit(self, c) -> bool:
         """Whether ``c``'s shares count toward the certificate limit [they do] (1832
         [5.1.1]: not in the yellow, green or brown area)."""
@@ -39,6 +44,13 @@ class StockTurnRules:
         """Whether a player may hold more than the holding limit of ``c`` [no] (1832
         [5.1.1] green and brown areas)."""
         return False
+
+    def holding_room(self, c, name: str) -> int:
+        """How many more shares of ``c`` player ``name`` may hold: up to the 60% holding
+        limit (``shares["player_limit"]``, :func:`~.shares.scaled` for a larger company;
+        1832 [5.4]), or where :meth:`may_exceed_holding` every share he does not hold."""
+        limit = c.total_shares if self.may_exceed_holding(c) else scaled(self.shares, c, "player_limit")
+        return limit - c.held(player_key(name))
 
     def multiple_buys(self, c) -> bool:
         """Whether a turn may buy several market shares of ``c`` at once [no] (1832
@@ -64,9 +76,15 @@ class StockTurnRules:
         return None
 
     def start_corporation(self, c, name: str, price: int):
-        """Player ``name`` starts ``c`` at par ``price``: he buys its president's
-        certificate and its token goes on the market."""
-        raise NotImplementedError
+        """Player ``name`` starts ``c`` at par ``price``: [he pays ``price`` a share of its
+        president's certificate to :meth:`share_payee`, its token goes on the market
+        (:meth:`set_par`) and the certificate is his (1832 [5.6]; 1833NE
+        "Capitalization type")]. The title reports it and adds what follows."""
+        s, n = self.state, self.shares["president"]
+        s.pay(player_key(name), self.share_payee(c, self.ipo_source), price * n)
+        self.set_par(c, price)
+        s.move_shares(c, self.ipo_source, player_key(name), n)
+        c.president = name
 
     def set_par(self, c, price: int):
         """``c`` starts at par ``price``: its token goes on the market's par box for it,
@@ -77,13 +95,29 @@ class StockTurnRules:
 
     def buy_shares(self, c, name: str, source: str, count: int, price: int):
         """Player ``name`` buys ``count`` shares of ``c`` from ``source`` at ``price``
-        each. [The money goes to the bank, or to ``c`` for shares from its treasury; the
-        presidency follows (1832 [5.5]).]"""
+        each. [The money goes to :meth:`share_payee`; the presidency follows
+        (:meth:`change_president`), then :meth:`check_float`.]"""
         s = self.state
-        s.pay(player_key(name), corp_key(c.id) if source == "treasury" else "bank", price * count)
+        s.pay(player_key(name), self.share_payee(c, source), price * count)
         s.move_shares(c, source, player_key(name), count)
         s.event("buy", corporation=c.id, player=name, count=count, price=price, source=source)
-        update_president(s, c)
+        self.change_president(c)
+        self.check_float(c)
+
+    def share_payee(self, c, source: str) -> str:
+        """Who is paid for shares of ``c`` bought from ``source`` [the bank (1832 [5.3]);
+        ``c`` for shares of its treasury (1833NE "Capitalization type")]."""
+        return corp_key(c.id) if source == "treasury" else "bank"
+
+    def change_president(self, c) -> str | None:
+        """The presidency follows the shares after a purchase or a sale [the shared
+        :func:`~.shares.update_president`, 1832 [5.5]]; returns the new president when
+        it changed."""
+        return update_president(self.state, c)
+
+    def check_float(self, c):
+        """Whether ``c`` floats after a purchase of its shares [nothing: a title whose
+        companies float on shares sold says when, 1832 [5.6]]."""
 
     def may_sell(self, c, name: str) -> int:
         """How many shares of ``c`` player ``name`` may sell now [the market limit and
@@ -112,7 +146,7 @@ class StockTurnRules:
         s.pay("bank", player_key(name), price * count)
         s.move_shares(c, player_key(name), "market", count)
         s.event("sell", corporation=c.id, player=name, count=count, price=price)
-        update_president(s, c)
+        self.change_president(c)
         self.price_after_sale(c, count, by_president)
 
     def price_after_sale(self, c, count: int, by_president: bool):

@@ -40,7 +40,7 @@ class ProtectStep(Step):
         r = self.game.rules
         c, s = self.corp, self.sale
         p = self.state.player[c.president]
-        room = r.cert_limit() - r.player_certs(c.president)
+        room = r.cert_room(c.president)
         counted = r.counts_for_cell(s["cell"])
         return p.cash >= s["count"] * s["price"] and (not counted or room >= s["count"])
 

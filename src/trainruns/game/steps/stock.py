@@ -16,11 +16,10 @@ values, what a share costs, and the moves of shares and money.
 
 from __future__ import annotations
 
-from trainruns.game.action import bounds
+from trainruns.game.action import bounds, free_amount
 from trainruns.game.errors import Refusal
 from trainruns.game.round import Step
-from trainruns.game.shares import scaled, up_to, update_president
-from trainruns.game.state import player_key
+from trainruns.game.shares import up_to, update_president
 
 
 class StockTurn(Step):
@@ -99,7 +98,7 @@ class StockTurn(Step):
         player over it is offered only sales, while a sale of a company that counts could
         still bring him down."""
         rules = self.game.rules
-        if not self.selling_open() or rules.player_certs(self.player) <= rules.cert_limit():
+        if not self.selling_open() or rules.cert_room(self.player) >= 0:
             return []
         sells = self._sells()
         return sells if any(rules.counts_for_limit(self.state.corp[x["corporation"]]) for x in sells) else []
@@ -117,7 +116,7 @@ class StockTurn(Step):
     def _buys(self):
         rules, s, name = self.game.rules, self.state, self.player
         cash = s.player[name].cash
-        room = rules.cert_limit() - rules.player_certs(name)
+        room = rules.cert_room(name)
         out = []
         for c in s.corporations:
             if c.closed:
@@ -132,9 +131,8 @@ class StockTurn(Step):
             counts = rules.counts_for_limit(c)
             if counts and room < 1:
                 continue
-            held = c.held(player_key(name))
-            cap = None if rules.may_exceed_holding(c) else scaled(rules.shares, c, "player_limit") - held
-            if cap is not None and cap < 1:
+            cap = rules.holding_room(c, name)
+            if cap < 1:
                 continue
             ipo = rules.ipo_source
             if c.held(ipo) and cash >= rules.ipo_price(c) and rules.ipo_refusal(c) is None:
@@ -143,14 +141,12 @@ class StockTurn(Step):
                 price = rules.market.price(c.cell)
                 most = c.held("market") if rules.multiple_buys(c) else 1
                 most = min(most, cash // price if price else most)
-                if cap is not None:
-                    most = min(most, cap)
+                most = min(most, cap)
                 if counts:
                     most = min(most, room)
                 if most >= 1:
-                    count = 1 if most == 1 else {"min": 1, "max": most}
                     out.append({"type": "buy_shares", "player": name, "corporation": c.id, "from": "market",
-                                "count": count})
+                                "count": free_amount(1, most)})
         return out
 
     def _sells(self):
@@ -166,7 +162,7 @@ class StockTurn(Step):
             return []
         n = rules.may_sell(c, self.player)
         return [{"type": "sell_shares", "player": self.player, "corporation": c.id,
-                 "count": 1 if n == 1 else {"min": 1, "max": n}}] if n >= 1 else []
+                 "count": free_amount(1, n)}] if n >= 1 else []
 
     def extra_actions(self) -> list[dict]:
         """A title's own stock-turn actions, listed before ``pass``: its turn subclasses
@@ -222,7 +218,7 @@ class StockTurn(Step):
             raise Refusal("stock.cannot-start", f"{c.id} cannot be started now{rules.cite('par')}")
         if a["price"] not in rules.par_prices(c):
             raise Refusal("stock.par-value", f"par must be one of {rules.par_prices(c)}{rules.cite('par')}")
-        if rules.cert_limit() - rules.player_certs(self.player) < 1:
+        if rules.cert_room(self.player) < 1:
             raise Refusal("stock.cert-limit", f"the certificate limit would be exceeded{rules.cite('limits')}")
         cost = a["price"] * rules.shares["president"]
         if s.player[self.player].cash < cost:
@@ -266,9 +262,9 @@ class StockTurn(Step):
         refusal = rules.ipo_refusal(c) if a["from"] == rules.ipo_source else None
         if refusal is not None:
             return refusal
-        if rules.counts_for_limit(c) and rules.cert_limit() - rules.player_certs(name) < 1:
+        if rules.counts_for_limit(c) and rules.cert_room(name) < 1:
             return "stock.cert-limit", f"{name} is at the certificate limit {rules.cert_limit()}{rules.cite('limits')}"
-        if not rules.may_exceed_holding(c) and c.held(player_key(name)) >= scaled(rules.shares, c, "player_limit"):
+        if rules.holding_room(c, name) < 1:
             return "stock.60-percent", f"{name} may not hold more than 60% of {c.id}{rules.cite('limits')}"
         return "stock.cash", f"{name} cannot pay for a {c.id} share{rules.cite('buy-sell')}"
 

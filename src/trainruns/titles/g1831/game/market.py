@@ -31,10 +31,6 @@ class Market1831(Stacks):
         self.target = next(((r, c) for r, row in enumerate(self.rows) for c, sq in enumerate(row)
                             if sq and sq.get("area") == "target"), None)
 
-    def exists(self, cell) -> bool:
-        r, c = cell
-        return 0 <= r < len(self.rows) and 0 <= c < len(self.rows[r]) and self.rows[r][c] is not None
-
     def square(self, cell) -> dict:
         return self.rows[cell[0]][cell[1]]
 
@@ -53,11 +49,10 @@ class Market1831(Stacks):
         return self.square(cell).get("area") or "white"
 
     def box_view(self, cell) -> dict | None:
-        """A square as the page draws it: ``{"price": C, "preferred": P, "zone": its area
-        or "white"}``, None where there is no square."""
-        if not self.exists(cell):
-            return None
-        return {"price": self.common(cell), "preferred": self.preferred(cell), "zone": self.zone(cell)}
+        """A square as the page draws it: the shared box (its C price and its area or
+        "white") with its ``preferred`` price; None where there is no square."""
+        view = super().box_view(cell)
+        return view and dict(view, preferred=self.preferred(cell))
 
     def par_cell(self, par: int):
         """4.7.5: the PAR column square whose P price is the par value."""

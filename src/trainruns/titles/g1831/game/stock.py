@@ -5,6 +5,7 @@ closing out. The stock round's steps (steps/stock.py) ask these."""
 from __future__ import annotations
 
 from trainruns.game.action import free_amount
+from trainruns.game.shares import next_president
 from trainruns.game.state import player_key
 from trainruns.titles.g1831.game import certs
 from trainruns.titles.g1831.game.certs import is_preferred, shares_of
@@ -138,14 +139,8 @@ class StockRules:
     def _most_preferred(self, c, above: int):
         """The player other than the president with the most preferred units, more than
         ``above`` (ties: nearest the president's left); None."""
-        names = [p.name for p in self.state.players]
-        i = names.index(c.president)
-        best, best_n = None, above
-        for name in names[i + 1:] + names[:i]:
-            n = certs.units(c, player_key(name), "preferred")
-            if n > best_n:
-                best, best_n = name, n
-        return best
+        return next_president(self.state, c.president, lambda name: certs.units(c, player_key(name), "preferred"),
+                              above)
 
     def _exchanged(self, c, name: str, size: int) -> list[dict]:
         """``name``'s ordinary preferred making up exactly ``size`` units, given for the
@@ -349,7 +344,7 @@ class StockRules:
         what the pool's 5 shares and the bank's cash do not let him sell, and corrects
         later). The same holds for a holding over the limit from a merger's 5% commons
         (5.9.7.5 note)."""
-        excess = self.player_certs(name) - self.cert_limit()
+        excess = -self.cert_room(name)
         if excess <= 0:
             return []
         out = []
@@ -424,6 +419,5 @@ class StockRules:
         """4.8.3 the price moves; 4.8.1: the FIRST STOCK OPTION card goes to the holder's left."""
         self.stock_round_price_moves()
         self.end_of_sr_bonds()
-        names = [p.name for p in self.state.players]
-        holder = self.state.title_state.first_stock_option
-        self.state.title_state.first_stock_option = names[(names.index(holder) + 1) % len(names)]
+        t = self.state.title_state
+        t.first_stock_option = self.player_after(t.first_stock_option)

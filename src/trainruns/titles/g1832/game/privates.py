@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+from trainruns.game.action import free_amount
 from trainruns.game.errors import Refusal
 from trainruns.game.state import corp_key, player_key
 
@@ -40,9 +41,8 @@ class PrivateRules:
             rng = self._private_price_range(x)
             if rng is None or c.cash < rng[0]:
                 continue
-            hi = min(rng[1], c.cash)
             out.append({"type": "buy_private", "corporation": c.id, "private": x.id,
-                        "price": rng[0] if hi == rng[0] else {"min": rng[0], "max": hi}})
+                        "price": free_amount(rng[0], min(rng[1], c.cash))})
         return out
 
     def buy_private_for(self, c, a):
@@ -153,7 +153,7 @@ class PrivateRules:
         stock round: [5.3] Selling Shares read for a private company, "a company with
         only one certificate" (Glossary) (docs/gaps.md; it also bounds the deals)."""
         s = self.state
-        if turn.bought or not turn.selling or self.cert_limit() - self.player_certs(turn.player) < 1:
+        if turn.bought or not turn.selling or self.cert_room(turn.player) < 1:
             return []
         sold = turn.round.sold_by.get(turn.player, set())
         cash = s.player[turn.player].cash
@@ -197,9 +197,8 @@ class PrivateRules:
         out = []
         for cid in sorted(turn.round.started_here):
             c = s.corp[cid]
-            if not c.closed and c.held("ipo") and (
-                    self.may_exceed_holding(c) or c.held(player_key(turn.player)) < self.shares["player_limit"]):
-                if not self.counts_for_limit(c) or self.cert_limit() - self.player_certs(turn.player) >= 1:
+            if not c.closed and c.held("ipo") and self.holding_room(c, turn.player) >= 1:
+                if not self.counts_for_limit(c) or self.cert_room(turn.player) >= 1:
                     out.append({"type": "exchange", "player": turn.player, "private": "P4", "corporation": cid})
         return out
 

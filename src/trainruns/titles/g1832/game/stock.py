@@ -55,29 +55,22 @@ class StockRules:
         return c.reissue_par or c.par
 
     def start_corporation(self, c, name: str, price: int):
-        """[5.6] buy the president's certificate at par and place the share price token
-        in the par box (below any tokens already there)."""
-        s = self.state
-        s.pay(player_key(name), "bank", price * self.shares["president"])
-        self.set_par(c, price)
-        s.move_shares(c, "ipo", player_key(name), self.shares["president"])
-        c.president = name
-        s.event("par", corporation=c.id, player=name, price=price)
+        """[5.6] the shared start, reported as ``par``; it may float the company."""
+        super().start_corporation(c, name, price)
+        self.state.event("par", corporation=c.id, player=name, price=price)
         self.check_float(c)
 
     def buy_shares(self, c, name: str, source: str, count: int, price: int):
+        """The shared purchase; [5.11] the company keeps count of what its reissued
+        shares raised."""
+        if source == "ipo" and c.reissue_par:
+            c.reissue_cash += price * count
+        super().buy_shares(c, name, source, count, price)
+
+    def share_payee(self, c, source: str) -> str:
         """[5.3] all money for shares goes to the bank; reissued shares pay the company
         ([5.11])."""
-        s = self.state
-        to = "bank"
-        if source == "ipo" and c.reissue_par:
-            to = corp_key(c.id)
-            c.reissue_cash += price * count
-        s.pay(player_key(name), to, price * count)
-        s.move_shares(c, source, player_key(name), count)
-        s.event("buy", corporation=c.id, player=name, count=count, price=price, source=source)
-        self.change_president(c)
-        self.check_float(c)
+        return corp_key(c.id) if source == "ipo" and c.reissue_par else "bank"
 
     def check_float(self, c):
         """[5.6] six shares sold from the initial offering: the company will operate;

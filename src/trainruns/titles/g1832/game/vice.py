@@ -20,7 +20,7 @@
 from __future__ import annotations
 
 from trainruns.game.errors import Refusal
-from trainruns.game.shares import scaled, update_president
+from trainruns.game.shares import next_president, scaled, update_president
 from trainruns.game.state import player_key
 
 MARKET = "market"
@@ -90,14 +90,8 @@ class VicePresidentRules:
         holding most, ties kept by the president, then closest to his left."""
         if c.president != name:
             return c.president
-        names = [p.name for p in self.state.players]
-        i = names.index(name)
-        best, best_n = name, c.held(player_key(name)) - count
-        for other in names[i + 1:] + names[:i]:
-            n = c.held(player_key(other))
-            if n > best_n:
-                best, best_n = other, n
-        return best
+        return next_president(self.state, name, lambda other: c.held(player_key(other)),
+                              c.held(player_key(name)) - count) or name
 
     def sale_ok(self, c, name: str, count: int) -> bool:
         """A sale of ``count`` shares of ``c`` by ``name`` splits no vice-president's
@@ -144,7 +138,7 @@ class VicePresidentRules:
         r, s, name = self, self.state, turn.player
         out = []
         cash = s.player[name].cash
-        room = r.cert_limit() - r.player_certs(name)
+        room = r.cert_room(name)
         for c in s.corporations:
             if not c.system or c.closed or c.cell is None or r.market.zone(c.cell) == "closed":
                 continue
@@ -153,8 +147,7 @@ class VicePresidentRules:
                 continue
             if r.counts_for_limit(c) and room < 1:
                 continue
-            if not r.may_exceed_holding(c) and \
-                    c.held(player_key(name)) + 2 > scaled(r.shares, c, "player_limit"):
+            if r.holding_room(c, name) < 2:
                 continue
             if cash < 2 * r.market.price(c.cell):
                 continue

@@ -15,8 +15,6 @@ type", "Floating percentage and per-player share limits", "Comparison with 1830"
 
 from __future__ import annotations
 
-from trainruns.game.state import corp_key, player_key
-
 
 class StockRules:
     ipo_source = "treasury"   # "Capitalization type": later shares come from the treasury
@@ -46,13 +44,9 @@ class StockRules:
         """"Capitalization type": the president pays twice the initial price into the
         treasury for the 20% certificate; the corporation operates from the next
         operating round ([E]: its home station is placed now)."""
-        s = self.state
-        self.set_par(c, price)
-        s.pay(player_key(name), corp_key(c.id), price * self.shares["president"])
-        s.move_shares(c, "treasury", player_key(name), self.shares["president"])
-        c.president = name
+        super().start_corporation(c, name, price)
         c.floated = c.capitalised = True
-        s.event("launch", corporation=c.id, player=name, price=price, cash=price * self.shares["president"])
+        self.state.event("launch", corporation=c.id, player=name, price=price, cash=price * self.shares["president"])
         self.home_token(c)
 
     def may_sell(self, c, name: str) -> int:

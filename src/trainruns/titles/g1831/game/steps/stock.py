@@ -4,7 +4,7 @@ ends when every player in turn neither sold nor bought (4.8.1)."""
 
 from __future__ import annotations
 
-from trainruns.game.action import within
+from trainruns.game.action import free_amount, within
 from trainruns.game.errors import Refusal
 from trainruns.game.round import Step
 from trainruns.game.steps.stock import StockTurn
@@ -60,7 +60,7 @@ class BuyBackStep(Step):
     def actions(self):
         n = self.game.rules.buy_back_offer(self.corp, self.kind, self.sold)
         out = [{"type": "company_buy", "player": self.corp.president, "corporation": self.corp.id,
-                "kind": self.kind, "count": 1 if n == 1 else {"min": 1, "max": n}}] if n else []
+                "kind": self.kind, "count": free_amount(1, n)}] if n else []
         return out + [{"type": "pass", "player": self.corp.president}]
 
     def process(self, a):
@@ -94,15 +94,11 @@ class StockTurn1831(StockTurn):
     def buys_per_turn(self):
         return self.game.rules.block_size()
 
-    def _room(self):
-        r = self.game.rules
-        return r.cert_limit() - r.player_certs(self.player)
-
     def _buys(self) -> list[dict]:
         r, s, name = self.game.rules, self.state, self.player
         cash = s.player[name].cash
         out = []
-        if self._room() < 1:
+        if r.cert_room(name) < 1:
             return out
         for c in s.corporations:
             if self.block_corp is not None and c.id != self.block_corp:
@@ -138,7 +134,7 @@ class StockTurn1831(StockTurn):
             return []
         r = self.game.rules
         return [{"type": "sell_shares", "player": self.player, "corporation": c.id, "kind": kind,
-                 "count": 1 if n == 1 else {"min": 1, "max": n}}
+                 "count": free_amount(1, n)}
                 for kind in KINDS for n in [r.max_sale(c, self.player, kind)] if n]
 
     def forced_sales(self) -> list[dict]:
@@ -210,7 +206,7 @@ class StockTurn1831(StockTurn):
             return "stock.block", "a block is of one company's stock (4.7.3.1)"
         if c.id in self.round.sold_by.get(name, set()):
             return "stock.rebuy", f"{name} sold {c.id} this round (4.6.6, 4.7.4)"
-        if self._room() < 1:
+        if r.cert_room(name) < 1:
             return "stock.cert-limit", f"{name} is at the certificate limit {r.cert_limit()} (4.7.7)"
         if a["type"] == "par":
             if c.par is not None:

@@ -12,7 +12,7 @@ brown area, a protection put the token back, a closing lowered the limit) plus w
 
 from __future__ import annotations
 
-from trainruns.game.action import bounds
+from trainruns.game.action import bounds, free_amount
 from trainruns.game.errors import Refusal
 from trainruns.game.state import player_key
 from trainruns.game.steps.stock import StockTurn
@@ -78,7 +78,7 @@ class StockTurn1832(StockTurn):
                 if free < 1:
                     continue
                 if isinstance(x["count"], dict) and x["count"]["max"] > free:
-                    x = dict(x, count=free if free == 1 else {"min": 1, "max": free})
+                    x = dict(x, count=free_amount(1, free))
             out.append(x)
         return out + (r.vice_cert_buys(self) if not self.bought else [])
 
