@@ -393,7 +393,7 @@ class MergerRules:
         if paid:
             self.state.event("bond_revenue", corporation=c.id, paid=paid)
 
-    def end_of_or_bonds(self):
+    def end_of_operating_round(self):
         """5.12.1: at the end of an Operation Round every Bond Marker rises one square."""
         for c in self.state.corporations:
             if c.bond_cell is not None:

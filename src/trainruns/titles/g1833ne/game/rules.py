@@ -24,7 +24,7 @@ from trainruns.game.train import Trains, make_depot
 from trainruns.game.game_rules import GameRules
 from trainruns.game.market import Market
 from trainruns.game.phase import Phases
-from trainruns.game.round import OperatingRound, StockRound, after_operating_round, operating_set
+from trainruns.game.round import StockRound
 from trainruns.game.state import Corporation, Player, Private, State
 from trainruns.game.steps.buy_train import BuyTrainStep
 from trainruns.game.steps.dividend import DividendStep
@@ -219,24 +219,22 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
     def operating_turns_over(self):
         self.turn = None
 
-    def next_round(self):
-        """"Number of phases": always two operating rounds per stock round; "End game
-        triggers": a broken bank ends the game once the round sequence it broke in (a
-        stock round and its two operating rounds) is complete."""
-        r = self.game.round
+    def round_before_operating(self, r):
+        """The private auction is followed by the first stock round; a stock round by
+        the two operating rounds of every phase ("Number of phases")."""
         if r.kind == "private_auction":
             self.stock_round_number = 1
             return StockRound(self.game, self.priority, 1)
-        if r.kind == "stock":
-            if self._stalled(r):
-                return r
-            return operating_set(self)   # two in every phase (data/phases.json)
-        return after_operating_round(self, r, OperatingRound, StockRound)
+        return None
 
-    def _stalled(self, r) -> bool:
-        """docs/gaps.md: every corporation closed ([E] all_closed), or a stock round in
-        which nobody acted while no corporation operates: nothing can change any more."""
+    def game_ends_after(self, r) -> bool:
+        """docs/gaps.md: after a stock round, every corporation closed ([E] all_closed),
+        or nobody acted in it while no corporation operates: nothing can change any
+        more ("End game triggers": a broken bank ends the game once the round sequence
+        it broke in, a stock round and its two operating rounds, is complete)."""
         s = self.state
+        if r.kind != "stock":
+            return False
         if all(c.closed for c in s.corporations):
             self.game.finish("all_closed")
             return True
