@@ -41,17 +41,25 @@ def update_president(state: State, corp: Corporation) -> str | None:
     president when it changed."""
     if corp.president is None:
         return None
-    best, best_n = corp.president, corp.held(player_key(corp.president))
-    for name in seat_order_from(state, corp.president):
-        n = corp.held(player_key(name))
-        if n > best_n:
-            best, best_n = name, n
+    best = presiding_after(state, corp, corp.president, corp.held(player_key(corp.president)))
     if best != corp.president:
         old = corp.president
         corp.president = best
         state.event("president", corporation=corp.id, player=best, previous=old)
         return best
     return None
+
+
+def presiding_after(state: State, corp: Corporation, name: str, held: int) -> str:
+    """[5.5] who presides ``corp`` while its president ``name`` holds ``held`` of its
+    shares: the player holding most, if more than ``held``, ties going to the one
+    closest to ``name``'s left; else ``name``."""
+    best, best_n = name, held
+    for other in seat_order_from(state, name):
+        n = corp.held(player_key(other))
+        if n > best_n:
+            best, best_n = other, n
+    return best
 
 
 def keeping_presidency(state: State, corp: Corporation, name: str, n: int, president_size: int) -> int:

@@ -20,7 +20,7 @@
 from __future__ import annotations
 
 from trainruns.game.errors import Refusal
-from trainruns.game.shares import scaled, update_president
+from trainruns.game.shares import presiding_after, scaled, update_president
 from trainruns.game.state import player_key
 
 MARKET = "market"
@@ -90,14 +90,7 @@ class VicePresidentRules:
         holding most, ties kept by the president, then closest to his left."""
         if c.president != name:
             return c.president
-        names = [p.name for p in self.state.players]
-        i = names.index(name)
-        best, best_n = name, c.held(player_key(name)) - count
-        for other in names[i + 1:] + names[:i]:
-            n = c.held(player_key(other))
-            if n > best_n:
-                best, best_n = other, n
-        return best
+        return presiding_after(self.state, c, name, c.held(player_key(name)) - count)
 
     def sale_ok(self, c, name: str, count: int) -> bool:
         """A sale of ``count`` shares of ``c`` by ``name`` splits no vice-president's
