@@ -7,7 +7,7 @@ from __future__ import annotations
 from trainruns.errors import InputError
 from trainruns.game.round import after_operating_round, operating_set
 from trainruns.game.shares import certificates, scaled, shares_value
-from trainruns.game.state import player_key
+from trainruns.game.state import Player, State, player_key
 
 
 class SetupRules:
@@ -26,6 +26,22 @@ class SetupRules:
             if v not in self.known_variants:
                 raise InputError(f"unknown {self.title} variant {v!r} (known: {', '.join(self.known_variants)})",
                                  "variants")
+
+    def start_state(self, players: list[str], cash: int, bank: int, corporations: list, rows: list[dict],
+                    privates: list, depot: list):
+        """The state a new game starts in (shared; called by the title's ``__init__``):
+        each of ``players`` with ``cash``, paid out of the bank's ``bank`` (1832 [3],
+        1833NE "Starting cash by player count", 1831 3.2.2), the ``corporations`` (their
+        data ``rows`` name them and their aliases, :meth:`add_aliases`), the ``privates``
+        and the trains of the ``depot``; the first phase; no round played yet."""
+        self._aliases = {}
+        for row in rows:
+            self.add_aliases(row)
+        self.state = State([Player(name=p, cash=cash) for p in players], corporations, privates,
+                           bank - cash * len(players), depot)
+        self.state.phase = self.phases.names[0]
+        self.stock_round_number = 0
+        self.or_set = None   # (k, n) of the operating round now
 
     def first_round(self):
         """The round the game starts with (an auction, an initial stock round)."""

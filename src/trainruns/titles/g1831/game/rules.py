@@ -22,7 +22,7 @@ from trainruns.game.action import INT, STR, declare
 from trainruns.game.game_rules import GameRules
 from trainruns.game.phase import Phases
 from trainruns.game.round import StockRound
-from trainruns.game.state import Player, State, player_key
+from trainruns.game.state import player_key
 from trainruns.game.steps.dividend import DividendStep
 from trainruns.game.steps.routes import RoutesStep
 from trainruns.titles.g1831.game import certs
@@ -96,7 +96,6 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
             raise InputError(f"{n} players use {in_play} companies (3.2.1.1); the config lists "
                              f"{len(self.config.companies)}", "config.companies")
         corps = []
-        self._aliases = {}
         for row in table:
             c = Corporation1831(id=row["id"], name=row["name"], home=row["home"], home_stop=0, token_costs=[],
                                 total_shares=20, shares={"ipo": 20}, president_percent=row["president"],
@@ -104,19 +103,12 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
                                 base_supply={"station": row["stations"], "yard": row["yards"]})
             self.reset_company(c)
             corps.append(c)
-            self.add_aliases(row)
-        cash = self.numbers["starting_cash"]
         bank = self.numbers["bank"]["extended" if "extended" in self.variants else "standard"][str(n)]
-        people = [Player(name=p, cash=cash) for p in players]
-        depot = self.config.train_counts(n)
-        self.state = State(people, corps, [], bank - cash * n, depot)
-        self.state.phase = self.numbers["phases"][0]["name"]
+        self.start_state(players, self.numbers["starting_cash"], bank, corps, table, [], self.config.train_counts(n))
         self.rng = random.Random(seed if seed is not None else 0)
-        self.stock_round_number = 0
         self.or_counter = 0
         self.sets_done = 0
         self.last_set_size = 1
-        self.or_set = None
         self._setup_deck(players)
 
     def _companies_in_play(self, n):

@@ -17,7 +17,7 @@ from trainruns.game.train import Trains, make_depot
 from trainruns.game.game_rules import GameRules
 from trainruns.game.market import Market
 from trainruns.game.phase import Phases
-from trainruns.game.state import Player, Private, State, player_key
+from trainruns.game.state import Private, player_key
 from trainruns.game.steps.dividend import DividendStep
 from trainruns.game.steps.routes import RoutesStep
 from trainruns.titles.g1832.game.forced import ForcedSaleRules, ProtectStep1832, close_unprotected
@@ -109,9 +109,6 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
                                          token_costs=list(data["token_costs"][str(c["tokens"])]),
                                          total_shares=self.shares["total"], shares={"ipo": self.shares["total"]},
                                          key_west=bool(c.get("key_west"))))
-        self._aliases = {}
-        for c in companies["corporations"]:
-            self.add_aliases(c)
         privs = {p["id"]: p for p in companies["privates"]}
         if self.southern_bank:
             privs[data["southern_bank"]["id"]] = data["southern_bank"]
@@ -119,9 +116,8 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
         self.abilities = {p["id"]: p.get("ability", "") for p in order}
         privates = [Private(id=p["id"], name=p["name"], cost=p["cost"], revenue=p["revenue"], price=p["cost"])
                     for p in order]
-        people = [Player(name=p, cash=cash) for p in players]
-        self.state = State(people, corps, privates, data["bank"] - cash * n, make_depot(self.trains))
-        self.state.phase = self.phases.names[0]
+        self.start_state(players, cash, data["bank"], corps, companies["corporations"], privates,
+                         make_depot(self.trains))
         self.state.title_state = TitleState1832(coal_tokens_left=data["wvcf"]["tokens"])
         self.priority = players[0]
         # docs/gaps.md: stock rounds in a row with no company operating after which the
@@ -131,8 +127,6 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
         if stall is not None and (not isinstance(stall, int) or isinstance(stall, bool) or stall < 1):
             raise InputError("config field 'stall_rounds' must be a positive whole number", "config")
         self.stall_rounds = stall
-        self.stock_round_number = 0
-        self.or_set = None   # (k, n) of the operating round now
 
     # --- rounds -----------------------------------------------------------------------
 

@@ -25,7 +25,7 @@ from trainruns.game.game_rules import GameRules
 from trainruns.game.market import Market
 from trainruns.game.phase import Phases
 from trainruns.game.round import StockRound
-from trainruns.game.state import Corporation, Player, Private, State
+from trainruns.game.state import Corporation, Private
 from trainruns.game.steps.buy_train import BuyTrainStep
 from trainruns.game.steps.dividend import DividendStep
 from trainruns.game.steps.routes import RoutesStep
@@ -148,28 +148,22 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
         self.shares = data["shares"]
         cash = data["starting_cash"][str(n)]
         corps = []
-        self._aliases = {}
         for c in companies["corporations"]:
             total = self.shares["total"]
             corps.append(Corporation(id=c["id"], name=c["name"], home=c["home"], home_stop=c["home_city"],
                                      token_costs=list(data["token_costs"]), total_shares=total,
                                      shares={"treasury": total}))
-            self.add_aliases(c)
         names = {p["id"]: p["name"] for p in companies["privates"]}
         self.abilities = {p["id"]: p.get("description", "") for p in companies["privates"]}
         privates = [Private(id=p["id"], name=names[p["id"]], cost=p["cost"], revenue=p["revenue"], price=p["cost"])
                     for p in data["privates"]]
         self.private_data = {p["id"]: p for p in data["privates"]}
-        people = [Player(name=p, cash=cash) for p in players]
         # "The bank starts with $10,000" and pays the starting cash ([E]: 4p leaves $8,200)
         depot = make_depot(self.trains, unlimited_on=data["unlimited_cards_on"])   # the phase V card: "effectively unlimited"
-        self.state = State(people, corps, privates, data["bank"] - cash * n, depot)
-        self.state.phase = self.phases.names[0]
+        self.start_state(players, cash, data["bank"], corps, companies["corporations"], privates, depot)
         self.state.title_state = TitleState1833NE(
             config_invented=invented, ferries={f["id"]: None for f in self.config.get("ferries", [])})
         self.priority = players[0]
-        self.stock_round_number = 0
-        self.or_set = None
         self.turn = None   # the operating corporation's turn record
 
     # --- ids --------------------------------------------------------------------------
