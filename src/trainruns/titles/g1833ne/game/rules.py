@@ -20,6 +20,7 @@ import warnings
 
 from trainruns.errors import InputError, InputWarning
 from trainruns.game.action import BOOL, INT, STR, declare
+from trainruns.game.config_file import load_config
 from trainruns.game.train import Trains, make_depot
 from trainruns.game.game_rules import GameRules
 from trainruns.game.market import Market
@@ -54,38 +55,20 @@ ACTION_TYPES = declare(
 
 
 def read_config(config, where="config"):
-    """The game's config (ferries and connection bonuses; docs/game-1833NE.md); None
-    takes the shipped, invented one."""
-    if config is None:
-        return load_data(PACKAGE, "game_config.json"), True
-    if not isinstance(config, dict):
-        raise InputError("an 1833NE config must be a JSON object with 'ferries' and 'bonuses'", where)
-    ferries = config.get("ferries", [])
-    if not isinstance(ferries, list):
-        raise InputError("field 'ferries' must be a list of {id, hex, value}", where)
-    seen = set()
-    for i, f in enumerate(ferries):
-        w = f"{where}: ferries[{i}]"
-        if not isinstance(f, dict) or not isinstance(f.get("hex"), str):
-            raise InputError("a ferry is {\"id\", \"hex\", \"value\"}", w)
-        fid = f.get("id", f["hex"])
-        if not isinstance(fid, str) or fid in seen:
-            raise InputError(f"ferry id {fid!r} must be a distinct string", w)
-        seen.add(fid)
-        v = f.get("value")
-        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-            raise InputError(f"a ferry's 'value' must be a whole number of dollars, not {v!r}", w)
-    for key in ("ferry_cost", "new_ferry_bonus", "last_ferry_bonus"):
-        v = config.get(key, 0 if key != "ferry_cost" else 40)
-        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-            raise InputError(f"field {key!r} must be a whole number of dollars, not {v!r}", where)
-    if not isinstance(config.get("bonuses", []), list):
-        raise InputError("field 'bonuses' must be a list (the positions' 'bonuses' shape)", where)
+    """The game's config (ferries and connection bonuses; docs/game-1833NE.md), of the
+    shape of ``position/schema/game-1833NE-config.json``; None takes the shipped,
+    invented one."""
+    config, _, shipped = load_config(config, "1833NE", PACKAGE, "game_config.json", "game-1833NE-config.json")
+    if shipped:
+        return config, True
+    ids = [f.get("id", f["hex"]) for f in config.get("ferries", [])]
+    if len(set(ids)) < len(ids):
+        raise InputError(f"ferry ids (each ferry's id, else its hex) must be distinct: {ids}", f"{where}.ferries")
     if config.get("takeover") is not None:
         raise InputError("the Takeover game's corporations and procedure are not built yet "
                          "(docs/game-1833NE.md)", where)
     out = dict(config)
-    out["ferries"] = [dict(f, id=f.get("id", f["hex"])) for f in ferries]
+    out["ferries"] = [dict(f, id=f.get("id", f["hex"])) for f in config.get("ferries", [])]
     _check_with_the_route_core(out, where)
     return out, bool(config.get("invented", False))
 
