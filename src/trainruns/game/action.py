@@ -160,9 +160,10 @@ def bounds(listed) -> tuple[int, int]:
 
 
 def within(listed, value) -> bool:
-    """Whether ``value`` is an amount the listed one (a number or ``{"min", "max"}``) allows."""
+    """Whether ``value`` is an amount the listed one (a number or ``{"min", "max"}``,
+    with its ``"step"`` where it has one) allows."""
     if not isinstance(value, int) or isinstance(value, bool):
         return False
     if isinstance(listed, dict):
-        return listed["min"] <= value <= listed["max"]
+        return listed["min"] <= value <= listed["max"] and (value - listed["min"]) % listed.get("step", 1) == 0
     return value == listed

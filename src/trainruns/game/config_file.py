@@ -70,3 +70,28 @@ def read_part(ref, package: str | None, what: str):
         raise InputError(f"the {what} file {ref!r} is not JSON: {e.msg} (line {e.lineno})", f"config.{what}") from None
     except UnicodeDecodeError:
         raise InputError(f"the {what} file {ref!r} is not UTF-8 text", f"config.{what}") from None
+
+
+def load_config(config, title: str, package: str, shipped: str, schema: str, parts=()):
+    """A game's config (docs/game-1831.md, docs/game-1833NE.md: what the rulebook
+    lacks): ``config`` as given, or, when None, the title's shipped one (the data file
+    ``shipped`` of ``package``); a JSON object of the shape of ``schema``. The files its
+    ``parts`` name (1831's map and tiles) are read in first (:func:`read_part`), so one
+    pass of the schema checks them with the rest (their errors named config.map...); a
+    file that cannot be read is reported after the config's own shape. Returns the
+    config, the parts read in and whether it is the shipped one."""
+    is_shipped = config is None
+    data = load_data(package, shipped) if is_shipped else config
+    if not isinstance(data, dict):
+        raise InputError(f"the {title} config must be a JSON object (docs/game-{title}.md)", "config")
+    read, unread = {}, None
+    for k in parts:
+        if isinstance(data.get(k), str) and data[k]:
+            try:
+                read[k] = read_part(data[k], package if is_shipped else None, k)
+            except InputError as e:
+                unread = unread or e
+    check_schema(dict(data, **read), schema)
+    if unread:
+        raise unread
+    return data, read, is_shipped

@@ -203,17 +203,23 @@ def operating_set(rules):
     return OperatingRound(rules.game, 1, n)
 
 
-def after_operating_round(rules, r, operating_round, stock_round):
-    """The round after operating round ``r`` (1832 [4.1], 1833NE "Number of phases"): the
-    next of its set, or, once the set is over, the end of the game when the bank broke
-    ([13.2]) or else the next stock round. ``rules`` holds ``or_set`` (k, n),
-    ``priority`` and ``stock_round_number``."""
+def after_operating_round(rules, r):
+    """The round after operating round ``r`` (1832 [4.1], 1833NE "Number of phases", 1831
+    5.0.5): what ends every operating round happens
+    (:meth:`~.game_rules.GameRules.end_of_operating_round`); a broken bank ends the game
+    once the set is over (1832 [13.2]; where
+    :attr:`~.game_rules.GameRules.bank_ends_game_after_round`, at the end of this round,
+    1831 6.1); else the next of the set, or, once the set is over
+    (:meth:`~.game_rules.GameRules.end_of_operating_set`), the next stock round.
+    ``rules`` holds ``or_set`` (k, n), ``priority`` and ``stock_round_number``."""
     k, n = rules.or_set
-    if k < n:
-        rules.or_set = (k + 1, n)
-        return operating_round(rules.game, k + 1, n)
-    if rules.state.bank.broken:
+    rules.end_of_operating_round()
+    if rules.state.bank.broken and (k == n or rules.bank_ends_game_after_round):
         rules.game.finish("bank")
         return r
+    if k < n:
+        rules.or_set = (k + 1, n)
+        return OperatingRound(rules.game, k + 1, n)
+    rules.end_of_operating_set(n)
     rules.stock_round_number += 1
-    return stock_round(rules.game, rules.priority, rules.stock_round_number)
+    return StockRound(rules.game, rules.priority, rules.stock_round_number)

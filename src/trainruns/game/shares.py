@@ -63,6 +63,12 @@ def update_president(state: State, corp: Corporation) -> str | None:
     return best
 
 
+def presiding_after(state: State, corp: Corporation, name: str, held: int) -> str:
+    """[5.5] who presides ``corp`` while its president ``name`` holds ``held`` of its
+    shares: :func:`next_president` when someone holds more, else ``name``."""
+    return next_president(state, name, lambda other: corp.held(player_key(other)), held) or name
+
+
 def keeping_presidency(state: State, corp: Corporation, name: str, n: int, president_size: int) -> int:
     """At most ``n`` of ``corp``'s shares, as few as its president ``name`` must keep to
     stay its president in a forced sale for its own train (1832 [10] Presidential Stock

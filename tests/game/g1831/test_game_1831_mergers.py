@@ -151,7 +151,7 @@ def test_type_iv_bonds_5_9_10_and_bond_revenue_5_10_and_moves():
     assert s.player["P3"].cash - p3 == 2 * (price * 10 // 100) + price
     # 5.12.1: every Bond Marker rises one at the end of an Operation Round
     before = a.bond_cell
-    r.end_of_or_bonds()
+    r.end_of_operating_round()
     assert a.bond_cell == r.market.walk(before, "up", 1)[0]
     # 6.5: a bond counts at the bond price
     assert r.value("P3") == s.player["P3"].cash + sum(

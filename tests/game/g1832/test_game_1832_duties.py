@@ -220,18 +220,18 @@ def test_all_closed_ends_only_when_no_private_pays():
     for c in g.state.corporations:
         c.closed = True
     g.state.private["P1"].owner = player_key("A")
-    assert g.rules._ended_after_stock_round(_idle_stock_round(g)) is False and not g.finished
+    assert g.rules.game_ends_after(_idle_stock_round(g)) is False and not g.finished
     g.state.private["P1"].open = False
-    assert g.rules._ended_after_stock_round(_idle_stock_round(g)) is True
+    assert g.rules.game_ends_after(_idle_stock_round(g)) is True
     assert g.end_reason == "all_closed"
 
 
 def test_stalled_only_when_nothing_operates_nothing_pays_and_nobody_acted():
     g = new(3)
     g.state.private["P1"].owner = player_key("A")
-    assert g.rules._ended_after_stock_round(_idle_stock_round(g)) is False
+    assert g.rules.game_ends_after(_idle_stock_round(g)) is False
     g.state.private["P1"].open = False
-    assert g.rules._ended_after_stock_round(_idle_stock_round(g)) is True
+    assert g.rules.game_ends_after(_idle_stock_round(g)) is True
     assert g.end_reason == "stalled"
 
 
@@ -242,7 +242,7 @@ def test_a_cap_on_idle_stock_rounds_is_the_users_choice():
         g.state.private["P1"].owner = player_key("A")
         r = _idle_stock_round(g)
         r.last_actor = "A"
-        results = [g.rules._ended_after_stock_round(r) for _ in range(2)]
+        results = [g.rules.game_ends_after(r) for _ in range(2)]
         assert results[-1] is ended and results[0] is False
 
 

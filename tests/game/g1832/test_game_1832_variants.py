@@ -50,7 +50,7 @@ def test_a_full_dividend_onto_400_ends_the_game_after_that_company_operates():
 def test_400_at_the_end_of_a_stock_round_means_no_company_operates():
     g, c, d = _two_companies(["400_finish"])
     move(g, c, (0, 20))
-    assert g.rules._ended_after_stock_round(g.round) is True
+    assert g.rules.game_ends_after(g.round) is True
     assert g.end_reason == "400_finish"
 
 

@@ -5,6 +5,7 @@ that starts it and the round after each, and a player's certificates and score (
 from __future__ import annotations
 
 from trainruns.errors import InputError
+from trainruns.game.round import after_operating_round, operating_set
 from trainruns.game.shares import certificates, scaled, shares_value
 from trainruns.game.state import Player, State, player_key
 
@@ -26,18 +27,21 @@ class SetupRules:
                 raise InputError(f"unknown {self.title} variant {v!r} (known: {', '.join(self.known_variants)})",
                                  "variants")
 
-    def start_state(self, players: list, cash: int, corporations: list, privates: list, bank: int, depot: list):
-        """The state a new game starts in: each of ``players`` with ``cash`` the bank
-        (``bank`` before paying it) pays him (1832 [3] Player Starting Capital, 1833NE
-        "Starting cash by player count"), the companies, the privates and the bank's
-        trains (``depot``), in the first phase; the first player holds the priority and
-        no round has been played yet."""
+    def start_state(self, players: list[str], cash: int, bank: int, corporations: list, rows: list[dict],
+                    privates: list, depot: list):
+        """The state a new game starts in (shared; called by the title's ``__init__``):
+        each of ``players`` with ``cash``, paid out of the bank's ``bank`` (1832 [3],
+        1833NE "Starting cash by player count", 1831 3.2.2), the ``corporations`` (their
+        data ``rows`` name them and their aliases, :meth:`add_aliases`), the ``privates``
+        and the trains of the ``depot``; the first phase; no round played yet."""
+        self._aliases = {}
+        for row in rows:
+            self.add_aliases(row)
         self.state = State([Player(name=p, cash=cash) for p in players], corporations, privates,
                            bank - cash * len(players), depot)
         self.state.phase = self.phases.names[0]
-        self.priority = players[0]
         self.stock_round_number = 0
-        self.or_set = None   # (k, n): operating round k of the set of n now
+        self.or_set = None   # (k, n) of the operating round now
 
     def first_round(self):
         """The round the game starts with (an auction, an initial stock round)."""
@@ -45,8 +49,40 @@ class SetupRules:
 
     def next_round(self):
         """The round after ``self.game.round``, which is over; calls ``game.finish``
-        when the game ends between rounds."""
-        raise NotImplementedError
+        when the game ends between rounds [after an operating round, the next of its set
+        or the next stock round (:func:`~trainruns.game.round.after_operating_round`);
+        after any other round, the game's end if :meth:`game_ends_after` says so, else
+        the round of :meth:`round_before_operating`, else the set of operating rounds
+        the phase says (:func:`~trainruns.game.round.operating_set`): 1832 [4.1], 1833NE
+        "Number of phases", 1831 3.4.1]."""
+        r = self.game.round
+        if r.kind == "operating":
+            return after_operating_round(self, r)
+        if self.game_ends_after(r):
+            return r
+        return self.round_before_operating(r) or operating_set(self)
+
+    def game_ends_after(self, r) -> bool:
+        """:meth:`next_round`: whether the game ends after round ``r`` (not an operating
+        round), by the title's own ends; calls ``game.finish`` when it does [never]."""
+        return False
+
+    def round_before_operating(self, r):
+        """:meth:`next_round`: the round that comes after round ``r`` (not an operating
+        round) instead of the set of operating rounds (1832's merger phase, a stock round
+        after 1833NE's auction), or None [None]."""
+
+    def end_of_operating_round(self):
+        """:func:`~trainruns.game.round.after_operating_round`: what happens as every
+        operating round ends, before the bank's end is checked [nothing]."""
+
+    #: a broken bank ends the game at the end of the operating round it broke in (1831
+    #: 6.1), not at the end of the set (1832 [13.2], 1833NE "End game triggers")
+    bank_ends_game_after_round = False
+
+    def end_of_operating_set(self, n: int):
+        """:func:`~trainruns.game.round.after_operating_round`: what happens when a set
+        of ``n`` operating rounds is over, before the stock round [nothing]."""
 
     def value(self, name: str) -> int:
         """Player ``name``'s score by the title's formula, now [1832 [14], 1833NE "End

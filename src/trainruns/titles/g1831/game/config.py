@@ -19,11 +19,10 @@ one line naming where (InputError, exit 2); the readings are in docs/gaps.md.
 from __future__ import annotations
 
 from trainruns.errors import InputError
-from trainruns.game.config_file import check_schema, read_part
+from trainruns.game.config_file import load_config
 from trainruns.position.reader import parse_paths
 from trainruns.route.hexgrid import neighbour, parse_hex_id
 from trainruns.titles.g1831.route.board_map import COLORS, POSITION_HEX_KEYS
-from trainruns.titles.tiled import load_data
 
 PACKAGE = "trainruns.titles.g1831"
 
@@ -50,24 +49,8 @@ class Config:
     ``tiles`` and whether it is the shipped, invented one."""
 
     def __init__(self, data=None):
-        self.shipped = data is None
-        if data is None:
-            data = load_data(PACKAGE, "config.json")
-        if not isinstance(data, dict):
-            raise InputError("the 1831 config must be a JSON object (docs/game-1831.md)", "config")
-        # the map and tiles files are read first, so one pass of the schema checks them
-        # with the rest (their errors named config.map... / config.tiles...)
-        # (a file that cannot be read is reported after the config's own shape)
-        parts, unread = {}, None
-        for k in ("map", "tiles"):
-            if isinstance(data.get(k), str) and data[k]:
-                try:
-                    parts[k] = read_part(data[k], PACKAGE if self.shipped else None, k)
-                except InputError as e:
-                    unread = unread or e
-        check_schema(dict(data, **parts), "game-1831-config.json")
-        if unread:
-            raise unread
+        data, parts, self.shipped = load_config(data, "1831", PACKAGE, "config.json", "game-1831-config.json",
+                                                ("map", "tiles"))
         self.raw = data
         # the config as a log keeps it: the map and tiles read in, so the log replays
         # from any directory and on any machine (a log is the whole game)

@@ -18,6 +18,7 @@ Bonds are listed in ``Corporation1831.bonds`` and are no part of A's shares.
 from __future__ import annotations
 
 from trainruns.game import merger, route_adapter
+from trainruns.game.shares import seat_order_from
 from trainruns.game.state import player_key
 from trainruns.titles.g1831.game import certs
 from trainruns.titles.g1831.game.certs import is_preferred
@@ -153,7 +154,7 @@ class MergerRules:
                     s.event("takeover_split_sales", corporation=a.id, target=b.id, players=owners,
                             rule="5.9.8.4" if kind == "II" else "5.9.10.5")
                     return owners   # each chooses (steps: SplitSaleStep), then :meth:`complete_takeover`
-        self._absorb(a, b, kind)
+        self.complete_takeover(a, b, kind)
 
     # --- 5.9.8.4 / 5.9.10.5: a split during the takeover's move ------------------------
 
@@ -163,9 +164,7 @@ class MergerRules:
         may trade [II: for A's 5% common for mergers] / hold them [IV: as bonds]": the
         players holding B's commons, asked in seat order from A's president
         (docs/gaps.md)."""
-        names = [p.name for p in self.state.players]
-        i = names.index(a.president)
-        return [n for n in names[i:] + names[:i] if self.split_sale_most(b, n)]
+        return [n for n in [a.president, *seat_order_from(self.state, a.president)] if self.split_sale_most(b, n)]
 
     def split_sale_most(self, b, name: str) -> int:
         """How many of B's commons ``name`` may sell now: those he holds, as many as the
@@ -193,10 +192,8 @@ class MergerRules:
                          rule="5.9.8.4")
 
     def complete_takeover(self, a, b, kind: str):
-        """The takeover's steps after the owners' choices (5.9.8.5-11, 5.9.10.6-13)."""
-        self._absorb(a, b, kind)
-
-    def _absorb(self, a, b, kind: str):
+        """The merger's or takeover's steps once it passed its test and the owners chose
+        (5.9.7.3-9, 5.9.8.5-11, 5.9.9.4-11, 5.9.10.6-13)."""
         s = self.state
         # B's preferred bought at its P price (with 2x markers): players paid, the pool's
         # part to the bank; then retired (5.9.7.3-4, 5.9.8.5, 5.9.9.4, 5.9.10.6)
@@ -393,7 +390,7 @@ class MergerRules:
         if paid:
             self.state.event("bond_revenue", corporation=c.id, paid=paid)
 
-    def end_of_or_bonds(self):
+    def end_of_operating_round(self):
         """5.12.1: at the end of an Operation Round every Bond Marker rises one square."""
         for c in self.state.corporations:
             if c.bond_cell is not None:

@@ -21,8 +21,8 @@ from trainruns.errors import InputError
 from trainruns.game.action import INT, STR, declare
 from trainruns.game.game_rules import GameRules
 from trainruns.game.phase import Phases
-from trainruns.game.round import OperatingRound, StockRound, operating_set
-from trainruns.game.state import Player, State, player_key
+from trainruns.game.round import StockRound
+from trainruns.game.state import player_key
 from trainruns.game.steps.dividend import DividendStep
 from trainruns.game.steps.routes import RoutesStep
 from trainruns.titles.g1831.game import certs
@@ -96,7 +96,6 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
             raise InputError(f"{n} players use {in_play} companies (3.2.1.1); the config lists "
                              f"{len(self.config.companies)}", "config.companies")
         corps = []
-        self._aliases = {}
         for row in table:
             c = Corporation1831(id=row["id"], name=row["name"], home=row["home"], home_stop=0, token_costs=[],
                                 total_shares=20, shares={"ipo": 20}, president_percent=row["president"],
@@ -104,19 +103,12 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
                                 base_supply={"station": row["stations"], "yard": row["yards"]})
             self.reset_company(c)
             corps.append(c)
-            self.add_aliases(row)
-        cash = self.numbers["starting_cash"]
         bank = self.numbers["bank"]["extended" if "extended" in self.variants else "standard"][str(n)]
-        people = [Player(name=p, cash=cash) for p in players]
-        depot = self.config.train_counts(n)
-        self.state = State(people, corps, [], bank - cash * n, depot)
-        self.state.phase = self.numbers["phases"][0]["name"]
+        self.start_state(players, self.numbers["starting_cash"], bank, corps, table, [], self.config.train_counts(n))
         self.rng = random.Random(seed if seed is not None else 0)
-        self.stock_round_number = 0
         self.or_counter = 0
         self.sets_done = 0
         self.last_set_size = 1
-        self.or_set = None
         self._setup_deck(players)
 
     def _companies_in_play(self, n):
@@ -252,44 +244,47 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
         return {"corporation": c.id, "tokens": 0, "revenue": None}
 
     def next_round(self):
-        """3.4.1: a stock round, then an Operation Set of 1, 2 or 4 ORs (5.0.5); 4.8.2 no
-        active company: another stock round (with the ``idle_end`` house rule, once an
-        operating round has been played, the game's end instead: ``end_reason``
-        "idle"); 6.1: a bank run out during an OR ends the game at the end of that OR."""
-        r = self.game.round
-        s = self.state
-        if r.kind == "stock":
-            # 6.1: the bank running out during a stock round has no effect (a payment in
-            # the next operating round that it cannot make runs it out again, 6.2)
-            s.bank.broken = False
-            active = [c for c in s.corporations if self.operates(c)]
-            if not active and "idle_end" in self.variants and self.or_counter > 0:
-                # the house rule (docs/game-1831.md): the Operation Set this stock round
-                # would start has no company to operate (4.8.2), so the game ends, scored
-                # by 6.5 as at 6.1's end
-                self.game.finish("idle")
-                return r
-            if not active:
-                if not r.last_actor is not None and self.stock_round_number > 1 and self._stuck(r):
-                    # docs/game-1831.md: a guard, not a rule end: nothing can change any more
-                    self.game.finish("stalled")
-                    return r
-                self.stock_round_number += 1
-                return StockRound(self.game, self.priority, self.stock_round_number)
-            return operating_set(self)
-        self.end_of_or_bonds()
-        if s.bank.broken:
-            self.game.finish("bank")
-            return r
-        k, n = self.or_set
-        if k < n:
-            self.or_set = (k + 1, n)
-            return OperatingRound(self.game, k + 1, n)
+        """3.4.1: a stock round, then an Operation Set of 1, 2 or 4 ORs (5.0.5); 6.1: a
+        bank run out during an OR ends the game at the end of that OR
+        (:attr:`bank_ends_game_after_round`), one run out during a stock round has no
+        effect (a payment in the next operating round that it cannot make runs it out
+        again, 6.2)."""
+        if self.game.round.kind == "stock":
+            self.state.bank.broken = False
+        return super().next_round()
+
+    bank_ends_game_after_round = True
+
+    def round_before_operating(self, r):
+        """4.8.2: no active company: another stock round."""
+        if any(self.operates(c) for c in self.state.corporations):
+            return None
+        self.stock_round_number += 1
+        return StockRound(self.game, self.priority, self.stock_round_number)
+
+    def game_ends_after(self, r) -> bool:
+        """With no active company, the ``idle_end`` house rule ends the game once an
+        operating round has been played (docs/game-1831.md: the Operation Set this stock
+        round would start has no company to operate, 4.8.2, so the game ends, scored by
+        6.5 as at 6.1's end; ``end_reason`` "idle"), and a stock round that changed
+        nothing and could not have ends it as ``stalled`` (docs/game-1831.md: a guard,
+        not a rule end)."""
+        if any(self.operates(c) for c in self.state.corporations):
+            return False
+        if "idle_end" in self.variants and self.or_counter > 0:
+            self.game.finish("idle")
+            return True
+        if r.last_actor is None and self.stock_round_number > 1 and self._stuck(r):
+            self.game.finish("stalled")
+            return True
+        return False
+
+    def end_of_operating_set(self, n: int):
+        """5.4.11 (:meth:`end_of_set`); the sets counted for 5.9.5 and the next stock
+        round's block size (4.5)."""
         self.end_of_set()
         self.sets_done += 1
         self.last_set_size = n
-        self.stock_round_number += 1
-        return StockRound(self.game, self.priority, self.stock_round_number)
 
     def _stuck(self, r) -> bool:
         """No company is active (so no operating round, no income), nobody bought or

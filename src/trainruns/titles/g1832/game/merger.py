@@ -173,24 +173,21 @@ class MergerRules:
                 kinds = [k for k in kinds if (x.id, y.id, k) not in declined]
                 if not kinds or not self.connected(x, y):
                     continue
-                for k in kinds:
-                    a = {"type": "merge", "player": player, "corporation": x.id, "with": y.id, "kind": k}
-                    if k == "system":
-                        a["system"] = sid
-                    out.append(a)
+                out += self._merge_actions(player, x, y, kinds, sid)
         return out
 
     def yielded_mergers(self, x, y, player) -> list[dict]:
         """[11] Merger Initiator: the mergers ``player`` (president of ``y``), made the
         initiator by ``x``'s president, may choose for ``y`` with ``x``."""
         sid = self.free_system()
-        out = []
-        for k in self._pair_kinds(y, x, player, sid, False):
-            a = {"type": "merge", "player": player, "corporation": y.id, "with": x.id, "kind": k}
-            if k == "system":
-                a["system"] = sid
-            out.append(a)
-        return out
+        return self._merge_actions(player, y, x, self._pair_kinds(y, x, player, sid, False), sid)
+
+    @staticmethod
+    def _merge_actions(player, x, y, kinds, sid) -> list[dict]:
+        """``player``'s ``merge`` of ``x`` with ``y``, one for each of ``kinds``; a
+        System's names the free one, ``sid``."""
+        return [dict({"type": "merge", "player": player, "corporation": x.id, "with": y.id, "kind": k},
+                     **({"system": sid} if k == "system" else {})) for k in kinds]
 
     # --- System formation ([11.6]) --------------------------------------------------------------
 

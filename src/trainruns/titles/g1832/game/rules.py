@@ -17,7 +17,6 @@ from trainruns.game.train import Trains, make_depot
 from trainruns.game.game_rules import GameRules
 from trainruns.game.market import Market
 from trainruns.game.phase import Phases
-from trainruns.game.round import OperatingRound, StockRound, after_operating_round, operating_set
 from trainruns.game.state import Private, player_key
 from trainruns.game.steps.dividend import DividendStep
 from trainruns.game.steps.routes import RoutesStep
@@ -111,9 +110,6 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
                                          token_costs=list(data["token_costs"][str(c["tokens"])]),
                                          total_shares=self.shares["total"], shares={"ipo": self.shares["total"]},
                                          key_west=bool(c.get("key_west"))))
-        self._aliases = {}
-        for c in companies["corporations"]:
-            self.add_aliases(c)
         privs = {p["id"]: p for p in companies["privates"]}
         if self.southern_bank:
             privs[data["southern_bank"]["id"]] = data["southern_bank"]
@@ -121,8 +117,10 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
         self.abilities = {p["id"]: p.get("ability", "") for p in order}
         privates = [Private(id=p["id"], name=p["name"], cost=p["cost"], revenue=p["revenue"], price=p["cost"])
                     for p in order]
-        self.start_state(players, cash, corps, privates, data["bank"], make_depot(self.trains))
+        self.start_state(players, cash, data["bank"], corps, companies["corporations"], privates,
+                         make_depot(self.trains))
         self.state.title_state = TitleState1832(coal_tokens_left=data["wvcf"]["tokens"])
+        self.priority = players[0]
         # docs/gaps.md: stock rounds in a row with no company operating after which the
         # game is over (`stalled`); the rules have no such end, so it is off unless the
         # user sets it in the config
@@ -139,24 +137,15 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
         self.stock_round_number = 1
         return InitialStockRound(self.game, self.priority)
 
-    def next_round(self):
-        """[4.1] A stock round, then (phases 4-5) a merger phase, then the set of
-        operating rounds the phase says; [13.2] a broken bank ends the game after the
-        set of operating rounds that follows."""
-        r = self.game.round
-        if r.kind in ("stock", "private_auction", "merger"):
-            if self._ended_after_stock_round(r):
-                return r
-            if r.kind != "merger":
-                merger = self.merger_phase()
-                if merger is not None:
-                    return merger
-            return operating_set(self)
-        return after_operating_round(self, r, OperatingRound, StockRound)
+    def round_before_operating(self, r):
+        """[4.1] after a stock round, in phases 4-5, a merger phase before the operating
+        rounds (:meth:`merger_phase`)."""
+        return None if r.kind == "merger" else self.merger_phase()
 
-    def _ended_after_stock_round(self, r) -> bool:
-        """The rulebook's ends are the bank and bankruptcy ([13]); the title's own ends
-        (docs/gaps.md, 1832) come only where neither can ever come and nothing can
+    def game_ends_after(self, r) -> bool:
+        """The rulebook's ends are the bank and bankruptcy ([13]; [13.2]: a broken bank
+        ends the game after the set of operating rounds that follows); the title's own
+        ends (docs/gaps.md, 1832) come only where neither can ever come and nothing can
         change: no private pays income (privates paying would break the bank in the
         end, [13.2]) and either every company has closed (`all_closed`, [5.1.1]: never
         restarted), or no company operates and a stock round passed without any action

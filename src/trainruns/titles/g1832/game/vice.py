@@ -20,7 +20,7 @@
 from __future__ import annotations
 
 from trainruns.game.errors import Refusal
-from trainruns.game.shares import next_president, scaled, update_president
+from trainruns.game.shares import presiding_after, scaled, update_president
 from trainruns.game.state import player_key
 
 MARKET = "market"
@@ -90,8 +90,7 @@ class VicePresidentRules:
         holding most, ties kept by the president, then closest to his left."""
         if c.president != name:
             return c.president
-        return next_president(self.state, name, lambda other: c.held(player_key(other)),
-                              c.held(player_key(name)) - count) or name
+        return presiding_after(self.state, c, name, c.held(player_key(name)) - count)
 
     def sale_ok(self, c, name: str, count: int) -> bool:
         """A sale of ``count`` shares of ``c`` by ``name`` splits no vice-president's

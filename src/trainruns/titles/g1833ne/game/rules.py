@@ -20,11 +20,12 @@ import warnings
 
 from trainruns.errors import InputError, InputWarning
 from trainruns.game.action import BOOL, INT, STR, declare
+from trainruns.game.config_file import load_config
 from trainruns.game.train import Trains, make_depot
 from trainruns.game.game_rules import GameRules
 from trainruns.game.market import Market
 from trainruns.game.phase import Phases
-from trainruns.game.round import OperatingRound, StockRound, after_operating_round, operating_set
+from trainruns.game.round import StockRound
 from trainruns.game.state import Corporation, Private
 from trainruns.game.steps.buy_train import BuyTrainStep
 from trainruns.game.steps.dividend import DividendStep
@@ -54,38 +55,20 @@ ACTION_TYPES = declare(
 
 
 def read_config(config, where="config"):
-    """The game's config (ferries and connection bonuses; docs/game-1833NE.md); None
-    takes the shipped, invented one."""
-    if config is None:
-        return load_data(PACKAGE, "game_config.json"), True
-    if not isinstance(config, dict):
-        raise InputError("an 1833NE config must be a JSON object with 'ferries' and 'bonuses'", where)
-    ferries = config.get("ferries", [])
-    if not isinstance(ferries, list):
-        raise InputError("field 'ferries' must be a list of {id, hex, value}", where)
-    seen = set()
-    for i, f in enumerate(ferries):
-        w = f"{where}: ferries[{i}]"
-        if not isinstance(f, dict) or not isinstance(f.get("hex"), str):
-            raise InputError("a ferry is {\"id\", \"hex\", \"value\"}", w)
-        fid = f.get("id", f["hex"])
-        if not isinstance(fid, str) or fid in seen:
-            raise InputError(f"ferry id {fid!r} must be a distinct string", w)
-        seen.add(fid)
-        v = f.get("value")
-        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-            raise InputError(f"a ferry's 'value' must be a whole number of dollars, not {v!r}", w)
-    for key in ("ferry_cost", "new_ferry_bonus", "last_ferry_bonus"):
-        v = config.get(key, 0 if key != "ferry_cost" else 40)
-        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-            raise InputError(f"field {key!r} must be a whole number of dollars, not {v!r}", where)
-    if not isinstance(config.get("bonuses", []), list):
-        raise InputError("field 'bonuses' must be a list (the positions' 'bonuses' shape)", where)
+    """The game's config (ferries and connection bonuses; docs/game-1833NE.md), of the
+    shape of ``position/schema/game-1833NE-config.json``; None takes the shipped,
+    invented one."""
+    config, _, shipped = load_config(config, "1833NE", PACKAGE, "game_config.json", "game-1833NE-config.json")
+    if shipped:
+        return config, True
+    ids = [f.get("id", f["hex"]) for f in config.get("ferries", [])]
+    if len(set(ids)) < len(ids):
+        raise InputError(f"ferry ids (each ferry's id, else its hex) must be distinct: {ids}", f"{where}.ferries")
     if config.get("takeover") is not None:
         raise InputError("the Takeover game's corporations and procedure are not built yet "
                          "(docs/game-1833NE.md)", where)
     out = dict(config)
-    out["ferries"] = [dict(f, id=f.get("id", f["hex"])) for f in ferries]
+    out["ferries"] = [dict(f, id=f.get("id", f["hex"])) for f in config.get("ferries", [])]
     _check_with_the_route_core(out, where)
     return out, bool(config.get("invented", False))
 
@@ -150,13 +133,11 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
         self.shares = data["shares"]
         cash = data["starting_cash"][str(n)]
         corps = []
-        self._aliases = {}
         for c in companies["corporations"]:
             total = self.shares["total"]
             corps.append(Corporation(id=c["id"], name=c["name"], home=c["home"], home_stop=c["home_city"],
                                      token_costs=list(data["token_costs"]), total_shares=total,
                                      shares={"treasury": total}))
-            self.add_aliases(c)
         names = {p["id"]: p["name"] for p in companies["privates"]}
         self.abilities = {p["id"]: p.get("description", "") for p in companies["privates"]}
         privates = [Private(id=p["id"], name=names[p["id"]], cost=p["cost"], revenue=p["revenue"], price=p["cost"])
@@ -164,9 +145,10 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
         self.private_data = {p["id"]: p for p in data["privates"]}
         # "The bank starts with $10,000" and pays the starting cash ([E]: 4p leaves $8,200)
         depot = make_depot(self.trains, unlimited_on=data["unlimited_cards_on"])   # the phase V card: "effectively unlimited"
-        self.start_state(players, cash, corps, privates, data["bank"], depot)
+        self.start_state(players, cash, data["bank"], corps, companies["corporations"], privates, depot)
         self.state.title_state = TitleState1833NE(
             config_invented=invented, ferries={f["id"]: None for f in self.config.get("ferries", [])})
+        self.priority = players[0]
         self.turn = None   # the operating corporation's turn record
 
     # --- ids --------------------------------------------------------------------------
@@ -216,24 +198,22 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
     def operating_turns_over(self):
         self.turn = None
 
-    def next_round(self):
-        """"Number of phases": always two operating rounds per stock round; "End game
-        triggers": a broken bank ends the game once the round sequence it broke in (a
-        stock round and its two operating rounds) is complete."""
-        r = self.game.round
+    def round_before_operating(self, r):
+        """The private auction is followed by the first stock round; a stock round by
+        the two operating rounds of every phase ("Number of phases")."""
         if r.kind == "private_auction":
             self.stock_round_number = 1
             return StockRound(self.game, self.priority, 1)
-        if r.kind == "stock":
-            if self._stalled(r):
-                return r
-            return operating_set(self)   # two in every phase (data/phases.json)
-        return after_operating_round(self, r, OperatingRound, StockRound)
+        return None
 
-    def _stalled(self, r) -> bool:
-        """docs/gaps.md: every corporation closed ([E] all_closed), or a stock round in
-        which nobody acted while no corporation operates: nothing can change any more."""
+    def game_ends_after(self, r) -> bool:
+        """docs/gaps.md: after a stock round, every corporation closed ([E] all_closed),
+        or nobody acted in it while no corporation operates: nothing can change any
+        more ("End game triggers": a broken bank ends the game once the round sequence
+        it broke in, a stock round and its two operating rounds, is complete)."""
         s = self.state
+        if r.kind != "stock":
+            return False
         if all(c.closed for c in s.corporations):
             self.game.finish("all_closed")
             return True

@@ -12,6 +12,7 @@ other president is not offered again in that turn (docs/gaps.md).
 
 from __future__ import annotations
 
+from trainruns.game.action import within
 from trainruns.game.errors import Refusal
 from trainruns.game.merger import merged_turn_order
 from trainruns.game.round import Step, StepsRound
@@ -258,17 +259,13 @@ class TakeoverSaleStep(MergerPhaseStep):
         rules = self.game.rules
         listed = next((x for x in self.actions() if x["corporation"] == rules.corporation_id(a["corporation"])),
                       None)
-        count = a.get("count")
         lc = listed["count"] if listed else None
-        ok = listed is not None and isinstance(count, int) and (
-            lc["min"] <= count <= lc["max"] and (count - lc["min"]) % lc.get("step", 1) == 0
-            if isinstance(lc, dict) else count == lc)
-        if not ok:
+        if listed is None or not within(lc, a.get("count")):
             raise Refusal("merger.takeover-sale", f"{self.player} may sell {lc if lc is not None else 'none'} of "
                                                   f"{a['corporation']} now: not shares of {self.y.id}, within the "
                                                   "50% market limit, keeping the rest payable [11.7]")
         d = self.state.corp[listed["corporation"]]
-        rules.sell_shares(d, self.player, count)
+        rules.sell_shares(d, self.player, a["count"])
         self.sold.add(d.id)
         if self._short() <= 0:
             self._complete()
