@@ -68,3 +68,27 @@ def test_runs_of_one_map_with_other_trains_are_those_of_the_position_read_whole(
             assert (revenue, proof["proven"], proof["bound"]) == (alone.revenue, alone.optimal, alone.bound), pos
     assert shared
     route_adapter.clear()
+
+
+def test_a_position_key_is_equal_exactly_when_the_whole_json_text_is():
+    """The cache key of a position (its map's text and its trains' text) is equal for
+    two positions exactly when their whole canonical JSON texts are, and a position made
+    by ``with_trains`` from another of the same map is the position with those trains,
+    keyed alike. Checked on every pair of positions at the runs of a seeded 1832 game,
+    each with the train sets an advisor asks (1832 [8]: one map, other trains)."""
+    import json
+
+    positions = []
+    for position, on_sale in _runs("1832", 3, 700)[:12]:
+        key = route_adapter.Position(position)
+        for trains in _train_sets(position["trains"], on_sale):
+            made = key.with_trains(trains)
+            alone = route_adapter.Position(dict(position, trains=trains))
+            assert made == alone and hash(made) == hash(alone) and made.data == alone.data
+            positions.append(alone)
+    positions.append(route_adapter.Position({k: v for k, v in positions[0].data.items() if k != "trains"}))
+    assert len(positions) > 20
+    for a in positions:
+        for b in positions:
+            same_text = json.dumps(a.data, sort_keys=True) == json.dumps(b.data, sort_keys=True)
+            assert (a == b) == same_text

@@ -321,8 +321,9 @@ def test_a_plan_is_scored_early_when_the_trains_come_before_the_run():
 
 
 def _full_sum_bound(plan, pos, trains, last):
-    """The horizon-2 bound as the docs state it: every train's best run alone, summed."""
-    bound = sum(route_adapter.best_run(dict(pos, trains=[t]))[0] for t in trains)
+    """The horizon-2 bound as the docs state it: every train's best run alone, summed
+    (each on the position dict made anew, not the adapter's key of the plan's map)."""
+    bound = sum(route_adapter.best_run(dict(pos.data, trains=[t]))[0] for t in trains)
     return (plan.revenue + bound, plan.cash_left) + plan.order >= (last.score, last.cash_left) + last.order
 
 

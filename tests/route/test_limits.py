@@ -441,3 +441,16 @@ def test_drawing_a_declared_route_of_1100_stops_copies_no_graph_per_leg(monkeypa
     track = find_track(board, stops)
     # each leg: the path out of one stop and the path into the next (docs/custom-map.md, plain rules)
     assert len(track) == 2 * 1099
+
+
+def test_resident_is_the_resident_set_the_kernel_reports():
+    """:func:`limits.resident` is the process's resident memory: within a few MB of the
+    kernel's VmRSS read the other way (/proc/self/status), a moment apart."""
+    from trainruns.route.limits import resident
+
+    if not sys.platform.startswith("linux"):
+        pytest.skip("/proc is Linux's")
+    with open("/proc/self/status") as f:
+        rss = next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmRSS:"))
+    held = resident()
+    assert held is not None and abs(held - rss) < 16 << 20, (held, rss)

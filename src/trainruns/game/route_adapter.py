@@ -23,13 +23,26 @@ from functools import lru_cache
 
 
 class Position:
-    """A position as a cache key: equal when their canonical JSON text is equal."""
+    """A position as a cache key: equal when their canonical JSON text is equal. The
+    text of a position is kept in two parts, the position without its ``trains``
+    (``map_key``: the key of its map, :class:`_Map`) and its trains: two positions'
+    texts are equal exactly when both parts are, and the map's text is made once for
+    every key asked of the position and for every set of trains asked on the same map
+    (:meth:`with_trains`)."""
 
-    __slots__ = ("data", "key")
+    __slots__ = ("data", "key", "map_key")
 
-    def __init__(self, data: dict):
+    def __init__(self, data: dict, map_key: str | None = None):
         self.data = data
-        self.key = json.dumps(data, sort_keys=True)
+        if not isinstance(data, dict):
+            self.key, self.map_key = _text(data), None
+            return
+        self.map_key = _text(_without_trains(data)) if map_key is None else map_key
+        self.key = (self.map_key, _text(data["trains"]) if "trains" in data else None)
+
+    def with_trains(self, trains: list) -> Position:
+        """The position of the same map with ``trains`` (its map's text not made again)."""
+        return Position(dict(self.data, trains=trains), self.map_key)
 
     def __hash__(self):
         return hash(self.key)
@@ -38,13 +51,23 @@ class Position:
         return isinstance(other, Position) and self.key == other.key
 
 
+def _text(data) -> str:
+    """The canonical JSON text of ``data`` (never circular: a position is a tree)."""
+    return json.dumps(data, sort_keys=True, check_circular=False)
+
+
+def _without_trains(data: dict) -> dict:
+    return {k: v for k, v in data.items() if k != "trains"}
+
+
 def _cached(size: int):
-    """A function of a position dict, kept for the last ``size`` positions."""
+    """A function of a position dict (or of its :class:`Position`, made by the caller
+    once for several questions), kept for the last ``size`` positions."""
     def wrap(fn):
         kept = lru_cache(maxsize=size)(fn)
 
-        def call(position: dict, *args):
-            return kept(Position(position), *args)
+        def call(position, *args):
+            return kept(position if isinstance(position, Position) else Position(position), *args)
 
         call.cache_clear = kept.cache_clear
         call.keyed = kept   # for a caller that holds the Position already (its key made once)
@@ -95,7 +118,8 @@ class _Map(Position):
     __slots__ = ("board",)
 
     def __init__(self, p: Position, b=None):
-        super().__init__({k: v for k, v in p.data.items() if k != "trains"})
+        self.data = _without_trains(p.data)
+        self.key = self.map_key = p.map_key
         self.board = b
 
 

@@ -191,7 +191,7 @@ def _key(game) -> str:
         # one tile a hex: the map, whatever the order of the lays (a title that keeps
         # the tiles a hex had before keeps their order)
         s["tiles"] = sorted(tiles, key=lambda t: str(t.get("hex")))
-    return json.dumps(s, sort_keys=True, default=str)
+    return json.dumps(s, sort_keys=True, default=str, check_circular=False)   # a tree: never circular
 
 
 def _sort_key(x) -> str:
@@ -378,7 +378,7 @@ def _search(game, cid, cash, advice, seen, found):
             return "all"
         # a plan that buys ranks below passing, which the top 1 alone is sure to leave
         # out (a top N may hold both)
-        if top == 1 and may_pass and _run_now(node, cid, node.position(cid))[0] >= bound:
+        if top == 1 and may_pass and _run_now(node, cid, route_adapter.Position(node.position(cid)))[0] >= bound:
             return "buys"
         return None
 
@@ -529,13 +529,21 @@ def _settle(node, cid, actions):
     while True:
         kind, what = _next(node, cid)
         if kind == "dividend":
-            a = {"type": "dividend", "corporation": cid, "kind": dividend_rule(node.to_json(), cid, what)}
+            a = {"type": "dividend", "corporation": cid, "kind": dividend_rule(_dividend_view(node, cid), cid, what)}
         elif kind == "pass" and not _last_step(node):
             a = what
         else:
             return actions
         node.act(a)
         actions = actions + [a]
+
+
+def _dividend_view(node, cid: str) -> dict:
+    """The parts of the state JSON :func:`dividend_rule` reads (the company and the
+    bank's trains), made as the state JSON makes them, not the whole state (every
+    player's value and certificates) at each dividend of the search."""
+    rules = node.rules
+    return {"corporations": [rules.corporation_json(node.state.corp[cid])], "depot": rules.depot_json()}
 
 
 def _insert(found: list, plan: Plan):
@@ -550,15 +558,15 @@ def _next_run(node, cid, plan: Plan, advice, found) -> bool:
     board the plan leaves, with its trains and phase. False when the sum of each
     train's best run alone (an upper bound: trains share no track) cannot bring the
     plan into the top N."""
-    pos = node.position(cid)
-    trains = list(pos.get("trains", []))
+    pos = route_adapter.Position(node.position(cid))   # its key made once for every run asked of it
+    trains = list(pos.data.get("trains", []))
     if len(found) >= advice.top and len(trains) > 1 and not _may_enter(plan, pos, trains, found[advice.top - 1]):
         return False
     plan.next_revenue, plan.next_routes, plan.next_proven = _run_now(node, cid, pos) if trains else (0, [], True)
     return True
 
 
-def _may_enter(plan: Plan, pos: dict, trains: list, last: Plan) -> bool:
+def _may_enter(plan: Plan, pos: route_adapter.Position, trains: list, last: Plan) -> bool:
     """Whether the bound of :func:`_next_run` (the sum of each train's best run alone on
     ``pos``) lets ``plan`` rank above ``last``. Each train's run adds to the sum (none
     is negative), so the sum is made a train kind at a time, the newest trains first,
@@ -570,14 +578,15 @@ def _may_enter(plan: Plan, pos: dict, trains: list, last: Plan) -> bool:
         if train not in kinds:
             kinds.append(train)
     for train in kinds:
-        bound += trains.count(train) * route_adapter.best_run(dict(pos, trains=[train]))[0]
+        bound += trains.count(train) * route_adapter.best_run(pos.with_trains([train]))[0]
         if (plan.revenue + bound, plan.cash_left) + plan.order >= kept:
             return True
     return False
 
 
-def _run_now(node, cid: str, pos: dict):
-    """The company's best run on its position now, as the title's run hook searches it
+def _run_now(node, cid: str, pos: route_adapter.Position):
+    """The company's best run on its position now (``pos``, the position as the route
+    adapter keys it), as the title's run hook searches it
     (1831 5.6.6: within the game's node budget), on a copy of the game (the hook keeps
     what a run changes): (revenue, routes, proven). A title whose run hooks are the
     engine's own (:meth:`GameRules.run`: the route core's proven best run of the

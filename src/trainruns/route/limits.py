@@ -42,9 +42,15 @@ def overshoot(limit: float) -> float:
 
 def resident() -> int | None:
     """Bytes this process holds in memory now (Linux: /proc/self/statm), or None."""
+    # read with the os's own calls, not a buffered text file: a search asks this before
+    # each solve's arrays, and opening a Python file object cost more than the read
     try:
-        with open("/proc/self/statm") as f:
-            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+        fd = os.open("/proc/self/statm", os.O_RDONLY)
+        try:
+            text = os.read(fd, 256)
+        finally:
+            os.close(fd)
+        return int(text.split()[1]) * os.sysconf("SC_PAGE_SIZE")
     except (OSError, ValueError, IndexError):
         return None
 
