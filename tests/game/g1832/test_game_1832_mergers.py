@@ -375,3 +375,21 @@ def test_a_system_president_may_help_buy_the_cheapest_train_with_his_cash_only()
     sysc.trains = ["4"] * 4                      # more than one shell's limit (3): no help
     s.pay("bank", player_key("A"), 1000)
     assert [a for a in r.train_buys(step) if a["from"] in ("bank", "market")] == []
+
+
+def test_a_system_holder_under_60_percent_sells_any_count():
+    """[11.6] a System has 20 shares, so its 60% limit is 12 ([5.4]); [5.9.8]'s sale back
+    to 60% binds only a holder above that: 11 of 20 (55%) may sell one share, outside
+    the green and brown areas too. Above it, 13 of 20, he must sell at least 1 and
+    14 at least 2."""
+    from trainruns.titles.g1832.game.steps.stock_turn import sell_back_minimum
+    g = new()
+    sysc = _system(g, {"A": 4}, {"A": 3})
+    assert sysc.total_shares == 20 and sysc.held(player_key("A")) == 11
+    assert not g.rules.may_exceed_holding(sysc)
+    assert sell_back_minimum(g.rules, sysc, "A", 7) == 1
+    for held, least in ((13, 1), (14, 2)):
+        n = held - sysc.held(player_key("A"))
+        sysc.shares["ipo"] -= n
+        sysc.shares[player_key("A")] += n
+        assert sell_back_minimum(g.rules, sysc, "A", 7) == least

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from trainruns.game.action import bounds, free_amount
 from trainruns.game.errors import Refusal
-from trainruns.game.state import player_key
 from trainruns.game.steps.stock import StockTurn
 
 
@@ -26,11 +25,10 @@ def sold_vice_certs(state) -> list[str]:
 
 def sell_back_minimum(rules, c, name: str, most: int) -> int:
     """[5.9.8] (and [10] Presidential Stock Sales for a forced sale): the fewest shares
-    of ``c`` a sale by ``name`` may be, given that he may sell at most ``most``."""
-    held = c.held(player_key(name))
-    over = held - rules.shares["player_limit"]
-    if over <= 0 or rules.may_exceed_holding(c):
-        return 1
+    of ``c`` a sale by ``name`` may be, given that he may sell at most ``most``: what he
+    holds above the 60% limit (:meth:`holding_room`, 12 of a System's 20 shares, [11.6]),
+    unless the company's area lets him exceed it."""
+    over = -rules.holding_room(c, name)
     return max(1, min(over, most))
 
 
