@@ -138,3 +138,29 @@ def test_the_selfplay_check_finds_a_split_vice_presidents_certificate():
     g.state.move_shares(sysc, player_key("B"), "market", 1)
     s = g.to_json()
     assert any("vice-president's certificate split" in p for p in check_state(s, money(s)))
+
+
+def test_protecting_a_vice_presidents_certificate_takes_one_certificate_of_room():
+    """[5.9] the president buys all the shares sold within his certificate limit
+    ([5.4]); [11.6] B's vice-president's certificate is 2 shares in one certificate, so
+    A protects it with room for one certificate, and not with none."""
+    for room, protects in ((1, True), (0, False)):
+        g, sysc = _b_sells_his_certificate_next()
+        g.act({"type": "sell_shares", "player": "B", "corporation": "AMTK", "count": 2})
+        if g.active() == {"player": "B"}:
+            g.act({"type": "pass", "player": "B"})
+        r, s = g.rules, g.state
+        fill = r.cert_room("A") - room
+        for cid in ("A&WP", "CG", "FECR", "GRR", "GMO", "L&N", "N&W", "SOU"):
+            n = min(fill, 2)    # a certificate a share; C's 2 keep the presidency
+            if n:
+                other = operated(g, cid, "C", 100, {})
+                s.pay("bank", player_key("A"), 100 * n)
+                r.buy_shares(other, "A", "ipo", n, 100)
+                fill -= n
+        assert r.cert_room("A") == room
+        listed = [a for a in g.actions() if a["type"] == "protect"]
+        assert bool(listed) is protects
+        if protects:
+            g.act({"type": "protect", "player": "A", "corporation": "AMTK"})
+            assert sysc.vice_presidents == {"ACL": "player:A"} and r.cert_room("A") == 0

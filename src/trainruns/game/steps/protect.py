@@ -42,7 +42,13 @@ class ProtectStep(Step):
         p = self.state.player[c.president]
         room = r.cert_room(c.president)
         counted = r.counts_for_cell(s["cell"])
-        return p.cash >= s["count"] * s["price"] and (not counted or room >= s["count"])
+        return p.cash >= s["count"] * s["price"] and (not counted or room >= self.certificates_bought())
+
+    def certificates_bought(self) -> int:
+        """The certificates the protection hands the president, against his certificate
+        limit: one a share here; a title whose certificates hold several shares says
+        how many."""
+        return self.sale["count"]
 
     def actions(self):
         out = []

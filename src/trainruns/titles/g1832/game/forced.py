@@ -27,6 +27,11 @@ class ProtectStep1832(ProtectStep):
     """[5.9] the protecting president buys "all the shares sold", vice-president's
     certificates among them whole ([11.6])."""
 
+    def certificates_bought(self) -> int:
+        """A vice-president's certificate is 2 shares in one certificate ([11.6]), so
+        each sold among the shares is one certificate less against his limit ([5.4])."""
+        return self.sale["count"] - len(self.sale.get("vice_presidents", []))
+
     def process(self, a):
         out = super().process(a)
         if a["type"] == "protect":
