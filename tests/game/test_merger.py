@@ -40,6 +40,9 @@ def test_buy_out_pays_players_and_companies_and_the_rest_to_the_bank_11_7():
     y = started(g, "GRR", "C", 80)
     s.pay("bank", corp_key(x.id), 500)
     bank, b, c = s.bank.cash, s.player["B"].cash, s.corp["GRR"].cash
-    merger.buy_out(r, x, [("player:B", 160), ("ipo", 240), ("market", 80), ("corp:GRR", 0)])
+    # the title's holdings bought out, as its buyout_payments hook would list them
+    r.buyout_payments = lambda shell: [("player:B", 160), ("ipo", 240), ("market", 80), ("corp:GRR", 0)]
+    assert merger.buyout_cost(r, y) == 480
+    merger.buy_out(r, x, y)
     assert s.player["B"].cash == b + 160 and s.bank.cash == bank + 320 and s.corp["GRR"].cash == c
     assert x.cash == 500 - 480 and y.president == "C"

@@ -9,10 +9,11 @@ title's rules differ, the shared move calls a hook of its rules
   (:func:`reaches`; the title's :meth:`~.game_rules.GameRules.merger_reach` says how far
   its track reaches: a run of unlimited length in 1832 [11] Merger Eligibility, a path
   through cities not full of others' tokens in 1831 5.9.3);
-- the shares bought out are paid for (:func:`buy_out`): each holder that is a player or a
-  company is paid, the rest of the money goes to the bank; who holds what at which price
-  is the title's (1832 [11.7]: market price, unsold shares at par; 1831 5.9.7.3 and
-  5.9.8.5: the preferred shares at their P price);
+- the shares bought out are paid for (:func:`buy_out`, what they cost:
+  :func:`buyout_cost`): each holder that is a player or a company is paid, the rest of
+  the money goes to the bank; who holds what at which price is the title's
+  :meth:`~.game_rules.GameRules.buyout_payments` (1832 [11.7]: market price, unsold
+  shares at par; 1831 5.9.7.3 and 5.9.8.5: the preferred shares at their P price);
 - the absorbed company's treasury, trains and privates go to the merged company and its
   shell leaves play (:func:`absorb`: its share price token leaves the market; no shares,
   tokens, trains or president; closed); the title's
@@ -39,13 +40,20 @@ def reaches(rules, buyer, stops) -> bool:
     return bool(rules.merger_reach(buyer) & set(stops))
 
 
-def buy_out(rules, buyer, payments) -> None:
-    """The buyer pays for the shares it buys out: ``payments`` is (holder key, amount)
-    in the order paid; a player or a company is paid, any other holder (the initial
-    offering, the open market or pool) is paid through the bank. Nothing moves for an
-    amount of 0."""
+def buyout_cost(rules, shell) -> int:
+    """What buying out ``shell``'s shares costs: the sum of the title's
+    :meth:`~.game_rules.GameRules.buyout_payments` (1832 [11.7] the takeover's cost;
+    1831 5.9.7.3, 5.9.8.3, 5.9.9.3: what A's cash must cover)."""
+    return sum(amount for _holder, amount in rules.buyout_payments(shell))
+
+
+def buy_out(rules, buyer, shell) -> None:
+    """The buyer pays for ``shell``'s shares it buys out: each of the title's
+    :meth:`~.game_rules.GameRules.buyout_payments` (holder key, amount), in their
+    order; a player or a company is paid, any other holder (the initial offering, the
+    open market or pool) is paid through the bank. Nothing moves for an amount of 0."""
     s = rules.state
-    for holder, amount in payments:
+    for holder, amount in rules.buyout_payments(shell):
         if amount:
             s.pay(corp_key(buyer.id), holder if holder.startswith(("player:", "corp:")) else "bank", amount)
 

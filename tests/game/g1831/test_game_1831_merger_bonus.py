@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from _1831 import neighbours, new, operated
 
+from trainruns.game.merger import buyout_cost
 from trainruns.titles.g1831.game import certs
 
 
@@ -25,7 +26,7 @@ def test_type_i_bonus_is_three_times_the_par_markers_value_5_9_7_9():
     b = operated(g, "NYC", 40, "P0", home=True)
     neighbours(g, a, b)
     assert (b, "I") in r.merger_targets(a)
-    a_cash, b_cash, cost = a.cash, b.cash, r.preferred_cost(b)
+    a_cash, b_cash, cost = a.cash, b.cash, buyout_cost(r, b)
     r.merge(a, b, "I")
     assert a.cash == a_cash - cost + b_cash + 270
     merger = [e for e in s.events if e["event"] == "merger"]

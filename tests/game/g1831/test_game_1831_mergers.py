@@ -9,6 +9,7 @@ from _1831 import current_step, merger_pair, new, train, turn_of
 from _1831 import operated as company
 
 from trainruns.game.errors import Refusal
+from trainruns.game.merger import buyout_cost
 from trainruns.titles.g1831.game import certs
 from trainruns.titles.g1831.game.steps.operating import MergerStep, SplitSaleStep
 
@@ -67,7 +68,7 @@ def test_type_i_fails_without_the_cash_and_both_markers_go_down_5_9_7_3_1():
     b = company(g, "NYC", 200, "P0", home=False)
     b.sites.append({"hex": a.home, "slot": 1, "type": "yard"})
     a_cell, b_cell = a.cell, b.cell
-    assert a.cash < r.preferred_cost(b)
+    assert a.cash < buyout_cost(r, b)
     r.merge(a, b, "I")
     assert a.cell == r.market.walk(a_cell, "down", 1)[0] != a_cell
     assert b.cell == r.market.walk(b_cell, "down", 1)[0] != b_cell
@@ -136,7 +137,7 @@ def test_type_iv_bonds_5_9_10_and_bond_revenue_5_10_and_moves():
     bonds = a.bonds
     assert sorted(x["holder"] for x in bonds) == ["market"] * 3 + ["player:P3"] * 2
     assert a.bond_cell == a.cell and units_total(a) == 20
-    assert a_cash + 2 * 200 <= a.cash + r.preferred_cost(c) + 10 ** 6   # (bonus 2 x par, 5.9.10.13)
+    assert a_cash + 2 * 200 <= a.cash + buyout_cost(r, c) + 10 ** 6   # (bonus 2 x par, 5.9.10.13)
     assert r.train_limit(a) == r.phase_row()["train_limit"] + 2            # 5.9.10.11
     # 5.10.1: 10% of the bond price per bond held, rounded down; the pool's earn nothing
     price = r.market.preferred(a.bond_cell)
@@ -188,7 +189,7 @@ def test_tokens_a_system_cannot_hold_are_liquidated_at_half_5_9_7_8():
     b = company(g, "NYC", 80, "P0", home=False)
     b.sites.append({"hex": a.home, "slot": 1, "type": "yard"})
     assert s.phase == "2" and r.phase_row()["tokens_per_city"] == 1   # 5.2.7.6: one per city yet
-    a_cash, b_cash, cost = a.cash, b.cash, r.preferred_cost(b)
+    a_cash, b_cash, cost = a.cash, b.cash, buyout_cost(r, b)
     r.merge(a, b, "I")
     # both tokens in A's home city are off the map until A's president chooses (5.9.7.8)
     assert a.sites == [] and len(a.liquidating) == 2

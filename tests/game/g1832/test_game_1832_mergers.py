@@ -7,7 +7,7 @@ shares and cash."""
 import pytest
 
 from trainruns import load_position
-from trainruns.game import route_adapter
+from trainruns.game import merger, route_adapter
 from trainruns.game.errors import Refusal
 from trainruns.game.game import Game
 from trainruns.game.state import player_key
@@ -206,7 +206,7 @@ def test_takeover_pays_market_price_for_held_shares_par_for_unsold_and_moves_the
     price = r.market.price(y.cell)
     assert price == 90
     cost = (3 + 2 + 1) * 90 + 3 * 90
-    assert r.takeover_cost(x, y) == cost == 810
+    assert merger.buyout_cost(r, y) == cost == 810
     x.cash = 0
     s.bank.cash += 1000   # SALR's treasury back to the bank (the money total kept)
     y_cash = y.cash

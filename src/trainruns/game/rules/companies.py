@@ -87,6 +87,13 @@ class CompanyRules:
 
         return route_adapter.reached_stops(self.position(c.id, trains=[]))
 
+    def buyout_payments(self, shell) -> list:
+        """:func:`.merger.buy_out`, :func:`.merger.buyout_cost`: (holder key, amount) for
+        each holding of ``shell`` a merger buys out, in the order paid (1832 [11.7]:
+        market price, unsold shares at par; 1831 5.9.7.3: the preferred shares at their
+        P price); default: none."""
+        return []
+
     def absorbed_assets(self, shell, into):
         """:func:`.merger.absorb`: what else of ``shell`` goes to ``into`` besides its
         treasury, trains and privates (1832's special tokens); default: nothing."""

@@ -101,10 +101,11 @@ class MergerRules:
 
     # --- 5.9 the announcement ---------------------------------------------------------
 
-    def preferred_cost(self, b) -> int:
-        """B's preferred held by players and the pool at B's P price x shares x 2^markers."""
-        return sum(self.sale_value(b, x) for x in b.certs
-                   if is_preferred(x) and x["holder"] not in ("ipo", "retired"))
+    def buyout_payments(self, b) -> list:
+        """5.9.7.3, 5.9.8.5: B's preferred held by players and the pool, each certificate
+        at B's P price x shares x 2^markers (players paid, the pool's part to the bank)."""
+        return [(x["holder"], self.sale_value(b, x)) for x in b.certs
+                if is_preferred(x) and x["holder"] not in ("ipo", "retired")]
 
     def assets(self, c) -> int:
         """5.9.8.3 "total ASSETS (stock & cash)": cash and the company's own stock and
@@ -121,7 +122,7 @@ class MergerRules:
         b_cell, b_stack = b.cell, list(self.market.stacks.get(b.cell, []))
         if kind == "I":
             # 5.9.7.3: A's cash must buy all of B's preferred, else both markers go down one
-            if a.cash < self.preferred_cost(b):
+            if a.cash < merger.buyout_cost(self, b):
                 self.move_marker(a, "down", 1, "merger_failed")
                 self.move_marker(b, "down", 1, "merger_failed")
                 s.event("merger_cancelled", corporation=a.id, target=b.id, rule="5.9.7.3.1")
@@ -129,7 +130,7 @@ class MergerRules:
         elif kind == "III":
             # 5.9.9.2-3: A's marker one left; A's cash covers B's preferred and loan
             self.move_marker(a, "left", 1, "takeover")
-            if a.cell is None or a.cash < self.preferred_cost(b) + b.debt:
+            if a.cell is None or a.cash < merger.buyout_cost(self, b) + b.debt:
                 s.event("merger_cancelled", corporation=a.id, target=b.id, rule="5.9.9.3.1")
                 return
         else:
@@ -138,7 +139,7 @@ class MergerRules:
             self.move_marker(b, "right", 2, "takeover")
             split = any(e.get("event") == "split" and e.get("corporation") == b.id for e in s.events[seen:])
             self.move_marker(a, "left", 1, "takeover")
-            need = self.preferred_cost(b)
+            need = merger.buyout_cost(self, b)
             if a.cell is None or self.assets(a) <= need + self.assets(b) // 2 or a.cash < need:
                 # 5.9.8.3.1 / 5.9.10.4: B's marker back where it was, in its place in the stack
                 if b.cell is not None:
@@ -195,10 +196,8 @@ class MergerRules:
         """The merger's or takeover's steps once it passed its test and the owners chose
         (5.9.7.3-9, 5.9.8.5-11, 5.9.9.4-11, 5.9.10.6-13)."""
         s = self.state
-        # B's preferred bought at its P price (with 2x markers): players paid, the pool's
-        # part to the bank; then retired (5.9.7.3-4, 5.9.8.5, 5.9.9.4, 5.9.10.6)
-        merger.buy_out(self, a, [(x["holder"], self.sale_value(b, x)) for x in b.certs
-                                 if is_preferred(x) and x["holder"] not in ("ipo", "retired")])
+        # B's preferred bought, then retired (5.9.7.3-4, 5.9.8.5, 5.9.9.4, 5.9.10.6)
+        merger.buy_out(self, a, b)
         b_pres = b.president
         # 5.9.8.7 / 5.9.10.7: B's former president gets half B's cash, rounded up;
         # 5.9.9.6: A pays B's loan

@@ -115,17 +115,13 @@ class MergerRules:
                 return d["id"]
         return None
 
-    def takeover_cost(self, x, y) -> int:
-        """[11.7] players' and open-market shares at the market price, unsold shares at
-        par; shares the company redeemed are its own assets and are not bought."""
+    def buyout_payments(self, y) -> list:
+        """[11.7] a takeover buys players' and open-market shares at the market price,
+        unsold shares at par (paid to the bank); shares the company redeemed are its own
+        assets and are not bought."""
         price = self.market.price(y.cell)
-        cost = 0
-        for holder, n in y.shares.items():
-            if holder == "ipo":
-                cost += n * self.ipo_price(y)
-            elif holder != "treasury":
-                cost += n * price
-        return cost
+        return [(holder, n * (self.ipo_price(y) if holder == "ipo" else price))
+                for holder, n in sorted(y.shares.items()) if holder != "treasury"]
 
     def takeover_funds(self, x, y, player) -> int:
         """[11.7] what ``player``, president of ``x``, can put toward buying ``y``: the
@@ -148,7 +144,7 @@ class MergerRules:
                 and self.exchanger(x, y, player)):
             kinds.append("system")
         if "takeover" not in x.merger_kinds and "takeover" not in y.merger_kinds and \
-                self.takeover_funds(x, y, player) >= self.takeover_cost(x, y):
+                self.takeover_funds(x, y, player) >= merger.buyout_cost(self, y):
             kinds.append("takeover")
         return kinds
 
@@ -332,11 +328,9 @@ class MergerRules:
 
     def take_over(self, x, y):
         s = self.state
-        cost = self.takeover_cost(x, y)
-        price = self.market.price(y.cell)
+        cost = merger.buyout_cost(self, y)
         emergency.contribute(s, x, cost)   # [11.7] the president adds what the treasury lacks
-        merger.buy_out(self, x, [(holder, n * (self.ipo_price(y) if holder == "ipo" else price))
-                                 for holder, n in sorted(y.shares.items()) if holder != "treasury"])
+        merger.buy_out(self, x, y)
         tokens, returned, discarded = self._merged_tokens(x.tokens, y.tokens, x.id,
                                                           self.constituents(x) + self.constituents(y))
         # [11.7] the buyer's own charter tokens at their costs, then the returned ones at
@@ -420,9 +414,9 @@ class MergerRules:
         if a["kind"] == "system" and not self.exchanger(x, y, a["player"]):
             return "merger.presidency", "nobody holds 40% of the two companies for the System's president's " \
                                         "certificate [11.6] System Presidency"
-        if a["kind"] == "takeover" and self.takeover_funds(x, y, a["player"]) < self.takeover_cost(x, y):
+        if a["kind"] == "takeover" and self.takeover_funds(x, y, a["player"]) < merger.buyout_cost(self, y):
             return "merger.cash", f"{x.id} and its president, selling what he may, cannot pay " \
-                                  f"${self.takeover_cost(x, y)} for the shares of {y.id} [11.7]"
+                                  f"${merger.buyout_cost(self, y)} for the shares of {y.id} [11.7]"
         if a["kind"] == "yield" and not self.yielded_mergers(x, y, y.president):
             return "merger.yield", f"{y.president} could initiate no merger of {y.id} with {x.id} [11] Merger Initiator"
         if not self.connected(x, y):

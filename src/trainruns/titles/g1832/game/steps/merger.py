@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from trainruns.game.action import within
 from trainruns.game.errors import Refusal
-from trainruns.game.merger import merged_turn_order
+from trainruns.game.merger import buyout_cost, merged_turn_order
 from trainruns.game.round import Step, StepsRound
 from trainruns.game.shares import seat_order_from
 
@@ -218,7 +218,7 @@ class TakeoverSaleStep(MergerPhaseStep):
 
     def _short(self):
         rules = self.game.rules
-        return rules.takeover_cost(self.x, self.y) - self.x.cash - self.state.player[self.player].cash
+        return buyout_cost(rules, self.y) - self.x.cash - self.state.player[self.player].cash
 
     def enter(self):
         # entered again after the discards the takeover queued in front of it ([11.7])
