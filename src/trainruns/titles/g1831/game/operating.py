@@ -6,12 +6,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from trainruns.game import route_adapter
-from trainruns.game.action import within
 from trainruns.game.errors import Refusal
 from trainruns.game.rules.dividend import Dividend
 from trainruns.game.state import player_key
 from trainruns.game.steps.buy_train import trains_from_companies
-from trainruns.game.steps.consent import make_offer, was_declined
+from trainruns.game.steps.consent import was_declined
 from trainruns.game.steps.routes import declared_run
 from trainruns.game.train import Train, take
 from trainruns.route.limits import Work
@@ -81,7 +80,7 @@ class OperatingRules:
                     keep.append(replace(t, status="retired") if str(t.distance) == old else t)
                 c.trains = keep
             before = len(s.market_trains)
-            s.market_trains = [t for t in s.market_trains if self.size_of(t) != int(old)]
+            s.market_trains = [t for t in s.market_trains if self.trains[t].card != old]
             if len(s.market_trains) != before:
                 s.event("retire", corporation=None, train=old, where="pool")
             for row_ in s.depot:
@@ -94,10 +93,6 @@ class OperatingRules:
         front of the one before). The buyer's own surplus is settled after its purchase,
         keeping the train bought (5.3.7, :meth:`buy_listed_train`)."""
         return [d for d in reversed(over) if d is not buyer]
-
-    @staticmethod
-    def size_of(name: str) -> int:
-        return int("".join(ch for ch in name if ch.isdigit()))
 
     def counted_trains(self, c) -> list:
         """5.3.7 / 5.6.1: every train the corporation holds counts against its limit, a
@@ -555,8 +550,7 @@ class OperatingRules:
 
     def market_price(self, name: str) -> int:
         """5.3.2.1: the pool's trains at 60% of face, rounded up (decision)."""
-        face = self.config.price(self.size_of(name))
-        return -(-face * self.numbers["pool_train_percent"] // 100)
+        return -(-super().market_price(name) * self.numbers["pool_train_percent"] // 100)
 
     def needs_train(self, c) -> bool:
         """5.3.1: fewer trains than the minimum (a system two from the first 3-train)."""
@@ -574,7 +568,7 @@ class OperatingRules:
         return trains_from_companies(
             self.state, c, lambda o: [t.name for t in o.trains if t.status != "retired"],
             lambda o: o.cell is None or not o.active or o.receivership or was_declined(turn, "train", o.id),
-            face=lambda name: self.config.price(self.size_of(name)))
+            face=self.trains.price)
 
     def train_buys(self, step) -> list[dict]:
         """5.3: the trains the company of ``step`` may buy now (none once it is closed
@@ -608,22 +602,9 @@ class OperatingRules:
         offers" of other corporations)."""
         return step.corp.cell is not None
 
-    def train_process(self, step, a):
-        """5.3.2: a purchase listed (:meth:`train_buys`); a deal with a corporation of
-        another president waits for his answer (:meth:`offer_train`)."""
-        c, turn = step.corp, step.turn
-        src = self.corporation_id(a["from"]) or a["from"]
-        for x in step._buys():
-            if x["from"] == src and x["train"] == a["train"]:
-                a = dict(a, **{"from": src})
-                if self.offer_train(c, a, x, turn, lambda: self.buy_listed_train(c, a, x, turn)):
-                    return a
-                self.buy_listed_train(c, a, x, turn)
-                return dict(a, **{"from": src, "price": a.get("price", x["price"])})
-        raise Refusal(*self.why_not_buy(c, turn, a, src))
-
-    def why_not_buy(self, c, turn, a, src):
-        """Which of 5.3's rules a purchase not listed breaks."""
+    def why_not_train(self, c, a):
+        """Which of 5.3's rules a purchase not listed (:meth:`train_buys`) breaks."""
+        src, turn = a["from"], self.turn_under_way(c)
         if src not in ("bank", "market") and src in self.state.corp:
             o = self.state.corp[src]
             if o.receivership:
@@ -650,60 +631,46 @@ class OperatingRules:
                                      "the bank, the pool (5.3.2) or another corporation, never a retired one "
                                      "(5.3.2)")
 
-    def train_price(self, c, a, listed) -> int:
-        """The price of buying ``a`` as ``listed``: the bank's or the pool's (5.3.2), or
-        the one proposed for a deal, $1 to face value within the buyer's cash (5.3.4)."""
-        price = a.get("price", listed["price"])
-        if not within(listed["price"], price):
-            raise Refusal("train.price", f"the {a['train']} from {a['from']} costs {listed['price']} here: from "
-                                         f"another corporation an agreed $1 to its face value within {c.id}'s "
-                                         "cash (5.3.4), from the bank or the pool its price (5.3.2)")
-        return price
+    #: 5.3.2 "at any mutually agreed price", 5.3.4 "The President is not forced to accept
+    #: any offers": a train of a corporation with another president waits for his answer
+    seller_answers = True
 
-    def offer_train(self, c, a, listed, turn, on_accept) -> bool:
-        """5.3.2 "at any mutually agreed price", 5.3.4 "The President is not forced to
-        accept any offers": a train of a corporation with another president is an offer
-        that president answers (``accept`` or ``pass``); ``on_accept`` buys it. False
-        when no answer is needed (the same president, or the bank or the pool)."""
-        src = a["from"]
-        seller = None if src in ("bank", "market") else self.state.corp[src].president
-        if seller is None or seller == c.president:
-            return False
-        price = self.train_price(c, a, listed)
-        make_offer(self.game, self.state.corp[src].president,
-                   {"offer": "train", "corporation": c.id, "from": src, "train": a["train"], "price": price},
-                   on_accept, turn)
-        return True
-
-    def buy_listed_train(self, c, a, listed, turn=None):
-        """5.3.1-5.3.5: ``c`` buys the listed train ``a`` at its price (funded by 5.3.4
-        when its cash is short), a used train from the pool or another corporation, a
-        new one from the bank with the phase it brings."""
+    def buy_train(self, c, source: str, name: str, price: int):
+        """5.3.2, 5.3.8: ``c`` buys a ``name`` train from the bank or the pool at ``price``;
+        a forced purchase its cash cannot pay is funded by 5.3.4 (which ends its deals
+        with other corporations, ``own_sold``, and may close it out first, 4.3.2: then no
+        purchase), then :meth:`add_train`."""
         s = self.state
-        price = self.train_price(c, a, listed)
         if price > c.cash:
-            if turn is not None:
-                turn["own_sold"] = True
+            self.turn_under_way(c)["own_sold"] = True
             self.fund_forced_purchase(c, price)
             if c.cell is None:
-                return   # the move into receivership closed it out (4.3.2): no purchase
-        src = a["from"]
-        if src == "bank":
-            take(s.depot, a["train"])
-        elif src == "market":
-            s.market_trains.remove(a["train"])
+                return
+        if source == "bank":
+            take(s.depot, name)
         else:
-            o = s.corp[src]
-            o.trains.remove(next(t for t in o.trains if t.name == a["train"] and t.status != "retired"))
-        s.pay(f"corp:{c.id}", f"corp:{src}" if src in s.corp else "bank", price)
-        size = self.size_of(a["train"])
-        # 5.3.2: a train from the pool or another corporation is USED (it does not run this round)
-        bought = Train(a["train"], size, self.config.price(size), status="new" if src == "bank" else "used")
+            s.market_trains.remove(name)
+        s.pay(f"corp:{c.id}", "bank", price)
+        self.add_train(c, source, name, price)
+
+    def sell_company_train(self, c, d, name: str, price: int):
+        """5.3.2, 5.3.4: ``d`` sells ``c`` its ``name`` train (never a retired one) for the
+        agreed ``price``; :meth:`add_train`."""
+        d.trains.remove(next(t for t in d.trains if t.name == name and t.status != "retired"))
+        self.state.pay(f"corp:{c.id}", f"corp:{d.id}", price)
+        self.add_train(c, d.id, name, price)
+
+    def add_train(self, c, source: str, name: str, price: int):
+        """5.3.2: a train from the pool or another corporation is USED (it does not run
+        this round), one from the bank new and with the phase it brings (5.3.5); then a
+        company over its limit gives up a train other than this one (5.3.7)."""
+        s = self.state
+        bought = replace(self.trains[name], status="new" if source == "bank" else "used")
         c.trains.append(bought)
-        s.event("train", corporation=c.id, train=a["train"], source=src, price=price)
-        if src == "bank":
-            self.state.title_state.trains_bought = True   # 5.3.5: mergers from the first 2-train
-            for phase in self.phases.after_buying(s.phase, str(size)):   # 5.3.5
+        s.event("train", corporation=c.id, train=name, source=source, price=price)
+        if source == "bank":
+            s.title_state.trains_bought = True   # 5.3.5: mergers from the first 2-train
+            for phase in self.phases.after_buying(s.phase, bought.card):   # 5.3.5
                 self.new_phase(phase, c)
         self.discard_surplus(c, bought)
 
