@@ -99,13 +99,6 @@ class OperatingRules:
         USED one too; a RETIRED one does not (kept in receivership, 5.4.8)."""
         return [t for t in c.trains if t.status != "retired"]
 
-    def surplus(self, c, bought=None) -> tuple[int, list[dict]]:
-        """How many trains ``c`` holds over its limit (:meth:`counted_trains`), and the
-        trains that may go: any but a retired one (5.4.8) and the train ``bought`` at
-        the limit (5.3.7 gives up the extra trains "to make room for the new trains")."""
-        held = self.counted_trains(c)
-        return len(held) - self.train_limit(c), [t for t in held if t is not bought]
-
     def discard_surplus(self, c, bought=None, limit=None):
         """Over the limit (a lower limit, 5.3.5; a purchase at the limit, 5.3.7; a
         merger's or bonds' limit, 5.9.7.7, 4.3.3): "It must give its extra trains to the
@@ -123,11 +116,8 @@ class OperatingRules:
             over, may_go = self.surplus(c, bought)
 
     def discardable(self, c, bought=None, limit=None) -> list[str]:
-        """5.3.7: the names of the trains that may go while ``c`` is over its limit
-        (:meth:`surplus`; 1831 sets no other ``limit``); none once it is within it or out
-        of play."""
-        over, may_go = self.surplus(c, bought)
-        return list(dict.fromkeys(t.name for t in may_go)) if over > 0 and c.cell is not None else []
+        """5.3.7: the engine's (:meth:`surplus`), none of a company out of play (4.3.2)."""
+        return super().discardable(c, bought) if c.cell is not None else []
 
     def why_not_discard(self, c, bought=None, limit=None):
         return "5.3.7", (f"{c.id} is over its limit of {self.train_limit(c)} trains and gives one of "
