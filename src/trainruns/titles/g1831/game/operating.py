@@ -11,7 +11,6 @@ from trainruns.game.rules.dividend import Dividend
 from trainruns.game.state import player_key
 from trainruns.game.steps.buy_train import trains_from_companies
 from trainruns.game.steps.consent import was_declined
-from trainruns.game.steps.routes import declared_run
 from trainruns.game.train import Train, take
 from trainruns.route.limits import Work
 from trainruns.titles.g1831.game import certs
@@ -877,31 +876,8 @@ class OperatingRules:
         return any(t.status in ("new", "restored") or (t.status == "retired" and c.receivership)
                    for t in c.trains)
 
-    def no_route(self, c) -> bool:
-        """5.6.6, 5.7.1: whether the run ``"best"`` finds for ``c`` runs no train: its
-        trains have no route, the company DID NOT RUN, and a ``pass`` makes that run."""
-        run = route_adapter.bounded_run_or_none(self.position(c.id), run_budget())
-        return run is not None and not run[1]
-
-    def run(self, c, routes):
-        """5.6: the routes run and their revenue; for ``"best"`` what the bounded search
-        proved (``{"proven", "bound"}``) is kept for :meth:`run_fields`."""
-        pos = self.position(c.id)
-        self.run_proof = (c.id, None)
-        if routes == "best":
-            revenue, chosen, proof = best_run(pos)
-            self.run_proof = (c.id, proof)
-            return chosen, revenue
-        # 5.6.6: any legal run may be declared, so the best is not searched for
-        declared, _best, chosen = declared_run(routes, lambda r: route_adapter.audit_run(pos, r, best=False),
-                                               self.cite("run"))
-        return chosen, declared
-
-    def run_fields(self, c) -> dict:
-        """5.6.6: a ``"best"`` run's log says whether the bounded search proved it best,
-        and its bound if not."""
-        cid, proof = getattr(self, "run_proof", (None, None))
-        return (proof or {}) if cid == c.id else {}
+    # 5.6.6: the run "best" is the bounded search's (:func:`best_run`), its proof logged
+    run_work = run_budget()
 
     def after_run(self, c, chosen):
         """5.5.3: the track rights bought are used by this run and end; 5.7.1: a run of no
