@@ -6,7 +6,6 @@ from __future__ import annotations
 from dataclasses import replace
 
 from trainruns.game import route_adapter
-from trainruns.game.errors import Refusal
 from trainruns.game.rules.dividend import Dividend
 from trainruns.game.state import player_key
 from trainruns.game.steps.buy_train import trains_from_companies

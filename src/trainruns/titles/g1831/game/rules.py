@@ -351,7 +351,7 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
                 "receivership": c.receivership, "debt": c.debt,
                 "owed_commons": c.owed_commons,   # 5.3.4: a forced sale the pool stopped
                 "last_dividend": c.last_dividend,
-                "trains": [t.name for t in c.trains], "train_status": [t.status for t in c.trains],
+                "train_status": [t.status for t in c.trains],
                 "tokens": [{"hex": x["hex"], "stop": 0, "slot": x["slot"], "type": x["type"]} for x in c.sites],
                 # 5.9.7.8: off the map until the president has liquidated enough of them
                 "tokens_to_liquidate": [{"hex": x["hex"], "slot": x["slot"], "type": x["type"]}
