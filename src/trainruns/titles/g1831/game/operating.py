@@ -65,10 +65,12 @@ class OperatingRules:
         return self.phase_row()[kind][0]
 
     def remove_trains(self, phase):
-        """5.3.6: the trains the new phase retires leave the companies, the pool and the
-        bank; a corporation in receivership keeps and runs its obsolete trains (5.4.8)."""
+        """5.3.6: the trains the new phase retires (their ``rusts_on``, the engine's
+        :meth:`~trainruns.game.phase.Phases.scrapped_at`) leave the companies, the pool
+        and the bank; a corporation in receivership keeps and runs its obsolete trains
+        (5.4.8)."""
         s = self.state
-        for old in self.phase_row()["retires"]:
+        for old in self.phases.scrapped_at(phase):
             for c in s.corporations:
                 keep = []
                 for t in c.trains:
