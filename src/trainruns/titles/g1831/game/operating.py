@@ -549,14 +549,15 @@ class OperatingRules:
     def train_deals(self, c, turn=None) -> list[dict]:
         """5.3.2: a train from another corporation, "at any mutually agreed price": the
         buyer's president proposes a price and, when the seller has another president,
-        that president accepts or declines it (:meth:`offer_train`; one president may deal
-        with himself); 5.3.4 "at least $1 and no more than the real cost (as printed on
-        the train), and ... fully funded by the corporation's cash" (read as the same
-        bounds when the purchase is not forced). A seller whose president declined is not
-        asked again this turn (game/steps/consent.py). Never a retired train (5.3.2),
-        never from a corporation in receivership (5.4.4)."""
+        that president accepts or declines it (the engine's ``agree_company_train`` with
+        :attr:`seller_answers`; one president may deal with himself); 5.3.4 "at least $1
+        and no more than the real cost (as printed on the train), and ... fully funded by
+        the corporation's cash" (read as the same bounds when the purchase is not forced).
+        A seller whose president declined is not asked again this turn
+        (game/steps/consent.py). Never a retired train (5.3.2: not one it counts,
+        :meth:`counted_trains`), never from a corporation in receivership (5.4.4)."""
         return trains_from_companies(
-            self.state, c, lambda o: [t.name for t in o.trains if t.status != "retired"],
+            self.state, c, self.counted_trains,
             lambda o: o.cell is None or not o.active or o.receivership or was_declined(turn, "train", o.id),
             face=self.trains.price)
 
