@@ -91,7 +91,7 @@ class OperatingRules:
         """5.3.5: a lower limit sends the surplus trains to the pool; the rules set no
         order, so the corporations go as listed, the last listed first (each pushed in
         front of the one before). The buyer's own surplus is settled after its purchase,
-        keeping the train bought (5.3.7, :meth:`buy_listed_train`)."""
+        keeping the train bought (5.3.7, :meth:`add_train`)."""
         return [d for d in reversed(over) if d is not buyer]
 
     def counted_trains(self, c) -> list:
