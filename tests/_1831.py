@@ -1,11 +1,13 @@
 """Shared helpers of the 1831 game tests, on the shipped (invented) config: a new game,
 a started company made active with its treasury set, and a train record."""
 
+from dataclasses import replace
+
 from trainruns.game.game import Game
-from trainruns.game.train import Train
 from trainruns.titles.g1831.game.config import Config
 
 SHIPPED = Config()
+TRAINS = SHIPPED.train_cards()
 
 
 def new(n=4, seed=7, **kw):
@@ -27,7 +29,7 @@ def company(g, cid, par, president, cash=None):
 
 
 def train(size, kind="S", status="new"):
-    return Train(f"{size}{kind}", size, SHIPPED.price(size), status=status)
+    return replace(TRAINS[f"{size}{kind}"], status=status)
 
 
 # --- operating steps and mergers (audit1831: test_game_1831_mergers.py, test_serve_game.py)

@@ -16,25 +16,26 @@ from pathlib import Path
 import pytest
 
 from trainruns.errors import InputError
+from trainruns.game import route_adapter
 from trainruns.game.game import Game
 from trainruns.game.protocol import Session
-from trainruns.titles.g1831.game import operating as game_operating
 
 GAMES = Path(__file__).parents[2] / "fixtures" / "games"
 OPENING = GAMES / "1831-opening.log"
 
 
 def cut_search(monkeypatch, extra=30):
-    """The 1831 game's search, as if its budget ran out before the proof: the same routes,
+    """The 1831 game's search (the engine's run within 1831's ``run_work``, the route
+    adapter's bounded run), as if its budget ran out before the proof: the same routes,
     reported not proven, with an upper bound ``extra`` above their revenue (a real cut
     search's answer has this shape: test_game_1831_end's 5.6.6 test)."""
-    real = game_operating.best_run
+    real = route_adapter.bounded_run
 
-    def cut(position):
-        revenue, routes, _proof = real(position)
+    def cut(position, work):
+        revenue, routes, _proof = real(position, work)
         return revenue, routes, {"proven": False, "bound": revenue + extra}
 
-    monkeypatch.setattr(game_operating, "best_run", cut)
+    monkeypatch.setattr(route_adapter, "bounded_run", cut)
 
 
 def to_the_run():

@@ -100,7 +100,9 @@ def test_1831_phases_are_one_table():
     rows = {r["name"]: r for r in game_phases()}
     assert [rows[n]["block"] for n in ("3", "4", "6", "7")] == [1, 2, 2, 4]
     assert [rows[n]["tokens_per_city"] for n in ("2", "3")] == [1, 2]
-    assert (rows["2"]["station"], rows["9"]["yard"], rows["5"]["retires"], rows["12"]["retires"]) == \
-        ([40, 10], [210, 50], ["2"], [])
+    assert (rows["2"]["station"], rows["9"]["yard"]) == ([40, 10], [210, 50])
     assert rows["7"]["colors"] == data("g1831", "phases.json")["phases"][5]["tiles"]
-    assert Game("1831", ["A", "B", "C"], 1, []).rules.numbers["phases"] == game_phases()
+    rules = Game("1831", ["A", "B", "C"], 1, []).rules
+    assert rules.numbers["phases"] == game_phases()
+    # 5.3.5: the first 5-train retires the 2-trains, the first 12-train none
+    assert (rules.phases.scrapped_at("5"), rules.phases.scrapped_at("12")) == (["2"], [])

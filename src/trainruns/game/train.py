@@ -36,6 +36,12 @@ class Train:
     status: str = "new"
 
 
+def train_name(t) -> str:
+    """An owned train's name: 1831 keeps the :class:`Train` itself (its status changes,
+    1831 5.3.2, 5.3.6), 1832 and 1833NE its name."""
+    return t if isinstance(t, str) else t.name
+
+
 class Trains:
     """The title's trains by name (each side of a card is one), and its cards in order."""
 

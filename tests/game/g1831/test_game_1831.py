@@ -300,7 +300,7 @@ def test_forced_purchase_president_then_loan_5_3_4():
     c.cash, s.player["P0"].cash = treasury, own
     buys = r.train_buys(TrainStep(g, c, {"corporation": c.id}))
     assert buys and all(b["price"] == face for b in buys)
-    r.buy_listed_train(c, buys[0], buys[0])
+    r.buy_train(c, buys[0]["from"], buys[0]["train"], buys[0]["price"])
     # the president gives all his cash, the bank lends the rest (5.4.1.1)
     assert s.player["P0"].cash == 0 and c.debt == face - treasury - own > 0 and c.receivership
     assert c.trains and c.cash == 0

@@ -6,18 +6,16 @@ a company leaves receivership (5.4.6), each test naming its section
 from __future__ import annotations
 
 import pytest
-from _1831 import SHIPPED, company, new
+from _1831 import TRAINS, company, new
 
 from trainruns.game.errors import Refusal
-from trainruns.game.train import Train
 from trainruns.titles.g1831.game import certs
 from trainruns.titles.g1831.game.operating import best_run
 from trainruns.titles.g1831.game.steps.stock import StockTurn1831 as StockTurn
 
 
 def train(name):
-    size = int("".join(ch for ch in name if ch.isdigit()))
-    return Train(name, size, SHIPPED.price(size))
+    return TRAINS[name]
 
 
 def yellow_track(g, a_hex, mid, b_hex):

@@ -22,8 +22,11 @@ def to_treasury(g, c, n):
 
 
 def step(g, c):
+    """``c``'s buy-trains step, under way in front of the round (the rules read the
+    turn's record, 5.3.4's ``own_sold``, from the step under way)."""
     turn = {"corporation": c.id, "tokens": 0, "revenue": None}
     st = TrainStep(g, c, turn)
+    g.round.queue.insert(0, st)
     return st
 
 
@@ -48,7 +51,6 @@ def test_deal_between_two_presidents_listed_with_its_price_range_5_3_2_and_5_3_4
     with pytest.raises(Refusal):
         st.process({"type": "buy_train", "corporation": "PRR", "from": "NYC", "train": "3S", "price": 0})
     b_cash = b.cash
-    g.round.queue.insert(0, st)
     st.process({"type": "buy_train", "corporation": "PRR", "from": "NYC", "train": "3S", "price": 57})
     g.round.queue[0].process({"type": "accept", "player": "P1"})   # NYC's president agrees (5.3.2)
     assert a.cash == 200 - 57 and b.cash == b_cash + 57 and s.money() == money

@@ -5,6 +5,8 @@ data (``event_<type>`` hooks), and the discards of companies over the new limit
 
 from __future__ import annotations
 
+from trainruns.game.train import train_name
+
 
 class PhaseRules:
     """Phases, the train limit and discards.
@@ -77,8 +79,7 @@ class PhaseRules:
     def queue_discards(self, buyer, limit: int | None = None):
         """Companies over their limit (or over ``limit``, a rule's own for this discard)
         discard (:meth:`discard_surplus`), in :meth:`discard_order`."""
-        over = [d for d in self.state.corporations
-                if not d.closed and len(self.counted_trains(d)) > self._discard_limit(d, limit)]
+        over = [d for d in self.state.corporations if not d.closed and self.surplus(d, limit=limit)[0] > 0]
         for d in reversed(self.discard_order(buyer, over)):
             self.discard_surplus(d, limit=limit)
 
@@ -95,12 +96,19 @@ class PhaseRules:
 
         self.game.round.push(DiscardStep(self.game, c, bought=bought, limit=limit))
 
-    def discardable(self, c, bought=None, limit: int | None = None) -> list[str]:
-        """DiscardStep: the trains ``c`` may discard now, one name each; none once it is
-        within its limit, or ``limit``, a rule's own for this discard (default: those that
-        count against it, :meth:`counted_trains`)."""
+    def surplus(self, c, bought=None, limit: int | None = None) -> tuple[int, list]:
+        """How many trains ``c`` holds over its limit (or ``limit``, a rule's own for this
+        discard), and the trains that may go: those that count against it
+        (:meth:`counted_trains`) but the train ``bought`` at the limit (1831 5.3.7: given
+        up "to make room for the new trains")."""
         counted = self.counted_trains(c)
-        return list(dict.fromkeys(counted)) if len(counted) > self._discard_limit(c, limit) else []
+        return len(counted) - self._discard_limit(c, limit), [t for t in counted if t is not bought]
+
+    def discardable(self, c, bought=None, limit: int | None = None) -> list[str]:
+        """DiscardStep: the trains ``c`` may discard now, one name each (:meth:`surplus`);
+        none once it is within its limit."""
+        over, may_go = self.surplus(c, bought, limit)
+        return list(dict.fromkeys(train_name(t) for t in may_go)) if over > 0 else []
 
     def _discard_limit(self, c, limit: int | None) -> int:
         return self.train_limit(c) if limit is None else limit

@@ -14,9 +14,17 @@ class RunRules:
         one); when not, the step ends with no run (``revenue`` None)."""
         return bool(c.trains)
 
+    #: the counts (a :class:`~trainruns.route.limits.Work`) that bound the search for a
+    #: ``"best"`` run where the title does not require the best (1831 5.6.6: "nor is it
+    #: required to find and run optimal routes"): the run found within them, the same on
+    #: every machine, its log saying whether it is proven best (:meth:`run_fields`), and a
+    #: declared run audited without searching for the best; None: the proven best run
+    run_work = None
+
     def run(self, c, routes) -> tuple[list[dict], int]:
-        """RoutesStep: ``c`` runs ``routes`` (``"best"``, or a declared run that the
-        route core's audit of its position finds legal, refused otherwise and as
+        """RoutesStep: ``c`` runs ``routes`` (``"best"``, the route core's best run or
+        within :attr:`run_work` its bounded one; or a declared run that the route core's
+        audit of its position finds legal, refused otherwise and as
         :meth:`check_declared_run` says). Returns (the routes as the log keeps them, the
         revenue); the step calls :meth:`after_run` once the run is accepted (its revenue
         checked), so a refused run changes nothing."""
@@ -24,10 +32,15 @@ class RunRules:
         from trainruns.game.steps.routes import declared_run
 
         pos = self.position(c.id)
-        if routes == "best":
+        self.run_proof = (c.id, None)
+        if routes == "best" and self.run_work is not None:
+            revenue, chosen, proof = route_adapter.bounded_run(pos, self.run_work)
+            self.run_proof = (c.id, proof)
+        elif routes == "best":
             revenue, chosen = route_adapter.best_run(pos)
         else:
-            revenue, best, chosen = declared_run(routes, lambda r: route_adapter.audit_run(pos, r), self.cite("run"))
+            revenue, best, chosen = declared_run(
+                routes, lambda r: route_adapter.audit_run(pos, r, best=self.run_work is None), self.cite("run"))
             self.check_declared_run(c, revenue, best)
         return chosen, revenue
 
@@ -38,9 +51,11 @@ class RunRules:
 
     def run_fields(self, c) -> dict:
         """RoutesStep: what the log records with ``c``'s ``run_routes`` besides its routes
-        and revenue, read once the run is made (default: nothing; 1831 5.6.6: whether its
-        bounded search proved the run best)."""
-        return {}
+        and revenue, read once the run is made [a ``"best"`` run within :attr:`run_work`:
+        whether the bounded search proved it best, and its bound if not (1831 5.6.6);
+        else nothing]."""
+        cid, proof = getattr(self, "run_proof", (None, None))
+        return (proof or {}) if cid == c.id else {}
 
     def after_run(self, c, routes: list[dict]):
         """RoutesStep: what running ``routes`` changes beyond the revenue (1832's first
@@ -56,7 +71,11 @@ class RunRules:
     def no_route(self, c) -> bool:
         """RoutesStep: whether ``c``'s trains have no route at all, so that its best run
         is no run ($0) and a ``pass`` makes it (default: the route core's best run of
-        its position has no route)."""
-        from trainruns.game.route_adapter import best_run
+        its position, or its bounded run within :attr:`run_work`, has no route; with no
+        run the board's rules allow at all, 1831 5.6.5, it is not "no route")."""
+        from trainruns.game import route_adapter
 
-        return not best_run(self.position(c.id))[1]
+        if self.run_work is None:
+            return not route_adapter.best_run(self.position(c.id))[1]
+        run = route_adapter.bounded_run_or_none(self.position(c.id), self.run_work)
+        return run is not None and not run[1]

@@ -141,11 +141,24 @@ class TrainRules:
         self.agree_company_train(step.corp, self.state.corp[a["from"]], a["train"], price)
         return dict(a, price=price)
 
+    #: whether :meth:`agree_company_train` waits for the seller's president's answer
+    #: (1833NE; 1831 5.3.2 "at any mutually agreed price", 5.3.4 "The President is not
+    #: forced to accept any offers") instead of taking the logged action as the deal
+    #: both presidents agreed (1832 [10])
+    seller_answers: bool = False
+
     def agree_company_train(self, c, d, name: str, price: int):
         """:meth:`buy_company_train`: ``d`` sells its ``name`` train to ``c`` for ``price``
-        once both agree [at once: the logged action is the deal both presidents agreed,
-        1832 [10]]: :meth:`sell_company_train`."""
-        self.sell_company_train(c, d, name, price)
+        once both agree (:meth:`sell_company_train`) [at once; with
+        :attr:`seller_answers`, an offer ``d``'s president accepts or declines
+        (game/steps/consent.py), unless he presides both]."""
+        if not self.seller_answers or d.president == c.president:
+            return self.sell_company_train(c, d, name, price)
+        from trainruns.game.steps.consent import make_offer
+
+        make_offer(self.game, d.president, {"offer": "train", "corporation": c.id, "from": d.id, "train": name,
+                                            "price": price},
+                   lambda: self.sell_company_train(c, d, name, price), self.turn_under_way(c))
 
     def sell_company_train(self, c, d, name: str, price: int):
         """``c`` pays ``d`` ``price`` for its ``name`` train, which changes hands; then

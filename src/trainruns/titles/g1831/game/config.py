@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from trainruns.errors import InputError
 from trainruns.game.config_file import load_config
+from trainruns.game.train import Trains
 from trainruns.position.reader import parse_paths
 from trainruns.route.hexgrid import neighbour, parse_hex_id
 from trainruns.titles.g1831.route.board_map import COLORS, POSITION_HEX_KEYS
@@ -244,3 +245,11 @@ class Config:
 
     def price(self, size: int) -> int:
         return next(t["price"] for t in self.trains if t["size"] == size)
+
+    def train_cards(self) -> Trains:
+        """The game's trains as the engine keeps them: each size a card (its name the
+        size, which 5.3.5's phases are named by) bought as one of its types S, MX and YD
+        (3.3, data/trains.json's variants), at the config's price."""
+        return Trains([{"name": str(t["size"]), "distance": t["size"], "price": t["price"],
+                        "variants": [{"name": f"{t['size']}{k}", "distance": t["size"], "price": t["price"]}
+                                     for k in ("S", "MX", "YD")]} for t in self.trains])

@@ -6,13 +6,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from trainruns.game import route_adapter
-from trainruns.game.action import within
-from trainruns.game.errors import Refusal
 from trainruns.game.rules.dividend import Dividend
 from trainruns.game.state import player_key
 from trainruns.game.steps.buy_train import trains_from_companies
-from trainruns.game.steps.consent import make_offer, was_declined
-from trainruns.game.steps.routes import declared_run
+from trainruns.game.steps.consent import was_declined
 from trainruns.game.train import Train, take
 from trainruns.route.limits import Work
 from trainruns.titles.g1831.game import certs
@@ -68,10 +65,12 @@ class OperatingRules:
         return self.phase_row()[kind][0]
 
     def remove_trains(self, phase):
-        """5.3.6: the trains the new phase retires leave the companies, the pool and the
-        bank; a corporation in receivership keeps and runs its obsolete trains (5.4.8)."""
+        """5.3.6: the trains the new phase retires (their ``rusts_on``, the engine's
+        :meth:`~trainruns.game.phase.Phases.scrapped_at`) leave the companies, the pool
+        and the bank; a corporation in receivership keeps and runs its obsolete trains
+        (5.4.8)."""
         s = self.state
-        for old in self.phase_row()["retires"]:
+        for old in self.phases.scrapped_at(phase):
             for c in s.corporations:
                 keep = []
                 for t in c.trains:
@@ -81,7 +80,7 @@ class OperatingRules:
                     keep.append(replace(t, status="retired") if str(t.distance) == old else t)
                 c.trains = keep
             before = len(s.market_trains)
-            s.market_trains = [t for t in s.market_trains if self.size_of(t) != int(old)]
+            s.market_trains = [t for t in s.market_trains if self.trains[t].card != old]
             if len(s.market_trains) != before:
                 s.event("retire", corporation=None, train=old, where="pool")
             for row_ in s.depot:
@@ -92,24 +91,13 @@ class OperatingRules:
         """5.3.5: a lower limit sends the surplus trains to the pool; the rules set no
         order, so the corporations go as listed, the last listed first (each pushed in
         front of the one before). The buyer's own surplus is settled after its purchase,
-        keeping the train bought (5.3.7, :meth:`buy_listed_train`)."""
+        keeping the train bought (5.3.7, :meth:`add_train`)."""
         return [d for d in reversed(over) if d is not buyer]
-
-    @staticmethod
-    def size_of(name: str) -> int:
-        return int("".join(ch for ch in name if ch.isdigit()))
 
     def counted_trains(self, c) -> list:
         """5.3.7 / 5.6.1: every train the corporation holds counts against its limit, a
         USED one too; a RETIRED one does not (kept in receivership, 5.4.8)."""
         return [t for t in c.trains if t.status != "retired"]
-
-    def surplus(self, c, bought=None) -> tuple[int, list[dict]]:
-        """How many trains ``c`` holds over its limit (:meth:`counted_trains`), and the
-        trains that may go: any but a retired one (5.4.8) and the train ``bought`` at
-        the limit (5.3.7 gives up the extra trains "to make room for the new trains")."""
-        held = self.counted_trains(c)
-        return len(held) - self.train_limit(c), [t for t in held if t is not bought]
 
     def discard_surplus(self, c, bought=None, limit=None):
         """Over the limit (a lower limit, 5.3.5; a purchase at the limit, 5.3.7; a
@@ -128,11 +116,8 @@ class OperatingRules:
             over, may_go = self.surplus(c, bought)
 
     def discardable(self, c, bought=None, limit=None) -> list[str]:
-        """5.3.7: the names of the trains that may go while ``c`` is over its limit
-        (:meth:`surplus`; 1831 sets no other ``limit``); none once it is within it or out
-        of play."""
-        over, may_go = self.surplus(c, bought)
-        return list(dict.fromkeys(t.name for t in may_go)) if over > 0 and c.cell is not None else []
+        """5.3.7: the engine's (:meth:`surplus`), none of a company out of play (4.3.2)."""
+        return super().discardable(c, bought) if c.cell is not None else []
 
     def why_not_discard(self, c, bought=None, limit=None):
         return "5.3.7", (f"{c.id} is over its limit of {self.train_limit(c)} trains and gives one of "
@@ -555,8 +540,7 @@ class OperatingRules:
 
     def market_price(self, name: str) -> int:
         """5.3.2.1: the pool's trains at 60% of face, rounded up (decision)."""
-        face = self.config.price(self.size_of(name))
-        return -(-face * self.numbers["pool_train_percent"] // 100)
+        return -(-super().market_price(name) * self.numbers["pool_train_percent"] // 100)
 
     def needs_train(self, c) -> bool:
         """5.3.1: fewer trains than the minimum (a system two from the first 3-train)."""
@@ -565,16 +549,17 @@ class OperatingRules:
     def train_deals(self, c, turn=None) -> list[dict]:
         """5.3.2: a train from another corporation, "at any mutually agreed price": the
         buyer's president proposes a price and, when the seller has another president,
-        that president accepts or declines it (:meth:`offer_train`; one president may deal
-        with himself); 5.3.4 "at least $1 and no more than the real cost (as printed on
-        the train), and ... fully funded by the corporation's cash" (read as the same
-        bounds when the purchase is not forced). A seller whose president declined is not
-        asked again this turn (game/steps/consent.py). Never a retired train (5.3.2),
-        never from a corporation in receivership (5.4.4)."""
+        that president accepts or declines it (the engine's ``agree_company_train`` with
+        :attr:`seller_answers`; one president may deal with himself); 5.3.4 "at least $1
+        and no more than the real cost (as printed on the train), and ... fully funded by
+        the corporation's cash" (read as the same bounds when the purchase is not forced).
+        A seller whose president declined is not asked again this turn
+        (game/steps/consent.py). Never a retired train (5.3.2: not one it counts,
+        :meth:`counted_trains`), never from a corporation in receivership (5.4.4)."""
         return trains_from_companies(
-            self.state, c, lambda o: [t.name for t in o.trains if t.status != "retired"],
+            self.state, c, self.counted_trains,
             lambda o: o.cell is None or not o.active or o.receivership or was_declined(turn, "train", o.id),
-            face=lambda name: self.config.price(self.size_of(name)))
+            face=self.trains.price)
 
     def train_buys(self, step) -> list[dict]:
         """5.3: the trains the company of ``step`` may buy now (none once it is closed
@@ -608,22 +593,9 @@ class OperatingRules:
         offers" of other corporations)."""
         return step.corp.cell is not None
 
-    def train_process(self, step, a):
-        """5.3.2: a purchase listed (:meth:`train_buys`); a deal with a corporation of
-        another president waits for his answer (:meth:`offer_train`)."""
-        c, turn = step.corp, step.turn
-        src = self.corporation_id(a["from"]) or a["from"]
-        for x in step._buys():
-            if x["from"] == src and x["train"] == a["train"]:
-                a = dict(a, **{"from": src})
-                if self.offer_train(c, a, x, turn, lambda: self.buy_listed_train(c, a, x, turn)):
-                    return a
-                self.buy_listed_train(c, a, x, turn)
-                return dict(a, **{"from": src, "price": a.get("price", x["price"])})
-        raise Refusal(*self.why_not_buy(c, turn, a, src))
-
-    def why_not_buy(self, c, turn, a, src):
-        """Which of 5.3's rules a purchase not listed breaks."""
+    def why_not_train(self, c, a):
+        """Which of 5.3's rules a purchase not listed (:meth:`train_buys`) breaks."""
+        src, turn = a["from"], self.turn_under_way(c)
         if src not in ("bank", "market") and src in self.state.corp:
             o = self.state.corp[src]
             if o.receivership:
@@ -650,60 +622,46 @@ class OperatingRules:
                                      "the bank, the pool (5.3.2) or another corporation, never a retired one "
                                      "(5.3.2)")
 
-    def train_price(self, c, a, listed) -> int:
-        """The price of buying ``a`` as ``listed``: the bank's or the pool's (5.3.2), or
-        the one proposed for a deal, $1 to face value within the buyer's cash (5.3.4)."""
-        price = a.get("price", listed["price"])
-        if not within(listed["price"], price):
-            raise Refusal("train.price", f"the {a['train']} from {a['from']} costs {listed['price']} here: from "
-                                         f"another corporation an agreed $1 to its face value within {c.id}'s "
-                                         "cash (5.3.4), from the bank or the pool its price (5.3.2)")
-        return price
+    #: 5.3.2 "at any mutually agreed price", 5.3.4 "The President is not forced to accept
+    #: any offers": a train of a corporation with another president waits for his answer
+    seller_answers = True
 
-    def offer_train(self, c, a, listed, turn, on_accept) -> bool:
-        """5.3.2 "at any mutually agreed price", 5.3.4 "The President is not forced to
-        accept any offers": a train of a corporation with another president is an offer
-        that president answers (``accept`` or ``pass``); ``on_accept`` buys it. False
-        when no answer is needed (the same president, or the bank or the pool)."""
-        src = a["from"]
-        seller = None if src in ("bank", "market") else self.state.corp[src].president
-        if seller is None or seller == c.president:
-            return False
-        price = self.train_price(c, a, listed)
-        make_offer(self.game, self.state.corp[src].president,
-                   {"offer": "train", "corporation": c.id, "from": src, "train": a["train"], "price": price},
-                   on_accept, turn)
-        return True
-
-    def buy_listed_train(self, c, a, listed, turn=None):
-        """5.3.1-5.3.5: ``c`` buys the listed train ``a`` at its price (funded by 5.3.4
-        when its cash is short), a used train from the pool or another corporation, a
-        new one from the bank with the phase it brings."""
+    def buy_train(self, c, source: str, name: str, price: int):
+        """5.3.2, 5.3.8: ``c`` buys a ``name`` train from the bank or the pool at ``price``;
+        a forced purchase its cash cannot pay is funded by 5.3.4 (which ends its deals
+        with other corporations, ``own_sold``, and may close it out first, 4.3.2: then no
+        purchase), then :meth:`add_train`."""
         s = self.state
-        price = self.train_price(c, a, listed)
         if price > c.cash:
-            if turn is not None:
-                turn["own_sold"] = True
+            self.turn_under_way(c)["own_sold"] = True
             self.fund_forced_purchase(c, price)
             if c.cell is None:
-                return   # the move into receivership closed it out (4.3.2): no purchase
-        src = a["from"]
-        if src == "bank":
-            take(s.depot, a["train"])
-        elif src == "market":
-            s.market_trains.remove(a["train"])
+                return
+        if source == "bank":
+            take(s.depot, name)
         else:
-            o = s.corp[src]
-            o.trains.remove(next(t for t in o.trains if t.name == a["train"] and t.status != "retired"))
-        s.pay(f"corp:{c.id}", f"corp:{src}" if src in s.corp else "bank", price)
-        size = self.size_of(a["train"])
-        # 5.3.2: a train from the pool or another corporation is USED (it does not run this round)
-        bought = Train(a["train"], size, self.config.price(size), status="new" if src == "bank" else "used")
+            s.market_trains.remove(name)
+        s.pay(f"corp:{c.id}", "bank", price)
+        self.add_train(c, source, name, price)
+
+    def sell_company_train(self, c, d, name: str, price: int):
+        """5.3.2, 5.3.4: ``d`` sells ``c`` its ``name`` train (never a retired one) for the
+        agreed ``price``; :meth:`add_train`."""
+        d.trains.remove(next(t for t in d.trains if t.name == name and t.status != "retired"))
+        self.state.pay(f"corp:{c.id}", f"corp:{d.id}", price)
+        self.add_train(c, d.id, name, price)
+
+    def add_train(self, c, source: str, name: str, price: int):
+        """5.3.2: a train from the pool or another corporation is USED (it does not run
+        this round), one from the bank new and with the phase it brings (5.3.5); then a
+        company over its limit gives up a train other than this one (5.3.7)."""
+        s = self.state
+        bought = replace(self.trains[name], status="new" if source == "bank" else "used")
         c.trains.append(bought)
-        s.event("train", corporation=c.id, train=a["train"], source=src, price=price)
-        if src == "bank":
-            self.state.title_state.trains_bought = True   # 5.3.5: mergers from the first 2-train
-            for phase in self.phases.after_buying(s.phase, str(size)):   # 5.3.5
+        s.event("train", corporation=c.id, train=name, source=source, price=price)
+        if source == "bank":
+            s.title_state.trains_bought = True   # 5.3.5: mergers from the first 2-train
+            for phase in self.phases.after_buying(s.phase, bought.card):   # 5.3.5
                 self.new_phase(phase, c)
         self.discard_surplus(c, bought)
 
@@ -920,31 +878,8 @@ class OperatingRules:
         return any(t.status in ("new", "restored") or (t.status == "retired" and c.receivership)
                    for t in c.trains)
 
-    def no_route(self, c) -> bool:
-        """5.6.6, 5.7.1: whether the run ``"best"`` finds for ``c`` runs no train: its
-        trains have no route, the company DID NOT RUN, and a ``pass`` makes that run."""
-        run = route_adapter.bounded_run_or_none(self.position(c.id), run_budget())
-        return run is not None and not run[1]
-
-    def run(self, c, routes):
-        """5.6: the routes run and their revenue; for ``"best"`` what the bounded search
-        proved (``{"proven", "bound"}``) is kept for :meth:`run_fields`."""
-        pos = self.position(c.id)
-        self.run_proof = (c.id, None)
-        if routes == "best":
-            revenue, chosen, proof = best_run(pos)
-            self.run_proof = (c.id, proof)
-            return chosen, revenue
-        # 5.6.6: any legal run may be declared, so the best is not searched for
-        declared, _best, chosen = declared_run(routes, lambda r: route_adapter.audit_run(pos, r, best=False),
-                                               self.cite("run"))
-        return chosen, declared
-
-    def run_fields(self, c) -> dict:
-        """5.6.6: a ``"best"`` run's log says whether the bounded search proved it best,
-        and its bound if not."""
-        cid, proof = getattr(self, "run_proof", (None, None))
-        return (proof or {}) if cid == c.id else {}
+    # 5.6.6: the run "best" is the bounded search's (:func:`best_run`), its proof logged
+    run_work = run_budget()
 
     def after_run(self, c, chosen):
         """5.5.3: the track rights bought are used by this run and end; 5.7.1: a run of no

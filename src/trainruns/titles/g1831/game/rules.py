@@ -67,7 +67,7 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
     # trains have a route runs one, the shared step's rule), the dividend, mergers
     operating_steps = (TrackStep, TrainStep, RightsStep, RoutesStep, DividendStep, MergerStep)
     stock_turn_step = StockTurn1831
-    citations = {"operating-order": "(5.0.4)", "run": "(5.6)", "must-buy": "(5.3.1, 5.3.4)", "stock-turn": "(4.5)",
+    citations = {"operating-order": "(5.0.4)", "run": "(5.6)", "must-buy": "(5.3.1, 5.3.4)", "train-cost": "(5.3.2, 5.3.4)", "stock-turn": "(4.5)",
                  "buy-sell": "(4.5.1)", "limits": "(4.6.1.1, 4.7.7)", "presidency": "(4.6.2)", "par": "(4.7.5)",
                  "no-selling": "", "brown": ""}
     market_legend = {
@@ -87,6 +87,7 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
         self.check_setup(n, self.numbers["players"], "3.1", variants)
         self.variants = list(variants)
         self.config = Config(config)
+        self.trains = self.config.train_cards()
         game.header["config"] = self.config.logged   # the map and tiles files read in
         self.market = Market1831(self.config.market)
         self.map = GameMap(self.config.map, self.config.tiles)
@@ -350,7 +351,7 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
                 "receivership": c.receivership, "debt": c.debt,
                 "owed_commons": c.owed_commons,   # 5.3.4: a forced sale the pool stopped
                 "last_dividend": c.last_dividend,
-                "trains": [t.name for t in c.trains], "train_status": [t.status for t in c.trains],
+                "train_status": [t.status for t in c.trains],
                 "tokens": [{"hex": x["hex"], "stop": 0, "slot": x["slot"], "type": x["type"]} for x in c.sites],
                 # 5.9.7.8: off the map until the president has liquidated enough of them
                 "tokens_to_liquidate": [{"hex": x["hex"], "slot": x["slot"], "type": x["type"]}

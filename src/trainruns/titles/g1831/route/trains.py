@@ -112,7 +112,8 @@ def game_phases() -> list:
     """The phases in the words of the game engine (the shared :class:`~trainruns.game.phase.Phases`
     rows, whose ``on`` and ``status`` they keep), each from the one table: ``colors`` (the tiles), ``tokens_per_city`` (5.2.7.6: a Station and a Rail Yard
     from the first 3-train), ``block`` (5.2.4.3: blocks of 2, then 4), ``station`` and
-    ``yard`` as [cost, value] (5.2.7.4-5), ``retires`` (the trains it retires, 5.3.5)."""
+    ``yard`` as [cost, value] (5.2.7.4-5). The trains it retires (5.3.5) are the
+    shared Phases' ``scrapped_at``, read from data/trains.json's ``rusts_on``."""
     out = []
     for p in phase_table():
         status = set(p["status"])
@@ -121,8 +122,7 @@ def game_phases() -> list:
                     "operating_rounds": p["operating_rounds"],
                     "tokens_per_city": 2 if "station_and_yard_in_a_city" in status else 1,
                     "block": 4 if "blocks_of_4" in status else 2 if "blocks_of_2" in status else 1,
-                    **{kind: [t["cost"], t["value"]] for kind, t in p["tokens"].items()},
-                    "retires": [t["name"] for t in train_table() if t["rusts_on"] == p["name"]]})
+                    **{kind: [t["cost"], t["value"]] for kind, t in p["tokens"].items()}})
     return out
 
 

@@ -138,13 +138,8 @@ class TrainRules:
         else:
             self.sell_shares(self.state.corp[a["corporation"]], a["player"], a["count"])
 
-    def agree_company_train(self, c, d, side, price):
-        """A train from another corporation: its president accepts unless he presides
-        both."""
-        if d.president == c.president:
-            return self.sell_company_train(c, d, side, price)
-        self.offer(d.president, {"offer": "train", "corporation": c.id, "from": d.id, "train": side, "price": price},
-                   lambda: self.sell_company_train(c, d, side, price))
+    #: a train from another corporation: its president accepts unless he presides both
+    seller_answers = True
 
     def why_not_company_train(self, c, a):
         return "train.phased-out", ("a phased-out train can't be sold to another corporation, nor any in the "
