@@ -17,6 +17,7 @@ from trainruns.errors import InputError
 from trainruns.game.action import validate
 from trainruns.game.errors import Refusal
 from trainruns.game.log import MAX_ACTION_BYTES, MAX_LOG_BYTES, effective, new_log, read_log, recorded_proof
+from trainruns.game.train import Train
 from trainruns.titles import TITLES
 
 
@@ -24,9 +25,9 @@ def _json_size(value) -> int:
     return len(json.dumps(value))   # ASCII, as the log is written
 
 
-# values deepcopy returns as they are
+# values deepcopy returns as they are (a Train too: frozen, its __deepcopy__ is itself)
 _ATOMIC = frozenset({int, float, bool, str, bytes, complex, type(None), type, range, type(Ellipsis),
-                     type(NotImplemented), type(len), type(_json_size)})
+                     type(NotImplemented), type(len), type(_json_size), Train})
 _PLAIN: dict = {}   # class -> whether deepcopy copies it as its __dict__ (a plain instance)
 
 

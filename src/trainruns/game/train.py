@@ -35,6 +35,12 @@ class Train:
     # "restored", "retired"); a change of status is a new Train in the company's list
     status: str = "new"
 
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self   # frozen: a game's copy shares its trains (Game.copy)
+
 
 def train_name(t) -> str:
     """An owned train's name: 1831 keeps the :class:`Train` itself (its status changes,
