@@ -12,6 +12,7 @@ from _1831 import current_step, operated, train, turn_of
 from _1831 import new as new_1831
 from _1832 import new as new_1832
 from _1832 import start
+from _trains import owned
 
 from trainruns.game.errors import Refusal
 from trainruns.game.game import Game
@@ -101,7 +102,7 @@ def _salr_at_run():
     g.round = OperatingRound(g, 1, 1)
     g.round.order = []
     turn = g.rules.start_turn(c)
-    c.trains = ["2"]
+    c.trains = owned(g, "2")
     g.round.queue = [RoutesStep(g, c, turn), DividendStep(g, c, turn)]
     g.round.queue[0].enter()
     return g

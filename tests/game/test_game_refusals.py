@@ -20,6 +20,7 @@ from _1831 import company, operated, turn_of
 from _1831 import new as new_1831
 from _1832 import new as new_1832
 from _1832 import refused, start
+from _trains import owned
 
 import trainruns.game as engine
 import trainruns.titles.g1833ne as g1833ne
@@ -252,7 +253,7 @@ def test_1831_forced_purchase_it_cannot_pay_is_the_cheapest_5_3_4():
     appropriate train": a dearer one from the pool is refused for that reason."""
     g = new_1831()
     c = company(g, "PRR", 100, "P0", cash=10)
-    g.state.market_trains.append("3S")
+    g.state.market_trains += owned(g, "3S")
     step = TrainStep(g, c, turn_of(c))
     with pytest.raises(Refusal) as e:
         step.process({"type": "buy_train", "corporation": "PRR", "from": "market", "train": "3S"})

@@ -2,9 +2,12 @@
 Assets (the buyer inherits cash, trains and privates; the bought company's shell leaves
 play) and [11.7]'s payment for the shares bought out."""
 
+from _trains import owned
+
 from trainruns.game import merger
 from trainruns.game.game import Game
 from trainruns.game.state import corp_key, player_key
+from trainruns.game.train import names
 
 
 def started(g, cid, president, par):
@@ -21,12 +24,12 @@ def test_absorb_hands_over_the_assets_and_retires_the_shell_11_7():
     x, y = started(g, "ACL", "A", 100), started(g, "CG", "B", 90)
     s.pay("bank", corp_key(x.id), 50)
     s.pay("bank", corp_key(y.id), 120)
-    x.trains, y.trains = ["2"], ["3", "2"]
+    x.trains, y.trains = owned(g, "2"), owned(g, "3", "2")
     s.private["P1"].owner = corp_key(y.id)
     money = s.money()
     merger.absorb(r, x, y)
     assert x.cash == 170 and y.cash == 0 and s.money() == money
-    assert x.trains == ["2", "3", "2"] and y.trains == []
+    assert names(x.trains) == ["2", "3", "2"] and y.trains == []
     assert s.private["P1"].owner == corp_key(x.id)
     assert y.closed and y.shares == {} and y.tokens == [] and y.president is None
     assert y.id not in [cid for stack in r.market.stacks.values() for cid in stack]

@@ -8,10 +8,9 @@ One place per thing (docs/game-log.md guarantees 1, 2, 5, 7):
 - shares: a corporation's ``shares`` maps each holder (``ipo``, ``market``,
   ``treasury``, ``player:NAME``, ``corp:ID``) to a count in the title's smallest share;
   they move only through :meth:`State.move_shares`;
-- trains: a train sits in the depot's count, a corporation's ``trains`` (its name, or a
-  :class:`~trainruns.game.train.Train` where the title tracks a train's status: 1831) or
-  the open market's ``market_trains`` (its name); tokens in ``Corporation.tokens`` (placed) and the
-  title's special-token records.
+- trains: a train sits in the depot's count, a corporation's ``trains`` or the open
+  market's ``market_trains`` (a :class:`~trainruns.game.train.Train` in either);
+  tokens in ``Corporation.tokens`` (placed) and the title's special-token records.
 """
 
 from __future__ import annotations
@@ -100,7 +99,7 @@ class State:
         self.private = {p.id: p for p in privates}
         self.bank = Bank(bank_cash)
         self.depot = depot                # [{"train", "left" (None = unlimited), "price", ...}]
-        self.market_trains: list[str] = []  # the open market ("pool") of trains
+        self.market_trains: list = []       # the open market ("pool") of trains: Train objects
         self.tiles: list[dict] = []         # laid, in order: {"hex", "tile", "rotation"}
         self.phase: str = ""
         self.events: list[dict] = []

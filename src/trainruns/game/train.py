@@ -7,6 +7,12 @@ against the limit), ``available_on``, and ``variants``: the sides of a two-sided
 (1833NE), each bought as a train of its own and fixed afterwards. :class:`Trains` reads
 them into one :class:`Train` per name a company can own.
 
+A train a company owns, or the open market holds, is one of these :class:`Train`
+objects (of a two-sided card, the side bought). They never change, so the game's
+copies share them: a change of status (1831 5.3.2, 5.3.6) is a new Train in the
+company's list. The state JSON and the events name them (:func:`names`); a rule that
+asks for a train by name finds it by :func:`remove_named` or compares ``t.name``.
+
 The depot is a list of ``{"train", "left", "price"}`` rows in the title's order
 (``left`` None = unlimited), the bank sells all of a type before the next; trains a
 company discards or loses go to the open market (``State.market_trains``) and are sold
@@ -42,10 +48,25 @@ class Train:
         return self   # frozen: a game's copy shares its trains (Game.copy)
 
 
-def train_name(t) -> str:
-    """An owned train's name: 1831 keeps the :class:`Train` itself (its status changes,
-    1831 5.3.2, 5.3.6), 1832 and 1833NE its name."""
-    return t if isinstance(t, str) else t.name
+def names(trains) -> list[str]:
+    """The names of ``trains`` (owned or in the open market), in order: how the state
+    JSON, the events and the route core's position name them."""
+    return [t.name for t in trains]
+
+
+def kinds(trains) -> list[str]:
+    """The names among ``trains``, each once, in order (a company's or the open market's
+    trains on offer, one offer per name)."""
+    return list(dict.fromkeys(t.name for t in trains))
+
+
+def remove_named(trains: list, name: str) -> Train:
+    """The first of ``trains`` named ``name``, taken out of the list (a train sold,
+    discarded or traded in is any one of that name)."""
+    for i, t in enumerate(trains):
+        if t.name == name:
+            return trains.pop(i)
+    raise ValueError(f"no {name}-train among {names(trains)}")
 
 
 class Trains:

@@ -46,7 +46,7 @@ from trainruns.game import route_adapter
 from trainruns.game.errors import Refusal
 from trainruns.game.game_rules import GameRules
 from trainruns.game.steps.routes import RoutesStep
-from trainruns.game.train import train_name
+from trainruns.game.train import names
 from trainruns.players import train_bound
 
 # the decisions a plan branches on; anything else the turn offers (a private to buy,
@@ -476,7 +476,7 @@ def _no_round_trip(node, moves: list, acts: list, cid: str, may_pass: bool) -> l
     if not bought and not given:
         return moves
     corp = node.state.corp[cid]
-    held = [train_name(t) for t in corp.trains]
+    held = names(corp.trains)
     full = bool(held) and len(held) >= node.rules.train_limit(corp) and set(held) <= bought
 
     def round_trip(a) -> bool:

@@ -87,11 +87,11 @@ def run_bound(node, cid: str, forced: bool = False) -> int | None:
         name, left, price = row["train"], row.get("left"), row["price"]
         if left != 0 and price <= cash and i in reach:
             may_buy[name] += left if isinstance(left, int) else 1 << 20
-    for name in state.market_trains:
-        may_buy[_name(name)] += 1
+    for t in state.market_trains:
+        may_buy[t.name] += 1
     for other in state.corporations:
         if other is not corp:
-            may_buy.update(_name(t) for t in other.trains)
+            may_buy.update(t.name for t in other.trains)
     now = phases.index(state.phase)
     last = max((i for i, row in enumerate(phases.rows) if i > now and any(_starts(row, n) for n in may_buy)),
                default=now)
@@ -131,10 +131,9 @@ def _reachable(depot: list, limit: int) -> set:
 
 
 def _name(train) -> str:
-    """A train's name, whether the game holds a name, a record or a train."""
-    if isinstance(train, dict):
-        return train["name"]
-    return getattr(train, "name", train)
+    """A train's name in a position (docs/position-format.md): its name, or 1831's
+    record of it."""
+    return train["name"] if isinstance(train, dict) else train
 
 
 def _starts(row: dict, name: str) -> bool:

@@ -11,6 +11,7 @@ import pytest
 
 from _1831 import company, new, operated, train
 from trainruns.game.errors import Refusal
+from trainruns.game.train import names
 from trainruns.titles.g1831.game.steps.operating import TrainStep
 
 
@@ -22,7 +23,7 @@ def at_the_limit():
     c = company(g, "PRR", 100, "P0", cash=500)
     c.trains = [train(4), train(4, "YD"), train(3), train(4, "MX")]
     assert len(c.trains) == r.train_limit(c)
-    s.market_trains.append("3S")
+    s.market_trains.append(train(3))
     turn = {"corporation": c.id, "tokens": 0, "revenue": None}
     g.round.queue.insert(0, TrainStep(g, c, turn))
     return g, r, s, c
@@ -41,7 +42,7 @@ def test_the_president_chooses_the_train_that_goes_to_the_pool_5_3_7():
     assert e.value.rule == "5.3.7"
     g.act({"type": "discard_train", "corporation": "PRR", "train": "4YD"})   # not the smallest
     assert sorted(t.name for t in c.trains) == ["3S", "3S", "4MX", "4S"]
-    assert s.market_trains == ["4YD"]
+    assert names(s.market_trains) == ["4YD"]
     # the train bought at the limit stayed: of the two 3S, the USED one was not given up
     assert sorted(t.status for t in c.trains if t.name == "3S") == ["new", "used"]
     assert g.log()["actions"][-1] == {"type": "discard_train", "corporation": "PRR", "train": "4YD"}
@@ -50,10 +51,10 @@ def test_the_president_chooses_the_train_that_goes_to_the_pool_5_3_7():
 def test_the_train_just_bought_is_not_offered_5_3_7():
     g, r, s, c = at_the_limit()
     c.trains = [train(4), train(4), train(4), train(4)]
-    s.market_trains = ["4YD"]
+    s.market_trains = [train(4, "YD")]
     g.act({"type": "buy_train", "corporation": "PRR", "from": "market", "train": "4YD"})
     # the only trains that may go are the 4S: no choice, so it goes by rule, not asked
-    assert [t.name for t in c.trains] == ["4S", "4S", "4S", "4YD"] and s.market_trains == ["4S"]
+    assert [t.name for t in c.trains] == ["4S", "4S", "4S", "4YD"] and names(s.market_trains) == ["4S"]
     assert all(a["type"] != "discard_train" for a in g.actions())
 
 
@@ -67,7 +68,7 @@ def test_a_lower_limit_is_the_presidents_choice_too_5_3_5():
     r.queue_discards(None)                            # the engine's discards after a new phase
     assert [a["train"] for a in g.actions()] == ["4S", "3S", "4YD", "4MX"]
     g.act({"type": "discard_train", "corporation": "PRR", "train": "4MX"})
-    assert sorted(t.name for t in c.trains) == ["3S", "4S", "4YD"] and s.market_trains == ["4MX"]
+    assert sorted(t.name for t in c.trains) == ["3S", "4S", "4YD"] and names(s.market_trains) == ["4MX"]
 
 
 def test_a_lower_limit_queues_every_company_over_it_but_the_buyer_5_3_5():

@@ -8,6 +8,7 @@ import json
 import os
 
 from _1832 import NAMES, new, refused, start
+from _trains import owned
 
 from trainruns.game.game import Game
 from trainruns.game.round import OperatingRound, StockRound
@@ -15,6 +16,7 @@ from trainruns.game.state import corp_key, player_key
 from trainruns.game.steps.buy_train import BuyTrainStep
 from trainruns.game.steps.protect import ProtectStep
 from trainruns.game.steps.stock import StockTurn
+from trainruns.game.train import names
 
 
 def stock_round(g, first):
@@ -116,7 +118,7 @@ def test_a_forced_sale_is_protected_by_the_other_president_after_the_train_is_bo
     g.act({"type": "sell_shares", "player": "A", "corporation": "ACL", "count": 1})
     assert g.rules.market.price(acl.cell) == 90
     g.act({"type": "buy_train", "corporation": "SALR", "from": "bank", "train": "2", "price": 80})
-    assert c.trains == ["2"] and s.player["A"].cash == 20
+    assert names(c.trains) == ["2"] and s.player["A"].cash == 20
     assert g.active() == {"player": "B"}
     assert {a["type"] for a in g.actions()} == {"protect", "pass"}
     b_cash = s.player["B"].cash
@@ -170,7 +172,7 @@ def test_a_train_from_a_company_of_another_president_is_listed():
     c = start(g, "SALR", "A", 100, {"A": 4})
     d = start(g, "ACL", "B", 100, {"B": 4})
     g.rules.end_stock_round(None)
-    d.trains = ["2"]
+    d.trains = owned(g, "2")
     offers = [a for a in g.rules.train_buys(BuyTrainStep(g, c)) if a["from"] == "ACL"]
     assert offers == [{"type": "buy_train", "corporation": "SALR", "from": "ACL", "train": "2",
                        "price": {"min": 1, "max": c.cash}}]

@@ -5,6 +5,7 @@ merger phase is played through Game.act in a scripted scenario with exact prices
 shares and cash."""
 
 import pytest
+from _trains import owned
 
 from trainruns import load_position
 from trainruns.game import merger, route_adapter
@@ -12,6 +13,7 @@ from trainruns.game.errors import Refusal
 from trainruns.game.game import Game
 from trainruns.game.state import player_key
 from trainruns.game.tile_lays import may_lay
+from trainruns.game.train import names
 
 NAMES = ["A", "B", "C", "D"]
 
@@ -147,12 +149,12 @@ def test_system_tokens_lose_duplicates_and_cost_100_trains_double_the_limit():
     x = company(g, "SALR", "A", 100, {"A": 1})
     y = company(g, "ACL", "A", 100, {"A": 1})
     x.tokens.append(("G17", 0))            # SALR also in Charleston, ACL's home
-    x.trains, y.trains = ["3", "4"], ["4"]
+    x.trains, y.trains = owned(g, "3", "4"), owned(g, "4")
     g.state.phase = "4"
     sysc = g.rules.form_system(x, y, "A", "AMTK")
     assert sysc.tokens == [("D20", 0), ("G17", 0)]
     assert len(sysc.token_costs) == 3 + 3 and sysc.token_costs[len(sysc.tokens):] == [100] * 4
-    assert sysc.trains == ["3", "4", "4"] and g.rules.train_limit(sysc) == 6
+    assert names(sysc.trains) == ["3", "4", "4"] and g.rules.train_limit(sysc) == 6
     assert any(e["event"] == "token_returned" for e in g.state.events)
     # the route core takes the System's position (20-share company of two shells)
     load_position(g.rules.position("AMTK"))
@@ -364,15 +366,15 @@ def test_a_system_president_may_help_buy_the_cheapest_train_with_his_cash_only()
     for row in s.depot[:2]:
         row["left"] = 0       # the bank sells 4-trains ($300): phase 4
     s.phase = "4"
-    sysc.trains = ["4"]
+    sysc.trains = owned(g, "4")
     s.pay(f"corp:{sysc.id}", "bank", sysc.cash - 100)
     s.pay(player_key("A"), "bank", s.player["A"].cash - 250)
     step = BuyTrainStep(g, sysc)
     buys = [a for a in r.train_buys(step) if a["from"] in ("bank", "market")]
     assert buys == [{"type": "buy_train", "corporation": "AMTK", "from": "bank", "train": "4", "price": 300}]
     r.train_process(step, buys[0])
-    assert sysc.cash == 0 and s.player["A"].cash == 50 and sysc.trains == ["4", "4"]
-    sysc.trains = ["4"] * 4                      # more than one shell's limit (3): no help
+    assert sysc.cash == 0 and s.player["A"].cash == 50 and names(sysc.trains) == ["4", "4"]
+    sysc.trains = owned(g, "4") * 4             # more than one shell's limit (3): no help
     s.pay("bank", player_key("A"), 1000)
     assert [a for a in r.train_buys(step) if a["from"] in ("bank", "market")] == []
 

@@ -3,6 +3,7 @@ buy a private company from any player ... at any point during its operating roun
 even if it was the first company to buy a 3-train"."""
 
 from _1832 import buy_all_privates, new, start
+from _trains import owned
 
 from trainruns.game.state import corp_key
 
@@ -18,7 +19,7 @@ def test_buying_the_first_3_train_leaves_the_turn_open_for_a_private_purchase():
     r.end_stock_round(None)
     s.depot[0]["left"] = 0                     # the 2-trains are sold out
     s.pay(corp_key(c.id), "bank", c.cash - 190)
-    c.trains = ["2"]
+    c.trains = owned(g, "2")
     step = r.operating_steps[-1](g, c)
     step.enter()
     assert s.phase == "2" and not any(x.get("private") == "P1" for x in step.actions())   # [12] P5 only

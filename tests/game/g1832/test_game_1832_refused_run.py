@@ -6,6 +6,7 @@ revenue is refused."""
 from __future__ import annotations
 
 from _1832 import new, operated, refused
+from _trains import owned
 from trainruns.game.steps.routes import RoutesStep
 
 
@@ -19,7 +20,7 @@ def at_the_run():
     assert c.tokens == [("J14", 0)]
     s.tiles = [{"hex": "J14", "tile": "57", "rotation": 2}, {"hex": "K15", "tile": "9", "rotation": 2},
                {"hex": "L16", "tile": "9", "rotation": 2}]
-    c.trains = ["3"]
+    c.trains = owned(g, "3")
     turn = {"corporation": c.id, "tiles": 0, "cities": 0, "tokens": 0, "hexes": [], "revenue": None}
     step = RoutesStep(g, c, turn)
     g.round.queue.insert(0, step)

@@ -5,12 +5,14 @@ rule is arithmetic (dividends, market moves)."""
 
 import pytest
 from _1832 import NAMES, buy_all_privates, new, refused, start
+from _trains import owned
 
 from trainruns.errors import InputError
 from trainruns.game.errors import Refusal
 from trainruns.game.game import Game
 from trainruns.game.state import corp_key, player_key
 from trainruns.game.steps.buy_train import BuyTrainStep
+from trainruns.game.train import names
 
 # --- [3] setup, Table 2 -------------------------------------------------------------------
 
@@ -304,12 +306,12 @@ def test_first_4_train_starts_phase_4_and_scraps_the_2_trains():
     for row in s.depot[:2]:
         row["left"] = 0
     s.phase = "3"
-    c.trains = ["2", "3"]
-    d.trains = ["2", "2"]
+    c.trains = owned(g, "2", "3")
+    d.trains = owned(g, "2", "2")
     c.cash += 1000
     s.bank.cash -= 1000
     r.buy_train(c, "bank", "4", 300)
-    assert s.phase == "4" and c.trains == ["3", "4"] and d.trains == []
+    assert s.phase == "4" and names(c.trains) == ["3", "4"] and names(d.trains) == []
     assert {"event": "rust", "train": "2", "corporations": ["ACL", "SALR"]} in s.events
 
 
@@ -328,7 +330,7 @@ def test_a_company_with_a_route_and_no_train_must_buy_and_its_president_pays_the
     assert listed == [{"type": "buy_train", "corporation": "SALR", "from": "bank", "train": "2", "price": 80}]
     a_cash = s.player["A"].cash
     r.train_process(step, listed[0])
-    assert c.trains == ["2"] and c.cash == 0 and s.player["A"].cash == a_cash - 50
+    assert names(c.trains) == ["2"] and c.cash == 0 and s.player["A"].cash == a_cash - 50
 
 
 def test_a_president_who_cannot_raise_the_price_is_bankrupt_and_the_game_ends():
@@ -416,7 +418,7 @@ def test_a_train_from_another_company_at_an_agreed_price_of_at_least_1():
     g = new(3)
     c = _operating(g)
     d = _operating(g, "ACL")
-    d.trains = ["2"]
+    d.trains = owned(g, "2")
     step = BuyTrainStep(g, c)
     offers = [a for a in g.rules.train_buys(step) if a["from"] == "ACL"]
     assert offers == [{"type": "buy_train", "corporation": "SALR", "from": "ACL", "train": "2",
@@ -428,4 +430,4 @@ def test_a_train_from_another_company_at_an_agreed_price_of_at_least_1():
     cash = c.cash
     g.rules.train_process(step, {"type": "buy_train", "corporation": "SALR", "from": "ACL", "train": "2",
                                  "price": 5})
-    assert c.trains == ["2"] and d.trains == [] and c.cash == cash - 5 and d.cash == 1000 + 5
+    assert names(c.trains) == ["2"] and names(d.trains) == [] and c.cash == cash - 5 and d.cash == 1000 + 5

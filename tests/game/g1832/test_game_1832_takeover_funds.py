@@ -3,8 +3,10 @@ yielded ([11.7] Takeovers, [11] Merger Initiator; the 1832 rulebook), played thr
 Game.act in a merger phase; prices, cash and shares worked by hand."""
 
 from _1832 import new, operated, refused
+from _trains import owned
 
 from trainruns.game.state import player_key
+from trainruns.game.train import names
 from trainruns.titles.g1832.game.steps.merger import MergerRound
 
 
@@ -99,10 +101,10 @@ def test_a_takeover_with_trains_to_discard_is_made_once():
     g, x, y = _scene()
     s = g.state
     s.pay("bank", player_key("A"), 1000)
-    x.trains, y.trains = ["4", "4"], ["4", "4"]
+    x.trains, y.trains = owned(g, "4", "4"), owned(g, "4", "4")
     g.act({"type": "merge", "player": "A", "corporation": "SALR", "with": "ACL", "kind": "takeover"})
     g.act({"type": "consent", "player": "B", "corporation": "ACL", "with": "SALR"})
     assert [a["type"] for a in g.actions()] == ["discard_train"]
     g.act(g.actions()[0])
-    assert x.trains == ["4", "4", "4"] and x.took_over == ["ACL"]
+    assert names(x.trains) == ["4", "4", "4"] and x.took_over == ["ACL"]
     assert len(s.title_state.takeovers) == 1 and x.merger_kinds == ["takeover"]

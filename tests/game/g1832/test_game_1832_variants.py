@@ -2,11 +2,13 @@
 ([17.2]) and the Southern Bank ([17.3])."""
 
 import _1832
+from _trains import owned
 
 from trainruns.game.game import Game
 from trainruns.game.round import OperatingRound
 from trainruns.game.state import player_key
 from trainruns.game.steps.buy_train import BuyTrainStep
+from trainruns.game.train import names
 
 NAMES = ["A", "B", "C", "D"]
 
@@ -94,8 +96,8 @@ def test_diesels_are_sold_from_phase_6_beside_the_6_trains_with_a_300_trade_in()
     other = start(g, "ACL", "B", 100, {"B": 4})
     g.rules.end_stock_round(None)
     _phase_6(g)
-    c.trains = ["4", "5"]
-    other.trains = ["4", "5"]
+    c.trains = owned(g, "4", "5")
+    other.trains = owned(g, "4", "5")
     g.state.title_state.key_west = "FECR"
     step = BuyTrainStep(g, c)
     listed = [(a["from"], a["train"], a["price"], a.get("trade_in")) for a in g.rules.train_buys(step)
@@ -105,10 +107,10 @@ def test_diesels_are_sold_from_phase_6_beside_the_6_trains_with_a_300_trade_in()
     cash = c.cash
     g.rules.train_process(step, {"type": "buy_train", "corporation": "SALR", "from": "bank", "train": "12",
                                  "trade_in": "4"})
-    assert c.cash == cash - 800 and sorted(c.trains) == ["12", "5"]
-    assert g.state.phase == "12" and other.trains == ["5"]       # 4-trains rusted, 5-trains stay
+    assert c.cash == cash - 800 and sorted(names(c.trains)) == ["12", "5"]
+    assert g.state.phase == "12" and names(other.trains) == ["5"]       # 4-trains rusted, 5-trains stay
     assert g.state.title_state.key_west is None              # phase 8's removal, moved to the diesel
-    assert "4" not in g.state.market_trains
+    assert "4" not in names(g.state.market_trains)
 
 
 def test_without_diesels_the_12_train_waits_for_the_10_trains():
@@ -128,7 +130,7 @@ def _bank_game():
     g.state.private["P6"].owner = player_key("A")
     g.state.depot[0]["left"] = 0
     g.state.phase = "3"
-    c.trains = ["3"]
+    c.trains = owned(g, "3")
     return g, c
 
 

@@ -5,12 +5,14 @@ import random
 
 import _1832
 import pytest
+from _trains import owned
 
 from trainruns.game import route_adapter
 from trainruns.game.game import Game
 from trainruns.game.round import OperatingRound
 from trainruns.game.state import player_key
 from trainruns.game.steps.buy_train import BuyTrainStep
+from trainruns.game.train import names
 
 NAMES = ["A", "B", "C", "D"]
 
@@ -190,8 +192,8 @@ def _before_the_war(coin="heads"):
         if row["train"] in ("2", "3"):
             row["left"] = 0
     s.phase = "3"
-    salr.trains = ["2", "3", "3"]
-    acl.trains = ["2", "3", "3"]
+    salr.trains = owned(g, "2", "3", "3")
+    acl.trains = owned(g, "2", "3", "3")
     s.pay(f"corp:ACL", "bank", acl.cash - 301)
     g.round = OperatingRound(g, 1, 2)
     g.round.order = [salr, acl]
@@ -238,16 +240,16 @@ def test_the_war_leaves_one_train_each_the_president_choosing():
     keeps one of 3, 3, 4; ACL one of 3, 3. The discards go to the open market ([10])."""
     g, salr, acl = _before_the_war()
     _buy_the_first_4(g, salr)
-    assert sorted(salr.trains) == ["3", "3", "4"] and acl.trains == ["3", "3"]
+    assert sorted(names(salr.trains)) == ["3", "3", "4"] and names(acl.trains) == ["3", "3"]
     assert g.active() == {"corporation": "SALR", "player": "A"}
     assert {a["train"] for a in g.actions()} == {"3", "4"}
     g.act({"type": "discard_train", "corporation": "SALR", "train": "3"})
     g.act({"type": "discard_train", "corporation": "SALR", "train": "3"})
-    assert salr.trains == ["4"]
+    assert names(salr.trains) == ["4"]
     assert g.active() == {"corporation": "ACL", "player": "B"}
     g.act({"type": "discard_train", "corporation": "ACL", "train": "3"})
-    assert acl.trains == ["3"]
-    assert sorted(g.state.market_trains) == ["3", "3", "3"]
+    assert names(acl.trains) == ["3"]
+    assert sorted(names(g.state.market_trains)) == ["3", "3", "3"]
     assert g.rules.train_limit(acl) == 3              # the limit itself stays the phase's
 
 

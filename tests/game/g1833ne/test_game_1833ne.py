@@ -9,11 +9,13 @@ import subprocess
 import sys
 
 import pytest
+from _trains import owned
 
 from trainruns.errors import InputError
 from trainruns.game.errors import Refusal
 from trainruns.game.game import Game
 from trainruns.game.state import corp_key, player_key
+from trainruns.game.train import names
 from trainruns.titles.g1833ne.game.money import price_steps, split_half
 
 
@@ -405,7 +407,7 @@ def test_phase_three_phases_out_phase_one_trains_and_flips_privates():
     r, s = g.rules, g.state
     c = s.corp["CV"]
     s.private["P4"].owner = corp_key("CV")
-    c.trains = ["2", "2+1", "2"]
+    c.trains = owned(g, "2", "2+1", "2")
     r.new_phase("III", c)
     assert r.counted_trains(c) == [] and len(c.trains) == 3
     js = g.to_json()
@@ -424,7 +426,7 @@ def test_phase_changes_on_the_first_card_of_the_next_phase_either_side():
     c = s.corp["CV"]
     s.pay("bank", corp_key("CV"), 500)
     r.buy_train(c, "bank", "2+2", 140)
-    assert s.phase == "II" and c.trains == ["2+2"]
+    assert s.phase == "II" and names(c.trains) == ["2+2"]
 
 
 # --- End game triggers ---------------------------------------------------------------------
@@ -655,7 +657,7 @@ def test_train_between_corporations_agreed_price_never_phased_out():
     to_operating(g)
     s, r = g.state, g.rules
     cv, rr = s.corp["CV"], s.corp["RR"]
-    cv.trains, rr.trains = ["2"], ["2+1"]     # RR has a train: buying is optional
+    cv.trains, rr.trains = owned(g, "2"), owned(g, "2+1")     # RR has a train: buying is optional
     _to_buy_train_step(g)
     assert g.to_json()["active"]["corporation"] == "RR"
     listed = [x for x in g.actions() if x["type"] == "buy_train" and x["from"] == "CV"]
@@ -665,9 +667,9 @@ def test_train_between_corporations_agreed_price_never_phased_out():
     assert g.active() == {"player": a}
     cash = cv.cash
     g.act({"type": "accept", "player": a})
-    assert rr.trains == ["2+1", "2"] and cv.trains == [] and cv.cash == cash + 30
+    assert names(rr.trains) == ["2+1", "2"] and cv.trains == [] and cv.cash == cash + 30
     r.new_phase("III", rr)
-    cv.trains = ["2+1"]
+    cv.trains = owned(g, "2+1")
     assert not any(x["type"] == "buy_train" and x["from"] == "CV" for x in g.actions())
 
 
@@ -704,7 +706,7 @@ def test_scripted_opening_exact_cash_and_prices():
     assert {x["train"] for x in g.actions() if x["type"] == "buy_train"} == {"2", "2+1"}
     assert not any(x["type"] == "pass" for x in g.actions())
     g.act({"type": "buy_train", "corporation": "BW", "from": "bank", "train": "2+1"})
-    assert bw.cash == 180 - 100 and bw.trains == ["2+1"]
+    assert bw.cash == 180 - 100 and names(bw.trains) == ["2+1"]
     g.act({"type": "pass", "corporation": "BW"})          # no second train
     assert g.to_json()["round"]["or"] == 2
     assert g.state.player["A"].cash == 345 + 20             # income again in OR 2

@@ -5,7 +5,7 @@ data (``event_<type>`` hooks), and the discards of companies over the new limit
 
 from __future__ import annotations
 
-from trainruns.game.train import train_name
+from trainruns.game.train import kinds, names, remove_named
 
 
 class PhaseRules:
@@ -23,11 +23,11 @@ class PhaseRules:
         1833NE "Number of phases", 1831 5.3.5]."""
         return self.phases.limit(self.state.phase)
 
-    def phased_out(self, name: str) -> bool:
-        """Whether the phase that phases out train ``name`` (its ``obsolete_on``) has
-        come: it runs once more, then leaves (:meth:`after_run`), and does not count
-        against the limit (1833NE "Number of phases")."""
-        return self.trains.ended(name, "obsolete_on", self.state.phase, self.phases)
+    def phased_out(self, train) -> bool:
+        """Whether the phase that phases out ``train`` (its ``obsolete_on``) has come: it
+        runs once more, then leaves (:meth:`after_run`), and does not count against the
+        limit (1833NE "Number of phases")."""
+        return self.trains.ended(train.name, "obsolete_on", self.state.phase, self.phases)
 
     def counted_trains(self, c) -> list:
         """The trains of ``c`` that count against its limit [all but the
@@ -70,10 +70,10 @@ class PhaseRules:
         for t in self.phases.scrapped_at(phase):
             holders = []
             for d in s.corporations:
-                if t in d.trains:
+                if t in names(d.trains):
                     holders.append(d.id)
-                    d.trains = [x for x in d.trains if x != t]
-            s.market_trains[:] = [x for x in s.market_trains if x != t]
+                    d.trains = [x for x in d.trains if x.name != t]
+            s.market_trains[:] = [x for x in s.market_trains if x.name != t]
             s.event("rust", train=t, corporations=holders)
 
     def queue_discards(self, buyer, limit: int | None = None):
@@ -108,7 +108,7 @@ class PhaseRules:
         """DiscardStep: the trains ``c`` may discard now, one name each (:meth:`surplus`);
         none once it is within its limit."""
         over, may_go = self.surplus(c, bought, limit)
-        return list(dict.fromkeys(train_name(t) for t in may_go)) if over > 0 else []
+        return kinds(may_go) if over > 0 else []
 
     def _discard_limit(self, c, limit: int | None) -> int:
         return self.train_limit(c) if limit is None else limit
@@ -116,11 +116,10 @@ class PhaseRules:
     def discard_train(self, c, name: str, bought=None):
         """DiscardStep: a train named ``name`` of ``c`` goes (default: to the open market,
         without compensation, 1832 [10] Exceeding Train Limits)."""
-        c.trains.remove(name)
-        self.state.market_trains.append(name)
+        self.state.market_trains.append(remove_named(c.trains, name))
         self.state.event("discard", corporation=c.id, train=name)
 
     def why_not_discard(self, c, bought=None, limit: int | None = None) -> tuple[str, str]:
         """DiscardStep: (rule id, message) refusing a discard :meth:`discardable` did not list."""
-        return "train.discard", (f"{c.id} must discard one of its trains {self.counted_trains(c)} down to its "
+        return "train.discard", (f"{c.id} must discard one of its trains {names(self.counted_trains(c))} down to its "
                                  f"limit of {self._discard_limit(c, limit)}")

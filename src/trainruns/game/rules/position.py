@@ -3,6 +3,8 @@ token and run steps and a merger's reach hand the route core."""
 
 from __future__ import annotations
 
+from trainruns.game.train import names
+
 
 class PositionRules:
     """The position the route core answers for.
@@ -20,7 +22,7 @@ class PositionRules:
         (or ``trains``), the tiles laid and every open company's tokens."""
         s = self.state
         return {"title": self.title, "phase": s.phase, "corporation": cid,
-                "trains": list(s.corp[cid].trains if trains is None else trains),
+                "trains": names(s.corp[cid].trains) if trains is None else list(trains),
                 "tiles": [dict(x) for x in s.tiles],
                 "tokens": [{"hex": h, "stop": k, "corporation": x.id}
                            for x in s.corporations if not x.closed for h, k in x.tokens]}

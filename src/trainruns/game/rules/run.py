@@ -4,6 +4,8 @@ what the log records with it, and what a run changes besides the revenue."""
 
 from __future__ import annotations
 
+from trainruns.game.train import names
+
 
 class RunRules:
     """Running the trains.
@@ -66,7 +68,7 @@ class RunRules:
         gone = [x for x in c.trains if self.phased_out(x)]
         if gone:
             c.trains = [x for x in c.trains if not self.phased_out(x)]
-            self.state.event("trains_removed", corporation=c.id, trains=gone, reason="phased out, ran once more")
+            self.state.event("trains_removed", corporation=c.id, trains=names(gone), reason="phased out, ran once more")
 
     def no_route(self, c) -> bool:
         """RoutesStep: whether ``c``'s trains have no route at all, so that its best run

@@ -4,7 +4,7 @@ where a title adds its own fields, and what a private does for the page."""
 from __future__ import annotations
 
 from trainruns.game.state import corp_key, player_key
-from trainruns.game.train import train_name
+from trainruns.game.train import names
 
 
 class StateJson:
@@ -44,7 +44,7 @@ class StateJson:
 
     def market_trains_json(self) -> list:
         """The open market's trains in the state JSON."""
-        return list(self.state.market_trains)
+        return names(self.state.market_trains)
 
     def private_json(self, x) -> dict:
         """A private company in the state JSON."""
@@ -64,7 +64,7 @@ class StateJson:
         return {"id": c.id, "name": c.name, "president": c.president, "par": c.par,
                 "price": self.market.price(c.cell) if c.cell and not c.closed else None,
                 "floated": c.floated, "closed": c.closed, "operated": c.operated, "cash": c.cash,
-                "trains": [train_name(t) for t in c.trains], "tokens": [{"hex": h, "stop": k} for h, k in c.tokens],
+                "trains": names(c.trains), "tokens": [{"hex": h, "stop": k} for h, k in c.tokens],
                 "tokens_left": len(c.token_costs) - len(c.tokens) if not c.closed else 0,
                 "privates": [x.id for x in self.state.privates if x.owner == corp_key(c.id) and x.open],
                 "shares": self.shares_json(c),

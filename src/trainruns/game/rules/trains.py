@@ -11,7 +11,14 @@ from trainruns.game.emergency import contribute, sales_toward
 from trainruns.game.errors import Refusal
 from trainruns.game.shares import keeping_presidency, scaled
 from trainruns.game.state import corp_key
-from trainruns.game.train import available, row_trains, sell_one
+from trainruns.game.train import (
+    available,
+    kinds,
+    names,
+    remove_named,
+    row_trains,
+    sell_one,
+)
 
 
 class TrainRules:
@@ -165,8 +172,7 @@ class TrainRules:
         :meth:`train_bought` with ``d``'s id as the source."""
         s = self.state
         s.pay(corp_key(c.id), corp_key(d.id), price)
-        d.trains.remove(name)
-        c.trains.append(name)
+        c.trains.append(remove_named(d.trains, name))
         self.train_bought(c, d.id, name, price)
 
     def why_not_train(self, c, a: dict) -> tuple[str, str]:
@@ -182,7 +188,7 @@ class TrainRules:
         if a["from"] == "bank" and not any(f == "bank" and t == a["train"] for f, t, _p in self.train_sources()):
             return "train.order", ("the bank sells its trains in order: all of a type before the next"
                                    f"{self.cite('bank-trains')}")
-        if a["from"] == "market" and a["train"] not in self.state.market_trains:
+        if a["from"] == "market" and a["train"] not in names(self.state.market_trains):
             return "train.not-in-market", f"no {a['train']}-train in the open market{self.cite('trains')}"
         if a["from"] not in ("bank", "market"):
             return self.why_not_company_train(c, a)
@@ -240,7 +246,7 @@ class TrainRules:
         :meth:`bank_rows` sell (a card as each of its sides), then each kind in the open
         market at its :meth:`market_price`."""
         out = [("bank", t, p) for row in self.bank_rows() for t, p in row_trains(row)]
-        return out + [("market", t, self.market_price(t)) for t in dict.fromkeys(self.state.market_trains)]
+        return out + [("market", t, self.market_price(t)) for t in kinds(self.state.market_trains)]
 
     def market_price(self, name: str) -> int:
         """What the open market sells a ``name`` train at [its printed price: 1832 [10]
@@ -268,10 +274,10 @@ class TrainRules:
         contribute(s, c, price)
         s.pay(corp_key(c.id), "bank", price)
         if row is None:
-            s.market_trains.remove(name)
+            c.trains.append(remove_named(s.market_trains, name))
         else:
             sell_one(row)
-        c.trains.append(name)
+            c.trains.append(self.trains[name])
         self.train_bought(c, source, name, price)
         if source == "bank":
             for phase in self.phases.after_buying(s.phase, self.trains[name].card):

@@ -9,15 +9,15 @@ from trainruns.game.action import free_amount
 from trainruns.game.errors import Refusal
 from trainruns.game.state import State
 from trainruns.game.steps.operating import CorporationStep
-from trainruns.game.train import train_name
+from trainruns.game.train import kinds
 
 
 def trains_from_companies(state: State, corp, trains_of=lambda d: d.trains, skip=lambda d: False,
                           face=None) -> list[dict]:
     """The purchases of a train from another company open to ``corp`` (1832 [10] Train
     Cost, 1833NE "Train list and prices"): each train kind ``trains_of`` each open
-    company other than ``corp`` (and not ``skip``) holds (named by :func:`train_name`;
-    a title's ``counted_trains``, where a train that no longer counts is not sold:
+    company other than ``corp`` (and not ``skip``) holds (one offer per name; a
+    title's ``counted_trains``, where a train that no longer counts is not sold:
     1833NE "A phased-out train ... can't be sold to another corporation", 1831 5.3.2
     "Corporations may not buy retired trains"), at an agreed price from $1 to its
     treasury (never with the president's money), and no more than the train's ``face``
@@ -27,7 +27,7 @@ def trains_from_companies(state: State, corp, trains_of=lambda d: d.trains, skip
     return [{"type": "buy_train", "corporation": corp.id, "from": d.id, "train": t,
              "price": free_amount(1, corp.cash if face is None else min(face(t), corp.cash))}
             for d in state.corporations if d is not corp and not d.closed and not skip(d)
-            for t in dict.fromkeys(map(train_name, trains_of(d)))]
+            for t in kinds(trains_of(d))]
 
 
 class BuyTrainStep(CorporationStep):

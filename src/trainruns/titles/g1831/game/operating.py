@@ -10,7 +10,7 @@ from trainruns.game.rules.dividend import Dividend
 from trainruns.game.state import player_key
 from trainruns.game.steps.buy_train import trains_from_companies
 from trainruns.game.steps.consent import was_declined
-from trainruns.game.train import Train, take
+from trainruns.game.train import Train, remove_named, take
 from trainruns.route.limits import Work
 from trainruns.titles.g1831.game import certs
 from trainruns.titles.g1831.game.certs import is_preferred, shares_of
@@ -80,7 +80,7 @@ class OperatingRules:
                     keep.append(replace(t, status="retired") if str(t.distance) == old else t)
                 c.trains = keep
             before = len(s.market_trains)
-            s.market_trains = [t for t in s.market_trains if self.trains[t].card != old]
+            s.market_trains = [t for t in s.market_trains if t.card != old]
             if len(s.market_trains) != before:
                 s.event("retire", corporation=None, train=old, where="pool")
             for row_ in s.depot:
@@ -129,7 +129,7 @@ class OperatingRules:
         that name, a USED one first (it would not run this round, 5.3.2)."""
         t = min((t for t in self.surplus(c, bought)[1] if t.name == name), key=lambda t: t.status != "used")
         c.trains.remove(t)
-        self.state.market_trains.append(t.name)
+        self.state.market_trains.append(t)
         self.state.event("surplus_train", corporation=c.id, train=t.name)
 
     # --- the position ------------------------------------------------------------------
@@ -640,7 +640,7 @@ class OperatingRules:
         if source == "bank":
             take(s.depot, name)
         else:
-            s.market_trains.remove(name)
+            remove_named(s.market_trains, name)
         s.pay(f"corp:{c.id}", "bank", price)
         self.add_train(c, source, name, price)
 

@@ -319,7 +319,7 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
 
     def market_trains_json(self):
         """The pool's trains at their price (5.3.2.1)."""
-        return [{"train": x, "price": self.market_price(x)} for x in self.state.market_trains]
+        return [{"train": x.name, "price": self.market_price(x.name)} for x in self.state.market_trains]
 
     def title_state_json(self):
         s, t = self.state, self.state.title_state

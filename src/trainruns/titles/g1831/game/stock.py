@@ -400,7 +400,7 @@ class StockRules:
         if c.cash:
             s.pay(f"corp:{c.id}", "bank", c.cash)
         for t in c.trains:
-            s.market_trains.append(t.name)
+            s.market_trains.append(t)
         self.market.remove(c.id, c.cell)
         s.event("closed_out", corporation=c.id, trains=[t.name for t in c.trains])
         c.trains, c.tokens = [], []

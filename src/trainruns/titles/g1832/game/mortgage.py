@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from trainruns.game.errors import Refusal
 from trainruns.game.state import corp_key, player_key
+from trainruns.game.train import kinds
 
 
 class MortgageRules:
@@ -37,7 +38,7 @@ class MortgageRules:
 
     def _assets(self, c) -> dict:
         """Mortgageable assets of ``c``: ``train:NAME`` and ``token:HEX.K`` -> value."""
-        out = {f"train:{t}": self.trains.price(t) for t in dict.fromkeys(c.trains)}
+        out = {f"train:{t}": self.trains.price(t) for t in kinds(c.trains)}
         for i, (h, k) in enumerate(c.tokens):
             cost = c.token_costs[i] if i < len(c.token_costs) else 0
             if cost:

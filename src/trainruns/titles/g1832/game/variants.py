@@ -47,7 +47,7 @@ from __future__ import annotations
 import copy
 import random
 
-from trainruns.game.train import available
+from trainruns.game.train import available, kinds, remove_named
 from trainruns.game.errors import Refusal
 from trainruns.game.state import corp_key, player_key
 from trainruns.titles.g1832 import TITLE
@@ -151,7 +151,7 @@ class VariantRules:
         if price > c.cash:
             return []
         return [{"type": "buy_train", "corporation": c.id, "from": "bank", "train": d["train"], "price": price,
-                 "trade_in": t} for t in dict.fromkeys(c.trains)]
+                 "trade_in": t} for t in kinds(c.trains)]
 
     def buy_with_trade_in(self, c, a):
         offer = next((x for x in self.trade_in_offers(c) if x["trade_in"] == a["trade_in"]
@@ -161,7 +161,7 @@ class VariantRules:
                                             "company owning it and able to pay the rest [17.2]")
         if "price" in a and a["price"] != offer["price"]:
             raise Refusal("train.price", f"a diesel with a trade-in costs ${offer['price']} [17.2]")
-        c.trains.remove(a["trade_in"])
+        remove_named(c.trains, a["trade_in"])
         self.state.event("trade_in", corporation=c.id, train=a["trade_in"], credit=self.data["diesels"]["trade_in"])
         self.buy_train(c, "bank", a["train"], offer["price"])
         return dict(a, price=offer["price"])

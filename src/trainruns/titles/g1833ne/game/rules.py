@@ -242,7 +242,7 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
 
     def corporation_fields(self, c):
         """The phased-out trains ("Number of phases") and the ferries it owns."""
-        return {"phased_out": [x for x in c.trains if self.phased_out(x)],
+        return {"phased_out": [x.name for x in c.trains if self.phased_out(x)],
                 "ferries": [f for f, o in self.state.title_state.ferries.items() if o == c.id]}
 
     def title_state_json(self):

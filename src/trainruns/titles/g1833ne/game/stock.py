@@ -15,6 +15,8 @@ type", "Floating percentage and per-player share limits", "Comparison with 1830"
 
 from __future__ import annotations
 
+from trainruns.game.train import names
+
 
 class StockRules:
     ipo_source = "treasury"   # "Capitalization type": later shares come from the treasury
@@ -102,7 +104,7 @@ class StockRules:
         """A corporation at $0 closes: its trains leave the game (not to the open
         market); it never comes back, and the certificate limit drops."""
         if c.trains:
-            self.state.event("trains_removed", corporation=c.id, trains=list(c.trains))
+            self.state.event("trains_removed", corporation=c.id, trains=names(c.trains))
 
     def closing_assets(self, c):
         """Its ferries leave the game with it."""

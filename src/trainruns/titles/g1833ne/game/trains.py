@@ -19,6 +19,7 @@ from trainruns.game import emergency
 from trainruns.game.shares import update_president
 from trainruns.game.state import corp_key, player_key
 from trainruns.game.steps.buy_train import trains_from_companies
+from trainruns.game.train import names
 
 
 class TrainRules:
@@ -32,14 +33,14 @@ class TrainRules:
             removed = [x for x in c.trains if self._removed(x)]
             if removed:
                 c.trains = [x for x in c.trains if not self._removed(x)]
-                s.event("trains_removed", corporation=c.id, trains=removed, reason=f"phase {phase}")
+                s.event("trains_removed", corporation=c.id, trains=names(removed), reason=f"phase {phase}")
         gone = [x for x in s.market_trains if self._removed(x) or self.phased_out(x)]
         if gone:
-            s.market_trains[:] = [x for x in s.market_trains if x not in gone]
-            s.event("trains_removed", corporation=None, trains=gone, reason=f"phase {phase}: open market")
+            s.market_trains[:] = [x for x in s.market_trains if x.name not in names(gone)]
+            s.event("trains_removed", corporation=None, trains=names(gone), reason=f"phase {phase}: open market")
 
     def _removed(self, side):
-        return self.trains.ended(side, "rusts_on", self.state.phase, self.phases)
+        return self.trains.ended(side.name, "rusts_on", self.state.phase, self.phases)
 
     # --- phase III and IV: the events of data/phases.json ---------------------------------
 
