@@ -36,7 +36,7 @@ class TrainRules:
                 s.event("trains_removed", corporation=c.id, trains=names(removed), reason=f"phase {phase}")
         gone = [x for x in s.market_trains if self._removed(x) or self.phased_out(x)]
         if gone:
-            s.market_trains[:] = [x for x in s.market_trains if x.name not in names(gone)]
+            s.market_trains[:] = [x for x in s.market_trains if not (self._removed(x) or self.phased_out(x))]
             s.event("trains_removed", corporation=None, trains=names(gone), reason=f"phase {phase}: open market")
 
     def _removed(self, side):
