@@ -2,8 +2,9 @@
 (``trainruns.services.generate.board_1831``: 40-54 hexes of dense brown track, New York,
 Cleveland and Buffalo with red hexes, the Delaware, both commuter runs, 11-13 tokens,
 phase 9, trains 9S 12MX 7YD 7S). Most have 10^7 token-to-token paths or more: the
-route model lists paths only while their arrays fit the memory budget (a counting walk
-decides first), else it hands the board to its flow model (titles/g1831/route/flow.py).
+route model lists paths only while their arrays fit the memory budget and they are
+``PATH_LIMIT`` (500,000) at most (a counting walk decides first), else it hands the
+board to its flow model (titles/g1831/route/flow.py).
 
 Four groups:
 
@@ -34,8 +35,9 @@ Four groups:
   flow model's Python build looks at the clock): before it did, 40hex-s0 answered after
   131 s and 54hex-s0 was stopped by hand after 22 minutes at 2.5 GB, on a 60 s limit.
 - ``listed``: a full-size board of 1.8 million token-to-token paths, few enough to
-  list within the default budget; but its commuter runs' walk (commuter.py, plain
-  Python) passes ``COMMUTER_STEPS``, so the flow model takes it over, unproven. Its
+  list within the default budget but past ``PATH_LIMIT``, so the flow model takes it
+  (with the limit lifted, its commuter runs' walk, commuter.py, plain Python, passes
+  ``COMMUTER_STEPS`` and hands it over all the same), unproven. Its
   paths alone (commuter runs left out) fall into 368 classes of equal value: passing
   cities freely multiplies track, not values (model._assign_by_value).
 - ``small``: the same generator cut to 20 hexes, where listing does prove: listing

@@ -337,3 +337,56 @@ def test_5_6_round_a_commuter_city_the_priced_proof_settles_the_flow_models_run(
     assert flowed.optimal and flowed.revenue == listed.revenue
     assert proofs and proofs[-1]
     _legal(flowed, None)
+
+
+@pytest.mark.parametrize("seed", [0, 11])
+def test_5_6_5_with_bought_rights_the_commuter_bound_settles_the_flow_models_run(seed, monkeypatch):
+    # board_1831 cut to 24 hexes, its commuter city walked round within itself and a
+    # token bought as a track right (5.5, 5.6.5): the priced proof does not take rights,
+    # but the flow model's proof of the paths alone and the commuter runs' bound (5.6.7)
+    # prove its run, which listing (the independent engine) proves too
+    pos = board_1831(seed, n_hexes=24, own_tokens=8)
+    assert pos["track_rights"]
+    listed = solve(pos)
+    assert listed.optimal
+    monkeypatch.setattr(model_1831, "PATH_LIMIT", 0)
+    settled = []
+    orig = model_1831.Model1831._commuters_settled
+
+    def watched(self, *a, **k):
+        settled.append(orig(self, *a, **k))
+        return settled[-1]
+
+    monkeypatch.setattr(model_1831.Model1831, "_commuters_settled", watched)
+    flowed = solve(pos, time_limit=30)
+    assert settled == [True]
+    assert flowed.optimal and flowed.revenue == listed.revenue
+    _legal(flowed, None)
+
+
+def test_a_board_past_the_path_limit_goes_to_the_flow_model_by_its_count_not_the_clock(monkeypatch):
+    # the choice between listing and the flow model is a count of paths (PATH_LIMIT),
+    # so a board takes the same way under any load; the flow model's run is the one
+    # listing proves (board_1831 cut to 20 hexes: some thousands of paths)
+    pos = board_1831(2, n_hexes=20, own_tokens=8)
+    listed = solve(pos)
+    assert listed.optimal
+    calls = []
+    orig = model_1831.Model1831._flow_routes
+
+    def watched(self, *a, **k):
+        calls.append(1)
+        return orig(self, *a, **k)
+
+    monkeypatch.setattr(model_1831.Model1831, "_flow_routes", watched)
+    monkeypatch.setattr(model_1831, "PATH_LIMIT", 1_000)
+    # a clock that never runs out: only the count can hand the board over
+    flowed = solve(pos, time_limit=60)
+    assert calls
+    assert flowed.revenue <= listed.revenue
+    if flowed.optimal:
+        assert flowed.revenue == listed.revenue
+    calls.clear()
+    monkeypatch.setattr(model_1831, "PATH_LIMIT", 1_000_000)
+    again = solve(pos, time_limit=60)
+    assert not calls and again.optimal and again.revenue == listed.revenue

@@ -44,10 +44,14 @@ from trainruns.titles.g1831.route.trains import MIXED, STATION, YARD, parse_trai
 TYPE_CODE = {STATION: 0, YARD: 1, MIXED: 2}
 MAX_RIGHTS = 16
 # The search lists token-to-token paths while the routes it keeps (about 0.45 KB each
-# with what the assignment adds) fit the memory budget; beyond, or past this many paths
-# walked (None: no such limit; 0 sends every board to the flow model), the run is found
-# by the flow model (flow.py), which lists none.
-PATH_LIMIT = None
+# with what the assignment adds) fit the memory budget and are this many at most (0
+# sends every board to the flow model); beyond, the run is found by the flow model
+# (flow.py), which lists none. A count, not the clock, so that a board takes the same
+# way under any load. Measured (benchmarks/README.md, "1831: listing or the flow
+# model"): listing proves first up to about 50,000 paths, the two are even near
+# 250,000, and from 876,000 the flow model proves in 1-2 s what the search over the
+# listed routes leaves unproven at 10 s (one board at 3.3 GB).
+PATH_LIMIT = 500_000
 # Paths listed per call of the kernel: each chunk is valued before the next is listed
 CHUNK = 1 << 16
 # Token sequences whose values are remembered from chunk to chunk at most (memory)
@@ -88,6 +92,10 @@ BOUND_SECONDS = 10.0
 # least PROOF_MIN_SECONDS (else the flow model takes all: a short limit wants a run)
 FLOW_SHARE = 0.75
 PROOF_MIN_SECONDS = 20.0
+# ... and the seconds that must be left when the flow model stopped before its share ran
+# out (it proved the best run of the paths alone, 5.6.7's commuter runs left out) for
+# the priced proof to settle the commuter runs
+PROOF_LEFT_SECONDS = 0.5
 # The track prices refined with real paths (bound.refined) only with at least this many
 # seconds left (or no time limit): 0.4-8 s of CPU on the full-size family for 0-2% of
 # the bound, which a short limit wants for CP-SAT's run
@@ -372,8 +380,9 @@ class Model1831(RouteModel):
             except TooManySteps as e:
                 walked_out = e.out_of_steps and listing  # (a walk too long hands the board over)
             if listing and extra is not None:
-                listed = self._paths(arrays, valuer, until, progress, True, PATH_LIMIT, budget, sizes,
-                                     path_steps=path_steps)
+                # (a game's step budget lists within it, by counted work: no path limit)
+                listed = self._paths(arrays, valuer, until, progress, True, None if path_steps else PATH_LIMIT,
+                                     budget, sizes, path_steps=path_steps)
             if listed is None:
                 # too many routes to hold (passing cities freely, 5.6.2.3), or listing
                 # took its share of the time: the flow model
@@ -389,9 +398,17 @@ class Model1831(RouteModel):
                 # from it)
                 flowed = self._flow_routes(arrays, kinds, end - (1 - FLOW_SHARE) * left if prove else end,
                                            progress, budget, paths_alone=prove or first is not None, first=first)
-                if flowed is not None and not flowed.complete and prove:
+                if (flowed is not None and not flowed.complete and n_rights
+                        and end - time.perf_counter() >= PROOF_LEFT_SECONDS):
+                    # bought rights: the priced proof does not apply, but its first step
+                    # does (the commuter runs settled by their bound)
+                    self._commuters_settled(arrays, flowed, end)
+                if flowed is not None and not flowed.complete and n_rights == 0 and (
+                        prove or end - time.perf_counter() >= PROOF_LEFT_SECONDS):
                     # unproven: the routes that could still beat its run, by the track
                     # prices, and a search over them proves it best or finds the best
+                    # (on a short limit too, when CP-SAT stopped early: the best run of
+                    # the paths alone proven, a commuter run left to settle)
                     proved = self._priced_proof(arrays, valuer, types, flowed, extra, end, progress, budget, work)
                     if proved is not None:
                         return proved
@@ -735,6 +752,33 @@ class Model1831(RouteModel):
         rs.paths_proven = not proven and bound is not None
         return rs
 
+    def _commuters_settled(self, arrays, flowed, deadline):
+        """Whether the flow model's run ``flowed``, proven best of the runs without a
+        commuter run (``paths_proven``: CP-SAT's proof of the paths alone), is proven
+        best of all: a better run has a commuter run (5.6.7), which none has if, with
+        each commuter train held to commuter runs in turn, the track prices
+        (bound.commuting_bound) bound the runs at its revenue. Marks ``flowed``
+        complete when so. The prices leave out that a run must use each token bought
+        as a track right (5.6.5): a bound over more runs, so it holds on a board with
+        rights too."""
+        from trainruns.titles.g1831.route import bound as bound_1831
+
+        if not flowed.paths_proven:
+            return False
+        out = self._priced(arrays.compiled, arrays, deadline)
+        if out is None or not out[1]._commuter:
+            return False
+        pricing = out[1]
+        known = int(flowed.values.max(axis=1).sum()) if len(flowed.values) else 0
+        kind_of = {k.name: k for k in pricing.kinds}
+        commuters = {t.name for t in self.board.trains
+                     if kind_of[t.name].type == STATION and kind_of[t.name].size >= 5}
+        bounds = [bound_1831.commuting_bound(pricing, name, known, deadline) for name in sorted(commuters)]
+        if not all(b is not None and b <= known for b in bounds):
+            return False
+        flowed.complete = True
+        return True
+
     def _priced_proof(self, arrays, value, types, flowed, extra, deadline, progress, budget, work=None):
         """The proof of the flow model's unproven run ``flowed``, as the core
         proves its monsters (trainruns.route.proof), for a board without bought rights. With
@@ -769,16 +813,8 @@ class Model1831(RouteModel):
         kind_of = {k.name: k for k in pricing.kinds}
         cost, _ = pricing.arc_costs(bound.price)
         dist, nxt = pricing._distances(cost)
-        if flowed.paths_proven and pricing._commuter:
-            # no run without a commuter run earns more (CP-SAT's proof): a better one has
-            # a commuter run (5.6.7), which none has if, with each commuter train held to
-            # commuter runs in turn, the track prices bound the runs at the flow model's
-            # revenue
-            commuters = {t.name for t in trains if kind_of[t.name].type == STATION and kind_of[t.name].size >= 5}
-            bounds = [bound_1831.commuting_bound(pricing, name, known, deadline) for name in sorted(commuters)]
-            if all(b is not None and b <= known for b in bounds):
-                flowed.complete = True
-                return flowed
+        if self._commuters_settled(arrays, flowed, deadline):
+            return flowed
         # each commuter kind's best priced commuter run (5.6.7), for the floors below
         commuting = {t.name: pricing._best_commuter(kind_of[t.name].size, dist, nxt)[0] for t in trains
                      if extra is None and pricing._commuter and kind_of[t.name].type == STATION
