@@ -10,6 +10,7 @@ from trainruns.route.compile import compile_board
 from trainruns.route.routeset import train_kinds
 from trainruns.services.audit import audit
 from trainruns.services.generate import board_1831
+from trainruns.titles.g1831.route import bound as bound_1831
 from trainruns.titles.g1831.route import first, flow
 from trainruns.titles.g1831.route.trains import parse_train_name
 from trainruns.titles.load import load_position, solve
@@ -19,20 +20,18 @@ from trainruns.titles.load import load_position, solve
 BOARDS = [(1, 48, {}), (8, 48, {"n_rights": 1}), (17, 48, {"trains": ("8MX", "6YD", "6YD")})]
 
 
-def _first(pos, steps=first.FIRST_STEPS):
+def _first(pos, steps=first.FIRST_STEPS, priced=False):
     board = load_position(pos)
     model = board.route_model
     arrays = model._arrays(compile_board(board))
     kinds = train_kinds(board)
     valuer = model._valuer(arrays, [parse_train_name(k.name) for k in kinds], 1 << len(model.facts.rights))
-    return board, arrays, first.first_run(arrays, list(board.trains), valuer, [k.name for k in kinds], steps)
+    prices = bound_1831.priced(arrays) if priced else None
+    return board, arrays, first.first_run(arrays, list(board.trains), valuer, [k.name for k in kinds], steps,
+                                          priced=prices)
 
 
-@pytest.mark.parametrize("seed,n,options", BOARDS, ids=[f"s{s}" for s, _, _ in BOARDS])
-def test_5_6_2_first_run_is_legal_and_found_by_counted_work(seed, n, options):
-    board, arrays, run = _first(board_1831(seed, n_hexes=n, **options))
-    assert run is not None and run.revenue > 0
-    assert run.steps <= first.FIRST_STEPS
+def _assert_legal(board, arrays, run):
     used = np.zeros(arrays.compiled.words, np.uint64)
     rights = 0
     for ti, stops, chains, mask, value in run.chosen:
@@ -45,6 +44,14 @@ def test_5_6_2_first_run_is_legal_and_found_by_counted_work(seed, n, options):
         rights |= mask
         assert value > 0
     assert rights == (1 << len(board.route_model.facts.rights)) - 1, "a bought right not run to (5.6.5)"
+
+
+@pytest.mark.parametrize("seed,n,options", BOARDS, ids=[f"s{s}" for s, _, _ in BOARDS])
+def test_5_6_2_first_run_is_legal_and_found_by_counted_work(seed, n, options):
+    board, arrays, run = _first(board_1831(seed, n_hexes=n, **options))
+    assert run is not None and run.revenue > 0
+    assert run.steps <= first.FIRST_STEPS
+    _assert_legal(board, arrays, run)
     # counted work, not the clock: the same run again
     assert _first(board_1831(seed, n_hexes=n, **options))[2] == run
 
@@ -103,3 +110,20 @@ def test_5_6_cp_sat_held_above_the_first_run_proves_the_same_runs(monkeypatch):
         assert run.optimal and run.revenue == expected
         checked += 1
     assert checked > 5 and any(held)
+
+
+@pytest.mark.parametrize("seed,n,options", BOARDS + [(22, 42, {"density": 0.9}), (6, 50, {"commuter": False})],
+                         ids=[f"s{s}" for s, _, _ in BOARDS] + ["density90-s22", "nocommute-s6"])
+def test_5_6_2_the_priced_start_is_legal_and_never_earns_less(seed, n, options):
+    # the start from the track prices' claims (first._priced_start) is one more start:
+    # the first run with it is legal (5.6.2, 5.6.5), counted work (the same run again),
+    # and earns at least the run by value alone, whose steps it leaves as they were
+    pos = board_1831(seed, n_hexes=n, **options)
+    board, arrays, by_value = _first(pos)
+    _, _, run = _first(pos, priced=True)
+    assert run is not None
+    _assert_legal(board, arrays, run)
+    assert run.revenue >= by_value.revenue
+    assert run.steps <= 2 * first.FIRST_STEPS
+    assert _first(pos, priced=True)[2] == run
+

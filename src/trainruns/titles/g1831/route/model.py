@@ -388,16 +388,17 @@ class Model1831(RouteModel):
                 # took its share of the time: the flow model
                 # a first run, by counted work (first.py): the answer whatever happens to
                 # CP-SAT on a busy machine, and where CP-SAT starts
-                first = self._first_run(arrays, valuer, kind_names)
                 end = time.perf_counter() + FLOW_SECONDS if deadline is None else deadline
                 left = end - time.perf_counter()
                 prove = n_rights == 0 and left >= PROOF_MIN_SECONDS
+                flow_end = end - (1 - FLOW_SHARE) * left if prove else end
+                first = self._first_run(arrays, valuer, kind_names, flow_end)
                 # (a commuter city the flow model cannot take: its paths alone, when the
                 # priced proof follows and settles the commuter runs, or when CP-SAT
                 # starts from a first run: a run of paths alone, not proven, improved
                 # from it)
-                flowed = self._flow_routes(arrays, kinds, end - (1 - FLOW_SHARE) * left if prove else end,
-                                           progress, budget, paths_alone=prove or first is not None, first=first)
+                flowed = self._flow_routes(arrays, kinds, flow_end, progress, budget,
+                                           paths_alone=prove or first is not None, first=first)
                 if (flowed is not None and not flowed.complete and n_rights
                         and end - time.perf_counter() >= PROOF_LEFT_SECONDS):
                     # bought rights: the priced proof does not apply, but its first step
@@ -672,11 +673,14 @@ class Model1831(RouteModel):
             parts = [(none, none[:0], none[:0], out_bits[:0].copy(), value(none, none[:0]))]
         return _join(parts) + (complete,)
 
-    def _first_run(self, arrays, valuer, kind_names):
-        """first.py's run of this board (None: none found)."""
+    def _first_run(self, arrays, valuer, kind_names, deadline=None):
+        """first.py's run of this board (None: none found), with the track prices'
+        start where the prices are known (:meth:`_priced` for ``deadline``, the flow
+        model's: the prices it is then held to, worked out once)."""
         from trainruns.titles.g1831.route import first
 
-        return first.first_run(arrays, list(self.board.trains), valuer, kind_names)
+        priced = self._priced(arrays.compiled, arrays, deadline)
+        return first.first_run(arrays, list(self.board.trains), valuer, kind_names, priced=priced)
 
     def _first_paths(self, arrays, valuer, first):
         """The paths of the run ``first`` as listed paths (ptr, stops, chains, bits,
