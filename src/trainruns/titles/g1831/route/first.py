@@ -18,12 +18,12 @@ track prices of bound.py are known, one more start is tried: each train in turn 
 the track of its best path at those prices (its value less its track's prices: the
 price of a piece of track is what the other trains would lose without it; track
 claimed before is priced out), then each takes its best path by value around the
-others' claims. On the full-size family this start earns 10-30% more on the boards
+others' claims. On the full-size family this start earns 16-31% more on the five boards
 where greedy by value stops far below the bound (benchmarks/README.md).
 
-Work is counted in steps of the walk (``FIRST_STEPS`` in all; the priced start, as
-many again, and ``PRICED_STEPS`` a train for a claim), never by the clock: the same board and prices get the same first
-run under any load. Commuter runs (5.6.7) are left to
+Work is counted in steps of the walk (``FIRST_STEPS`` in all; the priced start as many
+again, and ``PRICED_STEPS`` a train for a claim), never by the clock: the same board
+and prices get the same first run under any load. Commuter runs (5.6.7) are left to
 the flow model: a run of paths alone is a legal run.
 """
 
