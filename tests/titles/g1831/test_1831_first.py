@@ -126,4 +126,3 @@ def test_5_6_2_the_priced_start_is_legal_and_never_earns_less(seed, n, options):
     assert run.revenue >= by_value.revenue
     assert run.steps <= 2 * first.FIRST_STEPS
     assert _first(pos, priced=True)[2] == run
-

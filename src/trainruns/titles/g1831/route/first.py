@@ -102,8 +102,7 @@ class _Searcher:
             gain = gain + SCALE * RIGHT_SCORE * ((self.node_right & need) != 0)
             cap = int(gain.sum())
         price = np.zeros(self.pricing.n_bits, np.int64)
-        used = np.unpackbits(taken.view(np.uint8), bitorder="little")[:self.pricing.n_bits].astype(bool)
-        price[used] = TAKEN
+        price[_bit_flags(taken, self.pricing.n_bits)] = TAKEN
         reach, stop_gain = bound_1831.reach(self.pricing, price, kind, self.bit, self.n_bits, gain=gain)
         kind_gain = np.ascontiguousarray(stop_gain[None, :], np.int64)
         reach = np.ascontiguousarray(reach[None], np.int64)
@@ -219,9 +218,14 @@ def _priced_start(search, priced, order, all_rights, steps):
         for c in out[1]:
             bits |= arrays.chain_bits[c]
         claims[i] = ([], [], bits, 0, 0)
-        price[np.unpackbits(bits.view(np.uint8), bitorder="little")[:pricing.n_bits].astype(bool)] = TAKEN
+        price[_bit_flags(bits, pricing.n_bits)] = TAKEN
     routes, spent = _improve(search, claims, order, all_rights, 1, steps)
     return [None if r is not None and not r[0] else r for r in routes], spent
+
+
+def _bit_flags(words, n_bits):
+    """The track bits set in ``words`` (a bit set in uint64 words) as ``n_bits`` flags."""
+    return np.unpackbits(words.view(np.uint8), bitorder="little")[:n_bits].astype(bool)
 
 
 def _score(routes, all_rights):

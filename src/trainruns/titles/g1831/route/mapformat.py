@@ -179,9 +179,10 @@ def _with_slot_counts(h, where):
         return h
     # the hex and its stops copied, not their contents: only a stop's slots are written
     h = dict(h)
-    if isinstance(h.get("stops"), list):
-        h["stops"] = [dict(s) if isinstance(s, dict) else s for s in h["stops"]]
-    for k, s in enumerate(h.get("stops", []) if isinstance(h.get("stops"), list) else []):
+    stops = h.get("stops")
+    if isinstance(stops, list):
+        stops = h["stops"] = [dict(s) if isinstance(s, dict) else s for s in stops]
+    for k, s in enumerate(stops if isinstance(stops, list) else []):
         w = f"{where} ({h.get('id')}).stops[{k}]"
         if not isinstance(s, dict):
             continue

@@ -399,17 +399,17 @@ class Model1831(RouteModel):
                 # from it)
                 flowed = self._flow_routes(arrays, kinds, flow_end, progress, budget,
                                            paths_alone=prove or first is not None, first=first)
-                if (flowed is not None and not flowed.complete and n_rights
-                        and end - time.perf_counter() >= PROOF_LEFT_SECONDS):
-                    # bought rights: the priced proof does not apply, but its first step
-                    # does (the commuter runs settled by their bound)
-                    self._commuters_settled(arrays, flowed, end)
-                if flowed is not None and not flowed.complete and n_rights == 0 and (
-                        prove or end - time.perf_counter() >= PROOF_LEFT_SECONDS):
-                    # unproven: the routes that could still beat its run, by the track
-                    # prices, and a search over them proves it best or finds the best
-                    # (on a short limit too, when CP-SAT stopped early: the best run of
-                    # the paths alone proven, a commuter run left to settle)
+                # unproven: the routes that could still beat its run, by the track
+                # prices, and a search over them proves it best or finds the best (on a
+                # short limit too, when CP-SAT stopped early: the best run of the paths
+                # alone proven, a commuter run left to settle). With bought rights the
+                # priced proof does not apply, but its first step does (the commuter
+                # runs settled by their bound)
+                unproven = flowed is not None and not flowed.complete
+                if unproven and (prove or end - time.perf_counter() >= PROOF_LEFT_SECONDS):
+                    if n_rights:
+                        self._commuters_settled(arrays, flowed, end)
+                        return flowed
                     proved = self._priced_proof(arrays, valuer, types, flowed, extra, end, progress, budget, work)
                     if proved is not None:
                         return proved
