@@ -69,3 +69,19 @@ def test_the_budget_counts_the_sets_each_dominance_test_compares(monkeypatch):
     fast, plain = reach(board, 20_000), plain_reach(board, 20_000)
     assert not fast.complete
     assert (fast.stops, fast.sides, fast.complete) == (plain.stops, plain.sides, plain.complete)
+
+
+@pytest.mark.parametrize("i", range(len(LATE)))
+def test_numbered_loose_reach_is_the_plain_search_on_late_1832_boards(i):
+    """The loose bound of the reach (a search that may pass a node twice: "Laying Track"'s
+    run without its no-repeat rule) on the numbered lists equals the search on the
+    networkx graph: the same stops, and the same hex-side arrivals recorded in the same
+    order (the order the lays are then listed in)."""
+    from trainruns.route.reach import loose_reach, plain_loose_reach
+
+    board = load_engine_position(LATE[i])
+    fast, plain = loose_reach(board), plain_loose_reach(board)
+    assert (fast.stops, fast.sides) == (plain.stops, plain.sides)
+    assert list(fast.sides) == list(plain.sides)
+    assert [sorted(v) for v in fast.sides.values()] == [sorted(v) for v in plain.sides.values()]
+    assert fast.stops

@@ -34,7 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from trainruns.route.board import Board
-from trainruns.route.track import track_graph
+from trainruns.route.track import track_graph, track_lists
 
 BUDGET = 500_000  # run-walking steps (a few seconds) before the reach gives up being exact
 # comparing a run's visited set with this many earlier ones costs about one step
@@ -84,8 +84,35 @@ def _moves(g, node, via_hex):
         yield other, key, data["hex"]
 
 
-def loose_reach(board: Board, g=None) -> Reach:
-    """An upper bound of :func:`reach`: a graph search that may pass a node twice."""
+def loose_reach(board: Board, numbered=None) -> Reach:
+    """An upper bound of :func:`reach`: a graph search that may pass a node twice
+    (:func:`plain_loose_reach`'s, on the numbered graph)."""
+    nodes, index, adjacent, enter, passes = _numbered(board) if numbered is None else numbered
+    out = Reach()
+    seen = set()
+    todo = [(n, None) for n in _starts(board)]
+    while todo:
+        node, via_hex = todo.pop()
+        _record(out, node, via_hex)
+        i = index.get(node)
+        if via_hex is not None and not (passes[i] if i is not None else _may_pass(board, node)):
+            continue
+        side = node[0] == "side"
+        key = (node, via_hex if side else None)
+        if key in seen or i is None:
+            continue
+        seen.add(key)
+        for j, _bit, hid, other, _to_side in adjacent[i]:
+            if side and hid == via_hex:
+                continue  # at a hex side a run continues in the other hex only
+            if enter[j]:
+                todo.append((other, hid))
+    return out
+
+
+def plain_loose_reach(board: Board, g=None) -> Reach:
+    """:func:`loose_reach` on the networkx graph: the definition the numbered one must
+    equal (the same places recorded in the same order)."""
     g = track_graph(board) if g is None else g
     out = Reach()
     seen = set()
@@ -120,7 +147,7 @@ def plain_reach(board: Board, budget: int = BUDGET) -> Reach:
     """:func:`reach` walked on the networkx graph as the module docstring says it, node
     by node: the reference the numbered walk is checked against."""
     g = track_graph(board)
-    bound = loose_reach(board, g)
+    bound = plain_loose_reach(board, g)
     target = _size(bound)
     out = Reach()
     for start in _starts(board):
@@ -155,14 +182,16 @@ def plain_reach(board: Board, budget: int = BUDGET) -> Reach:
     return out
 
 
-def _numbered(board, g):
-    """The track graph as lists: node index -> its moves, each ``(next node index, its
-    bit, its hex, the next node, whether it is a hex side)``, in :func:`_moves`' order
-    (the nodes in the graph's order); and per node whether a run may enter it and pass it."""
-    nodes = list(g.nodes)
+def _numbered(board):
+    """The track graph as lists (:func:`~trainruns.route.track.track_lists`): node index
+    -> its moves, each ``(next node index, its bit, its hex, the next node, whether it
+    is a hex side)``, in :func:`_moves`' order (the nodes in the graph's order); and per
+    node whether a run may enter it and pass it."""
+    adj = track_lists(board)
+    nodes = list(adj)
     index = {n: i for i, n in enumerate(nodes)}
-    adjacent = [[(index[other], 1 << index[other], data["hex"], other, other[0] == "side")
-                 for _, other, _key, data in g.edges(n, keys=True, data=True)] for n in nodes]
+    adjacent = [[(index[other], 1 << index[other], hid, other, other[0] == "side")
+                 for other, hexes in adj[n].items() for hid in hexes] for n in nodes]
     enter = [_may_enter(board, n) for n in nodes]
     passes = [_may_pass(board, n) for n in nodes]
     return nodes, index, adjacent, enter, passes
@@ -244,15 +273,14 @@ def reach(board: Board, budget: int = BUDGET) -> Reach:
     """Every stop and hex-side arrival some single legal run of the company reaches
     (module docstring): :func:`plain_reach`'s walk, each run's visited set an int of
     node bits, the reach's size counted as it grows."""
-    g = track_graph(board)
-    bound = loose_reach(board, g)
-    target = _size(bound)
+    numbered = _numbered(board)
+    nodes, index, adjacent, enter, passes = numbered
+    target = _size(loose_reach(board, numbered))
     out = Reach()
     starts = _starts(board)
     for start in starts:
         _record(out, start, None)
     size = _size(out)
-    nodes, index, adjacent, enter, passes = _numbered(board, g)
     is_side = [n[0] == "side" for n in nodes]
     stops, sides = out.stops, out.sides
     steps = compared = 0

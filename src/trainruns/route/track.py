@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from trainruns.route.board import Board
-from trainruns.route.hexgrid import neighbour, opposite
+from trainruns.route.hexgrid import NEIGHBOUR_OFFSETS, neighbour, opposite
 
 if TYPE_CHECKING:  # networkx is loaded when a track graph is built, not by a plain solve
     import networkx as nx
@@ -61,6 +61,43 @@ def track_graph(board: Board) -> nx.MultiGraph:
         for j, (a, b) in enumerate(hx.paths):
             g.add_edge(end_node(board, at, hid, a), end_node(board, at, hid, b), key=(hid, j), hex=hid)
     return g
+
+
+def track_lists(board: Board) -> dict:
+    """The edges of :func:`track_graph` without networkx, for a reader that walks them
+    many times a second (:func:`trainruns.route.reach.reach`): node -> {other node ->
+    [the hex of each path joining them]}, nodes, neighbours and paths in the order the
+    multigraph holds them (a node where a path first reaches it, a neighbour where its
+    first path to the node is, the paths in board order), so that a walk over these
+    lists steps exactly as the same walk over the graph's ``edges(node)``."""
+    at = hex_at(board)
+    offsets = NEIGHBOUR_OFFSETS[board.layout]
+    adj: dict = {}
+    for hid, hx in board.hexes.items():
+        x, y = hx.x, hx.y
+        for a, b in hx.paths:
+            ends = []
+            for what, k in (a, b):
+                if what == "side":
+                    dx, dy = offsets[k]
+                    other = at.get((x + dx, y + dy))
+                    # (the node of side_node: the pair sorted, one pair at the map edge)
+                    pair = ((hid, k),) if not other else tuple(sorted(((hid, k), (other, opposite(k)))))
+                    ends.append(("side", pair))
+                else:
+                    ends.append((what, (hid, k)))
+            u, v = ends
+            nu = adj.get(u)
+            if nu is None:
+                nu = adj[u] = {}
+            nv = adj.get(v)
+            if nv is None:
+                nv = adj[v] = {}
+            joined = nu.get(v)
+            if joined is None:
+                joined = nu[v] = nv[u] = []
+            joined.append(hid)
+    return adj
 
 
 def ends_by_node(board: Board) -> dict:
