@@ -76,11 +76,13 @@ def test_numbered_loose_reach_is_the_plain_search_on_late_1832_boards(i):
     """The loose bound of the reach (a search that may pass a node twice: "Laying Track"'s
     run without its no-repeat rule) on the numbered lists equals the search on the
     networkx graph: the same stops, and the same hex-side arrivals recorded in the same
-    order (the order the lays are then listed in)."""
-    from trainruns.route.reach import loose_reach, plain_loose_reach
+    order (the order the lays are then listed in); the lists themselves are the graph's,
+    node for node and move for move."""
+    from trainruns.route.reach import _numbered, graph_numbered, loose_reach
 
     board = load_engine_position(LATE[i])
-    fast, plain = loose_reach(board), plain_loose_reach(board)
+    assert _numbered(board) == graph_numbered(board)
+    fast, plain = loose_reach(board), loose_reach(board, graph_numbered(board))
     assert (fast.stops, fast.sides) == (plain.stops, plain.sides)
     assert list(fast.sides) == list(plain.sides)
     assert [sorted(v) for v in fast.sides.values()] == [sorted(v) for v in plain.sides.values()]

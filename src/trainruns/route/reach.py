@@ -85,8 +85,8 @@ def _moves(g, node, via_hex):
 
 
 def loose_reach(board: Board, numbered=None) -> Reach:
-    """An upper bound of :func:`reach`: a graph search that may pass a node twice
-    (:func:`plain_loose_reach`'s, on the numbered graph)."""
+    """An upper bound of :func:`reach`: a graph search that may pass a node twice, on
+    the numbered graph (:func:`_numbered`, or ``numbered`` given)."""
     nodes, index, adjacent, enter, passes = _numbered(board) if numbered is None else numbered
     out = Reach()
     seen = set()
@@ -95,39 +95,19 @@ def loose_reach(board: Board, numbered=None) -> Reach:
         node, via_hex = todo.pop()
         _record(out, node, via_hex)
         i = index.get(node)
-        if via_hex is not None and not (passes[i] if i is not None else _may_pass(board, node)):
+        if i is None:
+            continue  # a start on no track (every move leads to a node of the graph)
+        if via_hex is not None and not passes[i]:
             continue
         side = node[0] == "side"
         key = (node, via_hex if side else None)
-        if key in seen or i is None:
+        if key in seen:
             continue
         seen.add(key)
         for j, _bit, hid, other, _to_side in adjacent[i]:
             if side and hid == via_hex:
                 continue  # at a hex side a run continues in the other hex only
             if enter[j]:
-                todo.append((other, hid))
-    return out
-
-
-def plain_loose_reach(board: Board, g=None) -> Reach:
-    """:func:`loose_reach` on the networkx graph: the definition the numbered one must
-    equal (the same places recorded in the same order)."""
-    g = track_graph(board) if g is None else g
-    out = Reach()
-    seen = set()
-    todo = [(n, None) for n in _starts(board)]
-    while todo:
-        node, via_hex = todo.pop()
-        _record(out, node, via_hex)
-        if via_hex is not None and not _may_pass(board, node):
-            continue
-        key = (node, via_hex if node[0] == "side" else None)
-        if key in seen or node not in g:
-            continue
-        seen.add(key)
-        for other, _, hid in _moves(g, node, via_hex):
-            if _may_enter(board, other):
                 todo.append((other, hid))
     return out
 
@@ -147,7 +127,7 @@ def plain_reach(board: Board, budget: int = BUDGET) -> Reach:
     """:func:`reach` walked on the networkx graph as the module docstring says it, node
     by node: the reference the numbered walk is checked against."""
     g = track_graph(board)
-    bound = plain_loose_reach(board, g)
+    bound = loose_reach(board, graph_numbered(board, g))
     target = _size(bound)
     out = Reach()
     for start in _starts(board):
@@ -183,15 +163,26 @@ def plain_reach(board: Board, budget: int = BUDGET) -> Reach:
 
 
 def _numbered(board):
-    """The track graph as lists (:func:`~trainruns.route.track.track_lists`): node index
-    -> its moves, each ``(next node index, its bit, its hex, the next node, whether it
-    is a hex side)``, in :func:`_moves`' order (the nodes in the graph's order); and per
-    node whether a run may enter it and pass it."""
+    """The track graph as lists, read from :func:`~trainruns.route.track.track_lists`:
+    node index -> its moves, each ``(next node index, its bit, its hex, the next node,
+    whether it is a hex side)``, in :func:`_moves`' order (the nodes in the graph's
+    order); and per node whether a run may enter it and pass it."""
     adj = track_lists(board)
-    nodes = list(adj)
+    return _lists(board, list(adj), lambda n: ((other, hid) for other, hexes in adj[n].items() for hid in hexes))
+
+
+def graph_numbered(board, g=None):
+    """:func:`_numbered` read from the networkx graph (:func:`_moves`' edges): the
+    definition the lists must equal, the same nodes and moves in the same order."""
+    g = track_graph(board) if g is None else g
+    return _lists(board, list(g.nodes),
+                  lambda n: ((other, data["hex"]) for _, other, _key, data in g.edges(n, keys=True, data=True)))
+
+
+def _lists(board, nodes, moves):
     index = {n: i for i, n in enumerate(nodes)}
-    adjacent = [[(index[other], 1 << index[other], hid, other, other[0] == "side")
-                 for other, hexes in adj[n].items() for hid in hexes] for n in nodes]
+    adjacent = [[(index[other], 1 << index[other], hid, other, other[0] == "side") for other, hid in moves(n)]
+                for n in nodes]
     enter = [_may_enter(board, n) for n in nodes]
     passes = [_may_pass(board, n) for n in nodes]
     return nodes, index, adjacent, enter, passes

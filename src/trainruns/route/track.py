@@ -37,9 +37,15 @@ def side_node(board: Board, hex_id, e, at=None):
     if at is None:
         at = hex_at(board)
     hx = board.hexes[hex_id]
-    other = at.get(neighbour(hx.x, hx.y, e, board.layout))
-    pair = [(hex_id, e)] + ([(other, opposite(e))] if other else [])
-    return ("side", tuple(sorted(pair)))
+    return _side(hex_id, e, at.get(neighbour(hx.x, hx.y, e, board.layout)))
+
+
+def _side(hex_id, e, other):
+    """The node of hex side ``e`` of ``hex_id`` with ``other`` across it (None at the
+    map's edge): the pair of (hex, side) sorted, one pair at the edge."""
+    if not other:
+        return ("side", ((hex_id, e),))
+    return ("side", tuple(sorted(((hex_id, e), (other, opposite(e))))))
 
 
 def end_node(board: Board, at, hex_id, end):
@@ -79,11 +85,8 @@ def track_lists(board: Board) -> dict:
             ends = []
             for what, k in (a, b):
                 if what == "side":
-                    dx, dy = offsets[k]
-                    other = at.get((x + dx, y + dy))
-                    # (the node of side_node: the pair sorted, one pair at the map edge)
-                    pair = ((hid, k),) if not other else tuple(sorted(((hid, k), (other, opposite(k)))))
-                    ends.append(("side", pair))
+                    dx, dy = offsets[k]   # (side_node's neighbour, its lookups made once a hex)
+                    ends.append(_side(hid, k, at.get((x + dx, y + dy))))
                 else:
                     ends.append((what, (hid, k)))
             u, v = ends

@@ -206,7 +206,6 @@ def _priced_start(search, priced, order, all_rights, steps):
     A claim is a route of no value, so any path of the train's replaces it; one that no
     path replaced is dropped. Returns (routes, steps spent)."""
     bound, pricing = priced
-    arrays = search.arrays
     kind_of = {k.name: k for k in pricing.kinds}
     price = bound.price.copy()
     claims = [None] * len(search.trains)
@@ -214,9 +213,7 @@ def _priced_start(search, priced, order, all_rights, steps):
         out = bound_1831.best_path(pricing, price, kind_of[search.trains[i].name], PRICED_STEPS)
         if out is None or not out[1]:
             continue
-        bits = np.zeros(arrays.compiled.words, np.uint64)
-        for c in out[1]:
-            bits |= arrays.chain_bits[c]
+        bits = search.arrays.track_bits(out[1])
         claims[i] = ([], [], bits, 0, 0)
         price[_bit_flags(bits, pricing.n_bits)] = TAKEN
     routes, spent = _improve(search, claims, order, all_rights, 1, steps)

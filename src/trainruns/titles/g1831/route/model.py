@@ -172,6 +172,13 @@ class StopArrays:
     def type_caps(self, train):
         return self.model.type_caps(train)
 
+    def track_bits(self, chains):
+        """The track bits the chains ``chains`` use (their bit sets joined)."""
+        bits = np.zeros(self.compiled.words, np.uint64)
+        for c in chains:
+            bits |= self.chain_bits[c]
+        return bits
+
     def south_of(self, stops):
         """(Delaware group, city a, city b) when the path ``stops`` enters the Delaware
         large city twice (5.6.2.1), else None."""
@@ -690,10 +697,7 @@ class Model1831(RouteModel):
             ptr.append(ptr[-1] + len(st))
             stops += st
             chains += list(ch) + [-1]
-            b = np.zeros(arrays.compiled.words, np.uint64)
-            for c in ch:
-                b |= arrays.chain_bits[c]
-            bits.append(b)
+            bits.append(arrays.track_bits(ch))
         ptr, stops = np.array(ptr, np.int64), np.array(stops, np.int64)
         return (ptr, stops, np.array(chains, np.int64),
                 np.array(bits, np.uint64).reshape(len(first.chosen), arrays.compiled.words), valuer(ptr, stops))
@@ -730,10 +734,7 @@ class Model1831(RouteModel):
             stops += st
             chains += list(ch) + [-1]
             visit += vis
-            b = np.zeros(arrays.compiled.words, np.uint64)
-            for c in ch:
-                b |= arrays.chain_bits[c]
-            bits.append(b)
+            bits.append(arrays.track_bits(ch))
             commuter.append(is_commuter)
             tt = parse_train_name(trains[ti].name)
             if is_commuter:
