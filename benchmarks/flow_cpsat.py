@@ -1,0 +1,68 @@
+"""CP-SAT on the 1831 flow model, apart from the rest of a solve (issue 33).
+
+    python benchmarks/flow_cpsat.py export BOARD.json OUT.txt [SECONDS]
+    python benchmarks/flow_cpsat.py time OUT.txt SECONDS [param=value ...]
+
+``export`` solves BOARD as ``trainruns solve --time-limit SECONDS`` does (10 by
+default) and writes each CP-SAT model the 1831 flow model hands over (titles/g1831/
+route/flow.py: its hint, and its cap at the track prices' bound, included) as text,
+OUT.txt, OUT.1.txt, ... ``time`` solves one such model with CP-SAT's default
+parameters but for the ``param=value`` pairs given (SatParameters' text format, e.g.
+``num_workers=3 'subsolvers="max_lp"'``) and prints its status, run, bound and
+times. So a change of parameters is measured on the same model, the first run and the
+prices left out (benchmarks/README.md, "what did not shorten CP-SAT's proof").
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+
+def export(board: str, out: str, seconds: str = "10") -> None:
+    from trainruns.cli.launch import main
+    from trainruns.route import cpsat
+
+    run_solver = cpsat.run_solver
+    written = []
+
+    def exporting(solver, model, *args, **kwargs):
+        name = out if not written else f"{out.removesuffix('.txt')}.{len(written)}.txt"
+        model.export_to_file(name)   # ".txt": the text format
+        written.append(name)
+        return run_solver(solver, model, *args, **kwargs)
+
+    cpsat.run_solver = exporting   # flow.py imports run_solver when it solves
+    sys.argv = ["trainruns", "solve", board, "--time-limit", seconds, "--quiet"]
+    try:
+        main()
+    except SystemExit:
+        pass
+    print("written:", ", ".join(written) or "none (the board did not reach the flow model)")
+
+
+def time_model(path: str, seconds: str, *params: str) -> None:
+    from ortools.sat.python import cp_model
+
+    model = cp_model.CpModel()
+    with open(path) as f:
+        model.proto.parse_text_format(f.read())
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = float(seconds)
+    solver.parameters.num_workers = 8   # flow.WORKERS
+    if params:
+        solver.parameters.merge_text_format(" ".join(p.replace("=", ": ", 1) for p in params))
+    wall, cpu = time.perf_counter(), time.process_time()
+    status = solver.solve(model)
+    print(" ".join(params) or "defaults", solver.status_name(status), int(solver.objective_value),
+          int(solver.best_objective_bound), f"{time.perf_counter() - wall:.1f} s wall",
+          f"{time.process_time() - cpu:.1f} s CPU")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) >= 4 and sys.argv[1] == "export":
+        export(*sys.argv[2:5])
+    elif len(sys.argv) >= 4 and sys.argv[1] == "time":
+        time_model(*sys.argv[2:])
+    else:
+        sys.exit(__doc__)
