@@ -44,12 +44,14 @@ def export(board: str, out: str, seconds: str = "10") -> None:
 def time_model(path: str, seconds: str, *params: str) -> None:
     from ortools.sat.python import cp_model
 
+    from trainruns.titles.g1831.route.flow import WORKERS
+
     model = cp_model.CpModel()
     with open(path) as f:
         model.proto.parse_text_format(f.read())
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = float(seconds)
-    solver.parameters.num_workers = 8   # flow.WORKERS
+    solver.parameters.num_workers = WORKERS   # as the solve sets it
     if params:
         solver.parameters.merge_text_format(" ".join(p.replace("=", ": ", 1) for p in params))
     wall, cpu = time.perf_counter(), time.process_time()

@@ -81,8 +81,9 @@ def test_numbered_loose_reach_is_the_plain_search_on_late_1832_boards(i):
     from trainruns.route.reach import _numbered, graph_numbered, loose_reach
 
     board = load_engine_position(LATE[i])
-    assert _numbered(board) == graph_numbered(board)
-    fast, plain = loose_reach(board), loose_reach(board, graph_numbered(board))
+    graph = graph_numbered(board)
+    assert _numbered(board) == graph
+    fast, plain = loose_reach(board), loose_reach(board, graph)
     assert (fast.stops, fast.sides) == (plain.stops, plain.sides)
     assert list(fast.sides) == list(plain.sides)
     assert [sorted(v) for v in fast.sides.values()] == [sorted(v) for v in plain.sides.values()]

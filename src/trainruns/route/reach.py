@@ -172,11 +172,11 @@ def _numbered(board):
 
 
 def graph_numbered(board, g=None):
-    """:func:`_numbered` read from the networkx graph (:func:`_moves`' edges): the
-    definition the lists must equal, the same nodes and moves in the same order."""
+    """:func:`_numbered` read from the networkx graph (every move :func:`_moves` lists,
+    none arrived by): the definition the lists must equal, the same nodes and moves in
+    the same order."""
     g = track_graph(board) if g is None else g
-    return _lists(board, list(g.nodes),
-                  lambda n: ((other, data["hex"]) for _, other, _key, data in g.edges(n, keys=True, data=True)))
+    return _lists(board, list(g.nodes), lambda n: ((other, hid) for other, _key, hid in _moves(g, n, None)))
 
 
 def _lists(board, nodes, moves):
