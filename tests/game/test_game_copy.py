@@ -60,3 +60,44 @@ def test_a_copy_keeps_what_the_state_shares_and_the_games_dice(title):
     for name, value in dice:
         mine = getattr(twin.rules, name)
         assert mine is not value and mine.getstate() == value.getstate()
+
+
+def _first_state_listing(title, kind, seeds=range(1, 60), most=1500):
+    """The first state of a seeded random game (4 players) that lists an action of
+    ``kind``, and that action filled in; None when no seed reaches one."""
+    for seed in seeds:
+        rng = random.Random(seed)
+        game = Game(title, ["A", "B", "C", "D"], seed)
+        for _ in range(most):
+            listed = game.actions()
+            if not listed:
+                break
+            hit = next((a for a in listed if a["type"] == kind), None)
+            if hit is not None:
+                return game, {k: (v["min"] if isinstance(v, dict) and "min" in v else v) for k, v in hit.items()}
+            game.act(random_choice(listed, rng))
+    return None
+
+
+@pytest.mark.parametrize("title, kind", [("1832", "protect"), ("1833NE", "accept"), ("1831", "accept")])
+def test_a_decision_taken_on_a_copy_never_reaches_the_original(title, kind):
+    """A step may keep what to do once a player decides: an offer's deal, made when the
+    other party accepts (docs/game-log.md "Deals between two parties"; 1833NE's trains
+    and privates, 1831 5.3.4), and 1832's protection, after which the round resumes
+    left of the protecting president ([5.9]). Taken on a copy, that decision changes the
+    copy alone: the original then plays on exactly as a replay of its own log does."""
+    found = _first_state_listing(title, kind)
+    assert found is not None, f"no seeded {title} game reached a {kind}"
+    game, decision = found
+    before = _digest(game)
+    twin = game.copy()
+    twin.act(decision)
+    assert _digest(twin) != before or twin.active() != game.active()   # the copy took it
+    assert _digest(game) == before
+    # the original declines instead, as a replay of its log does
+    decline = next(a for a in game.actions() if a["type"] == "pass")
+    replayed = Game.replay(game.log())
+    game.act(decline)
+    replayed.act(decline)
+    assert _digest(game) == _digest(replayed)
+    assert game.active() == replayed.active() and game.actions() == replayed.actions()

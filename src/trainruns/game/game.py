@@ -12,6 +12,7 @@ import copy
 import importlib
 import json
 import random
+import types
 
 from trainruns.errors import InputError
 from trainruns.game.action import validate
@@ -25,9 +26,10 @@ def _json_size(value) -> int:
     return len(json.dumps(value))   # ASCII, as the log is written
 
 
-# values deepcopy returns as they are (a Train too: frozen, its __deepcopy__ is itself)
+# values deepcopy returns as they are (a Train too: frozen, its __deepcopy__ is itself);
+# a function is not among them: a closure is copied with its cells (:func:`_closure`)
 _ATOMIC = frozenset({int, float, bool, str, bytes, complex, type(None), type, range, type(Ellipsis),
-                     type(NotImplemented), type(len), type(_json_size), Train})
+                     type(NotImplemented), type(len), Train})
 _PLAIN: dict = {}   # class -> whether deepcopy copies it as its __dict__ (a plain instance)
 
 
@@ -76,6 +78,8 @@ def _deep_copy(x, memo: dict):
         d = y.__dict__
         for k, v in x.__dict__.items():
             d[k] = v if type(v) in atomic else _deep_copy(v, memo)
+    elif cls is types.FunctionType:
+        return x if x.__closure__ is None else _closure(x, memo)
     elif cls is random.Random:
         # deepcopy seeds a new generator from the system's entropy before setting its
         # state; the state alone (immutable) makes the same generator
@@ -85,6 +89,33 @@ def _deep_copy(x, memo: dict):
     else:
         return copy.deepcopy(x, memo)
     return y
+
+
+def _closure(f, memo: dict):
+    """A copy of the closure ``f`` whose cells hold copies of what ``f``'s cells hold.
+    A step may keep a closure to call later (an offer's deal on acceptance, a
+    protection's turn order): acting on a copy of the game must call the copy's, never
+    change the game it was copied from, as deepcopy's copy (a function is kept as it
+    is) would."""
+    g = memo.get(id(f), _MISSING)
+    if g is not _MISSING:
+        return g
+    cells = []
+    for cell in f.__closure__:
+        new = memo.get(id(cell), _MISSING)
+        if new is _MISSING:
+            new = memo[id(cell)] = types.CellType()
+            try:
+                contents = cell.cell_contents
+            except ValueError:   # a cell not yet filled
+                pass
+            else:
+                new.cell_contents = contents if type(contents) in _ATOMIC else _deep_copy(contents, memo)
+        cells.append(new)
+    g = memo[id(f)] = types.FunctionType(f.__code__, f.__globals__, f.__name__, f.__defaults__, tuple(cells))
+    g.__kwdefaults__, g.__qualname__ = f.__kwdefaults__, f.__qualname__
+    g.__dict__.update(f.__dict__)
+    return g
 
 
 def rules_class(title: str, where="title"):
