@@ -135,6 +135,9 @@ class Game:
         self.entries: list[dict] = []   # the log's actions as recorded (undo included)
         self._size = None               # the log's size as compact JSON, once counted
         self.applied: list[dict] = []   # the decisions that stand
+        # no round while the rules set the game up: an undo sets this same object up
+        # again, and the rules must not see the round of the game being undone
+        self.round = None
         self.rules = rules_class(title)(self, list(players), seed, list(variants or []), config)
         self.state = self.rules.state
         self.round = self.rules.first_round()
