@@ -118,12 +118,13 @@ def try_state(game: Game, rng: random.Random, where: str) -> tuple[list[str], in
     return problems, tried
 
 
-def fuzz_game(title: str, players: int, seed: int, every: int, most: int = 3000) -> tuple[list[str], int, int]:
-    """One seeded random game with its states fuzzed: (problems, actions played,
-    mutations tried)."""
+def fuzz_game(title: str, players: int, seed: int, every: int, most: int = 3000,
+              variants=()) -> tuple[list[str], int, int]:
+    """One seeded random game (with the title's ``variants``) with its states fuzzed:
+    (problems, actions played, mutations tried)."""
     names = [chr(65 + i) for i in range(players)]
     rng = random.Random(seed)
-    game, shadow = Game(title, names, seed), Game(title, names, seed)
+    game, shadow = Game(title, names, seed, variants), Game(title, names, seed, variants)
     problems, tried, n = [], 0, 0
     while not game.finished and n < most:
         listed = game.actions()
@@ -153,11 +154,13 @@ def main(argv=None) -> int:
     ap.add_argument("--games", type=int, default=1)
     ap.add_argument("--every", type=int, default=5, help="fuzz every N-th state")
     ap.add_argument("--most", type=int, default=3000, help="actions of a game at most")
+    ap.add_argument("--variants", default="", help="the title's variants, comma-separated")
     args = ap.parse_args(argv)
     bad = 0
     for seed in range(args.first, args.first + args.games):
         start = time.process_time()
-        problems, n, tried = fuzz_game(args.title, args.players, seed, args.every, args.most)
+        problems, n, tried = fuzz_game(args.title, args.players, seed, args.every, args.most,
+                                           [v for v in args.variants.split(",") if v])
         for p in problems:
             print(p)
         bad += len(problems)
