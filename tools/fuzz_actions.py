@@ -89,8 +89,9 @@ def try_state(game: Game, rng: random.Random, where: str) -> tuple[list[str], in
     """Every listed action type of ``game``'s state, mutated, each on a copy:
     (problems, mutations tried)."""
     problems, tried = [], 0
-    before = _text(game)
-    ids = game_ids(game.to_json())
+    state = game.to_json()
+    before = json.dumps(state, sort_keys=True)   # as _text(game)
+    ids = game_ids(state)
     seen = set()
     for listed in game.actions():
         if listed["type"] in seen:

@@ -96,10 +96,7 @@ def _closure(f, memo: dict):
     A step may keep a closure to call later (an offer's deal on acceptance, a
     protection's turn order): acting on a copy of the game must call the copy's, never
     change the game it was copied from, as deepcopy's copy (a function is kept as it
-    is) would."""
-    g = memo.get(id(f), _MISSING)
-    if g is not _MISSING:
-        return g
+    is) would. (:func:`_deep_copy` looked ``f`` up in ``memo`` first.)"""
     cells = []
     for cell in f.__closure__:
         new = memo.get(id(cell), _MISSING)
@@ -110,7 +107,7 @@ def _closure(f, memo: dict):
             except ValueError:   # a cell not yet filled
                 pass
             else:
-                new.cell_contents = contents if type(contents) in _ATOMIC else _deep_copy(contents, memo)
+                new.cell_contents = _deep_copy(contents, memo)
         cells.append(new)
     g = memo[id(f)] = types.FunctionType(f.__code__, f.__globals__, f.__name__, f.__defaults__, tuple(cells))
     g.__kwdefaults__, g.__qualname__ = f.__kwdefaults__, f.__qualname__
