@@ -118,16 +118,20 @@ class State:
 
     def pay(self, src: str, dst: str, amount: int) -> int:
         """Move ``amount`` dollars from one holder to another. The bank may go below zero
-        only once broken ([13.2]: the last set of operating rounds is kept on paper)."""
+        only once broken ([13.2]: the last set of operating rounds is kept on paper).
+        It is broken when a payment leaves it with nothing (1832 Glossary "Broken Bank":
+        "it has zero dollars or less, or it does not have enough money to make a
+        payment"; 1831 6.1 and 1833NE "End game triggers": the bank "runs out",
+        docs/gaps.md)."""
         if amount < 0:
             raise ValueError("negative payment")
         a, b = self.holder(src), self.holder(dst)
-        if a is self.bank and self.bank.cash < amount:
-            self.bank.broken = True
-        elif a is not self.bank and a.cash < amount:
+        if a is not self.bank and a.cash < amount:
             raise ValueError(f"{src} cannot pay {amount}")
         a.cash -= amount
         b.cash += amount
+        if a is self.bank and self.bank.cash <= 0:
+            self.bank.broken = True
         return amount
 
     def commit(self, name: str, amount: int):
