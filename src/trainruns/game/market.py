@@ -64,6 +64,20 @@ class Stacks:
         if cid in stack:
             stack.remove(cid)
 
+    def depth(self, cid: str, cell) -> int:
+        """Where ``cid`` stands in the stack of box ``cell`` (0: the top)."""
+        stack = self.stacks.get(cell, [])
+        return stack.index(cid) if cid in stack else len(stack)
+
+    def put_back(self, cid: str, old, cell, depth: int):
+        """``cid`` from box ``old`` back into box ``cell`` at ``depth`` of its stack, where
+        it stood before a sale now undone (1832 [5.9]: "the share price is restored to
+        its original position as if the sale never took place"; the stack decides the
+        operating order, [4.1.3])."""
+        self.remove(cid, old)
+        stack = self.stacks.setdefault(cell, [])
+        stack.insert(min(depth, len(stack)), cid)
+
     def view(self) -> dict:
         """The market as the page draws it: rows of boxes (:meth:`box_view`; None where
         the grid has no box) and, per box holding price tokens, the corporations in

@@ -253,6 +253,31 @@ def test_price_protection_buys_the_sold_shares_and_restores_the_price():
     assert g.active() == {"player": "B"}      # left of A
 
 
+def test_protection_puts_the_token_back_where_it_stood_in_its_box():
+    """[5.9] "the share price is restored to its original position as if the sale never
+    took place": SALR, on top of the $100 box's stack above ACL ([4.1.3]: the first
+    there), is sold down and protected: it is on top again, and operates before ACL
+    (share price order: the top of a stack first)."""
+    from trainruns.game.round import StockRound
+
+    g = new(3)
+    buy_all_privates(g)
+    salr = start(g, "SALR", "A", 100, {"A": 2, "B": 3, "C": 1})
+    acl = start(g, "ACL", "C", 100, {"C": 4})
+    g.rules.end_stock_round(None)
+    m = g.rules.market
+    before = list(m.stacks[salr.cell])
+    assert before.index("SALR") < before.index("ACL")
+    g.round = StockRound(g, "B", 2)
+    g.round.settle()
+    g.act({"type": "sell_shares", "player": "B", "corporation": "SALR", "count": 1})
+    if g.active() == {"player": "B"}:
+        g.act({"type": "pass", "player": "B"})
+    g.act({"type": "protect", "player": "A", "corporation": "SALR"})
+    assert m.stacks[salr.cell] == before
+    assert [c.id for c in g.rules.price_order([acl, salr])] == ["SALR", "ACL"]
+
+
 def test_presidency_passes_to_the_player_with_more_shares_after_a_sale():
     """[5.5] the president may sell below another holder of 20%, who takes over."""
     g = new(3)

@@ -3,9 +3,10 @@
 After a player's stock turn (or a forced sale for a train, [10.6.2]), the president of
 each company whose shares he sold may buy *all* of those shares from him at the price
 he sold them for, as his only action; the share price then returns to where it was, as
-if the sale never happened. Companies are offered in the order they were sold; a
-``pass`` declines. The seller already has the bank's money for the shares, so the
-president pays the bank: the same dollars end in the same places as a direct payment.
+if the sale never happened: its box, and its place in the box's stack. Companies are
+offered in the order they were sold; a ``pass`` declines. The seller already has the
+bank's money for the shares, so the president pays the bank: the same dollars end in
+the same places as a direct payment.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from trainruns.game.state import player_key
 class ProtectStep(Step):
     def __init__(self, game, sale: dict, on_protect=None):
         super().__init__(game)
-        self.sale = sale          # {"corporation", "player", "count", "price", "cell"}
+        self.sale = sale          # {"corporation", "player", "count", "price", "cell", "depth"}
         self.on_protect = on_protect
         self.corp = game.state.corp[sale["corporation"]]
 
@@ -74,7 +75,7 @@ class ProtectStep(Step):
         st.move_shares(c, "market", player_key(c.president), s["count"])
         old = c.cell
         c.cell = tuple(s["cell"])
-        self.game.rules.market.move(c.id, old, c.cell)
+        self.game.rules.market.put_back(c.id, old, c.cell, s["depth"])
         st.event("protect", corporation=c.id, player=c.president, count=s["count"], price=s["price"])
         update_president(st, c)
         if self.on_protect:

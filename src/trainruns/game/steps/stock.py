@@ -311,7 +311,7 @@ class StockTurn(Step):
             raise Refusal("stock.sell-limit", f"{self.player} may sell {up_to(n, c.id + ' share')} now: {why}")
         price = self.start_price.get(c.id, rules.market.price(c.cell))
         self.sales.append({"corporation": c.id, "player": self.player, "count": count, "price": price,
-                           "cell": c.cell})
+                           "cell": c.cell, "depth": rules.market.depth(c.id, c.cell)})
         rules.sell_shares(c, self.player, count, price, stock_round=True)
 
     def after_sale(self, c, a):

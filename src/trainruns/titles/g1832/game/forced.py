@@ -83,7 +83,8 @@ class ForcedSaleRules:
         """Sell ``count`` shares of ``d`` for ``c``'s train and remember the sale for
         protection; the company needing the train closes at once in the black area."""
         price = self.market.price(d.cell)
-        sale = {"corporation": d.id, "player": name, "count": count, "price": price, "cell": d.cell}
+        sale = {"corporation": d.id, "player": name, "count": count, "price": price, "cell": d.cell,
+                "depth": self.market.depth(d.id, d.cell)}
         self.sell_shares(d, name, count, price, stock_round=d is not c)
         sale["vice_presidents"] = sold_vice_certs(self.state)
         step.__dict__.setdefault("forced_sales", []).append(sale)
