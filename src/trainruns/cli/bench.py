@@ -89,7 +89,7 @@ def _is_position_source(path) -> bool:
 
 
 # what a folder may hold beside positions: game logs and 1831 game configs say so in
-# their "format" field near the top (docs/game-format.md, docs/game-1831.md)
+# their "format" field near the top (docs/game-log.md, docs/game-1831.md)
 _OTHER_FORMAT = re.compile(rb'"format"\s*:\s*"(trainruns-game|trainruns-1831-config)/')
 
 
