@@ -35,8 +35,10 @@ def register(sub):
                    help="position files, corpus files (*.jsonl, *.jsonl.gz) or folders (recursive)")
     add_time_limit(p, "bound each position's search")
     fmt = p.add_mutually_exclusive_group()
-    fmt.add_argument("--json", action="store_true", help="print the rows as a JSON list")
-    fmt.add_argument("--csv", action="store_true", help="print the rows as CSV")
+    fmt.add_argument("--json", action="store_true",
+                     help='print one JSON object: {"positions": [rows], "phases": [...], "summary": {...}} '
+                          "(docs/position-format.md)")
+    fmt.add_argument("--csv", action="store_true", help="print the rows as CSV, one line per position")
     p.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
     p.add_argument("--phases-only", action="store_true",
                    help="the table by title and phase and the summary, without a line per position")
