@@ -1,5 +1,5 @@
 """`trainruns bench FOLDER` solves the folder's positions; the game logs and 1831 game
-configs kept beside them (docs/game-format.md, docs/game-1831.md) are not positions and are
+configs kept beside them (docs/game-log.md, docs/game-1831.md) are not positions and are
 left out, said once on stderr, never reported as error rows."""
 
 import json

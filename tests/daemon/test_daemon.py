@@ -87,7 +87,7 @@ def test_status_without_a_daemon_is_a_negative_verdict(runtime):
     env = dict(runtime, XDG_RUNTIME_DIR=tempfile.mkdtemp(prefix="trainruns-none-"))
     os.chmod(env["XDG_RUNTIME_DIR"], 0o700)
     code, status = _status(env)
-    assert code == 1 and status["running"] is False
+    assert code == 1 and status["up"] is False and status["running"] is False
 
 
 @pytest.mark.parametrize("path", [KO, BROWN, T1831])
@@ -306,6 +306,7 @@ def test_stale_socket_falls_back_and_a_daemon_starts_on_demand(runtime):
         assert _wait_for(lambda: _status(env)[0] == 0)
         code, status = _status(env)
         assert code == 0 and status["served"] == 0
+        assert status["up"] is True and status["running"] == 0 and status["pid"] > 0
         code, out2, _ = _run(["solve", "--daemon", "--json", "--quiet", KO], env)
         assert _without_times(out2) == _without_times(out) and _status(env)[1]["served"] == 1
     finally:

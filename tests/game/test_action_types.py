@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from trainruns.errors import InputError
-from trainruns.game.action import ACTIONS
+from trainruns.game.action import ACTIONS, validate
 from trainruns.game.game import Game
 from trainruns.game.protocol import Session
 
@@ -65,3 +65,33 @@ def test_play_serve_and_play_act_agree_after_another_title_was_loaded(tmp_path):
     acted = subprocess.run(cli + ["play", "act", str(log), json.dumps(OWN["1833NE"])],
                            capture_output=True, text=True, env=env)
     assert acted.returncode == 2 and "unknown action type 'issue_shares'" in acted.stderr
+
+
+def _fields(title):
+    return Game(title, TITLES[title], 1).rules.action_types
+
+
+@pytest.mark.parametrize("title, action, message", [
+    # a field a title never reads is not declared, so it is refused, not logged
+    ("1831", {"type": "merge", "corporation": "PRR", "with": "NYC", "kind": "system"}, "unknown field 'kind'"),
+    ("1831", {"type": "buy_train", "corporation": "PRR", "from": "bank", "train": "2S", "trade_in": "2S"},
+     "unknown field 'trade_in'"),
+    ("1833NE", {"type": "buy_private", "corporation": "B&M", "private": "P1", "price": 1, "from": "A"},
+     "unknown field 'from'"),
+    # a field without which 1832's rule cannot act is required (docs/game-1832.md "Actions")
+    ("1832", {"type": "merge", "player": "A", "corporation": "SALR", "with": "ACL"}, "needs the field 'kind'"),
+    ("1832", {"type": "merge", "corporation": "SALR", "with": "ACL", "kind": "system"}, "needs the field 'player'"),
+    ("1832", {"type": "redeem", "corporation": "SALR"}, "needs the field 'player'"),
+    ("1832", {"type": "reissue", "corporation": "SALR"}, "needs the field 'player'"),
+])
+def test_declared_fields_are_the_fields_the_title_reads(title, action, message):
+    with pytest.raises(InputError, match=message):
+        validate(action, _fields(title))
+
+
+def test_1832_keeps_the_fields_only_it_reads():
+    fields = _fields("1832")
+    validate({"type": "buy_train", "corporation": "SALR", "from": "bank", "train": "D", "trade_in": "4"}, fields)
+    validate({"type": "merge", "player": "A", "corporation": "SALR", "with": "ACL", "kind": "system",
+              "system": "S1"}, fields)
+    validate({"type": "mortgage", "corporation": "SALR", "asset": "train:2", "amount": 10}, fields)

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from boards import random_position
 
-from trainruns import load_position, solve
+from trainruns import InputError, load_position, solve
 from trainruns.cli.main import main
 from trainruns.route.compile import compile_board
 from trainruns.route.greedy import greedy_run
@@ -217,6 +217,19 @@ def test_memory_option(tmp_path, capsys):
     assert main(["solve", str(LATE), "--memory", "lots"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--memory" in err
+
+
+SMALL = ROOT / "fixtures" / "custom" / "draw_small.json"
+
+
+def test_memory_as_text_in_the_api_is_read_as_the_command_reads_it():
+    """``trainruns.solve(..., memory="1G")`` takes what ``--memory`` takes (docs/api.md);
+    text it would refuse is bad input, not a crash or a budget of no meaning."""
+    assert solve(SMALL, memory="1G").revenue == solve(SMALL, memory=1 << 30).revenue
+    for bad, why in [("lots", "not a memory size"), ("100M", "less than the 256M"), ("", "not a memory size")]:
+        with pytest.raises(InputError, match=why):
+            solve(SMALL, memory=bad)
+        assert main(["solve", str(SMALL), "--memory", bad]) == 2
 
 
 def test_cut_route_list_never_answers_below_the_quick_run(monkeypatch):

@@ -36,27 +36,17 @@ def add_time_limit(parser, help):
     parser.add_argument("--time-limit", type=seconds, metavar="SECONDS", help=help)
 
 
-MIN_MEMORY = 256 << 20
-
-
 def memory_size(text):
-    """argparse type of ``--memory``: bytes, or a number with K, M or G (powers of 1024)."""
+    """argparse type of ``--memory``: bytes, or a number with K, M or G (powers of 1024;
+    :func:`trainruns.route.limits.memory_size`, which ``solve``'s ``memory`` takes too)."""
     import argparse
 
-    units = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
-    t = text.strip().lower().removesuffix("b")
-    scale = units.get(t[-1:], 1)
-    number = t[:-1] if t[-1:] in units else t
+    from trainruns.route.limits import memory_size as size
+
     try:
-        value = float(number) if number.isascii() else float("nan")
-    except ValueError:
-        value = float("nan")
-    if not (0 < value * scale < 1 << 50):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a memory size (like 2G or 500M)")
-    if value * scale < MIN_MEMORY:
-        # the interpreter and its libraries alone take about this much
-        raise argparse.ArgumentTypeError(f"{text!r} is less than the {MIN_MEMORY >> 20}M a search needs")
-    return int(value * scale)
+        return size(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def add_memory(parser):

@@ -35,8 +35,10 @@ def register(sub):
                    help="position files, corpus files (*.jsonl, *.jsonl.gz) or folders (recursive)")
     add_time_limit(p, "bound each position's search")
     fmt = p.add_mutually_exclusive_group()
-    fmt.add_argument("--json", action="store_true", help="print the rows as a JSON list")
-    fmt.add_argument("--csv", action="store_true", help="print the rows as CSV")
+    fmt.add_argument("--json", action="store_true",
+                     help='print one JSON object: {"positions": [rows], "phases": [...], "summary": {...}} '
+                          "(docs/position-format.md)")
+    fmt.add_argument("--csv", action="store_true", help="print the rows as CSV, one line per position")
     p.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
     p.add_argument("--phases-only", action="store_true",
                    help="the table by title and phase and the summary, without a line per position")
@@ -89,7 +91,7 @@ def _is_position_source(path) -> bool:
 
 
 # what a folder may hold beside positions: game logs and 1831 game configs say so in
-# their "format" field near the top (docs/game-format.md, docs/game-1831.md)
+# their "format" field near the top (docs/game-log.md, docs/game-1831.md)
 _OTHER_FORMAT = re.compile(rb'"format"\s*:\s*"(trainruns-game|trainruns-1831-config)/')
 
 

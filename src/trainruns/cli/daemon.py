@@ -51,7 +51,10 @@ def run(args):
     if args.action == "status":
         status = ask("status")
         if args.json:
-            print(json.dumps({"running": status is not None, "socket": socket_path(), **(status or {})}))
+            # "up" says whether a daemon answers; "running" is the number of commands it is
+            # running (false, as before, when none answers)
+            print(json.dumps({"up": status is not None, "running": status is not None, "socket": socket_path(),
+                              **(status or {})}))
         elif status is None:
             print(f"no daemon answers on {socket_path()}")
         else:

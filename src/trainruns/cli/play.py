@@ -1,8 +1,9 @@
-"""``trainruns play new|actions|act|position|serve``: keep a game (docs/game-log.md).
+"""``trainruns play new|actions|act|position|advise|serve|selfplay``: keep a game (docs/game-log.md).
 
 A game is its log (JSON, format ``trainruns-game/1``): ``new`` writes one, ``act``
 checks one action and appends it, ``actions`` lists who acts and every legal action,
-``position`` prints a corporation's position (docs/position-format.md), ``serve`` speaks JSON lines,
+``position`` prints a corporation's position (docs/position-format.md), ``advise`` the
+operating company's best turn plans (docs/advise.md), ``serve`` speaks JSON lines,
 ``selfplay`` plays seeded random games checking the contract's guarantees (on several
 processes with ``--workers``, or a Dask cluster with ``--scheduler``).
 Exit status: 0, 1 for an illegal action (stdout ``{"index", "rule", "message"}``, the
@@ -20,7 +21,7 @@ from trainruns.cli import add_scale_out
 
 
 def register(sub):
-    p = sub.add_parser("play", help="keep a game: new, actions, act, position, serve")
+    p = sub.add_parser("play", help="keep a game: new, actions, act, position, advise, serve, selfplay")
     verbs = p.add_subparsers(dest="verb", metavar="VERB", parser_class=type(p))
     n = verbs.add_parser("new", help="start a game and print its state")
     n.add_argument("title")
@@ -66,7 +67,7 @@ def register(sub):
     for x in (p, n, a, c, q, sp):
         x.add_argument("--json", action="store_true", help="JSON output (the default)")
     ad.add_argument("--json", action="store_true", help="JSON output (default: text)")
-    p.set_defaults(func=run)
+    p.set_defaults(func=run, verbs=list(verbs.choices))
 
 
 def _print(obj):
@@ -112,7 +113,7 @@ def run(args):
 
     verb = getattr(args, "verb", None)
     if verb is None:
-        raise InputError("play needs a verb: new, actions, act, position or serve")
+        raise InputError(f"play needs a verb: {', '.join(args.verbs[:-1])} or {args.verbs[-1]}")
     if verb == "serve":
         from trainruns.game.protocol import serve
 

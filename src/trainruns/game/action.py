@@ -25,7 +25,7 @@ ACTIONS = {
     "pass": {"player": (STR, False), "corporation": (STR, False)},
     "undo": {},
     "buy_private": {"player": (STR, False), "corporation": (STR, False), "private": (STR, True),
-                    "price": (INT, False), "from": (STR, False)},
+                    "price": (INT, False)},
     "bid": {"player": (STR, True), "private": (STR, True), "price": (INT, True)},
     "par": {"player": (STR, True), "corporation": (STR, True), "price": (INT, True)},
     "buy_shares": {"player": (STR, True), "corporation": (STR, True), "from": (STR, True),
@@ -42,13 +42,12 @@ ACTIONS = {
                    "proven": (BOOL, False), "bound": (INT, False)},
     "dividend": {"corporation": (STR, True), "kind": (STR, True)},
     "buy_train": {"corporation": (STR, True), "from": (STR, True), "train": (STR, True),
-                  "price": (INT, False), "trade_in": (STR, False)},
+                  "price": (INT, False)},
     "discard_train": {"corporation": (STR, True), "train": (STR, True)},
-    # a merger of ``corporation`` with ``with`` (1832 [11]: the proposing player, the
-    # kind system/takeover and the System's letter; 1831 5.9: the operating company A and
-    # its partner B, the type following from the two); what a title needs, it checks
-    "merge": {"player": (STR, False), "corporation": (STR, True), "with": (STR, True), "kind": (STR, False),
-              "system": (STR, False)},
+    # a merger of ``corporation`` with ``with`` (1831 5.9: the operating company A and its
+    # partner B, the type following from the two); a title adds what else it needs (1832
+    # [11]: the proposing player, the kind and the System's letter)
+    "merge": {"corporation": (STR, True), "with": (STR, True)},
     # the other party's answer to a deal (game/steps/consent.py): ``play actions`` lists
     # it with the offer's terms; an accept may repeat them or leave them out
     "accept": {"player": (STR, True), "offer": (STR, False), "corporation": (STR, False),

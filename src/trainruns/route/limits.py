@@ -24,6 +24,10 @@ from collections import namedtuple
 
 GB = 1 << 30
 DEFAULT_MEMORY = 2 * GB
+# the least a budget given as text may be: the interpreter and its libraries alone take
+# about this much
+MIN_MEMORY = 256 << 20
+_UNITS = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
 # what the interpreter, numpy, numba and OR-Tools take before any board is read, where
 # the system does not tell what the process holds: not available to the search's arrays
 BASE_MEMORY = 400 << 20
@@ -33,6 +37,24 @@ BASE_MEMORY = 400 << 20
 RESERVE = 240 << 20
 # the longest a stage works between two looks at the clock (and at Ctrl-C)
 CHECK_SECONDS = 0.1
+
+
+def memory_size(text: str) -> int:
+    """Bytes of a memory budget given as text, as ``--memory`` takes it and ``solve``'s
+    ``memory`` too: bytes, or a number with K, M or G (powers of 1024), at least
+    :data:`MIN_MEMORY`; ValueError says what is wrong."""
+    t = text.strip().lower().removesuffix("b")
+    scale = _UNITS.get(t[-1:], 1)
+    number = t[:-1] if t[-1:] in _UNITS else t
+    try:
+        value = float(number) if number.isascii() else float("nan")
+    except ValueError:
+        value = float("nan")
+    if not (0 < value * scale < 1 << 50):
+        raise ValueError(f"{text!r} is not a memory size (like 2G or 500M)")
+    if value * scale < MIN_MEMORY:
+        raise ValueError(f"{text!r} is less than the {MIN_MEMORY >> 20}M a search needs")
+    return int(value * scale)
 
 
 def overshoot(limit: float) -> float:

@@ -62,7 +62,16 @@ def warn_if_no_token(board: Board, where: str):
 
 def solve(source, **options):
     """``trainruns.solve``: the best run of a position given as a file path, a dict or a
-    Board (:func:`trainruns.route.search.solve` on its Board, with the same ``options``)."""
+    Board (:func:`trainruns.route.search.solve` on its Board, with the same ``options``).
+    ``memory`` is bytes, or text as ``--memory`` takes it (``"1G"``; bad text is bad
+    input)."""
     from trainruns.route.search import solve as solve_board
 
+    if isinstance(options.get("memory"), str):
+        from trainruns.route.limits import memory_size
+
+        try:
+            options["memory"] = memory_size(options["memory"])
+        except ValueError as e:
+            raise InputError(str(e), "memory") from None
     return solve_board(source if isinstance(source, Board) else load_position(source), **options)

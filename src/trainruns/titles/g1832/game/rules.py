@@ -44,8 +44,12 @@ PACKAGE = "trainruns.titles.g1832"
 ACTION_TYPES = declare(
     "pass", "bid", "buy_private", "par", "buy_shares", "sell_shares", "protect", "lay_tile", "place_token",
     "run_routes", "dividend", "buy_train", "discard_train", "merge",
-    redeem={"player": (STR, False), "corporation": (STR, True), "from": (STR, False)},
-    reissue={"player": (STR, False), "corporation": (STR, True)},
+    # a diesel bought with a train traded in ([17.2]); [11] the proposing player, the
+    # kind (system, takeover or yield) and the System's letter
+    more_fields={"buy_train": {"trade_in": (STR, False)},
+                 "merge": {"player": (STR, True), "kind": (STR, True), "system": (STR, False)}},
+    redeem={"player": (STR, True), "corporation": (STR, True), "from": (STR, False)},
+    reissue={"player": (STR, True), "corporation": (STR, True)},
     exchange={"player": (STR, True), "private": (STR, True), "corporation": (STR, True)},
     trade_private={"player": (STR, True), "private": (STR, True), "from": (STR, True), "price": (INT, True)},
     buy_token={"corporation": (STR, True), "kind": (STR, True)},
