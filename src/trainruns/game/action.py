@@ -20,12 +20,19 @@ from trainruns.errors import InputError
 
 STR, INT, LIST, BOOL, ANY = "a string", "an integer", "a list", "true or false", "anything"
 
+def unread(fields: dict) -> dict:
+    """Optional fields a title may leave unread: logs of the same format once wrote them,
+    so a log that holds one still replays (a title that reads one declares it again in
+    its ``more_fields``)."""
+    return {name: (kind, False) for name, kind in fields.items()}
+
+
 # the shared steps' action types: type -> {field: (kind, required)}
 ACTIONS = {
     "pass": {"player": (STR, False), "corporation": (STR, False)},
     "undo": {},
     "buy_private": {"player": (STR, False), "corporation": (STR, False), "private": (STR, True),
-                    "price": (INT, False)},
+                    "price": (INT, False), **unread({"from": STR})},
     "bid": {"player": (STR, True), "private": (STR, True), "price": (INT, True)},
     "par": {"player": (STR, True), "corporation": (STR, True), "price": (INT, True)},
     "buy_shares": {"player": (STR, True), "corporation": (STR, True), "from": (STR, True),
@@ -42,12 +49,13 @@ ACTIONS = {
                    "proven": (BOOL, False), "bound": (INT, False)},
     "dividend": {"corporation": (STR, True), "kind": (STR, True)},
     "buy_train": {"corporation": (STR, True), "from": (STR, True), "train": (STR, True),
-                  "price": (INT, False)},
+                  "price": (INT, False), **unread({"trade_in": STR})},
     "discard_train": {"corporation": (STR, True), "train": (STR, True)},
     # a merger of ``corporation`` with ``with`` (1831 5.9: the operating company A and its
     # partner B, the type following from the two); a title adds what else it needs (1832
     # [11]: the proposing player, the kind and the System's letter)
-    "merge": {"corporation": (STR, True), "with": (STR, True)},
+    "merge": {"corporation": (STR, True), "with": (STR, True),
+              **unread({"player": STR, "kind": STR, "system": STR})},
     # the other party's answer to a deal (game/steps/consent.py): ``play actions`` lists
     # it with the offer's terms; an accept may repeat them or leave them out
     "accept": {"player": (STR, True), "offer": (STR, False), "corporation": (STR, False),

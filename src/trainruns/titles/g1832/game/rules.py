@@ -44,10 +44,9 @@ PACKAGE = "trainruns.titles.g1832"
 ACTION_TYPES = declare(
     "pass", "bid", "buy_private", "par", "buy_shares", "sell_shares", "protect", "lay_tile", "place_token",
     "run_routes", "dividend", "buy_train", "discard_train", "merge",
-    # a diesel bought with a train traded in ([17.2]); [11] the proposing player, the
-    # kind (system, takeover or yield) and the System's letter
-    more_fields={"buy_train": {"trade_in": (STR, False)},
-                 "merge": {"player": (STR, True), "kind": (STR, True), "system": (STR, False)}},
+    # [11] the proposing player, the kind (system, takeover or yield) and the System's
+    # letter (a diesel's ``trade_in``, [17.2], is the shared buy_train's)
+    more_fields={"merge": {"player": (STR, True), "kind": (STR, True), "system": (STR, False)}},
     redeem={"player": (STR, True), "corporation": (STR, True), "from": (STR, False)},
     reissue={"player": (STR, True), "corporation": (STR, True)},
     exchange={"player": (STR, True), "private": (STR, True), "corporation": (STR, True)},
