@@ -394,6 +394,8 @@ def test_bankruptcy_does_not_end_the_game_with_two_players_left():
     g.state.pay(corp_key("CV"), "bank", c.cash)
     g.state.pay(player_key(pres), "bank", g.state.player[pres].cash)
     g.round.step().enter()
+    assert g.actions() == [{"type": "issue_shares", "corporation": "CV", "emergency": True, "count": 1}]
+    g.act({"type": "issue_shares", "corporation": "CV", "count": 1})   # "Emergency sell": issues first
     s = g.to_json()
     assert player(g, pres)["bankrupt"] and not s["finished"]
 
@@ -575,6 +577,34 @@ def test_emergency_presidents_cash_then_his_sales_keep_the_presidency():
     assert c.president == pres
     assert [x["train"] for x in g.actions() if x["type"] == "buy_train"] == ["2", "2+1"][:len(
         [x for x in g.actions() if x["type"] == "buy_train"])]
+
+
+def test_emergency_issues_come_before_the_presidents_bankruptcy():
+    """"Emergency sell": the corporation "first spends its whole treasury and then must
+    issue shares up to the normal limit ... Only then does the president put in personal
+    cash ... If there's still not enough, the player goes bankrupt". Here the issues
+    (two shares at $40, after the withheld run: 40 -> 30 pays $20, 30 -> 20 pays $10)
+    and his $10 cannot pay the 2-train ($75): the corporation issues first, at the
+    limit before his shares reach the market, and his bankruptcy follows."""
+    g = _operating_cv(n=3, price=50)
+    s = g.state
+    c = s.corp["CV"]
+    pres = c.president
+    other = next(p.name for p in s.players if p.name != pres)
+    s.move_shares(c, "treasury", player_key(other), 2)
+    _to_buy_train_step(g)
+    s.pay(corp_key("CV"), "bank", c.cash)
+    s.pay(player_key(pres), "bank", s.player[pres].cash - 10)
+    g.round.step().enter()
+    assert not s.player[pres].bankrupt
+    assert g.actions() == [{"type": "issue_shares", "corporation": "CV", "emergency": True,
+                            "count": {"min": 1, "max": 2}}]
+    g.act({"type": "issue_shares", "corporation": "CV", "count": 2})
+    assert s.player[pres].bankrupt and c.president == other
+    assert g.rules.price(c) == 20
+    assert c.cash == 20 + 10 + 10                                   # the issues, then his cash
+    assert c.held("market") == 2 + 2                                # the issues, then his shares
+    assert [x["train"] for x in g.actions() if x["type"] == "buy_train"][:1] == ["2"]
 
 
 def test_bankrupt_shares_go_to_the_market_without_moving_prices():
