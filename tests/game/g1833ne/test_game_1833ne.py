@@ -278,27 +278,34 @@ def test_worcester_reserved_for_bw_and_costs_it_40():
     assert r.token_cost(s.corp["BW"], "B3") == 80
 
 
-def test_worcester_and_boston_reservations_until_phase_four(monkeypatch):
-    """Worcester is kept for the B&W, and Boston's last free slot (once green) for the
-    B&P, until phase IV ("city spot reservations end")."""
-    from trainruns.game import route_adapter
-    from trainruns.titles.g1833ne.game import operating as game_operating
-
+def test_worcester_keeps_one_spot_for_the_bw_until_phase_four():
+    """"List of corporations": the B&W "has a reserved spot in Worcester until phase IV",
+    read as the other corporations' tokens leaving one spot in Worcester free for it,
+    until it has its token there (docs/gaps.md "Reservations"; the route core's
+    reservation_filled, also Boston's for the B&P). The FRR reaches Worcester (E22) by
+    F21: not yellow Worcester's one spot; one of green Worcester's two, with or without
+    the B&W's token there; from phase IV the yellow spot too."""
     g = new()
     sell_privates(g)
     g.act({"type": "par", "player": who(g), "corporation": "FRR", "price": 100})
-    g.act({"type": "par", "player": who(g), "corporation": "B&L", "price": 100})
+    g.act({"type": "par", "player": who(g), "corporation": "BW", "price": 100})
     r, s = g.rules, g.state
-    monkeypatch.setattr(route_adapter, "token_cities", lambda pos: [("E22", 0, 1), ("G22", 1, 1)])
-    frr = s.corp["FRR"]
-    frr.cash = 500
-    assert [m["hex"] for m in r.token_places(frr)] == ["G22"]
-    green = next(t for t, spec in game_operating._tiled().tiles.items()
-                 if spec.get("color") == "green" and "B" in spec.get("labels", []))
-    s.tiles.append({"hex": "G22", "tile": green, "rotation": 0})
-    assert r.token_places(frr) == []
+    frr, bw = s.corp["FRR"], s.corp["BW"]
+
+    def places():
+        return [(m["hex"], m["stop"]) for m in r.token_places(frr)]
+
+    s.tiles[:] = [{"hex": "F21", "tile": "3", "rotation": 1}, {"hex": "E22", "tile": "5", "rotation": 3}]
+    assert places() == []                       # yellow: its one spot is the B&W's
+    s.phase = "II"
+    s.tiles[1] = {"hex": "E22", "tile": "14", "rotation": 0}
+    assert places() == [("E22", 0)]             # green: one of two, the other left for the B&W
+    bw.tokens.append(("E22", 0))
+    assert places() == [("E22", 0)]             # the B&W's token there: its reservation used
+    bw.tokens.pop()
     s.phase = "IV"
-    assert [m["hex"] for m in r.token_places(frr)] == ["E22", "G22"]
+    s.tiles[1] = {"hex": "E22", "tile": "5", "rotation": 3}
+    assert places() == [("E22", 0)]             # "until phase IV"
 
 
 # --- Comparison with 1830 item 4: the dividend threshold table ------------------------------
