@@ -60,21 +60,20 @@ def raisable(rules, c, name: str) -> int:
     return sum(n * rules.market.price(d.cell) for d, n in president_sales(rules, c, name))
 
 
-def bankrupt_if_short(rules, step, own=lambda c: c.cash) -> None:
+def bankrupt_if_short(rules, step) -> None:
     """A forced purchase nobody can pay (1832 [13] Player Bankruptcy; 1833NE "Emergency
-    sell"): while ``step.corp`` must buy a train and what it can raise itself (``own``
-    of it: its treasury; 1833NE's emergency issues too) falls short of the cheapest,
-    its president is bankrupt (:meth:`bankrupt` of the title's rules) when his cash and
-    his sales (:func:`raisable`) cannot make up the rest."""
+    sell", once its corporation has made its emergency issues): while ``step.corp`` must
+    buy a train and its treasury falls short of the cheapest, its president is bankrupt
+    (:meth:`bankrupt` of the title's rules) when his cash and his sales
+    (:func:`raisable`) cannot make up the rest."""
     c = step.corp
     if not rules.must_buy(step):
         return
     cheapest = min(p for _f, _t, p in rules.train_sources())
-    own = own(c)
-    if own >= cheapest:
+    if c.cash >= cheapest:
         return
     pres = rules.state.player[c.president]
-    if own + pres.cash + raisable(rules, c, pres.name) < cheapest:
+    if c.cash + pres.cash + raisable(rules, c, pres.name) < cheapest:
         rules.bankrupt(c, pres.name, step)
 
 

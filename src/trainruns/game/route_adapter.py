@@ -185,7 +185,8 @@ def _token_moves(p: Position) -> tuple:
 
 def token_cities(position: dict) -> list[tuple]:
     """Every city ``(hex, stop, free slots)`` the operating company reaches with room
-    and none of its tokens ([7.2] Placing a Token)."""
+    and none of its tokens ([7.2] Placing a Token) that its title's route rules allow
+    (the title's ``token_refusal``: 1833NE's reserved spots)."""
     return list(_token_moves(position))
 
 

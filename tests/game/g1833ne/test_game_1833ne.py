@@ -278,27 +278,34 @@ def test_worcester_reserved_for_bw_and_costs_it_40():
     assert r.token_cost(s.corp["BW"], "B3") == 80
 
 
-def test_worcester_and_boston_reservations_until_phase_four(monkeypatch):
-    """Worcester is kept for the B&W, and Boston's last free slot (once green) for the
-    B&P, until phase IV ("city spot reservations end")."""
-    from trainruns.game import route_adapter
-    from trainruns.titles.g1833ne.game import operating as game_operating
-
+def test_worcester_keeps_one_spot_for_the_bw_until_phase_four():
+    """"List of corporations": the B&W "has a reserved spot in Worcester until phase IV",
+    read as the other corporations' tokens leaving one spot in Worcester free for it,
+    until it has its token there (docs/gaps.md "Reservations"; the route core's
+    reservation_filled, also Boston's for the B&P). The FRR reaches Worcester (E22) by
+    F21: not yellow Worcester's one spot; one of green Worcester's two, with or without
+    the B&W's token there; from phase IV the yellow spot too."""
     g = new()
     sell_privates(g)
     g.act({"type": "par", "player": who(g), "corporation": "FRR", "price": 100})
-    g.act({"type": "par", "player": who(g), "corporation": "B&L", "price": 100})
+    g.act({"type": "par", "player": who(g), "corporation": "BW", "price": 100})
     r, s = g.rules, g.state
-    monkeypatch.setattr(route_adapter, "token_cities", lambda pos: [("E22", 0, 1), ("G22", 1, 1)])
-    frr = s.corp["FRR"]
-    frr.cash = 500
-    assert [m["hex"] for m in r.token_places(frr)] == ["G22"]
-    green = next(t for t, spec in game_operating._tiled().tiles.items()
-                 if spec.get("color") == "green" and "B" in spec.get("labels", []))
-    s.tiles.append({"hex": "G22", "tile": green, "rotation": 0})
-    assert r.token_places(frr) == []
+    frr, bw = s.corp["FRR"], s.corp["BW"]
+
+    def places():
+        return [(m["hex"], m["stop"]) for m in r.token_places(frr)]
+
+    s.tiles[:] = [{"hex": "F21", "tile": "3", "rotation": 1}, {"hex": "E22", "tile": "5", "rotation": 3}]
+    assert places() == []                       # yellow: its one spot is the B&W's
+    s.phase = "II"
+    s.tiles[1] = {"hex": "E22", "tile": "14", "rotation": 0}
+    assert places() == [("E22", 0)]             # green: one of two, the other left for the B&W
+    bw.tokens.append(("E22", 0))
+    assert places() == [("E22", 0)]             # the B&W's token there: its reservation used
+    bw.tokens.pop()
     s.phase = "IV"
-    assert [m["hex"] for m in r.token_places(frr)] == ["E22", "G22"]
+    s.tiles[1] = {"hex": "E22", "tile": "5", "rotation": 3}
+    assert places() == [("E22", 0)]             # "until phase IV"
 
 
 # --- Comparison with 1830 item 4: the dividend threshold table ------------------------------
@@ -394,6 +401,8 @@ def test_bankruptcy_does_not_end_the_game_with_two_players_left():
     g.state.pay(corp_key("CV"), "bank", c.cash)
     g.state.pay(player_key(pres), "bank", g.state.player[pres].cash)
     g.round.step().enter()
+    assert g.actions() == [{"type": "issue_shares", "corporation": "CV", "emergency": True, "count": 1}]
+    g.act({"type": "issue_shares", "corporation": "CV", "count": 1})   # "Emergency sell": issues first
     s = g.to_json()
     assert player(g, pres)["bankrupt"] and not s["finished"]
 
@@ -575,6 +584,34 @@ def test_emergency_presidents_cash_then_his_sales_keep_the_presidency():
     assert c.president == pres
     assert [x["train"] for x in g.actions() if x["type"] == "buy_train"] == ["2", "2+1"][:len(
         [x for x in g.actions() if x["type"] == "buy_train"])]
+
+
+def test_emergency_issues_come_before_the_presidents_bankruptcy():
+    """"Emergency sell": the corporation "first spends its whole treasury and then must
+    issue shares up to the normal limit ... Only then does the president put in personal
+    cash ... If there's still not enough, the player goes bankrupt". Here the issues
+    (two shares at $40, after the withheld run: 40 -> 30 pays $20, 30 -> 20 pays $10)
+    and his $10 cannot pay the 2-train ($75): the corporation issues first, at the
+    limit before his shares reach the market, and his bankruptcy follows."""
+    g = _operating_cv(n=3, price=50)
+    s = g.state
+    c = s.corp["CV"]
+    pres = c.president
+    other = next(p.name for p in s.players if p.name != pres)
+    s.move_shares(c, "treasury", player_key(other), 2)
+    _to_buy_train_step(g)
+    s.pay(corp_key("CV"), "bank", c.cash)
+    s.pay(player_key(pres), "bank", s.player[pres].cash - 10)
+    g.round.step().enter()
+    assert not s.player[pres].bankrupt
+    assert g.actions() == [{"type": "issue_shares", "corporation": "CV", "emergency": True,
+                            "count": {"min": 1, "max": 2}}]
+    g.act({"type": "issue_shares", "corporation": "CV", "count": 2})
+    assert s.player[pres].bankrupt and c.president == other
+    assert g.rules.price(c) == 20
+    assert c.cash == 20 + 10 + 10                                   # the issues, then his cash
+    assert c.held("market") == 2 + 2                                # the issues, then his shares
+    assert [x["train"] for x in g.actions() if x["type"] == "buy_train"][:1] == ["2"]
 
 
 def test_bankrupt_shares_go_to_the_market_without_moving_prices():

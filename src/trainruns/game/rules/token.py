@@ -14,24 +14,18 @@ class TokenRules:
     def token_places(self, c) -> list[dict]:
         """TokenStep: every ``{"hex", "stop"}`` where ``c`` may place a token now. [1832
         [7.2], 1833NE "List of corporations": while it has a token left, each city the
-        route core finds it reaches with room and none of its tokens; never the last
-        free slot of a home kept for another company (:meth:`reserved_homes`), nor a city
-        of :meth:`reserved_cities`; at a :meth:`token_cost` it :meth:`affords`.]"""
+        route core finds it reaches with room and none of its tokens, less the spots the
+        title's route rules keep (its ``token_refusal``: 1833NE's reserved spots); never
+        the last free slot of a home kept for another company (:meth:`reserved_homes`);
+        at a :meth:`token_cost` it :meth:`affords`.]"""
         from trainruns.game import route_adapter
 
         if len(c.tokens) >= len(c.token_costs):
             return []
         cities = route_adapter.token_cities(self.position(c.id))
         homes = {(r["hex"], r["stop"]) for r in self.reserved_homes() if r["corporation"] != c.id}
-        kept = self.reserved_cities(c, cities)
         return [{"hex": h, "stop": k} for h, k, free in cities if not ((h, k) in homes and free <= 1)
-                and (h, k) not in kept and self.affords(c, self.token_cost(c, h))]
-
-    def reserved_cities(self, c, cities: list) -> set:
-        """:meth:`token_places`: the cities ``(hex, stop)`` of ``cities`` (``(hex, stop,
-        free slots)``, those ``c`` reaches with room) kept from ``c`` now besides the
-        home slots (1833NE: Worcester and Boston until phase IV) [none]."""
-        return set()
+                and self.affords(c, self.token_cost(c, h))]
 
     def token_cost(self, c, hex_id: str) -> int:
         """What ``c``'s next token costs on ``hex_id`` [its charter's price for it, 1832

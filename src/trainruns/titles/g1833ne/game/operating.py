@@ -1,10 +1,10 @@
 """1833NE operating rules as hooks of the generic operating steps: the position handed to
 the route core (docs/rules-1833NE.md), track ("Game-specific mechanics": one yellow tile
 plus a second yellow or an upgrade, each at least $20 plus the crossings it completes),
-stations ("List of corporations": home and one more at $80, Worcester and Boston
-reservations, the Sherbrooke joint token), runs, ferries, issuing and redeeming shares
-("Comparison with 1830" item 3) and corporations buying privates ("List of private
-companies")."""
+stations ("List of corporations": home and one more at $80, $40 for the B&W in Worcester,
+the Sherbrooke joint token; the Worcester and Boston reservations are the route core's
+token rule), runs, ferries, issuing and redeeming shares ("Comparison with 1830" item 3)
+and corporations buying privates ("List of private companies")."""
 
 from __future__ import annotations
 
@@ -268,40 +268,29 @@ class OperatingRules:
         """The home slot of every corporation not yet launched is not for the others."""
         return not d.started and not d.closed
 
-    def _reservations_on(self) -> bool:
-        return self.phases.index(self.state.phase) < self.phases.index(self.data["reservations_end"])
-
-    def _boston_green(self) -> bool:
-        hx = self.data["boston_reservation"]["hex"]
-        tile = next((t["tile"] for t in reversed(self.state.tiles) if t["hex"] == hx), None)
-        return tile is not None and _tiled().tiles[tile].get("color") not in (None, "yellow")
-
     def token_cost(self, c, hex_id) -> int:
         w = self.data["worcester"]
         if c.id == w["corporation"] and hex_id == w["hex"]:
             return w["cost"]   # "its token there always costs $40"
         return super().token_cost(c, hex_id)
 
-    def reserved_cities(self, c, cities) -> set:
-        """Until phase IV, Worcester is kept for the B&W, and the last free slot of
-        Boston once green for the B&P."""
-        if not self._reservations_on():
-            return set()
-        w, b = self.data["worcester"], self.data["boston_reservation"]
-        bp = self.state.corp[b["corporation"]]
-        boston = (c.id != bp.id and not bp.closed and self._boston_green() and not any(x == b["hex"] for x, _ in bp.tokens)
-                  and sum(free for h, _k, free in cities if h == b["hex"]) <= 1)
-        return {(h, k) for h, k, _free in cities if h == w["hex"] and c.id != w["corporation"] or h == b["hex"] and boston}
-
     def token_placed(self, c, m, cost):
         self.state.event("token", corporation=c.id, hex=m["hex"], stop=m.get("stop", 0), cost=cost)
 
     def why_not_token(self, c, a):
+        """"List of corporations": two stations, the second $80 ($40 for the B&W in
+        Worcester), in a city it reaches with room. The B&W "has a reserved spot in
+        Worcester until phase IV", the B&P one in Boston once green: until then the other
+        corporations' tokens there leave one spot free for it, until it has its token in
+        the hex (docs/gaps.md "Reservations"). That is the route core's rule for the token
+        moves the step lists (route/hooks.py ``reservation_filled``), so the game keeps no
+        reservation of its own."""
         if len(c.tokens) >= len(c.token_costs):
             return "token.none-left", f"{c.id} has both its stations (\"List of corporations\")"
         return "token.illegal", (f"{c.id} may not place a station on {a['hex']}.{a.get('stop', 0)}: it must reach a "
-                                 "city with room and pay $80 ($40 for the B&W in Worcester); Worcester and Boston "
-                                 "are reserved until phase IV (\"List of corporations\")")
+                                 "city with room and pay $80 ($40 for the B&W in Worcester); until phase IV the "
+                                 "others leave a spot in Worcester for the B&W and one in green Boston for the B&P, "
+                                 "until it has its token there (\"List of corporations\")")
 
     # --- issuing and redeeming ("Comparison with 1830" item 3) -------------------------------
 

@@ -67,9 +67,15 @@ class TrainRules:
     # --- buying ------------------------------------------------------------------------
 
     def enter_buy_train(self, step):
-        """"Emergency sell": the treasury and the emergency issues come first."""
-        emergency.bankrupt_if_short(self, step,
-                                    lambda c: c.cash + self._emergency_proceeds(c, self.emergency_issuable(c)))
+        """"Emergency sell": the corporation "first spends its whole treasury and then
+        must issue shares up to the normal limit ... Only then does the president put in
+        personal cash" and, short even with his sales, go bankrupt. While it has an
+        emergency issue left, the step lists it (:meth:`treasury_raises`) and nobody is
+        bankrupt yet; once none is left, :func:`.emergency.bankrupt_if_short` at the
+        prices the issues left."""
+        c = step.corp
+        if c.closed or not self.emergency_issuable(c):
+            emergency.bankrupt_if_short(self, step)
 
     def emergency_issuable(self, c) -> int:
         """Shares the corporation may issue in an emergency: the normal limit, and never a
