@@ -143,6 +143,30 @@ def test_a_forced_seller_above_60_percent_sells_down_to_60():
     assert s.player["A"].cash == 200
 
 
+def test_a_forced_company_may_buy_another_companys_train_with_its_treasury_before_the_president_pays():
+    """[10] Train Purchase Funds: "Once the president contributes to the purchase price
+    of a train, the railway ... may not buy a train from another company": before he
+    contributes it may, with its treasury ($1 at least, [10] Train Cost); his help for
+    the cheapest train stays open beside it."""
+    g = new(3)
+    c = _forced(g)
+    s = g.state
+    s.pay("bank", corp_key(c.id), 50)              # SALR: $50, less than any train on sale
+    d = start(g, "ACL", "B", 100, {"B": 4})
+    d.trains = owned(g, "2", "2")
+    _operating_turn(g, c)
+    listed = g.actions()
+    assert {"type": "buy_train", "corporation": "SALR", "from": "bank", "train": "2", "price": 80} in listed
+    assert {"type": "buy_train", "corporation": "SALR", "from": "ACL", "train": "2",
+            "price": {"min": 1, "max": 50}} in listed
+    a_cash, d_cash = s.player["A"].cash, d.cash
+    refused(g, {"type": "buy_train", "corporation": "SALR", "from": "ACL", "train": "2", "price": 51},
+            "train.price")                           # never with the president's money
+    g.act({"type": "buy_train", "corporation": "SALR", "from": "ACL", "train": "2", "price": 50})
+    assert names(c.trains) == ["2"] and c.cash == 0 and d.cash == d_cash + 50
+    assert s.player["A"].cash == a_cash and not any(e.get("event") == "contribution" for e in s.events)
+
+
 # --- deals, listed with their price ranges --------------------------------------------------------------
 
 
