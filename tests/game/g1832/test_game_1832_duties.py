@@ -82,9 +82,9 @@ def test_a_holder_above_60_percent_sells_down_to_60_outside_green_and_brown():
 # --- [10] forced sales and the protection after them -------------------------------------------------
 
 
-def _forced(g):
-    """SALR (A president) has a route, no train and no cash; A has no cash."""
-    c = start(g, "SALR", "A", 100, {"A": 2, "B": 2, "C": 1})
+def _forced(g, shares=None):
+    """SALR (A president) has a route, no train and no cash."""
+    c = start(g, "SALR", "A", 100, shares or {"A": 2, "B": 2, "C": 1})
     g.rules.end_stock_round(None)
     s = g.state
     s.tiles = [{"hex": "D20", "tile": "57", "rotation": 0}, {"hex": "C21", "tile": "8", "rotation": 0},
@@ -165,6 +165,42 @@ def test_a_forced_company_may_buy_another_companys_train_with_its_treasury_befor
     g.act({"type": "buy_train", "corporation": "SALR", "from": "ACL", "train": "2", "price": 50})
     assert names(c.trains) == ["2"] and c.cash == 0 and d.cash == d_cash + 50
     assert s.player["A"].cash == a_cash and not any(e.get("event") == "contribution" for e in s.events)
+
+
+def _closing_sale(g):
+    """SALR (A president of 5 shares, B 2) at $20 in the brown area, needing a train with
+    an empty treasury: three shares sold close it ($20 -> $10 -> $0, [5.1.1])."""
+    c = _forced(g, {"A": 3, "B": 2})
+    move(g, c, (6, 0))
+    return c
+
+
+def test_forced_sales_that_close_the_company_needing_the_train_lose_the_presidents_money():
+    """[10] Presidential Stock Sales: "If stock sales close the company requiring the
+    train, all money including that for all share sales and the president's personal
+    funds are lost"; [5.1.1] Black area: returned to the bank."""
+    g = new(3)
+    s = g.state
+    c = _closing_sale(g)
+    s.pay(player_key("A"), "bank", s.player["A"].cash - 30)
+    _operating_turn(g, c)
+    bank = s.bank.cash
+    g.act({"type": "sell_shares", "player": "A", "corporation": "SALR", "count": 3})
+    assert c.closed and s.player["A"].cash == 0 and s.bank.cash == bank - 60 + 90
+    assert {"event": "funds_lost", "player": "A", "corporation": "SALR", "amount": 90} in s.events
+
+
+def test_a_bankrupt_presidents_sales_that_close_his_company_lose_his_money():
+    """[13] Player Bankruptcy with [10]: he sells all he may, which closes the company
+    requiring the train, so the money of his sales is lost too ([5.1.1] Black area)."""
+    g = new(3)
+    s = g.state
+    c = _closing_sale(g)
+    s.pay(player_key("A"), "bank", s.player["A"].cash)
+    _operating_turn(g, c)
+    assert g.finished and g.end_reason == "bankrupt" and c.closed
+    assert s.player["A"].cash == 0 and g.result["A"] == 0
+    assert {"event": "funds_lost", "player": "A", "corporation": "SALR", "amount": 60} in s.events
 
 
 # --- deals, listed with their price ranges --------------------------------------------------------------

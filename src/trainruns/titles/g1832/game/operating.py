@@ -178,8 +178,11 @@ class OperatingRules:
         return self.largest_sale(d, name, n) if n > 0 else 0
 
     def bankrupt(self, c, name, step):
-        """[13] Player Bankruptcy: the game ends."""
+        """[13] Player Bankruptcy: the game ends; [10] when his sales closed the company
+        requiring the train, his money is lost (:meth:`lose_president_funds`)."""
         emergency.sell_out(self, c, name)
+        if c.closed:
+            self.lose_president_funds(c, name)
         self.game.finish("bankrupt")
         step.done = True
 
