@@ -60,6 +60,26 @@ def test_a_sale_into_the_black_area_lowers_the_limit_at_once():
     assert not c.closed and g.rules.cert_limit() == 7
 
 
+def test_certificates_of_a_company_sold_into_the_black_area_do_not_count():
+    """[5.3] Sales Affecting Certificate Limits: "a sale will presumably move a token
+    into the closed area and lower certificate limits": the company counts as closed,
+    so its certificates, void once it closes ([5.1.1] Black area), do not count either."""
+    g = new(7)
+    s = g.state
+    x = start(g, "SALR", "A", 100, {"A": 1, "B": 3})
+    start(g, "ACL", "C", 100, {"B": 5})            # B: 5 ACL shares, the president's certificate among them
+    for p in ("P1", "P2"):
+        s.private[p].owner = player_key("B")
+    g.rules.end_stock_round(None)
+    move(g, x, (7, 0))                            # $10, brown: B's 3 SALR do not count
+    assert g.rules.player_certs("B") == 6 and g.rules.cert_limit() == 9
+    stock_round(g, "B")
+    g.act({"type": "sell_shares", "player": "B", "corporation": "SALR", "count": 1})
+    assert g.rules.market.zone(x.cell) == "closed" and not x.closed
+    assert g.rules.cert_limit() == 7 and g.rules.player_certs("B") == 6
+    assert {"type": "pass", "player": "B"} in g.actions()
+
+
 # --- [5.9.8] back to 60% --------------------------------------------------------------------------------
 
 
