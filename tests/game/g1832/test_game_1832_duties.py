@@ -223,6 +223,32 @@ def test_a_bankrupt_presidents_sales_that_close_his_company_lose_his_money():
     assert {"event": "funds_lost", "player": "A", "corporation": "SALR", "amount": 60} in s.events
 
 
+# --- [16.2] P4 -------------------------------------------------------------------------------------------
+
+
+def test_p4_is_not_exchanged_for_a_share_of_a_company_its_owner_sold_this_round():
+    """[16.2] P4: "Using the London Investment Company to acquire a share in this manner
+    counts as a stock purchase"; [5.3] "Once a player has sold a share of a company, that
+    player may not buy another share in that company until after the next set of
+    operating rounds"."""
+    g = new(3)
+    s = g.state
+    s.private["P4"].owner = player_key("B")
+    stock_round(g, "A")
+    g.act({"type": "par", "player": "A", "corporation": "SALR", "price": 100})
+    if g.active() == {"player": "A"}:
+        g.act({"type": "pass", "player": "A"})
+    exchange = {"type": "exchange", "player": "B", "private": "P4", "corporation": "SALR"}
+    assert exchange in g.actions()
+    g.act({"type": "buy_shares", "player": "B", "corporation": "SALR", "from": "ipo"})
+    g.act({"type": "sell_shares", "player": "B", "corporation": "SALR", "count": 1})
+    while g.active() != {"player": "B"}:
+        g.act({"type": "pass", "player": g.active()["player"]})
+    assert exchange not in g.actions()
+    refused(g, exchange, "london.exchange")
+    assert s.corp["SALR"].held(player_key("B")) == 0 and s.title_state.london is None
+
+
 # --- deals, listed with their price ranges --------------------------------------------------------------
 
 

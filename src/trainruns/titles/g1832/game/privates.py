@@ -11,7 +11,8 @@
 - Key West: the FEC places it on Miami from phase 3 as its sole token placement of
   that operating round ([7.5]);
 - P4 (London Investment): exchanged in a stock turn, as its purchase, for a share of a
-  company whose president's certificate was bought this stock round ([16.2] P4).
+  company whose president's certificate was bought this stock round and its owner has
+  not sold this round ([16.2] P4, [5.3]).
 """
 
 from __future__ import annotations
@@ -189,14 +190,23 @@ class PrivateRules:
     # --- P4 London Investment ([16.2] P4) ----------------------------------------------------------
 
     def london_offers(self, turn) -> list[dict]:
+        """[16.2] P4: its owner exchanges it, once, for a share of a company whose
+        president's certificate was bought this stock round; "Using the London Investment
+        Company to acquire a share in this manner counts as a stock purchase", so it is
+        the turn's purchase, within the limits ([5.4]), and not of a company he sold this
+        round ([5.3] "Once a player has sold a share of a company, that player may not
+        buy another share in that company until after the next set of operating rounds")."""
         s = self.state
         p4 = s.private.get("P4")
         if (p4 is None or not p4.open or p4.owner != player_key(turn.player) or turn.bought
                 or s.title_state.london is not None):
             return []
+        sold = turn.round.sold_by.get(turn.player, set())
         out = []
         for cid in sorted(turn.round.started_here):
             c = s.corp[cid]
+            if cid in sold:
+                continue
             if not c.closed and c.held("ipo") and self.holding_room(c, turn.player) >= 1:
                 if not self.counts_for_limit(c) or self.cert_room(turn.player) >= 1:
                     out.append({"type": "exchange", "player": turn.player, "private": "P4", "corporation": cid})
@@ -205,7 +215,8 @@ class PrivateRules:
     def london_exchange(self, turn, a):
         if a["private"] != "P4" or not any(x["corporation"] == a["corporation"] for x in self.london_offers(turn)):
             raise Refusal("london.exchange", "P4 buys one share of a company whose president's certificate was "
-                                             "bought this stock round, as the turn's purchase, once [16.2] P4")
+                                             "bought this stock round, as the turn's purchase, once, not of a "
+                                             "company he sold this round [16.2] P4, [5.3]")
         s = self.state
         c = s.corp[a["corporation"]]
         s.move_shares(c, "ipo", player_key(turn.player), 1)
