@@ -180,6 +180,32 @@ def test_system_lays_three_yellow_or_a_yellow_and_an_upgrade_of_another_hex():
     assert allowance(x, [y]) == (True, False) and allowance(x, [u]) == (False, False)
 
 
+def test_a_system_buys_the_coal_token_while_it_may_still_lay_a_yellow_tile():
+    """[11.6.8] System Track Laying with [6.5.2] "Paying for the West Virginia Coal Fields
+    counts as a yellow tile lay": after an upgrade, or two yellow tiles, a System still
+    lays a yellow tile, so the WVCF token is offered; a company's two yellow tiles or
+    one upgrade ([6]) leave none."""
+    from trainruns.titles.g1832.game.steps.operating import TrackStep1832
+
+    g = new()
+    sysc = _system(g)
+    x = company(g, "CG", "B", 100, {})
+    g.state.private["P5"].open = False             # closed: WVCF tokens come from the bank
+    r = g.rules
+    y, u = {"hex": "E1", "upgrade": False}, {"hex": "E3", "upgrade": True}
+    coal = {"type": "buy_token", "corporation": "AMTK", "kind": "coal"}
+    assert r.coal_token_offer(sysc, [u]) == coal and r.coal_token_offer(sysc, [y, y]) == coal
+    assert r.coal_token_offer(sysc, [y, u]) is None and r.coal_token_offer(sysc, [y, y, y]) is None
+    assert r.coal_token_offer(x, [y]) is not None
+    assert r.coal_token_offer(x, [u]) is None and r.coal_token_offer(x, [y, y]) is None
+    step = TrackStep1832(g, sysc, {"corporation": sysc.id})
+    step.lays = [u]
+    cash = sysc.cash
+    r.buy_coal_token(sysc, step)
+    assert sysc.id in g.state.title_state.coal_holders and sysc.cash == cash - 80
+    assert not may_lay(r.tile_allowance(sysc), step.lays, False)
+
+
 def test_a_system_redeems_twice_per_stock_round_one_per_turn_within_8_shares():
     """[11.6.9] System Share Redemption: two 5% shares per stock round, one per turn;
     the limit is 40% (8 shares) and 60% (12) stays out of the company."""

@@ -20,6 +20,7 @@ from __future__ import annotations
 from trainruns.game.action import free_amount
 from trainruns.game.errors import Refusal
 from trainruns.game.state import corp_key, player_key
+from trainruns.game.tile_lays import may_lay
 
 
 class PrivateRules:
@@ -72,12 +73,17 @@ class PrivateRules:
     # --- WVCF tokens ([6.5.2]) --------------------------------------------------------------
 
     def coal_token_offer(self, c, lays) -> dict | None:
+        """[6.5.2] a WVCF token for $80, once P5 is owned by a company or closed, one per
+        company, five in all; "Paying for the West Virginia Coal Fields counts as a
+        yellow tile lay", so it is offered while ``c`` may still lay a yellow tile after
+        ``lays`` ([6] a company's two yellow tiles or one upgrade, [11.6.8] a System's
+        three yellow tiles or one yellow tile and an upgrade: :meth:`tile_allowance`)."""
         t = self.state.title_state
         w = self.data["wvcf"]
         p5 = self.state.private.get(w["private"])
         p5_ready = p5 is None or not p5.open or (p5.owner or "").startswith("corp:")
         if (not p5_ready or c.id in t.coal_holders or not t.coal_tokens_left or c.cash < w["price"]
-                or (lays and (lays[0].get("upgrade") or len(lays) >= 2))):
+                or not may_lay(self.tile_allowance(c), lays, False)):
             return None
         return {"type": "buy_token", "corporation": c.id, "kind": "coal"}
 
