@@ -99,6 +99,30 @@ def test_system_dividend_rounds_odd_shares_up_on_the_rulebooks_130():
     assert paid["A"] == 46   # 7 x $6.50 = $45.50, the odd share rounded up
 
 
+def test_a_system_half_dividend_rounded_above_the_run_is_not_offered():
+    """[9] Half Dividend: "the company retains half of the money and pays the rest as a
+    dividend", rounded up per share: a System's $10 run would pay $1 on each of its 20
+    shares, $20, so no half dividend is offered (docs/gaps.md); a $20 run pays $1 a
+    share and keeps nothing."""
+    from trainruns.game.steps.dividend import DividendStep
+
+    g = new()
+    sysc = _system(g)
+    r = g.rules
+    assert r.dividend_kinds(sysc, 10) == ["payout", "withhold"]
+    assert r.dividend_kinds(sysc, 20) == ["payout", "half", "withhold"]
+    d = r.dividend(sysc, 20, "half")
+    assert d.kept == 0 and sum(a for _h, a in d.payments) == 20
+    step = DividendStep(g, sysc, {"corporation": sysc.id, "revenue": 10})
+    assert [a["kind"] for a in step.actions()] == ["payout", "withhold"]
+    before = money(g)
+    with pytest.raises(Refusal) as e:
+        step.process({"type": "dividend", "corporation": sysc.id, "kind": "half"})
+    assert e.value.rule == "dividend.kind" and money(g) == before
+    with pytest.raises(Refusal):
+        r.pay_dividend(sysc, 10, "half")
+
+
 # --- [11.6] System shares, presidency, assets ------------------------------------------------
 
 
