@@ -60,6 +60,26 @@ def test_a_sale_into_the_black_area_lowers_the_limit_at_once():
     assert not c.closed and g.rules.cert_limit() == 7
 
 
+def test_certificates_of_a_company_sold_into_the_black_area_do_not_count():
+    """[5.3] Sales Affecting Certificate Limits: "a sale will presumably move a token
+    into the closed area and lower certificate limits": the company counts as closed,
+    so its certificates, void once it closes ([5.1.1] Black area), do not count either."""
+    g = new(7)
+    s = g.state
+    x = start(g, "SALR", "A", 100, {"A": 1, "B": 3})
+    start(g, "ACL", "C", 100, {"B": 5})            # B: 5 ACL shares, the president's certificate among them
+    for p in ("P1", "P2"):
+        s.private[p].owner = player_key("B")
+    g.rules.end_stock_round(None)
+    move(g, x, (7, 0))                            # $10, brown: B's 3 SALR do not count
+    assert g.rules.player_certs("B") == 6 and g.rules.cert_limit() == 9
+    stock_round(g, "B")
+    g.act({"type": "sell_shares", "player": "B", "corporation": "SALR", "count": 1})
+    assert g.rules.market.zone(x.cell) == "closed" and not x.closed
+    assert g.rules.cert_limit() == 7 and g.rules.player_certs("B") == 6
+    assert {"type": "pass", "player": "B"} in g.actions()
+
+
 # --- [5.9.8] back to 60% --------------------------------------------------------------------------------
 
 
@@ -82,9 +102,9 @@ def test_a_holder_above_60_percent_sells_down_to_60_outside_green_and_brown():
 # --- [10] forced sales and the protection after them -------------------------------------------------
 
 
-def _forced(g):
-    """SALR (A president) has a route, no train and no cash; A has no cash."""
-    c = start(g, "SALR", "A", 100, {"A": 2, "B": 2, "C": 1})
+def _forced(g, shares=None):
+    """SALR (A president) has a route, no train and no cash."""
+    c = start(g, "SALR", "A", 100, shares or {"A": 2, "B": 2, "C": 1})
     g.rules.end_stock_round(None)
     s = g.state
     s.tiles = [{"hex": "D20", "tile": "57", "rotation": 0}, {"hex": "C21", "tile": "8", "rotation": 0},
@@ -141,6 +161,92 @@ def test_a_forced_seller_above_60_percent_sells_down_to_60():
     refused(g, {"type": "sell_shares", "player": "A", "corporation": "ACL", "count": 1}, "train.sell-back")
     g.act({"type": "sell_shares", "player": "A", "corporation": "ACL", "count": 2})
     assert s.player["A"].cash == 200
+
+
+def test_a_forced_company_may_buy_another_companys_train_with_its_treasury_before_the_president_pays():
+    """[10] Train Purchase Funds: "Once the president contributes to the purchase price
+    of a train, the railway ... may not buy a train from another company": before he
+    contributes it may, with its treasury ($1 at least, [10] Train Cost); his help for
+    the cheapest train stays open beside it."""
+    g = new(3)
+    c = _forced(g)
+    s = g.state
+    s.pay("bank", corp_key(c.id), 50)              # SALR: $50, less than any train on sale
+    d = start(g, "ACL", "B", 100, {"B": 4})
+    d.trains = owned(g, "2", "2")
+    _operating_turn(g, c)
+    listed = g.actions()
+    assert {"type": "buy_train", "corporation": "SALR", "from": "bank", "train": "2", "price": 80} in listed
+    assert {"type": "buy_train", "corporation": "SALR", "from": "ACL", "train": "2",
+            "price": {"min": 1, "max": 50}} in listed
+    a_cash, d_cash = s.player["A"].cash, d.cash
+    refused(g, {"type": "buy_train", "corporation": "SALR", "from": "ACL", "train": "2", "price": 51},
+            "train.price")                           # never with the president's money
+    g.act({"type": "buy_train", "corporation": "SALR", "from": "ACL", "train": "2", "price": 50})
+    assert names(c.trains) == ["2"] and c.cash == 0 and d.cash == d_cash + 50
+    assert s.player["A"].cash == a_cash and not any(e.get("event") == "contribution" for e in s.events)
+
+
+def _closing_sale(g):
+    """SALR (A president of 5 shares, B 2) at $20 in the brown area, needing a train with
+    an empty treasury: three shares sold close it ($20 -> $10 -> $0, [5.1.1])."""
+    c = _forced(g, {"A": 3, "B": 2})
+    move(g, c, (6, 0))
+    return c
+
+
+def test_forced_sales_that_close_the_company_needing_the_train_lose_the_presidents_money():
+    """[10] Presidential Stock Sales: "If stock sales close the company requiring the
+    train, all money including that for all share sales and the president's personal
+    funds are lost"; [5.1.1] Black area: returned to the bank."""
+    g = new(3)
+    s = g.state
+    c = _closing_sale(g)
+    s.pay(player_key("A"), "bank", s.player["A"].cash - 30)
+    _operating_turn(g, c)
+    bank = s.bank.cash
+    g.act({"type": "sell_shares", "player": "A", "corporation": "SALR", "count": 3})
+    assert c.closed and s.player["A"].cash == 0 and s.bank.cash == bank - 60 + 90
+    assert {"event": "funds_lost", "player": "A", "corporation": "SALR", "amount": 90} in s.events
+
+
+def test_a_bankrupt_presidents_sales_that_close_his_company_lose_his_money():
+    """[13] Player Bankruptcy with [10]: he sells all he may, which closes the company
+    requiring the train, so the money of his sales is lost too ([5.1.1] Black area)."""
+    g = new(3)
+    s = g.state
+    c = _closing_sale(g)
+    s.pay(player_key("A"), "bank", s.player["A"].cash)
+    _operating_turn(g, c)
+    assert g.finished and g.end_reason == "bankrupt" and c.closed
+    assert s.player["A"].cash == 0 and g.result["A"] == 0
+    assert {"event": "funds_lost", "player": "A", "corporation": "SALR", "amount": 60} in s.events
+
+
+# --- [16.2] P4 -------------------------------------------------------------------------------------------
+
+
+def test_p4_is_not_exchanged_for_a_share_of_a_company_its_owner_sold_this_round():
+    """[16.2] P4: "Using the London Investment Company to acquire a share in this manner
+    counts as a stock purchase"; [5.3] "Once a player has sold a share of a company, that
+    player may not buy another share in that company until after the next set of
+    operating rounds"."""
+    g = new(3)
+    s = g.state
+    s.private["P4"].owner = player_key("B")
+    stock_round(g, "A")
+    g.act({"type": "par", "player": "A", "corporation": "SALR", "price": 100})
+    if g.active() == {"player": "A"}:
+        g.act({"type": "pass", "player": "A"})
+    exchange = {"type": "exchange", "player": "B", "private": "P4", "corporation": "SALR"}
+    assert exchange in g.actions()
+    g.act({"type": "buy_shares", "player": "B", "corporation": "SALR", "from": "ipo"})
+    g.act({"type": "sell_shares", "player": "B", "corporation": "SALR", "count": 1})
+    while g.active() != {"player": "B"}:
+        g.act({"type": "pass", "player": g.active()["player"]})
+    assert exchange not in g.actions()
+    refused(g, exchange, "london.exchange")
+    assert s.corp["SALR"].held(player_key("B")) == 0 and s.title_state.london is None
 
 
 # --- deals, listed with their price ranges --------------------------------------------------------------

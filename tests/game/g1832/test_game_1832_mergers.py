@@ -99,6 +99,30 @@ def test_system_dividend_rounds_odd_shares_up_on_the_rulebooks_130():
     assert paid["A"] == 46   # 7 x $6.50 = $45.50, the odd share rounded up
 
 
+def test_a_system_half_dividend_rounded_above_the_run_is_not_offered():
+    """[9] Half Dividend: "the company retains half of the money and pays the rest as a
+    dividend", rounded up per share: a System's $10 run would pay $1 on each of its 20
+    shares, $20, so no half dividend is offered (docs/gaps.md); a $20 run pays $1 a
+    share and keeps nothing."""
+    from trainruns.game.steps.dividend import DividendStep
+
+    g = new()
+    sysc = _system(g)
+    r = g.rules
+    assert r.dividend_kinds(sysc, 10) == ["payout", "withhold"]
+    assert r.dividend_kinds(sysc, 20) == ["payout", "half", "withhold"]
+    d = r.dividend(sysc, 20, "half")
+    assert d.kept == 0 and sum(a for _h, a in d.payments) == 20
+    step = DividendStep(g, sysc, {"corporation": sysc.id, "revenue": 10})
+    assert [a["kind"] for a in step.actions()] == ["payout", "withhold"]
+    before = money(g)
+    with pytest.raises(Refusal) as e:
+        step.process({"type": "dividend", "corporation": sysc.id, "kind": "half"})
+    assert e.value.rule == "dividend.kind" and money(g) == before
+    with pytest.raises(Refusal):
+        r.pay_dividend(sysc, 10, "half")
+
+
 # --- [11.6] System shares, presidency, assets ------------------------------------------------
 
 
@@ -178,6 +202,32 @@ def test_system_lays_three_yellow_or_a_yellow_and_an_upgrade_of_another_hex():
     assert allowance(sysc, [u]) == (True, False)
     assert allowance(sysc, [y, u]) == (False, False)
     assert allowance(x, [y]) == (True, False) and allowance(x, [u]) == (False, False)
+
+
+def test_a_system_buys_the_coal_token_while_it_may_still_lay_a_yellow_tile():
+    """[11.6.8] System Track Laying with [6.5.2] "Paying for the West Virginia Coal Fields
+    counts as a yellow tile lay": after an upgrade, or two yellow tiles, a System still
+    lays a yellow tile, so the WVCF token is offered; a company's two yellow tiles or
+    one upgrade ([6]) leave none."""
+    from trainruns.titles.g1832.game.steps.operating import TrackStep1832
+
+    g = new()
+    sysc = _system(g)
+    x = company(g, "CG", "B", 100, {})
+    g.state.private["P5"].open = False             # closed: WVCF tokens come from the bank
+    r = g.rules
+    y, u = {"hex": "E1", "upgrade": False}, {"hex": "E3", "upgrade": True}
+    coal = {"type": "buy_token", "corporation": "AMTK", "kind": "coal"}
+    assert r.coal_token_offer(sysc, [u]) == coal and r.coal_token_offer(sysc, [y, y]) == coal
+    assert r.coal_token_offer(sysc, [y, u]) is None and r.coal_token_offer(sysc, [y, y, y]) is None
+    assert r.coal_token_offer(x, [y]) is not None
+    assert r.coal_token_offer(x, [u]) is None and r.coal_token_offer(x, [y, y]) is None
+    step = TrackStep1832(g, sysc, {"corporation": sysc.id})
+    step.lays = [u]
+    cash = sysc.cash
+    r.buy_coal_token(sysc, step)
+    assert sysc.id in g.state.title_state.coal_holders and sysc.cash == cash - 80
+    assert not may_lay(r.tile_allowance(sysc), step.lays, False)
 
 
 def test_a_system_redeems_twice_per_stock_round_one_per_turn_within_8_shares():

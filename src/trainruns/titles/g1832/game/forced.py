@@ -12,7 +12,10 @@
   needing it). A company sold into the black area by a forced sale stays open until its
   president has declined to protect it ([5.1.1] Black area: protection may prevent the
   closing); the company needing the train closes at once, its president being the
-  seller, who cannot protect his own sale.
+  seller, who cannot protect his own sale;
+- [10]: "If stock sales close the company requiring the train, all money including that
+  for all share sales and the president's personal funds are lost" (to the bank,
+  [5.1.1] Black area).
 """
 
 from __future__ import annotations
@@ -89,7 +92,20 @@ class ForcedSaleRules:
         sale["vice_presidents"] = sold_vice_certs(self.state)
         step.__dict__.setdefault("forced_sales", []).append(sale)
         if c.closed:
+            self.lose_president_funds(c, name)
             self.offer_forced_protection(step)
+
+    def lose_president_funds(self, c, name: str):
+        """[10] Presidential Stock Sales: "If stock sales close the company requiring the
+        train, all money including that for all share sales and the president's personal
+        funds are lost"; [5.1.1] Black area: "as well as the president's personal money
+        if the closure happens during emergency fund raising for the company closed) is
+        returned to the bank". All of president ``name``'s cash goes to the bank, with a
+        ``funds_lost`` event."""
+        cash = self.state.player[name].cash
+        if cash:
+            self.state.pay(player_key(name), "bank", cash)
+            self.state.event("funds_lost", player=name, corporation=c.id, amount=cash)
 
     def offer_forced_protection(self, step):
         """Queue the protections in the order sold, then the closing of what stays in

@@ -3,6 +3,7 @@ dividends with their share price moves ([9], [5.8])."""
 
 from __future__ import annotations
 
+from trainruns.game.errors import Refusal
 from trainruns.game.rules.dividend import Dividend
 
 
@@ -27,6 +28,20 @@ class MoneyRules:
             return (revenue * n * 2 + total) // (2 * total)
         return -(-revenue // (2 * total)) * n
 
+    def dividend_kinds(self, c, revenue):
+        """[9] Dividend Type: a full dividend, a half dividend or withheld; half only when
+        :meth:`half_payable`."""
+        kinds = super().dividend_kinds(c, revenue)
+        return kinds if self.half_payable(c, revenue) else [k for k in kinds if k != "half"]
+
+    def half_payable(self, c, revenue) -> bool:
+        """[9] Half Dividend: "the company retains half of the money and pays the rest as
+        a dividend", rounded up per share: a half whose shares' part is no more than the
+        run. Above it (a System's $10: $1 on each of 20 shares) the company would retain
+        less than nothing, which the rulebook does not provide for: no half dividend
+        then (docs/gaps.md)."""
+        return self._holding(revenue, "half", c.total_shares, c.total_shares) <= revenue
+
     def dividend(self, c, revenue, kind):
         """[9] full: 10% of the run per share (per holding, rounded to the nearest dollar
         for the odd share); half: the company keeps half and the shares get the rest,
@@ -38,6 +53,9 @@ class MoneyRules:
             return Dividend("payout", 0, [(holder, self._holding(revenue, kind, n, total))
                                           for holder, n in sorted(c.shares.items())])
         if kind == "half" and revenue:
+            if not self.half_payable(c, revenue):
+                raise Refusal("dividend.kind", f"a half dividend of {c.id} on ${revenue} would pay its shares more "
+                                               "than the run [9] Half Dividend")
             return Dividend("half", revenue - self._holding(revenue, kind, total, total),
                             [(holder, self._holding(revenue, kind, n, total)) for holder, n in sorted(c.shares.items())])
         return Dividend("withhold", revenue)

@@ -178,10 +178,31 @@ class OperatingRules:
         return self.largest_sale(d, name, n) if n > 0 else 0
 
     def bankrupt(self, c, name, step):
-        """[13] Player Bankruptcy: the game ends."""
+        """[13] Player Bankruptcy: the game ends; [10] when his sales closed the company
+        requiring the train, his money is lost (:meth:`lose_president_funds`)."""
         emergency.sell_out(self, c, name)
+        if c.closed:
+            self.lose_president_funds(c, name)
         self.game.finish("bankrupt")
         step.done = True
+
+    def train_buys(self, step):
+        """[10] Train Purchase Funds: "Once the president contributes to the purchase
+        price of a train, the railway must buy the cheapest train available from the
+        open market or the bank and may not buy a train from another company": until
+        he contributes, a company that must buy a train its treasury cannot pay may
+        still buy another company's train with its treasury ([10] Train Cost, $1 at
+        least), beside his help and his sales (:meth:`_short_of_every_train`)."""
+        out = super().train_buys(step)
+        if self._short_of_every_train(step):
+            out = out + self._company_trains(step.corp)
+        return out
+
+    def _short_of_every_train(self, step) -> bool:
+        """[10] Train Purchase Funds: ``step.corp`` must buy a train and its treasury pays
+        none on sale from the bank or the open market."""
+        sources = self.train_sources()
+        return self.must_buy(step) and step.corp.cash < min(p for _f, _t, p in sources)
 
     def trains_at_limit(self, c):
         return self.trade_in_offers(c)   # [17.2] the count of trains stays the same

@@ -11,7 +11,8 @@
 - Key West: the FEC places it on Miami from phase 3 as its sole token placement of
   that operating round ([7.5]);
 - P4 (London Investment): exchanged in a stock turn, as its purchase, for a share of a
-  company whose president's certificate was bought this stock round ([16.2] P4).
+  company whose president's certificate was bought this stock round and its owner has
+  not sold this round ([16.2] P4, [5.3]).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 from trainruns.game.action import free_amount
 from trainruns.game.errors import Refusal
 from trainruns.game.state import corp_key, player_key
+from trainruns.game.tile_lays import may_lay
 
 
 class PrivateRules:
@@ -71,12 +73,17 @@ class PrivateRules:
     # --- WVCF tokens ([6.5.2]) --------------------------------------------------------------
 
     def coal_token_offer(self, c, lays) -> dict | None:
+        """[6.5.2] a WVCF token for $80, once P5 is owned by a company or closed, one per
+        company, five in all; "Paying for the West Virginia Coal Fields counts as a
+        yellow tile lay", so it is offered while ``c`` may still lay a yellow tile after
+        ``lays`` ([6] a company's two yellow tiles or one upgrade, [11.6.8] a System's
+        three yellow tiles or one yellow tile and an upgrade: :meth:`tile_allowance`)."""
         t = self.state.title_state
         w = self.data["wvcf"]
         p5 = self.state.private.get(w["private"])
         p5_ready = p5 is None or not p5.open or (p5.owner or "").startswith("corp:")
         if (not p5_ready or c.id in t.coal_holders or not t.coal_tokens_left or c.cash < w["price"]
-                or (lays and (lays[0].get("upgrade") or len(lays) >= 2))):
+                or not may_lay(self.tile_allowance(c), lays, False)):
             return None
         return {"type": "buy_token", "corporation": c.id, "kind": "coal"}
 
@@ -189,14 +196,23 @@ class PrivateRules:
     # --- P4 London Investment ([16.2] P4) ----------------------------------------------------------
 
     def london_offers(self, turn) -> list[dict]:
+        """[16.2] P4: its owner exchanges it, once, for a share of a company whose
+        president's certificate was bought this stock round; "Using the London Investment
+        Company to acquire a share in this manner counts as a stock purchase", so it is
+        the turn's purchase, within the limits ([5.4]), and not of a company he sold this
+        round ([5.3] "Once a player has sold a share of a company, that player may not
+        buy another share in that company until after the next set of operating rounds")."""
         s = self.state
         p4 = s.private.get("P4")
         if (p4 is None or not p4.open or p4.owner != player_key(turn.player) or turn.bought
                 or s.title_state.london is not None):
             return []
+        sold = turn.round.sold_by.get(turn.player, set())
         out = []
         for cid in sorted(turn.round.started_here):
             c = s.corp[cid]
+            if cid in sold:
+                continue
             if not c.closed and c.held("ipo") and self.holding_room(c, turn.player) >= 1:
                 if not self.counts_for_limit(c) or self.cert_room(turn.player) >= 1:
                     out.append({"type": "exchange", "player": turn.player, "private": "P4", "corporation": cid})
@@ -205,7 +221,8 @@ class PrivateRules:
     def london_exchange(self, turn, a):
         if a["private"] != "P4" or not any(x["corporation"] == a["corporation"] for x in self.london_offers(turn)):
             raise Refusal("london.exchange", "P4 buys one share of a company whose president's certificate was "
-                                             "bought this stock round, as the turn's purchase, once [16.2] P4")
+                                             "bought this stock round, as the turn's purchase, once, not of a "
+                                             "company he sold this round [16.2] P4, [5.3]")
         s = self.state
         c = s.corp[a["corporation"]]
         s.move_shares(c, "ipo", player_key(turn.player), 1)

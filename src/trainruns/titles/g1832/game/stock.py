@@ -22,11 +22,16 @@ class StockRules:
         return row[min(closed, len(row) - 1)]
 
     def counts_for_limit(self, c) -> bool:
-        """[5.1.1] shares of a company in the yellow, green or brown area do not count."""
+        """[5.1.1] shares of a company in the yellow, green or brown area do not count
+        (:meth:`counts_for_cell`)."""
         return self.counts_for_cell(c.cell)
 
     def counts_for_cell(self, cell) -> bool:
-        return cell is None or self.market.zone(tuple(cell)) in ("white", "closed")
+        """[5.1.1] certificates of a company in the white area count toward the limit,
+        in the yellow, green or brown area not; [5.3] Sales Affecting Certificate
+        Limits: a company sold into the black area counts as closed, its certificates
+        void ([5.1.1] Black area), as in :meth:`cert_limit`."""
+        return cell is None or self.market.zone(tuple(cell)) == "white"
 
     def may_exceed_holding(self, c) -> bool:
         """[5.1.1] Green and brown areas: more than 60% may be bought."""
