@@ -1,0 +1,106 @@
+"""1831 stock rounds on the shipped (invented) config: cycling's price (4.6.8), the
+marker's rise for the third and fourth 10/5/0% commons (4.7.10-11), the certificate
+limit and commons in receivership (4.7.7), Government Intervention's 70% (4.2.2), each
+test naming its section (1831 rulebook)."""
+
+from __future__ import annotations
+
+from _1831 import new
+
+from trainruns.titles.g1831.game import certs
+
+
+def active_prr(g, par=100, president="P0"):
+    """PRR started by ``president``, all its preferred sold to him (4.7.6: active, the
+    Par Marker one value up: its commons sell at the new par)."""
+    r = g.rules
+    c = r.state.corp["PRR"]
+    r.start_corporation(c, president, par)
+    while certs.held(c, "ipo", "preferred"):
+        r.buy_cert(c, president, "preferred", "ipo")
+    return c
+
+
+def sold_for(g, c, name, common=0, bonds=0):
+    """What ``name`` gets for a sale of ``common`` commons and ``bonds`` bonds of ``c``."""
+    cash = g.rules.state.player[name].cash
+    g.rules.sell(c, name, 0, common, bonds)
+    return g.rules.state.player[name].cash - cash
+
+
+def test_cycled_common_from_the_initial_offering_sells_after_the_move_4_6_8_1_and_4_6_8_2():
+    """4.6.8.1: a common bought from Initial Offerings and sold in the same Stock Round for
+    equal or less money is Cycling; 4.6.8.2: it is valued at the final price after the
+    Stock Marker's movement, not before"""
+    g = new()
+    r = g.rules
+    c = active_prr(g)
+    r.buy_cert(c, "P1", "common", "ipo")
+    assert r.market.common(c.cell) <= c.par_marker          # it would sell for no more than it cost
+    after = r.square_after(c.cell, r.sale_steps(c, 1))
+    assert r.market.common(after) < r.market.common(c.cell)
+    assert sold_for(g, c, "P1", common=1) == r.market.common(after)
+    assert c.cell == after
+
+
+def test_common_from_the_pool_sold_the_same_round_is_cycled_4_6_8():
+    """4.6.8: a common bought from the Stock Bank Pool and sold in the same Stock Round is
+    Cycling, whatever its price"""
+    g = new()
+    r, s = g.rules, g.rules.state
+    c = active_prr(g)
+    certs.move(s, c, certs.held(c, "ipo", "common")[0], "market")
+    r.buy_cert(c, "P1", "common", "market")
+    after = r.square_after(c.cell, r.sale_steps(c, 1))
+    assert sold_for(g, c, "P1", common=1) == r.market.common(after)
+
+
+def test_profit_taking_an_earlier_round_and_2x_markers_are_not_cycling_4_6_7_and_4_6_3_3_1():
+    """4.6.7: sold for more than par is Profit Taking (not cycling, allowed without GI);
+    a common bought in an earlier Stock Round is not cycled; 4.6.3.3.1: "Selling stocks
+    with 2x markers is never considered cycling": each at the posted price before the move"""
+    g = new()
+    r = g.rules
+    c = active_prr(g, par=40)
+    r.buy_cert(c, "P1", "common", "ipo")
+    r.move_marker(c, "up", 8, "test")                  # now worth more than the par paid
+    before = r.market.common(c.cell)
+    assert before > c.par_marker
+    assert sold_for(g, c, "P1", common=1) == before
+    r.buy_cert(c, "P2", "common", "ipo")
+    r.stock_round_number += 1                          # a later Stock Round
+    before = r.market.common(c.cell)
+    assert sold_for(g, c, "P2", common=1) == before
+    r.buy_cert(c, "P3", "common", "ipo")
+    x = certs.held(c, "player:P3", "common")[0]
+    x["splits"] = 1
+    before = r.market.common(c.cell)
+    assert r.cycled(c, x) is False
+    assert sold_for(g, c, "P3", common=1) == 2 * before
+
+
+def test_the_sale_event_counts_the_cycled_certificates_4_6_8_2():
+    g = new()
+    r, s = g.rules, g.rules.state
+    c = active_prr(g)
+    r.buy_cert(c, "P1", "common", "ipo")
+    sold_for(g, c, "P1", common=1)
+    sale = [e for e in s.events if e.get("event") == "sell"][-1]
+    assert sale["cycled"] == 1
+
+
+def test_a_bond_from_the_pool_sold_the_same_round_is_cycled_4_6_8():
+    """4.6.8: "If a player buys common stock or bonds ... from the Stock Bank Pool and
+    sells it during the same Stock Round, it is called Cycling"; 4.6.8.2: valued after
+    the move, a bond at the P price of the Bond Marker's new square (4.4.1)"""
+    from test_game_1831_mergers import system_and_a_third
+
+    g, a, _b, c = system_and_a_third()
+    r = g.rules
+    a.merge_tried = None
+    r.merge(a, c, "IV")
+    r.state.pay("bank", "player:P2", 1000)
+    r.buy_cert(a, "P2", "bond", "market")
+    after = r.square_after(a.bond_cell, 1)
+    assert r.market.preferred(after) < r.market.preferred(a.bond_cell)
+    assert sold_for(g, a, "P2", bonds=1) == r.market.preferred(after)
