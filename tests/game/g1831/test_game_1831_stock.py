@@ -104,3 +104,23 @@ def test_a_bond_from_the_pool_sold_the_same_round_is_cycled_4_6_8():
     after = r.square_after(a.bond_cell, 1)
     assert r.market.preferred(after) < r.market.preferred(a.bond_cell)
     assert sold_for(g, a, "P2", bonds=1) == r.market.preferred(after)
+
+
+def test_a_systems_commons_for_mergers_do_not_raise_the_marker_4_7_10_and_4_7_11():
+    """4.7.10-11: only the purchase of the third and of the fourth 10/5/0% common raises
+    the Stock Marker one square; a system's 5% commons for mergers (4.7.8), sold after
+    its own commons, do not"""
+    from _1831 import merger_pair
+
+    g, a, b = merger_pair()
+    r, s = g.rules, g.rules.state
+    r.merge(a, b, "II")
+    assert len(certs.held(a, "ipo", "common")) == 10        # five 10/5/0% and five 5% for mergers
+    rises = []
+    for _ in range(10):
+        s.pay("bank", "player:P2", 200)
+        cell = a.cell
+        kind = r.next_cert(a, "common", "ipo")["kind"]
+        r.buy_cert(a, "P2", "common", "ipo")
+        rises.append((kind, a.cell != cell))
+    assert rises == [("common", False)] * 2 + [("common", True)] * 2 + [("common", False)] + [("merger", False)] * 5

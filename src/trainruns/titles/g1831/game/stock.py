@@ -113,11 +113,14 @@ class StockRules:
             if higher:
                 c.par_marker = higher[0]
             self.state.event("active", corporation=c.id, par_marker=c.par_marker)
-        if source == "ipo" and kind == "common":
-            sold = 5 - len(certs.held(c, "ipo", "common"))
-            if sold in UP_FROM_COMMONS:
-                self.move_marker(c, "up", 1, "common_funding")
+        if source == "ipo" and cert["kind"] == "common" and self.commons_sold(c) in UP_FROM_COMMONS:
+            self.move_marker(c, "up", 1, "common_funding")
         self.update_president(c)
+
+    def commons_sold(self, c) -> int:
+        """4.7.10-11: how many of the company's 10/5/0% commons have left its Initial
+        Offerings; a system's 5% commons for mergers (4.7.8) are not counted."""
+        return len([x for x in c.certs if x["kind"] == "common" and x["holder"] != "ipo"])
 
     def next_cert(self, c, kind: str, source: str):
         pool = certs.held(c, source, kind)
