@@ -76,6 +76,28 @@ def test_type_i_fails_without_the_cash_and_both_markers_go_down_5_9_7_3_1():
     assert r.merger_targets(a) == []   # 5.9.1: one attempt per round
 
 
+def test_type_i_is_offered_beside_stock_trades_closed_and_type_ii_is_not_5_9_3():
+    """5.9.3: a merger is cancelled only when "the movement of A's Stock Marker Token as a
+    result of the merger or takeover announcement" would reach STOCK TRADES CLOSED; a
+    Type I announcement does not move A's marker (5.9.7.2), a Type II one moves it one
+    square left (5.9.8.2)"""
+    g, a, b = merger_pair(100, 40, "P0")
+    r = g.rules
+    closing = (12, 1)                                   # the square left of it is closed
+    assert r.market.zone(r.market.walk(closing, "left", 1)[0]) == "closed"
+    r.market.move(a.id, a.cell, closing)
+    a.cell = closing
+    assert a.cash >= buyout_cost(r, b)
+    assert r.merger_targets(a) == [(b, "I")]
+    r.merge(a, b, "I")
+    assert a.cell == closing and r.is_system(a)
+    g, a, b = merger_pair(100, 40, "P1")                # another president: Type II
+    r = g.rules
+    r.market.move(a.id, a.cell, closing)
+    a.cell = closing
+    assert r.merger_targets(a) == []
+
+
 def test_type_ii_hostile_takeover_5_9_8():
     g, a, b = merger_pair()
     r, s = g.rules, g.rules.state

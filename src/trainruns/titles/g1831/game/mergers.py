@@ -76,9 +76,6 @@ class MergerRules:
             return []
         if self.is_system(a) and a.bond_cell is not None:
             return []   # one set of bonds: its Bond Marker is B's Stock Marker (5.9.10.9)
-        # 5.9.3: A's marker moving into STOCK TRADES CLOSED cancels: not offered
-        if self.market.zone(self.market.walk(a.cell, "left", 1)[0]) == "closed":
-            return []
         out = []
         reach = None   # A's reach, walked once for every B
         for b in self.state.corporations:
@@ -87,11 +84,20 @@ class MergerRules:
             kind = self.merger_type(a, b)
             if kind == "IV" and b.receivership:
                 continue   # 5.9.10.1
+            if self.announcement_closes(a, kind):
+                continue   # 5.9.3: cancelled, so not offered
             reach = self.merger_reach(a) if reach is None else reach
             if not reach & {(x["hex"], 0) for x in b.sites}:
                 continue   # 5.9.3: an unblocked path to one of B's tokens
             out.append((b, kind))
         return out
+
+    def announcement_closes(self, a, kind: str) -> bool:
+        """5.9.3: "If the movement of A's Stock Marker Token as a result of the merger or
+        takeover announcement would move it to the STOCK TRADES CLOSED area, the merger or
+        takeover is cancelled". Types II to IV move it one square left (or down, 5.9.8.2,
+        5.9.9.2, 5.9.10.2); a Type I announcement does not move it (5.9.7.2)."""
+        return kind != "I" and self.market.zone(self.market.walk(a.cell, "left", 1)[0]) == "closed"
 
     def merger_reach(self, c) -> frozenset:
         """5.9.3 "an unblocked path": what the company's track connects to from its
