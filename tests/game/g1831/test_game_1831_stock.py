@@ -124,3 +124,31 @@ def test_a_systems_commons_for_mergers_do_not_raise_the_marker_4_7_10_and_4_7_11
         r.buy_cert(a, "P2", "common", "ipo")
         rises.append((kind, a.cell != cell))
     assert rises == [("common", False)] * 2 + [("common", True)] * 2 + [("common", False)] + [("merger", False)] * 5
+
+
+def test_at_the_limit_a_player_may_buy_commons_of_a_company_in_receivership_4_7_7_and_4_7_7_1():
+    """4.7.7: "EXCEPTION: Common stock of companies or systems in receivership does not
+    count toward the total" (its preferred does); 4.7.7.1: such certificates "may still
+    be purchased": a player at the limit is offered them and nothing that counts"""
+    from _1831 import operated
+
+    g = new()
+    r, s = g.rules, g.rules.state
+    who = g.active()["player"]
+    nyc = operated(g, "NYC", 100, next(p.name for p in s.players if p.name != who))
+    r.enter_receivership(nyc)
+    for cid in ("PRR", "B&O", "C&O"):
+        c = s.corp[cid]
+        if r.cert_room(who) < 1:
+            break
+        r.start_corporation(c, who, 40)
+        for x in c.certs:
+            if x["holder"] == "ipo" and x["kind"] != "merger" and r.player_certs(who) < r.cert_limit():
+                certs.move(s, c, x, f"player:{who}")
+    s.pay("bank", f"player:{who}", 1000)
+    assert r.cert_room(who) == 0
+    buys = [a for a in g.actions() if a["type"] in ("buy_shares", "par")]
+    assert buys == [{"type": "buy_shares", "player": who, "corporation": "NYC", "from": "ipo", "kind": "common",
+                     "count": 1}]
+    g.act(buys[0])
+    assert len(certs.held(nyc, f"player:{who}", "common")) == 1 and r.cert_room(who) == 0

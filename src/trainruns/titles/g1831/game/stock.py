@@ -20,15 +20,19 @@ class StockRules:
         return self.limit
 
     def player_certs(self, name: str) -> int:
-        """4.7.7: certificates (not shares); commons of a company in receivership do not
-        count, its preferred does (5.4.6)."""
+        """4.7.7: the certificates (not shares) that count toward the limit
+        (:meth:`cert_counts`)."""
         key, n = player_key(name), 0
         for c in self.state.corporations:
-            for cert in c.certs:
-                if cert["holder"] == key and (is_preferred(cert) or not c.receivership):
-                    n += 1
+            n += len([x for x in c.certs if x["holder"] == key and self.cert_counts(c, x)])
             n += len(certs.held(c, key, "bond"))   # 3.2.1.1: "stock and bond certificates"
         return n
+
+    def cert_counts(self, c, cert) -> bool:
+        """4.7.7: "EXCEPTION: Common stock of companies or systems in receivership does
+        not count toward the total. (Preferred stock in receivership does count ...)"
+        (5.4.6); bonds count (3.2.1.1)."""
+        return cert["kind"] == "bond" or is_preferred(cert) or not c.receivership
 
     def pool_shares(self, c) -> int:
         """4.6.1.1: a company's shares in the pool, bonds included (4.6.3.2.4)."""

@@ -98,8 +98,6 @@ class StockTurn1831(StockTurn):
         r, s, name = self.game.rules, self.state, self.player
         cash = s.player[name].cash
         out = []
-        if r.cert_room(name) < 1:
-            return out
         for c in s.corporations:
             if self.block_corp is not None and c.id != self.block_corp:
                 continue
@@ -108,7 +106,7 @@ class StockTurn1831(StockTurn):
             if c.closed:
                 continue   # absorbed in a merger: its stock is retired (5.9.7.4)
             if c.par is None:
-                if self.bought == 0 and r.for_sale(c, self.round.number):
+                if self.bought == 0 and r.for_sale(c, self.round.number) and r.cert_room(name) >= 1:
                     for v in r.par_values():
                         if v * certs.shares_of(certs.president_cert(c)) <= cash:
                             out.append({"type": "par", "player": name, "corporation": c.id, "price": v})
@@ -121,12 +119,19 @@ class StockTurn1831(StockTurn):
                     if source == "ipo" and kind == "common" and certs.held(c, "ipo", "preferred"):
                         continue   # 4.1.1.3: common only when no preferred is left there
                     cert = r.next_cert(c, kind, source)
-                    if cert is None or (gi is not None and cert["size"] > gi):
+                    if cert is None or (gi is not None and cert["size"] > gi) or not self.within_limit(c, cert):
                         continue
                     if r.cert_price(c, cert, source) <= cash:
                         out.append({"type": "buy_shares", "player": name, "corporation": c.id, "from": source,
                                     "kind": kind, "count": 1})
         return out
+
+    def within_limit(self, c, cert) -> bool:
+        """4.7.7: a certificate that counts toward the limit only below it; 4.7.7.1: "Stock
+        certificates of companies or systems in receivership ... may still be purchased",
+        and their commons do not count (:meth:`cert_counts`)."""
+        r = self.game.rules
+        return r.cert_room(self.player) >= 1 or not r.cert_counts(c, cert)
 
     def sales_of(self, c) -> list[dict]:
         """4.6: each kind of ``c``'s certificates the player may sell (:meth:`max_sale`)."""
@@ -206,7 +211,8 @@ class StockTurn1831(StockTurn):
             return "stock.block", "a block is of one company's stock (4.7.3.1)"
         if c.id in self.round.sold_by.get(name, set()):
             return "stock.rebuy", f"{name} sold {c.id} this round (4.6.6, 4.7.4)"
-        if r.cert_room(name) < 1:
+        cert = None if a["type"] == "par" else r.next_cert(c, a.get("kind", "preferred"), a.get("from"))
+        if r.cert_room(name) < 1 and (cert is None or r.cert_counts(c, cert)):
             return "stock.cert-limit", f"{name} is at the certificate limit {r.cert_limit()} (4.7.7)"
         if a["type"] == "par":
             if c.par is not None:
