@@ -152,3 +152,25 @@ def test_at_the_limit_a_player_may_buy_commons_of_a_company_in_receivership_4_7_
                      "count": 1}]
     g.act(buys[0])
     assert len(certs.held(nyc, f"player:{who}", "common")) == 1 and r.cert_room(who) == 0
+
+
+def test_government_interventions_70_percent_leaves_bonds_out_4_2_2():
+    """4.2.2: under Government Intervention "players may own at most 70% of any one
+    company's or system's preferred stock and common stock": a player at 70% of a system
+    may still buy its bonds, and no more of its stock"""
+    from test_game_1831_mergers import system_and_a_third
+
+    from trainruns.titles.g1831.game.steps.stock import StockTurn1831
+
+    g, a, _b, c = system_and_a_third()
+    r, s = g.rules, g.rules.state
+    a.merge_tried = None
+    r.merge(a, c, "IV")
+    s.title_state.government_intervention = True
+    for x in a.certs:
+        if x["holder"] == "ipo" and r.gi_room(a, "P0") > 0:
+            certs.move(s, a, x, "player:P0")
+    assert r.gi_room(a, "P0") == 0 and certs.held(a, "market", "bond")
+    turn = StockTurn1831(g, g.round, "P0")
+    assert [x for x in turn._buys() if x["corporation"] == "PRR"] == [
+        {"type": "buy_shares", "player": "P0", "corporation": "PRR", "from": "market", "kind": "bond", "count": 1}]

@@ -119,12 +119,19 @@ class StockTurn1831(StockTurn):
                     if source == "ipo" and kind == "common" and certs.held(c, "ipo", "preferred"):
                         continue   # 4.1.1.3: common only when no preferred is left there
                     cert = r.next_cert(c, kind, source)
-                    if cert is None or (gi is not None and cert["size"] > gi) or not self.within_limit(c, cert):
+                    if cert is None or not self.within_gi(cert, gi) or not self.within_limit(c, cert):
                         continue
                     if r.cert_price(c, cert, source) <= cash:
                         out.append({"type": "buy_shares", "player": name, "corporation": c.id, "from": source,
                                     "kind": kind, "count": 1})
         return out
+
+    @staticmethod
+    def within_gi(cert, room) -> bool:
+        """4.2.2: under Government Intervention "players may own at most 70% of any one
+        company's or system's preferred stock and common stock" (``room``: the units left
+        of it, None without GI); bonds are neither."""
+        return room is None or cert["kind"] == "bond" or cert["size"] <= room
 
     def within_limit(self, c, cert) -> bool:
         """4.7.7: a certificate that counts toward the limit only below it; 4.7.7.1: "Stock
@@ -225,6 +232,6 @@ class StockTurn1831(StockTurn):
             return "stock.not-started", f"{c.id}'s president's preferred must be bought first (4.1.1.1)"
         if a.get("kind") == "common" and a["from"] == "ipo" and certs.held(c, "ipo", "preferred"):
             return "stock.common", f"{c.id}'s common is sold once no preferred is left (4.1.1.3)"
-        if r.gi_room(c, name) is not None:
+        if r.gi_room(c, name) is not None and a.get("kind") != "bond":
             return "stock.gi-70", f"under Government Intervention at most 70% of {c.id} (4.2.2)"
         return "stock.none", f"no such {c.id} certificate to buy at a price {name} can pay (4.7)"
