@@ -174,3 +174,39 @@ def test_government_interventions_70_percent_leaves_bonds_out_4_2_2():
     turn = StockTurn1831(g, g.round, "P0")
     assert [x for x in turn._buys() if x["corporation"] == "PRR"] == [
         {"type": "buy_shares", "player": "P0", "corporation": "PRR", "from": "market", "kind": "bond", "count": 1}]
+
+
+def test_one_sale_of_a_company_may_combine_its_preferred_and_common_4_6_3_1():
+    """4.6.3.1: "All stock sold in a company or system takes place at the same time. You
+    may not sell your preferred stock first and then your common (or vice versa), but you
+    may sell any combination of stock certificates": after his common, the player may
+    sell his preferred in the same turn, at the P price posted before the common's move;
+    each kind once"""
+    import pytest
+
+    from trainruns.game.errors import Refusal
+
+    g = new()
+    r, s = g.rules, g.rules.state
+    first = g.active()["player"]
+    g.act({"type": "par", "player": first, "corporation": "PRR", "price": 100})
+    c = s.corp["PRR"]
+    other = next(p.name for p in s.players if p.name != first)
+    for kind, n in (("preferred", 1), ("common", 1)):
+        for x in certs.held(c, "ipo", kind)[:n]:
+            certs.move(s, c, x, f"player:{other}")
+    while g.active() != {"player": other}:
+        g.act({"type": "pass", "player": g.active()["player"]})
+    p_before = r.market.preferred(c.cell)
+    g.act({"type": "sell_shares", "player": other, "corporation": "PRR", "kind": "common", "count": 1})
+    if g.active() != {"player": other}:
+        g.act({"type": "pass", "player": c.president})    # PRR's president buys nothing back (4.6.4)
+    assert r.market.preferred(c.cell) < p_before            # the common's sale moved the marker
+    listed = [a for a in g.actions() if a["type"] == "sell_shares" and a["corporation"] == "PRR"]
+    assert [a["kind"] for a in listed] == ["preferred"]
+    cash = s.player[other].cash
+    g.act({"type": "sell_shares", "player": other, "corporation": "PRR", "kind": "preferred", "count": 1})
+    assert s.player[other].cash - cash == p_before
+    with pytest.raises(Refusal) as e:
+        g.act({"type": "sell_shares", "player": other, "corporation": "PRR", "kind": "preferred", "count": 1})
+    assert e.value.rule == "stock.one-block"

@@ -62,12 +62,14 @@ class StockRules:
     def par_now(self, c) -> int:
         return c.par_marker
 
-    def posted_price(self, c, cert) -> int:
+    def posted_price(self, c, cert, cell=None) -> int:
         """4.3, 4.4.1: the price posted for a share of ``cert``: P for preferred and for
-        bonds (at the Bond Marker), C for common."""
+        bonds (at the Bond Marker), C for common; on the Stock Marker's square, or
+        ``cell``."""
         if cert["kind"] == "bond":
             return self.market.preferred(c.bond_cell)
-        return self.market.preferred(c.cell) if is_preferred(cert) else self.market.common(c.cell)
+        cell = cell or c.cell
+        return self.market.preferred(cell) if is_preferred(cert) else self.market.common(cell)
 
     def cert_price(self, c, cert, source: str) -> int:
         """4.7.1: the initial offering at the Par Bar value x shares; the pool at the
@@ -75,10 +77,10 @@ class StockRules:
         price = self.par_now(c) if source == "ipo" and cert["kind"] != "bond" else self.posted_price(c, cert)
         return price * shares_of(cert)
 
-    def sale_value(self, c, cert) -> int:
-        """4.6.3.3: the posted price before the marker moves x shares x 2^markers
-        (decision: the 2x markers multiply)."""
-        return self.posted_price(c, cert) * shares_of(cert) * (2 ** cert["splits"])
+    def sale_value(self, c, cert, cell=None) -> int:
+        """4.6.3.3: the posted price before the marker moves (on ``cell``, default its
+        square now) x shares x 2^markers (decision: the 2x markers multiply)."""
+        return self.posted_price(c, cert, cell) * shares_of(cert) * (2 ** cert["splits"])
 
     # --- buying ------------------------------------------------------------------------
 
@@ -246,12 +248,13 @@ class StockRules:
         self.state.pay("bank", player_key(name), total)
         return total
 
-    def sell(self, c, name: str, preferred: int, common: int, bonds: int = 0):
+    def sell(self, c, name: str, preferred: int, common: int, bonds: int = 0, before=None):
         """4.6.3: one sale per company: every certificate at the posted price before the
-        marker moves (2x markers removed as they go to the pool, 4.6.3.3.2), a cycled one
-        at the price after it (4.6.8.2, :meth:`cycled`); commons move the Stock Marker
-        down by the company's last dividend decision, rounded on the total (decision), at
-        the bottom left, each step counted (4.6.3.2.2)."""
+        marker moves (on ``before``, the Stock Marker's square when the turn's sale of the
+        company began, 4.6.3.1; 2x markers removed as they go to the pool, 4.6.3.3.2), a
+        cycled one at the price after it (4.6.8.2, :meth:`cycled`); commons move the Stock
+        Marker down by the company's last dividend decision, rounded on the total
+        (decision), at the bottom left, each step counted (4.6.3.2.2)."""
         if preferred > len(self.sellable(c, name, "preferred")):
             self.hand_over(c, name)   # 4.6.2.1: part of the president's certificate
         sold = (self.sellable(c, name, "preferred")[:preferred] + self.sellable(c, name, "common")[:common]
@@ -260,7 +263,7 @@ class StockRules:
         cycled = sum(self.cycled(c, x) for x in sold)
         after = {"common": self.square_after(c.cell, steps), "bond": self.square_after(c.bond_cell, bonds)}
         total = self.sell_to_pool(c, name, sold, lambda x: self.cycled_value(x, after) if self.cycled(c, x)
-                                  else self.sale_value(c, x))
+                                  else self.sale_value(c, x, before))
         self.state.event("sell", corporation=c.id, player=name, preferred=preferred, common=common, bonds=bonds,
                          cash=total, **({"cycled": cycled} if cycled else {}))
         if bonds:

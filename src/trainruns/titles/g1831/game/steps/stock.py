@@ -91,6 +91,11 @@ class StockTurn1831(StockTurn):
 
     block_corp = None   # the company of the block this turn buys (4.7.3.1)
 
+    def __init__(self, *args, **kw):
+        super().__init__(*args, **kw)
+        self.kinds_sold: dict[str, list] = {}   # each company's kinds sold this turn (4.6.3.1)
+        self.sale_cells: dict[str, tuple] = {}   # its Stock Marker's square before its sale
+
     def buys_per_turn(self):
         return self.game.rules.block_size()
 
@@ -141,13 +146,14 @@ class StockTurn1831(StockTurn):
         return r.cert_room(self.player) >= 1 or not r.cert_counts(c, cert)
 
     def sales_of(self, c) -> list[dict]:
-        """4.6: each kind of ``c``'s certificates the player may sell (:meth:`max_sale`)."""
-        if c.id in self.sold or c.cell is None:
+        """4.6: each kind of ``c``'s certificates the player may sell (:meth:`max_sale`)
+        and has not sold this turn (4.6.3.1)."""
+        if c.cell is None:
             return []
-        r = self.game.rules
+        r, done = self.game.rules, self.kinds_sold.get(c.id, ())
         return [{"type": "sell_shares", "player": self.player, "corporation": c.id, "kind": kind,
                  "count": free_amount(1, n)}
-                for kind in KINDS for n in [r.max_sale(c, self.player, kind)] if n]
+                for kind in KINDS if kind not in done for n in [r.max_sale(c, self.player, kind)] if n]
 
     def forced_sales(self) -> list[dict]:
         """4.2.2: a player over GI's 70% corrects at his first opportunity; 5.4.6: so
@@ -156,7 +162,7 @@ class StockTurn1831(StockTurn):
             return []
         r = self.game.rules
         return [x for x in r.gi_corrections(self.player) + r.limit_corrections(self.player)
-                if x["corporation"] not in self.sold]
+                if x["kind"] not in self.kinds_sold.get(x["corporation"], ())]
 
     def meets_forced(self, a, forced):
         return any(a["type"] == "sell_shares" and a.get("corporation") == x["corporation"]
@@ -170,6 +176,28 @@ class StockTurn1831(StockTurn):
         return "stock.limit-correct", (f"{self.player} holds more than {r.cert_limit()} certificates and must sell "
                                        "to the limit first (5.4.6, 4.7.7)")
 
+    def _sell(self, a):
+        """4.6.3.1: "All stock sold in a company or system takes place at the same time.
+        You may not sell your preferred stock first and then your common (or vice versa),
+        but you may sell any combination of stock certificates": one sale of a company
+        per turn, told kind by kind (one ``sell_shares`` each, each kind once), every
+        certificate at the price posted when the sale began (:meth:`sell`)."""
+        r = self.game.rules
+        c = r.corporation(a["corporation"])
+        if not self.selling_open():
+            raise Refusal("stock.sell-after-buy", "sales come before the purchase (4.5.1)")
+        if a.get("kind", "common") in self.kinds_sold.get(c.id, ()):
+            raise Refusal("stock.one-block", f"{c.id}'s {a.get('kind', 'common')} stock is sold once per turn: all "
+                                             "stock sold in a company takes place at the same time (4.6.3.1)")
+        self.sell(c, a)
+        if c.id not in self.sold:
+            self.sold.append(c.id)
+        self.kinds_sold.setdefault(c.id, []).append(a.get("kind", "common"))
+        self.round.sold_by.setdefault(self.player, set()).add(c.id)
+        self.note_action()
+        self.after_sale(c, a)
+        return a
+
     def sell(self, c, a):
         r = self.game.rules
         kind = a.get("kind", "common")
@@ -180,7 +208,8 @@ class StockTurn1831(StockTurn):
             raise Refusal("stock.sell-limit", f"{self.player} may sell at most {n} {kind} certificate(s) of {c.id} "
                                               "now (pool limit 5 shares 4.6.1.1, president's certificate 4.6.2, "
                                               "receivership 4.6.9, GI 4.6.7-8, the bank's cash 4.6.3.4)")
-        r.sell(c, self.player, *[a["count"] if kind == k else 0 for k in KINDS])
+        before = self.sale_cells.setdefault(c.id, c.cell)   # 4.6.3.1: the sale's start
+        r.sell(c, self.player, *[a["count"] if kind == k else 0 for k in KINDS], before=before)
 
     def after_sale(self, c, a):
         if a.get("kind", "common") != "preferred" and c.cell is not None:
