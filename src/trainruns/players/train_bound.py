@@ -9,12 +9,13 @@ the train limit of the phase then current running, every train drawn from:
 
 - the trains the company holds now;
 - the trains it may still buy at a set price: the bank's trains the search can reach
-  this turn (:func:`_reachable`) whose price its treasury pays (a purchase the company may decline is paid from its cash alone, 1831 5.3.4, and
-  its cash only falls until the run: no purchase is left after it; a forced purchase,
-  5.3.1, may be the bank's cheapest train whatever the treasury holds, and leaves the
-  treasury no richer), and the trains of the pool and of the other companies (the pool
-  gains theirs when a new phase lowers the limit, 5.3.5), each at most the limit many
-  times.
+  this turn (:func:`_reachable`) whose price its treasury pays (a purchase the company
+  may decline is paid from its cash alone, 1831 5.3.4, or with a system's president's
+  cash, 1831 5.3.11: the title's ``train_budget``, and its cash only falls until the
+  run: no purchase is left after it; a forced purchase, 5.3.1, may be the bank's
+  cheapest train whatever the treasury holds, and leaves the treasury no richer), and
+  the trains of the pool and of the other companies (the pool gains theirs when a new
+  phase lowers the limit, 5.3.5), each at most the limit many times.
 
 The best run of all these trains at once, in each phase the purchases could start, is an
 upper bound on each of those runs: a run of some of the trains is a run of all of them
@@ -78,7 +79,7 @@ def run_bound(node, cid: str, forced: bool = False) -> int | None:
     corp = state.corp[cid]
     if any(row.get("train") is None or not isinstance(row.get("price"), int) for row in state.depot):
         return None
-    cash = corp.cash or 0
+    cash = rules.train_budget(corp) if hasattr(rules, "train_budget") else corp.cash or 0
     if forced:
         cash = max(cash, min((row["price"] for row in state.depot if row.get("left") != 0), default=0))
     reach = _reachable(state.depot, rules.train_limit(corp))

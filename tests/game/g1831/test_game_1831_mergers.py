@@ -5,13 +5,13 @@
 from __future__ import annotations
 
 import pytest
-from _1831 import current_step, merger_pair, new, train, turn_of
+from _1831 import current_step, merger_pair, neighbours, new, train, turn_of
 from _1831 import operated as company
 
 from trainruns.game.errors import Refusal
 from trainruns.game.merger import buyout_cost
 from trainruns.titles.g1831.game import certs
-from trainruns.titles.g1831.game.steps.operating import MergerStep, SplitSaleStep
+from trainruns.titles.g1831.game.steps.operating import MergerStep, SplitSaleStep, TrackStep
 
 
 def system_and_a_third():
@@ -74,6 +74,28 @@ def test_type_i_fails_without_the_cash_and_both_markers_go_down_5_9_7_3_1():
     assert b.cell == r.market.walk(b_cell, "down", 1)[0] != b_cell
     assert not b.closed and not r.is_system(a)
     assert r.merger_targets(a) == []   # 5.9.1: one attempt per round
+
+
+def test_type_i_is_offered_beside_stock_trades_closed_and_type_ii_is_not_5_9_3():
+    """5.9.3: a merger is cancelled only when "the movement of A's Stock Marker Token as a
+    result of the merger or takeover announcement" would reach STOCK TRADES CLOSED; a
+    Type I announcement does not move A's marker (5.9.7.2), a Type II one moves it one
+    square left (5.9.8.2)"""
+    g, a, b = merger_pair(100, 40, "P0")
+    r = g.rules
+    closing = (12, 1)                                   # the square left of it is closed
+    assert r.market.zone(r.market.walk(closing, "left", 1)[0]) == "closed"
+    r.market.move(a.id, a.cell, closing)
+    a.cell = closing
+    assert a.cash >= buyout_cost(r, b)
+    assert r.merger_targets(a) == [(b, "I")]
+    r.merge(a, b, "I")
+    assert a.cell == closing and r.is_system(a)
+    g, a, b = merger_pair(100, 40, "P1")                # another president: Type II
+    r = g.rules
+    r.market.move(a.id, a.cell, closing)
+    a.cell = closing
+    assert r.merger_targets(a) == []
 
 
 def test_type_ii_hostile_takeover_5_9_8():
@@ -198,6 +220,56 @@ def test_tokens_a_system_cannot_hold_are_liquidated_at_half_5_9_7_8():
     # he liquidates B's Rail Yard, for half a new Rail Yard's $70; the Station stays
     assert [x["type"] for x in a.sites] == ["station"] and a.liquidating == []
     assert a.cash == a_cash - cost + b_cash + 70 // 2 + 3 * 100
+
+
+def _bonds_closed_by_the_marker():
+    """PRR (one Station and one Rail Yard on its mat, as NYC's) took NYC over (Type II),
+    then E for bonds (Type IV); its Bond Marker then falls into STOCK TRADES CLOSED OUT
+    (4.3.3)."""
+    from test_game_1831_config import shipped
+
+    from trainruns.game.game import Game
+
+    cfg = shipped()
+    for x in cfg["companies"]:
+        if x["id"] in ("PRR", "NYC"):
+            x["stations"], x["yards"] = 1, 1
+    g = Game("1831", ["P0", "P1", "P2", "P3"], 7, config=cfg)
+    r = g.rules
+    a = company(g, "PRR", 200, "P0")
+    b = company(g, "NYC", 40, "P1")
+    neighbours(g, a, b)
+    r.merge(a, b, "II")
+    e = company(g, "E", 40, "P2")
+    e.sites.append({"hex": b.home, "slot": 1, "type": "yard"})
+    a.merge_tried = None
+    r.merge(a, e, "IV")
+    assert a.bonds and len(a.sites) == 5
+    r.move_bond_marker(a, "down", 30, "test")
+    return g, a
+
+
+def test_bonds_closed_by_the_marker_remove_tokens_at_the_next_phase_2_without_compensation_4_3_3():
+    """4.3.3: a Bond Marker in STOCK TRADES CLOSED OUT closes the bonds, the system goes
+    into receivership, its "token limits drop to their pre-final-merger level. During
+    Phase 2 of the next Operation Round the system will correct its map token holdings
+    (if it is over allocated) by removing excess tokens of its choice without
+    compensation" (not 5.9.7.8's liquidation at half a new token's price)"""
+    g, a = _bonds_closed_by_the_marker()
+    r, s = g.rules, g.rules.state
+    assert a.bond_cell is None and a.receivership and a.tokens_due
+    assert len(a.sites) == 5 and a.liquidating == []          # on the map until its Phase 2
+    assert not [x for x in g.actions() if x["type"] == "liquidate_token"]
+    cash, money = a.cash, s.money()
+    current_step(g, TrackStep(g, a, turn_of(a)))              # its next Phase 2 begins
+    assert a.supply == {"station": 2, "yard": 2} and len(a.liquidating) == 3
+    listed = g.actions()
+    assert listed and all(x["type"] == "liquidate_token" for x in listed)
+    g.act(listed[0])
+    assert a.cash == cash and s.money() == money and not a.liquidating and not a.tokens_due
+    assert len(a.sites) == 4
+    kinds = [e["event"] for e in s.events if e["event"].startswith("token_")]   # the last action's
+    assert kinds and set(kinds) == {"token_removed"}
 
 
 def test_track_rights_rent_a_token_the_run_must_use_5_5_and_5_6_5():

@@ -252,3 +252,32 @@ def test_a_sale_the_pool_stops_is_owed_and_made_when_it_has_room_5_3_4():
                   "kind": "preferred", "count": 1})
     assert a.cash == cash + now and a.owed_commons == owed - 1 and r.pool_shares(a) == 5
     assert s.money() == money
+
+
+def test_a_systems_president_subsidises_a_train_it_need_not_buy_5_3_11():
+    """5.3.11: "The President of a system may use his own cash holdings to subsidize the
+    purchase of a train for his system. All of the cash in the system must be used
+    first, and then the President may add enough to buy the trains he desires, but he
+    may not put any extra cash into the system. The system will have no cash holdings
+    after the train purchases"; a company's president may not (5.0.2)"""
+    from _1831 import merger_pair
+
+    g, a, b = merger_pair()                       # phase 3
+    r, s = g.rules, g.rules.state
+    r.merge(a, b, "II")
+    a.trains = [train(2), train(2)]               # a system's minimum of two (5.3.1)
+    s.pay(f"corp:{a.id}", "bank", a.cash - 10)
+    price = r.config.price(2)
+    assert r.is_system(a) and not r.needs_train(a) and 10 < price
+    p0, money = s.player["P0"].cash, s.money()
+    st = step(g, a)
+    bank = [x for x in st.actions() if x["type"] == "buy_train" and x["from"] == "bank"]
+    assert bank and all(x["price"] == price for x in bank)
+    st.process(bank[0])
+    assert a.cash == 0 and s.player["P0"].cash == p0 - (price - 10) and s.money() == money
+    assert len(a.trains) == 3
+    # a company (not a system) with too little cash is offered no such train
+    g = new()
+    c = company(g, "PRR", 100, "P0", cash=10)
+    c.trains = [train(2)]
+    assert not [x for x in step(g, c).actions() if x["type"] == "buy_train" and x["from"] == "bank"]

@@ -76,9 +76,6 @@ class MergerRules:
             return []
         if self.is_system(a) and a.bond_cell is not None:
             return []   # one set of bonds: its Bond Marker is B's Stock Marker (5.9.10.9)
-        # 5.9.3: A's marker moving into STOCK TRADES CLOSED cancels: not offered
-        if self.market.zone(self.market.walk(a.cell, "left", 1)[0]) == "closed":
-            return []
         out = []
         reach = None   # A's reach, walked once for every B
         for b in self.state.corporations:
@@ -87,11 +84,20 @@ class MergerRules:
             kind = self.merger_type(a, b)
             if kind == "IV" and b.receivership:
                 continue   # 5.9.10.1
+            if self.announcement_closes(a, kind):
+                continue   # 5.9.3: cancelled, so not offered
             reach = self.merger_reach(a) if reach is None else reach
             if not reach & {(x["hex"], 0) for x in b.sites}:
                 continue   # 5.9.3: an unblocked path to one of B's tokens
             out.append((b, kind))
         return out
+
+    def announcement_closes(self, a, kind: str) -> bool:
+        """5.9.3: "If the movement of A's Stock Marker Token as a result of the merger or
+        takeover announcement would move it to the STOCK TRADES CLOSED area, the merger or
+        takeover is cancelled". Types II to IV move it one square left (or down, 5.9.8.2,
+        5.9.9.2, 5.9.10.2); a Type I announcement does not move it (5.9.7.2)."""
+        return kind != "I" and self.market.zone(self.market.walk(a.cell, "left", 1)[0]) == "closed"
 
     def merger_reach(self, c) -> frozenset:
         """5.9.3 "an unblocked path": what the company's track connects to from its
@@ -309,12 +315,31 @@ class MergerRules:
 
     def liquidate_token(self, a, site):
         """5.9.7.8: "Liquidation pays one-half the current price of a new Station or Rail
-        Yard", to A's assets; the other tokens set aside that now fit go back."""
+        Yard", to A's assets; 4.3.3: a system whose Bond Marker closed its bonds removes
+        them "without compensation" (``tokens_due``). The other tokens set aside that now
+        fit go back."""
         a.liquidating.remove(site)
-        cash = self.token_price(site["type"]) // 2
-        self.state.pay("bank", f"corp:{a.id}", cash)
-        self.state.event("token_liquidated", corporation=a.id, hex=site["hex"], kind=site["type"], cash=cash)
+        if a.tokens_due:
+            self.state.event("token_removed", corporation=a.id, hex=site["hex"], kind=site["type"], rule="4.3.3")
+        else:
+            cash = self.token_price(site["type"]) // 2
+            self.state.pay("bank", f"corp:{a.id}", cash)
+            self.state.event("token_liquidated", corporation=a.id, hex=site["hex"], kind=site["type"], cash=cash)
         self._set_aside(a)
+        a.tokens_due = a.tokens_due and bool(a.liquidating)
+
+    def correct_due_tokens(self, c) -> bool:
+        """4.3.3: when its Bond Marker closed its bonds the system's "token limits drop to
+        their pre-final-merger level. During Phase 2 of the next Operation Round the system
+        will correct its map token holdings (if it is over allocated) by removing excess
+        tokens of its choice without compensation": at the start of that Phase 2 the limits
+        drop and the tokens in conflict leave the map (:meth:`_correct_tokens`). True while
+        its president chooses which go (:class:`LiquidateStep`)."""
+        if not c.tokens_due:
+            return False
+        self.drop_token_limits(c)
+        c.tokens_due = bool(c.liquidating)
+        return c.tokens_due
 
     # --- bonds ----------------------------------------------------------------------------
 
@@ -342,8 +367,10 @@ class MergerRules:
         """4.3.3: bonds closed without compensation; 5.4.14: closed at one-half value
         (rounded down) when the system enters receivership. Either way the company they
         came from may be started again, the train limit drops by one and the token
-        limits drop to their level before the final merger (tokens over it are
-        liquidated as in 5.9.7.8)."""
+        limits drop to their level before the final merger: 5.4.14 at once, the tokens
+        over it liquidated as in 5.9.7.8 (half a new token's price each); 4.3.3 at the
+        start of the system's next Phase 2, the tokens over it removed without
+        compensation (:meth:`correct_due_tokens`)."""
         s = self.state
         if c.bond_cell is None:
             return
@@ -360,11 +387,20 @@ class MergerRules:
         if origin is not None and origin in c.absorbed:
             c.absorbed.remove(origin)
             self.restart(s.corp[origin])
+        if half:
+            self.drop_token_limits(c)   # 5.4.14: "It must also immediately reduce its tokens"
+        else:
+            c.tokens_due = True         # 4.3.3: at its next Phase 2 (:meth:`correct_due_tokens`)
+        self.discard_surplus(c)
+        s.event("bonds_closed", corporation=c.id, paid=paid)
+
+    def drop_token_limits(self, c):
+        """4.3.3, 5.4.14: the token limits drop to their level before the final merger;
+        the tokens over them leave the map until the president has chosen which go
+        (:meth:`_correct_tokens`)."""
         if c.supply_before:
             c.supply = c.supply_before.pop()
         self._correct_tokens(c)
-        self.discard_surplus(c)
-        s.event("bonds_closed", corporation=c.id, paid=paid)
 
     def restart(self, b):
         """A company absorbed earlier available for sale again (4.3.2, 4.3.3)."""

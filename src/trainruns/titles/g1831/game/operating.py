@@ -570,7 +570,9 @@ class OperatingRules:
         funding: the company's own stock and bonds, then the president's cash, then a
         loan, :meth:`fund_forced_purchase`); once the company has sold its stock the
         deals are over ("the President may no longer buy a train from any
-        corporation", ``turn["own_sold"]``)."""
+        corporation", ``turn["own_sold"]``). Otherwise the trains of the bank and the
+        pool its cash pays and, for a system, those its president's cash makes up
+        (5.3.11, :meth:`train_budget`); the deals stay within its own cash (5.3.4)."""
         c, turn = step.corp, step.turn
         if c.closed or c.cell is None:
             return []
@@ -578,14 +580,43 @@ class OperatingRules:
         if c.receivership and not forced:
             return []   # 5.4.3: no more than the minimum
         shop = self.train_offers(c, self.train_sources())
-        cheapest = min((x["price"] for x in shop), default=None)
-        if forced and cheapest is not None and cheapest > c.cash:
+        if self.short_of_forced(c, shop):
+            cheapest = min(x["price"] for x in shop)
             out = [x for x in shop if x["price"] == cheapest]   # "the lowest appropriate train purchase"
         else:
-            out = [x for x in shop if x["price"] <= c.cash]
+            out = [x for x in shop if x["price"] <= self.train_budget(c)]
         if not turn.get("own_sold"):
             out += self.train_deals(c, turn)
         return out
+
+    def short_of_forced(self, c, shop) -> bool:
+        """5.3.4: ``c`` must buy a train (5.3.1) and its cash pays none of ``shop`` (the
+        bank's and the pool's ``buy_train`` offers): the purchase is 5.3.4's."""
+        return self.needs_train(c) and bool(shop) and min(x["price"] for x in shop) > c.cash
+
+    def train_budget(self, c) -> int:
+        """What ``c`` may spend on a train of the bank or the pool it is not forced to buy
+        with 5.3.4's funding: its cash and, for a system, its president's (5.3.11:
+        :meth:`subsidy_room`)."""
+        return c.cash + self.subsidy_room(c)
+
+    def subsidy_room(self, c) -> int:
+        """5.3.11: "The President of a system may use his own cash holdings to subsidize
+        the purchase of a train for his system": all his cash, for a system (not a
+        company; not one in receivership, which buys only its minimum, 5.4.3, by 5.3.4's
+        steps); 0 otherwise."""
+        if not self.is_system(c) or c.receivership or c.president is None:
+            return 0
+        return self.state.player[c.president].cash
+
+    def subsidise(self, c, price: int):
+        """5.3.11: "All of the cash in the system must be used first, and then the
+        President may add enough to buy the trains he desires, but he may not put any
+        extra cash into the system. The system will have no cash holdings after the train
+        purchases": the president pays what the system's cash lacks of ``price``."""
+        give = price - c.cash
+        self.state.pay(player_key(c.president), f"corp:{c.id}", give)
+        self.state.event("president_funds", corporation=c.id, player=c.president, cash=give, rule="5.3.11")
 
     def must_own_train(self, step) -> bool:
         """5.3.1: a company in play (not closed out, 4.3.2) must own its minimum, bought
@@ -616,8 +647,9 @@ class OperatingRules:
             return "train.forced-cheapest", (f"{c.id} must buy a train it cannot pay for: the cheapest the bank or "
                                              "the pool has (5.3.4)")
         listed = next((x for x in shop if x["from"] == src and x["train"] == a["train"]), None)
-        if listed is not None and listed["price"] > c.cash:
-            return "train.cash", f"{c.id} cannot pay ${listed['price']} for the {a['train']} from its cash (5.3)"
+        if listed is not None and listed["price"] > self.train_budget(c):
+            return "train.cash", (f"{c.id} cannot pay ${listed['price']} for the {a['train']} from its cash (5.3), "
+                                  "nor with its president's help (a system's, 5.3.11)")
         return "train.unavailable", (f"{c.id} cannot buy a {a['train']} from {a['from']} now: trains come from "
                                      "the bank, the pool (5.3.2) or another corporation, never a retired one "
                                      "(5.3.2)")
@@ -630,9 +662,12 @@ class OperatingRules:
         """5.3.2, 5.3.8: ``c`` buys a ``name`` train from the bank or the pool at ``price``;
         a forced purchase its cash cannot pay is funded by 5.3.4 (which ends its deals
         with other corporations, ``own_sold``, and may close it out first, 4.3.2: then no
-        purchase), then :meth:`add_train`."""
+        purchase), any other a system's cash cannot pay by its president (5.3.11), then
+        :meth:`add_train`."""
         s = self.state
-        if price > c.cash:
+        if price > c.cash and not self.short_of_forced(c, self.train_offers(c, self.train_sources())):
+            self.subsidise(c, price)   # 5.3.11: a system's president adds what it lacks
+        elif price > c.cash:
             self.turn_under_way(c)["own_sold"] = True
             self.fund_forced_purchase(c, price)
             if c.cell is None:

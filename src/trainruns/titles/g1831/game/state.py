@@ -59,6 +59,10 @@ class Corporation1831(Corporation):
     # tokens a merger or closed bonds left it unable to hold, off the map until its
     # president has liquidated enough of them (5.9.7.8, 5.4.14), each as in ``sites``
     liquidating: list = started(list)
+    # its bonds closed by the Bond Marker (4.3.3): at the start of its next Phase 2 its
+    # token limits drop and it removes the excess tokens, without compensation, until
+    # they fit (Rules.correct_due_tokens)
+    tokens_due: bool = started(False)
     # its tokens on the map in the order placed, each {"hex", "slot", "type"}, with
     # "home_black" when the home token took a black site (5.2.5, 5.2.5.1, 5.2.7)
     sites: list = started(list)

@@ -20,15 +20,19 @@ class StockRules:
         return self.limit
 
     def player_certs(self, name: str) -> int:
-        """4.7.7: certificates (not shares); commons of a company in receivership do not
-        count, its preferred does (5.4.6)."""
+        """4.7.7: the certificates (not shares) that count toward the limit
+        (:meth:`cert_counts`)."""
         key, n = player_key(name), 0
         for c in self.state.corporations:
-            for cert in c.certs:
-                if cert["holder"] == key and (is_preferred(cert) or not c.receivership):
-                    n += 1
+            n += len([x for x in c.certs if x["holder"] == key and self.cert_counts(c, x)])
             n += len(certs.held(c, key, "bond"))   # 3.2.1.1: "stock and bond certificates"
         return n
+
+    def cert_counts(self, c, cert) -> bool:
+        """4.7.7: "EXCEPTION: Common stock of companies or systems in receivership does
+        not count toward the total. (Preferred stock in receivership does count ...)"
+        (5.4.6); bonds count (3.2.1.1)."""
+        return cert["kind"] == "bond" or is_preferred(cert) or not c.receivership
 
     def pool_shares(self, c) -> int:
         """4.6.1.1: a company's shares in the pool, bonds included (4.6.3.2.4)."""
@@ -58,12 +62,14 @@ class StockRules:
     def par_now(self, c) -> int:
         return c.par_marker
 
-    def posted_price(self, c, cert) -> int:
+    def posted_price(self, c, cert, cell=None) -> int:
         """4.3, 4.4.1: the price posted for a share of ``cert``: P for preferred and for
-        bonds (at the Bond Marker), C for common."""
+        bonds (at the Bond Marker), C for common; on the Stock Marker's square, or
+        ``cell``."""
         if cert["kind"] == "bond":
             return self.market.preferred(c.bond_cell)
-        return self.market.preferred(c.cell) if is_preferred(cert) else self.market.common(c.cell)
+        cell = cell or c.cell
+        return self.market.preferred(cell) if is_preferred(cert) else self.market.common(cell)
 
     def cert_price(self, c, cert, source: str) -> int:
         """4.7.1: the initial offering at the Par Bar value x shares; the pool at the
@@ -71,10 +77,10 @@ class StockRules:
         price = self.par_now(c) if source == "ipo" and cert["kind"] != "bond" else self.posted_price(c, cert)
         return price * shares_of(cert)
 
-    def sale_value(self, c, cert) -> int:
-        """4.6.3.3: the posted price before the marker moves x shares x 2^markers
-        (decision: the 2x markers multiply)."""
-        return self.posted_price(c, cert) * shares_of(cert) * (2 ** cert["splits"])
+    def sale_value(self, c, cert, cell=None) -> int:
+        """4.6.3.3: the posted price before the marker moves (on ``cell``, default its
+        square now) x shares x 2^markers (decision: the 2x markers multiply)."""
+        return self.posted_price(c, cert, cell) * shares_of(cert) * (2 ** cert["splits"])
 
     # --- buying ------------------------------------------------------------------------
 
@@ -101,7 +107,8 @@ class StockRules:
             payee = "bank"   # 4.7.1: bonds are always paid to The Bank
         self.state.pay(player_key(name), payee, price)
         certs.move(self.state, c, cert, player_key(name))
-        cert["bought_round"] = self.stock_round_number
+        # what cycling asks of a later sale this round (4.6.8, 4.6.8.1)
+        cert.update(bought_round=self.stock_round_number, bought_from=source, bought_price=price)
         self.state.event("buy", corporation=c.id, player=name, kind=kind, source=source, price=price)
         if source == "ipo" and kind == "preferred" and not certs.held(c, "ipo", "preferred"):
             # 4.7.6: all preferred sold: the company is active; the Par Marker moves up one value
@@ -112,11 +119,14 @@ class StockRules:
             if higher:
                 c.par_marker = higher[0]
             self.state.event("active", corporation=c.id, par_marker=c.par_marker)
-        if source == "ipo" and kind == "common":
-            sold = 5 - len(certs.held(c, "ipo", "common"))
-            if sold in UP_FROM_COMMONS:
-                self.move_marker(c, "up", 1, "common_funding")
+        if source == "ipo" and cert["kind"] == "common" and self.commons_sold(c) in UP_FROM_COMMONS:
+            self.move_marker(c, "up", 1, "common_funding")
         self.update_president(c)
+
+    def commons_sold(self, c) -> int:
+        """4.7.10-11: how many of the company's 10/5/0% commons have left its Initial
+        Offerings; a system's 5% commons for mergers (4.7.8) are not counted."""
+        return len([x for x in c.certs if x["kind"] == "common" and x["holder"] != "ipo"])
 
     def next_cert(self, c, kind: str, source: str):
         pool = certs.held(c, source, kind)
@@ -225,36 +235,77 @@ class StockRules:
             money += self.sale_value(c, x)
         return out
 
-    def sell_to_pool(self, c, name, sold) -> int:
+    def sell_to_pool(self, c, name, sold, value=None) -> int:
         """``name``'s certificates ``sold`` of ``c`` go to the pool, paid by the bank at
-        their sale value (4.6.3.3.2: 2x markers count, then are removed); the cash."""
+        ``value`` of each (default: their sale value, 4.6.3.3; 2x markers count, then are
+        removed, 4.6.3.3.2); the cash."""
+        value = value or (lambda x: self.sale_value(c, x))
         total = 0
         for x in sold:
-            total += self.sale_value(c, x)
+            total += value(x)
             x["splits"] = 0
             certs.move(self.state, c, x, "market")
         self.state.pay("bank", player_key(name), total)
         return total
 
-    def sell(self, c, name: str, preferred: int, common: int, bonds: int = 0):
+    def sell(self, c, name: str, preferred: int, common: int, bonds: int = 0, before=None):
         """4.6.3: one sale per company: every certificate at the posted price before the
-        marker moves (2x markers removed as they go to the pool, 4.6.3.3.2); commons move
-        the Stock Marker down by the company's last dividend decision, rounded on the
-        total (decision), at the bottom left, each step counted (4.6.3.2.2)."""
+        marker moves (on ``before``, the Stock Marker's square when the turn's sale of the
+        company began, 4.6.3.1; 2x markers removed as they go to the pool, 4.6.3.3.2), a
+        cycled one at the price after it (4.6.8.2, :meth:`cycled`); commons move the Stock
+        Marker down by the company's last dividend decision, rounded on the total
+        (decision), at the bottom left, each step counted (4.6.3.2.2)."""
         if preferred > len(self.sellable(c, name, "preferred")):
             self.hand_over(c, name)   # 4.6.2.1: part of the president's certificate
         sold = (self.sellable(c, name, "preferred")[:preferred] + self.sellable(c, name, "common")[:common]
                 + self.sellable(c, name, "bond")[:bonds])
-        total = self.sell_to_pool(c, name, sold)
+        steps = self.sale_steps(c, common)
+        cycled = sum(self.cycled(c, x) for x in sold)
+        after = {"common": self.square_after(c.cell, steps), "bond": self.square_after(c.bond_cell, bonds)}
+        total = self.sell_to_pool(c, name, sold, lambda x: self.cycled_value(x, after) if self.cycled(c, x)
+                                  else self.sale_value(c, x, before))
         self.state.event("sell", corporation=c.id, player=name, preferred=preferred, common=common, bonds=bonds,
-                         cash=total)
+                         cash=total, **({"cycled": cycled} if cycled else {}))
         if bonds:
             self.move_bond_marker(c, "down", bonds, "sale")   # 4.6.3.2.4: one square per bond
-        if common:
-            num, den = self.numbers["sale_moves"][c.last_dividend or "preferred"]
-            steps = -(-common * num // den) if c.last_dividend != "all200" else common * num // den
-            self.move_marker(c, "down", steps, "sale")
+        self.move_marker(c, "down", steps, "sale")
         self.update_president(c)
+
+    def sale_steps(self, c, common: int) -> int:
+        """4.6.3.2.1: the squares a sale of ``common`` commons moves the Stock Marker
+        down, by the company's last dividend decision ("not yet operated": paid
+        preferred only), rounded on the total (decision)."""
+        num, den = self.numbers["sale_moves"][c.last_dividend or "preferred"]
+        return -(-common * num // den) if c.last_dividend != "all200" else common * num // den
+
+    def square_after(self, cell, steps: int):
+        """The square a marker on ``cell`` ends on after ``steps`` squares down
+        (4.6.3.2.2; a split square sends it to the target, 4.3.4); None for none."""
+        if cell is None:
+            return None
+        end, area = self.market.walk(cell, "down", steps)
+        return self.market.target if area == "split" and self.market.target is not None else end
+
+    def cycled(self, c, cert) -> bool:
+        """4.6.8: "If a player buys common stock or bonds ... from the Stock Bank Pool and
+        sells it during the same Stock Round, it is called Cycling"; 4.6.8.1: so is
+        common stock bought from Initial Offerings and sold in the same Stock Round "for
+        equal or less money" (its sale value before the move at most what it cost);
+        4.6.3.3.1: "Selling stocks with 2x markers is never considered cycling"."""
+        if cert["kind"] not in ("common", "merger", "bond") or cert["splits"]:
+            return False
+        if cert.get("bought_round") != self.stock_round_number:
+            return False
+        return cert["bought_from"] == "market" or self.sale_value(c, cert) <= cert["bought_price"]
+
+    def cycled_value(self, cert, after: dict) -> int:
+        """4.6.8.2: "Stock that has been Cycled is valued at the final price after all
+        Stock Marker Token movement has been completed, and not before movement": a
+        common at the C price of the square the sale's move leaves the Stock Marker
+        on, a bond at the P price of the Bond Marker's (4.4.1)."""
+        if cert["kind"] == "bond":
+            return self.market.preferred(after["bond"]) * shares_of(cert)
+        return self.market.common(after["common"]) * shares_of(cert)
 
     # --- a company buys its own stock sold to the pool (4.6.4, 4.6.5) --------------------
 

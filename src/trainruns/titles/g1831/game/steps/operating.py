@@ -22,6 +22,14 @@ class TrackStep(SharedTrackStep):
     counts the step's lays and the tokens the turn's record keeps; the title's
     ``tile_lays`` lists the home tile first (5.2.5)."""
 
+    def enter(self):
+        """4.3.3: a system whose Bond Marker closed its bonds corrects its tokens first
+        (:meth:`correct_due_tokens`; the step is entered again once its president has
+        chosen which go)."""
+        if self.game.rules.correct_due_tokens(self.corp):
+            return
+        super().enter()
+
     def token_places(self):
         """The tokens the company may buy (5.2.7); only the owed one while a yellow city
         tile's token is owed (5.2.6.8)."""
@@ -116,9 +124,11 @@ class TrainStep(BuyTrainStep):
 
 class LiquidateStep(CorporationStep):
     """5.9.7.8 "A must decide which of the tokens that cannot be absorbed are to be
-    liquidated" (and 5.4.14's reduced limits): the president liquidates one of the
-    tokens in conflict at a time (``liquidate_token``), until the others fit. Pushed by
-    the merger in front of the step under way."""
+    liquidated" (and 5.4.14's reduced limits; 4.3.3's "removing excess tokens of its
+    choice without compensation"): the president liquidates one of the tokens in
+    conflict at a time (``liquidate_token``), until the others fit. Pushed by the merger
+    (or the bonds' closing, or the Phase 2 that corrects them) in front of the step
+    under way."""
 
     @property
     def done(self):
@@ -134,8 +144,9 @@ class LiquidateStep(CorporationStep):
                      and (x["hex"], x["slot"]) == (a["hex"], a["slot"])), None)
         if site is None:
             held = ", ".join(f"{x['hex']} slot {x['slot']}" for x in self.corp.liquidating)
-            raise Refusal("5.9.7.8", f"{self.corp.id} cannot hold all its tokens and liquidates one of {held} "
-                                     "first (5.9.7.8)")
+            rule = "4.3.3" if self.corp.tokens_due else "5.9.7.8"
+            raise Refusal(rule, f"{self.corp.id} cannot hold all its tokens and liquidates one of {held} "
+                                f"first ({rule})")
         self.game.rules.liquidate_token(self.corp, site)
         return a
 

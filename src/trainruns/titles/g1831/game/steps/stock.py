@@ -91,6 +91,11 @@ class StockTurn1831(StockTurn):
 
     block_corp = None   # the company of the block this turn buys (4.7.3.1)
 
+    def __init__(self, *args, **kw):
+        super().__init__(*args, **kw)
+        self.kinds_sold: dict[str, list] = {}   # each company's kinds sold this turn (4.6.3.1)
+        self.sale_cells: dict[str, tuple] = {}   # its Stock Marker's square before its sale
+
     def buys_per_turn(self):
         return self.game.rules.block_size()
 
@@ -98,8 +103,6 @@ class StockTurn1831(StockTurn):
         r, s, name = self.game.rules, self.state, self.player
         cash = s.player[name].cash
         out = []
-        if r.cert_room(name) < 1:
-            return out
         for c in s.corporations:
             if self.block_corp is not None and c.id != self.block_corp:
                 continue
@@ -108,7 +111,7 @@ class StockTurn1831(StockTurn):
             if c.closed:
                 continue   # absorbed in a merger: its stock is retired (5.9.7.4)
             if c.par is None:
-                if self.bought == 0 and r.for_sale(c, self.round.number):
+                if self.bought == 0 and r.for_sale(c, self.round.number) and r.cert_room(name) >= 1:
                     for v in r.par_values():
                         if v * certs.shares_of(certs.president_cert(c)) <= cash:
                             out.append({"type": "par", "player": name, "corporation": c.id, "price": v})
@@ -121,21 +124,36 @@ class StockTurn1831(StockTurn):
                     if source == "ipo" and kind == "common" and certs.held(c, "ipo", "preferred"):
                         continue   # 4.1.1.3: common only when no preferred is left there
                     cert = r.next_cert(c, kind, source)
-                    if cert is None or (gi is not None and cert["size"] > gi):
+                    if cert is None or not self.within_gi(cert, gi) or not self.within_limit(c, cert):
                         continue
                     if r.cert_price(c, cert, source) <= cash:
                         out.append({"type": "buy_shares", "player": name, "corporation": c.id, "from": source,
                                     "kind": kind, "count": 1})
         return out
 
-    def sales_of(self, c) -> list[dict]:
-        """4.6: each kind of ``c``'s certificates the player may sell (:meth:`max_sale`)."""
-        if c.id in self.sold or c.cell is None:
-            return []
+    @staticmethod
+    def within_gi(cert, room) -> bool:
+        """4.2.2: under Government Intervention "players may own at most 70% of any one
+        company's or system's preferred stock and common stock" (``room``: the units left
+        of it, None without GI); bonds are neither."""
+        return room is None or cert["kind"] == "bond" or cert["size"] <= room
+
+    def within_limit(self, c, cert) -> bool:
+        """4.7.7: a certificate that counts toward the limit only below it; 4.7.7.1: "Stock
+        certificates of companies or systems in receivership ... may still be purchased",
+        and their commons do not count (:meth:`cert_counts`)."""
         r = self.game.rules
+        return r.cert_room(self.player) >= 1 or not r.cert_counts(c, cert)
+
+    def sales_of(self, c) -> list[dict]:
+        """4.6: each kind of ``c``'s certificates the player may sell (:meth:`max_sale`)
+        and has not sold this turn (4.6.3.1)."""
+        if c.cell is None:
+            return []
+        r, done = self.game.rules, self.kinds_sold.get(c.id, ())
         return [{"type": "sell_shares", "player": self.player, "corporation": c.id, "kind": kind,
                  "count": free_amount(1, n)}
-                for kind in KINDS for n in [r.max_sale(c, self.player, kind)] if n]
+                for kind in KINDS if kind not in done for n in [r.max_sale(c, self.player, kind)] if n]
 
     def forced_sales(self) -> list[dict]:
         """4.2.2: a player over GI's 70% corrects at his first opportunity; 5.4.6: so
@@ -144,7 +162,7 @@ class StockTurn1831(StockTurn):
             return []
         r = self.game.rules
         return [x for x in r.gi_corrections(self.player) + r.limit_corrections(self.player)
-                if x["corporation"] not in self.sold]
+                if x["kind"] not in self.kinds_sold.get(x["corporation"], ())]
 
     def meets_forced(self, a, forced):
         return any(a["type"] == "sell_shares" and a.get("corporation") == x["corporation"]
@@ -158,6 +176,28 @@ class StockTurn1831(StockTurn):
         return "stock.limit-correct", (f"{self.player} holds more than {r.cert_limit()} certificates and must sell "
                                        "to the limit first (5.4.6, 4.7.7)")
 
+    def _sell(self, a):
+        """4.6.3.1: "All stock sold in a company or system takes place at the same time.
+        You may not sell your preferred stock first and then your common (or vice versa),
+        but you may sell any combination of stock certificates": one sale of a company
+        per turn, told kind by kind (one ``sell_shares`` each, each kind once), every
+        certificate at the price posted when the sale began (:meth:`sell`)."""
+        r = self.game.rules
+        c = r.corporation(a["corporation"])
+        if not self.selling_open():
+            raise Refusal("stock.sell-after-buy", "sales come before the purchase (4.5.1)")
+        if a.get("kind", "common") in self.kinds_sold.get(c.id, ()):
+            raise Refusal("stock.one-block", f"{c.id}'s {a.get('kind', 'common')} stock is sold once per turn: all "
+                                             "stock sold in a company takes place at the same time (4.6.3.1)")
+        self.sell(c, a)
+        if c.id not in self.sold:
+            self.sold.append(c.id)
+        self.kinds_sold.setdefault(c.id, []).append(a.get("kind", "common"))
+        self.round.sold_by.setdefault(self.player, set()).add(c.id)
+        self.note_action()
+        self.after_sale(c, a)
+        return a
+
     def sell(self, c, a):
         r = self.game.rules
         kind = a.get("kind", "common")
@@ -168,7 +208,8 @@ class StockTurn1831(StockTurn):
             raise Refusal("stock.sell-limit", f"{self.player} may sell at most {n} {kind} certificate(s) of {c.id} "
                                               "now (pool limit 5 shares 4.6.1.1, president's certificate 4.6.2, "
                                               "receivership 4.6.9, GI 4.6.7-8, the bank's cash 4.6.3.4)")
-        r.sell(c, self.player, *[a["count"] if kind == k else 0 for k in KINDS])
+        before = self.sale_cells.setdefault(c.id, c.cell)   # 4.6.3.1: the sale's start
+        r.sell(c, self.player, *[a["count"] if kind == k else 0 for k in KINDS], before=before)
 
     def after_sale(self, c, a):
         if a.get("kind", "common") != "preferred" and c.cell is not None:
@@ -206,7 +247,8 @@ class StockTurn1831(StockTurn):
             return "stock.block", "a block is of one company's stock (4.7.3.1)"
         if c.id in self.round.sold_by.get(name, set()):
             return "stock.rebuy", f"{name} sold {c.id} this round (4.6.6, 4.7.4)"
-        if r.cert_room(name) < 1:
+        cert = None if a["type"] == "par" else r.next_cert(c, a.get("kind", "preferred"), a.get("from"))
+        if r.cert_room(name) < 1 and (cert is None or r.cert_counts(c, cert)):
             return "stock.cert-limit", f"{name} is at the certificate limit {r.cert_limit()} (4.7.7)"
         if a["type"] == "par":
             if c.par is not None:
@@ -219,6 +261,6 @@ class StockTurn1831(StockTurn):
             return "stock.not-started", f"{c.id}'s president's preferred must be bought first (4.1.1.1)"
         if a.get("kind") == "common" and a["from"] == "ipo" and certs.held(c, "ipo", "preferred"):
             return "stock.common", f"{c.id}'s common is sold once no preferred is left (4.1.1.3)"
-        if r.gi_room(c, name) is not None:
+        if r.gi_room(c, name) is not None and a.get("kind") != "bond":
             return "stock.gi-70", f"under Government Intervention at most 70% of {c.id} (4.2.2)"
         return "stock.none", f"no such {c.id} certificate to buy at a price {name} can pay (4.7)"
