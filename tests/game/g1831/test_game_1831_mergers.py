@@ -256,7 +256,7 @@ def test_bonds_closed_by_the_marker_remove_tokens_at_the_next_phase_2_without_co
     (if it is over allocated) by removing excess tokens of its choice without
     compensation" (not 5.9.7.8's liquidation at half a new token's price)"""
     g, a = _bonds_closed_by_the_marker()
-    r, s = g.rules, g.rules.state
+    s = g.rules.state
     assert a.bond_cell is None and a.receivership and a.tokens_due
     assert len(a.sites) == 5 and a.liquidating == []          # on the map until its Phase 2
     assert not [x for x in g.actions() if x["type"] == "liquidate_token"]

@@ -105,7 +105,7 @@ def test_forced_purchase_offers_deals_and_the_cheapest_train_no_pass_5_3_4():
 
 def test_forced_purchase_with_only_deals_may_decline_them_and_go_into_receivership_5_3_3():
     g = new()
-    r, s = g.rules, g.rules.state
+    s = g.rules.state
     a = company(g, "PRR", 100, "P0", cash=30)
     b = company(g, "NYC", 80, "P1")
     b.trains = [train(2)]
