@@ -20,19 +20,19 @@ from trainruns.game.selfplay import play
 from trainruns.services.whatif import rank_tiles_full, tile_candidates
 from trainruns.titles.g1831.route.moves import tile_set
 
-# seeded random 1831 game (3 players, seed 0) at NYC's track step after 365 actions: a
-# 3MX and four 2S run for $510, and its track step lists seven lays
-ACTIONS = 365
+# seeded random 1831 game (3 players, seed 1) at DL&W's track step after 384 actions:
+# its trains run for $1,180, and its track step lists ten lays
+SEED, ACTIONS, CORP = 1, 384, "DL&W"
 
 
 @pytest.fixture(scope="module")
 def at_track_step():
-    game, problems, _n = play("1831", ["A", "B", "C"], 0, max_actions=ACTIONS)
+    game, problems, _n = play("1831", ["A", "B", "C"], SEED, max_actions=ACTIONS)
     assert not problems and type(game.round.step()).__name__ == "TrackStep"
     return game
 
 
-def named(game, cid="NYC"):
+def named(game, cid=CORP):
     return dict(game.rules.position(cid), tile_set="shipped")
 
 
@@ -48,19 +48,19 @@ def test_every_lay_the_game_lists_is_ranked_5_2_4(at_track_step):
     ranked = {key(m.move) for m in ranking.moves}
     assert listed and listed <= ranked and ranking.rejected == 0
     # some lay earns more than the run without one (the ranking is not all ties)
-    base = route_adapter.best_run(g.rules.position("NYC"))[0]
+    base = route_adapter.best_run(g.rules.position(CORP))[0]
     assert base > 0 and ranking.moves[0].revenue > base
 
 
 def test_a_lays_variant_is_the_position_the_game_reaches_5_2_6():
-    g, _problems, _n = play("1831", ["A", "B", "C"], 0, max_actions=ACTIONS)
+    g, _problems, _n = play("1831", ["A", "B", "C"], SEED, max_actions=ACTIONS)
     pos = named(g)
     variants = {key(m): (m, v) for m, v in tile_candidates(pos)}
     upgrade = next(a for a in g.actions() if a["type"] == "lay_tile" and "replaces" in variants[key(a)][0])
     move, variant = variants[key(upgrade)]
     assert move["replaces"] == g.rules.laid()[upgrade["hex"]][0]
     g.act(upgrade)
-    after = g.rules.position("NYC")
+    after = g.rules.position(CORP)
     assert variant["map"] == after["map"] and variant["tokens"] == after["tokens"]
 
 
