@@ -79,7 +79,7 @@ def run_bound(node, cid: str, forced: bool = False) -> int | None:
     corp = state.corp[cid]
     if any(row.get("train") is None or not isinstance(row.get("price"), int) for row in state.depot):
         return None
-    cash = rules.train_budget(corp) if hasattr(rules, "train_budget") else corp.cash or 0
+    cash = rules.train_budget(corp)
     if forced:
         cash = max(cash, min((row["price"] for row in state.depot if row.get("left") != 0), default=0))
     reach = _reachable(state.depot, rules.train_limit(corp))

@@ -206,6 +206,11 @@ class TrainRules:
         treasury, and what the president may add, in the title's words."""
         return f"{c.id} cannot pay for that train{self.cite('train-cost')}"
 
+    def train_budget(self, c) -> int:
+        """What ``c`` may spend on a train it is not forced to buy [its cash; 1831 5.3.11
+        adds a system's president's]."""
+        return c.cash or 0
+
     def must_buy(self, step) -> bool:
         """BuyTrainStep: whether ``step.corp`` must still buy a train (it may not pass)
         [an open company that :meth:`needs_train` and :meth:`must_own_train`, while a

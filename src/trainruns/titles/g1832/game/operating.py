@@ -202,7 +202,7 @@ class OperatingRules:
         """[10] Train Purchase Funds: ``step.corp`` must buy a train and its treasury pays
         none on sale from the bank or the open market."""
         sources = self.train_sources()
-        return self.must_buy(step) and step.corp.cash < min(p for _f, _t, p in sources)
+        return self.must_buy(step) and step.corp.cash < min((p for _f, _t, p in sources), default=0)
 
     def trains_at_limit(self, c):
         return self.trade_in_offers(c)   # [17.2] the count of trains stays the same
