@@ -289,16 +289,29 @@ class StockTurn(Step):
             raise Refusal("stock.sell-after-buy", f"sales come before the purchase"
                                                   f"{', or after it: not both' if self.buy_then_sell else ''}"
                                                   f"{rules.cite('buy-sell')}")
-        if c.id in self.sold:
-            raise Refusal("stock.one-block", f"shares of {c.id} are sold in one block per turn{rules.cite('buy-sell')}")
+        if self.sold_already(c, a):
+            raise Refusal("stock.one-block", self.why_sold_already(c, a))
         if c.id in self.round.no_sale:
             raise Refusal("stock.no-selling", f"{c.id} shares may not be sold now{rules.cite('no-selling')}")
         self.sell(c, a)
-        self.sold.append(c.id)
+        if c.id not in self.sold:
+            self.sold.append(c.id)
+        self.note_sale(c, a)
         self.round.sold_by.setdefault(self.player, set()).add(c.id)
         self.note_action()
         self.after_sale(c, a)
         return a
+
+    def sold_already(self, c, a) -> bool:
+        """Whether the sale ``a`` of ``c`` is one the turn has made [one block of a
+        company per turn: any sale of it]."""
+        return c.id in self.sold
+
+    def why_sold_already(self, c, a) -> str:
+        return f"shares of {c.id} are sold in one block per turn{self.game.rules.cite('buy-sell')}"
+
+    def note_sale(self, c, a):
+        """What the turn keeps of a sale besides the companies sold [nothing]."""
 
     def sell(self, c, a):
         """Check the sale's count and sell at the price the turn began with."""

@@ -176,27 +176,20 @@ class StockTurn1831(StockTurn):
         return "stock.limit-correct", (f"{self.player} holds more than {r.cert_limit()} certificates and must sell "
                                        "to the limit first (5.4.6, 4.7.7)")
 
-    def _sell(self, a):
+    def sold_already(self, c, a) -> bool:
         """4.6.3.1: "All stock sold in a company or system takes place at the same time.
         You may not sell your preferred stock first and then your common (or vice versa),
         but you may sell any combination of stock certificates": one sale of a company
         per turn, told kind by kind (one ``sell_shares`` each, each kind once), every
         certificate at the price posted when the sale began (:meth:`sell`)."""
-        r = self.game.rules
-        c = r.corporation(a["corporation"])
-        if not self.selling_open():
-            raise Refusal("stock.sell-after-buy", "sales come before the purchase (4.5.1)")
-        if a.get("kind", "common") in self.kinds_sold.get(c.id, ()):
-            raise Refusal("stock.one-block", f"{c.id}'s {a.get('kind', 'common')} stock is sold once per turn: all "
-                                             "stock sold in a company takes place at the same time (4.6.3.1)")
-        self.sell(c, a)
-        if c.id not in self.sold:
-            self.sold.append(c.id)
+        return a.get("kind", "common") in self.kinds_sold.get(c.id, ())
+
+    def why_sold_already(self, c, a) -> str:
+        return (f"{c.id}'s {a.get('kind', 'common')} stock is sold once per turn: all stock sold in a company "
+                "takes place at the same time (4.6.3.1)")
+
+    def note_sale(self, c, a):
         self.kinds_sold.setdefault(c.id, []).append(a.get("kind", "common"))
-        self.round.sold_by.setdefault(self.player, set()).add(c.id)
-        self.note_action()
-        self.after_sale(c, a)
-        return a
 
     def sell(self, c, a):
         r = self.game.rules
