@@ -7,7 +7,6 @@ Top-level fields of a position stay free (docs/position-format.md, "Position fil
 project does not use are ignored); inside every object an unknown key is an error.
 """
 
-import copy
 import json
 import subprocess
 import sys

@@ -173,9 +173,9 @@ def test_1831_compiled_and_numba_kernels_answer_the_same(recorded_1831, monkeypa
     # assign_priced): the flow model's run weakened, as tests/titles/g1831/test_1831_bound.py does
     from trainruns.services.generate import board_1831
 
-    flow_weakened = request.getfixturevalue("flow_weakened")
+    weakened = request.getfixturevalue("flow_weakened")
     solve(load_position(board_1831(0, n_hexes=20, own_tokens=8, rights=False)))
-    assert flow_weakened == [True]
+    assert weakened == [True]
     assert fell_back == []  # every call had the types the module was compiled for
     assert sorted({name for name, *_ in calls}) == sorted(NAMES_1831)  # each kernel taken
     assert _replayed_on_numba(calls) == []

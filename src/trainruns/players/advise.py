@@ -163,7 +163,7 @@ def _key(game) -> str:
     decisions that made them: a company's trains and the pool's are a collection, not a
     sequence (1832 [10], 1831 5.3: a train is told by its name and state alone), and so
     are the tiles on the map, so two trains bought or two tiles laid in either order
-    reach one state.""" 
+    reach one state."""
     s = game.to_json()
     s.pop("events", None)
     s.pop("actions_applied", None)

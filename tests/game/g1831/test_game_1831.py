@@ -460,7 +460,7 @@ def test_buy_back_is_offered_in_the_stock_round_after_a_common_sale_4_6_4():
     g = new()
     first = g.active()["player"]
     g.act({"type": "par", "player": first, "corporation": "PRR", "price": 100})
-    r, s = g.rules, g.rules.state
+    s = g.rules.state
     c = s.corp["PRR"]
     other = next(p.name for p in s.players if p.name != first)
     move(g, c, "preferred", "market", 4)

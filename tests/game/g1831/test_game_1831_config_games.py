@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests._1831 import operated, turn_of
+from tests._1831 import operated
 from test_game_1831_config import fixture
 from trainruns.errors import InputError
 from trainruns.game.game import Game

@@ -90,7 +90,7 @@ def test_a_lower_limit_queues_every_company_over_it_but_the_buyer_5_3_5():
 
 def test_the_president_chooses_which_token_a_merger_liquidates_5_9_7_8():
     g = new()
-    r, s = g.rules, g.rules.state
+    r = g.rules
     a = operated(g, "PRR", 100, "P0")
     b = operated(g, "NYC", 80, "P0", home=False)
     b.sites.append({"hex": a.home, "slot": 1, "type": "yard"})

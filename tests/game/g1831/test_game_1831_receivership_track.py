@@ -8,7 +8,7 @@ may pass. Hand-built states on the shipped (invented) config."""
 from __future__ import annotations
 
 import pytest
-from test_game_1831_receivership import STATIONS, in_receivership, new, train, yellow_track
+from test_game_1831_receivership import STATIONS, in_receivership, new, yellow_track
 
 from trainruns.game.errors import Refusal
 from trainruns.titles.g1831.game.steps.operating import TrackStep

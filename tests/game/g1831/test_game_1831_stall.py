@@ -59,7 +59,6 @@ def test_a_home_site_is_kept_for_its_company_until_its_home_token_5_2_5():
     c.tokens = [("I9", 0)]
     c.home_done = True
     s.tiles = yellow_track(g, "I9", "I7", "H8")
-    turn = {"tiles": 0, "cities": 0, "tokens": 0, "hexes": []}
     types = r.map.sites("H8", r.laid())
     assert "station" in types                     # a free Station site, but GTW's
     assert {m["kind"] for m in r.token_places(c) if m["hex"] == "H8"} == {"yard"}

@@ -71,7 +71,6 @@ def test_the_asking_president_may_yield_the_initiators_status():
     chooses ACL's takeover of SALR (paid from ACL's $1,000: SALR's 4 players' shares and
     6 unsold at $100; ACL then holds SALR's $100)."""
     g, x, y = _scene()
-    s = g.state
     a = {"type": "merge", "player": "A", "corporation": "SALR", "with": "ACL", "kind": "yield"}
     assert a in g.actions()
     g.act(a)

@@ -185,7 +185,7 @@ def _before_the_war(coin="heads"):
     to buy the first 4-train, and ACL (B, at $60 in the yellow area, 2 trains, $301)."""
     g = Game("1832", NAMES, _seed(coin), ["civil_war"])
     _1832.buy_all_privates(g)
-    s, r = g.state, g.rules
+    s = g.state
     salr = _1832.operated(g, "SALR", "A", 100, {"A": 3, "C": 1})
     acl = _1832.operated(g, "ACL", "B", 90, {"B": 3, "D": 1}, cell=(2, 1))
     for row in s.depot:
@@ -194,7 +194,7 @@ def _before_the_war(coin="heads"):
     s.phase = "3"
     salr.trains = owned(g, "2", "3", "3")
     acl.trains = owned(g, "2", "3", "3")
-    s.pay(f"corp:ACL", "bank", acl.cash - 301)
+    s.pay("corp:ACL", "bank", acl.cash - 301)
     g.round = OperatingRound(g, 1, 2)
     g.round.order = [salr, acl]
     return g, salr, acl
