@@ -586,14 +586,11 @@ def test_emergency_presidents_cash_then_his_sales_keep_the_presidency():
         [x for x in g.actions() if x["type"] == "buy_train"])]
 
 
-def test_emergency_issues_come_before_the_presidents_bankruptcy():
-    """"Emergency sell": the corporation "first spends its whole treasury and then must
-    issue shares up to the normal limit ... Only then does the president put in personal
-    cash ... If there's still not enough, the player goes bankrupt". Here the issues
-    (two shares at $40, after the withheld run: 40 -> 30 pays $20, 30 -> 20 pays $10)
-    and his $10 cannot pay the 2-train ($75): the corporation issues first, at the
-    limit before his shares reach the market, and his bankruptcy follows."""
-    g = _operating_cv(n=3, price=50)
+def _cv_buying_a_train(price):
+    """CV operating (:func:`_operating_cv`), two of its treasury shares given to a
+    second player, at its train step with an empty treasury: (game, CV, its
+    president, that player)."""
+    g = _operating_cv(n=3, price=price)
     s = g.state
     c = s.corp["CV"]
     pres = c.president
@@ -601,6 +598,18 @@ def test_emergency_issues_come_before_the_presidents_bankruptcy():
     s.move_shares(c, "treasury", player_key(other), 2)
     _to_buy_train_step(g)
     s.pay(corp_key("CV"), "bank", c.cash)
+    return g, c, pres, other
+
+
+def test_emergency_issues_come_before_the_presidents_bankruptcy():
+    """"Emergency sell": the corporation "first spends its whole treasury and then must
+    issue shares up to the normal limit ... Only then does the president put in personal
+    cash ... If there's still not enough, the player goes bankrupt". Here the issues
+    (two shares at $40, after the withheld run: 40 -> 30 pays $20, 30 -> 20 pays $10)
+    and his $10 cannot pay the 2-train ($75): the corporation issues first, at the
+    limit before his shares reach the market, and his bankruptcy follows."""
+    g, c, pres, other = _cv_buying_a_train(price=50)
+    s = g.state
     s.pay(player_key(pres), "bank", s.player[pres].cash - 10)
     g.round.step().enter()
     assert not s.player[pres].bankrupt
@@ -616,15 +625,9 @@ def test_emergency_issues_come_before_the_presidents_bankruptcy():
 
 def test_bankrupt_shares_go_to_the_market_without_moving_prices():
     """"their remaining shares are sold to the Stock Market without moving prices"."""
-    g = _operating_cv(n=3, price=100)
+    g, c, pres, other = _cv_buying_a_train(price=100)
     s = g.state
-    c = s.corp["CV"]
-    pres = c.president
-    other = next(p.name for p in s.players if p.name != pres)
-    s.move_shares(c, "treasury", player_key(other), 2)
-    _to_buy_train_step(g)
     price = g.rules.price(c)
-    s.pay(corp_key("CV"), "bank", c.cash)
     s.move_shares(c, "treasury", "market", c.held("treasury"))  # nothing to issue
     s.pay(player_key(pres), "bank", s.player[pres].cash)
     for x in s.privates:
