@@ -673,6 +673,31 @@ def test_boston_and_lowell_lays_no_track_in_phase_one_without_p2():
     assert "G20" in {m["hex"] for m in r.tile_lays(s.corp["B&L"], [])}
 
 
+
+def test_lowell_merchants_free_tile_in_the_round_it_is_bought_after_the_track_step():
+    """"List of private companies", P2: "the corporation that buys it may lay a free tile
+    there in that same round". The B&L in phase I lays no track until P2 is bought, so
+    its turn opens past the track step; it buys P2 from its president for $1 in its token
+    step and may still lay Lowell's (G20) tile that round, for $0: its treasury goes
+    $200 -> $199 for P2, and stays $199 after the lay."""
+    g = new(3)
+    sell_privates(g)
+    s = g.state
+    owner = s.private["P2"].owner.partition(":")[2]
+    while who(g) != owner:
+        g.act({"type": "pass", "player": who(g)})
+    g.act({"type": "par", "player": owner, "corporation": "B&L", "price": 100})
+    to_operating(g)
+    c = s.corp["B&L"]
+    assert g.round.step().__class__.__name__ == "TokenStep"     # no track step: phase I, no P2
+    g.act({"type": "buy_private", "corporation": "B&L", "private": "P2", "price": 1})
+    assert c.cash == 199
+    lays = [x for x in g.actions() if x["type"] == "lay_tile" and x["hex"] == "G20"]
+    assert lays, "P2's free tile in Lowell is offered in the round it was bought"
+    g.act(lays[0])
+    assert [t["hex"] for t in s.tiles if t["hex"] == "G20"] == ["G20"] and c.cash == 199
+    assert not any(x["type"] == "lay_tile" for x in g.actions())   # one free tile
+
 @pytest.mark.parametrize("cfg", [
     {"ferries": [{"id": "X", "hex": "Z99", "value": 10}], "bonuses": []},
     {"ferries": [], "bonuses": [{"name": "x", "between": ["G22", "Q1"], "amount": 10}]},

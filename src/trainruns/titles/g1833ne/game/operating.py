@@ -15,6 +15,7 @@ from trainruns.game.issue import TYPES as ISSUE_TYPES
 from trainruns.game.issue import issue_or_redeem, share_moves
 from trainruns.game.state import corp_key
 from trainruns.game.steps.consent import make_offer, was_declined
+from trainruns.game.steps.track import TrackStep, check_rotation
 from trainruns.game.tokens import carry_tokens
 from trainruns.route.hexgrid import opposite
 
@@ -174,6 +175,17 @@ class OperatingRules:
         """P2: the corporation that buys it may lay a free tile in Lowell that round."""
         ft = self.state.title_state.free_tile
         return {self.private_data["P2"]["free_tile"]} if ft and ft == c.id else set()
+
+    def lowell_lays(self, c) -> list[dict]:
+        """P2: "the corporation that buys it may lay a free tile there in that same round",
+        also when it bought P2 once its track step was over (the B&L's turn in phase I
+        opens past it): the free Lowell lays, any time in its turn outside the track
+        step (which lists them itself)."""
+        from trainruns.game import route_adapter
+
+        if not self.free_lay_hexes(c) or isinstance(self.game.round.step(), TrackStep):
+            return []
+        return [m for m in self.legal_lays(c, [], route_adapter.tile_lays) if m["free"] and "private" not in m]
 
     def _sides(self, tile, rotation) -> set:
         return _tiled().track_sides(_tiled().tiles[tile], rotation)
@@ -355,12 +367,15 @@ class OperatingRules:
 
     def turn_actions(self, c, turn) -> list[dict]:
         """Issuing or redeeming shares and buying a ferry come before the run; a private
-        from a player any time in the turn ("List of private companies")."""
+        from a player, and P2's free Lowell tile in the round it was bought
+        (:meth:`lowell_lays`), any time in the turn ("List of private companies")."""
         if self.turn is None or c.closed:
             return []
+        lowell = [{"type": "lay_tile", "corporation": c.id, "hex": m["hex"], "tile": m["tile"],
+                   "rotation": m["rotation"]} for m in self.lowell_lays(c)]
         if "revenue" in turn:
-            return self.private_buys(c)
-        return share_moves(self, c, self.turn) + self.ferry_buys(c) + self.private_buys(c)
+            return self.private_buys(c) + lowell
+        return share_moves(self, c, self.turn) + self.ferry_buys(c) + self.private_buys(c) + lowell
 
     def turn_action(self, c, turn, a):
         t = a["type"]
@@ -369,6 +384,14 @@ class OperatingRules:
             return issue_or_redeem(self, c, self.turn, a, listed, "one issue or redeem a turn, before the run; issues up "
                                    'to the shares players hold minus those in the Stock Market ("Comparison with 1830" '
                                    "item 3)")
+        if t == "lay_tile":
+            check_rotation(a)
+            m = next((m for m in self.lowell_lays(c)
+                      if (m["hex"], m["tile"], m["rotation"] % 6) == (a["hex"], str(a["tile"]), a["rotation"])), None)
+            if m is None:
+                raise Refusal(*self.why_not_lay(c, a, []))
+            self.lay_tile(c, m)
+            return a
         if t == "buy_ferry":
             if not any(x["ferry"] == a["ferry"] for x in listed):
                 raise Refusal("ferry.buy", f"{c.id} may not buy ferry {a['ferry']} now: $40, unsold, one a turn, "
