@@ -110,3 +110,46 @@ def test_after_a_reissue_the_par_shown_is_the_new_par():
     g.round.settle()
     g.act({"type": "reissue", "player": "A", "corporation": "SALR"})
     assert _json(g, "SALR")["par"] == 90 and r.ipo_price(c) == 90
+
+
+def _token_step(g, c):
+    from trainruns.game.round import OperatingRound
+    from trainruns.titles.g1832.game.steps.operating import TokenStep1832
+
+    g.rules.or_set = (1, 1)
+    g.round = OperatingRound(g, 1, 1)
+    g.round.order = []
+    step = TokenStep1832(g, c)
+    g.round.queue = [step]
+    step.enter()
+    return step
+
+
+def test_the_cotton_and_port_tokens_may_follow_the_station_token():
+    """[16.2] P2 and P3: the Cotton and Port tokens are placed "as an extra token lay
+    during the token placement step of an owning public company's operating round": A&WP
+    (phase 3, home F10.1, G9 a yellow city) owns both, places its $40 station token in
+    G9, then the Cotton token in F6 and the Port token in G17; a second station token is
+    not offered ([7.2] one a round)."""
+    from trainruns.game.state import corp_key
+
+    g = new(4)
+    s = g.state
+    s.phase = "3"
+    c = operated(g, "A&WP", "A", 100, {"A": 4})
+    s.tiles = [{"hex": "G9", "tile": "57", "rotation": 0}]
+    for pid in ("P2", "P3"):
+        s.private[pid].owner = corp_key(c.id)
+    _token_step(g, c)
+    cash = c.cash
+    g.act({"type": "place_token", "corporation": "A&WP", "hex": "G9", "stop": 0})
+    assert cash - c.cash == 40
+    listed = g.actions()
+    assert {"type": "place_token", "corporation": "A&WP", "hex": "F6", "stop": 0, "kind": "cotton"} in listed
+    assert {"type": "place_token", "corporation": "A&WP", "hex": "G17", "kind": "port"} in listed
+    assert not [a for a in listed if a["type"] == "place_token" and not a.get("kind")]
+    g.act({"type": "place_token", "corporation": "A&WP", "hex": "F6", "stop": 0, "kind": "cotton"})
+    g.act({"type": "place_token", "corporation": "A&WP", "hex": "G17", "kind": "port"})
+    assert s.title_state.cotton == {"hex": "F6", "stop": 0, "corporation": "A&WP"}
+    assert s.title_state.port == {"hex": "G17", "corporation": "A&WP"}
+    assert c.tokens == [("F10", 1), ("G9", 0)]
