@@ -13,6 +13,11 @@ from trainruns.game.steps.track import TrackStep
 class TrackStep1832(TrackStep):
     """[6] track; [6.5.2] a WVCF token counts as a yellow tile lay of the turn."""
 
+    def has_moves(self) -> bool:
+        """A tile lay, or [6.5.2] a WVCF token in place of a yellow tile: the step stays
+        open for it also when no tile may be laid."""
+        return super().has_moves() or self.game.rules.coal_token_offer(self.corp, self.lays) is not None
+
     def extra_actions(self):
         offer = self.game.rules.coal_token_offer(self.corp, self.lays)
         return super().extra_actions() + ([offer] if offer else [])
