@@ -36,10 +36,10 @@ class TrackStep1832(TrackStep):
 class TokenStep1832(TokenStep):
     """[7.2] a token; [16.2] P2, P3: the Cotton and Port tokens "as an extra token lay
     during the token placement step", so before or after the station token; [7.5] the
-    Key West token "counts as its sole token placement for the operating round", so
-    never after a station token."""
+    Key West token "counts as its sole token placement for the operating round": in
+    place of the station token, the Cotton and Port tokens also after it."""
 
-    placed = False   # the station token of this step is placed
+    placed = False   # the station token (or the Key West token) of this step is placed
 
     def _specials(self):
         out = [dict({"type": "place_token", "corporation": self.corp.id}, **m)
@@ -53,11 +53,11 @@ class TokenStep1832(TokenStep):
         return self.extra_actions() if self.placed else super().actions_but_pass()
 
     def process(self, a):
-        station = a["type"] == "place_token" and not a.get("kind")
+        station = a["type"] == "place_token" and a.get("kind") in (None, "key_west")
         if station and self.placed:
             self.check_entity(a)
-            raise Refusal("token.illegal", f"{self.corp.id} has placed its one station token of this operating "
-                                           "round [7.2]")
+            raise Refusal("token.illegal", f"{self.corp.id} has placed its one token of this operating round "
+                                           "([7.2]; [7.5] the Key West token is its sole token placement)")
         recorded = super().process(a)
         if station and self.done:
             self.placed = True
