@@ -92,8 +92,9 @@ class StepsRound(Round):
 class OperatingRound(StepsRound):
     """An operating round (1832 [4.1.3], 1833NE "Number of phases", 1831 5.0): the
     title starts it (private income, counters), fixes the order of the companies that
-    operate, and each company in turn goes through the title's ``operating_steps``,
-    which share one turn record. The hooks it calls are :class:`~.game_rules.GameRules`'."""
+    operate (read again before each turn: ``still_to_operate``), and each company in
+    turn goes through the title's ``operating_steps``, which share one turn record. The
+    hooks it calls are :class:`~.game_rules.GameRules`'."""
 
     kind = "operating"
 
@@ -119,6 +120,7 @@ class OperatingRound(StepsRound):
             self.queue = interrupting
             self.queue[0].enter()
             return True
+        self.order = rules.still_to_operate(self.order)
         while self.order:
             c = self.order.pop(0)
             if not rules.operates(c):

@@ -147,6 +147,37 @@ def test_a_forced_sale_is_protected_by_the_other_president_after_the_train_is_bo
     assert acl.held("market") == 0 and g.rules.market.price(acl.cell) == 100
 
 
+def test_a_company_a_forced_sale_moved_operates_in_the_share_price_order_it_then_has():
+    """[4.1.3] "all floated corporations operate in descending share price order"; the
+    Glossary: "Share price order is determined dynamically. Player and company actions
+    can change the position and thus the value of a companies stock market token so the
+    order is never fixed." SALR ($100), ACL ($90), GRR ($82) operate in that order;
+    SALR's president A, with no cash, sells his ACL share ($90) for SALR's $80 2-train:
+    ACL falls one row to $82, into GRR's box, below it. GRR now comes before ACL."""
+    from _1832 import operated
+
+    g = new(3)
+    s = g.state
+    salr = operated(g, "SALR", "A", 100, {})
+    acl = operated(g, "ACL", "B", 90, {"A": 1})
+    grr = operated(g, "GRR", "C", 82, {})
+    s.tiles = [{"hex": "D20", "tile": "57", "rotation": 0}, {"hex": "C21", "tile": "8", "rotation": 0},
+               {"hex": "B20", "tile": "8", "rotation": 3}]
+    s.pay(corp_key("SALR"), "bank", salr.cash)
+    s.pay(player_key("A"), "bank", s.player["A"].cash)
+    g.rules.or_set = (1, 1)
+    g.round = OperatingRound(g, 1, 1)
+    assert [c.id for c in g.round.order] == ["SALR", "ACL", "GRR"]
+    g._advance()
+    g.act({"type": "pass", "corporation": "SALR"})                    # no track
+    g.act({"type": "sell_shares", "player": "A", "corporation": "ACL", "count": 1})
+    g.act({"type": "buy_train", "corporation": "SALR", "from": "bank", "train": "2", "price": 80})
+    g.act({"type": "pass", "player": "B"})                            # no protection
+    assert g.rules.market.price(acl.cell) == 82 and acl.cell == grr.cell
+    assert g.rules.market.stacks[grr.cell] == ["GRR", "ACL"]
+    assert g.active() == {"corporation": "GRR", "player": "C"}
+
+
 def test_a_forced_seller_above_60_percent_sells_down_to_60():
     """[10] Presidential Stock Sales: "he must sell down to the 60% limit" even beyond
     what the train needs."""

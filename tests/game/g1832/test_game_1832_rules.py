@@ -409,6 +409,26 @@ def test_wvcf_blocks_its_hexes_while_a_player_holds_p5():
     assert g.rules.blocked_hexes() == set()
 
 
+def test_the_wvcf_token_is_offered_in_place_of_a_second_yellow_tile_none_of_which_is_legal():
+    """[6.5.2] "Paying for the West Virginia Coal Fields counts as a yellow tile lay";
+    [16.2] P5: other companies "may buy a WVCF token (if available) during their
+    operating round for $80". The kept 4-player game (seed 44), phase 4, P5 owned by
+    GRR, 3 tokens left: SOU ($1000) lays its home tile #5 in Knoxville, its first yellow
+    lay; no second tile may be laid, but its second yellow lay may be the WVCF token."""
+    import json
+    from pathlib import Path
+
+    kept = json.loads((Path(__file__).parents[3] / "fixtures" / "games" / "1832-4p-seed44.game").read_text())
+    g = Game.replay(kept["log"], upto=552)
+    c = g.state.corp["SOU"]
+    assert g.state.phase == "4" and g.state.private["P5"].owner == "corp:GRR" and c.tokens == [("C11", 0)]
+    assert g.actions() == [{"type": "buy_token", "corporation": "SOU", "kind": "coal"},
+                           {"type": "pass", "corporation": "SOU"}]
+    cash = c.cash
+    g.act({"type": "buy_token", "corporation": "SOU", "kind": "coal"})
+    assert cash - c.cash == 80 and "SOU" in g.state.title_state.coal_holders
+
+
 # --- [5.10], [5.11] -----------------------------------------------------------------------------------
 
 

@@ -1,9 +1,16 @@
 """1832 tokens after mergers and upgrades ([7.2], [11.6], [11.7]) and the par shown after
 a reissue ([5.11]) (the 1832 rulebook); supplies, costs and pars worked by hand."""
 
+import json
+from pathlib import Path
+
+import pytest
 from _1832 import new, operated
 
+from trainruns.game.errors import Refusal
+from trainruns.game.game import Game
 from trainruns.game.round import StockRound
+from trainruns.game.state import corp_key
 
 
 def _lay(g, c, tile):
@@ -110,3 +117,82 @@ def test_after_a_reissue_the_par_shown_is_the_new_par():
     g.round.settle()
     g.act({"type": "reissue", "player": "A", "corporation": "SALR"})
     assert _json(g, "SALR")["par"] == 90 and r.ipo_price(c) == 90
+
+
+def _token_step(g, c):
+    from trainruns.game.round import OperatingRound
+    from trainruns.titles.g1832.game.steps.operating import TokenStep1832
+
+    g.rules.or_set = (1, 1)
+    g.round = OperatingRound(g, 1, 1)
+    g.round.order = []
+    step = TokenStep1832(g, c)
+    g.round.queue = [step]
+    step.enter()
+    return step
+
+
+def test_the_cotton_and_port_tokens_may_follow_the_station_token():
+    """[16.2] P2 and P3: the Cotton and Port tokens are placed "as an extra token lay
+    during the token placement step of an owning public company's operating round": A&WP
+    (phase 3, home F10.1, G9 a yellow city) owns both, places its $40 station token in
+    G9, then the Cotton token in F6 and the Port token in G17; a second station token is
+    not offered ([7.2] one a round)."""
+    g = new(4)
+    s = g.state
+    s.phase = "3"
+    c = operated(g, "A&WP", "A", 100, {"A": 4})
+    s.tiles = [{"hex": "G9", "tile": "57", "rotation": 0}]
+    for pid in ("P2", "P3"):
+        s.private[pid].owner = corp_key(c.id)
+    _token_step(g, c)
+    cash = c.cash
+    g.act({"type": "place_token", "corporation": "A&WP", "hex": "G9", "stop": 0})
+    assert cash - c.cash == 40
+    listed = g.actions()
+    assert {"type": "place_token", "corporation": "A&WP", "hex": "F6", "stop": 0, "kind": "cotton"} in listed
+    assert {"type": "place_token", "corporation": "A&WP", "hex": "G17", "kind": "port"} in listed
+    assert not [a for a in listed if a["type"] == "place_token" and not a.get("kind")]
+    g.act({"type": "place_token", "corporation": "A&WP", "hex": "F6", "stop": 0, "kind": "cotton"})
+    g.act({"type": "place_token", "corporation": "A&WP", "hex": "G17", "kind": "port"})
+    assert s.title_state.cotton == {"hex": "F6", "stop": 0, "corporation": "A&WP"}
+    assert s.title_state.port == {"hex": "G17", "corporation": "A&WP"}
+    assert c.tokens == [("F10", 1), ("G9", 0)]
+
+
+def test_the_key_west_token_is_the_fecs_one_token_and_the_cotton_token_may_follow_it():
+    """[7.5] the Key West token "counts as its sole token placement for the operating
+    round"; [16.2] P2's Cotton token is "an extra token lay during the token placement
+    step". The FEC (phase 3, owning P2) places the Key West token in Miami (N16): the
+    Cotton token is still listed, no station token; after a station token the Key West
+    token is neither listed nor accepted."""
+    g = new(4)
+    s = g.state
+    s.phase = "3"
+    c = operated(g, "FECR", "A", 100, {"A": 4})
+    s.private["P2"].owner = corp_key(c.id)
+    _token_step(g, c)
+    g.act({"type": "place_token", "corporation": "FECR", "hex": "N16", "kind": "key_west"})
+    assert s.title_state.key_west == "FECR"
+    listed = g.actions()
+    assert {"type": "place_token", "corporation": "FECR", "hex": "F6", "stop": 0, "kind": "cotton"} in listed
+    assert all(a.get("kind") == "cotton" for a in listed if a["type"] == "place_token")
+    g.act({"type": "place_token", "corporation": "FECR", "hex": "F6", "stop": 0, "kind": "cotton"})
+    assert s.title_state.cotton == {"hex": "F6", "stop": 0, "corporation": "FECR"}
+
+    # the kept 4-player game (seed 44), phase 4: the FEC may place a station token in
+    # Charleston (G17) or its Key West token; given P2 (its Cotton token unplaced), it
+    # places the station token: the Cotton token may follow, the Key West token not
+    kept = json.loads((Path(__file__).parents[3] / "fixtures" / "games" / "1832-4p-seed44.game").read_text())
+    g = Game.replay(kept["log"], upto=962)
+    s = g.state
+    p2 = s.private["P2"]
+    p2.owner, p2.open = corp_key("FECR"), True
+    s.title_state.cotton, s.title_state.cotton_used = None, False
+    assert {"type": "place_token", "corporation": "FECR", "hex": "N16", "kind": "key_west"} in g.actions()
+    g.act({"type": "place_token", "corporation": "FECR", "hex": "G17", "stop": 0})
+    listed = g.actions()
+    assert all(a.get("kind") == "cotton" for a in listed if a["type"] == "place_token")
+    with pytest.raises(Refusal):
+        g.act({"type": "place_token", "corporation": "FECR", "hex": "N16", "kind": "key_west"})
+    assert s.title_state.key_west is None

@@ -23,6 +23,13 @@ class OperatingRules:
         [4.1.3], 1833NE "Number of phases", 1831 5.0.4]."""
         return self.price_order([c for c in self.state.corporations if self.operates(c)])
 
+    def still_to_operate(self, order: list) -> list:
+        """The companies of ``order`` still to operate this round, in the order they now
+        come, as the next turn starts [``order`` as :meth:`operating_order` fixed it:
+        1833NE "Number of phases", 1831 5.0.4; 1832's Glossary "Share price order is
+        determined dynamically": the share price order now]."""
+        return order
+
     def operating_round_fields(self, k: int, n: int) -> dict:
         """The ``operating_round`` event's fields besides ``order``: the stock round
         whose set this is, and operating round ``k`` of ``n``."""

@@ -218,9 +218,18 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
     # --- [4.1.3] the operating round -----------------------------------------------------
 
     def operates(self, c):
-        """[4.1.3] the floated companies, in share price order fixed at the round's start
-        (:meth:`operating_order`): floated once their treasury is paid ([5.6])."""
+        """[4.1.3] the floated companies, in share price order (:meth:`still_to_operate`):
+        floated once their treasury is paid ([5.6])."""
         return c.floated and c.capitalised and not c.closed
+
+    def still_to_operate(self, order):
+        """[4.1.3] "all floated corporations operate in descending share price order";
+        Glossary, Share Price Order: "Share price order is determined dynamically. Player
+        and company actions can change the position and thus the value of a companies
+        stock market token so the order is never fixed": the next company is the one
+        highest in share price order as the turn before it ends (a president's forced
+        sales may have moved those still to operate)."""
+        return self.price_order([c for c in order if self.operates(c)])
 
     def operating_round_ends_now(self):
         """[17.1] the company that reached $400 has finished: the game ends."""

@@ -13,6 +13,11 @@ from trainruns.game.steps.track import TrackStep
 class TrackStep1832(TrackStep):
     """[6] track; [6.5.2] a WVCF token counts as a yellow tile lay of the turn."""
 
+    def has_moves(self) -> bool:
+        """A tile lay, or [6.5.2] a WVCF token in place of a yellow tile: the step stays
+        open for it also when no tile may be laid."""
+        return super().has_moves() or self.game.rules.coal_token_offer(self.corp, self.lays) is not None
+
     def extra_actions(self):
         offer = self.game.rules.coal_token_offer(self.corp, self.lays)
         return super().extra_actions() + ([offer] if offer else [])
@@ -29,11 +34,35 @@ class TrackStep1832(TrackStep):
 
 
 class TokenStep1832(TokenStep):
-    """[7.2] a token; [16.2], [7.5] the private companies' special tokens besides it."""
+    """[7.2] a token; [16.2] P2, P3: the Cotton and Port tokens "as an extra token lay
+    during the token placement step", so before or after the station token; [7.5] the
+    Key West token "counts as its sole token placement for the operating round": in
+    place of the station token, the Cotton and Port tokens also after it."""
+
+    placed = False   # the station token (or the Key West token) of this step is placed
+
+    def _specials(self):
+        out = [dict({"type": "place_token", "corporation": self.corp.id}, **m)
+               for m in self.game.rules.special_tokens(self.corp)]
+        return [x for x in out if x["kind"] != "key_west"] if self.placed else out
 
     def extra_actions(self):
-        return super().extra_actions() + [dict({"type": "place_token", "corporation": self.corp.id}, **m)
-                                          for m in self.game.rules.special_tokens(self.corp)]
+        return super().extra_actions() + self._specials()
+
+    def actions_but_pass(self):
+        return self.extra_actions() if self.placed else super().actions_but_pass()
+
+    def process(self, a):
+        station = a["type"] == "place_token" and a.get("kind") in (None, "key_west")
+        if station and self.placed:
+            self.check_entity(a)
+            raise Refusal("token.illegal", f"{self.corp.id} has placed its one token of this operating round "
+                                           "([7.2]; [7.5] the Key West token is its sole token placement)")
+        recorded = super().process(a)
+        if station and self.done:
+            self.placed = True
+            self.done = not self._specials()   # [16.2] the Cotton or Port token may follow
+        return recorded
 
     def process_extra(self, a):
         if a["type"] != "place_token" or not a.get("kind"):
