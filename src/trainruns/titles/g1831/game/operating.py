@@ -437,9 +437,10 @@ class OperatingRules:
             site["home_black"] = True
         c.sites.append(site)
         c.tokens.append((m["hex"], 0))
-        if not home:   # a token bought in the track phase (5.2.4.3's limit)
-            turn = self.turn_under_way(c)
-            turn["tokens"] = turn.get("tokens", 0) + 1
+        # 5.2.4.3's three tokens a phase; 5.2.5: "its purchase of its home token counts
+        # toward its token limit" (one placed as the turn starts: :meth:`start_turn`)
+        turn = self.turn_under_way(c)
+        turn["tokens"] = turn.get("tokens", 0) + 1
         s.event("token", corporation=c.id, hex=m["hex"], kind=m["kind"], slot=m["slot"], cost=m["cost"],
                 home=home)
 
