@@ -20,9 +20,9 @@ from trainruns.game.selfplay import play
 from trainruns.services.whatif import rank_tiles_full, tile_candidates
 from trainruns.titles.g1831.route.moves import tile_set
 
-# seeded random 1831 game (3 players, seed 1) at DL&W's track step after 384 actions:
-# its trains run for $1,180, and its track step lists ten lays
-SEED, ACTIONS, CORP = 1, 384, "DL&W"
+# seeded random 1831 game (3 players, seed 1) at MEC's track step after 473 actions:
+# its trains run for $940, and its track step lists thirteen lays
+SEED, ACTIONS, CORP = 1, 473, "MEC"
 
 
 @pytest.fixture(scope="module")

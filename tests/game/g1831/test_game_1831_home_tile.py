@@ -64,3 +64,32 @@ def test_a_home_city_already_tiled_gets_its_token_at_the_start_5_2_5():
         g2.act(a)
     assert [x["hex"] for x in home.sites] == ["E11"]
     assert all(a["hex"] != "E11" for a in g2.actions() if a["type"] == "lay_tile")
+
+
+def test_the_home_token_counts_toward_the_phases_three_tokens_5_2_5():
+    """5.2.5: "If it laid its home city tile this counts towards its total track lay, and
+    its purchase of its home token counts toward its token limit" (5.2.4.3: "They may
+    build up to three Stations and Rail Yards"): after LIRR's home tile and home token,
+    one of its three tokens of the phase is used, so it may buy two more, not three."""
+    g, c = first_operation()
+    r = g.rules
+    g.act(g.actions()[0])
+    assert [x["hex"] for x in c.sites] == ["E11"]
+    assert r.tokens_bought(c) == 1
+    g.round.step().turn["tokens"] = 3                 # as if it had bought two more
+    assert r.token_places(c) == []
+
+
+def test_a_home_token_placed_at_the_turns_start_counts_too_5_2_5():
+    """5.2.5, as above, for a home city tiled before the company's first turn: its home
+    token goes down as the turn starts and is one of the phase's three tokens."""
+    g = Game.replay(json.loads(OPENING.read_text()), upto=None)
+    log = g.log()
+    g2 = Game(log["title"], log["players"], log["seed"], log.get("variants") or (), log.get("config"))
+    home = g2.rules.state.corp["LIRR"]
+    tile = next(m for m in g2.rules.map.home_lays("E11", {}, ["yellow"], {}))
+    g2.rules.state.tiles.append({"hex": "E11", "tile": tile["tile"], "rotation": tile["rotation"]})
+    for a in log["actions"]:
+        g2.act(a)
+    assert g2.active()["corporation"] == "LIRR" and [x["hex"] for x in home.sites] == ["E11"]
+    assert g2.rules.tokens_bought(home) == 1

@@ -129,3 +129,24 @@ def test_a_track_right_is_offered_only_when_it_enhances_the_run_5_5_1():
     with_right = dict(r.position(c.id), track_rights=[{"hex": "E5", "stop": 0, "slot": 1}])
     assert best_run(with_right)[0] > best_run(r.position(c.id))[0]
     assert [(m["hex"], m["slot"], m["owner"]) for m in r.right_places(c)] == [("E5", 1, "NYC")]
+
+
+def test_a_full_city_that_stays_full_is_upgraded_only_by_its_token_holders_5_2_4_1():
+    """5.2.4.1: "If a city is fully tokenized, and further upgrading would not produce a
+    vacancy, then only the corporations with tokens in the city may upgrade it further".
+    I9, a small city (Station, Rail Yard), holds NYC's Station and B&O's Rail Yard; its
+    green tiles have the same two sites. PRR reaches it from I5 and may not upgrade it;
+    NYC, with a token there, may."""
+    g, r, s, c = home_at(cash=500, home="I5")
+    s.phase = "3"                                   # green tiles (5.2.6.6)
+    s.tiles = yellow_track(g, "I5", "I7", "I9")
+    for cid, slot, kind in (("NYC", 0, "station"), ("B&O", 1, "yard")):
+        o = s.corp[cid]
+        o.sites = [{"hex": "I9", "slot": slot, "type": kind}]
+        o.tokens = [("I9", 0)]
+        o.home_done = True
+    assert r.map.sites("I9", r.laid()) == ["station", "yard"]
+    st, _turn = track_step(g, c)
+    assert not any(a.get("hex") == "I9" for a in st.actions())
+    nyc = company(g, "NYC", 100, "P1", cash=500)
+    assert any(m["hex"] == "I9" and m["upgrade"] for m in r.tile_lays(nyc, []))

@@ -281,3 +281,23 @@ def test_a_systems_president_subsidises_a_train_it_need_not_buy_5_3_11():
     c = company(g, "PRR", 100, "P0", cash=10)
     c.trains = [train(2)]
     assert not [x for x in step(g, c).actions() if x["type"] == "buy_train" and x["from"] == "bank"]
+
+
+def test_a_retired_train_of_a_company_closed_out_leaves_play_5_3_6_and_5_3_2():
+    """5.3.6: "When a train type retires, it becomes obsolete and is immediately removed
+    from play ... Exception: A corporation in receivership does not surrender obsolete
+    trains, but may still run them until it is no longer in receivership"; 5.3.2:
+    "Corporations may not buy retired trains". NYC, in receivership in phase 5, holds a
+    retired 2S and a 5S when it is closed out (4.3.2): the 5S goes to the pool as a used
+    train, the 2S leaves play, so PRR is offered the 5S from the pool and no 2S."""
+    g = new()
+    r, s = g.rules, g.rules.state
+    s.phase = "5"
+    a = company(g, "PRR", 100, "P0", cash=500)
+    b = company(g, "NYC", 80, "P1", cash=0)
+    b.receivership = True
+    b.trains = [train(2, status="retired"), train(5)]
+    r.close_out(b)
+    assert [t.name for t in s.market_trains] == ["5S"]
+    st = step(g, a)
+    assert [x["train"] for x in r.train_buys(st) if x["from"] == "market"] == ["5S"]

@@ -186,9 +186,11 @@ class OperatingRules:
         if not c.sites or self.owed_token(c) is not None or c.receivership and self.state.bank.broken:
             return []   # 5.4.15, 6.3: no more debt for track once the bank has run out
         kinds = lambda: self.token_kinds(c)   # noqa: E731 (asked only for a city lay)
-        # 5.2.6.8: no yellow city tile without the token it obliges
+        # 5.2.6.8: no yellow city tile without the token it obliges; 5.2.4.1: no upgrade
+        # of a full city that stays full by a company without a token there
         return [m for m in self.legal_lays(c, lays, lambda pos: self._listed_lays(c, lays, pos))
-                if not self.lay_owes_token(c, m) or self._owed_token_possible(c, m, kinds)]
+                if (not self.lay_owes_token(c, m) or self._owed_token_possible(c, m, kinds))
+                and not self._full_city_of_others(c, m)]
 
     def _listed_lays(self, c, lays, pos):
         """The lays 1831's tile rules list (:meth:`GameMap.tile_rules`) for ``c``'s
@@ -252,6 +254,20 @@ class OperatingRules:
         if vacant(self.map.sites(h, laid)) or not any(hh == h for hh, _ in taken):
             return False
         return vacant(self.map.sites(h, dict(laid, **{h: (m["tile"], m["rotation"])})))
+
+    def _full_city_of_others(self, c, m) -> bool:
+        """5.2.4.1: "If a city is fully tokenized, and further upgrading would not produce
+        a vacancy, then only the corporations with tokens in the city may upgrade it
+        further": ``m`` upgrades a city with no free site (black sites are none, 5.2.7.2)
+        to a tile with none either, and ``c`` has no token in that city."""
+        h = m["hex"]
+        if not m["upgrade"] or not self.map.is_city(h):
+            return False
+        if any(self.map.city_of(x["hex"]) == self.map.city_of(h) for x in c.sites):
+            return False
+        taken = self.taken_sites()
+        full = not any(t != "black" and (h, i) not in taken for i, t in enumerate(self.map.sites(h, self.laid())))
+        return full and not self._opens_vacancy(m)
 
     def _owed_token_possible(self, c, m, kinds) -> bool:
         """Whether the token 5.2.6.8 asks for ``m`` can be bought with it: a site of a type
@@ -437,9 +453,10 @@ class OperatingRules:
             site["home_black"] = True
         c.sites.append(site)
         c.tokens.append((m["hex"], 0))
-        if not home:   # a token bought in the track phase (5.2.4.3's limit)
-            turn = self.turn_under_way(c)
-            turn["tokens"] = turn.get("tokens", 0) + 1
+        # 5.2.4.3's three tokens a phase; 5.2.5: "its purchase of its home token counts
+        # toward its token limit" (one placed as the turn starts: :meth:`start_turn`)
+        turn = self.turn_under_way(c)
+        turn["tokens"] = turn.get("tokens", 0) + 1
         s.event("token", corporation=c.id, hex=m["hex"], kind=m["kind"], slot=m["slot"], cost=m["cost"],
                 home=home)
 

@@ -236,13 +236,15 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
     def start_turn(self, c):
         """5.0.3: the trains lent out come back and the home token goes down before the
         company's first decision, unless its home city is still to be tiled: that tile
-        is its first play, and the token follows it (5.2.5, :meth:`home_lays`); its
-        track rights are for this turn only (5.5)."""
+        is its first play, and the token follows it (5.2.5, :meth:`home_lays`); the home
+        token is one of the phase's tokens (5.2.5 "counts toward its token limit",
+        5.2.4.3); its track rights are for this turn only (5.5)."""
         self.restore_trains(c)
+        placed = len(c.sites)
         if not self.home_lays(c):
             self.home_token(c)
         c.rights = []
-        return {"corporation": c.id, "tokens": 0, "revenue": None}
+        return {"corporation": c.id, "tokens": len(c.sites) - placed, "revenue": None}
 
     def next_round(self):
         """3.4.1: a stock round, then an Operation Set of 1, 2 or 4 ORs (5.0.5); 6.1: a

@@ -442,7 +442,10 @@ class StockRules:
     def close_out(self, c):
         """4.3.2: the company ceases to exist: tokens and markers removed, every
         certificate back to the initial offering without compensation, its cash to the
-        bank, its trains to the pool as used; it may be started again."""
+        bank, its trains to the pool as used; it may be started again. A retired train it
+        kept in receivership (5.4.8) leaves play: 5.3.6 "immediately removed from play",
+        its exception lasting only "until it is no longer in receivership", and 5.3.2
+        "Corporations may not buy retired trains"."""
         s = self.state
         if c.bond_cell is not None:
             self.close_bonds(c, half=False)   # its bonds surrendered too (4.3.2)
@@ -451,7 +454,8 @@ class StockRules:
         if c.cash:
             s.pay(f"corp:{c.id}", "bank", c.cash)
         for t in c.trains:
-            s.market_trains.append(t)
+            if t.status != "retired":
+                s.market_trains.append(t)
         self.market.remove(c.id, c.cell)
         s.event("closed_out", corporation=c.id, trains=[t.name for t in c.trains])
         c.trains, c.tokens = [], []
