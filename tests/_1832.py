@@ -68,3 +68,17 @@ def operated(g, cid, president, par, holders, cell=None):
         r.market.move(c.id, c.cell, cell)
         c.cell = cell
     return c
+
+
+def at_step(g, step_class, c):
+    """``c`` alone in an operating round (1 of 1), at a step of ``step_class``: a scene's
+    turn begun where the test needs it."""
+    from trainruns.game.round import OperatingRound
+
+    g.rules.or_set = (1, 1)
+    g.round = OperatingRound(g, 1, 1)
+    g.round.order = []
+    step = step_class(g, c)
+    g.round.queue = [step]
+    step.enter()
+    return step

@@ -52,16 +52,21 @@ def test_the_home_token_goes_down_after_the_home_tile_not_before_5_2_5():
     assert any(a["type"] == "pass" for a in g.actions())
 
 
-def test_a_home_city_already_tiled_gets_its_token_at_the_start_5_2_5():
-    g = Game.replay(json.loads(OPENING.read_text()), upto=None)
-    log = g.log()
-    # the same opening, with E11 tiled before LIRR's first turn (as another company could)
-    g2 = Game(log["title"], log["players"], log["seed"], log.get("variants") or (), log.get("config"))
-    home = g2.rules.state.corp["LIRR"]
-    tile = next(m for m in g2.rules.map.home_lays("E11", {}, ["yellow"], {}))
-    g2.rules.state.tiles.append({"hex": "E11", "tile": tile["tile"], "rotation": tile["rotation"]})
+def _home_tiled_before_its_turn():
+    """The opening, with E11 tiled before LIRR's first turn (as another company could):
+    (the game after its actions, LIRR)."""
+    log = Game.replay(json.loads(OPENING.read_text()), upto=None).log()
+    g = Game(log["title"], log["players"], log["seed"], log.get("variants") or (), log.get("config"))
+    home = g.rules.state.corp["LIRR"]
+    tile = next(m for m in g.rules.map.home_lays("E11", {}, ["yellow"], {}))
+    g.rules.state.tiles.append({"hex": "E11", "tile": tile["tile"], "rotation": tile["rotation"]})
     for a in log["actions"]:
-        g2.act(a)
+        g.act(a)
+    return g, home
+
+
+def test_a_home_city_already_tiled_gets_its_token_at_the_start_5_2_5():
+    g2, home = _home_tiled_before_its_turn()
     assert [x["hex"] for x in home.sites] == ["E11"]
     assert all(a["hex"] != "E11" for a in g2.actions() if a["type"] == "lay_tile")
 
@@ -83,13 +88,6 @@ def test_the_home_token_counts_toward_the_phases_three_tokens_5_2_5():
 def test_a_home_token_placed_at_the_turns_start_counts_too_5_2_5():
     """5.2.5, as above, for a home city tiled before the company's first turn: its home
     token goes down as the turn starts and is one of the phase's three tokens."""
-    g = Game.replay(json.loads(OPENING.read_text()), upto=None)
-    log = g.log()
-    g2 = Game(log["title"], log["players"], log["seed"], log.get("variants") or (), log.get("config"))
-    home = g2.rules.state.corp["LIRR"]
-    tile = next(m for m in g2.rules.map.home_lays("E11", {}, ["yellow"], {}))
-    g2.rules.state.tiles.append({"hex": "E11", "tile": tile["tile"], "rotation": tile["rotation"]})
-    for a in log["actions"]:
-        g2.act(a)
+    g2, home = _home_tiled_before_its_turn()
     assert g2.active()["corporation"] == "LIRR" and [x["hex"] for x in home.sites] == ["E11"]
     assert g2.rules.tokens_bought(home) == 1

@@ -7,7 +7,7 @@ in an operating round ([10], [5.9]), the deals listed with their price ranges ([
 import json
 import os
 
-from _1832 import NAMES, new, refused, start
+from _1832 import NAMES, at_step, new, refused, start
 from _trains import owned
 
 from trainruns.game.game import Game
@@ -115,13 +115,7 @@ def _forced(g, shares=None):
 
 
 def _operating_turn(g, c):
-    g.rules.or_set = (1, 1)
-    g.round = OperatingRound(g, 1, 1)
-    g.round.order = []
-    step = BuyTrainStep(g, c)
-    g.round.queue = [step]
-    step.enter()
-    return step
+    return at_step(g, BuyTrainStep, c)
 
 
 def test_a_forced_sale_is_protected_by_the_other_president_after_the_train_is_bought():

@@ -5,7 +5,7 @@ import json
 from pathlib import Path
 
 import pytest
-from _1832 import new, operated
+from _1832 import at_step, new, operated
 
 from trainruns.game.errors import Refusal
 from trainruns.game.game import Game
@@ -120,16 +120,9 @@ def test_after_a_reissue_the_par_shown_is_the_new_par():
 
 
 def _token_step(g, c):
-    from trainruns.game.round import OperatingRound
     from trainruns.titles.g1832.game.steps.operating import TokenStep1832
 
-    g.rules.or_set = (1, 1)
-    g.round = OperatingRound(g, 1, 1)
-    g.round.order = []
-    step = TokenStep1832(g, c)
-    g.round.queue = [step]
-    step.enter()
-    return step
+    return at_step(g, TokenStep1832, c)
 
 
 def test_the_cotton_and_port_tokens_may_follow_the_station_token():
