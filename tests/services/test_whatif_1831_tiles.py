@@ -139,3 +139,34 @@ def test_small_position_ranks_the_lay_joining_two_tokens_first_5_2_2():
     best = ranking.moves[0]
     assert (best.move["hex"], best.move["tile"], best.move["rotation"], best.revenue) == ("D4", "102", 5, 740)
     assert all(m.revenue == 0 for m in ranking.moves[1:])
+
+
+# PRR's token on Harrisburg (E5, #512 turned to sides 3 and 5), a gentle curve on F6
+# (#102, sides 2 and 4) and Scranton (G5, small city, #501 entered at its side 1): PRR's
+# track reaches Scranton, and phase 3 lets it upgrade #501 to green #601 or #602.
+SCRANTON = {"E5": ("512", 3), "F6": ("102", 2), "G5": ("501", 0)}
+
+
+def scranton_upgrades(tokens):
+    pos = small_position(phase="3", laid=SCRANTON, hexes=("E5", "F6", "G5", "E3", "E7", "D4", "D6", "F4", "G7"),
+                         tokens=("E5",))
+    pos["tokens"] += [{"hex": "G5", "stop": 0, "slot": slot, "corporation": corp} for slot, corp in tokens]
+    return sorted((m["tile"], m["rotation"]) for m, _v in tile_candidates(pos) if m["hex"] == "G5")
+
+
+@pytest.mark.parametrize("tokens, may_upgrade", [
+    ((), True),                                # two vacancies
+    (((0, "NYC"),), True),                     # the Rail Yard site is free
+    (((0, "NYC"), (1, "B&O")), False),         # full of others, and #601/#602 add no site
+    (((0, "NYC"), (1, "PRR")), True),          # full, but PRR holds a token there
+])
+def test_full_city_upgraded_only_by_its_token_holders_5_2_4_1(tokens, may_upgrade):
+    """5.2.4.1: "If a city is fully tokenized, and further upgrading would not produce a
+    vacancy, then only the corporations with tokens in the city may upgrade it further."
+    A small city's green tiles keep its two sites (#501: Station and Rail Yard; #601,
+    #602 the same), so when NYC and B&O fill Scranton, PRR may not upgrade it; the game
+    refuses the same lay (test_game_1831_track_duties.py)."""
+    upgrades = scranton_upgrades(tokens)
+    # reached from Harrisburg, #601 and #602 keep #501's track only at rotation 0 (a
+    # token of PRR's own in Scranton reaches it from its other side too: more rotations)
+    assert ({("601", 0), ("602", 0)} <= set(upgrades)) if may_upgrade else upgrades == []

@@ -36,6 +36,7 @@ from trainruns.titles.g1831.route.mapformat import (
 from trainruns.titles.g1831.route.model import Model1831
 from trainruns.titles.g1831.route.options import Options1831, read_options
 from trainruns.titles.g1831.route.trains import parse_trains, phase_number
+from trainruns.titles.moves import tile_moves
 from trainruns.titles.typed_map import freeze, thaw
 
 
@@ -133,8 +134,28 @@ class Title1831(Title):
     def tile_moves(self, data, board, reached):
         """The shared generator's lays with 5.2.4.1's reach: a lay needs "a direct path
         from one of its Rail Yards or Station tokens to the hex", track connected and not
-        blocked (:func:`~trainruns.route.reach.loose_reach`), not one legal run's reach."""
-        return super().tile_moves(data, board, loose_reach(board))
+        blocked (:func:`~trainruns.route.reach.loose_reach`), not one legal run's reach;
+        and 5.2.4.1's full city: "only the corporations with tokens in the city may
+        upgrade it further" when the upgrade opens no vacancy."""
+        rules = self.tile_rules(data, board)
+        facts, corp = board.route_model.facts, board.corporation
+        for m in tile_moves(rules, board, loose_reach(board)):
+            if "replaces" in m and self._stays_full_of_others(rules, facts, corp, m):
+                continue
+            yield m
+
+    @staticmethod
+    def _stays_full_of_others(rules, facts, corp, m) -> bool:
+        """5.2.4.1: the upgrade ``m`` leaves its city full (:meth:`GameMap.stays_full`) and
+        ``corp`` holds no token in that city (its red extension's sites count, 5.2.3.10)."""
+        ref = (m["hex"], 0)
+        if ref not in facts.sites:
+            return False
+        group = facts.group[ref]
+        if any(s.holder == corp for r, ss in facts.sites.items() if facts.group[r] == group for s in ss):
+            return False
+        taken = {i for i, s in enumerate(facts.sites[ref]) if s.holder is not None}
+        return rules.map.stays_full(m["hex"], rules.laid, m["tile"], m["rotation"], taken)
 
     def token_places(self, data, board, reached):
         facts = board.route_model.facts

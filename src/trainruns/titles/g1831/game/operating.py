@@ -243,31 +243,28 @@ class OperatingRules:
         return not m["upgrade"] or self._opens_vacancy(m)
 
     def _opens_vacancy(self, m) -> bool:
-        """5.2.4.1: the upgrade ``m`` turns a city full of other corporations' tokens (no
-        free site; black sites are none, 5.2.7.2) into one with a free site. Tokens keep
-        their sites across an upgrade."""
-        h, laid, taken = m["hex"], self.laid(), self.taken_sites()
-
-        def vacant(types):
-            return any(t != "black" and (h, i) not in taken for i, t in enumerate(types))
-
-        if vacant(self.map.sites(h, laid)) or not any(hh == h for hh, _ in taken):
+        """5.2.4.1: the upgrade ``m`` turns a city full of other corporations' tokens into
+        one with a vacancy (:meth:`GameMap.vacant`)."""
+        h, laid = m["hex"], self.laid()
+        taken = self._taken_on(h)
+        if not taken or self.map.vacant(h, laid, taken):
             return False
-        return vacant(self.map.sites(h, dict(laid, **{h: (m["tile"], m["rotation"])})))
+        return self.map.vacant(h, dict(laid, **{h: (m["tile"], m["rotation"])}), taken)
 
     def _full_city_of_others(self, c, m) -> bool:
-        """5.2.4.1: "If a city is fully tokenized, and further upgrading would not produce
-        a vacancy, then only the corporations with tokens in the city may upgrade it
-        further": ``m`` upgrades a city with no free site (black sites are none, 5.2.7.2)
-        to a tile with none either, and ``c`` has no token in that city."""
+        """5.2.4.1: only the corporations with tokens in a full city may upgrade it when
+        the upgrade opens no vacancy (:meth:`GameMap.stays_full`): ``m`` is such an
+        upgrade and ``c`` has no token in that city."""
         h = m["hex"]
         if not m["upgrade"] or not self.map.is_city(h):
             return False
         if any(self.map.city_of(x["hex"]) == self.map.city_of(h) for x in c.sites):
             return False
-        taken = self.taken_sites()
-        full = not any(t != "black" and (h, i) not in taken for i, t in enumerate(self.map.sites(h, self.laid())))
-        return full and not self._opens_vacancy(m)
+        return self.map.stays_full(h, self.laid(), m["tile"], m["rotation"], self._taken_on(h))
+
+    def _taken_on(self, hex_id) -> set:
+        """The indexes of ``hex_id``'s sites that hold a token."""
+        return {i for h, i in self.taken_sites() if h == hex_id}
 
     def _owed_token_possible(self, c, m, kinds) -> bool:
         """Whether the token 5.2.6.8 asks for ``m`` can be bought with it: a site of a type

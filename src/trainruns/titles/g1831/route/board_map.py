@@ -66,6 +66,20 @@ class GameMap:
         stops = spec.get("stops") or []
         return list(stops[0].get("slot_types", [])) if stops else []
 
+    def vacant(self, hex_id, laid: dict, taken) -> bool:
+        """Whether the city ``laid`` shows on ``hex_id`` has a vacancy: a site no token
+        stands on (``taken``: the indexes of its sites that hold one; tokens keep their
+        sites across an upgrade, 5.2.6.5) that is not black (5.2.7.2: "not available
+        for tokens")."""
+        return any(t != "black" and i not in taken for i, t in enumerate(self.sites(hex_id, laid)))
+
+    def stays_full(self, hex_id, laid: dict, tile, rot, taken) -> bool:
+        """5.2.4.1: "If a city is fully tokenized, and further upgrading would not produce
+        a vacancy, then only the corporations with tokens in the city may upgrade it
+        further": the city on ``hex_id`` has no vacancy (:meth:`vacant`) and upgrading it
+        to ``tile`` at ``rot`` opens none."""
+        return not self.vacant(hex_id, laid, taken) and not self.vacant(hex_id, dict(laid, **{hex_id: (tile, rot)}), taken)
+
     def spec(self, hex_id, laid: dict):
         """``(spec, rotation)`` of what the hex shows: its tile, or the printed face."""
         if hex_id in laid:
