@@ -1,9 +1,10 @@
-"""``trainruns play new|actions|act|position|advise|serve|selfplay``: keep a game (docs/game-log.md).
+"""``trainruns play new|actions|act|position|advise|repair|serve|selfplay``: keep a game (docs/game-log.md).
 
 A game is its log (JSON, format ``trainruns-game/1``): ``new`` writes one, ``act``
 checks one action and appends it, ``actions`` lists who acts and every legal action,
 ``position`` prints a corporation's position (docs/position-format.md), ``advise`` the
-operating company's best turn plans (docs/advise.md), ``serve`` speaks JSON lines,
+operating company's best turn plans (docs/advise.md), ``repair`` carries a log
+recorded before a rules fix over (docs/game-log.md), ``serve`` speaks JSON lines,
 ``selfplay`` plays seeded random games checking the contract's guarantees (on several
 processes with ``--workers``, or a Dask cluster with ``--scheduler``).
 Exit status: 0, 1 for an illegal action (stdout ``{"index", "rule", "message"}``, the
@@ -21,7 +22,7 @@ from trainruns.cli import add_scale_out
 
 
 def register(sub):
-    p = sub.add_parser("play", help="keep a game: new, actions, act, position, advise, serve, selfplay")
+    p = sub.add_parser("play", help="keep a game: new, actions, act, position, advise, repair, serve, selfplay")
     verbs = p.add_subparsers(dest="verb", metavar="VERB", parser_class=type(p))
     n = verbs.add_parser("new", help="start a game and print its state")
     n.add_argument("title")
@@ -50,6 +51,13 @@ def register(sub):
     ad.add_argument("--top", type=int, default=5, metavar="N", help="plans to show (default 5)")
     ad.add_argument("--horizon", type=int, default=1, choices=(1, 2),
                     help="1: this operating round's run; 2: plus the next round's with the trains then held")
+    rp = verbs.add_parser("repair", help="carry over a log recorded before a rules fix: the passes declining "
+                                         "the choices the rules now offer, inserted (docs/game-log.md)")
+    rp.add_argument("log")
+    rp.add_argument("--write", action="store_true", help="write the repaired log over this one (default: only "
+                                                         "say what would be inserted)")
+    rp.add_argument("--out", metavar="LOG", help="write the repaired log here (a new file, unless --force)")
+    rp.add_argument("--force", action="store_true", help="write over the file --out names")
     verbs.add_parser("serve", help="JSON lines on stdin/stdout")
     sp = verbs.add_parser("selfplay", help="seeded random games, every guarantee checked after each action")
     sp.add_argument("title")
@@ -64,7 +72,7 @@ def register(sub):
     sp.add_argument("--policy", choices=("random", "advisor"), default="random",
                     help="random (fuzzing) or advisor (operating turns by the advisor, stock rounds by "
                          "expected dividends: docs/advise.md)")
-    for x in (p, n, a, c, q, sp):
+    for x in (p, n, a, c, q, rp, sp):
         x.add_argument("--json", action="store_true", help="JSON output (the default)")
     ad.add_argument("--json", action="store_true", help="JSON output (default: text)")
     p.set_defaults(func=run, verbs=list(verbs.choices))
@@ -122,6 +130,8 @@ def run(args):
         return selfplay(args)
     if verb == "advise":
         return advise(args)
+    if verb == "repair":
+        return repair(args)
     if verb == "new":
         players = [x.strip() for x in args.players.split(",")]
         if not all(players) or len(set(players)) != len(players):
@@ -158,6 +168,38 @@ def run(args):
             return 1
         change.write(game.log())
     _print(game.to_json())
+    return 0
+
+
+def repair(args):
+    """``play repair``: the passes an older log lacks (:func:`trainruns.game.repair.repair`),
+    printed, and written with ``--write`` (the log itself, under its lock) or ``--out``.
+    A log that needs none is not written."""
+    from trainruns.errors import InputError
+    from trainruns.game import logfile
+    from trainruns.game.game import Game
+    from trainruns.game.log import effective
+
+    if args.write and args.out:
+        raise InputError("play repair writes the log itself (--write) or a new one (--out), not both")
+
+    def report(game, inserted, data, written):
+        dropped = len(data["actions"]) - len(effective(data["actions"]))
+        _print({"inserted": inserted, "actions": len(game.entries), "undone_dropped": dropped if inserted else 0,
+                "written": written})
+
+    if args.write:
+        with logfile.locked(args.log) as change:
+            game, inserted = Game.repaired(change.data, where=args.log)
+            if inserted:
+                change.write(game.log())
+        report(game, inserted, change.data, args.log if inserted else None)
+        return 0
+    data = _read_log(args.log)
+    game, inserted = Game.repaired(data, where=args.log)
+    if args.out and inserted:
+        _write_new(args.out, game.log(), args.force)
+    report(game, inserted, data, args.out if args.out and inserted else None)
     return 0
 
 

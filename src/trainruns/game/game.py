@@ -18,6 +18,7 @@ from trainruns.errors import InputError
 from trainruns.game.action import validate
 from trainruns.game.errors import Refusal
 from trainruns.game.log import MAX_ACTION_BYTES, MAX_LOG_BYTES, effective, new_log, read_log, recorded_proof
+from trainruns.game.repair import passes_before, repair
 from trainruns.game.train import Train
 from trainruns.titles import TITLES
 
@@ -155,15 +156,31 @@ class Game:
         game._replay(data["actions"] if upto is None else data["actions"][:upto], where)
         return game
 
+    @classmethod
+    def repaired(cls, log, where="log") -> tuple["Game", list[dict]]:
+        """The game of a log recorded before a rules fix that offers a new choice, with
+        the passes declining it inserted (:func:`.repair.repair`), and those passes."""
+        data = read_log(log, where)
+        game = cls.new(data)
+        return game, repair(game, effective(data["actions"]), where)
+
     def _replay(self, entries: list, where: str):
         for i, a in enumerate(effective(entries)):
             try:
-                self._apply(a, f"{where}: actions[{i}]", replaying=True)
+                self.apply_recorded(a, f"{where}: actions[{i}]")
             except Refusal as r:
-                raise InputError(f"the log's decision {i} is illegal: {r.rule}: {r.message}",
+                hint = ""
+                if passes_before(self, a, f"{where}: actions[{i}]"):
+                    hint = ("; it is legal after a pass declining a choice the rules now offer (a log from "
+                            "before a rules fix: `trainruns play repair` inserts the pass)")
+                raise InputError(f"the log's decision {i} is illegal: {r.rule}: {r.message}{hint}",
                                  f"{where}: actions") from None
         self.entries = list(entries)
         self._size = None
+
+    def apply_recorded(self, a: dict, where: str):
+        """Apply a decision a log recorded (its entry is the caller's to keep)."""
+        self._apply(a, where, replaying=True)
 
     def log(self) -> dict:
         return dict(copy.deepcopy(self.header), actions=copy.deepcopy(self.entries))
