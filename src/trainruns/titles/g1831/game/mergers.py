@@ -235,7 +235,8 @@ class MergerRules:
                 y["splits"] = x["splits"]
             if kind == "III":
                 a.receivership = False   # 5.9.9.11
-        # equipment (5.9.7.6, 5.9.8.8, 5.9.9.8): cash, trains and tokens; limits add up to 19
+        # equipment (5.9.7.6, 5.9.8.8, 5.9.9.8; Type IV read the same, docs/gaps.md): cash,
+        # trains and tokens; limits add up to 19
         cap = self.numbers["mergers"]["token_cap"]
         a.supply_before.append(dict(a.supply))
         for t in ("station", "yard"):
