@@ -68,12 +68,12 @@ def passes_before(game, a: dict, where: str) -> list[dict] | None:
             return None
         try:
             trial.apply_recorded(listed, where)
-        except Refusal:
+        except (Refusal, InputError):
             return None
         passes.append(listed)
         try:
             trial.copy().apply_recorded(a, where)
-        except Refusal:
+        except (Refusal, InputError):   # refused after this pass too (or bad there): one more
             continue
         return passes
     return None
