@@ -364,6 +364,36 @@ def test_issue_and_redeem_prices_and_limit():
     assert not any(x["type"] in ("issue_shares", "redeem_shares") for x in g.actions())   # one a turn
 
 
+def _track_step_with(g, cash, issued=False):
+    """CV's track step entered again with ``cash`` in its treasury (and its issue of the
+    turn made, when ``issued``): the title's own track step."""
+    c, turn = g.state.corp["CV"], g.round.step().turn
+    g.state.pay(corp_key("CV"), "bank", c.cash - cash)   # money kept: the rest to the bank
+    turn["issued"] = issued
+    step = g.rules.operating_steps[0](g, c, turn)
+    g.round.queue[0] = step
+    step.enter()
+    return step
+
+
+def test_an_issue_may_pay_for_the_turns_tile():
+    """[E] "one issue or redeem per turn, any time before dividends": a corporation whose
+    treasury pays for no tile (every lay costs at least $20, "Laying track") may issue
+    first and then lay. CV at $40 with $10: it issues its 2 shares at $30 ("one value
+    below", item 3), $70, and its lays are listed; with its issue already made this
+    turn, the step has nothing to offer and ends by itself."""
+    g = _operating_cv(price=40)
+    step = _track_step_with(g, cash=10)
+    assert not step.done
+    types = {x["type"] for x in g.actions()}
+    assert "issue_shares" in types and "lay_tile" not in types
+    g.act({"type": "issue_shares", "corporation": "CV", "count": 2})
+    assert g.state.corp["CV"].cash == 10 + 2 * 30
+    assert any(x["type"] == "lay_tile" for x in g.actions())
+    g2 = _operating_cv(price=40)
+    assert _track_step_with(g2, cash=10, issued=True).done
+
+
 def test_emergency_issue_moves_one_column_per_share_and_pays_one_below():
     """"Emergency sell": its stock price drops one column for each share issued and it
     receives one value below the new price."""

@@ -73,7 +73,7 @@ def play(n, seed, max_actions=3000, undo_every=97, player=plain):
 
 
 @pytest.mark.parametrize("n,seed,player", [(3, 1, plain), (4, 2, plain), (4, 5, plain), (5, 3, plain),
-                                            (5, 6, plain), (3, 6, investor)])
+                                            (5, 6, plain), (3, 14, investor)])
 def test_random_game_to_the_end(n, seed, player):
     game, problems, k = play(n, seed, player=player)
     assert problems == []

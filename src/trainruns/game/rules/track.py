@@ -25,19 +25,22 @@ class TrackRules:
 
         return list(self.legal_lays(c, lays, route_adapter.tile_lays))
 
-    def may_lay_tile(self, c, lays: list) -> bool:
+    def may_lay_tile(self, c, lays: list, extra_cash: int = 0) -> bool:
         """TrackStep: whether ``c`` may make any tile lay now (the step has something to
         do), always the answer of ``bool(tile_lays(c, lays))``: :meth:`legal_lays`
         stopped at the first, on the route core's lays walked one at a time. A title
-        that lists its lays otherwise (its own :meth:`tile_lays`) answers it so too."""
+        that lists its lays otherwise (its own :meth:`tile_lays`) answers it so too.
+        ``extra_cash``: as :meth:`legal_lays`."""
         from trainruns.game import route_adapter
 
-        return next(self.legal_lays(c, lays, route_adapter.each_tile_lay), None) is not None
+        return next(self.legal_lays(c, lays, route_adapter.each_tile_lay, extra_cash), None) is not None
 
-    def legal_lays(self, c, lays: list, listing):
+    def legal_lays(self, c, lays: list, listing, extra_cash: int = 0):
         """The lays of :meth:`tile_lays`, one at a time, from ``listing`` (the route
         adapter's lays of a position: all at once, or one at a time; a lay on a city says
-        so, ``"city": true``, where the allowance bounds the cities, 1831 5.2.4.3)."""
+        so, ``"city": true``, where the allowance bounds the cities, 1831 5.2.4.3).
+        ``extra_cash``: cash ``c`` could raise in its turn before paying (1833NE: an
+        issue of shares), counted as paid in."""
         allowance, free_hexes = self.tile_allowance(c), self.free_lay_hexes(c)
         if not free_hexes and not (may_lay(allowance, lays, False) or may_lay(allowance, lays, True)):
             return
@@ -50,7 +53,7 @@ class TrackRules:
                     or not self.legal_lay(m):
                 continue
             cost = 0 if free else self.lay_cost(c, m)
-            if self.affords(c, cost):
+            if self.affords(c, max(0, cost - extra_cash)):
                 yield dict(m, cost=cost, free=free)
 
     def tile_allowance(self, c):

@@ -233,13 +233,13 @@ class OperatingRules:
                         out.append(dict(m, cost=0, free=True, private="P3"))
         return out
 
-    def legal_lays(self, c, lays, listing):
+    def legal_lays(self, c, lays, listing, extra_cash=0):
         """The shared lays, with P3's free and extra ones (:meth:`champlain_lays`) last."""
         if c.id == "B&L" and self.state.phase == "I" and not self.state.title_state.lowell_merchants_bought:
             return   # P2: the B&L lays no track in phase I until a corporation buys P2
         # a lay P3 makes free and extra is taken as P3's (the better for the corporation)
         free = {(m["hex"], m["tile"], m["rotation"] % 6): m for m in self.champlain_lays(c)}
-        for m in super().legal_lays(c, lays, listing):
+        for m in super().legal_lays(c, lays, listing, extra_cash):
             if (m["hex"], m["tile"], m["rotation"] % 6) not in free:
                 yield m
         yield from free.values()
@@ -305,6 +305,14 @@ class OperatingRules:
                                  "until it has its token there (\"List of corporations\")")
 
     # --- issuing and redeeming ("Comparison with 1830" item 3) -------------------------------
+
+    def may_lay_after_issue(self, c, lays, turn) -> bool:
+        """[E] "one issue or redeem per turn, any time before dividends" (digest, step
+        order): whether the issue still open to ``c`` this turn (all it may issue, at the
+        issue price) would pay for a tile lay its treasury cannot pay for now."""
+        if not any(x["type"] == "issue_shares" for x in share_moves(self, c, turn)):
+            return False
+        return self.may_lay_tile(c, lays, extra_cash=self.issuable(c) * self.issue_price(c))
 
     def issuable(self, c) -> int:
         """"up to the number held by players minus those already in the market", within

@@ -31,11 +31,11 @@ from trainruns.game.steps.buy_train import BuyTrainStep
 from trainruns.game.steps.dividend import DividendStep
 from trainruns.game.steps.routes import RoutesStep
 from trainruns.game.steps.token import TokenStep
-from trainruns.game.steps.track import TrackStep
 from trainruns.titles.g1833ne.game.money import MoneyRules
 from trainruns.titles.g1833ne.game.operating import OperatingRules
 from trainruns.titles.g1833ne.game.state import TitleState1833NE
 from trainruns.titles.g1833ne.game.steps.stock import StockTurn1833NE
+from trainruns.titles.g1833ne.game.steps.track import TrackStep1833NE
 from trainruns.titles.g1833ne.game.stock import StockRules
 from trainruns.titles.g1833ne.game.trains import TrainRules
 from trainruns.titles.tiled import load_data
@@ -96,7 +96,7 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
     title = "1833NE"
     action_types = ACTION_TYPES
     # the summary's operating turn: lay track, place a station, run, pay or withhold, buy trains
-    operating_steps = (TrackStep, TokenStep, RoutesStep, DividendStep, BuyTrainStep)
+    operating_steps = (TrackStep1833NE, TokenStep, RoutesStep, DividendStep, BuyTrainStep)
     stock_turn_step = StockTurn1833NE
     # the summary's headings (the 1833NE rules summary)
     citations = {"operating-order": '("Number of phases")', "run": '("Train list and prices")',

@@ -1,2 +1,2 @@
-"""1833NE's steps the shared engine lacks: the private sale and the stock turn with
-incremental capitalisation."""
+"""1833NE's steps where the shared engine's differ: the private sale, the stock turn with
+incremental capitalisation, and the track step an issue may pay for."""

@@ -1,0 +1,16 @@
+"""1833NE's track step: the shared one, open also for a tile an issue would pay for."""
+
+from __future__ import annotations
+
+from trainruns.game.steps.track import TrackStep
+
+
+class TrackStep1833NE(TrackStep):
+    """[E] "one issue or redeem per turn, any time before dividends" (the digest's step
+    order; the summary does not order them): a corporation whose treasury pays for no
+    tile now may issue shares first and then lay one, so the step stays open while the
+    issue still open to it would pay for a lay (:meth:`may_lay_after_issue`); the
+    shared step would end by itself."""
+
+    def has_moves(self) -> bool:
+        return super().has_moves() or self.game.rules.may_lay_after_issue(self.corp, self.lays, self.turn)
