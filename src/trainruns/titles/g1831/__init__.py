@@ -140,22 +140,9 @@ class Title1831(Title):
         rules = self.tile_rules(data, board)
         facts, corp = board.route_model.facts, board.corporation
         for m in tile_moves(rules, board, loose_reach(board)):
-            if "replaces" in m and self._stays_full_of_others(rules, facts, corp, m):
+            if "replaces" in m and moves.stays_full_of_others(rules, facts, corp, m):
                 continue
             yield m
-
-    @staticmethod
-    def _stays_full_of_others(rules, facts, corp, m) -> bool:
-        """5.2.4.1: the upgrade ``m`` leaves its city full (:meth:`GameMap.stays_full`) and
-        ``corp`` holds no token in that city (its red extension's sites count, 5.2.3.10)."""
-        ref = (m["hex"], 0)
-        if ref not in facts.sites:
-            return False
-        group = facts.group[ref]
-        if any(s.holder == corp for r, ss in facts.sites.items() if facts.group[r] == group for s in ss):
-            return False
-        taken = {i for i, s in enumerate(facts.sites[ref]) if s.holder is not None}
-        return rules.map.stays_full(m["hex"], rules.laid, m["tile"], m["rotation"], taken)
 
     def token_places(self, data, board, reached):
         facts = board.route_model.facts

@@ -55,6 +55,22 @@ def tile_rules(data, board):
     return tiles.tile_rules(laid, colors, used)
 
 
+def stays_full_of_others(rules, facts, corp: str, m: dict) -> bool:
+    """5.2.4.1: "only the corporations with tokens in the city may upgrade it further"
+    when the upgrade opens no vacancy: the upgrade ``m`` leaves its city full
+    (:meth:`GameMap.stays_full`, on ``rules``' map and laid tiles) and ``corp`` holds no
+    token in that city (its red extension's sites count, 5.2.3.10; ``facts``: the
+    position's typed sites, mapformat.Map1831)."""
+    ref = (m["hex"], 0)
+    if ref not in facts.sites:
+        return False
+    group = facts.group[ref]
+    if any(s.holder == corp for r, ss in facts.sites.items() if facts.group[r] == group for s in ss):
+        return False
+    taken = {i for i, s in enumerate(facts.sites[ref]) if s.holder is not None}
+    return rules.map.stays_full(m["hex"], rules.laid, m["tile"], m["rotation"], taken)
+
+
 def token_places(data, board, reached, sites, group, kept=()):
     """Every token the company may place on a city it reaches (1831 rulebook 5.2.7.2: a
     token goes on a free site of its own type, never on a black one; 5.2.7.6: one token
