@@ -19,6 +19,7 @@ from trainruns.game.game import Game
 from trainruns.game.round import OperatingRound
 from trainruns.game.steps.dividend import DividendStep
 from trainruns.game.steps.routes import RoutesStep
+from trainruns.game.steps.track import TrackStep
 
 
 def who(g):
@@ -51,7 +52,7 @@ def at_run(title, cid, n=4, lay=None):
         if mine and name == "RoutesStep" and c.trains:
             return g
         listed = g.actions()
-        if mine and name == "TrackStep" and lay and not c.trains:
+        if mine and isinstance(step, TrackStep) and lay and not c.trains:
             g.act(dict(lay, type="lay_tile", corporation=cid))
             lay = None
             continue

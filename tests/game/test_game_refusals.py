@@ -51,8 +51,9 @@ def launched_cv(n=4):
 
 
 def to_step(g, name):
-    """Pass until the round's current step is the step class ``name``."""
-    while type(g.round.step()).__name__ != name:
+    """Pass until the round's current step is of the step class ``name`` (a title's
+    step that subclasses it too: 1833NE's TrackStep1833NE is a TrackStep)."""
+    while name not in {k.__name__ for k in type(g.round.step()).__mro__}:
         listed = g.actions()
         g.act(next((x for x in listed if x["type"] == "pass"), listed[0]))
 
