@@ -18,7 +18,7 @@ from trainruns.errors import InputError
 from trainruns.game.action import validate
 from trainruns.game.errors import Refusal
 from trainruns.game.log import MAX_ACTION_BYTES, MAX_LOG_BYTES, effective, new_log, read_log, recorded_proof
-from trainruns.game.repair import passes_before, repair
+from trainruns.game.repair import illegal, passes_before, repair
 from trainruns.game.train import Train
 from trainruns.titles import TITLES
 
@@ -173,8 +173,7 @@ class Game:
                 if passes_before(self, a, f"{where}: actions[{i}]"):
                     hint = ("; it is legal after a pass declining a choice the rules now offer (a log from "
                             "before a rules fix: `trainruns play repair` inserts the pass)")
-                raise InputError(f"the log's decision {i} is illegal: {r.rule}: {r.message}{hint}",
-                                 f"{where}: actions") from None
+                raise illegal(i, r, where, hint) from None
         self.entries = list(entries)
         self._size = None
 

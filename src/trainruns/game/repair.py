@@ -9,8 +9,9 @@ its next decision is refused there. The answer the player gave by not seeing it 
 ``pass``. :func:`repair` replays the log and, where a recorded decision is refused, tries
 passing the step of that decision's company that stands in its way (at most
 :data:`MOST_PASSES` in a row, each one the step lists): when the decision is legal
-after them, the passes go into the log before it. Anything else refused stays bad input, as :meth:`Game.replay` says. Nothing
-is guessed that the game does not list, and every inserted pass is reported.
+after them, the passes go into the log before it. Anything else refused stays bad
+input, as :meth:`Game.replay` says. Nothing is guessed that the game does not list,
+and every inserted pass is reported.
 """
 
 from __future__ import annotations
@@ -38,8 +39,7 @@ def repair(game, decisions: list, where: str = "log") -> list[dict]:
         except Refusal as r:
             passes = passes_before(game, a, w)
             if passes is None:
-                raise InputError(f"the log's decision {i} is illegal: {r.rule}: {r.message}",
-                                 f"{where}: actions") from None
+                raise illegal(i, r, where) from None
             for p in passes:
                 game.apply_recorded(p, w)
             kept += passes
@@ -49,6 +49,11 @@ def repair(game, decisions: list, where: str = "log") -> list[dict]:
     game.entries = kept
     game._size = None
     return inserted
+
+
+def illegal(i: int, r: Refusal, where: str, hint: str = "") -> InputError:
+    """The bad input a log is when its decision ``i`` is refused (``r``)."""
+    return InputError(f"the log's decision {i} is illegal: {r.rule}: {r.message}{hint}", f"{where}: actions")
 
 
 def passes_before(game, a: dict, where: str) -> list[dict] | None:

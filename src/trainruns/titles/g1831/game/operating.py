@@ -244,12 +244,9 @@ class OperatingRules:
 
     def _opens_vacancy(self, m) -> bool:
         """5.2.4.1: the upgrade ``m`` turns a city full of other corporations' tokens into
-        one with a vacancy (:meth:`GameMap.vacant`)."""
-        h, laid = m["hex"], self.laid()
-        taken = self._taken_on(h)
-        if not taken or self.map.vacant(h, laid, taken):
-            return False
-        return self.map.vacant(h, dict(laid, **{h: (m["tile"], m["rotation"])}), taken)
+        one with a vacancy (:meth:`GameMap.opens_vacancy`)."""
+        taken = self._taken_on(m["hex"])
+        return bool(taken) and self.map.opens_vacancy(m["hex"], self.laid(), m["tile"], m["rotation"], taken)
 
     def _full_city_of_others(self, c, m) -> bool:
         """5.2.4.1: only the corporations with tokens in a full city may upgrade it when

@@ -78,7 +78,15 @@ class GameMap:
         a vacancy, then only the corporations with tokens in the city may upgrade it
         further": the city on ``hex_id`` has no vacancy (:meth:`vacant`) and upgrading it
         to ``tile`` at ``rot`` opens none."""
-        return not self.vacant(hex_id, laid, taken) and not self.vacant(hex_id, dict(laid, **{hex_id: (tile, rot)}), taken)
+        return not self.vacant(hex_id, laid, taken) and not self._vacant_after(hex_id, laid, tile, rot, taken)
+
+    def opens_vacancy(self, hex_id, laid: dict, tile, rot, taken) -> bool:
+        """5.2.4.1 "If a corporation upgrades a city to create a vacancy": the city on
+        ``hex_id`` has no vacancy and upgrading it to ``tile`` at ``rot`` opens one."""
+        return not self.vacant(hex_id, laid, taken) and self._vacant_after(hex_id, laid, tile, rot, taken)
+
+    def _vacant_after(self, hex_id, laid, tile, rot, taken) -> bool:
+        return self.vacant(hex_id, dict(laid, **{hex_id: (tile, rot)}), taken)
 
     def spec(self, hex_id, laid: dict):
         """``(spec, rotation)`` of what the hex shows: its tile, or the printed face."""

@@ -306,13 +306,13 @@ class OperatingRules:
 
     # --- issuing and redeeming ("Comparison with 1830" item 3) -------------------------------
 
-    def may_lay_after_issue(self, c, lays, turn) -> bool:
+    def issue_cash(self, c, turn) -> int:
         """[E] "one issue or redeem per turn, any time before dividends" (digest, step
-        order): whether the issue still open to ``c`` this turn (all it may issue, at the
-        issue price) would pay for a tile lay its treasury cannot pay for now."""
+        order): what the issue still open to ``c`` this turn would raise (all it may
+        issue, at the issue price); 0 when none is open."""
         if not any(x["type"] == "issue_shares" for x in share_moves(self, c, turn)):
-            return False
-        return self.may_lay_tile(c, lays, extra_cash=self.issuable(c) * self.issue_price(c))
+            return 0
+        return self.issuable(c) * self.issue_price(c)
 
     def issuable(self, c) -> int:
         """"up to the number held by players minus those already in the market", within

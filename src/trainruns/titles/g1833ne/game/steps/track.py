@@ -9,8 +9,9 @@ class TrackStep1833NE(TrackStep):
     """[E] "one issue or redeem per turn, any time before dividends" (the digest's step
     order; the summary does not order them): a corporation whose treasury pays for no
     tile now may issue shares first and then lay one, so the step stays open while the
-    issue still open to it would pay for a lay (:meth:`may_lay_after_issue`); the
-    shared step would end by itself."""
+    issue still open to it would pay for a lay (:meth:`issue_cash`, counted as paid in;
+    a lay the treasury pays for now is one too); the shared step would end by itself."""
 
     def has_moves(self) -> bool:
-        return super().has_moves() or self.game.rules.may_lay_after_issue(self.corp, self.lays, self.turn)
+        rules = self.game.rules
+        return rules.may_lay_tile(self.corp, self.lays, rules.issue_cash(self.corp, self.turn))
