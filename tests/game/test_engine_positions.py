@@ -23,17 +23,27 @@ def every_engine_position(monkeypatch):
     returns the positions seen and the problems."""
     seen, problems = [], []
     real = trainruns.titles.load.load_engine_position
+    real_from = trainruns.titles.load.load_engine_position_from
 
-    def checked(data, where="game position"):
+    def check_one(data, where):
         seen.append(data.get("title"))
         title = titles.of_position(data, where)
         try:
             check(data, title.schema or title.name, where)
         except InputError as e:
             problems.append(f"{e}: {json.dumps(data)[:200]}")
+
+    def checked(data, where="game position"):
+        check_one(data, where)
         return real(data, where)
 
+    def checked_from(reading, data, where="game position"):
+        # a position read on its map's reading (1831: Title.read_apart)
+        check_one(data, where)
+        return real_from(reading, data, where)
+
     monkeypatch.setattr(trainruns.titles.load, "load_engine_position", checked)
+    monkeypatch.setattr(trainruns.titles.load, "load_engine_position_from", checked_from)
     route_adapter.clear()   # (positions earlier tests asked about would not be read again)
     yield seen, problems
     route_adapter.clear()

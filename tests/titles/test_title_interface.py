@@ -233,3 +233,30 @@ def test_1831_typed_position_holds_sites_rights_and_readings():
     assert (a9[0].holder, a9[1].holder, a9[1].right) == ("PRR", "B&O", 0)
     assert all(s.holder is None for s in position.map.facts().sites[("A9", 0)])
     assert solve(one).revenue == data["expected_revenue"]
+
+
+def test_1831_reading_apart_from_the_trains_is_the_whole_reading():
+    """A game asks about one map with many sets of trains, and 1831 reads the map once
+    (Title.read_apart): with the trains added (Title.with_trains) the reading is the
+    one read whole, for each set of trains, a used one (5.6.1) and a retired 4S (5.3.5)
+    among them; a bad train is refused as the whole reading refuses it. Titles that
+    read trains on the Board instead (1832's read_trains) or not at all read nothing
+    apart."""
+    name = "1831/example.json"
+    data = json.loads((FIX / name).read_text())
+    title = titles.get("1831")
+    apart = title.read_apart(data, name)
+    assert apart.trains == ()
+    sets = [data["trains"], [], ["4S", {"name": "5MX", "status": "used"}, "7S"], ["2S"] * 2]
+    for trains in sets:
+        whole = title.read_position(dict(data, trains=trains), name)
+        assert title.with_trains(apart, dict(data, trains=trains), name) == whole
+    assert title.with_trains(apart, data, name).trains != ()
+    with pytest.raises(InputError) as whole_error:
+        title.read_position(dict(data, trains=["9Q"]), name)
+    with pytest.raises(InputError) as apart_error:
+        title.with_trains(apart, dict(data, trains=["9Q"]), name)
+    assert str(apart_error.value) == str(whole_error.value)
+    for other in ("1832/worked_example.json", "1833NE/boston_montreal.json", "custom/example.json"):
+        d = json.loads((FIX / other).read_text())
+        assert titles.of_position(d, other).read_apart(d, other) is None

@@ -91,16 +91,29 @@ def board(p: Position):
     """The position's Board, read once; the route core only reads it. Where the title
     reads a company's trains apart from its map (:meth:`~trainruns.titles.base.Title.read_trains`),
     the map is read once for every position that differs from this one only in its
-    trains, and this Board is that map's with these trains."""
+    trains, and this Board is that map's with these trains; else :func:`_fresh_board`."""
     from dataclasses import replace
 
     from trainruns.titles import of_position
-    from trainruns.titles.load import load_engine_position
 
     trains = of_position(p.data, WHERE).read_trains(p.data, WHERE) if isinstance(p.data, dict) else None
     if trains is None:
-        return load_engine_position(p.data, WHERE)
+        return _fresh_board(p)
     return replace(_map_board(_Map(p)), trains=trains)
+
+
+def _fresh_board(p: Position):
+    """A Board of the position of its own (a search may leave marks on it): where the
+    title reads a position apart from its trains (:meth:`~trainruns.titles.base.Title.read_apart`),
+    built from its map's reading, read once for every position that differs from this
+    one only in its trains; else read whole."""
+    from trainruns.titles.load import load_engine_position, load_engine_position_from
+
+    if isinstance(p.data, dict):
+        reading = _map_reading(_Map(p))
+        if reading is not None:
+            return load_engine_position_from(reading, p.data, WHERE)
+    return load_engine_position(p.data, WHERE)
 
 
 WHERE = "game position"
@@ -121,6 +134,15 @@ class _Map(Position):
         self.data = _without_trains(p.data)
         self.key = self.map_key = p.map_key
         self.board = b
+
+
+@lru_cache(maxsize=512)
+def _map_reading(m: _Map):
+    """The title's typed reading of the map of ``m`` apart from its trains, or None
+    where the title does not read apart (:func:`_fresh_board`)."""
+    from trainruns.titles.load import engine_map_reading
+
+    return engine_map_reading(m.data, WHERE)
 
 
 @lru_cache(maxsize=512)
@@ -225,7 +247,7 @@ def _map_compiled(m: _Map):
     return compile_board(m.board, Limits(None, None), own_only=True)
 
 
-_CACHES.extend((_map_board, _map_compiled))
+_CACHES.extend((_map_reading, _map_board, _map_compiled))
 
 
 def _routes(run) -> list[dict]:
@@ -303,9 +325,7 @@ def _bounded(p: Position, work):
     from trainruns.route.kernels import warm_up
     from trainruns.route.limits import Limits
     from trainruns.route.search import assign_trains, enumerate_all
-    from trainruns.titles.load import load_engine_position
-
-    b = load_engine_position(p.data)   # a Board of its own, as the search leaves it
+    b = _fresh_board(p)   # a Board of its own, as the search leaves it
     limits = Limits(None, None, work=work)
     compiled = compile_board(b, limits, own_only=False)
     warm_up()

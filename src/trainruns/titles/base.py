@@ -104,6 +104,22 @@ class Title(TitleMoves):
         the Board from its trains too (a route model holding them, trains idled by a
         rule): the position is read whole."""
 
+    def read_apart(self, data: dict, where: str = "position"):
+        """The typed reading (:meth:`read_position`) of a schema-checked position dict
+        but for the running company's trains, which :meth:`with_trains` adds, for a
+        title whose Board holds its trains in more than its ``trains`` (a route model
+        built with them), so that :meth:`read_trains` cannot apply: a game asks about
+        one map with many sets of trains, and the map is then read once
+        (:func:`trainruns.game.route_adapter.board`). None where the title does not
+        read apart."""
+        return None
+
+    def with_trains(self, reading, data: dict, where: str = "position"):
+        """The typed reading of ``data``, a position that differs only in its ``trains``
+        from the one :meth:`read_apart` read as ``reading``, its trains checked as
+        :meth:`read_position` checks them."""
+        raise NotImplementedError
+
     def read(self, data: dict, where: str = "position") -> Snapshot:
         """Check a position dict of this title (schema, then the title's rules) and
         return its snapshot. Bad input raises :class:`~trainruns.errors.InputError`."""

@@ -51,6 +51,26 @@ def load_engine_position(data: dict, where: str = "game position") -> Board:
     return of_position(data, where).load(data, where, shaped=True)
 
 
+def engine_map_reading(data: dict, where: str = "game position"):
+    """The title's typed reading of a position a game engine built, but for the running
+    company's trains (:meth:`~trainruns.titles.base.Title.read_apart`), or None where
+    the title does not read apart: as :func:`load_engine_position`, its rules checked
+    but not the JSON Schema."""
+    from trainruns.titles import of_position
+
+    return of_position(data, where).read_apart(data, where)
+
+
+def load_engine_position_from(reading, data: dict, where: str = "game position") -> Board:
+    """The Board of an engine's position ``data`` (:func:`load_engine_position`), from
+    ``reading``: :func:`engine_map_reading` of a position that differs from it only in
+    its trains, which are read here."""
+    from trainruns.titles import of_position
+
+    title = of_position(data, where)
+    return title.build(title.with_trains(reading, data, where))
+
+
 def warn_if_no_token(board: Board, where: str):
     """Every route needs a token of the running company (docs/custom-map.md, plain rules;
     each title's route rules): without one on the map the answer is almost surely 0

@@ -16,7 +16,7 @@ its own ``map`` in the custom-map format with 1831 extensions (docs/rules-1831.m
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from trainruns.errors import InputError
 from trainruns.route.board import Board
@@ -96,6 +96,15 @@ class Title1831(Title):
         home_sites = read_home_sites(board, facts, data, where)
         return Position1831(board.layout, tuple(board.axes.items()), tuple(board.phases), hexes, map_facts,
                             board.phase, board.corporation, tuple(trains), tokens, rights, options, home_sites)
+
+    def read_apart(self, data: dict, where: str) -> Position1831:
+        """The reading of :meth:`read_position` with no trains: nothing else of it reads
+        them (the route model is built from the trains in :meth:`build`)."""
+        return self.read_position(dict(data, trains=[]), where)
+
+    def with_trains(self, reading: Position1831, data: dict, where: str) -> Position1831:
+        """``reading`` with the trains of ``data`` that run (3.3, 5.3.5, 5.3.6)."""
+        return replace(reading, trains=tuple(parse_trains(data, phase_number(reading.phase, where), where)))
 
     def build(self, position: Position1831) -> Board:
         """The Board of a checked 1831 position (pure: a fresh Board and route model

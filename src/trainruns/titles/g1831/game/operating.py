@@ -488,6 +488,15 @@ class OperatingRules:
     # --- track rights (5.5) -----------------------------------------------------------
 
     def right_places(self, c) -> list[dict]:
+        """Every track right the company may buy now (:meth:`each_right_place`)."""
+        return list(self.each_right_place(c))
+
+    def may_buy_right(self, c) -> bool:
+        """Whether the company may buy a track right now: the first of
+        :meth:`each_right_place` found, the rest not tried."""
+        return next(self.each_right_place(c), None) is not None
+
+    def each_right_place(self, c):
         """5.5: other corporations' Stations and Rail Yards the company may rent for this
         round at the price of a new one, paid to their owners (who cannot refuse, 5.5.4),
         from its cash (5.5.5); not in receivership (5.4.7). Offered only where a train
@@ -498,15 +507,15 @@ class OperatingRules:
         train to the rented token, 5.6.5, while an audit of the same routes counts the
         company's own token there instead: the replayed revenue would differ.)"""
         if c.receivership or not self.runnable(c) or not c.sites:
-            return []
+            return
         have = c.rights
         if len(have) >= MOST_RIGHTS:
-            return []
+            return
         board, reached = route_adapter.board_and_loose_reach(self.position(c.id, trains=[]))
         laid = self.laid()
         types = {train_type(t) for t in c.trains}
         usable = {"station"} if types <= {"S"} else {"yard"} if types <= {"YD"} else set(TYPES)
-        out, tried, base = [], 0, None
+        tried, base = 0, None
         for o in self.state.corporations:
             if o is c or o.cell is None:
                 continue
@@ -532,8 +541,7 @@ class OperatingRules:
                     without = route_adapter.bounded_run_or_none(self.position(c.id), run_budget())
                     base = without[0] if without else 0
                 if routes and revenue > base:
-                    out.append({"hex": h, "slot": site["slot"], "kind": kind, "owner": o.id, "cost": cost})
-        return out
+                    yield {"hex": h, "slot": site["slot"], "kind": kind, "owner": o.id, "cost": cost}
 
     def buy_right(self, c, m):
         self.state.pay(f"corp:{c.id}", f"corp:{m['owner']}", m["cost"])

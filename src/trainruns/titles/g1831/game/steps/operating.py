@@ -155,7 +155,7 @@ class RightsStep(CorporationStep):
     """Phase 5 (5.5): rent other corporations' tokens for this round, or pass."""
 
     def enter(self):
-        if self.corp.cell is None or not self.game.rules.right_places(self.corp):
+        if self.corp.cell is None or not self.game.rules.may_buy_right(self.corp):
             self.done = True
 
     def actions(self):
@@ -170,7 +170,7 @@ class RightsStep(CorporationStep):
             return a
         if a["type"] != "track_right":
             raise Refusal("turn.phase", f"{self.corp.id} buys track rights now, or passes (5.5)")
-        for m in r.right_places(self.corp):
+        for m in r.each_right_place(self.corp):
             if (m["hex"], m["slot"]) == (a["hex"], a["slot"]):
                 r.buy_right(self.corp, m)
                 self.enter()
