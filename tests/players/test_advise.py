@@ -18,7 +18,7 @@ import pytest
 from trainruns.errors import InputError
 from trainruns.game import route_adapter
 from trainruns.game.game import Game
-from trainruns.game.selfplay import fill
+from trainruns.game.selfplay import fill, play
 from trainruns.players.advise import BRANCHING, _key, _no_round_trip, advise, dividend_rule
 
 # 1831's turns are searched on copies of its game, which take seconds each: a single
@@ -118,7 +118,8 @@ def _exhaustive(game, cid, horizon, limit=400):
             stack.append((node, node.applied[-1].get("revenue") or 0))
             continue
         if kinds:
-            node.act({"type": "dividend", "corporation": cid, "kind": dividend_rule(node.to_json(), cid, kinds)})
+            kind = dividend_rule(node.to_json(), cid, kinds, node.rules.payout_kind, node.rules.withhold_kind)
+            node.act({"type": "dividend", "corporation": cid, "kind": kind})
             stack.append((node, revenue))
             continue
         cash = next(c for c in node.to_json()["corporations"] if c["id"] == cid)["cash"] or 0
@@ -416,3 +417,34 @@ def test_the_train_step_bound_cuts_boards_of_a_first_turn(monkeypatch):
         m.setattr(module.train_bound, "run_bound", lambda node, c, forced=False: None)
         plain = advise(game, top=1, horizon=2, budget=400)
     assert pruned.considered > plain.considered
+
+
+def test_the_dividend_rule_pays_out_in_each_titles_words():
+    """The advisor's dividend (docs/advise.md): pay out in full, unless the company holds
+    at most one train and cannot pay for the next the bank sells, then withhold. 1831
+    names them PAY ALL (5.7.2.4) and HOLD (5.7.2.1); its first listed kind is HOLD, so a
+    rule that looked for 1832's words alone would hold every run."""
+    depot = [{"train": "3", "price": 180, "left": 2}]
+    rich = {"corporations": [{"id": "X", "cash": 500, "trains": ["2"]}], "depot": depot}
+    poor = {"corporations": [{"id": "X", "cash": 100, "trains": ["2"]}], "depot": depot}
+    two = {"corporations": [{"id": "X", "cash": 100, "trains": ["2", "2"]}], "depot": depot}
+    kinds_1831 = ["hold", "preferred", "split", "all"]
+    assert dividend_rule(rich, "X", kinds_1831, "all", "hold") == "all"
+    assert dividend_rule(two, "X", kinds_1831, "all", "hold") == "all"
+    assert dividend_rule(poor, "X", kinds_1831, "all", "hold") == "hold"
+    assert dividend_rule(rich, "X", ["payout", "half", "withhold"]) == "payout"
+    assert dividend_rule(poor, "X", ["payout", "half", "withhold"]) == "withhold"
+    assert dividend_rule(poor, "X", ["hold"], "all", "hold") == "hold"   # 5.4.2: receivership holds
+
+
+def test_1831_advisor_companies_pay_out():
+    """An 1831 advisor game (shipped config) through its first operating round: a
+    company that runs with cash for the next train pays ALL (5.7.2.4) rather than HOLD."""
+    from trainruns.players.policies import Advisor
+
+    game, problems, _n = play("1831", ["A", "B", "C", "D"], 119, 60, policy=Advisor())
+    assert problems == []
+    paid = [a for a in game.applied if a["type"] == "dividend"]
+    assert paid, "no dividend in the first operating round"
+    assert {a["kind"] for a in paid} <= {"all", "hold"}
+    assert any(a["kind"] == "all" for a in paid)

@@ -128,15 +128,18 @@ class _OutOfTime(Exception):
     the answer."""
 
 
-def dividend_rule(state: dict, corporation: str, kinds: list[str]) -> str:
+def dividend_rule(state: dict, corporation: str, kinds: list[str], payout: str = "payout",
+                  withhold: str = "withhold") -> str:
     """The advisor's dividend (a stated rule, not a search): pay out in full, unless the
     company holds at most one train and its treasury cannot pay for the next train the
-    bank sells; then withhold, to buy it. Among the kinds a title lists, "payout" and
-    "withhold" (1832 [9], 1833NE, 1831 5.7) or the one it pays by rule."""
+    bank sells; then withhold, to buy it. Among the kinds a title lists, its ``payout``
+    and ``withhold`` in its own words (the title's ``payout_kind`` and
+    ``withhold_kind``: 1832 [9] and 1833NE "payout" and "withhold", 1831 5.7.2.4 PAY
+    ALL and 5.7.2.1 HOLD), or the one it pays by rule."""
     corp = next(c for c in state["corporations"] if c["id"] == corporation)
     on_sale = [t["price"] for t in state.get("depot", []) if t.get("left") != 0 and isinstance(t.get("price"), int)]
     short = on_sale and len(corp.get("trains", [])) <= 1 and (corp.get("cash") or 0) < on_sale[0]
-    for kind in (("withhold", "payout") if short else ("payout", "withhold")):
+    for kind in ((withhold, payout) if short else (payout, withhold)):
         if kind in kinds:
             return kind
     return kinds[0]
@@ -530,13 +533,19 @@ def _settle(node, cid, actions):
     while True:
         kind, what = _next(node, cid)
         if kind == "dividend":
-            a = {"type": "dividend", "corporation": cid, "kind": dividend_rule(_dividend_view(node, cid), cid, what)}
+            a = {"type": "dividend", "corporation": cid, "kind": _dividend(node, cid, what)}
         elif kind == "pass" and not _last_step(node):
             a = what
         else:
             return actions
         node.act(a)
         actions = actions + [a]
+
+
+def _dividend(node, cid: str, kinds: list[str]) -> str:
+    """:func:`dividend_rule` for the company now, in its title's words."""
+    rules = node.rules
+    return dividend_rule(_dividend_view(node, cid), cid, kinds, rules.payout_kind, rules.withhold_kind)
 
 
 def _dividend_view(node, cid: str) -> dict:

@@ -27,6 +27,11 @@ class DividendRules:
     """Paying or withholding the run's revenue.
     A mixin of :class:`~trainruns.game.game_rules.GameRules`."""
 
+    # which of :meth:`dividend_kinds` pays the whole run to the shares and which keeps it
+    # all in the treasury, in the title's words (the advisor's dividend rule asks for them)
+    payout_kind = "payout"
+    withhold_kind = "withhold"
+
     def dividend_kinds(self, c, revenue) -> list[str]:
         """DividendStep: the kinds the president chooses from (one: paid by rule)."""
         return ["payout", "half", "withhold"]

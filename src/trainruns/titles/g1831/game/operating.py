@@ -943,6 +943,9 @@ class OperatingRules:
 
     # --- dividends (5.7) and the marker (5.8) ------------------------------------------
 
+    payout_kind = "all"       # 5.7.2.4 PAY ALL: the run to every share
+    withhold_kind = "hold"    # 5.7.2.1 HOLD: the run to the treasury
+
     def dividend_kinds(self, c, revenue) -> list[str]:
         if c.receivership:
             return ["hold"]   # 5.4.2
