@@ -128,8 +128,8 @@ class _OutOfTime(Exception):
     the answer."""
 
 
-def dividend_rule(state: dict, corporation: str, kinds: list[str], payout: str = "payout",
-                  withhold: str = "withhold") -> str:
+def dividend_rule(state: dict, corporation: str, kinds: list[str], payout: str = GameRules.payout_kind,
+                  withhold: str = GameRules.withhold_kind) -> str:
     """The advisor's dividend (a stated rule, not a search): pay out in full, unless the
     company holds at most one train and its treasury cannot pay for the next train the
     bank sells; then withhold, to buy it. Among the kinds a title lists, its ``payout``
