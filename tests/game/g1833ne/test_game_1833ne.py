@@ -768,6 +768,32 @@ def test_train_between_corporations_agreed_price_never_phased_out():
     assert not any(x["type"] == "buy_train" and x["from"] == "CV" for x in g.actions())
 
 
+def test_forced_purchase_may_buy_from_another_corporation_unless_in_the_emergency():
+    """"A corporation must buy a train if it has none": while its treasury pays a train
+    on sale, that is no emergency, so another corporation's train is offered as to any
+    buyer; "Emergency sell" begins once it pays none, and then no train comes from another
+    corporation ([E] EBUY_FROM_OTHERS never, docs/gaps.md)."""
+    g = new(3)
+    sell_privates(g)
+    g.act({"type": "par", "player": who(g), "corporation": "CV", "price": 100})
+    g.act({"type": "par", "player": who(g), "corporation": "RR", "price": 90})
+    to_operating(g)
+    s = g.state
+    cv, rr = s.corp["CV"], s.corp["RR"]
+    cv.trains, rr.trains = owned(g, "2"), []
+    _to_buy_train_step(g)
+    assert g.to_json()["active"]["corporation"] == "RR"
+    assert not any(x["type"] == "pass" for x in g.actions())   # it must buy
+    cheapest = min(x["price"] for x in g.actions() if x["type"] == "buy_train" and x["from"] == "bank")
+    assert rr.cash >= cheapest
+    from_cv = [x for x in g.actions() if x["type"] == "buy_train" and x["from"] == "CV"]
+    assert from_cv == [{"type": "buy_train", "corporation": "RR", "from": "CV", "train": "2",
+                        "price": {"min": 1, "max": rr.cash}}]
+    s.pay(corp_key("RR"), "bank", rr.cash - (cheapest - 1))     # a dollar short of every train on sale
+    listed = g.actions()
+    assert listed and not any(x["type"] == "buy_train" and x["from"] == "CV" for x in listed)
+
+
 def _pass_until(g, step_name):
     while g.round.step().__class__.__name__ != step_name:
         g.act({"type": "pass", "corporation": g.to_json()["active"]["corporation"]})

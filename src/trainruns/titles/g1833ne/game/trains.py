@@ -98,7 +98,11 @@ class TrainRules:
         return total
 
     def more_train_buys(self, c, sources, forced):
-        return [] if forced else self._corporation_buys(c)
+        """Another corporation's trains, also in a forced purchase while the treasury pays
+        a train on sale: the emergency, where none is bought from another corporation
+        ([E] EBUY_FROM_OTHERS never), is the treasury paying none, and the engine asks
+        this hook only outside it."""
+        return self._corporation_buys(c)
 
     def treasury_raises(self, c, sources):
         """The emergency issue comes first: at most what the dearer side needs ([E])."""
@@ -119,7 +123,8 @@ class TrainRules:
     def _corporation_buys(self, c) -> list[dict]:
         """Trains bought from another corporation: implied by "A phased-out train ...
         can't be sold to another corporation"; the price is agreed, $1 to the buyer's
-        treasury [?]; never in the emergency ([E] EBUY_FROM_OTHERS never). The seller's
+        treasury [?]; never in the emergency, the treasury paying no train on sale ([E]
+        EBUY_FROM_OTHERS never). The seller's
         president accepts unless he presides both."""
         return trains_from_companies(self.state, c, self.counted_trains,
                                      skip=lambda d: not d.started or self._was_declined("train", d.id))
