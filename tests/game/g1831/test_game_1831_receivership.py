@@ -145,3 +145,28 @@ def test_commons_count_again_after_receivership_and_the_player_corrects_5_4_6():
     st.process(listed[0])
     assert r.player_certs("P1") == 2
     assert any(x["type"] == "pass" for x in st.actions())
+
+
+def test_a_company_in_receivership_runs_its_retired_trains_5_3_6_5_4_8():
+    """5.3.6: "A corporation in receivership does not surrender obsolete trains, but may
+    still run them until it is no longer in receivership" (5.4.8 likewise). PRR's 2S,
+    retired by phase 5 while PRR is in receivership, runs E5-G5 for what that run earns
+    in phase 5; out of receivership a retired train runs nothing."""
+    g = new()
+    r, s = g.rules, g.rules.state
+    c = in_receivership(g, ["2S"], STATIONS)
+    for m in yellow_track(g, "E5", "F4", "G5"):
+        s.tiles.append(m)
+    for phase in ("3", "4", "5"):
+        r.new_phase(phase, c)
+    assert [(t.name, t.status) for t in c.trains] == [("2S", "retired")] and r.may_run(c)
+    pos = r.position(c.id)
+    # what E5-G5 earns in phase 5, run by a train not retired there: the track joins
+    # only those two stations, so a 3S runs just them
+    worked = best_run(dict(pos, trains=["3S"], receivership=False))[0]
+    assert worked > 0
+    assert best_run(pos)[0] == worked
+    routes, revenue = r.run(c, "best")
+    assert revenue == worked and [x["stops"] for x in routes] == [["E5.0", "G5.0"]]
+    c.receivership = False
+    assert best_run(r.position(c.id))[0] == 0

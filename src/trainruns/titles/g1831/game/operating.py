@@ -152,7 +152,7 @@ class OperatingRules:
                     tok.update(home=True, type=site["type"])
                 tokens.append(tok)
         train_list = trains if trains is not None else [
-            {"name": t.name, "status": "restored" if t.status == "new" else t.status} for t in c.trains]
+            {"name": t.name, "status": self._running_status(c, t)} for t in c.trains]
         pos = {"title": "1831", "phase": self.state.phase, "corporation": cid, "trains": train_list,
                "map": self.map.position_map(self.laid()), "tokens": tokens,
                "receivership": bool(c.receivership)}
@@ -166,6 +166,17 @@ class OperatingRules:
         return pos
 
     # --- track and tokens (5.2) --------------------------------------------------------
+
+    @staticmethod
+    def _running_status(c, t) -> str:
+        """A train's status in the position (docs/rules-1831.md): a new train runs as a
+        restored one; a retired train of a company in receivership runs until it leaves
+        receivership (5.3.6, 5.4.8), so it goes as restored (the position's
+        ``receivership`` keeps its retired size); any other retired or used train does
+        not run."""
+        if t.status == "new" or t.status == "retired" and c.receivership:
+            return "restored"
+        return t.status
 
     def may_lay_tile(self, c, lays) -> bool:
         """Whether ``c`` has a lay left: its lays listed by :meth:`tile_lays` (5.2.4-5.2.6),
