@@ -105,6 +105,25 @@ def test_without_the_variant_the_6th_share_is_open():
     assert _listed(g, "SALR")
 
 
+@pytest.mark.parametrize("variants,open_", [(["historical_order"], False), ([], True)])
+def test_p4_exchange_is_a_purchase_and_waits_for_the_6th_share_too(variants, open_):
+    """[16.2] P4: "Using the London Investment Company to acquire a share in this manner
+    counts as a stock purchase", so with [17.4] it may not take SALR's 6th share while
+    ACL, before it in the table, has not sold 6; without the variant it may. C starts
+    SALR (2 shares), D, A and B buy one each (5 sold), then C, who holds P4, is to act."""
+    g = _stock_round(variants)
+    g.state.private["P4"].owner = player_key("C")
+    g.act({"type": "par", "player": "C", "corporation": "SALR", "price": 100})
+    for name in ("D", "A", "B"):
+        assert g.active() == {"player": name}
+        g.act({"type": "buy_shares", "player": name, "corporation": "SALR", "from": "ipo", "count": 1})
+    assert g.active() == {"player": "C"} and 10 - g.state.corp["SALR"].held("ipo") == 5
+    exchange = {"type": "exchange", "player": "C", "private": "P4", "corporation": "SALR"}
+    assert (exchange in g.actions()) is open_ and _listed(g, "SALR") is open_
+    if not open_:
+        _1832.refused(g, exchange, "london.exchange")
+
+
 # --- [17.6] No Mergers ------------------------------------------------------------------------
 
 

@@ -199,9 +199,11 @@ class PrivateRules:
         """[16.2] P4: its owner exchanges it, once, for a share of a company whose
         president's certificate was bought this stock round; "Using the London Investment
         Company to acquire a share in this manner counts as a stock purchase", so it is
-        the turn's purchase, within the limits ([5.4]), and not of a company he sold this
+        the turn's purchase, within the limits ([5.4]), not of a company he sold this
         round ([5.3] "Once a player has sold a share of a company, that player may not
-        buy another share in that company until after the next set of operating rounds")."""
+        buy another share in that company until after the next set of operating rounds"),
+        and not a share the initial offering may not sell now (:meth:`ipo_refusal`:
+        [17.4] a 6th share waits for the company's predecessors)."""
         s = self.state
         p4 = s.private.get("P4")
         if (p4 is None or not p4.open or p4.owner != player_key(turn.player) or turn.bought
@@ -211,7 +213,7 @@ class PrivateRules:
         out = []
         for cid in sorted(turn.round.started_here):
             c = s.corp[cid]
-            if cid in sold:
+            if cid in sold or self.ipo_refusal(c) is not None:
                 continue
             if not c.closed and c.held("ipo") and self.holding_room(c, turn.player) >= 1:
                 if not self.counts_for_limit(c) or self.cert_room(turn.player) >= 1:
