@@ -144,6 +144,21 @@ def test_type_iii_takeover_of_a_company_in_receivership_5_9_9():
     assert b.debt == 0 and not a.receivership and s.money() == money
 
 
+def test_retired_trains_leave_play_once_their_company_is_out_of_receivership_5_3_6():
+    """5.3.6: "A corporation in receivership does not surrender obsolete trains, but may
+    still run them until it is no longer in receivership". A Type III takeover (5.9.9)
+    of NYC in receivership, with a retired 2S, by PRR, holding a 4S: the 2S goes to no
+    company out of receivership, so it leaves play with the merger; PRR keeps its 4S."""
+    g, a, b = merger_pair()
+    r, s = g.rules, g.rules.state
+    r.enter_receivership(b)
+    a.trains, b.trains = [train(4)], [train(2, status="retired")]
+    assert r.merger_targets(a) == [(b, "III")]
+    r.merge(a, b, "III")
+    assert [(t.name, t.status) for t in a.trains] == [("4S", "new")] and not a.receivership
+    assert {"event": "retire", "corporation": "PRR", "train": "2S"} in s.events
+
+
 def test_type_iv_bonds_5_9_10_and_bond_revenue_5_10_and_moves():
     g, a, b, c = system_and_a_third()
     r, s = g.rules, g.rules.state

@@ -244,6 +244,7 @@ class MergerRules:
         moved = b.sites
         a.absorbed.append(b.id)
         merger.absorb(self, a, b)
+        self._retired_leave(a)
         certs.recount(a)
         for site in moved:
             a.sites.append(dict(site))
@@ -269,6 +270,17 @@ class MergerRules:
         b.cell = b.par = None
         b.active = False
         b.total_shares = 0
+
+    def _retired_leave(self, a):
+        """5.3.6: retired trains run only "until it is no longer in receivership": those a
+        company out of receivership holds after a merger (a Type III buyer leaves
+        receivership, 5.9.9.11; a shell in receivership hands over its retired trains)
+        leave play at once, as a new phase takes them from any other company."""
+        if a.receivership:
+            return
+        for t in [t for t in a.trains if t.status == "retired"]:
+            a.trains.remove(t)
+            self.state.event("retire", corporation=a.id, train=t.name)
 
     def _correct_tokens(self, a):
         """5.9.7.8: "If A cannot absorb all of B's tokens, then A must decide which of the
