@@ -309,6 +309,22 @@ def _first_turn_1831(seed=100):
     pytest.skip("no operating turn in the seeded game")
 
 
+def test_the_command_stops_at_its_time_limit_and_says_so(tmp_path):
+    """Time is bounded: ``--top`` as large as it may be on an 1831 first turn (trains
+    before the run, 5.3 before 5.6: no top-N bound prunes, every plan is scored) ends at
+    ``--time-limit``, with the plans scored by then and the answer not complete."""
+    log = tmp_path / "g.json"
+    log.write_text(json.dumps(_first_turn_1831().log()))
+    r = subprocess.run([sys.executable, "-m", "trainruns", "play", "advise", str(log), "--top", str(10 ** 20),
+                        "--time-limit", "3", "--json"],
+                       capture_output=True, text=True, timeout=120,
+                       env={"TRAINRUNS_DAEMON": "0", "PATH": "/usr/bin:/bin"})
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["complete"] is False and out["exact"] is False and out["plans"]
+    assert out["seconds"] <= 3
+
+
 def test_a_plan_is_scored_early_when_the_trains_come_before_the_run():
     """1831 5.3 before 5.6: the trains are bought before the run, so the decisions before
     it (several lays, 5.2.4.3; tokens; trains) have many combinations. The search scores

@@ -7,6 +7,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 
 def test_advisor_selfplay_runs_through_the_command():
     p = subprocess.run([sys.executable, "-m", "trainruns", "play", "selfplay", "1833NE", "--players", "3",
@@ -54,3 +56,19 @@ def test_the_seed_draws_the_company_to_start_among_equal_pars():
     state = rng.getstate()
     assert stock_choice(game, player, one, rng)["corporation"] == min(equal)
     assert rng.getstate() == state
+
+
+
+@pytest.mark.parametrize("title,args,said", [
+    ("1833NE", ["--players", str(10 ** 20)], "--players: at most 100 players a game"),
+    ("1832", ["--players", "3", "--games", str(10 ** 20)], "--games: at most 100,000 games"),
+    ("1833NE", ["--players", "100"], "1833NE is for 3 to 5 players, not 100"),
+])
+def test_selfplay_counts_are_bounded_before_anything_is_built(title, args, said):
+    """Memory is bounded: a count of seats or games too large for any game is bad input
+    (exit 2, one line) before the seats are named or the games listed; a count within
+    the bound meets the title's own range."""
+    p = subprocess.run([sys.executable, "-m", "trainruns", "play", "selfplay", title, "--quiet",
+                        "--max-actions", "2"] + args, capture_output=True, text=True, timeout=120,
+                       env={"TRAINRUNS_DAEMON": "0", "PATH": "/usr/bin:/bin"})
+    assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and said in p.stderr, p.stderr

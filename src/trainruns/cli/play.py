@@ -17,8 +17,9 @@ temporary file, fsync, rename, under a lock on the log (a link keeps its target)
 
 import json
 import os
+import time
 
-from trainruns.cli import add_scale_out
+from trainruns.cli import add_scale_out, add_time_limit
 
 
 def register(sub):
@@ -51,6 +52,8 @@ def register(sub):
     ad.add_argument("--top", type=int, default=5, metavar="N", help="plans to show (default 5)")
     ad.add_argument("--horizon", type=int, default=1, choices=(1, 2),
                     help="1: this operating round's run; 2: plus the next round's with the trains then held")
+    add_time_limit(ad, f"stop the search after this long (default {ADVISE_SECONDS:g} s): the plans scored "
+                       "by then, the answer saying it is not complete")
     rp = verbs.add_parser("repair", help="carry over a log recorded before a rules fix: the passes declining "
                                          "the choices the rules now offer, inserted (docs/game-log.md)")
     rp.add_argument("log")
@@ -76,6 +79,14 @@ def register(sub):
         x.add_argument("--json", action="store_true", help="JSON output (the default)")
     ad.add_argument("--json", action="store_true", help="JSON output (default: text)")
     p.set_defaults(func=run, verbs=list(verbs.choices))
+
+
+# a search the command line starts answers within this many seconds unless told
+ADVISE_SECONDS = 60.0
+# seats named before the title checks its own range (no 18xx title seats more)
+MOST_SEATS = 100
+# the most games one selfplay command plays (each a job listed before any is played)
+MOST_GAMES = 100_000
 
 
 def _print(obj):
@@ -233,6 +244,11 @@ def selfplay(args):
     rules_class(args.title, "title")  # an unknown title is bad input before any game starts
     if args.players < 1 or args.games < 1 or args.max_actions < 1:
         raise InputError("--players, --games and --max-actions must be at least 1")
+    # bounds checked before anything is built: the seats' names and the list of games
+    if args.players > MOST_SEATS:
+        raise InputError(f"at most {MOST_SEATS} players a game, not {args.players}", "--players")
+    if args.games > MOST_GAMES:
+        raise InputError(f"at most {MOST_GAMES:,} games a command, not {args.games}", "--games")
     config = _read_log(args.config, "config") if args.config else None
     names = [f"P{i + 1}" for i in range(args.players)]
     jobs = [{"title": args.title, "players": names, "seed": args.seed + i, "max_actions": args.max_actions,
@@ -259,8 +275,10 @@ def advise(args):
     from trainruns.game.game import Game
     from trainruns.players.advise import advise as advise_turn
 
+    started = time.monotonic()
     game = Game.replay(_read_log(args.log), where=args.log)
-    advice = advise_turn(game, top=args.top, horizon=args.horizon)
+    limit = ADVISE_SECONDS if args.time_limit is None else args.time_limit
+    advice = advise_turn(game, top=args.top, horizon=args.horizon, deadline=started + limit)
     if args.json:
         _print(advice.to_json())
         return 0
@@ -272,9 +290,10 @@ def advise(args):
 def describe(advice) -> list[str]:
     """The advice as text: one block per plan."""
     a = advice
+    why = "the time limit came first: not every plan scored" if not a.complete else "a run unproven"
     lines = [f"{a.corporation} (cash {a.cash}): {len(a.plans)} best of {a.considered} plans scored, "
              f"{a.pruned} pruned by a bound, {a.merged} merged; ranking "
-             f"{'exact' if a.exact else 'NOT exact (a run unproven)'}; horizon {a.horizon}; {a.seconds:.2f} s"]
+             f"{'exact' if a.exact else f'NOT exact ({why})'}; horizon {a.horizon}; {a.seconds:.2f} s"]
     for i, p in enumerate(a.plans, 1):
         moves = [_move(x) for x in p.actions]
         moves = [m for m in moves if m] or ["no track, token or train"]
