@@ -251,6 +251,27 @@ def test_every_log_entry_mutated_is_refused_by_every_command(tmp_path, capsys):
         assert path.read_bytes() == before, label
 
 
+def test_an_undo_with_nothing_to_take_back_makes_a_log_bad_input(tmp_path, capsys):
+    """`play act` refuses an undo at the start (undo.nothing), so a log holding one (at
+    its start, or one undo more than its decisions) is refused by every command, as any
+    decision the game refuses, and left as it was; the same undos that do take back a
+    decision stand."""
+    log = fixture_log("1833NE_random_3p.json")
+    first = log["actions"][:3]
+    path = tmp_path / "g.json"
+    for actions in ([{"type": "undo"}], first + [{"type": "undo"}] * 4):
+        path.write_text(json.dumps(dict(log, actions=actions)), encoding="utf-8")
+        before = path.read_bytes()
+        for argv in (("play", "actions", path), ("play", "act", path, '{"type": "undo"}'), ("replay", path),
+                     ("play", "repair", path)):
+            code, out, err = cli(capsys, *argv)
+            assert code == 2 and out == "" and err.count("\n") == 1 and "undo.nothing" in err, (argv[:2], err)
+        assert path.read_bytes() == before
+    path.write_text(json.dumps(dict(log, actions=first + [{"type": "undo"}] * 3)), encoding="utf-8")
+    code, out, err = cli(capsys, "play", "actions", path)
+    assert code == 0, err
+
+
 # --- deals, rotations, revenues: what an action says is what happens ---------------------
 
 def test_an_accept_must_match_the_offer_1833ne_and_1831():

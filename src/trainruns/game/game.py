@@ -162,10 +162,10 @@ class Game:
         the passes declining it inserted (:func:`.repair.repair`), and those passes."""
         data = read_log(log, where)
         game = cls.new(data)
-        return game, repair(game, effective(data["actions"]), where)
+        return game, repair(game, effective(data["actions"], where), where)
 
     def _replay(self, entries: list, where: str):
-        for i, a in enumerate(effective(entries)):
+        for i, a in enumerate(effective(entries, where)):
             try:
                 self.apply_recorded(a, f"{where}: actions[{i}]")
             except Refusal as r:

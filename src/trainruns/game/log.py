@@ -78,14 +78,17 @@ def read_log(data, where="log") -> dict:
             "variants": list(variants), "config": data.get("config"), "actions": list(actions)}
 
 
-def effective(actions: list) -> list:
-    """The decisions that stand once every ``undo`` has taken back the one before it
-    (an undo with nothing left to take back takes back nothing)."""
+def effective(actions: list, where: str = "log") -> list:
+    """The decisions that stand once every ``undo`` has taken back the one before it.
+    An undo with nothing left to take back is refused when played (``undo.nothing``), so
+    a log that holds one is bad input, as any other decision the game refuses."""
     out = []
-    for a in actions:
+    for i, a in enumerate(actions):
         if isinstance(a, dict) and a.get("type") == "undo":
-            if out:
-                out.pop()
+            if not out:
+                raise InputError(f"the log's entry {i} is illegal: undo.nothing: there is no decision to take "
+                                 "back", f"{where}: actions")
+            out.pop()
         else:
             out.append(a)
     return out
