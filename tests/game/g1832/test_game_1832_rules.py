@@ -44,6 +44,16 @@ def test_bad_setup_is_bad_input():
         Game("1899", NAMES[:3], 1)
 
 
+@pytest.mark.parametrize("config,said", [([], "JSON object"), ({"stall_round": 3}, "'stall_round'"),
+                                         ({"stall_rounds": 0}, "positive whole number")])
+def test_a_config_is_an_object_of_stall_rounds_alone(config, said):
+    """The 1832 config holds one field, docs/gaps.md's `stall_rounds`: anything else
+    (a typo, a list) is bad input, not a game without it."""
+    with pytest.raises(InputError, match=said):
+        Game("1832", NAMES[:3], 1, config=config)
+    assert Game("1832", NAMES[:3], 1, config={"stall_rounds": 3}).rules.stall_rounds == 3
+
+
 # --- [5.7] the initial stock round -----------------------------------------------------------
 
 

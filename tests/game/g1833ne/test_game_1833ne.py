@@ -732,10 +732,14 @@ def test_lowell_merchants_free_tile_in_the_round_it_is_bought_after_the_track_st
     {"ferries": [{"id": "X", "hex": "Z99", "value": 10}], "bonuses": []},
     {"ferries": [], "bonuses": [{"name": "x", "between": ["G22", "Q1"], "amount": 10}]},
     {"ferries": [{"id": "X", "hex": "G22", "value": -5}]},
+    {"feries": [{"id": "X", "hex": "G22", "value": 10}]},
+    {"ferries": [{"id": "X", "hex": "G22", "value": 10, "vlaue": 20}]},
+    {"stall_rounds": 3},
     "not an object"])
 def test_a_config_the_route_core_cannot_read_is_bad_input(cfg):
     """The config's ferries and bonuses are the positions' fields: refused at the start
-    (exit 2), never mid-game."""
+    (exit 2), never mid-game; a field the config does not have (a typo) is refused, not
+    read as a game without ferries."""
     with pytest.raises(InputError, match="config"):
         new(config=cfg)
 

@@ -127,7 +127,12 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
         # docs/gaps.md: stock rounds in a row with no company operating after which the
         # game is over (`stalled`); the rules have no such end, so it is off unless the
         # user sets it in the config
-        stall = (config or {}).get("stall_rounds") if isinstance(config, dict) else None
+        if config is not None and not isinstance(config, dict):
+            raise InputError("the 1832 config is a JSON object (its one field: 'stall_rounds') or null", "config")
+        unknown = sorted(set(config or {}) - {"stall_rounds"})
+        if unknown:
+            raise InputError(f"unknown 1832 config field {unknown[0]!r} (its one field: 'stall_rounds')", "config")
+        stall = (config or {}).get("stall_rounds")
         if stall is not None and (not isinstance(stall, int) or isinstance(stall, bool) or stall < 1):
             raise InputError("config field 'stall_rounds' must be a positive whole number", "config")
         self.stall_rounds = stall
