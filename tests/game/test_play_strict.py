@@ -546,3 +546,17 @@ def test_messages_say_what_was_given(tmp_path, capsys):
     path.write_text(json.dumps(log))
     code, _, err = cli(capsys, "play", "actions", path)
     assert code == 2 and err.count("\n") == 1
+
+
+def test_an_empty_file_name_is_bad_input_and_writes_nothing(tmp_path, capsys, monkeypatch):
+    """`--out ''` is a file name left empty, not "none given": before, `play act` wrote
+    the log in place and `play new` wrote nothing, both with exit 0."""
+    monkeypatch.chdir(tmp_path)
+    code, out, err = cli(capsys, "play", "new", "1832", "--players", "A,B,C", "--out", "g.json")
+    assert code == 0
+    before = (tmp_path / "g.json").read_bytes()
+    for argv in (("play", "act", "g.json", '{"type": "undo"}', "--out", ""), ("play", "new", "1832", "--players", "A,B,C", "--out", ""),
+                 ("play", "actions", ""), ("play", "new", "1832", "--players", "A,B,C", "--config", "")):
+        code, out, err = cli(capsys, *argv)
+        assert code == 2 and out == "" and err.count("\n") == 1 and "empty" in err, (argv, err)
+    assert (tmp_path / "g.json").read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["g.json"]

@@ -133,6 +133,9 @@ def run(args):
     verb = getattr(args, "verb", None)
     if verb is None:
         raise InputError(f"play needs a verb: {', '.join(args.verbs[:-1])} or {args.verbs[-1]}")
+    for option in ("out", "config", "log"):
+        if getattr(args, option, None) == "":   # not "none given": a file name left empty
+            raise InputError("needs a file name, not an empty one", "--" + option if option != "log" else "log")
     if verb == "serve":
         from trainruns.game.protocol import serve
 
