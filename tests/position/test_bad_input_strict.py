@@ -205,8 +205,8 @@ def test_deep_nesting(tmp_path, capsys):
 @pytest.mark.parametrize("escaped", [False, True])
 def test_nesting_is_counted_on_what_is_read(escaped):
     """docs/custom-map.md, "Limits": 64 levels of arrays and objects, counted on the
-    values read: brackets inside strings do not nest, a key given twice keeps only its
-    last value, and exactly 64 levels is within the limit."""
+    values read: brackets inside strings do not nest, and exactly 64 levels is within
+    the limit; a key given twice is refused whichever of its values nests deeper."""
     from trainruns.errors import InputError
     from trainruns.position.reader import MAX_DEPTH, parse_json
 
@@ -214,9 +214,11 @@ def test_nesting_is_counted_on_what_is_read(escaped):
     text = '{"a": "' + quote + "[" * 100 + '", "b": ' + "[" * (MAX_DEPTH - 1) + "]" * (MAX_DEPTH - 1) + "}"
     assert parse_json(text, "x")["a"].endswith("[" * 100)
     deep = "[" * MAX_DEPTH + "]" * MAX_DEPTH
-    assert parse_json('{"a": ' + deep + ', "a": "' + quote + '"}', "x") == {"a": '"' if escaped else ""}
-    with pytest.raises(InputError, match="nested more than 64 levels"):
-        parse_json('{"a": "' + quote + '", "a": ' + deep + "}", "x")
+    within = "[" * (MAX_DEPTH - 1) + "]" * (MAX_DEPTH - 1)
+    assert parse_json('{"a": ' + within + ', "b": "' + quote + '"}', "x")["b"] == ('"' if escaped else "")
+    for twice in ('{"a": ' + deep + ', "a": "' + quote + '"}', '{"a": "' + quote + '", "a": ' + deep + "}"):
+        with pytest.raises(InputError, match="'a' is written twice"):
+            parse_json(twice, "x")
     with pytest.raises(InputError, match="nested more than 64 levels"):
         parse_json('{"a": [' + "{}, " * 5 + deep + "]}", "x")
 
@@ -246,6 +248,14 @@ def test_nan_and_infinity_are_not_json(tmp_path, capsys):
     assert_bad(run(tmp_path, capsys, raw=text), "NaN is not a JSON number")
     text = json.dumps(load(CUSTOM)).replace('"value": 30', '"value": 1e999', 1)
     assert_bad(run(tmp_path, capsys, raw=text), "too large")
+
+
+def test_a_key_written_twice_is_not_json_we_read(tmp_path, capsys):
+    """JSON leaves a repeated key's meaning to the reader; a strict one refuses it rather
+    than let the last value win unseen (a stop's value here, a log's title or an
+    action's player elsewhere: the same reader)."""
+    text = json.dumps(load(CUSTOM)).replace('"value": 30', '"value": 30, "value": 3000', 1)
+    assert_bad(run(tmp_path, capsys, raw=text), "'value' is written twice")
 
 
 def test_value_cap_stops_the_64_bit_wrap(tmp_path, capsys):

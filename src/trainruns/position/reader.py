@@ -52,8 +52,9 @@ def parse_json(raw, where, what="position"):
 
     Refused as bad input: more than ``MAX_FILE_BYTES``, text that is not UTF-8 (or
     holds lone surrogates), nesting deeper than ``MAX_DEPTH``, a whole number of 2^63 or
-    more (also one of more than 4,300 digits), a number too large for a float, and
-    NaN / Infinity."""
+    more (also one of more than 4,300 digits), a number too large for a float, NaN /
+    Infinity, and a key written twice in one object (JSON leaves its meaning to the
+    reader: the last one would win unseen, a log's title or an action's player)."""
     if isinstance(raw, str):
         try:
             raw = raw.encode("utf-8")
@@ -71,16 +72,26 @@ def parse_json(raw, where, what="position"):
     whole = (lambda s: _whole(s, where)) if _NINETEEN_DIGITS in raw.translate(_DIGITS_AS_ZERO) else None
     try:
         data = json.loads(text, parse_int=whole, parse_float=lambda s: _real(s, where),
-                          parse_constant=lambda s: _constant(s, where))
+                          parse_constant=lambda s: _constant(s, where),
+                          object_pairs_hook=lambda pairs: _object(pairs, where))
     except json.JSONDecodeError as e:
         raise InputError(f"malformed JSON at line {e.lineno}, column {e.colno}: {e.msg}", where) from None
     except RecursionError:
         raise InputError(f"JSON nested more than {MAX_DEPTH} levels deep", where) from None
     if _text_nesting(raw) > MAX_DEPTH:
-        # the text's brackets count a value a repeated key replaced too: the walk of
-        # what was read decides
+        # the text's count is at least the depth of what was read: the walk decides
         check_depth(data, where)
     return data
+
+
+def _object(pairs: list, where: str) -> dict:
+    """A JSON object, each key once (:func:`parse_json`)."""
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen = set()
+        twice = next(k for k, _ in pairs if k in seen or seen.add(k))
+        raise InputError(f"the key {twice!r} is written twice in one object", where)
+    return out
 
 
 _DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
@@ -92,10 +103,9 @@ _NOT_BRACKET = bytes(c for c in range(256) if c not in b"[]{}")
 
 def _text_nesting(raw):
     """How deep the arrays and objects of JSON text ``raw`` (bytes, read without error)
-    nest: at least as deep as what was read (a repeated key's replaced value counts),
-    counted past ``MAX_DEPTH`` to one more only. The strings dropped, then the brackets
-    only, each pass dropping the innermost pairs: a few passes in C, where walking what
-    was read costs a call for each value."""
+    nest: at least as deep as what was read, counted past ``MAX_DEPTH`` to one more
+    only. The strings dropped, then the brackets only, each pass dropping the innermost
+    pairs: a few passes in C, where walking what was read costs a call for each value."""
     if b"\\" in raw:
         outside = _STRING.sub(b"", raw)
     else:  # (no escaped quote: the quotes alternate, strings at the odd places)
