@@ -124,6 +124,22 @@ def rules_class(title: str, where="title"):
     return importlib.import_module(f"trainruns.titles.{TITLES[title]}.game.rules").Rules
 
 
+def _claimed_proof(action: dict, recorded: dict) -> str | None:
+    """What a new ``run_routes`` says of its run's proof (``proven``, ``bound``) that the
+    run the game made does not say: why it is refused, or None. The proof is the game's
+    to record (a log keeps it, docs/game-log.md); an action may repeat it, never change
+    it (what an action says is what happens)."""
+    said = {k: action[k] for k in ("proven", "bound") if k in action}
+    if action.get("type") != "run_routes" or not said:
+        return None
+    made = {k: recorded[k] for k in ("proven", "bound") if k in recorded}
+    if all(k in made and made[k] == v and type(made[k]) is type(v) for k, v in said.items()):
+        return None
+    shown = ", ".join(f"{k} {json.dumps(v)}" for k, v in made.items()) or "none (a declared run is not searched)"
+    return (f"a run's proof is the game's to record: this run's is {shown}, not "
+            f"{', '.join(f'{k} {json.dumps(v)}' for k, v in said.items())}")
+
+
 class Game:
     def __init__(self, title: str, players: list[str], seed=None, variants=(), config=None, where="game"):
         self.header = new_log(title, players, seed, variants, config, where)
@@ -226,7 +242,15 @@ class Game:
             self.__init__(h["title"], h["players"], h["seed"], h["variants"], h["config"])
             self._replay(entries, "log")
             return
+        entries = self.entries
         self._apply(a, where)
+        wrong = _claimed_proof(a, self.applied[-1])
+        if wrong:
+            # the run is made: the game is put back as its log left it (undo is a replay)
+            h = self.header
+            self.__init__(h["title"], h["players"], h["seed"], h["variants"], h["config"])
+            self._replay(entries, "log")
+            raise Refusal("run.proof", wrong)
         self.entries.append(self.applied[-1])
         self._size += _json_size(self.entries[-1]) + 2
 
