@@ -560,3 +560,39 @@ def test_an_empty_file_name_is_bad_input_and_writes_nothing(tmp_path, capsys, mo
         code, out, err = cli(capsys, *argv)
         assert code == 2 and out == "" and err.count("\n") == 1 and "empty" in err, (argv, err)
     assert (tmp_path / "g.json").read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["g.json"]
+
+
+def test_a_run_says_its_proof_as_the_game_makes_it_or_not_at_all(states):
+    """What an action says is what happens: a run's `proven` and `bound` are the game's
+    to record. A run that repeats them is the run; one that says other values (proven
+    false on a proven run, a bound below the run) is refused (`run.proof`) and the game
+    and its log stay as they were. Before, the values were dropped and the run logged."""
+    log, listed = states["1833NE"]["run_routes"]
+    made = Game.new(log)
+    made._replay(log["actions"], "log")
+    made.act(listed)
+    record = made.applied[-1]
+    assert {"proven", "bound"} <= set(record) or record["routes"] != "best"
+    for said in ({"proven": not record.get("proven", False)}, {"bound": -5},
+                 {"proven": record.get("proven", True), "bound": record.get("bound", 0) + 10}):
+        game = Game.new(log)
+        game._replay(log["actions"], "log")
+        before, entries = json.dumps(game.to_json(), sort_keys=True), list(game.log()["actions"])
+        with pytest.raises(Refusal) as refused:
+            game.act(dict(listed, **said))
+        assert refused.value.rule == "run.proof"
+        assert json.dumps(game.to_json(), sort_keys=True) == before and game.log()["actions"] == entries
+    game = Game.new(log)
+    game._replay(log["actions"], "log")
+    game.act(dict(listed, **{k: record[k] for k in ("proven", "bound") if k in record}))
+    assert game.applied[-1] == record
+
+
+@pytest.mark.parametrize("text", ["٣", "1_000", "+5", " 5", "5 "])
+def test_a_number_on_the_command_line_is_ascii_digits(capsys, text, tmp_path):
+    """docs/custom-map.md "Limits": numbers are ASCII digits; Python's int() also reads
+    other scripts' digits ("٣" is 3), underscores, a plus sign and spaces."""
+    for argv in (("play", "new", "1832", "--players", "A,B,C", "--seed", text),
+                 ("play", "selfplay", "1832", "--players", text, "--quiet")):
+        code, out, err = cli(capsys, *argv)
+        assert code == 2 and out == "" and "ASCII digits" in err, (argv, err)

@@ -55,13 +55,25 @@ def add_memory(parser):
                              "is given with an upper bound, not proven")
 
 
+def whole(text):
+    """argparse type of a whole number: ASCII digits with an optional minus sign, as the
+    numbers inside names are (docs/custom-map.md "Limits"); Python's ``int`` would also
+    read other scripts' digits, ``1_000``, ``+5`` and spaces."""
+    import argparse
+    import re
+
+    if not (text.isascii() and re.fullmatch(r"-?[0-9]+", text)):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number (ASCII digits)")
+    return int(text)
+
+
 def workers_count(text):
     """argparse type of ``--workers``: a whole number of processes, 1 or more."""
     import argparse
 
     try:
-        value = int(text)
-    except ValueError:
+        value = whole(text)
+    except argparse.ArgumentTypeError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of worker processes") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"needs at least 1 worker, not {value}")

@@ -19,7 +19,7 @@ import json
 import os
 import time
 
-from trainruns.cli import add_scale_out, add_time_limit
+from trainruns.cli import add_scale_out, add_time_limit, whole
 
 
 def register(sub):
@@ -28,7 +28,7 @@ def register(sub):
     n = verbs.add_parser("new", help="start a game and print its state")
     n.add_argument("title")
     n.add_argument("--players", required=True, help="names in seating order, comma separated")
-    n.add_argument("--seed", type=int, default=None)
+    n.add_argument("--seed", type=whole, default=None)
     n.add_argument("--variant", action="append", default=[], metavar="V",
                    help="a variant of the title's rules, repeatable (1832: southern_bank, 400_finish, diesels, "
                         "historical_order, civil_war, no_mergers, key_west_inherited; 1831: extended, short, "
@@ -49,8 +49,8 @@ def register(sub):
     q.add_argument("--corporation", metavar="ID")
     ad = verbs.add_parser("advise", help="the operating company's best turn plans, by the proven best run")
     ad.add_argument("log")
-    ad.add_argument("--top", type=int, default=5, metavar="N", help="plans to show (default 5)")
-    ad.add_argument("--horizon", type=int, default=1, choices=(1, 2),
+    ad.add_argument("--top", type=whole, default=5, metavar="N", help="plans to show (default 5)")
+    ad.add_argument("--horizon", type=whole, default=1, choices=(1, 2),
                     help="1: this operating round's run; 2: plus the next round's with the trains then held")
     add_time_limit(ad, f"stop the search after this long (default {ADVISE_SECONDS:g} s): the plans scored "
                        "by then, the answer saying it is not complete")
@@ -64,10 +64,10 @@ def register(sub):
     verbs.add_parser("serve", help="JSON lines on stdin/stdout")
     sp = verbs.add_parser("selfplay", help="seeded random games, every guarantee checked after each action")
     sp.add_argument("title")
-    sp.add_argument("--players", type=int, required=True, metavar="N", help="players per game")
-    sp.add_argument("--games", type=int, default=1, metavar="G", help="games to play (default 1)")
-    sp.add_argument("--seed", type=int, default=1, metavar="S", help="seed of the first game; game i has S+i")
-    sp.add_argument("--max-actions", type=int, default=3000, metavar="K", help="stop a game after K actions")
+    sp.add_argument("--players", type=whole, required=True, metavar="N", help="players per game")
+    sp.add_argument("--games", type=whole, default=1, metavar="G", help="games to play (default 1)")
+    sp.add_argument("--seed", type=whole, default=1, metavar="S", help="seed of the first game; game i has S+i")
+    sp.add_argument("--max-actions", type=whole, default=3000, metavar="K", help="stop a game after K actions")
     sp.add_argument("--variant", action="append", default=[], metavar="V", help="as play new --variant")
     sp.add_argument("--config", metavar="FILE", help="the game's config (1831)")
     add_scale_out(sp)

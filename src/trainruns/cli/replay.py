@@ -3,11 +3,13 @@ actions (docs/game-log.md)."""
 
 import json
 
+from trainruns.cli import whole
+
 
 def register(sub):
     p = sub.add_parser("replay", help="replay a game log and print the state")
     p.add_argument("log")
-    p.add_argument("--upto", type=int, metavar="K", help="replay only the first K actions")
+    p.add_argument("--upto", type=whole, metavar="K", help="replay only the first K actions")
     p.add_argument("--json", action="store_true", help="JSON output (the default)")
     p.set_defaults(func=run)
 

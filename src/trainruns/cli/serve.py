@@ -13,7 +13,7 @@ import errno
 import os
 import socket
 
-from trainruns.cli import add_time_limit
+from trainruns.cli import add_time_limit, whole
 from trainruns.errors import InputError
 from trainruns.position.reader import read_json
 
@@ -27,13 +27,13 @@ def register(sub):
                    help="a position file or a game log (JSON); without it the page offers to open a position")
     p.add_argument("--new", metavar="TITLE", help="start a game of TITLE, logged to the file named (which must not exist)")
     p.add_argument("--players", metavar="A,B,C", help="with --new: the players in seating order")
-    p.add_argument("--seed", type=int, help="with --new: the game's seed")
+    p.add_argument("--seed", type=whole, help="with --new: the game's seed")
     p.add_argument("--variant", action="append", default=[], metavar="V", help="with --new: a variant (repeatable)")
     p.add_argument("--config", metavar="FILE", help="with --new: the title's config (1831: docs/game-1831.md)")
     p.add_argument("--games", metavar="DIR",
                    help="the folder where the page starts and loads games (default: the game log's folder, "
                         "else the working directory)")
-    p.add_argument("--port", type=int, default=DEFAULT_PORT,
+    p.add_argument("--port", type=whole, default=DEFAULT_PORT,
                    help=f"port to listen on (default {DEFAULT_PORT}; 0: any free port)")
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default 127.0.0.1, this machine only; any other "

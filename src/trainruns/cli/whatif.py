@@ -8,7 +8,7 @@ all as JSON. A progress bar runs on stderr when it is a terminal.
 
 import json
 
-from trainruns.cli import add_time_limit
+from trainruns.cli import add_time_limit, whole
 from trainruns.cli.progressbar import ProgressBar
 from trainruns.cli.solve import compile_notice
 from trainruns.errors import InputError
@@ -23,7 +23,7 @@ def register(sub):
     kind.add_argument("--trains", action="store_true", help="each train the company could buy next")
     p.add_argument("--train", action="append", metavar="NAME",
                    help="with --trains: a candidate train (repeat; needed for a custom map)")
-    p.add_argument("--top", type=int, default=10, metavar="N", help="moves to print (default 10)")
+    p.add_argument("--top", type=whole, default=10, metavar="N", help="moves to print (default 10)")
     add_time_limit(p, "bound each variant's search")
     p.add_argument("--json", action="store_true", help="print the ranking as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
