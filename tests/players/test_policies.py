@@ -72,3 +72,28 @@ def test_selfplay_counts_are_bounded_before_anything_is_built(title, args, said)
                         "--max-actions", "2"] + args, capture_output=True, text=True, timeout=120,
                        env={"TRAINRUNS_DAEMON": "0", "PATH": "/usr/bin:/bin"})
     assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and said in p.stderr, p.stderr
+
+
+def test_advisor_players_never_bid_while_nobody_can_buy_the_cheapest_private():
+    """1832 [5.7]: bids are set aside until their private sells, and only P1's price
+    falls when all pass. In seed 197 the random bids set aside every player's cash, so
+    nobody could pay for P2 and the round went on for 4,000 actions. The advisor's
+    players pass instead of bidding while no player's cash pays the cheapest private
+    for sale (docs/advise.md), and the initial auction ends."""
+    import random
+
+    from trainruns.game.game import Game
+    from trainruns.players.policies import Advisor, _nobody_pays_the_cheapest
+
+    game, rng, policy = Game("1832", ["A", "B", "C", "D"], 197), random.Random(197), Advisor()
+    stuck = 0
+    for _ in range(1000):
+        if game.to_json()["round"]["kind"] != "private_auction":
+            break
+        choice = policy(game, game.actions(), rng)
+        if _nobody_pays_the_cheapest(game.to_json()):
+            stuck += 1
+            assert choice["type"] != "bid"
+        game.act(choice)
+    assert game.to_json()["round"]["kind"] != "private_auction" and stuck > 0
+    assert all(x["owner"] for x in game.to_json()["privates"])

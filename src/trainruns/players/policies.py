@@ -22,7 +22,11 @@ The advisor policy:
   finds one choice draws nothing. This one rule holds for every title (what differs is
   only what the title lists);
 - any other decision (a private's auction, a merger offer, a discard of another
-  company's train) is the random policy's.
+  company's train) is the random policy's, but for one: while no player's cash pays
+  for the cheapest private still for sale, a bid drawn becomes a pass (the bid would
+  only set more money aside; a pass lets the privates' income reach that price: 1832
+  [5.7] and 1833NE's sale have no other way out, and players who bid every dollar
+  would pass for ever).
 
 Each game's summary adds the mean revenue of an operating round (every company's runs
 of the round, summed) beside the checks of :mod:`trainruns.game.selfplay`.
@@ -63,7 +67,11 @@ class Advisor:
                 return planned
         if any(a["type"] in ("par", "buy_shares", "sell_shares") for a in listed) and active.get("player"):
             return stock_choice(game, active["player"], listed, rng)
-        return random_choice(listed, rng)
+        choice = random_choice(listed, rng)
+        passes = [a for a in listed if a["type"] == "pass"]
+        if choice["type"] == "bid" and passes and _nobody_pays_the_cheapest(game.to_json()):
+            return passes[0]
+        return choice
 
     def _planned(self, game, cid, listed):
         key = (cid, json.dumps(game.to_json().get("round"), sort_keys=True))
@@ -84,6 +92,14 @@ class Advisor:
             self.plan = []
             return None
         return a
+
+
+def _nobody_pays_the_cheapest(state: dict) -> bool:
+    """Whether privates are for sale and no player's cash (what his bids have not set
+    aside) pays for the cheapest of them (the module's auction rule)."""
+    prices = [x["price"] for x in state.get("privates", ()) if x.get("owner") is None and x.get("open")
+              and isinstance(x.get("price"), int)]
+    return bool(prices) and all(p["cash"] < min(prices) for p in state["players"])
 
 
 def _expected(game, cid: str, cache: dict) -> float:
