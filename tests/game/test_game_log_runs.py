@@ -17,6 +17,7 @@ import pytest
 
 from trainruns.errors import InputError
 from trainruns.game import route_adapter
+from trainruns.game.errors import Refusal
 from trainruns.game.game import Game
 from trainruns.game.protocol import Session
 
@@ -118,9 +119,16 @@ def test_a_declared_run_made_now_claims_no_proof_and_a_logged_proof_must_fit_its
     g = unproven_game(monkeypatch)
     log = g.log()
     made = log["actions"][-1]
-    # the same routes declared in a live game: nothing searched, nothing proved
+    # the same routes declared in a live game: nothing searched, nothing proved; a run
+    # that says a proof is refused (what an action says is what happens), the game as
+    # it was, and the same run without one is made
     live = Game.replay(dict(log, actions=log["actions"][:-1]))
-    live.act(dict(made, proven=True, bound=made["revenue"]))
+    before = live.to_json()
+    bare = {k: v for k, v in made.items() if k not in ("proven", "bound")}
+    with pytest.raises(Refusal, match="run.proof|proof is the game's"):
+        live.act(dict(bare, proven=True, bound=made["revenue"]))
+    assert live.to_json() == before
+    live.act(bare)
     assert "proven" not in live.applied[-1] and run_event(live.to_json()) == []
     # a logged proof that no search could give is bad input (exit 2), not taken as said
     for wrong in ({"proven": True, "bound": made["revenue"] + 30}, {"proven": False, "bound": made["revenue"] - 1},

@@ -43,7 +43,7 @@ def _train_sets(trains, on_sale):
     return sets
 
 
-@pytest.mark.parametrize("title,seed,actions", [("1832", 3, 700), ("1833NE", 7, 700)])
+@pytest.mark.parametrize("title,seed,actions", [("1832", 3, 700), ("1833NE", 8, 700)])
 def test_runs_of_one_map_with_other_trains_are_those_of_the_position_read_whole(title, seed, actions):
     runs = _runs(title, seed, actions)
     assert len(runs) >= 10, f"only {len(runs)} runs in the {title} game"
