@@ -135,9 +135,11 @@ def _claimed_proof(action: dict, recorded: dict) -> str | None:
     made = {k: recorded[k] for k in ("proven", "bound") if k in recorded}
     if all(k in made and made[k] == v and type(made[k]) is type(v) for k, v in said.items()):
         return None
-    shown = ", ".join(f"{k} {json.dumps(v)}" for k, v in made.items()) or "none (a declared run is not searched)"
-    return (f"a run's proof is the game's to record: this run's is {shown}, not "
-            f"{', '.join(f'{k} {json.dumps(v)}' for k, v in said.items())}")
+    def shown(proof):
+        return ", ".join(f"{k} {json.dumps(v)}" for k, v in proof.items())
+
+    return (f"a run's proof is the game's to record: this run's is "
+            f"{shown(made) or 'none (a declared run is not searched)'}, not {shown(said)}")
 
 
 class Game:
@@ -237,22 +239,23 @@ class Game:
                 raise Refusal("undo.nothing", "there is no decision to take back")
             # undo = the log replayed without the last decision, in this same object
             # (rounds, steps and the title's rules all hold it)
-            entries = self.entries + [{"type": "undo"}]
-            h = self.header
-            self.__init__(h["title"], h["players"], h["seed"], h["variants"], h["config"])
-            self._replay(entries, "log")
+            self._restart(self.entries + [{"type": "undo"}])
             return
         entries = self.entries
         self._apply(a, where)
         wrong = _claimed_proof(a, self.applied[-1])
         if wrong:
-            # the run is made: the game is put back as its log left it (undo is a replay)
-            h = self.header
-            self.__init__(h["title"], h["players"], h["seed"], h["variants"], h["config"])
-            self._replay(entries, "log")
+            self._restart(entries)   # the run is made: the game put back as its log left it
             raise Refusal("run.proof", wrong)
         self.entries.append(self.applied[-1])
         self._size += _json_size(self.entries[-1]) + 2
+
+    def _restart(self, entries: list):
+        """This same object set up again and ``entries`` replayed (rounds, steps and the
+        title's rules all hold it): undo, and taking back a decision refused once made."""
+        h = self.header
+        self.__init__(h["title"], h["players"], h["seed"], h["variants"], h["config"])
+        self._replay(entries, "log")
 
     def _apply(self, action: dict, where: str, replaying: bool = False):
         """One decision: the current step processes it and says how the log records it.

@@ -99,7 +99,7 @@ def _nobody_pays_the_cheapest(state: dict) -> bool:
     aside) pays for the cheapest of them (the module's auction rule)."""
     prices = [x["price"] for x in state.get("privates", ()) if x.get("owner") is None and x.get("open")
               and isinstance(x.get("price"), int)]
-    return bool(prices) and all(p["cash"] < min(prices) for p in state["players"])
+    return bool(prices) and max(p["cash"] for p in state["players"]) < min(prices)
 
 
 def _expected(game, cid: str, cache: dict) -> float:

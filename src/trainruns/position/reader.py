@@ -79,8 +79,8 @@ def parse_json(raw, where, what="position"):
     except RecursionError:
         raise InputError(f"JSON nested more than {MAX_DEPTH} levels deep", where) from None
     if _text_nesting(raw) > MAX_DEPTH:
-        # the text's count is at least the depth of what was read: the walk decides
-        check_depth(data, where)
+        # every key read once, the text nests exactly as deep as what was read
+        raise InputError(f"JSON nested more than {MAX_DEPTH} levels deep", where)
     return data
 
 
@@ -103,8 +103,8 @@ _NOT_BRACKET = bytes(c for c in range(256) if c not in b"[]{}")
 
 def _text_nesting(raw):
     """How deep the arrays and objects of JSON text ``raw`` (bytes, read without error)
-    nest: at least as deep as what was read, counted past ``MAX_DEPTH`` to one more
-    only. The strings dropped, then the brackets only, each pass dropping the innermost
+    nest (as deep as what was read: no key is read twice), counted past ``MAX_DEPTH``
+    to one more only. The strings dropped, then the brackets only, each pass dropping the innermost
     pairs: a few passes in C, where walking what was read costs a call for each value."""
     if b"\\" in raw:
         outside = _STRING.sub(b"", raw)
