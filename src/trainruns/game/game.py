@@ -143,8 +143,10 @@ def _claimed_proof(action: dict, recorded: dict) -> str | None:
 
 
 class Game:
-    def __init__(self, title: str, players: list[str], seed=None, variants=(), config=None, where="game"):
-        self.header = new_log(title, players, seed, variants, config, where)
+    def __init__(self, title: str, players: list[str], seed=None, variants=(), config=None, where=None):
+        """A new game; ``where`` (a log's file, a command) leads the place named by bad
+        input in its frame or in the title's own checks of its setup."""
+        self.header = new_log(title, players, seed, variants, config, where or "game")
         self.finished = False
         self.end_reason = None
         self.result = None
@@ -154,7 +156,12 @@ class Game:
         # no round while the rules set the game up: an undo sets this same object up
         # again, and the rules must not see the round of the game being undone
         self.round = None
-        self.rules = rules_class(title)(self, list(players), seed, list(variants or []), config)
+        try:
+            self.rules = rules_class(title)(self, list(players), seed, list(self.header["variants"]), config)
+        except InputError as e:   # the title's own checks of its players, variants and config
+            if where is None:
+                raise
+            raise InputError(e.what, f"{where}: {e.where}" if e.where else where) from None
         self.state = self.rules.state
         self.round = self.rules.first_round()
         self._advance()
@@ -162,15 +169,15 @@ class Game:
     # --- building ------------------------------------------------------------------------
 
     @classmethod
-    def new(cls, log: dict) -> "Game":
-        return cls(log["title"], log["players"], log.get("seed"), log.get("variants"), log.get("config"))
+    def new(cls, log: dict, where="log") -> "Game":
+        return cls(log["title"], log["players"], log.get("seed"), log.get("variants"), log.get("config"), where)
 
     @classmethod
     def replay(cls, log, upto: int | None = None, where="log") -> "Game":
         """The game of a log (or of its first ``upto`` actions). A recorded action the
         game refuses makes the log bad input."""
         data = read_log(log, where)
-        game = cls.new(data)
+        game = cls.new(data, where)
         game._replay(data["actions"] if upto is None else data["actions"][:upto], where)
         return game
 
@@ -179,7 +186,7 @@ class Game:
         """The game of a log recorded before a rules fix that offers a new choice, with
         the passes declining it inserted (:func:`.repair.repair`), and those passes."""
         data = read_log(log, where)
-        game = cls.new(data)
+        game = cls.new(data, where)
         return game, repair(game, effective(data["actions"], where), where)
 
     def _replay(self, entries: list, where: str):

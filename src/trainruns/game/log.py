@@ -31,8 +31,9 @@ def new_log(title: str, players: list[str], seed=None, variants=None, config=Non
     """A log with no action yet; its frame checked as :func:`read_log` will check it,
     so the tool never writes a log it then refuses."""
     check_frame(title, players, seed, variants, where)
+    # a variant named twice (``--variant X --variant X``) is the variant, kept once
     return {"format": FORMAT, "title": title, "players": list(players), "seed": seed,
-            "variants": list(variants or []), "config": config, "actions": []}
+            "variants": list(dict.fromkeys(variants or [])), "config": config, "actions": []}
 
 
 def printable(name: str) -> bool:

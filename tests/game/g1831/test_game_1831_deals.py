@@ -99,6 +99,7 @@ def test_the_position_while_an_offer_waits_is_the_buyers_5_3_2():
     b = company(g, "PRR", 80, "P1")
     a.trains, b.trains = [train(2)], [train(3)]
     assert g.rules.state.corporations[0].id == "PRR"
+    g.round.kind = "operating"   # the hand-built train phase stands in an operating round
     current_train_step(g, a)
     g.act(dict(DEAL, corporation="NYC", **{"from": "PRR"}))
     assert isinstance(g.round.step(), Offer) and g.active() == {"player": "P1"}

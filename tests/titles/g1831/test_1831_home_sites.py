@@ -30,6 +30,8 @@ def _states(seeds, per_game=400):
             if not listed:
                 break
             g.act(fill(rng.choice(listed), rng))
+            if g.rules.operating_corporation() is None:
+                continue   # a position is asked of the operating company
             pos = g.position()
             if pos.get("home_sites"):
                 yield g, pos

@@ -29,10 +29,14 @@ class Ids:
 
     def operating_corporation(self):
         """The id of the corporation whose operating turn the game is in (the
-        corporation of the operating round's step now), or None."""
+        corporation of the operating round's step now; while a deal its turn offered
+        waits for the other party's answer, game/steps/consent.py, the one the offer
+        concerns), or None."""
         step = self.game.round.step() if not self.game.finished else None
+        if step is None or self.game.round.kind != "operating":
+            return None
         corp = getattr(step, "corp", None)
-        return corp.id if corp is not None and self.game.round.kind == "operating" else None
+        return corp.id if corp is not None else getattr(step, "concerns", None)
 
     def asked_corporation(self, name, corporations: str):
         """The id of the corporation a position is asked for: ``name`` (an id, name or

@@ -135,14 +135,7 @@ class OperatingRules:
     # --- the position ------------------------------------------------------------------
 
     def position(self, corporation=None, trains=None) -> dict:
-        cid = self.asked_corporation(corporation, "in play") if corporation else None
-        if cid is None:
-            # no corporation named: the one operating (while a deal it offered waits for
-            # the other president's answer, the one the offer concerns), else the first
-            # (the map of a stock round is drawn from some corporation's position)
-            step = self.game.round.step() if not self.game.finished else None
-            corp = getattr(step, "corp", None)
-            cid = corp.id if corp else getattr(step, "concerns", None) or self.state.corporations[0].id
+        cid = self.asked_corporation(corporation, "in play")
         c = self.state.corp[cid]
         tokens = []
         for other in self.state.corporations:
