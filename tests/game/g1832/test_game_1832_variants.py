@@ -194,3 +194,30 @@ def test_no_interest_without_the_money_and_the_mortgage_is_lost_with_its_asset()
     _operating_round(g, 1)
     assert {"event": "mortgage_lost", "player": "A", "corporation": "SALR", "asset": "train:3"} in s.events
     assert {"event": "income", "private": "P6", "owner": "A", "amount": 10} in s.events   # phase 3: $10 again
+
+
+def test_a_takeover_loses_the_buyers_mortgage_and_keeps_what_it_paid_for_its_tokens():
+    """[17.3] "Assets disappear if ... the company is involved in a merger": the buyer of
+    a takeover ([11.7]) stays open, and its mortgage is lost all the same; "Assets
+    eligible to be mortgaged are ... tokens that the company has paid to place": the
+    buyer's own paid tokens stay eligible after it takes over another company."""
+    from test_game_1832_mergers import company
+
+    g = Game("1832", NAMES[:3], 1, ["southern_bank"])
+    r, s = g.rules, g.state
+    x = company(g, "SALR", "A", 100, {"A": 2})
+    y = company(g, "ACL", "B", 90, {"B": 2})
+    x.floated = y.floated = True
+    s.private["P6"].owner = player_key("A")
+    s.phase = "4"
+    x.trains = owned(g, "4")
+    x.tokens.append(("D16", 0))      # a second token, placed for its charter price
+    paid = x.token_costs[1]
+    assert paid > 0 and "token:D16.0" in r._assets(x)
+    _operating_round(g, 1)
+    g.act({"type": "mortgage", "corporation": "SALR", "player": "A", "asset": "train:4", "amount": 300})
+    assert r.mortgage() is not None
+    r.take_over(x, y)
+    assert not x.closed and r.mortgage() is None and g.to_json()["title_state"]["mortgage"] is None
+    assert {"event": "mortgage_lost", "player": "A", "corporation": "SALR", "asset": "train:4"} in s.events
+    assert r._assets(x).get("token:D16.0") == paid

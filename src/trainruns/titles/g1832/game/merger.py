@@ -222,6 +222,7 @@ class MergerRules:
         """[11.6] Two companies become System ``sid`` (module docstring)."""
         s = self.state
         info = next(d for d in _systems() if d["id"] == sid)
+        self.lose_mortgage_in_merger(x, y)
         pres = self.exchanger(x, y, initiator)
         cell = self.system_cell(x, y)
         supply = len(x.token_costs) + len(y.token_costs)
@@ -328,18 +329,23 @@ class MergerRules:
 
     def take_over(self, x, y):
         s = self.state
+        self.lose_mortgage_in_merger(x, y)
         cost = merger.buyout_cost(self, y)
         emergency.contribute(s, x, cost)   # [11.7] the president adds what the treasury lacks
         merger.buy_out(self, x, y)
         tokens, returned, discarded = self._merged_tokens(x.tokens, y.tokens, x.id,
                                                           self.constituents(x) + self.constituents(y))
-        # [11.7] the buyer's own charter tokens at their costs, then the returned ones at
-        # $100 ([7.2]); the target's unplaced tokens and a second home token are gone
+        # [11.7] the buyer's placed tokens at what it paid for them ([17.3]: a mortgage
+        # may be taken on them), the target's as nothing paid; the buyer's own charter
+        # tokens at their costs, then the returned ones at $100 ([7.2]); the target's
+        # unplaced tokens and a second home token are gone
+        paid = x.token_costs[:len(x.tokens)]
         own_left = x.token_costs[len(x.tokens) + x.returned_tokens:]
         back = x.returned_tokens + len(returned)
         x.tokens = tokens
         x.returned_tokens = 0
-        x.token_costs = [0] * len(tokens) + own_left + [self.data["mergers"]["returned_token_cost"]] * back
+        x.token_costs = (paid + [0] * (len(tokens) - len(paid)) + own_left
+                         + [self.data["mergers"]["returned_token_cost"]] * back)
         shells = y.shells
         y.taken_over_by = x.id
         x.merger_kinds.append("takeover")

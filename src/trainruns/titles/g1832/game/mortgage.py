@@ -56,6 +56,16 @@ class MortgageRules:
             return None
         return m
 
+    def lose_mortgage_in_merger(self, *companies):
+        """[17.3] "Assets disappear if ... the company is involved in a merger": the
+        mortgage on an asset of a company forming a System or in a takeover, the buyer
+        included (it stays open, so the loss is not read from its state later), is lost
+        at the merger."""
+        t = self.state.title_state
+        if t.mortgage and t.mortgage["corporation"] in {c.id for c in companies}:
+            self.state.event("mortgage_lost", **{k: t.mortgage[k] for k in ("player", "corporation", "asset")})
+            t.mortgage = None
+
     def _settle_lost_mortgage(self):
         t = self.state.title_state
         if t.mortgage and self.mortgage() is None:
