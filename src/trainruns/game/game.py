@@ -282,6 +282,7 @@ class Game:
             self.state.events = before
             raise
         recorded = recorded or a
+        self.rules.after_action()
         if replaying:
             try:
                 recorded = recorded_proof(a, recorded, where)

@@ -221,3 +221,82 @@ def test_a_takeover_loses_the_buyers_mortgage_and_keeps_what_it_paid_for_its_tok
     assert not x.closed and r.mortgage() is None and g.to_json()["title_state"]["mortgage"] is None
     assert {"event": "mortgage_lost", "player": "A", "corporation": "SALR", "asset": "train:4"} in s.events
     assert r._assets(x).get("token:D16.0") == paid
+
+
+def test_a_mortgage_is_lost_when_its_holder_stops_presiding_even_if_he_presides_again():
+    """[17.3] "Assets disappear if ... you cease to be the president of the company
+    holding the asset": A sells, B becomes president, B sells, A is president again; the
+    mortgage stays lost and the next operating round pays P6's $10, not the interest."""
+    from trainruns.game.round import StockRound
+
+    g = Game("1832", NAMES[:3], 1, ["southern_bank"])
+    r, s = g.rules, g.state
+    c = _1832.operated(g, "SALR", "A", 100, {"A": 2, "B": 3})   # A 4 shares, B 3
+    s.private["P6"].owner = player_key("A")
+    s.depot[0]["left"] = 0
+    s.phase = "3"
+    c.trains = owned(g, "3")
+    _operating_round(g, 1)
+    g.act({"type": "mortgage", "corporation": "SALR", "player": "A", "asset": "train:3", "amount": 300})
+    r.stock_round_number = 2
+    g.round = StockRound(g, "A", 2)
+    g.round.settle()
+    g.act({"type": "sell_shares", "player": "A", "corporation": "SALR", "count": 2})
+    assert c.president == "B" and r.mortgage() is None
+    assert {"event": "mortgage_lost", "player": "A", "corporation": "SALR", "asset": "train:3"} in s.events
+    while g.active().get("player") != "B" or any(a["type"] == "protect" for a in g.actions()):
+        g.act({"type": "pass", "player": g.active()["player"]})
+    g.act({"type": "sell_shares", "player": "B", "corporation": "SALR", "count": 2})
+    assert c.president == "A"
+    assert g.to_json()["title_state"]["mortgage"] is None
+    _operating_round(g, 1)
+    assert {"event": "income", "private": "P6", "owner": "A", "amount": 10} in s.events
+    assert not any(e["event"] == "interest" for e in s.events)
+
+
+def test_a_mortgaged_token_stays_the_asset_when_its_city_is_renumbered_by_an_upgrade():
+    """[17.3] the asset disappears only when it goes: SOU's $40 token in Atlanta's third
+    city (#190, F10.2) is its city 0 once #191 joins the three, and the interest is
+    still paid: 10% of $40."""
+    g = Game("1832", NAMES[:3], 1, ["southern_bank"])
+    r, s = g.rules, g.state
+    c = _1832.operated(g, "SOU", "A", 100, {"A": 4})
+    s.private["P6"].owner = player_key("A")
+    for row in s.depot:
+        if row["train"] in ("2", "3", "4"):
+            row["left"] = 0
+    s.phase = "5"
+    c.trains = owned(g, "5")
+    s.tiles.append({"hex": "F10", "tile": "190", "rotation": 0})
+    c.tokens.append(("F10", 2))
+    r.or_set = (1, 3)
+    g.round = OperatingRound(g, 1, 3)
+    g.round.settle()
+    g.act({"type": "mortgage", "corporation": "SOU", "player": "A", "asset": "token:F10.2", "amount": 80})
+    r.lay_tile(c, {"hex": "F10", "tile": "191", "rotation": 0, "cost": 0, "upgrade": True})
+    assert ("F10", 0) in c.tokens and r.mortgage()["asset"] == "token:F10.0"
+    a_cash = s.player["A"].cash
+    r.or_set = (2, 3)
+    g.round = OperatingRound(g, 2, 3)
+    g.round.settle()
+    assert s.player["A"].cash == a_cash + 4
+    assert not any(e["event"] == "mortgage_lost" for e in s.events)
+
+
+def test_a_southern_bank_that_pays_nothing_does_not_keep_a_closed_game_going():
+    """docs/gaps.md (1832 ends): every company closed and no private paying ends the game
+    (`all_closed`); from phase 5 P6 without a mortgage pays nothing ([17.3]), so it does
+    not hold the game open, as the other privates, closed at phase 5, do not."""
+    from trainruns.game.round import StockRound
+
+    for variants in ([], ["southern_bank"]):
+        g = Game("1832", NAMES[:3], 1, variants)
+        r, s = g.rules, g.state
+        for x in s.privates:
+            x.owner = player_key("A")
+            x.open = x.id == "P6"
+        s.phase = "5"
+        for c in s.corporations:
+            c.closed = True
+        g.round = StockRound(g, "A", 5)
+        assert r.game_ends_after(g.round) and g.end_reason == "all_closed", variants

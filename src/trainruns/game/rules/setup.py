@@ -62,6 +62,12 @@ class SetupRules:
             return r
         return self.round_before_operating(r) or operating_set(self)
 
+    def after_action(self):
+        """:meth:`~trainruns.game.game.Game.act` and a replay: what follows at once from
+        the state a decision left, before the rounds move on (1832 [17.3]: a mortgage is
+        lost as soon as its holder stops presiding its company, even if he presides it
+        again later) [nothing]."""
+
     def game_ends_after(self, r) -> bool:
         """:meth:`next_round`: whether the game ends after round ``r`` (not an operating
         round), by the title's own ends; calls ``game.finish`` when it does [never]."""

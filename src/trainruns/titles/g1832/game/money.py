@@ -12,12 +12,21 @@ class MoneyRules:
         """[4.1.3] all private companies pay their owner, except P6, which pays its
         mortgage's interest instead (settled here, before the income), and nothing
         without a mortgage from phase 5 ([17.3], mortgage.py)."""
-        s = self.state
         sb = self.data["southern_bank"]["id"]
-        late = self.phases.index(s.phase) >= self.phases.index(self.data["southern_bank"]["income_ends"])
         mortgaged = self.southern_bank and self.mortgage_income()
         # [17.3] "$10 or 10% interest"; no revenue without a mortgage from phase 5
-        return [x for x in super().paying_privates() if not (x.id == sb and (late or mortgaged))]
+        return [x for x in super().paying_privates() if not (x.id == sb and (self._p6_income_over() or mortgaged))]
+
+    def _p6_income_over(self) -> bool:
+        return self.phases.index(self.state.phase) >= self.phases.index(self.data["southern_bank"]["income_ends"])
+
+    def pays_income(self, x) -> bool:
+        """Whether open private ``x`` with an owner pays him at operating rounds to come
+        ([4.1.3]; P6 its $10 until phase 5, or a mortgage's interest, [17.3]); no money
+        moves here."""
+        if x.id != self.data["southern_bank"]["id"]:
+            return True
+        return not self._p6_income_over() or self.mortgage() is not None
 
     @staticmethod
     def _holding(revenue, kind, n, total):

@@ -66,6 +66,15 @@ class MortgageRules:
             self.state.event("mortgage_lost", **{k: t.mortgage[k] for k in ("player", "corporation", "asset")})
             t.mortgage = None
 
+    def after_action(self):
+        """[17.3] "Assets disappear if they become obsolete, you cease to be the
+        president of the company holding the asset ...": the loss is settled after each
+        decision, so a presidency lost and won back, or a train sold and one of its type
+        bought again, does not bring the mortgage back."""
+        super().after_action()
+        if self.southern_bank:
+            self._settle_lost_mortgage()
+
     def _settle_lost_mortgage(self):
         t = self.state.title_state
         if t.mortgage and self.mortgage() is None:

@@ -74,6 +74,12 @@ class OperatingRules:
         cotton = s.title_state.cotton
         if cotton and cotton["hex"] == hex_id:
             cotton["stop"] = mapping.get(cotton["stop"], cotton["stop"])
+        # [17.3] a mortgaged token stays the asset it was in its city's new place
+        # (Atlanta's three cities become one on #191)
+        m = s.title_state.mortgage
+        if m and m["asset"].startswith(f"token:{hex_id}."):
+            k = int(m["asset"].rpartition(".")[2])
+            m["asset"] = f"token:{hex_id}.{mapping.get(k, k)}"
 
     def why_not_lay(self, c, a, lays):
         allowance = self.tile_allowance(c)

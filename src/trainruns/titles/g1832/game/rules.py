@@ -162,7 +162,7 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
         s = self.state
         if self.reached_400():
             return True
-        income = any(x.open and x.owner for x in s.privates)
+        income = any(x.open and x.owner and self.pays_income(x) for x in s.privates)
         if all(c.closed for c in s.corporations) and not income:
             self.game.finish("all_closed")
             return True
