@@ -167,7 +167,11 @@ def _each_tile_move(p: Position):
     from trainruns.services.whatif import tile_moves
 
     for m in tile_moves(p.data, board.keyed(p), _reached.keyed(p)):
-        yield m["hex"], m["tile"], m["rotation"], bool(m.get("replaces"))
+        # a lay a private grants beyond the company's reach (1833NE P3) is whatif's
+        # reading of it; a game lists such lays by its own rules (the title's hooks),
+        # never as an ordinary lay the company could not otherwise make
+        if not m.get("private"):
+            yield m["hex"], m["tile"], m["rotation"], bool(m.get("replaces"))
 
 
 @_cached(1024)

@@ -527,6 +527,29 @@ def test_champlain_lays_two_free_connected_tiles_without_reach():
     assert not any(x["hex"] == listed[0]["hex"] for x in g.actions() if x["type"] == "lay_tile")
 
 
+def test_p3_makes_no_ordinary_lay_of_c4_or_c6_its_corporation_does_not_reach():
+    """P3's lays are "without needing to reach them" only as its two free tiles,
+    "connected to each other and with the C4 tile connected to Montreal"; any other lay
+    needs the corporation's reach ("Game-specific mechanics"). CV (home C8 untiled)
+    reaches neither C4 nor C6: owning P3 lists P3's free lays there and nothing else,
+    and a C6 lay touching neither C4 nor C8 is refused (whatif's looser P3 lays, which
+    the route core lists for a position, used to reach the game as $20 lays)."""
+    g = new(3)
+    sell_privates(g)
+    g.act({"type": "par", "player": who(g), "corporation": "CV", "price": 150})
+    to_operating(g)
+    r, s = g.rules, g.state
+    c = s.corp["CV"]
+    s.private["P3"].owner = corp_key("CV")
+    s.title_state.privates_bought = ["P3"]
+    free = {(m["hex"], m["tile"], m["rotation"] % 6) for m in r.champlain_lays(c)}
+    listed = [a for a in g.actions() if a["type"] == "lay_tile" and a["hex"] in ("C4", "C6")]
+    assert listed and {(a["hex"], a["tile"], a["rotation"] % 6) for a in listed} <= free
+    with pytest.raises(Refusal):
+        g.act({"type": "lay_tile", "corporation": "CV", "hex": "C6", "tile": "7", "rotation": 4})
+    assert r.champlain_lays(c)
+
+
 def test_blocking_privates_block_until_a_corporation_buys_them():
     """P1 blocks H23, P2 G20, P3 C4 and C6 until bought by a corporation."""
     g = new()

@@ -200,10 +200,8 @@ class OperatingRules:
         if spec is None or p3 is None or not p3.open or p3.owner != corp_key(c.id):
             return []
         tiled = _tiled()
-        laid = {t["hex"]: (t["tile"], t["rotation"]) for t in s.tiles}
-        used = {}
-        for t in s.tiles:
-            used[t["tile"]] = used.get(t["tile"], 0) + 1
+        laid = self.laid()
+        used = self.tiles_used()   # on the map now: a tile upgraded away is back in the supply
         out = []
         for h in spec["hexes"]:
             if h["hex"] in laid:
