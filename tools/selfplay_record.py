@@ -6,6 +6,7 @@ several sittings, and its result read back.
     python tools/selfplay_record.py run 1832 --games 100 --policy random
     python tools/selfplay_record.py report                            # the table
     python tools/selfplay_record.py check 1833NE --sample 2           # replay 2 games again
+    python tools/selfplay_record.py merge 1831 ../sweep-a ../sweep-b  # games other clones played
 
 ``run`` plays the games of seeds ``--first`` .. ``--first + --games - 1`` (``--players``
 seats named A, B, ...) that ``benchmarks/results/selfplay-<policy>-<title>-<n>p.jsonl``
@@ -24,6 +25,11 @@ folder named: a sweep and the corpus cost one play.
 ``check`` plays recorded games again and compares their final digests: a seeded game is
 the same game on any machine and at any load, so a record made by an earlier commit
 stays valid exactly as long as the games it holds still replay to the same digests.
+
+``merge`` takes in the games that other clones of the repository played (a sweep split
+over processes, each in its own clone so that each runs its own tree): the record lines
+of seeds this record lacks, in seed order, and with ``--corpus`` their games' corpus
+files. A seed recorded here already is kept as it is.
 
 ``report`` prints, per title and policy: games, how they ended, games stalled, capped
 or with a problem found, the mean (min-max) revenue per operating round and the mean CPU
@@ -159,6 +165,36 @@ def report(_args) -> int:
     return 0
 
 
+def merge(args) -> int:
+    path = record_path(args.title, args.policy, args.players)
+    games = {g["seed"]: g for g in read(path)}
+    added = []
+    for clone in args.clones:
+        for g in read(clone / path.relative_to(ROOT)):
+            if g["seed"] in games:
+                continue
+            games[g["seed"]] = g
+            added.append(g["seed"])
+            if args.corpus is not None:
+                name = make_corpus.game_name(args.title, args.players, g["seed"])
+                folder = clone / args.corpus.resolve().relative_to(ROOT) / args.title
+                files = [*folder.glob(f"{name}.jsonl.gz"), *folder.glob(f"{name}-first*.jsonl.gz")]
+                if not files and (g.get("corpus") or {}).get("positions"):
+                    print(f"{folder}: no corpus file of seed {g['seed']}", file=sys.stderr)
+                    return 2
+                (args.corpus / args.title).mkdir(parents=True, exist_ok=True)
+                for src in files:
+                    (args.corpus / args.title / src.name).write_bytes(src.read_bytes())
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = "".join(json.dumps(games[s], sort_keys=True, default=str) + "\n" for s in sorted(games))
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)   # whole or not at all
+    print(f"{path.name}: {len(added)} added ({', '.join(map(str, sorted(added))) or 'none'}), "
+          f"{len(games)} recorded", file=sys.stderr)
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -176,9 +212,16 @@ def main(argv=None) -> int:
         else:
             p.add_argument("--sample", type=int, default=2)
             p.add_argument("--seed", type=int, default=0, help="which recorded games are sampled")
+    p = sub.add_parser("merge")
+    p.add_argument("title", choices=["1831", "1832", "1833NE"])
+    p.add_argument("clones", nargs="+", type=Path, metavar="CLONE", help="another clone's root")
+    p.add_argument("--policy", choices=["advisor", "random"], default="advisor")
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--corpus", nargs="?", type=Path, const=make_corpus.OUT["advisor"], default=None,
+                   metavar="DIR", help="also copy the games' corpus files (default folder: benchmarks/corpus)")
     sub.add_parser("report")
     args = ap.parse_args(argv)
-    return {"run": run, "check": check, "report": report}[args.cmd](args)
+    return {"run": run, "check": check, "merge": merge, "report": report}[args.cmd](args)
 
 
 if __name__ == "__main__":

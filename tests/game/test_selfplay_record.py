@@ -75,3 +75,32 @@ def test_a_sweep_writes_the_corpus_from_the_same_play(results, tmp_path, capsys)
                              "--out", str(alone)]) == 0
     name = "1833NE/1833NE-3p-seed1.jsonl.gz"
     assert (corpus / name).read_bytes() == (alone / name).read_bytes()
+
+
+def test_merge_takes_the_games_another_clone_played(results, tmp_path, capsys, monkeypatch):
+    # a sweep split over two clones: each plays its seeds; merge takes the other's in,
+    # in seed order, never a seed recorded here already, with its corpus file
+    other = tmp_path / "other"
+    monkeypatch.setattr(selfplay_record, "ROOT", tmp_path)
+    monkeypatch.setattr(selfplay_record, "RESULTS", tmp_path / "benchmarks" / "results")
+    here = selfplay_record.record_path("1833NE", "random", 3)
+    there = other / here.relative_to(tmp_path)
+    there.parent.mkdir(parents=True)
+    line = {"seed": 0, "players": 3, "policy": "random", "title": "1833NE", "corpus": {"positions": 1}}
+    here.parent.mkdir(parents=True)
+    here.write_text(json.dumps(dict(line, seed=9, mine=True)) + "\n")
+    there.write_text("".join(json.dumps(dict(line, seed=s)) + "\n" for s in (12, 9, 10)))
+    corpus = tmp_path / "benchmarks" / "corpus"
+    for s in (12, 10):
+        f = other / "benchmarks" / "corpus" / "1833NE" / f"1833NE-3p-seed{s}.jsonl.gz"
+        f.parent.mkdir(parents=True, exist_ok=True)
+        f.write_bytes(b"game %d" % s)
+    args = ["merge", "1833NE", str(other), "--policy", "random", "--players", "3", "--corpus", str(corpus)]
+    assert selfplay_record.main(args) == 0
+    games = selfplay_record.read(here)
+    assert [g["seed"] for g in games] == [9, 10, 12] and games[0].get("mine")
+    assert (corpus / "1833NE" / "1833NE-3p-seed12.jsonl.gz").read_bytes() == b"game 12"
+    assert "2 added (10, 12), 3 recorded" in capsys.readouterr().err
+    # a game whose corpus file is missing is not taken in silently
+    there.write_text(there.read_text() + json.dumps(dict(line, seed=13)) + "\n")
+    assert selfplay_record.main(args) == 2
