@@ -61,10 +61,9 @@ class MortgageRules:
         mortgage on an asset of a company forming a System or in a takeover, the buyer
         included (it stays open, so the loss is not read from its state later), is lost
         at the merger."""
-        t = self.state.title_state
-        if t.mortgage and t.mortgage["corporation"] in {c.id for c in companies}:
-            self.state.event("mortgage_lost", **{k: t.mortgage[k] for k in ("player", "corporation", "asset")})
-            t.mortgage = None
+        m = self.state.title_state.mortgage
+        if m and m["corporation"] in {c.id for c in companies}:
+            self._lose_mortgage()
 
     def after_action(self):
         """[17.3] "Assets disappear if they become obsolete, you cease to be the
@@ -72,14 +71,16 @@ class MortgageRules:
         decision, so a presidency lost and won back, or a train sold and one of its type
         bought again, does not bring the mortgage back."""
         super().after_action()
-        if self.southern_bank:
-            self._settle_lost_mortgage()
+        self._settle_lost_mortgage()
 
     def _settle_lost_mortgage(self):
+        if self.state.title_state.mortgage and self.mortgage() is None:
+            self._lose_mortgage()
+
+    def _lose_mortgage(self):
         t = self.state.title_state
-        if t.mortgage and self.mortgage() is None:
-            self.state.event("mortgage_lost", **{k: t.mortgage[k] for k in ("player", "corporation", "asset")})
-            t.mortgage = None
+        self.state.event("mortgage_lost", **{k: t.mortgage[k] for k in ("player", "corporation", "asset")})
+        t.mortgage = None
 
     def _or_key(self):
         return [self.stock_round_number, self.or_set[0] if self.or_set else 0]
