@@ -39,6 +39,8 @@ class Corporation:
     name: str
     home: str
     home_stop: int
+    # what each placed token cost, in the order of ``tokens``, then what each token
+    # still on the charter will cost, in the order they are placed
     token_costs: list
     total_shares: int
     cash: int = 0

@@ -354,9 +354,42 @@ def test_green_tiles_go_back_to_the_yellow_they_were_upgraded_from_tokens_follow
     _buy_the_first_4(g, salr)
     assert s.tiles == [{"hex": "H16", "tile": "5", "rotation": 0}, {"hex": "B6", "tile": "8", "rotation": 1}]
     assert ("H16", 0) in cg.tokens and ("H16", 0) not in acl.tokens
-    assert acl.returned_tokens == 1
+    assert acl.token_costs == [0, 100, 100] and g.rules.token_cost(acl, "H16") == 100   # $40 paid leaves with it
     assert any(e["event"] == "token_returned" and e["corporation"] == "ACL" for e in s.events)
     route_adapter.tile_lays(r.position("ACL"))          # the map is a legal position
+
+
+def test_a_token_placed_after_a_returned_one_keeps_what_it_cost_for_a_mortgage():
+    """[17.3] "Assets eligible to be mortgaged are ... tokens that the company has paid
+    to place" at their value, what was paid: ACL placed its home token ($0), Savannah
+    (H16, $40) and Columbia (D16, $100). The war's downgrade of Savannah returns that
+    token to the charter ([17.5], [7.2]); Columbia's token is still worth $100 (it read
+    the $40 of the token before it), and the token placed next costs $100 ([7.2])."""
+    g = Game("1832", NAMES, _seed("heads"), ["civil_war", "southern_bank"])
+    _1832.buy_all_privates(g)
+    s, r = g.state, g.rules
+    salr = _1832.operated(g, "SALR", "A", 100, {"A": 3, "C": 1})
+    acl = _1832.operated(g, "ACL", "B", 90, {"B": 3, "D": 1}, cell=(2, 1))
+    cg = _1832.operated(g, "CG", s.corp["CG"].president or "C", 100, {})
+    for row in s.depot:
+        if row["train"] in ("2", "3"):
+            row["left"] = 0
+    s.phase = "3"
+    salr.trains = owned(g, "3")
+    acl.trains = owned(g, "3")
+    s.private["P6"].owner = player_key("B")
+    s.tiles += [{"hex": "H16", "tile": "5", "rotation": 0}, {"hex": "H16", "tile": "15", "rotation": 0}]
+    acl.tokens += [("H16", 0), ("D16", 0)]
+    assert acl.token_costs == [0, 40, 100]
+    assert ("H16", 0) in cg.tokens
+    g.round = OperatingRound(g, 1, 2)
+    g.round.order = [salr, acl]
+    _buy_the_first_4(g, salr)
+    assert acl.tokens == [("G17", 0), ("D16", 0)]
+    assert r.token_cost(acl, "J10") == 100
+    offers = {a["asset"]: a["amount"] for a in r.mortgage_offers(acl) if a["type"] == "mortgage"}
+    assert offers["token:D16.0"]["min"] == 50            # half of $100, not of $40
+    assert "token:G17.0" not in offers                   # the home token cost nothing
 
 
 def test_a_green_tile_on_a_printed_yellow_hex_goes_back_to_the_printed_face():

@@ -293,17 +293,21 @@ class MergerRules:
         city is the home of two of the companies."""
         return sum(1 for p in parts if (p.home, p.home_stop) == tuple(site)) >= 2
 
-    def settle_returned_tokens(self, c, n: int):
-        """[7.2] the ``n`` tokens an upgrade just took from ``c`` (its last
-        ``token_returned`` events): each goes to the charter, to be placed again for
-        $100, or, when both tokens in the city were home tokens, is discarded."""
+    def settle_returned_tokens(self, c, places: list[int]):
+        """[7.2] the tokens an upgrade just took from ``c`` (its last ``token_returned``
+        events), which stood at ``places`` of its placed tokens: what each was paid
+        leaves ``c.token_costs`` with it ([17.3] the others keep theirs), and each goes
+        to the charter, to be placed again for $100 after the charter's cheaper ones, or,
+        when both tokens in the city were home tokens, is discarded."""
         events = [e for e in self.state.events if e["event"] == "token_returned" and e["corporation"] == c.id]
-        for e in events[len(events) - n:]:
+        back = 0
+        for place, e in sorted(zip(places, events[len(events) - len(places):]), key=lambda pe: -pe[0]):
+            del c.token_costs[place]
             if self.both_homes(self.constituents(c), (e["hex"], e["stop"])):
                 e["event"] = "token_discarded"
-                del c.token_costs[0]   # a placed token's place in the supply
             else:
-                c.returned_tokens += 1
+                back += 1
+        c.token_costs += [self.data["mergers"]["returned_token_cost"]] * back
 
     def absorbed_assets(self, c, to):
         """The WVCF and special tokens of ``c`` go to ``to`` ([11.6] System Assets,
@@ -339,13 +343,10 @@ class MergerRules:
         # may be taken on them), the target's as nothing paid; the buyer's own charter
         # tokens at their costs, then the returned ones at $100 ([7.2]); the target's
         # unplaced tokens and a second home token are gone
-        paid = x.token_costs[:len(x.tokens)]
-        own_left = x.token_costs[len(x.tokens) + x.returned_tokens:]
-        back = x.returned_tokens + len(returned)
+        paid, unplaced = x.token_costs[:len(x.tokens)], x.token_costs[len(x.tokens):]
         x.tokens = tokens
-        x.returned_tokens = 0
-        x.token_costs = (paid + [0] * (len(tokens) - len(paid)) + own_left
-                         + [self.data["mergers"]["returned_token_cost"]] * back)
+        x.token_costs = (paid + [0] * (len(tokens) - len(paid)) + unplaced
+                         + [self.data["mergers"]["returned_token_cost"]] * len(returned))
         shells = y.shells
         y.taken_over_by = x.id
         x.merger_kinds.append("takeover")

@@ -66,11 +66,9 @@ class OperatingRules:
         """Tokens, home slots and the Cotton token stay in their city when its tile is
         upgraded; [7.2] a company left with two tokens in one city takes one back."""
         s = self.state
-        before = {d.id: len(d.tokens) for d in s.corporations if not d.closed}
-        carry_tokens(s, hex_id, mapping)   # and the Cotton token, 1832's own
-        for d in s.corporations:
-            if not d.closed and len(d.tokens) < before[d.id]:
-                self.settle_returned_tokens(d, before[d.id] - len(d.tokens))
+        # and the Cotton token, 1832's own
+        for cid, places in carry_tokens(s, hex_id, mapping).items():
+            self.settle_returned_tokens(s.corp[cid], places)
         cotton = s.title_state.cotton
         if cotton and cotton["hex"] == hex_id:
             cotton["stop"] = mapping.get(cotton["stop"], cotton["stop"])
@@ -104,24 +102,10 @@ class OperatingRules:
 
     # --- [7] tokens -----------------------------------------------------------------------
 
-    def token_cost(self, c, hex_id=None) -> int:
-        """[7] Token Cost: the next token's charter cost; once the charter's own tokens
-        are placed, a token a merger or an upgrade took back costs $100 ([7.2] "may be
-        placed again for $100"; a System's are all $100, [11.6])."""
-        used = len(c.tokens) + c.returned_tokens
-        if used < len(c.token_costs):
-            return c.token_costs[used]
-        return self.data["mergers"]["returned_token_cost"]
-
-    def token_placed(self, c, m, cost):
-        """[7.2] a token placed beyond the charter's own is one taken back before."""
-        if len(c.tokens) - 1 + c.returned_tokens >= len(c.token_costs):
-            c.returned_tokens -= 1
-
     def why_not_token(self, c, a):
         if len(c.tokens) >= len(c.token_costs):
             return "token.none-left", f"{c.id} has placed all its tokens [7]"
-        cost = self.token_cost(c)
+        cost = self.token_cost(c, a["hex"])
         if cost > c.cash:
             return "token.cost", f"the next {c.id} token costs ${cost}; it has ${c.cash} [7] Token Cost"
         return "token.illegal", (f"{c.id} may not place a token on {a['hex']}.{a.get('stop', 0)}: it must reach "

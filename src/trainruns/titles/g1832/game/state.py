@@ -39,9 +39,6 @@ class Corporation1832(Corporation):
     taken_over_by: str | None = None
     # the companies it took over, in order ([11.7])
     took_over: list = field(default_factory=list)
-    # tokens an upgrade took back to the charter since its token costs were last set:
-    # each is placed again for $100, after the charter's cheaper ones ([7.2])
-    returned_tokens: int = 0
     # the par of its reissued shares, once it reissued ([5.11]); they sell at it
     reissue_par: int | None = None
     # money from reissued shares sold this stock round: not spent before it ends ([5.11])

@@ -263,6 +263,7 @@ class VariantRules:
             keep = sorted(here, key=lambda c: (c.home != hex_id or c.home_stop != k, order.index(c)))[:slots]
             for c in here:
                 if c not in keep:
-                    c.tokens.remove((hex_id, k))
+                    place = c.tokens.index((hex_id, k))
+                    del c.tokens[place]
                     s.event("token_returned", corporation=c.id, hex=hex_id, stop=k)
-                    self.settle_returned_tokens(c, 1)
+                    self.settle_returned_tokens(c, [place])
