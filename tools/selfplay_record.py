@@ -167,6 +167,10 @@ def report(_args) -> int:
 
 def merge(args) -> int:
     path = record_path(args.title, args.policy, args.players)
+    if args.corpus is not None and not args.corpus.resolve().is_relative_to(ROOT):
+        print(f"--corpus {args.corpus}: not a folder of this project ({ROOT}); the clones hold it at the same place",
+              file=sys.stderr)
+        return 2
     games = {g["seed"]: g for g in read(path)}
     added = []
     for clone in args.clones:

@@ -104,3 +104,7 @@ def test_merge_takes_the_games_another_clone_played(results, tmp_path, capsys, m
     # a game whose corpus file is missing is not taken in silently
     there.write_text(there.read_text() + json.dumps(dict(line, seed=13)) + "\n")
     assert selfplay_record.main(args) == 2
+    assert "no corpus file of seed 13" in capsys.readouterr().err
+    # a corpus folder outside the project has no place in the clones: one line, exit 2
+    assert selfplay_record.main(args[:-1] + [str(other.parent.parent / "elsewhere")]) == 2
+    assert "not a folder of this project" in capsys.readouterr().err
