@@ -4,11 +4,13 @@
 import _1832
 from _trains import owned
 
+from trainruns.game import route_adapter
 from trainruns.game.game import Game
 from trainruns.game.round import OperatingRound
 from trainruns.game.state import player_key
 from trainruns.game.steps.buy_train import BuyTrainStep
 from trainruns.game.train import names
+from trainruns.titles.load import load_position
 
 NAMES = ["A", "B", "C", "D"]
 
@@ -111,6 +113,25 @@ def test_diesels_are_sold_from_phase_6_beside_the_6_trains_with_a_300_trade_in()
     assert g.state.phase == "12" and names(other.trains) == ["5"]       # 4-trains rusted, 5-trains stay
     assert g.state.title_state.key_west is None              # phase 8's removal, moved to the diesel
     assert "4" not in names(g.state.market_trains)
+
+
+def test_a_permanent_5_train_runs_in_phase_12_with_diesels():
+    """[17.2] "5-trains are permanent trains as in 1830": after the first diesel the
+    game's position says so (``diesels``) and the route core runs the 5-train beside the
+    diesel (a position of phase 12 with a 5-train was refused, ending the game)."""
+    g = Game("1832", NAMES[:3], 1, ["diesels"])
+    c = _1832.operated(g, "SALR", "A", 100, {"A": 4})
+    g.rules.end_stock_round(None)
+    _phase_6(g)
+    c.trains = owned(g, "5")
+    step = BuyTrainStep(g, c)
+    g.rules.train_process(step, {"type": "buy_train", "corporation": "SALR", "from": "bank", "train": "12"})
+    assert g.state.phase == "12" and sorted(names(c.trains)) == ["12", "5"]
+    position = g.rules.position("SALR")
+    assert position["diesels"] is True
+    assert sorted(t.name for t in load_position(position).trains) == ["12", "5"]   # the schema too
+    route_adapter.best_run(position)
+    assert "diesels" not in Game("1832", NAMES[:3], 1).rules.position("SALR")
 
 
 def test_without_diesels_the_12_train_waits_for_the_10_trains():

@@ -104,6 +104,13 @@ CASES = {
     "port-without-anchor": ({"phase": "3", "trains": ["3"], "port": {"hex": "D20"}, "port_owner": "SALR"}, None,
                             ["anchor", "D20"]),
     "coal-token-not-bool": ({"coal_token": "yes"}, None, ["coal_token", "true or false"]),
+    # [17.2] 1830 Diesels: "Discard the 8-trains and 10-trains ... Phases eight and ten are
+    # deleted"; the 4-train "will be rusted by the Diesel"
+    "diesels-not-bool": ({"diesels": "yes"}, None, ["diesels"]),
+    "diesels-phase-8": ({"phase": "8", "trains": ["6"], "diesels": True}, None, ["phase", "'8'"]),
+    "diesels-10-train": ({"phase": "12", "trains": ["10"], "diesels": True}, None, ["Diesels", "10-trains"]),
+    "diesels-4-train-in-12": ({"phase": "12", "trains": ["4"], "diesels": True}, None, ["scrapped", "phase 12"]),
+    "5-train-in-12-without-diesels": ({"phase": "12", "trains": ["5"]}, None, ["scrapped", "phase 12"]),
 }
 
 
@@ -122,6 +129,9 @@ def test_a_legal_position_passes():
                                 [{"hex": "C19", "tile": "9", "rotation": 0},
                                  {"hex": "C19", "tile": "19", "rotation": 0}]))
     trainruns.load_position(bad({"phase": "5", "trains": ["5"]}, [{"hex": "F10", "tile": "191", "rotation": 0}]))
+    # [17.2] "5-trains are permanent trains as in 1830"; the 4-trains run until the diesel
+    trainruns.load_position(bad({"phase": "12", "trains": ["5", "12"], "diesels": True}))
+    trainruns.load_position(bad({"phase": "6", "trains": ["4", "6"], "diesels": True}))
 
 
 def test_cli_exit_2_one_line(tmp_path):

@@ -126,6 +126,22 @@ def test_first_train_of_a_phase_with_a_forced_discard():
     assert train_candidates(dict(data, trains=["3", "4", "4"])) == []
 
 
+def test_the_first_diesel_keeps_the_5_train_and_no_8_or_10_is_offered():
+    """[17.2] 1830 Diesels: "Discard the 8-trains and 10-trains ... Diesels are available
+    for purchase after the first 6-train ... 5-trains are permanent": in phase 6 with a
+    5-train, the first 12-train starts phase 12 and the 5 stays; no 8 or 10 is listed.
+    Without the variant the 8 is next and the 12 is not yet for sale."""
+    data = json.loads((ROOT / "fixtures/1832/worked_example.json").read_text())
+    data = dict(data, phase="6", trains=["5"], diesels=True)
+    listed = train_candidates(data)
+    assert {m["train"] for m, _ in listed} == {"4", "5", "6", "12"}   # 4 and 5 from other companies
+    first = [(m, v) for m, v in listed if m.get("starts_phase")]
+    assert [(m["train"], v["trains"]) for m, v in first] == [("12", ["5", "12"])]
+    assert "scrapped" not in first[0][0]
+    standard = train_candidates(dict(data, diesels=False))
+    assert {m["train"] for m, _ in standard} == {"4", "5", "6", "8"}
+
+
 # A board grown by legal lays (phase 4): Raleigh's track runs D20 - E19 (#7, sides 3-4) -
 # F18 (#23) and on; E19's upgrade to #26 adds a path from side 4 to side 1.
 GROWN = {"title": "1832", "phase": "4", "corporation": "SALR", "trains": ["4", "3"],

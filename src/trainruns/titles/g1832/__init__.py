@@ -40,6 +40,8 @@ class Facts:
         assert self.phase_names == self.tiled.phases
         self.phase_table = {p["name"]: p for p in phases}
         self.trains = {t["name"]: t for t in load_data(PACKAGE, "trains.json")["trains"]}
+        # [17.2] 1830 Diesels: the trains and phases it removes, the scrapping it changes
+        self.diesel_rules = load_data(PACKAGE, "game.json")["diesels"]
         companies = load_data(PACKAGE, "companies.json")
         self.corporations = {c["id"]: c for c in companies["corporations"] + companies["systems"]}
         self._ids = {}
@@ -61,22 +63,38 @@ class Facts:
                              "abbreviations SAL, CoG, FEC, GM&O, Sou are accepted too)", where)
         return self._ids[name.lower()]
 
-    def train(self, name, phase, where) -> Train:
+    def phases_of(self, diesels: bool) -> list:
+        """Table 1's phases; [17.2] "Phases eight and ten are deleted" with 1830 Diesels."""
+        removed = self.diesel_rules["removed"] if diesels else ()
+        return [p for p in self.phase_names if p not in removed]
+
+    def rusts_on(self, name: str, diesels: bool) -> str | None:
+        """The phase that scraps the ``name``-trains (Table 1); [17.2] with 1830 Diesels
+        the 4-trains go with the first diesel and "5-trains are permanent"."""
+        changed = self.diesel_rules["rusts_on"] if diesels else {}
+        return changed[name] if name in changed else self.trains[name]["rusts_on"]
+
+    def train(self, name, phase, where, diesels: bool = False) -> Train:
         """[10], Table 1: a train of the game that exists in ``phase`` (bought from the
-        bank at the earliest in its own phase, scrapped at the phase Table 1 names)."""
+        bank at the earliest in its own phase, scrapped at the phase Table 1 names, or
+        [17.2] as 1830 Diesels changes it; the diesel keeps the 12-train's card)."""
         if isinstance(name, int) and not isinstance(name, bool):
             name = str(name)
         if name not in self.trains:
-            hint = " (the 1830 Diesels variant is not supported)" if str(name).upper() in ("D", "DIESEL") else ""
+            hint = (" (with 1830 Diesels the diesel is the 12-train, [17.2])"
+                    if str(name).upper() in ("D", "DIESEL") else "")
             raise InputError(f"unknown train {name!r}: 1832 has {', '.join(self.trains)}-trains{hint}", where)
-        t = self.trains[name]
-        idx = self.phase_names.index(phase)
-        if idx < self.phase_names.index(name):
+        if diesels and name in self.diesel_rules["removed"]:
+            raise InputError(f"1830 Diesels discards the {name}-trains [17.2]", where)
+        phases = self.phases_of(diesels)
+        idx = phases.index(phase)
+        if idx < phases.index(name):
             raise InputError(f"no {name}-train exists in phase {phase}: the first one starts phase {name}", where)
-        if t["rusts_on"] and idx >= self.phase_names.index(t["rusts_on"]):
-            raise InputError(f"the {name}-trains were scrapped at the start of phase {t['rusts_on']}; "
+        gone = self.rusts_on(name, diesels)
+        if gone and idx >= phases.index(gone):
+            raise InputError(f"the {name}-trains were scrapped at the start of phase {gone}; "
                              f"it is phase {phase}", where)
-        n = t["distance"]
+        n = self.trains[name]["distance"]
         return Train(name, n, n, n)
 
 
@@ -147,16 +165,18 @@ class Title1832(TiledTitle):
         phase's train limit: nothing else of a Board reads them (the route rules of
         [6.5], [16] and [7.5] are the map's, the tokens' and the fields')."""
         f = self.facts
-        phase = parse_phase(data, f.phase_names, where)
-        return self._trains(data, f.corporation_id(data.get("corporation"), where), phase, where)
+        diesels = self.diesels(data, where)
+        phase = parse_phase(data, f.phases_of(diesels), where)
+        return self._trains(data, f.corporation_id(data.get("corporation"), where), phase, where, diesels)
 
     def _read(self, data, where):
         """The checked position, and the Board of its map and tokens (the route rules
         not yet applied) that the checks needed."""
         f = self.facts
-        phase = parse_phase(data, f.phase_names, where)
+        diesels = self.diesels(data, where)
+        phase = parse_phase(data, f.phases_of(diesels), where)
         corp = f.corporation_id(data.get("corporation"), where)
-        trains = self._trains(data, corp, phase, where)
+        trains = self._trains(data, corp, phase, where, diesels)
         laid = self.lay_tiles(data, phase, where)
         self.removed_tiles(data, where)
         board = self.board_of(laid, phase, corp, trains, where)
@@ -198,11 +218,19 @@ class Title1832(TiledTitle):
     def train_purchases(self, data):
         return moves.train_purchases(self.facts, data)
 
-    def _trains(self, data, corp, phase, where):
+    @staticmethod
+    def diesels(data, where) -> bool:
+        """[17.2] the position is of a game with the 1830 Diesels variant (``diesels``)."""
+        raw = data.get("diesels", False)
+        if not isinstance(raw, bool):
+            raise InputError("field 'diesels' must be true or false", where)
+        return raw
+
+    def _trains(self, data, corp, phase, where, diesels):
         raw = data.get("trains", [])
         if not isinstance(raw, list):
             raise InputError("field 'trains' must be a list of train names", where)
-        trains = [self.facts.train(t, phase, f"{where}: trains[{i}]") for i, t in enumerate(raw)]
+        trains = [self.facts.train(t, phase, f"{where}: trains[{i}]", diesels) for i, t in enumerate(raw)]
         # [10.2] train limit by phase (Table 1); a System has two shells, so twice as many.
         limit = self.facts.phase_table[phase]["train_limit"] * self.facts.corporations[corp].get("shells", 1)
         if len(trains) > limit:

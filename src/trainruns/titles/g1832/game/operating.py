@@ -24,6 +24,8 @@ class OperatingRules:
         if t.port:
             pos["port"] = {"hex": t.port["hex"]}
             pos["port_owner"] = t.port["corporation"]
+        if "diesels" in self.variants:   # [17.2] permanent 5-trains, no phases 8 and 10
+            pos["diesels"] = True
         removed = self.war_removed_tiles()
         if removed:   # [17.5] the supply without them, for every listing of the position's lays
             pos["removed_tiles"] = sorted(removed)

@@ -35,8 +35,9 @@ def train_purchases(facts, data):
     many, the president "decides which train is discarded" [10.2.1]: one variant per
     choice."""
     trains = list(data.get("trains", []) or [])
-    out = [({"train": str(name)}, dict(data, trains=trains + [name])) for name in facts.trains]
-    phases = facts.phase_names
+    diesels = data.get("diesels") is True   # [17.2]: the loader refuses any other value
+    phases = facts.phases_of(diesels)
+    out = [({"train": str(name)}, dict(data, trains=trains + [name])) for name in facts.trains if name in phases]
     if data.get("phase") not in phases:
         return out
     i = phases.index(str(data["phase"]))
@@ -45,8 +46,8 @@ def train_purchases(facts, data):
     nxt = phases[i + 1]
     keep, scrapped = [], []
     for t in trains:
-        gone = facts.trains.get(str(t), {}).get("rusts_on")
-        if gone is not None and phases.index(gone) <= i + 1:
+        gone = facts.rusts_on(str(t), diesels) if str(t) in facts.trains else None
+        if gone is not None and gone in phases and phases.index(gone) <= i + 1:
             scrapped.append(str(t))
         else:
             keep.append(t)
