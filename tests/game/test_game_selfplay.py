@@ -23,9 +23,12 @@ FIXTURES = os.path.join(os.path.dirname(__file__), "..", "..", "fixtures", "game
 
 def _positions_load(game, s):
     """Guarantee 6: `play position` of every corporation loads (sampled: every 40th
-    state of an operating round)."""
+    state of an operating round, and every state where a company has trains to
+    discard, over its limit)."""
     active = game.active() or {}
-    if s["round"]["kind"] != "operating" or "corporation" not in active or s["actions_applied"] % 40:
+    if s["round"]["kind"] != "operating" or "corporation" not in active:
+        return []
+    if s["actions_applied"] % 40 and not any(a["type"] == "discard_train" for a in game.actions()):
         return []
     problems = []
     for c in s["corporations"]:

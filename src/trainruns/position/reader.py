@@ -229,6 +229,20 @@ def parse_trains(data, where, parse_one):
     return [parse_one(t, f"{where}: trains[{i}]") for i, t in enumerate(trains)]
 
 
+def over_limit(data, counted: int, limit: int, message: str, rule: str, where: str) -> None:
+    """The train limit of a title's position: ``counted`` trains against ``limit``. A
+    company over it is bad input unless the position says ``must_discard`` (a game's
+    position before the president has discarded the excess, ``rule``); saying so of a
+    company within its limit is bad input too."""
+    if read_bool(data, "must_discard", where):
+        if counted <= limit:
+            raise InputError(f"field 'must_discard': {counted} trains are within the limit of {limit}, so there "
+                             f"is nothing to discard {rule}", where)
+    elif counted > limit:
+        raise InputError(f"{message} (a game's position before the discard says \"must_discard\": true {rule})",
+                         f"{where}: trains")
+
+
 def phase_value(value, phases, phase, where):
     """A number, or a map phase -> number where a missing phase takes the entry of the
     latest earlier phase (docs/position-format.md)."""

@@ -486,3 +486,41 @@ def test_a_train_from_another_company_at_an_agreed_price_of_at_least_1():
     g.rules.train_process(step, {"type": "buy_train", "corporation": "SALR", "from": "ACL", "train": "2",
                                  "price": 5})
     assert names(c.trains) == ["2"] and names(d.trains) == [] and c.cash == cash - 5 and d.cash == 1000 + 5
+
+
+def test_a_company_over_the_limit_has_a_position_until_it_discards():
+    """[10.2.1] "If buying a train initiates a phase change causing any railway to
+    possess too many trains, then the excess trains ... are immediately discarded ...
+    The president decides which train is discarded": until he has, ACL holds three
+    trains against phase 5's limit of two, and its position says so (``must_discard``)
+    and loads in the route core, as `play position` must at every moment; after the
+    discard the flag is gone."""
+    import _1832
+
+    from trainruns import load_position
+    from trainruns.game.round import OperatingRound
+
+    g = Game("1832", NAMES[:3], 1)
+    s = g.state
+    salr = _1832.operated(g, "SALR", "A", 100, {"A": 4})
+    acl = _1832.operated(g, "ACL", "B", 100, {"B": 4})
+    g.rules.end_stock_round(None)
+    for row in s.depot:
+        if row["train"] in ("2", "3", "4"):
+            row["left"] = 0
+    s.phase = "4"
+    salr.trains = owned(g, "4")
+    acl.trains = owned(g, "4", "4", "3")
+    g.round = OperatingRound(g, 1, 2)
+    g.round.order = [salr, acl]
+    step = BuyTrainStep(g, salr)
+    g.round.queue = [step]
+    g.rules.train_process(step, {"type": "buy_train", "corporation": "SALR", "from": "bank", "train": "5"})
+    assert s.phase == "5" and g.active()["corporation"] == "ACL"
+    position = g.position("ACL")
+    assert position["must_discard"] is True
+    assert len(load_position(position).trains) == 3
+    assert "must_discard" not in g.position("SALR")
+    g.act({"type": "discard_train", "corporation": "ACL", "train": "3"})
+    assert "must_discard" not in g.position("ACL")
+    load_position(g.position("ACL"))

@@ -111,6 +111,11 @@ CASES = {
     "diesels-10-train": ({"phase": "12", "trains": ["10"], "diesels": True}, None, ["Diesels", "10-trains"]),
     "diesels-4-train-in-12": ({"phase": "12", "trains": ["4"], "diesels": True}, None, ["scrapped", "phase 12"]),
     "5-train-in-12-without-diesels": ({"phase": "12", "trains": ["5"]}, None, ["scrapped", "phase 12"]),
+    # [10.2.1] excess trains: over the limit only in a game's position before the discard
+    "over-limit-says-must-discard": ({"phase": "5", "trains": ["5", "4", "3"]}, None, ["must_discard", "[10.2.1]"]),
+    "must-discard-within-limit": ({"phase": "5", "trains": ["5", "4"], "must_discard": True}, None,
+                                  ["must_discard", "within the limit of 2"]),
+    "must-discard-not-bool": ({"must_discard": 1}, None, ["must_discard"]),
 }
 
 
@@ -132,6 +137,8 @@ def test_a_legal_position_passes():
     # [17.2] "5-trains are permanent trains as in 1830"; the 4-trains run until the diesel
     trainruns.load_position(bad({"phase": "12", "trains": ["5", "12"], "diesels": True}))
     trainruns.load_position(bad({"phase": "6", "trains": ["4", "6"], "diesels": True}))
+    # [10.2.1] the excess is held until the president discards it
+    trainruns.load_position(bad({"phase": "5", "trains": ["5", "4", "3"], "must_discard": True}))
 
 
 def test_cli_exit_2_one_line(tmp_path):

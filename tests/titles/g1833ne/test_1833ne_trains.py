@@ -81,3 +81,16 @@ def test_train_list_limit_iv_v_is_two():
         load_position(fixture("boston_montreal", phase="IV", trains=["6/9", "4/7"], takeover_game=True))
     load_position(fixture("boston_montreal", phase="IV", trains=["6/9", "4/7"], takeover_game=True,
                           takeovers=1))
+
+
+def test_over_the_limit_only_in_a_position_before_the_discard():
+    """A company over its limit holds the excess until its president discards it (the
+    rules are silent; as 1832 [10.2.1]: docs/gaps.md): a game's position says so with
+    ``must_discard``, and all its trains run; saying it of a company within its limit
+    is bad input."""
+    over = fixture("boston_montreal", phase="IV", trains=["6/9", "4/7", "3+3"])
+    with pytest.raises(InputError, match="must_discard"):
+        load_position(over)
+    assert len(load_position(dict(over, must_discard=True)).trains) == 3
+    with pytest.raises(InputError, match="within the limit of 2"):
+        load_position(fixture("boston_montreal", phase="IV", trains=["6/9", "4/7"], must_discard=True))

@@ -21,8 +21,14 @@ class PositionRules:
         (docs/position-format.md): the title, the phase, the corporation, its trains
         (or ``trains``), the tiles laid and every open company's tokens."""
         s = self.state
-        return {"title": self.title, "phase": s.phase, "corporation": cid,
-                "trains": names(s.corp[cid].trains) if trains is None else list(trains),
-                "tiles": [dict(x) for x in s.tiles],
-                "tokens": [{"hex": h, "stop": k, "corporation": x.id}
-                           for x in s.corporations if not x.closed for h, k in x.tokens]}
+        c = s.corp[cid]
+        pos = {"title": self.title, "phase": s.phase, "corporation": cid,
+               "trains": names(c.trains) if trains is None else list(trains),
+               "tiles": [dict(x) for x in s.tiles],
+               "tokens": [{"hex": h, "stop": k, "corporation": x.id}
+                          for x in s.corporations if not x.closed for h, k in x.tokens]}
+        if trains is None and not c.closed and len(self.counted_trains(c)) > self.train_limit(c):
+            # 1832 [10.2.1] it holds the excess until its president discards: the route
+            # core takes the trains over the limit only when the position says so
+            pos["must_discard"] = True
+        return pos

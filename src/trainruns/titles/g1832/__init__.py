@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from trainruns.errors import InputError
-from trainruns.position.reader import parse_phase, place_tokens
+from trainruns.position.reader import over_limit, parse_phase, place_tokens, read_bool
 from trainruns.route.board import Board, Train
 from trainruns.titles.g1832.route import hooks as rules
 from trainruns.titles.g1832.route import moves
@@ -221,10 +221,7 @@ class Title1832(TiledTitle):
     @staticmethod
     def diesels(data, where) -> bool:
         """[17.2] the position is of a game with the 1830 Diesels variant (``diesels``)."""
-        raw = data.get("diesels", False)
-        if not isinstance(raw, bool):
-            raise InputError("field 'diesels' must be true or false", where)
-        return raw
+        return read_bool(data, "diesels", where)
 
     def _trains(self, data, corp, phase, where, diesels):
         raw = data.get("trains", [])
@@ -233,9 +230,8 @@ class Title1832(TiledTitle):
         trains = [self.facts.train(t, phase, f"{where}: trains[{i}]", diesels) for i, t in enumerate(raw)]
         # [10.2] train limit by phase (Table 1); a System has two shells, so twice as many.
         limit = self.facts.phase_table[phase]["train_limit"] * self.facts.corporations[corp].get("shells", 1)
-        if len(trains) > limit:
-            raise InputError(f"{corp} has {len(trains)} trains but the limit in phase {phase} is {limit}",
-                             f"{where}: trains")
+        over_limit(data, len(trains), limit, f"{corp} has {len(trains)} trains but the limit in phase {phase} is "
+                   f"{limit}", "[10.2.1]", where)
         return trains
 
     def _tokens(self, data, where):

@@ -48,7 +48,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from trainruns.errors import InputError
-from trainruns.position.reader import parse_phase, place_tokens
+from trainruns.position.reader import over_limit, parse_phase, place_tokens
 from trainruns.route.board import Board
 from trainruns.route.trains import parse_train
 from trainruns.titles.g1833ne.route import hooks as rules
@@ -232,9 +232,8 @@ class Title1833NE(TiledTitle):
             limit = row["train_limit_takeover_game"] + takeovers
         else:
             limit = row["train_limit"]
-        if live > limit:
-            raise InputError(f"{live} trains count against the limit, which is {limit} in phase {phase} "
-                             "(phased-out trains do not count)", f"{where}: trains")
+        over_limit(data, live, limit, f"{live} trains count against the limit, which is {limit} in phase {phase} "
+                   "(phased-out trains do not count)", '("Train limits"; docs/gaps.md)', where)
         return trains
 
     def _tokens(self, data, takeover, where):
