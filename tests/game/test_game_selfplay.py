@@ -70,3 +70,22 @@ def test_kept_finished_games_replay_to_their_final_state():
         state = Game.replay(kept["log"]).to_json()
         assert state["finished"]
         assert state == kept["final_state"], name
+
+
+def test_selfplay_positions_loads_every_company_and_names_one_that_does_not(monkeypatch):
+    """`play selfplay --positions K` (guarantee 6): every K-th state, each started
+    company's position is read as `trainruns solve` reads it. A game with the 1830
+    Diesels variant keeps its permanent 5-trains in phase 12 ([17.2]); a position the
+    route core refused would be a problem naming the company."""
+    from trainruns.game.selfplay import play_one
+
+    # the diesel is bought at action 1243, FECR and L&N keeping a 5-train each
+    job = {"title": "1832", "players": ["A", "B", "C"], "seed": 500, "max_actions": 1260,
+           "variants": ["southern_bank", "diesels", "400_finish"], "positions": 5}
+    assert play_one(job)["problems"] == []
+    from trainruns.titles.g1832.game.rules import Rules
+
+    real = Rules.position
+    monkeypatch.setattr(Rules, "position", lambda self, *a, **k: dict(real(self, *a, **k), trains=["7"]))
+    problems = play_one(dict(job, max_actions=50, positions=1))["problems"]
+    assert problems and "does not load" in problems[0] and "unknown train '7'" in problems[0]

@@ -70,6 +70,9 @@ def register(sub):
     sp.add_argument("--max-actions", type=whole, default=3000, metavar="K", help="stop a game after K actions")
     sp.add_argument("--variant", action="append", default=[], metavar="V", help="as play new --variant")
     sp.add_argument("--config", metavar="FILE", help="the game's config (1831)")
+    sp.add_argument("--positions", type=whole, default=0, metavar="K",
+                    help="also load every company's position in the route core, as solve reads it, at every "
+                         "K-th state (guarantee 6; default 0: never)")
     add_scale_out(sp)
     sp.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
     sp.add_argument("--policy", choices=("random", "advisor"), default="random",
@@ -247,6 +250,8 @@ def selfplay(args):
     rules_class(args.title, "title")  # an unknown title is bad input before any game starts
     if args.players < 1 or args.games < 1 or args.max_actions < 1:
         raise InputError("--players, --games and --max-actions must be at least 1")
+    if args.positions < 0:
+        raise InputError(f"--positions is an interval of states, at least 0 (never), not {args.positions}")
     # bounds checked before anything is built: the seats' names and the list of games
     if args.players > MOST_SEATS:
         raise InputError(f"at most {MOST_SEATS} players a game, not {args.players}", "--players")
@@ -255,7 +260,8 @@ def selfplay(args):
     config = _read_log(args.config, "config") if args.config else None
     names = [f"P{i + 1}" for i in range(args.players)]
     jobs = [{"title": args.title, "players": names, "seed": args.seed + i, "max_actions": args.max_actions,
-             "variants": list(args.variant), "config": config, "policy": args.policy} for i in range(args.games)]
+             "variants": list(args.variant), "config": config, "policy": args.policy,
+             "positions": args.positions} for i in range(args.games)]
     bar = None if args.quiet else ProgressBar(len(jobs), "selfplay")
     one = players.play_one if args.policy == "advisor" else play_one
     games = run_jobs(one, jobs, args, bar, warm=lambda: warm(jobs[0]))

@@ -3,7 +3,8 @@ every action: money conserved (guarantee 1), shares placed once (2), presidents 
 the president's certificate (3; 4 shares in a System, and 1832's vice-president's
 certificates each whole with its holder), tokens within supply and one per company per
 city (5, 7), a finished game's result equal to the players' values (10), and every listed
-action accepted. ``trainruns play selfplay`` plays many such games (on several
+action accepted; on request (``positions``), every company's position loading in the
+route core (6). ``trainruns play selfplay`` plays many such games (on several
 processes or a Dask cluster: :mod:`trainruns.services.sweep`); the tests use the same checks.
 """
 
@@ -163,13 +164,42 @@ def play(title, players, seed, max_actions=3000, check_undo_every=0, on_state=No
     return game, problems, n
 
 
+def positions_load(every: int):
+    """Guarantee 6 (docs/game-log.md), an ``on_state`` check of :func:`play`: at every
+    ``every``-th state (0: never) the position of each started, open company loads as
+    `trainruns solve` reads it (the JSON Schema, then the title's rules)."""
+    import warnings
+
+    from trainruns.errors import InputError
+    from trainruns.titles.load import load_position
+
+    def check(game, s) -> list[str]:
+        if every <= 0 or s["actions_applied"] % every or game.finished:
+            return []
+        out = []
+        for c in s["corporations"]:
+            if c["closed"] or c["president"] is None:
+                continue
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")   # a company before its first token: a warning only
+                    load_position(game.position(c["id"]))
+            except InputError as e:
+                out.append(f"the position of {c['id']} after action {s['actions_applied']} does not load: {e}")
+        return out
+
+    return check
+
+
 def play_one(job: dict) -> dict:
     """One game of a sweep (``job``: title, players, seed, max_actions, variants,
-    config) as a plain summary: actions taken, finished and by which end (the title's
-    ``end_reason``: a rule's end, or ``stalled``) or ``capped`` (stopped unfinished at
-    ``max_actions``), the result, the problems, and
-    a digest of the final state (equal digests: the same game)."""
+    config, positions) as a plain summary: actions taken, finished and by which end
+    (the title's ``end_reason``: a rule's end, or ``stalled``) or ``capped`` (stopped
+    unfinished at ``max_actions``), the result, the problems, and a digest of the final
+    state (equal digests: the same game). ``positions``: :func:`positions_load`'s
+    interval."""
     game, problems, n = play(job["title"], job["players"], job["seed"], job.get("max_actions", 3000),
+                             on_state=positions_load(job.get("positions", 0)),
                              variants=job.get("variants", ()), config=job.get("config"))
     return summary(job, game, problems, n)
 

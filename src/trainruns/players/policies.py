@@ -39,7 +39,7 @@ import json
 from trainruns.errors import InputError
 from trainruns.game import route_adapter
 from trainruns.game.errors import Refusal
-from trainruns.game.selfplay import fill, play, random_choice, summary
+from trainruns.game.selfplay import fill, play, positions_load, random_choice, summary
 from trainruns.players.advise import advise
 
 SELL_FIRST = 5   # par at most a fifth of the cash: the president's certificate and more
@@ -171,6 +171,7 @@ def play_one(job: dict, policy=None) -> dict:
     instead of the job's own (one that watches the game and then chooses as the job's
     policy would, as the corpus's keeper does)."""
     rounds: dict = {}
+    positions = positions_load(job.get("positions", 0))
 
     def count(game, s):
         r = s.get("round") or {}
@@ -180,7 +181,7 @@ def play_one(job: dict, policy=None) -> dict:
             last = game.applied[-1] if game.applied else {}
             if last.get("type") == "run_routes":
                 rounds[key] += last.get("revenue") or 0
-        return []
+        return positions(game, s)
 
     if policy is None:
         policy = Advisor() if job.get("policy") == "advisor" else None
