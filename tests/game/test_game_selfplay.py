@@ -89,3 +89,27 @@ def test_selfplay_positions_loads_every_company_and_names_one_that_does_not(monk
     monkeypatch.setattr(Rules, "position", lambda self, *a, **k: dict(real(self, *a, **k), trains=["7"]))
     problems = play_one(dict(job, max_actions=50, positions=1))["problems"]
     assert problems and "does not load" in problems[0] and "unknown train '7'" in problems[0]
+
+
+def test_a_company_over_its_limit_with_no_discard_listed_is_a_problem():
+    """Guarantee 5: "no corporation holds ... more than its limit once a discard is
+    settled" (1832 [10.2.1] Exceeding Train Limits): three trains in phase 5 (limit 2)
+    are a problem unless the company's discard is listed."""
+    import _1832
+    from _trains import owned
+
+    from trainruns.game.selfplay import limits_settled
+    from trainruns.game.steps.buy_train import BuyTrainStep
+    from trainruns.game.steps.discard import DiscardStep
+
+    g = Game("1832", ["A", "B", "C"], 1)
+    acl = _1832.operated(g, "ACL", "B", 100, {"B": 4})
+    g.rules.end_stock_round(None)
+    g.state.phase = "5"
+    acl.trains = owned(g, "4", "4", "5")
+    _1832.at_step(g, BuyTrainStep, acl)
+    assert limits_settled(g) == ["ACL over the train limit with no discard listed"]
+    _1832.at_step(g, DiscardStep, acl)
+    assert limits_settled(g) == []
+    g.act({"type": "discard_train", "corporation": "ACL", "train": "4"})
+    assert limits_settled(g) == []

@@ -1,8 +1,8 @@
 """Seeded random play of a whole game, checking docs/game-log.md's guarantees after
 every action: money conserved (guarantee 1), shares placed once (2), presidents holding
 the president's certificate (3; 4 shares in a System, and 1832's vice-president's
-certificates each whole with its holder), tokens within supply and one per company per
-city (5, 7), a finished game's result equal to the players' values (10), and every listed
+certificates each whole with its holder), a company over its train limit only until it
+discards (5), tokens within supply and one per company per city (5, 7), a finished game's result equal to the players' values (10), and every listed
 action accepted; on request (``positions``), every company's position loading in the
 route core (6). ``trainruns play selfplay`` plays many such games (on several
 processes or a Dask cluster: :mod:`trainruns.services.sweep`); the tests use the same checks.
@@ -95,6 +95,20 @@ def check_state(s, start, rules=None):
     return problems
 
 
+def limits_settled(game) -> list[str]:
+    """Guarantee 5's limit: a company holds more trains than its limit only until it
+    discards (1832 [10.2.1]), so one over it has its discard listed now or waits behind
+    another's."""
+    if game.finished:
+        return []
+    r = game.rules
+    over = [c.id for c in game.state.corporations
+            if not c.closed and c.president and len(r.counted_trains(c)) > r.train_limit(c)]
+    if over and not any(a["type"] == "discard_train" for a in game.actions()):
+        return [f"{', '.join(over)} over the train limit with no discard listed"]
+    return []
+
+
 def _vice_presidents(c, system) -> list[str]:
     """1832 [11.6]: each vice-president's certificate (2 shares, one certificate) whole
     with its holder, a player or the open market; a player both president and
@@ -153,6 +167,7 @@ def play(title, players, seed, max_actions=3000, check_undo_every=0, on_state=No
         n += 1
         s = game.to_json()
         problems += check_state(s, start)
+        problems += limits_settled(game)
         if on_state:
             problems += on_state(game, s)
         if before is not None and not problems:
