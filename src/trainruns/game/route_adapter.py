@@ -38,11 +38,12 @@ class Position:
             self.key, self.map_key = _text(data), None
             return
         self.map_key = _text(_without_trains(data)) if map_key is None else map_key
-        self.key = (self.map_key, _text(data["trains"]) if "trains" in data else None)
+        self.key = (self.map_key, _text({k: data[k] for k in TRAIN_FIELDS if k in data}))
 
     def with_trains(self, trains: list) -> Position:
-        """The position of the same map with ``trains`` (its map's text not made again)."""
-        return Position(dict(self.data, trains=trains), self.map_key)
+        """The position of the same map with ``trains`` (its map's text not made again),
+        within the company's limit (no ``must_discard``)."""
+        return Position({**_without_trains(self.data), "trains": trains}, self.map_key)
 
     def __hash__(self):
         return hash(self.key)
@@ -56,8 +57,13 @@ def _text(data) -> str:
     return json.dumps(data, sort_keys=True, check_circular=False)
 
 
+# a position's fields about its company's trains; the others are its map
+# (``must_discard``: the trains are over the limit until a discard, docs/rules-1832.md)
+TRAIN_FIELDS = ("trains", "must_discard")
+
+
 def _without_trains(data: dict) -> dict:
-    return {k: v for k, v in data.items() if k != "trains"}
+    return {k: v for k, v in data.items() if k not in TRAIN_FIELDS}
 
 
 def _cached(size: int):
@@ -121,8 +127,8 @@ WHERE = "game position"
 
 class _Map(Position):
     """A position as a key of its map: equal when the positions are equal but for the
-    company's ``trains`` (the key is the position without them). The route core reads
-    and compiles a board's track, stops and bonuses
+    company's trains (the key is the position without its :data:`TRAIN_FIELDS`). The
+    route core reads and compiles a board's track, stops and bonuses
     (:func:`trainruns.route.compile.compile_board`) without its trains, and an advisor
     asks for runs of one map with many sets of trains (each plan's purchases, each train
     alone for a bound). ``board``, no part of the key, is a Board of the map read

@@ -497,7 +497,9 @@ def test_a_company_over_the_limit_has_a_position_until_it_discards():
     discard the flag is gone."""
     import _1832
 
+    import trainruns
     from trainruns import load_position
+    from trainruns.game import route_adapter
     from trainruns.game.round import OperatingRound
 
     g = Game("1832", NAMES[:3], 1)
@@ -520,6 +522,10 @@ def test_a_company_over_the_limit_has_a_position_until_it_discards():
     position = g.position("ACL")
     assert position["must_discard"] is True
     assert len(load_position(position).trains) == 3
+    # the game's own way to the route core (the page's best run, the advisor) takes it
+    # too, and answers as solve does
+    assert route_adapter.best_run(position)[0] == trainruns.solve(position).revenue
+    route_adapter.tile_lays(position)
     assert "must_discard" not in g.position("SALR")
     g.act({"type": "discard_train", "corporation": "ACL", "train": "3"})
     assert "must_discard" not in g.position("ACL")
