@@ -142,6 +142,15 @@ def test_the_first_diesel_keeps_the_5_train_and_no_8_or_10_is_offered():
     assert {m["train"] for m, _ in standard} == {"4", "5", "6", "8"}
 
 
+def test_no_train_is_bought_before_a_discard():
+    """[10.2.1] the excess trains "are immediately discarded": a position over the limit
+    (``must_discard``) lists no purchase."""
+    data = json.loads((ROOT / "fixtures/1832/worked_example.json").read_text())
+    data = dict(data, phase="5", trains=["5", "4", "4"], must_discard=True)
+    load_position(data)
+    assert train_candidates(data) == []
+
+
 # A board grown by legal lays (phase 4): Raleigh's track runs D20 - E19 (#7, sides 3-4) -
 # F18 (#23) and on; E19's upgrade to #26 adds a path from side 4 to side 1.
 GROWN = {"title": "1832", "phase": "4", "corporation": "SALR", "trains": ["4", "3"],

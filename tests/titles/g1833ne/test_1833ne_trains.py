@@ -92,5 +92,8 @@ def test_over_the_limit_only_in_a_position_before_the_discard():
     with pytest.raises(InputError, match="must_discard"):
         load_position(over)
     assert len(load_position(dict(over, must_discard=True)).trains) == 3
+    from trainruns.services.whatif import train_candidates
+
+    assert train_candidates(dict(over, must_discard=True)) == []   # the discard comes first
     with pytest.raises(InputError, match="within the limit of 2"):
         load_position(fixture("boston_montreal", phase="IV", trains=["6/9", "4/7"], must_discard=True))

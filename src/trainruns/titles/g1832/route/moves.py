@@ -34,6 +34,8 @@ def train_purchases(facts, data):
     trains are scrapped (Table 1) and, when the new phase's lower limit leaves too
     many, the president "decides which train is discarded" [10.2.1]: one variant per
     choice."""
+    if data.get("must_discard") is True:
+        return []   # [10.2.1] the excess is discarded "immediately": nothing is bought before
     trains = list(data.get("trains", []) or [])
     diesels = data.get("diesels") is True   # [17.2]: the loader refuses any other value
     phases = facts.phases_of(diesels)

@@ -130,8 +130,8 @@ def train_purchases(facts, data):
     removes go, privates and ferries it removes go, and when the new limit leaves too
     many trains counting against it, one variant per choice of discard."""
     phase = data.get("phase")
-    if phase not in facts.phase_names:
-        return []
+    if phase not in facts.phase_names or data.get("must_discard") is True:
+        return []   # a company over its limit discards before anything else
     trains = list(data.get("trains", []) or [])
     i = facts.phase_index(phase)
     out = []
