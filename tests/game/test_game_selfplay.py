@@ -113,3 +113,14 @@ def test_a_company_over_its_limit_with_no_discard_listed_is_a_problem():
     assert limits_settled(g) == []
     g.act({"type": "discard_train", "corporation": "ACL", "train": "4"})
     assert limits_settled(g) == []
+
+
+def test_a_player_over_the_certificate_limit_after_the_stock_round_is_a_problem():
+    """Guarantee 4: certificate limits hold at the end of every stock turn (1832
+    "Certificate Limit Table", Table 2 [3]: 20 certificates with three players)."""
+    from trainruns.game.selfplay import certificates_within
+
+    s = Game("1832", ["A", "B", "C"], 1).to_json()
+    assert s["cert_limit"] == 20 and certificates_within(s) == []
+    s["players"][1]["certificates"] = 21
+    assert certificates_within(s) == ["B holds 21 certificates after the stock round, over the limit of 20"]

@@ -1,8 +1,8 @@
 """Seeded random play of a whole game, checking docs/game-log.md's guarantees after
 every action: money conserved (guarantee 1), shares placed once (2), presidents holding
 the president's certificate (3; 4 shares in a System, and 1832's vice-president's
-certificates each whole with its holder), a company over its train limit only until it
-discards (5), tokens within supply and one per company per city (5, 7), a finished game's result equal to the players' values (10), and every listed
+certificates each whole with its holder), no player over the certificate limit when a
+stock round ends (4), a company over its train limit only until it discards (5), tokens within supply and one per company per city (5, 7), a finished game's result equal to the players' values (10), and every listed
 action accepted; on request (``positions``), every company's position loading in the
 route core (6). ``trainruns play selfplay`` plays many such games (on several
 processes or a Dask cluster: :mod:`trainruns.services.sweep`); the tests use the same checks.
@@ -95,6 +95,13 @@ def check_state(s, start, rules=None):
     return problems
 
 
+def certificates_within(s) -> list[str]:
+    """Guarantee 4 at the end of a stock round (when every stock turn of it is over):
+    no player holds more certificates than the limit (as the title counts them)."""
+    return [f"{p['name']} holds {p['certificates']} certificates after the stock round, over the limit of "
+            f"{s['cert_limit']}" for p in s["players"] if p["certificates"] > s["cert_limit"]]
+
+
 def limits_settled(game) -> list[str]:
     """Guarantee 5's limit: a company holds more trains than its limit only until it
     discards (1832 [10.2.1]), so one over it has its discard listed now or waits behind
@@ -151,7 +158,7 @@ def play(title, players, seed, max_actions=3000, check_undo_every=0, on_state=No
     s = game.to_json()
     start = money(s)
     problems = check_state(s, start)
-    n = 0
+    n, kind = 0, s["round"]["kind"]
     while not game.finished and n < max_actions and not problems:
         listed = game.actions()
         if not listed:
@@ -168,6 +175,9 @@ def play(title, players, seed, max_actions=3000, check_undo_every=0, on_state=No
         s = game.to_json()
         problems += check_state(s, start)
         problems += limits_settled(game)
+        if kind == "stock" and s["round"]["kind"] != "stock":
+            problems += certificates_within(s)
+        kind = s["round"]["kind"]
         if on_state:
             problems += on_state(game, s)
         if before is not None and not problems:
