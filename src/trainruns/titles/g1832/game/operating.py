@@ -107,7 +107,7 @@ class OperatingRules:
     def why_not_token(self, c, a):
         if len(c.tokens) >= len(c.token_costs):
             return "token.none-left", f"{c.id} has placed all its tokens [7]"
-        cost = self.token_cost(c, a["hex"])
+        cost = self.token_cost(c, a.get("hex"))
         if cost > c.cash:
             return "token.cost", f"the next {c.id} token costs ${cost}; it has ${c.cash} [7] Token Cost"
         return "token.illegal", (f"{c.id} may not place a token on {a['hex']}.{a.get('stop', 0)}: it must reach "
