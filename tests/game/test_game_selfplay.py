@@ -121,6 +121,7 @@ def test_a_player_over_the_certificate_limit_after_the_stock_round_is_a_problem(
     from trainruns.game.selfplay import certificates_within
 
     s = Game("1832", ["A", "B", "C"], 1).to_json()
-    assert s["cert_limit"] == 20 and certificates_within(s) == []
+    assert s["cert_limit"] == 20 and certificates_within(s, "B") == []
     s["players"][1]["certificates"] = 21
-    assert certificates_within(s) == ["B holds 21 certificates after the stock round, over the limit of 20"]
+    assert certificates_within(s, "B") == ["B holds 21 certificates after his stock turn, over the limit of 20"]
+    assert certificates_within(s, "A") == []

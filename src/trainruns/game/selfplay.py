@@ -1,8 +1,8 @@
 """Seeded random play of a whole game, checking docs/game-log.md's guarantees after
 every action: money conserved (guarantee 1), shares placed once (2), presidents holding
 the president's certificate (3; 4 shares in a System, and 1832's vice-president's
-certificates each whole with its holder), no player over the certificate limit when a
-stock round ends (4), a company over its train limit only until it discards (5), tokens within supply and one per company per city (5, 7), a finished game's result equal to the players' values (10), and every listed
+certificates each whole with its holder), no player over the certificate limit when his
+stock turn ends (4), a company over its train limit only until it discards (5), tokens within supply and one per company per city (5, 7), a finished game's result equal to the players' values (10), and every listed
 action accepted; on request (``positions``), every company's position loading in the
 route core (6). ``trainruns play selfplay`` plays many such games (on several
 processes or a Dask cluster: :mod:`trainruns.services.sweep`); the tests use the same checks.
@@ -95,11 +95,13 @@ def check_state(s, start, rules=None):
     return problems
 
 
-def certificates_within(s) -> list[str]:
-    """Guarantee 4 at the end of a stock round (when every stock turn of it is over):
-    no player holds more certificates than the limit (as the title counts them)."""
-    return [f"{p['name']} holds {p['certificates']} certificates after the stock round, over the limit of "
-            f"{s['cert_limit']}" for p in s["players"] if p["certificates"] > s["cert_limit"]]
+def certificates_within(s, player: str) -> list[str]:
+    """Guarantee 4 at the end of ``player``'s stock turn, the round going on (the end of
+    a round may lower the limit, to be met in the player's next turn: 1833NE when a
+    corporation closes, 1832 when Systems form): he holds no more certificates than the
+    limit, as the title counts them."""
+    return [f"{p['name']} holds {p['certificates']} certificates after his stock turn, over the limit of "
+            f"{s['cert_limit']}" for p in s["players"] if p["name"] == player and p["certificates"] > s["cert_limit"]]
 
 
 def limits_settled(game) -> list[str]:
@@ -158,7 +160,7 @@ def play(title, players, seed, max_actions=3000, check_undo_every=0, on_state=No
     s = game.to_json()
     start = money(s)
     problems = check_state(s, start)
-    n, kind = 0, s["round"]["kind"]
+    n = 0
     while not game.finished and n < max_actions and not problems:
         listed = game.actions()
         if not listed:
@@ -166,6 +168,7 @@ def play(title, players, seed, max_actions=3000, check_undo_every=0, on_state=No
             break
         choice = policy(game, listed, rng) if policy else random_choice(listed, rng)
         before = json.dumps(s, sort_keys=True) if check_undo_every and n % check_undo_every == 0 else None
+        actor = (s["active"] or {}).get("player") if s["round"]["kind"] == "stock" else None
         try:
             game.act(choice)
         except Exception as e:  # a listed action refused, or a crash
@@ -175,9 +178,8 @@ def play(title, players, seed, max_actions=3000, check_undo_every=0, on_state=No
         s = game.to_json()
         problems += check_state(s, start)
         problems += limits_settled(game)
-        if kind == "stock" and s["round"]["kind"] != "stock":
-            problems += certificates_within(s)
-        kind = s["round"]["kind"]
+        if actor and s["round"]["kind"] == "stock" and (s["active"] or {}).get("player") != actor:
+            problems += certificates_within(s, actor)
         if on_state:
             problems += on_state(game, s)
         if before is not None and not problems:
