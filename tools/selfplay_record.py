@@ -172,6 +172,7 @@ def merge(args) -> int:
               file=sys.stderr)
         return 2
     games = {g["seed"]: g for g in read(path)}
+    corpus = args.corpus.resolve().relative_to(ROOT) / args.title if args.corpus is not None else None
     added = []
     for clone in args.clones:
         for g in read(clone / path.relative_to(ROOT)):
@@ -179,9 +180,9 @@ def merge(args) -> int:
                 continue
             games[g["seed"]] = g
             added.append(g["seed"])
-            if args.corpus is not None:
+            if corpus is not None:
                 name = make_corpus.game_name(args.title, args.players, g["seed"])
-                folder = clone / args.corpus.resolve().relative_to(ROOT) / args.title
+                folder = clone / corpus
                 files = [*folder.glob(f"{name}.jsonl.gz"), *folder.glob(f"{name}-first*.jsonl.gz")]
                 if not files and (g.get("corpus") or {}).get("positions"):
                     print(f"{folder}: no corpus file of seed {g['seed']}", file=sys.stderr)

@@ -2,8 +2,9 @@
 every action: money conserved (guarantee 1), shares placed once (2), presidents holding
 the president's certificate (3; 4 shares in a System, and 1832's vice-president's
 certificates each whole with its holder), no player over the certificate limit when his
-stock turn ends (4), a company over its train limit only until it discards (5), tokens within supply and one per company per city (5, 7), a finished game's result equal to the players' values (10), and every listed
-action accepted; on request (``positions``), every company's position loading in the
+stock turn ends (4), a company over its train limit only until it discards (5), tokens
+within supply and one per company per city (5, 7), a finished game's result equal to the
+players' values (10), and every listed action accepted; on request (``positions``), every company's position loading in the
 route core (6). ``trainruns play selfplay`` plays many such games (on several
 processes or a Dask cluster: :mod:`trainruns.services.sweep`); the tests use the same checks.
 """
@@ -110,9 +111,7 @@ def limits_settled(game) -> list[str]:
     another's."""
     if game.finished:
         return []
-    r = game.rules
-    over = [c.id for c in game.state.corporations
-            if not c.closed and c.president and len(r.counted_trains(c)) > r.train_limit(c)]
+    over = [c.id for c in game.state.corporations if not c.closed and c.president and game.rules.surplus(c)[0] > 0]
     if over and not any(a["type"] == "discard_train" for a in game.actions()):
         return [f"{', '.join(over)} over the train limit with no discard listed"]
     return []

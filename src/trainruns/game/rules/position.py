@@ -27,7 +27,7 @@ class PositionRules:
                "tiles": [dict(x) for x in s.tiles],
                "tokens": [{"hex": h, "stop": k, "corporation": x.id}
                           for x in s.corporations if not x.closed for h, k in x.tokens]}
-        if trains is None and not c.closed and len(self.counted_trains(c)) > self.train_limit(c):
+        if trains is None and not c.closed and self.surplus(c)[0] > 0:
             # 1832 [10.2.1] it holds the excess until its president discards: the route
             # core takes the trains over the limit only when the position says so
             pos["must_discard"] = True

@@ -165,16 +165,14 @@ class Title1832(TiledTitle):
         phase's train limit: nothing else of a Board reads them (the route rules of
         [6.5], [16] and [7.5] are the map's, the tokens' and the fields')."""
         f = self.facts
-        diesels = self.diesels(data, where)
-        phase = parse_phase(data, f.phases_of(diesels), where)
+        phase, diesels = self._phase(data, where)
         return self._trains(data, f.corporation_id(data.get("corporation"), where), phase, where, diesels)
 
     def _read(self, data, where):
         """The checked position, and the Board of its map and tokens (the route rules
         not yet applied) that the checks needed."""
         f = self.facts
-        diesels = self.diesels(data, where)
-        phase = parse_phase(data, f.phases_of(diesels), where)
+        phase, diesels = self._phase(data, where)
         corp = f.corporation_id(data.get("corporation"), where)
         trains = self._trains(data, corp, phase, where, diesels)
         laid = self.lay_tiles(data, phase, where)
@@ -218,10 +216,11 @@ class Title1832(TiledTitle):
     def train_purchases(self, data):
         return moves.train_purchases(self.facts, data)
 
-    @staticmethod
-    def diesels(data, where) -> bool:
-        """[17.2] the position is of a game with the 1830 Diesels variant (``diesels``)."""
-        return read_bool(data, "diesels", where)
+    def _phase(self, data, where) -> tuple[str, bool]:
+        """The phase, of Table 1's or, in a game with the 1830 Diesels variant
+        (``diesels``, [17.2]), of its phases; and whether it is such a game."""
+        diesels = read_bool(data, "diesels", where)
+        return parse_phase(data, self.facts.phases_of(diesels), where), diesels
 
     def _trains(self, data, corp, phase, where, diesels):
         raw = data.get("trains", [])

@@ -301,7 +301,7 @@ class MergerRules:
         when both tokens in the city were home tokens, is discarded."""
         events = [e for e in self.state.events if e["event"] == "token_returned" and e["corporation"] == c.id]
         back = 0
-        for place, e in sorted(zip(places, events[len(events) - len(places):]), key=lambda pe: -pe[0]):
+        for place, e in sorted(zip(places, events[len(events) - len(places):]), reverse=True):
             del c.token_costs[place]
             if self.both_homes(self.constituents(c), (e["hex"], e["stop"])):
                 e["event"] = "token_discarded"

@@ -68,7 +68,6 @@ class OperatingRules:
         """Tokens, home slots and the Cotton token stay in their city when its tile is
         upgraded; [7.2] a company left with two tokens in one city takes one back."""
         s = self.state
-        # and the Cotton token, 1832's own
         for cid, places in carry_tokens(s, hex_id, mapping).items():
             self.settle_returned_tokens(s.corp[cid], places)
         cotton = s.title_state.cotton

@@ -49,7 +49,7 @@ def train_purchases(facts, data):
     keep, scrapped = [], []
     for t in trains:
         gone = facts.rusts_on(str(t), diesels) if str(t) in facts.trains else None
-        if gone is not None and gone in phases and phases.index(gone) <= i + 1:
+        if gone is not None and phases.index(gone) <= i + 1:
             scrapped.append(str(t))
         else:
             keep.append(t)
