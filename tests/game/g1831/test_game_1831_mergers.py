@@ -257,6 +257,7 @@ def _bonds_closed_by_the_marker():
     r.merge(a, b, "II")
     e = company(g, "E", 40, "P2")
     e.sites.append({"hex": b.home, "slot": 1, "type": "yard"})
+    e.floated = e.operated = True   # it has operated (5.0.4)
     a.merge_tried = None
     r.merge(a, e, "IV")
     assert a.bonds and len(a.sites) == 5
@@ -273,6 +274,9 @@ def test_bonds_closed_by_the_marker_remove_tokens_at_the_next_phase_2_without_co
     g, a = _bonds_closed_by_the_marker()
     s = g.rules.state
     assert a.bond_cell is None and a.receivership and a.tokens_due
+    # 4.3.3: E, whose commons the bonds were, "may be started again": unstarted, as at setup
+    e = next(c for c in g.to_json()["corporations"] if c["id"] == "E")
+    assert (e["closed"], e["floated"], e["operated"], e["par"], e["president"]) == (False, False, False, None, None)
     assert len(a.sites) == 5 and a.liquidating == []          # on the map until its Phase 2
     assert not [x for x in g.actions() if x["type"] == "liquidate_token"]
     cash, money = a.cash, s.money()
@@ -363,6 +367,7 @@ def test_split_during_a_hostile_takeover_owners_sell_or_trade_5_9_8_4():
     step.process({"type": "sell_shares", "player": "P2", "corporation": "NYC", "kind": "common", "count": 1})
     # "sell at the current price including any 2x markers"
     assert s.player["P2"].cash - p2 == price * 2
+    assert [e["rule"] for e in s.events if e["event"] == "sell"] == ["5.9.8.4"]
     step.process({"type": "pass", "player": "P3"})
     assert step.done and b.closed and s.money() == money
     assert a.cell == a_cell                                 # "Selling does not affect the Stock Marker Token"
@@ -389,6 +394,7 @@ def test_split_during_a_takeover_for_bonds_owners_sell_or_hold_5_9_10_5():
     price = r.market.common(c.cell)
     _drive(g, step, [{"type": "sell_shares", "player": "P3", "corporation": "E", "kind": "common", "count": 1}])
     assert s.player["P3"].cash - p3 == price * 2 and step.done and c.closed and s.money() == money
+    assert [e["rule"] for e in s.events if e["event"] in ("takeover_split_sales", "sell")] == ["5.9.10.5"] * 2
     # 5.9.10.8: the commons are A's bonds: the one kept with its 2x marker, the sold one in the pool
     bonds = sorted((x["holder"], x["splits"]) for x in a.bonds)
     assert ("player:P3", 1) in bonds and bonds.count(("market", 0)) == 4

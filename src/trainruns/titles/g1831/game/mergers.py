@@ -24,6 +24,12 @@ from trainruns.titles.g1831.game import certs
 from trainruns.titles.g1831.game.certs import is_preferred
 
 
+def split_rule(kind: str) -> str:
+    """The rule of a stock split during a takeover's move: 5.9.8.4 for Type II, 5.9.10.5
+    for Type IV (the only types that move B's Stock Marker before they complete)."""
+    return "5.9.8.4" if kind == "II" else "5.9.10.5"
+
+
 class MergerRules:
     # --- what a system is -----------------------------------------------------------
 
@@ -159,7 +165,7 @@ class MergerRules:
                 owners = self.split_sellers(a, b)
                 if owners:
                     s.event("takeover_split_sales", corporation=a.id, target=b.id, players=owners,
-                            rule="5.9.8.4" if kind == "II" else "5.9.10.5")
+                            rule=split_rule(kind))
                     return owners   # each chooses (steps: SplitSaleStep), then :meth:`complete_takeover`
         self.complete_takeover(a, b, kind)
 
@@ -188,15 +194,16 @@ class MergerRules:
             n += 1
         return n
 
-    def split_sale(self, b, name: str, count: int):
-        """The sale of 5.9.8.4 / 5.9.10.5: to the pool, paid by the bank at B's posted
-        common price x 2^markers (the markers removed in the pool, 4.6.3.3.2); "Selling
-        does not affect the Stock Marker Token". The takeover then makes the pool's
-        certificates A's (5.9.8.6: A's 5% common for mergers; 5.9.10.8: bonds)."""
+    def split_sale(self, b, name: str, count: int, kind: str):
+        """The sale of 5.9.8.4 (a Type ``kind`` II takeover) / 5.9.10.5 (Type IV): to
+        the pool, paid by the bank at B's posted common price x 2^markers (the markers
+        removed in the pool, 4.6.3.3.2); "Selling does not affect the Stock Marker
+        Token". The takeover then makes the pool's certificates A's (5.9.8.6: A's 5%
+        common for mergers; 5.9.10.8: bonds)."""
         sold = certs.held(b, player_key(name), "common")[:count]
         total = self.sell_to_pool(b, name, sold)
         self.state.event("sell", corporation=b.id, player=name, preferred=0, common=count, bonds=0, cash=total,
-                         rule="5.9.8.4")
+                         rule=split_rule(kind))
 
     def complete_takeover(self, a, b, kind: str):
         """The merger's or takeover's steps once it passed its test and the owners chose

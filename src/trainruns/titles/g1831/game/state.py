@@ -107,10 +107,12 @@ class Corporation1831(Corporation):
     def reset(self, for_sale_from: int):
         """A company not yet started: its certificates in the initial offering, its mat's
         tokens, and every fact marked ``started`` as it was at setup: no markers, no
-        debt, no merger."""
+        debt, no merger; not floated, capitalised or operated (the state JSON shows a
+        company given back by a merger's bonds, 4.3.3, as one never started)."""
         for f in fields(self):
             if f.metadata.get("started"):
                 setattr(self, f.name, f.default_factory() if f.default is MISSING else f.default)
+        self.floated = self.capitalised = self.operated = False
         self.certs = certs.make_certs(self.president_percent)
         self.supply = dict(self.base_supply)
         self.shares = {"ipo": 20}

@@ -461,7 +461,6 @@ class StockRules:
         c.trains, c.tokens = [], []
         c.owed_commons = 0   # 5.3.4's owed sale ends with the company
         c.par = c.cell = c.president = None
-        c.floated = c.capitalised = c.operated = False
         self.reset_company(c)
 
     def stock_round_end_move(self, c):

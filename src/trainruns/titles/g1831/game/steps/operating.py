@@ -264,7 +264,7 @@ class SplitSaleStep(Step):
                     or not within(free_amount(1, most), a["count"]):
                 raise Refusal("merger.split-sale", f"{name} may sell 1 to {most} of his {self.b.id} commons at the "
                                                    f"current price, or pass to {keep} (5.9.8.4, 5.9.10.5)")
-            r.split_sale(self.b, name, a["count"])
+            r.split_sale(self.b, name, a["count"], self.kind)
         elif a["type"] != "pass":
             raise Refusal("merger.split-sale", f"{name} sells {self.b.id} commons or passes to {keep} "
                                                "(5.9.8.4, 5.9.10.5)")
