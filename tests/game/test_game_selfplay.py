@@ -125,3 +125,50 @@ def test_a_player_over_the_certificate_limit_after_the_stock_round_is_a_problem(
     s["players"][1]["certificates"] = 21
     assert certificates_within(s, "B") == ["B holds 21 certificates after his stock turn, over the limit of 20"]
     assert certificates_within(s, "A") == []
+
+
+def test_trains_held_but_not_sold_rusted_or_out_of_phase_are_problems():
+    """Guarantee 5: "Each train is in one place; no corporation holds a scrapped or
+    rusted train ...; the phase follows the trains sold". 1832 Table 1: the first
+    4-train starts phase 4 and rusts the 2-trains; 1831 5.4.8: a company in
+    receivership keeps its retired trains, marked so; 1833NE "Train list and prices":
+    the two sides of a card are one train."""
+    from dataclasses import replace
+
+    from _trains import owned
+
+    from trainruns.game.selfplay import bank_counts, trains_in_place
+    from trainruns.game.train import take
+
+    g = Game("1832", ["A", "B", "C"], 1)
+    start, acl, s = bank_counts(g), g.state.corp["ACL"], g.state
+    assert trains_in_place(g, start) == []
+    acl.trains = owned(g, "2")                   # never sold by the bank
+    assert trains_in_place(g, start) == ["1 2-trains are held, 0 sold by the bank"]
+    take(s.depot, "2")
+    assert trains_in_place(g, start) == []
+    take(s.depot, "4")                           # the first 4-train, the phase still 2
+    assert trains_in_place(g, start) == ["the phase is 2, the last train sold starts phase 4"]
+    s.phase = "4"                                # phase 4, the 2-train not rusted
+    assert trains_in_place(g, start) == ["ACL holds a 2-train, rusted in phase 4; the phase is 4"]
+    s.market_trains, acl.trains = acl.trains, []
+    assert trains_in_place(g, start) == ["the open market holds a 2-train, rusted in phase 4; the phase is 4"]
+
+    g = Game("1831", ["A", "B", "C", "D"], 1)
+    start, c, s = bank_counts(g), g.state.corporations[0], g.state
+    for name in ("2S", "2MX", "5YD"):
+        take(s.depot, name)
+    s.phase = "5"                                # 5.3.5: the first 5-train; the 2s retire
+    c.trains = [g.rules.trains["2MX"], replace(g.rules.trains["2S"], status="retired")]
+    assert trains_in_place(g, start) == [f"{c.id} holds a 2MX-train, rusted in phase 5; the phase is 5"]
+    c.trains = c.trains[1:] + [g.rules.trains["5S"]]   # a 5S and a 5YD are one size: one was sold
+    assert trains_in_place(g, start) == []
+
+    g = Game("1833NE", ["A", "B", "C"], 1)
+    start, s = bank_counts(g), g.state
+    take(s.depot, "3/5")
+    s.phase = "II"
+    s.corporations[0].trains = [g.rules.trains["2+2"]]
+    assert trains_in_place(g, start) == []
+    s.corporations[1].trains = [g.rules.trains["3/5"]]
+    assert trains_in_place(g, start) == ["2 3/5-trains are held, 1 sold by the bank"]

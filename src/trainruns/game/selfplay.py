@@ -2,11 +2,13 @@
 every action: money conserved (guarantee 1), shares placed once (2), presidents holding
 the president's certificate (3; 4 shares in a System, and 1832's vice-president's
 certificates each whole with its holder), no player over the certificate limit when his
-stock turn ends (4), a company over its train limit only until it discards (5), tokens
-within supply and one per company per city (5, 7), a finished game's result equal to the
-players' values (10), and every listed action accepted; on request (``positions``), every company's position loading in the
-route core (6). ``trainruns play selfplay`` plays many such games (on several
-processes or a Dask cluster: :mod:`trainruns.services.sweep`); the tests use the same checks.
+stock turn ends (4), a company over its train limit only until it discards, every train
+held sold by the bank and not rusted, the phase that of the trains sold (5), tokens
+within supply and one per company per city (7), a finished game's result equal to the
+players' values (10), and every listed action accepted; on request (``positions``),
+every company's position loading in the route core (6). ``trainruns play selfplay``
+plays many such games (on several processes or a Dask cluster:
+:mod:`trainruns.services.sweep`); the tests use the same checks.
 """
 
 from __future__ import annotations
@@ -117,6 +119,48 @@ def limits_settled(game) -> list[str]:
     return []
 
 
+def bank_counts(game) -> dict:
+    """The bank's trains as a game starts, by depot row (None: unlimited): what
+    :func:`trains_in_place` counts the trains sold against."""
+    return {row["train"]: row["left"] for row in game.state.depot}
+
+
+def trains_in_place(game, start: dict) -> list[str]:
+    """Guarantee 5's trains, by card (the two sides of a 1833NE card, the S, MX and YD
+    of an 1831 size are one): no more held by the companies and the open market than
+    the bank has sold since ``start`` (:func:`bank_counts`), so none is in two places;
+    none held past the phase that rusts it (its ``rusts_on``; 1831 5.4.8: a company in
+    receivership keeps a retired one, marked so); and the phase is the last one whose
+    train has been sold (1832 [4.2], 1833NE "Number of phases", 1831 5.3.5)."""
+    s, r = game.state, game.rules
+    phases = r.phases
+
+    def card(name):
+        return r.trains[name].card if name in r.trains else name
+
+    sold, held, problems = {}, {}, []
+    for row in s.depot:
+        k, first = card(row["train"]), start.get(row["train"])
+        taken = None if first is None or row["left"] is None or sold.get(k, 0) is None else first - row["left"]
+        sold[k] = None if taken is None else sold.get(k, 0) + taken
+    now = phases.index(s.phase)
+    for owner, trains in [(c.id, c.trains) for c in s.corporations] + [("the open market", s.market_trains)]:
+        for t in trains:
+            k = card(t.name)
+            held[k] = held.get(k, 0) + 1
+            rust = phases.rusts.get(k)
+            if rust in phases.by_name and now >= phases.index(rust) and t.status != "retired":
+                problems.append(f"{owner} holds a {t.name}-train, rusted in phase {rust}; the phase is {s.phase}")
+    for k, n in held.items():
+        if sold.get(k) is not None and n > sold[k]:
+            problems.append(f"{n} {k}-trains are held, {sold[k]} sold by the bank")
+    started = max((i for i, row in enumerate(phases.rows) if i == 0 or held.get(row["on"])
+                   or (sold.get(row["on"]) or 0) > 0), default=0)
+    if now != started:
+        problems.append(f"the phase is {s.phase}, the last train sold starts phase {phases.rows[started]['name']}")
+    return problems
+
+
 def _vice_presidents(c, system) -> list[str]:
     """1832 [11.6]: each vice-president's certificate (2 shares, one certificate) whole
     with its holder, a player or the open market; a player both president and
@@ -159,6 +203,7 @@ def play(title, players, seed, max_actions=3000, check_undo_every=0, on_state=No
     s = game.to_json()
     start = money(s)
     problems = check_state(s, start)
+    bank = bank_counts(game)
     n = 0
     while not game.finished and n < max_actions and not problems:
         listed = game.actions()
@@ -177,6 +222,7 @@ def play(title, players, seed, max_actions=3000, check_undo_every=0, on_state=No
         s = game.to_json()
         problems += check_state(s, start)
         problems += limits_settled(game)
+        problems += trains_in_place(game, bank)
         if actor and s["round"]["kind"] == "stock" and (s["active"] or {}).get("player") != actor:
             problems += certificates_within(s, actor)
         if on_state:
