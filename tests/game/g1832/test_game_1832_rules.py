@@ -102,6 +102,43 @@ def test_two_bids_are_auctioned_among_the_bidders_from_the_left_of_the_high_bid(
     assert s["active"] == {"player": "D"}   # left of C, who bought P1
 
 
+def _pass_out_the_initial_round(g):
+    while g.to_json()["round"]["kind"] in ("stock", "private_auction"):
+        g.act({"type": "pass", "player": g.active()["player"]})
+
+
+def test_the_last_private_bought_by_auction_or_bid_gives_the_priority_left_of_its_buyer():
+    """[5.2.2] the priority card goes left of "the last person to perform a stock action
+    ... buying a private company [5.7]": A's purchase of P5 sells P7 to C (by auction
+    against B, or as its only bidder), so C bought the last private, after A; nobody
+    buys a share afterwards: the card goes to A, left of C (docs/gaps.md)."""
+    g = new(3)
+    g.act({"type": "buy_private", "player": "A", "private": "P1"})
+    g.act({"type": "bid", "player": "B", "private": "P7", "price": 205})
+    g.act({"type": "bid", "player": "C", "private": "P7", "price": 210})
+    for name, private in (("A", "P2"), ("B", "P3"), ("C", "P4"), ("A", "P5")):
+        g.act({"type": "buy_private", "player": name, "private": private})
+    assert g.active() == {"player": "B"}                  # the auction of P7, left of C
+    g.act({"type": "pass", "player": "B"})
+    assert g.state.private["P7"].owner == "player:C"
+    g.act({"type": "par", "player": "C", "corporation": "CG", "price": 100})
+    _pass_out_the_initial_round(g)
+    assert g.rules.priority == "A"
+
+    g = new(3)
+    for name, private in (("A", "P1"), ("B", "P2")):
+        g.act({"type": "buy_private", "player": name, "private": private})
+    g.act({"type": "bid", "player": "C", "private": "P7", "price": 205})
+    for name, private in (("A", "P3"), ("B", "P4")):
+        g.act({"type": "buy_private", "player": name, "private": private})
+    g.act({"type": "pass", "player": "C"})
+    g.act({"type": "buy_private", "player": "A", "private": "P5"})   # P7 to its only bidder
+    assert g.state.private["P7"].owner == "player:C"
+    g.act({"type": "par", "player": "C", "corporation": "CG", "price": 100})
+    _pass_out_the_initial_round(g)
+    assert g.rules.priority == "A"
+
+
 def test_all_pass_runs_the_privates_and_drops_p1_until_the_priority_holder_takes_it_free():
     """[5.7] all pass before P7 is sold: privates pay, P1 drops $5; at $0 the priority
     holder must take it as his only action."""

@@ -95,10 +95,16 @@ class InitialStockRound(WaterfallSale, StockRound):
 
     def sell(self, p, name, price):
         """[5.7] the private goes at the winning bid; [16.2] P7 comes with CoG's
-        president's certificate, and its par is set at once."""
+        president's certificate, and its par is set at once. Its buyer is the last to
+        act: [5.2.2] the priority card goes left of "the last person to perform a stock
+        action ... buying a private company [5.7]", and [5.7] resumes after all passed
+        left of "the last player to buy or bid"; a private sold to its only bidder or
+        its auction's winner after another's purchase is bought after that one
+        (docs/gaps.md)."""
         s, rules = self.state, self.game.rules
         p.price = price
         sell_private(s, p, name, price)
+        self.last_actor = name
         if p.id == rules.data["cog_private"]:
             cog = s.corp[rules.data["cog"]]
             s.move_shares(cog, "ipo", player_key(name), rules.shares["president"])
