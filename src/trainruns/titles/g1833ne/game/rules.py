@@ -183,7 +183,8 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
 
     def operating_order(self):
         """The launched companies in stock price order fixed at the start; the very
-        first operating round in reverse order."""
+        first operating round in reverse order ("Number of phases"; read as the first
+        in which a corporation operates, docs/gaps.md)."""
         t = self.state.title_state
         order = super().operating_order()
         if not t.first_or_done and order:
