@@ -79,6 +79,33 @@ def test_profit_taking_an_earlier_round_and_2x_markers_are_not_cycling_4_6_7_and
     assert sold_for(g, c, "P3", common=1) == 2 * before
 
 
+def test_under_gi_only_profit_taking_and_cycling_are_refused_4_2_2_and_4_6_3_3_1():
+    """4.2.2: under Government Intervention "Profit Taking (4.6.7) and Cycling (4.6.6 &
+    4.6.8.1) are prohibited": a common bought from the pool this Stock Round may not be
+    sold (4.6.8) until a split gives it a 2x marker (4.6.3.3.1: "never considered
+    cycling"); one bought from Initial Offerings may not be sold for more than par
+    (4.6.7) nor for equal or less (4.6.8.1), 2x marker or not."""
+    g = new()
+    r, s = g.rules, g.rules.state
+    c = active_prr(g)
+    s.title_state.government_intervention = True
+    certs.move(s, c, certs.held(c, "ipo", "common")[0], "market")
+    r.buy_cert(c, "P1", "common", "market")
+    r.buy_cert(c, "P2", "common", "ipo")
+    pool, ipo = certs.held(c, "player:P1", "common")[0], certs.held(c, "player:P2", "common")[0]
+    assert r.max_sale(c, "P1", "common") == 0 and r.max_sale(c, "P2", "common") == 0
+    # the Stock Marker rises into STOCK SPLIT: every held certificate gets a 2x marker (4.3.4)
+    r.market.move(c.id, c.cell, (1, 9))
+    c.cell = (1, 9)
+    r.move_marker(c, "up", 1, "test")
+    assert pool["splits"] == ipo["splits"] == 1
+    assert r.max_sale(c, "P1", "common") == 1                 # not cycling any more
+    assert r.sale_value(c, ipo) > ipo["bought_price"]         # more than par: profit taking
+    assert r.max_sale(c, "P2", "common") == 0
+    s.title_state.government_intervention = False             # without GI both may be sold
+    assert r.max_sale(c, "P2", "common") == 1
+
+
 def test_the_sale_event_counts_the_cycled_certificates_4_6_8_2():
     g = new()
     r, s = g.rules, g.rules.state

@@ -177,8 +177,8 @@ class StockRules:
     def sellable(self, c, name: str, kind: str) -> list[dict]:
         """4.6: certificates ``name`` may sell of one kind: never the president's
         certificate (4.6.2; its partial sale of 4.6.2.1: :meth:`president_portion`), not in
-        receivership (4.6.9), under GI not commons bought this round (no profit taking
-        or cycling, 4.6.7-4.6.8)."""
+        receivership (4.6.9), under GI none whose sale would be profit taking or
+        cycling (:meth:`gi_forbids`)."""
         if c.receivership or c.cell is None:
             return []
         if kind == "bond" and c.bond_cell is None:
@@ -188,10 +188,20 @@ class StockRules:
         for x in certs.held(c, player_key(name), kind):
             if x["kind"] == "president":
                 continue
-            if gi and x["kind"] in ("common", "merger", "bond") and x.get("bought_round") == self.stock_round_number:
+            if gi and self.gi_forbids(c, x):
                 continue
             out.append(x)
         return out
+
+    def gi_forbids(self, c, cert) -> bool:
+        """4.2.2: under Government Intervention "Profit Taking (4.6.7) and Cycling (4.6.6
+        & 4.6.8.1) are prohibited": a sale of ``cert`` bought this Stock Round that is
+        cycling (:meth:`cycled`: from the pool, or from Initial Offerings for equal or
+        less money; never with 2x markers, 4.6.3.3.1), or of a common bought from
+        Initial Offerings "for more than par value" (4.6.7: more than it cost)."""
+        if cert["kind"] not in ("common", "merger", "bond") or cert.get("bought_round") != self.stock_round_number:
+            return False
+        return self.cycled(c, cert) or (cert["bought_from"] == "ipo" and self.sale_value(c, cert) > cert["bought_price"])
 
     def successor(self, c, name: str):
         """4.6.2.1: the player who would take the president's certificate if ``name``
