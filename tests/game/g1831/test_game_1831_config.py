@@ -339,6 +339,19 @@ def test_a_city_and_a_city_tile_give_their_size_and_sites_5_2_3_12():
     assert refused(d).where.startswith(f"config.map.hexes[{i}]") and "stops" in refused(d).what
 
 
+def test_a_city_tile_with_track_past_its_city_is_refused_5_6_2_1():
+    """5.6.2.1 "A train may not use the same city hex twice": track from side to side
+    past a city would be a second use of its hex that the route search does not count,
+    so such a tile (none in the shipped configs) is refused, not played (docs/gaps.md)."""
+    d = shipped()
+    name, tile = next((n, t) for n, t in d["tiles"]["tiles"].items() if t.get("stops"))
+    sides = {x for p in tile["paths"] for x in p if isinstance(x, int)}
+    free = [k for k in range(6) if k not in sides]
+    tile["paths"].append(free[:2])
+    e = refused(d)
+    assert e.where == f"config.tiles.tiles.{name}.paths" and "5.6.2.1" in e.what
+
+
 def test_city_tiles_keep_the_printed_site_types_5_2_3_12():
     """5.2.3.12 "The token types on the tile must match the token types on the map", and
     5.2.6.5: tokens stay on the new tile. A large city printed Rail Yard first would put

@@ -78,3 +78,31 @@ def test_command_solves_the_example(tmp_path):
     got = json.loads(out.stdout)
     want = json.loads(example.read_text())["expected_revenue"]
     assert got["optimal"] and got["revenue"] == want
+
+
+def test_track_past_a_city_is_refused_not_answered_wrongly_5_6_2_1():
+    """5.6.2.1 "A train may not use the same city hex twice": a city hex whose track
+    also runs from side to side past the city could be used twice by one route (the
+    city, then the track past it), which the route search does not count as a second
+    use. Here a 4S from B2 would run B2 - B4 - C5, round by C3 and past B4's city to A5
+    for 170; the rule allows 130 at most. The position is refused (exit 2), and the same
+    board without that track is read as before."""
+    def hexes(bypass):
+        return [
+            {"id": "B2", "stops": [{"kind": "city", "slot_types": [S], "value": 10}], "paths": [["s0", 0]]},
+            {"id": "B4", "stops": [{"kind": "city", "slot_types": [S], "value": 10}],
+             "paths": [[3, "s0"], ["s0", 5]] + ([[1, 4]] if bypass else [])},
+            {"id": "C5", "stops": [{"kind": "city", "slot_types": [S], "value": 10}], "paths": [[2, "s0"], ["s0", 3]]},
+            {"id": "C3", "stops": [], "paths": [[0, 1]]},
+            {"id": "A5", "stops": [{"kind": "city", "slot_types": [S], "value": 100}], "paths": [[4, "s0"]]},
+        ]
+
+    def position(bypass):
+        return {"title": "1831", "phase": "3", "corporation": "A", "trains": ["4S"],
+                "map": {"layout": "flat", "hexes": hexes(bypass)},
+                "tokens": [{"hex": h, "stop": 0, "corporation": "A", "slot": 0} for h in ("B2", "B4", "C5", "A5")]}
+
+    with pytest.raises(InputError, match="5.6.2.1") as e:
+        load_position(position(True))
+    assert e.value.where == "position: map.hexes[1] (B4).paths"
+    load_position(position(False))

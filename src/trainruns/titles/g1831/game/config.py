@@ -182,9 +182,13 @@ class Config:
         for name, t in self.tiles["tiles"].items():
             w = f"config.tiles.tiles.{name}"
             try:
-                parse_paths(t["paths"], len(t.get("stops", [])), 0, w, 0)
+                paths = parse_paths(t["paths"], len(t.get("stops", [])), 0, w, 0)
             except InputError as e:
                 raise InputError(e.what, e.where or w) from None
+            if t.get("stops") and any(a[0] == b[0] == "side" for a, b in paths):
+                raise InputError("a city tile's track runs from side to side past its city: not supported, since "
+                                 "5.6.2.1 lets a train use a city hex once and the route search would not count "
+                                 "that track as a use (docs/gaps.md)", f"{w}.paths")
             for k, p in enumerate(t.get("double_track", [])):
                 if not any(q == p or q == p[::-1] for q in t["paths"]):
                     raise InputError(f"double track {p} is not one of the tile's paths", f"{w}.double_track[{k}]")

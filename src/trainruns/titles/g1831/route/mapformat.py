@@ -118,11 +118,29 @@ def read_map(data: dict, where: str):
             if stop.kind == CITY:
                 facts.sites[(hx.id, k)] = [Site(t, black=t == BLACK) for t in raw.get("slot_types", [])]
     raw_hexes = m["hexes"]
+    _no_track_past_a_city(hexes, where)
     _read_groups(raw_hexes, hexes, facts, where)
     facts.commuter = _read_commuter(m.get("commuter_runs", []), hexes, facts, where)
     board = Board(layout=layout, hexes=hexes, phase=phase, corporation=parse_corporation(data, where),
                   trains=[], phases=phases, title="1831", axes=axes)
     return board, facts
+
+
+def _no_track_past_a_city(hexes, where):
+    """5.6.2.1 "A train may not use the same city hex twice": the route search counts a
+    city hex as used when a route enters its city, so track in a city hex that runs
+    from side to side past the city (no such tile is in the configs shipped) would let
+    a route use the hex twice. A position with such track is refused (docs/gaps.md)
+    rather than answered wrongly."""
+    for i, hx in enumerate(hexes.values()):
+        if not any(stop.kind == CITY for stop in hx.stops):
+            continue
+        for a, b in hx.paths:
+            if a[0] == "side" and b[0] == "side":
+                raise InputError(f"track from side {a[1]} to side {b[1]} passes the city of {hx.id} without "
+                                 "entering it: not supported, since 5.6.2.1 lets a train use a city hex once "
+                                 "and the route search would not count that track as a use (docs/gaps.md)",
+                                 f"{where}: map.hexes[{i}] ({hx.id}).paths")
 
 
 def _fill_extension_values(h, by_id, where):
