@@ -202,3 +202,31 @@ def test_5_6_6_declaring_no_train_is_legal_when_none_can_earn():
     pos = line([(20, [Y]), (30, [S])], trains=["3MX"], tokens=[("A1", 0, "A")])
     assert solve(pos).revenue == 0
     assert audit(pos, {"routes": []}).legal
+
+
+def _two_stations_and_a_yard():
+    """A1 (20): A's Station; B2 (30): A's Station and A's Rail Yard; C3 (20): a free
+    Station site. One track each, A1 - B2 - C3."""
+    pos = line([(20, [S]), (30, [S, Y]), (20, [S])], tokens=[("A1", 0, "A"), ("B2", 0, "A")])
+    pos["tokens"].append({"hex": "B2", "stop": 0, "corporation": "A", "slot": 1})
+    return pos
+
+
+@pytest.mark.parametrize("train, stops, legal", [
+    ("2S", "A1.0 B2.0", True),      # two Stations
+    ("2YD", "A1.0 B2.0", False),    # 5.6.2.3: a Rail Yard train, one Rail Yard
+    ("2MX", "A1.0 B2.0", True),     # a Station at A1, the Rail Yard at B2
+    ("3S", "A1.0 B2.0 C3.0", False),    # 5.6.2.5: "A route must begin and end on a token"
+    ("3YD", "A1.0 B2.0 C3.0", False),
+])
+def test_5_6_2_3_and_5_6_2_5_a_route_without_its_tokens_names_the_rule(train, stops, legal):
+    """The route model decides which routes are legal (``not-a-title-route`` otherwise);
+    where the declared stops hold no legal choice of the company's tokens for the
+    train, beginning and ending on one, the audit names 5.6.2.3 and 5.6.2.5
+    (``tokens-run-to``) instead."""
+    pos = _two_stations_and_a_yard()
+    pos["trains"] = [train]
+    result = audit(pos, _declare((train, stops)))
+    assert [p.rule for p in result.problems] == ([] if legal else ["tokens-run-to"])
+    if not legal:
+        assert "5.6.2.3 and 5.6.2.5" in result.problems[0].message

@@ -608,7 +608,8 @@ class _Auditor:
             if r.hexes is not None:
                 ks = [k for k in ks if hexes_along(describe_route(rs, k, r.train_spec).track) == r.hexes]
             if not ks:
-                self._report(r, "not-a-title-route", train=self._train_words(routes, i),
+                rule = self.title.audit_why_not(rs, list(stops), r.train) or "not-a-title-route"
+                self._report(r, rule, train=self._train_words(routes, i),
                              stops=" - ".join(self._name(ref) for ref in r.refs))
             else:
                 options[i] = ks

@@ -72,6 +72,13 @@ class Title(TitleMoves):
         """The title's own rules on a declared run: [(route index, rule id, message)]."""
         return []
 
+    def audit_why_not(self, rs, stops: list, train: str) -> str | None:
+        """Why no route of the model's set ``rs`` runs the declared ``stops`` (stop ids of
+        ``rs.compiled``) for a ``train``-train, when the title can tell: a rule id of its
+        :attr:`audit_messages` (a template given ``{train}`` and ``{stops}``); None
+        leaves the audit's ``not-a-title-route``."""
+        return None
+
     def audit_run(self, board: Board, rs, routes: list, picks: dict):
         """The declared routes a route model matched, valued as one run (a title whose
         run has rules of its own, such as 1831's bought track rights, 5.6.5).

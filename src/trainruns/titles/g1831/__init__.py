@@ -70,8 +70,28 @@ class Title1831(Title):
     name = "1831"
     schema = "1831"
     audit_sections = {"track-right-unused": "1831 rules 5.5 and 5.6.5 (track rights)",
-                      "no-train-run": "1831 rules 5.6.6"}
+                      "no-train-run": "1831 rules 5.6.6",
+                      "tokens-run-to": "1831 rules 5.6.2.3 and 5.6.2.5"}
+    audit_messages = {"tokens-run-to": "{train} cannot run {stops}: a route begins and ends on tokens of "
+                                       "{corporation} it runs to, 2 up to the train's size of them, each of "
+                                       "the train's type (an S train runs to Stations, a YD train to Rail "
+                                       "Yards, an MX train to at least one of each), and these stops hold no "
+                                       "such choice."}
     audit_must_run = True   # 5.6.6 "it must run at least one train if it has an unused train"
+
+    def audit_why_not(self, rs, stops, train):
+        """5.6.2.3 / 5.6.2.5: a declared route that enters each city once but on which the
+        train has no legal choice of its company's tokens to run to, beginning and ending
+        on one (the route core's own valuation, explain.best_choice), breaks
+        ``tokens-run-to``; any other reason (a commuter run, the Delaware entered twice,
+        track, a blocked city) is left to the audit's ``not-a-title-route``."""
+        from trainruns.titles.g1831.route.explain import best_choice
+        from trainruns.titles.g1831.route.trains import parse_train_name
+
+        groups = [int(rs.arrays.stop_group[s]) for s in stops]
+        if len(set(groups)) != len(groups):
+            return None
+        return "tokens-run-to" if best_choice(rs.arrays, list(stops), parse_train_name(train))[0] < 0 else None
 
     def audit_run(self, board, rs, routes, picks):
         """5.6.5 in an audit: the declared routes valued with the bought rights they run
