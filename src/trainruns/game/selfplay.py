@@ -134,28 +134,23 @@ def trains_in_place(game, start: dict) -> list[str]:
     train has been sold (1832 [4.2], 1833NE "Number of phases", 1831 5.3.5)."""
     s, r = game.state, game.rules
     phases = r.phases
-
-    def card(name):
-        return r.trains[name].card if name in r.trains else name
-
-    sold, held, problems = {}, {}, []
+    sold, held, problems = {}, {}, []   # by card; sold None: an unlimited row, not counted
     for row in s.depot:
-        k, first = card(row["train"]), start.get(row["train"])
-        taken = None if first is None or row["left"] is None or sold.get(k, 0) is None else first - row["left"]
-        sold[k] = None if taken is None else sold.get(k, 0) + taken
+        k, first = r.trains[row["train"]].card, start.get(row["train"])
+        unlimited = first is None or row["left"] is None or (k in sold and sold[k] is None)
+        sold[k] = None if unlimited else sold.get(k, 0) + first - row["left"]
     now = phases.index(s.phase)
     for owner, trains in [(c.id, c.trains) for c in s.corporations] + [("the open market", s.market_trains)]:
         for t in trains:
-            k = card(t.name)
-            held[k] = held.get(k, 0) + 1
-            rust = phases.rusts.get(k)
+            held[t.card] = held.get(t.card, 0) + 1
+            rust = phases.rusts.get(t.card)
             if rust in phases.by_name and now >= phases.index(rust) and t.status != "retired":
                 problems.append(f"{owner} holds a {t.name}-train, rusted in phase {rust}; the phase is {s.phase}")
     for k, n in held.items():
         if sold.get(k) is not None and n > sold[k]:
             problems.append(f"{n} {k}-trains are held, {sold[k]} sold by the bank")
-    started = max((i for i, row in enumerate(phases.rows) if i == 0 or held.get(row["on"])
-                   or (sold.get(row["on"]) or 0) > 0), default=0)
+    started = max(i for i, row in enumerate(phases.rows)
+                  if i == 0 or held.get(row["on"]) or (sold.get(row["on"]) or 0) > 0)
     if now != started:
         problems.append(f"the phase is {s.phase}, the last train sold starts phase {phases.rows[started]['name']}")
     return problems

@@ -91,7 +91,7 @@ class Title1831(Title):
         groups = [int(rs.arrays.stop_group[s]) for s in stops]
         if len(set(groups)) != len(groups):
             return None
-        return "tokens-run-to" if best_choice(rs.arrays, list(stops), parse_train_name(train))[0] < 0 else None
+        return "tokens-run-to" if best_choice(rs.arrays, stops, parse_train_name(train))[0] < 0 else None
 
     def audit_run(self, board, rs, routes, picks):
         """5.6.5 in an audit: the declared routes valued with the bought rights they run

@@ -178,6 +178,8 @@ class Config:
         5.2.3.12: a city tile's sites keep the types of the sites of every city it can be
         laid on, site by site (a black site may become a Station or a Rail Yard, 5.2.7.2),
         so tokens stay on their sites through every upgrade."""
+        from trainruns.titles.g1831.route.mapformat import PAST_A_CITY, track_past_city
+
         hexes = {h["id"]: h for h in self.map["hexes"]}
         for name, t in self.tiles["tiles"].items():
             w = f"config.tiles.tiles.{name}"
@@ -185,10 +187,10 @@ class Config:
                 paths = parse_paths(t["paths"], len(t.get("stops", [])), 0, w, 0)
             except InputError as e:
                 raise InputError(e.what, e.where or w) from None
-            if t.get("stops") and any(a[0] == b[0] == "side" for a, b in paths):
-                raise InputError("a city tile's track runs from side to side past its city: not supported, since "
-                                 "5.6.2.1 lets a train use a city hex once and the route search would not count "
-                                 "that track as a use (docs/gaps.md)", f"{w}.paths")
+            past = track_past_city(paths) if t.get("stops") else None
+            if past:
+                raise InputError(f"the tile's track from side {past[0][1]} to side {past[1][1]} {PAST_A_CITY}",
+                                 f"{w}.paths")
             for k, p in enumerate(t.get("double_track", [])):
                 if not any(q == p or q == p[::-1] for q in t["paths"]):
                     raise InputError(f"double track {p} is not one of the tile's paths", f"{w}.double_track[{k}]")

@@ -126,21 +126,28 @@ def read_map(data: dict, where: str):
     return board, facts
 
 
-def _no_track_past_a_city(hexes, where):
+#: why track past a city is refused (:func:`track_past_city`)
+PAST_A_CITY = ("passes the city without entering it: not supported, since 5.6.2.1 lets a train use a city "
+               "hex once and the route search would not count that track as a use (docs/gaps.md)")
+
+
+def track_past_city(paths) -> tuple | None:
     """5.6.2.1 "A train may not use the same city hex twice": the route search counts a
-    city hex as used when a route enters its city, so track in a city hex that runs
-    from side to side past the city (no such tile is in the configs shipped) would let
-    a route use the hex twice. A position with such track is refused (docs/gaps.md)
-    rather than answered wrongly."""
+    city hex as used when a route enters its city, so track in a city's hex (or on a
+    city tile) from side to side past the city (no such tile is in the configs shipped)
+    would let a route use the hex twice. The first such path of ``paths`` (parsed, as
+    ``Hex.paths``), or None; the caller refuses it (docs/gaps.md) rather than answer
+    wrongly."""
+    return next(((a, b) for a, b in paths if a[0] == b[0] == "side"), None)
+
+
+def _no_track_past_a_city(hexes, where):
+    """A position whose city hex has :func:`track_past_city` is refused."""
     for i, hx in enumerate(hexes.values()):
-        if not any(stop.kind == CITY for stop in hx.stops):
-            continue
-        for a, b in hx.paths:
-            if a[0] == "side" and b[0] == "side":
-                raise InputError(f"track from side {a[1]} to side {b[1]} passes the city of {hx.id} without "
-                                 "entering it: not supported, since 5.6.2.1 lets a train use a city hex once "
-                                 "and the route search would not count that track as a use (docs/gaps.md)",
-                                 f"{where}: map.hexes[{i}] ({hx.id}).paths")
+        past = track_past_city(hx.paths) if any(stop.kind == CITY for stop in hx.stops) else None
+        if past:
+            raise InputError(f"track from side {past[0][1]} to side {past[1][1]} of {hx.id} {PAST_A_CITY}",
+                             f"{where}: map.hexes[{i}] ({hx.id}).paths")
 
 
 def _fill_extension_values(h, by_id, where):
