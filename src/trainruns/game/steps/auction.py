@@ -81,8 +81,11 @@ class WaterfallSale:
         return next((other for other in seat_order_from(self.state, name) if other in bids), name)
 
     def sell(self, p, name: str, price: int):
-        """``name`` buys ``p`` for ``price`` (the title adds what comes with it)."""
+        """``name`` buys ``p`` for ``price`` (the title adds what comes with it), and is
+        the last to act: a private sold to its only bidder or its auction's winner after
+        another's purchase is bought after that one (1832 [5.2.2], [5.7])."""
         sell_private(self.state, p, name, price)
+        self.last_actor = name
 
     def all_passed(self):
         """Everyone passed in a row: the title's rule, which sets ``current``."""
@@ -170,7 +173,7 @@ class PrivateSaleStep(Step):
             raise Refusal("auction.cash", f"{name} cannot pay ${p.price} for {p.id}{cite}")
         r.sell(p, name, p.price)
         r.passes = 0
-        r.last_actor = r.last_buyer = name
+        r.last_buyer = name
         r.resolve(name)
         return dict(a, price=p.price)
 

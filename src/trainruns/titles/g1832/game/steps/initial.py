@@ -18,7 +18,7 @@ from __future__ import annotations
 from trainruns.game.errors import Refusal
 from trainruns.game.round import StockRound
 from trainruns.game.state import player_key
-from trainruns.game.steps.auction import PrivateSaleStep, WaterfallSale, sell_private
+from trainruns.game.steps.auction import PrivateSaleStep, WaterfallSale
 
 
 class PrivateSale(PrivateSaleStep):
@@ -96,15 +96,12 @@ class InitialStockRound(WaterfallSale, StockRound):
     def sell(self, p, name, price):
         """[5.7] the private goes at the winning bid; [16.2] P7 comes with CoG's
         president's certificate, and its par is set at once. Its buyer is the last to
-        act: [5.2.2] the priority card goes left of "the last person to perform a stock
-        action ... buying a private company [5.7]", and [5.7] resumes after all passed
-        left of "the last player to buy or bid"; a private sold to its only bidder or
-        its auction's winner after another's purchase is bought after that one
-        (docs/gaps.md)."""
+        act (the shared sale): [5.2.2] the priority card goes left of "the last person
+        to perform a stock action ... buying a private company [5.7]", and [5.7] resumes
+        after all passed left of "the last player to buy or bid" (docs/gaps.md)."""
         s, rules = self.state, self.game.rules
         p.price = price
-        sell_private(s, p, name, price)
-        self.last_actor = name
+        super().sell(p, name, price)
         if p.id == rules.data["cog_private"]:
             cog = s.corp[rules.data["cog"]]
             s.move_shares(cog, "ipo", player_key(name), rules.shares["president"])
