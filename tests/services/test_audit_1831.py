@@ -13,7 +13,7 @@ import subprocess
 import sys
 
 import pytest
-from boards1831 import brute_force, line, random_commuter_position, random_position
+from boards1831 import brute_force, city, line, position, random_commuter_position, random_position
 
 from trainruns import load_position, solve
 from trainruns.cli.main import main
@@ -230,3 +230,35 @@ def test_5_6_2_3_and_5_6_2_5_a_route_without_its_tokens_names_the_rule(train, st
     assert [p.rule for p in result.problems] == ([] if legal else ["tokens-run-to"])
     if not legal:
         assert "5.6.2.3 and 5.6.2.5" in result.problems[0].message
+
+
+def test_5_6_2_2_a_city_full_of_other_tokens_is_not_passed():
+    # 5.6.2.2 "A vacancy on a city tile allows a train to pass through": B2 (10) full with
+    # B's one Station blocks A's 3S between its Stations A1 (40) and C3 (40), so A has no
+    # route (solve: 0) and the audit names the city; with a second, empty Station site
+    # in B2 the same route passes it and earns (40 + 10) + (40 + 10) = 100.
+    tokens = [("A1", 0, "A"), ("B2", 0, "B"), ("C3", 0, "A")]
+    full = line([(40, [S]), (10, [S]), (40, [S])], trains=["3S"], tokens=tokens)
+    assert solve(full).revenue == 0
+    result = audit(full, _declare(("3S", "A1.0 B2.0 C3.0")))
+    assert [p.rule for p in result.problems] == ["passes-blocked-city"]
+    assert "B2.0 is full" in result.problems[0].message and "5.6.2.2" in result.problems[0].message
+    vacancy = line([(40, [S]), (10, [S, S]), (40, [S])], trains=["3S"], tokens=tokens)
+    result = audit(vacancy, _declare(("3S", "A1.0 B2.0 C3.0")))
+    assert result.legal and result.declared_revenue == 100 == solve(vacancy).revenue
+
+
+def test_5_6_2_1_a_city_entered_twice_names_the_rule():
+    # 5.6.2.1 "A train may not use the same city hex twice": A1, B2 and A3 in a triangle,
+    # A's Stations in A1 and A3 (40 each), B2 (10) a vacancy. The 4S may run A1 - B2 - A3
+    # (50 + 50 = 100, B2 passed), not round the triangle back into A1 or B2.
+    hexes = [city("A1", 40, [S], [[0, "s0"], [5, "s0"]]), city("B2", 10, [S], [[2, "s0"], [1, "s0"]]),
+             city("A3", 40, [S], [[3, "s0"], [4, "s0"]])]
+    pos = position(hexes, trains=["4S"], tokens=[("A1", 0, "A"), ("A3", 0, "A")])
+    assert solve(pos).revenue == 100
+    assert audit(pos, _declare(("4S", "A1.0 B2.0 A3.0"))).legal
+    for stops, again in (("A1.0 B2.0 A3.0 A1.0", "A1.0"), ("B2.0 A1.0 A3.0 B2.0", "B2.0")):
+        result = audit(pos, _declare(("4S", stops)))
+        assert [p.rule for p in result.problems] == ["city-used-twice"]
+        assert f"enters {again} a second time" in result.problems[0].message
+        assert "5.6.2.1 and 5.6.7" in result.problems[0].message

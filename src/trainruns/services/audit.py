@@ -312,7 +312,8 @@ class _Auditor:
         self._faulty = set()  # id() of the routes with a problem
         # With its own route model a title decides these rules itself (1831 runs to a
         # city twice on commuter runs, its trains' lengths are its own): the generic
-        # check would be wrong, and the model's verdict is ``not-a-title-route``.
+        # check would be wrong, and the model's verdict is ``not-a-title-route`` or the
+        # rule the title names (:meth:`~trainruns.titles.base.Title.audit_why_not`).
         self.model_decides = set()
         if board.route_model is not None:
             self.model_decides = set(self.title.audit_model_decides or ROUTE_MODEL_DECIDES)
@@ -343,9 +344,11 @@ class _Auditor:
         spec = next((t for t in self.board.trains if t.name == train), None)
         return DeclaredRoute(train=train, labels=labels, refs=refs, hexes=hexes, train_spec=spec)
 
-    def _report(self, route, rule, template=None, **fields):
-        """Record a problem of ``rule``; ``template`` picks another sentence for it."""
-        if rule in self.model_decides:
+    def _report(self, route, rule, template=None, by_model=False, **fields):
+        """Record a problem of ``rule``; ``template`` picks another sentence for it. A
+        generic check of a rule the route model decides is dropped; the model's own
+        verdict (``by_model``) is not."""
+        if rule in self.model_decides and not by_model:
             return
         key = template or rule
         template = self.messages.get(key) or MESSAGES[key]
@@ -608,9 +611,11 @@ class _Auditor:
             if r.hexes is not None:
                 ks = [k for k in ks if hexes_along(describe_route(rs, k, r.train_spec).track) == r.hexes]
             if not ks:
-                rule = self.title.audit_why_not(rs, list(stops), r.train) or "not-a-title-route"
-                self._report(r, rule, train=self._train_words(routes, i),
-                             stops=" - ".join(self._name(ref) for ref in r.refs))
+                why = self.title.audit_why_not(rs, list(stops), r.train) or "not-a-title-route"
+                rule, fields = (why, {}) if isinstance(why, str) else why
+                fields = {k: self._name(self.compiled.stop_refs[v]) if k == "stop" else v for k, v in fields.items()}
+                self._report(r, rule, train=self._train_words(routes, i), by_model=True,
+                             stops=" - ".join(self._name(ref) for ref in r.refs), **fields)
             else:
                 options[i] = ks
         masks = {k: sum(int(w) << (64 * j) for j, w in enumerate(rs.bits[k]))

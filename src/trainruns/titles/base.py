@@ -75,8 +75,9 @@ class Title(TitleMoves):
     def audit_why_not(self, rs, stops: list, train: str) -> str | None:
         """Why no route of the model's set ``rs`` runs the declared ``stops`` (stop ids of
         ``rs.compiled``) for a ``train``-train, when the title can tell: a rule id of its
-        :attr:`audit_messages` (a template given ``{train}`` and ``{stops}``); None
-        leaves the audit's ``not-a-title-route``."""
+        :attr:`audit_messages` (a template given ``{train}`` and ``{stops}``), or ``(rule
+        id, fields)`` whose fields the template uses too (``stop``: a stop id, given as
+        its name); None leaves the audit's ``not-a-title-route``."""
         return None
 
     def audit_run(self, board: Board, rs, routes: list, picks: dict):

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from trainruns.errors import InputError
-from trainruns.route.board import Board
+from trainruns.route.board import OFFBOARD, Board
 from trainruns.route.reach import loose_reach
 from trainruns.titles.base import Title
 from trainruns.titles.g1831.route import declared_run, kernels, moves
@@ -71,27 +71,55 @@ class Title1831(Title):
     schema = "1831"
     audit_sections = {"track-right-unused": "1831 rules 5.5 and 5.6.5 (track rights)",
                       "no-train-run": "1831 rules 5.6.6",
-                      "tokens-run-to": "1831 rules 5.6.2.3 and 5.6.2.5"}
+                      "tokens-run-to": "1831 rules 5.6.2.3 and 5.6.2.5",
+                      "passes-blocked-city": "1831 rules 5.6.2.2",
+                      "passes-offboard": "1831 rules 5.6.2 and 5.6.2.5",
+                      "city-used-twice": "1831 rules 5.6.2.1 and 5.6.7"}
     audit_messages = {"tokens-run-to": "{train} cannot run {stops}: a route begins and ends on tokens of "
                                        "{corporation} it runs to, 2 up to the train's size of them, each of "
                                        "the train's type (an S train runs to Stations, a YD train to Rail "
                                        "Yards, an MX train to at least one of each), and these stops hold no "
-                                       "such choice."}
+                                       "such choice.",
+                      "passes-blocked-city": "{train} cannot run {stops}: {stop} is full of other companies' "
+                                             "tokens, and a train passes through a city only by a vacancy.",
+                      "passes-offboard": "{train} cannot run {stops}: it runs through {stop}, an off-board, "
+                                         "where a route runs from token to token.",
+                      "city-used-twice": "{train} cannot run {stops}: it enters {stop} a second time; a "
+                                         "train uses a city hex once, but for the Delaware after both "
+                                         "cities south of it and a commuter run of a 5 or larger S train "
+                                         "in its own cities."}
     audit_must_run = True   # 5.6.6 "it must run at least one train if it has an unused train"
 
     def audit_why_not(self, rs, stops, train):
-        """5.6.2.3 / 5.6.2.5: a declared route that enters each city once but on which the
-        train has no legal choice of its company's tokens to run to, beginning and ending
-        on one (the route core's own valuation, explain.best_choice), breaks
-        ``tokens-run-to``; any other reason (a commuter run, the Delaware entered twice,
-        track, a blocked city) is left to the audit's ``not-a-title-route``."""
+        """Why the model has no route for declared ``stops`` that enter each city once but
+        pass a city: one full of other companies' tokens (5.6.2.2: "A vacancy on a city
+        tile allows a train to pass through", ``passes-blocked-city``) or an off-board
+        (routes run token to token, 5.6.2, ``passes-offboard``); then a city entered a
+        second time (5.6.2.1, with its exceptions: the Delaware and commuter runs, 5.6.7,
+        ``city-used-twice``; the Delaware's is left alone); then stops holding no legal choice of the company's tokens
+        for the train, beginning and ending on one (5.6.2.3 / 5.6.2.5, the route core's
+        own valuation, explain.best_choice: ``tokens-run-to``). Anything else (a
+        Delaware or commuter run that breaks its own terms, track) is left to the
+        audit's ``not-a-title-route``."""
         from trainruns.titles.g1831.route.explain import best_choice
         from trainruns.titles.g1831.route.trains import parse_train_name
 
-        groups = [int(rs.arrays.stop_group[s]) for s in stops]
+        a = rs.arrays
+        for s in stops[1:-1]:
+            if not a.stop_pass[s] and not a.stop_own[s]:
+                board = a.model.board
+                offboard = board.stop(a.compiled.stop_refs[s]).kind == OFFBOARD
+                return ("passes-offboard" if offboard else "passes-blocked-city"), {"stop": s}
+        groups = [int(a.stop_group[s]) for s in stops]
+        seen = set()
+        for i, g in enumerate(groups):
+            if g in seen and groups[i - 1] != g:
+                # the Delaware's second entry has terms of its own (5.6.2.1): not named here
+                return None if a.rev_a[g] >= 0 else ("city-used-twice", {"stop": stops[i]})
+            seen.add(g)
         if len(set(groups)) != len(groups):
             return None
-        return "tokens-run-to" if best_choice(rs.arrays, stops, parse_train_name(train))[0] < 0 else None
+        return "tokens-run-to" if best_choice(a, stops, parse_train_name(train))[0] < 0 else None
 
     def audit_run(self, board, rs, routes, picks):
         """5.6.5 in an audit: the declared routes valued with the bought rights they run
