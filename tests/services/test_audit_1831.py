@@ -262,3 +262,44 @@ def test_5_6_2_1_a_city_entered_twice_names_the_rule():
         assert [p.rule for p in result.problems] == ["city-used-twice"]
         assert f"enters {again} a second time" in result.problems[0].message
         assert "5.6.2.1 and 5.6.7" in result.problems[0].message
+
+
+def _delaware(south, rules=None, tokens=("A1", "B2", "A3")):
+    """A1 the Delaware (40, A's Station), B2 (20) and A3 (10) in a triangle with it, C3
+    (10) beyond B2; ``south``: the Delaware's two cities south (``revisit_after``)."""
+    hexes = [city("A1", 40, [S], [[0, "s0"], [5, "s0"]], revisit_after=south),
+             city("B2", 20, [S], [[2, "s0"], [1, "s0"], [5, "s0"]]),
+             city("A3", 10, [S], [[3, "s0"], [4, "s0"]]), city("C3", 10, [S], [[2, "s0"]])]
+    return position(hexes, trains=["5S"], tokens=[(h, 0, "A") for h in tokens], **({"rules": rules} if rules else {}))
+
+
+def test_5_6_2_1_the_delaware_entered_again_before_both_cities_south_names_the_rule():
+    # 5.6.2.1 "The Delaware large city may be run to twice by the same train, as long as
+    # the train runs to both cities south of the large city before returning to the large
+    # city". South B2 and A3: A1 - B2 - A3 - A1 runs to 50 + 30 + 20 + 50 = 150, either
+    # way round. South B2 and C3: the same loop has not been to C3, so the best is
+    # A1 - B2 - A3, 50 + 30 + 20 = 100, and the loop names the rule.
+    legal = _delaware(["B2", "A3"])
+    assert solve(legal).revenue == 150
+    for stops in ("A1.0 B2.0 A3.0 A1.0", "A1.0 A3.0 B2.0 A1.0"):
+        result = audit(legal, _declare(("5S", stops)))
+        assert result.legal and result.declared_revenue == 150
+    early = _delaware(["B2", "C3"])
+    assert solve(early).revenue == 100
+    result = audit(early, _declare(("5S", "A1.0 B2.0 A3.0 A1.0")))
+    assert [p.rule for p in result.problems] == ["delaware-south"]
+    assert "Delaware at A1.0 again" in result.problems[0].message and "5.6.2.1" in result.problems[0].message
+
+
+def test_5_6_2_1_read_as_run_to_the_cities_south_need_a_token_each():
+    # A3 holds no token of A. Entering both cities south (the default reading) lets the
+    # loop back into the Delaware: 50 + 30 + 50 = 130, A3 passed. Read as "runs to" a token
+    # in each (rules.delaware_south "run_to", docs/rules-1831.md) it may not: A1 - B2,
+    # 50 + 30 = 80, and the loop names the rule.
+    enter = _delaware(["B2", "A3"], tokens=("A1", "B2"))
+    assert solve(enter).revenue == 130
+    assert audit(enter, _declare(("5S", "A1.0 B2.0 A3.0 A1.0"))).legal
+    run_to = _delaware(["B2", "A3"], {"delaware_south": "run_to"}, tokens=("A1", "B2"))
+    assert solve(run_to).revenue == 80
+    result = audit(run_to, _declare(("5S", "A1.0 B2.0 A3.0 A1.0")))
+    assert [p.rule for p in result.problems] == ["delaware-south"]

@@ -74,7 +74,8 @@ class Title1831(Title):
                       "tokens-run-to": "1831 rules 5.6.2.3 and 5.6.2.5",
                       "passes-blocked-city": "1831 rules 5.6.2.2",
                       "passes-offboard": "1831 rules 5.6.2 and 5.6.2.5",
-                      "city-used-twice": "1831 rules 5.6.2.1 and 5.6.7"}
+                      "city-used-twice": "1831 rules 5.6.2.1 and 5.6.7",
+                      "delaware-south": "1831 rules 5.6.2.1"}
     audit_messages = {"tokens-run-to": "{train} cannot run {stops}: a route begins and ends on tokens of "
                                        "{corporation} it runs to, 2 up to the train's size of them, each of "
                                        "the train's type (an S train runs to Stations, a YD train to Rail "
@@ -87,39 +88,53 @@ class Title1831(Title):
                       "city-used-twice": "{train} cannot run {stops}: it enters {stop} a second time; a "
                                          "train uses a city hex once, but for the Delaware after both "
                                          "cities south of it and a commuter run of a 5 or larger S train "
-                                         "in its own cities."}
+                                         "in its own cities.",
+                      "delaware-south": "{train} cannot run {stops}: it enters the Delaware at {stop} again "
+                                        "before it has run to both cities south of it, as a second "
+                                        "entry must."}
     audit_must_run = True   # 5.6.6 "it must run at least one train if it has an unused train"
 
     def audit_why_not(self, rs, stops, train):
-        """Why the model has no route for declared ``stops`` that enter each city once but
-        pass a city: one full of other companies' tokens (5.6.2.2: "A vacancy on a city
-        tile allows a train to pass through", ``passes-blocked-city``) or an off-board
-        (routes run token to token, 5.6.2, ``passes-offboard``); then a city entered a
-        second time (5.6.2.1, with its exceptions: the Delaware and commuter runs, 5.6.7,
-        ``city-used-twice``; the Delaware's is left alone); then stops holding no legal choice of the company's tokens
-        for the train, beginning and ending on one (5.6.2.3 / 5.6.2.5, the route core's
-        own valuation, explain.best_choice: ``tokens-run-to``). Anything else (a
-        Delaware or commuter run that breaks its own terms, track) is left to the
-        audit's ``not-a-title-route``."""
+        """Why the model has no route for the declared ``stops``, where the rules name it:
+        a city passed that is full of other companies' tokens (5.6.2.2: "A vacancy on a
+        city tile allows a train to pass through", ``passes-blocked-city``) or an
+        off-board (routes run token to token, 5.6.2, ``passes-offboard``); a city entered
+        a second time (5.6.2.1 with its exceptions, 5.6.7: ``city-used-twice``), or the
+        Delaware entered again before both cities south of it (5.6.2.1,
+        ``delaware-south``; with ``rules.delaware_south: "run_to"``, before a token run to
+        in each); then stops holding no legal choice of the company's tokens for the
+        train, beginning and ending on one (5.6.2.3 / 5.6.2.5, the route core's own
+        valuation, explain.best_choice: ``tokens-run-to``). Anything else (a commuter
+        run breaking its own terms, track) is left to the audit's ``not-a-title-route``."""
         from trainruns.titles.g1831.route.explain import best_choice
         from trainruns.titles.g1831.route.trains import parse_train_name
 
         a = rs.arrays
         for s in stops[1:-1]:
             if not a.stop_pass[s] and not a.stop_own[s]:
-                board = a.model.board
-                offboard = board.stop(a.compiled.stop_refs[s]).kind == OFFBOARD
+                offboard = a.model.board.stop(a.compiled.stop_refs[s]).kind == OFFBOARD
                 return ("passes-offboard" if offboard else "passes-blocked-city"), {"stop": s}
         groups = [int(a.stop_group[s]) for s in stops]
-        seen = set()
+        entered = {}   # group -> the indices of its entries
         for i, g in enumerate(groups):
-            if g in seen and groups[i - 1] != g:
-                # the Delaware's second entry has terms of its own (5.6.2.1): not named here
-                return None if a.rev_a[g] >= 0 else ("city-used-twice", {"stop": stops[i]})
-            seen.add(g)
-        if len(set(groups)) != len(groups):
+            if i and groups[i - 1] == g:
+                continue   # still in the city (its red extension, 5.2.3.10)
+            entered.setdefault(g, []).append(i)
+            if len(entered[g]) == 1:
+                continue
+            if a.rev_a[g] < 0 or len(entered[g]) > 2:
+                return "city-used-twice", {"stop": stops[i]}
+            between = set(groups[entered[g][0]:i]) - {g}
+            if not {int(a.rev_a[g]), int(a.rev_b[g])} <= between:
+                return "delaware-south", {"stop": stops[i]}
+        train_ = parse_train_name(train)
+        run_to = a.model.options.delaware_south == "run_to"
+        south = a.south_of(stops) if run_to else None
+        if best_choice(a, stops, train_, south=south)[0] >= 0:
             return None
-        return "tokens-run-to" if best_choice(a, stops, parse_train_name(train))[0] < 0 else None
+        if south is not None and best_choice(a, stops, train_)[0] >= 0:
+            return "delaware-south", {"stop": stops[entered[south[0]][1]]}
+        return "tokens-run-to"
 
     def audit_run(self, board, rs, routes, picks):
         """5.6.5 in an audit: the declared routes valued with the bought rights they run
