@@ -303,3 +303,27 @@ def test_5_6_2_1_read_as_run_to_the_cities_south_need_a_token_each():
     assert solve(run_to).revenue == 80
     result = audit(run_to, _declare(("5S", "A1.0 B2.0 A3.0 A1.0")))
     assert [p.rule for p in result.problems] == ["delaware-south"]
+
+
+@pytest.mark.parametrize("train, any_start, stops, legal", [
+    ("5S", True, "A1.0 A3.0 B2.0 A1.0", True),
+    ("5S", True, "A3.0 A1.0 B2.0 A3.0", True),     # either city starts it (5.6.7.2)
+    ("5S", False, "A3.0 A1.0 B2.0 A3.0", False),   # "The run must start in" its first city (5.6.7.1)
+    ("4S", True, "A1.0 A3.0 B2.0 A1.0", False),    # "Only 5-Trains or greater" (5.6.7.3)
+    ("5MX", True, "A1.0 A3.0 B2.0 A1.0", False),   # "must run to Stations only" (5.6.7.2)
+])
+def test_5_6_7_a_commuter_run_out_of_its_terms_names_the_rule(train, any_start, stops, legal):
+    """A1 and A3 (40 each, A's Stations) and B2 (10, a vacancy) in a triangle, a commuter
+    run between A1 and A3: a 5S shuttles A1 - A3 - A1 on different track each pass, three
+    visits of 40 + 10 = 150 (solve agrees); out of 5.6.7's terms the loop back into a
+    city names 5.6.7 (``commuter-run``)."""
+    hexes = [city("A1", 40, [S], [[0, "s0"], [5, "s0"]]), city("B2", 10, [S], [[2, "s0"], [1, "s0"]]),
+             city("A3", 40, [S], [[3, "s0"], [4, "s0"]])]
+    pos = position(hexes, trains=[train], tokens=[("A1", 0, "A"), ("A3", 0, "A")],
+                   map_extra={"commuter_runs": [{"name": "BW", "cycle": ["A1", "A3"], "any_start": any_start}]})
+    result = audit(pos, _declare((train, stops)))
+    if legal:
+        assert result.legal and result.declared_revenue == 150 == solve(pos).revenue
+    else:
+        assert [p.rule for p in result.problems] == ["commuter-run"]
+        assert "5.6.7" in result.problems[0].message

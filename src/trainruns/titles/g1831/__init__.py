@@ -75,7 +75,8 @@ class Title1831(Title):
                       "passes-blocked-city": "1831 rules 5.6.2.2",
                       "passes-offboard": "1831 rules 5.6.2 and 5.6.2.5",
                       "city-used-twice": "1831 rules 5.6.2.1 and 5.6.7",
-                      "delaware-south": "1831 rules 5.6.2.1"}
+                      "delaware-south": "1831 rules 5.6.2.1",
+                      "commuter-run": "1831 rules 5.6.7"}
     audit_messages = {"tokens-run-to": "{train} cannot run {stops}: a route begins and ends on tokens of "
                                        "{corporation} it runs to, 2 up to the train's size of them, each of "
                                        "the train's type (an S train runs to Stations, a YD train to Rail "
@@ -91,7 +92,11 @@ class Title1831(Title):
                                          "in its own cities.",
                       "delaware-south": "{train} cannot run {stops}: it enters the Delaware at {stop} again "
                                         "before it has run to both cities south of it, as a second "
-                                        "entry must."}
+                                        "entry must.",
+                      "commuter-run": "{train} cannot run {stops}: it enters {stop} again, which only a "
+                                      "commuter run may, by an S train of size 5 or more, with a Station "
+                                      "of {corporation} in each of the run's cities, started where the run "
+                                      "starts and round its cities in order, on different track each pass."}
     audit_must_run = True   # 5.6.6 "it must run at least one train if it has an unused train"
 
     def audit_why_not(self, rs, stops, train):
@@ -99,13 +104,14 @@ class Title1831(Title):
         a city passed that is full of other companies' tokens (5.6.2.2: "A vacancy on a
         city tile allows a train to pass through", ``passes-blocked-city``) or an
         off-board (routes run token to token, 5.6.2, ``passes-offboard``); a city entered
-        a second time (5.6.2.1 with its exceptions, 5.6.7: ``city-used-twice``), or the
+        a second time (5.6.2.1 with its exceptions: ``city-used-twice``; a city of a
+        commuter run, whose terms 5.6.7 sets: ``commuter-run``), or the
         Delaware entered again before both cities south of it (5.6.2.1,
         ``delaware-south``; with ``rules.delaware_south: "run_to"``, before a token run to
         in each); then stops holding no legal choice of the company's tokens for the
         train, beginning and ending on one (5.6.2.3 / 5.6.2.5, the route core's own
-        valuation, explain.best_choice: ``tokens-run-to``). Anything else (a commuter
-        run breaking its own terms, track) is left to the audit's ``not-a-title-route``."""
+        valuation, explain.best_choice: ``tokens-run-to``). Anything else (track the
+        train may not use) is left to the audit's ``not-a-title-route``."""
         from trainruns.titles.g1831.route.explain import best_choice
         from trainruns.titles.g1831.route.trains import parse_train_name
 
@@ -115,6 +121,7 @@ class Title1831(Title):
                 offboard = a.model.board.stop(a.compiled.stop_refs[s]).kind == OFFBOARD
                 return ("passes-offboard" if offboard else "passes-blocked-city"), {"stop": s}
         groups = [int(a.stop_group[s]) for s in stops]
+        commuter_cities = [{a.group_id.get(g) for g in run["cycle"]} for run in a.model.facts.commuter]
         entered = {}   # group -> the indices of its entries
         for i, g in enumerate(groups):
             if i and groups[i - 1] == g:
@@ -122,6 +129,8 @@ class Title1831(Title):
             entered.setdefault(g, []).append(i)
             if len(entered[g]) == 1:
                 continue
+            if any(g in cycle for cycle in commuter_cities):
+                return "commuter-run", {"stop": stops[i]}
             if a.rev_a[g] < 0 or len(entered[g]) > 2:
                 return "city-used-twice", {"stop": stops[i]}
             between = set(groups[entered[g][0]:i]) - {g}
