@@ -152,6 +152,7 @@ class StockRound(StepsRound):
         self.last_actor = None          # the last player who did something, not passed
         self.sold_by: dict[str, set] = {}
         self.started_here: set = set()  # companies started this round (1832 [16.2] P4)
+        self.reissued: set = set()      # companies whose redeemed shares were reissued (1832 [5.11])
         self.no_sale: set = set()
         self.started = False
         self.last_turn = None

@@ -35,6 +35,12 @@ class BuyTrainStep(CorporationStep):
     another president answers, receivership and interest as the phase ends) and
     overrides :meth:`_buys` and :meth:`finish`, calling ``super``."""
 
+    def __init__(self, game, corp, turn: dict | None = None):
+        super().__init__(game, corp, turn)
+        # whether the company has a legal route, where the title's requirement to own a
+        # train asks it (1832 [10]): found once a step, since its purchases do not change it
+        self.legal_route: bool | None = None
+
     def enter(self):
         self.game.rules.enter_buy_train(self)
         if not self.done and not self._buys():

@@ -149,9 +149,9 @@ class OperatingRules:
     def must_own_train(self, step) -> bool:
         """[10] Requirement to Own a Train: a company with a legal route (found once a
         step: the step's own purchases do not change it)."""
-        if "must" not in step.__dict__:
-            step.must = self.has_route(step.corp)
-        return step.must
+        if step.legal_route is None:
+            step.legal_route = self.has_route(step.corp)
+        return step.legal_route
 
     def enter_buy_train(self, step):
         """[10] a forced purchase the president cannot raise even by selling all he may

@@ -90,7 +90,7 @@ class RedeemRules:
         out = []
         for c in self.state.corporations:
             if (c.president == turn.player and not c.closed and c.held("treasury") and not c.held("ipo")
-                    and c.id not in turn.round.__dict__.setdefault("reissued", set())):
+                    and c.id not in turn.round.reissued):
                 out.append({"type": "reissue", "player": turn.player, "corporation": c.id})
         return out
 
