@@ -5,6 +5,7 @@ from dataclasses import replace
 
 from trainruns.game.game import Game
 from trainruns.titles.g1831.game.config import Config
+from trainruns.titles.g1831.game.state import Turn1831
 
 SHIPPED = Config()
 TRAINS = SHIPPED.train_cards()
@@ -37,7 +38,7 @@ def train(size, kind="S", status="new"):
 
 def turn_of(c):
     """A fresh turn record of ``c`` in an operating round, as the round keeps it."""
-    return {"corporation": c.id, "tokens": 0, "revenue": None}
+    return Turn1831(c.id)
 
 
 def current_step(g, step):

@@ -133,7 +133,7 @@ def test_1831_no_route_pass_did_not_run_5_7_1():
                              {"type": "pass", "corporation": "PRR"}]
     assert run.process({"type": "pass", "corporation": "PRR"}) == {"type": "pass", "corporation": "PRR"}
     # no train ran: the dividend step settles it as DID NOT RUN (``ran`` False)
-    assert run.done and run.turn["revenue"] == 0 and run.turn["ran"] is False
+    assert run.done and run.turn.revenue == 0 and run.turn.ran is False
     other = current_step(g, RoutesStep(g, c, turn_of(c)))
     recorded = other.process({"type": "run_routes", "corporation": "PRR", "routes": "best"})
-    assert recorded["routes"] == [] and other.turn["revenue"] == 0 and other.turn["ran"] is False
+    assert recorded["routes"] == [] and other.turn.revenue == 0 and other.turn.ran is False

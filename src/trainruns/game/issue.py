@@ -15,6 +15,7 @@ from trainruns.game.action import bounds
 from trainruns.game.errors import Refusal
 from trainruns.game.shares import up_to
 from trainruns.game.state import corp_key
+from trainruns.game.turn import Turn
 
 TYPES = ("issue_shares", "redeem_shares")
 
@@ -23,10 +24,10 @@ def _count(n: int):
     return 1 if n == 1 else {"min": 1, "max": n}
 
 
-def share_moves(rules, c, turn: dict) -> list[dict]:
+def share_moves(rules, c, turn: Turn) -> list[dict]:
     """The issue and the redeem open to ``c`` now: none once it issued or redeemed this
-    turn (``turn["issued"]``)."""
-    if turn.get("issued") or c.closed:
+    turn (``turn.issued``)."""
+    if turn.issued or c.closed:
         return []
     out = []
     n = rules.issuable(c)
@@ -38,7 +39,7 @@ def share_moves(rules, c, turn: dict) -> list[dict]:
     return out
 
 
-def issue_or_redeem(rules, c, turn: dict, a: dict, listed: list[dict], why: str) -> dict:
+def issue_or_redeem(rules, c, turn: Turn, a: dict, listed: list[dict], why: str) -> dict:
     """Process ``a`` (an ``issue_shares`` or ``redeem_shares`` of :data:`TYPES`): a count
     from 1 to what the title lists now (``listed``: its turn actions, which hold
     :func:`share_moves` while it may issue), refused otherwise with ``why`` (the title's
@@ -58,6 +59,6 @@ def issue_or_redeem(rules, c, turn: dict, a: dict, listed: list[dict], why: str)
         price = rules.redeem_price(c)
         s.pay(corp_key(c.id), "bank", price * count)
         s.move_shares(c, "market", "treasury", count)
-    turn["issued"] = True
+    turn.issued = True
     s.event(verb, corporation=c.id, count=count, price=price)
     return a

@@ -47,6 +47,7 @@ from trainruns.game.errors import Refusal
 from trainruns.game.game_rules import GameRules
 from trainruns.game.steps.routes import RoutesStep
 from trainruns.game.train import names
+from trainruns.game.turn import Turn
 from trainruns.players import train_bound
 
 # the decisions a plan branches on; anything else the turn offers (a private to buy,
@@ -177,8 +178,8 @@ def _key(game) -> str:
     if queue:
         s["steps"] = [type(x).__name__ for x in queue]
         turn = getattr(queue[0], "turn", None)
-        if isinstance(turn, dict):
-            s["turn"] = {k: sorted(v, key=_sort_key) if isinstance(v, list) else v for k, v in turn.items()}
+        if isinstance(turn, Turn):
+            s["turn"] = {k: sorted(v, key=_sort_key) if isinstance(v, list) else v for k, v in turn.record().items()}
     for c in s.get("corporations", ()):
         trains = c.get("trains")
         if isinstance(trains, list) and len(trains) > 1:

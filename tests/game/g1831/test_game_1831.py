@@ -17,6 +17,7 @@ from trainruns.titles.g1831.game import certs
 from trainruns.titles.g1831.game.config import Config
 from trainruns.titles.g1831.game.steps.operating import TrainStep
 from trainruns.titles.tiled import load_data
+from trainruns.titles.g1831.game.state import Turn1831
 
 
 def new(n=4, seed=7, **kw):
@@ -298,7 +299,7 @@ def test_forced_purchase_president_then_loan_5_3_4():
     treasury, own = face // 4, face // 4
     s.bank.cash += c.cash - treasury + s.player["P0"].cash - own
     c.cash, s.player["P0"].cash = treasury, own
-    buys = r.train_buys(TrainStep(g, c, {"corporation": c.id}))
+    buys = r.train_buys(TrainStep(g, c, Turn1831(c.id)))
     assert buys and all(b["price"] == face for b in buys)
     r.buy_train(c, buys[0]["from"], buys[0]["train"], buys[0]["price"])
     # the president gives all his cash, the bank lends the rest (5.4.1.1)

@@ -81,7 +81,7 @@ def test_the_home_token_counts_toward_the_phases_three_tokens_5_2_5():
     g.act(g.actions()[0])
     assert [x["hex"] for x in c.sites] == ["E11"]
     assert r.tokens_bought(c) == 1
-    g.round.step().turn["tokens"] = 3                 # as if it had bought two more
+    g.round.step().turn.tokens = 3                # as if it had bought two more
     assert r.token_places(c) == []
 
 

@@ -13,6 +13,7 @@ from _1831 import company, new, operated, train
 from trainruns.game.errors import Refusal
 from trainruns.game.train import names
 from trainruns.titles.g1831.game.steps.operating import TrainStep
+from trainruns.titles.g1831.game.state import Turn1831
 
 
 def at_the_limit():
@@ -24,7 +25,7 @@ def at_the_limit():
     c.trains = [train(4), train(4, "YD"), train(3), train(4, "MX")]
     assert len(c.trains) == r.train_limit(c)
     s.market_trains.append(train(3))
-    turn = {"corporation": c.id, "tokens": 0, "revenue": None}
+    turn = Turn1831(c.id)
     g.round.queue.insert(0, TrainStep(g, c, turn))
     return g, r, s, c
 

@@ -12,6 +12,7 @@ from test_game_1831_receivership import STATIONS, in_receivership, new, yellow_t
 
 from trainruns.game.errors import Refusal
 from trainruns.titles.g1831.game.steps.operating import TrackStep
+from trainruns.titles.g1831.game.state import Turn1831
 
 PASS = {"type": "pass", "corporation": "PRR"}
 
@@ -22,7 +23,7 @@ def track_step(trains=("4S",), sites=STATIONS, phase="2"):
     g = new()
     c = in_receivership(g, list(trains), sites)
     g.rules.state.phase = phase
-    step = TrackStep(g, c, {"corporation": c.id, "tokens": 0, "revenue": None})
+    step = TrackStep(g, c, Turn1831(c.id))
     g.round.queue.insert(0, step)   # the current step, whose turn record the rules read
     step.enter()
     return g, c, step
@@ -65,7 +66,7 @@ def test_once_the_route_is_made_it_may_pass_and_lays_yellow_or_green_without_tok
     assert g.rules.route_met(c)
     assert PASS in step.actions()
     # the next phase (each hex is altered once a phase, 5.2.4)
-    step = TrackStep(g, c, {"corporation": c.id, "tokens": 0, "revenue": None})
+    step = TrackStep(g, c, Turn1831(c.id))
     g.round.queue.insert(0, step)   # the current step, whose turn record the rules read
     step.enter()
     listed = step.actions()
@@ -92,7 +93,7 @@ def test_it_may_pass_when_no_lay_or_token_can_make_the_route_this_phase_5_4_10()
     # the same company with Stations to buy but its three tokens of the phase already
     # bought (5.2.4.3) cannot make the route either
     g, c, step = track_step(trains=("6S",), sites=[("E5", 0, "station")])
-    step.turn["tokens"] = g.rules.token_limit(c)
+    step.turn.tokens = g.rules.token_limit(c)
     assert PASS in step.actions()
     # and with the tokens to buy it must build
     g, c, step = track_step(trains=("6S",), sites=[("E5", 0, "station")])
@@ -124,9 +125,9 @@ def test_the_tokens_left_in_the_phase_decide_whether_the_route_can_be_made_5_4_1
     # 5.2.4.3: three tokens a phase; a 6S route needs three Station cities, it has one
     g, c, step = track_step(trains=("6S",), sites=[("E5", 0, "station")])
     lim = g.rules.token_limit(c)
-    step.turn["tokens"] = lim - 1             # one left: one city + one token < three
+    step.turn.tokens = lim - 1             # one left: one city + one token < three
     assert PASS in step.actions()
-    step.turn["tokens"] = lim - 2             # two left: one city + two tokens = three
+    step.turn.tokens = lim - 2             # two left: one city + two tokens = three
     assert PASS not in step.actions()
     with pytest.raises(Refusal) as no:
         step.process(PASS)

@@ -14,6 +14,7 @@ from trainruns.game.errors import Refusal
 from trainruns.game.game import Game
 from trainruns.titles.g1831.game.operating import best_run
 from trainruns.titles.g1831.game.steps.operating import TrackStep
+from trainruns.titles.g1831.game.state import Turn1831
 
 
 def home_at(cash, home="I9"):
@@ -33,7 +34,7 @@ def home_at(cash, home="I9"):
 def track_step(g, c):
     """``c``'s track step, the round's current step (the rules read the turn's record
     from it)."""
-    turn = {"corporation": c.id, "tokens": 0, "revenue": None}
+    turn = Turn1831(c.id)
     st = TrackStep(g, c, turn)
     g.round.queue.insert(0, st)
     return st, turn

@@ -13,6 +13,7 @@ from trainruns.game.errors import Refusal
 from trainruns.titles.g1831.game import certs
 from trainruns.titles.g1831.game.steps.operating import TrainStep
 from trainruns.titles.g1831.game.steps.stock import StockTurn1831 as StockTurn
+from trainruns.titles.g1831.game.state import Turn1831
 
 
 def to_treasury(g, c, n):
@@ -24,7 +25,7 @@ def to_treasury(g, c, n):
 def step(g, c):
     """``c``'s buy-trains step, under way in front of the round (the rules read the
     turn's record, 5.3.4's ``own_sold``, from the step under way)."""
-    turn = {"corporation": c.id, "tokens": 0, "revenue": None}
+    turn = Turn1831(c.id)
     st = TrainStep(g, c, turn)
     g.round.queue.insert(0, st)
     return st
@@ -163,7 +164,7 @@ def test_once_its_stock_is_sold_no_more_deals_5_3_4():
     st = step(g, a)
     assert any(x["from"] == "NYC" for x in st.actions())
     st.process(next(x for x in st.actions() if x["from"] == "bank"))
-    assert st.turn["own_sold"] and r.needs_train(a)
+    assert st.turn.own_sold and r.needs_train(a)
     assert not any(x.get("from") == "NYC" for x in st.actions())
     with pytest.raises(Refusal) as e:
         st.process({"type": "buy_train", "corporation": "PRR", "from": "NYC", "train": "3S", "price": 1})

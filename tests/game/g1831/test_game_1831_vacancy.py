@@ -33,7 +33,7 @@ def test_an_upgrade_that_opens_a_full_city_obliges_a_token_5_2_4_1():
     assert r.lay_owes_token(c, dict(GREEN))
     st, turn = track_step(g, c)
     r.lay_tile(c, dict(GREEN))
-    assert turn["owed_token"] == "G5"      # the track step lists only that token next (5.2.6.8's duty)
+    assert turn.owed_token == "G5"      # the track step lists only that token next (5.2.6.8's duty)
 
 
 def test_no_token_owed_where_the_city_had_a_vacancy_already():

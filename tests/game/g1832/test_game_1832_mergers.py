@@ -14,6 +14,7 @@ from trainruns.game.game import Game
 from trainruns.game.state import player_key
 from trainruns.game.tile_lays import may_lay
 from trainruns.game.train import names
+from trainruns.game.turn import Turn
 
 NAMES = ["A", "B", "C", "D"]
 
@@ -113,7 +114,9 @@ def test_a_system_half_dividend_rounded_above_the_run_is_not_offered():
     assert r.dividend_kinds(sysc, 20) == ["payout", "half", "withhold"]
     d = r.dividend(sysc, 20, "half")
     assert d.kept == 0 and sum(a for _h, a in d.payments) == 20
-    step = DividendStep(g, sysc, {"corporation": sysc.id, "revenue": 10})
+    turn = Turn(sysc.id)
+    turn.revenue = 10
+    step = DividendStep(g, sysc, turn)
     assert [a["kind"] for a in step.actions()] == ["payout", "withhold"]
     before = money(g)
     with pytest.raises(Refusal) as e:
@@ -222,7 +225,7 @@ def test_a_system_buys_the_coal_token_while_it_may_still_lay_a_yellow_tile():
     assert r.coal_token_offer(sysc, [y, u]) is None and r.coal_token_offer(sysc, [y, y, y]) is None
     assert r.coal_token_offer(x, [y]) is not None
     assert r.coal_token_offer(x, [u]) is None and r.coal_token_offer(x, [y, y]) is None
-    step = TrackStep1832(g, sysc, {"corporation": sysc.id})
+    step = TrackStep1832(g, sysc, Turn(sysc.id))
     step.lays = [u]
     cash = sysc.cash
     r.buy_coal_token(sysc, step)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from _1832 import new, operated, refused
 from _trains import owned
 from trainruns.game.steps.routes import RoutesStep
+from trainruns.game.turn import Turn
 
 
 def at_the_run():
@@ -21,7 +22,7 @@ def at_the_run():
     s.tiles = [{"hex": "J14", "tile": "57", "rotation": 2}, {"hex": "K15", "tile": "9", "rotation": 2},
                {"hex": "L16", "tile": "9", "rotation": 2}]
     c.trains = owned(g, "3")
-    turn = {"corporation": c.id, "tiles": 0, "cities": 0, "tokens": 0, "hexes": [], "revenue": None}
+    turn = Turn(c.id)
     step = RoutesStep(g, c, turn)
     g.round.queue.insert(0, step)
     step.enter()

@@ -369,7 +369,7 @@ def _track_step_with(g, cash, issued=False):
     turn made, when ``issued``): the title's own track step."""
     c, turn = g.state.corp["CV"], g.round.step().turn
     g.state.pay(corp_key("CV"), "bank", c.cash - cash)   # money kept: the rest to the bank
-    turn["issued"] = issued
+    turn.issued = issued
     step = g.rules.operating_steps[0](g, c, turn)
     g.round.queue[0] = step
     step.enter()

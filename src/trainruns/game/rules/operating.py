@@ -5,11 +5,16 @@ private bought, shares issued or redeemed: :mod:`trainruns.game.issue`, 1833NE [
 from __future__ import annotations
 
 from trainruns.game.errors import Refusal
+from trainruns.game.turn import Turn
 
 
 class OperatingRules:
     """The operating round and what a company may do at any point of its turn.
     A mixin of :class:`~trainruns.game.game_rules.GameRules`."""
+
+    #: the record of an operating turn its steps share (:class:`~trainruns.game.turn.Turn`,
+    #: or the title's subclass recording more)
+    turn_class: type = Turn
 
     def start_operating_round(self):
         """What happens as an operating round starts, before the order is fixed [the
@@ -51,29 +56,31 @@ class OperatingRules:
         1833NE "List of corporations", a corporation launched; 1832 [4.1.3]]."""
         return c.floated and not c.closed
 
-    def start_turn(self, c) -> dict:
+    def start_turn(self, c) -> Turn:
         """What happens by rule as ``c``'s turn starts (a home token placed); returns the
-        turn record its steps share."""
-        return {"corporation": c.id}
+        turn record its steps share (a :attr:`turn_class`)."""
+        return self.turn_class(c.id)
 
     def operating_turns_over(self):
         """What happens once the last company of the round has operated."""
 
-    def turn_under_way(self, c) -> dict:
+    def turn_under_way(self, c) -> Turn:
         """The record of ``c``'s operating turn under way, the one its current step
-        shares (what it did so far this turn), for a hook that is not handed it; an
-        empty record when ``c`` is not the company of the current step."""
+        shares (what it did so far this turn), for a hook that is not handed it; a
+        new record when ``c`` is not the company of the current step."""
         r = getattr(self.game, "round", None)
         step = r.step() if r is not None and not self.game.finished else None
-        return step.turn if getattr(step, "corp", None) is c and getattr(step, "turn", None) is not None else {}
+        if getattr(step, "corp", None) is c and getattr(step, "turn", None) is not None:
+            return step.turn
+        return self.turn_class(c.id)
 
-    def turn_actions(self, c, turn: dict) -> list[dict]:
+    def turn_actions(self, c, turn: Turn) -> list[dict]:
         """What ``c`` may do at any point of its turn besides the current step's own
         actions (buying a private, a mortgage, issuing shares). ``turn`` is the turn's
         record; once the company has run, it holds the run's ``revenue``."""
         return []
 
-    def turn_action(self, c, turn: dict, a: dict):
+    def turn_action(self, c, turn: Turn, a: dict):
         """Process an action of :meth:`turn_actions`; returns what the log records."""
         raise Refusal("turn.action", f"{a['type']} is not allowed in this step of {c.id}'s turn")
 

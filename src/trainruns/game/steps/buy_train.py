@@ -10,6 +10,7 @@ from trainruns.game.errors import Refusal
 from trainruns.game.state import State
 from trainruns.game.steps.operating import CorporationStep
 from trainruns.game.train import kinds
+from trainruns.game.turn import Turn
 
 
 def trains_from_companies(state: State, corp, trains_of=lambda d: d.trains, skip=lambda d: False,
@@ -35,7 +36,7 @@ class BuyTrainStep(CorporationStep):
     another president answers, receivership and interest as the phase ends) and
     overrides :meth:`_buys` and :meth:`finish`, calling ``super``."""
 
-    def __init__(self, game, corp, turn: dict | None = None):
+    def __init__(self, game, corp, turn: Turn | None = None):
         super().__init__(game, corp, turn)
         # whether the company has a legal route, where the title's requirement to own a
         # train asks it (1832 [10]): found once a step, since its purchases do not change it

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 from trainruns.game.errors import Refusal
 from trainruns.game.round import Step
+from trainruns.game.turn import Turn
 
 # the terms an accept may repeat (``play actions`` lists it with them) but never change
 TERMS = ("offer", "corporation", "private", "from", "train", "price")
 
 
 class Offer(Step):
-    def __init__(self, game, party: str, offer: dict, on_accept, turn: dict | None):
+    def __init__(self, game, party: str, offer: dict, on_accept, turn: Turn | None):
         super().__init__(game)
         self.party = party          # the player who answers
         self.offer = offer          # what is offered, shown in the listing
@@ -30,7 +31,7 @@ class Offer(Step):
     def concerns(self) -> str | None:
         """The corporation whose turn proposed the deal (its id), if a turn did: what a
         position asked for with no corporation named shows while the answer waits."""
-        return (self.turn or {}).get("corporation")
+        return self.turn.corporation if self.turn is not None else None
 
     def active(self):
         return {"player": self.party}
@@ -55,19 +56,19 @@ class Offer(Step):
         return a
 
 
-def make_offer(game, party: str, offer: dict, on_accept, turn: dict | None):
+def make_offer(game, party: str, offer: dict, on_accept, turn: Turn | None):
     """Put ``offer`` to ``party`` before the proposer's turn goes on; ``on_accept`` makes
     the deal when the party accepts."""
     game.round.push(Offer(game, party, offer, on_accept, turn))
 
 
-def declined(turn: dict | None, offer: dict):
+def declined(turn: Turn | None, offer: dict):
     """Keep a declined offer in the turn's record (not made again this turn)."""
     if turn is not None:
-        turn.setdefault("declined", []).append((offer.get("offer"), offer.get("private") or offer.get("from")))
+        turn.decline(offer.get("offer"), offer.get("private") or offer.get("from"))
 
 
-def was_declined(turn: dict | None, kind: str, what: str) -> bool:
+def was_declined(turn: Turn | None, kind: str, what: str) -> bool:
     """Whether an offer of ``kind`` for ``what`` (a private, or the selling corporation
     of a train) was declined this turn."""
-    return turn is not None and (kind, what) in turn.get("declined", [])
+    return turn is not None and (kind, what) in turn.declined

@@ -12,7 +12,7 @@ from trainruns.game.steps.operating import CorporationStep
 class DividendStep(CorporationStep):
     def enter(self):
         r = self.game.rules
-        revenue = self.turn.get("revenue")
+        revenue = self.turn.revenue
         if r.settle_without_dividend(self.corp, revenue):
             self.done = True
             return
@@ -23,13 +23,13 @@ class DividendStep(CorporationStep):
 
     def actions(self):
         return [{"type": "dividend", "corporation": self.corp.id, "kind": k}
-                for k in self.game.rules.dividend_kinds(self.corp, self.turn["revenue"])]
+                for k in self.game.rules.dividend_kinds(self.corp, self.turn.revenue)]
 
     def process(self, a):
         self.check_entity(a)
-        kinds = self.game.rules.dividend_kinds(self.corp, self.turn["revenue"])
+        kinds = self.game.rules.dividend_kinds(self.corp, self.turn.revenue)
         if a["type"] != "dividend" or a["kind"] not in kinds:
             raise Refusal("dividend.kind", f"{self.corp.id} chooses its dividend: {', '.join(kinds)}")
-        self.game.rules.pay_dividend(self.corp, self.turn["revenue"], a["kind"])
+        self.game.rules.pay_dividend(self.corp, self.turn.revenue, a["kind"])
         self.done = True
         return a

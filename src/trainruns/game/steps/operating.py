@@ -6,13 +6,15 @@ from __future__ import annotations
 
 from trainruns.game.errors import Refusal
 from trainruns.game.round import Step
+from trainruns.game.turn import Turn
 
 
 class CorporationStep(Step):
-    def __init__(self, game, corp, turn: dict | None = None):
+    def __init__(self, game, corp, turn: Turn | None = None):
         super().__init__(game)
         self.corp = corp
-        self.turn = turn if turn is not None else {"corporation": corp.id}
+        # the turn's record (:class:`~trainruns.game.turn.Turn`), shared by its steps
+        self.turn = turn if turn is not None else game.rules.turn_class(corp.id)
 
     def active(self):
         return {"corporation": self.corp.id, "player": self.corp.president}

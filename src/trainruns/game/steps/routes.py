@@ -41,7 +41,7 @@ class RoutesStep(CorporationStep):
 
     def enter(self):
         if not self.game.rules.may_run(self.corp):
-            self.turn["revenue"] = None
+            self.turn.revenue = None
             self.done = True
 
     def run_action(self) -> dict:
@@ -75,6 +75,6 @@ class RoutesStep(CorporationStep):
         if a is not None:
             check_revenue(a, revenue)
         self.game.rules.after_run(self.corp, routes)
-        self.turn["revenue"] = revenue
+        self.turn.revenue = revenue
         self.done = True
         return routes, revenue

@@ -283,14 +283,14 @@ class OperatingRules:
 
     def tokens_bought(self, c) -> int:
         """The tokens ``c`` has bought in this turn's track phase (5.2.4.3's limit)."""
-        return self.turn_under_way(c).get("tokens", 0)
+        return self.turn_under_way(c).tokens
 
     def owed_token(self, c):
         """5.2.6.8: the city of this turn's yellow tile whose token is still to be bought
         (the only moves listed until it is), or None; it lapses when no token can be
         placed there after all (the lay was listed only when one could, so a rare case:
         docs/gaps.md)."""
-        h = self.turn_under_way(c).get("owed_token")
+        h = self.turn_under_way(c).owed_token
         if h is None or any(x["hex"] == h for x in c.sites):
             return None
         return h if any(m["hex"] == h for m in self.token_places(c)) else None
@@ -335,7 +335,7 @@ class OperatingRules:
         s.tiles = [t for t in s.tiles if t["hex"] != m["hex"]]
         s.tiles.append({"hex": m["hex"], "tile": m["tile"], "rotation": m["rotation"]})
         if owes:
-            self.turn_under_way(c)["owed_token"] = m["hex"]   # 5.2.6.8, 5.2.4.1: its token is bought next
+            self.turn_under_way(c).owed_token = m["hex"]   # 5.2.6.8, 5.2.4.1: its token is bought next
         s.event("tile", corporation=c.id, hex=m["hex"], tile=m["tile"], rotation=m["rotation"], cost=m["cost"])
         if m["hex"] == c.home and not c.sites and not c.home_done:
             self.home_token(c)   # 5.2.5: the home tile first, then its home token
@@ -453,8 +453,7 @@ class OperatingRules:
         c.tokens.append((m["hex"], 0))
         # 5.2.4.3's three tokens a phase; 5.2.5: "its purchase of its home token counts
         # toward its token limit" (one placed as the turn starts: :meth:`start_turn`)
-        turn = self.turn_under_way(c)
-        turn["tokens"] = turn.get("tokens", 0) + 1
+        self.turn_under_way(c).tokens += 1
         s.event("token", corporation=c.id, hex=m["hex"], kind=m["kind"], slot=m["slot"], cost=m["cost"],
                 home=home)
 
@@ -593,7 +592,7 @@ class OperatingRules:
         funding: the company's own stock and bonds, then the president's cash, then a
         loan, :meth:`fund_forced_purchase`); once the company has sold its stock the
         deals are over ("the President may no longer buy a train from any
-        corporation", ``turn["own_sold"]``). Otherwise the trains of the bank and the
+        corporation", ``turn.own_sold``). Otherwise the trains of the bank and the
         pool its cash pays and, for a system, those its president's cash makes up
         (5.3.11, :meth:`train_budget`); the deals stay within its own cash (5.3.4)."""
         c, turn = step.corp, step.turn
@@ -608,7 +607,7 @@ class OperatingRules:
             out = [x for x in shop if x["price"] == cheapest]   # "the lowest appropriate train purchase"
         else:
             out = [x for x in shop if x["price"] <= self.train_budget(c)]
-        if not turn.get("own_sold"):
+        if not turn.own_sold:
             out += self.train_deals(c, turn)
         return out
 
@@ -654,7 +653,7 @@ class OperatingRules:
             o = self.state.corp[src]
             if o.receivership:
                 return "train.seller-receivership", f"{o.id} is in receivership and may not sell trains (5.4.4)"
-            if turn.get("own_sold"):
+            if turn.own_sold:
                 return "train.deals-over", (f"{c.id} has sold its own stock for a forced purchase: no more trains "
                                             "from other corporations (5.3.4)")
             if c.cash < 1:
@@ -691,7 +690,7 @@ class OperatingRules:
         if price > c.cash and not self.short_of_forced(c, self.train_offers(c, self.train_sources())):
             self.subsidise(c, price)   # 5.3.11: a system's president adds what it lacks
         elif price > c.cash:
-            self.turn_under_way(c)["own_sold"] = True
+            self.turn_under_way(c).own_sold = True
             self.fund_forced_purchase(c, price)
             if c.cell is None:
                 return
@@ -943,7 +942,7 @@ class OperatingRules:
         """5.5.3: the track rights bought are used by this run and end; 5.7.1: a run of no
         train is DID NOT RUN (:meth:`settle_without_dividend`)."""
         c.rights = []
-        self.turn_under_way(c)["ran"] = bool(chosen)
+        self.turn_under_way(c).ran = bool(chosen)
 
     # --- dividends (5.7) and the marker (5.8) ------------------------------------------
 
@@ -963,7 +962,7 @@ class OperatingRules:
         is DID NOT RUN (5.7.1)."""
         if c.cell is None:
             return True
-        if revenue is None or not self.turn_under_way(c).get("ran", True):
+        if revenue is None or not self.turn_under_way(c).ran:
             self.did_not_run(c)
             return True
         return False

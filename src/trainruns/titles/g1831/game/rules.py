@@ -31,7 +31,7 @@ from trainruns.titles.g1831.route.board_map import GameMap
 from trainruns.titles.g1831.game.market import Market1831
 from trainruns.titles.g1831.game.mergers import MergerRules
 from trainruns.titles.g1831.game.operating import OperatingRules
-from trainruns.titles.g1831.game.state import Corporation1831, TitleState1831
+from trainruns.titles.g1831.game.state import Corporation1831, TitleState1831, Turn1831
 from trainruns.titles.g1831.game.steps.operating import MergerStep, RightsStep, TrackStep, TrainStep
 from trainruns.titles.g1831.game.steps.stock import StockTurn1831
 from trainruns.titles.g1831.game.stock import StockRules
@@ -66,6 +66,7 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
     # 5.0.3: track and tokens, trains, track rights, the run (5.6.6: a company whose
     # trains have a route runs one, the shared step's rule), the dividend, mergers
     operating_steps = (TrackStep, TrainStep, RightsStep, RoutesStep, DividendStep, MergerStep)
+    turn_class = Turn1831
     stock_turn_step = StockTurn1831
     citations = {"operating-order": "(5.0.4)", "run": "(5.6)", "must-buy": "(5.3.1, 5.3.4)", "train-cost": "(5.3.2, 5.3.4)", "stock-turn": "(4.5)",
                  "buy-sell": "(4.5.1)", "limits": "(4.6.1.1, 4.7.7)", "presidency": "(4.6.2)", "par": "(4.7.5)",
@@ -244,7 +245,9 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
         if not self.home_lays(c):
             self.home_token(c)
         c.rights = []
-        return {"corporation": c.id, "tokens": len(c.sites) - placed, "revenue": None}
+        turn = Turn1831(c.id)
+        turn.tokens, turn.revenue = len(c.sites) - placed, None
+        return turn
 
     def next_round(self):
         """3.4.1: a stock round, then an Operation Set of 1, 2 or 4 ORs (5.0.5); 6.1: a

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import MISSING, dataclass, field, fields
 
 from trainruns.game.state import Corporation
+from trainruns.game.turn import Turn
 from trainruns.titles.g1831.game import certs
 
 
@@ -148,3 +149,19 @@ class TitleState1831:
     seats_settled: bool = False
     # a train has been bought: mergers are open from the first 2-train (5.3.5)
     trains_bought: bool = False
+
+
+class Turn1831(Turn):
+    """An 1831 company's operating turn: what else its steps and rules read."""
+
+    #: tokens bought this turn, the home token placed as it starts among them (5.2.4.3,
+    #: 5.2.5: the phase's limit of tokens a turn)
+    tokens: int = 0
+    #: the hex of a city whose upgrade made a vacancy this turn: the company's token
+    #: goes there next (5.2.4.1, 5.2.6.8)
+    owed_token: str | None = None
+    #: the company sold its own stock for a forced purchase: no more trains from other
+    #: corporations this turn (5.3.4)
+    own_sold: bool = False
+    #: False once the company ran no train (DID NOT RUN, 5.7.1)
+    ran: bool = True

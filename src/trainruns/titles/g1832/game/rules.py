@@ -246,7 +246,7 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
 
     def start_turn(self, c):
         self.home_token(c)   # [7.1]
-        return {"corporation": c.id}
+        return super().start_turn(c)
 
     # --- the state as JSON -------------------------------------------------------------
 

@@ -32,7 +32,7 @@ class OperatingRules:
     def operating_corporation(self):
         if self.game.finished or self.game.round.kind != "operating" or self.turn is None:
             return None
-        return self.turn["corporation"]   # also while another party answers its offer
+        return self.turn.corporation   # also while another party answers its offer
 
     def position(self, cid=None, trains=None) -> dict:
         s = self.state
@@ -80,7 +80,7 @@ class OperatingRules:
         corporation's turn before it runs, one a turn, until phase IV (docs/gaps.md)."""
         t = self.state.title_state
         cost = self.config.get("ferry_cost", 40)
-        if not self._ferries_running() or self.turn.get("ferry") or c.cash < cost:
+        if not self._ferries_running() or self.turn.ferry or c.cash < cost:
             return []
         return [{"type": "buy_ferry", "corporation": c.id, "ferry": f}
                 for f, owner in t.ferries.items() if owner is None]
@@ -91,7 +91,7 @@ class OperatingRules:
         self.state.pay(corp_key(c.id), "bank", cost)
         t.ferries[fid] = c.id
         t.ferry_order.append(fid)
-        self.turn["ferry"] = True
+        self.turn.ferry = True
         self.state.event("ferry", corporation=c.id, ferry=fid, cost=cost)
         self._assign_luxury(c)
 
@@ -379,7 +379,7 @@ class OperatingRules:
             return []
         lowell = [{"type": "lay_tile", "corporation": c.id, "hex": m["hex"], "tile": m["tile"],
                    "rotation": m["rotation"]} for m in self.lowell_lays(c)]
-        if "revenue" in turn:
+        if turn.ran_routes():
             return self.private_buys(c) + lowell
         return share_moves(self, c, self.turn) + self.ferry_buys(c) + self.private_buys(c) + lowell
 

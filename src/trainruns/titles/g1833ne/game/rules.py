@@ -33,7 +33,7 @@ from trainruns.game.steps.routes import RoutesStep
 from trainruns.game.steps.token import TokenStep
 from trainruns.titles.g1833ne.game.money import MoneyRules
 from trainruns.titles.g1833ne.game.operating import OperatingRules
-from trainruns.titles.g1833ne.game.state import TitleState1833NE
+from trainruns.titles.g1833ne.game.state import TitleState1833NE, Turn1833NE
 from trainruns.titles.g1833ne.game.steps.stock import StockTurn1833NE
 from trainruns.titles.g1833ne.game.steps.track import TrackStep1833NE
 from trainruns.titles.g1833ne.game.stock import StockRules
@@ -97,6 +97,7 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
     action_types = ACTION_TYPES
     # the summary's operating turn: lay track, place a station, run, pay or withhold, buy trains
     operating_steps = (TrackStep1833NE, TokenStep, RoutesStep, DividendStep, BuyTrainStep)
+    turn_class = Turn1833NE
     stock_turn_step = StockTurn1833NE
     # the summary's headings (the 1833NE rules summary)
     citations = {"operating-order": '("Number of phases")', "run": '("Train list and prices")',
@@ -193,7 +194,7 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
         return order
 
     def start_turn(self, c):
-        self.turn = {"corporation": c.id}
+        self.turn = Turn1833NE(c.id)
         return self.turn
 
     def operating_turns_over(self):

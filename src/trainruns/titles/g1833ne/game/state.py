@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from trainruns.game.turn import Turn
+
 
 @dataclass
 class TitleState1833NE:
@@ -44,3 +46,9 @@ class TitleState1833NE:
     # the bridges, tunnels and passes ("A-B" of the two hexes) a lay paid for: each is
     # paid once ("Game-specific mechanics")
     borders_paid: list = field(default_factory=list)
+
+
+class Turn1833NE(Turn):
+    """A 1833NE corporation's operating turn: its ferry bought ("one a turn")."""
+
+    ferry: bool = False
