@@ -59,7 +59,7 @@ def operated(g, cid, par, president, preferred_to=(), home=True):
     r.start_corporation(c, president, par)
     holders = list(preferred_to)
     for x in c.certs:
-        if x["kind"] == "preferred":
+        if x.kind == "preferred":
             certs.move(r.state, c, x, holders.pop(0) if holders else f"player:{president}")
             r.state.pay("bank", f"corp:{cid}", par)   # as if bought from the initial offering
     c.active = True

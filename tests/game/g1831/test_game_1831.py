@@ -33,8 +33,8 @@ def started(g, cid, par, president="P0"):
 
 def move(g, c, kind, holder, n=1):
     for _ in range(n):
-        cert = next(x for x in c.certs if x["holder"] == "ipo" and (
-            x["kind"] == kind or (kind == "preferred" and x["kind"] == "preferred")))
+        cert = next(x for x in c.certs if x.holder == "ipo" and (
+            x.kind == kind or (kind == "preferred" and x.kind == "preferred")))
         certs.move(g.rules.state, c, cert, holder)
 
 
@@ -76,7 +76,7 @@ def test_dividend_pay_preferred_only_example_5_7_2_2():
     g = new()
     r, s = g.rules, g.rules.state
     c = started(g, "LIRR", 100)
-    assert c.certs[0]["size"] * certs.UNIT == 20
+    assert c.certs[0].size * certs.UNIT == 20
     move(g, c, "preferred", "player:P1")
     move(g, c, "preferred", "market", 2)
     before = {p.name: p.cash for p in s.players}
@@ -187,8 +187,8 @@ def test_president_certificate_never_sold_and_transfer_by_preferred_4_6_2_and_4_
     move(g, c, "preferred", "player:P1", 1)
     r.update_president(c)
     assert c.president == "P1"
-    pres = next(x for x in c.certs if x["kind"] == "president")
-    assert pres["holder"] == "player:P1" and certs.units(c, "player:P0", "preferred") == 4
+    pres = next(x for x in c.certs if x.kind == "president")
+    assert pres.holder == "player:P1" and certs.units(c, "player:P0", "preferred") == 4
 
 
 def test_all_preferred_sold_activates_and_moves_the_par_marker_4_7_6():
@@ -227,7 +227,7 @@ def test_fully_funded_companies_rise_at_the_end_of_the_stock_round_4_8_3():
     c = started(g, "PRR", 100)
     d = started(g, "NYC", 100)
     for x in c.certs:
-        if x["holder"] == "ipo":
+        if x.holder == "ipo":
             certs.move(r.state, c, x, "player:P1")
     cell, other = c.cell, d.cell
     r.end_stock_round(None)
@@ -242,9 +242,9 @@ def test_split_gives_2x_markers_and_doubles_the_sale_4_3_4():
     move(g, c, "common", "market")
     r.move_marker(c, "right", 10, "test")
     assert c.cell == r.market.target
-    held = next(x for x in c.certs if x["holder"] == "player:P1")
-    pooled = next(x for x in c.certs if x["holder"] == "market")
-    assert held["splits"] == 1 and pooled["splits"] == 0
+    held = next(x for x in c.certs if x.holder == "player:P1")
+    pooled = next(x for x in c.certs if x.holder == "market")
+    assert held.splits == 1 and pooled.splits == 0
     assert r.sale_value(c, held) == 2 * r.market.common(c.cell)
     # 6.5: a 2x marker doubles the score's value too
     value = r.value("P1")
@@ -260,7 +260,7 @@ def test_closed_out_returns_everything_4_3_2():
     r.move_marker(c, "down", 20, "test")
     r.move_marker(c, "left", 20, "test")
     assert c.cell is None and c.president is None and c.cash == 0
-    assert all(x["holder"] == "ipo" for x in c.certs if x["holder"] not in certs.OUT_OF_PLAY)
+    assert all(x.holder == "ipo" for x in c.certs if x.holder not in certs.OUT_OF_PLAY)
     assert s.money() == money
 
 
@@ -500,7 +500,7 @@ def test_over_70_percent_under_gi_must_sell_first_4_2_2():
     move(g2, c, "common", f"player:{first}", 3)
     move(g2, c, "common", "market", 2)
     move(g2, c, "preferred", "market", 0)
-    for x in [x for x in c.certs if x["holder"] == f"player:{first}" and x["kind"] == "preferred"][:3]:
+    for x in [x for x in c.certs if x.holder == f"player:{first}" and x.kind == "preferred"][:3]:
         certs.move(g2.rules.state, c, x, "market")
     g2.rules.state.title_state.government_intervention = True
     assert g2.rules.gi_excess(c, first) == 0   # 50% now: nothing owed

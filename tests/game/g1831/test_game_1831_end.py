@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from _1831 import new
 
+from trainruns.titles.g1831.game.certs import Cert
 from trainruns.titles.g1831.game import certs
 
 
 def give(g, c, kind, holder, splits=0):
-    cert = next(x for x in c.certs if x["holder"] == "ipo" and x["kind"] == kind)
+    cert = next(x for x in c.certs if x.holder == "ipo" and x.kind == kind)
     certs.move(g.rules.state, c, cert, holder)
-    cert["splits"] = splits
+    cert.splits = splits
 
 
 def put(r, c, cell):
@@ -44,7 +45,7 @@ def test_score_by_hand_6_5_receivership_half_rounded_down_bonds_and_2x_markers()
     assert bo.cell == (10, 5)
     give(g, bo, "common", "player:P0")
     bo.bond_cell = (9, 3)
-    bo.bonds.append({"kind": "bond", "size": 1, "holder": "player:P0", "splits": 0, "origin": "X"})
+    bo.bonds.append(Cert("bond", 1, "player:P0", origin="X"))
 
     # by hand, 6.5: cash + stock at the posted price (P for preferred, C for common)
     # x shares x 2^markers; PRR is in receivership: its stock at half, rounded down;

@@ -26,13 +26,13 @@ def system_and_a_third():
 
 
 def units_total(c):
-    return sum(x["size"] for x in c.certs if x["holder"] not in certs.OUT_OF_PLAY)
+    return sum(x.size for x in c.certs if x.holder not in certs.OUT_OF_PLAY)
 
 
 def test_type_i_friendly_merger_5_9_7():
     g, a, b = merger_pair(100, 80, "P0", preferred_to=["player:P2", "market", "market"], home=True)
     r, s = g.rules, g.rules.state
-    certs.move(s, b, next(x for x in b.certs if x["kind"] == "common"), "player:P3")
+    certs.move(s, b, next(x for x in b.certs if x.kind == "common"), "player:P3")
     b.trains = [train(2)]
     assert r.merger_targets(a) == [(b, "I")]
     money = s.money()
@@ -45,13 +45,13 @@ def test_type_i_friendly_merger_5_9_7():
     assert a.cash == a_cash - 5 * bp + b_cash + 3 * 100
     assert s.money() == money
     # 5.9.7.5: B's 10/5/0% common replaced by A's 5% common where it is; A's commons 5%
-    merger = [x for x in a.certs if x["kind"] == "merger"]
-    assert sorted(x["holder"] for x in merger) == sorted(["player:P3"] + ["ipo"] * 4)
-    assert all(x["size"] == 1 for x in a.certs if x["kind"] in ("common", "merger"))
+    merger = [x for x in a.certs if x.kind == "merger"]
+    assert sorted(x.holder for x in merger) == sorted(["player:P3"] + ["ipo"] * 4)
+    assert all(x.size == 1 for x in a.certs if x.kind in ("common", "merger"))
     assert units_total(a) == a.total_shares == sum(a.shares.values()) == 20
     assert s.player["P3"].cash == p3 and b.closed and b.cell is None
     # 5.9.7.4: B's preferred retired; 5.9.7.6: B's trains and token now A's
-    assert all(x["holder"] == "retired" for x in b.certs)
+    assert all(x.holder == "retired" for x in b.certs)
     assert [t.name for t in a.trains] == ["2S"] and any(x["hex"] == a.home and x["type"] == "yard"
                                                              for x in a.sites)
     # 5.9.7.7: train limit +1; 5.9.7.6: token limits add up, to 19 at most
@@ -163,7 +163,7 @@ def test_type_iv_bonds_5_9_10_and_bond_revenue_5_10_and_moves():
     g, a, b, c = system_and_a_third()
     r, s = g.rules, g.rules.state
     a.merge_tried = None
-    for x in [x for x in c.certs if x["kind"] == "common"][:2]:
+    for x in [x for x in c.certs if x.kind == "common"][:2]:
         certs.move(s, c, x, "player:P3")
     assert r.merger_targets(a) == [(c, "IV")]
     money = s.money()
@@ -172,7 +172,7 @@ def test_type_iv_bonds_5_9_10_and_bond_revenue_5_10_and_moves():
     assert s.money() == money
     # 5.9.10.8-10: C's commons are A's bonds: two with P3, the unsold three in the pool
     bonds = a.bonds
-    assert sorted(x["holder"] for x in bonds) == ["market"] * 3 + ["player:P3"] * 2
+    assert sorted(x.holder for x in bonds) == ["market"] * 3 + ["player:P3"] * 2
     assert a.bond_cell == a.cell and units_total(a) == 20
     assert a_cash + 2 * 200 <= a.cash + buyout_cost(r, c) + 10 ** 6   # (bonus 2 x par, 5.9.10.13)
     assert r.train_limit(a) == r.phase_row()["train_limit"] + 2            # 5.9.10.11
@@ -193,12 +193,12 @@ def test_type_iv_bonds_5_9_10_and_bond_revenue_5_10_and_moves():
     assert a.bond_cell == r.market.walk(before, "up", 1)[0]
     # 6.5: a bond counts at the bond price
     assert r.value("P3") == s.player["P3"].cash + sum(
-        r.sale_value(c, x) for x in c.certs if x["holder"] == "player:P3") + r.market.preferred(
+        r.sale_value(c, x) for x in c.certs if x.holder == "player:P3") + r.market.preferred(
         a.bond_cell)
     # 5.4.14: a system with bonds entering receivership: bonds closed at half value, the
     # company they came from may start again, the train limit drops by one
     p3 = s.player["P3"].cash
-    half = r.sale_value(a, next(x for x in a.bonds if x["holder"] == "player:P3")) // 2
+    half = r.sale_value(a, next(x for x in a.bonds if x.holder == "player:P3")) // 2
     r.enter_receivership(a)
     assert s.player["P3"].cash - p3 == half and a.bonds == [] and a.bond_cell is None
     assert not c.closed and c.par is None and r.train_limit(a) == r.phase_row()["train_limit"] + 1
@@ -208,7 +208,7 @@ def test_type_iv_bonds_5_9_10_and_bond_revenue_5_10_and_moves():
 def test_the_dividend_of_a_system_pays_5_percent_commons_half_5_7_2_3():
     g, a, b = merger_pair(200, 80)
     r, s = g.rules, g.rules.state
-    common = next(x for x in b.certs if x["kind"] == "common")
+    common = next(x for x in b.certs if x.kind == "common")
     certs.move(s, b, common, "player:P3")
     r.merge(a, b, "II")
     assert r.is_system(a)
@@ -332,7 +332,7 @@ def _split_ready(g, b, commons_to):
     r.market.move(b.id, b.cell, (cell[0], cell[1] - 2))
     b.cell = (cell[0], cell[1] - 2)
     for holder in commons_to:
-        certs.move(s, b, next(x for x in b.certs if x["kind"] == "common" and x["holder"] == "ipo"),
+        certs.move(s, b, next(x for x in b.certs if x.kind == "common" and x.holder == "ipo"),
                    holder)
 
 
@@ -352,8 +352,8 @@ def test_split_during_a_hostile_takeover_owners_sell_or_trade_5_9_8_4():
     # B's marker split into the target; every held certificate has a 2x marker (4.3.4)
     assert b.cell == r.market.target and not b.closed
     assert owners == ["P2", "P3"]                           # in seat order from A's president
-    held = [x for x in b.certs if x["kind"] == "common" and x["holder"].startswith("player:")]
-    assert held and all(x["splits"] == 1 for x in held)
+    held = [x for x in b.certs if x.kind == "common" and x.holder.startswith("player:")]
+    assert held and all(x.splits == 1 for x in held)
     a_cell = a.cell
     step = SplitSaleStep(g, a, b, "II", owners)
     step.enter()
@@ -373,8 +373,8 @@ def test_split_during_a_hostile_takeover_owners_sell_or_trade_5_9_8_4():
     assert a.cell == a_cell                                 # "Selling does not affect the Stock Marker Token"
     # 5.9.8.6: the sold common is A's 5% common in the pool (no marker); the kept ones traded
     # one for one, their 2x markers transferred
-    mergers = {x["holder"]: x["splits"] for x in a.certs if x["kind"] == "merger"
-               and x["holder"] in ("market", "player:P2", "player:P3")}
+    mergers = {x.holder: x.splits for x in a.certs if x.kind == "merger"
+               and x.holder in ("market", "player:P2", "player:P3")}
     assert mergers == {"market": 0, "player:P2": 1, "player:P3": 1}
 
 
@@ -396,7 +396,7 @@ def test_split_during_a_takeover_for_bonds_owners_sell_or_hold_5_9_10_5():
     assert s.player["P3"].cash - p3 == price * 2 and step.done and c.closed and s.money() == money
     assert [e["rule"] for e in s.events if e["event"] in ("takeover_split_sales", "sell")] == ["5.9.10.5"] * 2
     # 5.9.10.8: the commons are A's bonds: the one kept with its 2x marker, the sold one in the pool
-    bonds = sorted((x["holder"], x["splits"]) for x in a.bonds)
+    bonds = sorted((x.holder, x.splits) for x in a.bonds)
     assert ("player:P3", 1) in bonds and bonds.count(("market", 0)) == 4
 
 

@@ -126,7 +126,7 @@ def test_commons_count_again_after_receivership_and_the_player_corrects_5_4_6():
     g = new()
     r, s = g.rules, g.rules.state
     c = company(g, "PRR", 100, "P0")
-    commons = [x for x in c.certs if x["kind"] == "common"][:3]
+    commons = [x for x in c.certs if x.kind == "common"][:3]
     for x in commons:
         certs.move(s, c, x, "player:P1")
     r.enter_receivership(c)

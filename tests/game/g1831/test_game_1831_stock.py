@@ -73,7 +73,7 @@ def test_profit_taking_an_earlier_round_and_2x_markers_are_not_cycling_4_6_7_and
     assert sold_for(g, c, "P2", common=1) == before
     r.buy_cert(c, "P3", "common", "ipo")
     x = certs.held(c, "player:P3", "common")[0]
-    x["splits"] = 1
+    x.splits = 1
     before = r.market.common(c.cell)
     assert r.cycled(c, x) is False
     assert sold_for(g, c, "P3", common=1) == 2 * before
@@ -98,9 +98,9 @@ def test_under_gi_only_profit_taking_and_cycling_are_refused_4_2_2_and_4_6_3_3_1
     r.market.move(c.id, c.cell, (1, 9))
     c.cell = (1, 9)
     r.move_marker(c, "up", 1, "test")
-    assert pool["splits"] == ipo["splits"] == 1
+    assert pool.splits == ipo.splits == 1
     assert r.max_sale(c, "P1", "common") == 1                 # not cycling any more
-    assert r.sale_value(c, ipo) > ipo["bought_price"]         # more than par: profit taking
+    assert r.sale_value(c, ipo) > ipo.bought_price         # more than par: profit taking
     assert r.max_sale(c, "P2", "common") == 0
     s.title_state.government_intervention = False             # without GI both may be sold
     assert r.max_sale(c, "P2", "common") == 1
@@ -147,7 +147,7 @@ def test_a_systems_commons_for_mergers_do_not_raise_the_marker_4_7_10_and_4_7_11
     for _ in range(10):
         s.pay("bank", "player:P2", 200)
         cell = a.cell
-        kind = r.next_cert(a, "common", "ipo")["kind"]
+        kind = r.next_cert(a, "common", "ipo").kind
         r.buy_cert(a, "P2", "common", "ipo")
         rises.append((kind, a.cell != cell))
     assert rises == [("common", False)] * 2 + [("common", True)] * 2 + [("common", False)] + [("merger", False)] * 5
@@ -170,7 +170,7 @@ def test_at_the_limit_a_player_may_buy_commons_of_a_company_in_receivership_4_7_
             break
         r.start_corporation(c, who, 40)
         for x in c.certs:
-            if x["holder"] == "ipo" and x["kind"] != "merger" and r.player_certs(who) < r.cert_limit():
+            if x.holder == "ipo" and x.kind != "merger" and r.player_certs(who) < r.cert_limit():
                 certs.move(s, c, x, f"player:{who}")
     s.pay("bank", f"player:{who}", 1000)
     assert r.cert_room(who) == 0
@@ -195,7 +195,7 @@ def test_government_interventions_70_percent_leaves_bonds_out_4_2_2():
     r.merge(a, c, "IV")
     s.title_state.government_intervention = True
     for x in a.certs:
-        if x["holder"] == "ipo" and r.gi_room(a, "P0") > 0:
+        if x.holder == "ipo" and r.gi_room(a, "P0") > 0:
             certs.move(s, a, x, "player:P0")
     assert r.gi_room(a, "P0") == 0 and certs.held(a, "market", "bond")
     turn = StockTurn1831(g, g.round, "P0")

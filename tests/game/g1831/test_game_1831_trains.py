@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from _1831 import company, new, train
 
+from trainruns.titles.g1831.game.certs import Cert
 from trainruns.game.errors import Refusal
 from trainruns.titles.g1831.game import certs
 from trainruns.titles.g1831.game.steps.operating import TrainStep
@@ -18,7 +19,7 @@ from trainruns.titles.g1831.game.state import Turn1831
 
 def to_treasury(g, c, n):
     """n of the company's 10/5/0% commons bought back into its treasury (4.6.4)."""
-    for x in [x for x in c.certs if x["kind"] == "common" and x["holder"] == "ipo"][:n]:
+    for x in [x for x in c.certs if x.kind == "common" and x.holder == "ipo"][:n]:
         certs.move(g.rules.state, c, x, "treasury")
 
 
@@ -173,8 +174,7 @@ def test_once_its_stock_is_sold_no_more_deals_5_3_4():
 
 def _bonds(g, c, n):
     """n bonds of the system in its own treasury (4.6.5.1), its Bond Marker on its square."""
-    c.bonds = [{"kind": "bond", "size": 1, "holder": "treasury", "splits": 0, "origin": "B&O"}
-                        for _ in range(n)]
+    c.bonds = [Cert("bond", 1, "treasury", origin="B&O") for _ in range(n)]
     c.bond_cell = c.cell
     g.rules.market.place(f"{c.id}/bonds", c.cell)
 
@@ -207,7 +207,7 @@ def test_bonds_the_pool_cannot_take_close_at_half_and_receivership_5_3_4_and_5_4
     r, s = g.rules, g.rules.state
     a = company(g, "PRR", 100, "P0", cash=10)
     _bonds(g, a, 2)
-    for x in [x for x in a.certs if x["kind"] == "common"]:
+    for x in [x for x in a.certs if x.kind == "common"]:
         certs.move(s, a, x, "market")   # the pool holds 5 shares of PRR: full
     assert r.pool_shares(a) == 5
     half = sum(r.sale_value(a, b) // 2 for b in a.bonds)
@@ -226,9 +226,9 @@ def test_a_sale_the_pool_stops_is_owed_and_made_when_it_has_room_5_3_4():
     r, s = g.rules, g.rules.state
     a = company(g, "PRR", 100, "P0", cash=10)
     to_treasury(g, a, 3)
-    for x in [x for x in a.certs if x["kind"] == "common" and x["holder"] == "ipo"]:
+    for x in [x for x in a.certs if x.kind == "common" and x.holder == "ipo"]:
         certs.move(s, a, x, "market")                       # 2 commons in the pool
-    for x in [x for x in a.certs if x["kind"] == "preferred" and x["holder"] == "ipo"][:2]:
+    for x in [x for x in a.certs if x.kind == "preferred" and x.holder == "ipo"][:2]:
         certs.move(s, a, x, "market")                       # and 2 preferred: room for one share
     assert r.pool_shares(a) == 4
     s.phase = "5"

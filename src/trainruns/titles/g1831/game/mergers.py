@@ -21,7 +21,7 @@ from trainruns.game import merger, route_adapter
 from trainruns.game.shares import seat_order_from
 from trainruns.game.state import player_key
 from trainruns.titles.g1831.game import certs
-from trainruns.titles.g1831.game.certs import is_preferred
+from trainruns.titles.g1831.game.certs import Cert, is_preferred
 
 
 def split_rule(kind: str) -> str:
@@ -116,8 +116,8 @@ class MergerRules:
     def buyout_payments(self, b) -> list:
         """5.9.7.3, 5.9.8.5: B's preferred held by players and the pool, each certificate
         at B's P price x shares x 2^markers (players paid, the pool's part to the bank)."""
-        return [(x["holder"], self.sale_value(b, x)) for x in b.certs
-                if is_preferred(x) and x["holder"] not in ("ipo", "retired")]
+        return [(x.holder, self.sale_value(b, x)) for x in b.certs
+                if is_preferred(x) and x.holder not in ("ipo", "retired")]
 
     def assets(self, c) -> int:
         """5.9.8.3 "total ASSETS (stock & cash)": cash and the company's own stock and
@@ -221,25 +221,25 @@ class MergerRules:
             b.debt = 0
         # commons: B's 10/5/0% become A's 5% merger commons where they are (I-III), or A's
         # bonds (IV); A's own 10/5/0% become 5% holdings (4.7.8)
-        b_commons = [x for x in b.certs if x["kind"] == "common"]
+        b_commons = [x for x in b.certs if x.kind == "common"]
         if kind == "IV":
             bonds = []
             for x in b_commons:
-                where = x["holder"]
+                where = x.holder
                 if where == "ipo":
                     where = "market"   # 5.9.10.10: into the pool even past its limit
-                bonds.append({"kind": "bond", "size": 1, "holder": where, "splits": x["splits"], "origin": b.id})
+                bonds.append(Cert("bond", 1, where, x.splits, origin=b.id))
             a.bonds = bonds
             a.bond_cell = a.cell
             self.market.place(f"{a.id}/bonds", a.cell)   # 5.9.10.8: B's marker under A's
         else:
             for x in a.certs:
-                if x["kind"] == "common":
-                    x["size"] = 1
-            spare = [x for x in a.certs if x["kind"] == "merger" and x["holder"] == "none"]
+                if x.kind == "common":
+                    x.size = 1
+            spare = [x for x in a.certs if x.kind == "merger" and x.holder == "none"]
             for x, y in zip(b_commons, spare):
-                y["holder"] = x["holder"]
-                y["splits"] = x["splits"]
+                y.holder = x.holder
+                y.splits = x.splits
             if kind == "III":
                 a.receivership = False   # 5.9.9.11
         # equipment (5.9.7.6, 5.9.8.8, 5.9.9.8; Type IV read the same, docs/gaps.md): cash,
@@ -272,7 +272,7 @@ class MergerRules:
         market or par price; it may be started again only when bonds made of it close
         (4.3.3)."""
         for x in b.certs:
-            x["holder"] = "retired"
+            x.holder = "retired"
         b.sites = []
         b.cell = b.par = None
         b.active = False
@@ -379,8 +379,8 @@ class MergerRules:
             self.enter_receivership(c)
         elif c.bond_cell != cell:
             for b in c.bonds:
-                if b["holder"].startswith("player:") or b["holder"] == "treasury":
-                    b["splits"] += 1
+                if b.holder.startswith("player:") or b.holder == "treasury":
+                    b.splits += 1
             self.state.event("bond_split", corporation=c.id)
 
     def close_bonds(self, c, half: bool):
@@ -396,12 +396,12 @@ class MergerRules:
             return
         paid = 0
         for b in c.bonds:
-            if half and b["holder"] != "market":
+            if half and b.holder != "market":
                 amount = self.sale_value(c, b) // 2
-                to = f"corp:{c.id}" if b["holder"] == "treasury" else b["holder"]
+                to = f"corp:{c.id}" if b.holder == "treasury" else b.holder
                 s.pay("bank", to, amount)
                 paid += amount
-        origin = c.bonds[0]["origin"] if c.bonds else None
+        origin = c.bonds[0].origin if c.bonds else None
         self.market.remove(f"{c.id}/bonds", c.bond_cell)
         c.bonds, c.bond_cell = [], None
         if origin is not None and origin in c.absorbed:
@@ -437,9 +437,9 @@ class MergerRules:
         each = self.market.preferred(c.bond_cell) * self.numbers["mergers"]["bond_interest_percent"] // 100
         paid = {}
         for b in c.bonds:
-            if b["holder"] == "market" or not each:
+            if b.holder == "market" or not each:
                 continue
-            to = f"corp:{c.id}" if b["holder"] == "treasury" else b["holder"]
+            to = f"corp:{c.id}" if b.holder == "treasury" else b.holder
             self.state.pay("bank", to, each)
             paid[to] = paid.get(to, 0) + each
         if paid:

@@ -784,7 +784,7 @@ class OperatingRules:
         s = self.state
         cash = sum(self.sale_value(c, x) for x in chosen)
         for x in chosen:
-            x["splits"] = 0
+            x.splits = 0
             certs.move(s, c, x, "market")
         s.pay("bank", f"corp:{c.id}", cash)
         s.event("forced_sale", corporation=c.id, kind=kind, count=len(chosen), cash=cash, rule="5.3.4")
@@ -973,7 +973,7 @@ class OperatingRules:
         pays three times the run, the company adding twice the run from its treasury."""
         pot = 3 * revenue if kind == "all200" else revenue
         paid, corp = {}, f"corp:{c.id}"
-        in_play = [x for x in c.certs if x["holder"] not in certs.OUT_OF_PLAY]
+        in_play = [x for x in c.certs if x.holder not in certs.OUT_OF_PLAY]
         n_pref = sum(shares_of(x) for x in in_play if is_preferred(x))
         for x in in_play if kind != "hold" else []:
             # by the certificate's percent (size x 5%): a preferred share 10%; a 10%
@@ -981,11 +981,11 @@ class OperatingRules:
             if kind == "preferred":
                 amount = pot * shares_of(x) // n_pref if is_preferred(x) else 0
             elif kind == "split":
-                amount = pot * x["size"] * (50 if is_preferred(x) else 25) // 1000
+                amount = pot * x.size * (50 if is_preferred(x) else 25) // 1000
             else:
-                amount = pot * x["size"] * certs.UNIT // 100
+                amount = pot * x.size * certs.UNIT // 100
             if amount:
-                key = corp if x["holder"] in ("ipo", "treasury") else x["holder"]
+                key = corp if x.holder in ("ipo", "treasury") else x.holder
                 paid[key] = paid.get(key, 0) + amount
         # what is not paid out (all of a hold, the remainders) stays with the company
         rest = pot - sum(paid.values())

@@ -344,9 +344,9 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
         be president (the preferred stock, 4.7.9)."""
         pref = {}
         for x in c.certs:
-            if certs.is_preferred(x) and x["holder"].startswith("player:"):
-                name = x["holder"].partition(":")[2]
-                pref[name] = pref.get(name, 0) + x["size"]
+            if certs.is_preferred(x) and x.holder.startswith("player:"):
+                name = x.holder.partition(":")[2]
+                pref[name] = pref.get(name, 0) + x.size
         supply = c.supply
         return {"par_marker": c.par_marker,
                 "price": self.market.common(c.cell) if c.cell else None,
@@ -363,10 +363,10 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
                                         for x in c.liquidating],
                 "tokens_left": supply["station"] + supply["yard"] - len(c.sites),
                 "token_supply": supply["station"] + supply["yard"],
-                "certificates": [{"kind": x["kind"], "percent": x["size"] * certs.UNIT, "holder": x["holder"],
-                                  "splits": x["splits"]} for x in c.certs if x["holder"] not in certs.OUT_OF_PLAY],
+                "certificates": [{"kind": x.kind, "percent": x.size * certs.UNIT, "holder": x.holder,
+                                  "splits": x.splits} for x in c.certs if x.holder not in certs.OUT_OF_PLAY],
                 "system": self.is_system(c), "absorbed": list(c.absorbed),
-                "bonds": [{"holder": b["holder"], "splits": b["splits"]} for b in c.bonds],
+                "bonds": [{"holder": b.holder, "splits": b.splits} for b in c.bonds],
                 "bond_price": self.market.preferred(c.bond_cell) if c.bond_cell is not None else None,
                 "president_by": {"preferred": pref, "frozen": bool(c.receivership)}}
 
@@ -381,7 +381,7 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
         for c in self.state.corporations:
             if c.cell is None:
                 continue
-            v = sum(self.sale_value(c, x) for x in c.certs if x["holder"] == key)
+            v = sum(self.sale_value(c, x) for x in c.certs if x.holder == key)
             total += v // 2 if c.receivership else v
             total += sum(self.sale_value(c, b) for b in certs.held(c, key, "bond"))   # 6.5: bonds at the P
         return total

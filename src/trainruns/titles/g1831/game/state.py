@@ -40,8 +40,8 @@ class Corporation1831(Corporation):
 
     # --- from its start: set anew by reset()
 
-    # its certificates, each {"kind", "size", "holder", "splits"} (1.9, 4.1; 2x markers
-    # 4.3.4; certs.py): the shares behind Corporation.shares
+    # its certificates, each a :class:`~.certs.Cert` (1.9, 4.1; 2x markers 4.3.4): the
+    # shares behind Corporation.shares
     certs: list = field(default_factory=list)
     # the Par Marker on the Par Bar Chart: the initial offering's price (4.7.5); up one
     # value when the company becomes active (4.7.6)
@@ -78,7 +78,7 @@ class Corporation1831(Corporation):
     # two, 5.9.1; a train more each, 5.9.7.7)
     absorbed: list = started(list)
     # a system's bonds after a Type IV takeover: B's 10/5/0% commons (4.1.1.3.2,
-    # 5.9.10.8), each {"kind": "bond", "size", "holder", "splits", "origin"}
+    # 5.9.10.8), each a :class:`~.certs.Cert` of kind "bond"
     bonds: list = started(list)
     # the Bond Marker's square (B's Stock Marker put under A's, 5.9.10.8; it moves as a
     # Stock Marker, 4.4.1); None without bonds

@@ -8,7 +8,7 @@ from trainruns.game.action import free_amount
 from trainruns.game.shares import next_president
 from trainruns.game.state import player_key
 from trainruns.titles.g1831.game import certs
-from trainruns.titles.g1831.game.certs import is_preferred, shares_of
+from trainruns.titles.g1831.game.certs import Cert, is_preferred, shares_of
 
 UP_FROM_COMMONS = (3, 4)   # 4.7.10-11: the third and fourth 10/5/0% common sold
 
@@ -24,7 +24,7 @@ class StockRules:
         (:meth:`cert_counts`)."""
         key, n = player_key(name), 0
         for c in self.state.corporations:
-            n += len([x for x in c.certs if x["holder"] == key and self.cert_counts(c, x)])
+            n += len([x for x in c.certs if x.holder == key and self.cert_counts(c, x)])
             n += len(certs.held(c, key, "bond"))   # 3.2.1.1: "stock and bond certificates"
         return n
 
@@ -32,7 +32,7 @@ class StockRules:
         """4.7.7: "EXCEPTION: Common stock of companies or systems in receivership does
         not count toward the total. (Preferred stock in receivership does count ...)"
         (5.4.6); bonds count (3.2.1.1)."""
-        return cert["kind"] == "bond" or is_preferred(cert) or not c.receivership
+        return cert.kind == "bond" or is_preferred(cert) or not c.receivership
 
     def pool_shares(self, c) -> int:
         """4.6.1.1: a company's shares in the pool, bonds included (4.6.3.2.4)."""
@@ -66,7 +66,7 @@ class StockRules:
         """4.3, 4.4.1: the price posted for a share of ``cert``: P for preferred and for
         bonds (at the Bond Marker), C for common; on the Stock Marker's square, or
         ``cell``."""
-        if cert["kind"] == "bond":
+        if cert.kind == "bond":
             return self.market.preferred(c.bond_cell)
         cell = cell or c.cell
         return self.market.preferred(cell) if is_preferred(cert) else self.market.common(cell)
@@ -74,13 +74,13 @@ class StockRules:
     def cert_price(self, c, cert, source: str) -> int:
         """4.7.1: the initial offering at the Par Bar value x shares; the pool at the
         posted price x shares (bonds always at their P)."""
-        price = self.par_now(c) if source == "ipo" and cert["kind"] != "bond" else self.posted_price(c, cert)
+        price = self.par_now(c) if source == "ipo" and cert.kind != "bond" else self.posted_price(c, cert)
         return price * shares_of(cert)
 
     def sale_value(self, c, cert, cell=None) -> int:
         """4.6.3.3: the posted price before the marker moves (on ``cell``, default its
         square now) x shares x 2^markers (decision: the 2x markers multiply)."""
-        return self.posted_price(c, cert, cell) * shares_of(cert) * (2 ** cert["splits"])
+        return self.posted_price(c, cert, cell) * shares_of(cert) * (2 ** cert.splits)
 
     # --- buying ------------------------------------------------------------------------
 
@@ -108,7 +108,7 @@ class StockRules:
         self.state.pay(player_key(name), payee, price)
         certs.move(self.state, c, cert, player_key(name))
         # what cycling asks of a later sale this round (4.6.8, 4.6.8.1)
-        cert.update(bought_round=self.stock_round_number, bought_from=source, bought_price=price)
+        cert.bought_round, cert.bought_from, cert.bought_price = self.stock_round_number, source, price
         self.state.event("buy", corporation=c.id, player=name, kind=kind, source=source, price=price)
         if source == "ipo" and kind == "preferred" and not certs.held(c, "ipo", "preferred"):
             # 4.7.6: all preferred sold: the company is active; the Par Marker moves up one value
@@ -119,18 +119,18 @@ class StockRules:
             if higher:
                 c.par_marker = higher[0]
             self.state.event("active", corporation=c.id, par_marker=c.par_marker)
-        if source == "ipo" and cert["kind"] == "common" and self.commons_sold(c) in UP_FROM_COMMONS:
+        if source == "ipo" and cert.kind == "common" and self.commons_sold(c) in UP_FROM_COMMONS:
             self.move_marker(c, "up", 1, "common_funding")
         self.update_president(c)
 
     def commons_sold(self, c) -> int:
         """4.7.10-11: how many of the company's 10/5/0% commons have left its Initial
         Offerings; a system's 5% commons for mergers (4.7.8) are not counted."""
-        return len([x for x in c.certs if x["kind"] == "common" and x["holder"] != "ipo"])
+        return len([x for x in c.certs if x.kind == "common" and x.holder != "ipo"])
 
     def next_cert(self, c, kind: str, source: str):
         pool = certs.held(c, source, kind)
-        pool = [x for x in pool if x["kind"] != "president"]
+        pool = [x for x in pool if x.kind != "president"]
         return pool[0] if pool else None
 
     def update_president(self, c):
@@ -140,7 +140,7 @@ class StockRules:
         receivership."""
         if c.president is None or c.receivership:
             return
-        size = certs.president_cert(c)["size"]
+        size = certs.president_cert(c).size
         best = self._most_preferred(c, max(certs.units(c, player_key(c.president), "preferred"), size - 1))
         give = self._exchanged(c, best, size) if best else []
         if give:   # else no equal exchange is possible (4.7.9 "equal number of shares")
@@ -152,7 +152,7 @@ class StockRules:
         return next_president(self.state, c.president, lambda name: certs.units(c, player_key(name), "preferred"),
                               above)
 
-    def _exchanged(self, c, name: str, size: int) -> list[dict]:
+    def _exchanged(self, c, name: str, size: int) -> list[Cert]:
         """``name``'s ordinary preferred making up exactly ``size`` units, given for the
         president's certificate (4.7.9, 4.6.2.1: "equal number of shares"); empty when
         they cannot."""
@@ -160,10 +160,10 @@ class StockRules:
         for x in certs.held(c, player_key(name), "preferred"):
             if got < size:
                 give.append(x)
-                got += x["size"]
+                got += x.size
         return give if got == size else []
 
-    def _exchange(self, c, to: str, give: list[dict], **why):
+    def _exchange(self, c, to: str, give: list[Cert], **why):
         """The president's certificate goes to ``to`` for his ordinary preferred ``give``."""
         old = c.president
         for x in give:
@@ -174,7 +174,7 @@ class StockRules:
 
     # --- selling -----------------------------------------------------------------------
 
-    def sellable(self, c, name: str, kind: str) -> list[dict]:
+    def sellable(self, c, name: str, kind: str) -> list[Cert]:
         """4.6: certificates ``name`` may sell of one kind: never the president's
         certificate (4.6.2; its partial sale of 4.6.2.1: :meth:`president_portion`), not in
         receivership (4.6.9), under GI none whose sale would be profit taking or
@@ -186,7 +186,7 @@ class StockRules:
         gi = self.state.title_state.government_intervention
         out = []
         for x in certs.held(c, player_key(name), kind):
-            if x["kind"] == "president":
+            if x.kind == "president":
                 continue
             if gi and self.gi_forbids(c, x):
                 continue
@@ -199,9 +199,9 @@ class StockRules:
         cycling (:meth:`cycled`: from the pool, or from Initial Offerings for equal or
         less money; never with 2x markers, 4.6.3.3.1), or of a common bought from
         Initial Offerings "for more than par value" (4.6.7: more than it cost)."""
-        if cert["kind"] not in ("common", "merger", "bond") or cert.get("bought_round") != self.stock_round_number:
+        if cert.kind not in ("common", "merger", "bond") or cert.bought_round != self.stock_round_number:
             return False
-        return self.cycled(c, cert) or (cert["bought_from"] == "ipo" and self.sale_value(c, cert) > cert["bought_price"])
+        return self.cycled(c, cert) or (cert.bought_from == "ipo" and self.sale_value(c, cert) > cert.bought_price)
 
     def successor(self, c, name: str):
         """4.6.2.1: the player who would take the president's certificate if ``name``
@@ -209,14 +209,14 @@ class StockRules:
         nearest the president's left), holding at least the certificate's size; None."""
         if c.president != name or c.receivership:
             return None
-        return self._most_preferred(c, certs.president_cert(c)["size"] - 1)
+        return self._most_preferred(c, certs.president_cert(c).size - 1)
 
-    def president_portion(self, c, name: str) -> list[dict]:
+    def president_portion(self, c, name: str) -> list[Cert]:
         """4.6.2.1: the ordinary preferred the president would get for his certificate
         from its successor, which he may then sell (a sale that hands the presidency
         over; 4.6.2.2: exchange first, then the sale). Empty when no one can take it."""
         to = self.successor(c, name)
-        return self._exchanged(c, to, certs.president_cert(c)["size"]) if to is not None else []
+        return self._exchanged(c, to, certs.president_cert(c).size) if to is not None else []
 
     def hand_over(self, c, name: str):
         """4.6.2.2: the president's certificate goes to the successor for as much of his
@@ -232,7 +232,7 @@ class StockRules:
             listed = listed + self.president_portion(c, name)
         return len(self.pool_takes(c, listed))
 
-    def pool_takes(self, c, listed: list[dict], enough=lambda cash: False) -> list[dict]:
+    def pool_takes(self, c, listed: list[Cert], enough=lambda cash: False) -> list[Cert]:
         """The first of the certificates ``listed`` of ``c``, in order, that fit the pool
         (4.6.1.1: 5 shares) and the bank's cash at their sale value (4.6.3.4), stopping
         once ``enough`` of what they raise."""
@@ -253,7 +253,7 @@ class StockRules:
         total = 0
         for x in sold:
             total += value(x)
-            x["splits"] = 0
+            x.splits = 0
             certs.move(self.state, c, x, "market")
         self.state.pay("bank", player_key(name), total)
         return total
@@ -302,18 +302,18 @@ class StockRules:
         common stock bought from Initial Offerings and sold in the same Stock Round "for
         equal or less money" (its sale value before the move at most what it cost);
         4.6.3.3.1: "Selling stocks with 2x markers is never considered cycling"."""
-        if cert["kind"] not in ("common", "merger", "bond") or cert["splits"]:
+        if cert.kind not in ("common", "merger", "bond") or cert.splits:
             return False
-        if cert.get("bought_round") != self.stock_round_number:
+        if cert.bought_round != self.stock_round_number:
             return False
-        return cert["bought_from"] == "market" or self.sale_value(c, cert) <= cert["bought_price"]
+        return cert.bought_from == "market" or self.sale_value(c, cert) <= cert.bought_price
 
     def cycled_value(self, cert, after: dict) -> int:
         """4.6.8.2: "Stock that has been Cycled is valued at the final price after all
         Stock Marker Token movement has been completed, and not before movement": a
         common at the C price of the square the sale's move leaves the Stock Marker
         on, a bond at the P price of the Bond Marker's (4.4.1)."""
-        if cert["kind"] == "bond":
+        if cert.kind == "bond":
             return self.market.preferred(after["bond"]) * shares_of(cert)
         return self.market.common(after["common"]) * shares_of(cert)
 
@@ -328,9 +328,9 @@ class StockRules:
         pool = certs.held(c, "market", "common")
         n = 0
         for x in pool:
-            if x["size"] > room:
+            if x.size > room:
                 break
-            room -= x["size"]
+            room -= x.size
             n += 1
         return n
 
@@ -353,8 +353,8 @@ class StockRules:
         for x in certs.held(c, "market", kind)[:count]:
             price = self.cert_price(c, x, "market")
             self.state.pay(f"corp:{c.id}", "bank", price)
-            if x["kind"] == "bond":
-                x["holder"] = "treasury"
+            if x.kind == "bond":
+                x.holder = "treasury"
             else:
                 certs.move(self.state, c, x, "treasury")
         self.state.event("buy_back", corporation=c.id, kind=kind, count=count)
@@ -380,9 +380,9 @@ class StockRules:
                 most = self.max_sale(c, name, kind)
                 if not most:
                     continue
-                sizes = [x["size"] for x in self.sellable(c, name, kind)]
+                sizes = [x.size for x in self.sellable(c, name, kind)]
                 if kind == "preferred":
-                    sizes += [x["size"] for x in self.president_portion(c, name)]
+                    sizes += [x.size for x in self.president_portion(c, name)]
                 need, got = 0, 0
                 for size in sizes:
                     if got >= excess:
@@ -445,8 +445,8 @@ class StockRules:
             self.close_out(c)
         elif c.cell != cell:
             for x in c.certs:
-                if x["holder"].startswith(("player:", "corp:")) or x["holder"] == "treasury":
-                    x["splits"] += 1   # players', companies' and systems' own (4.3.4)
+                if x.holder.startswith(("player:", "corp:")) or x.holder == "treasury":
+                    x.splits += 1   # players', companies' and systems' own (4.3.4)
             self.state.event("split", corporation=c.id, cell=list(c.cell))
 
     def close_out(self, c):

@@ -136,7 +136,7 @@ class StockTurn1831(StockTurn):
         """4.2.2: under Government Intervention "players may own at most 70% of any one
         company's or system's preferred stock and common stock" (``room``: the units left
         of it, None without GI); bonds are neither."""
-        return room is None or cert["kind"] == "bond" or cert["size"] <= room
+        return room is None or cert.kind == "bond" or cert.size <= room
 
     def within_limit(self, c, cert) -> bool:
         """4.7.7: a certificate that counts toward the limit only below it; 4.7.7.1: "Stock
