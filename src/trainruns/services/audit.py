@@ -116,8 +116,9 @@ MESSAGES = {
 }
 
 # Rules a title with its own route model decides by its route set, not generically.
-ROUTE_MODEL_DECIDES = frozenset({"too-few-stops", "too-many-stops", "stop-repeated", "passes-offboard",
-                                 "passes-blocked-city", "no-token"})
+# Passing a stop stays generic: the board's ``passable`` marks are the title's own
+# (1831 5.2.4.1, 5.6.2.2: mapformat.mark_blocks), and the model reads the same marks.
+ROUTE_MODEL_DECIDES = frozenset({"too-few-stops", "too-many-stops", "stop-repeated", "no-token"})
 
 @dataclass
 class Problem:
@@ -344,11 +345,9 @@ class _Auditor:
         spec = next((t for t in self.board.trains if t.name == train), None)
         return DeclaredRoute(train=train, labels=labels, refs=refs, hexes=hexes, train_spec=spec)
 
-    def _report(self, route, rule, template=None, by_model=False, **fields):
-        """Record a problem of ``rule``; ``template`` picks another sentence for it. A
-        generic check of a rule the route model decides is dropped; the model's own
-        verdict (``by_model``) is not."""
-        if rule in self.model_decides and not by_model:
+    def _report(self, route, rule, template=None, **fields):
+        """Record a problem of ``rule``; ``template`` picks another sentence for it."""
+        if rule in self.model_decides:
             return
         key = template or rule
         template = self.messages.get(key) or MESSAGES[key]
@@ -614,7 +613,7 @@ class _Auditor:
                 why = self.title.audit_why_not(rs, list(stops), r.train) or "not-a-title-route"
                 rule, fields = (why, {}) if isinstance(why, str) else why
                 fields = {k: self._name(self.compiled.stop_refs[v]) if k == "stop" else v for k, v in fields.items()}
-                self._report(r, rule, train=self._train_words(routes, i), by_model=True,
+                self._report(r, rule, train=self._train_words(routes, i),
                              stops=" - ".join(self._name(ref) for ref in r.refs), **fields)
             else:
                 options[i] = ks

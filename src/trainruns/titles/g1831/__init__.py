@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from trainruns.errors import InputError
-from trainruns.route.board import OFFBOARD, Board
+from trainruns.route.board import Board
 from trainruns.route.reach import loose_reach
 from trainruns.titles.base import Title
 from trainruns.titles.g1831.route import declared_run, kernels, moves
@@ -82,10 +82,11 @@ class Title1831(Title):
                                        "the train's type (an S train runs to Stations, a YD train to Rail "
                                        "Yards, an MX train to at least one of each), and these stops hold no "
                                        "such choice.",
-                      "passes-blocked-city": "{train} cannot run {stops}: {stop} is full of other companies' "
-                                             "tokens, and a train passes through a city only by a vacancy.",
-                      "passes-offboard": "{train} cannot run {stops}: it runs through {stop}, an off-board, "
-                                         "where a route runs from token to token.",
+                      "passes-blocked-city": "{train} runs through {stop}, but {stop} is full of other "
+                                             "companies' tokens, and a train passes through a city only by a "
+                                             "vacancy.",
+                      "passes-offboard": "{train} runs through the off-board {stop}, where a route runs from "
+                                         "token to token.",
                       "city-used-twice": "{train} cannot run {stops}: it enters {stop} a second time; a "
                                          "train uses a city hex once, but for the Delaware after both "
                                          "cities south of it and a commuter run of a 5 or larger S train "
@@ -100,26 +101,21 @@ class Title1831(Title):
     audit_must_run = True   # 5.6.6 "it must run at least one train if it has an unused train"
 
     def audit_why_not(self, rs, stops, train):
-        """Why the model has no route for the declared ``stops``, where the rules name it:
-        a city passed that is full of other companies' tokens (5.6.2.2: "A vacancy on a
-        city tile allows a train to pass through", ``passes-blocked-city``) or an
-        off-board (routes run token to token, 5.6.2, ``passes-offboard``); a city entered
-        a second time (5.6.2.1 with its exceptions: ``city-used-twice``; a city of a
-        commuter run, whose terms 5.6.7 sets: ``commuter-run``), or the
-        Delaware entered again before both cities south of it (5.6.2.1,
-        ``delaware-south``; with ``rules.delaware_south: "run_to"``, before a token run to
-        in each); then stops holding no legal choice of the company's tokens for the
-        train, beginning and ending on one (5.6.2.3 / 5.6.2.5, the route core's own
-        valuation, explain.best_choice: ``tokens-run-to``). Anything else (track the
-        train may not use) is left to the audit's ``not-a-title-route``."""
+        """Why the model has no route for the declared ``stops``, where the rules name
+        it (a city full of other companies' tokens or an off-board passed is the audit's
+        generic check, ``passes-blocked-city`` and ``passes-offboard``, by the board's
+        marks, 5.6.2.2): a city entered a second time (5.6.2.1 with its exceptions:
+        ``city-used-twice``; a city of a commuter run, whose terms 5.6.7 sets:
+        ``commuter-run``), or the Delaware entered again before both cities south of it
+        (5.6.2.1, ``delaware-south``; with ``rules.delaware_south: "run_to"``, before a
+        token run to in each); then stops holding no legal choice of the company's
+        tokens for the train, beginning and ending on one (5.6.2.3 / 5.6.2.5, the route
+        core's own valuation, explain.best_choice: ``tokens-run-to``). Anything else
+        (track the train may not use) is left to the audit's ``not-a-title-route``."""
         from trainruns.titles.g1831.route.explain import best_choice
         from trainruns.titles.g1831.route.trains import parse_train_name
 
         a = rs.arrays
-        for s in stops[1:-1]:
-            if not a.stop_pass[s] and not a.stop_own[s]:
-                offboard = a.model.board.stop(a.compiled.stop_refs[s]).kind == OFFBOARD
-                return ("passes-offboard" if offboard else "passes-blocked-city"), {"stop": s}
         groups = [int(a.stop_group[s]) for s in stops]
         commuter_cities = [{a.group_id.get(g) for g in run["cycle"]} for run in a.model.facts.commuter]
         entered = {}   # group -> the indices of its entries

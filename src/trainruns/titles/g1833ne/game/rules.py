@@ -194,7 +194,7 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
         return order
 
     def start_turn(self, c):
-        self.turn = Turn1833NE(c.id)
+        self.turn = super().start_turn(c)
         return self.turn
 
     def operating_turns_over(self):
