@@ -245,7 +245,7 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
         if not self.home_lays(c):
             self.home_token(c)
         c.rights = []
-        turn = Turn1831(c.id)
+        turn = super().start_turn(c)
         turn.tokens, turn.revenue = len(c.sites) - placed, None
         return turn
 
