@@ -153,6 +153,7 @@ class StockRound(StepsRound):
         self.sold_by: dict[str, set] = {}
         self.started_here: set = set()  # companies started this round (1832 [16.2] P4)
         self.reissued: set = set()      # companies whose redeemed shares were reissued (1832 [5.11])
+        self.redeemed: dict[str, int] = {}  # shares each company redeemed this round (1832 [5.10], [11.6.9])
         self.no_sale: set = set()
         self.started = False
         self.last_turn = None

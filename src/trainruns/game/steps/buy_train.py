@@ -41,6 +41,9 @@ class BuyTrainStep(CorporationStep):
         # whether the company has a legal route, where the title's requirement to own a
         # train asks it (1832 [10]): found once a step, since its purchases do not change it
         self.legal_route: bool | None = None
+        # the president's sales for a forced purchase, in the order made, until their
+        # protections are offered (1832 [10] Presidential Stock Sales, [5.9])
+        self.forced_sales: list[dict] = []
 
     def enter(self):
         self.game.rules.enter_buy_train(self)

@@ -90,7 +90,7 @@ class ForcedSaleRules:
                 "depth": self.market.depth(d.id, d.cell)}
         self.sell_shares(d, name, count, price, stock_round=d is not c)
         sale["vice_presidents"] = sold_vice_certs(self.state)
-        step.__dict__.setdefault("forced_sales", []).append(sale)
+        step.forced_sales.append(sale)
         if c.closed:
             self.lose_president_funds(c, name)
             self.offer_forced_protection(step)
@@ -110,7 +110,7 @@ class ForcedSaleRules:
     def offer_forced_protection(self, step):
         """Queue the protections in the order sold, then the closing of what stays in
         the black area; the buying company's turn goes on after them."""
-        sales = step.__dict__.pop("forced_sales", [])
+        sales, step.forced_sales = step.forced_sales, []
         if not sales or self.game.finished:
             return
         r = self.game.round

@@ -23,7 +23,7 @@ class RedeemRules:
     def _redeemer(self, turn, c) -> bool:
         # [11.6.9] a System redeems twice per stock round (one per turn: a redemption
         # ends the turn)
-        done = turn.round.__dict__.setdefault("redeemed", {}).get(c.id, 0)
+        done = turn.round.redeemed.get(c.id, 0)
         return (c.president == turn.player and not c.closed and c.capitalised
                 and done < c.shells)
 

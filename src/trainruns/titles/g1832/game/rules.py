@@ -136,6 +136,7 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
         if stall is not None and (not isinstance(stall, int) or isinstance(stall, bool) or stall < 1):
             raise InputError("config field 'stall_rounds' must be a positive whole number", "config")
         self.stall_rounds = stall
+        self.idle_rounds = 0   # stock rounds in a row with no company operating
 
     # --- rounds -----------------------------------------------------------------------
 
@@ -170,8 +171,8 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
         if operating or r.kind != "stock":
             self.idle_rounds = 0
             return False
-        self.idle_rounds = getattr(self, "idle_rounds", 0) + 1
-        if not income and (getattr(r, "last_actor", None) is None or self._wealth() < self._cheapest_float()) \
+        self.idle_rounds += 1
+        if not income and (r.last_actor is None or self._wealth() < self._cheapest_float()) \
                 or self.stall_rounds is not None and self.idle_rounds >= self.stall_rounds:
             self.game.finish("stalled")
             return True
@@ -206,8 +207,8 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
         turn = r.last_turn
         if turn is None or not turn.sales:
             return []
-        if not getattr(turn, "offered", False):
-            turn.offered = True
+        if not turn.protection_offered:
+            turn.protection_offered = True
             return [ProtectStep1832(self.game, sale, lambda president: self._protected(r, president))
                     for sale in turn.sales]
         close_unprotected(self, turn.sales)

@@ -33,6 +33,10 @@ def sell_back_minimum(rules, c, name: str, most: int) -> int:
 
 
 class StockTurn1832(StockTurn):
+    #: whether the protections of this turn's sales were offered ([5.9]); between the
+    #: turns the round first offers them, then closes what stays in the black area
+    protection_offered = False
+
     def extra_actions(self):
         """P4's exchange ([16.2] P4), a private bought from another player ([16.1]:
         listed with its price range; the logged action is the deal both agreed), and,
