@@ -12,6 +12,22 @@ from __future__ import annotations
 
 class Step:
     done = False
+    #: the company the step acts for (a company's turn, :class:`~trainruns.game.steps.
+    #: operating.CorporationStep`; the company a price protection concerns) and the
+    #: operating turn's record it shares; None where there is none
+    corp = None
+    turn = None
+
+    @property
+    def concerns(self) -> str | None:
+        """The id of the corporation whose operating turn the step belongs to (what a
+        position asked for with no corporation named shows), or None."""
+        return self.corp.id if self.corp is not None else None
+
+    def round_info(self, info: dict) -> dict:
+        """The round as the game shows it while this step is current (a title's step
+        may show its own: 1832's last-chance merger phase inside an operating round)."""
+        return info
 
     def __init__(self, game):
         self.game = game
@@ -109,7 +125,8 @@ class OperatingRound(StepsRound):
 
     def info(self):
         info = {"kind": self.kind, "number": self.game.rules.stock_round_number, "or": self.k, "of": self.n}
-        return getattr(self.step(), "round_info", lambda i: i)(info)
+        step = self.step()
+        return step.round_info(info) if step is not None else info
 
     def next_entity(self):
         rules = self.game.rules

@@ -35,8 +35,7 @@ class Ids:
         step = self.game.round.step() if not self.game.finished else None
         if step is None or self.game.round.kind != "operating":
             return None
-        corp = getattr(step, "corp", None)
-        return corp.id if corp is not None else getattr(step, "concerns", None)
+        return step.concerns
 
     def asked_corporation(self, name, corporations: str):
         """The id of the corporation a position is asked for: ``name`` (an id, name or

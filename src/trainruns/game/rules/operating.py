@@ -68,9 +68,9 @@ class OperatingRules:
         """The record of ``c``'s operating turn under way, the one its current step
         shares (what it did so far this turn), for a hook that is not handed it; a
         new record when ``c`` is not the company of the current step."""
-        r = getattr(self.game, "round", None)
+        r = self.game.round
         step = r.step() if r is not None and not self.game.finished else None
-        if getattr(step, "corp", None) is c and getattr(step, "turn", None) is not None:
+        if step is not None and step.corp is c and step.turn is not None:
             return step.turn
         return self.turn_class(c.id)
 

@@ -22,6 +22,8 @@ class RunRules:
     #: every machine, its log saying whether it is proven best (:meth:`run_fields`), and a
     #: declared run audited without searching for the best; None: the proven best run
     run_work = None
+    #: (the company, what :meth:`run_fields` records of its last run's proof)
+    run_proof: tuple = (None, None)
 
     def run(self, c, routes) -> tuple[list[dict], int]:
         """RoutesStep: ``c`` runs ``routes`` (``"best"``, the route core's best run or
@@ -56,7 +58,7 @@ class RunRules:
         and revenue, read once the run is made [a ``"best"`` run within :attr:`run_work`:
         whether the bounded search proved it best, and its bound if not (1831 5.6.6);
         else nothing]."""
-        cid, proof = getattr(self, "run_proof", (None, None))
+        cid, proof = self.run_proof
         return (proof or {}) if cid == c.id else {}
 
     def after_run(self, c, routes: list[dict]):

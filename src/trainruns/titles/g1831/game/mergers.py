@@ -299,7 +299,7 @@ class MergerRules:
         (``liquidate_token``, :class:`LiquidateStep`) until the rest fit; when they all
         fit with one choice made for him (one token in conflict), it is made at once."""
         self._set_aside(a)
-        if len(a.liquidating) > 1 and getattr(self.game, "round", None) is not None:
+        if len(a.liquidating) > 1 and self.game.round is not None:
             from trainruns.titles.g1831.game.steps.operating import LiquidateStep
 
             self.game.round.push(LiquidateStep(self.game, a))

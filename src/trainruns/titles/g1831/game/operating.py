@@ -109,7 +109,7 @@ class OperatingRules:
         over, may_go = self.surplus(c, bought)
         if over <= 0:
             return
-        if len({t.name for t in may_go}) > 1 and getattr(self.game, "round", None) is not None:
+        if len({t.name for t in may_go}) > 1 and self.game.round is not None:
             return super().discard_surplus(c, bought)
         while over > 0 and may_go:
             self.discard_train(c, may_go[0].name, bought)

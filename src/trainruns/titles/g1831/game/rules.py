@@ -128,7 +128,7 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
     def next_stock_round(self) -> int:
         """The number of the next stock round that begins (the current one during an
         operating round's set: 0, any coming stock round)."""
-        r = getattr(self.game, "round", None)
+        r = self.game.round
         return self.stock_round_number + 1 if r is not None and r.kind == "stock" else 0
 
     def for_sale(self, c, number: int) -> bool:

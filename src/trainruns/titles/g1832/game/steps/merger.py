@@ -45,8 +45,7 @@ class MergerPhaseStep(Step):
     """A step of [11]'s merger phase. Inside an operating round (the last-chance merger
     phase) the round shows as a merger round while it lasts."""
 
-    @staticmethod
-    def round_info(info: dict) -> dict:
+    def round_info(self, info: dict) -> dict:
         return {"kind": "merger", "number": info["number"], "last_chance": True, "or": info["or"], "of": info["of"]}
 
 
