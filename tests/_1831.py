@@ -5,7 +5,7 @@ from dataclasses import replace
 
 from trainruns.game.game import Game
 from trainruns.titles.g1831.game.config import Config
-from trainruns.titles.g1831.game.state import Turn1831
+from trainruns.titles.g1831.game.state import Token, Turn1831
 
 SHIPPED = Config()
 TRAINS = SHIPPED.train_cards()
@@ -76,7 +76,7 @@ def neighbours(g, a, b):
     """B's token in A's home city, so A reaches it (5.9.3); from the first 3-train, so A
     may keep it beside its own Station (5.2.7.6)."""
     g.rules.state.phase = "3"
-    b.sites.append({"hex": a.home, "slot": 1, "type": "yard"})
+    b.sites.append(Token(a.home, 1, "yard"))
     b.tokens.append((a.home, 0))
 
 

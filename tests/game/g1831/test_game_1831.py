@@ -15,9 +15,9 @@ from trainruns.game.errors import Refusal
 from trainruns.game.game import Game
 from trainruns.titles.g1831.game import certs
 from trainruns.titles.g1831.game.config import Config
+from trainruns.titles.g1831.game.state import Turn1831
 from trainruns.titles.g1831.game.steps.operating import TrainStep
 from trainruns.titles.tiled import load_data
-from trainruns.titles.g1831.game.state import Turn1831
 
 
 def new(n=4, seed=7, **kw):

@@ -5,11 +5,12 @@ with the contract's guarantees checked after every action (docs/game-log.md)."""
 from __future__ import annotations
 
 import pytest
+from test_game_1831_config import fixture
 
 from tests._1831 import operated
-from test_game_1831_config import fixture
 from trainruns.errors import InputError
 from trainruns.game.game import Game
+from trainruns.titles.g1831.game.state import Token
 from trainruns.titles.load import load_engine_position
 
 
@@ -27,11 +28,11 @@ def test_a_red_extension_is_one_city_for_tokens_5_2_7_6():
     r.state.phase = "3"   # a Station and a Rail Yard per city (5.2.7.6)
     r.state.tiles.append({"hex": "D2", "tile": "52", "rotation": 1})   # D2's side 4 joins E1
     nkp = operated(g, "NKP", 60, "P0")    # its home: a Rail Yard in D2
-    assert [(x["hex"], x["type"]) for x in nkp.sites] == [("D2", "yard")]
+    assert [(x.hex, x.type) for x in nkp.sites] == [("D2", "yard")]
     r.state.pay("bank", "corp:NKP", 1000 - nkp.cash)
     assert not [m for m in r.token_places(nkp) if m["hex"] == "E1"]
     e = operated(g, "P&R", 60, "P1")      # its home: a Station in D2
-    assert [(x["hex"], x["type"]) for x in e.sites] == [("D2", "station")]
+    assert [(x.hex, x.type) for x in e.sites] == [("D2", "station")]
     r.state.pay("bank", "corp:P&R", 1000 - e.cash)
     assert [(m["hex"], m["kind"]) for m in r.token_places(e) if m["hex"] == "E1"] == [("E1", "yard")]
     load_engine_position(r.position("P&R"))
@@ -46,10 +47,10 @@ def test_a_home_token_on_a_black_site_keeps_its_type_after_the_upgrade_5_2_5_1()
     r.state.phase = "3"
     # Pittsburgh B6 [station, yard, black]: two other companies fill its open sites
     for cid, slot, kind in (("PRR", 0, "station"), ("NYC", 1, "yard")):
-        r.state.corp[cid].sites.append({"hex": "B6", "slot": slot, "type": kind})
+        r.state.corp[cid].sites.append(Token("B6", slot, kind))
         r.state.corp[cid].tokens.append(("B6", 0))
     bo = operated(g, "B&O", 60, "P0")
-    assert bo.sites == [{"hex": "B6", "slot": 2, "type": "station", "home_black": True}]
+    assert bo.sites == [Token("B6", 2, "station", home_black=True)]
     r.state.tiles.append({"hex": "B6", "tile": "59", "rotation": 0})   # green: sites [station, yard, yard]
     pos = r.position("B&O")
     load_engine_position(pos)

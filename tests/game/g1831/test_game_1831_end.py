@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from _1831 import new
 
-from trainruns.titles.g1831.game.certs import Cert
 from trainruns.titles.g1831.game import certs
+from trainruns.titles.g1831.game.certs import Cert
 
 
 def give(g, c, kind, holder, splits=0):

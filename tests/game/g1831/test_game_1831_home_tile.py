@@ -44,7 +44,7 @@ def test_the_home_token_goes_down_after_the_home_tile_not_before_5_2_5():
     g.act(lay)
     events = [e["event"] for e in g.to_json()["events"]]
     assert events.index("tile") < events.index("token")
-    assert [x["hex"] for x in c.sites] == ["E11"] and c.home_done
+    assert [x.hex for x in c.sites] == ["E11"] and c.home_done
     assert g.rules.laid()["E11"] == (lay["tile"], lay["rotation"])
     r = g.rules
     assert c.cash == cash - r.map.cost("E11", False, r.numbers["terrain_cost"]) - r.token_price(c.home_type)
@@ -67,7 +67,7 @@ def _home_tiled_before_its_turn():
 
 def test_a_home_city_already_tiled_gets_its_token_at_the_start_5_2_5():
     g2, home = _home_tiled_before_its_turn()
-    assert [x["hex"] for x in home.sites] == ["E11"]
+    assert [x.hex for x in home.sites] == ["E11"]
     assert all(a["hex"] != "E11" for a in g2.actions() if a["type"] == "lay_tile")
 
 
@@ -79,7 +79,7 @@ def test_the_home_token_counts_toward_the_phases_three_tokens_5_2_5():
     g, c = first_operation()
     r = g.rules
     g.act(g.actions()[0])
-    assert [x["hex"] for x in c.sites] == ["E11"]
+    assert [x.hex for x in c.sites] == ["E11"]
     assert r.tokens_bought(c) == 1
     g.round.step().turn.tokens = 3                # as if it had bought two more
     assert r.token_places(c) == []
@@ -89,5 +89,5 @@ def test_a_home_token_placed_at_the_turns_start_counts_too_5_2_5():
     """5.2.5, as above, for a home city tiled before the company's first turn: its home
     token goes down as the turn starts and is one of the phase's three tokens."""
     g2, home = _home_tiled_before_its_turn()
-    assert g2.active()["corporation"] == "LIRR" and [x["hex"] for x in home.sites] == ["E11"]
+    assert g2.active()["corporation"] == "LIRR" and [x.hex for x in home.sites] == ["E11"]
     assert g2.rules.tokens_bought(home) == 1

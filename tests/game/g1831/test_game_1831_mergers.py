@@ -11,7 +11,12 @@ from _1831 import operated as company
 from trainruns.game.errors import Refusal
 from trainruns.game.merger import buyout_cost
 from trainruns.titles.g1831.game import certs
-from trainruns.titles.g1831.game.steps.operating import MergerStep, SplitSaleStep, TrackStep
+from trainruns.titles.g1831.game.state import Token
+from trainruns.titles.g1831.game.steps.operating import (
+    MergerStep,
+    SplitSaleStep,
+    TrackStep,
+)
 
 
 def system_and_a_third():
@@ -20,7 +25,7 @@ def system_and_a_third():
     NYC's home city, reached once NYC's token is PRR's."""
     g, a, b = merger_pair(home=True)
     c = company(g, "E", 40, "P2", home=False)
-    c.sites.append({"hex": b.home, "slot": 1, "type": "yard"})
+    c.sites.append(Token(b.home, 1, "yard"))
     g.rules.merge(a, b, "II")
     return g, a, b, c
 
@@ -52,7 +57,7 @@ def test_type_i_friendly_merger_5_9_7():
     assert s.player["P3"].cash == p3 and b.closed and b.cell is None
     # 5.9.7.4: B's preferred retired; 5.9.7.6: B's trains and token now A's
     assert all(x.holder == "retired" for x in b.certs)
-    assert [t.name for t in a.trains] == ["2S"] and any(x["hex"] == a.home and x["type"] == "yard"
+    assert [t.name for t in a.trains] == ["2S"] and any(x.hex == a.home and x.type == "yard"
                                                              for x in a.sites)
     # 5.9.7.7: train limit +1; 5.9.7.6: token limits add up, to 19 at most
     assert r.train_limit(a) == r.phase_row()["train_limit"] + 1
@@ -66,7 +71,7 @@ def test_type_i_fails_without_the_cash_and_both_markers_go_down_5_9_7_3_1():
     r = g.rules
     a = company(g, "PRR", 40, "P0")
     b = company(g, "NYC", 200, "P0", home=False)
-    b.sites.append({"hex": a.home, "slot": 1, "type": "yard"})
+    b.sites.append(Token(a.home, 1, "yard"))
     a_cell, b_cell = a.cell, b.cell
     assert a.cash < buyout_cost(r, b)
     r.merge(a, b, "I")
@@ -224,7 +229,7 @@ def test_tokens_a_system_cannot_hold_are_liquidated_at_half_5_9_7_8():
     r, s = g.rules, g.rules.state
     a = company(g, "PRR", 100, "P0")
     b = company(g, "NYC", 80, "P0", home=False)
-    b.sites.append({"hex": a.home, "slot": 1, "type": "yard"})
+    b.sites.append(Token(a.home, 1, "yard"))
     assert s.phase == "2" and r.phase_row()["tokens_per_city"] == 1   # 5.2.7.6: one per city yet
     a_cash, b_cash, cost = a.cash, b.cash, buyout_cost(r, b)
     r.merge(a, b, "I")
@@ -233,7 +238,7 @@ def test_tokens_a_system_cannot_hold_are_liquidated_at_half_5_9_7_8():
     assert sorted(x["hex"] for x in g.to_json()["corporations"][0]["tokens_to_liquidate"]) == [a.home] * 2
     g.act({"type": "liquidate_token", "corporation": "PRR", "hex": a.home, "slot": 1})
     # he liquidates B's Rail Yard, for half a new Rail Yard's $70; the Station stays
-    assert [x["type"] for x in a.sites] == ["station"] and a.liquidating == []
+    assert [x.type for x in a.sites] == ["station"] and a.liquidating == []
     assert a.cash == a_cash - cost + b_cash + 70 // 2 + 3 * 100
 
 
@@ -256,7 +261,7 @@ def _bonds_closed_by_the_marker():
     neighbours(g, a, b)
     r.merge(a, b, "II")
     e = company(g, "E", 40, "P2")
-    e.sites.append({"hex": b.home, "slot": 1, "type": "yard"})
+    e.sites.append(Token(b.home, 1, "yard"))
     e.floated = e.operated = True   # it has operated (5.0.4)
     a.merge_tried = None
     r.merge(a, e, "IV")

@@ -8,12 +8,12 @@ game checks and logs; the engine does not choose for him."""
 from __future__ import annotations
 
 import pytest
-
 from _1831 import company, new, operated, train
+
 from trainruns.game.errors import Refusal
 from trainruns.game.train import names
+from trainruns.titles.g1831.game.state import Token, Turn1831
 from trainruns.titles.g1831.game.steps.operating import TrainStep
-from trainruns.titles.g1831.game.state import Turn1831
 
 
 def at_the_limit():
@@ -94,7 +94,7 @@ def test_the_president_chooses_which_token_a_merger_liquidates_5_9_7_8():
     r = g.rules
     a = operated(g, "PRR", 100, "P0")
     b = operated(g, "NYC", 80, "P0", home=False)
-    b.sites.append({"hex": a.home, "slot": 1, "type": "yard"})
+    b.sites.append(Token(a.home, 1, "yard"))
     assert r.phase_row()["tokens_per_city"] == 1      # 5.2.7.6: one per city hex yet
     r.merge(a, b, "I")
     listed = g.actions()
@@ -106,7 +106,7 @@ def test_the_president_chooses_which_token_a_merger_liquidates_5_9_7_8():
     cash = a.cash
     # he keeps B's Rail Yard and liquidates his own Station, for half a new one's $40
     g.act({"type": "liquidate_token", "corporation": "PRR", "hex": a.home, "slot": 0})
-    assert a.sites == [{"hex": a.home, "slot": 1, "type": "yard"}] and a.cash == cash + 40 // 2
+    assert a.sites == [Token(a.home, 1, "yard")] and a.cash == cash + 40 // 2
     assert g.log()["actions"][-1]["type"] == "liquidate_token"
 
 

@@ -11,6 +11,7 @@ from _1831 import TRAINS, company, new
 from trainruns.game.errors import Refusal
 from trainruns.titles.g1831.game import certs
 from trainruns.titles.g1831.game.operating import best_run
+from trainruns.titles.g1831.game.state import Token
 from trainruns.titles.g1831.game.steps.stock import StockTurn1831 as StockTurn
 
 
@@ -45,7 +46,7 @@ def yellow_track(g, a_hex, mid, b_hex):
 def in_receivership(g, trains, sites):
     r = g.rules
     c = company(g, "PRR", 100, "P0")
-    c.sites = [{"hex": h, "slot": slot, "type": kind} for h, slot, kind in sites]
+    c.sites = [Token(h, slot, kind) for h, slot, kind in sites]
     c.tokens = [(h, 0) for h, _s, _k in sites]
     c.home_done = True
     c.trains = [train(t) for t in trains]
@@ -81,8 +82,8 @@ def test_minimum_route_tokens_of_the_trains_type_5_4_9():
     assert not r.route_met(c)                 # two Stations do not make a Rail Yard route
     c.trains = [train("3MX")]
     assert not r.route_met(c)                 # a mixed train: at least one Station and one Rail Yard
-    c.sites[1]["type"] = "yard"
-    c.sites[1]["slot"] = 1
+    c.sites[1].type = "yard"
+    c.sites[1].slot = 1
     assert r.route_met(c)
     c.trains = [train("6MX")]                 # three tokens: it has two cities
     assert not r.route_met(c)

@@ -11,8 +11,8 @@ import pytest
 from test_game_1831_receivership import STATIONS, in_receivership, new, yellow_track
 
 from trainruns.game.errors import Refusal
-from trainruns.titles.g1831.game.steps.operating import TrackStep
 from trainruns.titles.g1831.game.state import Turn1831
+from trainruns.titles.g1831.game.steps.operating import TrackStep
 
 PASS = {"type": "pass", "corporation": "PRR"}
 

@@ -9,6 +9,7 @@ from _1831 import company, new
 from test_game_1831_receivership import yellow_track
 
 from trainruns.game.errors import Refusal
+from trainruns.titles.g1831.game.state import Token
 
 
 def to_stock_turn(g):
@@ -55,7 +56,7 @@ def test_a_home_site_is_kept_for_its_company_until_its_home_token_5_2_5():
     g = new()
     r, s = g.rules, g.rules.state
     c = company(g, "PRR", 100, "P0", cash=300)
-    c.sites = [{"hex": "I9", "slot": 0, "type": "station"}]
+    c.sites = [Token("I9", 0, "station")]
     c.tokens = [("I9", 0)]
     c.home_done = True
     s.tiles = yellow_track(g, "I9", "I7", "H8")
@@ -64,6 +65,6 @@ def test_a_home_site_is_kept_for_its_company_until_its_home_token_5_2_5():
     assert {m["kind"] for m in r.token_places(c) if m["hex"] == "H8"} == {"yard"}
     gtw = company(g, "GTW", 100, "P1", cash=300)  # GTW starts and operates first (5.2.5)
     r.home_token(gtw)
-    assert [(x["hex"], types[x["slot"]], x["type"]) for x in gtw.sites] == [("H8", "station", "station")]
+    assert [(x.hex, types[x.slot], x.type) for x in gtw.sites] == [("H8", "station", "station")]
     # the company that holds the site (or has placed its home token) keeps nothing more
     assert r.reserved(c, "H8", "station") == 0

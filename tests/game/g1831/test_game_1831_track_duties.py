@@ -13,8 +13,8 @@ from test_game_1831_receivership import company, train, yellow_track
 from trainruns.game.errors import Refusal
 from trainruns.game.game import Game
 from trainruns.titles.g1831.game.operating import best_run
+from trainruns.titles.g1831.game.state import Token, Turn1831
 from trainruns.titles.g1831.game.steps.operating import TrackStep
-from trainruns.titles.g1831.game.state import Turn1831
 
 
 def home_at(cash, home="I9"):
@@ -23,7 +23,7 @@ def home_at(cash, home="I9"):
     g = Game("1831", ["P0", "P1", "P2", "P3"], 7)
     r, s = g.rules, g.rules.state
     c = company(g, "PRR", 100, "P0")
-    c.sites = [{"hex": home, "slot": 0, "type": "station"}]
+    c.sites = [Token(home, 0, "station")]
     c.tokens = [(home, 0)]
     c.home_done = True
     c.trains = [train("2S")]
@@ -57,7 +57,7 @@ def test_a_yellow_tile_in_a_city_is_followed_by_its_token_5_2_6_8():
         st.process({"type": "lay_tile", "corporation": "PRR", "hex": "D4", "tile": "101", "rotation": 0})
     cash = c.cash
     st.process(dict(listed[0]))
-    assert any(x["hex"] == "I5" for x in c.sites) and c.cash == cash - r.token_price(listed[0]["kind"])
+    assert any(x.hex == "I5" for x in c.sites) and c.cash == cash - r.token_price(listed[0]["kind"])
     assert st.done or any(a["type"] == "pass" for a in st.actions())
 
 
@@ -108,10 +108,10 @@ def rights_case(own, other, trains=("2MX",)):
     g, r, s, c = home_at(cash=300)
     s.tiles = yellow_track(g, "E5", "F4", "G5")
     c.trains = [train(t) for t in trains]
-    c.sites = [{"hex": h, "slot": j, "type": k} for h, j, k in own]
+    c.sites = [Token(h, j, k) for h, j, k in own]
     c.tokens = [(h, 0) for h, _j, _k in own]
     o = company(g, "NYC", 100, "P1")
-    o.sites = [{"hex": h, "slot": j, "type": k} for h, j, k in other]
+    o.sites = [Token(h, j, k) for h, j, k in other]
     o.tokens = [(h, 0) for h, _j, _k in other]
     return r, c
 
@@ -143,7 +143,7 @@ def test_a_full_city_that_stays_full_is_upgraded_only_by_its_token_holders_5_2_4
     s.tiles = yellow_track(g, "I5", "I7", "I9")
     for cid, slot, kind in (("NYC", 0, "station"), ("B&O", 1, "yard")):
         o = s.corp[cid]
-        o.sites = [{"hex": "I9", "slot": slot, "type": kind}]
+        o.sites = [Token("I9", slot, kind)]
         o.tokens = [("I9", 0)]
         o.home_done = True
     assert r.map.sites("I9", r.laid()) == ["station", "yard"]

@@ -9,12 +9,12 @@ from __future__ import annotations
 import pytest
 from _1831 import company, new, train
 
-from trainruns.titles.g1831.game.certs import Cert
 from trainruns.game.errors import Refusal
 from trainruns.titles.g1831.game import certs
+from trainruns.titles.g1831.game.certs import Cert
+from trainruns.titles.g1831.game.state import Turn1831
 from trainruns.titles.g1831.game.steps.operating import TrainStep
 from trainruns.titles.g1831.game.steps.stock import StockTurn1831 as StockTurn
-from trainruns.titles.g1831.game.state import Turn1831
 
 
 def to_treasury(g, c, n):

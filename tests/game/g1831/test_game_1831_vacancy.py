@@ -9,6 +9,8 @@ from __future__ import annotations
 from test_game_1831_receivership import company, yellow_track
 from test_game_1831_track_duties import home_at, track_step
 
+from trainruns.titles.g1831.game.state import Token
+
 GREEN = {"hex": "G5", "tile": "611", "rotation": 2, "upgrade": True, "cost": 0}
 
 
@@ -19,12 +21,12 @@ def scranton(full=True, own=False):
     e5, f4, g5 = yellow_track(g, "E5", "F4", "G5")
     s.tiles = [e5, f4, g5]
     nyc = company(g, "NYC", 100, "P1")
-    nyc.sites = [{"hex": "G5", "slot": 0, "type": "station"}]
+    nyc.sites = [Token("G5", 0, "station")]
     if own:
-        c.sites.append({"hex": "G5", "slot": 1, "type": "yard"})
+        c.sites.append(Token("G5", 1, "yard"))
     elif full:
         bo = company(g, "B&O", 100, "P2")
-        bo.sites = [{"hex": "G5", "slot": 1, "type": "yard"}]
+        bo.sites = [Token("G5", 1, "yard")]
     return g, r, s, c
 
 

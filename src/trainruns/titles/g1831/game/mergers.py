@@ -93,7 +93,7 @@ class MergerRules:
             if self.announcement_closes(a, kind):
                 continue   # 5.9.3: cancelled, so not offered
             reach = self.merger_reach(a) if reach is None else reach
-            if not reach & {(x["hex"], 0) for x in b.sites}:
+            if not reach & {(x.hex, 0) for x in b.sites}:
                 continue   # 5.9.3: an unblocked path to one of B's tokens
             out.append((b, kind))
         return out
@@ -253,9 +253,8 @@ class MergerRules:
         merger.absorb(self, a, b)
         self._retired_leave(a)
         certs.recount(a)
-        for site in moved:
-            a.sites.append(dict(site))
-        a.tokens = [(x["hex"], 0) for x in a.sites]
+        a.sites.extend(moved)
+        a.tokens = [(x.hex, 0) for x in a.sites]
         self._correct_tokens(a)
         self.discard_surplus(a)
         # bonus from the bank: 3 / 5 / 8 / 2 x "the value of its par stock" (5.9.7.9),
@@ -307,20 +306,20 @@ class MergerRules:
         while a.liquidating:
             self.liquidate_token(a, a.liquidating[0])
 
-    def token_conflicts(self, a, sites) -> list[dict]:
+    def token_conflicts(self, a, sites) -> list:
         """The sites of ``sites`` that A cannot all hold (5.9.7.8, 5.2.7.6, 1.9): every
         token of a city hex holding more than the phase allows or two of one type, and
         every token of a type past its supply."""
         per_city = self.phase_row()["tokens_per_city"]
         out, cities = [], {}
         for site in sites:
-            cities.setdefault(self.map.city_of(site["hex"]), []).append(site)
+            cities.setdefault(self.map.city_of(site.hex), []).append(site)
         for group in cities.values():
-            kinds = [x["type"] for x in group]
+            kinds = [x.type for x in group]
             if len(group) > per_city or len(set(kinds)) < len(kinds):
                 out += group
         for kind in ("station", "yard"):
-            of_kind = [x for x in sites if x["type"] == kind]
+            of_kind = [x for x in sites if x.type == kind]
             if len(of_kind) > a.supply[kind]:
                 out += [x for x in of_kind if x not in out]
         return out
@@ -331,7 +330,7 @@ class MergerRules:
         conflicts = self.token_conflicts(a, every)
         a.sites = [x for x in every if x not in conflicts]
         a.liquidating = conflicts
-        a.tokens = [(x["hex"], 0) for x in a.sites]
+        a.tokens = [(x.hex, 0) for x in a.sites]
 
     def liquidate_token(self, a, site):
         """5.9.7.8: "Liquidation pays one-half the current price of a new Station or Rail
@@ -340,11 +339,11 @@ class MergerRules:
         fit go back."""
         a.liquidating.remove(site)
         if a.tokens_due:
-            self.state.event("token_removed", corporation=a.id, hex=site["hex"], kind=site["type"], rule="4.3.3")
+            self.state.event("token_removed", corporation=a.id, hex=site.hex, kind=site.type, rule="4.3.3")
         else:
-            cash = self.token_price(site["type"]) // 2
+            cash = self.token_price(site.type) // 2
             self.state.pay("bank", f"corp:{a.id}", cash)
-            self.state.event("token_liquidated", corporation=a.id, hex=site["hex"], kind=site["type"], cash=cash)
+            self.state.event("token_liquidated", corporation=a.id, hex=site.hex, kind=site.type, cash=cash)
         self._set_aside(a)
         a.tokens_due = a.tokens_due and bool(a.liquidating)
 

@@ -14,6 +14,7 @@ from trainruns.game.train import Train, remove_named, take
 from trainruns.route.limits import Work
 from trainruns.titles.g1831.game import certs
 from trainruns.titles.g1831.game.certs import is_preferred, shares_of
+from trainruns.titles.g1831.game.state import Token
 from trainruns.titles.moves import single_lays
 
 TYPES = ("station", "yard")
@@ -140,9 +141,9 @@ class OperatingRules:
         tokens = []
         for other in self.state.corporations:
             for site in other.sites:
-                tok = {"hex": site["hex"], "stop": 0, "slot": site["slot"], "corporation": other.id}
-                if site.get("home_black"):
-                    tok.update(home=True, type=site["type"])
+                tok = {"hex": site.hex, "stop": 0, "slot": site.slot, "corporation": other.id}
+                if site.home_black:
+                    tok.update(home=True, type=site.type)
                 tokens.append(tok)
         train_list = trains if trains is not None else [
             {"name": t.name, "status": self._running_status(c, t)} for t in c.trains]
@@ -242,7 +243,7 @@ class OperatingRules:
         to create a vacancy, it must also lay a token there" (a city where it has a token
         already, its home city among them (5.2.5), owes none: "If a corporation with a
         token in a city upgrades the city, it does not have to lay a token there")."""
-        if not self.map.is_city(m["hex"]) or any(x["hex"] == m["hex"] for x in c.sites):
+        if not self.map.is_city(m["hex"]) or any(x.hex == m["hex"] for x in c.sites):
             return False
         return not m["upgrade"] or self._opens_vacancy(m)
 
@@ -259,7 +260,7 @@ class OperatingRules:
         h = m["hex"]
         if not m["upgrade"] or not self.map.is_city(h):
             return False
-        if any(self.map.city_of(x["hex"]) == self.map.city_of(h) for x in c.sites):
+        if any(self.map.city_of(x.hex) == self.map.city_of(h) for x in c.sites):
             return False
         return self.map.stays_full(h, self.laid(), m["tile"], m["rotation"], self._taken_on(h))
 
@@ -291,7 +292,7 @@ class OperatingRules:
         placed there after all (the lay was listed only when one could, so a rare case:
         docs/gaps.md)."""
         h = self.turn_under_way(c).owed_token
-        if h is None or any(x["hex"] == h for x in c.sites):
+        if h is None or any(x.hex == h for x in c.sites):
             return None
         return h if any(m["hex"] == h for m in self.token_places(c)) else None
 
@@ -300,7 +301,7 @@ class OperatingRules:
         connects one of its Rail Yards or Stations to another": two of its token cities
         joined by track it may trace (5.2.4.1's reach from one of them, not through a
         city full of other corporations' tokens)."""
-        hexes = list(dict.fromkeys(x["hex"] for x in c.sites))
+        hexes = list(dict.fromkeys(x.hex for x in c.sites))
         for h in hexes[:-1]:
             pos = self.position(c.id, trains=[])
             pos.pop("track_rights", None)
@@ -317,7 +318,7 @@ class OperatingRules:
         company in receivership follows 5.4.10 instead."""
         if c.receivership or not c.sites:
             return False
-        mine = {x["hex"] for x in c.sites}
+        mine = {x.hex for x in c.sites}
         return any(m["hex"] not in mine for m in self.token_places(c)) and not self.has_running_route(c)
 
     def charge(self, c, cost: int):
@@ -347,7 +348,7 @@ class OperatingRules:
                                  "(5.2.3), limits (5.2.4.3)")
 
     def tokens_left(self, c, kind: str) -> int:
-        placed = sum(1 for x in c.sites if x["type"] == kind)
+        placed = sum(1 for x in c.sites if x.type == kind)
         return c.supply[kind] - placed
 
     def token_places(self, c) -> list[dict]:
@@ -367,12 +368,12 @@ class OperatingRules:
         for hex_id, k in sorted(reached.stops):
             if not self.map.is_city(hex_id) or k != 0:
                 continue
-            mine = [x for x in c.sites if self.map.city_of(x["hex"]) == self.map.city_of(hex_id)]
+            mine = [x for x in c.sites if self.map.city_of(x.hex) == self.map.city_of(hex_id)]
             if len(mine) >= per_city:
                 continue
             types = self.map.sites(hex_id, laid)
             for kind in kinds:
-                if any(x["type"] == kind for x in mine) or self.tokens_left(c, kind) <= 0:
+                if any(x.type == kind for x in mine) or self.tokens_left(c, kind) <= 0:
                     continue
                 if not self.affords(c, self.token_price(kind)):
                     continue
@@ -393,7 +394,7 @@ class OperatingRules:
         return tuple(k for k in TYPES if any(k in self.runs_to(t) for t in self.route_need(c)[1]))
 
     def taken_sites(self) -> set:
-        return {(x["hex"], x["slot"]) for c in self.state.corporations for x in c.sites}
+        return {(x.hex, x.slot) for c in self.state.corporations for x in c.sites}
 
     def reserved(self, c, hex_id: str, kind: str) -> int:
         """5.2.5: "the 'home token' is not special in any way except that its location is
@@ -446,10 +447,7 @@ class OperatingRules:
     def place_token(self, c, m, home=False):
         s = self.state
         self.charge(c, m["cost"])
-        site = {"hex": m["hex"], "slot": m["slot"], "type": m["kind"]}
-        if m.get("black"):
-            site["home_black"] = True
-        c.sites.append(site)
+        c.sites.append(Token(m["hex"], m["slot"], m["kind"], home_black=bool(m.get("black"))))
         c.tokens.append((m["hex"], 0))
         # 5.2.4.3's three tokens a phase; 5.2.5: "its purchase of its home token counts
         # toward its token limit" (one placed as the turn starts: :meth:`start_turn`)
@@ -523,10 +521,10 @@ class OperatingRules:
             if o is c or o.cell is None:
                 continue
             for site in o.sites:
-                h, kind = site["hex"], site["type"]
-                if (h, 0) not in reached.stops or kind not in usable or site.get("home_black"):
+                h, kind = site.hex, site.type
+                if (h, 0) not in reached.stops or kind not in usable or site.home_black:
                     continue
-                if any(x["hex"] == h and x["type"] == kind for x in c.sites):
+                if any(x.hex == h and x.type == kind for x in c.sites):
                     continue   # its own token of that type there already counts
                 if any(hh == h and self.map.sites(h, laid)[j] == kind for hh, j in have):
                     continue   # the route core: one right of a type per city
@@ -535,7 +533,7 @@ class OperatingRules:
                     continue
                 tried += 1
                 trial = self.position(c.id)
-                trial["track_rights"] = [{"hex": hh, "stop": 0, "slot": j} for hh, j in have + [(h, site["slot"])]]
+                trial["track_rights"] = [{"hex": hh, "stop": 0, "slot": j} for hh, j in have + [(h, site.slot)]]
                 found = route_adapter.bounded_run_or_none(trial, run_budget())
                 if found is None:
                     continue   # the route core: no run uses every right (5.6.5)
@@ -544,7 +542,7 @@ class OperatingRules:
                     without = route_adapter.bounded_run_or_none(self.position(c.id), run_budget())
                     base = without[0] if without else 0
                 if routes and revenue > base:
-                    yield {"hex": h, "slot": site["slot"], "kind": kind, "owner": o.id, "cost": cost}
+                    yield {"hex": h, "slot": site.slot, "kind": kind, "owner": o.id, "cost": cost}
 
     def buy_right(self, c, m):
         self.state.pay(f"corp:{c.id}", f"corp:{m['owner']}", m["cost"])
@@ -834,10 +832,10 @@ class OperatingRules:
         k, kinds = need
         for kind in kinds:
             if k < 2:
-                if any(x["type"] in self.runs_to(kind) for x in c.sites):
+                if any(x.type in self.runs_to(kind) for x in c.sites):
                     return True
                 continue
-            if len({x["hex"] for x in c.sites}) < k:
+            if len({x.hex for x in c.sites}) < k:
                 continue   # fewer token cities than the route needs
             pos = self.position(c.id, trains=[{"name": f"{k}{kind}", "status": "new"}])
             pos.pop("track_rights", None)      # 5.4.7: no rights in receivership
@@ -866,15 +864,15 @@ class OperatingRules:
         room = max(0, self.token_limit(c) - self.tokens_bought(c))
         for kind in kinds:   # two smallest trains of one size: either route will do (route_met)
             runs = self.runs_to(kind)
-            mine = [x for x in c.sites if x["type"] in runs]
+            mine = [x for x in c.sites if x.type in runs]
             # the types the route needs: the train's one type; a mixed train's route of
             # two or more tokens one Station and one Rail Yard (5.4.9)
             needs = set(runs) if len(runs) == 1 or k > 1 else set()
-            missing = needs - {x["type"] for x in mine}
+            missing = needs - {x.type for x in mine}
             if len(missing) > room or any(self.tokens_left(c, t) <= 0 for t in missing):
                 continue
             buyable = min(room, sum(max(0, self.tokens_left(c, t)) for t in runs))
-            if len({x["hex"] for x in mine}) + buyable >= k:
+            if len({x.hex for x in mine}) + buyable >= k:
                 return True
         return False
 

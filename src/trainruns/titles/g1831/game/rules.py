@@ -357,9 +357,9 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
                 "owed_commons": c.owed_commons,   # 5.3.4: a forced sale the pool stopped
                 "last_dividend": c.last_dividend,
                 "train_status": [t.status for t in c.trains],
-                "tokens": [{"hex": x["hex"], "stop": 0, "slot": x["slot"], "type": x["type"]} for x in c.sites],
+                "tokens": [{"hex": x.hex, "stop": 0, "slot": x.slot, "type": x.type} for x in c.sites],
                 # 5.9.7.8: off the map until the president has liquidated enough of them
-                "tokens_to_liquidate": [{"hex": x["hex"], "slot": x["slot"], "type": x["type"]}
+                "tokens_to_liquidate": [{"hex": x.hex, "slot": x.slot, "type": x.type}
                                         for x in c.liquidating],
                 "tokens_left": supply["station"] + supply["yard"] - len(c.sites),
                 "token_supply": supply["station"] + supply["yard"],

@@ -23,6 +23,19 @@ def started(default):
     return field(default=default, metadata={"started": True})
 
 
+@dataclass
+class Token:
+    """A company's token on the map (5.2): on site ``slot`` of the city in ``hex``, a
+    Station or a Rail Yard (``type``: "station" or "yard", 1.2), ``home_black`` when
+    it is the home token on a black site (5.2.5, 5.2.5.1: no other company may use
+    it)."""
+
+    hex: str
+    slot: int
+    type: str
+    home_black: bool = False
+
+
 @dataclass(kw_only=True)
 class Corporation1831(Corporation):
     """An 1831 company or system (4.0). :meth:`reset` gives the facts of a company not
@@ -58,15 +71,14 @@ class Corporation1831(Corporation):
     # before the first, read as "preferred"
     last_dividend: str | None = started(None)
     # tokens a merger or closed bonds left it unable to hold, off the map until its
-    # president has liquidated enough of them (5.9.7.8, 5.4.14), each as in ``sites``
-    liquidating: list = started(list)
+    # president has liquidated enough of them (5.9.7.8, 5.4.14), each a :class:`Token`
+    liquidating: list[Token] = started(list)
     # its bonds closed by the Bond Marker (4.3.3): at the start of its next Phase 2 its
     # token limits drop and it removes the excess tokens, without compensation, until
     # they fit (Rules.correct_due_tokens)
     tokens_due: bool = started(False)
-    # its tokens on the map in the order placed, each {"hex", "slot", "type"}, with
-    # "home_black" when the home token took a black site (5.2.5, 5.2.5.1, 5.2.7)
-    sites: list = started(list)
+    # its tokens on the map in the order placed (5.2.5, 5.2.7)
+    sites: list[Token] = started(list)
     # its home token bought, or no site found for it, at its first operation (5.2.5)
     home_done: bool = started(False)
     # the tokens it may have, {"station": n, "yard": n}: its mat's and those of the

@@ -135,15 +135,15 @@ class LiquidateStep(CorporationStep):
         return self.corp.cell is None or not self.corp.liquidating
 
     def actions(self):
-        return [{"type": "liquidate_token", "corporation": self.corp.id, "hex": x["hex"], "slot": x["slot"]}
+        return [{"type": "liquidate_token", "corporation": self.corp.id, "hex": x.hex, "slot": x.slot}
                 for x in self.corp.liquidating]
 
     def process(self, a):
         self.check_entity(a)
         site = next((x for x in self.corp.liquidating if a["type"] == "liquidate_token"
-                     and (x["hex"], x["slot"]) == (a["hex"], a["slot"])), None)
+                     and (x.hex, x.slot) == (a["hex"], a["slot"])), None)
         if site is None:
-            held = ", ".join(f"{x['hex']} slot {x['slot']}" for x in self.corp.liquidating)
+            held = ", ".join(f"{x.hex} slot {x.slot}" for x in self.corp.liquidating)
             rule = "4.3.3" if self.corp.tokens_due else "5.9.7.8"
             raise Refusal(rule, f"{self.corp.id} cannot hold all its tokens and liquidates one of {held} "
                                 f"first ({rule})")
