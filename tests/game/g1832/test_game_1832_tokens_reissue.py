@@ -11,6 +11,7 @@ from trainruns.game.errors import Refusal
 from trainruns.game.game import Game
 from trainruns.game.round import StockRound
 from trainruns.game.state import corp_key
+from trainruns.titles.g1832.game.state import SpecialToken
 
 
 def _lay(g, c, tile):
@@ -148,8 +149,8 @@ def test_the_cotton_and_port_tokens_may_follow_the_station_token():
     assert not [a for a in listed if a["type"] == "place_token" and not a.get("kind")]
     g.act({"type": "place_token", "corporation": "A&WP", "hex": "F6", "stop": 0, "kind": "cotton"})
     g.act({"type": "place_token", "corporation": "A&WP", "hex": "G17", "kind": "port"})
-    assert s.title_state.cotton == {"hex": "F6", "stop": 0, "corporation": "A&WP"}
-    assert s.title_state.port == {"hex": "G17", "corporation": "A&WP"}
+    assert s.title_state.cotton == SpecialToken("F6", "A&WP", stop=0)
+    assert s.title_state.port == SpecialToken("G17", "A&WP")
     assert c.tokens == [("F10", 1), ("G9", 0)]
 
 
@@ -171,7 +172,7 @@ def test_the_key_west_token_is_the_fecs_one_token_and_the_cotton_token_may_follo
     assert {"type": "place_token", "corporation": "FECR", "hex": "F6", "stop": 0, "kind": "cotton"} in listed
     assert all(a.get("kind") == "cotton" for a in listed if a["type"] == "place_token")
     g.act({"type": "place_token", "corporation": "FECR", "hex": "F6", "stop": 0, "kind": "cotton"})
-    assert s.title_state.cotton == {"hex": "F6", "stop": 0, "corporation": "FECR"}
+    assert s.title_state.cotton == SpecialToken("F6", "FECR", stop=0)
 
     # the kept 4-player game (seed 44), phase 4: the FEC may place a station token in
     # Charleston (G17) or its Key West token; given P2 (its Cotton token unplaced), it

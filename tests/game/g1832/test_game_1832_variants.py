@@ -295,7 +295,7 @@ def test_a_mortgaged_token_stays_the_asset_when_its_city_is_renumbered_by_an_upg
     g.round.settle()
     g.act({"type": "mortgage", "corporation": "SOU", "player": "A", "asset": "token:F10.2", "amount": 80})
     r.lay_tile(c, {"hex": "F10", "tile": "191", "rotation": 0, "cost": 0, "upgrade": True})
-    assert ("F10", 0) in c.tokens and r.mortgage()["asset"] == "token:F10.0"
+    assert ("F10", 0) in c.tokens and r.mortgage().asset == "token:F10.0"
     a_cash = s.player["A"].cash
     r.or_set = (2, 3)
     g.round = OperatingRound(g, 2, 3)

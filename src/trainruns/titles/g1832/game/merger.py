@@ -35,7 +35,7 @@ from functools import lru_cache
 from trainruns.game import emergency, merger
 from trainruns.game.shares import certificates, scaled, seat_order_from
 from trainruns.game.state import player_key
-from trainruns.titles.g1832.game.state import Corporation1832
+from trainruns.titles.g1832.game.state import Corporation1832, SystemFormed, Takeover
 from trainruns.titles.tiled import load_data
 
 
@@ -258,8 +258,7 @@ class MergerRules:
             merger.absorb(self, sysc, c)
         s.event("system", system=sid, companies=[x.id, y.id], president=pres, price=self.market.price(cell),
                 par=sysc.par, returned_tokens=returned, **({"discarded_tokens": discarded} if discarded else {}))
-        s.title_state.systems.append(
-            {"system": sid, "companies": [x.id, y.id], "price": self.market.price(cell), "par": sysc.par})
+        s.title_state.systems.append(SystemFormed(sid, [x.id, y.id], self.market.price(cell), sysc.par))
         self.change_president(sysc)   # [11.6] a player holding more takes it ([5.5])
         return sysc
 
@@ -322,8 +321,8 @@ class MergerRules:
             else:
                 t.coal_holders.append(to.id)
         for token in (t.cotton, t.port):
-            if token and token["corporation"] == c.id:
-                token["corporation"] = to.id
+            if token and token.corporation == c.id:
+                token.corporation = to.id
         if t.london == c.id:
             t.london = to.id
         if t.key_west == c.id and "key_west_inherited" in self.variants:
@@ -355,7 +354,7 @@ class MergerRules:
         merger.absorb(self, x, y)
         s.event("takeover", corporation=x.id, company=y.id, cost=cost, shells=shells, returned_tokens=returned,
                 **({"discarded_tokens": discarded} if discarded else {}))
-        s.title_state.takeovers.append({"corporation": x.id, "company": y.id, "cost": cost})
+        s.title_state.takeovers.append(Takeover(x.id, y.id, cost))
         self.queue_discards(x)   # [11.7] extra trains to the open market, president's choice
 
     # --- the certificate limit ([5.4], [11.6], [11.7]) ----------------------------------------------
@@ -395,8 +394,8 @@ class MergerRules:
 
     def mergers_state_json(self) -> dict:
         t = self.state.title_state
-        return {"systems": [dict(x) for x in t.systems],
-                "takeovers": [dict(x) for x in t.takeovers],
+        return {"systems": [x.to_json() for x in t.systems],
+                "takeovers": [x.to_json() for x in t.takeovers],
                 "last_chance": t.last_chance}
 
     def merge_refusal(self, a):

@@ -27,6 +27,7 @@ from __future__ import annotations
 from trainruns.game.errors import Refusal
 from trainruns.game.state import corp_key, player_key
 from trainruns.game.train import kinds
+from trainruns.titles.g1832.game.state import Mortgage
 
 
 class MortgageRules:
@@ -45,14 +46,14 @@ class MortgageRules:
                 out[f"token:{h}.{k}"] = cost
         return out
 
-    def mortgage(self) -> dict | None:
+    def mortgage(self) -> Mortgage | None:
         """The mortgage outstanding now: None once its asset, the presidency of its
         holder or P6 is gone."""
         m = self.state.title_state.mortgage
-        if not m or self._p6_owner() != m["player"]:
+        if not m or self._p6_owner() != m.player:
             return None
-        c = self.state.corp[m["corporation"]]
-        if c.closed or c.president != m["player"] or m["asset"] not in self._assets(c):
+        c = self.state.corp[m.corporation]
+        if c.closed or c.president != m.player or m.asset not in self._assets(c):
             return None
         return m
 
@@ -62,7 +63,7 @@ class MortgageRules:
         included (it stays open, so the loss is not read from its state later), is lost
         at the merger."""
         m = self.state.title_state.mortgage
-        if m and m["corporation"] in {c.id for c in companies}:
+        if m and m.corporation in {c.id for c in companies}:
             self._lose_mortgage()
 
     def after_action(self):
@@ -79,7 +80,7 @@ class MortgageRules:
 
     def _lose_mortgage(self):
         t = self.state.title_state
-        self.state.event("mortgage_lost", **{k: t.mortgage[k] for k in ("player", "corporation", "asset")})
+        self.state.event("mortgage_lost", player=t.mortgage.player, corporation=t.mortgage.corporation, asset=t.mortgage.asset)
         t.mortgage = None
 
     def _or_key(self):
@@ -101,9 +102,9 @@ class MortgageRules:
                     out.append({"type": "mortgage", "corporation": c.id, "player": owner, "asset": asset,
                                 "amount": low if high == low else {"min": low, "max": high}})
             return out
-        if m["corporation"] != c.id:
+        if m.corporation != c.id:
             return []
-        low, high = -(-m["value"] // 2), min(m["value"], c.cash)
+        low, high = -(-m.value // 2), min(m.value, c.cash)
         if high < low:
             return []
         return [{"type": "repay_mortgage", "corporation": c.id, "player": owner,
@@ -126,8 +127,8 @@ class MortgageRules:
         owner = player_key(offer["player"])
         if a["type"] == "mortgage":
             s.pay(owner, corp_key(c.id), amount)
-            s.title_state.mortgage = {"player": offer["player"], "corporation": c.id, "asset": offer["asset"],
-                                         "value": self._assets(c)[offer["asset"]], "amount": amount}
+            s.title_state.mortgage = Mortgage(offer["player"], c.id, offer["asset"],
+                                              self._assets(c)[offer["asset"]], amount)
             s.event("mortgage", player=offer["player"], corporation=c.id, asset=offer["asset"], amount=amount)
         else:
             s.pay(corp_key(c.id), owner, amount)
@@ -143,11 +144,11 @@ class MortgageRules:
         m = self.mortgage()
         if m is None:
             return False
-        c = self.state.corp[m["corporation"]]
-        interest = m["value"] * self.data["mortgage"]["interest_percent"] // 100
+        c = self.state.corp[m.corporation]
+        interest = m.value * self.data["mortgage"]["interest_percent"] // 100
         if c.cash >= interest:
-            self.state.pay(corp_key(c.id), player_key(m["player"]), interest)
-            self.state.event("interest", corporation=c.id, player=m["player"], amount=interest)
+            self.state.pay(corp_key(c.id), player_key(m.player), interest)
+            self.state.event("interest", corporation=c.id, player=m.player, amount=interest)
         else:
-            self.state.event("interest", corporation=c.id, player=m["player"], amount=0)
+            self.state.event("interest", corporation=c.id, player=m.player, amount=0)
         return True

@@ -19,11 +19,11 @@ class OperatingRules:
         cid, t = pos["corporation"], self.state.title_state
         pos.update(coal_token=cid in t.coal_holders, miami_run=t.miami_run)
         if t.cotton:
-            pos["cotton"] = {"hex": t.cotton["hex"], "stop": t.cotton["stop"]}
-            pos["cotton_owner"] = t.cotton["corporation"]
+            pos["cotton"] = {"hex": t.cotton.hex, "stop": t.cotton.stop}
+            pos["cotton_owner"] = t.cotton.corporation
         if t.port:
-            pos["port"] = {"hex": t.port["hex"]}
-            pos["port_owner"] = t.port["corporation"]
+            pos["port"] = {"hex": t.port.hex}
+            pos["port_owner"] = t.port.corporation
         if "diesels" in self.variants:   # [17.2] permanent 5-trains, no phases 8 and 10
             pos["diesels"] = True
         removed = self.war_removed_tiles()
@@ -71,14 +71,14 @@ class OperatingRules:
         for cid, places in carry_tokens(s, hex_id, mapping).items():
             self.settle_returned_tokens(s.corp[cid], places)
         cotton = s.title_state.cotton
-        if cotton and cotton["hex"] == hex_id:
-            cotton["stop"] = mapping.get(cotton["stop"], cotton["stop"])
+        if cotton and cotton.hex == hex_id:
+            cotton.stop = mapping.get(cotton.stop, cotton.stop)
         # [17.3] a mortgaged token stays the asset it was in its city's new place
         # (Atlanta's three cities become one on #191)
         m = s.title_state.mortgage
-        if m and m["asset"].startswith(f"token:{hex_id}."):
-            k = int(m["asset"].rpartition(".")[2])
-            m["asset"] = f"token:{hex_id}.{mapping.get(k, k)}"
+        if m and m.asset.startswith(f"token:{hex_id}."):
+            k = int(m.asset.rpartition(".")[2])
+            m.asset = f"token:{hex_id}.{mapping.get(k, k)}"
 
     def why_not_lay(self, c, a, lays):
         allowance = self.tile_allowance(c)

@@ -21,6 +21,7 @@ from trainruns.game.action import free_amount
 from trainruns.game.errors import Refusal
 from trainruns.game.state import corp_key, player_key
 from trainruns.game.tile_lays import may_lay
+from trainruns.titles.g1832.game.state import SpecialToken
 
 
 class PrivateRules:
@@ -139,10 +140,10 @@ class PrivateRules:
         s, t = self.state, self.state.title_state
         kind = m["kind"]
         if kind == "cotton":
-            t.cotton = {"hex": m["hex"], "stop": m["stop"], "corporation": c.id}
+            t.cotton = SpecialToken(m["hex"], c.id, m["stop"])
             t.cotton_used = True
         elif kind == "port":
-            t.port = {"hex": m["hex"], "corporation": c.id}
+            t.port = SpecialToken(m["hex"], c.id)
             t.port_used = True
         else:
             t.key_west = c.id

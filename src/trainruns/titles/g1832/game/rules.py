@@ -254,10 +254,13 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
     def title_state_json(self):
         t = self.state.title_state
         return {"miami_run": t.miami_run, "coal_tokens_left": t.coal_tokens_left,
-                "coal_holders": list(t.coal_holders), "cotton": t.cotton, "port": t.port,
+                "coal_holders": list(t.coal_holders),
+                "cotton": t.cotton.to_json("cotton") if t.cotton else None,
+                "port": t.port.to_json("port") if t.port else None,
                 "key_west": t.key_west, "london": t.london, "mergers": self.mergers_state_json(),
-                "mortgage": dict(self.mortgage()) if self.mortgage() else None,
-                **({"civil_war": t.civil_war} if "civil_war" in self.variants else {})}
+                "mortgage": self.mortgage().to_json() if self.mortgage() else None,
+                **({"civil_war": t.civil_war.to_json() if t.civil_war else None}
+                   if "civil_war" in self.variants else {})}
 
     def corporation_fields(self, c):
         """The par its shares sell at ([5.11]: a reissue's new par), the market cell; a

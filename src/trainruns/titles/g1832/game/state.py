@@ -9,7 +9,7 @@ The state JSON shows some of these (``corporations[]`` through
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
 from trainruns.game.state import Corporation
 
@@ -46,6 +46,76 @@ class Corporation1832(Corporation):
 
 
 @dataclass
+class SpecialToken:
+    """P2's Cotton token in a city (``stop``) or P3's Port token, and the company that
+    placed it ([16.2] P2, P3): its runs to that city or port earn the bonus."""
+
+    hex: str
+    corporation: str
+    stop: int = 0
+
+    def to_json(self, kind: str) -> dict:
+        """As the state JSON shows it: the Cotton token with its city, the Port token
+        (a port has one) without."""
+        if kind == "cotton":
+            return {"hex": self.hex, "stop": self.stop, "corporation": self.corporation}
+        return {"hex": self.hex, "corporation": self.corporation}
+
+
+@dataclass
+class Mortgage:
+    """P6's owner's loan to a company he presides on one of its assets ([17.3] Southern
+    Bank): ``asset`` ``train:NAME`` or ``token:HEX.K``, its ``value`` (the train's
+    price or the token's cost), the ``amount`` lent."""
+
+    player: str
+    corporation: str
+    asset: str
+    value: int
+    amount: int
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class SystemFormed:
+    """A System formed ([11.6]): its id, its two companies (initiator's first), its
+    share price and par."""
+
+    system: str
+    companies: list
+    price: int
+    par: int
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class Takeover:
+    """A takeover ([11.7]): ``corporation`` took over ``company`` for ``cost``."""
+
+    corporation: str
+    company: str
+    cost: int
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class CivilWar:
+    """The Civil War as fought ([17.5]): the coin, and the yellow tiles it removed."""
+
+    coin: str
+    removed_tiles: list
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
 class TitleState1832:
     """The facts of an 1832 game that belong to no single company or player."""
 
@@ -55,10 +125,10 @@ class TitleState1832:
     miami_run: bool = False
     # the companies holding a WVCF token, in the order they got it ([6.5.2])
     coal_holders: list = field(default_factory=list)
-    # the Cotton token placed: {"hex", "stop", "corporation"} ([16.2] P2)
-    cotton: dict | None = None
-    # the Port token placed: {"hex", "corporation"} ([16.2] P3)
-    port: dict | None = None
+    # the Cotton token placed ([16.2] P2)
+    cotton: SpecialToken | None = None
+    # the Port token placed ([16.2] P3)
+    port: SpecialToken | None = None
     # the company whose Key West token lies on Miami ([7.5])
     key_west: str | None = None
     # the company P4 was exchanged for a share of ([16.2] P4): P4 closes at its first
@@ -69,18 +139,17 @@ class TitleState1832:
     cotton_used: bool = False
     port_used: bool = False
     key_west_used: bool = False
-    # the mortgage outstanding: {"player", "corporation", "asset", "value", "amount"}
-    # ([17.3] Southern Bank)
-    mortgage: dict | None = None
+    # the mortgage outstanding ([17.3] Southern Bank)
+    mortgage: Mortgage | None = None
     # [stock round, operating round] of the last mortgage or repayment: one per
     # complete operating round ([17.3])
     mortgage_or: list | None = None
     # the last-chance merger phase after the first 6-train: None, "pending" or "done"
     # ([11] Merger Phase)
     last_chance: str | None = None
-    # the Systems formed: {"system", "companies", "price", "par"} ([11.6])
-    systems: list = field(default_factory=list)
-    # the takeovers: {"corporation", "company", "cost"} ([11.7])
-    takeovers: list = field(default_factory=list)
-    # the Civil War, once fought: {"coin", "removed_tiles"} ([17.5])
-    civil_war: dict | None = None
+    # the Systems formed, in order ([11.6])
+    systems: list[SystemFormed] = field(default_factory=list)
+    # the takeovers, in order ([11.7])
+    takeovers: list[Takeover] = field(default_factory=list)
+    # the Civil War, once fought ([17.5])
+    civil_war: CivilWar | None = None

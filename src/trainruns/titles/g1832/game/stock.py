@@ -44,7 +44,7 @@ class StockRules:
     def private_counts(self, x, name: str) -> bool:
         """[17.3] a mortgaged Southern Bank does not count toward its holder's limit."""
         m = self.mortgage()
-        return not (m and m["player"] == name and x.id == self.data["southern_bank"]["id"])
+        return not (m and m.player == name and x.id == self.data["southern_bank"]["id"])
 
     # --- [5.6] starting a company --------------------------------------------------------
 

@@ -51,6 +51,7 @@ from trainruns.game.train import available, kinds, remove_named
 from trainruns.game.errors import Refusal
 from trainruns.game.state import corp_key, player_key
 from trainruns.titles.g1832 import TITLE
+from trainruns.titles.g1832.game.state import CivilWar
 
 VARIANTS = {"southern_bank": "[17.3] the Southern Bank (P6) and its mortgages",
             "400_finish": "[17.1] the game ends when a share price reaches $400",
@@ -197,7 +198,7 @@ class VariantRules:
         tiled = TITLE.facts.tiled
         removed = sorted((t for t, spec in tiled.tiles.items() if spec["color"] == "yellow"
                           and t.isdigit() and int(t) % 2 == parity), key=int)
-        s.title_state.civil_war = {"coin": coin, "removed_tiles": removed}
+        s.title_state.civil_war = CivilWar(coin, removed)
         s.event("civil_war", coin=coin, removed_tiles=removed)
         self._downgrade_green_tiles()
         for c in s.corporations:
@@ -217,7 +218,7 @@ class VariantRules:
     def war_removed_tiles(self) -> set:
         """[17.5] the yellow tiles the coin removed from the supply (none before the war)."""
         war = self.state.title_state.civil_war
-        return set(war["removed_tiles"]) if war else set()
+        return set(war.removed_tiles) if war else set()
 
     def _downgrade_green_tiles(self):
         """[17.5] "Downgrade all green tiles to the yellow tiles they were upgraded from":
