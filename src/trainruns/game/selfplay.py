@@ -122,7 +122,7 @@ def limits_settled(game) -> list[str]:
 def bank_counts(game) -> dict:
     """The bank's trains as a game starts, by depot row (None: unlimited): what
     :func:`trains_in_place` counts the trains sold against."""
-    return {row["train"]: row["left"] for row in game.state.depot}
+    return {row.train: row.left for row in game.state.depot}
 
 
 def trains_in_place(game, start: dict) -> list[str]:
@@ -136,9 +136,9 @@ def trains_in_place(game, start: dict) -> list[str]:
     phases = r.phases
     sold, held, problems = {}, {}, []   # by card; sold None: an unlimited row, not counted
     for row in s.depot:
-        k, first = r.trains[row["train"]].card, start.get(row["train"])
-        unlimited = first is None or row["left"] is None or (k in sold and sold[k] is None)
-        sold[k] = None if unlimited else sold.get(k, 0) + first - row["left"]
+        k, first = r.trains[row.train].card, start.get(row.train)
+        unlimited = first is None or row.left is None or (k in sold and sold[k] is None)
+        sold[k] = None if unlimited else sold.get(k, 0) + first - row.left
     now = phases.index(s.phase)
     for owner, trains in [(c.id, c.trains) for c in s.corporations] + [("the open market", s.market_trains)]:
         for t in trains:

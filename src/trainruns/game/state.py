@@ -92,7 +92,7 @@ class State:
     """Everything a game holds. Mutated only by steps, through the methods below."""
 
     def __init__(self, players: list[Player], corporations: list[Corporation], privates: list[Private],
-                 bank_cash: int, depot: list[dict]):
+                 bank_cash: int, depot: list):
         self.players = players
         self.player = {p.name: p for p in players}
         self.corporations = corporations
@@ -100,7 +100,7 @@ class State:
         self.privates = privates
         self.private = {p.id: p for p in privates}
         self.bank = Bank(bank_cash)
-        self.depot = depot                # [{"train", "left" (None = unlimited), "price", ...}]
+        self.depot = depot                # the bank's trains: train.DepotRow, in order
         self.market_trains: list = []       # the open market ("pool") of trains: Train objects
         self.tiles: list[dict] = []         # laid, in order: {"hex", "tile", "rotation"}
         self.phase: str = ""

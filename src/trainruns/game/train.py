@@ -13,8 +13,8 @@ copies share them: a change of status (1831 5.3.2, 5.3.6) is a new Train in the
 company's list. The state JSON and the events name them (:func:`names`); a rule that
 asks for a train by name finds it by :func:`remove_named` or compares ``t.name``.
 
-The depot is a list of ``{"train", "left", "price"}`` rows in the title's order
-(``left`` None = unlimited), the bank sells all of a type before the next; trains a
+The depot is a list of :class:`DepotRow` in the title's order (``left`` None =
+unlimited), the bank sells all of a type before the next; trains a
 company discards or loses go to the open market (``State.market_trains``) and are sold
 there at the printed price ([10] Train Cost).
 """
@@ -105,46 +105,65 @@ class Trains:
         return bool(p) and phases.index(phase) >= phases.index(p)
 
 
-def make_depot(trains: Trains, unlimited_on: str | None = None) -> list[dict]:
-    """The bank's rows, one per card of the title's data, in order: ``{"train", "left",
-    "price"}``. A two-sided card is one row with its ``sides`` and the ``phase`` it comes
-    in, priced at its cheaper side; the cards of phase ``unlimited_on`` never run out
-    (1833NE's phase V card, "effectively unlimited")."""
+@dataclass
+class DepotRow:
+    """A row of the bank's depot: the ``left`` trains of one type or card (None:
+    unlimited) at ``price``. A two-sided card (1833NE) has the ``phase`` it comes in and
+    its ``sides``, (train, price) each, and is priced at its cheaper side; 1831's rows
+    have the ``size`` the bank sells the lowest of first (5.3.8)."""
+
+    train: str
+    left: int | None
+    price: int
+    phase: str | None = None
+    sides: tuple = ()
+    size: int | None = None
+
+    def trains(self) -> list[tuple[str, int]]:
+        """(train, price) the row sells: its card's sides, or its one train."""
+        return list(self.sides) if self.sides else [(self.train, self.price)]
+
+    def to_json(self) -> dict:
+        """As the state JSON's ``depot`` shows it (docs/game-log.md)."""
+        out = {"train": self.train, "left": self.left, "price": self.price}
+        if self.sides:
+            out.update(phase=self.phase, sides=[{"train": t, "price": p} for t, p in self.sides])
+        return out
+
+
+def make_depot(trains: Trains, unlimited_on: str | None = None) -> list[DepotRow]:
+    """The bank's rows, one per card of the title's data, in order. A two-sided card is
+    one row with its ``sides`` and the ``phase`` it comes in, priced at its cheaper
+    side; the cards of phase ``unlimited_on`` never run out (1833NE's phase V card,
+    "effectively unlimited")."""
     rows = []
     for t in trains.cards:
         if not t.available_on:
-            rows.append({"train": t.name, "left": t.num, "price": t.price})
+            rows.append(DepotRow(t.name, t.num, t.price))
             continue
-        rows.append({"train": t.name, "left": None if t.available_on == unlimited_on else t.num,
-                     "price": min(trains[s].price for s in t.sides), "phase": t.available_on,
-                     "sides": [{"train": s, "price": trains[s].price} for s in t.sides]})
+        rows.append(DepotRow(t.name, None if t.available_on == unlimited_on else t.num,
+                             min(trains[s].price for s in t.sides), phase=t.available_on,
+                             sides=tuple((s, trains[s].price) for s in t.sides)))
     return rows
 
 
-def available(depot: list[dict]) -> dict | None:
+def available(depot: list[DepotRow]) -> DepotRow | None:
     """The row the bank sells from now: the first type not sold out."""
     for row in depot:
-        if row["left"] is None or row["left"] > 0:
+        if row.left is None or row.left > 0:
             return row
     return None
 
 
-def row_trains(row: dict) -> list[tuple[str, int]]:
-    """(train, price) a depot row sells: its card's sides, or its one train."""
-    if "sides" in row:
-        return [(s["train"], s["price"]) for s in row["sides"]]
-    return [(row["train"], row["price"])]
-
-
-def sell_one(row: dict):
+def sell_one(row: DepotRow):
     """One train of depot ``row`` bought from the bank ([10], 1831 5.3.8): its count down
     by one (an unlimited row stays unlimited)."""
-    if row["left"] is not None:
-        row["left"] -= 1
+    if row.left is not None:
+        row.left -= 1
 
 
-def take(depot: list[dict], name: str) -> dict:
+def take(depot: list[DepotRow], name: str) -> DepotRow:
     """One train named ``name`` bought from the bank (:func:`sell_one`); its row."""
-    row = next(r for r in depot if r["train"] == name)
+    row = next(r for r in depot if r.train == name)
     sell_one(row)
     return row

@@ -77,15 +77,13 @@ def run_bound(node, cid: str, forced: bool = False) -> int | None:
     if phases is None or pos.get("receivership"):
         return None
     corp = state.corp[cid]
-    if any(row.get("train") is None or not isinstance(row.get("price"), int) for row in state.depot):
-        return None
     cash = rules.train_budget(corp)
     if forced:
-        cash = max(cash, min((row["price"] for row in state.depot if row.get("left") != 0), default=0))
+        cash = max(cash, min((row.price for row in state.depot if row.left != 0), default=0))
     reach = _reachable(state.depot, rules.train_limit(corp))
     may_buy: Counter = Counter()
     for i, row in enumerate(state.depot):
-        name, left, price = row["train"], row.get("left"), row["price"]
+        name, left, price = row.train, row.left, row.price
         if left != 0 and price <= cash and i in reach:
             may_buy[name] += left if isinstance(left, int) else 1 << 20
     for t in state.market_trains:
@@ -118,17 +116,15 @@ def _reachable(depot: list, limit: int) -> set:
     the company held before the turn, never one of a name it bought this turn:
     :func:`trainruns.players.advise._no_round_trip`, so what it holds less what it held
     stays within the limit). Every row when the rows give no sizes."""
-    if not all(isinstance(row.get("size"), int) for row in depot):
+    if not all(row.size is not None for row in depot):
         return set(range(len(depot)))
-    open_ = [row for row in depot if row.get("left") != 0]
+    open_ = [row for row in depot if row.left != 0]
     if not open_:
         return set()
-    lowest = min(row["size"] for row in open_)
-    before = sum(row["left"] if isinstance(row.get("left"), int) else limit + 1
-                 for row in open_ if row["size"] == lowest)
+    lowest = min(row.size for row in open_)
+    before = sum(row.left if row.left is not None else limit + 1 for row in open_ if row.size == lowest)
     # the next size needs every train of the lowest bought first, and one more
-    return {i for i, row in enumerate(depot) if row.get("left") != 0 and (
-        row["size"] == lowest or before + 1 <= limit)}
+    return {i for i, row in enumerate(depot) if row.left != 0 and (row.size == lowest or before + 1 <= limit)}
 
 
 def _name(train) -> str:

@@ -112,7 +112,7 @@ def test_forced_purchase_with_only_deals_may_decline_them_and_go_into_receiversh
     b = company(g, "NYC", 80, "P1")
     b.trains = [train(2)]
     for row in s.depot:
-        row["left"] = 0      # the bank has no train, the pool none
+        row.left = 0      # the bank has no train, the pool none
     st = step(g, a)
     listed = st.actions()
     assert [x["from"] for x in listed if x["type"] == "buy_train"] == ["NYC"]
@@ -187,7 +187,7 @@ def test_forced_sale_commons_then_bonds_then_the_president_5_3_4():
     _bonds(g, a, 1)
     s.phase = "7"                      # a 7-train: more than a common and a bond
     for row in s.depot:
-        row["left"] = row["left"] if row["size"] >= 7 else 0
+        row.left = row.left if row.size >= 7 else 0
     price = r.config.price(7)
     common, bond = r.market.common(a.cell), r.market.preferred(a.cell)
     bond_cell = a.bond_cell
@@ -233,7 +233,7 @@ def test_a_sale_the_pool_stops_is_owed_and_made_when_it_has_room_5_3_4():
     assert r.pool_shares(a) == 4
     s.phase = "5"
     for row in s.depot:
-        row["left"] = row["left"] if row["size"] >= 5 else 0
+        row.left = row.left if row.size >= 5 else 0
     price, common = r.config.price(5), r.market.common(a.cell)
     p0, money = s.player["P0"].cash, s.money()
     st = step(g, a)

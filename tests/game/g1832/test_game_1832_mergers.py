@@ -417,7 +417,7 @@ def test_a_system_president_may_help_buy_the_cheapest_train_with_his_cash_only()
     sysc = _system(g)
     s, r = g.state, g.rules
     for row in s.depot[:2]:
-        row["left"] = 0       # the bank sells 4-trains ($300): phase 4
+        row.left = 0       # the bank sells 4-trains ($300): phase 4
     s.phase = "4"
     sysc.trains = owned(g, "4")
     s.pay(f"corp:{sysc.id}", "bank", sysc.cash - 100)

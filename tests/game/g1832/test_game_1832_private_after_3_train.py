@@ -17,7 +17,7 @@ def test_buying_the_first_3_train_leaves_the_turn_open_for_a_private_purchase():
     c = start(g, "SALR", "A", 100, {"A": 2, "B": 2, "C": 1})
     r, s = g.rules, g.state
     r.end_stock_round(None)
-    s.depot[0]["left"] = 0                     # the 2-trains are sold out
+    s.depot[0].left = 0                     # the 2-trains are sold out
     s.pay(corp_key(c.id), "bank", c.cash - 190)
     c.trains = owned(g, "2")
     step = r.operating_steps[-1](g, c)

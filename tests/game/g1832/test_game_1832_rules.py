@@ -376,7 +376,7 @@ def test_first_4_train_starts_phase_4_and_scraps_the_2_trains():
     d = _operating(g, "ACL")
     s, r = g.state, g.rules
     for row in s.depot[:2]:
-        row["left"] = 0
+        row.left = 0
     s.phase = "3"
     c.trains = owned(g, "2", "3")
     d.trains = owned(g, "2", "2")
@@ -545,8 +545,8 @@ def test_a_company_over_the_limit_has_a_position_until_it_discards():
     acl = _1832.operated(g, "ACL", "B", 100, {"B": 4})
     g.rules.end_stock_round(None)
     for row in s.depot:
-        if row["train"] in ("2", "3", "4"):
-            row["left"] = 0
+        if row.train in ("2", "3", "4"):
+            row.left = 0
     s.phase = "4"
     salr.trains = owned(g, "4")
     acl.trains = owned(g, "4", "4", "3")

@@ -83,10 +83,10 @@ def test_diesels_remove_the_8_and_10_trains_and_their_phases():
 def _phase_6(g):
     s = g.state
     for row in s.depot:
-        if row["train"] in ("2", "3", "4", "5"):
-            row["left"] = 0
-        if row["train"] == "6":
-            row["left"] = 2                       # the first 6-train has been bought
+        if row.train in ("2", "3", "4", "5"):
+            row.left = 0
+        if row.train == "6":
+            row.left = 2                       # the first 6-train has been bought
     s.phase = "6"
 
 
@@ -137,7 +137,7 @@ def test_a_permanent_5_train_runs_in_phase_12_with_diesels():
 def test_without_diesels_the_12_train_waits_for_the_10_trains():
     g = Game("1832", NAMES[:3], 1)
     _phase_6(g)
-    assert [r["train"] for r in g.rules.bank_rows()] == ["6"]
+    assert [r.train for r in g.rules.bank_rows()] == ["6"]
 
 
 # --- [17.3] the Southern Bank's mortgages ---------------------------------------------------------------
@@ -149,7 +149,7 @@ def _bank_game():
     c = start(g, "SALR", "A", 100, {"A": 4})
     g.rules.end_stock_round(None)
     g.state.private["P6"].owner = player_key("A")
-    g.state.depot[0]["left"] = 0
+    g.state.depot[0].left = 0
     g.state.phase = "3"
     c.trains = owned(g, "3")
     return g, c
@@ -254,7 +254,7 @@ def test_a_mortgage_is_lost_when_its_holder_stops_presiding_even_if_he_presides_
     r, s = g.rules, g.state
     c = _1832.operated(g, "SALR", "A", 100, {"A": 2, "B": 3})   # A 4 shares, B 3
     s.private["P6"].owner = player_key("A")
-    s.depot[0]["left"] = 0
+    s.depot[0].left = 0
     s.phase = "3"
     c.trains = owned(g, "3")
     _operating_round(g, 1)
@@ -284,8 +284,8 @@ def test_a_mortgaged_token_stays_the_asset_when_its_city_is_renumbered_by_an_upg
     c = _1832.operated(g, "SOU", "A", 100, {"A": 4})
     s.private["P6"].owner = player_key("A")
     for row in s.depot:
-        if row["train"] in ("2", "3", "4"):
-            row["left"] = 0
+        if row.train in ("2", "3", "4"):
+            row.left = 0
     s.phase = "5"
     c.trains = owned(g, "5")
     s.tiles.append({"hex": "F10", "tile": "190", "rotation": 0})

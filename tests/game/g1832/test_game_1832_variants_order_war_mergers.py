@@ -174,8 +174,8 @@ def test_no_mergers_has_no_last_chance_merger_phase():
         assert r.phases.has("4", "mergers") is (not variants)
         assert r.phases.has("5", "mergers") is (not variants)
         for row in g.state.depot:
-            if row["train"] in ("2", "3", "4", "5"):
-                row["left"] = 0
+            if row.train in ("2", "3", "4", "5"):
+                row.left = 0
         g.state.phase = "5"
         c = g.state.corp["ACL"]
         c.trains = []
@@ -208,8 +208,8 @@ def _before_the_war(coin="heads"):
     salr = _1832.operated(g, "SALR", "A", 100, {"A": 3, "C": 1})
     acl = _1832.operated(g, "ACL", "B", 90, {"B": 3, "D": 1}, cell=(2, 1))
     for row in s.depot:
-        if row["train"] in ("2", "3"):
-            row["left"] = 0
+        if row.train in ("2", "3"):
+            row.left = 0
     s.phase = "3"
     salr.trains = owned(g, "2", "3", "3")
     acl.trains = owned(g, "2", "3", "3")
@@ -372,8 +372,8 @@ def test_a_token_placed_after_a_returned_one_keeps_what_it_cost_for_a_mortgage()
     acl = _1832.operated(g, "ACL", "B", 90, {"B": 3, "D": 1}, cell=(2, 1))
     cg = _1832.operated(g, "CG", s.corp["CG"].president or "C", 100, {})
     for row in s.depot:
-        if row["train"] in ("2", "3"):
-            row["left"] = 0
+        if row.train in ("2", "3"):
+            row.left = 0
     s.phase = "3"
     salr.trains = owned(g, "3")
     acl.trains = owned(g, "3")

@@ -461,7 +461,7 @@ def test_phase_three_phases_out_phase_one_trains_and_flips_privates():
 def test_phase_changes_on_the_first_card_of_the_next_phase_either_side():
     g = _operating_cv()
     r, s = g.rules, g.state
-    s.depot[0]["left"] = 0
+    s.depot[0].left = 0
     c = s.corp["CV"]
     s.pay("bank", corp_key("CV"), 500)
     r.buy_train(c, "bank", "2+2", 140)

@@ -40,7 +40,7 @@ class StateJson:
 
     def depot_json(self) -> list:
         """The bank's trains in the state JSON."""
-        return [dict(row) for row in self.state.depot]
+        return [row.to_json() for row in self.state.depot]
 
     def market_trains_json(self) -> list:
         """The open market's trains in the state JSON."""

@@ -16,7 +16,6 @@ from trainruns.game.train import (
     kinds,
     names,
     remove_named,
-    row_trains,
     sell_one,
 )
 
@@ -240,7 +239,7 @@ class TrainRules:
         game ends; 1833NE "Emergency sell": he is out and the game goes on)."""
         raise NotImplementedError
 
-    def bank_rows(self) -> list[dict]:
+    def bank_rows(self) -> list:
         """The depot rows the bank sells from now (default: the first type not sold out,
         1832 [10] Bank Trains, 1833NE "Train list and prices")."""
         row = available(self.state.depot)
@@ -250,7 +249,7 @@ class TrainRules:
         """(from, train, price) of every train on sale at a fixed price now: what
         :meth:`bank_rows` sell (a card as each of its sides), then each kind in the open
         market at its :meth:`market_price`."""
-        out = [("bank", t, p) for row in self.bank_rows() for t, p in row_trains(row)]
+        out = [("bank", t, p) for row in self.bank_rows() for t, p in row.trains()]
         return out + [("market", t, self.market_price(t)) for t in kinds(self.state.market_trains)]
 
     def market_price(self, name: str) -> int:
@@ -272,7 +271,7 @@ class TrainRules:
         s = self.state
         row = None
         if source == "bank":
-            row = next((r for r in self.bank_rows() if name in dict(row_trains(r))), None)
+            row = next((r for r in self.bank_rows() if name in dict(r.trains())), None)
             if row is None:
                 raise Refusal("train.order", f"the bank does not sell a {name}-train now: all of a type before "
                                              "the next")

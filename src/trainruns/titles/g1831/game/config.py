@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from trainruns.errors import InputError
 from trainruns.game.config_file import load_config
-from trainruns.game.train import Trains
+from trainruns.game.train import DepotRow, Trains
 from trainruns.position.reader import parse_paths
 from trainruns.route.hexgrid import neighbour, parse_hex_id
 from trainruns.titles.g1831.route.board_map import COLORS, POSITION_HEX_KEYS
@@ -237,16 +237,15 @@ class Config:
                                          f"upgrades on {hid}, site by site (5.2.6.5: tokens stay on the new tile)",
                                          f"config.tiles.tiles.{name2}.stops[0].slot_types")
 
-    def train_counts(self, n_players: int) -> list[dict]:
-        """The bank's trains for ``n`` players (3.3): ``{"size", "type", "left", "price"}``
-        rows, smallest size first."""
+    def train_counts(self, n_players: int) -> list[DepotRow]:
+        """The bank's trains for ``n`` players (3.3): a row for each size and type S, MX
+        and YD it has, smallest size first."""
         out = []
         for t in self.trains:
             for kind in ("S", "MX", "YD"):
                 k = t["counts"][str(n_players)][kind]
                 if k:
-                    out.append({"train": f"{t['size']}{kind}", "size": t["size"], "type": kind, "left": k,
-                                "price": t["price"]})
+                    out.append(DepotRow(f"{t['size']}{kind}", k, t["price"], size=t["size"]))
         return out
 
     def price(self, size: int) -> int:

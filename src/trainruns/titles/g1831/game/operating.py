@@ -85,8 +85,8 @@ class OperatingRules:
             if len(s.market_trains) != before:
                 s.event("retire", corporation=None, train=old, where="pool")
             for row_ in s.depot:
-                if row_["size"] == int(old):
-                    row_["left"] = 0
+                if row_.size == int(old):
+                    row_.left = 0
 
     def discard_order(self, buyer, over: list) -> list:
         """5.3.5: a lower limit sends the surplus trains to the pool; the rules set no
@@ -552,11 +552,11 @@ class OperatingRules:
 
     # --- trains (5.3) ------------------------------------------------------------------
 
-    def bank_rows(self) -> list[dict]:
+    def bank_rows(self) -> list:
         """5.3.8: the lowest size the bank has; the buyer picks S, MX or YD."""
-        left = [r for r in self.state.depot if r["left"]]
-        size = min((r["size"] for r in left), default=None)
-        return [r for r in left if r["size"] == size]
+        left = [r for r in self.state.depot if r.left]
+        size = min((r.size for r in left), default=None)
+        return [r for r in left if r.size == size]
 
     def market_price(self, name: str) -> int:
         """5.3.2.1: the pool's trains at 60% of face, rounded up (decision)."""

@@ -188,7 +188,7 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
 
     def train_names(self):
         """1831 trains are named by size and kind (S, MX, YD), one depot row each."""
-        return [r["train"] for r in self.state.depot]
+        return [r.train for r in self.state.depot]
 
     def check_title_ids(self, a: dict, where: str):
         if "kind" in a and a["type"] in ("buy_shares", "sell_shares", "company_buy") and a["kind"] not in (
@@ -319,8 +319,6 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
         """The holder of the First Stock Option card starts the stock round (4.2)."""
         return self.state.title_state.first_stock_option
 
-    def depot_json(self):
-        return [{"train": r["train"], "left": r["left"], "price": r["price"]} for r in self.state.depot]
 
     def market_trains_json(self):
         """The pool's trains at their price (5.3.2.1)."""

@@ -127,7 +127,7 @@ class VariantRules:
 
     # --- [17.2] diesels ----------------------------------------------------------------------
 
-    def bank_rows(self) -> list[dict]:
+    def bank_rows(self) -> list:
         """The depot rows the bank sells from now: the first type not sold out, and with
         diesels the diesel once phase 6 has begun."""
         s = self.state
@@ -135,7 +135,7 @@ class VariantRules:
         rows = [row] if row is not None else []
         if "diesels" in self.variants and self.phases.index(s.phase) >= self.phases.index(
                 self.data["diesels"]["after"]):
-            diesel = next(r for r in s.depot if r["train"] == self.data["diesels"]["train"])
+            diesel = next(r for r in s.depot if r.train == self.data["diesels"]["train"])
             if diesel is not row:
                 rows.append(diesel)
         return rows
@@ -145,10 +145,10 @@ class VariantRules:
         if "diesels" not in self.variants or c.closed:
             return []
         d = self.data["diesels"]
-        row = next((r for r in self.bank_rows() if r["train"] == d["train"]), None)
+        row = next((r for r in self.bank_rows() if r.train == d["train"]), None)
         if row is None:
             return []
-        price = row["price"] - d["trade_in"]
+        price = row.price - d["trade_in"]
         if price > c.cash:
             return []
         return [{"type": "buy_train", "corporation": c.id, "from": "bank", "train": d["train"], "price": price,
