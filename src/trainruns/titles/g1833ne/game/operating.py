@@ -15,7 +15,7 @@ from trainruns.game.issue import TYPES as ISSUE_TYPES
 from trainruns.game.issue import issue_or_redeem, share_moves
 from trainruns.game.state import corp_key
 from trainruns.game.steps.consent import make_offer, was_declined
-from trainruns.game.steps.track import TrackStep, check_rotation
+from trainruns.game.steps.track import check_rotation
 from trainruns.game.tokens import carry_tokens
 from trainruns.route.hexgrid import opposite
 
@@ -179,11 +179,11 @@ class OperatingRules:
     def lowell_lays(self, c) -> list[dict]:
         """P2: "the corporation that buys it may lay a free tile there in that same round",
         also when it bought P2 once its track step was over (the B&L's turn in phase I
-        opens past it): the free Lowell lays, any time in its turn outside the track
-        step (which lists them itself)."""
+        opens past it): the free Lowell lays, any time in its turn (the track step lists
+        them among its own lays: :class:`~.steps.track.TrackStep1833NE`)."""
         from trainruns.game import route_adapter
 
-        if not self.free_lay_hexes(c) or isinstance(self.game.round.step(), TrackStep):
+        if not self.free_lay_hexes(c):
             return []
         return [m for m in self.legal_lays(c, [], route_adapter.tile_lays) if m["free"] and "private" not in m]
 

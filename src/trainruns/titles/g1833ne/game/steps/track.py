@@ -15,3 +15,8 @@ class TrackStep1833NE(TrackStep):
     def has_moves(self) -> bool:
         rules = self.game.rules
         return rules.may_lay_tile(self.corp, self.lays, rules.issue_cash(self.corp, self.turn))
+
+    def extra_actions(self):
+        """P2's free Lowell lay is one of the step's own lays here (the title's
+        ``tile_lays``), not an extra of the turn as in its other steps."""
+        return [x for x in super().extra_actions() if x["type"] != "lay_tile"]
