@@ -117,6 +117,9 @@ class OperatingRound(StepsRound):
     def __init__(self, game, k: int, n: int):
         super().__init__(game)
         self.k, self.n = k, n
+        # the record of the turn of the company operating last (:meth:`next_entity`): the
+        # steps its turn pushes (a deal the other party answers, a discard) belong to it
+        self.turn = None
         rules = game.rules
         rules.start_operating_round()
         self.order = rules.operating_order()
@@ -142,11 +145,12 @@ class OperatingRound(StepsRound):
             c = self.order.pop(0)
             if not rules.operates(c):
                 continue   # closed, or out of play, since the order was fixed
-            turn = rules.start_turn(c)
+            self.turn = turn = rules.start_turn(c)
             c.operated = True
             self.queue = [step(self.game, c, turn) for step in rules.operating_steps]
             self.queue[0].enter()
             return True
+        self.turn = None
         rules.operating_turns_over()
         return False
 

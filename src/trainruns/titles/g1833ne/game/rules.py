@@ -150,7 +150,6 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
         self.state.title_state = TitleState1833NE(
             config_invented=invented, ferries={f["id"]: None for f in self.config.get("ferries", [])})
         self.priority = players[0]
-        self.turn = None   # the operating corporation's turn record
 
     # --- ids --------------------------------------------------------------------------
 
@@ -193,12 +192,13 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
             t.first_or_done = True
         return order
 
-    def start_turn(self, c):
-        self.turn = super().start_turn(c)
-        return self.turn
-
-    def operating_turns_over(self):
-        self.turn = None
+    @property
+    def turn(self):
+        """The record of the operating corporation's turn (its deals and extras are
+        kept there while another party answers or another company discards), None
+        outside an operating turn."""
+        r = self.game.round
+        return r.turn if r is not None and r.kind == "operating" else None
 
     def round_before_operating(self, r):
         """The private auction is followed by the first stock round; a stock round by
