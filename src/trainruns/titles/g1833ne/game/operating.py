@@ -8,6 +8,8 @@ and corporations buying privates ("List of private companies")."""
 
 from __future__ import annotations
 
+from functools import cache
+
 from trainruns.errors import InputError
 from trainruns.game.action import bounds
 from trainruns.game.errors import Refusal
@@ -24,6 +26,20 @@ def _tiled():
     from trainruns.titles.g1833ne import TITLE
 
     return TITLE.facts.tiled
+
+
+@cache
+def _border_sides() -> dict:
+    """(hex, side) -> (border key, cost) for the map's bridges, tunnels and passes."""
+    tiled = _tiled()
+    out = {}
+    for b in tiled.base.get("cost_borders", []):
+        a, z = b["hexes"]
+        for side in range(6):
+            if tiled.neighbour_of(a, side) == z:
+                out[(a, side)] = (f"{a}-{z}", b["cost"])
+                out[(z, opposite(side))] = (f"{a}-{z}", b["cost"])
+    return out
 
 
 class OperatingRules:
@@ -124,20 +140,6 @@ class OperatingRules:
     def _terrain(self, hex_id) -> int:
         return sum(t.get("cost", 0) for t in _tiled().hexes.get(hex_id, {}).get("terrain", []))
 
-    def _border_sides(self):
-        """(hex, side) -> (border key, cost) for the map's bridges, tunnels and passes."""
-        if not hasattr(self, "_borders"):
-            tiled = _tiled()
-            out = {}
-            for b in tiled.base.get("cost_borders", []):
-                a, z = b["hexes"]
-                for side in range(6):
-                    if tiled.neighbour_of(a, side) == z:
-                        out[(a, side)] = (f"{a}-{z}", b["cost"])
-                        out[(z, opposite(side))] = (f"{a}-{z}", b["cost"])
-            self._borders = out
-        return self._borders
-
     def _new_borders(self, m) -> list:
         """Crossings the lay's track reaches that no earlier tile paid for."""
         tiled = _tiled()
@@ -145,7 +147,7 @@ class OperatingRules:
         paid = self.state.title_state.borders_paid
         out = []
         for side in sorted(sides):
-            key = self._border_sides().get((m["hex"], side))
+            key = _border_sides().get((m["hex"], side))
             if key and key[0] not in paid and key not in out:
                 out.append(key)
         return out
