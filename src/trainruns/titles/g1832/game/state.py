@@ -45,6 +45,13 @@ class Corporation1832(Corporation):
     reissue_cash: int = 0
 
 
+class Record:
+    """A record of the title state the state JSON shows whole, field by field."""
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
 @dataclass
 class SpecialToken:
     """P2's Cotton token in a city (``stop``) or P3's Port token, and the company that
@@ -63,7 +70,7 @@ class SpecialToken:
 
 
 @dataclass
-class Mortgage:
+class Mortgage(Record):
     """P6's owner's loan to a company he presides on one of its assets ([17.3] Southern
     Bank): ``asset`` ``train:NAME`` or ``token:HEX.K``, its ``value`` (the train's
     price or the token's cost), the ``amount`` lent."""
@@ -74,12 +81,9 @@ class Mortgage:
     value: int
     amount: int
 
-    def to_json(self) -> dict:
-        return asdict(self)
-
 
 @dataclass
-class SystemFormed:
+class SystemFormed(Record):
     """A System formed ([11.6]): its id, its two companies (initiator's first), its
     share price and par."""
 
@@ -88,31 +92,22 @@ class SystemFormed:
     price: int
     par: int
 
-    def to_json(self) -> dict:
-        return asdict(self)
-
 
 @dataclass
-class Takeover:
+class Takeover(Record):
     """A takeover ([11.7]): ``corporation`` took over ``company`` for ``cost``."""
 
     corporation: str
     company: str
     cost: int
 
-    def to_json(self) -> dict:
-        return asdict(self)
-
 
 @dataclass
-class CivilWar:
+class CivilWar(Record):
     """The Civil War as fought ([17.5]): the coin, and the yellow tiles it removed."""
 
     coin: str
     removed_tiles: list
-
-    def to_json(self) -> dict:
-        return asdict(self)
 
 
 @dataclass
