@@ -6,6 +6,7 @@ several sittings, and its result read back.
     python tools/selfplay_record.py run 1832 --games 100 --policy random
     python tools/selfplay_record.py report                            # the table
     python tools/selfplay_record.py check 1833NE --sample 2           # replay 2 games again
+    python tools/selfplay_record.py check 1831 --seeds 148 197        # replay these games again
     python tools/selfplay_record.py merge 1831 ../sweep-a ../sweep-b  # games other clones played
 
 ``run`` plays the games of seeds ``--first`` .. ``--first + --games - 1`` (``--players``
@@ -133,7 +134,14 @@ def check(args) -> int:
     if not games:
         print(f"{path}: no games recorded", file=sys.stderr)
         return 2
-    chosen = random.Random(args.seed).sample(games, min(args.sample, len(games)))
+    if args.seeds:
+        missing = sorted(set(args.seeds) - {g["seed"] for g in games})
+        if missing:
+            print(f"{path}: seed {missing[0]} is not recorded", file=sys.stderr)
+            return 2
+        chosen = [g for g in games if g["seed"] in set(args.seeds)]
+    else:
+        chosen = random.Random(args.seed).sample(games, min(args.sample, len(games)))
     bad = 0
     for g in chosen:
         again = play(args.title, args.policy, args.players, g["seed"])
@@ -217,6 +225,8 @@ def main(argv=None) -> int:
         else:
             p.add_argument("--sample", type=int, default=2)
             p.add_argument("--seed", type=int, default=0, help="which recorded games are sampled")
+            p.add_argument("--seeds", type=int, nargs="+", metavar="N",
+                           help="replay these recorded games' seeds instead of a sample")
     p = sub.add_parser("merge")
     p.add_argument("title", choices=["1831", "1832", "1833NE"])
     p.add_argument("clones", nargs="+", type=Path, metavar="CLONE", help="another clone's root")

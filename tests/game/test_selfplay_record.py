@@ -49,6 +49,19 @@ def test_a_recorded_game_replays_to_its_digest(results, capsys):
     assert "DIFFERS" in capsys.readouterr().out
 
 
+def test_check_replays_the_seeds_named(results, capsys):
+    """``check --seeds``: the recorded games of those seeds, not a sample; a seed not
+    recorded is bad input (exit 2, one line)."""
+    args = ["1833NE", "--policy", "random", "--players", "3"]
+    assert selfplay_record.main(["run", *args, "--games", "3", "--first", "5"]) == 0
+    capsys.readouterr()
+    assert selfplay_record.main(["check", *args, "--seeds", "7", "5"]) == 0
+    out = capsys.readouterr().out
+    assert [x.split(":")[0] for x in out.splitlines()] == ["seed 5", "seed 7"]
+    assert selfplay_record.main(["check", *args, "--seeds", "9"]) == 2
+    assert capsys.readouterr().err.strip().endswith("seed 9 is not recorded")
+
+
 def test_the_report_counts_each_end(results, capsys):
     path = results / "selfplay-advisor-1832-4p.jsonl"
     games = [{"seed": s, "players": 4, "policy": "advisor", "title": "1832", "end_reason": e, "capped": False, "problems": [],
