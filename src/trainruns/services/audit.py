@@ -346,9 +346,13 @@ class _Auditor:
         return DeclaredRoute(train=train, labels=labels, refs=refs, hexes=hexes, train_spec=spec)
 
     def _report(self, route, rule, template=None, **fields):
+        """A generic check's problem of ``rule`` (:meth:`_record`), left to the title's
+        route model where it decides that rule."""
+        if rule not in self.model_decides:
+            self._record(route, rule, template, **fields)
+
+    def _record(self, route, rule, template=None, **fields):
         """Record a problem of ``rule``; ``template`` picks another sentence for it."""
-        if rule in self.model_decides:
-            return
         key = template or rule
         template = self.messages.get(key) or MESSAGES[key]
         fields.setdefault("corporation", self.board.corporation)
@@ -613,7 +617,7 @@ class _Auditor:
                 why = self.title.audit_why_not(rs, list(stops), r.train) or "not-a-title-route"
                 rule, fields = (why, {}) if isinstance(why, str) else why
                 fields = {k: self._name(self.compiled.stop_refs[v]) if k == "stop" else v for k, v in fields.items()}
-                self._report(r, rule, train=self._train_words(routes, i),
+                self._record(r, rule, train=self._train_words(routes, i),
                              stops=" - ".join(self._name(ref) for ref in r.refs), **fields)
             else:
                 options[i] = ks
