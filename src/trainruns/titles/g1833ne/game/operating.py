@@ -91,23 +91,23 @@ class OperatingRules:
             out.append(e)
         return out
 
-    def ferry_buys(self, c) -> list[dict]:
+    def ferry_buys(self, c, turn) -> list[dict]:
         """Five ferries at $40 ("Game-specific mechanics"); when: [?], read as during the
         corporation's turn before it runs, one a turn, until phase IV (docs/gaps.md)."""
         t = self.state.title_state
         cost = self.config.get("ferry_cost", 40)
-        if not self._ferries_running() or self.turn.ferry or c.cash < cost:
+        if not self._ferries_running() or turn.ferry or c.cash < cost:
             return []
         return [{"type": "buy_ferry", "corporation": c.id, "ferry": f}
                 for f, owner in t.ferries.items() if owner is None]
 
-    def buy_ferry(self, c, fid):
+    def buy_ferry(self, c, turn, fid):
         t = self.state.title_state
         cost = self.config.get("ferry_cost", 40)
         self.state.pay(corp_key(c.id), "bank", cost)
         t.ferries[fid] = c.id
         t.ferry_order.append(fid)
-        self.turn.ferry = True
+        turn.ferry = True
         self.state.event("ferry", corporation=c.id, ferry=fid, cost=cost)
         self._assign_luxury(c)
 
@@ -377,19 +377,19 @@ class OperatingRules:
         """Issuing or redeeming shares and buying a ferry come before the run; a private
         from a player, and P2's free Lowell tile in the round it was bought
         (:meth:`lowell_lays`), any time in the turn ("List of private companies")."""
-        if self.turn is None or c.closed:
+        if c.closed:
             return []
         lowell = [{"type": "lay_tile", "corporation": c.id, "hex": m["hex"], "tile": m["tile"],
                    "rotation": m["rotation"]} for m in self.lowell_lays(c)]
         if turn.ran_routes():
             return self.private_buys(c) + lowell
-        return share_moves(self, c, self.turn) + self.ferry_buys(c) + self.private_buys(c) + lowell
+        return share_moves(self, c, turn) + self.ferry_buys(c, turn) + self.private_buys(c) + lowell
 
     def turn_action(self, c, turn, a):
         t = a["type"]
         listed = [x for x in self.turn_actions(c, turn) if x["type"] == t]
         if t in ISSUE_TYPES:
-            return issue_or_redeem(self, c, self.turn, a, listed, "one issue or redeem a turn, before the run; issues up "
+            return issue_or_redeem(self, c, turn, a, listed, "one issue or redeem a turn, before the run; issues up "
                                    'to the shares players hold minus those in the Stock Market ("Comparison with 1830" '
                                    "item 3)")
         if t == "lay_tile":
@@ -404,7 +404,7 @@ class OperatingRules:
             if not any(x["ferry"] == a["ferry"] for x in listed):
                 raise Refusal("ferry.buy", f"{c.id} may not buy ferry {a['ferry']} now: $40, unsold, one a turn, "
                                            "before phase IV (\"Game-specific mechanics\")")
-            self.buy_ferry(c, a["ferry"])
+            self.buy_ferry(c, turn, a["ferry"])
             return a
         if t == "buy_private":
             x = next((x for x in listed if x["private"] == a["private"]), None)
