@@ -80,7 +80,8 @@ class MortgageRules:
 
     def _lose_mortgage(self):
         t = self.state.title_state
-        self.state.event("mortgage_lost", player=t.mortgage.player, corporation=t.mortgage.corporation, asset=t.mortgage.asset)
+        m = t.mortgage
+        self.state.event("mortgage_lost", player=m.player, corporation=m.corporation, asset=m.asset)
         t.mortgage = None
 
     def _or_key(self):

@@ -252,13 +252,13 @@ class Rules(StockRules, VicePresidentRules, OperatingRules, PrivateRules, Redeem
     # --- the state as JSON -------------------------------------------------------------
 
     def title_state_json(self):
-        t = self.state.title_state
+        t, m = self.state.title_state, self.mortgage()
         return {"miami_run": t.miami_run, "coal_tokens_left": t.coal_tokens_left,
                 "coal_holders": list(t.coal_holders),
-                "cotton": t.cotton.to_json("cotton") if t.cotton else None,
-                "port": t.port.to_json("port") if t.port else None,
+                "cotton": t.cotton.to_json() if t.cotton else None,
+                "port": t.port.to_json() if t.port else None,
                 "key_west": t.key_west, "london": t.london, "mergers": self.mergers_state_json(),
-                "mortgage": self.mortgage().to_json() if self.mortgage() else None,
+                "mortgage": m.to_json() if m else None,
                 **({"civil_war": t.civil_war.to_json() if t.civil_war else None}
                    if "civil_war" in self.variants else {})}
 

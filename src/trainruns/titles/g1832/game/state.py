@@ -54,19 +54,19 @@ class Record:
 
 @dataclass
 class SpecialToken:
-    """P2's Cotton token in a city (``stop``) or P3's Port token, and the company that
-    placed it ([16.2] P2, P3): its runs to that city or port earn the bonus."""
+    """P2's Cotton token in a city (``stop``) or P3's Port token (None: a port hex has
+    no choice of city), and the company that placed it ([16.2] P2, P3): its runs to
+    that city or port earn the bonus."""
 
     hex: str
     corporation: str
-    stop: int = 0
+    stop: int | None = None
 
-    def to_json(self, kind: str) -> dict:
+    def to_json(self) -> dict:
         """As the state JSON shows it: the Cotton token with its city, the Port token
-        (a port has one) without."""
-        if kind == "cotton":
-            return {"hex": self.hex, "stop": self.stop, "corporation": self.corporation}
-        return {"hex": self.hex, "corporation": self.corporation}
+        without."""
+        out = {"hex": self.hex, "stop": self.stop, "corporation": self.corporation}
+        return out if self.stop is not None else {"hex": self.hex, "corporation": self.corporation}
 
 
 @dataclass
