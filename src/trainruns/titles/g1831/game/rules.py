@@ -319,7 +319,6 @@ class Rules(StockRules, OperatingRules, MergerRules, GameRules):
         """The holder of the First Stock Option card starts the stock round (4.2)."""
         return self.state.title_state.first_stock_option
 
-
     def market_trains_json(self):
         """The pool's trains at their price (5.3.2.1)."""
         return [{"train": x.name, "price": self.market_price(x.name)} for x in self.state.market_trains]
