@@ -2,11 +2,14 @@
 
 The procedure is the rulebook's; its numbers come from ``data/rules.json`` (what the
 rulebook gives: bank, cash, companies in play, limits, terrain costs, the moves), the
-phases with their token costs from ``data/phases.json`` (:func:`.trains.game_phases`),
+phases with their token costs from ``data/phases.json``
+(:func:`trainruns.titles.g1831.route.trains.game_phases`),
 and from a config (what it lacks: market, par chart, trains, company table, map, tiles;
 :mod:`.config`). Without ``--config`` the shipped, invented config is
 used and ``title_state.config`` says so. Rules are grouped by section: stock in
-:mod:`.stock`, operating in :mod:`.operating`, the board in
+:mod:`.stock`; operating in :mod:`.operating` (the position, the run, the dividend),
+:mod:`.track`, :mod:`.tokens`, :mod:`.trains`, :mod:`.forced`, :mod:`.rights` and
+:mod:`.receivership`; the board in
 :mod:`trainruns.titles.g1831.route.board_map`,
 certificates in :mod:`.certs`, the typed company and title state in
 :mod:`.state`; the rounds' steps in :mod:`.steps`.
@@ -30,11 +33,17 @@ from trainruns.titles.g1831.game.config import PACKAGE, Config
 from trainruns.titles.g1831.route.board_map import GameMap
 from trainruns.titles.g1831.game.market import Market1831
 from trainruns.titles.g1831.game.mergers import MergerRules
+from trainruns.titles.g1831.game.forced import ForcedPurchaseRules
 from trainruns.titles.g1831.game.operating import OperatingRules
+from trainruns.titles.g1831.game.receivership import ReceivershipRules
+from trainruns.titles.g1831.game.rights import RightsRules
 from trainruns.titles.g1831.game.state import Corporation1831, TitleState1831, Turn1831
 from trainruns.titles.g1831.game.steps.operating import MergerStep, RightsStep, TrackStep, TrainStep
 from trainruns.titles.g1831.game.steps.stock import StockTurn1831
 from trainruns.titles.g1831.game.stock import StockRules
+from trainruns.titles.g1831.game.tokens import TokenRules
+from trainruns.titles.g1831.game.track import TrackRules
+from trainruns.titles.g1831.game.trains import TrainRules
 from trainruns.titles.g1831.route.trains import game_phases, train_table
 from trainruns.titles.tiled import load_data
 
@@ -59,7 +68,8 @@ ACTION_TYPES = declare(
     liquidate_token={"corporation": (STR, True), "hex": (STR, True), "slot": (INT, True)})
 
 
-class Rules(StockRules, OperatingRules, MergerRules, GameRules):
+class Rules(StockRules, OperatingRules, TrackRules, TokenRules, RightsRules, TrainRules, ForcedPurchaseRules,
+            ReceivershipRules, MergerRules, GameRules):
     title = "1831"
     action_types = ACTION_TYPES
     known_variants = VARIANTS
