@@ -18,6 +18,25 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 
+@dataclass(frozen=True)
+class LaidTile:
+    """A tile laid on the map: ``tile`` on hex ``hex`` at ``rotation`` (docs/game-log.md
+    "The state": ``tiles``). The state keeps them in the order laid; the last on a hex
+    is the one there now (1832's downgrade goes back to the one before, [16.5])."""
+
+    hex: str
+    tile: str
+    rotation: int
+
+    @classmethod
+    def of(cls, lay: dict) -> "LaidTile":
+        """The tile a listed lay (``{"hex", "tile", "rotation", ...}``) puts down."""
+        return cls(lay["hex"], lay["tile"], lay["rotation"])
+
+    def to_json(self) -> dict:
+        return {"hex": self.hex, "tile": self.tile, "rotation": self.rotation}
+
+
 @dataclass
 class Bank:
     cash: int = 0
@@ -102,7 +121,7 @@ class State:
         self.bank = Bank(bank_cash)
         self.depot = depot                # the bank's trains: train.DepotRow, in order
         self.market_trains: list = []       # the open market ("pool") of trains: Train objects
-        self.tiles: list[dict] = []         # laid, in order: {"hex", "tile", "rotation"}
+        self.tiles: list[LaidTile] = []     # laid, in order
         self.phase: str = ""
         self.events: list[dict] = []
         self.title_state = None             # the title's own facts (a dataclass of its state.py)

@@ -12,6 +12,7 @@ from trainruns.errors import InputError
 from trainruns.game.game import Game
 from trainruns.titles.g1831.game.state import Token
 from trainruns.titles.load import load_engine_position
+from trainruns.game.state import LaidTile
 
 
 def game(name="a", n=3, seed=1, variants=()):
@@ -26,7 +27,7 @@ def test_a_red_extension_is_one_city_for_tokens_5_2_7_6():
     g = game()
     r = g.rules
     r.state.phase = "3"   # a Station and a Rail Yard per city (5.2.7.6)
-    r.state.tiles.append({"hex": "D2", "tile": "52", "rotation": 1})   # D2's side 4 joins E1
+    r.state.tiles.append(LaidTile("D2", "52", 1))   # D2's side 4 joins E1
     nkp = operated(g, "NKP", 60, "P0")    # its home: a Rail Yard in D2
     assert [(x.hex, x.type) for x in nkp.sites] == [("D2", "yard")]
     r.state.pay("bank", "corp:NKP", 1000 - nkp.cash)
@@ -51,7 +52,7 @@ def test_a_home_token_on_a_black_site_keeps_its_type_after_the_upgrade_5_2_5_1()
         r.state.corp[cid].tokens.append(("B6", 0))
     bo = operated(g, "B&O", 60, "P0")
     assert bo.sites == [Token("B6", 2, "station", home_black=True)]
-    r.state.tiles.append({"hex": "B6", "tile": "59", "rotation": 0})   # green: sites [station, yard, yard]
+    r.state.tiles.append(LaidTile("B6", "59", 0))   # green: sites [station, yard, yard]
     pos = r.position("B&O")
     load_engine_position(pos)
     tok = next(t for t in pos["tokens"] if t["corporation"] == "B&O")

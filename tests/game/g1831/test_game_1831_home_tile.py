@@ -11,6 +11,7 @@ import pytest
 
 from trainruns.game.errors import Refusal
 from trainruns.game.game import Game
+from trainruns.game.state import LaidTile
 
 OPENING = Path(__file__).resolve().parents[3] / "fixtures" / "games" / "1831-opening.log"
 
@@ -59,7 +60,7 @@ def _home_tiled_before_its_turn():
     g = Game(log["title"], log["players"], log["seed"], log.get("variants") or (), log.get("config"))
     home = g.rules.state.corp["LIRR"]
     tile = next(m for m in g.rules.map.home_lays("E11", {}, ["yellow"], {}))
-    g.rules.state.tiles.append({"hex": "E11", "tile": tile["tile"], "rotation": tile["rotation"]})
+    g.rules.state.tiles.append(LaidTile.of(tile))
     for a in log["actions"]:
         g.act(a)
     return g, home

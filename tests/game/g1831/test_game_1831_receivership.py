@@ -13,6 +13,7 @@ from trainruns.titles.g1831.game import certs
 from trainruns.titles.g1831.game.operating import best_run
 from trainruns.titles.g1831.game.state import Token
 from trainruns.titles.g1831.game.steps.stock import StockTurn1831 as StockTurn
+from trainruns.game.state import LaidTile
 
 
 def train(name):
@@ -36,7 +37,7 @@ def yellow_track(g, a_hex, mid, b_hex):
                 paths = {frozenset((e + rot) % 6 if isinstance(e, int) else e for e in p) for p in t["paths"]}
                 need = [frozenset((sides[0], "s0"))] if city else [frozenset(sides)]
                 if all(x in paths for x in need):
-                    return {"hex": h, "tile": name, "rotation": rot}
+                    return LaidTile(h, name, rot)
         raise AssertionError(f"no yellow tile for {h} {sides}")
 
     return [pick(a_hex, [edge(a_hex, mid)]), pick(mid, [edge(mid, a_hex), edge(mid, b_hex)]),

@@ -62,7 +62,7 @@ def test_once_the_route_is_made_it_may_pass_and_lays_yellow_or_green_without_tok
     g, c, step = track_step(phase="4")
     for lay in yellow_track(g, "E5", "F4", "G5"):
         assert PASS not in step.actions()     # still without its route: each lay is forced
-        step.process(dict(lay, type="lay_tile", corporation="PRR"))
+        step.process(dict(lay.to_json(), type="lay_tile", corporation="PRR"))
     assert g.rules.route_met(c)
     assert PASS in step.actions()
     # the next phase (each hex is altered once a phase, 5.2.4)

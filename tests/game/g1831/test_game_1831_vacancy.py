@@ -50,5 +50,5 @@ def test_no_token_owed_by_a_company_with_a_token_there_5_2_4_1():
 
 def test_no_token_owed_by_an_upgrade_that_opens_no_site():
     g, r, s, c = scranton(full=True)
-    same = dict(GREEN, tile=s.tiles[-1]["tile"])   # a tile with the same two sites
+    same = dict(GREEN, tile=s.tiles[-1].tile)   # a tile with the same two sites
     assert not r.lay_owes_token(c, same)

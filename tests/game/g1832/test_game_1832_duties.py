@@ -17,6 +17,7 @@ from trainruns.game.steps.buy_train import BuyTrainStep
 from trainruns.game.steps.protect import ProtectStep
 from trainruns.game.steps.stock import StockTurn
 from trainruns.game.train import names
+from trainruns.game.state import LaidTile
 
 
 def stock_round(g, first):
@@ -107,8 +108,8 @@ def _forced(g, shares=None):
     c = start(g, "SALR", "A", 100, shares or {"A": 2, "B": 2, "C": 1})
     g.rules.end_stock_round(None)
     s = g.state
-    s.tiles = [{"hex": "D20", "tile": "57", "rotation": 0}, {"hex": "C21", "tile": "8", "rotation": 0},
-               {"hex": "B20", "tile": "8", "rotation": 3}]
+    s.tiles = [LaidTile("D20", "57", 0), LaidTile("C21", "8", 0),
+               LaidTile("B20", "8", 3)]
     c.tokens = [("D20", 0)]
     s.pay(corp_key(c.id), "bank", c.cash)
     return c
@@ -155,8 +156,8 @@ def test_a_company_a_forced_sale_moved_operates_in_the_share_price_order_it_then
     salr = operated(g, "SALR", "A", 100, {})
     acl = operated(g, "ACL", "B", 90, {"A": 1})
     grr = operated(g, "GRR", "C", 82, {})
-    s.tiles = [{"hex": "D20", "tile": "57", "rotation": 0}, {"hex": "C21", "tile": "8", "rotation": 0},
-               {"hex": "B20", "tile": "8", "rotation": 3}]
+    s.tiles = [LaidTile("D20", "57", 0), LaidTile("C21", "8", 0),
+               LaidTile("B20", "8", 3)]
     s.pay(corp_key("SALR"), "bank", salr.cash)
     s.pay(player_key("A"), "bank", s.player["A"].cash)
     g.rules.or_set = (1, 1)

@@ -15,6 +15,7 @@ from trainruns.game.state import player_key
 from trainruns.game.tile_lays import may_lay
 from trainruns.game.train import names
 from trainruns.game.turn import Turn
+from trainruns.game.state import LaidTile
 
 NAMES = ["A", "B", "C", "D"]
 
@@ -302,11 +303,11 @@ def _connected_pair(g):
     for m in route_adapter.tile_lays(r.position("ACL")):
         if m["hex"] != "G17":
             continue
-        s.tiles.append({"hex": m["hex"], "tile": m["tile"], "rotation": m["rotation"]})
+        s.tiles.append(LaidTile.of(m))
         for n in route_adapter.tile_lays(r.position("CG")):
             if n["hex"] != "H16":
                 continue
-            s.tiles.append({"hex": n["hex"], "tile": n["tile"], "rotation": n["rotation"]})
+            s.tiles.append(LaidTile.of(n))
             if r.connected(acl, cg):
                 return
             s.tiles.pop()

@@ -9,6 +9,7 @@ from _1832 import new, operated, refused
 from _trains import owned
 from trainruns.game.steps.routes import RoutesStep
 from trainruns.game.turn import Turn
+from trainruns.game.state import LaidTile
 
 
 def at_the_run():
@@ -19,8 +20,8 @@ def at_the_run():
     s.phase = "3"
     c = operated(g, "FECR", "A", 100, {})
     assert c.tokens == [("J14", 0)]
-    s.tiles = [{"hex": "J14", "tile": "57", "rotation": 2}, {"hex": "K15", "tile": "9", "rotation": 2},
-               {"hex": "L16", "tile": "9", "rotation": 2}]
+    s.tiles = [LaidTile("J14", "57", 2), LaidTile("K15", "9", 2),
+               LaidTile("L16", "9", 2)]
     c.trains = owned(g, "3")
     turn = Turn(c.id)
     step = RoutesStep(g, c, turn)

@@ -13,6 +13,7 @@ from trainruns.game.game import Game
 from trainruns.game.state import corp_key, player_key
 from trainruns.game.steps.buy_train import BuyTrainStep
 from trainruns.game.train import names
+from trainruns.game.state import LaidTile
 
 # --- [3] setup, Table 2 -------------------------------------------------------------------
 
@@ -392,8 +393,8 @@ def test_a_company_with_a_route_and_no_train_must_buy_and_its_president_pays_the
     g = new(3)
     c = _operating(g)
     s, r = g.state, g.rules
-    s.tiles = [{"hex": "D20", "tile": "57", "rotation": 0}, {"hex": "C21", "tile": "8", "rotation": 0},
-               {"hex": "B20", "tile": "8", "rotation": 3}]
+    s.tiles = [LaidTile("D20", "57", 0), LaidTile("C21", "8", 0),
+               LaidTile("B20", "8", 3)]
     c.tokens = [("D20", 0)]
     s.pay(corp_key(c.id), "bank", c.cash - 30)
     step = BuyTrainStep(g, c)
@@ -410,8 +411,8 @@ def test_a_president_who_cannot_raise_the_price_is_bankrupt_and_the_game_ends():
     g = new(3)
     c = _operating(g)
     s = g.state
-    s.tiles = [{"hex": "D20", "tile": "57", "rotation": 0}, {"hex": "C21", "tile": "8", "rotation": 0},
-               {"hex": "B20", "tile": "8", "rotation": 3}]
+    s.tiles = [LaidTile("D20", "57", 0), LaidTile("C21", "8", 0),
+               LaidTile("B20", "8", 3)]
     c.tokens = [("D20", 0)]
     s.pay(corp_key(c.id), "bank", c.cash)
     s.pay(player_key("A"), "bank", s.player["A"].cash)

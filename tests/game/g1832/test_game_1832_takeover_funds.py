@@ -8,6 +8,7 @@ from _trains import owned
 from trainruns.game.state import player_key
 from trainruns.game.train import names
 from trainruns.titles.g1832.game.steps.merger import MergerRound
+from trainruns.game.state import LaidTile
 
 
 def _scene():
@@ -21,7 +22,7 @@ def _scene():
     y = operated(g, "ACL", "B", 100, {"B": 1, "C": 2})
     operated(g, "GMO", "D", 100, {"A": 6})
     # green Charleston (#57 then #14: two token spaces) holds ACL's home and a SALR token
-    s.tiles = [{"hex": "G17", "tile": "57", "rotation": 0}, {"hex": "G17", "tile": "14", "rotation": 0}]
+    s.tiles = [LaidTile("G17", "57", 0), LaidTile("G17", "14", 0)]
     x.tokens.append(("G17", 0))
     s.pay(f"corp:{x.id}", "bank", x.cash - 100)
     s.pay(player_key("A"), "bank", s.player["A"].cash - 200)

@@ -12,6 +12,7 @@ from trainruns.game.game import Game
 from trainruns.game.round import StockRound
 from trainruns.game.state import corp_key
 from trainruns.titles.g1832.game.state import SpecialToken
+from trainruns.game.state import LaidTile
 
 
 def _lay(g, c, tile):
@@ -136,7 +137,7 @@ def test_the_cotton_and_port_tokens_may_follow_the_station_token():
     s = g.state
     s.phase = "3"
     c = operated(g, "A&WP", "A", 100, {"A": 4})
-    s.tiles = [{"hex": "G9", "tile": "57", "rotation": 0}]
+    s.tiles = [LaidTile("G9", "57", 0)]
     for pid in ("P2", "P3"):
         s.private[pid].owner = corp_key(c.id)
     _token_step(g, c)

@@ -11,6 +11,7 @@ from trainruns.game.state import player_key
 from trainruns.game.steps.buy_train import BuyTrainStep
 from trainruns.game.train import names
 from trainruns.titles.load import load_position
+from trainruns.game.state import LaidTile
 
 NAMES = ["A", "B", "C", "D"]
 
@@ -288,7 +289,7 @@ def test_a_mortgaged_token_stays_the_asset_when_its_city_is_renumbered_by_an_upg
             row.left = 0
     s.phase = "5"
     c.trains = owned(g, "5")
-    s.tiles.append({"hex": "F10", "tile": "190", "rotation": 0})
+    s.tiles.append(LaidTile("F10", "190", 0))
     c.tokens.append(("F10", 2))
     r.or_set = (1, 3)
     g.round = OperatingRound(g, 1, 3)

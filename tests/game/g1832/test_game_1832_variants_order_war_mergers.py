@@ -13,6 +13,7 @@ from trainruns.game.round import OperatingRound
 from trainruns.game.state import player_key
 from trainruns.game.steps.buy_train import BuyTrainStep
 from trainruns.game.train import names
+from trainruns.game.state import LaidTile
 
 NAMES = ["A", "B", "C", "D"]
 
@@ -142,10 +143,10 @@ def _connected(variants):
     for m in route_adapter.tile_lays(r.position("ACL")):
         if m["hex"] != "G17":
             continue
-        s.tiles.append({"hex": m["hex"], "tile": m["tile"], "rotation": m["rotation"]})
+        s.tiles.append(LaidTile.of(m))
         for n in route_adapter.tile_lays(r.position("CG")):
             if n["hex"] == "H16":
-                s.tiles.append({"hex": n["hex"], "tile": n["tile"], "rotation": n["rotation"]})
+                s.tiles.append(LaidTile.of(n))
                 if r.connected(acl, cg):
                     return g
                 s.tiles.pop()
@@ -346,13 +347,13 @@ def test_green_tiles_go_back_to_the_yellow_they_were_upgraded_from_tokens_follow
     s.pay("bank", "corp:CG", 820)
     cg.capitalised = cg.floated = cg.operated = True
     r.home_token(cg)
-    s.tiles += [{"hex": "H16", "tile": "5", "rotation": 0}, {"hex": "B6", "tile": "8", "rotation": 1},
-                {"hex": "H16", "tile": "15", "rotation": 0}]
+    s.tiles += [LaidTile("H16", "5", 0), LaidTile("B6", "8", 1),
+                LaidTile("H16", "15", 0)]
     acl.tokens.append(("H16", 0))
     acl.token_costs = [0, 40, 100]
     assert sorted(c.id for c in s.corporations if ("H16", 0) in c.tokens) == ["ACL", "CG"]
     _buy_the_first_4(g, salr)
-    assert s.tiles == [{"hex": "H16", "tile": "5", "rotation": 0}, {"hex": "B6", "tile": "8", "rotation": 1}]
+    assert s.tiles == [LaidTile("H16", "5", 0), LaidTile("B6", "8", 1)]
     assert ("H16", 0) in cg.tokens and ("H16", 0) not in acl.tokens
     assert acl.token_costs == [0, 100, 100] and g.rules.token_cost(acl, "H16") == 100   # $40 paid leaves with it
     assert any(e["event"] == "token_returned" and e["corporation"] == "ACL" for e in s.events)
@@ -378,7 +379,7 @@ def test_a_token_placed_after_a_returned_one_keeps_what_it_cost_for_a_mortgage()
     salr.trains = owned(g, "3")
     acl.trains = owned(g, "3")
     s.private["P6"].owner = player_key("B")
-    s.tiles += [{"hex": "H16", "tile": "5", "rotation": 0}, {"hex": "H16", "tile": "15", "rotation": 0}]
+    s.tiles += [LaidTile("H16", "5", 0), LaidTile("H16", "15", 0)]
     acl.tokens += [("H16", 0), ("D16", 0)]
     assert acl.token_costs == [0, 40, 100]
     assert ("H16", 0) in cg.tokens
@@ -396,7 +397,7 @@ def test_a_green_tile_on_a_printed_yellow_hex_goes_back_to_the_printed_face():
     """[17.5] Atlanta (F10) is printed yellow; its green #190 goes back to the print."""
     g, salr, acl = _before_the_war()
     s = g.state
-    s.tiles.append({"hex": "F10", "tile": "190", "rotation": 0})
+    s.tiles.append(LaidTile("F10", "190", 0))
     _buy_the_first_4(g, salr)
     assert s.tiles == []
     down = next(e for e in s.events if e["event"] == "downgrade")
@@ -422,9 +423,9 @@ def test_a_green_tile_whose_yellow_has_no_copy_left_stays_green():
     there is no #5 to downgrade to, so #15 stays (docs/gaps.md)."""
     g, salr, acl = _before_the_war()
     s = g.state
-    s.tiles += [{"hex": "H16", "tile": "5", "rotation": 0}, {"hex": "H16", "tile": "15", "rotation": 0},
-                {"hex": "C7", "tile": "5", "rotation": 0}, {"hex": "F6", "tile": "5", "rotation": 0}]
-    before = [dict(t) for t in s.tiles]
+    s.tiles += [LaidTile("H16", "5", 0), LaidTile("H16", "15", 0),
+                LaidTile("C7", "5", 0), LaidTile("F6", "5", 0)]
+    before = list(s.tiles)
     _buy_the_first_4(g, salr)
     assert s.tiles == before
     assert any(e["event"] == "not_downgraded" and e["hex"] == "H16" for e in s.events)

@@ -17,6 +17,7 @@ from trainruns.game.game import Game
 from trainruns.game.state import corp_key, player_key
 from trainruns.game.train import names
 from trainruns.titles.g1833ne.game.money import price_steps, split_half
+from trainruns.game.state import LaidTile
 
 
 def new(n=4, config=None):
@@ -295,16 +296,16 @@ def test_worcester_keeps_one_spot_for_the_bw_until_phase_four():
     def places():
         return [(m["hex"], m["stop"]) for m in r.token_places(frr)]
 
-    s.tiles[:] = [{"hex": "F21", "tile": "3", "rotation": 1}, {"hex": "E22", "tile": "5", "rotation": 3}]
+    s.tiles[:] = [LaidTile("F21", "3", 1), LaidTile("E22", "5", 3)]
     assert places() == []                       # yellow: its one spot is the B&W's
     s.phase = "II"
-    s.tiles[1] = {"hex": "E22", "tile": "14", "rotation": 0}
+    s.tiles[1] = LaidTile("E22", "14", 0)
     assert places() == [("E22", 0)]             # green: one of two, the other left for the B&W
     bw.tokens.append(("E22", 0))
     assert places() == [("E22", 0)]             # the B&W's token there: its reservation used
     bw.tokens.pop()
     s.phase = "IV"
-    s.tiles[1] = {"hex": "E22", "tile": "5", "rotation": 3}
+    s.tiles[1] = LaidTile("E22", "5", 3)
     assert places() == [("E22", 0)]             # "until phase IV"
 
 
@@ -748,7 +749,7 @@ def test_lowell_merchants_free_tile_in_the_round_it_is_bought_after_the_track_st
     lays = [x for x in g.actions() if x["type"] == "lay_tile" and x["hex"] == "G20"]
     assert lays, "P2's free tile in Lowell is offered in the round it was bought"
     g.act(lays[0])
-    assert [t["hex"] for t in s.tiles if t["hex"] == "G20"] == ["G20"] and c.cash == 199
+    assert [t.hex for t in s.tiles if t.hex == "G20"] == ["G20"] and c.cash == 199
     assert not any(x["type"] == "lay_tile" for x in g.actions())   # one free tile
 
 @pytest.mark.parametrize("cfg", [

@@ -24,7 +24,7 @@ class PositionRules:
         c = s.corp[cid]
         pos = {"title": self.title, "phase": s.phase, "corporation": cid,
                "trains": names(c.trains) if trains is None else list(trains),
-               "tiles": [dict(x) for x in s.tiles],
+               "tiles": [x.to_json() for x in s.tiles],
                "tokens": [{"hex": h, "stop": k, "corporation": x.id}
                           for x in s.corporations if not x.closed for h, k in x.tokens]}
         if trains is None and not c.closed and self.surplus(c)[0] > 0:

@@ -30,7 +30,7 @@ class StateJson:
                 "corporations": [self.corporation_json(c) for c in s.corporations],
                 "privates": [self.private_json(x) for x in s.privates],
                 "depot": self.depot_json(), "market_trains": self.market_trains_json(),
-                "tiles": [dict(t) for t in s.tiles], "events": list(s.events),
+                "tiles": [t.to_json() for t in s.tiles], "events": list(s.events),
                 "actions_applied": len(g.applied), "variants": list(self.variants),
                 "title_state": self.title_state_json()}
 

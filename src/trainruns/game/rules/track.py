@@ -4,7 +4,7 @@ within the turn's allowance (data ``tile_lays``), and a lay made."""
 
 from __future__ import annotations
 
-from trainruns.game.state import corp_key
+from trainruns.game.state import LaidTile, corp_key
 from trainruns.game.tile_lays import may_lay
 
 
@@ -91,7 +91,7 @@ class TrackRules:
     def laid(self) -> dict:
         """The tile on each hex of the map now, ``hex -> (tile, rotation)``: the last one
         laid there."""
-        return {t["hex"]: (t["tile"], t["rotation"]) for t in self.state.tiles}
+        return {t.hex: (t.tile, t.rotation) for t in self.state.tiles}
 
     def tiles_used(self) -> dict:
         """How many of each tile are on the map now (:meth:`laid`): a lay needs one left
@@ -108,6 +108,6 @@ class TrackRules:
         s = self.state
         if lay["cost"]:
             s.pay(corp_key(c.id), "bank", lay["cost"])
-        before = next(((t["tile"], t["rotation"]) for t in reversed(s.tiles) if t["hex"] == lay["hex"]), None)
-        s.tiles.append({"hex": lay["hex"], "tile": lay["tile"], "rotation": lay["rotation"]})
+        before = next(((t.tile, t.rotation) for t in reversed(s.tiles) if t.hex == lay["hex"]), None)
+        s.tiles.append(LaidTile.of(lay))
         return before

@@ -5,6 +5,7 @@ receivership, its debt, and the running route a company must have (5.2.2)."""
 from __future__ import annotations
 
 from trainruns.game import route_adapter
+from trainruns.game.state import LaidTile
 from trainruns.titles.moves import single_lays
 
 
@@ -156,8 +157,8 @@ class TrackRules:
         s = self.state
         owes = self.lay_owes_token(c, m)   # read on the city before the tile goes down
         self.charge(c, m["cost"])
-        s.tiles = [t for t in s.tiles if t["hex"] != m["hex"]]
-        s.tiles.append({"hex": m["hex"], "tile": m["tile"], "rotation": m["rotation"]})
+        s.tiles = [t for t in s.tiles if t.hex != m["hex"]]
+        s.tiles.append(LaidTile.of(m))
         if owes:
             self.turn_under_way(c).owed_token = m["hex"]   # 5.2.6.8, 5.2.4.1: its token is bought next
         s.event("tile", corporation=c.id, hex=m["hex"], tile=m["tile"], rotation=m["rotation"], cost=m["cost"])

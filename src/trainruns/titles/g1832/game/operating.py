@@ -96,7 +96,7 @@ class OperatingRules:
         if a["hex"] in self.blocked_hexes():
             return "track.blocked", f"{a['hex']} is blocked by a private company held by a player [16.1]"
         cost = self.terrain_cost(c, a["hex"])
-        if cost > c.cash and not any(t["hex"] == a["hex"] for t in self.state.tiles):
+        if cost > c.cash and not any(t.hex == a["hex"] for t in self.state.tiles):
             return "track.terrain-cost", f"the terrain of {a['hex']} costs ${cost}; {c.id} has ${c.cash} [6]"
         return "track.illegal", (f"tile {a['tile']} rotation {a['rotation']} on {a['hex']} is not a legal lay for "
                                  f"{c.id} now (reach, upgrade chart, phase colours, track ends [6])")

@@ -111,8 +111,8 @@ class PrivateRules:
         from trainruns.titles.g1832 import TITLE
 
         tiled = TITLE.facts.tiled
-        laid = [t for t in self.state.tiles if t["hex"] == hex_id]
-        spec = tiled.tiles[laid[-1]["tile"]] if laid else tiled.hexes.get(hex_id, {})
+        laid = [t for t in self.state.tiles if t.hex == hex_id]
+        spec = tiled.tiles[laid[-1].tile] if laid else tiled.hexes.get(hex_id, {})
         return [k for k, st in enumerate(spec.get("stops", [])) if st.get("kind") == "city"]
 
     def special_tokens(self, c) -> list[dict]:

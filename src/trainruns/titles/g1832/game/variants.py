@@ -229,28 +229,28 @@ class VariantRules:
         to be placed again for $100 ([7.2] as after an upgrade). A green tile whose yellow
         tile has no copy left (the manifest's count is on the map) stays green."""
         s, tiled = self.state, TITLE.facts.tiled
-        current = {t["hex"]: t["tile"] for t in s.tiles}
+        current = {t.hex: t.tile for t in s.tiles}
         on_map = {}
         for tile in current.values():
             on_map[tile] = on_map.get(tile, 0) + 1
         downgraded = []
         for hex_id in list(current):
-            i = max(j for j, t in enumerate(s.tiles) if t["hex"] == hex_id)
+            i = max(j for j, t in enumerate(s.tiles) if t.hex == hex_id)
             green = s.tiles[i]
-            if tiled.tiles[green["tile"]]["color"] != "green":
+            if tiled.tiles[green.tile]["color"] != "green":
                 continue
-            prev = next((t for t in reversed(s.tiles[:i]) if t["hex"] == hex_id), None)
-            if prev is not None and on_map.get(prev["tile"], 0) >= tiled.manifest["counts"].get(prev["tile"], 0):
-                s.event("not_downgraded", hex=hex_id, tile=green["tile"], reason=f"no tile {prev['tile']} left")
+            prev = next((t for t in reversed(s.tiles[:i]) if t.hex == hex_id), None)
+            if prev is not None and on_map.get(prev.tile, 0) >= tiled.manifest["counts"].get(prev.tile, 0):
+                s.event("not_downgraded", hex=hex_id, tile=green.tile, reason=f"no tile {prev.tile} left")
                 continue
             del s.tiles[i]
-            on_map[green["tile"]] -= 1
+            on_map[green.tile] -= 1
             if prev is not None:
-                on_map[prev["tile"]] = on_map.get(prev["tile"], 0) + 1
-            back = (prev["tile"], prev["rotation"]) if prev else (None, 0)
-            self._carry_tokens(hex_id, tiled.city_map(hex_id, (green["tile"], green["rotation"]), *back))
+                on_map[prev.tile] = on_map.get(prev.tile, 0) + 1
+            back = (prev.tile, prev.rotation) if prev else (None, 0)
+            self._carry_tokens(hex_id, tiled.city_map(hex_id, (green.tile, green.rotation), *back))
             self._fit_tokens(hex_id, tiled.tiles[back[0]] if back[0] else tiled.hexes[hex_id])
-            downgraded.append({"hex": hex_id, "from": green["tile"], "to": back[0]})
+            downgraded.append({"hex": hex_id, "from": green.tile, "to": back[0]})
         s.event("downgrade", tiles=downgraded)
 
     def _fit_tokens(self, hex_id, spec):
