@@ -13,9 +13,10 @@ from trainruns.titles.g1831.route.mapformat import SLOT_TYPES
 
 class ReceivershipRules:
     @staticmethod
-    def runs_to(train_type: str) -> tuple:
-        """5.6.2.3: an S train runs to Stations, a YD train to Rail Yards, an MX to both."""
-        return {"S": ("station",), "YD": ("yard",)}.get(train_type, SLOT_TYPES)
+    def runs_to(kind: str) -> tuple:
+        """5.6.2.3: an S train (``kind`` "S") runs to Stations, a YD train to Rail Yards,
+        an MX to both."""
+        return {"S": ("station",), "YD": ("yard",)}.get(kind, SLOT_TYPES)
 
     def route_need(self, c):
         """5.4.9: a company in receivership needs a route to one-half (rounded up) of
