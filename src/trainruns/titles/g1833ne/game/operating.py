@@ -46,9 +46,10 @@ class OperatingRules:
     # --- the position (docs/position-format.md; docs/rules-1833NE.md) ---------------------------------
 
     def operating_corporation(self):
-        if self.game.finished or self.game.round.kind != "operating" or self.turn is None:
+        r = self.game.round
+        if self.game.finished or r.kind != "operating" or r.turn is None:
             return None
-        return self.turn.corporation   # also while another party answers its offer
+        return r.turn.corporation   # also while another party answers its offer
 
     def position(self, cid=None, trains=None) -> dict:
         s = self.state
@@ -324,9 +325,11 @@ class OperatingRules:
 
     # --- corporations buying privates ------------------------------------------------------
 
-    def private_buys(self, c) -> list[dict]:
+    def private_buys(self, c, turn) -> list[dict]:
         """"Corporations may buy privates from players during phases I and II for
-        anywhere between $1 and list price" (the D&H's buyer also pays $40 to the bank)."""
+        anywhere between $1 and list price" (the D&H's buyer also pays $40 to the bank);
+        a seller who declined is not asked again in the same turn (so a turn always
+        ends)."""
         s = self.state
         if s.phase not in self.data["private_sales_phases"]:
             return []
@@ -334,7 +337,7 @@ class OperatingRules:
         for x in s.privates:
             if not x.open or not x.owner or not x.owner.startswith("player:"):
                 continue
-            if self._was_declined("private", x.id):
+            if was_declined(turn, "private", x.id):
                 continue
             fee = self.private_data[x.id].get("corporation_fee", 0)
             most = min(x.cost, c.cash - fee)
@@ -361,16 +364,6 @@ class OperatingRules:
         if pid == "P5":
             self._assign_luxury(c)
 
-    # --- deals ----------------------------------------------------------------------------
-
-    def offer(self, party, offer, on_accept):
-        """A deal the other party answers (game/steps/consent.py)."""
-        make_offer(self.game, party, offer, on_accept, self.turn)
-
-    def _was_declined(self, kind, what) -> bool:
-        """A declined offer is not made again in the same turn (so a turn always ends)."""
-        return was_declined(self.turn, kind, what)
-
     # --- the extras of a corporation's turn ------------------------------------------------
 
     def turn_actions(self, c, turn) -> list[dict]:
@@ -382,8 +375,8 @@ class OperatingRules:
         lowell = [{"type": "lay_tile", "corporation": c.id, "hex": m["hex"], "tile": m["tile"],
                    "rotation": m["rotation"]} for m in self.lowell_lays(c)]
         if turn.ran_routes():
-            return self.private_buys(c) + lowell
-        return share_moves(self, c, turn) + self.ferry_buys(c, turn) + self.private_buys(c) + lowell
+            return self.private_buys(c, turn) + lowell
+        return share_moves(self, c, turn) + self.ferry_buys(c, turn) + self.private_buys(c, turn) + lowell
 
     def turn_action(self, c, turn, a):
         t = a["type"]
@@ -415,8 +408,9 @@ class OperatingRules:
                                              f"to its list price, if it can pay (\"List of private companies\")")
             seller = x["player"]
             if seller != c.president:
-                self.offer(seller, {"offer": "private", "corporation": c.id, "private": a["private"], "price": price},
-                           lambda: self.buy_private(c, a["private"], price))
+                # the seller answers (game/steps/consent.py)
+                make_offer(self.game, seller, {"offer": "private", "corporation": c.id, "private": a["private"],
+                                               "price": price}, lambda: self.buy_private(c, a["private"], price), turn)
             else:
                 self.buy_private(c, a["private"], price)
             return dict(a, player=seller)

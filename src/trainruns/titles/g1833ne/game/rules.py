@@ -192,14 +192,6 @@ class Rules(StockRules, OperatingRules, TrainRules, MoneyRules, GameRules):
             t.first_or_done = True
         return order
 
-    @property
-    def turn(self):
-        """The record of the operating corporation's turn (its deals and extras are
-        kept there while another party answers or another company discards), None
-        outside an operating turn."""
-        r = self.game.round
-        return r.turn if r is not None and r.kind == "operating" else None
-
     def round_before_operating(self, r):
         """The private auction is followed by the first stock round; a stock round by
         the two operating rounds of every phase ("Number of phases")."""

@@ -19,6 +19,7 @@ from trainruns.game import emergency
 from trainruns.game.shares import update_president
 from trainruns.game.state import corp_key, player_key
 from trainruns.game.steps.buy_train import trains_from_companies
+from trainruns.game.steps.consent import was_declined
 from trainruns.game.train import names
 
 
@@ -127,7 +128,7 @@ class TrainRules:
         EBUY_FROM_OTHERS never). The seller's
         president accepts unless he presides both."""
         return trains_from_companies(self.state, c, self.counted_trains,
-                                     skip=lambda d: not d.started or self._was_declined("train", d.id))
+                                     skip=lambda d: not d.started or was_declined(self.turn_under_way(c), "train", d.id))
 
     def president_sale_most(self, c, d, name) -> int:
         """What the president may sell in the emergency: never changing the presidency of
