@@ -65,8 +65,9 @@ class SpecialToken:
     def to_json(self) -> dict:
         """As the state JSON shows it: the Cotton token with its city, the Port token
         without."""
-        out = {"hex": self.hex, "stop": self.stop, "corporation": self.corporation}
-        return out if self.stop is not None else {"hex": self.hex, "corporation": self.corporation}
+        if self.stop is None:
+            return {"hex": self.hex, "corporation": self.corporation}
+        return {"hex": self.hex, "stop": self.stop, "corporation": self.corporation}
 
 
 @dataclass
