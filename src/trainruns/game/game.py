@@ -19,6 +19,7 @@ from trainruns.game.action import validate
 from trainruns.game.errors import Refusal
 from trainruns.game.log import MAX_ACTION_BYTES, MAX_LOG_BYTES, effective, new_log, read_log, recorded_proof
 from trainruns.game.repair import illegal, passes_before, repair
+from trainruns.game.state import LaidTile
 from trainruns.game.train import Train
 from trainruns.titles import TITLES
 
@@ -27,10 +28,11 @@ def _json_size(value) -> int:
     return len(json.dumps(value))   # ASCII, as the log is written
 
 
-# values deepcopy returns as they are (a Train too: frozen, its __deepcopy__ is itself);
+# values deepcopy returns as they are (a Train and a laid tile too: frozen, their
+# __deepcopy__ is themselves);
 # a function is not among them: a closure is copied with its cells (:func:`_closure`)
 _ATOMIC = frozenset({int, float, bool, str, bytes, complex, type(None), type, range, type(Ellipsis),
-                     type(NotImplemented), type(len), Train})
+                     type(NotImplemented), type(len), Train, LaidTile})
 _PLAIN: dict = {}   # class -> whether deepcopy copies it as its __dict__ (a plain instance)
 
 

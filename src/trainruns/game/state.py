@@ -36,6 +36,12 @@ class LaidTile:
     def to_json(self) -> dict:
         return {"hex": self.hex, "tile": self.tile, "rotation": self.rotation}
 
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self   # frozen: a game's copy shares its laid tiles (Game.copy)
+
 
 @dataclass
 class Bank:
