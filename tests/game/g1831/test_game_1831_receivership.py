@@ -5,6 +5,8 @@ a company leaves receivership (5.4.6), each test naming its section
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from _1831 import TRAINS, company, new
 
@@ -83,8 +85,7 @@ def test_minimum_route_tokens_of_the_trains_type_5_4_9():
     assert not r.route_met(c)                 # two Stations do not make a Rail Yard route
     c.trains = [train("3MX")]
     assert not r.route_met(c)                 # a mixed train: at least one Station and one Rail Yard
-    c.sites[1].type = "yard"
-    c.sites[1].slot = 1
+    c.sites[1] = replace(c.sites[1], type="yard", slot=1)
     assert r.route_met(c)
     c.trains = [train("6MX")]                 # three tokens: it has two cities
     assert not r.route_met(c)

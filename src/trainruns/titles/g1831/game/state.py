@@ -23,12 +23,12 @@ def started(default):
     return field(default=default, metadata={"started": True})
 
 
-@dataclass
+@dataclass(frozen=True)
 class Token:
     """A company's token on the map (5.2): on site ``slot`` of the city in ``hex``, a
     Station or a Rail Yard (``type``: "station" or "yard", 1.2), ``home_black`` when
     it is the home token on a black site (5.2.5, 5.2.5.1: no other company may use
-    it)."""
+    it). A merged company takes over the absorbed one's tokens themselves (5.9.7.8)."""
 
     hex: str
     slot: int
