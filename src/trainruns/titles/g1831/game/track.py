@@ -126,11 +126,13 @@ class TrackRules:
         joined by track it may trace (5.2.4.1's reach from one of them, not through a
         city full of other corporations' tokens)."""
         hexes = list(dict.fromkeys(x.hex for x in c.sites))
+        if len(hexes) < 2:
+            return False
+        base = self.position(c.id, trains=[])
+        base.pop("track_rights", None)
         for h in hexes[:-1]:
-            pos = self.position(c.id, trains=[])
-            pos.pop("track_rights", None)
-            pos["tokens"] = [t for t in pos["tokens"] if t["corporation"] != c.id or t["hex"] == h]
-            _, reached = route_adapter.board_and_loose_reach(pos)
+            tokens = [t for t in base["tokens"] if t["corporation"] != c.id or t["hex"] == h]
+            _, reached = route_adapter.board_and_loose_reach(dict(base, tokens=tokens))
             if any((o, 0) in reached.stops for o in hexes if o != h):
                 return True
         return False
