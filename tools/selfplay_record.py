@@ -135,11 +135,12 @@ def check(args) -> int:
         print(f"{path}: no games recorded", file=sys.stderr)
         return 2
     if args.seeds:
-        missing = sorted(set(args.seeds) - {g["seed"] for g in games})
+        wanted = set(args.seeds)
+        missing = sorted(wanted - {g["seed"] for g in games})
         if missing:
             print(f"{path}: seed {missing[0]} is not recorded", file=sys.stderr)
             return 2
-        chosen = [g for g in games if g["seed"] in set(args.seeds)]
+        chosen = [g for g in games if g["seed"] in wanted]
     else:
         chosen = random.Random(args.seed).sample(games, min(args.sample, len(games)))
     bad = 0
