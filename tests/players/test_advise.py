@@ -198,6 +198,28 @@ def test_ranked_best_first_and_counted(turns):
         assert p.cash_left == advice.cash + p.kept - p.cost
 
 
+def test_an_1831_plan_is_taken_as_shown():
+    """1831 5.6.6: any legal run may be declared, so the game records no proof for a
+    declared run and refuses one that says a proof (``run.proof``). Every decision of
+    an early 1831 turn's plans, the run included, is accepted in order as the plan
+    shows it (``play act``, the table page's "Take"), and the run earns the plan's
+    revenue (the rest of the file's 1831 checks run with TRAINRUNS_SLOW=1)."""
+    log = sample_turns("1831", 7, 1, every=1)[0]
+    game = Game.replay(log)
+    advice = advise(game, top=2, horizon=1)
+    assert advice.plans
+    runs = 0
+    for plan in advice.plans:
+        g = copy.deepcopy(game)
+        for a in plan.actions:
+            g.act(a)
+            if a["type"] == "run_routes":
+                runs += 1
+                assert isinstance(a["routes"], list) and "proven" not in a and "bound" not in a
+                assert g.applied[-1]["revenue"] == plan.revenue
+    assert runs, "no plan ran a train"
+
+
 def test_a_turn_that_is_not_an_operating_turn_is_bad_input(tmp_path):
     """Advice is for an operating turn: a stock round's log exits 2 with one line."""
     log = tmp_path / "g.json"
