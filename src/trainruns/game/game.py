@@ -17,7 +17,8 @@ import types
 from trainruns.errors import InputError
 from trainruns.game.action import validate
 from trainruns.game.errors import Refusal
-from trainruns.game.log import MAX_ACTION_BYTES, MAX_LOG_BYTES, effective, new_log, read_log, recorded_proof
+from trainruns.game.log import (MAX_ACTION_BYTES, MAX_LOG_BYTES, PROOF_FIELDS, effective, new_log, read_log,
+                                recorded_proof)
 from trainruns.game.repair import illegal, passes_before, repair
 from trainruns.game.state import LaidTile
 from trainruns.game.train import Train
@@ -131,10 +132,10 @@ def _claimed_proof(action: dict, recorded: dict) -> str | None:
     run the game made does not say: why it is refused, or None. The proof is the game's
     to record (a log keeps it, docs/game-log.md); an action may repeat it, never change
     it (what an action says is what happens)."""
-    said = {k: action[k] for k in ("proven", "bound") if k in action}
+    said = {k: action[k] for k in PROOF_FIELDS if k in action}
     if action.get("type") != "run_routes" or not said:
         return None
-    made = {k: recorded[k] for k in ("proven", "bound") if k in recorded}
+    made = {k: recorded[k] for k in PROOF_FIELDS if k in recorded}
     if all(k in made and made[k] == v and type(made[k]) is type(v) for k, v in said.items()):
         return None
     def shown(proof):

@@ -25,6 +25,8 @@ MAX_NAME = 200          # characters of a player's name
 # whole game's log is about 200 kB): one action as compact JSON, and the whole log.
 MAX_ACTION_BYTES = 64 * 1024
 MAX_LOG_BYTES = 4 * 1024 * 1024
+# a run's proof as its record keeps it: whether the run is the best, and an upper bound
+PROOF_FIELDS = ("proven", "bound")
 
 
 def new_log(title: str, players: list[str], seed=None, variants=None, config=None, where="game") -> dict:
@@ -93,6 +95,16 @@ def effective(actions: list, where: str = "log") -> list:
         else:
             out.append(a)
     return out
+
+
+def without_proof(record: dict) -> dict:
+    """A run's record as an action to take again: its routes declared, without the
+    proof the game recorded (:data:`PROOF_FIELDS`). The proof is the game's to record:
+    a title that makes every run the best (1832 [8], 1833NE) searches a declared run and
+    records the same proof; 1831 does not search one (5.6.6: any legal run may be
+    declared), and a new run that says a proof the game did not make is refused
+    (``run.proof``)."""
+    return {k: v for k, v in record.items() if k not in PROOF_FIELDS}
 
 
 def recorded_proof(logged: dict, recorded: dict, where: str) -> dict:

@@ -45,6 +45,7 @@ from trainruns.errors import InputError
 from trainruns.game import route_adapter
 from trainruns.game.errors import Refusal
 from trainruns.game.game_rules import GameRules
+from trainruns.game.log import without_proof
 from trainruns.game.steps.routes import RoutesStep
 from trainruns.game.train import names
 from trainruns.game.turn import Turn
@@ -510,21 +511,11 @@ def _ran(node, cid, actions, kind, what):
     plan.routes = rec.get("routes") if isinstance(rec.get("routes"), list) else []
     plan.proven = _proven(node, before, rec)
     plan.run_position = before
-    actions = _settle(node, cid, actions + [_declared(rec)])
+    # the plan shows the run as `play act` and the table page take it (game/log.py)
+    actions = _settle(node, cid, actions + [without_proof(rec)])
     c1 = _cash(node, cid)
     plan.kept = c1 - c0
     return node, actions, plan, c1, None
-
-
-def _declared(rec: dict) -> dict:
-    """The run as a plan shows it: the log's record of the run made, its routes
-    declared, without the proof the game recorded (``proven``, ``bound``). The proof is
-    the game's to record (docs/game-log.md): a declared run is searched again where the
-    title's rules make every run the best (1832 [8], 1833NE), so it records the same
-    proof, and is not searched in 1831 (5.6.6: any legal run may be declared), where a
-    run saying a proof is refused (``run.proof``). So ``play act`` and the table page
-    take the plan's run as shown, and it earns what the plan says."""
-    return {k: v for k, v in rec.items() if k not in ("proven", "bound")}
 
 
 def _proven(node, before: dict, rec: dict) -> bool:

@@ -127,8 +127,9 @@ class TrainRules:
         treasury [?]; never in the emergency, the treasury paying no train on sale ([E]
         EBUY_FROM_OTHERS never). The seller's
         president accepts unless he presides both."""
+        turn = self.turn_under_way(c)
         return trains_from_companies(self.state, c, self.counted_trains,
-                                     skip=lambda d: not d.started or was_declined(self.turn_under_way(c), "train", d.id))
+                                     skip=lambda d: not d.started or was_declined(turn, "train", d.id))
 
     def president_sale_most(self, c, d, name) -> int:
         """What the president may sell in the emergency: never changing the presidency of
