@@ -285,11 +285,11 @@ def test_a_game_step_budget_is_per_token():
     assert firsts <= roots and len(firsts) >= len(roots) - 1
 
 
-# --- a commuter city walked round within itself: the paths alone, then the priced proof ---
+# --- commuter cities: track round them outside the city; track round within one -----
 
-# board_1831 cut to 20 hexes, whose commuter city (several stops, track round them
-# within the city) is beyond the flow model's commuter circuit; bought rights dropped,
-# so that the priced proof follows the flow model
+# board_1831 cut to 20 hexes, whose commuter city (New York or Long Island West, its red
+# extension with it) has track that leaves it and comes back into it besides the track
+# inside it; bought rights dropped, so that the priced proof follows the flow model
 _ROUND_CITY = [22, 35, 41]
 
 
@@ -299,16 +299,53 @@ def _round_city_board(seed):
     return pos
 
 
-@pytest.mark.parametrize("seed", _ROUND_CITY)
-def test_5_6_7_flow_model_runs_paths_alone_round_a_commuter_city_never_proven_by_itself(seed):
+def _arrays_of(pos):
     from trainruns.route.compile import compile_board
-    from trainruns.titles.g1831.route import flow
     from trainruns.titles.load import load_position
 
-    pos = _round_city_board(seed)
     board = load_position(pos)
-    arrays = board.route_model._arrays(compile_board(board))
-    assert not flow._member_track_is_forest(arrays)
+    return board, board.route_model._arrays(compile_board(board))
+
+
+def _two_tracks_inside(monkeypatch):
+    """As on a board whose commuter city has two tracks inside it between the same
+    stops (none of the generated boards has one): the flow model's commuter circuit,
+    which never comes back to a stop of its city, does not take the city."""
+    from trainruns.titles.g1831.route import flow
+
+    monkeypatch.setattr(flow, "_member_track_is_forest", lambda arrays: False)
+
+
+@pytest.mark.parametrize("seed", _ROUND_CITY + [-11])
+def test_5_2_3_10_track_leaving_a_commuter_city_and_coming_back_is_no_track_round_within_it(seed):
+    # 5.2.3.10 / 5.6.2.1: a chain between two stops of New York through another hex
+    # leaves the city and enters it again; no visit moves along it (commuter.py, the
+    # model), so the city's own track, one chain, has no cycle and the commuter circuit
+    # takes the board: CP-SAT alone proves the run listing (the independent engine)
+    # proves, commuter runs and bought rights included (-11: seed 11 at 24 hexes, with
+    # its right)
+    from trainruns.titles.g1831.route import flow
+
+    pos = board_1831(11, n_hexes=24, own_tokens=8) if seed < 0 else _round_city_board(seed)
+    board, arrays = _arrays_of(pos)
+    comp = arrays.compiled
+    members = {arrays.group_id[g] for run in arrays.facts.commuter for g in run["cycle"]}
+    assert any(arrays.chain_reenters[c] and arrays.stop_group[comp.chain_from[c]] in members
+               for c in range(comp.n_chains))
+    assert flow._member_track_is_forest(arrays)
+    listed = solve(pos)
+    assert listed.optimal
+    chosen, proven, bound = flow.solve(arrays, list(board.trains))
+    assert proven and bound == listed.revenue
+    assert sum(flow._value(arrays, list(board.trains), c) for c in chosen) == listed.revenue
+
+
+@pytest.mark.parametrize("seed", _ROUND_CITY)
+def test_5_6_7_flow_model_runs_paths_alone_round_a_commuter_city_never_proven_by_itself(seed, monkeypatch):
+    from trainruns.titles.g1831.route import flow
+
+    _two_tracks_inside(monkeypatch)
+    board, arrays = _arrays_of(_round_city_board(seed))
     assert flow.solve(arrays, list(board.trains)) is None  # the listing route, as before
     chosen, proven, _ = flow.solve(arrays, list(board.trains), paths_alone=True)
     # 5.6.7: a Station train of 5 or more could run a commuter run the model left out,
@@ -323,6 +360,7 @@ def test_5_6_round_a_commuter_city_the_priced_proof_settles_the_flow_models_run(
     # paths alone, then the priced proof with the commuter runs walked) must prove the same
     listed = solve(_round_city_board(seed))
     assert listed.optimal
+    _two_tracks_inside(monkeypatch)
     monkeypatch.setattr(model_1831, "PATH_LIMIT", 0)
     proofs = []
     orig = model_1831.Model1831._priced_proof
@@ -341,14 +379,15 @@ def test_5_6_round_a_commuter_city_the_priced_proof_settles_the_flow_models_run(
 
 @pytest.mark.parametrize("seed", [0, 11])
 def test_5_6_5_with_bought_rights_the_commuter_bound_settles_the_flow_models_run(seed, monkeypatch):
-    # board_1831 cut to 24 hexes, its commuter city walked round within itself and a
-    # token bought as a track right (5.5, 5.6.5): the priced proof does not take rights,
-    # but the flow model's proof of the paths alone and the commuter runs' bound (5.6.7)
-    # prove its run, which listing (the independent engine) proves too
+    # board_1831 cut to 24 hexes, its commuter city taken as walked round within itself
+    # and a token bought as a track right (5.5, 5.6.5): the priced proof does not take
+    # rights, but the flow model's proof of the paths alone and the commuter runs' bound
+    # (5.6.7) prove its run, which listing (the independent engine) proves too
     pos = board_1831(seed, n_hexes=24, own_tokens=8)
     assert pos["track_rights"]
     listed = solve(pos)
     assert listed.optimal
+    _two_tracks_inside(monkeypatch)
     monkeypatch.setattr(model_1831, "PATH_LIMIT", 0)
     settled = []
     orig = model_1831.Model1831._commuters_settled

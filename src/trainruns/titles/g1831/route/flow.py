@@ -211,25 +211,39 @@ def _commuter_circuit(model, arrays, seq, first_repeat, node_set, chains, bit_li
 
 
 def _member_track_is_forest(arrays):
-    """Whether no commuter city can be walked round within itself: its stops joined by
-    at most one track each and no cycle among them. (A visit may then never come back to
-    a stop of its city, which is what the commuter circuit assumes; commuter.py allows
-    that on other track once the visit has run to its Station.)"""
+    """Whether no commuter city can be walked round within itself: the track inside it
+    (5.2.3.10: between its stops, in its own hexes) joins its stops without a cycle and
+    at most once each. (A visit may then never come back to a stop of its city, which is
+    what the commuter circuit assumes; commuter.py allows that on other track once the
+    visit has run to its Station.) Track that leaves the city and comes back into it
+    enters it again (``StopArrays.chain_reenters``), and a chain back to the stop it
+    leaves goes round outside it: neither is a move within the city, and neither the
+    model nor commuter.py takes them, so they make no cycle."""
     comp = arrays.compiled
     sg = arrays.stop_group
     for run in arrays.facts.commuter:
         for g in {arrays.group_id[x] for x in run["cycle"]}:
-            stops = set(np.flatnonzero(sg == g).tolist())
-            und = set()
+            stops = np.flatnonzero(sg == g).tolist()
+            root = {s: s for s in stops}
+
+            def find(s):
+                while root[s] != s:
+                    s = root[s]
+                return s
+
+            joined = set()
             for c in range(comp.n_chains):
                 a, b = int(comp.chain_from[c]), int(comp.chain_to[c])
-                if a in stops and b in stops:
-                    und.add(int(arrays.chain_und[c]))
-            if len(stops) > 1 and len(und) > len(stops) - 1:
-                return False
-            if any(comp.chain_from[c] == comp.chain_to[c] and comp.chain_from[c] in stops
-                   for c in range(comp.n_chains)):
-                return False
+                if a == b or a not in root or b not in root or arrays.chain_reenters[c]:
+                    continue
+                und = int(arrays.chain_und[c])
+                if und in joined:
+                    continue  # the same track walked the other way
+                joined.add(und)
+                ra, rb = find(a), find(b)
+                if ra == rb:
+                    return False  # a second track between stops already joined
+                root[ra] = rb
     return True
 
 
