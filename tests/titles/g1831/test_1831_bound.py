@@ -236,6 +236,46 @@ def test_5_6_each_target_the_descent_rules_out_is_above_the_brute_force_best(flo
 
 
 @pytest.mark.parametrize("chunk", range(2))
+def test_5_6_5_with_bought_rights_the_priced_proof_rules_out_only_targets_above_the_best(monkeypatch, targets, chunk):
+    # 5.6.5: a run runs to every token bought as a track right. The track prices, the
+    # paths the priced proof lists and its search leave that out (they bound more runs
+    # than the legal ones), so each target they rule out is at or above the brute
+    # force's best, the bound left is never below it, and a run they find above a target
+    # (maybe leaving a right out) is not taken: the flow model's run, unproven here
+    # (CP-SAT's proof taken away), is the answer, proven where the descent reaches it
+    from trainruns.titles.g1831.route import flow
+    from trainruns.titles.g1831.route import model as model_1831
+
+    monkeypatch.setattr(model_1831, "PATH_LIMIT", 0)
+    orig_solve = flow.solve
+
+    def unproven(arrays, trains, *args, upper=None, **kwargs):
+        out = orig_solve(arrays, trains, *args, **kwargs)
+        return None if out is None else (out[0], False, None)
+
+    monkeypatch.setattr(flow, "solve", unproven)
+    checked = descended = ruled_out = 0
+    for seed in range(chunk, 400, 2):
+        pos = random_position(seed)
+        if not pos["track_rights"]:
+            continue
+        expected = brute_force(pos)
+        if expected is None:
+            continue  # no run uses every right: refused, as test_1831_flow checks
+        del targets[:]
+        run = solve(pos)
+        assert run.revenue == expected and run.bound >= expected, seed
+        for target, outcome in targets:
+            if outcome is True:
+                assert expected <= target, (seed, target)
+                ruled_out += 1
+        descended += bool(targets)
+        checked += 1
+    # (a board whose run reaches the track prices' bound is proven without a descent)
+    assert checked > 20 and descended > 10 and ruled_out > 10
+
+
+@pytest.mark.parametrize("chunk", range(2))
 def test_5_6_7_the_descent_stops_where_an_unwalked_commuter_run_could_beat_it(flow_weakened, targets, monkeypatch,
                                                                                chunk):
     # the commuter runs' walk cut at once (as on full-size maps, commuter.py past its

@@ -397,7 +397,7 @@ class Model1831(RouteModel):
                 # CP-SAT on a busy machine, and where CP-SAT starts
                 end = time.perf_counter() + FLOW_SECONDS if deadline is None else deadline
                 left = end - time.perf_counter()
-                prove = n_rights == 0 and left >= PROOF_MIN_SECONDS
+                prove = left >= PROOF_MIN_SECONDS
                 flow_end = end - (1 - FLOW_SHARE) * left if prove else end
                 first = self._first_run(arrays, valuer, kind_names, flow_end)
                 # (a commuter city the flow model cannot take: its paths alone, when the
@@ -409,14 +409,10 @@ class Model1831(RouteModel):
                 # unproven: the routes that could still beat its run, by the track
                 # prices, and a search over them proves it best or finds the best (on a
                 # short limit too, when CP-SAT stopped early: the best run of the paths
-                # alone proven, a commuter run left to settle). With bought rights the
-                # priced proof does not apply, but its first step does (the commuter
-                # runs settled by their bound)
+                # alone proven, a commuter run left to settle). With bought rights it
+                # proves the run, or nothing (see _priced_proof)
                 unproven = flowed is not None and not flowed.complete
                 if unproven and (prove or end - time.perf_counter() >= PROOF_LEFT_SECONDS):
-                    if n_rights:
-                        self._commuters_settled(arrays, flowed, end)
-                        return flowed
                     proved = self._priced_proof(arrays, valuer, types, flowed, extra, end, progress, budget, work)
                     if proved is not None:
                         return proved
@@ -786,7 +782,7 @@ class Model1831(RouteModel):
 
     def _priced_proof(self, arrays, value, types, flowed, extra, deadline, progress, budget, work=None):
         """The proof of the flow model's unproven run ``flowed``, as the core
-        proves its monsters (trainruns.route.proof), for a board without bought rights. With
+        proves its monsters (trainruns.route.proof). With
         the track prices of bound.py, a run earning more than a target gives each train
         a route whose value less its price is above the train's floor (trainruns.
         lagrange.reduced_floors: the other trains at their best priced routes). The
@@ -804,7 +800,13 @@ class Model1831(RouteModel):
         better run found, or ``flowed`` itself; None where this proves nothing more: no
         prices, the commuter runs not walked (``extra`` None) and one could beat its
         floor at the target (their priced best, bound.py's DP), or the listing or the
-        search past ``deadline`` or beyond ``budget`` bytes."""
+        search past ``deadline`` or beyond ``budget`` bytes.
+
+        Bought track rights (5.6.5: a run runs to every token bought as one): the prices,
+        the paths listed and their search leave that rule out, so they bound more runs
+        than the legal ones and a target they rule out holds; a run they find above a
+        target need not run to every right, so there it proves nothing (None), and
+        ``flowed`` (the flow model keeps the rule) stays the answer."""
         from trainruns.route.lagrange import SCALE, reduced_floors
         from trainruns.titles.g1831.route import bound as bound_1831
 
@@ -844,7 +846,9 @@ class Model1831(RouteModel):
             if out is None:
                 return None
             if out is not True:
-                return out  # a run above the target: the best
+                # a run above the target: the best (with rights, of runs that may leave
+                # one out: nothing proven)
+                return None if self.facts.rights else out
             _rule_out(compiled, target)
             if target <= known:
                 flowed.complete = True  # no run earns more than the flow model's
