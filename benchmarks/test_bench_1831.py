@@ -28,10 +28,8 @@ Four groups:
   priced route over its tokens): 1,616-2,164 where each train's best tokens said
   3,500-4,040; the flow model is held to it. With CP-SAT's 8 workers (flow.WORKERS) it
   proves every one of these at --time-limit 60 (whole processes: 4.5-38.5 s; the 30 s
-  limit here may be short for 48hex-s2); a commuter city walked round within itself
-  (54hex-s0) is run with the paths alone, and runs with a commuter run are bounded by
-  bound.commuting_bound. With 20 s or more an unproven run goes to the priced proof
-  (model._priced_proof). The limit holds in every stage (the
+  limit here may be short for 48hex-s2). With 20 s or more an unproven run goes to the
+  priced proof (model._priced_proof), bought rights or not. The limit holds in every stage (the
   flow model's Python build looks at the clock): before it did, 40hex-s0 answered after
   131 s and 54hex-s0 was stopped by hand after 22 minutes at 2.5 GB, on a 60 s limit.
 - ``listed``: a full-size board of 1.8 million token-to-token paths, few enough to
