@@ -165,7 +165,10 @@ def test_every_run_shown_is_legal_and_proven(turns):
     for log in turns[:2]:
         game = Game.replay(log)
         cid = game.active()["corporation"]
-        advice = advise(game, top=3, horizon=2)
+        # 1831's exact search at horizon 2 ran past 78 minutes of CPU and 11 GB on these
+        # turns: there the plans of self-play's budget (3,000 states) are checked
+        budget = 3000 if game.rules.title == "1831" else None
+        advice = advise(game, top=3, horizon=2, budget=budget)
         assert advice.plans
         for plan in advice.plans:
             g = copy.deepcopy(game)
