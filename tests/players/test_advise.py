@@ -28,6 +28,13 @@ TITLES = ("1832", "1833NE", pytest.param("1831", marks=pytest.mark.skipif(
     not os.environ.get("TRAINRUNS_SLOW"), reason="1831 advice takes minutes a turn: TRAINRUNS_SLOW=1 runs it")))
 
 
+def _horizon_2_budget(game):
+    """The states a horizon-2 advice is searched for in these checks: 1831's exact search
+    ran past 78 minutes of CPU and 11 GB on these turns, so there the plans of
+    self-play's budget (3,000 states) are checked; the others' exact search."""
+    return 3000 if game.rules.title == "1831" else None
+
+
 def sample_turns(title, seed, count, every=3, max_actions=2500):
     """Logs of ``count`` operating turns of a seeded random game, each at the start of
     a turn of a company that holds a train (every ``every``-th such turn)."""
@@ -165,10 +172,7 @@ def test_every_run_shown_is_legal_and_proven(turns):
     for log in turns[:2]:
         game = Game.replay(log)
         cid = game.active()["corporation"]
-        # 1831's exact search at horizon 2 ran past 78 minutes of CPU and 11 GB on these
-        # turns: there the plans of self-play's budget (3,000 states) are checked
-        budget = 3000 if game.rules.title == "1831" else None
-        advice = advise(game, top=3, horizon=2, budget=budget)
+        advice = advise(game, top=3, horizon=2, budget=_horizon_2_budget(game))
         assert advice.plans
         for plan in advice.plans:
             g = copy.deepcopy(game)
@@ -378,8 +382,7 @@ def test_the_cheaper_horizon_2_scoring_gives_the_same_advice(turns, monkeypatch)
 
     for log in turns[:2]:
         game = Game.replay(log)
-        # (1831 at horizon 2: self-play's budget, as in the test of every run shown)
-        budget = 3000 if game.rules.title == "1831" else None
+        budget = _horizon_2_budget(game)
         fast = advise(game, top=2, horizon=2, budget=budget)
         with monkeypatch.context() as m:
             m.setattr(module, "_plain_run", lambda rules: False)

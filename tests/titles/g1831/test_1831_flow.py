@@ -299,14 +299,6 @@ def _round_city_board(seed):
     return pos
 
 
-def _arrays_of(pos):
-    from trainruns.route.compile import compile_board
-    from trainruns.titles.load import load_position
-
-    board = load_position(pos)
-    return board, board.route_model._arrays(compile_board(board))
-
-
 def _two_tracks_inside(monkeypatch):
     """As on a board whose commuter city has two tracks inside it between the same
     stops (none of the generated boards has one): the flow model's commuter circuit,
@@ -327,7 +319,8 @@ def test_5_2_3_10_track_leaving_a_commuter_city_and_coming_back_is_no_track_roun
     from trainruns.titles.g1831.route import flow
 
     pos = board_1831(11, n_hexes=24, own_tokens=8) if seed < 0 else _round_city_board(seed)
-    board, arrays = _arrays_of(pos)
+    model, arrays, _, _ = _model(pos)
+    board = model.board
     comp = arrays.compiled
     members = {arrays.group_id[g] for run in arrays.facts.commuter for g in run["cycle"]}
     assert any(arrays.chain_reenters[c] and arrays.stop_group[comp.chain_from[c]] in members
@@ -345,7 +338,8 @@ def test_5_6_7_flow_model_runs_paths_alone_round_a_commuter_city_never_proven_by
     from trainruns.titles.g1831.route import flow
 
     _two_tracks_inside(monkeypatch)
-    board, arrays = _arrays_of(_round_city_board(seed))
+    model, arrays, _, _ = _model(_round_city_board(seed))
+    board = model.board
     assert flow.solve(arrays, list(board.trains)) is None  # the listing route, as before
     chosen, proven, _ = flow.solve(arrays, list(board.trains), paths_alone=True)
     # 5.6.7: a Station train of 5 or more could run a commuter run the model left out,

@@ -48,6 +48,7 @@ import time
 import numpy as np
 
 from trainruns.route.cpsat_flow import BYTES_PER_CHAIN_LITERAL, SECONDS_PER_CHAIN_LITERAL
+from trainruns.titles.g1831.route.commuter import inside_city
 from trainruns.titles.g1831.route.trains import MIXED, STATION, parse_train_name
 
 # Model literals built between two looks at the clock
@@ -212,38 +213,32 @@ def _commuter_circuit(model, arrays, seq, first_repeat, node_set, chains, bit_li
 
 def _member_track_is_forest(arrays):
     """Whether no commuter city can be walked round within itself: the track inside it
-    (5.2.3.10: between its stops, in its own hexes) joins its stops without a cycle and
-    at most once each. (A visit may then never come back to a stop of its city, which is
-    what the commuter circuit assumes; commuter.py allows that on other track once the
-    visit has run to its Station.) Track that leaves the city and comes back into it
-    enters it again (``StopArrays.chain_reenters``), and a chain back to the stop it
-    leaves goes round outside it: neither is a move within the city, and neither the
-    model nor commuter.py takes them, so they make no cycle."""
+    (5.2.3.10: between its stops, in its own hexes; commuter.inside_city) joins its
+    stops without a cycle and at most once each. (A visit may then never come back to a
+    stop of its city, which is what the commuter circuit assumes; commuter.py allows
+    that on other track once the visit has run to its Station.) Track that leaves the
+    city and comes back into it enters it again (``StopArrays.chain_reenters``), and a
+    chain back to the stop it leaves goes round outside it: neither is a move within the
+    city, and neither the model nor commuter.py takes them, so they make no cycle."""
     comp = arrays.compiled
     sg = arrays.stop_group
-    for run in arrays.facts.commuter:
-        for g in {arrays.group_id[x] for x in run["cycle"]}:
-            stops = np.flatnonzero(sg == g).tolist()
-            root = {s: s for s in stops}
+    cities = {arrays.group_id[x] for run in arrays.facts.commuter for x in run["cycle"]}
+    root = {}  # stop -> a stop joined to it by track inside its city (its tree's root at the end)
 
-            def find(s):
-                while root[s] != s:
-                    s = root[s]
-                return s
+    def find(s):
+        while root.get(s, s) != s:
+            s = root[s]
+        return s
 
-            joined = set()
-            for c in range(comp.n_chains):
-                a, b = int(comp.chain_from[c]), int(comp.chain_to[c])
-                if a == b or a not in root or b not in root or arrays.chain_reenters[c]:
-                    continue
-                und = int(arrays.chain_und[c])
-                if und in joined:
-                    continue  # the same track walked the other way
-                joined.add(und)
-                ra, rb = find(a), find(b)
-                if ra == rb:
-                    return False  # a second track between stops already joined
-                root[ra] = rb
+    tracks = set()
+    for c in np.flatnonzero(inside_city(comp, sg)).tolist():
+        if int(sg[comp.chain_from[c]]) not in cities or int(arrays.chain_und[c]) in tracks:
+            continue  # another city's, or the same track walked the other way
+        tracks.add(int(arrays.chain_und[c]))
+        a, b = find(int(comp.chain_from[c])), find(int(comp.chain_to[c]))
+        if a == b:
+            return False  # a second track between stops already joined
+        root[a] = b
     return True
 
 
