@@ -319,10 +319,35 @@ def test_a_counted_budget_stops_the_search_the_same_way_every_time():
     full = advise(game, top=1, horizon=1)
     cut = [advise(game, top=1, horizon=1, budget=3) for _ in range(2)]
     assert full.complete and not cut[0].complete and not cut[0].exact
+    assert full.stopped is None and cut[0].stopped == "budget"
     assert cut[0].considered <= full.considered
     assert [p.actions for p in cut[0].plans] == [p.actions for p in cut[1].plans]
     with pytest.raises(InputError):
         advise(game, top=1, horizon=1, budget=0)
+
+
+def test_a_search_that_grows_past_its_memory_stops_and_says_so(monkeypatch):
+    """Memory is bounded everywhere (the house's standards): a search bounded by neither a
+    deadline nor a budget stops once the process holds more than ``memory`` bytes beyond
+    what it held at the start, and its answer is neither complete nor exact. The
+    process's size is faked to grow 1 MB a look, a look every 8 states, so the search
+    stops at the sixth look, the first past 5 MB: after 48 states."""
+    from trainruns.players import advise as module
+
+    game = Game.replay(sample_turns("1832", 7, 1)[0])
+    full = advise(game, top=1, horizon=2)
+    assert full.complete and full.states > 48
+    monkeypatch.setattr(module, "MEMORY_CHECK_STATES", 8)
+    looks = iter(range(0, 1 << 40, 1 << 20))
+    monkeypatch.setattr(module.limits, "resident", lambda: next(looks))
+    cut = advise(game, top=1, horizon=2, memory=5 << 20)
+    assert not cut.complete and not cut.exact and cut.stopped == "memory"
+    assert cut.states == 48 and cut.to_json()["stopped"] == "memory"
+    assert cut.considered <= full.considered
+    monkeypatch.setattr(module.limits, "resident", lambda: 0)
+    assert advise(game, top=1, horizon=2, memory=5 << 20).complete   # the size not growing: the whole search
+    with pytest.raises(InputError):
+        advise(game, top=1, horizon=1, memory=0)
 
 
 def _first_turn_1831(seed=100):

@@ -19,7 +19,7 @@ import json
 import os
 import time
 
-from trainruns.cli import add_scale_out, add_time_limit, whole
+from trainruns.cli import add_scale_out, add_time_limit, memory_size, whole
 
 
 def register(sub):
@@ -54,6 +54,9 @@ def register(sub):
                     help="1: this operating round's run; 2: plus the next round's with the trains then held")
     add_time_limit(ad, f"stop the search after this long (default {ADVISE_SECONDS:g} s): the plans scored "
                        "by then, the answer saying it is not complete")
+    ad.add_argument("--memory", type=memory_size, metavar="SIZE", default=None,
+                    help="memory the search may add (default 2G); past it the plans scored by then, the answer "
+                         "saying it is not complete")
     rp = verbs.add_parser("repair", help="carry over a log recorded before a rules fix: the passes declining "
                                          "the choices the rules now offer, inserted (docs/game-log.md)")
     rp.add_argument("log")
@@ -287,7 +290,7 @@ def advise(args):
     started = time.monotonic()
     game = Game.replay(_read_log(args.log), where=args.log)
     limit = ADVISE_SECONDS if args.time_limit is None else args.time_limit
-    advice = advise_turn(game, top=args.top, horizon=args.horizon, deadline=started + limit)
+    advice = advise_turn(game, top=args.top, horizon=args.horizon, deadline=started + limit, memory=args.memory)
     if args.json:
         _print(advice.to_json())
         return 0
@@ -296,10 +299,16 @@ def advise(args):
     return 0
 
 
+# the text's words for what stopped an incomplete search (Advice.stopped)
+STOPPED = {"time_limit": "the time limit came first", "budget": "the budget of states came first",
+           "memory": "the memory budget came first"}
+
+
 def describe(advice) -> list[str]:
     """The advice as text: one block per plan."""
     a = advice
-    why = "the time limit came first: not every plan scored" if not a.complete else "a run unproven"
+    why = f"{STOPPED.get(a.stopped, 'the search stopped')}: not every plan scored" if not a.complete \
+        else "a run unproven"
     lines = [f"{a.corporation} (cash {a.cash}): {len(a.plans)} best of {a.considered} plans scored, "
              f"{a.pruned} pruned by a bound, {a.merged} merged; ranking "
              f"{'exact' if a.exact else f'NOT exact ({why})'}; horizon {a.horizon}; {a.seconds:.2f} s"]

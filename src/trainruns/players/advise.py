@@ -50,6 +50,7 @@ from trainruns.game.steps.routes import RoutesStep
 from trainruns.game.train import names
 from trainruns.game.turn import Turn
 from trainruns.players import train_bound
+from trainruns.route import limits
 
 # the decisions a plan branches on; anything else the turn offers (a private to buy,
 # track rights, a loan) the advisor declines when it may
@@ -100,34 +101,48 @@ class Advice:
     pruned: int = 0       # partial or whole plans a bound ruled out of the top N
     merged: int = 0       # plans reaching a state another plan reached
     exact: bool = True
-    complete: bool = True  # every plan searched (False: the deadline or the budget came first)
+    complete: bool = True  # every plan searched (False: the deadline, the budget or the memory came first)
+    stopped: str | None = None  # what stopped an incomplete search: "time_limit", "budget" or "memory"
     seconds: float = 0.0
     progress: object = field(default=None, repr=False)   # told how far the search is
     deadline: float | None = field(default=None, repr=False)   # time.monotonic() to stop at
     budget: int | None = field(default=None, repr=False)   # states of the search to stop after
+    memory: int = field(default=limits.DEFAULT_MEMORY, repr=False)   # bytes the search may add
     states: int = 0       # states of the search visited
+    held: int | None = field(default=None, repr=False)   # bytes the process held at the start
 
     def to_json(self) -> dict:
         return {"corporation": self.corporation, "horizon": self.horizon, "top": self.top, "cash": self.cash,
                 "considered": self.considered, "pruned": self.pruned, "merged": self.merged,
-                "exact": self.exact, "complete": self.complete, "seconds": round(self.seconds, 3),
+                "exact": self.exact, "complete": self.complete, "stopped": self.stopped,
+                "seconds": round(self.seconds, 3),
                 "plans": [p.to_json() for p in self.plans]}
 
     def tick(self):
         """Between two states of the search: the progress told (a caller's progress may
-        stop the search by raising), the deadline and the budget checked."""
+        stop the search by raising), the deadline, the budget and (every
+        ``MEMORY_CHECK_STATES`` states) the memory checked."""
         self.states += 1
         if self.budget is not None and self.states > self.budget:
-            raise _OutOfTime()
+            raise _OutOfTime("budget")
+        if self.held is not None and self.states % MEMORY_CHECK_STATES == 0:
+            now = limits.resident()
+            if now is not None and now - self.held > self.memory:
+                raise _OutOfTime("memory")
         if self.progress is not None:
             self.progress.update("advise", considered=self.considered, pruned=self.pruned, merged=self.merged)
         if self.deadline is not None and time.monotonic() > self.deadline:
-            raise _OutOfTime()
+            raise _OutOfTime("time_limit")
+
+
+# states between two looks at the process's memory (a look reads /proc: cheap, but not
+# free beside a state's few milliseconds)
+MEMORY_CHECK_STATES = 64
 
 
 class _OutOfTime(Exception):
-    """The search's deadline passed or its budget is spent: the plans scored so far are
-    the answer."""
+    """The search's deadline passed, its budget is spent or its memory taken (the
+    argument says which): the plans scored so far are the answer."""
 
 
 def dividend_rule(state: dict, corporation: str, kinds: list[str], payout: str = GameRules.payout_kind,
@@ -257,14 +272,18 @@ def operating(game) -> str:
 
 
 def advise(game, top: int = 5, horizon: int = 1, progress=None, deadline: float | None = None,
-           budget: int | None = None) -> Advice:
+           budget: int | None = None, memory: int | None = None) -> Advice:
     """The top ``top`` plans of the operating company's turn (see the module).
 
     ``progress``: an object whose ``update(stage, **counts)`` is called between states
     of the search (it may stop it by raising); ``deadline``: a ``time.monotonic()``
     time after which the plans scored so far are the answer, neither ``complete`` nor
     ``exact``; ``budget``: the same after that many states of the search, counted, so
-    that a bounded answer is the same at any load (seeded self-play)."""
+    that a bounded answer is the same at any load (seeded self-play); ``memory``: the
+    same once the process holds more than that many bytes beyond what it held when the
+    search began (default ``limits.DEFAULT_MEMORY``, a solve's budget too), so that no
+    search, bounded by neither a deadline nor a budget, grows without end (1831's at
+    horizon 2 passes 10 GB)."""
     if top < 1:
         raise InputError("--top must be at least 1", "top")
     if horizon not in (1, 2):
@@ -274,14 +293,17 @@ def advise(game, top: int = 5, horizon: int = 1, progress=None, deadline: float 
     cash = _cash(game, cid)
     if budget is not None and budget < 1:
         raise InputError("the advice's budget is at least 1 state", "budget")
-    advice = Advice(cid, horizon, top, cash, progress=progress, deadline=deadline, budget=budget)
+    if memory is not None and memory < 1:
+        raise InputError("the advice's memory is at least 1 byte", "memory")
+    advice = Advice(cid, horizon, top, cash, progress=progress, deadline=deadline, budget=budget,
+                    memory=limits.DEFAULT_MEMORY if memory is None else memory, held=limits.resident())
     seen: set = set()
     found: list[Plan] = []
     try:
         with _few_collections():
             _search(game, cid, cash, advice, seen, found)
-    except _OutOfTime:
-        advice.complete = False
+    except _OutOfTime as out:
+        advice.complete, advice.stopped = False, out.args[0]
     advice.plans = found[:top]
     advice.exact = advice.complete and advice.exact and all(p.proven and p.next_proven is not False for p in found)
     advice.seconds = time.perf_counter() - t0

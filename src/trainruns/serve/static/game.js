@@ -290,7 +290,7 @@ function showAdvice(job) {
   }
   const r = job.result;
   status.textContent = `${r.corporation}: ${r.considered} plans scored, ${r.pruned} ruled out by a bound, ` +
-    `${r.merged} merged · ` + (!r.complete ? "stopped at the time limit: the best found so far"
+    `${r.merged} merged · ` + (!r.complete ? `stopped at the ${r.stopped === "memory" ? "memory budget" : "time limit"}: the best found so far`
       : r.exact ? "the ranking is exact" : "a run may not be the best (not proven)");
   const items = r.plans.map((p, i) => {
     const money = `$${p.revenue}` + (p.next_revenue !== undefined ? ` + $${p.next_revenue} next round` : "") +
