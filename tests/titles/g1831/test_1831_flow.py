@@ -49,6 +49,45 @@ def test_5_6_7_flow_model_matches_brute_force_on_commuter_runs(flow_only, chunk)
     assert checked > 20
 
 
+@pytest.mark.parametrize("chunk", range(2))
+def test_5_6_7_the_paths_alone_then_the_runs_with_a_commuter_run_find_the_best(chunk):
+    """flow.solve's ``commute`` (Model1831._paths_first's two steps) against the brute
+    force. "none": the best run without a commuter run, proven so (the brute force of
+    the board with its commuter runs taken away, 5.6.7); "only", held above it: the
+    board's best run when that has a commuter run and earns more, else no run, and
+    either way proven."""
+    import copy
+
+    from trainruns.titles.g1831.route import flow
+    from trainruns.titles.g1831.route.first import FirstRun
+
+    checked = above = 0
+    for seed in range(chunk, 60, 2):
+        pos = random_commuter_position(seed)
+        best = brute_force(pos)
+        if best is None:
+            continue
+        plain = copy.deepcopy(pos)
+        plain["map"].pop("commuter_runs", None)
+        best_plain = brute_force(plain) or 0   # (None: no run without one runs to every right)
+        model, arrays, _, _ = _model(pos)
+        trains = list(model.board.trains)
+        chosen, proven, bound = flow.solve(arrays, trains, commute="none")
+        known = sum(flow._value(arrays, trains, c) for c in chosen)
+        assert not any(is_commuter for *_, is_commuter, _mask in chosen)
+        assert known == best_plain and bound == known   # (the optimum of the model, commuter runs left out)
+        chosen, proven, _ = flow.solve(arrays, trains, commute="only", first=FirstRun([], known, 0), hold=True)
+        assert proven
+        if best > known:
+            above += 1
+            assert any(is_commuter for *_, is_commuter, _mask in chosen)
+            assert sum(flow._value(arrays, trains, c) for c in chosen) == best
+        else:
+            assert not chosen
+        checked += 1
+    assert checked > 20 and above > 0
+
+
 def test_5_6_7_flow_model_runs_a_commuter_run(flow_only):
     # boards where the best run has a commuter run (a city run to twice): the model
     # must find them, not only plain paths
@@ -351,23 +390,29 @@ def test_5_6_7_flow_model_runs_paths_alone_round_a_commuter_city_never_proven_by
 @pytest.mark.parametrize("seed", _ROUND_CITY)
 def test_5_6_round_a_commuter_city_the_priced_proof_settles_the_flow_models_run(seed, monkeypatch):
     # listing (the independent engine) proves the best run; the flow model alone (its
-    # paths alone, then the priced proof with the commuter runs walked) must prove the same
+    # paths alone, then the commuter runs' bound or else the priced proof with the
+    # commuter runs walked) must prove the same
     listed = solve(_round_city_board(seed))
     assert listed.optimal
     _two_tracks_inside(monkeypatch)
     monkeypatch.setattr(model_1831, "PATH_LIMIT", 0)
-    proofs = []
-    orig = model_1831.Model1831._priced_proof
+    proofs, settled = [], []
+    orig, orig_settled = model_1831.Model1831._priced_proof, model_1831.Model1831._commuters_settled
 
     def watched(self, *a, **k):
         out = orig(self, *a, **k)
         proofs.append(out is not None and out.complete)
         return out
 
+    def watched_settled(self, *a, **k):
+        settled.append(orig_settled(self, *a, **k))
+        return settled[-1]
+
     monkeypatch.setattr(model_1831.Model1831, "_priced_proof", watched)
+    monkeypatch.setattr(model_1831.Model1831, "_commuters_settled", watched_settled)
     flowed = solve(_round_city_board(seed), time_limit=60)
     assert flowed.optimal and flowed.revenue == listed.revenue
-    assert proofs and proofs[-1]
+    assert settled and (settled[0] or proofs and proofs[-1])
     _legal(flowed, None)
 
 

@@ -91,6 +91,12 @@ BOUND_SECONDS = 10.0
 # gets; the priced proof of its run (``_priced_proof``) gets the rest, when that is at
 # least PROOF_MIN_SECONDS (else the flow model takes all: a short limit wants a run)
 FLOW_SHARE = 0.75
+# the share of the flow model's time its first step, the paths alone, may take
+# (Model1831._paths_first): the rest is kept for the runs with a commuter run, when it is
+# COMMUTER_STEP_SECONDS at least (CP-SAT is not given a full-size model with less time
+# than its set-up takes, flow.py: a shorter rest would go unused)
+PATHS_SHARE = 0.8
+COMMUTER_STEP_SECONDS = 4.0
 PROOF_MIN_SECONDS = 20.0
 # ... and the seconds that must be left when the flow model stopped before its share ran
 # out (it proved the best run of the paths alone, 5.6.7's commuter runs left out) for
@@ -400,12 +406,10 @@ class Model1831(RouteModel):
                 prove = left >= PROOF_MIN_SECONDS
                 flow_end = end - (1 - FLOW_SHARE) * left if prove else end
                 first = self._first_run(arrays, valuer, kind_names, flow_end)
-                # (a commuter city the flow model cannot take: its paths alone, when the
-                # priced proof follows and settles the commuter runs, or when CP-SAT
-                # starts from a first run: a run of paths alone, not proven, improved
-                # from it)
-                flowed = self._flow_routes(arrays, kinds, flow_end, progress, budget,
-                                           paths_alone=prove or first is not None, first=first)
+                # the paths alone, then the runs with a commuter run (a commuter city the
+                # flow model cannot take: the paths alone, their run not proven until the
+                # commuter runs are settled, by their bound or the priced proof)
+                flowed = self._paths_first(arrays, kinds, flow_end, progress, budget, first)
                 # unproven: the routes that could still beat its run, by the track
                 # prices, and a search over them proves it best or finds the best (on a
                 # short limit too, when CP-SAT stopped early: the best run of the paths
@@ -698,11 +702,55 @@ class Model1831(RouteModel):
         return (ptr, stops, np.array(chains, np.int64),
                 np.array(bits, np.uint64).reshape(len(first.chosen), arrays.compiled.words), valuer(ptr, stops))
 
-    def _flow_routes(self, arrays, kinds, deadline, progress, memory=None, paths_alone=False, first=None):
+    def _paths_first(self, arrays, kinds, end, progress, memory, first):
+        """The flow model's best run by ``end``, in two steps (flow.solve's ``commute``).
+        First the paths alone, a commuter run (5.6.7) left out: a model of half the
+        size, which CP-SAT proves up to twice as fast (``PATHS_SHARE`` of the time at
+        most). Its run, proven best of the runs without a commuter run, is the best of
+        all when the track prices bound the runs with one at its revenue
+        (:meth:`_commuters_settled`). Else the runs with a commuter run, held above it,
+        with the time left: a run found is the best when CP-SAT proves it (and the paths
+        alone were proven), none found proves the first step's run best."""
+        from trainruns.titles.g1831.route.first import FirstRun
+
+        now = time.perf_counter()
+        kept = (1 - PATHS_SHARE) * (end - now)
+        flowed = self._flow_routes(arrays, kinds, end - (kept if kept >= COMMUTER_STEP_SECONDS else 0.0), progress,
+                                   memory, first=first, commute="none")
+        if flowed is None or flowed.complete or self._commuters_settled(arrays, flowed, end):
+            return self._some_run(flowed)
+        if not arrays.facts.commuter or not any(parse_train_name(t.name).type == STATION
+                                                and parse_train_name(t.name).size >= 5 for t in self.board.trains):
+            return flowed  # no commuter run on this board: the paths alone were the whole model
+        if time.perf_counter() >= end:
+            return flowed
+        known = int(flowed.values.max(axis=1, initial=0).sum())
+        more = self._flow_routes(arrays, kinds, end, progress, memory, first=FirstRun([], known, 0),
+                                 commute="only", hold=True)
+        if more is None:
+            return flowed  # (the model cannot take this board's commuter runs)
+        if int(more.values.max(axis=1, initial=0).sum()) > known:
+            # the best run with a commuter run, above every run without one if those were proven
+            more.complete = more.complete and flowed.paths_proven
+            return more
+        # no run with a commuter run earns more (proven, or not found in time)
+        flowed.complete = flowed.paths_proven and more.complete
+        return self._some_run(flowed)
+
+    def _some_run(self, rs):
+        """``rs``, unless it is proven and holds no run on a board with bought rights:
+        then no run runs to every right (5.6.5), which is bad input."""
+        if rs is not None and rs.complete and not len(rs.values) and self.facts.rights:
+            _no_covering_run(self)
+        return rs
+
+    def _flow_routes(self, arrays, kinds, deadline, progress, memory=None, paths_alone=False, first=None,
+                     commute="model", hold=None):
         """The best run by the flow model (flow.py) as a route set of its routes alone,
         each valued for its own train's kind (as ``_assign_with_rights`` hands over its
         choice), complete when CP-SAT proved it best; None where the model does not
-        apply (the caller lists paths; ``paths_alone``: flow.solve's). Past ``deadline``
+        apply (the caller lists paths; ``paths_alone``, ``commute`` and ``hold``:
+        flow.solve's, ``hold`` by default ``HOLD_TO_FIRST``). Past ``deadline``
         or beyond ``memory`` bytes the set is empty and incomplete: the core reports
         :meth:`upper_bound`."""
         from trainruns.titles.g1831.route import flow
@@ -715,7 +763,8 @@ class Model1831(RouteModel):
         # CP-SAT proves a run that reaches it best at once (its own bound starts far higher)
         upper = self.priced_bound(arrays.compiled, arrays, deadline)
         out = flow.solve(arrays, trains, deadline=deadline, progress=progress, memory=memory, upper=upper,
-                         paths_alone=paths_alone, first=first, hold=HOLD_TO_FIRST)
+                         paths_alone=paths_alone, first=first, hold=HOLD_TO_FIRST if hold is None else hold,
+                         commute=commute)
         if out is None:
             return None
         chosen, proven, bound = out
