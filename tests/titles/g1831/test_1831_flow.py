@@ -88,6 +88,49 @@ def test_5_6_7_the_paths_alone_then_the_runs_with_a_commuter_run_find_the_best(c
     assert checked > 20 and above > 0
 
 
+def test_5_6_2_1_the_runs_entering_the_delaware_once_then_those_entering_it_twice_find_the_best():
+    """flow.solve's ``revisit`` (Model1831._paths_first's first two parts) against the
+    brute force on the random boards with the Delaware. "none": the best run that
+    enters the Delaware city once at most (the brute force of the board without its
+    second entry, 5.6.2.1), not called proven; "only", held above it: the board's best
+    run when that enters it twice and earns more, else no run; either way settled."""
+    import copy
+
+    from trainruns.titles.g1831.route import flow
+    from trainruns.titles.g1831.route.first import FirstRun
+
+    checked = above = 0
+    for seed in range(160):
+        pos = random_position(seed)
+        if not any("revisit_after" in h for h in pos["map"]["hexes"]):
+            continue
+        best = brute_force(pos)
+        if best is None:
+            continue
+        once = copy.deepcopy(pos)
+        for h in once["map"]["hexes"]:
+            h.pop("revisit_after", None)
+        once.get("rules", {}).pop("delaware_south", None)
+        best_once = brute_force(once) or 0   # (None: no such run runs to every right)
+        model, arrays, _, _ = _model(pos)
+        trains = list(model.board.trains)
+        out = flow.solve(arrays, trains, revisit="none")
+        if out is None:
+            continue   # (a Delaware of several stops: the model lists paths instead)
+        chosen, proven, bound = out
+        known = sum(flow._value(arrays, trains, c) for c in chosen)
+        assert known == best_once and bound == known and not proven
+        chosen, proven, bound = flow.solve(arrays, trains, revisit="only", first=FirstRun([], known, 0), hold=True)
+        assert proven   # (no run left out: the whole model, held to runs entering it twice)
+        if best > known:
+            above += 1
+            assert sum(flow._value(arrays, trains, c) for c in chosen) == best
+        else:
+            assert not chosen
+        checked += 1
+    assert checked > 20 and above > 0
+
+
 def test_5_6_7_flow_model_runs_a_commuter_run(flow_only):
     # boards where the best run has a commuter run (a city run to twice): the model
     # must find them, not only plain paths
@@ -397,7 +440,7 @@ def test_5_6_round_a_commuter_city_the_priced_proof_settles_the_flow_models_run(
     _two_tracks_inside(monkeypatch)
     monkeypatch.setattr(model_1831, "PATH_LIMIT", 0)
     proofs, settled = [], []
-    orig, orig_settled = model_1831.Model1831._priced_proof, model_1831.Model1831._commuters_settled
+    orig, orig_settled = model_1831.Model1831._priced_proof, model_1831.Model1831._commuters_bounded
 
     def watched(self, *a, **k):
         out = orig(self, *a, **k)
@@ -409,7 +452,7 @@ def test_5_6_round_a_commuter_city_the_priced_proof_settles_the_flow_models_run(
         return settled[-1]
 
     monkeypatch.setattr(model_1831.Model1831, "_priced_proof", watched)
-    monkeypatch.setattr(model_1831.Model1831, "_commuters_settled", watched_settled)
+    monkeypatch.setattr(model_1831.Model1831, "_commuters_bounded", watched_settled)
     flowed = solve(_round_city_board(seed), time_limit=60)
     assert flowed.optimal and flowed.revenue == listed.revenue
     assert settled and (settled[0] or proofs and proofs[-1])
@@ -429,13 +472,13 @@ def test_5_6_5_with_bought_rights_the_commuter_bound_settles_the_flow_models_run
     _two_tracks_inside(monkeypatch)
     monkeypatch.setattr(model_1831, "PATH_LIMIT", 0)
     settled = []
-    orig = model_1831.Model1831._commuters_settled
+    orig = model_1831.Model1831._commuters_bounded
 
     def watched(self, *a, **k):
         settled.append(orig(self, *a, **k))
         return settled[-1]
 
-    monkeypatch.setattr(model_1831.Model1831, "_commuters_settled", watched)
+    monkeypatch.setattr(model_1831.Model1831, "_commuters_bounded", watched)
     flowed = solve(pos, time_limit=30)
     assert settled == [True]
     assert flowed.optimal and flowed.revenue == listed.revenue

@@ -243,7 +243,7 @@ def _member_track_is_forest(arrays):
 
 
 def solve(arrays, trains, deadline=None, workers=None, progress=None, memory=None, clock=None, upper=None,
-          paths_alone=False, first=None, hold=False, commute="model"):
+          paths_alone=False, first=None, hold=False, commute="model", revisit="model"):
     """The best run by the model of the module docstring.
 
     Returns None when the board has a rule the model does not cover (see above), else
@@ -272,11 +272,14 @@ def solve(arrays, trains, deadline=None, workers=None, progress=None, memory=Non
     ``paths_alone`` leaves it (a smaller model, which CP-SAT proves up to twice as fast
     on the full-size boards); ``"only"``, runs with a commuter run alone, with ``hold``
     the runs with one earning more than ``first`` (None where the model cannot take
-    the board's commuter runs)."""
+    the board's commuter runs). ``revisit`` likewise for the Delaware's second entry
+    (5.6.2.1): ``"none"``, the Delaware city entered once at most (the model loses its
+    order variables: CP-SAT proves it about twice as fast again), its optimum no proof
+    on a board with the Delaware; ``"only"``, runs that enter it twice."""
     clock = clock or _Clock(deadline)
     try:
         out = _solve(arrays, trains, deadline, workers, progress, memory, clock, upper, paths_alone, first, hold,
-                     commute)
+                     commute, revisit)
     except _Late:
         out = [], False, None
     if out is None or first is None:
@@ -350,7 +353,7 @@ def _hint(model, arrays, trains, first, per_train, commuters):
 
 
 def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=None, paths_alone=False, first=None,
-           hold=False, commute="model"):
+           hold=False, commute="model", revisit="model"):
     comp = arrays.compiled
     sg = arrays.stop_group
     for g in np.flatnonzero(arrays.rev_a >= 0):
@@ -370,6 +373,9 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
     # the Delaware's second visit: a node of its own (one per Delaware group)
     dela = {int(np.flatnonzero(sg == g)[0]): int(g) for g in np.flatnonzero(arrays.rev_a >= 0)}
     dela = {s: g for s, g in dela.items() if s in node_set}
+    revisiting = bool(dela)   # a path could enter the Delaware city twice
+    if revisit == "none":
+        dela = {}
     ids = {}
     for s in nodes:
         ids[(s, 0)] = len(ids) + 1
@@ -530,7 +536,7 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
     # 5.6.7 commuter runs: a circuit of their own per Station train long enough, run
     # and starting city; the train runs it instead of a path
     commuters = []
-    skipped = False  # a commuter run left out of the model (commuting False)
+    skipped = False  # a run left out of the model: a commuter run (commuting False), the Delaware's second entry
     for ti, tt in enumerate(types):
         if tt.type != STATION or tt.size < 5:
             continue
@@ -553,6 +559,10 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
             model.add(sum(mine) <= 1)
     if commute == "only":
         model.add_bool_or([c[0] for _, c in commuters])  # (none on the board: no run)
+    if revisit == "only":
+        model.add_bool_or([vis[(s, 1)] for *_, vis, _ in per_train for s in dela])
+    # runs left out of the model: its optimum is the best of the others, no more
+    skipped = skipped or revisit == "none" and revisiting
     # a stop has so many tracks out (distinct first hex paths of its chains): all trains
     # together enter and leave it by at most that many (implied by the track rows, but
     # spelt out it tightens CP-SAT's linear relaxation)
@@ -591,10 +601,10 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
         if status == cp_model.INFEASIBLE and first is not None and hold:
             # no run earns more than the first (of the paths alone, a commuter run left out)
             return [], not skipped, first.revenue
-        if status == cp_model.INFEASIBLE and not skipped and commute != "only":
+        if status == cp_model.INFEASIBLE and not skipped and commute != "only" and revisit != "only":
             return [], True, -1  # no run covers every bought right
         if status == cp_model.INFEASIBLE and skipped:
-            return [], False, 0  # no run of the paths alone does (a commuter run may)
+            return [], False, 0  # no run of those in the model does (one left out may)
         return [], False, None
     chosen = []
     for ti, (active, start, ids_, lit_of, ys, yy, _, _) in enumerate(per_train):

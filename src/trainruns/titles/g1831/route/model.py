@@ -100,8 +100,9 @@ COMMUTER_STEP_SECONDS = 4.0
 PROOF_MIN_SECONDS = 20.0
 # ... and the seconds that must be left when the flow model stopped before its share ran
 # out (it proved the best run of the paths alone, 5.6.7's commuter runs left out) for
-# the priced proof to settle the commuter runs
-PROOF_LEFT_SECONDS = 0.5
+# the priced proof to settle the commuter runs (with less, its listing and search at a
+# second target ended up to 0.75 s past a 10 s limit)
+PROOF_LEFT_SECONDS = 2.0
 # The track prices refined with real paths (bound.refined) only with at least this many
 # seconds left (or no time limit): 0.4-8 s of CPU on the full-size family for 0-2% of
 # the bound, which a short limit wants for CP-SAT's run
@@ -114,6 +115,10 @@ _PRICED = {}
 # per compiled board, a target the priced proof ruled out (no run earns more):
 # ``{id: (weakref, target)}``, for :meth:`Model1831.upper_bound`
 _BELOW = {}
+# per compiled board, each commuter kind's bound on the runs with its commuter run at a
+# lower (bound.commuting_bound, ended before its deadline): ``{id: (weakref, {(kind,
+# lower): bound})}``: the flow model's steps and then the priced proof ask for the same
+_COMMUTING = {}
 # the priced proof's first target below the bound, as a share of it, and how much
 # further below each next one is than the last (as trainruns.route.proof's targets: near the
 # bound the floors are high and few paths are listed)
@@ -703,39 +708,53 @@ class Model1831(RouteModel):
                 np.array(bits, np.uint64).reshape(len(first.chosen), arrays.compiled.words), valuer(ptr, stops))
 
     def _paths_first(self, arrays, kinds, end, progress, memory, first):
-        """The flow model's best run by ``end``, in two steps (flow.solve's ``commute``).
-        First the paths alone, a commuter run (5.6.7) left out: a model of half the
-        size, which CP-SAT proves up to twice as fast (``PATHS_SHARE`` of the time at
-        most). Its run, proven best of the runs without a commuter run, is the best of
-        all when the track prices bound the runs with one at its revenue
-        (:meth:`_commuters_settled`). Else the runs with a commuter run, held above it,
-        with the time left: a run found is the best when CP-SAT proves it (and the paths
-        alone were proven), none found proves the first step's run best."""
-        from trainruns.titles.g1831.route.first import FirstRun
-
+        """The flow model's best run by ``end``, the runs taken in three parts
+        (flow.solve's ``commute`` and ``revisit``). First the paths that enter the
+        Delaware city once at most (5.6.2.1) and are no commuter run (5.6.7): a model of
+        a quarter of the size, which CP-SAT proves up to four times as fast
+        (``PATHS_SHARE`` of the time at most). Then, with the time left and each held
+        above the best run so far, the paths that enter the Delaware twice, and the
+        commuter runs, unless the track prices bound those at the best run's revenue
+        (:meth:`_commuters_bounded`). The run is proven when each part was: its best
+        found, or none above the run before it."""
         now = time.perf_counter()
         kept = (1 - PATHS_SHARE) * (end - now)
-        flowed = self._flow_routes(arrays, kinds, end - (kept if kept >= COMMUTER_STEP_SECONDS else 0.0), progress,
-                                   memory, first=first, commute="none")
-        if flowed is None or flowed.complete or self._commuters_settled(arrays, flowed, end):
-            return self._some_run(flowed)
-        if not arrays.facts.commuter or not any(parse_train_name(t.name).type == STATION
-                                                and parse_train_name(t.name).size >= 5 for t in self.board.trains):
-            return flowed  # no commuter run on this board: the paths alone were the whole model
+        best = self._flow_routes(arrays, kinds, end - (kept if kept >= COMMUTER_STEP_SECONDS else 0.0), progress,
+                                 memory, first=first, commute="none", revisit="none")
+        if best is None or best.complete:
+            return self._some_run(best)
+        settled = best.paths_proven
+        if (arrays.rev_a >= 0).any():
+            best, settled = self._held_above(arrays, kinds, end, progress, memory, best, settled, "none", "only")
+        commuters = [t for t in self.board.trains
+                     if parse_train_name(t.name).type == STATION and parse_train_name(t.name).size >= 5]
+        if settled and (not arrays.facts.commuter or not commuters
+                        or self._commuters_bounded(arrays, _revenue(best), end)):
+            best.complete = True
+            return self._some_run(best)
+        # (the best of the runs without a commuter run, when settled: the priced proof's start)
+        best.paths_proven = settled
+        if arrays.facts.commuter and commuters:
+            best, settled = self._held_above(arrays, kinds, end, progress, memory, best, settled, "only", "model")
+            best.complete = settled
+        return self._some_run(best)
+
+    def _held_above(self, arrays, kinds, end, progress, memory, best, settled, commute, revisit):
+        """One part of :meth:`_paths_first`'s runs (``commute``, ``revisit``), CP-SAT held
+        above the run ``best``: ``(the better run, whether every part so far is settled)``.
+        A part is settled when CP-SAT found its best run (it earns more) or proved that
+        none earns more."""
+        from trainruns.titles.g1831.route.first import FirstRun
+
         if time.perf_counter() >= end:
-            return flowed
-        known = int(flowed.values.max(axis=1, initial=0).sum())
+            return best, False
+        known = _revenue(best)
         more = self._flow_routes(arrays, kinds, end, progress, memory, first=FirstRun([], known, 0),
-                                 commute="only", hold=True)
+                                 commute=commute, revisit=revisit, hold=True)
         if more is None:
-            return flowed  # (the model cannot take this board's commuter runs)
-        if int(more.values.max(axis=1, initial=0).sum()) > known:
-            # the best run with a commuter run, above every run without one if those were proven
-            more.complete = more.complete and flowed.paths_proven
-            return more
-        # no run with a commuter run earns more (proven, or not found in time)
-        flowed.complete = flowed.paths_proven and more.complete
-        return self._some_run(flowed)
+            return best, False  # (the model cannot take this board's commuter runs)
+        settled = settled and (more.complete or more.paths_proven)
+        return (more if _revenue(more) > known else best), settled
 
     def _some_run(self, rs):
         """``rs``, unless it is proven and holds no run on a board with bought rights:
@@ -745,12 +764,12 @@ class Model1831(RouteModel):
         return rs
 
     def _flow_routes(self, arrays, kinds, deadline, progress, memory=None, paths_alone=False, first=None,
-                     commute="model", hold=None):
+                     commute="model", revisit="model", hold=None):
         """The best run by the flow model (flow.py) as a route set of its routes alone,
         each valued for its own train's kind (as ``_assign_with_rights`` hands over its
         choice), complete when CP-SAT proved it best; None where the model does not
-        apply (the caller lists paths; ``paths_alone``, ``commute`` and ``hold``:
-        flow.solve's, ``hold`` by default ``HOLD_TO_FIRST``). Past ``deadline``
+        apply (the caller lists paths; ``paths_alone``, ``commute``, ``revisit`` and
+        ``hold``: flow.solve's, ``hold`` by default ``HOLD_TO_FIRST``). Past ``deadline``
         or beyond ``memory`` bytes the set is empty and incomplete: the core reports
         :meth:`upper_bound`."""
         from trainruns.titles.g1831.route import flow
@@ -764,7 +783,7 @@ class Model1831(RouteModel):
         upper = self.priced_bound(arrays.compiled, arrays, deadline)
         out = flow.solve(arrays, trains, deadline=deadline, progress=progress, memory=memory, upper=upper,
                          paths_alone=paths_alone, first=first, hold=HOLD_TO_FIRST if hold is None else hold,
-                         commute=commute)
+                         commute=commute, revisit=revisit)
         if out is None:
             return None
         chosen, proven, bound = out
@@ -804,29 +823,40 @@ class Model1831(RouteModel):
 
     def _commuters_settled(self, arrays, flowed, deadline):
         """Whether the flow model's run ``flowed``, proven best of the runs without a
-        commuter run (``paths_proven``: CP-SAT's proof of the paths alone), is proven
-        best of all: a better run has a commuter run (5.6.7), which none has if, with
+        commuter run (``paths_proven``), is proven best of all
+        (:meth:`_commuters_bounded` at its revenue). Marks ``flowed`` complete when so."""
+        if not flowed.paths_proven or not self._commuters_bounded(arrays, _revenue(flowed), deadline):
+            return False
+        flowed.complete = True
+        return True
+
+    def _commuters_bounded(self, arrays, known, deadline):
+        """Whether no run with a commuter run (5.6.7) earns more than ``known``: with
         each commuter train held to commuter runs in turn, the track prices
-        (bound.commuting_bound) bound the runs at its revenue. Marks ``flowed``
-        complete when so. The prices leave out that a run must use each token bought
-        as a track right (5.6.5): a bound over more runs, so it holds on a board with
-        rights too."""
+        (bound.commuting_bound) bound the runs at ``known``. The prices leave out that a
+        run must use each token bought as a track right (5.6.5): a bound over more runs,
+        so it holds on a board with rights too."""
         from trainruns.titles.g1831.route import bound as bound_1831
 
-        if not flowed.paths_proven:
-            return False
         out = self._priced(arrays.compiled, arrays, deadline)
         if out is None or not out[1]._commuter:
             return False
-        pricing = out[1]
-        known = int(flowed.values.max(axis=1).sum()) if len(flowed.values) else 0
+        compiled, pricing = arrays.compiled, out[1]
         kind_of = {k.name: k for k in pricing.kinds}
-        commuters = {t.name for t in self.board.trains
-                     if kind_of[t.name].type == STATION and kind_of[t.name].size >= 5}
-        bounds = [bound_1831.commuting_bound(pricing, name, known, deadline) for name in sorted(commuters)]
-        if not all(b is not None and b <= known for b in bounds):
-            return False
-        flowed.complete = True
+        hit = _COMMUTING.get(id(compiled))
+        if hit is None or hit[0]() is not compiled:
+            hit = _COMMUTING[id(compiled)] = (weakref.ref(compiled), {})
+            weakref.finalize(compiled, _COMMUTING.pop, id(compiled), None)
+        done = hit[1]
+        for name in sorted({t.name for t in self.board.trains
+                            if kind_of[t.name].type == STATION and kind_of[t.name].size >= 5}):
+            bound = done.get((name, known), -1)
+            if bound == -1:
+                bound = bound_1831.commuting_bound(pricing, name, known, deadline)
+                if deadline is None or time.perf_counter() < deadline:
+                    done[(name, known)] = bound
+            if bound is None or bound > known:
+                return False
         return True
 
     def _priced_proof(self, arrays, value, types, flowed, extra, deadline, progress, budget, work=None):
@@ -923,6 +953,8 @@ class Model1831(RouteModel):
                              path_steps=work.path_steps if work else None)
         if listed is None or not listed[5]:
             return None  # (or not every path walked: a game's step budget)
+        if deadline is not None and time.perf_counter() >= deadline:
+            return None  # the listing ended past the deadline (its last chunk valued)
         ptr, stops, chains, bits, values, _ = listed
         visit = np.ones(len(stops), np.bool_)
         n_plain = len(ptr) - 1
@@ -1198,6 +1230,11 @@ class _Found:
     visit: np.ndarray
     commuter: np.ndarray
     complete: bool
+
+
+def _revenue(rs):
+    """What the run of route set ``rs`` earns (each route at its own train's kind)."""
+    return int(rs.values.max(axis=1, initial=0).sum())
 
 
 def _rule_out(compiled, value):
