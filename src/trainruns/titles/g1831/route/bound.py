@@ -46,7 +46,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from trainruns.route.lagrange import SCALE, ChainBits, subgradient_bound
-from trainruns.titles.g1831.route.trains import MIXED, STATION, YARD, parse_train_name
+from trainruns.titles.g1831.route.trains import MIXED, STATION, YARD, may_commute, parse_train_name
 
 # subgradient iterations at most (each finds one priced route per train kind)
 ITERATIONS = 200
@@ -197,7 +197,7 @@ class Pricing1831(ChainBits):
             value = int(value)
             if length:
                 nodes = self._walk([int(tokens[i]) for i in order[:length]], nxt)
-        if kind.type == STATION and kind.size >= 5 and self._commuter:
+        if may_commute(kind) and self._commuter:
             v, run = self._best_commuter(kind.size, dist, nxt)
             if v > value:
                 value, nodes = v, run
@@ -436,7 +436,7 @@ class _Paths:
             self._too_long.add(kind.name)
         if exact is None or exact[0] >= value:
             return value, line
-        if kind.type == STATION and kind.size >= 5 and self._pricing._commuter:
+        if may_commute(kind) and self._pricing._commuter:
             # (the relaxed best may be a commuter run, 5.6.7, which is no path)
             run = self._pricing._best_commuter(kind.size, *self._pricing._distances(cost))
             if run[0] >= exact[0]:

@@ -18,6 +18,8 @@ import time
 
 import numpy as np
 
+from trainruns.titles.g1831.route.trains import COMMUTER_MIN_SIZE
+
 
 class TooManySteps(Exception):
     """The walk took more steps than it was given (``out_of_steps``), or passed its
@@ -36,7 +38,7 @@ def commuter_paths(ctx, max_size, max_steps=None, deadline=None):
     cities freely, are too many to list."""
     steps = [0, max_steps, deadline]
     lists = None
-    if max_size < 5:
+    if max_size < COMMUTER_MIN_SIZE:
         return
     comp = ctx.compiled
     for run in ctx.facts.commuter:

@@ -49,7 +49,7 @@ import numpy as np
 
 from trainruns.route.cpsat_flow import BYTES_PER_CHAIN_LITERAL, SECONDS_PER_CHAIN_LITERAL
 from trainruns.titles.g1831.route.commuter import inside_city
-from trainruns.titles.g1831.route.trains import MIXED, STATION, parse_train_name
+from trainruns.titles.g1831.route.trains import MIXED, may_commute, parse_train_name
 
 # Model literals built between two looks at the clock
 CLOCK_EVERY = 2000
@@ -364,7 +364,7 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
     # not proven best (a commuter run might beat it): the caller's priced proof, which
     # prices commuter runs its own way, decides
     forest = _member_track_is_forest(arrays)
-    if not forest and not paths_alone and commute != "none" or commute == "only" and not forest:
+    if not forest and (commute == "only" or commute == "model" and not paths_alone):
         return None
     commuting = forest and commute != "none"
     clock.now()
@@ -398,7 +398,7 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
     # a commuter circuit has about as many literals as a train's path
     literals = len(variants) * (len(trains) + sum(
         len(run["cycle"]) if run.get("any_start") else 1 for run in arrays.facts.commuter
-        for tt in types if commuting and tt.type == STATION and tt.size >= 5))
+        for tt in types if commuting and may_commute(tt)))
     if memory is not None and BYTES_PER_CHAIN_LITERAL * literals > memory:
         return [], False, None
     if deadline is not None and deadline - time.perf_counter() <= max(0.01, SECONDS_PER_CHAIN_LITERAL * literals):
@@ -538,7 +538,7 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
     commuters = []
     skipped = False  # a run left out of the model: a commuter run (commuting False), the Delaware's second entry
     for ti, tt in enumerate(types):
-        if tt.type != STATION or tt.size < 5:
+        if not may_commute(tt):
             continue
         for run in arrays.facts.commuter:
             cycle = [arrays.group_id[g] for g in run["cycle"]]

@@ -39,7 +39,7 @@ from trainruns.route.packing import packing_bound
 from trainruns.route.routeset import RouteSet
 from trainruns.titles.g1831.route import kernels, track
 from trainruns.titles.g1831.route.commuter import TooManySteps, commuter_paths, inside_city
-from trainruns.titles.g1831.route.trains import MIXED, STATION, YARD, parse_train_name, token_values
+from trainruns.titles.g1831.route.trains import MIXED, STATION, YARD, may_commute, parse_train_name, token_values
 
 TYPE_CODE = {STATION: 0, YARD: 1, MIXED: 2}
 MAX_RIGHTS = 16
@@ -110,15 +110,37 @@ REFINE_MIN_SECONDS = 20.0
 # CP-SAT told that a run earns more than the first run (flow.solve's ``hold``) instead of
 # starting from it (a hint)
 HOLD_TO_FIRST = False
-# compiled board id -> (weak reference to it, its priced bound): see Model1831.priced_bound
-_PRICED = {}
-# per compiled board, a target the priced proof ruled out (no run earns more):
-# ``{id: (weakref, target)}``, for :meth:`Model1831.upper_bound`
-_BELOW = {}
-# per compiled board, each commuter kind's bound on the runs with its commuter run at a
-# lower (bound.commuting_bound, ended before its deadline): ``{id: (weakref, {(kind,
-# lower): bound})}``: the flow model's steps and then the priced proof ask for the same
-_COMMUTING = {}
+
+
+class _PerBoard:
+    """A value kept per compiled board while the board lives (an id is reused once its
+    object is gone, so each entry holds a weak reference to check it against)."""
+
+    def __init__(self):
+        self._store = {}
+
+    def get(self, compiled, missing=None):
+        hit = self._store.get(id(compiled))
+        return hit[1] if hit is not None and hit[0]() is compiled else missing
+
+    def put(self, compiled, value):
+        key = id(compiled)
+        hit = self._store.get(key)
+        if hit is None or hit[0]() is not compiled:
+            weakref.finalize(compiled, self._store.pop, key, None)
+        self._store[key] = (weakref.ref(compiled), value)
+        return value
+
+
+_MISSING = object()
+# per compiled board, its priced bound (or None): see Model1831.priced_bound
+_PRICED = _PerBoard()
+# per compiled board, a target the priced proof ruled out (no run earns more), for
+# :meth:`Model1831.upper_bound`
+_BELOW = _PerBoard()
+# per compiled board, ``{(commuter kind, lower): bound}`` of bound.commuting_bound (ended
+# before its deadline): the flow model's parts and then the priced proof ask for the same
+_COMMUTING = _PerBoard()
 # the priced proof's first target below the bound, as a share of it, and how much
 # further below each next one is than the last (as trainruns.route.proof's targets: near the
 # bound the floors are high and few paths are listed)
@@ -295,9 +317,9 @@ class Model1831(RouteModel):
         trivial = self.token_bound(compiled)
         priced = self.priced_bound(compiled)
         out = trivial if priced is None else min(trivial, priced)
-        below = _BELOW.get(id(compiled))
-        if below is not None and below[0]() is compiled:
-            out = min(out, below[1])  # the priced proof ruled out every run above it
+        below = _BELOW.get(compiled)
+        if below is not None:
+            out = min(out, below)  # the priced proof ruled out every run above it
         return out
 
     def priced_bound(self, compiled, arrays=None, deadline=None):
@@ -315,10 +337,9 @@ class Model1831(RouteModel):
         with ``REFINE_MIN_SECONDS`` or more left), or None."""
         from trainruns.titles.g1831.route import bound
 
-        key = id(compiled)
-        hit = _PRICED.get(key)
-        if hit is not None and hit[0]() is compiled:
-            return hit[1]
+        hit = _PRICED.get(compiled, _MISSING)
+        if hit is not _MISSING:
+            return hit
         now = time.perf_counter()
         until = now + BOUND_SECONDS
         until = until if deadline is None else min(until, deadline)
@@ -327,9 +348,7 @@ class Model1831(RouteModel):
             # the prices lowered further with real paths for lines (bound.refined), in
             # what is left of BOUND_SECONDS
             out = (bound.refined(out[1], out[0], deadline=until), out[1])
-        _PRICED[key] = (weakref.ref(compiled), out)
-        weakref.finalize(compiled, _PRICED.pop, key, None)
-        return out
+        return _PRICED.put(compiled, out)
 
     def token_bound(self, compiled):
         """No run earns more than each train running to its ``size`` best tokens (city
@@ -430,8 +449,7 @@ class Model1831(RouteModel):
                         # the time left to the flow model again, the better run kept
                         again = self._flow_routes(arrays, kinds, end, progress, budget, paths_alone=True,
                                                   first=first)
-                        if again is not None and (again.complete or int(again.values.max(axis=1, initial=0).sum())
-                                                  > int(flowed.values.max(axis=1, initial=0).sum())):
+                        if again is not None and (again.complete or _revenue(again) > _revenue(flowed)):
                             flowed = again
                 if flowed is not None:
                     return flowed
@@ -726,15 +744,14 @@ class Model1831(RouteModel):
         settled = best.paths_proven
         if (arrays.rev_a >= 0).any():
             best, settled = self._held_above(arrays, kinds, end, progress, memory, best, settled, "none", "only")
-        commuters = [t for t in self.board.trains
-                     if parse_train_name(t.name).type == STATION and parse_train_name(t.name).size >= 5]
-        if settled and (not arrays.facts.commuter or not commuters
-                        or self._commuters_bounded(arrays, _revenue(best), end)):
+        commuting = bool(arrays.facts.commuter) and any(may_commute(parse_train_name(t.name))
+                                                         for t in self.board.trains)
+        if settled and (not commuting or self._commuters_bounded(arrays, _revenue(best), end)):
             best.complete = True
             return self._some_run(best)
         # (the best of the runs without a commuter run, when settled: the priced proof's start)
         best.paths_proven = settled
-        if arrays.facts.commuter and commuters:
+        if commuting:
             best, settled = self._held_above(arrays, kinds, end, progress, memory, best, settled, "only", "model")
             best.complete = settled
         return self._some_run(best)
@@ -843,13 +860,10 @@ class Model1831(RouteModel):
             return False
         compiled, pricing = arrays.compiled, out[1]
         kind_of = {k.name: k for k in pricing.kinds}
-        hit = _COMMUTING.get(id(compiled))
-        if hit is None or hit[0]() is not compiled:
-            hit = _COMMUTING[id(compiled)] = (weakref.ref(compiled), {})
-            weakref.finalize(compiled, _COMMUTING.pop, id(compiled), None)
-        done = hit[1]
-        for name in sorted({t.name for t in self.board.trains
-                            if kind_of[t.name].type == STATION and kind_of[t.name].size >= 5}):
+        done = _COMMUTING.get(compiled)
+        if done is None:
+            done = _COMMUTING.put(compiled, {})
+        for name in sorted({t.name for t in self.board.trains if may_commute(kind_of[t.name])}):
             bound = done.get((name, known), -1)
             if bound == -1:
                 bound = bound_1831.commuting_bound(pricing, name, known, deadline)
@@ -894,7 +908,7 @@ class Model1831(RouteModel):
         if out is None:
             return None
         bound, pricing = out
-        known = int(flowed.values.max(axis=1).sum()) if len(flowed.values) else 0
+        known = _revenue(flowed)
         trains = sorted(self.board.trains, key=lambda t: (t.name, -t.visits))
         kind_of = {k.name: k for k in pricing.kinds}
         cost, _ = pricing.arc_costs(bound.price)
@@ -903,8 +917,7 @@ class Model1831(RouteModel):
             return flowed
         # each commuter kind's best priced commuter run (5.6.7), for the floors below
         commuting = {t.name: pricing._best_commuter(kind_of[t.name].size, dist, nxt)[0] for t in trains
-                     if extra is None and pricing._commuter and kind_of[t.name].type == STATION
-                     and kind_of[t.name].size >= 5}
+                     if extra is None and pricing._commuter and may_commute(kind_of[t.name])}
         names = [t.name for t in types]
         priced = bound_1831.priced_cut(pricing, bound.price, names)
         top = int(bound.value)
@@ -1239,12 +1252,9 @@ def _revenue(rs):
 
 def _rule_out(compiled, value):
     """No run of ``compiled`` earns more than ``value`` (for Model1831.upper_bound)."""
-    below = _BELOW.get(id(compiled))
-    if below is not None and below[0]() is compiled and below[1] <= value:
-        return
-    if below is None:
-        weakref.finalize(compiled, _BELOW.pop, id(compiled), None)
-    _BELOW[id(compiled)] = (weakref.ref(compiled), value)
+    below = _BELOW.get(compiled)
+    if below is None or value < below:
+        _BELOW.put(compiled, value)
 
 
 def _no_covering_run(model):

@@ -70,6 +70,16 @@ class TrainType:
         return f"{self.size}{self.type}"
 
 
+# 5.6.7: the smallest Station train that may run a commuter run
+COMMUTER_MIN_SIZE = 5
+
+
+def may_commute(train) -> bool:
+    """5.6.7: whether ``train`` (anything with a ``type`` and a ``size``: a TrainType, a
+    priced kind) may run a commuter run: a Station train of COMMUTER_MIN_SIZE or more."""
+    return train.type == STATION and train.size >= COMMUTER_MIN_SIZE
+
+
 def parse_train_name(name, where=None) -> TrainType:
     """3.3: "<size><S|MX|YD>", for example "3S", "4MX", "2YD" (any case)."""
     if isinstance(name, int) and not isinstance(name, bool):
