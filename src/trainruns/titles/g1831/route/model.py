@@ -411,6 +411,11 @@ class Model1831(RouteModel):
             sizes = None if path_steps else self._fits(arrays, len(types) * n_masks, budget, PATH_LIMIT,
                                                             count_until)
             listing = bool(path_steps) or sizes is not None
+            if not listing:
+                # the flow model's CP-SAT imported meanwhile, beside the first run's kernels
+                from trainruns.route.cpsat import preload_cp_model
+
+                preload_cp_model()
             try:
                 extra = self._commuter_runs(arrays, types, COMMUTER_STEPS if listing else FLOW_COMMUTER_STEPS,
                                             until)
