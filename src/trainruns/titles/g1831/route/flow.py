@@ -287,11 +287,13 @@ def solve(arrays, trains, deadline=None, workers=None, progress=None, memory=Non
     chosen, proven, bound = out
     if chosen and sum(_value(arrays, trains, c) for c in chosen) >= first.revenue:
         return out
-    # CP-SAT found nothing better: the first run, proven only where CP-SAT, held above
-    # it, found no run at all
-    held = hold and not chosen and bound == first.revenue
+    # CP-SAT found nothing better: the first run, which is at least the model's best
+    # where CP-SAT proved that best (a bound): held above the first run, it found no
+    # run; or the model's best earns less (a first run that enters the Delaware twice
+    # beside a model without the second entry)
+    settled = bound is not None and bound != -1
     return ([(ti, st, ch, [True] * len(st), False, mask) for ti, st, ch, mask, _ in first.chosen],
-            proven and held, bound if held else None)
+            proven and settled, first.revenue if settled else None)
 
 
 def _value(arrays, trains, chosen_route):
