@@ -7,10 +7,11 @@
 default) and writes each CP-SAT model the 1831 flow model hands over (titles/g1831/
 route/flow.py: its hint, and its cap at the track prices' bound, included) as text,
 OUT.txt, OUT.1.txt, ... ``time`` solves one such model with CP-SAT's default
-parameters but for the ``param=value`` pairs given (SatParameters' text format, e.g.
-``num_workers=3 'subsolvers="max_lp"'``) and prints its status, run, bound and
-times. So a change of parameters is measured on the same model, the first run and the
-prices left out (benchmarks/README.md, "what did not shorten CP-SAT's proof").
+parameters and ``flow.PART_WORKERS`` workers (as a solve runs its parts) but for the
+``param=value`` pairs given (SatParameters' text format, e.g. ``num_workers=3
+'subsolvers="max_lp"'``) and prints its status, run, bound and times. So a change of
+parameters is measured on the same model, the first run and the prices left out
+(benchmarks/README.md, "what did not shorten CP-SAT's proof").
 """
 
 from __future__ import annotations
@@ -44,14 +45,14 @@ def export(board: str, out: str, seconds: str = "10") -> None:
 def time_model(path: str, seconds: str, *params: str) -> None:
     from ortools.sat.python import cp_model
 
-    from trainruns.titles.g1831.route.flow import WORKERS
+    from trainruns.titles.g1831.route.flow import PART_WORKERS
 
     model = cp_model.CpModel()
     with open(path) as f:
         model.proto.parse_text_format(f.read())
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = float(seconds)
-    solver.parameters.num_workers = WORKERS   # as the solve sets it
+    solver.parameters.num_workers = PART_WORKERS   # as the solve sets it for its parts (the whole model: num_workers=8)
     if params:
         solver.parameters.merge_text_format(" ".join(p.replace("=", ": ", 1) for p in params))
     wall, cpu = time.perf_counter(), time.process_time()

@@ -57,8 +57,16 @@ CLOCK_EVERY = 2000
 # based bounds) shares the 2 cores of the machine it was tuned on, and proves the
 # full-size boards that 2 workers never did: measured (the flow model alone, 40-45 s
 # limit) on 48hex-s0 / s1 / s2, 52hex-s4 and 54hex-s0's paths alone in 3.9 / 26 / 31 /
-# 17 / 13 s, where 2 workers stopped at the limit with bounds 70-80 above the same runs
+# 17 / 13 s, where 2 workers stopped at the limit with bounds 70-80 above the same runs.
+# That is the whole model's (``commute`` and ``revisit`` both "model"). Its parts
+# (Model1831._paths_first) CP-SAT proves faster with 4: the first parts of 14 full-size
+# family boards, exported and solved again one after another on an idle machine, in
+# 1.2-14.3 s with 4, against 5.2 s to unproven at 20 s with 8; faster on 13 of the 14
+# (54hex-s0: 7.0 and 12.5 s against 5.2 and 5.5 s). The later parts are closed up to
+# twice as fast; 2 workers prove 1 of 12 first parts in 20 s (benchmarks/README.md,
+# "four workers for the parts")
 WORKERS = 8
+PART_WORKERS = 4
 
 
 class _Late(Exception):
@@ -595,7 +603,8 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
         _hint(model, arrays, trains, first, per_train, commuters)
     clock.now()
     solver = cp_model.CpSolver()
-    solver.parameters.num_workers = WORKERS if workers is None else workers
+    whole = commute == "model" and revisit == "model"
+    solver.parameters.num_workers = (WORKERS if whole else PART_WORKERS) if workers is None else workers
     if deadline is not None:
         solver.parameters.max_time_in_seconds = max(0.01, deadline - time.perf_counter())
     status = run_solver(solver, model, progress, "1831 flow", memory)
