@@ -731,13 +731,14 @@ class Model1831(RouteModel):
                 np.array(bits, np.uint64).reshape(len(first.chosen), arrays.compiled.words), valuer(ptr, stops))
 
     def _paths_first(self, arrays, kinds, end, progress, memory, first):
-        """The flow model's best run by ``end``, the runs taken in three parts
-        (flow.solve's ``commute`` and ``revisit``). First the paths that enter the
-        Delaware city once at most (5.6.2.1) and are no commuter run (5.6.7): a third of
-        the model's variables and a sixth of its constraints, which CP-SAT proves two to
-        four times as fast (``PATHS_SHARE`` of the time at most). Then, with the time left and each held
-        above the best run so far, the paths that enter the Delaware twice, and the
-        commuter runs, unless the track prices bound those at the best run's revenue
+        """The flow model's best run by ``end``, the runs taken in parts (flow.solve's
+        ``commute`` and ``revisit``). First the paths that enter the Delaware city once
+        at most (5.6.2.1) and are no commuter run (5.6.7): a third of the model's
+        variables and a sixth of its constraints, which CP-SAT proves two to four times
+        as fast (``PATHS_SHARE`` of the time at most). Then, with the time left and each
+        held above the best run so far, the paths that enter the Delaware twice, and
+        the runs with a commuter run (beside paths that enter the Delaware once, then
+        twice), unless the track prices bound those at the best run's revenue
         (:meth:`_commuters_bounded`). The run is proven when each part was: its best
         found, or none above the run before it."""
         now = time.perf_counter()
@@ -747,7 +748,8 @@ class Model1831(RouteModel):
         if best is None or best.complete:
             return self._some_run(best)
         settled = best.paths_proven
-        if (arrays.rev_a >= 0).any():
+        delaware = bool((arrays.rev_a >= 0).any())
+        if delaware:
             best, settled = self._held_above(arrays, kinds, end, progress, memory, best, settled, "none", "only")
         commuting = bool(arrays.facts.commuter) and any(may_commute(parse_train_name(t.name))
                                                          for t in self.board.trains)
@@ -757,7 +759,11 @@ class Model1831(RouteModel):
         # (the best of the runs without a commuter run, when settled: the priced proof's start)
         best.paths_proven = settled
         if commuting:
-            best, settled = self._held_above(arrays, kinds, end, progress, memory, best, settled, "only", "model")
+            # with the Delaware, a commuter run beside paths that enter it once, then
+            # beside one that enters it twice: the first model has no order variables,
+            # and CP-SAT closes the second, seldom run, at once
+            for revisit in ("none", "only") if delaware else ("model",):
+                best, settled = self._held_above(arrays, kinds, end, progress, memory, best, settled, "only", revisit)
             best.complete = settled
         return self._some_run(best)
 
