@@ -26,8 +26,8 @@ Four groups:
   the revenue, its bound and whether it is proven. The bound is the track prices'
   (titles/g1831/route/bound.py: the Lagrangian relaxation of "no track twice", each train's
   priced route over its tokens): 1,616-2,164 where each train's best tokens said
-  3,500-4,040; the flow model is held to it. With CP-SAT's 8 workers (flow.WORKERS) it
-  proves every one of these at --time-limit 60 (whole processes: 4.5-38.5 s; the 30 s
+  3,500-4,040; the flow model is held to it. With CP-SAT's portfolio (flow.WORKERS, and
+  flow.PART_WORKERS for the model's parts) it proves every one of these at --time-limit 60 (whole processes: 4.5-38.5 s; the 30 s
   limit here may be short for 48hex-s2). With 20 s or more an unproven run goes to the
   priced proof (model._priced_proof), bought rights or not. The limit holds in every stage (the
   flow model's Python build looks at the clock): before it did, 40hex-s0 answered after
