@@ -43,6 +43,19 @@ def test_5_6_flow_model_matches_brute_force(flow_only, chunk):
     assert checked > 20
 
 
+def test_5_6_2_3_two_trains_of_one_name_the_flow_model_finds_the_best(flow_only):
+    """flow._larger_runs_more: of two trains of one type, the smaller runs only if the
+    larger does and to no more tokens, two of one name in their order (their paths
+    swapped, the run earns the same, 5.6.2.3). The random boards' pairs are of two
+    sizes; here each board's first train twice, against the brute force."""
+    checked = 0
+    for seed in range(0, 120, 3):
+        pos = random_position(seed)
+        pos["trains"] = [pos["trains"][0]] * 2
+        checked += _check(pos)
+    assert checked > 20
+
+
 @pytest.mark.parametrize("chunk", range(2))
 def test_5_6_7_flow_model_matches_brute_force_on_commuter_runs(flow_only, chunk):
     checked = sum(_check(random_commuter_position(seed)) for seed in range(chunk, 60, 2))

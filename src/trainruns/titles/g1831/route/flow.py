@@ -567,6 +567,8 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
         mine = [c[0] for t, c in commuters if t == ti]
         if len(mine) > 1:
             model.add(sum(mine) <= 1)
+    if not commuters:
+        _larger_runs_more(model, types, per_train)
     if commute == "only":
         model.add_bool_or([c[0] for _, c in commuters])  # (none on the board: no run)
     if revisit == "only":
@@ -659,6 +661,30 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
     proven = status == cp_model.OPTIMAL and not skipped
     # (optimal with a commuter run left out: the best of the runs without one, no more)
     return chosen, proven, int(round(solver.objective_value)) if status == cp_model.OPTIMAL else None
+
+
+def _larger_runs_more(model, types, per_train):
+    """Symmetry between two trains of one type (5.6.2.3), one of which may run to all
+    the other may: two of one name, or two Station (Rail Yard) trains of different
+    sizes. Their paths swapped, each runs to the tokens the other did (the larger may
+    run to as many as the smaller, and the smaller then runs to fewer), so the run
+    earns the same and runs to the same rights (5.6.5). Of the runs that earn most,
+    then, one has the smaller train run only if the larger does, and to no more
+    tokens; CP-SAT is told so and searches the others no more. (Mixed trains of
+    different sizes are left alone: their counts per type may differ, 5.6.2.3.)"""
+    def tokens(ti):
+        _, _, _, _, ys, yy, _, _ = per_train[ti]
+        return sum(ys.values()) + sum(yy.values())
+
+    for i, small in enumerate(types):
+        for j, large in enumerate(types):
+            same = small.name == large.name
+            if i == j or small.type != large.type or same and i > j:
+                continue
+            if not same and (small.type == MIXED or small.size >= large.size):
+                continue
+            model.add_implication(per_train[i][0], per_train[j][0])
+            _need(model, tokens(i) <= tokens(j))
 
 
 def _on_track(bit_lits: dict, bits, lit):
