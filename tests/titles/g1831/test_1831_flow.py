@@ -533,3 +533,30 @@ def test_a_board_past_the_path_limit_goes_to_the_flow_model_by_its_count_not_the
     monkeypatch.setattr(model_1831, "PATH_LIMIT", 1_000_000)
     again = solve(pos, time_limit=60)
     assert not calls and again.optimal and again.revenue == listed.revenue
+
+
+def test_a_part_gets_few_cp_sat_workers_on_a_short_limit_and_all_on_a_long_one(monkeypatch):
+    """flow.PART_WORKERS for a part of the model (commute or revisit not "model") given
+    PART_SECONDS at most, which CP-SAT proves sooner; WORKERS for a longer part and for
+    the whole model, which move its bound further (benchmarks/README.md)."""
+    import time
+
+    from trainruns.route import cpsat
+    from trainruns.titles.g1831.route import flow
+
+    seen = []
+    real = cpsat.run_solver
+
+    def spy(solver, model, *args, **kwargs):
+        seen.append(solver.parameters.num_workers)
+        return real(solver, model, *args, **kwargs)
+
+    monkeypatch.setattr(cpsat, "run_solver", spy)
+    model, arrays, _, _ = _model(random_position(0))
+    trains = list(model.board.trains)
+    assert flow.PART_WORKERS != flow.WORKERS
+    for seconds, commute, want in ((5, "none", flow.PART_WORKERS), (flow.PART_SECONDS + 30, "none", flow.WORKERS),
+                                   (5, "model", flow.WORKERS)):
+        seen.clear()
+        assert flow.solve(arrays, trains, deadline=time.perf_counter() + seconds, commute=commute) is not None
+        assert seen == [want]

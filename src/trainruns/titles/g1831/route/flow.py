@@ -64,9 +64,13 @@ CLOCK_EVERY = 2000
 # 1.2-14.3 s with 4, against 5.2 s to unproven at 20 s with 8; faster on 13 of the 14
 # (54hex-s0: 7.0 and 12.5 s against 5.2 and 5.5 s). The later parts are closed up to
 # twice as fast; 2 workers prove 1 of 12 first parts in 20 s (benchmarks/README.md,
-# "four workers for the parts")
+# "four workers for the parts"). Given more than PART_SECONDS, a part gets 8 again:
+# on the first parts no setting proved in 20 s, 4 workers left the bound at the cap
+# (nocommute-50hex-s6 1,840, nodelaware-44hex-s10 2,110, rights1-46hex-s7 2,020) where
+# 8 brought it to 1,780 / 2,030 / 1,970, and 8 found the better runs
 WORKERS = 8
 PART_WORKERS = 4
+PART_SECONDS = 20.0
 
 
 class _Late(Exception):
@@ -606,9 +610,11 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
     clock.now()
     solver = cp_model.CpSolver()
     whole = commute == "model" and revisit == "model"
-    solver.parameters.num_workers = (WORKERS if whole else PART_WORKERS) if workers is None else workers
-    if deadline is not None:
-        solver.parameters.max_time_in_seconds = max(0.01, deadline - time.perf_counter())
+    left = None if deadline is None else max(0.01, deadline - time.perf_counter())
+    few = not whole and left is not None and left <= PART_SECONDS
+    solver.parameters.num_workers = (PART_WORKERS if few else WORKERS) if workers is None else workers
+    if left is not None:
+        solver.parameters.max_time_in_seconds = left
     status = run_solver(solver, model, progress, "1831 flow", memory)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         if status == cp_model.INFEASIBLE and first is not None and hold:
