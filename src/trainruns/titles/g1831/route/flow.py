@@ -426,6 +426,7 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
     obj = []
     right_lits = {}    # right index -> literals running to it
     per_train = []
+    runs_to = []       # per train, the tokens it runs to (a sum of literals)
     for ti, (t, tt) in enumerate(zip(trains, types)):
         max_s, max_y = arrays.type_caps(tt)
         max_s, max_y = min(max_s, tt.size), min(max_y, tt.size)
@@ -503,6 +504,7 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
                         _need(model, sum(run) >= 1, vis[k])
         n_s = sum(ys.values())
         n_y = sum(yy.values())
+        runs_to.append(n_s + n_y)
         _need(model, n_s <= max_s)
         _need(model, n_y <= max_y)
         _need(model, n_s + n_y <= tt.size)
@@ -572,7 +574,7 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
         if len(mine) > 1:
             model.add(sum(mine) <= 1)
     if not commuters:
-        _larger_runs_more(model, types, per_train)
+        _larger_runs_more(model, types, [t[0] for t in per_train], runs_to)
     if commute == "only":
         model.add_bool_or([c[0] for _, c in commuters])  # (none on the board: no run)
     if revisit == "only":
@@ -669,7 +671,7 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
     return chosen, proven, int(round(solver.objective_value)) if status == cp_model.OPTIMAL else None
 
 
-def _larger_runs_more(model, types, per_train):
+def _larger_runs_more(model, types, active, runs_to):
     """Symmetry between two trains of one type (5.6.2.3), one of which may run to all
     the other may: two of one name, or two Station (Rail Yard) trains of different
     sizes. Their paths swapped, each runs to the tokens the other did (the larger may
@@ -677,20 +679,16 @@ def _larger_runs_more(model, types, per_train):
     earns the same and runs to the same rights (5.6.5). Of the runs that earn most,
     then, one has the smaller train run only if the larger does, and to no more
     tokens; CP-SAT is told so and searches the others no more. (Mixed trains of
-    different sizes are left alone: their counts per type may differ, 5.6.2.3.)"""
-    def tokens(ti):
-        _, _, _, _, ys, yy, _, _ = per_train[ti]
-        return sum(ys.values()) + sum(yy.values())
-
+    different sizes are left alone: their counts per type may differ, 5.6.2.3.)
+    ``active`` and ``runs_to``: per train, its literal "runs a path" and the sum of
+    its tokens run to."""
     for i, small in enumerate(types):
         for j, large in enumerate(types):
-            same = small.name == large.name
-            if i == j or small.type != large.type or same and i > j:
-                continue
-            if not same and (small.type == MIXED or small.size >= large.size):
-                continue
-            model.add_implication(per_train[i][0], per_train[j][0])
-            _need(model, tokens(i) <= tokens(j))
+            # (two of one name: the first is the smaller)
+            smaller = i < j if small.name == large.name else small.type != MIXED and small.size < large.size
+            if small.type == large.type and smaller:
+                model.add_implication(active[i], active[j])
+                _need(model, runs_to[i] <= runs_to[j])
 
 
 def _on_track(bit_lits: dict, bits, lit):

@@ -123,6 +123,11 @@ class _PerBoard:
         hit = self._store.get(id(compiled))
         return hit[1] if hit is not None and hit[0]() is compiled else missing
 
+    def setdefault(self, compiled, value):
+        """The value kept for ``compiled``, ``value`` kept first when there is none."""
+        hit = self.get(compiled, _MISSING)
+        return self.put(compiled, value) if hit is _MISSING else hit
+
     def put(self, compiled, value):
         key = id(compiled)
         hit = self._store.get(key)
@@ -871,9 +876,7 @@ class Model1831(RouteModel):
             return False
         compiled, pricing = arrays.compiled, out[1]
         kind_of = {k.name: k for k in pricing.kinds}
-        done = _COMMUTING.get(compiled)
-        if done is None:
-            done = _COMMUTING.put(compiled, {})
+        done = _COMMUTING.setdefault(compiled, {})
         for name in sorted({t.name for t in self.board.trains if may_commute(kind_of[t.name])}):
             bound = done.get((name, known), -1)
             if bound == -1:
