@@ -560,3 +560,41 @@ def test_a_part_gets_few_cp_sat_workers_on_a_short_limit_and_all_on_a_long_one(m
         seen.clear()
         assert flow.solve(arrays, trains, deadline=time.perf_counter() + seconds, commute=commute) is not None
         assert seen == [want]
+
+
+def test_a_model_goes_to_cp_sat_with_its_measured_set_up_time_left_and_not_with_less(monkeypatch):
+    """CP-SAT's set-up of the flow model ignores its time limit, so a model is handed
+    over only with that set-up time left (flow.SETUP_SECONDS_PER_LITERAL, measured on
+    this model), else no run and nothing proven. A part held above the best run, the
+    time nearly out, is still tried: presolve often closes it at once (5.6.7's runs
+    after the paths alone)."""
+    import time
+
+    from trainruns.route import cpsat
+    from trainruns.titles.g1831.route import flow
+    from trainruns.titles.g1831.route.first import FirstRun
+
+    calls = []
+    real = cpsat.run_solver
+
+    def spy(solver, model, *args, **kwargs):
+        calls.append(1)
+        return real(solver, model, *args, **kwargs)
+
+    monkeypatch.setattr(cpsat, "run_solver", spy)
+    model, arrays, _, _ = _model(board_1831(1, n_hexes=48))   # full size, as the family
+    trains = list(model.board.trains)
+    lits = []
+    setup = flow._setup_seconds
+    monkeypatch.setattr(flow, "_setup_seconds", lambda n: lits.append(n) or setup(n))
+    first = FirstRun([], 10_000, 0)   # above every run: held above it, CP-SAT proves none
+    left = 0.5
+    out = flow.solve(arrays, trains, deadline=time.perf_counter() + left, first=first, hold=True, commute="none")
+    assert calls and out[2] == first.revenue
+    # the old guard (the core flow model's measure) would have refused this model
+    assert lits[0] * flow.SECONDS_PER_CHAIN_LITERAL > left
+    assert flow.SETUP_SECONDS_PER_LITERAL * lits[0] < left
+    calls.clear()
+    monkeypatch.setattr(flow, "_setup_seconds", lambda n: left + 1.0)
+    out = flow.solve(arrays, trains, deadline=time.perf_counter() + left, first=first, hold=True, commute="none")
+    assert not calls and out[1] is False and out[2] is None

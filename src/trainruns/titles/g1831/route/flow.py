@@ -71,6 +71,16 @@ CLOCK_EVERY = 2000
 WORKERS = 8
 PART_WORKERS = 4
 PART_SECONDS = 20.0
+# CP-SAT's time past its limit, per model literal (chains x trains and commuter circuits,
+# as ``_solve`` counts them), on this model: given 0.05 s, the family's models (OR-Tools
+# 9.15, 4 and 8 workers; the whole model of six boards and 26 parts) answered in 0.075 s
+# at most, up to 8,680 literals (redtokens-48hex-s12's whole model, 8,941 variables):
+# 3e-6 s a literal, taken 7 times over. Beyond SETUP_MEASURED_LITERALS, unmeasured on
+# this model, the core flow model's measure (fifty times more) holds. A part held above
+# the best run is often closed by presolve in 0.02-0.1 s: refusing it for a set-up
+# time it does not take left proofs unfinished with a second or two unused
+SETUP_SECONDS_PER_LITERAL = 2e-5
+SETUP_MEASURED_LITERALS = 10_000
 
 
 class _Late(Exception):
@@ -95,6 +105,13 @@ class _Clock:
         self.looked += 1
         if self.deadline is not None and time.perf_counter() >= self.deadline:
             raise _Late
+
+
+def _setup_seconds(literals):
+    """How long past its time limit CP-SAT may take to set up a model of ``literals``
+    (see SETUP_SECONDS_PER_LITERAL)."""
+    per = SETUP_SECONDS_PER_LITERAL if literals <= SETUP_MEASURED_LITERALS else SECONDS_PER_CHAIN_LITERAL
+    return per * literals
 
 
 def _reachable(arrays):
@@ -415,7 +432,7 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
         for tt in types if commuting and may_commute(tt)))
     if memory is not None and BYTES_PER_CHAIN_LITERAL * literals > memory:
         return [], False, None
-    if deadline is not None and deadline - time.perf_counter() <= max(0.01, SECONDS_PER_CHAIN_LITERAL * literals):
+    if deadline is not None and deadline - time.perf_counter() <= max(0.01, _setup_seconds(literals)):
         return [], False, None  # CP-SAT's set-up of a model that big ignores its time limit
     from trainruns.route.cpsat import load_cp_model, run_solver
 
