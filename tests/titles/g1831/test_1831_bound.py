@@ -378,3 +378,56 @@ def test_5_6_7_the_commuting_bound_holds_where_the_best_run_has_a_commuter_run()
                 assert bound.commuting_bound(pricing, r.train.upper(), 0) >= run.revenue, seed
                 checked += 1
     assert checked >= 2
+
+
+def _reach_by_hand(dist_from, dist, gain, size, token_of, bit_of, n_bits, clash):
+    """kernels.token_reach's table by enumeration: for every node and set of allowed
+    bits, every line of distinct tokens (5.6.2: a city once; 5.6.2.3: at most ``size``;
+    one token of a city) tried in every order."""
+    import itertools
+
+    inf = 1 << 50
+    t, n = len(gain), len(dist_from)
+    out = np.zeros((n, 1 << n_bits), np.int64)
+    for x in range(n):
+        for allowed in range(1 << n_bits):
+            ok = [j for j in range(t) if token_of[x] != j and (bit_of[j] < 0 or allowed >> bit_of[j] & 1)]
+            for m in range(1, min(size, len(ok)) + 1):
+                for line in itertools.permutations(ok, m):
+                    if any(clash[a] >> b & 1 for a, b in itertools.combinations(line, 2)):
+                        continue
+                    legs = [dist_from[x][line[0]]] + [dist[a][b] for a, b in zip(line, line[1:])]
+                    if all(d < inf for d in legs):
+                        out[x, allowed] = max(out[x, allowed], sum(gain[j] for j in line) - sum(legs))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_5_6_2_the_priced_cut_reach_table_is_the_best_line_from_each_node(seed):
+    # the reach table (the cut of the first run's and the priced listing's walk) against
+    # every line of tokens enumerated by hand, on small random walks with some tokens
+    # in one city and some without a bit
+    from trainruns.titles.g1831.route import kernels, numba_kernels
+
+    rng = np.random.default_rng(seed)
+    inf = np.int64(1) << 50
+    t, n, n_bits = 5, 8, 3
+    dist = rng.integers(0, 90, (t, t)).astype(np.int64)
+    dist = np.minimum(dist, dist.T)
+    np.fill_diagonal(dist, 0)
+    dist[0, 4] = dist[4, 0] = inf
+    dist_from = rng.integers(0, 90, (n, t)).astype(np.int64)
+    dist_from[rng.random((n, t)) < 0.15] = inf
+    token_of = np.full(n, -1, np.int64)
+    token_of[:t] = np.arange(t)
+    for j in range(t):
+        dist_from[j, j] = 0
+    gain = rng.integers(20, 120, t).astype(np.int64)
+    bit_of = np.array([0, 1, -1, 2, 0], np.int64)
+    clash = np.zeros(t, np.int64)
+    clash[1], clash[3] = 1 << 3, 1 << 1
+    args = (dist_from, dist, gain, 3, token_of, bit_of, n_bits, clash)
+    want = _reach_by_hand(*args)
+    assert want.max() > 0 and (want[:, 0] < want[:, -1]).any()
+    assert (numba_kernels.token_reach(*args) == want).all()
+    assert (kernels.token_reach(*args) == want).all()

@@ -716,12 +716,26 @@ def token_reach(dist_from, dist, gain, size, token_of, bit_of, n_bits, clash):
     (5.6.2: a city once), so its cut looks up the set of bits it has not passed: the
     tokens it has run to are not counted again. ``n_bits`` 0: one set, every token
     allowed. ``dist`` must be symmetric (a line is read backwards). No line holds two
-    tokens that ``clash`` (:func:`_token_lines`). The priced listing's cut (model.py)."""
+    tokens that ``clash`` (:func:`_token_lines`). The priced listing's cut (model.py).
+
+    ``out[x, A]`` depends on ``A`` only through the bits these tokens hold (a kind's
+    tokens hold a few of the board's bits), so the table is worked out over those
+    (``k`` of them) and then spread over all ``2^n_bits`` sets; it is laid out set by
+    set, nodes along a row, so the loops over the nodes read memory in order."""
     n = dist_from.shape[0]
     t = gain.shape[0]
     inf = np.int64(1) << 50
     cost, sums, count = _token_lines(dist, gain, size, clash)
-    out = np.zeros((n, 1 << n_bits), np.int64)
+    # the bits the tokens hold, numbered 0 .. k-1
+    place = np.full(max(n_bits, 1), -1, np.int64)
+    k = 0
+    for j in range(t):
+        b = bit_of[j]
+        if b >= 0 and place[b] < 0:
+            place[b] = k
+            k += 1
+    walk = np.ascontiguousarray(dist_from.T)   # walk[v, x]: from x to token v
+    table = np.zeros((1 << k, n), np.int64)    # table[set of the k bits, x]
     for s in range(1, 1 << t):
         if count[s] > size:
             continue
@@ -729,7 +743,8 @@ def token_reach(dist_from, dist, gain, size, token_of, bit_of, n_bits, clash):
         sb = 0
         for j in range(t):
             if s & (1 << j) and bit_of[j] >= 0:
-                sb |= 1 << bit_of[j]
+                sb |= 1 << place[bit_of[j]]
+        row = table[sb]
         for v in range(t):
             c = cost[s, v]
             if c >= inf:
@@ -737,18 +752,26 @@ def token_reach(dist_from, dist, gain, size, token_of, bit_of, n_bits, clash):
             # the line through s read backwards starts at v: from x, walk to v first
             g = sums[s] - c
             for x in range(n):
-                if token_of[x] >= 0 and s & (1 << token_of[x]):
-                    continue
-                d = dist_from[x, v]
-                if d < inf and g - d > out[x, sb]:
-                    out[x, sb] = g - d
+                d = walk[v, x]
+                if d < inf and g - d > row[x] and not (token_of[x] >= 0 and s & (1 << token_of[x])):
+                    row[x] = g - d
     # each set of bits gets the best line over its subsets (the sum over subsets, by max)
-    for b in range(n_bits):
-        for a in range(1 << n_bits):
+    for b in range(k):
+        for a in range(1 << k):
             if a & (1 << b):
                 for x in range(n):
-                    if out[x, a ^ (1 << b)] > out[x, a]:
-                        out[x, a] = out[x, a ^ (1 << b)]
+                    if table[a ^ (1 << b), x] > table[a, x]:
+                        table[a, x] = table[a ^ (1 << b), x]
+    # a set of the board's bits looks up its part among the k
+    out = np.empty((n, 1 << n_bits), np.int64)
+    part = np.zeros(1 << n_bits, np.int64)
+    for a in range(1 << n_bits):
+        for b in range(n_bits):
+            if a & (1 << b) and place[b] >= 0:
+                part[a] |= 1 << place[b]
+    for x in range(n):
+        for a in range(1 << n_bits):
+            out[x, a] = table[part[a], x]
     return out
 
 
