@@ -537,8 +537,9 @@ def test_a_board_past_the_path_limit_goes_to_the_flow_model_by_its_count_not_the
 
 def test_a_part_gets_few_cp_sat_workers_on_a_short_limit_and_all_on_a_long_one(monkeypatch):
     """flow.PART_WORKERS for a part of the model (commute or revisit not "model") given
-    PART_SECONDS at most, which CP-SAT proves sooner; WORKERS for a longer part and for
-    the whole model, which move its bound further (benchmarks/README.md)."""
+    PART_SECONDS at most, which CP-SAT proves sooner, with PART_LINEARIZATION; WORKERS
+    and CP-SAT's own linearization for a longer part and for the whole model, which
+    move its bound further (benchmarks/README.md)."""
     import time
 
     from trainruns.route import cpsat
@@ -548,15 +549,17 @@ def test_a_part_gets_few_cp_sat_workers_on_a_short_limit_and_all_on_a_long_one(m
     real = cpsat.run_solver
 
     def spy(solver, model, *args, **kwargs):
-        seen.append(solver.parameters.num_workers)
+        seen.append((solver.parameters.num_workers, solver.parameters.linearization_level))
         return real(solver, model, *args, **kwargs)
 
     monkeypatch.setattr(cpsat, "run_solver", spy)
     model, arrays, _, _ = _model(random_position(0))
     trains = list(model.board.trains)
-    assert flow.PART_WORKERS != flow.WORKERS
-    for seconds, commute, want in ((5, "none", flow.PART_WORKERS), (flow.PART_SECONDS + 30, "none", flow.WORKERS),
-                                   (5, "model", flow.WORKERS)):
+    default = cpsat.load_cp_model().CpSolver().parameters.linearization_level
+    assert flow.PART_WORKERS != flow.WORKERS and flow.PART_LINEARIZATION != default
+    part = (flow.PART_WORKERS, flow.PART_LINEARIZATION)
+    for seconds, commute, want in ((5, "none", part), (flow.PART_SECONDS + 30, "none", (flow.WORKERS, default)),
+                                   (5, "model", (flow.WORKERS, default))):
         seen.clear()
         assert flow.solve(arrays, trains, deadline=time.perf_counter() + seconds, commute=commute) is not None
         assert seen == [want]

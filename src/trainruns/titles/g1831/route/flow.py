@@ -71,6 +71,13 @@ CLOCK_EVERY = 2000
 WORKERS = 8
 PART_WORKERS = 4
 PART_SECONDS = 20.0
+# ... and with CP-SAT's fuller linear relaxation (``linearization_level`` 2, its default
+# 1): 14 exported first parts, two runs each with 4 workers and 20 s, took 192 s to
+# their proofs in all against 207 s (54hex-s0 5.2 / 11.1 s against 14.1 / 18.7 s,
+# nocommute-48hex-s3 proven in 18.3 / 17.2 s where the default was not; the others
+# within their run-to-run spread either way), and the family at ``--time-limit 10``,
+# each board both ways one after the other, proved 16 of 33 against 15
+PART_LINEARIZATION = 2
 # CP-SAT's time past its limit, per model literal (chains x trains and commuter circuits,
 # as ``_solve`` counts them), on this model: given 0.05 s, the family's models (OR-Tools
 # 9.15, 4 and 8 workers; the whole model of six boards and 26 parts) answered in 0.075 s
@@ -632,6 +639,8 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
     left = None if deadline is None else max(0.01, deadline - time.perf_counter())
     few = not whole and left is not None and left <= PART_SECONDS
     solver.parameters.num_workers = (PART_WORKERS if few else WORKERS) if workers is None else workers
+    if few:
+        solver.parameters.linearization_level = PART_LINEARIZATION
     if left is not None:
         solver.parameters.max_time_in_seconds = left
     status = run_solver(solver, model, progress, "1831 flow", memory)
