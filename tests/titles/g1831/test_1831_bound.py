@@ -393,12 +393,12 @@ def _reach_by_hand(dist_from, dist, gain, size, token_of, bit_of, n_bits, clash)
         for allowed in range(1 << n_bits):
             ok = [j for j in range(t) if token_of[x] != j and (bit_of[j] < 0 or allowed >> bit_of[j] & 1)]
             for m in range(1, min(size, len(ok)) + 1):
-                for line in itertools.permutations(ok, m):
-                    if any(clash[a] >> b & 1 for a, b in itertools.combinations(line, 2)):
+                for seq in itertools.permutations(ok, m):
+                    if any(clash[a] >> b & 1 for a, b in itertools.combinations(seq, 2)):
                         continue
-                    legs = [dist_from[x][line[0]]] + [dist[a][b] for a, b in zip(line, line[1:])]
+                    legs = [dist_from[x][seq[0]]] + [dist[a][b] for a, b in zip(seq, seq[1:])]
                     if all(d < inf for d in legs):
-                        out[x, allowed] = max(out[x, allowed], sum(gain[j] for j in line) - sum(legs))
+                        out[x, allowed] = max(out[x, allowed], sum(gain[j] for j in seq) - sum(legs))
     return out
 
 
