@@ -60,11 +60,8 @@ def load_cp_model():
     started), so that Ctrl-C meanwhile neither waits for it nor breaks it (a
     KeyboardInterrupt inside it comes out as ImportError)."""
     import importlib
-    import sys
 
-    if _loading is None and _CP_MODEL in sys.modules:
-        return sys.modules[_CP_MODEL]
-    preload_cp_model()
+    preload_cp_model()   # (nothing to start once it is imported)
     # (the module is in sys.modules while its import runs: the thread is waited for)
     while _loading is not None and _loading.is_alive():
         _loading.join(0.05)

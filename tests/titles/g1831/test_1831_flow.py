@@ -535,6 +535,22 @@ def test_a_board_past_the_path_limit_goes_to_the_flow_model_by_its_count_not_the
     assert not calls and again.optimal and again.revenue == listed.revenue
 
 
+def _solver_calls(monkeypatch):
+    """A list that gets, for each model handed to CP-SAT (route.cpsat.run_solver), its
+    solver's (workers, linearization level); the model is solved as before."""
+    from trainruns.route import cpsat
+
+    calls = []
+    real = cpsat.run_solver
+
+    def spy(solver, model, *args, **kwargs):
+        calls.append((solver.parameters.num_workers, solver.parameters.linearization_level))
+        return real(solver, model, *args, **kwargs)
+
+    monkeypatch.setattr(cpsat, "run_solver", spy)
+    return calls
+
+
 def test_a_part_gets_few_cp_sat_workers_on_a_short_limit_and_all_on_a_long_one(monkeypatch):
     """flow.PART_WORKERS for a part of the model (commute or revisit not "model") given
     PART_SECONDS at most, which CP-SAT proves sooner, with PART_LINEARIZATION; WORKERS
@@ -545,14 +561,7 @@ def test_a_part_gets_few_cp_sat_workers_on_a_short_limit_and_all_on_a_long_one(m
     from trainruns.route import cpsat
     from trainruns.titles.g1831.route import flow
 
-    seen = []
-    real = cpsat.run_solver
-
-    def spy(solver, model, *args, **kwargs):
-        seen.append((solver.parameters.num_workers, solver.parameters.linearization_level))
-        return real(solver, model, *args, **kwargs)
-
-    monkeypatch.setattr(cpsat, "run_solver", spy)
+    seen = _solver_calls(monkeypatch)
     model, arrays, _, _ = _model(random_position(0))
     trains = list(model.board.trains)
     default = cpsat.load_cp_model().CpSolver().parameters.linearization_level
@@ -573,18 +582,10 @@ def test_a_model_goes_to_cp_sat_with_its_measured_set_up_time_left_and_not_with_
     after the paths alone)."""
     import time
 
-    from trainruns.route import cpsat
     from trainruns.titles.g1831.route import flow
     from trainruns.titles.g1831.route.first import FirstRun
 
-    calls = []
-    real = cpsat.run_solver
-
-    def spy(solver, model, *args, **kwargs):
-        calls.append(1)
-        return real(solver, model, *args, **kwargs)
-
-    monkeypatch.setattr(cpsat, "run_solver", spy)
+    calls = _solver_calls(monkeypatch)
     model, arrays, _, _ = _model(board_1831(1, n_hexes=48))   # full size, as the family
     trains = list(model.board.trains)
     lits = []
