@@ -537,14 +537,15 @@ def test_a_board_past_the_path_limit_goes_to_the_flow_model_by_its_count_not_the
 
 def _solver_calls(monkeypatch):
     """A list that gets, for each model handed to CP-SAT (route.cpsat.run_solver), its
-    solver's (workers, linearization level); the model is solved as before."""
+    solver's (workers, linearization level, subsolvers); the model is solved as before."""
     from trainruns.route import cpsat
 
     calls = []
     real = cpsat.run_solver
 
     def spy(solver, model, *args, **kwargs):
-        calls.append((solver.parameters.num_workers, solver.parameters.linearization_level))
+        params = solver.parameters
+        calls.append((params.num_workers, params.linearization_level, tuple(params.subsolvers)))
         return real(solver, model, *args, **kwargs)
 
     monkeypatch.setattr(cpsat, "run_solver", spy)
@@ -553,9 +554,10 @@ def _solver_calls(monkeypatch):
 
 def test_a_part_gets_few_cp_sat_workers_on_a_short_limit_and_all_on_a_long_one(monkeypatch):
     """flow.PART_WORKERS for a part of the model (commute or revisit not "model") given
-    PART_SECONDS at most, which CP-SAT proves sooner, with PART_LINEARIZATION; WORKERS
-    and CP-SAT's own linearization for a longer part and for the whole model, which
-    move its bound further (benchmarks/README.md)."""
+    PART_SECONDS at most, which CP-SAT proves sooner, with PART_LINEARIZATION and its
+    core-based search alone (PART_SUBSOLVERS); WORKERS, CP-SAT's own linearization and
+    its own portfolio for a longer part and for the whole model, which move its bound
+    further (benchmarks/README.md)."""
     import time
 
     from trainruns.route import cpsat
@@ -566,9 +568,10 @@ def test_a_part_gets_few_cp_sat_workers_on_a_short_limit_and_all_on_a_long_one(m
     trains = list(model.board.trains)
     default = cpsat.load_cp_model().CpSolver().parameters.linearization_level
     assert flow.PART_WORKERS != flow.WORKERS and flow.PART_LINEARIZATION != default
-    part = (flow.PART_WORKERS, flow.PART_LINEARIZATION)
-    for seconds, commute, want in ((5, "none", part), (flow.PART_SECONDS + 30, "none", (flow.WORKERS, default)),
-                                   (5, "model", (flow.WORKERS, default))):
+    assert flow.PART_SUBSOLVERS == ("core",)
+    part = (flow.PART_WORKERS, flow.PART_LINEARIZATION, flow.PART_SUBSOLVERS)
+    whole = (flow.WORKERS, default, ())
+    for seconds, commute, want in ((5, "none", part), (flow.PART_SECONDS + 30, "none", whole), (5, "model", whole)):
         seen.clear()
         assert flow.solve(arrays, trains, deadline=time.perf_counter() + seconds, commute=commute) is not None
         assert seen == [want]

@@ -59,24 +59,28 @@ CLOCK_EVERY = 2000
 # limit) on 48hex-s0 / s1 / s2, 52hex-s4 and 54hex-s0's paths alone in 3.9 / 26 / 31 /
 # 17 / 13 s, where 2 workers stopped at the limit with bounds 70-80 above the same runs.
 # That is the whole model's (``commute`` and ``revisit`` both "model"). Its parts
-# (Model1831._paths_first) CP-SAT proves faster with 4: the first parts of 14 full-size
-# family boards, exported and solved again one after another on an idle machine, in
-# 1.2-14.3 s with 4, against 5.2 s to unproven at 20 s with 8; faster on 13 of the 14
-# (54hex-s0: 7.0 and 12.5 s against 5.2 and 5.5 s). The later parts are closed up to
-# twice as fast; 2 workers prove 1 of 12 first parts in 20 s (benchmarks/README.md,
-# "four workers for the parts"). Given more than PART_SECONDS, a part gets 8 again:
-# on the first parts no setting proved in 20 s, 4 workers left the bound at the cap
-# (nocommute-50hex-s6 1,840, nodelaware-44hex-s10 2,110, rights1-46hex-s7 2,020) where
-# 8 brought it to 1,780 / 2,030 / 1,970, and 8 found the better runs
+# (Model1831._paths_first) are proven by CP-SAT's core-based search (its ``core``
+# subsolver, as a weighted MaxSAT: CP-SAT's log shows its bound closing onto the run on
+# 5 of 6 first parts of the full-size family, the linear relaxation's staying at the
+# cap), so a part runs that search alone beside one worker of large neighbourhoods,
+# which finds the runs: two workers, one a core. The first parts of 7 family boards,
+# exported and solved twice each on an idle machine (20 s, ``linearization_level`` 2),
+# took 31.1 / 31.9 s to the 6 proofs against 49.6 / 54.3 s with 4 workers of CP-SAT's
+# own choice (core, default_lp, no_lp and one of neighbourhoods, which share the 2
+# cores): 48hex-s2 3.9 / 3.9 s against 8.1 / 7.5 s, nocommute-48hex-s3 7.5 / 7.6 s
+# against 14.1 / 16.1 s, faster on all six and steadier; the parts held above a run
+# were as fast (benchmarks/README.md, "the core-based search alone for the parts").
+# Given more than PART_SECONDS, a part gets 8 workers again: on the first parts no
+# setting proves in 20 s, 8 found better runs than 4 (nocommute-50hex-s6,
+# nodelaware-44hex-s10, rights1-46hex-s7)
 WORKERS = 8
-PART_WORKERS = 4
+PART_WORKERS = 2
+PART_SUBSOLVERS = ("core",)
 PART_SECONDS = 20.0
 # ... and with CP-SAT's fuller linear relaxation (``linearization_level`` 2, its default
-# 1): 14 exported first parts, two runs each with 4 workers and 20 s, took 192 s to
-# their proofs in all against 207 s (54hex-s0 5.2 / 11.1 s against 14.1 / 18.7 s,
-# nocommute-48hex-s3 proven in 18.3 / 17.2 s where the default was not; the others
-# within their run-to-run spread either way), and the family at ``--time-limit 10``,
-# each board both ways one after the other, proved 16 of 33 against 15
+# 1), which the core search propagates with: 14 exported first parts, two runs each with
+# CP-SAT's 4 workers and 20 s, took 192 s to their proofs against 207 s, and the family
+# at ``--time-limit 10`` proved 16 of 33 against 15 (benchmarks/README.md)
 PART_LINEARIZATION = 2
 # CP-SAT's time past its limit, per model literal (chains x trains and commuter circuits,
 # as ``_solve`` counts them), on this model: given 0.05 s, the family's models (OR-Tools
@@ -641,6 +645,7 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
     solver.parameters.num_workers = (PART_WORKERS if few else WORKERS) if workers is None else workers
     if few:
         solver.parameters.linearization_level = PART_LINEARIZATION
+        solver.parameters.subsolvers.extend(PART_SUBSOLVERS)
     if left is not None:
         solver.parameters.max_time_in_seconds = left
     status = run_solver(solver, model, progress, "1831 flow", memory)
