@@ -56,6 +56,30 @@ def test_5_6_2_3_two_trains_of_one_name_the_flow_model_finds_the_best(flow_only)
     assert checked > 20
 
 
+def test_5_6_2_3_two_trains_of_one_name_a_short_part_finds_the_best_without_the_symmetry_rule(flow_only,
+                                                                                               monkeypatch):
+    """A part given flow.PART_SECONDS or less runs CP-SAT's core search alone, which
+    proves slower with _larger_runs_more, so the rule is left out there (the larger
+    train then may run fewer tokens than the smaller): the best run all the same, as
+    the brute force finds it (5.6.2.3), each board's first train twice."""
+    from trainruns.titles.g1831.route import flow
+
+    added = []
+    rule = flow._larger_runs_more
+    monkeypatch.setattr(flow, "_larger_runs_more", lambda *a: added.append(1) or rule(*a))
+    checked = 0
+    for seed in range(1, 60, 3):
+        pos = random_position(seed)
+        pos["trains"] = [pos["trains"][0]] * 2
+        expected = brute_force(pos)
+        if expected is None:
+            continue
+        run = solve(pos, time_limit=flow.PART_SECONDS / 2)
+        assert run.optimal and run.revenue == expected
+        checked += 1
+    assert checked > 10 and not added
+
+
 @pytest.mark.parametrize("chunk", range(2))
 def test_5_6_7_flow_model_matches_brute_force_on_commuter_runs(flow_only, chunk):
     checked = sum(_check(random_commuter_position(seed)) for seed in range(chunk, 60, 2))

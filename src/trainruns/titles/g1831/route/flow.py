@@ -447,6 +447,9 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
         return [], False, None  # CP-SAT's set-up of a model that big ignores its time limit
     from trainruns.route.cpsat import load_cp_model, run_solver
 
+    # a part of the model given PART_SECONDS or less: CP-SAT's core search (PART_WORKERS)
+    whole = commute == "model" and revisit == "model"
+    few = not whole and deadline is not None and deadline - time.perf_counter() <= PART_SECONDS
     cp_model = load_cp_model()
     run_to = arrays.model.options.delaware_south == "run_to"
     model = cp_model.CpModel()
@@ -601,7 +604,10 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
         mine = [c[0] for t, c in commuters if t == ti]
         if len(mine) > 1:
             model.add(sum(mine) <= 1)
-    if not commuters:
+    # (not for a part run by the core search alone, which proves slower with it: on 7
+    # exported first parts, mixedcounts-48hex-s27 unproven at 20 s against 1.9 s
+    # without, 48hex-s2 5.1 against 3.9 s; benchmarks/README.md)
+    if not commuters and not few:
         _larger_runs_more(model, types, [t[0] for t in per_train], runs_to)
     if commute == "only":
         model.add_bool_or([c[0] for _, c in commuters])  # (none on the board: no run)
@@ -639,9 +645,7 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
         _hint(model, arrays, trains, first, per_train, commuters)
     clock.now()
     solver = cp_model.CpSolver()
-    whole = commute == "model" and revisit == "model"
     left = None if deadline is None else max(0.01, deadline - time.perf_counter())
-    few = not whole and left is not None and left <= PART_SECONDS
     solver.parameters.num_workers = (PART_WORKERS if few else WORKERS) if workers is None else workers
     if few:
         solver.parameters.linearization_level = PART_LINEARIZATION
