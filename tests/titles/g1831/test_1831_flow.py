@@ -59,10 +59,14 @@ def test_5_6_2_3_two_trains_of_one_name_the_flow_model_finds_the_best(flow_only)
 def test_5_6_2_3_two_trains_of_one_name_a_short_part_finds_the_best_without_the_symmetry_rule(flow_only,
                                                                                                monkeypatch):
     """A part given flow.PART_SECONDS or less runs CP-SAT's core search alone, which
-    proves slower with _larger_runs_more, so the rule is left out there (the larger
-    train then may run fewer tokens than the smaller): the best run all the same, as
-    the brute force finds it (5.6.2.3), each board's first train twice."""
+    looks for the best run slower with _larger_runs_more, so the rule is left out
+    there (the larger train then may run fewer tokens than the smaller) and kept in a
+    part held above a run: the best run all the same, as the brute force finds it
+    (5.6.2.3), each board's first train twice."""
+    import time
+
     from trainruns.titles.g1831.route import flow
+    from trainruns.titles.g1831.route.first import FirstRun
 
     added = []
     rule = flow._larger_runs_more
@@ -77,7 +81,17 @@ def test_5_6_2_3_two_trains_of_one_name_a_short_part_finds_the_best_without_the_
         run = solve(pos, time_limit=flow.PART_SECONDS / 2)
         assert run.optimal and run.revenue == expected
         checked += 1
-    assert checked > 10 and not added
+        if checked == 1:
+            model, arrays, _, _ = _model(pos)
+            trains = list(model.board.trains)
+            short = time.perf_counter() + flow.PART_SECONDS / 2
+            added.clear()
+            assert flow.solve(arrays, trains, deadline=short, commute="none", revisit="none")[2] is not None
+            assert not added   # looking for the best run: no rule
+            flow.solve(arrays, trains, deadline=short, commute="none", revisit="none", hold=True,
+                       first=FirstRun([], expected, 0))
+            assert added       # held above a run: the rule
+    assert checked > 10
 
 
 @pytest.mark.parametrize("chunk", range(2))

@@ -604,10 +604,12 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
         mine = [c[0] for t, c in commuters if t == ti]
         if len(mine) > 1:
             model.add(sum(mine) <= 1)
-    # (not for a part run by the core search alone, which proves slower with it: on 7
-    # exported first parts, mixedcounts-48hex-s27 unproven at 20 s against 1.9 s
-    # without, 48hex-s2 5.1 against 3.9 s; benchmarks/README.md)
-    if not commuters and not few:
+    # (not where the core search alone looks for the best run, which it proves slower
+    # with the rule: on 7 exported first parts, mixedcounts-48hex-s27 unproven at 20 s
+    # against 1.9 s without, 48hex-s2 5.1 against 3.9 s; a part held above a run,
+    # which asks whether any run is better, is closed faster with it: the Delaware part
+    # of nocommute-44hex-s5 5.7 against 6.7 s; benchmarks/README.md)
+    if not commuters and not (few and not (hold and first is not None)):
         _larger_runs_more(model, types, [t[0] for t in per_train], runs_to)
     if commute == "only":
         model.add_bool_or([c[0] for _, c in commuters])  # (none on the board: no run)
