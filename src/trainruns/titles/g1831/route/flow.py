@@ -609,7 +609,8 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
     # against 1.9 s without, 48hex-s2 5.1 against 3.9 s; a part held above a run,
     # which asks whether any run is better, is closed faster with it: the Delaware part
     # of nocommute-44hex-s5 5.7 against 6.7 s; benchmarks/README.md)
-    if not commuters and not (few and not (hold and first is not None)):
+    searching = few and not (hold and first is not None)
+    if not commuters and not searching:
         _larger_runs_more(model, types, [t[0] for t in per_train], runs_to)
     if commute == "only":
         model.add_bool_or([c[0] for _, c in commuters])  # (none on the board: no run)
