@@ -450,6 +450,7 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
     # a part of the model given PART_SECONDS or less: CP-SAT's core search (PART_WORKERS)
     whole = commute == "model" and revisit == "model"
     few = not whole and deadline is not None and deadline - time.perf_counter() <= PART_SECONDS
+    held = hold and first is not None   # CP-SAT asked only whether a run earns more than first
     cp_model = load_cp_model()
     run_to = arrays.model.options.delaware_south == "run_to"
     model = cp_model.CpModel()
@@ -609,7 +610,7 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
     # against 1.9 s without, 48hex-s2 5.1 against 3.9 s; a part held above a run,
     # which asks whether any run is better, is closed faster with it: the Delaware part
     # of nocommute-44hex-s5 5.7 against 6.7 s; benchmarks/README.md)
-    searching = few and not (hold and first is not None)
+    searching = few and not held
     if not commuters and not searching:
         _larger_runs_more(model, types, [t[0] for t in per_train], runs_to)
     if commute == "only":
@@ -642,7 +643,7 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
     model.maximize(sum(obj))
     if upper is not None:
         model.add(sum(obj) <= int(upper))
-    if first is not None and hold:
+    if held:
         model.add(sum(obj) >= first.revenue + 1)
     elif first is not None:
         _hint(model, arrays, trains, first, per_train, commuters)
@@ -657,7 +658,7 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
         solver.parameters.max_time_in_seconds = left
     status = run_solver(solver, model, progress, "1831 flow", memory)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        if status == cp_model.INFEASIBLE and first is not None and hold:
+        if status == cp_model.INFEASIBLE and held:
             # no run earns more than the first (of the paths alone, a commuter run left out)
             return [], not skipped, first.revenue
         if status == cp_model.INFEASIBLE and not skipped and commute != "only" and revisit != "only":
