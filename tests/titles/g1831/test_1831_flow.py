@@ -11,7 +11,7 @@ YD / MX trains with given mixed counts (5.6.2.3), other corporations' tokens tha
 """
 
 import pytest
-from boards1831 import brute_force, random_commuter_position, random_position
+from boards1831 import brute_force, city, position, random_commuter_position, random_position
 
 from trainruns import solve
 from trainruns.errors import InputError
@@ -191,6 +191,37 @@ def test_5_6_2_1_the_runs_entering_the_delaware_once_then_those_entering_it_twic
         checked += 1
     assert checked > 20 and above > 0
 
+
+
+@pytest.mark.parametrize("south, trains, rules, expected", [
+    (["C1", "C3"], ["4S"], {}, 160),
+    (["C1", "A1"], ["4S"], {}, 110),
+    (["C1", "C3"], ["3S"], {}, 130),
+    (["C1", "C3"], ["3S"], {"delaware_south": "run_to"}, 110),
+    (["C1", "C3"], ["4S"], {"delaware_south": "run_to"}, 160),
+])
+def test_5_6_2_1_the_flow_model_enters_the_delaware_twice_only_after_both_cities_south(south, trains, rules,
+                                                                                        expected):
+    """flow._second_entry on the loop B2 - C1 - C3 - B2 (B2 the Delaware, 40; C1 and C3
+    20; A1 10, no track), worked by hand (5.6.2.1, 5.6.3: city + $10 Station). A 4S
+    enters B2 twice with both cities south in between: 50 + 30 + 30 + 50 = 160; with A1
+    named south instead it may not: B2 - C1 - C3, 110. A 3S runs B2 - C3 - B2 passing
+    C1: 50 + 30 + 50 = 130; under ``delaware_south: "run_to"`` it must run to a token in
+    each city south, four tokens, more than it may: 110, while a 4S still makes 160."""
+    from trainruns.titles.g1831.route import flow
+
+    S = "station"
+    hexes = [city("B2", 40, [S], [[4, "s0"], ["s0", 5]], revisit_after=south),
+             city("C1", 20, [S], [[1, "s0"], ["s0", 0]]),
+             city("C3", 20, [S], [[2, "s0"], ["s0", 3]]),
+             city("A1", 10, [S], [])]
+    pos = position(hexes, trains=trains, tokens=[("B2", 0, "A"), ("C1", 0, "A"), ("C3", 0, "A")],
+                   **({"rules": rules} if rules else {}))
+    assert brute_force(pos) == expected
+    model, arrays, _, _ = _model(pos)
+    chosen, proven, bound = flow.solve(arrays, list(model.board.trains))
+    assert proven and bound == expected
+    assert sum(flow._value(arrays, list(model.board.trains), c) for c in chosen) == expected
 
 def test_5_6_7_flow_model_runs_a_commuter_run(flow_only):
     # boards where the best run has a commuter run (a city run to twice): the model

@@ -12,9 +12,10 @@ a path. The rules, each a constraint:
   entered at most once, moving between its stops only along track in its own hexes; a
   stop that does not let trains through (a city full of other tokens) only ends a path;
 - 5.6.2.1: the Delaware large city is a second node with the same track; the path may
-  be there once more only after entering both cities south of it in between (order
-  variables along the path), with ``delaware_south: "run_to"`` after running to a token
-  in each;
+  be there once more only after entering both cities south of it in between (each
+  stop of the path labelled before, between or after the two entries:
+  ``_second_entry``), with ``delaware_south: "run_to"`` after running to a token in
+  each;
 - 5.6.2.3: an S train runs to Stations, a YD train to Rail Yards, an MX train to at
   least one of each, at most its size in all (and a mixed train's given caps); at most
   one token per city visit; with ``pass_own_tokens: false`` no city visit passes a token
@@ -314,7 +315,7 @@ def solve(arrays, trains, deadline=None, workers=None, progress=None, memory=Non
     the runs with one earning more than ``first`` (None where the model cannot take
     the board's commuter runs). ``revisit`` likewise for the Delaware's second entry
     (5.6.2.1): ``"none"``, the Delaware city entered once at most (the model loses its
-    order variables: CP-SAT proves it about twice as fast again), its optimum no proof
+    second node and the labels of ``_second_entry``: a smaller model), its optimum no proof
     on a board with the Delaware; ``"only"``, runs that enter it twice."""
     clock = clock or _Clock(deadline)
     try:
@@ -423,7 +424,6 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
         ids[(s, 0)] = len(ids) + 1
     for s in dela:
         ids[(s, 1)] = len(ids) + 1
-    n_nodes = len(ids) + 1
     # (a chain that leaves a city and comes back into it enters it again: no arc,
     # 5.2.3.10 and 5.6.2.1, StopArrays.chain_reenters)
     chains = [c for c in range(comp.n_chains)
@@ -490,6 +490,7 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
                 model.add(start[key] + end[key] <= 1)
         lit_of = {}
         by_pair = {}
+        arc_lit = {}   # (from node, to node) -> the path takes a chain between them
         for c, ka, kb in variants:
             clock.tick()
             lit = model.new_bool_var("")
@@ -507,6 +508,7 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
             if sg[ka[0]] == sg[kb[0]] and ka[1] != kb[1]:
                 model.add(lit == 0)
             arcs.append((ids[ka], ids[kb], lit))
+            arc_lit[(ka, kb)] = lit
             outs[ka].append(lit)
             ins[kb].append(lit)
         model.add_circuit(arcs)
@@ -546,32 +548,8 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
             _need(model, n_y >= 1, active)
         # a path and its reverse are one: it starts at the lower node
         _need(model, sum(ids[k] * start[k] for k in start) <= sum(ids[k] * end[k] for k in end))
-        if dela:
-            # order along the path: the Delaware's second visit comes after its first,
-            # with a stop of each city south entered (or run to) in between (5.6.2.1)
-            pos = {k: model.new_int_var(0, n_nodes, "") for k in ids}
-            for k in start:
-                model.add(pos[k] == 0).only_enforce_if(start[k])
-            for (ka, kb), lits in by_pair.items():
-                clock.tick(len(lits))
-                for lit in lits:
-                    model.add(pos[kb] == pos[ka] + 1).only_enforce_if(lit)
-            for s, g in dela.items():
-                second = vis[(s, 1)]
-                model.add_implication(second, vis[(s, 0)])
-                model.add(pos[(s, 0)] < pos[(s, 1)]).only_enforce_if(second)
-                for south in (int(arrays.rev_a[g]), int(arrays.rev_b[g])):
-                    between = []
-                    for k in ids:
-                        if k[1] == 0 and sg[k[0]] == south:
-                            b = model.new_bool_var("")
-                            model.add_implication(b, vis[k])
-                            model.add(pos[k] > pos[(s, 0)]).only_enforce_if(b)
-                            model.add(pos[k] < pos[(s, 1)]).only_enforce_if(b)
-                            if run_to:
-                                _need(model, sum([ys[k]] if k in ys else []) + sum([yy[k]] if k in yy else []) >= 1, b)
-                            between.append(b)
-                    _need(model, sum(between) >= 1, second)
+        for s, g in dela.items():
+            _second_entry(model, arrays, ids, arc_lit, start, vis, ys, yy, s, g, run_to)
         for key, lit in ys.items():
             obj.append(int(arrays.st_val[key[0]]) * lit)
             if arrays.st_right[key[0]] >= 0:
@@ -709,6 +687,61 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
     # (optimal with a commuter run left out: the best of the runs without one, no more)
     return chosen, proven, int(round(solver.objective_value)) if status == cp_model.OPTIMAL else None
 
+
+def _second_entry(model, arrays, ids, arc_lit, start, vis, ys, yy, s, g, run_to):
+    """5.6.2.1: the path enters the Delaware city (stop ``s``, group ``g``; its second
+    entry the node ``(s, 1)``) a second time only after its first, with a stop of each
+    city south of it entered (``run_to``: run to) in between. Each stop of the path is
+    labelled: before the first entry, between the two (from the first entry on) or
+    after the second (from it on). A label holds along every arc the path takes but
+    those into the two entries: into the first only from a stop before it, into the
+    second only from one between; the path starts before (or at the first entry). Of
+    each city south, some stop is on the path between.
+
+    (Labels, not positions along the path: a position per stop and an equation per arc
+    taken gave CP-SAT a linear relaxation that knows nothing of the order; labels are
+    clauses it propagates.)"""
+    sg = arrays.stop_group
+    first, second = (s, 0), (s, 1)
+    model.add_implication(vis[second], vis[first])
+    mid, late = {}, {}
+    for k in ids:
+        if k == first:
+            mid[k], late[k] = vis[k], None
+        elif k == second:
+            mid[k], late[k] = None, vis[k]
+        else:
+            mid[k], late[k] = model.new_bool_var(""), model.new_bool_var("")
+            model.add(mid[k] + late[k] <= vis[k])
+            if k in start:
+                model.add_bool_or([~start[k], ~mid[k]])
+                model.add_bool_or([~start[k], ~late[k]])
+
+    def same(lit, a, b):
+        # lit => a == b, a label being a literal or None (false)
+        for x, y in ((a, b), (b, a)):
+            if x is not None:
+                model.add_bool_or([~lit, ~x] + ([y] if y is not None else []))
+
+    for (ka, kb), lit in arc_lit.items():
+        if kb == first:
+            same(lit, mid[ka], None)
+            same(lit, late[ka], None)
+        elif kb == second:
+            model.add_implication(lit, mid[ka])
+        else:
+            same(lit, mid[ka], mid[kb])
+            same(lit, late[ka], late[kb])
+    for south in (int(arrays.rev_a[g]), int(arrays.rev_b[g])):
+        between = []
+        for k in ids:
+            if k[1] == 0 and sg[k[0]] == south:
+                b = model.new_bool_var("")
+                model.add_implication(b, mid[k])
+                if run_to:
+                    _need(model, sum([ys[k]] if k in ys else []) + sum([yy[k]] if k in yy else []) >= 1, b)
+                between.append(b)
+        _need(model, sum(between) >= 1, vis[second])
 
 def _larger_runs_more(model, types, active, runs_to):
     """Symmetry between two trains of one type (5.6.2.3), one of which may run to all

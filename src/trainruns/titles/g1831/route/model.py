@@ -766,8 +766,8 @@ class Model1831(RouteModel):
         best.paths_proven = settled
         if commuting:
             # with the Delaware, a commuter run beside paths that enter it once, then
-            # beside one that enters it twice: the first model has no order variables,
-            # and CP-SAT closes the second, seldom run, at once
+            # beside one that enters it twice: the first model has no second node for
+            # the Delaware, and CP-SAT closes the second, seldom run, at once
             for revisit in ("none", "only") if delaware else ("model",):
                 best, settled = self._held_above(arrays, kinds, end, progress, memory, best, settled, "only", revisit)
             best.complete = settled
