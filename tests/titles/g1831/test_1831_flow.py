@@ -223,6 +223,37 @@ def test_5_6_2_1_the_flow_model_enters_the_delaware_twice_only_after_both_cities
     assert proven and bound == expected
     assert sum(flow._value(arrays, list(model.board.trains), c) for c in chosen) == expected
 
+
+@pytest.mark.parametrize("second_link, expected", [(False, 100), (True, 150)])
+def test_5_6_7_the_commuter_circuit_visits_its_cities_in_turn(second_link, expected):
+    """flow._commuter_circuit's legs, worked by hand (5.6.7; 5.6.3: city + $10 Station).
+    A 5S with Stations in C3 and C7 (40 each), the commuter cycle C3 - C7. One track
+    joins them (through C5), and each has a loop of its own through two cities it may
+    pass (C3 - D2 - D4 - C3, C7 - D6 - D8 - C7). A commuter run must go C3, C7, C3, ...
+    on different track each leg: with one track between them there is none, and the
+    best run is the path C3 - C5 - C7, 100; with a second track (C3 - B4 - B6 - C7),
+    C3, C7, C3 for 150. Visits out of turn (C3, C3 by its loop, then C7, C7) would make
+    200 and 250."""
+    from trainruns.titles.g1831.route import flow
+
+    S = "station"
+    hexes = [city("C3", 40, [S], [[0, "s0"], [4, "s0"], [5, "s0"]] + ([[1, "s0"]] if second_link else [])),
+             city("C7", 40, [S], [[3, "s0"], [4, "s0"], [5, "s0"]] + ([[2, "s0"]] if second_link else [])),
+             city("C5", 10, [S], [[3, "s0"], ["s0", 0]]),
+             city("D2", 10, [S], [[1, "s0"], ["s0", 0]]), city("D4", 10, [S], [[3, "s0"], ["s0", 2]]),
+             city("D6", 10, [S], [[1, "s0"], ["s0", 0]]), city("D8", 10, [S], [[3, "s0"], ["s0", 2]])]
+    if second_link:
+        hexes += [city("B4", 10, [S], [[4, "s0"], ["s0", 0]]), city("B6", 10, [S], [[3, "s0"], ["s0", 5]])]
+    pos = position(hexes, trains=["5S"], tokens=[("C3", 0, "A"), ("C7", 0, "A")],
+                   map_extra={"commuter_runs": [{"name": "commuter", "cycle": ["C3", "C7"], "any_start": False}]})
+    assert brute_force(pos) == expected
+    model, arrays, _, _ = _model(pos)
+    trains = list(model.board.trains)
+    chosen, proven, bound = flow.solve(arrays, trains)
+    assert proven and bound == expected
+    assert sum(flow._value(arrays, trains, c) for c in chosen) == expected
+    assert [is_commuter for *_, is_commuter, _mask in chosen] == [second_link]
+
 def test_5_6_7_flow_model_runs_a_commuter_run(flow_only):
     # boards where the best run has a commuter run (a city run to twice): the model
     # must find them, not only plain paths

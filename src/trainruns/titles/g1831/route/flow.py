@@ -162,9 +162,14 @@ def _commuter_circuit(model, arrays, seq, first_repeat, node_set, chains, bit_li
     as a circuit: a node per visit and stop of its city, and one per stop it may pass
     (not a city of the run, lets trains through, no Station of the corporation under
     ``pass_own_tokens: false``; each passed once in the whole run). Visits come in
-    order (order variables), each runs to one Station of its city, the run starts and
-    ends with one and comes back to a city (more than ``first_repeat`` visits).
-    Returns (active, start literals, arc literals, run-to literals)."""
+    order: a stop passed has the number of the leg it is on (the visit before it), and
+    the run goes from visit ``j`` only to visit ``j + 1``, directly or by stops of leg
+    ``j``. Each visit runs to one Station of its city, the run starts and ends with one
+    and comes back to a city (more than ``first_repeat`` visits). Returns (active,
+    start literals, arc literals, run-to literals).
+
+    (Leg numbers, not positions along the run: a position per node and an equation per
+    arc taken gave CP-SAT a linear relaxation that knows nothing of the order.)"""
     comp = arrays.compiled
     sg = arrays.stop_group
     members = set(seq)
@@ -174,12 +179,13 @@ def _commuter_circuit(model, arrays, seq, first_repeat, node_set, chains, bit_li
     ids = {k: i + 1 for i, k in enumerate(keys)}
     active = model.new_bool_var("commuter")
     arcs = [(0, 0, ~active)]
-    vis, start, y, pos = {}, {}, {}, {}
+    vis, start, y, leg = {}, {}, {}, {}
     for k, i in ids.items():
         vis[k] = model.new_bool_var("")
         arcs.append((i, i, ~vis[k]))
         model.add_implication(vis[k], active)
-        pos[k] = model.new_int_var(0, len(ids), "")
+        if k[0] < 0:
+            leg[k] = model.new_int_var(0, len(seq) - 1, "")
         if k[0] >= 0 and arrays.st_val[k[1]] >= 0:
             y[k] = model.new_bool_var("")
             model.add_implication(y[k], vis[k])
@@ -190,7 +196,6 @@ def _commuter_circuit(model, arrays, seq, first_repeat, node_set, chains, bit_li
                 start[k] = model.new_bool_var("")
                 arcs.append((0, i, start[k]))
                 model.add_implication(start[k], y[k])
-                model.add(pos[k] == 0).only_enforce_if(start[k])
             if k[0] >= first_repeat:
                 end = model.new_bool_var("")
                 arcs.append((i, 0, end))
@@ -217,7 +222,6 @@ def _commuter_circuit(model, arrays, seq, first_repeat, node_set, chains, bit_li
     for (c, ka, kb), lit in lit_of.items():
         clock.tick()
         by_pair.setdefault((ka, kb), []).append(lit)
-        model.add(pos[kb] == pos[ka] + 1).only_enforce_if(lit)
         _on_track(bit_lits, arrays.chain_bits[c], lit)
     for (ka, kb), lits in by_pair.items():
         if len(lits) == 1:
@@ -226,6 +230,13 @@ def _commuter_circuit(model, arrays, seq, first_repeat, node_set, chains, bit_li
             lit = model.new_bool_var("")
             model.add(sum(lits) == lit)
         arcs.append((ids[ka], ids[kb], lit))
+        # a stop passed is on the leg after the visit it comes from, before the next
+        if ka[0] >= 0 and kb[0] < 0:
+            model.add(leg[kb] == ka[0]).only_enforce_if(lit)
+        elif ka[0] < 0 and kb[0] >= 0:
+            model.add(leg[ka] == kb[0] - 1).only_enforce_if(lit)
+        elif ka[0] < 0 and kb[0] < 0:
+            model.add(leg[kb] == leg[ka]).only_enforce_if(lit)
     model.add_circuit(arcs)
     # each visit enters its city once and runs to one Station there; visits in order
     blocks = {}
@@ -246,9 +257,6 @@ def _commuter_circuit(model, arrays, seq, first_repeat, node_set, chains, bit_li
     for j in range(1, len(seq)):
         if j in seen and j - 1 in seen:
             model.add_implication(seen[j][0], seen[j - 1][0])
-            for u in seen[j - 1][1]:
-                for v in seen[j][1]:
-                    model.add(pos[u] < pos[v]).only_enforce_if([vis[u], vis[v]])
     return active, start, lit_of, y
 
 
