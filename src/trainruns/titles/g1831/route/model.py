@@ -48,10 +48,12 @@ MAX_RIGHTS = 16
 # sends every board to the flow model); beyond, the run is found by the flow model
 # (flow.py), which lists none. A count, not the clock, so that a board takes the same
 # way under any load. Measured (benchmarks/README.md, "1831: listing or the flow
-# model"): listing proves first up to about 50,000 paths, the two are even near
-# 250,000, and from 876,000 the flow model proves in 1-2 s what the search over the
-# listed routes leaves unproven at 10 s (one board at 3.3 GB).
-PATH_LIMIT = 500_000
+# model", again in "the flow model's order by labels"; 22 invented boards of 28-54
+# hexes, `--time-limit 10`, each way): up to 7,467 paths listing proves in 0.0-0.1 s
+# and the flow model in 0.7-1.1 s; from 12,571 paths the flow model proves in 0.8-5.3
+# s, listing in 0.3-7.5 s up to 49,132 paths, and from 89,781 it left 6 of 8 boards
+# unproven at 10 s (three of them ending 0.6-1.2 s past the limit)
+PATH_LIMIT = 10_000
 # Paths listed per call of the kernel: each chunk is valued before the next is listed
 CHUNK = 1 << 16
 # Token sequences whose values are remembered from chunk to chunk at most (memory)
