@@ -557,7 +557,7 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
         # a path and its reverse are one: it starts at the lower node
         _need(model, sum(ids[k] * start[k] for k in start) <= sum(ids[k] * end[k] for k in end))
         for s, g in dela.items():
-            _second_entry(model, arrays, ids, arc_lit, start, vis, ys, yy, s, g, run_to)
+            _second_entry(model, arrays, ids, arc_lit, start, vis, ys, yy, s, g, run_to, clock)
         for key, lit in ys.items():
             obj.append(int(arrays.st_val[key[0]]) * lit)
             if arrays.st_right[key[0]] >= 0:
@@ -696,7 +696,7 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
     return chosen, proven, int(round(solver.objective_value)) if status == cp_model.OPTIMAL else None
 
 
-def _second_entry(model, arrays, ids, arc_lit, start, vis, ys, yy, s, g, run_to):
+def _second_entry(model, arrays, ids, arc_lit, start, vis, ys, yy, s, g, run_to, clock):
     """5.6.2.1: the path enters the Delaware city (stop ``s``, group ``g``; its second
     entry the node ``(s, 1)``) a second time only after its first, with a stop of each
     city south of it entered (``run_to``: run to) in between. Each stop of the path is
@@ -708,7 +708,7 @@ def _second_entry(model, arrays, ids, arc_lit, start, vis, ys, yy, s, g, run_to)
 
     (Labels, not positions along the path: a position per stop and an equation per arc
     taken gave CP-SAT a linear relaxation that knows nothing of the order; labels are
-    clauses it propagates.)"""
+    clauses it propagates.) ``clock``: the build's :class:`_Clock`, ticked an arc at a time."""
     sg = arrays.stop_group
     first, second = (s, 0), (s, 1)
     model.add_implication(vis[second], vis[first])
@@ -732,6 +732,7 @@ def _second_entry(model, arrays, ids, arc_lit, start, vis, ys, yy, s, g, run_to)
                 model.add_bool_or([~lit, ~x] + ([y] if y is not None else []))
 
     for (ka, kb), lit in arc_lit.items():
+        clock.tick()
         if kb == first:
             same(lit, mid[ka], None)
             same(lit, late[ka], None)
@@ -750,6 +751,7 @@ def _second_entry(model, arrays, ids, arc_lit, start, vis, ys, yy, s, g, run_to)
                     _need(model, sum([ys[k]] if k in ys else []) + sum([yy[k]] if k in yy else []) >= 1, b)
                 between.append(b)
         _need(model, sum(between) >= 1, vis[second])
+
 
 def _larger_runs_more(model, types, active, runs_to):
     """Symmetry between two trains of one type (5.6.2.3), one of which may run to all
