@@ -254,6 +254,35 @@ def test_5_6_7_the_commuter_circuit_visits_its_cities_in_turn(second_link, expec
     assert sum(flow._value(arrays, trains, c) for c in chosen) == expected
     assert [is_commuter for *_, is_commuter, _mask in chosen] == [second_link]
 
+
+@pytest.mark.parametrize("cycle", [["C3", "C7", "D4"], ["C7", "C3", "D4"]])
+def test_5_6_7_a_commuter_run_whose_reverse_is_no_run_is_kept_whichever_way_it_starts(cycle):
+    """flow._reverse_is_rotation: a commuter run and its reverse are one only where the
+    cycle read backwards is one of its rotations. Here the cycle is three cities
+    (A, B, R in turn, any start), Stations in C3 and C7 (40) and D4 (20), with two
+    tracks between A and B and one each between B and R and between R and A. The one
+    run of five visits is A, B, R, A, B (5.6.7, 5.6.3: 50 + 50 + 30 + 50 + 50 = 230);
+    read backwards it goes B to A, against the cycle, so it is no run and the model
+    must keep the run whichever way its stops are numbered: A and B swapped between
+    the two cases, one of which starts at the higher stop."""
+    from trainruns.titles.g1831.route import flow
+
+    S = "station"
+    hexes = [city("C3", 40, [S], [[0, "s0"], [1, "s0"], [5, "s0"]]),
+             city("C7", 40, [S], [[3, "s0"], [2, "s0"], [4, "s0"]]),
+             city("D4", 20, [S], [[2, "s0"], [0, "s0"]]),
+             city("C5", 10, [S], [[3, "s0"], ["s0", 0]]),
+             city("B4", 10, [S], [[4, "s0"], ["s0", 0]]), city("B6", 10, [S], [[3, "s0"], ["s0", 5]]),
+             city("D6", 10, [S], [[3, "s0"], ["s0", 1]])]
+    pos = position(hexes, trains=["5S"], tokens=[("C3", 0, "A"), ("C7", 0, "A"), ("D4", 0, "A")],
+                   map_extra={"commuter_runs": [{"name": "commuter", "cycle": cycle, "any_start": True}]})
+    assert brute_force(pos) == 230
+    model, arrays, _, _ = _model(pos)
+    trains = list(model.board.trains)
+    chosen, proven, bound = flow.solve(arrays, trains)
+    assert proven and bound == 230
+    assert sum(flow._value(arrays, trains, c) for c in chosen) == 230
+
 def test_5_6_7_flow_model_runs_a_commuter_run(flow_only):
     # boards where the best run has a commuter run (a city run to twice): the model
     # must find them, not only plain paths

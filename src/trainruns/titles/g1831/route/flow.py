@@ -166,7 +166,7 @@ def _commuter_circuit(model, arrays, seq, first_repeat, node_set, chains, bit_li
     the run goes from visit ``j`` only to visit ``j + 1``, directly or by stops of leg
     ``j``. Each visit runs to one Station of its city, the run starts and ends with one
     and comes back to a city (more than ``first_repeat`` visits). Returns (active,
-    start literals, arc literals, run-to literals).
+    start literals, arc literals, run-to literals, end literals).
 
     (Leg numbers, not positions along the run: a position per node and an equation per
     arc taken gave CP-SAT a linear relaxation that knows nothing of the order.)"""
@@ -179,7 +179,7 @@ def _commuter_circuit(model, arrays, seq, first_repeat, node_set, chains, bit_li
     ids = {k: i + 1 for i, k in enumerate(keys)}
     active = model.new_bool_var("commuter")
     arcs = [(0, 0, ~active)]
-    vis, start, y, leg = {}, {}, {}, {}
+    vis, start, y, leg, ends = {}, {}, {}, {}, {}
     for k, i in ids.items():
         vis[k] = model.new_bool_var("")
         arcs.append((i, i, ~vis[k]))
@@ -197,7 +197,7 @@ def _commuter_circuit(model, arrays, seq, first_repeat, node_set, chains, bit_li
                 arcs.append((0, i, start[k]))
                 model.add_implication(start[k], y[k])
             if k[0] >= first_repeat:
-                end = model.new_bool_var("")
+                end = ends[k] = model.new_bool_var("")
                 arcs.append((i, 0, end))
                 model.add_implication(end, y[k])
     at = {}
@@ -257,7 +257,17 @@ def _commuter_circuit(model, arrays, seq, first_repeat, node_set, chains, bit_li
     for j in range(1, len(seq)):
         if j in seen and j - 1 in seen:
             model.add_implication(seen[j][0], seen[j - 1][0])
-    return active, start, lit_of, y
+    return active, start, lit_of, y, ends
+
+
+def _reverse_is_rotation(cycle):
+    """Whether the commuter cycle ``cycle`` (its cities in turn) read backwards is one of
+    its rotations, as a cycle out and back is (White Plains - New York - Long Island
+    West - Long Island East - Long Island West - New York; Baltimore - Washington,
+    5.6.7). A run may then start at any of its cities (``any_start``), so every run's
+    reverse, its visits backwards on the same track, is a run of the same value."""
+    rev = cycle[::-1]
+    return any(rev == cycle[r:] + cycle[:r] for r in range(len(cycle)))
 
 
 def _member_track_is_forest(arrays):
@@ -581,12 +591,20 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
             if not commuting:
                 skipped = True
                 continue
+            circuits = []
             for rot in (range(len(cycle)) if run.get("any_start") else [0]):
                 seq = [cycle[(rot + i) % len(cycle)] for i in range(tt.size)]
                 c = _commuter_circuit(model, arrays, seq, len(set(cycle)), node_set, chains, bit_lits,
                                       right_lits, obj, clock)
                 model.add_implication(c[0], ~per_train[ti][0])
                 commuters.append((ti, c))
+                circuits.append(c)
+            if run.get("any_start") and _reverse_is_rotation(cycle):
+                # a commuter run and its reverse are one, in the circuits of two
+                # rotations (5.6.7: the same visits, Stations and track): it starts at
+                # the lower stop
+                _need(model, sum(k[1] * lit for c in circuits for k, lit in c[1].items())
+                      <= sum(k[1] * lit for c in circuits for k, lit in c[4].items()))
     for ti in range(len(trains)):
         mine = [c[0] for t, c in commuters if t == ti]
         if len(mine) > 1:
@@ -674,7 +692,7 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
             chs.append(c)
             stops.append(key[0])
         chosen.append((ti, stops, chs, [True] * len(stops), False, mask))
-    for ti, (active, start, lit_of, y) in commuters:
+    for ti, (active, start, lit_of, y, _) in commuters:
         if not solver.value(active):
             continue
         key = next(k for k, lit in start.items() if solver.value(lit))
