@@ -192,6 +192,20 @@ def test_5_6_2_1_the_runs_entering_the_delaware_once_then_those_entering_it_twic
     assert checked > 20 and above > 0
 
 
+def _flow_alone(pos, expected):
+    """The flow model alone on a board worked by hand: the brute force agrees with the
+    hand's ``expected``, and so does the model's run, proven. Returns (arrays, trains,
+    the model's routes)."""
+    from trainruns.titles.g1831.route import flow
+
+    assert brute_force(pos) == expected
+    model, arrays, _, _ = _model(pos)
+    trains = list(model.board.trains)
+    chosen, proven, bound = flow.solve(arrays, trains)
+    assert proven and bound == expected
+    assert sum(flow._value(arrays, trains, c) for c in chosen) == expected
+    return arrays, trains, chosen
+
 
 @pytest.mark.parametrize("south, trains, rules, expected", [
     (["C1", "C3"], ["4S"], {}, 160),
@@ -208,8 +222,6 @@ def test_5_6_2_1_the_flow_model_enters_the_delaware_twice_only_after_both_cities
     named south instead it may not: B2 - C1 - C3, 110. A 3S runs B2 - C3 - B2 passing
     C1: 50 + 30 + 50 = 130; under ``delaware_south: "run_to"`` it must run to a token in
     each city south, four tokens, more than it may: 110, while a 4S still makes 160."""
-    from trainruns.titles.g1831.route import flow
-
     S = "station"
     hexes = [city("B2", 40, [S], [[4, "s0"], ["s0", 5]], revisit_after=south),
              city("C1", 20, [S], [[1, "s0"], ["s0", 0]]),
@@ -217,11 +229,7 @@ def test_5_6_2_1_the_flow_model_enters_the_delaware_twice_only_after_both_cities
              city("A1", 10, [S], [])]
     pos = position(hexes, trains=trains, tokens=[("B2", 0, "A"), ("C1", 0, "A"), ("C3", 0, "A")],
                    **({"rules": rules} if rules else {}))
-    assert brute_force(pos) == expected
-    model, arrays, _, _ = _model(pos)
-    chosen, proven, bound = flow.solve(arrays, list(model.board.trains))
-    assert proven and bound == expected
-    assert sum(flow._value(arrays, list(model.board.trains), c) for c in chosen) == expected
+    _flow_alone(pos, expected)
 
 
 @pytest.mark.parametrize("second_link, expected", [(False, 100), (True, 150)])
@@ -234,8 +242,6 @@ def test_5_6_7_the_commuter_circuit_visits_its_cities_in_turn(second_link, expec
     best run is the path C3 - C5 - C7, 100; with a second track (C3 - B4 - B6 - C7),
     C3, C7, C3 for 150. Visits out of turn (C3, C3 by its loop, then C7, C7) would make
     200 and 250."""
-    from trainruns.titles.g1831.route import flow
-
     S = "station"
     hexes = [city("C3", 40, [S], [[0, "s0"], [4, "s0"], [5, "s0"]] + ([[1, "s0"]] if second_link else [])),
              city("C7", 40, [S], [[3, "s0"], [4, "s0"], [5, "s0"]] + ([[2, "s0"]] if second_link else [])),
@@ -246,12 +252,7 @@ def test_5_6_7_the_commuter_circuit_visits_its_cities_in_turn(second_link, expec
         hexes += [city("B4", 10, [S], [[4, "s0"], ["s0", 0]]), city("B6", 10, [S], [[3, "s0"], ["s0", 5]])]
     pos = position(hexes, trains=["5S"], tokens=[("C3", 0, "A"), ("C7", 0, "A")],
                    map_extra={"commuter_runs": [{"name": "commuter", "cycle": ["C3", "C7"], "any_start": False}]})
-    assert brute_force(pos) == expected
-    model, arrays, _, _ = _model(pos)
-    trains = list(model.board.trains)
-    chosen, proven, bound = flow.solve(arrays, trains)
-    assert proven and bound == expected
-    assert sum(flow._value(arrays, trains, c) for c in chosen) == expected
+    _, _, chosen = _flow_alone(pos, expected)
     assert [is_commuter for *_, is_commuter, _mask in chosen] == [second_link]
 
 
@@ -265,8 +266,6 @@ def test_5_6_7_a_commuter_run_whose_reverse_is_no_run_is_kept_whichever_way_it_s
     read backwards it goes B to A, against the cycle, so it is no run and the model
     must keep the run whichever way its stops are numbered: A and B swapped between
     the two cases, one of which starts at the higher stop."""
-    from trainruns.titles.g1831.route import flow
-
     S = "station"
     hexes = [city("C3", 40, [S], [[0, "s0"], [1, "s0"], [5, "s0"]]),
              city("C7", 40, [S], [[3, "s0"], [2, "s0"], [4, "s0"]]),
@@ -276,12 +275,8 @@ def test_5_6_7_a_commuter_run_whose_reverse_is_no_run_is_kept_whichever_way_it_s
              city("D6", 10, [S], [[3, "s0"], ["s0", 1]])]
     pos = position(hexes, trains=["5S"], tokens=[("C3", 0, "A"), ("C7", 0, "A"), ("D4", 0, "A")],
                    map_extra={"commuter_runs": [{"name": "commuter", "cycle": cycle, "any_start": True}]})
-    assert brute_force(pos) == 230
-    model, arrays, _, _ = _model(pos)
-    trains = list(model.board.trains)
-    chosen, proven, bound = flow.solve(arrays, trains)
-    assert proven and bound == 230
-    assert sum(flow._value(arrays, trains, c) for c in chosen) == 230
+    _flow_alone(pos, 230)
+
 
 def test_5_6_7_flow_model_runs_a_commuter_run(flow_only):
     # boards where the best run has a commuter run (a city run to twice): the model

@@ -260,6 +260,14 @@ def _commuter_circuit(model, arrays, seq, first_repeat, node_set, chains, bit_li
     return active, start, lit_of, y, ends
 
 
+def _one_way(model, starts, ends):
+    """A run and its reverse are one run (the same stops and track, each token run to as
+    often): CP-SAT is told to keep the one that starts at the lower stop. ``starts`` and
+    ``ends``: (the stop's number, the literal "the run starts / ends there") of every
+    way the run may start and end, of which one of each holds when it runs."""
+    _need(model, sum(n * lit for n, lit in starts) <= sum(n * lit for n, lit in ends))
+
+
 def _reverse_is_rotation(cycle):
     """Whether the commuter cycle ``cycle`` (its cities in turn) read backwards is one of
     its rotations, as a cycle out and back is (White Plains - New York - Long Island
@@ -564,8 +572,7 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
         if tt.type == MIXED:
             _need(model, n_s >= 1, active)
             _need(model, n_y >= 1, active)
-        # a path and its reverse are one: it starts at the lower node
-        _need(model, sum(ids[k] * start[k] for k in start) <= sum(ids[k] * end[k] for k in end))
+        _one_way(model, [(ids[k], lit) for k, lit in start.items()], [(ids[k], lit) for k, lit in end.items()])
         for s, g in dela.items():
             _second_entry(model, arrays, ids, arc_lit, start, vis, ys, yy, s, g, run_to, clock)
         for key, lit in ys.items():
@@ -600,11 +607,10 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
                 commuters.append((ti, c))
                 circuits.append(c)
             if run.get("any_start") and _reverse_is_rotation(cycle):
-                # a commuter run and its reverse are one, in the circuits of two
-                # rotations (5.6.7: the same visits, Stations and track): it starts at
-                # the lower stop
-                _need(model, sum(k[1] * lit for c in circuits for k, lit in c[1].items())
-                      <= sum(k[1] * lit for c in circuits for k, lit in c[4].items()))
+                # a commuter run and its reverse, in the circuits of two rotations
+                # (5.6.7: the same visits, Stations and track)
+                _one_way(model, [(k[1], lit) for _, starts, _, _, _ in circuits for k, lit in starts.items()],
+                         [(k[1], lit) for *_, ends in circuits for k, lit in ends.items()])
     for ti in range(len(trains)):
         mine = [c[0] for t, c in commuters if t == ti]
         if len(mine) > 1:
@@ -766,7 +772,7 @@ def _second_entry(model, arrays, ids, arc_lit, start, vis, ys, yy, s, g, run_to,
                 b = model.new_bool_var("")
                 model.add_implication(b, mid[k])
                 if run_to:
-                    _need(model, sum([ys[k]] if k in ys else []) + sum([yy[k]] if k in yy else []) >= 1, b)
+                    _need(model, sum(y[k] for y in (ys, yy) if k in y) >= 1, b)
                 between.append(b)
         _need(model, sum(between) >= 1, vis[second])
 
