@@ -42,11 +42,10 @@ import sys
 import tempfile
 import time
 
-from test_bench_startup import _wall  # (wall and CPU seconds of one whole process)
+from test_bench_startup import SCRIPT, _wall  # (this environment's script or None; wall and CPU seconds of a process)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-SCRIPT = shutil.which("trainruns")
 
 
 def _script_imports(package=False):
