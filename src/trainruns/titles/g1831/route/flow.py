@@ -610,7 +610,7 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
                 # a commuter run and its reverse, in the circuits of two rotations
                 # (5.6.7: the same visits, Stations and track)
                 _one_way(model, [(k[1], lit) for _, starts, _, _, _ in circuits for k, lit in starts.items()],
-                         [(k[1], lit) for *_, ends in circuits for k, lit in ends.items()])
+                         [(k[1], lit) for _, _, _, _, ends in circuits for k, lit in ends.items()])
     for ti in range(len(trains)):
         mine = [c[0] for t, c in commuters if t == ti]
         if len(mine) > 1:

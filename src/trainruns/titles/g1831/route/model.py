@@ -768,8 +768,8 @@ class Model1831(RouteModel):
         best.paths_proven = settled
         if commuting:
             # a commuter run beside paths that enter the Delaware once or twice, one
-            # part: CP-SAT closed it in 27 s on 26 family boards, the two parts apart
-            # (entering once, then twice) in 38 s (benchmarks/README.md)
+            # part: the second entry's labels cost CP-SAT little, and one proof less
+            # than two (benchmarks/README.md, "the commuter part in one piece")
             best, settled = self._held_above(arrays, kinds, end, progress, memory, best, settled, "only", "model")
             best.complete = settled
         return self._some_run(best)
