@@ -359,8 +359,10 @@ def test_5_6_2_the_priced_cut_lists_every_path_above_a_floor_and_no_other(seed):
 
 def test_5_6_7_the_commuting_bound_holds_where_the_best_run_has_a_commuter_run():
     # the track prices' bound with one train held to commuter runs bounds every run in
-    # which it runs one: checked on the boards whose best run (listing, proven; the
-    # brute force agrees, test_1831_flow.py) has a commuter run (a city run to twice)
+    # which it runs one, whether its prices start at 0 or at the board's own (as
+    # Model1831._commuters_bounded tries both): checked on the boards whose best run
+    # (listing, proven; the brute force agrees, test_1831_flow.py) has a commuter run (a
+    # city run to twice)
     checked = 0
     for seed in range(120):
         pos = random_commuter_position(seed)
@@ -374,8 +376,9 @@ def test_5_6_7_the_commuting_bound_holds_where_the_best_run_has_a_commuter_run()
             if len(set(cities)) < len(cities) and names.count(r.train) == 1:
                 board = load_position(pos)
                 arrays = board.route_model._arrays(compile_board(board))
-                _b, pricing = bound.priced(arrays)
-                assert bound.commuting_bound(pricing, r.train.upper(), 0) >= run.revenue, seed
+                board_prices, pricing = bound.priced(arrays)
+                for start in (None, board_prices.price):
+                    assert bound.commuting_bound(pricing, r.train.upper(), 0, start=start) >= run.revenue, seed
                 checked += 1
     assert checked >= 2
 

@@ -322,16 +322,16 @@ class _Commuting:
         return self._pricing._best_commuter(kind.size, dist, nxt)
 
 
-def commuting_bound(pricing, name, lower=0, deadline=None, iterations=ITERATIONS):
+def commuting_bound(pricing, name, lower=0, deadline=None, iterations=ITERATIONS, start=None):
     """A bound on the runs in which the one train of kind ``name`` runs a commuter run
     (5.6.7): the track prices' bound (:func:`lagrangian_bound`) with that train held to
-    commuter runs, its prices found anew; at most ``lower`` once it gets there. None
-    when the kind has more than one train (its trains share one best) or the deadline
-    came first."""
+    commuter runs, its prices found anew from ``start`` (None: 0); at most ``lower`` once
+    it gets there. None when the kind has more than one train (its trains share one
+    best) or the deadline came first."""
     trains = [t for t in pricing.compiled.board.trains if t.name == name]
     if len(trains) != 1:
         return None
-    out = subgradient_bound(_Commuting(pricing, name), lower, deadline, iterations)
+    out = subgradient_bound(_Commuting(pricing, name), lower, deadline, iterations, start=start)
     return None if out is None else int(out.value)
 
 
