@@ -166,10 +166,13 @@ class Pricing(ChainBits):
 
 class Bound:
     """The result of :func:`lagrangian_bound`: ``value`` (a bound on the run's revenue),
-    the bit prices it came from, and each kind's ``M`` at them (scaled by ``SCALE``)."""
+    the bit prices it came from, and each kind's ``M`` at them (scaled by ``SCALE``);
+    ``next_price`` and ``theta``, where the method stopped (the prices it would have
+    tried next and its step's share), for :func:`subgradient_bound` to go on from."""
 
-    def __init__(self, value, price, best, total):
+    def __init__(self, value, price, best, total, next_price=None, theta=None):
         self.value, self.price, self.best, self.total = value, price, best, total
+        self.next_price, self.theta = next_price, theta
 
 
 def lagrangian_bound(compiled: CompiledBoard, lower: int = 0, deadline=None,
@@ -248,7 +251,7 @@ def _subgradient(pricing: Pricing, lower: int, iterations: int, stop, start=None
         price = np.maximum(0, price + np.rint(step * g).astype(np.int64))
     if best_value is None:
         return None  # the deadline came before the first prices were tried
-    return Bound(best_value // SCALE, best_price, best_m, best_value)
+    return Bound(best_value // SCALE, best_price, best_m, best_value, price, theta)
 
 
 def reduced_floors(bound: Bound, trains, target: int) -> dict:

@@ -359,8 +359,8 @@ def test_5_6_2_the_priced_cut_lists_every_path_above_a_floor_and_no_other(seed):
 
 def test_5_6_7_the_commuting_bound_holds_where_the_best_run_has_a_commuter_run():
     # the track prices' bound with one train held to commuter runs bounds every run in
-    # which it runs one, whether its prices start at 0 or at the board's own (as
-    # Model1831._commuters_bounded tries both): checked on the boards whose best run
+    # which it runs one, its prices from 0 alone or, by turns, from the board's own too
+    # (as Model1831._commuters_bounded asks): checked on the boards whose best run
     # (listing, proven; the brute force agrees, test_1831_flow.py) has a commuter run (a
     # city run to twice)
     checked = 0
@@ -378,7 +378,8 @@ def test_5_6_7_the_commuting_bound_holds_where_the_best_run_has_a_commuter_run()
                 arrays = board.route_model._arrays(compile_board(board))
                 board_prices, pricing = bound.priced(arrays)
                 for start in (None, board_prices.price):
-                    assert bound.commuting_bound(pricing, r.train.upper(), 0, start=start) >= run.revenue, seed
+                    found = bound.commuting_bound(pricing, r.train.upper(), 0, board_prices=start)
+                    assert found >= run.revenue, seed
                 checked += 1
     assert checked >= 2
 

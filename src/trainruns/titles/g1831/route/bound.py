@@ -50,6 +50,12 @@ from trainruns.titles.g1831.route.trains import MIXED, STATION, YARD, may_commut
 
 # subgradient iterations at most (each finds one priced route per train kind)
 ITERATIONS = 200
+# commuting_bound from the board's prices and from 0 by turns: (from the board's prices?,
+# share of the iterations). A start at the board's prices settles the commuter runs
+# within a few iterations or not for long; one from 0 within a few dozen or, seldom,
+# past a hundred; and where neither does, the iterations in all are as many as from one
+# start (benchmarks/README.md, "the commuter bound from two starts")
+COMMUTING_SLICES = ((True, 0.05), (False, 0.2), (True, 0.25), (False, 0.5))
 # tokens a kind earns at, at most, for the dynamic program over their subsets (2^n of
 # them); beyond, the kind's unpriced best stands in
 MAX_TOKENS = 18
@@ -322,17 +328,35 @@ class _Commuting:
         return self._pricing._best_commuter(kind.size, dist, nxt)
 
 
-def commuting_bound(pricing, name, lower=0, deadline=None, iterations=ITERATIONS, start=None):
+def commuting_bound(pricing, name, lower=0, deadline=None, iterations=ITERATIONS, board_prices=None):
     """A bound on the runs in which the one train of kind ``name`` runs a commuter run
     (5.6.7): the track prices' bound (:func:`lagrangian_bound`) with that train held to
-    commuter runs, its prices found anew from ``start`` (None: 0); at most ``lower`` once
-    it gets there. None when the kind has more than one train (its trains share one
-    best) or the deadline came first."""
+    commuter runs, its prices found anew; at most ``lower`` once it gets there. None
+    when the kind has more than one train (its trains share one best) or the deadline
+    came first.
+
+    With ``board_prices`` (the board's own track prices) the method goes two ways by
+    turns (``COMMUTING_SLICES`` of the ``iterations``), one from those prices, one from
+    0, each going on where it stopped, and the lower bound is kept (each is one)."""
     trains = [t for t in pricing.compiled.board.trains if t.name == name]
     if len(trains) != 1:
         return None
-    out = subgradient_bound(_Commuting(pricing, name), lower, deadline, iterations, start=start)
-    return None if out is None else int(out.value)
+    if board_prices is None:
+        slices = ((False, iterations),)
+    else:
+        slices = tuple((at_board, max(1, round(share * iterations))) for at_board, share in COMMUTING_SLICES)
+    going = {True: (board_prices, 2.0), False: (None, 2.0)}
+    best = None
+    for at_board, its in slices:
+        start, theta = going[at_board]
+        out = subgradient_bound(_Commuting(pricing, name), lower, deadline, its, start=start, theta=theta)
+        if out is None:
+            break  # the deadline came first
+        best = int(out.value) if best is None else min(best, int(out.value))
+        if best <= lower:
+            break
+        going[at_board] = (out.next_price, out.theta)
+    return best
 
 
 def priced(arrays, lower=0, deadline=None, iterations=ITERATIONS):

@@ -149,13 +149,6 @@ _BELOW = _PerBoard()
 # per compiled board, ``{(commuter kind, lower): bound}`` of bound.commuting_bound (ended
 # before its deadline): the flow model's parts and then the priced proof ask for the same
 _COMMUTING = _PerBoard()
-# :meth:`Model1831._commuters_bounded` tries bound.commuting_bound from two starts, the
-# board's track prices (at most this many iterations), then none (the rest of
-# bound.ITERATIONS): each start settles commuter runs the other does not, and a start at
-# the board's prices does within this many where it does (benchmarks/README.md, "the
-# commuter bound from two starts"); the iterations in all, which the flow model's parts
-# pay for where neither settles them, are as many as from one start
-COMMUTING_WARM_ITERATIONS = 60
 # the priced proof's first target below the bound, as a share of it, and how much
 # further below each next one is than the last (as trainruns.route.proof's targets: near the
 # bound the floors are high and few paths are listed)
@@ -875,7 +868,7 @@ class Model1831(RouteModel):
     def _commuters_bounded(self, arrays, known, deadline):
         """Whether no run with a commuter run (5.6.7) earns more than ``known``: with
         each commuter train held to commuter runs in turn, the track prices
-        (bound.commuting_bound, from the board's track prices, then from none) bound the
+        (bound.commuting_bound, from the board's track prices and from none by turns) bound the
         runs at ``known``. The prices leave out that a run must use each token bought as
         a track right (5.6.5): a bound over more runs, so it holds on a board with rights
         too."""
@@ -890,14 +883,7 @@ class Model1831(RouteModel):
         for name in sorted({t.name for t in self.board.trains if may_commute(kind_of[t.name])}):
             bound = done.get((name, known), -1)
             if bound == -1:
-                bound = None
-                for start, iterations in ((out[0].price, COMMUTING_WARM_ITERATIONS),
-                                          (None, bound_1831.ITERATIONS - COMMUTING_WARM_ITERATIONS)):
-                    tried = bound_1831.commuting_bound(pricing, name, known, deadline, iterations, start)
-                    if tried is not None:
-                        bound = tried if bound is None else min(bound, tried)  # each is a bound
-                    if bound is not None and bound <= known:
-                        break
+                bound = bound_1831.commuting_bound(pricing, name, known, deadline, board_prices=out[0].price)
                 if deadline is None or time.perf_counter() < deadline:
                     done[(name, known)] = bound
             if bound is None or bound > known:
