@@ -435,3 +435,98 @@ def test_5_6_2_the_priced_cut_reach_table_is_the_best_line_from_each_node(seed):
     assert want.max() > 0 and (want[:, 0] < want[:, -1]).any()
     assert (numba_kernels.token_reach(*args) == want).all()
     assert (kernels.token_reach(*args) == want).all()
+
+
+def _walks_by_hand(dist, via):
+    """Each node's cheapest walk to each other (Dijkstra), its inner nodes all in ``via``."""
+    import heapq
+
+    inf = np.int64(1) << 50
+    n = len(dist)
+    out = np.full((n, n), inf, np.int64)
+    for u in range(n):
+        out[u, u] = 0
+        heap = [(0, u)]
+        while heap:
+            d, x = heapq.heappop(heap)
+            if d > out[u, x] or (x != u and x not in via):
+                continue  # (a node outside ``via`` ends a walk: no walk passes it)
+            for y in range(n):
+                if y != x and dist[x, y] < inf and d + dist[x, y] < out[u, y]:
+                    out[u, y] = d + dist[x, y]
+                    heapq.heappush(heap, (out[u, y], y))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_5_6_2_3_the_cheapest_walks_pass_only_passable_stops(seed):
+    # kernels.cheapest_walks (the priced line's walks between tokens, bound.py) against
+    # Dijkstra from every node, on small random stop graphs with missing arcs and some
+    # stops not passable (5.6.2.3: a city a route cannot pass ends its walks); nxt
+    # followed from u reaches v at that price
+    from trainruns.titles.g1831.route import kernels, numba_kernels
+
+    rng = np.random.default_rng(seed)
+    inf = np.int64(1) << 50
+    n = 9
+    arcs = rng.integers(0, 60, (n, n)).astype(np.int64)
+    arcs[rng.random((n, n)) < 0.55] = inf
+    np.fill_diagonal(arcs, 0)
+    passable = rng.random(n) < 0.6
+    via = np.flatnonzero(passable).astype(np.int64)
+    want = _walks_by_hand(arcs, set(via.tolist()))
+    for kernel in (numba_kernels.cheapest_walks, kernels.cheapest_walks):  # (numba's and compiled ahead)
+        dist = arcs.copy()
+        nxt = np.where(arcs < inf, np.arange(n)[None, :], -1).astype(np.int64)
+        kernel(dist, nxt, via)
+        assert (dist == want).all()
+    assert (want <= arcs).all() and (want < arcs).any()  # (some walks pass a stop)
+    for u in range(n):
+        for v in range(n):
+            if u != v and dist[u, v] < inf:
+                x, price = u, 0
+                while x != v:
+                    y = int(nxt[x, v])
+                    price += int(arcs[x, y])
+                    assert y == v or passable[y]
+                    x = y
+                assert price == dist[u, v]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_5_6_7_the_best_priced_commuter_run_is_the_best_of_every_visit_sequence(seed):
+    # kernels.best_commuter_run (bound.py's priced commuter run) against every choice of
+    # a Station at each visit enumerated by hand: 2 to ``size`` visits round each
+    # sequence of cities, Station values less the walks' prices between visits (5.6.7)
+    import itertools
+
+    from trainruns.titles.g1831.route import kernels, numba_kernels
+
+    rng = np.random.default_rng(seed)
+    inf = np.int64(1) << 50
+    n, size = 7, 5
+    st = rng.integers(10, 90, n).astype(np.int64)
+    dist = rng.integers(5, 80, (n, n)).astype(np.int64)
+    dist[rng.random((n, n)) < 0.2] = inf
+    np.fill_diagonal(dist, 0)
+    # two sequences: cities {0, 1} -> {2} -> {3, 4} -> {2}, and {5} -> {6}
+    sequences = [[np.array([0, 1]), np.array([2]), np.array([3, 4]), np.array([2])],
+                 [np.array([5]), np.array([6])]]
+    want = -inf
+    for seq in sequences:
+        for visits in range(2, size + 1):
+            for nodes in itertools.product(*(seq[i % len(seq)] for i in range(visits))):
+                legs = [dist[a, b] for a, b in zip(nodes, nodes[1:])]
+                if max(legs) < inf:
+                    want = max(want, int(st[list(nodes)].sum() - sum(legs)))
+    seq_len = np.array([len(q) for q in sequences], np.int64)
+    seq_start = np.array([0, len(sequences[0])], np.int64)
+    positions = [p for q in sequences for p in q]
+    pos_ptr = np.cumsum([0] + [len(p) for p in positions]).astype(np.int64)
+    pos_nodes = np.concatenate(positions).astype(np.int64)
+    for kernel in (numba_kernels.best_commuter_run, kernels.best_commuter_run):  # (numba's and compiled ahead)
+        stations = np.zeros(size, np.int64)
+        value, length = kernel(st, dist, seq_start, seq_len, pos_ptr, pos_nodes, size, stations)
+        assert value == want and 2 <= length <= size
+        run = stations[:length].tolist()
+        assert value == st[run].sum() - sum(int(dist[a, b]) for a, b in zip(run, run[1:]))

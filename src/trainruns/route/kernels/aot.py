@@ -51,6 +51,8 @@ EXPORTS = (
     (G1831, "best_token_line", "I2 I i i I I i i"),
     (G1831, "token_reach", "I2 I2 I i I I i I"),
     (G1831, "assign_priced", "I I B I I I U2 i i i I i I"),
+    (G1831, "cheapest_walks", "I2 I2 I"),
+    (G1831, "best_commuter_run", "I I2 I I I I i I"),
 )
 # modules outside this folder whose code is compiled in without being exported: the
 # the constants numba_kernels.py takes (1831's kernel_arrays.py) and the module that

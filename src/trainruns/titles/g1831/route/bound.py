@@ -135,7 +135,16 @@ class Pricing1831(ChainBits):
             self.kinds.append(_Kind(t.name, tt.type, tt.size))
             self._gains[t.name] = self._kind_gains(tt)
         self._dist_key, self._dist = None, None
+        self._via = np.flatnonzero(self.passable).astype(np.int64)
         self._commuter = self._commuter_cycles()
+        # the same as flat arrays for kernels.best_commuter_run: per sequence its first
+        # position and how many; per position its nodes
+        self._seq_start = np.cumsum([0] + [len(seq) for seq in self._commuter[:-1]]).astype(np.int64)
+        self._seq_len = np.array([len(seq) for seq in self._commuter], np.int64)
+        positions = [nodes for seq in self._commuter for nodes in seq]
+        self._pos_ptr = np.cumsum([0] + [len(nodes) for nodes in positions]).astype(np.int64)
+        self._pos_nodes = (np.concatenate(positions) if positions else np.zeros(0)).astype(np.int64)
+        self._st_scaled = (self.st_val * SCALE).astype(np.int64)
 
     def _kind_gains(self, tt):
         """(gain per node, scaled; cap: the most ``size`` stops can earn) for train type ``tt``."""
@@ -239,6 +248,8 @@ class Pricing1831(ChainBits):
         key = cost.tobytes()
         if self._dist_key == key:
             return self._dist
+        from trainruns.titles.g1831.route.kernels import cheapest_walks
+
         n = self.n_nodes
         dist = np.full((n, n), INF, np.int64)
         nxt = np.full((n, n), -1, np.int64)
@@ -246,11 +257,7 @@ class Pricing1831(ChainBits):
         nxt[self.arc_from, self.nbr] = self.nbr
         dist[np.arange(n), np.arange(n)] = 0
         nxt[np.arange(n), np.arange(n)] = np.arange(n)
-        for k in np.flatnonzero(self.passable):
-            via = dist[:, k:k + 1] + dist[k:k + 1, :]
-            better = via < dist
-            dist = np.where(better, via, dist)
-            nxt = np.where(better, nxt[:, k:k + 1], nxt)
+        cheapest_walks(dist, nxt, self._via)
         self._dist_key, self._dist = key, (dist, nxt)
         return dist, nxt
 
@@ -265,29 +272,14 @@ class Pricing1831(ChainBits):
         docstring), and the nodes of those walks end to end; ``-INF`` and no nodes when
         there is none. (Below 0 too: a floor a better run's train must pass may be
         negative, and the priced proof compares this to it.)"""
-        st = self.st_val * SCALE
-        best, best_run = -INF, []
-        for seq in self._commuter:
-            length = len(seq)
-            prev = seq[0]
-            score = st[prev].astype(np.int64)
-            back = []
-            for i in range(1, size):
-                here = seq[i % length]
-                total = score[:, None] - dist[np.ix_(prev, here)]  # [previous stop, this stop]
-                arg = np.argmax(total, axis=0)
-                score = total[arg, np.arange(len(here))] + st[here]
-                back.append((prev, arg))
-                prev = here
-                j = int(np.argmax(score))
-                if score[j] > best and score[j] > -INF // 2:  # (a leg with no walk: no run)
-                    best = int(score[j])
-                    stations = [int(here[j])]
-                    for p, a in reversed(back):
-                        j = int(a[j])
-                        stations.append(int(p[j]))
-                    best_run = self._walk(stations[::-1], nxt)
-        return best, best_run
+        from trainruns.titles.g1831.route.kernels import best_commuter_run
+
+        if not len(self._commuter):
+            return int(-INF), []
+        stations = np.zeros(max(size, 1), np.int64)
+        best, length = best_commuter_run(self._st_scaled, dist, self._seq_start,
+                                         self._seq_len, self._pos_ptr, self._pos_nodes, size, stations)
+        return int(best), (self._walk(stations[:length].tolist(), nxt) if length else [])
 
     @staticmethod
     def _walk(stations, nxt):

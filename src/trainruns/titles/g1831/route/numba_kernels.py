@@ -878,3 +878,76 @@ def assign_priced(start, end, twin, cand_route, cand_value, cand_slack, bits, to
         if nodes >= budget or ((nodes & 4095) == 0 and stop[0] != 0):
             return best, 1
     return best, 0
+
+
+@nb.njit(cache=True)
+def cheapest_walks(dist, nxt, via):
+    """Floyd and Warshall in place: ``dist[u, v]`` becomes the cheapest walk's price from
+    ``u`` to ``v`` passing only the nodes ``via`` (passable stops, 5.6.2.3), in their
+    order, and ``nxt[u, v]`` the next node on it. ``dist`` starts at each arc's price
+    (bound.INF: no arc; 0 from a node to itself), ``nxt`` at each arc's head. A walk is
+    replaced only by a strictly cheaper one, so ties keep the walk found first."""
+    n = dist.shape[0]
+    for k in via:
+        for u in range(n):
+            du = dist[u, k]
+            for v in range(n):
+                d = du + dist[k, v]
+                if d < dist[u, v]:
+                    dist[u, v] = d
+                    nxt[u, v] = nxt[u, k]
+
+
+@nb.njit(cache=True)
+def best_commuter_run(st, dist, seq_start, seq_len, pos_ptr, pos_nodes, size, stations):
+    """The most a commuter run of 2 to ``size`` visits makes (5.6.7, the priced bound of
+    bound.py): its visits' Station values ``st`` less ``dist`` between consecutive
+    visits, a dynamic program over the visits of each commuter sequence ``q`` (visit
+    ``i`` is to one of the nodes of position ``i % seq_len[q]``, positions
+    ``seq_start[q]`` on, each position's nodes ``pos_nodes[pos_ptr[p]:pos_ptr[p + 1]]``).
+    Returns ``(value, length)``: the visits' nodes of the best run in
+    ``stations[:length]``; ``(-INF, 0)`` when no run has a walk for every leg. Ties keep
+    the run found first (the lowest node index at each visit, the shortest run)."""
+    inf = np.int64(1) << 50
+    width = 0
+    for p in range(pos_ptr.shape[0] - 1):
+        width = max(width, pos_ptr[p + 1] - pos_ptr[p])
+    score = np.empty(width, np.int64)
+    new = np.empty(width, np.int64)
+    back = np.zeros((max(size, 1), width), np.int64)
+    best, length = -inf, 0
+    for q in range(seq_start.shape[0]):
+        first, n_pos = seq_start[q], seq_len[q]
+        a = pos_ptr[first]
+        n_prev = pos_ptr[first + 1] - a
+        for j in range(n_prev):
+            score[j] = st[pos_nodes[a + j]]
+        prev = first
+        for i in range(1, size):
+            here = first + i % n_pos
+            b = pos_ptr[here]
+            n_here = pos_ptr[here + 1] - b
+            a = pos_ptr[prev]
+            top, top_j = -inf, -1
+            for j in range(n_here):
+                node = pos_nodes[b + j]
+                m, arg = score[0] - dist[pos_nodes[a], node], 0
+                for k in range(1, n_prev):
+                    d = score[k] - dist[pos_nodes[a + k], node]
+                    if d > m:
+                        m, arg = d, k
+                new[j] = m + st[node]
+                back[i, j] = arg
+                if top_j < 0 or new[j] > top:
+                    top, top_j = new[j], j
+            for j in range(n_here):
+                score[j] = new[j]
+            n_prev, prev = n_here, here
+            if top > best and top > -inf // 2:  # (a leg with no walk: no run)
+                best, length = top, i + 1
+                j = top_j
+                stations[i] = pos_nodes[b + j]
+                for r in range(i, 0, -1):
+                    j = back[r, j]
+                    stations[r - 1] = pos_nodes[pos_ptr[first + (r - 1) % n_pos] + j]
+    return best, length
