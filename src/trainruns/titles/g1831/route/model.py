@@ -411,10 +411,10 @@ class Model1831(RouteModel):
             budget = (limits or Limits()).array_budget()
             # the paths counted first (a numba walk, about 0.5 microseconds a path). The
             # commuter runs' walk (5.6.7; plain Python, about a microsecond a step on a
-            # full-size map) then gets its whole cap only if the paths are to be listed;
-            # for the flow model, FLOW_COMMUTER_STEPS (the priced proof uses the runs when
-            # walked, their priced best when not). (A game's step budget bounds the listing
-            # already: no count first)
+            # full-size map) then gets its whole cap if the paths are to be listed; for the
+            # flow model it waits for the priced proof, which alone uses the runs (when
+            # walked within FLOW_COMMUTER_STEPS; their priced best when not). (A game's
+            # step budget bounds the listing already: no count first)
             count_until = None if until is None else t0 + COUNT_SHARE * (until - t0)
             sizes = None if path_steps else self._fits(arrays, len(types) * n_masks, budget, PATH_LIMIT,
                                                             count_until)
@@ -424,11 +424,11 @@ class Model1831(RouteModel):
                 from trainruns.route.cpsat import preload_cp_model
 
                 preload_cp_model()
-            try:
-                extra = self._commuter_runs(arrays, types, COMMUTER_STEPS if listing else FLOW_COMMUTER_STEPS,
-                                            until)
-            except TooManySteps as e:
-                walked_out = e.out_of_steps and listing  # (a walk too long hands the board over)
+            if listing:
+                try:
+                    extra = self._commuter_runs(arrays, types, COMMUTER_STEPS, until)
+                except TooManySteps as e:
+                    walked_out = e.out_of_steps  # (a walk too long hands the board over)
             if listing and extra is not None:
                 # (a game's step budget lists within it, by counted work: no path limit)
                 listed = self._paths(arrays, valuer, until, progress, True, None if path_steps else PATH_LIMIT,
@@ -454,6 +454,10 @@ class Model1831(RouteModel):
                 # proves the run, or nothing (see _priced_proof)
                 unproven = flowed is not None and not flowed.complete
                 if unproven and (prove or end - time.perf_counter() >= PROOF_LEFT_SECONDS):
+                    try:
+                        extra = self._commuter_runs(arrays, types, FLOW_COMMUTER_STEPS, end)
+                    except TooManySteps:
+                        extra = None
                     proved = self._priced_proof(arrays, valuer, types, flowed, extra, end, progress, budget, work)
                     if proved is not None:
                         return proved
