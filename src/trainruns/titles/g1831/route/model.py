@@ -872,10 +872,10 @@ class Model1831(RouteModel):
     def _commuters_bounded(self, arrays, known, deadline):
         """Whether no run with a commuter run (5.6.7) earns more than ``known``: with
         each commuter train held to commuter runs in turn, the track prices
-        (bound.commuting_bound, from the board's track prices and from none by turns) bound the
-        runs at ``known``. The prices leave out that a run must use each token bought as
-        a track right (5.6.5): a bound over more runs, so it holds on a board with rights
-        too."""
+        (bound.commuting_bound, from the board's prices and from 0 by turns) bound the
+        runs at ``known``. The prices leave out that a run must use each token bought
+        as a track right (5.6.5): a bound over more runs, so it holds on a board with
+        rights too."""
         from trainruns.titles.g1831.route import bound as bound_1831
 
         out = self._priced(arrays.compiled, arrays, deadline)
