@@ -530,3 +530,51 @@ def test_5_6_7_the_best_priced_commuter_run_is_the_best_of_every_visit_sequence(
         assert value == want and 2 <= length <= size
         run = stations[:length].tolist()
         assert value == st[run].sum() - sum(int(dist[a, b]) for a, b in zip(run, run[1:]))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_5_6_2_3_the_best_priced_token_line_is_the_best_of_every_order(seed):
+    # kernels.best_token_line (each kind's priced line in bound.py) against every order of
+    # every set of 2 to ``size`` distinct tokens enumerated by hand: gains at most ``cap``
+    # (5.6.2.3: the train's size), less the walks between consecutive tokens; no two
+    # tokens of one city (5.6.2.1); a mixed train's line holds a Station and a Rail Yard
+    # at two tokens (5.6.2.3)
+    import itertools
+
+    from trainruns.titles.g1831.route import kernels, numba_kernels
+
+    rng = np.random.default_rng(seed)
+    inf = np.int64(1) << 50
+    t, size = 7, 3 + seed % 3
+    dist = rng.integers(0, 70, (t, t)).astype(np.int64)
+    dist = np.minimum(dist, dist.T)
+    np.fill_diagonal(dist, 0)
+    dist[1, 5] = dist[5, 1] = inf
+    gain = rng.integers(10, 60, t).astype(np.int64)
+    cap = int(np.sort(gain)[::-1][:size].sum()) - 15
+    clash = np.zeros(t, np.int64)
+    clash[2], clash[4] = 1 << 4, 1 << 2  # tokens 2 and 4 in one city
+    need_a, need_b = (0b0010011, 0b1101100) if seed % 2 else (0, 0)
+
+    def allowed(tokens):
+        bits = sum(1 << x for x in tokens)
+        if any(bits & clash[x] for x in tokens):
+            return False
+        if need_a or need_b:
+            sa, sb = bits & need_a, bits & need_b
+            return sa and sb and not (sa == sb and sa & (sa - 1) == 0)
+        return True
+
+    want = 0
+    for k in range(2, size + 1):
+        for tokens in itertools.permutations(range(t), k):
+            legs = [int(dist[a, b]) for a, b in zip(tokens, tokens[1:])]
+            if max(legs) < inf and allowed(tokens):
+                want = max(want, min(int(gain[list(tokens)].sum()), cap) - sum(legs))
+    assert want > 0
+    for kernel in (numba_kernels.best_token_line, kernels.best_token_line):  # (numba's and compiled ahead)
+        order = np.zeros(t, np.int64)
+        value, length = kernel(dist, gain, size, cap, order, clash, need_a, need_b)
+        found = order[:length].tolist()
+        assert value == want and 2 <= length <= size and allowed(found)
+        assert value == min(int(gain[found].sum()), cap) - sum(int(dist[a, b]) for a, b in zip(found, found[1:]))

@@ -646,19 +646,25 @@ def _token_lines(dist, gain, size, clash):
         count[s] = count[s ^ low] + 1
     for v in range(t):
         cost[1 << v, v] = 0
+    # each set's line ending at ``w`` from the set without ``w``: the cheapest of its
+    # lines plus the leg to ``w`` (read along a row of ``cost`` and a row of ``dist``
+    # transposed, which the compiler turns into vector instructions)
+    to = np.ascontiguousarray(dist.T)
     for s in range(1, full):
-        if count[s] >= size:
+        if count[s] < 2 or count[s] > size:
             continue
-        for v in range(t):
-            c = cost[s, v]
-            if c >= inf:
+        for w in range(t):
+            if not s & (1 << w):
                 continue
-            for w in range(t):
-                if s & (1 << w) or s & clash[w]:
-                    continue
-                d = c + dist[v, w]
-                if d < inf and d < cost[s | (1 << w), w]:
-                    cost[s | (1 << w), w] = d
+            prev = s ^ (1 << w)
+            if prev & clash[w]:
+                continue
+            m = inf
+            for v in range(t):
+                d = cost[prev, v] + to[w, v]
+                if d < m:
+                    m = d
+            cost[s, w] = m
     return cost, sums, count
 
 
