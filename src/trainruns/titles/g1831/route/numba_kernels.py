@@ -690,10 +690,13 @@ def best_token_line(dist, gain, size, cap, order, clash, need_a, need_b):
             # (one of each at two tokens: not when both are the same single token)
             if sa == 0 or sb == 0 or (sa == sb and sa & (sa - 1) == 0):
                 continue
-        g = min(sums[s], cap)
+        # the set's cheapest line (the first end on a tie), then its value against the best
+        m, mv = inf, -1
         for v in range(t):
-            if cost[s, v] < inf and g - cost[s, v] > best:
-                best, best_s, best_v = g - cost[s, v], s, v
+            if cost[s, v] < m:
+                m, mv = cost[s, v], v
+        if mv >= 0 and min(sums[s], cap) - m > best:
+            best, best_s, best_v = min(sums[s], cap) - m, s, mv
     if best_s < 0:
         return 0, 0
     # back from the end: the token before v is the one whose line plus its leg costs C[S, v]
