@@ -135,12 +135,13 @@ class Pricing1831(ChainBits):
             self.kinds.append(_Kind(t.name, tt.type, tt.size))
             self._gains[t.name] = self._kind_gains(tt)
         self._dist_key, self._dist = None, None
+        self._clashes = {}  # clash(): per set of tokens
         self._via = np.flatnonzero(self.passable).astype(np.int64)
         self._commuter = self._commuter_cycles()
         # the same as flat arrays for kernels.best_commuter_run: per sequence its first
         # position and how many; per position its nodes
-        self._seq_start = np.cumsum([0] + [len(seq) for seq in self._commuter[:-1]]).astype(np.int64)
         self._seq_len = np.array([len(seq) for seq in self._commuter], np.int64)
+        self._seq_start = (np.cumsum(self._seq_len) - self._seq_len).astype(np.int64)
         positions = [nodes for seq in self._commuter for nodes in seq]
         self._pos_ptr = np.cumsum([0] + [len(nodes) for nodes in positions]).astype(np.int64)
         self._pos_nodes = (np.concatenate(positions) if positions else np.zeros(0)).astype(np.int64)
@@ -232,7 +233,12 @@ class Pricing1831(ChainBits):
         """Per token of ``tokens`` (nodes), the bits of the others in its city: a route
         enters a city once and runs to one token there (5.6.2.1, 5.6.2.3), a city and
         its red extension being one city (5.2.3.10). The Delaware, entered twice
-        (5.6.2.1), clashes with nothing (its twin node is its second visit)."""
+        (5.6.2.1), clashes with nothing (its twin node is its second visit). Worked out
+        once per set of tokens: a kind's tokens are the same at every price."""
+        key = tokens.tobytes()
+        out = self._clashes.get(key)
+        if out is not None:
+            return out
         group = self.arrays.stop_group[self.twin_of[tokens]]
         single = self.arrays.rev_a[group] < 0
         out = np.zeros(len(tokens), np.int64)
@@ -240,6 +246,7 @@ class Pricing1831(ChainBits):
             for j in range(len(tokens)):
                 if i != j and single[i] and group[i] == group[j]:
                     out[i] |= 1 << j
+        self._clashes[key] = out
         return out
 
     def _distances(self, cost):
@@ -274,8 +281,6 @@ class Pricing1831(ChainBits):
         negative, and the priced proof compares this to it.)"""
         from trainruns.titles.g1831.route.kernels import best_commuter_run
 
-        if not len(self._commuter):
-            return int(-INF), []
         stations = np.zeros(max(size, 1), np.int64)
         best, length = best_commuter_run(self._st_scaled, dist, self._seq_start,
                                          self._seq_len, self._pos_ptr, self._pos_nodes, size, stations)
@@ -337,11 +342,12 @@ def commuting_bound(pricing, name, lower=0, deadline=None, iterations=ITERATIONS
         slices = ((False, iterations),)
     else:
         slices = tuple((at_board, max(1, round(share * iterations))) for at_board, share in COMMUTING_SLICES)
+    held = _Commuting(pricing, name)
     going = {True: (board_prices, 2.0), False: (None, 2.0)}
     best = None
     for at_board, its in slices:
         start, theta = going[at_board]
-        out = subgradient_bound(_Commuting(pricing, name), lower, deadline, its, start=start, theta=theta)
+        out = subgradient_bound(held, lower, deadline, its, start=start, theta=theta)
         if out is None:
             break  # the deadline came first
         best = int(out.value) if best is None else min(best, int(out.value))
