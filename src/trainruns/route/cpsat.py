@@ -108,6 +108,55 @@ def run_solver(solver, model, progress=None, what="CP-SAT", memory=None):
     return out["status"]
 
 
+def run_with_rival(solver, model, rival, progress=None, what="CP-SAT", memory=None):
+    """:func:`run_solver` for ``solver`` while ``rival`` (a second solver with other
+    parameters) searches a copy of ``model`` on a thread of its own: two searches side
+    by side, one on each of the machine's two cores, that share nothing. Whichever
+    proves first (OPTIMAL or INFEASIBLE) stops the other. Returns ``(status, solver)``
+    of the answer to take: the proof, else the one whose solution is worth more (the
+    objective, maximised), else ``solver``'s. Ctrl-C stops both."""
+    import threading
+
+    from trainruns.route.limits import resident
+
+    cp_model = load_cp_model()
+    proved = (cp_model.OPTIMAL, cp_model.INFEASIBLE)
+    rival.parameters.catch_sigint_signal = False
+    if memory is not None:
+        rival.parameters.max_memory_in_mb = max(64, ((resident() or 0) + memory) >> 20)
+    copy = model.clone()
+    out = {}
+    done = threading.Event()   # the solver's search is over
+
+    def work():
+        try:
+            out["status"] = rival.solve(copy)
+        except BaseException as e:  # re-raised on the caller's thread
+            out["error"] = e
+            return
+        # (a stop asked before a search has begun is lost: asked again until it ends)
+        while out["status"] in proved and not done.wait(0.01):
+            solver.stop_search()
+
+    thread = threading.Thread(target=work, daemon=True)
+    thread.start()
+    try:
+        status = run_solver(solver, model, progress, what, memory)
+    finally:
+        done.set()
+        while thread.is_alive():
+            rival.stop_search()
+            thread.join(0.01)
+    if "error" in out:
+        raise out["error"]
+    other = out["status"]
+    if status in proved or other not in proved and (
+            other not in (cp_model.FEASIBLE, cp_model.OPTIMAL) or status == cp_model.FEASIBLE
+            and solver.objective_value >= rival.objective_value):
+        return status, solver
+    return other, rival
+
+
 def _trivial_bound(routes, count, lower):
     """Every train at its best route: a bound that needs no solver (the solver's own is
     not trusted when it stops early)."""

@@ -207,6 +207,31 @@ def _flow_alone(pos, expected):
     return arrays, trains, chosen
 
 
+def test_5_6_2_a_stop_of_three_tracks_is_passed_by_one_path_and_ended_at_by_another(monkeypatch):
+    """5.6.2: a path passing a stop leaves it by two of its tracks, a path ending there
+    by one, and no two paths share a track. C3 (40, our Station: 50 in phase 3) has three
+    tracks out, to B2 (30), C5 (30) and D2 (20), each with our Station (+10) and no other
+    track. Worked by hand: the 3S runs B2 - C3 - C5 (40 + 50 + 40 = 130), passing C3 by
+    two tracks; the 2S runs C3 - D2 (50 + 30 = 80) on the third; 210. A second path
+    through C3 would need four tracks. The flow model's cut (``_odd_passes``: at most
+    3 // 2 = 1 path passes C3, none passes a stop of one track) is on all four stops and
+    keeps that run: a cut counting the 2S's end at C3 as a pass would leave 130."""
+    from trainruns.titles.g1831.route import flow
+
+    cuts = []
+    real = flow._odd_passes
+    monkeypatch.setattr(flow, "_odd_passes", lambda *a: cuts.append(real(*a)) or cuts[-1])
+    S = "station"
+    hexes = [city("C3", 40, [S], [[0, "s0"], [2, "s0"], [4, "s0"]]),
+             city("B2", 30, [S], [[5, "s0"]]), city("D2", 20, [S], [[1, "s0"]]), city("C5", 30, [S], [[3, "s0"]])]
+    pos = position(hexes, trains=["3S", "2S"], tokens=[("C3", 0, "A"), ("B2", 0, "A"), ("D2", 0, "A"), ("C5", 0, "A")])
+    arrays, trains, chosen = _flow_alone(pos, 210)
+    assert cuts == [4]
+    c3 = [s for s, ref in enumerate(arrays.compiled.stop_refs) if ref[0] == "C3"]
+    passing = [c for c in chosen if set(c[1][1:-1]) & set(c3)]
+    assert len(passing) == 1 and len(chosen) == 2
+
+
 @pytest.mark.parametrize("south, trains, rules, expected", [
     (["C1", "C3"], ["4S"], {}, 160),
     (["C1", "A1"], ["4S"], {}, 110),
@@ -680,15 +705,25 @@ def _solver_calls(monkeypatch):
 def test_a_part_gets_few_cp_sat_workers_on_a_short_limit_and_all_on_a_long_one(monkeypatch):
     """flow.PART_WORKERS for a part of the model (commute or revisit not "model") given
     PART_SECONDS at most, which CP-SAT proves sooner, with PART_LINEARIZATION and its
-    core-based search alone (PART_SUBSOLVERS); WORKERS, CP-SAT's own linearization and
-    its own portfolio for a longer part and for the whole model, which move its bound
-    further (benchmarks/README.md)."""
+    core-based search alone (PART_SUBSOLVERS), beside a rival of one worker searching
+    on that linear relaxation (route.cpsat.run_with_rival); WORKERS, CP-SAT's own
+    linearization and its own portfolio for a longer part and for the whole model,
+    which move its bound further (benchmarks/README.md)."""
     import time
 
     from trainruns.route import cpsat
     from trainruns.titles.g1831.route import flow
 
     seen = _solver_calls(monkeypatch)
+    rivals = []
+    real = cpsat.run_with_rival
+
+    def spy(solver, model, rival, *args, **kwargs):
+        p = rival.parameters
+        rivals.append((p.num_workers, p.linearization_level, tuple(p.subsolvers)))
+        return real(solver, model, rival, *args, **kwargs)
+
+    monkeypatch.setattr(cpsat, "run_with_rival", spy)
     model, arrays, _, _ = _model(random_position(0))
     trains = list(model.board.trains)
     default = cpsat.load_cp_model().CpSolver().parameters.linearization_level
@@ -698,8 +733,10 @@ def test_a_part_gets_few_cp_sat_workers_on_a_short_limit_and_all_on_a_long_one(m
     whole = (flow.WORKERS, default, ())
     for seconds, commute, want in ((5, "none", part), (flow.PART_SECONDS + 30, "none", whole), (5, "model", whole)):
         seen.clear()
+        rivals.clear()
         assert flow.solve(arrays, trains, deadline=time.perf_counter() + seconds, commute=commute) is not None
         assert seen == [want]
+        assert rivals == ([(1, flow.PART_LINEARIZATION, ())] if want == part else [])
 
 
 def test_a_model_goes_to_cp_sat_with_its_measured_set_up_time_left_and_not_with_less(monkeypatch):

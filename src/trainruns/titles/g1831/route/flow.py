@@ -63,19 +63,22 @@ CLOCK_EVERY = 2000
 # (Model1831._paths_first) are proven by CP-SAT's core-based search (its ``core``
 # subsolver, as a weighted MaxSAT: CP-SAT's log shows its bound closing onto the run on
 # 5 of 6 first parts of the full-size family, the linear relaxation's staying at the
-# cap), so a part runs that search alone beside one worker of large neighbourhoods,
-# which finds the runs: two workers, one a core. The first parts of 7 family boards,
-# exported and solved twice each on an idle machine (20 s, ``linearization_level`` 2),
-# took 31.1 / 31.9 s to the 6 proofs against 49.6 / 54.3 s with 4 workers of CP-SAT's
-# own choice (core, default_lp, no_lp and one of neighbourhoods, which share the 2
-# cores): 48hex-s2 3.9 / 3.9 s against 8.1 / 7.5 s, nocommute-48hex-s3 7.5 / 7.6 s
-# against 14.1 / 16.1 s, faster on all six and steadier; the parts held above a run
-# were as fast (benchmarks/README.md, "the core-based search alone for the parts").
-# Given more than PART_SECONDS, a part gets 8 workers again: on the first parts no
-# setting proves in 20 s, 8 found better runs than 4 (nocommute-50hex-s6,
-# nodelaware-44hex-s10, rights1-46hex-s7)
+# cap). A part runs that search alone in one worker (PART_WORKERS), and beside it, as a
+# second solver on the machine's other core, CP-SAT's own search on its linear
+# relaxation (one worker, PART_LINEARIZATION); the first to prove stops the other
+# (route.cpsat.run_with_rival). With the cut of ``_odd_passes`` that relaxation proves
+# first parts the core search takes long over, and the reverse, so the pair proves
+# each as soon as the faster of the two: alone, 40 s each (benchmarks/README.md, "a
+# path passing a stop leaves it by two tracks"), the core search / the linear one
+# proved rights1-46hex-s7 in 13.0 / 7.5 s, nodelaware-44hex-s10 27.6 / 8.1 s,
+# nocommute-50hex-s6 25.4 / 14.3 s, mixedcounts-48hex-s27 1.7 / 2.1 s and
+# rights2-50hex-s9 1.7 / 4.3 s. One solve of two workers (the core search and one of
+# large neighbourhoods, sharing their runs) was slower than either alone:
+# mixedcounts-48hex-s27 8.4-10.3 s. Given more than PART_SECONDS, a part gets 8
+# workers again: on the first parts no setting proved in 20 s, 8 found better runs
+# than 4 (nocommute-50hex-s6, nodelaware-44hex-s10, rights1-46hex-s7)
 WORKERS = 8
-PART_WORKERS = 2
+PART_WORKERS = 1
 PART_SUBSOLVERS = ("core",)
 PART_SECONDS = 20.0
 # ... and with CP-SAT's fuller linear relaxation (``linearization_level`` 2, its default
@@ -471,7 +474,7 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
         return [], False, None
     if deadline is not None and deadline - time.perf_counter() <= max(0.01, _setup_seconds(literals)):
         return [], False, None  # CP-SAT's set-up of a model that big ignores its time limit
-    from trainruns.route.cpsat import load_cp_model, run_solver
+    from trainruns.route.cpsat import load_cp_model, run_solver, run_with_rival
 
     # a part of the model given PART_SECONDS or less: CP-SAT's core search (PART_WORKERS)
     whole = commute == "model" and revisit == "model"
@@ -643,6 +646,7 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
     for st, lits in touching.items():
         if len(lits) > len(exits.get(st, ())):
             model.add(sum(lits) <= len(exits.get(st, ())))
+    _odd_passes(model, per_train, exits)
     for lits in bit_lits.values():
         clock.tick(len(lits))
         if len(lits) > 1:
@@ -666,7 +670,16 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
         solver.parameters.subsolvers.extend(PART_SUBSOLVERS)
     if left is not None:
         solver.parameters.max_time_in_seconds = left
-    status = run_solver(solver, model, progress, "1831 flow", memory)
+    if few and workers is None:
+        # beside the core search, CP-SAT's own search on its linear relaxation
+        rival = cp_model.CpSolver()
+        rival.parameters.num_workers = 1
+        rival.parameters.linearization_level = PART_LINEARIZATION
+        if left is not None:
+            rival.parameters.max_time_in_seconds = left
+        status, solver = run_with_rival(solver, model, rival, progress, "1831 flow", memory)
+    else:
+        status = run_solver(solver, model, progress, "1831 flow", memory)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         if status == cp_model.INFEASIBLE and held:
             # no run earns more than the first (of the paths alone, a commuter run left out)
@@ -775,6 +788,30 @@ def _second_entry(model, arrays, ids, arc_lit, start, vis, ys, yy, s, g, run_to,
                     _need(model, sum(y[k] for y in (ys, yy) if k in y) >= 1, b)
                 between.append(b)
         _need(model, sum(between) >= 1, vis[second])
+
+
+def _odd_passes(model, per_train, exits):
+    """5.6.2: no track twice. A path passing a stop (on it, neither starting nor ending
+    there) leaves it by two of its tracks, and no two paths share a track, so at most
+    ``n // 2`` paths pass a stop with ``n`` tracks out (``exits``; a Delaware city's two
+    visits count together). For whole numbers the track rows imply it; CP-SAT's linear
+    relaxation does not where ``n`` is odd (three paths each half on a stop of three
+    tracks, passing it by a different two, use each track once), and this cut moves
+    its core search onto the proof: the first parts of nocommute-50hex-s6,
+    rights1-46hex-s7, rights1-48hex-s8 and nodelaware-44hex-s10, which no setting
+    proved within 60 s, are proven in 13-37 s (benchmarks/README.md, "a path passing a
+    stop leaves it by two tracks"). Returns how many stops got the cut."""
+    passes = {}
+    for _, start, _, _, _, _, vis, end in per_train:
+        for key, v in vis.items():
+            passes.setdefault(key[0], []).append(v - start.get(key, 0) - end.get(key, 0))
+    cut = 0
+    for st, terms in passes.items():
+        n = len(exits.get(st, ()))
+        if n % 2 == 1 and len(terms) > n // 2:
+            model.add(sum(terms) <= n // 2)
+            cut += 1
+    return cut
 
 
 def _larger_runs_more(model, types, active, runs_to):
