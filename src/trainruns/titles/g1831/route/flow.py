@@ -798,9 +798,10 @@ def _odd_passes(model, per_train, exits):
     relaxation does not where ``n`` is odd (three paths each half on a stop of three
     tracks, passing it by a different two, use each track once), and this cut moves
     its core search onto the proof: the first parts of nocommute-50hex-s6,
-    rights1-46hex-s7, rights1-48hex-s8 and nodelaware-44hex-s10, which no setting
-    proved within 60 s, are proven in 13-37 s (benchmarks/README.md, "a path passing a
-    stop leaves it by two tracks"). Returns how many stops got the cut."""
+    rights1-46hex-s7, rights1-48hex-s8 and nodelaware-44hex-s10, not proven in 60 s
+    as parts without it (33-55 s with CP-SAT's 8 workers), are proven by the core search
+    alone in 13-37 s (benchmarks/README.md, "a path passing a stop leaves it by two
+    tracks"). Returns how many stops got the cut."""
     passes = {}
     for _, start, _, _, _, _, vis, end in per_train:
         for key, v in vis.items():
