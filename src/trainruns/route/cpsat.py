@@ -79,11 +79,7 @@ def run_solver(solver, model, progress=None, what="CP-SAT", memory=None):
     the best solution found is then kept as on a time limit."""
     import threading
 
-    from trainruns.route.limits import resident
-
-    solver.parameters.catch_sigint_signal = False
-    if memory is not None:
-        solver.parameters.max_memory_in_mb = max(64, ((resident() or 0) + memory) >> 20)
+    _guard(solver, memory)
     out = {}
 
     def work():
@@ -108,6 +104,16 @@ def run_solver(solver, model, progress=None, what="CP-SAT", memory=None):
     return out["status"]
 
 
+def _guard(solver, memory):
+    """:func:`run_solver`'s terms for a solve: CP-SAT's own SIGINT handler off, and with
+    ``memory`` its search stopped once the process outgrows what it holds now plus that."""
+    from trainruns.route.limits import resident
+
+    solver.parameters.catch_sigint_signal = False
+    if memory is not None:
+        solver.parameters.max_memory_in_mb = max(64, ((resident() or 0) + memory) >> 20)
+
+
 def run_with_rival(solver, model, rival, progress=None, what="CP-SAT", memory=None):
     """:func:`run_solver` for ``solver`` while ``rival`` (a second solver with other
     parameters) searches a copy of ``model`` on a thread of its own: two searches side
@@ -117,13 +123,9 @@ def run_with_rival(solver, model, rival, progress=None, what="CP-SAT", memory=No
     objective, maximised), else ``solver``'s. Ctrl-C stops both."""
     import threading
 
-    from trainruns.route.limits import resident
-
     cp_model = load_cp_model()
     proved = (cp_model.OPTIMAL, cp_model.INFEASIBLE)
-    rival.parameters.catch_sigint_signal = False
-    if memory is not None:
-        rival.parameters.max_memory_in_mb = max(64, ((resident() or 0) + memory) >> 20)
+    _guard(rival, memory)
     copy = model.clone()
     out = {}
     done = threading.Event()   # the solver's search is over
@@ -150,11 +152,14 @@ def run_with_rival(solver, model, rival, progress=None, what="CP-SAT", memory=No
     if "error" in out:
         raise out["error"]
     other = out["status"]
-    if status in proved or other not in proved and (
-            other not in (cp_model.FEASIBLE, cp_model.OPTIMAL) or status == cp_model.FEASIBLE
-            and solver.objective_value >= rival.objective_value):
+    if status in proved:
         return status, solver
-    return other, rival
+    if other in proved:
+        return other, rival
+    if other == cp_model.FEASIBLE and (status != cp_model.FEASIBLE
+                                       or rival.objective_value > solver.objective_value):
+        return other, rival
+    return status, solver
 
 
 def _trivial_bound(routes, count, lower):

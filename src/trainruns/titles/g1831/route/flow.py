@@ -671,12 +671,10 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
     if left is not None:
         solver.parameters.max_time_in_seconds = left
     if few and workers is None:
-        # beside the core search, CP-SAT's own search on its linear relaxation
+        # beside the core search, CP-SAT's own search on the same linear relaxation
         rival = cp_model.CpSolver()
-        rival.parameters.num_workers = 1
-        rival.parameters.linearization_level = PART_LINEARIZATION
-        if left is not None:
-            rival.parameters.max_time_in_seconds = left
+        rival.parameters.copy_from(solver.parameters)
+        rival.parameters.subsolvers.clear()
         status, solver = run_with_rival(solver, model, rival, progress, "1831 flow", memory)
     else:
         status = run_solver(solver, model, progress, "1831 flow", memory)
