@@ -126,3 +126,45 @@ def test_5_6_2_the_priced_start_is_legal_and_never_earns_less(seed, n, options):
     assert run.revenue >= by_value.revenue
     assert run.steps <= 2 * first.FIRST_STEPS
     assert _first(pos, priced=True)[2] == run
+
+
+def test_5_6_2_3_two_trains_exchange_paths_when_the_larger_runs_to_more():
+    """first._swaps, worked by hand (5.6.2.3: an S train runs to at most its size in
+    Stations; 5.6.2.5: a path starts and ends at tokens it runs to; 5.6.3: city + $10
+    Station in phase 3). Two lines of track, each city with our Station: A1 (30) - B2
+    (20) - C3 (20) - D4 (30), and F6 (10) - G7 (10). Given the 4S on F6 - G7 (20 + 20 =
+    40) and the 2S on the long line (A1 and D4, its ends: 40 + 40 = 80), 120, the
+    exchange gives the 4S the long line (40 + 30 + 30 + 40 = 140) and the 2S F6 - G7
+    (40): 180, the brute force's best."""
+    from boards1831 import brute_force, city, line
+
+    S = "station"
+    pos = line([(30, [S]), (20, [S]), (20, [S]), (30, [S])], trains=["4S", "2S"],
+               tokens=[(h, 0, "A") for h in ("A1", "B2", "C3", "D4", "F6", "G7")])
+    pos["map"]["hexes"] += [city("F6", 10, [S], [["s0", 5]]), city("G7", 10, [S], [[2, "s0"]])]
+    assert brute_force(pos) == 180
+    board = load_position(pos)
+    model = board.route_model
+    arrays = model._arrays(compile_board(board))
+    kinds = train_kinds(board)
+    valuer = model._valuer(arrays, [parse_train_name(k.name) for k in kinds], 1)
+    trains = list(board.trains)
+    search = first._Searcher(arrays, trains, valuer, [k.name for k in kinds])
+    comp = arrays.compiled
+    stop = {ref[0]: s for s, ref in enumerate(comp.stop_refs)}
+
+    def route(hexes, value):
+        stops = [stop[h] for h in hexes]
+        chains = [next(c for c in range(comp.n_chains) if (comp.chain_from[c], comp.chain_to[c]) == (a, b))
+                  for a, b in zip(stops, stops[1:])]
+        return stops, chains, arrays.track_bits(chains), 0, value
+
+    long_line, pair = route(["A1", "B2", "C3", "D4"], 80), route(["F6", "G7"], 40)
+    four, two = (next(i for i, t in enumerate(trains) if t.name == n) for n in ("4S", "2S"))
+    given = [None, None]
+    given[four], given[two] = pair, long_line
+    swapped = first._swaps(search, given, 0)
+    assert swapped[four][0] == long_line[0] and swapped[four][4] == 140
+    assert swapped[two][0] == pair[0] and swapped[two][4] == 40
+    # the run as it was, had it been the better one, stays
+    assert first._swaps(search, swapped, 0) == swapped

@@ -143,6 +143,22 @@ class _Searcher:
                     break
         return floor, best, spent
 
+    def as_route(self, route, ti, all_rights):
+        """``route`` (another train's) as train ``ti``'s: the same stops, chains and track,
+        the rights mask that scores most for ``ti`` (value, RIGHT_SCORE more per right
+        of ``all_rights``); None where ``ti`` earns nothing there (5.6.2.5)."""
+        if route is None:
+            return None
+        stops = np.array(route[0], np.int64)
+        values = self.valuer(np.array([0, len(stops)], np.int64), stops)[0, self.kind_index[self.trains[ti].name]]
+        masks = np.arange(len(values), dtype=np.int64)
+        score = [v + RIGHT_SCORE * bin(m & all_rights).count("1") if v >= 0 else -1
+                 for v, m in zip(values.tolist(), masks.tolist())]
+        m = int(np.argmax(score))
+        if values[m] <= 0:
+            return None
+        return route[0], route[1], route[2], m, int(values[m])
+
     def valuer_masks(self):
         return 1 << len(self.arrays.facts.rights)
 
@@ -190,6 +206,7 @@ def first_run(arrays, trains, valuer, kind_names, steps=FIRST_STEPS, priced=None
         spent += used
         got, more = _pairs(search, got, first, all_rights, left - used)
         spent += more
+        got = _swaps(search, got, all_rights)
         if routes is None or _score(got, all_rights) > _score(routes, all_rights):
             routes = got
     if _need_but(routes, -1, all_rights) or all(r is None for r in routes):
@@ -269,6 +286,24 @@ def _improve(search, routes, order, all_rights, rounds, steps):
         if not better:
             break
     return routes, spent
+
+
+def _swaps(search, routes, all_rights):
+    """Each two trains of different kinds in turn exchange their paths (a train without
+    one takes the other's, which then stops), each path valued for its new train
+    (5.6.2.3: a 9S runs to nine Stations of a path where a 7S runs to seven), kept if
+    the run scores more. Greedy by value gives the larger train the first good path,
+    not the one with the most tokens, and ``_pairs`` re-routes two trains one after
+    the other, each on its best path around the other's: neither moves a path whole
+    from one train to the other. No walk: the paths are valued again."""
+    for a, b in itertools.combinations(range(len(routes)), 2):
+        if search.trains[a].name == search.trains[b].name or routes[a] is None and routes[b] is None:
+            continue
+        trial = list(routes)
+        trial[a], trial[b] = search.as_route(routes[b], a, all_rights), search.as_route(routes[a], b, all_rights)
+        if _score(trial, all_rights) > _score(routes, all_rights):
+            routes = trial
+    return routes
 
 
 def _pairs(search, routes, order, all_rights, steps):
