@@ -8,7 +8,8 @@ with its self-loop set is not on it, the depot's self-loop set: the train does n
 a path. The rules, each a constraint:
 
 - 5.6.2: every track bit (a hex path, a side of double track: 5.6.2.4) is used at most
-  once by all trains together; a city group (a city and its red extension, 5.2.3.10) is
+  once by all trains together (a run says which stops it goes between; the track
+  between two stops is chosen once for all runs: :mod:`flow_track`); a city group (a city and its red extension, 5.2.3.10) is
   entered at most once, moving between its stops only along track in its own hexes; a
   stop that does not let trains through (a city full of other tokens) only ends a path;
 - 5.6.2.1: the Delaware large city is a second node with the same track; the path may
@@ -50,6 +51,7 @@ import numpy as np
 
 from trainruns.route.cpsat_flow import BYTES_PER_CHAIN_LITERAL, SECONDS_PER_CHAIN_LITERAL
 from trainruns.titles.g1831.route.commuter import inside_city
+from trainruns.titles.g1831.route.flow_track import Track
 from trainruns.titles.g1831.route.trains import MIXED, may_commute, parse_train_name
 
 # Model literals built between two looks at the clock
@@ -160,7 +162,7 @@ def _need(model, cond, enforce=None):
         model.add(cond).only_enforce_if(enforce)
 
 
-def _commuter_circuit(model, arrays, seq, first_repeat, node_set, chains, bit_lits, right_lits, obj, clock):
+def _commuter_circuit(model, arrays, seq, first_repeat, node_set, track, right_lits, obj, clock):
     """One commuter run (5.6.7) of ``len(seq)`` visits at most, cities ``seq`` in turn,
     as a circuit: a node per visit and stop of its city, and one per stop it may pass
     (not a city of the run, lets trains through, no Station of the corporation under
@@ -168,12 +170,12 @@ def _commuter_circuit(model, arrays, seq, first_repeat, node_set, chains, bit_li
     order: a stop passed has the number of the leg it is on (the visit before it), and
     the run goes from visit ``j`` only to visit ``j + 1``, directly or by stops of leg
     ``j``. Each visit runs to one Station of its city, the run starts and ends with one
-    and comes back to a city (more than ``first_repeat`` visits). Returns (active,
-    start literals, arc literals, run-to literals, end literals).
+    and comes back to a city (more than ``first_repeat`` visits). Its legs go between
+    stops on the chains of ``track`` (flow_track.Track). Returns (active, start
+    literals, arc literals by pair of nodes, run-to literals, end literals).
 
     (Leg numbers, not positions along the run: a position per node and an equation per
     arc taken gave CP-SAT a linear relaxation that knows nothing of the order.)"""
-    comp = arrays.compiled
     sg = arrays.stop_group
     members = set(seq)
     keys = [(j, s) for j, g in enumerate(seq) for s in np.flatnonzero(sg == g).tolist() if s in node_set]
@@ -206,32 +208,23 @@ def _commuter_circuit(model, arrays, seq, first_repeat, node_set, chains, bit_li
     at = {}
     for k in keys:
         at.setdefault(k[1], []).append(k)
-    lit_of = {}
-    for c in chains:
-        clock.tick()
-        a, b = int(comp.chain_from[c]), int(comp.chain_to[c])
-        for ka in at.get(a, []):
-            for kb in at.get(b, []):
-                same = sg[a] == sg[b]
-                if ka[0] >= 0 and kb[0] >= 0:
-                    ok = kb[0] == ka[0] if same else kb[0] == ka[0] + 1
-                elif same:
-                    ok = ka[0] == kb[0]  # within a passed city
-                else:
-                    ok = True
-                if ok:
-                    lit_of[(c, ka, kb)] = model.new_bool_var("")
-    by_pair = {}
-    for (c, ka, kb), lit in lit_of.items():
-        clock.tick()
-        by_pair.setdefault((ka, kb), []).append(lit)
-        _on_track(bit_lits, arrays.chain_bits[c], lit)
-    for (ka, kb), lits in by_pair.items():
-        if len(lits) == 1:
-            lit = lits[0]
-        else:
-            lit = model.new_bool_var("")
-            model.add(sum(lits) == lit)
+    arc_lit = {}
+    for a, b in track.between:
+        for a, b in ((a, b), (b, a)):
+            clock.tick()
+            same = sg[a] == sg[b]
+            for ka in at.get(a, []):
+                for kb in at.get(b, []):
+                    if ka[0] >= 0 and kb[0] >= 0:
+                        ok = kb[0] == ka[0] if same else kb[0] == ka[0] + 1
+                    elif same:
+                        ok = ka[0] == kb[0]  # within a passed city
+                    else:
+                        ok = True
+                    if ok:
+                        lit = arc_lit[(ka, kb)] = model.new_bool_var("")
+                        track.go(a, b, lit)
+    for (ka, kb), lit in arc_lit.items():
         arcs.append((ids[ka], ids[kb], lit))
         # a stop passed is on the leg after the visit it comes from, before the next
         if ka[0] >= 0 and kb[0] < 0:
@@ -249,7 +242,7 @@ def _commuter_circuit(model, arrays, seq, first_repeat, node_set, chains, bit_li
     for (j, g), ks in blocks.items():
         inside = set(ks)
         if len(ks) > 1:
-            entries = [lit for (ka, kb), lits in by_pair.items() if kb in inside and ka not in inside for lit in lits]
+            entries = [lit for (ka, kb), lit in arc_lit.items() if kb in inside and ka not in inside]
             entries += [start[k] for k in ks if k in start]
             _need(model, sum(entries) <= 1)
         if j >= 0:
@@ -260,7 +253,7 @@ def _commuter_circuit(model, arrays, seq, first_repeat, node_set, chains, bit_li
     for j in range(1, len(seq)):
         if j in seen and j - 1 in seen:
             model.add_implication(seen[j][0], seen[j - 1][0])
-    return active, start, lit_of, y, ends
+    return active, start, arc_lit, y, ends
 
 
 def _one_way(model, starts, ends):
@@ -384,12 +377,12 @@ def _best_choice(arrays, trains, ti, st, mask):
     return best_choice(arrays, st, parse_train_name(trains[ti].name), mask, south)
 
 
-def _hint(model, arrays, trains, first, per_train, commuters):
+def _hint(model, arrays, trains, first, per_train, commuters, track):
     """CP-SAT's hint: the run ``first`` (first.py) in the model's literals, each train's
     path from its end with the lower node (the model's orientation), its tokens run to
-    as explain.best_choice chooses them."""
+    as explain.best_choice chooses them, and its chains among ``track``'s."""
     routes = {ti: (st, ch, mask) for ti, st, ch, mask, _ in first.chosen}
-    for ti, (active, start, ids, lit_of, ys, yy, vis, end) in enumerate(per_train):
+    for ti, (active, start, ids, arc_lit, ys, yy, vis, end) in enumerate(per_train):
         on = set()
         arcs, runs, ends = set(), set(), ()
         if ti in routes:
@@ -404,7 +397,7 @@ def _hint(model, arrays, trains, first, per_train, commuters):
             if ids[keys[0]] > ids[keys[-1]]:
                 keys, ch, picked = keys[::-1], list(ch)[::-1], picked[::-1]
             on = set(keys)
-            arcs = {(c, a, b) for c, a, b in zip(ch, keys, keys[1:])}
+            arcs = set(zip(keys, keys[1:]))
             runs = {(k, ty) for k, ty in zip(keys, picked) if ty}
             ends = (keys[0], keys[-1])
         model.add_hint(active, bool(on))
@@ -418,8 +411,9 @@ def _hint(model, arrays, trains, first, per_train, commuters):
             model.add_hint(lit, (key, "station") in runs)
         for key, lit in yy.items():
             model.add_hint(lit, (key, "yard") in runs)
-        for key, lit in lit_of.items():
+        for key, lit in arc_lit.items():
             model.add_hint(lit, key in arcs)
+    track.hint(model, [c for _, _, ch, _, _ in first.chosen for c in ch])
     for _, c in commuters:
         model.add_hint(c[0], False)
 
@@ -465,6 +459,9 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
         for ka in ((0, 1) if a in dela else (0,)):
             for kb in ((0, 1) if b in dela else (0,)):
                 variants.append((c, (a, ka), (b, kb)))
+    # the pairs of nodes a run may go between, and which track it takes (flow_track)
+    node_pairs = list(dict.fromkeys((ka, kb) for _, ka, kb in variants))
+    track = Track(arrays, chains)
     types = [parse_train_name(t.name) for t in trains]
     # a commuter circuit has about as many literals as a train's path
     literals = len(variants) * (len(trains) + sum(
@@ -517,27 +514,15 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
                 model.add(sum(run) >= 1).only_enforce_if(start[key])
                 model.add(sum(run) >= 1).only_enforce_if(end[key])
                 model.add(start[key] + end[key] <= 1)
-        lit_of = {}
-        by_pair = {}
-        arc_lit = {}   # (from node, to node) -> the path takes a chain between them
-        for c, ka, kb in variants:
+        arc_lit = {}   # (from node, to node) -> the path goes between them (on a chain of ``track``'s)
+        for ka, kb in node_pairs:
             clock.tick()
-            lit = model.new_bool_var("")
-            lit_of[(c, ka, kb)] = lit
-            by_pair.setdefault((ka, kb), []).append(lit)
-            _on_track(bit_lits, arrays.chain_bits[c], lit)
-        for (ka, kb), lits in by_pair.items():
-            clock.tick(len(lits))
-            if len(lits) == 1:
-                lit = lits[0]
-            else:
-                lit = model.new_bool_var("")
-                model.add(sum(lits) == lit)
             # within one city group only between stops of the same visit
             if sg[ka[0]] == sg[kb[0]] and ka[1] != kb[1]:
-                model.add(lit == 0)
+                continue
+            lit = arc_lit[(ka, kb)] = model.new_bool_var("")
+            track.go(ka[0], kb[0], lit)
             arcs.append((ids[ka], ids[kb], lit))
-            arc_lit[(ka, kb)] = lit
             outs[ka].append(lit)
             ins[kb].append(lit)
         model.add_circuit(arcs)
@@ -553,8 +538,7 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
             clock.tick(len(keys))
             inside = set(keys)
             if len(keys) > 1:
-                entries = [lit for (ka, kb), lits in by_pair.items() if kb in inside and ka not in inside
-                           for lit in lits]
+                entries = [lit for (ka, kb), lit in arc_lit.items() if kb in inside and ka not in inside]
                 entries += [start[k] for k in keys if k in start]
                 _need(model, sum(entries) <= 1)
             run = [ys[k] for k in keys if k in ys] + [yy[k] for k in keys if k in yy]
@@ -586,7 +570,7 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
             obj.append(int(arrays.yd_val[key[0]]) * lit)
             if arrays.yd_right[key[0]] >= 0:
                 right_lits.setdefault(int(arrays.yd_right[key[0]]), []).append(lit)
-        per_train.append((active, start, ids, lit_of, ys, yy, vis, end))
+        per_train.append((active, start, ids, arc_lit, ys, yy, vis, end))
     # 5.6.7 commuter runs: a circuit of their own per Station train long enough, run
     # and starting city; the train runs it instead of a path
     commuters = []
@@ -604,8 +588,8 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
             circuits = []
             for rot in (range(len(cycle)) if run.get("any_start") else [0]):
                 seq = [cycle[(rot + i) % len(cycle)] for i in range(tt.size)]
-                c = _commuter_circuit(model, arrays, seq, len(set(cycle)), node_set, chains, bit_lits,
-                                      right_lits, obj, clock)
+                c = _commuter_circuit(model, arrays, seq, len(set(cycle)), node_set, track, right_lits, obj,
+                                      clock)
                 model.add_implication(c[0], ~per_train[ti][0])
                 commuters.append((ti, c))
                 circuits.append(c)
@@ -639,14 +623,15 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
     for c in chains:
         exits.setdefault(int(comp.chain_from[c]), set()).add(int(comp.chain_paths[comp.chain_path_ptr[c]]))
     touching = {}
-    for _, _, _, lit_of, _, _, _, _ in per_train:
-        for (c, ka, kb), lit in lit_of.items():
+    for _, _, _, arc_lit, _, _, _, _ in per_train:
+        for (ka, kb), lit in arc_lit.items():
             touching.setdefault(ka[0], []).append(lit)
             touching.setdefault(kb[0], []).append(lit)
     for st, lits in touching.items():
         if len(lits) > len(exits.get(st, ())):
             model.add(sum(lits) <= len(exits.get(st, ())))
     _odd_passes(model, per_train, exits)
+    track.close(model, bit_lits, _on_track, clock)
     for lits in bit_lits.values():
         clock.tick(len(lits))
         if len(lits) > 1:
@@ -660,7 +645,7 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
     if held:
         model.add(sum(obj) >= first.revenue + 1)
     elif first is not None:
-        _hint(model, arrays, trains, first, per_train, commuters)
+        _hint(model, arrays, trains, first, per_train, commuters, track)
     clock.now()
     solver = cp_model.CpSolver()
     left = None if deadline is None else max(0.01, deadline - time.perf_counter())
@@ -688,14 +673,12 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
             return [], False, 0  # no run of those in the model does (one left out may)
         return [], False, None
     chosen = []
-    for ti, (active, start, ids_, lit_of, ys, yy, _, _) in enumerate(per_train):
+    way = track.ways(solver.value)   # a chain taken for each way between two stops
+    for ti, (active, start, ids_, arc_lit, ys, yy, _, _) in enumerate(per_train):
         if not solver.value(active):
             continue
         key = next(k for k, lit in start.items() if solver.value(lit))
-        out = {}
-        for (c, ka, kb), lit in lit_of.items():
-            if solver.value(lit):
-                out[ka] = (c, kb)
+        out = {ka: kb for (ka, kb), lit in arc_lit.items() if solver.value(lit)}
         stops, chs, mask = [key[0]], [], 0
         while True:
             for y in (ys, yy):
@@ -705,15 +688,15 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
                         mask |= 1 << int(right)
             if key not in out:
                 break
-            c, key = out[key]
-            chs.append(c)
+            chs.append(way(key[0], out[key][0]))
+            key = out[key]
             stops.append(key[0])
         chosen.append((ti, stops, chs, [True] * len(stops), False, mask))
-    for ti, (active, start, lit_of, y, _) in commuters:
+    for ti, (active, start, arc_lit, y, _) in commuters:
         if not solver.value(active):
             continue
         key = next(k for k, lit in start.items() if solver.value(lit))
-        out = {ka: (c, kb) for (c, ka, kb), lit in lit_of.items() if solver.value(lit)}
+        out = {ka: kb for (ka, kb), lit in arc_lit.items() if solver.value(lit)}
         stops, chs, visit, mask = [], [], [], 0
         while True:
             ran = key in y and bool(solver.value(y[key]))
@@ -723,8 +706,8 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
                 mask |= 1 << int(arrays.st_right[key[1]])
             if key not in out:
                 break
-            c, key = out[key]
-            chs.append(c)
+            chs.append(way(key[1], out[key][1]))
+            key = out[key]
         chosen.append((ti, stops, chs, visit, True, mask))
     proven = status == cp_model.OPTIMAL and not skipped
     # (optimal with a commuter run left out: the best of the runs without one, no more)

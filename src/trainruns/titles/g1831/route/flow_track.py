@@ -1,0 +1,88 @@
+"""Which track the runs of the 1831 flow model (flow.py) take between two stops, chosen
+once for all of them.
+
+5.6.2: no track twice. A train's path, or a commuter run's leg, says only which stops it
+goes between: one literal per pair of nodes it may go between. The track is a literal
+per chain (a stretch of track between two stops passing none; a chain and the same
+track walked the other way are one), shared by all runs: as many chains are taken
+between two stops as runs go between them, and no two chains taken share a track bit.
+Any chain between two stops serves any run between them, either way, so the choice is
+exact: a run's way between two stops can always be given one of the chains taken.
+
+(One literal per run and chain, as before, made a full-size board's model four to five
+times the size where many chains join two stops: nocommute-50hex-s6 has 804 chains
+between 242 pairs of stops, up to 26 between one pair, so a track bit's row held up to
+1,976 literals; benchmarks/README.md, "which track, once for all runs".)
+"""
+
+from __future__ import annotations
+
+
+class Track:
+    """The chains between the stops of ``chains`` (flow.py's, each with its reverse),
+    and the literals of the runs going between stops, joined to a choice of chains by
+    :meth:`close`."""
+
+    def __init__(self, arrays, chains):
+        comp = arrays.compiled
+        self.arrays = arrays
+        self.between = {}    # (stop, stop), lower first -> undirected chains joining them
+        self.directed = {}   # (undirected chain, stop it leaves) -> the chain that way
+        for c in chains:
+            a, b, u = int(comp.chain_from[c]), int(comp.chain_to[c]), int(arrays.chain_und[c])
+            self.directed[(u, a)] = c   # (its track bits are the same either way)
+            pair = (min(a, b), max(a, b))
+            if u not in self.between.setdefault(pair, []):
+                self.between[pair].append(u)
+        self.going = {}      # (stop, stop), lower first -> literals of runs going between them
+        self.taken = {}      # undirected chain -> its literal (None: the pair's one chain)
+
+    def joined(self, a, b):
+        """Whether some chain joins stops ``a`` and ``b``."""
+        return (min(a, b), max(a, b)) in self.between
+
+    def go(self, a, b, lit):
+        """``lit``: a run goes from stop ``a`` to stop ``b`` (on one chain between them)."""
+        self.going.setdefault((min(a, b), max(a, b)), []).append(lit)
+
+    def close(self, model, bit_lits, on_track, clock):
+        """The chains taken: where one chain joins two stops, the runs going between
+        them take its track bits themselves; where several do, a literal per chain, as
+        many taken as runs go between the two, each taking its chain's bits.
+        ``bit_lits``: track bit -> literals (``on_track`` notes a literal's bits)."""
+        for pair, lits in self.going.items():
+            chains = self.between[pair]
+            clock.tick(len(lits) + len(chains))
+            if len(chains) == 1:
+                bits = self.arrays.chain_bits[self.directed[(chains[0], pair[0])]]
+                for lit in lits:
+                    on_track(bit_lits, bits, lit)
+                self.taken[chains[0]] = None
+                continue
+            chosen = []
+            for u in chains:
+                z = self.taken[u] = model.new_bool_var("")
+                on_track(bit_lits, self.arrays.chain_bits[self.directed[(u, pair[0])]], z)
+                chosen.append(z)
+            model.add(sum(lits) == sum(chosen))
+
+    def hint(self, model, used):
+        """CP-SAT's hint for the chains: ``used``, the chains a run of the hint takes."""
+        used = {int(self.arrays.chain_und[c]) for c in used}
+        for u, z in self.taken.items():
+            if z is not None:
+                model.add_hint(z, u in used)
+
+    def ways(self, value):
+        """A chain for each way a run goes between two stops in a solution (``value``:
+        a literal's value there): ``pick(a, b)`` gives one of the chains taken between
+        ``a`` and ``b``, walked from ``a``, a different one at each call."""
+        left = {}
+        for pair, chains in self.between.items():
+            if pair in self.going:
+                left[pair] = [u for u in chains if self.taken.get(u) is None or value(self.taken[u])]
+
+        def pick(a, b):
+            return self.directed[(left[(min(a, b), max(a, b))].pop(), a)]
+
+        return pick
