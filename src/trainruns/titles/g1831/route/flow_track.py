@@ -9,10 +9,10 @@ between two stops as runs go between them, and no two chains taken share a track
 Any chain between two stops serves any run between them, either way, so the choice is
 exact: a run's way between two stops can always be given one of the chains taken.
 
-(One literal per run and chain, as before, made a full-size board's model four to five
-times the size where many chains join two stops: nocommute-50hex-s6 has 804 chains
-between 242 pairs of stops, up to 26 between one pair, so a track bit's row held up to
-1,976 literals; benchmarks/README.md, "which track, once for all runs".)
+(A literal per run and chain instead made a dense board's model two to three times
+the size: nocommute-50hex-s6 has 804 chains between 242 pairs of stops, up to 26
+between one pair, and its first part had 3,965 variables against 1,515, a track bit's
+row up to 1,976 literals; benchmarks/README.md, "the track chosen once for all runs".)
 """
 
 from __future__ import annotations
