@@ -9,9 +9,10 @@ a path. The rules, each a constraint:
 
 - 5.6.2: every track bit (a hex path, a side of double track: 5.6.2.4) is used at most
   once by all trains together (a run says which stops it goes between; the track
-  between two stops is chosen once for all runs: :mod:`flow_track`); a city group (a city and its red extension, 5.2.3.10) is
-  entered at most once, moving between its stops only along track in its own hexes; a
-  stop that does not let trains through (a city full of other tokens) only ends a path;
+  between two stops is chosen once for all runs: :mod:`flow_track`); a city group (a
+  city and its red extension, 5.2.3.10) is entered at most once, moving between its
+  stops only along track in its own hexes; a stop that does not let trains through (a
+  city full of other tokens) only ends a path;
 - 5.6.2.1: the Delaware large city is a second node with the same track; the path may
   be there once more only after entering both cities south of it in between (each
   stop of the path labelled before, between or after the two entries:
@@ -381,12 +382,12 @@ def _hint(model, arrays, trains, first, per_train, commuters, track):
     """CP-SAT's hint: the run ``first`` (first.py) in the model's literals, each train's
     path from its end with the lower node (the model's orientation), its tokens run to
     as explain.best_choice chooses them, and its chains among ``track``'s."""
-    routes = {ti: (st, ch, mask) for ti, st, ch, mask, _ in first.chosen}
+    routes = {ti: (st, mask) for ti, st, _, mask, _ in first.chosen}
     for ti, (active, start, ids, arc_lit, ys, yy, vis, end) in enumerate(per_train):
         on = set()
         arcs, runs, ends = set(), set(), ()
         if ti in routes:
-            st, ch, mask = routes[ti]
+            st, mask = routes[ti]
             picked = _best_choice(arrays, trains, ti, st, mask)[1]
             keys, entered = [], set()
             for i, s in enumerate(st):
@@ -395,7 +396,7 @@ def _hint(model, arrays, trains, first, per_train, commuters, track):
                 keys.append((s, 1) if second else (s, 0))
                 entered.add(s)
             if ids[keys[0]] > ids[keys[-1]]:
-                keys, ch, picked = keys[::-1], list(ch)[::-1], picked[::-1]
+                keys, picked = keys[::-1], picked[::-1]
             on = set(keys)
             arcs = set(zip(keys, keys[1:]))
             runs = {(k, ty) for k, ty in zip(keys, picked) if ty}
