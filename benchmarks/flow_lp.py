@@ -151,7 +151,7 @@ def paths(board, iterations="400"):
 
     from trainruns.route import cpsat
     from trainruns.route.compile import compile_board
-    from trainruns.titles.g1831.route import flow
+    from trainruns.titles.g1831.route import flow, flow_track
     from trainruns.titles.load import load_position
 
     with open(board) as f:
@@ -163,21 +163,30 @@ def paths(board, iterations="400"):
     trains = list(position.trains)
     seen = {}
     prices = {"bit": {}, "pass": {}}
-    odd_passes, run_solver = flow._odd_passes, cpsat.run_solver
+    odd_passes, run_solver, close = flow._odd_passes, cpsat.run_solver, flow_track.Track.close
 
     def noting(model, per_train, exits):
         seen["per_train"], seen["exits"] = per_train, exits
         return odd_passes(model, per_train, exits)
 
+    def closing(track, *args):
+        seen["track"] = track
+        return close(track, *args)
+
+    def cost(u, pair):
+        return sum(prices["bit"].get(b, 0) for b in _bits(arrays.chain_bits[seen["track"].directed[(u, pair[0])]]))
+
     def priced(solver, model, *args, **kwargs):
-        # the train's objective less its track's and its passes' prices
+        # the train's objective less its track's and its passes' prices: a chain's on
+        # its literal, or, the one chain between two stops, on the path's way there
         o = model.proto.objective
         terms = [(v, -a * PRICE_SCALE) for v, a in zip(o.vars, o.coeffs)]
-        for _, start, _, lit_of, _, _, vis, end in seen["per_train"]:
-            for (c, _, _), lit in lit_of.items():
-                cost = sum(prices["bit"].get(b, 0) for b in _bits(arrays.chain_bits[c]))
-                if cost:
-                    terms.append((lit.index, -cost))
+        for pair, lits in seen["track"].going.items():
+            chains = seen["track"].between[pair]
+            taken = [(lit, cost(chains[0], pair)) for lit in lits] if len(chains) == 1 else [
+                (seen["track"].taken[u], cost(u, pair)) for u in chains]
+            terms += [(lit.index, -c) for lit, c in taken if c]
+        for _, start, _, _, _, _, vis, end in seen["per_train"]:
             for key, v in vis.items():
                 p = prices["pass"].get(key[0], 0)
                 if p:
@@ -185,7 +194,7 @@ def paths(board, iterations="400"):
         model.maximize(sum(a * model.get_bool_var_from_proto_index(v) for v, a in terms))
         return run_solver(solver, model, *args, **kwargs)
 
-    flow._odd_passes, cpsat.run_solver = noting, priced
+    flow._odd_passes, cpsat.run_solver, flow_track.Track.close = noting, priced, closing
     columns = []   # (train, value, track bits, stops passed)
     t0 = time.perf_counter()
     for it in range(int(iterations)):
