@@ -9,9 +9,11 @@ branch and bound over the same walk (kernels.token_paths, the track already take
 marked used, so no two trains share track, 5.6.2), its cut the most the rest of a path
 can still add (kernels.token_reach over the free track), its floor the best path found
 so far. Then rounds in which each train in turn takes the best path around the others'
-track, if that earns more. Where the corporation bought track rights (5.6.5), a path
-that runs to a right no train runs to yet scores a great deal more, so the rights are
-covered first; a run that leaves one uncovered is no run.
+track, if that earns more, and two trains of different kinds exchange their paths if
+that earns more (the larger train on the path with more tokens, 5.6.2.3). Where the
+corporation bought track rights (5.6.5), a path that runs to a right no train runs to
+yet scores a great deal more, so the rights are covered first; a run that leaves one
+uncovered is no run.
 
 Greedy by value, a long train takes the track two others would earn more on. Where the
 track prices of bound.py are known, one more start is tried: each train in turn claims

@@ -37,10 +37,6 @@ class Track:
         self.going = {}      # (stop, stop), lower first -> literals of runs going between them
         self.taken = {}      # undirected chain -> its literal (None: the pair's one chain)
 
-    def joined(self, a, b):
-        """Whether some chain joins stops ``a`` and ``b``."""
-        return (min(a, b), max(a, b)) in self.between
-
     def go(self, a, b, lit):
         """``lit``: a run goes from stop ``a`` to stop ``b`` (on one chain between them)."""
         self.going.setdefault((min(a, b), max(a, b)), []).append(lit)
