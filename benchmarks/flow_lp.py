@@ -29,6 +29,8 @@ import json
 import sys
 import time
 
+import numpy as np
+
 # prices in thousandths of a revenue unit, for CP-SAT's integer objective
 PRICE_SCALE = 1000
 # a max-flow capacity in millionths
@@ -173,8 +175,8 @@ def paths(board, iterations="400"):
         seen["track"] = track
         return close(track, *args)
 
-    def cost(u, pair):
-        return sum(prices["bit"].get(b, 0) for b in _bits(arrays.chain_bits[seen["track"].directed[(u, pair[0])]]))
+    def cost(u):
+        return sum(prices["bit"].get(b, 0) for b in _bits(seen["track"].bits[u]))
 
     def priced(solver, model, *args, **kwargs):
         # the train's objective less its track's and its passes' prices: a chain's on
@@ -183,8 +185,8 @@ def paths(board, iterations="400"):
         terms = [(v, -a * PRICE_SCALE) for v, a in zip(o.vars, o.coeffs)]
         for pair, lits in seen["track"].going.items():
             chains = seen["track"].between[pair]
-            taken = [(lit, cost(chains[0], pair)) for lit in lits] if len(chains) == 1 else [
-                (seen["track"].taken[u], cost(u, pair)) for u in chains]
+            taken = [(lit, cost(chains[0])) for lit in lits] if len(chains) == 1 else [
+                (seen["track"].taken[u], cost(u)) for u in chains]
             terms += [(lit.index, -c) for lit, c in taken if c]
         for _, start, _, _, _, _, vis, end in seen["per_train"]:
             for key, v in vis.items():
@@ -227,7 +229,7 @@ def paths(board, iterations="400"):
                 continue
             _, stops, chains, *_ = chosen[0]
             value = flow._value(arrays, [trains[ti]], (0,) + tuple(chosen[0][1:]))
-            bits = list(_bits(arrays.track_bits(chains)))
+            bits = _bits(arrays.track_bits(chains))
             passed = stops[1:-1]
             reduced = (value * PRICE_SCALE - sum(prices["bit"].get(b, 0) for b in bits)
                        - sum(prices["pass"].get(s, 0) for s in passed)) / PRICE_SCALE
@@ -245,11 +247,7 @@ def paths(board, iterations="400"):
 
 def _bits(words):
     """The bit numbers set in ``words`` (a bit set in uint64 words)."""
-    for w, word in enumerate(int(x) for x in words):
-        while word:
-            low = word & -word
-            yield w * 64 + low.bit_length() - 1
-            word ^= low
+    return np.flatnonzero(np.unpackbits(np.asarray(words, np.uint64).view(np.uint8), bitorder="little")).tolist()
 
 
 if __name__ == "__main__":

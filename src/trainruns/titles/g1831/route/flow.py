@@ -210,21 +210,13 @@ def _commuter_circuit(model, arrays, seq, first_repeat, node_set, track, right_l
     for k in keys:
         at.setdefault(k[1], []).append(k)
     arc_lit = {}
-    for a, b in track.between:
-        for a, b in ((a, b), (b, a)):
+    for lo, hi in track.between:
+        for a, b in ((lo, hi), (hi, lo)):
             clock.tick()
             same = sg[a] == sg[b]
-            for ka in at.get(a, []):
-                for kb in at.get(b, []):
-                    if ka[0] >= 0 and kb[0] >= 0:
-                        ok = kb[0] == ka[0] if same else kb[0] == ka[0] + 1
-                    elif same:
-                        ok = ka[0] == kb[0]  # within a passed city
-                    else:
-                        ok = True
-                    if ok:
-                        lit = arc_lit[(ka, kb)] = model.new_bool_var("")
-                        track.go(a, b, lit)
+            for ka, kb in ((ka, kb) for ka in at.get(a, []) for kb in at.get(b, []) if _in_turn(ka, kb, same)):
+                lit = arc_lit[(ka, kb)] = model.new_bool_var("")
+                track.go(a, b, lit)
     for (ka, kb), lit in arc_lit.items():
         arcs.append((ids[ka], ids[kb], lit))
         # a stop passed is on the leg after the visit it comes from, before the next
@@ -255,6 +247,16 @@ def _commuter_circuit(model, arrays, seq, first_repeat, node_set, track, right_l
         if j in seen and j - 1 in seen:
             model.add_implication(seen[j][0], seen[j - 1][0])
     return active, start, arc_lit, y, ends
+
+
+def _in_turn(ka, kb, same):
+    """Whether a commuter run may go from node ``ka`` to node ``kb`` (``(visit or -1 for
+    a stop passed, stop)``; ``same``: their stops are in one city): from a visit to the
+    next visit, or within its city; to or from a stop passed; within a passed city on
+    one leg (5.6.7)."""
+    if ka[0] >= 0 and kb[0] >= 0:
+        return kb[0] == ka[0] if same else kb[0] == ka[0] + 1
+    return ka[0] == kb[0] if same else True
 
 
 def _one_way(model, starts, ends):
@@ -453,19 +455,18 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
     chains = [c for c in range(comp.n_chains)
               if comp.chain_from[c] in node_set and comp.chain_to[c] in node_set
               and comp.chain_from[c] != comp.chain_to[c] and not arrays.chain_reenters[c]]
-    # each chain as arcs between nodes: to or from a Delaware city, for either visit
-    variants = []  # (chain, from node key, to node key)
-    for c in chains:
-        a, b = int(comp.chain_from[c]), int(comp.chain_to[c])
-        for ka in ((0, 1) if a in dela else (0,)):
-            for kb in ((0, 1) if b in dela else (0,)):
-                variants.append((c, (a, ka), (b, kb)))
-    # the pairs of nodes a run may go between, and which track it takes (flow_track)
-    node_pairs = list(dict.fromkeys((ka, kb) for _, ka, kb in variants))
+    # the pairs of nodes a run may go between (to or from a Delaware city, for either
+    # visit), and which track it takes (flow_track)
+    def visits(s):
+        return ((s, 0), (s, 1)) if s in dela else ((s, 0),)
+
+    stop_pairs = [(int(comp.chain_from[c]), int(comp.chain_to[c])) for c in chains]
+    node_pairs = [(ka, kb) for a, b in dict.fromkeys(stop_pairs) for ka in visits(a) for kb in visits(b)]
     track = Track(arrays, chains)
     types = [parse_train_name(t.name) for t in trains]
-    # a commuter circuit has about as many literals as a train's path
-    literals = len(variants) * (len(trains) + sum(
+    # the model's size as a literal per run and chain between two nodes (the measure of
+    # SETUP_SECONDS_PER_LITERAL); a commuter circuit has about as many as a train's path
+    literals = sum(len(visits(a)) * len(visits(b)) for a, b in stop_pairs) * (len(trains) + sum(
         len(run["cycle"]) if run.get("any_start") else 1 for run in arrays.facts.commuter
         for tt in types if commuting and may_commute(tt)))
     if memory is not None and BYTES_PER_CHAIN_LITERAL * literals > memory:

@@ -28,9 +28,11 @@ class Track:
         self.arrays = arrays
         self.between = {}    # (stop, stop), lower first -> undirected chains joining them
         self.directed = {}   # (undirected chain, stop it leaves) -> the chain that way
+        self.bits = {}       # undirected chain -> its track bits (the same either way)
         for c in chains:
             a, b, u = int(comp.chain_from[c]), int(comp.chain_to[c]), int(arrays.chain_und[c])
-            self.directed[(u, a)] = c   # (its track bits are the same either way)
+            self.directed[(u, a)] = c
+            self.bits[u] = arrays.chain_bits[c]
             pair = (min(a, b), max(a, b))
             if u not in self.between.setdefault(pair, []):
                 self.between[pair].append(u)
@@ -50,15 +52,14 @@ class Track:
             chains = self.between[pair]
             clock.tick(len(lits) + len(chains))
             if len(chains) == 1:
-                bits = self.arrays.chain_bits[self.directed[(chains[0], pair[0])]]
                 for lit in lits:
-                    on_track(bit_lits, bits, lit)
+                    on_track(bit_lits, self.bits[chains[0]], lit)
                 self.taken[chains[0]] = None
                 continue
             chosen = []
             for u in chains:
                 z = self.taken[u] = model.new_bool_var("")
-                on_track(bit_lits, self.arrays.chain_bits[self.directed[(u, pair[0])]], z)
+                on_track(bit_lits, self.bits[u], z)
                 chosen.append(z)
             model.add(sum(lits) == sum(chosen))
 
