@@ -232,14 +232,19 @@ def test_5_6_2_a_stop_of_three_tracks_is_passed_by_one_path_and_ended_at_by_anot
     assert len(passing) == 1 and len(chosen) == 2
 
 
+@pytest.mark.parametrize("per_run", [1, 2])
 @pytest.mark.parametrize("second_way, expected", [(False, 100), (True, 200)])
-def test_5_6_2_two_runs_between_two_stops_take_two_chains(second_way, expected):
+def test_5_6_2_two_runs_between_two_stops_take_two_chains(second_way, expected, per_run, monkeypatch):
     """flow_track.Track, worked by hand (5.6.2: no track twice; 5.6.3: city + $10
     Station). B2 and D2 (40 each, our Stations) are joined by plain track through C1
     and, with ``second_way``, through C3 as well. Two 2S trains each run B2 - D2 (50 +
     50 = 100) only on a track of their own: 200 with two ways, 100 with one. The model
-    chooses the track between the two stops once for both runs: as many chains as runs
-    between them, and each run is given its own."""
+    chooses the track between the two stops once for both runs (``PER_RUN`` 1: as many
+    chains as runs between them), or each run its own way (``PER_RUN`` 2), and each run
+    is given its own chain."""
+    from trainruns.titles.g1831.route import flow_track
+
+    monkeypatch.setattr(flow_track, "PER_RUN", per_run)
     S = "station"
     hexes = [city("B2", 40, [S], [["s0", 4]] + ([["s0", 5]] if second_way else [])),
              city("D2", 40, [S], [[2, "s0"]] + ([[1, "s0"]] if second_way else [])),

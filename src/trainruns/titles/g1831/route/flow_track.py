@@ -7,7 +7,8 @@ per chain (a stretch of track between two stops passing none; a chain and the sa
 track walked the other way are one), shared by all runs: as many chains are taken
 between two stops as runs go between them, and no two chains taken share a track bit.
 Any chain between two stops serves any run between them, either way, so the choice is
-exact: a run's way between two stops can always be given one of the chains taken.
+exact: a run's way between two stops can always be given one of the chains taken. Where
+few chains join two stops (``PER_RUN``), each run chooses its own way among them.
 
 (A literal per run and chain instead made a dense board's model two to three times
 the size: nocommute-50hex-s6 has 804 chains between 242 pairs of stops, up to 26
@@ -16,6 +17,14 @@ row up to 1,976 literals; benchmarks/README.md, "the track chosen once for all r
 """
 
 from __future__ import annotations
+
+# Where this many chains or fewer join two stops, each run going between them has a
+# literal per chain (its way) instead of the choice shared by all runs: the same linear
+# relaxation, but CP-SAT branches on a run's own way. The family at ``--time-limit 10``,
+# interleaved board by board in two rounds (benchmarks/README.md, "the track chosen once
+# for all runs, and per run where few chains"): 29 and 29 proven against 28 and 27 with
+# the choice shared wherever two or more chains join two stops; 28 with three, one round
+PER_RUN = 2
 
 
 class Track:
@@ -37,7 +46,7 @@ class Track:
             if u not in self.between.setdefault(pair, []):
                 self.between[pair].append(u)
         self.going = {}      # (stop, stop), lower first -> literals of runs going between them
-        self.taken = {}      # undirected chain -> its literal (None: the pair's one chain)
+        self.taken = {}      # undirected chain -> its literal (None: the pair's one chain; a list: the runs' ways)
 
     def go(self, a, b, lit):
         """``lit``: a run goes from stop ``a`` to stop ``b`` (on one chain between them)."""
@@ -45,16 +54,30 @@ class Track:
 
     def close(self, model, bit_lits, on_track, clock):
         """The chains taken: where one chain joins two stops, the runs going between
-        them take its track bits themselves; where several do, a literal per chain, as
-        many taken as runs go between the two, each taking its chain's bits.
-        ``bit_lits``: track bit -> literals (``on_track`` notes a literal's bits)."""
+        them take its track bits themselves; where ``PER_RUN`` or fewer do, each run
+        going between them a literal per chain (its way), on that chain's bits; where
+        more do, a literal per chain, as many taken as runs go between the two, each
+        taking its chain's bits. ``bit_lits``: track bit -> literals (``on_track``
+        notes a literal's bits)."""
         for pair, lits in self.going.items():
             chains = self.between[pair]
-            clock.tick(len(lits) + len(chains))
+            clock.tick(len(lits) * len(chains))
             if len(chains) == 1:
                 for lit in lits:
                     on_track(bit_lits, self.bits[chains[0]], lit)
                 self.taken[chains[0]] = None
+                continue
+            if len(chains) <= PER_RUN:
+                for u in chains:
+                    self.taken[u] = []
+                for lit in lits:
+                    way = []
+                    for u in chains:
+                        w = model.new_bool_var("")
+                        on_track(bit_lits, self.bits[u], w)
+                        self.taken[u].append(w)
+                        way.append(w)
+                    model.add(sum(way) == lit)
                 continue
             chosen = []
             for u in chains:
@@ -64,11 +87,17 @@ class Track:
             model.add(sum(lits) == sum(chosen))
 
     def hint(self, model, used):
-        """CP-SAT's hint for the chains: ``used``, the chains a run of the hint takes."""
+        """CP-SAT's hint for the chains chosen once for all runs: ``used``, the chains a
+        run of the hint takes (a run's own way, where it has one, is left to CP-SAT)."""
         used = {int(self.arrays.chain_und[c]) for c in used}
         for u, z in self.taken.items():
-            if z is not None:
+            if z is not None and not isinstance(z, list):
                 model.add_hint(z, u in used)
+
+    def _is_taken(self, u, value):
+        """Whether chain ``u`` (of a pair with more than one) is taken in a solution."""
+        z = self.taken[u]
+        return any(value(w) for w in z) if isinstance(z, list) else bool(value(z))
 
     def ways(self, value):
         """A chain for each way a run goes between two stops in a solution (``value``:
@@ -77,7 +106,7 @@ class Track:
         left = {}
         for pair, chains in self.between.items():
             if pair in self.going:
-                left[pair] = [u for u in chains if self.taken.get(u) is None or value(self.taken[u])]
+                left[pair] = [u for u in chains if self.taken.get(u) is None or self._is_taken(u, value)]
 
         def pick(a, b):
             return self.directed[(left[(min(a, b), max(a, b))].pop(), a)]
