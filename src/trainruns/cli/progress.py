@@ -22,7 +22,7 @@ class TerminalProgress(Progress):
     def update(self, stage, **info):
         now = time.perf_counter() - self.t0
         if stage == "kernels":
-            kernels_notice(self.stream, info["seconds"])
+            kernels_notice(self.stream, info["seconds"], info.get("ready", True))
             return
         if now < self.delay or (not self.tty and self.shown and now - self.last < self.every):
             return
@@ -55,8 +55,13 @@ class TerminalProgress(Progress):
             self.stream.flush()
 
 
-def kernels_notice(stream, took):
-    """Say so when the first run on a machine compiled the kernels (it takes a while)."""
+def kernels_notice(stream, took, ready=True):
+    """Say so when the first run on a machine compiled the kernels (it takes a while),
+    or is still compiling them when the time limit ran out (``ready`` False)."""
+    if not ready:
+        stream.write("trainruns: the search kernels are being compiled for this machine (once; a minute or "
+                     "so) and were not ready within the time limit: no run found, not proven\n")
+        return
     if took > 2:
         stream.write(f"trainruns: compiled the search kernels in {took:.0f} s "
                      "(once per machine; later runs load them)\n")

@@ -99,7 +99,10 @@ class RouteModel:
       ``routes``); with ``along`` (stop-id sequences) it may list only the routes with
       one of those stop sequences (in order or reversed), and a few more;
     - ``upper_bound(compiled)``: no run earns more (the bound of a stopped search), or
-      None when the title cannot say."""
+      None when the title cannot say;
+    - ``bound_at_once(compiled)``: such a bound worked out without the search kernels
+      (the answer of a solve whose deadline passes while the kernels are compiled for
+      the first time), or None: the solve then waits for the kernels."""
 
     def routes(self, compiled, kinds, deadline=None, progress=None, limits=None):
         raise NotImplementedError
@@ -108,6 +111,9 @@ class RouteModel:
         return self.routes(compiled, kinds, deadline, progress)
 
     def upper_bound(self, compiled):
+        return None
+
+    def bound_at_once(self, compiled):
         return None
 
 

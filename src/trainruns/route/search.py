@@ -142,7 +142,17 @@ def _search(board, compiled, quick, limits, progress, engine):
     plain = board.route_model is None
     t0 = time.perf_counter()
     if quick is None:
-        warm_up()  # no deadline, or a title's route model: no quick run to fall back on
+        # a title's route model has no quick run to fall back on: with a deadline and a
+        # bound of its own, the kernels' first compilation on a machine is waited for
+        # until the deadline only, and then the answer is no run, not proven (the
+        # compilation goes on behind, for the next call)
+        early = None if plain or limits.deadline is None else board.route_model.bound_at_once(compiled)
+        if early is not None and not kernels_ready_by(limits.deadline):
+            if progress:
+                progress.update("kernels", seconds=time.perf_counter() - t0, ready=False)
+            none = Run(routes=[], revenue=0, optimal=early == 0, bound=early, idle=[t.name for t in board.trains])
+            return _final(none, None, compiled, time.perf_counter() - t0)
+        warm_up()
     elif not kernels_ready_by(limits.deadline):
         # the first use on this machine compiles the kernels, past the deadline: the
         # quick run is the answer, not proven (the kernels go on loading for the next call)

@@ -78,6 +78,33 @@ def test_a_tiny_time_limit_on_a_full_size_board_is_not_proven_and_gives_its_boun
     assert run.bound > run.revenue
 
 
+
+def test_kernels_not_ready_by_the_deadline_answer_no_run_with_the_token_bound(monkeypatch):
+    """The first solve on a machine compiles the kernels (a minute or so). An 1831 solve
+    has no quick run to answer with meanwhile, so with a time limit it waits for them
+    until the deadline only (brief: "time is bounded everywhere ... a bounded answer
+    says it is not proven and gives its bound"): no run, not proven, with the route
+    model's bound that needs no kernel (each train at its best tokens, 5.6.3), above
+    the proven best run; the terminal's progress says why. Simulated: the kernels
+    reported not ready by the deadline."""
+    import io
+
+    from trainruns.cli.progress import TerminalProgress
+    from trainruns.route import search
+
+    pos = board_1831(0, n_hexes=40)
+    board, model, compiled, _ = _arrays(pos)
+    best = solve(pos, time_limit=60)
+    monkeypatch.setattr(search, "kernels_ready_by", lambda deadline, tick=0.1: False)
+    stream = io.StringIO()
+    run = solve(pos, time_limit=5, progress=TerminalProgress(stream=stream))
+    assert (run.revenue, run.optimal, len(run.routes)) == (0, False, 0)
+    assert run.bound == model.token_bound(compiled) >= best.revenue > 0
+    assert "not ready within the time limit" in stream.getvalue()
+    # without a time limit the solve waits for the kernels, as before
+    assert solve(pos).revenue == best.revenue
+
+
 # --- trains assigned by value classes (model._assign_by_value) ------------------------
 
 class _Count:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 
 from trainruns.errors import InputError
 from trainruns.route.board import Board
+from trainruns.route.kernels import ready_at_once
 from trainruns.route.reach import loose_reach
 from trainruns.titles.base import Title
 from trainruns.titles.g1831.route import declared_run, kernels, moves
@@ -188,7 +189,8 @@ class Title1831(Title):
         facts.kept = position.home_sites
         mark_blocks(board, facts)
         board.route_model = Model1831(board, facts, phase_number(position.phase, "position"), position.options)
-        kernels.warm_up()
+        if ready_at_once():
+            kernels.warm_up()  # (a millisecond; a first compilation is left to the solve, within its deadline)
         for hx in board.hexes.values():
             # the drawing's hint: Stations round, Rail Yards square (5.2.3.9), black sites
             hx.extra["sites"] = {k: [{"shape": "square" if s.type == "yard" else "circle",

@@ -358,6 +358,10 @@ class Model1831(RouteModel):
             out = (bound.refined(out[1], out[0], deadline=until), out[1])
         return _PRICED.put(compiled, out)
 
+    def bound_at_once(self, compiled):
+        """:meth:`token_bound`: it needs no kernel."""
+        return self.token_bound(compiled)
+
     def token_bound(self, compiled):
         """No run earns more than each train running to its ``size`` best tokens (city
         plus token value), each token counted at most twice (the Delaware city may be
