@@ -146,7 +146,8 @@ def _search(board, compiled, quick, limits, progress, engine):
         # bound of its own, the kernels' first compilation on a machine is waited for
         # until the deadline only, and then the answer is no run, not proven (the
         # compilation goes on behind, for the next call)
-        early = None if plain or limits.deadline is None else board.route_model.bound_at_once(compiled)
+        first_use = not plain and limits.deadline is not None and not kernels_ready_at_once()
+        early = board.route_model.bound_at_once(compiled) if first_use else None
         if early is not None and not kernels_ready_by(limits.deadline):
             if progress:
                 progress.update("kernels", seconds=time.perf_counter() - t0, ready=False)

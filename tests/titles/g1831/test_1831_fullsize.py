@@ -86,7 +86,7 @@ def test_kernels_not_ready_by_the_deadline_answer_no_run_with_the_token_bound(mo
     says it is not proven and gives its bound"): no run, not proven, with the route
     model's bound that needs no kernel (each train at its best tokens, 5.6.3), above
     the proven best run; the terminal's progress says why. Simulated: the kernels
-    reported not ready by the deadline."""
+    reported not loaded, and not ready by the deadline."""
     import io
 
     from trainruns.cli.progress import TerminalProgress
@@ -95,6 +95,7 @@ def test_kernels_not_ready_by_the_deadline_answer_no_run_with_the_token_bound(mo
     pos = board_1831(0, n_hexes=40)
     board, model, compiled, _ = _arrays(pos)
     best = solve(pos, time_limit=60)
+    monkeypatch.setattr(search, "kernels_ready_at_once", lambda: False)
     monkeypatch.setattr(search, "kernels_ready_by", lambda deadline, tick=0.1: False)
     stream = io.StringIO()
     run = solve(pos, time_limit=5, progress=TerminalProgress(stream=stream))
