@@ -78,7 +78,6 @@ def test_a_tiny_time_limit_on_a_full_size_board_is_not_proven_and_gives_its_boun
     assert run.bound > run.revenue
 
 
-
 def test_kernels_not_ready_by_the_deadline_answer_no_run_with_the_token_bound(monkeypatch):
     """The first solve on a machine compiles the kernels (a minute or so). An 1831 solve
     has no quick run to answer with meanwhile, so with a time limit it waits for them

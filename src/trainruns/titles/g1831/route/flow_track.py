@@ -46,7 +46,8 @@ class Track:
             if u not in self.between.setdefault(pair, []):
                 self.between[pair].append(u)
         self.going = {}      # (stop, stop), lower first -> literals of runs going between them
-        self.taken = {}      # undirected chain -> its literal (None: the pair's one chain; a list: the runs' ways)
+        self.taken = {}      # undirected chain -> literals, any of them true: the chain is taken
+        self.shared = {}     # undirected chain -> its literal in the choice shared by all runs
 
     def go(self, a, b, lit):
         """``lit``: a run goes from stop ``a`` to stop ``b`` (on one chain between them)."""
@@ -63,41 +64,30 @@ class Track:
             chains = self.between[pair]
             clock.tick(len(lits) * len(chains))
             if len(chains) == 1:
-                for lit in lits:
-                    on_track(bit_lits, self.bits[chains[0]], lit)
-                self.taken[chains[0]] = None
-                continue
-            if len(chains) <= PER_RUN:
+                self.taken[chains[0]] = list(lits)
+            elif len(chains) <= PER_RUN:
                 for u in chains:
                     self.taken[u] = []
                 for lit in lits:
-                    way = []
-                    for u in chains:
-                        w = model.new_bool_var("")
-                        on_track(bit_lits, self.bits[u], w)
+                    way = [model.new_bool_var("") for _ in chains]
+                    for u, w in zip(chains, way):
                         self.taken[u].append(w)
-                        way.append(w)
                     model.add(sum(way) == lit)
-                continue
-            chosen = []
+            else:
+                for u in chains:
+                    self.shared[u] = model.new_bool_var("")
+                    self.taken[u] = [self.shared[u]]
+                model.add(sum(lits) == sum(self.shared[u] for u in chains))
             for u in chains:
-                z = self.taken[u] = model.new_bool_var("")
-                on_track(bit_lits, self.bits[u], z)
-                chosen.append(z)
-            model.add(sum(lits) == sum(chosen))
+                for lit in self.taken[u]:
+                    on_track(bit_lits, self.bits[u], lit)
 
     def hint(self, model, used):
         """CP-SAT's hint for the chains chosen once for all runs: ``used``, the chains a
         run of the hint takes (a run's own way, where it has one, is left to CP-SAT)."""
         used = {int(self.arrays.chain_und[c]) for c in used}
-        for u, z in self.taken.items():
-            if z is not None and not isinstance(z, list):
-                model.add_hint(z, u in used)
-
-    def _is_taken(self, u, value):
-        """Whether chain ``u`` (of a pair with more than one) is taken in a solution."""
-        z = self.taken[u]
-        return any(value(w) for w in z) if isinstance(z, list) else bool(value(z))
+        for u, z in self.shared.items():
+            model.add_hint(z, u in used)
 
     def ways(self, value):
         """A chain for each way a run goes between two stops in a solution (``value``:
@@ -106,7 +96,7 @@ class Track:
         left = {}
         for pair, chains in self.between.items():
             if pair in self.going:
-                left[pair] = [u for u in chains if self.taken.get(u) is None or self._is_taken(u, value)]
+                left[pair] = [u for u in chains if any(value(lit) for lit in self.taken[u])]
 
         def pick(a, b):
             return self.directed[(left[(min(a, b), max(a, b))].pop(), a)]
