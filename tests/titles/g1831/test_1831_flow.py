@@ -101,19 +101,12 @@ def test_5_6_7_flow_model_matches_brute_force_on_commuter_runs(flow_only, chunk)
     assert checked > 20
 
 
-@pytest.mark.parametrize("chunk", range(2))
-def test_5_6_7_the_paths_alone_then_the_runs_with_a_commuter_run_find_the_best(chunk):
-    """flow.solve's ``commute`` (Model1831._paths_first's two steps) against the brute
-    force. "none": the best run without a commuter run, proven so (the brute force of
-    the board with its commuter runs taken away, 5.6.7); "only", held above it: the
-    board's best run when that has a commuter run and earns more, else no run, and
-    either way proven."""
+def _commuter_boards(chunk):
+    """The random commuter boards ``chunk`` of two, as ``(best run, best run without a
+    commuter run, arrays, trains)`` by the brute force (5.6.7; 0 where no run without
+    one runs to every right), the boards with no legal run left out."""
     import copy
 
-    from trainruns.titles.g1831.route import flow
-    from trainruns.titles.g1831.route.first import FirstRun
-
-    checked = above = 0
     for seed in range(chunk, 60, 2):
         pos = random_commuter_position(seed)
         best = brute_force(pos)
@@ -121,9 +114,22 @@ def test_5_6_7_the_paths_alone_then_the_runs_with_a_commuter_run_find_the_best(c
             continue
         plain = copy.deepcopy(pos)
         plain["map"].pop("commuter_runs", None)
-        best_plain = brute_force(plain) or 0   # (None: no run without one runs to every right)
         model, arrays, _, _ = _model(pos)
-        trains = list(model.board.trains)
+        yield best, brute_force(plain) or 0, arrays, list(model.board.trains)
+
+
+@pytest.mark.parametrize("chunk", range(2))
+def test_5_6_7_the_paths_alone_then_the_runs_with_a_commuter_run_find_the_best(chunk):
+    """flow.solve's ``commute`` (Model1831._paths_first's two steps) against the brute
+    force. "none": the best run without a commuter run, proven so (the brute force of
+    the board with its commuter runs taken away, 5.6.7); "only", held above it: the
+    board's best run when that has a commuter run and earns more, else no run, and
+    either way proven."""
+    from trainruns.titles.g1831.route import flow
+    from trainruns.titles.g1831.route.first import FirstRun
+
+    checked = above = 0
+    for best, best_plain, arrays, trains in _commuter_boards(chunk):
         chosen, proven, bound = flow.solve(arrays, trains, commute="none")
         known = sum(flow._value(arrays, trains, c) for c in chosen)
         assert not any(is_commuter for *_, is_commuter, _mask in chosen)
@@ -138,6 +144,35 @@ def test_5_6_7_the_paths_alone_then_the_runs_with_a_commuter_run_find_the_best(c
             assert not chosen
         checked += 1
     assert checked > 20 and above > 0
+
+
+@pytest.mark.parametrize("chunk", range(2))
+def test_5_6_7_the_runs_with_a_commuter_run_circuit_by_circuit_find_the_best(chunk):
+    """flow.solve's ``commute`` as a circuit's number (its other commuter circuits left
+    out) and ``"several"`` (two commuter runs or more), each held above the best run
+    without a commuter run (Model1831._paths_first's commuter parts): the best of them
+    is the board's best run when that has a commuter run and earns more (the brute
+    force, 5.6.7), else none finds a run; every part proven. A circuit's part finds runs
+    with one commuter run, "several" with two or more."""
+    from trainruns.titles.g1831.route import flow
+    from trainruns.titles.g1831.route.first import FirstRun
+
+    checked = above = several = 0
+    for best, known, arrays, trains in _commuter_boards(chunk):
+        n = flow.commuter_circuits(arrays, trains)
+        found = known
+        for part in [*range(n), "several"]:
+            chosen, proven, _ = flow.solve(arrays, trains, commute=part, first=FirstRun([], known, 0), hold=True)
+            assert proven
+            if chosen:
+                commuting = [c for c in chosen if c[4]]
+                assert len(commuting) >= 2 if part == "several" else len(commuting) == 1
+                found = max(found, sum(flow._value(arrays, trains, c) for c in chosen))
+        several += n > 1
+        above += best > known
+        assert found == best
+        checked += 1
+    assert checked > 20 and above > 0 and several > 0
 
 
 def test_5_6_2_1_the_runs_entering_the_delaware_once_then_those_entering_it_twice_find_the_best():

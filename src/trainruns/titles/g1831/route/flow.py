@@ -276,6 +276,34 @@ def _one_way(model, starts, ends):
     _need(model, sum(n * lit for n, lit in starts) <= sum(n * lit for n, lit in ends))
 
 
+def _commuter_runs(arrays, types):
+    """``(train index, commuter run, its cycle of city groups)`` for each commuter run a
+    train of ``types`` may run: a Station train of size 5 or more (5.6.7), a Station of
+    the corporation in every city of the run (5.6.7.1/2)."""
+    sg = arrays.stop_group
+    for ti, tt in enumerate(types):
+        if not may_commute(tt):
+            continue
+        for run in arrays.facts.commuter:
+            cycle = [arrays.group_id[g] for g in run["cycle"]]
+            if all(((sg == g) & (arrays.st_val >= 0)).any() for g in cycle):
+                yield ti, run, cycle
+
+
+def _starts(run, cycle):
+    """The places in ``cycle`` a commuter run may start from: any of its cities with
+    ``any_start``, else the first (5.6.7)."""
+    return range(len(cycle)) if run.get("any_start") else range(1)
+
+
+def commuter_circuits(arrays, trains):
+    """How many commuter circuits the model of ``solve`` has for ``trains``: one per
+    train, commuter run and starting city (``solve``'s ``commute`` numbers them in this
+    order)."""
+    types = [parse_train_name(t.name) for t in trains]
+    return sum(len(_starts(run, cycle)) for _, run, cycle in _commuter_runs(arrays, types))
+
+
 def _reverse_is_rotation(cycle):
     """Whether the commuter cycle ``cycle`` (its cities in turn) read backwards is one of
     its rotations, as a cycle out and back is (White Plains - New York - Long Island
@@ -347,7 +375,11 @@ def solve(arrays, trains, deadline=None, workers=None, progress=None, memory=Non
     ``paths_alone`` leaves it (a smaller model, which CP-SAT proves up to twice as fast
     on the full-size boards); ``"only"``, runs with a commuter run alone, with ``hold``
     the runs with one earning more than ``first`` (None where the model cannot take
-    the board's commuter runs). ``revisit`` likewise for the Delaware's second entry
+    the board's commuter runs); a number ``k``, the runs whose one commuter run is on
+    circuit ``k`` (of ``commuter_circuits``), the other circuits left out of the model;
+    ``"several"``, the runs with two commuter runs or more. Those last two split
+    ``"only"``: the runs of ``"only"`` are those of each circuit alone and of
+    ``"several"``. ``revisit`` likewise for the Delaware's second entry
     (5.6.2.1): ``"none"``, the Delaware city entered once at most (the model loses its
     second node and the labels of ``_second_entry``: a smaller model), its optimum no proof
     on a board with the Delaware; ``"only"``, runs that enter it twice."""
@@ -442,7 +474,7 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
     # not proven best (a commuter run might beat it): the caller's priced proof, which
     # prices commuter runs its own way, decides
     forest = _member_track_is_forest(arrays)
-    if not forest and (commute == "only" or commute == "model" and not paths_alone):
+    if not forest and commute != "none" and (commute != "model" or not paths_alone):
         return None
     commuting = forest and commute != "none"
     clock.now()
@@ -475,9 +507,10 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
     types = [parse_train_name(t.name) for t in trains]
     # the model's size as a literal per run and chain between two nodes (the measure of
     # SETUP_SECONDS_PER_LITERAL); a commuter circuit has about as many as a train's path
-    literals = sum(len(visits(a)) * len(visits(b)) for a, b in stop_pairs) * (len(trains) + sum(
+    n_circuits = 0 if not commuting else 1 if isinstance(commute, int) else sum(
         len(run["cycle"]) if run.get("any_start") else 1 for run in arrays.facts.commuter
-        for tt in types if commuting and may_commute(tt)))
+        for tt in types if may_commute(tt))
+    literals = sum(len(visits(a)) * len(visits(b)) for a, b in stop_pairs) * (len(trains) + n_circuits)
     if memory is not None and BYTES_PER_CHAIN_LITERAL * literals > memory:
         return [], False, None
     if deadline is not None and deadline - time.perf_counter() <= max(0.01, _setup_seconds(literals)):
@@ -586,29 +619,27 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
     # and starting city; the train runs it instead of a path
     commuters = []
     skipped = False  # a run left out of the model: a commuter run (commuting False), the Delaware's second entry
-    for ti, tt in enumerate(types):
-        if not may_commute(tt):
+    number = -1   # the circuit's number (commuter_circuits)
+    for ti, run, cycle in _commuter_runs(arrays, types):
+        if not commuting:
+            skipped = True
             continue
-        for run in arrays.facts.commuter:
-            cycle = [arrays.group_id[g] for g in run["cycle"]]
-            if not all(((sg == g) & (arrays.st_val >= 0)).any() for g in cycle):
-                continue  # 5.6.7.1/2: a Station in every city of the run
-            if not commuting:
-                skipped = True
+        circuits = []
+        for rot in _starts(run, cycle):
+            number += 1
+            if isinstance(commute, int) and number != commute:
                 continue
-            circuits = []
-            for rot in (range(len(cycle)) if run.get("any_start") else [0]):
-                seq = [cycle[(rot + i) % len(cycle)] for i in range(tt.size)]
-                c = _commuter_circuit(model, arrays, seq, len(set(cycle)), node_set, track, right_lits, obj,
-                                      clock)
-                model.add_implication(c[0], ~per_train[ti][0])
-                commuters.append((ti, c))
-                circuits.append(c)
-            if run.get("any_start") and _reverse_is_rotation(cycle):
-                # a commuter run and its reverse, in the circuits of two rotations
-                # (5.6.7: the same visits, Stations and track)
-                _one_way(model, [(k[1], lit) for _, starts, _, _, _ in circuits for k, lit in starts.items()],
-                         [(k[1], lit) for _, _, _, _, ends in circuits for k, lit in ends.items()])
+            seq = [cycle[(rot + i) % len(cycle)] for i in range(types[ti].size)]
+            c = _commuter_circuit(model, arrays, seq, len(set(cycle)), node_set, track, right_lits, obj, clock)
+            model.add_implication(c[0], ~per_train[ti][0])
+            commuters.append((ti, c))
+            circuits.append(c)
+        if circuits and run.get("any_start") and _reverse_is_rotation(cycle):
+            # a commuter run and its reverse, in the circuits of two rotations
+            # (5.6.7: the same visits, Stations and track); one circuit alone keeps
+            # the runs it holds one way round, its reverses are another circuit's
+            _one_way(model, [(k[1], lit) for _, starts, _, _, _ in circuits for k, lit in starts.items()],
+                     [(k[1], lit) for _, _, _, _, ends in circuits for k, lit in ends.items()])
     for ti in range(len(trains)):
         mine = [c[0] for t, c in commuters if t == ti]
         if len(mine) > 1:
@@ -621,8 +652,10 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
     searching = few and not held
     if not commuters and not searching:
         _larger_runs_more(model, types, [t[0] for t in per_train], runs_to)
-    if commute == "only":
+    if commute == "only" or isinstance(commute, int):
         model.add_bool_or([c[0] for _, c in commuters])  # (none on the board: no run)
+    elif commute == "several":
+        _need(model, sum(c[0] for _, c in commuters) >= 2)
     if revisit == "only":
         model.add_bool_or([vis[(s, 1)] for *_, vis, _ in per_train for s in dela])
     # runs left out of the model: its optimum is the best of the others, no more
@@ -680,7 +713,7 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
         if status == cp_model.INFEASIBLE and held:
             # no run earns more than the first (of the paths alone, a commuter run left out)
             return [], not skipped, first.revenue
-        if status == cp_model.INFEASIBLE and not skipped and commute != "only" and revisit != "only":
+        if status == cp_model.INFEASIBLE and not skipped and commute in ("model", "none") and revisit != "only":
             return [], True, -1  # no run covers every bought right
         if status == cp_model.INFEASIBLE and skipped:
             return [], False, 0  # no run of those in the model does (one left out may)

@@ -775,10 +775,19 @@ class Model1831(RouteModel):
         # (the best of the runs without a commuter run, when settled: the priced proof's start)
         best.paths_proven = settled
         if commuting:
-            # a commuter run beside paths that enter the Delaware once or twice, one
-            # part: the second entry's labels cost CP-SAT little, and one proof less
-            # than two (benchmarks/README.md, "the commuter part in one piece")
-            best, settled = self._held_above(arrays, kinds, end, progress, memory, best, settled, "only", "model")
+            # a commuter run beside paths that enter the Delaware once or twice (the
+            # second entry's labels cost CP-SAT little: benchmarks/README.md, "the
+            # commuter part in one piece"), one part per commuter circuit with the
+            # others left out, then the runs with two commuter runs or more: the
+            # commuter parts of six full-size boards so took CP-SAT 0.9-5.4 s in all
+            # where one part took it 0.9-10.8 s (benchmarks/README.md, "a part per
+            # commuter circuit")
+            from trainruns.titles.g1831.route.flow import commuter_circuits
+
+            n = commuter_circuits(arrays, self.board.trains)
+            for part in [*range(n), "several"] if n > 1 else range(n):
+                best, settled = self._held_above(arrays, kinds, end, progress, memory, best, settled, part,
+                                                 "model")
             best.complete = settled
         return self._some_run(best)
 
