@@ -297,11 +297,11 @@ def _starts(run, cycle):
 
 
 def commuter_circuits(arrays, trains):
-    """How many commuter circuits the model of ``solve`` has for ``trains``: one per
-    train, commuter run and starting city (``solve``'s ``commute`` numbers them in this
-    order)."""
+    """The commuter circuits of ``solve``'s model for ``trains``, one per train, commuter
+    run and starting city, as the index of the train each is for, in the order
+    ``solve``'s ``commute`` numbers them."""
     types = [parse_train_name(t.name) for t in trains]
-    return sum(len(_starts(run, cycle)) for _, run, cycle in _commuter_runs(arrays, types))
+    return [ti for ti, run, cycle in _commuter_runs(arrays, types) for _ in _starts(run, cycle)]
 
 
 def _reverse_is_rotation(cycle):
@@ -377,7 +377,8 @@ def solve(arrays, trains, deadline=None, workers=None, progress=None, memory=Non
     the runs with one earning more than ``first`` (None where the model cannot take
     the board's commuter runs); a number ``k``, the runs whose one commuter run is on
     circuit ``k`` (of ``commuter_circuits``), the other circuits left out of the model;
-    ``"several"``, the runs with two commuter runs or more. Those last two split
+    ``"several"``, the runs with two commuter runs or more (by two trains: a train runs
+    one at most). Those last two split
     ``"only"``: the runs of ``"only"`` are those of each circuit alone and of
     ``"several"``. ``revisit`` likewise for the Delaware's second entry
     (5.6.2.1): ``"none"``, the Delaware city entered once at most (the model loses its

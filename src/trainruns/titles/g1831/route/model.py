@@ -778,14 +778,14 @@ class Model1831(RouteModel):
             # a commuter run beside paths that enter the Delaware once or twice (the
             # second entry's labels cost CP-SAT little: benchmarks/README.md, "the
             # commuter part in one piece"), one part per commuter circuit with the
-            # others left out, then the runs with two commuter runs or more: the
-            # commuter parts of six full-size boards so took CP-SAT 0.9-5.4 s in all
-            # where one part took it 0.9-10.8 s (benchmarks/README.md, "a part per
-            # commuter circuit")
+            # others left out, then the runs with two commuter runs or more (where two
+            # trains may run one): the commuter parts of six full-size boards so took
+            # CP-SAT 0.9-5.4 s in all where one part took it 0.9-10.8 s
+            # (benchmarks/README.md, "a part per commuter circuit")
             from trainruns.titles.g1831.route.flow import commuter_circuits
 
-            n = commuter_circuits(arrays, self.board.trains)
-            for part in [*range(n), "several"] if n > 1 else range(n):
+            owners = commuter_circuits(arrays, self.board.trains)   # each circuit's train
+            for part in [*range(len(owners)), *(["several"] if len(set(owners)) > 1 else [])]:
                 best, settled = self._held_above(arrays, kinds, end, progress, memory, best, settled, part,
                                                  "model")
             best.complete = settled
