@@ -281,12 +281,12 @@ def _commuter_runs(arrays, types):
     train of ``types`` may run: a Station train of size 5 or more (5.6.7), a Station of
     the corporation in every city of the run (5.6.7.1/2)."""
     sg = arrays.stop_group
+    cycles = [(run, [arrays.group_id[g] for g in run["cycle"]]) for run in arrays.facts.commuter]
+    cycles = [(run, cycle) for run, cycle in cycles
+              if all(((sg == g) & (arrays.st_val >= 0)).any() for g in cycle)]
     for ti, tt in enumerate(types):
-        if not may_commute(tt):
-            continue
-        for run in arrays.facts.commuter:
-            cycle = [arrays.group_id[g] for g in run["cycle"]]
-            if all(((sg == g) & (arrays.st_val >= 0)).any() for g in cycle):
+        if may_commute(tt):
+            for run, cycle in cycles:
                 yield ti, run, cycle
 
 
@@ -378,12 +378,12 @@ def solve(arrays, trains, deadline=None, workers=None, progress=None, memory=Non
     the board's commuter runs); a number ``k``, the runs whose one commuter run is on
     circuit ``k`` (of ``commuter_circuits``), the other circuits left out of the model;
     ``"several"``, the runs with two commuter runs or more (by two trains: a train runs
-    one at most). Those last two split
-    ``"only"``: the runs of ``"only"`` are those of each circuit alone and of
-    ``"several"``. ``revisit`` likewise for the Delaware's second entry
-    (5.6.2.1): ``"none"``, the Delaware city entered once at most (the model loses its
-    second node and the labels of ``_second_entry``: a smaller model), its optimum no proof
-    on a board with the Delaware; ``"only"``, runs that enter it twice."""
+    one at most). Those last two split ``"only"``: the runs of ``"only"`` are those of
+    each circuit alone and of ``"several"``. ``revisit`` likewise for the Delaware's
+    second entry (5.6.2.1): ``"none"``, the Delaware city entered once at most (the
+    model loses its second node and the labels of ``_second_entry``: a smaller model),
+    its optimum no proof on a board with the Delaware; ``"only"``, runs that enter it
+    twice."""
     clock = clock or _Clock(deadline)
     try:
         out = _solve(arrays, trains, deadline, workers, progress, memory, clock, upper, paths_alone, first, hold,
@@ -509,8 +509,7 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
     # the model's size as a literal per run and chain between two nodes (the measure of
     # SETUP_SECONDS_PER_LITERAL); a commuter circuit has about as many as a train's path
     n_circuits = 0 if not commuting else 1 if isinstance(commute, int) else sum(
-        len(run["cycle"]) if run.get("any_start") else 1 for run in arrays.facts.commuter
-        for tt in types if may_commute(tt))
+        len(_starts(run, cycle)) for _, run, cycle in _commuter_runs(arrays, types))
     literals = sum(len(visits(a)) * len(visits(b)) for a, b in stop_pairs) * (len(trains) + n_circuits)
     if memory is not None and BYTES_PER_CHAIN_LITERAL * literals > memory:
         return [], False, None

@@ -755,8 +755,9 @@ class Model1831(RouteModel):
         held above the best run so far, the paths that enter the Delaware twice, and
         the runs with a commuter run (beside paths that enter the Delaware once or
         twice; a part per commuter circuit, then one for two commuter runs), unless the
-        track prices bound those at the best run's revenue (:meth:`_commuters_bounded`). The run is proven when each part was: its best
-        found, or none above the run before it."""
+        track prices bound those at the best run's revenue (:meth:`_commuters_bounded`).
+        The run is proven when each part was: its best found, or none above the run
+        before it."""
         now = time.perf_counter()
         kept = (1 - PATHS_SHARE) * (end - now)
         best = self._flow_routes(arrays, kinds, end - (kept if kept >= COMMUTER_STEP_SECONDS else 0.0), progress,
