@@ -38,7 +38,7 @@ OFF = ((0, 2), (-1, 1), (-1, -1), (0, -2), (1, -1), (1, 1))
 KINDS = ["2S", "3S", "2YD", "3YD", "2MX", "3MX", "4MX", "5S"]
 
 
-def random_position(seed):
+def random_position(seed, density=0.7):
     rng = random.Random(seed)
     cols, rows = rng.randint(2, 4), rng.randint(2, 3)
     cells = [(i, 2 * j + (i % 2)) for i in range(cols) for j in range(rows)]
@@ -49,7 +49,7 @@ def random_position(seed):
             nb = (x + OFF[e][0], y + OFF[e][1])
             if nb in present:
                 key = frozenset([((x, y), e), (nb, (e + 3) % 6)])
-                joined.setdefault(key, rng.random() < 0.7)
+                joined.setdefault(key, rng.random() < density)
     phase = rng.choice(["2", "3", "5", "9"])
     hexes, cities = [], []
     for (x, y) in cells:
@@ -108,10 +108,11 @@ def random_position(seed):
     return pos
 
 
-def brute_force(pos):
+def brute_force(pos, commuting=()):
     """Best revenue by the rules as written, by exhaustion: every walk over the track
     between stops, every choice of tokens on it, every combination of trains. None when
-    the bought rights cannot all be run to."""
+    the bought rights cannot all be run to. ``commuting``: names of trains that must run
+    a commuter run (5.6.7), the best of those runs alone (None where there is none)."""
     board = load_position(pos)
     comp = compile_board(board)
     facts = board.route_model.facts
@@ -171,16 +172,16 @@ def brute_force(pos):
                 new_first.setdefault(g, len(stops))
             extend(stops + [t], used | b, new_uses, new_first)
 
-    for s in range(comp.n_stops):
+    trains = [parse_train_name(t.name) for t in board.trains]
+    for s in range(comp.n_stops) if any(t.name not in commuting for t in trains) else ():
         if opts[s]:
             extend([s], frozenset(), {group[s]: 1}, {group[s]: 0})
 
-    trains = [parse_train_name(t.name) for t in board.trains]
     n_rights = len(facts.rights)
     cands = {}  # train name -> [(value, bits, rights mask)]
     for tt in {t.name: t for t in trains}.values():
         best = {}
-        for stops, used in walks:
+        for stops, used in walks if tt.name not in commuting else ():  # (none if all commute)
             for choice in itertools.product(*[[None] + opts[s] for s in stops]):
                 v = _valid(choice, stops, group, tt, strict, opts, caps.get(tt.name))
                 if v is not None and run_to and not _ran_south(choice, stops, group, facts.revisit):
@@ -204,7 +205,8 @@ def brute_force(pos):
             if mask == full and (result[0] is None or total > result[0]):
                 result[0] = total
             return
-        assign(i + 1, used, mask, total)
+        if trains[i].name not in commuting:
+            assign(i + 1, used, mask, total)
         for v, b, m in cands[trains[i].name]:
             if not b & used:
                 assign(i + 1, used | b, mask | m, total + v)
@@ -273,21 +275,51 @@ def random_commuter_position(seed):
     """A random typed board (as above, without red extensions or a Delaware city) with a
     commuter run through two or three cities where the corporation has a Station, and
     an S train long enough to run it (5.6.7)."""
-    pos = random_position(seed)
+    pos = _plain_cities(random_position(seed))
     rng = random.Random(seed + 7_000_001)
-    for h in pos["map"]["hexes"]:
-        h.pop("part_of", None)
-        h.pop("revisit_after", None)
-    pos.get("rules", {}).pop("delaware_south", None)
     types = {h["id"]: h["stops"][0]["slot_types"] for h in pos["map"]["hexes"] if h["stops"]}
-    mine = sorted({t["hex"] for t in pos["tokens"] if t["corporation"] == "A"
-                   and types[t["hex"]][t["slot"]] == "station"})
+    mine = _station_cities(pos)
     mine += sorted({r["hex"] for r in pos["track_rights"] if types[r["hex"]][r["slot"]] == "station"} - set(mine))
     if len(mine) >= 2:
         cycle = rng.sample(mine, min(len(mine), rng.choice([2, 2, 3])))
         pos["map"]["commuter_runs"] = [{"name": "commuter", "cycle": cycle, "any_start": rng.random() < 0.5}]
     pos["trains"] = [rng.choice(["5S", "6S", "7S"])] + pos["trains"][:1]
     return pos
+
+
+def random_two_commuter_position(seed):
+    """A random typed board (as above, no bought rights) with two S trains of different
+    sizes long enough for commuter runs, and a commuter run through two or three of the
+    corporation's Station cities and, where it has two more, a second through those
+    (5.6.7): boards on which two commuter runs may run at once."""
+    pos = _plain_cities(random_position(seed, density=1.0))
+    pos["track_rights"] = []
+    rng = random.Random(seed + 9_000_011)
+    mine = _station_cities(pos)
+    if len(mine) >= 2:
+        rng.shuffle(mine)
+        k = rng.choice([2, 2, 3])
+        cycles = [mine[:k]] + ([mine[k:k + 2]] if len(mine) >= k + 2 else [])
+        pos["map"]["commuter_runs"] = [{"name": f"commuter {i}", "cycle": c, "any_start": rng.random() < 0.5}
+                                       for i, c in enumerate(cycles)]
+    pos["trains"] = rng.sample(["5S", "6S", "7S"] if pos["phase"] != "9" else ["6S", "7S"], 2)  # (5S rust in 9)
+    return pos
+
+
+def _plain_cities(pos):
+    """``pos`` without red extensions or a Delaware city (each city one hex, entered once)."""
+    for h in pos["map"]["hexes"]:
+        h.pop("part_of", None)
+        h.pop("revisit_after", None)
+    pos.get("rules", {}).pop("delaware_south", None)
+    return pos
+
+
+def _station_cities(pos):
+    """The hexes where corporation A has a Station token, in order."""
+    types = {h["id"]: h["stops"][0]["slot_types"] for h in pos["map"]["hexes"] if h["stops"]}
+    return sorted({t["hex"] for t in pos["tokens"] if t["corporation"] == "A"
+                   and types[t["hex"]][t["slot"]] == "station"})
 
 
 def _run_len(stops, group):

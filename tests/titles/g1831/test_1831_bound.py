@@ -8,7 +8,7 @@ down to 16-20 hexes."""
 
 import numpy as np
 import pytest
-from boards1831 import brute_force, line, random_commuter_position, random_position
+from boards1831 import brute_force, line, random_commuter_position, random_position, random_two_commuter_position
 
 from trainruns import solve
 from trainruns.route.compile import compile_board
@@ -378,10 +378,40 @@ def test_5_6_7_the_commuting_bound_holds_where_the_best_run_has_a_commuter_run()
                 arrays = board.route_model._arrays(compile_board(board))
                 board_prices, pricing = bound.priced(arrays)
                 for start in (None, board_prices.price):
-                    found = bound.commuting_bound(pricing, r.train.upper(), 0, board_prices=start)
+                    found = bound.commuting_bound(pricing, (r.train.upper(),), 0, board_prices=start)
                     assert found >= run.revenue, seed
                 checked += 1
     assert checked >= 2
+
+
+def test_5_6_7_the_commuting_bound_of_two_trains_holds_where_both_run_a_commuter_run():
+    # with two trains held to commuter runs the track prices bound every run in which
+    # both run one (Model1831._part_bounded's question for the runs with two commuter
+    # runs, 5.6.7): checked against the brute force held to such runs on the random
+    # boards where two may run at once; each bound is a multiple of the board's revenue
+    # step (5.6.3: a run earns a sum of token values), and holding both trains gives a
+    # lower bound than holding either alone on some boards
+    checked = tighter = 0
+    for seed in range(300):
+        pos = random_two_commuter_position(seed)
+        board = load_position(pos)
+        names = [t.name for t in board.trains]   # (a train rusted in the phase is gone)
+        if len(names) < 2 or "commuter_runs" not in pos["map"]:
+            continue
+        both = brute_force(pos, commuting=names)
+        if both is None:
+            continue
+        arrays = board.route_model._arrays(compile_board(board))
+        board_prices, pricing = bound.priced(arrays)
+        step = bound.revenue_step(arrays)
+        assert step >= 10 and all(v % step == 0 for v in (*arrays.st_val, *arrays.yd_val) if v > 0)
+        for start in (None, board_prices.price):
+            held = bound.commuting_bound(pricing, names, 0, board_prices=start)
+            assert held >= both and held % step == 0, seed
+            alone = max(bound.commuting_bound(pricing, (n,), 0, board_prices=start) for n in names)
+            tighter += held < alone
+        checked += 1
+    assert checked >= 10 and tighter > 0
 
 
 def _reach_by_hand(dist_from, dist, gain, size, token_of, bit_of, n_bits, clash):

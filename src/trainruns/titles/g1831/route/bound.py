@@ -308,53 +308,68 @@ def lagrangian_bound(arrays, lower=0, deadline=None, iterations=ITERATIONS):
 
 
 class _Commuting:
-    """``pricing`` with the train kind ``name`` held to commuter runs (5.6.7): its best
-    priced route is its best priced commuter run, the others' as before (the interface
-    the subgradient method uses, see :class:`Pricing1831`)."""
+    """``pricing`` with the train kinds ``names`` held to commuter runs (5.6.7): their
+    best priced routes are their best priced commuter runs, the others' as before (the
+    interface the subgradient method uses, see :class:`Pricing1831`)."""
 
-    def __init__(self, pricing, name):
-        self._pricing, self._name = pricing, name
+    def __init__(self, pricing, names):
+        self._pricing, self._names = pricing, frozenset(names)
 
     def __getattr__(self, attr):
         return getattr(self._pricing, attr)
 
     def best(self, kind, cost, floor=-1, stop=None):
-        if kind.name != self._name:
+        if kind.name not in self._names:
             return self._pricing.best(kind, cost, floor, stop)
         dist, nxt = self._pricing._distances(cost)
         return self._pricing._best_commuter(kind.size, dist, nxt)
 
 
-def commuting_bound(pricing, name, lower=0, deadline=None, iterations=ITERATIONS, board_prices=None):
-    """A bound on the runs in which the one train of kind ``name`` runs a commuter run
-    (5.6.7): the track prices' bound (:func:`lagrangian_bound`) with that train held to
-    commuter runs, its prices found anew; at most ``lower`` once it gets there. None
-    when the kind has more than one train (its trains share one best) or the deadline
-    came first.
+def commuting_bound(pricing, names, lower=0, deadline=None, iterations=ITERATIONS, board_prices=None):
+    """A bound on the runs in which the one train of each kind of ``names`` runs a
+    commuter run (5.6.7): the track prices' bound (:func:`lagrangian_bound`) with those
+    trains held to commuter runs, the prices found anew, rounded down to
+    :func:`revenue_step`; at most ``lower`` once it gets there. With two kinds held it
+    bounds the runs with two commuter runs at once, the prices making both pay for the
+    track they would share. None when a kind of ``names`` has more than one train (its
+    trains share one best) or the deadline came first.
 
     With ``board_prices`` (the board's own track prices) the method goes two ways by
     turns (``COMMUTING_SLICES`` of the ``iterations``), one from those prices, one from
     0, each going on where it stopped, and the lower bound is kept (each is one)."""
-    trains = [t for t in pricing.compiled.board.trains if t.name == name]
-    if len(trains) != 1:
+    names = tuple(names)
+    board_names = [t.name for t in pricing.compiled.board.trains]
+    if any(board_names.count(name) != 1 for name in names):
         return None
+    step = revenue_step(pricing.arrays)
+    enough = lower + step - 1  # a bound below lower + step holds the runs to lower
     if board_prices is None:
         slices = ((False, iterations),)
     else:
         slices = tuple((at_board, max(1, round(share * iterations))) for at_board, share in COMMUTING_SLICES)
-    held = _Commuting(pricing, name)
+    held = _Commuting(pricing, names)
     going = {True: (board_prices, 2.0), False: (None, 2.0)}
     best = None
     for at_board, its in slices:
         start, theta = going[at_board]
-        out = subgradient_bound(held, lower, deadline, its, start=start, theta=theta)
+        out = subgradient_bound(held, enough, deadline, its, start=start, theta=theta)
         if out is None:
             break  # the deadline came first
         best = int(out.value) if best is None else min(best, int(out.value))
-        if best <= lower:
+        if best <= enough:
             break
         going[at_board] = (out.next_price, out.theta)
-    return best
+    return None if best is None else best - best % step
+
+
+def revenue_step(arrays):
+    """The step every revenue of ``arrays``' board is a multiple of: the greatest common
+    divisor of what its tokens earn (5.6.3: a run earns the sum of its cities' values
+    with their Station or Rail Yard values, ``st_val``/``yd_val``), 1 with none. A bound
+    rounded down to it still bounds every run."""
+    values = np.concatenate([arrays.st_val, arrays.yd_val])
+    values = values[values > 0]
+    return int(np.gcd.reduce(values)) if len(values) else 1
 
 
 def priced(arrays, lower=0, deadline=None, iterations=ITERATIONS):
