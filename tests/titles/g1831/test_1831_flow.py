@@ -11,7 +11,8 @@ YD / MX trains with given mixed counts (5.6.2.3), other corporations' tokens tha
 """
 
 import pytest
-from boards1831 import brute_force, city, position, random_commuter_position, random_position
+from boards1831 import (brute_force, city, position, random_commuter_position, random_position,
+                        random_two_commuter_position)
 
 from trainruns import solve
 from trainruns.errors import InputError
@@ -173,6 +174,39 @@ def test_5_6_7_the_runs_with_a_commuter_run_circuit_by_circuit_find_the_best(chu
         assert found == best
         checked += 1
     assert checked > 20 and above > 0 and several > 0
+
+
+def test_5_6_7_the_flow_models_commuter_parts_bounded_by_the_track_prices_are_skipped(monkeypatch):
+    # Model1831._paths_first asks CP-SAT for a commuter part only where the track prices
+    # (two trains held to commuter runs for the runs with two, 5.6.7) do not bound it at
+    # the best run so far: with the flow model forced, the run is the one listing (the
+    # independent engine) proves best, on boards where two commuter runs may run at
+    # once (the brute force held to them finds some); on some the best run has two
+    # commuter runs; some parts for two commuter runs are so skipped, and some are asked
+    boards = []
+    for seed in range(900):
+        pos = random_two_commuter_position(seed)
+        both = brute_force(pos, commuting=pos["trains"]) if "commuter_runs" in pos["map"] else None
+        if both is not None:   # (None too where a train rusted)
+            listed = solve(pos)
+            assert listed.optimal
+            boards.append((seed, pos, both, listed.revenue))
+    monkeypatch.setattr(model_1831, "PATH_LIMIT", 0)
+    asked = []
+    orig = model_1831.Model1831._part_bounded
+
+    def watched(self, arrays, part, *a):
+        out = orig(self, arrays, part, *a)
+        asked.append((part, out))
+        return out
+
+    monkeypatch.setattr(model_1831.Model1831, "_part_bounded", watched)
+    for seed, pos, both, best in boards:
+        run = solve(pos, time_limit=60)
+        assert run.optimal and run.revenue == best, seed
+    several = [out for part, out in asked if part == "several"]
+    assert len(boards) >= 30 and any(both == best for _, _, both, best in boards)
+    assert True in several and False in several
 
 
 def test_5_6_2_1_the_runs_entering_the_delaware_once_then_those_entering_it_twice_find_the_best():

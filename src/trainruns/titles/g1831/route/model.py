@@ -146,7 +146,7 @@ _PRICED = _PerBoard()
 # per compiled board, a target the priced proof ruled out (no run earns more), for
 # :meth:`Model1831.upper_bound`
 _BELOW = _PerBoard()
-# per compiled board, ``{(commuter kind, lower): bound}`` of bound.commuting_bound (ended
+# per compiled board, ``{(commuter kinds, lower): bound}`` of bound.commuting_bound (ended
 # before its deadline): the flow model's parts and then the priced proof ask for the same
 _COMMUTING = _PerBoard()
 # the priced proof's first target below the bound, as a share of it, and how much
@@ -787,10 +787,24 @@ class Model1831(RouteModel):
 
             owners = commuter_circuits(arrays, self.board.trains)   # each circuit's train
             for part in [*range(len(owners)), *(["several"] if len(set(owners)) > 1 else [])]:
-                best, settled = self._held_above(arrays, kinds, end, progress, memory, best, settled, part,
-                                                 "model")
+                if not self._part_bounded(arrays, part, owners, _revenue(best), end):
+                    best, settled = self._held_above(arrays, kinds, end, progress, memory, best, settled, part,
+                                                     "model")
             best.complete = settled
         return self._some_run(best)
+
+    def _part_bounded(self, arrays, part, owners, known, deadline):
+        """Whether the track prices bound a commuter part of :meth:`_paths_first`
+        (flow.solve's ``commute``: a circuit's number, or ``"several"``) at ``known``, so
+        that no run of it earns more and CP-SAT need not be asked: a circuit's runs by
+        its train held to commuter runs, the runs with two commuter runs or more by each
+        two of the circuits' trains held to them (5.6.7). ``owners``: each circuit's
+        train (flow.commuter_circuits)."""
+        names = [t.name for t in self.board.trains]
+        if part != "several":
+            return self._commuting_bounded(arrays, (names[owners[part]],), known, deadline)
+        pairs = {(names[a], names[b]) for a in set(owners) for b in set(owners) if a < b}
+        return all(self._commuting_bounded(arrays, pair, known, deadline) for pair in pairs)
 
     def _held_above(self, arrays, kinds, end, progress, memory, best, settled, commute, revisit):
         """One part of :meth:`_paths_first`'s runs (``commute``, ``revisit``), CP-SAT held
@@ -884,29 +898,35 @@ class Model1831(RouteModel):
         return True
 
     def _commuters_bounded(self, arrays, known, deadline):
-        """Whether no run with a commuter run (5.6.7) earns more than ``known``: with
-        each commuter train held to commuter runs in turn, the track prices
-        (bound.commuting_bound, from the board's prices and from 0 by turns) bound the
-        runs at ``known``. The prices leave out that a run must use each token bought
-        as a track right (5.6.5): a bound over more runs, so it holds on a board with
-        rights too."""
+        """Whether no run with a commuter run (5.6.7) earns more than ``known``: each
+        commuter train in turn held to commuter runs (:meth:`_commuting_bounded`)."""
+        pricing = self._priced(arrays.compiled, arrays, deadline)
+        if pricing is None or not pricing[1]._commuter:
+            return False
+        kind_of = {k.name: k for k in pricing[1].kinds}
+        return all(self._commuting_bounded(arrays, (name,), known, deadline)
+                   for name in sorted({t.name for t in self.board.trains if may_commute(kind_of[t.name])}))
+
+    def _commuting_bounded(self, arrays, names, known, deadline):
+        """Whether no run in which the train of each kind of ``names`` runs a commuter
+        run (5.6.7) earns more than ``known``: the track prices with those trains held to
+        commuter runs (bound.commuting_bound, from the board's prices and from 0 by
+        turns) bound the runs at ``known``. The prices leave out that a run must use
+        each token bought as a track right (5.6.5): a bound over more runs, so it holds
+        on a board with rights too."""
         from trainruns.titles.g1831.route import bound as bound_1831
 
         out = self._priced(arrays.compiled, arrays, deadline)
         if out is None or not out[1]._commuter:
             return False
-        compiled, pricing = arrays.compiled, out[1]
-        kind_of = {k.name: k for k in pricing.kinds}
-        done = _COMMUTING.setdefault(compiled, {})
-        for name in sorted({t.name for t in self.board.trains if may_commute(kind_of[t.name])}):
-            bound = done.get((name, known), -1)
-            if bound == -1:
-                bound = bound_1831.commuting_bound(pricing, name, known, deadline, board_prices=out[0].price)
-                if deadline is None or time.perf_counter() < deadline:
-                    done[(name, known)] = bound
-            if bound is None or bound > known:
-                return False
-        return True
+        names = tuple(sorted(names))
+        done = _COMMUTING.setdefault(arrays.compiled, {})
+        bound = done.get((names, known), -1)
+        if bound == -1:
+            bound = bound_1831.commuting_bound(out[1], names, known, deadline, board_prices=out[0].price)
+            if deadline is None or time.perf_counter() < deadline:
+                done[(names, known)] = bound
+        return bound is not None and bound <= known
 
     def _priced_proof(self, arrays, value, types, flowed, extra, deadline, progress, budget, work=None):
         """The proof of the flow model's unproven run ``flowed``, as the core
