@@ -288,8 +288,8 @@ def random_commuter_position(seed):
 
 
 def random_two_commuter_position(seed):
-    """A random typed board (as above, no bought rights) with two S trains of different
-    sizes long enough for commuter runs, and a commuter run through two or three of the
+    """A random typed board (as above, no bought rights) with two S trains, of one size
+    or two, long enough for commuter runs, and a commuter run through two or three of the
     corporation's Station cities and, where it has two more, a second through those
     (5.6.7): boards on which two commuter runs may run at once."""
     pos = _plain_cities(random_position(seed, density=1.0))
@@ -302,7 +302,8 @@ def random_two_commuter_position(seed):
         cycles = [mine[:k]] + ([mine[k:k + 2]] if len(mine) >= k + 2 else [])
         pos["map"]["commuter_runs"] = [{"name": f"commuter {i}", "cycle": c, "any_start": rng.random() < 0.5}
                                        for i, c in enumerate(cycles)]
-    pos["trains"] = rng.sample(["5S", "6S", "7S"] if pos["phase"] != "9" else ["6S", "7S"], 2)  # (5S rust in 9)
+    kinds = ["5S", "6S", "7S"] if pos["phase"] != "9" else ["6S", "7S"]   # (5S rust in phase 9)
+    pos["trains"] = [rng.choice(kinds) for _ in range(2)]
     return pos
 
 

@@ -329,17 +329,18 @@ def commuting_bound(pricing, names, lower=0, deadline=None, iterations=ITERATION
     """A bound on the runs in which the one train of each kind of ``names`` runs a
     commuter run (5.6.7): the track prices' bound (:func:`lagrangian_bound`) with those
     trains held to commuter runs, the prices found anew, rounded down to
-    :func:`revenue_step`; at most ``lower`` once it gets there. With two kinds held it
+    :func:`revenue_step`; at most ``lower`` once it gets there. With two trains held it
     bounds the runs with two commuter runs at once, the prices making both pay for the
-    track they would share. None when a kind of ``names`` has more than one train (its
-    trains share one best) or the deadline came first.
+    track they would share. ``names`` holds a kind's name once per train of it held:
+    None when a kind has a train not held (a kind's trains share one best) or the
+    deadline came first.
 
     With ``board_prices`` (the board's own track prices) the method goes two ways by
     turns (``COMMUTING_SLICES`` of the ``iterations``), one from those prices, one from
     0, each going on where it stopped, and the lower bound is kept (each is one)."""
     names = tuple(names)
     board_names = [t.name for t in pricing.compiled.board.trains]
-    if any(board_names.count(name) != 1 for name in names):
+    if any(board_names.count(name) != names.count(name) for name in names):
         return None
     step = revenue_step(pricing.arrays)
     enough = lower + step - 1  # a bound below lower + step holds the runs to lower
