@@ -326,14 +326,13 @@ class _Commuting:
 
 
 def commuting_bound(pricing, names, lower=0, deadline=None, iterations=ITERATIONS, board_prices=None):
-    """A bound on the runs in which the one train of each kind of ``names`` runs a
-    commuter run (5.6.7): the track prices' bound (:func:`lagrangian_bound`) with those
-    trains held to commuter runs, the prices found anew, rounded down to
-    :func:`revenue_step`; at most ``lower`` once it gets there. With two trains held it
-    bounds the runs with two commuter runs at once, the prices making both pay for the
-    track they would share. ``names`` holds a kind's name once per train of it held:
-    None when a kind has a train not held (a kind's trains share one best) or the
-    deadline came first.
+    """A bound on the runs in which the trains ``names`` (a kind's name once per train of
+    it) each run a commuter run (5.6.7): the track prices' bound
+    (:func:`lagrangian_bound`) with those trains held to commuter runs, the prices found
+    anew, rounded down to :func:`revenue_step`; at most ``lower`` once it gets there.
+    With two trains held it bounds the runs with two commuter runs at once, the prices
+    making both pay for the track they would share. None when a kind has a train not
+    held (a kind's trains share one best priced route) or the deadline came first.
 
     With ``board_prices`` (the board's own track prices) the method goes two ways by
     turns (``COMMUTING_SLICES`` of the ``iterations``), one from those prices, one from

@@ -908,10 +908,10 @@ class Model1831(RouteModel):
                    for name in sorted({t.name for t in self.board.trains if may_commute(kind_of[t.name])}))
 
     def _commuting_bounded(self, arrays, names, known, deadline):
-        """Whether no run in which the train of each kind of ``names`` runs a commuter
-        run (5.6.7) earns more than ``known``: the track prices with those trains held to
-        commuter runs (bound.commuting_bound, from the board's prices and from 0 by
-        turns) bound the runs at ``known``. The prices leave out that a run must use
+        """Whether no run in which the trains ``names`` (a kind's name once per train)
+        each run a commuter run (5.6.7) earns more than ``known``: the track prices with
+        those trains held to commuter runs (bound.commuting_bound, from the board's
+        prices and from 0 by turns) bound the runs at ``known``. The prices leave out that a run must use
         each token bought as a track right (5.6.5): a bound over more runs, so it holds
         on a board with rights too."""
         from trainruns.titles.g1831.route import bound as bound_1831
