@@ -336,9 +336,15 @@ class Model1831(RouteModel):
         asks for the bound again and again while it searches): a pure function of the
         board, so two calls agree. At most ``BOUND_SECONDS`` (or until ``deadline``):
         a bound cut short is the best one found so far, still a bound. None when the
-        method had no time to price a route."""
+        method had no time to price a route. Rounded down to the board's revenue step
+        (bound.revenue_step: every run earns a sum of token values, 5.6.3)."""
+        from trainruns.titles.g1831.route.bound import revenue_step
+
         out = self._priced(compiled, arrays, deadline)
-        return None if out is None else int(out[0].value)
+        if out is None:
+            return None
+        value = int(out[0].value)
+        return value - value % revenue_step(out[1].arrays)
 
     def _priced(self, compiled, arrays=None, deadline=None):
         """:meth:`priced_bound`'s ``(bound, pricing)`` (bound.priced, then bound.refined
