@@ -39,6 +39,11 @@ KINDS = ["2S", "3S", "2YD", "3YD", "2MX", "3MX", "4MX", "5S"]
 
 
 def random_position(seed, density=0.7):
+    """A seeded random typed board of 2-4 by 2-3 hexes: cities with Station and Rail Yard
+    sites, plain track between, tokens, bought rights, a Delaware city or a red
+    extension at times, the rules' readings as options. ``density``: the chance that two
+    neighbouring hexes are joined by track (the same boards for the same seed and
+    density)."""
     rng = random.Random(seed)
     cols, rows = rng.randint(2, 4), rng.randint(2, 3)
     cells = [(i, 2 * j + (i % 2)) for i in range(cols) for j in range(rows)]
