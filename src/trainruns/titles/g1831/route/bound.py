@@ -46,6 +46,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from trainruns.route.lagrange import SCALE, ChainBits, subgradient_bound
+from trainruns.titles.g1831.route.commuter import station_cycles
 from trainruns.titles.g1831.route.trains import MIXED, STATION, YARD, may_commute, parse_train_name
 
 # subgradient iterations at most (each finds one priced route per train kind)
@@ -164,19 +165,12 @@ class Pricing1831(ChainBits):
         return (gain * SCALE).astype(np.int64), cap * SCALE
 
     def _commuter_cycles(self):
-        """5.6.7: per commuter run whose every city has a Station of the corporation, its
+        """5.6.7: per commuter run the corporation may run (commuter.station_cycles), its
         visit sequences' Station stops, one per start: [[stops of visit 0], [of visit 1], ...]."""
-        arrays = self.arrays
         out = []
-        for run in arrays.facts.commuter:
-            if not all(g in arrays.group_id for g in run["cycle"]):
-                continue
-            cycle = [arrays.group_id[g] for g in run["cycle"]]
-            at = {g: np.flatnonzero((arrays.stop_group == g) & (arrays.st_val >= 0)) for g in set(cycle)}
-            if not all(len(v) for v in at.values()):
-                continue
-            for rot in (range(len(cycle)) if run["any_start"] else [0]):
-                out.append([at[cycle[(rot + i) % len(cycle)]] for i in range(len(cycle))])
+        for _, cycle, starts, stations in station_cycles(self.arrays):
+            for rot in starts:
+                out.append([np.array(stations[cycle[(rot + i) % len(cycle)]], np.int64) for i in range(len(cycle))])
         return out
 
     # --- the interface of the subgradient method ---------------------------------------

@@ -30,6 +30,21 @@ class TooManySteps(Exception):
         self.out_of_steps = out_of_steps
 
 
+def station_cycles(arrays):
+    """``(run, cycle, starts, stations)`` for each commuter run the corporation may run,
+    a Station of it in every city of the run (5.6.7.1/2): the run's cities as stop
+    groups in turn, the places in the cycle a run may start from (any city with
+    ``any_start``, else the first, 5.6.7) and each city's Station stops, in order.
+    ``arrays``: the board's StopArrays."""
+    for run in arrays.facts.commuter:
+        if not all(g in arrays.group_id for g in run["cycle"]):
+            continue  # a city of the run with no stop on the board
+        cycle = [arrays.group_id[g] for g in run["cycle"]]
+        stations = {g: np.flatnonzero((arrays.stop_group == g) & (arrays.st_val >= 0)).tolist() for g in set(cycle)}
+        if all(stations.values()):
+            yield run, cycle, range(len(cycle)) if run.get("any_start") else range(1), stations
+
+
 def commuter_paths(ctx, max_size, max_steps=None, deadline=None):
     """Every commuter run of up to ``max_size`` visits that runs to some city twice
     (shorter ones are ordinary routes). Yields (stops, chains, visit flags, bits).
@@ -41,16 +56,9 @@ def commuter_paths(ctx, max_size, max_steps=None, deadline=None):
     if max_size < COMMUTER_MIN_SIZE:
         return
     comp = ctx.compiled
-    for run in ctx.facts.commuter:
-        cycle = [ctx.group_id[g] for g in run["cycle"]]
+    for _, cycle, starts, station_at in station_cycles(ctx):
         members = set(cycle)
-        # 5.6.7.1/2: the corporation has a Station in every city of the run
-        station_at = {g: [s for s in range(comp.n_stops) if ctx.stop_group[s] == g and ctx.st_val[s] >= 0]
-                      for g in members}
-        if not all(station_at.values()):
-            continue
-        first_repeat = len(set(cycle))  # visits before a city comes round again
-        starts = range(len(cycle)) if run["any_start"] else [0]
+        first_repeat = len(members)  # visits before a city comes round again
         lists = _Lists(ctx, inside_city(comp, ctx.stop_group)) if lists is None else lists
         for rot in starts:
             seq = [cycle[(rot + i) % len(cycle)] for i in range(max_size)]

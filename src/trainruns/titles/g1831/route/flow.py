@@ -51,7 +51,7 @@ import time
 import numpy as np
 
 from trainruns.route.cpsat_flow import BYTES_PER_CHAIN_LITERAL, SECONDS_PER_CHAIN_LITERAL
-from trainruns.titles.g1831.route.commuter import inside_city
+from trainruns.titles.g1831.route.commuter import inside_city, station_cycles
 from trainruns.titles.g1831.route.flow_track import Track
 from trainruns.titles.g1831.route.trains import MIXED, may_commute, parse_train_name
 
@@ -277,23 +277,14 @@ def _one_way(model, starts, ends):
 
 
 def _commuter_runs(arrays, types):
-    """``(train index, commuter run, its cycle of city groups)`` for each commuter run a
-    train of ``types`` may run: a Station train of size 5 or more (5.6.7), a Station of
-    the corporation in every city of the run (5.6.7.1/2)."""
-    sg = arrays.stop_group
-    cycles = [(run, [arrays.group_id[g] for g in run["cycle"]]) for run in arrays.facts.commuter]
-    cycles = [(run, cycle) for run, cycle in cycles
-              if all(((sg == g) & (arrays.st_val >= 0)).any() for g in cycle)]
+    """``(train index, commuter run, its cycle of city groups, its starts)`` for each
+    commuter run a train of ``types`` may run: a Station train of size 5 or more
+    (5.6.7), the run one of commuter.station_cycles."""
+    cycles = list(station_cycles(arrays))
     for ti, tt in enumerate(types):
         if may_commute(tt):
-            for run, cycle in cycles:
-                yield ti, run, cycle
-
-
-def _starts(run, cycle):
-    """The places in ``cycle`` a commuter run may start from: any of its cities with
-    ``any_start``, else the first (5.6.7)."""
-    return range(len(cycle)) if run.get("any_start") else range(1)
+            for run, cycle, starts, _ in cycles:
+                yield ti, run, cycle, starts
 
 
 def commuter_circuits(arrays, trains):
@@ -301,7 +292,7 @@ def commuter_circuits(arrays, trains):
     run and starting city, as the index of the train each is for, in the order
     ``solve``'s ``commute`` numbers them."""
     types = [parse_train_name(t.name) for t in trains]
-    return [ti for ti, run, cycle in _commuter_runs(arrays, types) for _ in _starts(run, cycle)]
+    return [ti for ti, _, _, starts in _commuter_runs(arrays, types) for _ in starts]
 
 
 def _reverse_is_rotation(cycle):
@@ -509,7 +500,7 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
     # the model's size as a literal per run and chain between two nodes (the measure of
     # SETUP_SECONDS_PER_LITERAL); a commuter circuit has about as many as a train's path
     n_circuits = 0 if not commuting else 1 if isinstance(commute, int) else sum(
-        len(_starts(run, cycle)) for _, run, cycle in _commuter_runs(arrays, types))
+        len(starts) for *_, starts in _commuter_runs(arrays, types))
     literals = sum(len(visits(a)) * len(visits(b)) for a, b in stop_pairs) * (len(trains) + n_circuits)
     if memory is not None and BYTES_PER_CHAIN_LITERAL * literals > memory:
         return [], False, None
@@ -620,12 +611,12 @@ def _solve(arrays, trains, deadline, workers, progress, memory, clock, upper=Non
     commuters = []
     skipped = False  # a run left out of the model: a commuter run (commuting False), the Delaware's second entry
     number = -1   # the circuit's number (commuter_circuits)
-    for ti, run, cycle in _commuter_runs(arrays, types):
+    for ti, run, cycle, starts in _commuter_runs(arrays, types):
         if not commuting:
             skipped = True
             continue
         circuits = []
-        for rot in _starts(run, cycle):
+        for rot in starts:
             number += 1
             if isinstance(commute, int) and number != commute:
                 continue
