@@ -147,6 +147,7 @@ class Pricing1831(ChainBits):
         self._pos_ptr = np.cumsum([0] + [len(nodes) for nodes in positions]).astype(np.int64)
         self._pos_nodes = (np.concatenate(positions) if positions else np.zeros(0)).astype(np.int64)
         self._st_scaled = (self.st_val * SCALE).astype(np.int64)
+        self.step = revenue_step(arrays)  # every run's revenue is a multiple of it
 
     def _kind_gains(self, tt):
         """(gain per node, scaled; cap: the most ``size`` stops can earn) for train type ``tt``."""
@@ -335,7 +336,7 @@ def commuting_bound(pricing, names, lower=0, deadline=None, iterations=ITERATION
     board_names = [t.name for t in pricing.compiled.board.trains]
     if any(board_names.count(name) != names.count(name) for name in names):
         return None
-    step = revenue_step(pricing.arrays)
+    step = pricing.step
     enough = lower + step - 1  # a bound below lower + step holds the runs to lower
     if board_prices is None:
         slices = ((False, iterations),)

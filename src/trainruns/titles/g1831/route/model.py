@@ -338,13 +338,11 @@ class Model1831(RouteModel):
         a bound cut short is the best one found so far, still a bound. None when the
         method had no time to price a route. Rounded down to the board's revenue step
         (bound.revenue_step: every run earns a sum of token values, 5.6.3)."""
-        from trainruns.titles.g1831.route.bound import revenue_step
-
         out = self._priced(compiled, arrays, deadline)
         if out is None:
             return None
         value = int(out[0].value)
-        return value - value % revenue_step(out[1].arrays)
+        return value - value % out[1].step
 
     def _priced(self, compiled, arrays=None, deadline=None):
         """:meth:`priced_bound`'s ``(bound, pricing)`` (bound.priced, then bound.refined
@@ -917,9 +915,9 @@ class Model1831(RouteModel):
         """Whether no run in which the trains ``names`` (a kind's name once per train)
         each run a commuter run (5.6.7) earns more than ``known``: the track prices with
         those trains held to commuter runs (bound.commuting_bound, from the board's
-        prices and from 0 by turns) bound the runs at ``known``. The prices leave out that a run must use
-        each token bought as a track right (5.6.5): a bound over more runs, so it holds
-        on a board with rights too."""
+        prices and from 0 by turns) bound the runs at ``known``. The prices leave out
+        that a run must use each token bought as a track right (5.6.5): a bound over
+        more runs, so it holds on a board with rights too."""
         from trainruns.titles.g1831.route import bound as bound_1831
 
         out = self._priced(arrays.compiled, arrays, deadline)
